@@ -307,7 +307,7 @@ fn repair_invalid(
         return Ok(unchanged(input));
     }
     let output = fixed.output;
-    if verify && fixed.depth < SERDE_DEPTH && !is_valid_json(&output) {
+    if verify && !is_valid_json(&output) {
         return Err(RepairError::at(
             CODE_HOPELESS,
             "could not repair the input into valid JSON",
@@ -381,14 +381,11 @@ pub fn parse_value(
     }
 }
 
-/// Depth up to which `serde_json` can check a document (its recursion limit
-/// is 128; keep a margin for the array that wraps concatenated values).
-const SERDE_DEPTH: usize = 120;
-
 /// True when `input` is one valid JSON text (surrounding JSON whitespace
-/// allowed), as judged by `serde_json`.
+/// allowed): what `serde_json` accepts, at any depth
+/// ([`crate::scan::valid::is_json`]).
 pub fn is_valid_json(input: &str) -> bool {
-    serde_json::from_str::<serde::de::IgnoredAny>(input).is_ok()
+    crate::scan::valid::is_json(input)
 }
 
 fn unchanged(input: &str) -> Repaired {

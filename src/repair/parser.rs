@@ -93,8 +93,6 @@ pub(crate) struct Parser<'a> {
     pub edits: Vec<Edit>,
     pub repairs: Vec<Repair>,
     max_depth: usize,
-    /// Deepest nesting seen.
-    pub depth_seen: usize,
     /// Offset where nesting first went past `max_depth`.
     pub too_deep_at: Option<usize>,
     deadline: Option<Instant>,
@@ -119,7 +117,6 @@ impl<'a> Parser<'a> {
             edits: Vec::new(),
             repairs: Vec::new(),
             max_depth: opts.max_depth,
-            depth_seen: 0,
             too_deep_at: None,
             deadline,
             timeout_ms: opts.timeout_ms,
@@ -406,7 +403,6 @@ impl<'a> Parser<'a> {
                         if depth > self.max_depth && self.too_deep_at.is_none() {
                             self.too_deep_at = Some(pos);
                         }
-                        self.depth_seen = self.depth_seen.max(depth);
                         stack.push(Frame {
                             obj,
                             del_start: pos + 1,

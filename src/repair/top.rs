@@ -19,8 +19,6 @@ pub(crate) struct Fixed {
     pub repairs: Vec<Repair>,
     /// True when nothing had to change (the input is valid JSON).
     pub edits_empty: bool,
-    /// Deepest nesting of the output.
-    pub depth: usize,
 }
 
 fn err(input: &str, f: Fail) -> RepairError {
@@ -262,7 +260,6 @@ fn values(p: &mut Parser<'_>, start: usize, end: usize) -> Result<usize, Fail> {
         }
         p.edit(value_end, value_end, "]");
         p.note(RepairKind::ConcatenatedValues, second_at);
-        p.depth_seen += 1;
     }
     Ok(consumed)
 }
@@ -311,7 +308,6 @@ fn build(input: &str, mut p: Parser<'_>) -> Result<Fixed, RepairError> {
         output,
         repairs: p.repairs,
         edits_empty,
-        depth: p.depth_seen,
     })
 }
 
@@ -341,7 +337,6 @@ fn double_encoded(
             output: decoded,
             repairs: Vec::new(),
             edits_empty: false,
-            depth: 0,
         }
     } else {
         match repair_document(&decoded, opts, false) {
@@ -351,7 +346,6 @@ fn double_encoded(
                 output: decoded,
                 repairs: Vec::new(),
                 edits_empty: false,
-                depth: usize::MAX,
             },
             Err(e) if e.is_budget() => {
                 return Some(Err(RepairError::at(e.code, e.message, input, at(e.offset))));

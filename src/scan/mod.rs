@@ -6,6 +6,7 @@
 //! block that arrives one byte at a time is still scanned once in total.
 
 pub mod balance;
+pub mod valid;
 
 /// How a literal compares to the input at some position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
