@@ -81,7 +81,7 @@ pub fn calls_from_owned(v: Value, ev: Evidence) -> Result<Vec<CallParts>, Shape>
             Ok(out)
         }
         Value::Object(mut obj) => {
-            if obj.len() <= 2 && matches!(obj.get("tool_calls"), Some(Value::Array(_))) {
+            if obj.len() <= 2 && matches!(field(&obj, "tool_calls"), Some(Value::Array(_))) {
                 if let Some(Value::Array(list)) = obj.remove("tool_calls") {
                     let mut out = Vec::with_capacity(list.len());
                     for item in list {
@@ -95,8 +95,8 @@ pub fn calls_from_owned(v: Value, ev: Evidence) -> Result<Vec<CallParts>, Shape>
                 }
             }
             for wrapper in ["function", "functionCall", "function_call"] {
-                let named = matches!(obj.get(wrapper), Some(Value::Object(inner))
-                    if inner.get("name").is_some_and(Value::is_string));
+                let named = matches!(field(&obj, wrapper), Some(Value::Object(inner))
+                    if field(inner, "name").is_some_and(Value::is_string));
                 if named {
                     let id = id_of(&obj);
                     if let Some(Value::Object(inner)) = obj.remove(wrapper) {
@@ -114,9 +114,21 @@ pub fn calls_from_owned(v: Value, ev: Evidence) -> Result<Vec<CallParts>, Shape>
     }
 }
 
+/// `obj[key]`. Call objects have a handful of keys, and comparing them in
+/// order is several times cheaper than hashing `key` (serde_json's map
+/// hashes with SipHash); larger maps use the index.
+#[inline]
+pub(crate) fn field<'a>(obj: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
+    if obj.len() <= 8 {
+        obj.iter().find_map(|(k, v)| (k == key).then_some(v))
+    } else {
+        obj.get(key)
+    }
+}
+
 fn id_of(obj: &Map<String, Value>) -> Option<String> {
     for key in ["id", "tool_call_id", "call_id"] {
-        match obj.get(key) {
+        match field(obj, key) {
             Some(Value::String(s)) if !s.is_empty() => return Some(s.clone()),
             Some(Value::Number(n)) => return Some(n.to_string()),
             _ => {}
@@ -137,15 +149,15 @@ pub fn call_from_owned_object(
 ) -> Result<CallParts, Shape> {
     let name = NAME_KEYS
         .iter()
-        .find_map(|k| obj.get(*k).and_then(Value::as_str))
+        .find_map(|k| field(&obj, k).and_then(Value::as_str))
         .map(|s| s.trim().to_string());
     let Some(name) = name else {
         return Err(Shape::NotCall);
     };
-    let arg_key = ARG_KEYS.iter().copied().find(|k| obj.contains_key(*k));
+    let arg_key = ARG_KEYS.iter().copied().find(|k| field(&obj, k).is_some());
     if ev == Evidence::Weak {
         // Unmarked JSON is a call only with the full shape.
-        match arg_key.and_then(|k| obj.get(k)) {
+        match arg_key.and_then(|k| field(&obj, k)) {
             Some(Value::Object(_)) | Some(Value::String(_)) => {}
             _ => return Err(Shape::NotCall),
         }

@@ -308,7 +308,10 @@ impl Engine {
         if self.buf.is_empty() {
             // Nothing held back: scan the caller's bytes in place and keep
             // only what is still undecided.
-            let used = self.run(chunk, false, sink);
+            let used = match self.plain_text(chunk, sink) {
+                Some(used) => used,
+                None => self.run(chunk, false, sink),
+            };
             self.buf.extend_from_slice(&chunk[used..]);
         } else {
             self.buf.extend_from_slice(chunk);
@@ -317,6 +320,30 @@ impl Engine {
             self.buf = buf;
             self.buf.drain(..used);
         }
+    }
+
+    /// The common case of a stream of small chunks: in the middle of a line
+    /// of text, a chunk with no byte that could stop the text scanner is
+    /// all text. Emits it (less an incomplete UTF-8 character at its end)
+    /// and returns the bytes used, exactly as [`Engine::run`] would; `None`
+    /// when the chunk needs the full scanner.
+    #[inline]
+    fn plain_text(&mut self, chunk: &[u8], sink: &mut dyn Sink) -> Option<usize> {
+        if !matches!(self.mode, Mode::Text)
+            || self.line_start
+            || self.armed.is_some()
+            || self.cfg.inline_json
+            || chunk.len() >= 16
+            || first_text_stop(chunk).is_some()
+        {
+            return None;
+        }
+        self.sp_cache.work += chunk.len() as u64 + 1;
+        let to = self.emit_text_utf8(chunk, 0, chunk.len(), false, sink);
+        // No newline in the chunk: every line in it is counted.
+        self.counted = self.counted.max(self.base + chunk.len() as u64);
+        self.base += to as u64;
+        Some(to)
     }
 
     /// Ends the document: everything still held back is decided.
@@ -428,6 +455,25 @@ impl Engine {
 
     // ----- text --------------------------------------------------------------
 
+    /// The next byte at or after `from` where text scanning must stop: a
+    /// newline or a byte that can start a marker; `usize::MAX` when none.
+    /// A short rest (a small chunk of a stream) is searched in one pass for
+    /// both; a long one with memchr, remembering the answers.
+    #[inline]
+    fn next_stop(&mut self, data: &[u8], from: usize, extra: [Option<u8>; 2]) -> usize {
+        let rest = data.get(from..).unwrap_or_default();
+        if rest.len() < 16 && extra == [None, None] {
+            let hit = first_text_stop(rest);
+            self.sp_cache.work += hit.map_or(rest.len(), |k| k) as u64 + 1;
+            return hit.map_or(usize::MAX, |k| from + k);
+        }
+        let sp = self
+            .sp_cache
+            .find(self.base, data, from, |d, f| find_special(d, f, extra));
+        let nl = self.nl_cache.find(self.base, data, from, find_nl);
+        sp.min(nl)
+    }
+
     fn probe_at(&mut self, data: &[u8], at: usize, line_start: bool, eof: bool) -> Probe {
         self.probes += 1;
         let cx = ProbeCx {
@@ -453,10 +499,6 @@ impl Engine {
             },
             self.armed,
         ];
-        let mut next_sp = self
-            .sp_cache
-            .find(self.base, data, i, |d, f| find_special(d, f, extra));
-        let mut next_nl = self.nl_cache.find(self.base, data, i, find_nl);
         loop {
             if at_ls {
                 let m = skip_blank(data, i);
@@ -485,33 +527,22 @@ impl Engine {
                 } else {
                     i = m;
                 }
-                if next_sp < i {
-                    next_sp = self
-                        .sp_cache
-                        .find(self.base, data, i, |d, f| find_special(d, f, extra));
-                }
-                if next_nl < i {
-                    next_nl = self.nl_cache.find(self.base, data, i, find_nl);
-                }
             }
-            let c = next_sp.min(next_nl);
+            let c = self.next_stop(data, i, extra);
             if c >= len {
+                // No newline is left in `data[i..]`: every line in `data` is
+                // counted.
+                self.counted = self.counted.max(self.base + len as u64);
                 break;
             }
-            if c == next_nl {
+            if data[c] == b'\n' {
                 self.newline_at(c);
                 i = c + 1;
                 at_ls = true;
-                next_nl = self.nl_cache.find(self.base, data, i, find_nl);
                 continue;
             }
             match self.probe_at(data, c, false, eof) {
-                Probe::NotMarker => {
-                    i = c + 1;
-                    next_sp = self
-                        .sp_cache
-                        .find(self.base, data, i, |d, f| find_special(d, f, extra));
-                }
+                Probe::NotMarker => i = c + 1,
                 Probe::NeedMore => {
                     let to = self.emit_text_utf8(data, pos, c, eof, sink);
                     self.line_start = false;
@@ -1057,6 +1088,50 @@ impl Engine {
 }
 
 /// Bytes that can start a marker anywhere in a line.
+/// Bytes where text scanning stops: a newline or [`is_special`].
+static TEXT_STOPS: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'\n' as usize] = true;
+    t[b'<' as usize] = true;
+    t[b'[' as usize] = true;
+    t[b'`' as usize] = true;
+    t
+};
+
+/// [`TEXT_STOPS`] over a short slice: eight bytes at a time (SWAR: one
+/// 64-bit word compared against the four stop bytes at once), then byte by
+/// byte.
+#[inline]
+fn first_text_stop(rest: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    #[inline]
+    fn zero_bytes(x: u64) -> u64 {
+        x.wrapping_sub(ONES) & !x & HIGHS
+    }
+    let mut words = rest.chunks_exact(8);
+    let mut off = 0;
+    for chunk in &mut words {
+        let mut bytes = [0u8; 8];
+        bytes.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(bytes);
+        let hits = zero_bytes(w ^ (ONES * u64::from(b'\n')))
+            | zero_bytes(w ^ (ONES * u64::from(b'<')))
+            | zero_bytes(w ^ (ONES * u64::from(b'[')))
+            | zero_bytes(w ^ (ONES * u64::from(b'`')));
+        if hits != 0 {
+            // The lowest mark is exact (false marks only sit above a true one).
+            return Some(off + (hits.trailing_zeros() / 8) as usize);
+        }
+        off += 8;
+    }
+    words
+        .remainder()
+        .iter()
+        .position(|&b| TEXT_STOPS[b as usize])
+        .map(|k| off + k)
+}
+
 #[inline]
 fn is_special(b: u8) -> bool {
     matches!(b, b'<' | b'[' | b'`')
@@ -1137,4 +1212,41 @@ pub fn derive_id(index: usize, offset: u64, name: &str) -> String {
         h = (h ^ *b as u64).wrapping_mul(PRIME);
     }
     format!("call_{:08x}", (h ^ (h >> 32)) as u32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{first_text_stop, TEXT_STOPS};
+
+    #[test]
+    fn first_text_stop_matches_a_byte_loop() {
+        // Every stop byte at every position of every short length, with
+        // bytes around it that trip naive SWAR tricks (0x80+, 0x01, just
+        // above and below the stops).
+        let fillers = [
+            b'a',
+            0x01,
+            0x7f,
+            0x80,
+            0xff,
+            b'\n' + 1,
+            b'<' - 1,
+            b'[' + 1,
+            b'`' - 1,
+        ];
+        for len in 0..16 {
+            for filler in fillers {
+                for at in 0..=len {
+                    for stop in [b'\n', b'<', b'[', b'`', b'x'] {
+                        let mut v = vec![filler; len];
+                        if at < len {
+                            v[at] = stop;
+                        }
+                        let naive = v.iter().position(|&b| TEXT_STOPS[b as usize]);
+                        assert_eq!(first_text_stop(&v), naive, "{v:?}");
+                    }
+                }
+            }
+        }
+    }
 }
