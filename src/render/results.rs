@@ -57,8 +57,11 @@ fn tool_response_blocks(results: &[ToolResult]) -> String {
     })
 }
 
-/// Qwen 2.5 / Qwen 3 (`hermes`, `qwen3-coder-xml`): `<tool_response>` blocks
-/// in one user turn.
+/// Qwen 2.5 / Qwen 3 (`hermes`): `<tool_response>` blocks in one user turn,
+/// each after a newline.
+///
+/// Checked against the Qwen 3 chat template as embedded in
+/// wangling03/BioReason `bioreason/models/dl/chat_template_dl.py`.
 pub fn qwen(results: &[ToolResult]) -> Message {
     msg(
         "<|im_start|>user\n",
@@ -74,6 +77,8 @@ pub fn tool_response(results: &[ToolResult]) -> Message {
 }
 
 /// GLM-4.5+ (`glm4-moe`): an `<|observation|>` turn of `<tool_response>` blocks.
+///
+/// Checked against ggml-org/llama.cpp `models/templates/GLM-4.6.jinja`.
 pub fn glm(results: &[ToolResult]) -> Message {
     msg("<|observation|>\n", tool_response_blocks(results), "")
 }
@@ -272,21 +277,49 @@ pub fn deepseek_dsml(results: &[ToolResult]) -> Message {
     msg("<function_results>\n", body, "\n</function_results>")
 }
 
-/// Kimi K2: a `tool` system turn per result, `## Return of ID`.
+/// Qwen3-Coder (`qwen3-coder-xml`): `<tool_response>` blocks in one user
+/// turn, each followed by a newline.
+///
+/// Checked against vllm-project/vllm `examples/tool_chat_template_qwen3coder.jinja`.
+pub fn qwen3_coder(results: &[ToolResult]) -> Message {
+    msg(
+        "<|im_start|>user\n",
+        per_result(results, "", |_, r| {
+            format!("<tool_response>\n{}\n</tool_response>\n", content(r))
+        }),
+        "<|im_end|>\n",
+    )
+}
+
+/// Kimi K2: a system turn per result, named for the tool (`tool` when the
+/// result has no name), `## Return of ID` and the content. ID is the call's
+/// id, or `functions.NAME:INDEX` when the result has none.
+///
+/// Checked against ggml-org/llama.cpp `models/templates/Kimi-K2-Thinking.jinja`
+/// (`set_roles` uses the message's `name`, else its role). The older
+/// `moonshotai-Kimi-K2.jinja` writes the bare content after
+/// `<|im_system|>tool<|im_middle|>`.
 pub fn kimi_k2(results: &[ToolResult]) -> Message {
-    let body = per_result(
+    each_message(
         results,
-        "<|im_end|><|im_system|>tool<|im_middle|>",
-        |i, r| {
-            let id = if r.id.starts_with("functions.") {
-                r.id.clone()
+        |_, r| {
+            let role = if r.name.is_empty() {
+                "tool"
             } else {
+                r.name.as_str()
+            };
+            format!("<|im_system|>{role}<|im_middle|>")
+        },
+        |i, r| {
+            let id = if r.id.is_empty() {
                 format!("functions.{}:{i}", r.name)
+            } else {
+                r.id.clone()
             };
             format!("## Return of {id}\n{}", content(r))
         },
-    );
-    msg("<|im_system|>tool<|im_middle|>", body, "<|im_end|>")
+        "<|im_end|>",
+    )
 }
 
 /// gpt-oss (`harmony`): a message from `functions.NAME` to the assistant on
@@ -351,7 +384,7 @@ pub fn nemotron(results: &[ToolResult]) -> Message {
 fn each_message(
     results: &[ToolResult],
     head: impl Fn(usize, &ToolResult) -> String,
-    body: impl Fn(&ToolResult) -> String,
+    body: impl Fn(usize, &ToolResult) -> String,
     tail: &str,
 ) -> Message {
     let mut text = String::new();
@@ -360,7 +393,7 @@ fn each_message(
             text.push_str(tail);
             text.push_str(&head(i, r));
         }
-        text.push_str(&body(r));
+        text.push_str(&body(i, r));
     }
     let pre = results.first().map(|r| head(0, r)).unwrap_or_default();
     msg(&pre, text, tail)
@@ -374,7 +407,7 @@ pub fn minimax(results: &[ToolResult]) -> Message {
     each_message(
         results,
         |_, _| "<beginning_of_sentence>tool name=tools\n".into(),
-        |r| format!("tool result: {}\n\n", content(r)),
+        |_, r| format!("tool result: {}\n\n", content(r)),
         "<end_of_sentence>\n",
     )
 }
@@ -395,7 +428,7 @@ pub fn kimi_k3(results: &[ToolResult]) -> Message {
                 i + 1
             )
         },
-        content,
+        |_, r| content(r),
         "<|close|>message<|sep|><|end_of_msg|>",
     )
 }
@@ -407,7 +440,7 @@ pub fn inkling(results: &[ToolResult]) -> Message {
     each_message(
         results,
         |_, r| format!("<|message_tool|>{}<|content_text|>", r.name),
-        content,
+        |_, r| content(r),
         "<|end_message|>",
     )
 }
@@ -420,7 +453,7 @@ pub fn olmo3(results: &[ToolResult]) -> Message {
     each_message(
         results,
         |_, _| "<|im_start|>tool\n".into(),
-        |r| {
+        |_, r| {
             let head = if r.name.is_empty() {
                 String::new()
             } else {
@@ -438,7 +471,12 @@ pub fn olmo3(results: &[ToolResult]) -> Message {
 /// (rendered with Hugging Face's Jinja settings: no newline after the role
 /// token, none before `<|end|>`).
 pub fn phi4_mini(results: &[ToolResult]) -> Message {
-    each_message(results, |_, _| "<|tool|>".into(), content, "<|end|>")
+    each_message(
+        results,
+        |_, _| "<|tool|>".into(),
+        |_, r| content(r),
+        "<|end|>",
+    )
 }
 
 /// Apertus (`apertus`): the results of one assistant turn as a bracketed,

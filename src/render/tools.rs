@@ -8,7 +8,8 @@
 //! the model server wraps itself.
 
 use super::text::{
-    json_indent, json_sorted, json_spaced, properties, py_signature, ts_declaration, value_text,
+    json_indent, json_sorted, json_spaced, properties, py_literal, py_signature, ts_declaration,
+    value_text,
 };
 use super::{CallSpec, Family};
 use crate::validate::registry::Tool;
@@ -52,6 +53,12 @@ fn example_call() -> CallSpec {
 /// The generic block for families whose template text we do not know (or
 /// that have none): the definitions in `<tools>` as JSON lines, and the
 /// family's own call syntax as the example, rendered by its call writer.
+///
+/// Used for `minimax-m3`, `longcat`, `hunyuan-v4`, `ernie45`, `step3` and
+/// `sarashina`: no chat template of these models was found in the searched
+/// sources (vllm-project/vllm `examples/`, ggml-org/llama.cpp
+/// `models/templates/`, sgl-project/sglang `examples/chat_template/`, and a
+/// code search for their markers, which only turned up parsers).
 pub fn generic(family: &Family, tools: &[Tool]) -> String {
     format!(
         "# Tools\n\nYou may call one or more functions to assist with the user query.\n\n\
@@ -76,7 +83,41 @@ pub fn hermes(_: &Family, tools: &[Tool]) -> String {
     )
 }
 
+/// The template's `render_extra_keys`: every key not handled elsewhere, as
+/// `<key>VALUE</key>` on its own line; objects and arrays as `tojson`,
+/// scalars as Python's `str` (`True`, `None`).
+fn qwen3_extra_keys(s: &mut String, v: &Value, handled: &[&str]) {
+    let Value::Object(m) = v else { return };
+    for (k, x) in m {
+        if handled.contains(&k.as_str()) {
+            continue;
+        }
+        let text = match x {
+            Value::Object(_) | Value::Array(_) => json_spaced(x),
+            other => py_str_value(other),
+        };
+        s.push_str(&format!("\n<{k}>{text}</{k}>"));
+    }
+}
+
+/// A value as Jinja's `string` filter writes it (Python `str`).
+fn py_str_value(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Array(_) | Value::Object(_) => py_literal(v, '\''),
+        other => py_literal(other, '\''),
+    }
+}
+
 /// Qwen3-Coder (`qwen3-coder-xml`): XML function declarations.
+///
+/// Checked against vllm-project/vllm `examples/tool_chat_template_qwen3coder.jinja`
+/// (Qwen3-Coder's template): `<function>`, `<name>`, `<description>`,
+/// `<parameters>` with one `<parameter>` per property (`<name>`, `<type>`,
+/// `<description>`, then every other schema key such as `<enum>` or
+/// `<default>`), then the parameters' other keys (`<required>`), then the
+/// fixed call-format instruction. The template joins it to the system text
+/// with a blank line.
 pub fn qwen3_coder(_: &Family, tools: &[Tool]) -> String {
     let mut s = String::from("# Tools\n\nYou have access to the following functions:\n\n<tools>");
     for t in tools {
@@ -88,19 +129,18 @@ pub fn qwen3_coder(_: &Family, tools: &[Tool]) -> String {
         for (k, schema, _) in properties(&t.parameters) {
             s.push_str(&format!("\n<parameter>\n<name>{k}</name>"));
             if let Some(ty) = schema.get("type") {
-                s.push_str(&format!("\n<type>{}</type>", value_text(ty)));
+                s.push_str(&format!("\n<type>{}</type>", py_str_value(ty)));
             }
-            if let Some(d) = schema.get("description").and_then(Value::as_str) {
-                s.push_str(&format!("\n<description>{}</description>", d.trim()));
+            if let Some(d) = schema.get("description") {
+                s.push_str(&format!(
+                    "\n<description>{}</description>",
+                    py_str_value(d).trim()
+                ));
             }
-            if let Some(e) = schema.get("enum") {
-                s.push_str(&format!("\n<enum>{}</enum>", json_spaced(e)));
-            }
+            qwen3_extra_keys(&mut s, schema, &["name", "type", "description"]);
             s.push_str("\n</parameter>");
         }
-        if let Some(r) = t.parameters.get("required") {
-            s.push_str(&format!("\n<required>{}</required>", json_spaced(r)));
-        }
+        qwen3_extra_keys(&mut s, &t.parameters, &["type", "properties"]);
         s.push_str("\n</parameters>\n</function>");
     }
     s.push_str(
@@ -308,16 +348,26 @@ pub fn deepseek_v3_1(_: &Family, tools: &[Tool]) -> String {
     )
 }
 
-/// DeepSeek V3 / R1 (`deepseek-v3`): the V3.1 list with the V3 call syntax.
+/// DeepSeek V3 / R1 (`deepseek-v3`): the `<tools>` list and the call-format
+/// lines.
+///
+/// Follows vllm-project/vllm `examples/tool_chat_template_deepseekv3.jinja`
+/// (vLLM's tool template for DeepSeek V3; DeepSeek's own template defines
+/// no tools block): the definitions as `tojson` lines in `<tools>`, then
+/// the three instruction lines. Approximate: rendered, that template also
+/// leaves its source indentation and blank lines between the instruction
+/// lines, which are left out here.
 pub fn deepseek_v3(_: &Family, tools: &[Tool]) -> String {
     format!(
-        "{}\nIMPORTANT: ALWAYS adhere to this exact format for tool use:\n\
-         <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>tool_call_name\n\
-         ```json\ntool_call_arguments\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>\n\n\
-         Where:\n\n\
-         - `tool_call_name` must be an exact match to one of the available tools\n\
-         - `tool_call_arguments` must be valid JSON that strictly follows the tool's Parameters Schema",
-        deepseek_list(tools)
+        "# Tools\n\nYou may call one or more functions to assist with the user query.\n\n\
+         You are provided with function signatures within <tools></tools> XML tags:\n\
+         <tools>\n{}\n</tools>\n\n\
+         For function call returns, you should first print <｜tool▁calls▁begin｜>\n\n\
+         For each function call, you should return object like:\n\
+         <｜tool▁call▁begin｜>function<｜tool▁sep｜><function_name>\n```json\n\
+         <function_arguments_in_json_format>\n```<｜tool▁call▁end｜>\n\n\
+         At the end of function call returns, you should print <｜tool▁calls▁end｜><｜end▁of▁sentence｜>",
+        lines(tools, openai_json)
     )
 }
 
