@@ -627,3 +627,41 @@ fn cli_input_flag_on_parse_and_split() {
         Some(r#"{"type":"done","calls":0,"bytes":2}"#)
     );
 }
+
+#[test]
+fn native_calls_split_server_names_like_text_calls() {
+    // Ollama: a native `tool_calls` entry named `server___tool`.
+    let ollama = br#"{"model":"m","message":{"role":"assistant","content":"","tool_calls":[{"function":{"name":"github___create_issue","arguments":{"title":"x"}}}]},"done":true}"#;
+    // OpenAI SSE: the name arrives in the first fragment, arguments later.
+    let openai = concat!(
+        "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"call_1\",\"type\":\"function\",\"function\":{\"name\":\"github___create_issue\",\"arguments\":\"\"}}]}}]}\n\n",
+        "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"{\\\"title\\\":\\\"x\\\"}\"}}]}}]}\n\n",
+        "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\n",
+        "data: [DONE]\n\n",
+    );
+    for (input, kind) in [(&ollama[..], "ollama"), (openai.as_bytes(), "openai")] {
+        for verb in ["parse", "stream"] {
+            let (out, code) = run(&[verb, "--input", kind], input);
+            assert_eq!(code, 0, "{kind} {verb}: {out}");
+            let rec: serde_json::Value = out
+                .lines()
+                .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("ndjson"))
+                .find(|r| r["type"] == "tool_call")
+                .unwrap_or_else(|| panic!("{kind} {verb}: no call in {out}"));
+            assert_eq!(rec["name"], "github___create_issue", "{kind} {verb}");
+            assert_eq!(rec["server"], "github", "{kind} {verb}");
+            assert_eq!(rec["tool"], "create_issue", "{kind} {verb}");
+            assert_eq!(rec["arguments"]["title"], "x", "{kind} {verb}");
+        }
+    }
+    // A plain native name gets neither field.
+    let plain = br#"{"model":"m","message":{"role":"assistant","content":"","tool_calls":[{"function":{"name":"create_issue","arguments":{}}}]},"done":true}"#;
+    let (out, _) = run(&["parse", "--input", "ollama"], plain);
+    let rec: serde_json::Value =
+        serde_json::from_str(out.lines().next().expect("record")).expect("json");
+    assert_eq!(rec["name"], "create_issue");
+    assert!(
+        rec.get("server").is_none() && rec.get("tool").is_none(),
+        "{out}"
+    );
+}

@@ -239,10 +239,53 @@ macro_rules! fam {
 }
 
 /// Every family, one per format id, in `toolcall formats` order.
+///
+/// What each rendering was checked against (repository and path of the
+/// chat template; the renderer functions say more):
+///
+/// | family | tools | result |
+/// |---|---|---|
+/// | hermes | Qwen 3 template (copy in wangling03/BioReason `bioreason/models/dl/chat_template_dl.py`) | same |
+/// | qwen3-coder-xml | vllm-project/vllm `examples/tool_chat_template_qwen3coder.jinja` | same |
+/// | glm4-moe | ggml-org/llama.cpp `models/templates/GLM-4.6.jinja` | same |
+/// | functionary | not re-checked (Meta's Llama 3.1 custom-tool prompt) | Llama 3 `ipython` role |
+/// | fenced-tool-call, fenced-json, bare-json | ours (prompted, no template) | ours |
+/// | llama3-json | not re-checked (vllm `examples/tool_chat_template_llama3.1_json.jinja` exists) | Llama 3 `ipython` role |
+/// | xlam | not re-checked (vllm `examples/tool_chat_template_xlam_llama.jinja` exists) | Llama 3 `ipython` role |
+/// | granite | not re-checked (vllm `examples/tool_chat_template_granite.jinja` exists) | same |
+/// | cohere | not re-checked (llama.cpp `models/templates/CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja` exists) | same |
+/// | internlm | not re-checked (vllm `examples/tool_chat_template_internlm2_tool.jinja` exists) | same |
+/// | jamba | vllm `examples/tool_chat_template_hunyuan_a13b.jinja` (Hunyuan-A13B; no Jamba template found) | same |
+/// | minimax | vllm `examples/tool_chat_template_minimax_m1.jinja` | same |
+/// | minimax-m2 | not re-checked (llama.cpp `models/templates/unsloth-MiniMax-M2.jinja` exists) | same |
+/// | minimax-m3 | generic: no template found | generic |
+/// | seed-oss | llama.cpp `models/templates/ByteDance-Seed-OSS.jinja` | same |
+/// | longcat | generic: no template found | generic |
+/// | nemotron-toolcall | not re-checked (vllm `examples/tool_chat_template_nemotron_json.jinja` exists) | same |
+/// | inkling | no template found; reimplementations of it (tinker-cookbook tests, Swift and Rust ports) | same |
+/// | hunyuan-v4 | generic: no template found | generic |
+/// | ernie45 | generic: no template found | generic |
+/// | mistral | `[AVAILABLE_TOOLS]` marker as in vllm `examples/tool_chat_template_mistral3.jinja`; layout from mistral-common (not in the index) | mistral-common v11+ (not in the index) |
+/// | deepseek-v3 | vllm `examples/tool_chat_template_deepseekv3.jinja` (approximate) | same |
+/// | deepseek-v3.1 | DeepSeek's V3.1 tool prompt; vllm `examples/tool_chat_template_deepseekv31.jinja` concatenates the JSON instead (approximate) | llama.cpp `models/templates/deepseek-ai-DeepSeek-V3.1.jinja` |
+/// | deepseek-dsml | not re-checked (llama.cpp `models/templates/DeepSeek-V3.2.jinja` exists) | same |
+/// | kimi-k2 | llama.cpp `models/templates/moonshotai-Kimi-K2.jinja` and `Kimi-K2-Thinking.jinja` | llama.cpp `models/templates/Kimi-K2-Thinking.jinja` |
+/// | kimi-k3 | llama.cpp `models/templates/Kimi-K3.jinja` | same |
+/// | step3 | generic: no template found | generic |
+/// | harmony | not re-checked (OpenAI harmony renderer) | same |
+/// | pythonic | ours (Llama 3.2 instruction, Python signatures) | Llama 3 `ipython` role |
+/// | lfm2 | not re-checked (llama.cpp `models/templates/llama-cpp-lfm2.jinja` exists) | same |
+/// | olmo3 | vllm `examples/tool_chat_template_olmo3.jinja` | same |
+/// | llama-python-tag | not re-checked (Meta's built-in tool prompt) | Llama 3 `ipython` role |
+/// | phi4-mini | vllm `examples/tool_chat_template_phi4_mini.jinja` | same |
+/// | functionary-v3.2 | not re-checked | same |
+/// | gemini-function-call | not re-checked (FunctionGemma) | same |
+/// | sarashina | generic: no template found | generic |
+/// | apertus | vllm `examples/tool_chat_template_apertus.jinja` | same |
 #[rustfmt::skip]
 pub static FAMILIES: &[Family] = &[
     fam!("hermes", "Qwen 2.5 / Qwen 3, Hermes 2 Pro / 3", t::hermes, T, r::qwen, T, c::hermes),
-    fam!("qwen3-coder-xml", "Qwen3-Coder, Qwen3.5", t::qwen3_coder, T, r::qwen, T, c::qwen3_coder),
+    fam!("qwen3-coder-xml", "Qwen3-Coder, Qwen3.5", t::qwen3_coder, T, r::qwen3_coder, T, c::qwen3_coder),
     fam!("glm4-moe", "GLM-4.5 / 4.6 / 4.7", t::glm4_moe, T, r::glm, T, c::glm4_moe),
     fam!("functionary", "Llama 3.1 custom tools, Functionary v3.1", t::functionary, T, r::ipython, T, c::functionary),
     fam!("fenced-tool-call", "prompted models (fenced tool_call blocks)", t::fenced_tool_call, O, r::fenced, O, c::fenced_tool_call),
@@ -253,33 +296,33 @@ pub static FAMILIES: &[Family] = &[
     fam!("granite", "IBM Granite 3.x", t::granite, A, r::granite, T, c::granite),
     fam!("cohere", "Cohere Command R7B / Command A", t::cohere, A, r::cohere, A, c::cohere),
     fam!("internlm", "InternLM 2.5", t::internlm, A, r::internlm, T, c::internlm),
-    fam!("jamba", "AI21 Jamba 1.5 / 1.6", t::generic, G, r::tool_response, G, c::jamba),
-    fam!("minimax", "MiniMax-M1", t::generic, G, r::tool_response, G, c::minimax),
+    fam!("jamba", "AI21 Jamba 1.5 / 1.6, Tencent Hunyuan-A13B", t::hunyuan_a13b, A, r::hunyuan_a13b, T, c::jamba),
+    fam!("minimax", "MiniMax-M1", t::minimax, T, r::minimax, T, c::minimax),
     fam!("minimax-m2", "MiniMax-M2", t::minimax_m2, T, r::minimax_m2, A, c::minimax_m2),
     fam!("minimax-m3", "MiniMax M3", t::generic, G, r::tool_response, G, c::minimax_m3),
-    fam!("seed-oss", "ByteDance Seed-OSS", t::generic, G, r::seed_oss, A, c::seed_oss),
+    fam!("seed-oss", "ByteDance Seed-OSS", t::seed_oss, T, r::seed_oss, T, c::seed_oss),
     fam!("longcat", "Meituan LongCat", t::generic, G, r::tool_response, G, c::longcat),
     fam!("nemotron-toolcall", "NVIDIA Llama-Nemotron", t::nemotron, A, r::nemotron, A, c::nemotron),
-    fam!("inkling", "Inkling", t::generic, G, r::tool_response, G, c::inkling),
+    fam!("inkling", "Inkling", t::inkling, A, r::inkling, A, c::inkling),
     fam!("hunyuan-v4", "Tencent Hunyuan v4", t::generic, G, r::tool_response, G, c::hunyuan_v4),
     fam!("ernie45", "Baidu ERNIE 4.5", t::generic, G, r::tool_response, G, c::hermes),
     fam!("mistral", "Mistral (v11+ tokenizers)", t::mistral, T, r::mistral, T, c::mistral),
     fam!("deepseek-v3", "DeepSeek V3 / R1", t::deepseek_v3, A, r::deepseek_v3, T, c::deepseek_v3),
-    fam!("deepseek-v3.1", "DeepSeek V3.1 / V3.2-Exp", t::deepseek_v3_1, T, r::deepseek_v3_1, T, c::deepseek_v3_1),
+    fam!("deepseek-v3.1", "DeepSeek V3.1 / V3.2-Exp", t::deepseek_v3_1, A, r::deepseek_v3_1, T, c::deepseek_v3_1),
     fam!("deepseek-dsml", "DeepSeek V3.2 / V4", t::deepseek_dsml, A, r::deepseek_dsml, A, c::deepseek_dsml),
     fam!("kimi-k2", "Moonshot Kimi K2", t::kimi_k2, T, r::kimi_k2, T, c::kimi_k2),
-    fam!("kimi-k3", "Moonshot Kimi K3", t::generic, G, r::tool_response, G, c::kimi_k3),
+    fam!("kimi-k3", "Moonshot Kimi K3", t::kimi_k3, T, r::kimi_k3, T, c::kimi_k3),
     fam!("step3", "StepFun Step-3", t::generic, G, r::tool_response, G, c::step3),
     fam!("harmony", "OpenAI gpt-oss", t::harmony, T, r::harmony, T, c::harmony),
     fam!("pythonic", "Llama 3.2 / Llama 4 pythonic", t::pythonic, O, r::ipython, T, c::pythonic),
     fam!("lfm2", "Liquid LFM2", t::lfm2, T, r::lfm2, A, c::lfm2),
-    fam!("olmo3", "AllenAI OLMo 3", t::generic, G, r::olmo3, A, c::olmo3),
+    fam!("olmo3", "AllenAI OLMo 3", t::olmo3, T, r::olmo3, T, c::olmo3),
     fam!("llama-python-tag", "Llama 3.1 built-in tools", t::llama_python_tag, T, r::ipython, T, c::llama_python_tag),
-    fam!("phi4-mini", "Phi-4-mini", t::generic, G, r::tool_response, G, c::phi4_mini),
+    fam!("phi4-mini", "Phi-4-mini", t::phi4_mini, T, r::phi4_mini, T, c::phi4_mini),
     fam!("functionary-v3.2", "Functionary v3.2", t::functionary_v3_2, T, r::functionary_v3_2, T, c::functionary_v3_2),
     fam!("gemini-function-call", "FunctionGemma", t::gemini, A, r::gemini, A, c::gemini),
     fam!("sarashina", "SB Intuitions Sarashina", t::generic, G, r::tool_response, G, c::sarashina),
-    fam!("apertus", "Swiss AI Apertus", t::generic, G, r::tool_response, G, c::apertus),
+    fam!("apertus", "Swiss AI Apertus", t::apertus, T, r::apertus, T, c::apertus),
 ];
 
 /// The family with this id.

@@ -57,8 +57,11 @@ fn tool_response_blocks(results: &[ToolResult]) -> String {
     })
 }
 
-/// Qwen 2.5 / Qwen 3 (`hermes`, `qwen3-coder-xml`): `<tool_response>` blocks
-/// in one user turn.
+/// Qwen 2.5 / Qwen 3 (`hermes`): `<tool_response>` blocks in one user turn,
+/// each after a newline.
+///
+/// Checked against the Qwen 3 chat template as embedded in
+/// wangling03/BioReason `bioreason/models/dl/chat_template_dl.py`.
 pub fn qwen(results: &[ToolResult]) -> Message {
     msg(
         "<|im_start|>user\n",
@@ -74,6 +77,8 @@ pub fn tool_response(results: &[ToolResult]) -> Message {
 }
 
 /// GLM-4.5+ (`glm4-moe`): an `<|observation|>` turn of `<tool_response>` blocks.
+///
+/// Checked against ggml-org/llama.cpp `models/templates/GLM-4.6.jinja`.
 pub fn glm(results: &[ToolResult]) -> Message {
     msg("<|observation|>\n", tool_response_blocks(results), "")
 }
@@ -229,7 +234,11 @@ pub fn minimax_m2(results: &[ToolResult]) -> Message {
     msg("]~b]tool\n", body, "[e~[\n")
 }
 
-/// Seed-OSS: a `tool` turn per result.
+/// Seed-OSS: a `tool` turn per result, `<seed:bos>tool` newline content
+/// `<seed:eos>`, nothing between turns.
+///
+/// Checked against ggml-org/llama.cpp `models/templates/ByteDance-Seed-OSS.jinja`
+/// (tool messages take the template's generic branch).
 pub fn seed_oss(results: &[ToolResult]) -> Message {
     let body = per_result(results, "<seed:eos><seed:bos>tool\n", |_, r| content(r));
     msg("<seed:bos>tool\n", body, "<seed:eos>")
@@ -268,21 +277,49 @@ pub fn deepseek_dsml(results: &[ToolResult]) -> Message {
     msg("<function_results>\n", body, "\n</function_results>")
 }
 
-/// Kimi K2: a `tool` system turn per result, `## Return of ID`.
+/// Qwen3-Coder (`qwen3-coder-xml`): `<tool_response>` blocks in one user
+/// turn, each followed by a newline.
+///
+/// Checked against vllm-project/vllm `examples/tool_chat_template_qwen3coder.jinja`.
+pub fn qwen3_coder(results: &[ToolResult]) -> Message {
+    msg(
+        "<|im_start|>user\n",
+        per_result(results, "", |_, r| {
+            format!("<tool_response>\n{}\n</tool_response>\n", content(r))
+        }),
+        "<|im_end|>\n",
+    )
+}
+
+/// Kimi K2: a system turn per result, named for the tool (`tool` when the
+/// result has no name), `## Return of ID` and the content. ID is the call's
+/// id, or `functions.NAME:INDEX` when the result has none.
+///
+/// Checked against ggml-org/llama.cpp `models/templates/Kimi-K2-Thinking.jinja`
+/// (`set_roles` uses the message's `name`, else its role). The older
+/// `moonshotai-Kimi-K2.jinja` writes the bare content after
+/// `<|im_system|>tool<|im_middle|>`.
 pub fn kimi_k2(results: &[ToolResult]) -> Message {
-    let body = per_result(
+    each_message(
         results,
-        "<|im_end|><|im_system|>tool<|im_middle|>",
-        |i, r| {
-            let id = if r.id.starts_with("functions.") {
-                r.id.clone()
+        |_, r| {
+            let role = if r.name.is_empty() {
+                "tool"
             } else {
+                r.name.as_str()
+            };
+            format!("<|im_system|>{role}<|im_middle|>")
+        },
+        |i, r| {
+            let id = if r.id.is_empty() {
                 format!("functions.{}:{i}", r.name)
+            } else {
+                r.id.clone()
             };
             format!("## Return of {id}\n{}", content(r))
         },
-    );
-    msg("<|im_system|>tool<|im_middle|>", body, "<|im_end|>")
+        "<|im_end|>",
+    )
 }
 
 /// gpt-oss (`harmony`): a message from `functions.NAME` to the assistant on
@@ -314,14 +351,6 @@ pub fn lfm2(results: &[ToolResult]) -> Message {
     msg("<|im_start|>tool\n", body, "<|im_end|>\n")
 }
 
-/// OLMo 3: an `environment` turn per result.
-pub fn olmo3(results: &[ToolResult]) -> Message {
-    let body = per_result(results, "<|im_end|>\n<|im_start|>environment\n", |_, r| {
-        content(r)
-    });
-    msg("<|im_start|>environment\n", body, "<|im_end|>\n")
-}
-
 /// FunctionGemma (`gemini-function-call`):
 /// `<start_function_response>response:NAME{…}<end_function_response>`.
 pub fn gemini(results: &[ToolResult]) -> Message {
@@ -348,5 +377,127 @@ pub fn nemotron(results: &[ToolResult]) -> Message {
         "<|start_header_id|>user<|end_header_id|>\n\n",
         body,
         "<|eot_id|>",
+    )
+}
+
+/// Joins one message per result: `pre` before the first, `sep` between.
+fn each_message(
+    results: &[ToolResult],
+    head: impl Fn(usize, &ToolResult) -> String,
+    body: impl Fn(usize, &ToolResult) -> String,
+    tail: &str,
+) -> Message {
+    let mut text = String::new();
+    for (i, r) in results.iter().enumerate() {
+        if i > 0 {
+            text.push_str(tail);
+            text.push_str(&head(i, r));
+        }
+        text.push_str(&body(i, r));
+    }
+    let pre = results.first().map(|r| head(0, r)).unwrap_or_default();
+    msg(&pre, text, tail)
+}
+
+/// MiniMax-M1 (`minimax`): a `tool name=tools` message per result, the
+/// content after `tool result: `.
+///
+/// Checked against vllm-project/vllm `examples/tool_chat_template_minimax_m1.jinja`.
+pub fn minimax(results: &[ToolResult]) -> Message {
+    each_message(
+        results,
+        |_, _| "<beginning_of_sentence>tool name=tools\n".into(),
+        |_, r| format!("tool result: {}\n\n", content(r)),
+        "<end_of_sentence>\n",
+    )
+}
+
+/// Kimi K3 (`kimi-k3`): a `tool` message per result, carrying the tool's
+/// name and the 1-based index of the call it answers.
+///
+/// Checked against ggml-org/llama.cpp `models/templates/Kimi-K3.jinja`
+/// (`render_tool_message`; attribute values escape `&` and `"`).
+pub fn kimi_k3(results: &[ToolResult]) -> Message {
+    let attr = |s: &str| s.replace('&', "&amp;").replace('"', "&quot;");
+    each_message(
+        results,
+        |i, r| {
+            format!(
+                "<|open|>message role=\"tool\" tool=\"{}\" index=\"{}\"<|sep|>",
+                attr(&r.name),
+                i + 1
+            )
+        },
+        |_, r| content(r),
+        "<|close|>message<|sep|><|end_of_msg|>",
+    )
+}
+
+/// Inkling (`inkling`): a `<|message_tool|>` message per result, named for
+/// the tool. Follows the reimplementations named at
+/// [`super::tools::inkling`] (no template file found).
+pub fn inkling(results: &[ToolResult]) -> Message {
+    each_message(
+        results,
+        |_, r| format!("<|message_tool|>{}<|content_text|>", r.name),
+        |_, r| content(r),
+        "<|end_message|>",
+    )
+}
+
+/// OLMo 3 (`olmo3`): a `tool` turn per result, `Function NAME returned:`
+/// first, the content trimmed.
+///
+/// Checked against vllm-project/vllm `examples/tool_chat_template_olmo3.jinja`.
+pub fn olmo3(results: &[ToolResult]) -> Message {
+    each_message(
+        results,
+        |_, _| "<|im_start|>tool\n".into(),
+        |_, r| {
+            let head = if r.name.is_empty() {
+                String::new()
+            } else {
+                format!("Function {} returned:\n", r.name)
+            };
+            format!("{head}{}", content(r).trim())
+        },
+        "<|im_end|>\n",
+    )
+}
+
+/// Phi-4-mini (`phi4-mini`): a `<|tool|>` turn per result.
+///
+/// Checked against vllm-project/vllm `examples/tool_chat_template_phi4_mini.jinja`
+/// (rendered with Hugging Face's Jinja settings: no newline after the role
+/// token, none before `<|end|>`).
+pub fn phi4_mini(results: &[ToolResult]) -> Message {
+    each_message(
+        results,
+        |_, _| "<|tool|>".into(),
+        |_, r| content(r),
+        "<|end|>",
+    )
+}
+
+/// Apertus (`apertus`): the results of one assistant turn as a bracketed,
+/// comma-separated list inside that turn, right after `<|tools_suffix|>`.
+///
+/// Checked against vllm-project/vllm `examples/tool_chat_template_apertus.jinja`
+/// (tool messages render as `[` … `, ` … `]` within the assistant turn).
+pub fn apertus(results: &[ToolResult]) -> Message {
+    msg("[", per_result(results, ", ", |_, r| content(r)), "]")
+}
+
+/// Hunyuan-A13B (`jamba` wrapper): `<tool_response>` then `<|extra_0|>`
+/// per result, no role header.
+///
+/// Checked against vllm-project/vllm `examples/tool_chat_template_hunyuan_a13b.jinja`.
+pub fn hunyuan_a13b(results: &[ToolResult]) -> Message {
+    msg(
+        "",
+        per_result(results, "", |_, r| {
+            format!("<tool_response>{}</tool_response><|extra_0|>", content(r))
+        }),
+        "",
     )
 }

@@ -7,7 +7,10 @@
 //! are left out: the block is meant to be placed in a system prompt, which
 //! the model server wraps itself.
 
-use super::text::{json_indent, json_spaced, properties, py_signature, ts_declaration, value_text};
+use super::text::{
+    json_indent, json_sorted, json_spaced, properties, py_literal, py_signature, ts_declaration,
+    value_text,
+};
 use super::{CallSpec, Family};
 use crate::validate::registry::Tool;
 use serde_json::{json, Map, Value};
@@ -50,6 +53,12 @@ fn example_call() -> CallSpec {
 /// The generic block for families whose template text we do not know (or
 /// that have none): the definitions in `<tools>` as JSON lines, and the
 /// family's own call syntax as the example, rendered by its call writer.
+///
+/// Used for `minimax-m3`, `longcat`, `hunyuan-v4`, `ernie45`, `step3` and
+/// `sarashina`: no chat template of these models was found in the searched
+/// sources (vllm-project/vllm `examples/`, ggml-org/llama.cpp
+/// `models/templates/`, sgl-project/sglang `examples/chat_template/`, and a
+/// code search for their markers, which only turned up parsers).
 pub fn generic(family: &Family, tools: &[Tool]) -> String {
     format!(
         "# Tools\n\nYou may call one or more functions to assist with the user query.\n\n\
@@ -74,7 +83,41 @@ pub fn hermes(_: &Family, tools: &[Tool]) -> String {
     )
 }
 
+/// The template's `render_extra_keys`: every key not handled elsewhere, as
+/// `<key>VALUE</key>` on its own line; objects and arrays as `tojson`,
+/// scalars as Python's `str` (`True`, `None`).
+fn qwen3_extra_keys(s: &mut String, v: &Value, handled: &[&str]) {
+    let Value::Object(m) = v else { return };
+    for (k, x) in m {
+        if handled.contains(&k.as_str()) {
+            continue;
+        }
+        let text = match x {
+            Value::Object(_) | Value::Array(_) => json_spaced(x),
+            other => py_str_value(other),
+        };
+        s.push_str(&format!("\n<{k}>{text}</{k}>"));
+    }
+}
+
+/// A value as Jinja's `string` filter writes it (Python `str`).
+fn py_str_value(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Array(_) | Value::Object(_) => py_literal(v, '\''),
+        other => py_literal(other, '\''),
+    }
+}
+
 /// Qwen3-Coder (`qwen3-coder-xml`): XML function declarations.
+///
+/// Checked against vllm-project/vllm `examples/tool_chat_template_qwen3coder.jinja`
+/// (Qwen3-Coder's template): `<function>`, `<name>`, `<description>`,
+/// `<parameters>` with one `<parameter>` per property (`<name>`, `<type>`,
+/// `<description>`, then every other schema key such as `<enum>` or
+/// `<default>`), then the parameters' other keys (`<required>`), then the
+/// fixed call-format instruction. The template joins it to the system text
+/// with a blank line.
 pub fn qwen3_coder(_: &Family, tools: &[Tool]) -> String {
     let mut s = String::from("# Tools\n\nYou have access to the following functions:\n\n<tools>");
     for t in tools {
@@ -86,19 +129,18 @@ pub fn qwen3_coder(_: &Family, tools: &[Tool]) -> String {
         for (k, schema, _) in properties(&t.parameters) {
             s.push_str(&format!("\n<parameter>\n<name>{k}</name>"));
             if let Some(ty) = schema.get("type") {
-                s.push_str(&format!("\n<type>{}</type>", value_text(ty)));
+                s.push_str(&format!("\n<type>{}</type>", py_str_value(ty)));
             }
-            if let Some(d) = schema.get("description").and_then(Value::as_str) {
-                s.push_str(&format!("\n<description>{}</description>", d.trim()));
+            if let Some(d) = schema.get("description") {
+                s.push_str(&format!(
+                    "\n<description>{}</description>",
+                    py_str_value(d).trim()
+                ));
             }
-            if let Some(e) = schema.get("enum") {
-                s.push_str(&format!("\n<enum>{}</enum>", json_spaced(e)));
-            }
+            qwen3_extra_keys(&mut s, schema, &["name", "type", "description"]);
             s.push_str("\n</parameter>");
         }
-        if let Some(r) = t.parameters.get("required") {
-            s.push_str(&format!("\n<required>{}</required>", json_spaced(r)));
-        }
+        qwen3_extra_keys(&mut s, &t.parameters, &["type", "properties"]);
         s.push_str("\n</parameters>\n</function>");
     }
     s.push_str(
@@ -306,16 +348,26 @@ pub fn deepseek_v3_1(_: &Family, tools: &[Tool]) -> String {
     )
 }
 
-/// DeepSeek V3 / R1 (`deepseek-v3`): the V3.1 list with the V3 call syntax.
+/// DeepSeek V3 / R1 (`deepseek-v3`): the `<tools>` list and the call-format
+/// lines.
+///
+/// Follows vllm-project/vllm `examples/tool_chat_template_deepseekv3.jinja`
+/// (vLLM's tool template for DeepSeek V3; DeepSeek's own template defines
+/// no tools block): the definitions as `tojson` lines in `<tools>`, then
+/// the three instruction lines. Approximate: rendered, that template also
+/// leaves its source indentation and blank lines between the instruction
+/// lines, which are left out here.
 pub fn deepseek_v3(_: &Family, tools: &[Tool]) -> String {
     format!(
-        "{}\nIMPORTANT: ALWAYS adhere to this exact format for tool use:\n\
-         <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>tool_call_name\n\
-         ```json\ntool_call_arguments\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>\n\n\
-         Where:\n\n\
-         - `tool_call_name` must be an exact match to one of the available tools\n\
-         - `tool_call_arguments` must be valid JSON that strictly follows the tool's Parameters Schema",
-        deepseek_list(tools)
+        "# Tools\n\nYou may call one or more functions to assist with the user query.\n\n\
+         You are provided with function signatures within <tools></tools> XML tags:\n\
+         <tools>\n{}\n</tools>\n\n\
+         For function call returns, you should first print <｜tool▁calls▁begin｜>\n\n\
+         For each function call, you should return object like:\n\
+         <｜tool▁call▁begin｜>function<｜tool▁sep｜><function_name>\n```json\n\
+         <function_arguments_in_json_format>\n```<｜tool▁call▁end｜>\n\n\
+         At the end of function call returns, you should print <｜tool▁calls▁end｜><｜end▁of▁sentence｜>",
+        lines(tools, openai_json)
     )
 }
 
@@ -437,4 +489,341 @@ pub fn gemini(_: &Family, tools: &[Tool]) -> String {
 pub fn llama_python_tag(_: &Family, tools: &[Tool]) -> String {
     let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
     format!("Environment: ipython\nTools: {}", names.join(", "))
+}
+
+/// MiniMax-M1 (`minimax`): the `tool_setting=tools` system message.
+///
+/// Checked against vllm-project/vllm `examples/tool_chat_template_minimax_m1.jinja`:
+/// a system message of its own after the main one, each tool as `tojson` on
+/// a line inside `<tools>`, then the template's fixed instruction (quoted
+/// as the template emits it: it is the interface the model was trained on).
+pub fn minimax(_: &Family, tools: &[Tool]) -> String {
+    let mut s = String::from(
+        "<beginning_of_sentence>system tool_setting=tools\nYou are provided with these tools:\n<tools>\n",
+    );
+    for t in tools {
+        s.push_str(&json_spaced(&openai_json(t)));
+        s.push('\n');
+    }
+    s.push_str(
+        "</tools>\n\nIf you need to call tools, please respond with <tool_calls></tool_calls> XML tags, \
+         and provide tool-name and json-object of arguments, following the format below:\n\
+         <tool_calls>\n{\"name\": <tool-name>, \"arguments\": <args-json-object>}\n...\n\
+         </tool_calls><end_of_sentence>",
+    );
+    s
+}
+
+/// The Python type name Seed-OSS's `py_type` macro gives a JSON Schema type.
+fn seed_py_type(schema: &Value) -> &'static str {
+    match schema.get("type").and_then(Value::as_str) {
+        Some("string") => "str",
+        Some("number") | Some("integer") => "int",
+        Some("boolean") => "bool",
+        Some("array") => "list",
+        _ => "Any",
+    }
+}
+
+/// ByteDance Seed-OSS (`seed-oss`): Python-style function docs, then the
+/// template's (Chinese) call-format instruction.
+///
+/// Checked against ggml-org/llama.cpp `models/templates/ByteDance-Seed-OSS.jinja`
+/// (rendered with Hugging Face's Jinja settings, `trim_blocks` and
+/// `lstrip_blocks`): parameters joined by `,` without a space, `[必填]` /
+/// `[选填]` for required / optional, a blank line before the closing `"""`.
+/// The template appends this to the system prompt after a blank line and
+/// closes the system turn with `<seed:eos>`; both are left to the caller.
+pub fn seed_oss(_: &Family, tools: &[Tool]) -> String {
+    let mut s = String::new();
+    for (i, t) in tools.iter().enumerate() {
+        if i > 0 {
+            s.push_str("\n\n");
+        }
+        let props = properties(&t.parameters);
+        let sig: Vec<String> = props
+            .iter()
+            .map(|(k, schema, _)| format!("{k}: {}", seed_py_type(schema)))
+            .collect();
+        s.push_str(&format!(
+            "Function:\ndef {}({}):\n    \"\"\"\n    {}\n\n",
+            t.name,
+            sig.join(","),
+            t.description.as_deref().unwrap_or("").trim()
+        ));
+        if !props.is_empty() {
+            s.push_str("    Args:");
+            for (k, schema, req) in &props {
+                s.push_str(&format!(
+                    "\n    - {k} ({}) {}: {}",
+                    seed_py_type(schema),
+                    if *req { "[必填]" } else { "[选填]" },
+                    schema
+                        .get("description")
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                ));
+            }
+            s.push('\n');
+        }
+        s.push_str("\n    \"\"\"");
+    }
+    s.push_str(
+        "\n工具调用请遵循如下格式:\n<seed:tool_call>\n<function=example_function_name>\n\
+         <parameter=example_parameter_1>value_1</parameter>\n\
+         <parameter=example_parameter_2>This is the value for the second parameter\nthat can span\n\
+         multiple lines</parameter>\n</function>\n</seed:tool_call>",
+    );
+    s
+}
+
+/// Moonshot Kimi K3 (`kimi-k3`): the `tool-declare` system message.
+///
+/// Checked against ggml-org/llama.cpp `models/templates/Kimi-K3.jinja`
+/// (`render_tool_declare`): the tool list as given (OpenAI shape), keys
+/// sorted at every level, no spaces, in a ```` ```json ```` fence.
+pub fn kimi_k3(_: &Family, tools: &[Tool]) -> String {
+    let arr = Value::Array(tools.iter().map(openai_json).collect());
+    format!(
+        "<|open|>message role=\"system\" type=\"tool-declare\"<|sep|># Tools\n\
+         Here are the available tools, described in JSONSchema.\n\n```json\n{}\n```\
+         <|close|>message<|sep|><|end_of_msg|>",
+        json_sorted(&arr)
+    )
+}
+
+/// Inkling (`inkling`): the `tool_declare` system message.
+///
+/// No chat template file for Inkling is in the index we searched; the form
+/// follows independent reimplementations of the shipped template that
+/// agree with each other (tinker-cookbook's Inkling renderer tests, and
+/// Swift and Rust ports asserting the rendered prompt): a leading system
+/// message `tool_declare<|content_xml|>` holding the specs
+/// `{description, name, parameters, type}` as key-sorted compact JSON.
+pub fn inkling(_: &Family, tools: &[Tool]) -> String {
+    let specs: Vec<Value> = tools
+        .iter()
+        .map(|t| {
+            json!({
+                "description": t.description.clone().unwrap_or_default(),
+                "name": t.name,
+                "parameters": t.parameters,
+                "type": "function",
+            })
+        })
+        .collect();
+    format!(
+        "<|message_system|>tool_declare<|content_xml|>{}<|end_message|>",
+        json_sorted(&Value::Array(specs))
+    )
+}
+
+/// AllenAI OLMo 3 (`olmo3`): the instruction and `<functions>` list the
+/// template appends to the system message.
+///
+/// Checked against vllm-project/vllm `examples/tool_chat_template_olmo3.jinja`
+/// (the template vLLM ships for OLMo 3's pythonic `<function_calls>`): each
+/// tool's `function` object as `tojson`, one per line. The template joins
+/// this to the system prompt with a blank line.
+pub fn olmo3(_: &Family, tools: &[Tool]) -> String {
+    format!(
+        "You have access to the following functions. To call functions, respond with a pythonic \
+         function call wrapped in <function_calls></function_calls> XML tags.\n\n\
+         For example, to call a function named 'get_weather' with parameters city='New York' and \
+         units='celsius', respond with:\n\
+         <function_calls>\nget_weather(city='New York', units='celsius')\n</function_calls>\n\n\
+         You can call multiple functions by putting each call on a new line within the tags:\n\
+         <function_calls>\nfunction1(param1='value1')\nfunction2(param2='value2')\n</function_calls>\n\n\
+         Here are the available functions:\n<functions>\n{}\n</functions>",
+        lines(tools, plain_json)
+    )
+}
+
+/// Phi-4-mini (`phi4-mini`): the `functools` instruction and the tools as
+/// indented JSON.
+///
+/// Checked against vllm-project/vllm `examples/tool_chat_template_phi4_mini.jinja`
+/// (rendered with Hugging Face's Jinja settings): the instruction follows
+/// the system text with no separator, and each tool is `tojson(indent=4)`
+/// followed by a blank line, up to `<|end|>`.
+pub fn phi4_mini(_: &Family, tools: &[Tool]) -> String {
+    let mut s = String::from(
+        "In addition to plain text responses, you can choose to call one or more of the provided functions.\n\n\
+         Use the following rule to decide when to call a function:\n  \
+         * if the response can be generated from your internal knowledge (e.g., as in the case of queries \
+         like \"What is the capital of Poland?\"), do so\n  \
+         * if you need external information that can be obtained by calling one or more of the provided \
+         functions, generate a function calls\n\n\
+         If you decide to call functions:\n  \
+         * prefix function calls with functools marker (no closing marker required)\n  \
+         * all function calls should be generated in a single JSON list formatted as \
+         functools[{\"name\": [function name], \"arguments\": [function arguments as JSON]}, ...]\n  \
+         * follow the provided JSON schema. Do not hallucinate arguments or values. Do to blindly copy \
+         values from the provided samples\n  \
+         * respect the argument type formatting. E.g., if the type is number and format is float, write \
+         value 7 as 7.0\n  \
+         * make sure you pick the right functions that match the user intent",
+    );
+    for t in tools {
+        s.push_str(&json_indent(&openai_json(t), 4));
+        s.push_str("\n\n");
+    }
+    s.truncate(s.trim_end_matches('\n').len());
+    s
+}
+
+/// The TypeScript-ish type Apertus's `render_typescript_type` macro writes.
+fn apertus_type(schema: &Value) -> String {
+    let nullable = schema.get("nullable").and_then(Value::as_bool) == Some(true);
+    let null = if nullable { " | null" } else { "" };
+    match schema.get("type") {
+        Some(Value::String(t)) if t == "array" => match schema.get("items") {
+            Some(items) if !items.is_null() => {
+                let inner = match items.get("type").and_then(Value::as_str) {
+                    Some("string") => "string[]".to_string(),
+                    Some("number") | Some("integer") => "number[]".to_string(),
+                    Some("boolean") => "boolean[]".to_string(),
+                    _ => {
+                        let t = apertus_type(items);
+                        if t == "object | object" || t.len() > 50 {
+                            "any[]".to_string()
+                        } else {
+                            format!("{t}[]")
+                        }
+                    }
+                };
+                format!("{inner}{null}")
+            }
+            _ => format!("any[]{null}"),
+        },
+        Some(Value::Array(ts)) if !ts.is_empty() => {
+            let parts: Vec<String> = ts.iter().map(value_text).collect();
+            parts.join(" | ")
+        }
+        _ if schema.get("oneOf").is_some_and(|v| !v.is_null()) => {
+            let alts: Vec<&Value> = schema["oneOf"]
+                .as_array()
+                .map(|a| a.iter().collect())
+                .unwrap_or_default();
+            let objects = alts
+                .iter()
+                .any(|v| v.get("type").and_then(Value::as_str) == Some("object"));
+            if objects && alts.len() > 1 {
+                "any".to_string()
+            } else {
+                alts.iter()
+                    .map(|v| apertus_type(v))
+                    .collect::<Vec<_>>()
+                    .join(" | ")
+            }
+        }
+        Some(Value::String(t)) if t == "string" => {
+            match schema.get("enum").and_then(Value::as_array) {
+                Some(vals) if !vals.is_empty() => {
+                    let parts: Vec<String> = vals.iter().map(value_text).collect();
+                    format!("\"{}\"", parts.join("\" | \""))
+                }
+                _ => format!("string{null}"),
+            }
+        }
+        Some(Value::String(t)) if t == "number" || t == "integer" => "number".to_string(),
+        Some(Value::String(t)) if t == "boolean" => "boolean".to_string(),
+        Some(Value::String(t)) if t == "object" => {
+            let props = properties(schema);
+            if props.is_empty() {
+                return "object".to_string();
+            }
+            let fields: Vec<String> = props
+                .iter()
+                .map(|(k, s, req)| {
+                    // The macro leaves the indentation before a nested type.
+                    format!(
+                        "{k}{}: \n                {}",
+                        if *req { "" } else { "?" },
+                        apertus_type(s)
+                    )
+                })
+                .collect();
+            format!("{{\n{}}}", fields.join(", "))
+        }
+        _ => "any".to_string(),
+    }
+}
+
+/// Swiss AI Apertus (`apertus`): the developer message with the tools as
+/// TypeScript-ish declarations.
+///
+/// Checked against vllm-project/vllm `examples/tool_chat_template_apertus.jinja`
+/// (`render_tools`): `// description`, `type NAME = (_: {`, one parameter
+/// per line with `?` when optional and `, // default: …` after it, `}) => any;`.
+/// The developer message carries `Deliberation: disabled` when thinking is
+/// off (the template's default); with thinking on it says `enabled`.
+pub fn apertus(_: &Family, tools: &[Tool]) -> String {
+    let mut decls = Vec::new();
+    for t in tools {
+        let mut d = String::new();
+        if let Some(desc) = &t.description {
+            d.push_str(&format!("// {desc}\n"));
+        }
+        d.push_str(&format!("type {} = ", t.name));
+        let props = properties(&t.parameters);
+        if props.is_empty() {
+            d.push_str("() => any;");
+        } else {
+            d.push_str("(_: {\n");
+            let n = props.len();
+            for (i, (k, schema, req)) in props.into_iter().enumerate() {
+                if let Some(pd) = schema.get("description").and_then(Value::as_str) {
+                    d.push_str(&format!("// {pd}\n"));
+                }
+                d.push_str(&format!(
+                    "{k}{}: {}",
+                    if req { "" } else { "?" },
+                    apertus_type(schema)
+                ));
+                if let Some(def) = schema.get("default") {
+                    if schema.get("enum").is_some_and(|e| !e.is_null()) {
+                        d.push_str(&format!(", // default: {}", value_text(def)));
+                    } else if schema.get("oneOf").is_some_and(|e| !e.is_null()) {
+                        d.push_str(&format!("// default: {}", value_text(def)));
+                    } else {
+                        d.push_str(&format!(", // default: {}", json_spaced(def)));
+                    }
+                }
+                d.push_str(if i + 1 < n { ",\n" } else { "\n" });
+            }
+            d.push_str("}) => any;");
+        }
+        decls.push(d);
+    }
+    format!(
+        "<|developer_start|>Deliberation: disabled\nTool Capabilities:\n{}<|developer_end|>",
+        decls.join("\n")
+    )
+}
+
+/// Hunyuan-A13B (`jamba`: the `<tool_calls>` JSON-array wrapper it shares
+/// with AI21 Jamba): the function-composition instruction and the tool list.
+///
+/// Checked against vllm-project/vllm `examples/tool_chat_template_hunyuan_a13b.jinja`.
+/// That template folds this block, the caller's system text and the current
+/// date into the first message; here the fixed part is given (the leading
+/// instruction, the tools as one `tojson` array, and the closing format
+/// reminder of the user-first variant), without the date line. No template
+/// of AI21 Jamba itself was found.
+pub fn hunyuan_a13b(_: &Family, tools: &[Tool]) -> String {
+    let arr = Value::Array(tools.iter().map(openai_json).collect());
+    format!(
+        "你是一位函数组合专家。你会得到一个问题和一组可能的函数。根据问题，你需要进行一个或多个函数/工具调用以实现目的。\n\
+         如果没有一个函数可以使用，请直接使用自然语言回复用户，以助手：开头。\n\
+         如果给定的问题缺少函数所需的参数，请使用自然语言进行提问，向用户询问必要信息，以助手：开头。\n\
+         如果调用结果已经足够回答用户问题，请对历史结果进行总结，使用自然语言回复用户，以助手：开头。\n\
+         你应该只在工具调用部分返回函数调用。如果你决定调用任何函数，你必须将其格式化为\
+         <tool_calls>[{{\"name\": \"func_name1\", \"arguments\": {{\"argument1\": \"value1\", \"argument2\": \"value2\"}}}},...]</tool_calls>。\
+         你不应该在回复中包含任何其他文本。以下是你可以调用的函数列表，格式为JSON。\n\n{}\n\n\
+         如果你决定返回函数调用，请将其格式化为\
+         <tool_calls>[{{\"name\": \"func_name1\", \"arguments\": {{\"argument1\": \"value1\", \"argument2\": \"value2\"}}}},...]</tool_calls>，\
+         不得包含其他文本。\n否则，请参考开头说的三种情况，以助手：开头进行回复。",
+        json_spaced(&arr)
+    )
 }

@@ -983,6 +983,9 @@ impl Core {
         }
         let p = self.pos();
         self.calls += 1;
+        // Native calls get the same `server`/`tool` split as text-parsed ones.
+        let mut extra = serde_json::Map::new();
+        crate::call::add_server_fields(&name, &mut extra);
         sink.event(Event::ToolCall(ToolCall {
             kind: "tool_call",
             doc: self.cfg.doc.clone(),
@@ -995,7 +998,7 @@ impl Core {
             raw,
             repairs,
             in_reasoning: false,
-            extra: serde_json::Map::new(),
+            extra,
         }));
     }
 
