@@ -27,9 +27,20 @@ pub struct Collector {
     pub reasoning: Vec<u8>,
     /// `(index, name)` of every `tool_call_start` event.
     pub starts: Vec<(usize, String)>,
+    /// Keep no text or reasoning bytes (`parse` prints only calls and
+    /// errors, and must not hold a gigabyte of prose to do it).
+    pub skip_text: bool,
 }
 
 impl Collector {
+    /// A collector for calls and errors only ([`Collector::skip_text`]).
+    pub fn calls_only() -> Self {
+        Collector {
+            skip_text: true,
+            ..Collector::default()
+        }
+    }
+
     fn push_segment(&mut self, kind: SegmentKind, span: [u64; 2]) {
         if span[0] == span[1] && kind != SegmentKind::ToolCall {
             return;
@@ -73,11 +84,15 @@ impl Sink for Collector {
         match ev {
             Event::Text { span, bytes } => {
                 self.push_segment(SegmentKind::Text, span);
-                self.text.extend_from_slice(bytes);
+                if !self.skip_text {
+                    self.text.extend_from_slice(bytes);
+                }
             }
             Event::Reasoning { span, content } => {
                 self.push_segment(SegmentKind::Reasoning, span);
-                self.reasoning.extend_from_slice(content);
+                if !self.skip_text {
+                    self.reasoning.extend_from_slice(content);
+                }
             }
             Event::Markup { span, .. } => self.push_segment(SegmentKind::Markup, span),
             Event::ToolCallStart { index, name, .. } => self.starts.push((index, name.to_string())),

@@ -265,3 +265,41 @@ fn unclosed_plain_fence_is_held_at_most_max_block() {
     assert_eq!(sink.calls, 0);
     assert_eq!(sink.at, (head.len() + doc.len()) as u64);
 }
+
+/// `parse` collects a document's calls and errors with
+/// `Collector::calls_only`: over a long document it keeps no text and no
+/// reasoning, so what it holds grows with the calls found, not with the
+/// prose around them; and it finds the same calls a full collector does.
+#[test]
+fn calls_only_collector_keeps_calls_not_prose() {
+    let target = ((megabytes() << 20) / 4) as usize;
+    let cfg = Config::default();
+    let mut lean = toolcall::document::Collector::calls_only();
+    let mut full = toolcall::document::Collector::default();
+    let mut lean_engine = Engine::new(cfg.clone());
+    let mut full_engine = Engine::new(cfg);
+    let (mut fed, mut k, mut buf) = (0usize, 0u64, Vec::new());
+    while fed < target {
+        buf.clear();
+        period(k, &mut buf);
+        lean_engine.feed(&buf, &mut lean);
+        full_engine.feed(&buf, &mut full);
+        fed += buf.len();
+        k += 1;
+    }
+    lean_engine.finish(&mut lean);
+    full_engine.finish(&mut full);
+    assert!(lean.text.is_empty() && lean.reasoning.is_empty());
+    assert!(
+        full.text.len() > target / 2,
+        "the full collector keeps the prose"
+    );
+    assert!(
+        lean.calls.len() as u64 >= k / 2,
+        "{} calls",
+        lean.calls.len()
+    );
+    assert_eq!(lean.calls, full.calls);
+    assert_eq!(lean.errors, full.errors);
+    assert_eq!(lean.segments, full.segments);
+}

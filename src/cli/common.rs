@@ -163,47 +163,131 @@ pub struct BufferArgs {
     pub block_buffered: bool,
 }
 
-/// One document: its name and bytes.
+/// One document: its name and its bytes, in memory or still to be read.
 pub struct Document {
     /// `-` for stdin, else the path (with `:LINE` under `--lines`).
     pub name: String,
     /// The bytes.
-    pub bytes: Vec<u8>,
+    pub body: Body,
+}
+
+/// A document's bytes.
+pub enum Body {
+    /// Read into memory.
+    Bytes(Vec<u8>),
+    /// A whole file or stdin not read yet, for a command that feeds the
+    /// engine chunk by chunk and so never holds the document.
+    Reader(Box<dyn Read + Send>),
+}
+
+/// Chunk size for documents fed from a reader.
+const READ_CHUNK: usize = 64 << 10;
+
+impl Document {
+    /// The whole document in memory.
+    pub fn into_bytes(self) -> anyhow::Result<Vec<u8>> {
+        match self.body {
+            Body::Bytes(b) => Ok(b),
+            Body::Reader(mut r) => {
+                let mut bytes = Vec::new();
+                r.read_to_end(&mut bytes)
+                    .with_context(|| format!("reading {}", self.name))?;
+                Ok(bytes)
+            }
+        }
+    }
+
+    /// Hands the bytes to `feed`: all at once when in memory, in chunks of
+    /// 64 KiB as they are read otherwise (the engine's answer is the same
+    /// either way: stream == batch).
+    pub fn feed(self, mut feed: impl FnMut(&[u8])) -> anyhow::Result<()> {
+        match self.body {
+            Body::Bytes(b) => feed(&b),
+            Body::Reader(mut r) => {
+                let mut buf = vec![0u8; READ_CHUNK];
+                loop {
+                    let n = match r.read(&mut buf) {
+                        Ok(0) => break,
+                        Ok(n) => n,
+                        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                        Err(e) => return Err(e).with_context(|| format!("reading {}", self.name)),
+                    };
+                    feed(&buf[..n]);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Whether a command can take documents as readers ([`Body::Reader`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reading {
+    /// Every document is read into memory first.
+    Whole,
+    /// A whole file or stdin comes as a reader; `--lines` documents are
+    /// always read one line at a time.
+    Streamed,
 }
 
 /// Reads every document named by the input flags, calling `each` in order.
 pub fn for_each_document(
     input: &InputArgs,
+    reading: Reading,
     mut each: impl FnMut(Document) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
-    run_documents(input, Ok, |doc| each(doc).map(|()| true))
+    run_documents(input, reading, Ok, |doc| each(doc).map(|()| true))
 }
 
-/// The documents of one source, split as `--lines` / `--field` ask.
-pub fn documents_of(input: &InputArgs, path: &PathBuf) -> anyhow::Result<Vec<Document>> {
-    let (name, bytes) = read_source(path)?;
+/// The documents of one source, split as `--lines` / `--field` ask, read
+/// lazily: a file of a million lines is never in memory at once.
+pub fn documents_of(
+    input: &InputArgs,
+    path: &PathBuf,
+    reading: Reading,
+) -> anyhow::Result<Box<dyn Iterator<Item = anyhow::Result<Document>> + Send>> {
+    let (name, reader) = open_source(path)?;
     if !input.lines && input.field.is_none() {
-        return Ok(vec![Document { name, bytes }]);
+        let body = match reading {
+            Reading::Streamed => Body::Reader(reader),
+            Reading::Whole => Document {
+                name: name.clone(),
+                body: Body::Reader(reader),
+            }
+            .into_bytes()
+            .map(Body::Bytes)?,
+        };
+        return Ok(Box::new(std::iter::once(Ok(Document { name, body }))));
     }
-    let mut docs = Vec::new();
-    for (k, line) in bytes.split(|&b| b == b'\n').enumerate() {
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        if line.is_empty() {
+    let field = input.field.clone();
+    let mut reader = std::io::BufReader::with_capacity(READ_CHUNK, reader);
+    let mut line = Vec::new();
+    let mut k = 0usize;
+    Ok(Box::new(std::iter::from_fn(move || loop {
+        line.clear();
+        match std::io::BufRead::read_until(&mut reader, b'\n', &mut line) {
+            Ok(0) => return None,
+            Ok(_) => {}
+            Err(e) => return Some(Err(anyhow::Error::new(e).context(format!("reading {name}")))),
+        }
+        k += 1;
+        let text = line.strip_suffix(b"\n").unwrap_or(&line);
+        let text = text.strip_suffix(b"\r").unwrap_or(text);
+        if text.is_empty() {
             continue;
         }
-        let bytes = match &input.field {
-            None => line.to_vec(),
-            Some(path) => match field_of(line, path) {
-                Some(text) => text.into_bytes(),
+        let bytes = match &field {
+            None => text.to_vec(),
+            Some(path) => match field_of(text, path) {
+                Some(value) => value.into_bytes(),
                 None => continue,
             },
         };
-        docs.push(Document {
-            name: format!("{name}:{}", k + 1),
-            bytes,
-        });
-    }
-    Ok(docs)
+        return Some(Ok(Document {
+            name: format!("{name}:{k}"),
+            body: Body::Bytes(bytes),
+        }));
+    })))
 }
 
 /// The string at a jq-like `path` (`.a.b.0.c`) in a JSON record.
@@ -235,6 +319,7 @@ pub fn field_of(record: &[u8], path: &str) -> Option<String> {
 /// ends with an error (exit 2), as grep does.
 pub fn run_documents<T: Send>(
     input: &InputArgs,
+    reading: Reading,
     work: impl Fn(Document) -> anyhow::Result<T> + Sync,
     mut emit: impl FnMut(T) -> anyhow::Result<bool>,
 ) -> anyhow::Result<()> {
@@ -244,7 +329,9 @@ pub fn run_documents<T: Send>(
         expand_dirs(&input.files)
     };
     let process = |path: &PathBuf| -> anyhow::Result<Vec<T>> {
-        documents_of(input, path)?.into_iter().map(&work).collect()
+        documents_of(input, path, reading)?
+            .map(|doc| doc.and_then(&work))
+            .collect()
     };
     let mut failed = 0usize;
     let mut report = |e: anyhow::Error| -> anyhow::Result<()> {
@@ -261,16 +348,28 @@ pub fn run_documents<T: Send>(
     };
     let jobs = input.jobs.max(1).min(sources.len());
     if jobs <= 1 {
+        // One at a time: each document's result goes out before the next
+        // document is read.
         'outer: for path in &sources {
-            match process(path) {
-                Ok(results) => {
-                    for r in results {
+            let docs = match documents_of(input, path, reading) {
+                Ok(docs) => docs,
+                Err(e) => {
+                    report(e)?;
+                    continue;
+                }
+            };
+            for doc in docs {
+                match doc.and_then(&work) {
+                    Ok(r) => {
                         if !emit(r)? {
                             break 'outer;
                         }
                     }
+                    Err(e) => {
+                        report(e)?;
+                        continue 'outer;
+                    }
                 }
-                Err(e) => report(e)?,
             }
         }
     } else {
@@ -431,15 +530,22 @@ impl ShapeArgs {
 
 /// Reads a whole file, or stdin for `-`.
 pub fn read_source(path: &PathBuf) -> anyhow::Result<(String, Vec<u8>)> {
+    let (name, reader) = open_source(path)?;
+    let bytes = Document {
+        name: name.clone(),
+        body: Body::Reader(reader),
+    }
+    .into_bytes()?;
+    Ok((name, bytes))
+}
+
+/// Opens a file, or stdin for `-`, without reading it.
+pub fn open_source(path: &PathBuf) -> anyhow::Result<(String, Box<dyn Read + Send>)> {
     if path.as_os_str() == "-" {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .lock()
-            .read_to_end(&mut bytes)
-            .context("reading stdin")?;
-        Ok(("-".to_string(), bytes))
+        Ok(("-".to_string(), Box::new(std::io::stdin())))
     } else {
-        let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-        Ok((path.display().to_string(), bytes))
+        let file =
+            std::fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;
+        Ok((path.display().to_string(), Box::new(file)))
     }
 }

@@ -2,10 +2,11 @@
 //! candidates that could not be recovered.
 
 use super::common::{
-    run_documents, BufferArgs, EngineArgs, InputArgs, MatchArgs, ShapeArgs, WireArgs,
+    run_documents, Body, BufferArgs, EngineArgs, InputArgs, MatchArgs, Reading, ShapeArgs, WireArgs,
 };
 use super::output::{FlushPolicy, Output};
 use super::Outcome;
+use crate::document::Collector;
 use crate::wire;
 use clap::Args;
 
@@ -71,16 +72,36 @@ pub fn run(args: &ParseArgs) -> anyhow::Result<Outcome> {
     let max = args.matching.max_count.unwrap_or(usize::MAX);
     let mut outcome = Outcome::NotFound;
     let tools = args.tools.load()?;
+    // Without a tools file nothing needs the document once the engine has
+    // seen it, so it is fed as it is read; enrichment's diagnostics quote
+    // the document, so with one it is read whole.
+    let reading = if tools.registry.is_some() {
+        Reading::Whole
+    } else {
+        Reading::Streamed
+    };
     run_documents(
         &args.input,
+        reading,
         |doc| {
             let cfg = tools.engine(args.engine.config(&doc.name)?);
-            let (mut found, _) = wire::parse(&doc.bytes, &cfg, &args.wire.config());
+            let name = doc.name.clone();
+            let mut found = Collector::calls_only();
+            let mut engine = wire::WireEngine::new(cfg, args.wire.config());
+            let bytes = if matches!(doc.body, Body::Reader(_)) {
+                doc.feed(|chunk| engine.feed(chunk, &mut found))?;
+                Vec::new()
+            } else {
+                let bytes = doc.into_bytes()?;
+                engine.feed(&bytes, &mut found);
+                bytes
+            };
+            engine.finish(&mut found);
             found
                 .calls
                 .iter_mut()
-                .for_each(|c| tools.enrich(c, Some(&doc.bytes)));
-            Ok((doc.name, found))
+                .for_each(|c| tools.enrich(c, Some(&bytes)));
+            Ok((name, found))
         },
         |(name, found)| {
             let n = found.calls.len().min(max);

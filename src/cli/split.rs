@@ -1,6 +1,6 @@
 //! `toolcall split`: one `split` record per document.
 
-use super::common::{for_each_document, BufferArgs, EngineArgs, InputArgs, WireArgs};
+use super::common::{for_each_document, BufferArgs, EngineArgs, InputArgs, Reading, WireArgs};
 use super::output::{FlushPolicy, Output};
 use super::Outcome;
 use crate::wire;
@@ -45,16 +45,17 @@ pub fn run(args: &SplitArgs) -> anyhow::Result<Outcome> {
         false,
     ));
     let mut outcome = Outcome::NotFound;
-    for_each_document(&args.input, |doc| {
+    for_each_document(&args.input, Reading::Whole, |doc| {
         let cfg = args.engine.config(&doc.name)?;
-        let (found, _) = wire::parse(&doc.bytes, &cfg, &args.wire.config());
+        let name = doc.name.clone();
+        let (found, _) = wire::parse(&doc.into_bytes()?, &cfg, &args.wire.config());
         if !found.calls.is_empty() {
             outcome = Outcome::Found;
         }
         if args.text {
             out.raw(&found.text)?;
         } else {
-            out.record(&found.into_split(&doc.name))?;
+            out.record(&found.into_split(&name))?;
         }
         Ok(())
     })?;

@@ -1,7 +1,7 @@
 //! `toolcall validate`: one `validation` record per call, compiler-style
 //! diagnostics on stderr, bounded retry through a model command.
 
-use super::common::{for_each_document, BufferArgs, EngineArgs, InputArgs};
+use super::common::{for_each_document, BufferArgs, EngineArgs, InputArgs, Reading};
 use super::output::{FlushPolicy, Output};
 use super::tools::{Tools, ToolsArgs};
 use super::Outcome;
@@ -216,9 +216,10 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Outcome> {
         total: 0,
         prompts: 0,
     };
-    for_each_document(&args.input, |doc| {
+    for_each_document(&args.input, Reading::Whole, |doc| {
         let cfg = tools.engine(args.engine.config(&doc.name)?);
-        let items = items_of(&doc.name, doc.bytes, &cfg, &args.wire.config());
+        let name = doc.name.clone();
+        let items = items_of(&name, doc.into_bytes()?, &cfg, &args.wire.config());
         for item in items {
             run.judge(item, &cfg)?;
         }
