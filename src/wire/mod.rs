@@ -32,7 +32,9 @@
 //! Framing is shared: lines are found with memchr, a line cut anywhere is held
 //! until it is complete, SSE `data:` payloads are unwrapped, comments, `event:`
 //! / `id:` / `retry:` fields and blank lines are skipped, `[DONE]` ends the
-//! stream. Since the text engine is fed per complete line, how the wire bytes
+//! stream. A JSON payload may take several lines: pretty-printed JSON (`curl
+//! … | jq .`, a saved non-streaming response) and SSE events with several
+//! `data:` lines are joined line by line until the value closes. Since the text engine is fed per complete line, how the wire bytes
 //! were chunked cannot change the result: stream equals batch.
 //!
 //! Memory is bounded by `max_buffer` (a line, the open calls together, an
@@ -400,7 +402,19 @@ fn sniff(buf: &[u8], eof: bool, max: usize) -> Option<InputKind> {
     };
     let decided = match rest[0] {
         0x1b => Some(InputKind::Terminal),
-        b'{' => first_line().map(|l| classify_json(l, InputKind::Text)),
+        b'{' => match first_line() {
+            Some(l) if serde_json::from_slice::<serde::de::IgnoredAny>(l).is_ok() || eof => {
+                Some(classify_json(l, InputKind::Text))
+            }
+            // a pretty-printed value: classify it whole once it has ended
+            _ => match crate::scan::balance::JsonEnd::new().scan(rest) {
+                crate::scan::balance::End::At(n) => {
+                    Some(classify_json(&rest[..n], InputKind::Text))
+                }
+                crate::scan::balance::End::More if !eof => None,
+                _ => Some(InputKind::Text),
+            },
+        },
         b'T' => match first_line() {
             Some(l) => {
                 let l = l.strip_suffix(b"\r").unwrap_or(l);
@@ -446,19 +460,47 @@ fn sniff_sse(rest: &[u8], eof: bool) -> Option<InputKind> {
         }
         if let Some(p) = l.strip_prefix(b"data:") {
             let p = p.trim_ascii();
-            return Some(if p == b"[DONE]" {
-                InputKind::OpenAi
+            return if p == b"[DONE]" {
+                Some(InputKind::OpenAi)
             } else if p.first() == Some(&b'{') {
-                classify_json(p, InputKind::OpenAi)
+                sniff_sse_payload(p, &rest[next..], eof)
             } else {
-                InputKind::Text
-            });
+                Some(InputKind::Text)
+            };
         }
         if !SSE_FIELDS.iter().any(|f| l.starts_with(f)) {
             return Some(InputKind::Text);
         }
     }
     eof.then_some(InputKind::Text)
+}
+
+/// Classifies the JSON payload of an SSE event that begins with `first`
+/// and may go on in the `data:` lines of `more` (joined with `\n`).
+fn sniff_sse_payload(first: &[u8], more: &[u8], eof: bool) -> Option<InputKind> {
+    use crate::scan::balance::{End, JsonEnd};
+    let mut joined = first.to_vec();
+    let mut end = JsonEnd::new();
+    let mut pos = 0;
+    loop {
+        match end.scan(&joined) {
+            End::At(n) => return Some(classify_json(&joined[..n], InputKind::OpenAi)),
+            End::NotValue => return Some(InputKind::Text),
+            End::More => {}
+        }
+        // the event goes on only in `data:` lines
+        let Some(k) = memchr::memchr(b'\n', &more[pos..]) else {
+            return eof.then(|| classify_json(&joined, InputKind::OpenAi));
+        };
+        let line = &more[pos..pos + k];
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        pos += k + 1;
+        let Some(p) = line.strip_prefix(b"data:") else {
+            return Some(classify_json(&joined, InputKind::OpenAi));
+        };
+        joined.push(b'\n');
+        joined.extend_from_slice(p.trim_ascii());
+    }
 }
 
 // ----- the driver ------------------------------------------------------------
@@ -536,6 +578,21 @@ struct Core {
     finish_reason: Option<String>,
     usage: Option<Usage>,
     truncated: bool,
+    /// A JSON payload begun on an earlier line and not yet closed.
+    pending: Option<Pending>,
+}
+
+/// A JSON payload spread over several lines: pretty-printed JSON (`curl …
+/// | jq .`, a saved non-streaming response) or an SSE event whose payload
+/// takes several `data:` lines (joined with `\n`, as SSE defines).
+struct Pending {
+    /// The payload so far, its lines joined with `\n`.
+    bytes: Vec<u8>,
+    /// Where the value ends, resumed line by line.
+    end: crate::scan::balance::JsonEnd,
+    /// Offset and number of its first line.
+    offset: u64,
+    number: u64,
 }
 
 /// Where a wire-level record points: the line it came from.
@@ -578,6 +635,7 @@ impl WireEngine {
             finish_reason: None,
             usage: None,
             truncated: false,
+            pending: None,
         };
         if wire.input != InputKind::Auto {
             core.resolve(wire.input);
@@ -631,6 +689,15 @@ impl WireEngine {
             }
             State::Json(_) => {
                 self.framer.finish(&mut |l| core.framed(l, sink));
+                if let Some(p) = core.pending.take() {
+                    // a value still open at the end: cut off
+                    let at = At {
+                        raw: &p.bytes,
+                        offset: p.offset,
+                        number: p.number,
+                    };
+                    core.payload(&p.bytes, at, false, sink);
+                }
                 core.finish_engine(sink);
                 let cut = !core.ended;
                 core.acc.finish(None, cut, &mut core.acc_out);
@@ -764,11 +831,54 @@ impl Core {
         } else {
             t
         };
+        if let Some(mut p) = self.pending.take() {
+            p.bytes.push(b'\n');
+            p.bytes.extend_from_slice(payload);
+            if p.bytes.len() > self.max {
+                let at = At {
+                    raw: b"",
+                    offset: p.offset,
+                    number: p.number,
+                };
+                self.error(
+                    "TLP-007",
+                    format!(
+                        "JSON payload longer than --max-buffer ({} bytes); skipped",
+                        self.max
+                    ),
+                    Some("raise --max-buffer if payloads this large are expected".into()),
+                    Some(at),
+                    sink,
+                );
+                return;
+            }
+            match p.end.scan(&p.bytes) {
+                crate::scan::balance::End::More if l.complete => {
+                    self.pending = Some(p);
+                    return;
+                }
+                _ => {
+                    let at = At {
+                        raw: &p.bytes,
+                        offset: p.offset,
+                        number: p.number,
+                    };
+                    self.payload(&p.bytes, at, l.complete, sink);
+                    return;
+                }
+            }
+        }
         let at = At {
             raw: l.bytes,
             offset: l.offset,
             number: l.number,
         };
+        self.payload(payload, at, l.complete, sink);
+    }
+
+    /// Decodes one payload: a JSON value (or `[DONE]`) from one line or
+    /// several.
+    fn payload(&mut self, payload: &[u8], at: At<'_>, complete: bool, sink: &mut dyn Sink) {
         if payload == b"[DONE]" {
             self.items.push(Item::Finish {
                 choice: None,
@@ -788,10 +898,11 @@ impl Core {
                         Json::Llama(d) => d.decode(&v, &mut self.items),
                     }
                 }
-                Err(_) if !l.complete => {
+                Err(_) if complete && self.opens_value(payload, at) => return,
+                Err(_) if !complete => {
                     self.payloads += 1;
                     self.items.push(Item::Error {
-                        message: "stream cut off in the middle of a line".into(),
+                        message: "stream cut off in the middle of a payload".into(),
                         hint: Some(
                             "the connection was closed mid-payload; the output may be incomplete"
                                 .into(),
@@ -805,6 +916,25 @@ impl Core {
             }
         }
         self.run_items(Some(at), sink);
+    }
+
+    /// Whether `payload` is the first line of a JSON value that goes on:
+    /// if so it is kept as [`Pending`] and the next lines join it.
+    fn opens_value(&mut self, payload: &[u8], at: At<'_>) -> bool {
+        if !matches!(payload.first(), Some(b'{' | b'[')) || payload.len() > self.max {
+            return false;
+        }
+        let mut end = crate::scan::balance::JsonEnd::new();
+        if end.scan(payload) != crate::scan::balance::End::More {
+            return false;
+        }
+        self.pending = Some(Pending {
+            bytes: payload.to_vec(),
+            end,
+            offset: at.offset,
+            number: at.number,
+        });
+        true
     }
 
     fn run_items(&mut self, at: Option<At<'_>>, sink: &mut dyn Sink) {
