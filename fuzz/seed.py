@@ -4,7 +4,11 @@
 Sources: every fixtures/**/*.txt (with the flags its .args file asks for),
 the "input" fields of ../shared/conformance/*.jsonl (formats.jsonl with its
 forced format, repair.jsonl for the repair target), and the JSON bodies of
-the fixtures' calls for the repair target. Each seed carries the header its
+the fixtures' calls for the repair target. For the validate target: the
+fixtures/validate/**/*.log transcripts against every fixture tools file
+(fixed registries and the same files supplied inline), the text-format
+fixtures with a tools map inferred from their .parse.ndjson, argument
+objects checked directly, and a few hand-written calls that exercise typing. Each seed carries the header its
 target expects (see README.md). Run from anywhere:
 
     python3 fuzz/seed.py [path/to/shared/conformance]
@@ -124,4 +128,115 @@ def main():
             write("stream", bytes([0, 0, 0]) + data)
 
 
+# validate: [sel, vflags, eflags, fmt, rest...]; sel 0-5 are these files (the
+# order of FIXTURES in fuzz_targets/validate.rs), 6 the built-in registry,
+# 7 inline tools text, NUL, document.
+TOOLS = ["anthropic.json5", "map.json5", "mcp.json", "ollama.json", "openai-chat.json", "responses.json"]
+TEXT_FORMATS = ["qwen3-coder-xml", "glm4-moe", "minimax-m2", "step3", "seed-oss",
+                "deepseek-dsml", "kimi-k3", "minimax-m3"]
+
+# calls to the built-in registry's tools (see BUILTIN in validate.rs)
+HAND = [
+    b"<tool_call>\n<function=search>\n<parameter=q>\nhello world\n</parameter>\n"
+    b"<parameter=n>\n 42 \n</parameter>\n<parameter=opts>\n{\"deep\": true}\n</parameter>\n"
+    b"<parameter=when>\nnull\n</parameter>\n<parameter=safe>\nTrue\n</parameter>\n"
+    b"<parameter=mode>\n1\n</parameter>\n</function>\n</tool_call>",
+    b"<tool_call>\n<function=search>\n<parameter=q>\nHELLO\n</parameter>\n"
+    b"<parameter=tags>\n[\"a\", \"a\"]\n</parameter>\n<parameter=ratio>\n0.75\n</parameter>\n"
+    b"<parameter=lang>\nde\n</parameter>\n</function>\n</tool_call>",
+    b"<tool_call>{\"name\": \"write_file\", \"arguments\": {\"path\": \"/tmp/x\", \"content\": \"\", \"mode\": 420}}</tool_call>",
+    b"<tool_call>{\"name\": \"merge\", \"arguments\": {\"a\": 1, \"b\": {\"c\": null}, \"z\": 0}}</tool_call>",
+    b"<tool_call>{\"name\": \"noop\", \"arguments\": {\"x\": 1}}</tool_call>\n"
+    b"<tool_call>{\"name\": \"never\", \"arguments\": {\"x\": 1}}</tool_call>",
+    b"<tool_call>{\"name\": \"serch\", \"arguments\": {\"q\": \"x\"}}</tool_call>",
+    b"<tool_call>{\"name\": \" \", \"arguments\": {}}</tool_call>",
+]
+DIRECT = [  # whole documents that are argument objects, fmt picks the tool
+    (0, b'{"q": "hello", "n": 3, "opts": {"deep": false}}'),
+    (0, b'{"q": "", "n": 100, "when": "2024-01-01", "mode": "slow"}'),
+    (1, b'{"path": "a", "content": "b", "mode": 1.5}'),
+    (2, b'{"a": "1", "b": {"c": 1}}'),
+    (4, b'{"x": null}'),
+    (5, b'["not", "an", "object"]'),
+]
+
+
+def schema_of(v):
+    if isinstance(v, bool):
+        return {"type": "boolean"}
+    if isinstance(v, int):
+        return {"type": "integer"}
+    if isinstance(v, float):
+        return {"type": "number"}
+    if isinstance(v, str):
+        t = v.strip()
+        if re.fullmatch(r"-?\d+", t):
+            return {"type": "integer"}
+        if t.lower() in ("true", "false"):
+            return {"type": "boolean"}
+        if t.startswith("{"):
+            return {"type": "object"}
+        return {"type": "string"}
+    if isinstance(v, list):
+        return {"type": "array"}
+    if isinstance(v, dict):
+        return {"type": "object"}
+    return {"type": "null"}
+
+
+def validate_seeds():
+    vdir = os.path.join(ROOT, "fixtures", "validate")
+    tools = [open(os.path.join(vdir, "tools", t), "rb").read() for t in TOOLS]
+    logs = []
+    for dirpath, _, files in os.walk(vdir):
+        for fn in sorted(files):
+            if fn.endswith(".log"):
+                logs.append(open(os.path.join(dirpath, fn), "rb").read())
+    for body in logs:
+        for sel in range(6):
+            write("validate", bytes([sel, 0, 0, 0]) + body)
+        write("validate", bytes([1, 1, 0, 0]) + body)             # lenient
+        write("validate", bytes([4, 0b0110101, 0, 0]) + body)     # lenient, risks
+        write("validate", bytes([7, 0, 0, 0]) + tools[len(body) % 6] + b"\0" + body)
+    for t in tools:
+        write("validate", bytes([7, 0, 0, 0]) + t)                # registry only
+    for body in HAND:
+        write("validate", bytes([6, 0, 0, 0]) + body)
+        write("validate", bytes([6, 1, 0, 0]) + body)
+    for fmt, body in DIRECT:
+        write("validate", bytes([6, 0, 0, fmt]) + body)
+        write("validate", bytes([6, 1, 0, fmt]) + body)
+    # text formats: a tools map inferred from the expected records, so that
+    # calls are known and their text values typed
+    for dirpath, _, files in os.walk(os.path.join(ROOT, "fixtures")):
+        if os.path.basename(dirpath) not in TEXT_FORMATS:
+            continue
+        for fn in sorted(files):
+            if not fn.endswith(".parse.ndjson"):
+                continue
+            txt = os.path.join(dirpath, fn[: -len(".parse.ndjson")] + ".txt")
+            if not os.path.exists(txt):
+                continue
+            m = {}
+            for line in open(os.path.join(dirpath, fn), encoding="utf-8"):
+                try:
+                    r = json.loads(line)
+                except ValueError:
+                    continue
+                if r.get("type") != "tool_call" or not isinstance(r.get("arguments"), dict):
+                    continue
+                props = {k: schema_of(v) for k, v in r["arguments"].items()}
+                m.setdefault(r["name"] or "_", {"type": "object", "properties": props,
+                                                "required": sorted(props)})
+            if not m:
+                continue
+            args_p = txt[:-4] + ".args"
+            flags, fmt = flags_for(open(args_p).read().split() if os.path.exists(args_p) else [])
+            body = open(txt, "rb").read()
+            tools_text = json.dumps(m).encode()
+            write("validate", bytes([7, 0, flags, fmt]) + tools_text + b"\0" + body)
+            write("validate", bytes([7, 1, flags, fmt]) + tools_text + b"\0" + body)
+
+
 main()
+validate_seeds()

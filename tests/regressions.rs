@@ -298,3 +298,34 @@ fn sniffer_decides_on_the_first_max_buffer_bytes() {
     }
     assert_eq!(batch.1.input, InputKind::Text);
 }
+
+/// fuzz `validate` (first seconds): a diagnostic's offset was
+/// `span[0] + locate(raw, …)`, but `raw` is the markup read as lossy UTF-8,
+/// where each invalid sequence (1–3 bytes) became a 3-byte U+FFFD, so every
+/// invalid byte before the key pushed the caret two bytes further: here 60
+/// bytes past the end of the call (offset 170, span [0, 143]), on the wrong
+/// line. Fixed: `diag::locate_in` maps the offset in `raw` back to the
+/// document's bytes; `Tools::enrich` and `validate` use it.
+#[test]
+fn validate_caret_after_invalid_utf8() {
+    use toolcall::validate::diag;
+    use toolcall::validate::{registry::Registry, Policy};
+    let tools = r#"{"shell": {"type": "object", "properties": {"cmd": {"type": "string"}}, "required": ["cmd"]}}"#;
+    let input: &[u8] = b"<minimax:tool_call>\n<invoke name=\"shell\">\n<paramet\
+\xff\xff\xff\xff\xff\xff\xff\xff\xff\xffnimax:tool\xff\xff\xff\xff\xff\xff\xff\xff\
+\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\
+er name=\"cmd\">ls -la</pvoke>\n</minimax:tool_call>";
+    let reg = Registry::from_text(tools, true).expect("registry");
+    let got = check(input, &Config::default());
+    assert_eq!(got.calls.len(), 1);
+    let call = &got.calls[0];
+    assert_eq!(call.span, [0, input.len() as u64]);
+    let v = reg.check(&call.name, &call.arguments, &Policy::default());
+    assert!(!v.valid);
+    assert!(v.errors.iter().any(|e| e.path == "/cmd"), "{:?}", v.errors);
+    let at = diag::locate_in(Some(input), call.span, &call.raw, "/cmd", &call.name);
+    assert!(at as u64 <= call.span[1], "caret at {at}, past the call");
+    assert_eq!(&input[at..at + 5], b"\"cmd\"");
+    let pos = diag::position(input, at);
+    assert_eq!((pos.line, pos.column), (3, 61));
+}

@@ -274,7 +274,7 @@ impl Tools {
             return;
         };
         for w in &v.warnings {
-            let at = call.span[0] as usize + diag::locate(&call.raw, &w.path, &call.name);
+            let at = diag::locate_in(doc, call.span, &call.raw, &w.path, &call.name);
             let mut issue = w.clone();
             issue.message = format!("{} (risk {})", issue.message, v.risk);
             eprint!(

@@ -458,6 +458,10 @@ impl Run<'_> {
         let at = |path: &str, call: &ToolCall, item: &Item| -> usize {
             if item.broken.is_some() {
                 item.offset
+            } else if item.offset as u64 == call.span[0] {
+                // the call's markup is in `text` at its span
+                let text = item.text.as_deref().map(|t| &t[..]);
+                diag::locate_in(text, call.span, &call.raw, path, &call.name)
             } else {
                 item.offset + diag::locate(&call.raw, path, &call.name)
             }

@@ -45,6 +45,46 @@ pub fn locate(raw: &str, path: &str, name: &str) -> usize {
     find_key(raw, name).unwrap_or(0)
 }
 
+/// The document offset of the problem at JSON Pointer `path` in a call
+/// whose markup is `doc[span]` and `raw` its lossy UTF-8 reading: [`locate`]
+/// mapped back to the document's bytes. `raw` holds one 3-byte U+FFFD for
+/// each invalid sequence (1 to 3 bytes) of the markup, so an offset into
+/// `raw` is not an offset into the markup once invalid UTF-8 precedes the
+/// key. Without the bytes, or when `raw` is not their reading (a record
+/// whose document changed), the offset into `raw` is used as is.
+pub fn locate_in(doc: Option<&[u8]>, span: [u64; 2], raw: &str, path: &str, name: &str) -> usize {
+    let rel = locate(raw, path, name);
+    let start = span[0] as usize;
+    let bytes = doc.and_then(|d| d.get(start..span[1] as usize));
+    start
+        + match bytes {
+            Some(b) if String::from_utf8_lossy(b) == raw => byte_offset(b, rel),
+            _ => rel,
+        }
+}
+
+/// The offset in `bytes` of byte `rel` of `String::from_utf8_lossy(bytes)`
+/// (an offset inside a replacement character maps to its invalid sequence).
+pub fn byte_offset(bytes: &[u8], rel: usize) -> usize {
+    let (mut text_at, mut byte_at) = (0usize, 0usize);
+    for chunk in bytes.utf8_chunks() {
+        let valid = chunk.valid().len();
+        if rel < text_at + valid {
+            return byte_at + (rel - text_at);
+        }
+        text_at += valid;
+        byte_at += valid;
+        if !chunk.invalid().is_empty() {
+            if rel < text_at + char::REPLACEMENT_CHARACTER.len_utf8() {
+                return byte_at;
+            }
+            text_at += char::REPLACEMENT_CHARACTER.len_utf8();
+            byte_at += chunk.invalid().len();
+        }
+    }
+    byte_at
+}
+
 fn find_key(raw: &str, needle: &str) -> Option<usize> {
     if needle.is_empty() {
         return None;
@@ -153,6 +193,26 @@ mod tests {
         assert_eq!(locate("<function=book>", "", "book"), 10);
         assert_eq!(locate("x", "/nope", "f"), 0);
         assert_eq!(locate(r#"{"name":"f","arguments":{}}"#, "/gone", "f"), 8);
+    }
+
+    #[test]
+    fn offsets_map_back_through_invalid_utf8() {
+        let b = b"a\xff\xfeb\xe2\x82c";
+        let raw = String::from_utf8_lossy(b);
+        assert_eq!(raw, "a\u{fffd}\u{fffd}b\u{fffd}c");
+        let at = |ch: char| raw.find(ch).expect("char");
+        assert_eq!(byte_offset(b, at('a')), 0);
+        assert_eq!(byte_offset(b, at('b')), 3);
+        assert_eq!(byte_offset(b, at('c')), 6);
+        assert_eq!(byte_offset(b, raw.len()), b.len());
+        let doc = b"xx{\"q\": \"\xff\xff\", \"days\": 1}";
+        let raw = String::from_utf8_lossy(&doc[2..]);
+        let at = locate_in(Some(doc), [2, doc.len() as u64], &raw, "/days", "f");
+        assert_eq!(&doc[at..at + 6], b"\"days\"");
+        assert_eq!(
+            locate_in(None, [2, 9], &raw, "/days", "f"),
+            2 + locate(&raw, "/days", "f")
+        );
     }
 
     #[test]
