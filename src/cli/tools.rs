@@ -185,6 +185,9 @@ impl ToolsArgs {
         if let Some(p) = &tools.config_path {
             tools.log("config", 1, &format!("using config {}", p.display()));
         }
+        if let Some(ms) = tools.file.repair_timeout_ms {
+            crate::repair::set_default_timeout_ms(ms);
+        }
         Ok(tools)
     }
 }
