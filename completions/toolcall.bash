@@ -609,7 +609,7 @@ _toolcall() {
             return 0
             ;;
         toolcall__subcmd__split)
-            opts="-j -f -h --lines --field --jobs --format --no-json-blocks --inline-json --no-repair --reasoning-calls --think-open --max-block --input --max-buffer --line-buffered --block-buffered --text --help"
+            opts="-j -f -v -h --lines --field --jobs --format --no-json-blocks --inline-json --no-repair --reasoning-calls --think-open --max-block --input --max-buffer --line-buffered --block-buffered --text --tools --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -644,6 +644,22 @@ _toolcall() {
                     return 0
                     ;;
                 --max-buffer)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tools)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --unknown-risk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --auto-approve)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -89,6 +89,10 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand split" -s f -l format 
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l max-block -d 'Largest candidate block held back while undecided, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l input -d 'Input kind: auto, text, terminal, ollama, openai or llama-server' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l max-buffer -d 'Most bytes held for one wire line, the open streamed calls together, or an undecided line' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l tools -d 'Tools file (JSON or JSON5) to validate calls against.' -r -F
+complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l unknown-risk -d 'Risk given to tools the tools file does not list [default: medium].' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l auto-approve -d 'Calls whose risk is above this level require approval [default: safe].' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l config -d 'Configuration file (JSON5) [default: .toolcall.json5 found upward].' -r -F
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l lines -d 'Each input line is its own document'
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l no-json-blocks -d 'Do not treat call-shaped ```json fences as calls'
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l inline-json -d 'Also look for call-shaped JSON inline in prose (least reliable)'
@@ -98,6 +102,10 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l think-open -
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l line-buffered -d 'Flush after every record'
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l block-buffered -d 'Buffer output in blocks even on a terminal'
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l text -d 'Print only the prose (calls, reasoning and markup removed)'
+complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l no-strict -d 'Lenient mode: accept properties the schema does not declare, and calls to tools the file does not list (with a warning).'
+complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l strict -d 'Strict mode even when the config file turns it off.'
+complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l no-config -d 'Do not look for a `.toolcall.json5` configuration file.'
+complete -c toolcall -n "__fish_toolcall_using_subcommand split" -s v -l verbose -d 'Log to stderr (`-vv`: also argument values), per document with a correlation id.'
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c toolcall -n "__fish_toolcall_using_subcommand repair" -l max-depth -d 'Deepest nesting a repair may handle' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand repair" -l timeout-ms -d 'Time budget per document in milliseconds (0: none)' -r

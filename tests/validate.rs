@@ -451,3 +451,20 @@ fn command_line_definition_is_consistent() {
     // clap checks flag clashes (e.g. two `-v`) only in debug builds; run them here.
     toolcall::cli::command().debug_assert();
 }
+
+#[test]
+fn split_with_tools_enriches_its_calls_like_parse() {
+    let args = ["--tools", "tools/openai-chat.json", "bad-days.log"];
+    let (split_out, _, code) = run(&["split", args[0], args[1], args[2]]);
+    assert_eq!(code, 0, "a call was found");
+    let split = &records(&split_out)[0];
+    let (parse_out, _, _) = run(&["parse", args[0], args[1], args[2]]);
+    let parsed = records(&parse_out);
+    assert_eq!(split["tool_calls"].as_array().map(Vec::len), Some(1));
+    assert_eq!(split["tool_calls"][0], parsed[0]);
+    assert_eq!(split["tool_calls"][0]["valid"], false);
+    assert_eq!(split["tool_calls"][0]["errors"][0]["path"], "/days");
+    // without --tools, no validation fields
+    let (plain, _, _) = run(&["split", "bad-days.log"]);
+    assert!(records(&plain)[0]["tool_calls"][0].get("valid").is_none());
+}

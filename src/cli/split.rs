@@ -17,6 +17,8 @@ use clap::Args;
 ///   toolcall split reply.txt | jq -r .text
 ///
 ///   toolcall split --text reply.txt      # only the prose
+///
+///   toolcall split --tools tools.json reply.txt | jq '.tool_calls[].valid'
 #[derive(Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct SplitArgs {
@@ -35,6 +37,10 @@ pub struct SplitArgs {
     /// Print only the prose (calls, reasoning and markup removed).
     #[arg(long)]
     pub text: bool,
+    /// Tools file, config, logging: with `--tools`, each call in
+    /// `tool_calls` carries its validation fields, as in `parse`.
+    #[command(flatten)]
+    pub tools: super::tools::ToolsArgs,
 }
 
 /// Runs `split`.
@@ -45,10 +51,16 @@ pub fn run(args: &SplitArgs) -> anyhow::Result<Outcome> {
         false,
     ));
     let mut outcome = Outcome::NotFound;
+    let tools = args.tools.load()?;
     for_each_document(&args.input, Reading::Whole, |doc| {
-        let cfg = args.engine.config(&doc.name)?;
+        let cfg = tools.engine(args.engine.config(&doc.name)?);
         let name = doc.name.clone();
-        let (found, _) = wire::parse(&doc.into_bytes()?, &cfg, &args.wire.config());
+        let bytes = doc.into_bytes()?;
+        let (mut found, _) = wire::parse(&bytes, &cfg, &args.wire.config());
+        found
+            .calls
+            .iter_mut()
+            .for_each(|c| tools.enrich(c, Some(&bytes)));
         if !found.calls.is_empty() {
             outcome = Outcome::Found;
         }
