@@ -61,17 +61,17 @@ impl Collector {
         Split {
             kind: "split",
             doc: doc.to_string(),
-            text_before: String::from_utf8_lossy(
+            text_before: crate::scan::lossy(
                 &self.text[..self.text_before_len.unwrap_or(self.text.len())],
             )
             .into_owned(),
             // with no call, all text is "before" and none is "after"
             text_after: match self.text_before_len {
-                Some(_) => String::from_utf8_lossy(&self.text[self.text_after_from..]).into_owned(),
+                Some(_) => crate::scan::lossy(&self.text[self.text_after_from..]).into_owned(),
                 None => String::new(),
             },
-            text: String::from_utf8_lossy(&self.text).into_owned(),
-            reasoning: String::from_utf8_lossy(&self.reasoning).into_owned(),
+            text: crate::scan::lossy(&self.text).into_owned(),
+            reasoning: crate::scan::lossy(&self.reasoning).into_owned(),
             tool_calls: self.calls,
             errors: self.errors,
             segments: self.segments,

@@ -114,15 +114,15 @@ impl Sink for Writer {
     fn event(&mut self, ev: Event<'_>) {
         match ev {
             Event::Text { span, bytes } => {
-                let text = String::from_utf8_lossy(bytes);
+                let text = crate::scan::lossy(bytes);
                 self.write(&StreamRecord::Text { text: &text, span });
             }
             Event::Reasoning { span, content } => {
-                let text = String::from_utf8_lossy(content);
+                let text = crate::scan::lossy(content);
                 self.write(&StreamRecord::Reasoning { text: &text, span });
             }
             Event::Markup { span, bytes } => {
-                let raw = String::from_utf8_lossy(bytes);
+                let raw = crate::scan::lossy(bytes);
                 self.write(&StreamRecord::Markup { raw: &raw, span });
             }
             Event::ToolCallStart { index, id, name } => {

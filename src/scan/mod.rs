@@ -8,6 +8,18 @@
 pub mod balance;
 pub mod valid;
 
+/// `bytes` as text, invalid UTF-8 replaced by U+FFFD: what
+/// `String::from_utf8_lossy` gives, but valid input (nearly all of it) is
+/// checked with `str::from_utf8`, which runs a word at a time over ASCII,
+/// instead of the lossy decoder's byte-at-a-time loop.
+#[inline]
+pub fn lossy(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => std::borrow::Cow::Borrowed(s),
+        Err(_) => String::from_utf8_lossy(bytes),
+    }
+}
+
 /// How a literal compares to the input at some position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Prefix {
