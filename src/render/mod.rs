@@ -248,39 +248,39 @@ macro_rules! fam {
 /// | hermes | Qwen 3 template (copy in wangling03/BioReason `bioreason/models/dl/chat_template_dl.py`) | same |
 /// | qwen3-coder-xml | vllm-project/vllm `examples/tool_chat_template_qwen3coder.jinja` | same |
 /// | glm4-moe | ggml-org/llama.cpp `models/templates/GLM-4.6.jinja` | same |
-/// | functionary | not re-checked (Meta's Llama 3.1 custom-tool prompt) | Llama 3 `ipython` role |
+/// | functionary | MeetKai/functionary `functionary/prompt_template/jinja_templates/v3-llama3.1.txt` | same |
 /// | fenced-tool-call, fenced-json, bare-json | ours (prompted, no template) | ours |
-/// | llama3-json | not re-checked (vllm `examples/tool_chat_template_llama3.1_json.jinja` exists) | Llama 3 `ipython` role |
-/// | xlam | not re-checked (vllm `examples/tool_chat_template_xlam_llama.jinja` exists) | Llama 3 `ipython` role |
-/// | granite | not re-checked (vllm `examples/tool_chat_template_granite.jinja` exists) | same |
-/// | cohere | not re-checked (llama.cpp `models/templates/CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja` exists) | same |
-/// | internlm | not re-checked (vllm `examples/tool_chat_template_internlm2_tool.jinja` exists) | same |
+/// | llama3-json | vllm `examples/tool_chat_template_llama3.1_json.jinja` | same (`{"output": …}`) |
+/// | xlam | vllm `examples/tool_chat_template_xlam_llama.jinja` | same |
+/// | granite | vllm `examples/tool_chat_template_granite.jinja` | same |
+/// | cohere | llama.cpp `models/templates/CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja` (the `## Available Tools` section only) | same (results numbered by position) |
+/// | internlm | vllm `examples/tool_chat_template_internlm2_tool.jinja` | same |
 /// | jamba | vllm `examples/tool_chat_template_hunyuan_a13b.jinja` (Hunyuan-A13B; no Jamba template found) | same |
 /// | minimax | vllm `examples/tool_chat_template_minimax_m1.jinja` | same |
-/// | minimax-m2 | not re-checked (llama.cpp `models/templates/unsloth-MiniMax-M2.jinja` exists) | same |
-/// | minimax-m3 | generic: no template found | generic |
+/// | minimax-m2 | llama.cpp `models/templates/unsloth-MiniMax-M2.jinja` | same |
+/// | minimax-m3 | generic: no template found (searched again: no MiniMax M3 template in the index) | generic |
 /// | seed-oss | llama.cpp `models/templates/ByteDance-Seed-OSS.jinja` | same |
-/// | longcat | generic: no template found | generic |
-/// | nemotron-toolcall | not re-checked (vllm `examples/tool_chat_template_nemotron_json.jinja` exists) | same |
+/// | longcat | generic: no template found (only third-party code writing `<longcat_tool_response>` blocks) | generic |
+/// | nemotron-toolcall | llama.cpp `models/templates/nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja` | same |
 /// | inkling | no template found; reimplementations of it (tinker-cookbook tests, Swift and Rust ports) | same |
-/// | hunyuan-v4 | generic: no template found | generic |
-/// | ernie45 | generic: no template found | generic |
+/// | hunyuan-v4 | generic: no template found (searched again) | generic |
+/// | ernie45 | generic: no template found (searched again: PaddlePaddle/ERNIE holds none) | generic |
 /// | mistral | `[AVAILABLE_TOOLS]` marker as in vllm `examples/tool_chat_template_mistral3.jinja`; layout from mistral-common (not in the index) | mistral-common v11+ (not in the index) |
 /// | deepseek-v3 | vllm `examples/tool_chat_template_deepseekv3.jinja` (approximate) | same |
 /// | deepseek-v3.1 | DeepSeek's V3.1 tool prompt; vllm `examples/tool_chat_template_deepseekv31.jinja` concatenates the JSON instead (approximate) | llama.cpp `models/templates/deepseek-ai-DeepSeek-V3.1.jinja` |
-/// | deepseek-dsml | not re-checked (llama.cpp `models/templates/DeepSeek-V3.2.jinja` exists) | same |
+/// | deepseek-dsml | llama.cpp `models/templates/DeepSeek-V3.2.jinja` | same |
 /// | kimi-k2 | llama.cpp `models/templates/moonshotai-Kimi-K2.jinja` and `Kimi-K2-Thinking.jinja` | llama.cpp `models/templates/Kimi-K2-Thinking.jinja` |
 /// | kimi-k3 | llama.cpp `models/templates/Kimi-K3.jinja` | same |
-/// | step3 | generic: no template found | generic |
-/// | harmony | not re-checked (OpenAI harmony renderer) | same |
-/// | pythonic | ours (Llama 3.2 instruction, Python signatures) | Llama 3 `ipython` role |
-/// | lfm2 | not re-checked (llama.cpp `models/templates/llama-cpp-lfm2.jinja` exists) | same |
+/// | step3 | generic: no Step-3 template found (llama.cpp `StepFun3.7-Flash.jinja` is the later `<tool_call><function=…>` format, not Step-3's) | generic |
+/// | harmony | openai/harmony `src/encoding.rs` for the schema-to-TypeScript rules only (no gpt-oss template in the index); rest not re-checked | not re-checked |
+/// | pythonic | vllm `examples/tool_chat_template_llama3.2_pythonic.jinja` | same (`{"output": …}`) |
+/// | lfm2 | llama.cpp `models/templates/llama-cpp-lfm2.jinja` | same |
 /// | olmo3 | vllm `examples/tool_chat_template_olmo3.jinja` | same |
-/// | llama-python-tag | not re-checked (Meta's built-in tool prompt) | Llama 3 `ipython` role |
+/// | llama-python-tag | vllm `examples/tool_chat_template_llama3.1_usr_def_tool_call.jinja` (built-in tool branch) | same (content `tojson`) |
 /// | phi4-mini | vllm `examples/tool_chat_template_phi4_mini.jinja` | same |
-/// | functionary-v3.2 | not re-checked | same |
-/// | gemini-function-call | not re-checked (FunctionGemma) | same |
-/// | sarashina | generic: no template found | generic |
+/// | functionary-v3.2 | MeetKai/functionary `functionary/prompt_template/jinja_templates/v3.llama3.txt` and `json_to_ts_schema.txt` | same |
+/// | gemini-function-call | not re-checked: no FunctionGemma template in the index | not re-checked |
+/// | sarashina | generic: no template found (searched again) | generic |
 /// | apertus | vllm `examples/tool_chat_template_apertus.jinja` | same |
 #[rustfmt::skip]
 pub static FAMILIES: &[Family] = &[
@@ -291,33 +291,33 @@ pub static FAMILIES: &[Family] = &[
     fam!("fenced-tool-call", "prompted models (fenced tool_call blocks)", t::fenced_tool_call, O, r::fenced, O, c::fenced_tool_call),
     fam!("fenced-json", "prompted models (JSON fences)", t::json_prompted, O, r::fenced_json, O, c::fenced_json),
     fam!("bare-json", "prompted models (JSON mode)", t::json_prompted, O, r::bare_json, O, c::bare_json),
-    fam!("llama3-json", "Llama 3.1 / 3.2 / 3.3 JSON tool calling", t::llama3_json, T, r::ipython, T, c::llama3_json),
-    fam!("xlam", "Salesforce xLAM", t::xlam, A, r::ipython, A, c::xlam),
-    fam!("granite", "IBM Granite 3.x", t::granite, A, r::granite, T, c::granite),
-    fam!("cohere", "Cohere Command R7B / Command A", t::cohere, A, r::cohere, A, c::cohere),
-    fam!("internlm", "InternLM 2.5", t::internlm, A, r::internlm, T, c::internlm),
+    fam!("llama3-json", "Llama 3.1 / 3.2 / 3.3 JSON tool calling", t::llama3_json, T, r::ipython_output, T, c::llama3_json),
+    fam!("xlam", "Salesforce xLAM-2 (Llama-based)", t::xlam, T, r::ipython, T, c::xlam),
+    fam!("granite", "IBM Granite 3.x", t::granite, T, r::granite, T, c::granite),
+    fam!("cohere", "Cohere Command R7B / Command A", t::cohere, T, r::cohere, T, c::cohere),
+    fam!("internlm", "InternLM 2.5", t::internlm, T, r::internlm, T, c::internlm),
     fam!("jamba", "AI21 Jamba 1.5 / 1.6, Tencent Hunyuan-A13B", t::hunyuan_a13b, A, r::hunyuan_a13b, T, c::jamba),
     fam!("minimax", "MiniMax-M1", t::minimax, T, r::minimax, T, c::minimax),
-    fam!("minimax-m2", "MiniMax-M2", t::minimax_m2, T, r::minimax_m2, A, c::minimax_m2),
+    fam!("minimax-m2", "MiniMax-M2", t::minimax_m2, T, r::minimax_m2, T, c::minimax_m2),
     fam!("minimax-m3", "MiniMax M3", t::generic, G, r::tool_response, G, c::minimax_m3),
     fam!("seed-oss", "ByteDance Seed-OSS", t::seed_oss, T, r::seed_oss, T, c::seed_oss),
     fam!("longcat", "Meituan LongCat", t::generic, G, r::tool_response, G, c::longcat),
-    fam!("nemotron-toolcall", "NVIDIA Llama-Nemotron", t::nemotron, A, r::nemotron, A, c::nemotron),
+    fam!("nemotron-toolcall", "NVIDIA Llama-Nemotron (Llama 3.3 Nemotron Super v1.5)", t::nemotron, T, r::nemotron, T, c::nemotron),
     fam!("inkling", "Inkling", t::inkling, A, r::inkling, A, c::inkling),
     fam!("hunyuan-v4", "Tencent Hunyuan v4", t::generic, G, r::tool_response, G, c::hunyuan_v4),
     fam!("ernie45", "Baidu ERNIE 4.5", t::generic, G, r::tool_response, G, c::hermes),
     fam!("mistral", "Mistral (v11+ tokenizers)", t::mistral, T, r::mistral, T, c::mistral),
     fam!("deepseek-v3", "DeepSeek V3 / R1", t::deepseek_v3, A, r::deepseek_v3, T, c::deepseek_v3),
     fam!("deepseek-v3.1", "DeepSeek V3.1 / V3.2-Exp", t::deepseek_v3_1, A, r::deepseek_v3_1, T, c::deepseek_v3_1),
-    fam!("deepseek-dsml", "DeepSeek V3.2 / V4", t::deepseek_dsml, A, r::deepseek_dsml, A, c::deepseek_dsml),
+    fam!("deepseek-dsml", "DeepSeek V3.2 / V4", t::deepseek_dsml, T, r::deepseek_dsml, T, c::deepseek_dsml),
     fam!("kimi-k2", "Moonshot Kimi K2", t::kimi_k2, T, r::kimi_k2, T, c::kimi_k2),
     fam!("kimi-k3", "Moonshot Kimi K3", t::kimi_k3, T, r::kimi_k3, T, c::kimi_k3),
     fam!("step3", "StepFun Step-3", t::generic, G, r::tool_response, G, c::step3),
-    fam!("harmony", "OpenAI gpt-oss", t::harmony, T, r::harmony, T, c::harmony),
-    fam!("pythonic", "Llama 3.2 / Llama 4 pythonic", t::pythonic, O, r::ipython, T, c::pythonic),
-    fam!("lfm2", "Liquid LFM2", t::lfm2, T, r::lfm2, A, c::lfm2),
+    fam!("harmony", "OpenAI gpt-oss", t::harmony, A, r::harmony, A, c::harmony),
+    fam!("pythonic", "Llama 3.2 / Llama 4 pythonic", t::pythonic, T, r::ipython_output, T, c::pythonic),
+    fam!("lfm2", "Liquid LFM2", t::lfm2, T, r::lfm2, T, c::lfm2),
     fam!("olmo3", "AllenAI OLMo 3", t::olmo3, T, r::olmo3, T, c::olmo3),
-    fam!("llama-python-tag", "Llama 3.1 built-in tools", t::llama_python_tag, T, r::ipython, T, c::llama_python_tag),
+    fam!("llama-python-tag", "Llama 3.1 built-in tools", t::llama_python_tag, T, r::ipython_tojson, T, c::llama_python_tag),
     fam!("phi4-mini", "Phi-4-mini", t::phi4_mini, T, r::phi4_mini, T, c::phi4_mini),
     fam!("functionary-v3.2", "Functionary v3.2", t::functionary_v3_2, T, r::functionary_v3_2, T, c::functionary_v3_2),
     fam!("gemini-function-call", "FunctionGemma", t::gemini, A, r::gemini, A, c::gemini),

@@ -83,24 +83,51 @@ pub fn glm(results: &[ToolResult]) -> Message {
     msg("<|observation|>\n", tool_response_blocks(results), "")
 }
 
-/// Llama 3.x (`llama3-json`, `functionary`, `pythonic`, `llama-python-tag`,
-/// `xlam`): one `ipython` message per result; JSON content stays JSON.
-pub fn ipython(results: &[ToolResult]) -> Message {
-    let mut body = String::new();
-    for (i, r) in results.iter().enumerate() {
-        if i > 0 {
-            body.push_str("<|eot_id|><|start_header_id|>ipython<|end_header_id|>\n\n");
-        }
-        body.push_str(&content(r));
-    }
-    msg(
-        "<|start_header_id|>ipython<|end_header_id|>\n\n",
-        body,
+/// One `ipython` message per result, the content written by `f`.
+fn ipython_with(results: &[ToolResult], f: impl Fn(&ToolResult) -> String) -> Message {
+    each_message(
+        results,
+        |_, _| "<|start_header_id|>ipython<|end_header_id|>\n\n".into(),
+        |_, r| f(r),
         "<|eot_id|>",
     )
 }
 
+/// Llama 3.1 custom tools / Functionary v3.1 (`functionary`) and xLAM
+/// (`xlam`): one `ipython` message per result, the content as is.
+///
+/// Checked against MeetKai/functionary
+/// `functionary/prompt_template/jinja_templates/v3-llama3.1.txt` and
+/// vllm-project/vllm `examples/tool_chat_template_xlam_llama.jinja`.
+pub fn ipython(results: &[ToolResult]) -> Message {
+    ipython_with(results, content)
+}
+
+/// Llama 3.1–3.3 JSON (`llama3-json`) and Llama 3.2 pythonic (`pythonic`):
+/// one `ipython` message per result, the content wrapped as
+/// `{"output": CONTENT}` (`tojson`).
+///
+/// Checked against vllm-project/vllm `examples/tool_chat_template_llama3.1_json.jinja`
+/// and `examples/tool_chat_template_llama3.2_pythonic.jinja`.
+pub fn ipython_output(results: &[ToolResult]) -> Message {
+    ipython_with(results, |r| json_spaced(&json!({ "output": content(r) })))
+}
+
+/// Llama 3.1 built-in tools (`llama-python-tag`): one `ipython` message per
+/// result, the content `tojson`, so text arrives as a quoted JSON string.
+///
+/// Checked against vllm-project/vllm
+/// `examples/tool_chat_template_llama3.1_usr_def_tool_call.jinja`, whose
+/// tool branch (as Meta's Llama 3.1 template) tests `content is mapping or
+/// content is iterable`, which a string also passes.
+pub fn ipython_tojson(results: &[ToolResult]) -> Message {
+    ipython_with(results, |r| json_spaced(&Value::String(content(r))))
+}
+
 /// Functionary v3.2: one `tool` message per result.
+///
+/// Checked against MeetKai/functionary
+/// `functionary/prompt_template/jinja_templates/v3.llama3.txt`.
 pub fn functionary_v3_2(results: &[ToolResult]) -> Message {
     let body = per_result(
         results,
@@ -167,6 +194,8 @@ pub fn fenced_json(results: &[ToolResult]) -> Message {
 }
 
 /// Granite 3.x: a `tool_response` role message per result.
+///
+/// Checked against vllm-project/vllm `examples/tool_chat_template_granite.jinja`.
 pub fn granite(results: &[ToolResult]) -> Message {
     let body = per_result(
         results,
@@ -180,39 +209,34 @@ pub fn granite(results: &[ToolResult]) -> Message {
     )
 }
 
-/// Command R7B / Command A (`cohere`): a system turn holding
-/// `<|START_TOOL_RESULT|>` JSON `<|END_TOOL_RESULT|>` with `tool_call_id`,
-/// `results` and `is_error`.
+/// Command R7B / Command A (`cohere`): one system turn holding the
+/// consecutive results as a list in `<|START_TOOL_RESULT|>`.
+///
+/// Checked against ggml-org/llama.cpp
+/// `models/templates/CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja`
+/// (`format_tool_message`, rendered with Hugging Face's Jinja settings):
+/// per result `tool_call_id`, `results` `{"0": CONTENT}` with the content
+/// as a JSON string, and `"is_error": null` (the template has no error
+/// flag; an error arrives as `{"error": …}` text). The template numbers
+/// calls by their position in the conversation, on both the call and the
+/// result side; here the results are numbered by position from 0.
 pub fn cohere(results: &[ToolResult]) -> Message {
-    let body = per_result(results, "", |i, r| {
-        let id = if r.id.is_empty() {
-            i.to_string()
-        } else {
-            r.id.clone()
-        };
-        let out = if r.is_error {
-            json!({ "error": r.content })
-        } else {
-            json!({ "output": content_value(r) })
-        };
-        let v = json!([{
-            "tool_call_id": id,
-            "results": { "0": out },
-            "is_error": if r.is_error { json!(true) } else { Value::Null },
-        }]);
+    let body = per_result(results, ",\n", |i, r| {
         format!(
-            "<|START_TOOL_RESULT|>{}<|END_TOOL_RESULT|>",
-            json_indent(&v, 4)
+            "    {{\n        \"tool_call_id\": \"{i}\",\n        \"results\": {{\n            \"0\": {}\n        }},\n        \"is_error\": null\n    }}",
+            json_spaced(&Value::String(content(r)))
         )
     });
     msg(
-        "<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>",
+        "<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n",
         body,
-        "<|END_OF_TURN_TOKEN|>",
+        "\n]<|END_TOOL_RESULT|><|END_OF_TURN_TOKEN|>",
     )
 }
 
 /// InternLM 2.5: an `environment` turn named `<|plugin|>` per result.
+///
+/// Checked against vllm-project/vllm `examples/tool_chat_template_internlm2_tool.jinja`.
 pub fn internlm(results: &[ToolResult]) -> Message {
     let body = per_result(
         results,
@@ -227,6 +251,10 @@ pub fn internlm(results: &[ToolResult]) -> Message {
 }
 
 /// MiniMax-M2: `<response>` elements in one `tool` turn.
+///
+/// Checked against ggml-org/llama.cpp `models/templates/unsloth-MiniMax-M2.jinja`
+/// (`]~b]tool`, then a newline and `<response>…</response>` per result,
+/// then `[e~[` and a newline).
 pub fn minimax_m2(results: &[ToolResult]) -> Message {
     let body = per_result(results, "\n", |_, r| {
         format!("<response>{}</response>", content(r))
@@ -269,12 +297,17 @@ pub fn deepseek_v3_1(results: &[ToolResult]) -> Message {
 }
 
 /// DeepSeek V3.2 (`deepseek-dsml`): `<function_results>` with one
-/// `<result>` per call.
+/// `<result>` line per call.
+///
+/// Checked against ggml-org/llama.cpp `models/templates/DeepSeek-V3.2.jinja`:
+/// the block follows the assistant's calls after a blank line, and is
+/// followed by a blank line and `<think>` (or `</think>` without thinking),
+/// which are left to the caller.
 pub fn deepseek_dsml(results: &[ToolResult]) -> Message {
-    let body = per_result(results, "\n", |_, r| {
-        format!("<result>\n{}\n</result>", content(r))
+    let body = per_result(results, "", |_, r| {
+        format!("\n<result>{}</result>", content(r))
     });
-    msg("<function_results>\n", body, "\n</function_results>")
+    msg("<function_results>", body, "\n</function_results>")
 }
 
 /// Qwen3-Coder (`qwen3-coder-xml`): `<tool_response>` blocks in one user
@@ -344,6 +377,8 @@ fn content_json(r: &ToolResult) -> String {
 }
 
 /// LFM2: a `tool` turn with `<|tool_response_start|>`…`<|tool_response_end|>`.
+///
+/// Checked against ggml-org/llama.cpp `models/templates/llama-cpp-lfm2.jinja`.
 pub fn lfm2(results: &[ToolResult]) -> Message {
     let body = per_result(results, "<|im_end|>\n<|im_start|>tool\n", |_, r| {
         format!("<|tool_response_start|>{}<|tool_response_end|>", content(r))
@@ -368,15 +403,16 @@ pub fn gemini(results: &[ToolResult]) -> Message {
     msg("", body, "")
 }
 
-/// Nemotron (Llama-3.1-Nemotron-Nano): `<TOOL_RESPONSE>` in a user turn.
+/// Llama-Nemotron (`nemotron-toolcall`): one `tool` turn holding the
+/// consecutive results as `<TOOL_RESPONSE>[A, B]</TOOL_RESPONSE>`.
+///
+/// Checked against ggml-org/llama.cpp
+/// `models/templates/nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja`.
 pub fn nemotron(results: &[ToolResult]) -> Message {
-    let body = per_result(results, "\n", |_, r| {
-        format!("<TOOL_RESPONSE>{}</TOOL_RESPONSE>", content(r))
-    });
     msg(
-        "<|start_header_id|>user<|end_header_id|>\n\n",
-        body,
-        "<|eot_id|>",
+        "<|start_header_id|>tool<|end_header_id|>\n\n<TOOL_RESPONSE>[",
+        per_result(results, ", ", |_, r| content(r)),
+        "]</TOOL_RESPONSE><|eot_id|>",
     )
 }
 

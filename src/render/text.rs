@@ -269,15 +269,16 @@ pub fn comment_lines(text: &str, prefix: &str) -> String {
     out
 }
 
-/// A tool as a TypeScript-ish declaration, the way harmony's renderer and
-/// Functionary v3.2 write it:
+/// A tool as a TypeScript-ish declaration, the way harmony's renderer
+/// writes it (the rules of openai/harmony `src/encoding.rs`
+/// `json_schema_to_typescript` for defaults):
 ///
 /// ```text
 /// // Get the weather.
 /// type get_weather = (_: {
 /// // The city.
 /// city: string,
-/// unit?: "c" | "f", // default: "c"
+/// unit?: "c" | "f", // default: c
 /// }) => any;
 /// ```
 pub fn ts_declaration(name: &str, description: Option<&str>, schema: &Value) -> String {
@@ -301,7 +302,12 @@ pub fn ts_declaration(name: &str, description: Option<&str>, schema: &Value) -> 
             ts_type(s)
         ));
         if let Some(def) = s.get("default") {
-            out.push_str(&format!(" // default: {}", json_compact(def)));
+            // harmony's renderer leaves an enum's string default unquoted.
+            let text = match def {
+                Value::String(d) if s.get("enum").is_some() => d.clone(),
+                other => json_compact(other),
+            };
+            out.push_str(&format!(" // default: {text}"));
         }
         out.push('\n');
     }
@@ -427,7 +433,7 @@ mod tests {
             "required": ["city"]});
         assert_eq!(
             ts_declaration("w", Some("Weather."), &schema),
-            "// Weather.\ntype w = (_: {\n// The city.\ncity: string,\nunit?: \"c\" | \"f\", // default: \"c\"\n}) => any;\n"
+            "// Weather.\ntype w = (_: {\n// The city.\ncity: string,\nunit?: \"c\" | \"f\", // default: c\n}) => any;\n"
         );
         assert_eq!(
             py_signature("w", Some("Weather."), &schema),

@@ -8,8 +8,7 @@
 //! the model server wraps itself.
 
 use super::text::{
-    json_indent, json_sorted, json_spaced, properties, py_literal, py_signature, ts_declaration,
-    value_text,
+    json_indent, json_sorted, json_spaced, properties, py_literal, ts_declaration, value_text,
 };
 use super::{CallSpec, Family};
 use crate::validate::registry::Tool;
@@ -174,35 +173,51 @@ pub fn glm4_moe(_: &Family, tools: &[Tool]) -> String {
     )
 }
 
-/// Llama 3.1 with Meta's custom-tool prompt (`functionary`).
+/// Functionary v3.1 / Llama 3.1 custom tools (`functionary`): the function
+/// list and `<function=…>` instruction of the system message.
+///
+/// Checked against MeetKai/functionary
+/// `functionary/prompt_template/jinja_templates/v3-llama3.1.txt`: per tool
+/// `Use the function 'NAME' to 'DESCRIPTION'` and the function object as
+/// `tojson`, each followed by a blank line, then the template's fixed
+/// instruction (quoted as it emits it, typo included). The template puts a
+/// newline before the block (after the knowledge-date line) and a blank
+/// line after it, before `<|eot_id|>`; both are left out.
 pub fn functionary(_: &Family, tools: &[Tool]) -> String {
     let mut s = String::from("You have access to the following functions:\n\n");
     for t in tools {
         s.push_str(&format!(
-            "Use the function '{}' to: {}\n{}\n\n",
+            "Use the function '{}' to '{}'\n{}\n\n",
             t.name,
-            t.description.as_deref().unwrap_or("").trim(),
+            t.description.as_deref().unwrap_or(""),
             json_spaced(&plain_json(t))
         ));
     }
     s.push_str(
-        "If you choose to call a function ONLY reply in the following format:\n\
+        "\nThink very carefully before calling functions.\n\
+         If a you choose to call a function ONLY reply in the following format:\n\
          <{start_tag}={function_name}>{parameters}{end_tag}\nwhere\n\n\
          start_tag => `<function`\n\
          parameters => a JSON dict with the function argument name as key and function argument value as value.\n\
          end_tag => `</function>`\n\n\
          Here is an example,\n\
          <function=example_function_name>{\"example_name\": \"example_value\"}</function>\n\n\
-         Reminder:\n- Function calls MUST follow the specified format\n\
+         Reminder:\n\
+         - If looking for real time information use relevant functions before falling back to brave_search\n\
+         - Function calls MUST follow the specified format, start with <function= and end with </function>\n\
          - Required parameters MUST be specified\n\
          - Only call one function at a time\n\
-         - Put the entire function call reply on one line\n\
-         - Always add your sources when using search results to answer the user query",
+         - Put the entire function call reply on one line",
     );
     s
 }
 
 /// Llama 3.1–3.3 JSON tool calling (`llama3-json`): the user-message block.
+///
+/// Checked against vllm-project/vllm `examples/tool_chat_template_llama3.1_json.jinja`
+/// (tools in the first user message, its default): the fixed instruction,
+/// then each tool as given (OpenAI shape) `tojson(indent=4)`. The template
+/// follows each tool with a blank line and then the user's first message.
 pub fn llama3_json(_: &Family, tools: &[Tool]) -> String {
     let defs: Vec<String> = tools
         .iter()
@@ -217,23 +232,22 @@ pub fn llama3_json(_: &Family, tools: &[Tool]) -> String {
     )
 }
 
-/// Pythonic calls (`pythonic`): Llama 3.2's pythonic instruction, with the
-/// tools written as Python signatures instead of JSON.
+/// Pythonic calls (`pythonic`): the Llama 3.2 pythonic system block.
+///
+/// Checked against vllm-project/vllm `examples/tool_chat_template_llama3.2_pythonic.jinja`
+/// (tools in the system message, its default): the fixed instruction, then
+/// each tool as given (OpenAI shape) `tojson(indent=4)`. The template
+/// follows each tool with a blank line, then the system text.
 pub fn pythonic(_: &Family, tools: &[Tool]) -> String {
-    let sigs: Vec<String> = tools
+    let defs: Vec<String> = tools
         .iter()
-        .map(|t| py_signature(&t.name, t.description.as_deref(), &t.parameters))
+        .map(|t| json_indent(&openai_json(t), 4))
         .collect();
     format!(
-        "You are an expert in composing functions. You are given a question and a set of possible \
-         functions. Based on the question, you will need to make one or more function/tool calls to \
-         achieve the purpose.\nIf none of the functions can be used, point it out. If the given \
-         question lacks the parameters required by the function, also point it out.\n\n\
-         If you decide to invoke any of the function(s), you MUST put it in the format of \
-         [func_name1(params_name1=params_value1, params_name2=params_value2...), func_name2(params)]\n\
-         You SHOULD NOT include any other text in the response.\n\n\
-         Here is a list of functions you can invoke, as Python signatures:\n\n```python\n{}```",
-        sigs.join("\n")
+        "You have access to the following functions. To call functions, please respond with a python \
+         list of the calls. Respond in the format [func_name1(params_name1=params_value1, \
+         params_name2=params_value2...), func_name2(params)] Do not use variables.\n\n{}",
+        defs.join("\n\n")
     )
 }
 
@@ -262,53 +276,332 @@ pub fn harmony(_: &Family, tools: &[Tool]) -> String {
     format!("# Tools\n\n## functions\n\n{}", ts_namespace(tools))
 }
 
-/// Functionary v3.2: the TypeScript namespace after its header comment.
+/// Functionary v3.2 (`functionary-v3.2`): the system message, with the
+/// tools as a TypeScript namespace.
+///
+/// Checked against MeetKai/functionary
+/// `functionary/prompt_template/jinja_templates/v3.llama3.txt` (the fixed
+/// system text, quoted as the template emits it) and `json_to_ts_schema.txt`
+/// (`generate_schema_from_functions`): per parameter a `//` comment with the
+/// description (a period added), ` Default=…`, ` Format=…` and limits, then
+/// `name?: type,`; nested objects indented by four spaces per level.
 pub fn functionary_v3_2(_: &Family, tools: &[Tool]) -> String {
-    format!(
-        "// Supported function definitions that should be called when necessary.\n{}",
-        ts_namespace(tools)
-    )
+    let mut s = String::from(
+        "You are capable of executing available function(s) if required.\n\
+         Only execute function(s) when absolutely necessary.\n\
+         Ask for the required input to:recipient==all\n\
+         Use JSON for function arguments.\n\
+         Respond in this format:\n>>>${recipient}\n${content}\n\
+         Available functions:\n\
+         // Supported function definitions that should be called when necessary.\n\
+         namespace functions {\n\n",
+    );
+    for t in tools {
+        s.push_str(&format!(
+            "// {}\ntype {}",
+            t.description.as_deref().unwrap_or(""),
+            t.name
+        ));
+        let has_props = t
+            .parameters
+            .get("properties")
+            .and_then(Value::as_object)
+            .is_some_and(|m| !m.is_empty());
+        if has_props {
+            s.push_str(" = (_: {");
+            s.push_str(&fn_ts_params(&t.parameters, 0));
+            s.push_str("\n}) => any;\n\n");
+        } else {
+            s.push_str(" = () => any;\n\n");
+        }
+    }
+    s.push_str("} // namespace functions");
+    s
+}
+
+/// Functionary's `get_param_type`: the `type` (a list joined by ` | `),
+/// or the distinct `oneOf` types; `integer` and `float` become `number`.
+fn fn_ts_type(p: &Value) -> String {
+    let conv = |t: String| {
+        if t == "integer" || t == "float" {
+            "number".to_string()
+        } else {
+            t
+        }
+    };
+    match p.get("type") {
+        Some(Value::Array(ts)) => conv(ts.iter().map(value_text).collect::<Vec<_>>().join(" | ")),
+        Some(t) => conv(value_text(t)),
+        None => match p.get("oneOf").and_then(Value::as_array) {
+            Some(alts) => {
+                let mut seen: Vec<String> = Vec::new();
+                for a in alts {
+                    if let Some(t) = a.get("type") {
+                        let t = value_text(t);
+                        if !seen.contains(&t) {
+                            seen.push(t);
+                        }
+                    }
+                }
+                conv(seen.join(" | "))
+            }
+            None => String::new(),
+        },
+    }
+}
+
+/// Functionary's `get_param_info`: the `//` comment line, if any.
+fn fn_ts_comment(p: &Value) -> Option<String> {
+    let format = match p.get("format") {
+        Some(f) => Some(value_text(f)),
+        None => p.get("oneOf").and_then(Value::as_array).and_then(|alts| {
+            let fs: Vec<String> = alts
+                .iter()
+                .filter_map(|a| a.get("format").map(value_text))
+                .collect();
+            (!fs.is_empty()).then(|| fs.join(" or "))
+        }),
+    };
+    let limits = ["maximum", "minimum", "maxLength", "minLength"];
+    let truthy = |k: &str| {
+        p.get(k)
+            .is_some_and(|v| !(v.is_null() || v == &json!(0) || v == &json!(false)))
+    };
+    if p.get("description").is_none()
+        && p.get("default").is_none()
+        && format.is_none()
+        && !limits.iter().any(|k| truthy(k))
+    {
+        return None;
+    }
+    let mut c = String::from("//");
+    if let Some(d) = p.get("description") {
+        let mut d = value_text(d);
+        if !d.ends_with('.') {
+            d.push('.');
+        }
+        c.push(' ');
+        c.push_str(&d);
+    }
+    if let Some(def) = p.get("default") {
+        let is_string = p.get("type").and_then(Value::as_str).unwrap_or("any") == "string";
+        let text = py_str_value(def);
+        let text = if is_string {
+            format!("\"{text}\"")
+        } else {
+            text
+        };
+        c.push_str(&format!(" Default={text}."));
+    }
+    if let Some(f) = format {
+        c.push_str(&format!(" Format={f}"));
+    }
+    for (k, label) in [
+        ("maximum", "Maximum"),
+        ("minimum", "Minimum"),
+        ("maxLength", "Maximum length"),
+        ("minLength", "Minimum length"),
+    ] {
+        if let Some(v) = p.get(k) {
+            c.push_str(&format!(" {label}={}", py_str_value(v)));
+        }
+    }
+    Some(c)
+}
+
+/// Functionary's `get_enum_option_str`: strings quoted, ` | ` between.
+fn fn_ts_enum(vals: &[Value]) -> String {
+    vals.iter()
+        .map(|v| match v {
+            Value::String(s) => format!("\"{s}\""),
+            other => py_str_value(other),
+        })
+        .collect::<Vec<_>>()
+        .join(" | ")
+}
+
+/// `// Example NAME:` and one `// EXAMPLE` line per example.
+fn fn_ts_examples(name: &str, p: &Value, offset: &str) -> String {
+    let mut s = String::new();
+    if let Some(Value::Array(ex)) = p.get("examples") {
+        s.push_str(&format!("\n{offset}// Example {name}:"));
+        for e in ex {
+            s.push_str(&format!(
+                "\n{offset}// {}",
+                py_str_value(e).replace('\'', "\"")
+            ));
+        }
+    }
+    s
+}
+
+/// Functionary's `get_parameter_typescript` for one object's properties.
+fn fn_ts_params(schema: &Value, depth: usize) -> String {
+    let offset = "    ".repeat(depth);
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let Some(props) = schema.get("properties").and_then(Value::as_object) else {
+        return String::new();
+    };
+    let mut s = String::new();
+    for (name, p) in props {
+        if !p.is_object() {
+            continue;
+        }
+        let decl = if required.contains(&name.as_str()) {
+            name.clone()
+        } else {
+            format!("{name}?")
+        };
+        let comment = fn_ts_comment(p);
+        let head = |s: &mut String| {
+            if let Some(c) = &comment {
+                s.push_str(&format!("\n{offset}{c}"));
+                s.push_str(&fn_ts_examples(name, p, &offset));
+            }
+        };
+        let ty = fn_ts_type(p);
+        if ty == "object" {
+            if let Some(c) = &comment {
+                s.push_str(&format!("\n{offset}{c}"));
+            }
+            s.push_str(&fn_ts_examples(name, p, &offset));
+            s.push_str(&format!("\n{offset}{decl}: {{"));
+            s.push_str(&fn_ts_params(p, depth + 1));
+            s.push_str(&format!("\n{offset}}},"));
+        } else if ty == "array" {
+            let items = p.get("items").cloned().unwrap_or(json!({}));
+            if items.get("type").is_none() {
+                head(&mut s);
+                s.push_str(&format!("\n{offset}{decl}: [],"));
+            } else {
+                if let Some(c) = &comment {
+                    s.push_str(&format!("\n{offset}{c}"));
+                }
+                s.push_str(&fn_ts_examples(name, p, &offset));
+                let mut a = fn_ts_array(Some(&decl), p, depth);
+                if !a.ends_with(',') {
+                    a.push(',');
+                }
+                s.push_str(&a);
+            }
+        } else {
+            let mut t = match p.get("enum").and_then(Value::as_array) {
+                Some(vals) => fn_ts_enum(vals),
+                None => ty,
+            };
+            if p.get("nullable").and_then(Value::as_bool) == Some(true) {
+                t.push_str(" | null");
+            }
+            head(&mut s);
+            s.push_str(&format!("\n{offset}{decl}: {t},"));
+        }
+    }
+    s
+}
+
+/// Functionary's `get_array_typescript`.
+fn fn_ts_array(name: Option<&str>, p: &Value, depth: usize) -> String {
+    let offset = "    ".repeat(depth);
+    let items = p.get("items").cloned().unwrap_or(json!({}));
+    if items.as_object().is_none_or(|m| m.is_empty()) {
+        return match name {
+            Some(n) => format!("\n{offset}{n}: []"),
+            None => format!("\n{offset}[]"),
+        };
+    }
+    let ty = fn_ts_type(&items);
+    if ty == "object" {
+        let open = match name {
+            Some(n) => format!("\n{offset}{n}: {{"),
+            None => format!("\n{offset}{{"),
+        };
+        format!("{open}{}\n{offset}}}[]", fn_ts_params(&items, depth + 1))
+    } else if ty == "array" {
+        let inner = fn_ts_array(None, &items, depth + 1);
+        match name {
+            None => format!("\n{inner}[]"),
+            Some(n) => format!("\n{offset}{n}: {}[]", inner.trim()),
+        }
+    } else if let Some(vals) = items.get("enum").and_then(Value::as_array) {
+        let t = fn_ts_enum(vals);
+        match name {
+            None => format!("({t})[]"),
+            Some(n) => format!("\n{offset}{n}: ({t})[]"),
+        }
+    } else {
+        match name {
+            None => format!("\n{ty}[]"),
+            Some(n) => format!("\n{offset}{n}: {ty}[],"),
+        }
+    }
 }
 
 /// Granite 3.x: the `available_tools` role message.
+///
+/// Checked against vllm-project/vllm `examples/tool_chat_template_granite.jinja`:
+/// `<|start_of_role|>available_tools<|end_of_role|>`, a newline, each tool
+/// as given (OpenAI shape) `tojson(indent=4)` with a blank line between,
+/// `<|end_of_text|>` (the template writes a newline after it). The message
+/// comes before the system message; no instruction text.
 pub fn granite(_: &Family, tools: &[Tool]) -> String {
     let defs: Vec<String> = tools
         .iter()
         .map(|t| json_indent(&openai_json(t), 4))
         .collect();
     format!(
-        "You are a helpful AI assistant with access to the following tools. When a tool is required \
-         to answer the user's query, respond with <|tool_call|> followed by a JSON list of tools used. \
-         If a tool does not exist in the provided list of tools, notify the user that you do not have \
-         the ability to fulfill the request.<|end_of_text|>\n\
-         <|start_of_role|>available_tools<|end_of_role|>{}",
+        "<|start_of_role|>available_tools<|end_of_role|>\n{}<|end_of_text|>",
         defs.join("\n\n")
     )
 }
 
 /// Command R7B / Command A (`cohere`): the `## Available Tools` section.
+///
+/// Checked against ggml-org/llama.cpp
+/// `models/templates/CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja`
+/// (rendered with Hugging Face's Jinja settings): the section's fixed text,
+/// then a ```` ```json ```` list with one line per tool, indented by four
+/// spaces: `{"name": "NAME", "description": "DESCRIPTION", "parameters":
+/// PARAMETERS, "responses": null}`, name and description inserted as is.
+/// The template puts this inside its system preamble, after its `## Tool
+/// Use` instructions (how to write `<|START_ACTION|>`), which are not
+/// repeated here.
 pub fn cohere(_: &Family, tools: &[Tool]) -> String {
-    let arr = Value::Array(tools.iter().map(plain_json).collect());
-    format!(
-        "## Available Tools\nHere is a list of tools that you have available to you.\n\
+    let mut s = String::from(
+        "## Available Tools\nHere is the list of tools that you have available to you.\n\
          You can ONLY use the tools listed here. When a tool is not listed below, it is NOT available \
-         to be used by you.\nWhen a tool is listed below, it IS available to be used by you.\n\n\
-         ```json\n{}\n```\n\n\
-         To use tools, write <|START_ACTION|> followed by a JSON list of \
-         {{\"tool_call_id\": \"0\", \"tool_name\": ..., \"parameters\": {{...}}}} objects and <|END_ACTION|>.",
-        json_indent(&arr, 4)
-    )
+         and you should NEVER attempt to use it.\n\
+         Each tool is represented as a JSON object with fields like \"name\", \"description\", \
+         \"parameters\" (per JSON Schema), and optionally, \"responses\" (per JSON Schema).\n\n```json\n[\n",
+    );
+    let n = tools.len();
+    for (i, t) in tools.iter().enumerate() {
+        s.push_str(&format!(
+            "    {{\"name\": \"{}\", \"description\": \"{}\", \"parameters\": {}, \"responses\": null}}{}\n",
+            t.name,
+            t.description.as_deref().unwrap_or(""),
+            json_spaced(&t.parameters),
+            if i + 1 < n { "," } else { "" }
+        ));
+    }
+    s.push_str("]\n```");
+    s
 }
 
 /// InternLM 2.5: the plugin system message.
+///
+/// Checked against vllm-project/vllm `examples/tool_chat_template_internlm2_tool.jinja`:
+/// a system message named `<|plugin|>` holding the function objects as a
+/// `tojson` list on one line (`, ` between), after the main system
+/// message. No instruction text.
 pub fn internlm(_: &Family, tools: &[Tool]) -> String {
     let arr = Value::Array(tools.iter().map(plain_json).collect());
     format!(
-        "You are an assistant who can utilize external tools.\n\
-         To use a tool, reply with <|action_start|><|plugin|> followed by a JSON object \
-         {{\"name\": ..., \"parameters\": {{...}}}} and <|action_end|>.\n\
-         <|im_end|>\n<|im_start|>system name=<|plugin|>\n{}",
-        json_indent(&arr, 4)
+        "<|im_start|>system name=<|plugin|>\n{}<|im_end|>",
+        json_spaced(&arr)
     )
 }
 
@@ -371,7 +664,13 @@ pub fn deepseek_v3(_: &Family, tools: &[Tool]) -> String {
     )
 }
 
-/// DeepSeek V3.2 (`deepseek-dsml`).
+/// DeepSeek V3.2 (`deepseek-dsml`): the `## Tools` section.
+///
+/// Checked against ggml-org/llama.cpp `models/templates/DeepSeek-V3.2.jinja`
+/// (`render_tools`): the fixed DSML instruction and thinking example, then
+/// each tool as given (OpenAI shape) `tojson` on its own line inside
+/// `<functions>`. The template puts it after the system text and a blank
+/// line, and a newline after it.
 pub fn deepseek_dsml(_: &Family, tools: &[Tool]) -> String {
     format!(
         "## Tools\n\nYou have access to a set of tools you can use to answer the user's question.\n\
@@ -379,16 +678,27 @@ pub fn deepseek_dsml(_: &Family, tools: &[Tool]) -> String {
          as part of your reply to the user:\n\
          <｜DSML｜function_calls>\n<｜DSML｜invoke name=\"$FUNCTION_NAME\">\n\
          <｜DSML｜parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</｜DSML｜parameter>\n\
-         ...\n</｜DSML｜invoke>\n</｜DSML｜function_calls>\n\n\
+         ...\n</｜DSML｜invoke>\n<｜DSML｜invoke name=\"$FUNCTION_NAME2\">\n...\n</｜DSML｜invoke>\n\
+         </｜DSML｜function_calls>\n\n\
          String and scalar parameters should be specified as is without any escaping or quotes, while \
          lists and objects should use JSON format. The \"string\" attribute should be set to \"true\" \
          for string type parameters and \"false\" for other types (numbers, booleans, arrays, objects).\n\n\
+         If the thinking_mode is enabled, then after function results you should strongly consider \
+         outputting a thinking block. Here is an example:\n\n\
+         <｜DSML｜function_calls>\n...\n</｜DSML｜function_calls>\n\n\
+         <function_results>\n...\n</function_results>\n\n\
+         <think>...thinking about results</think>\n\n\
          Here are the functions available in JSONSchema format:\n<functions>\n{}\n</functions>",
-        lines(tools, plain_json)
+        lines(tools, openai_json)
     )
 }
 
 /// MiniMax-M2 (`minimax-m2`).
+///
+/// Checked against ggml-org/llama.cpp `models/templates/unsloth-MiniMax-M2.jinja`:
+/// each function object `tojson` in `<tool>` on its own line inside
+/// `<tools>`, then the fixed XML call instruction. The template joins it to
+/// the system text with a blank line.
 pub fn minimax_m2(_: &Family, tools: &[Tool]) -> String {
     let defs: Vec<String> = tools
         .iter()
@@ -406,38 +716,66 @@ pub fn minimax_m2(_: &Family, tools: &[Tool]) -> String {
 }
 
 /// LFM2: the tool list between `<|tool_list_start|>` and `<|tool_list_end|>`.
+///
+/// Checked against ggml-org/llama.cpp `models/templates/llama-cpp-lfm2.jinja`:
+/// `List of tools: ` then the tools as given (OpenAI shape), each `tojson`,
+/// `, ` between, in brackets. The template puts it after the system text
+/// and a newline.
 pub fn lfm2(_: &Family, tools: &[Tool]) -> String {
-    let arr = Value::Array(tools.iter().map(plain_json).collect());
+    let arr = Value::Array(tools.iter().map(openai_json).collect());
     format!(
         "List of tools: <|tool_list_start|>{}<|tool_list_end|>",
         json_spaced(&arr)
     )
 }
 
-/// xLAM: the task, tools and format instruction sections.
+/// xLAM (`xlam`): the format instruction and the tools.
+///
+/// Checked against vllm-project/vllm `examples/tool_chat_template_xlam_llama.jinja`:
+/// without a caller's system message the template writes its default one,
+/// a newline, this fixed instruction (quoted as it emits it), a blank line
+/// and each tool as given (OpenAI shape) `tojson(indent=4)` followed by a
+/// blank line. With a caller's system message it writes only the tools.
 pub fn xlam(_: &Family, tools: &[Tool]) -> String {
-    let arr = Value::Array(tools.iter().map(plain_json).collect());
+    let defs: Vec<String> = tools
+        .iter()
+        .map(|t| json_indent(&openai_json(t), 4))
+        .collect();
     format!(
-        "[BEGIN OF TASK INSTRUCTION]\nYou are an expert in composing functions. You are given a \
-         question and a set of possible functions. Based on the question, you will need to make one \
-         or more function/tool calls to achieve the purpose. If none of the functions can be used, \
-         point it out and refuse to answer. If the given question lacks the parameters required by \
-         the function, also point it out.\n[END OF TASK INSTRUCTION]\n\n\
-         [BEGIN OF AVAILABLE TOOLS]\n{}\n[END OF AVAILABLE TOOLS]\n\n\
-         [BEGIN OF FORMAT INSTRUCTION]\nThe output MUST strictly adhere to the following JSON format, \
-         and NO other text MUST be included.\n```\n\
-         [{{\"name\": \"func_name1\", \"arguments\": {{\"argument1\": \"value1\", \"argument2\": \"value2\"}}}}, \
-         ... (more tool calls as required)]\n```\n[END OF FORMAT INSTRUCTION]",
-        json_spaced(&arr)
+        "You have access to a set of tools. When using tools, make calls in a single JSON array: \n\n\
+         [{{\"name\": \"tool_call_name\", \"arguments\": {{\"arg1\": \"value1\", \"arg2\": \"value2\"}}}}, \
+         ... (additional parallel tool calls as needed)]\n\n\
+         If no tool is suitable, state that explicitly. If the user's input lacks required parameters, \
+         ask for clarification. Do not interpret or respond until tool results are returned. Once they \
+         are available, process them or make additional calls if needed. For tasks that don't require \
+         tools, such as casual conversation or general advice, respond directly in plain text. The \
+         available tools are:\n\n{}",
+        defs.join("\n\n")
     )
 }
 
-/// Nemotron: `<AVAILABLE_TOOLS>` JSON array `</AVAILABLE_TOOLS>`.
+/// Llama-Nemotron (`nemotron-toolcall`): the tools and the call and
+/// response format lines of the system message.
+///
+/// Checked against ggml-org/llama.cpp
+/// `models/templates/nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja`: the
+/// function objects `tojson` in `<AVAILABLE_TOOLS>[…]`, `, ` between, then
+/// the fixed instruction. The doubled braces are in the template's string
+/// literals and reach the prompt as written. The template puts the block
+/// after the system text and a blank line.
 pub fn nemotron(_: &Family, tools: &[Tool]) -> String {
-    let arr = Value::Array(tools.iter().map(openai_json).collect());
+    let arr = Value::Array(tools.iter().map(plain_json).collect());
     format!(
-        "<AVAILABLE_TOOLS>{}</AVAILABLE_TOOLS>\n\n\
-         To call tools, reply with <TOOLCALL>[{{\"name\": ..., \"arguments\": {{...}}}}]</TOOLCALL>.",
+        "You can use the following tools to assist the user if required:\n\
+         <AVAILABLE_TOOLS>{}</AVAILABLE_TOOLS>\n\n\
+         If you decide to call any tool(s), use the following format:\n\
+         <TOOLCALL>[{{{{\"name\": \"tool_name1\", \"arguments\": \"tool_args1\"}}}}, \
+         {{{{\"name\": \"tool_name2\", \"arguments\": \"tool_args2\"}}}}]</TOOLCALL>\n\n\
+         Response from tool(s) will be returned in this format:\n\
+         <TOOL_RESPONSE>[{{{{\"response\": \"tool_response1\"}}}}, \
+         {{{{\"response\": \"tool_response2\"}}}}]</TOOL_RESPONSE>\n\n\
+         Based on the results returned by the tool(s), you can call additional tools if needed, \
+         correct tool calls if any errors are found, or just respond with the answer to the user.",
         json_spaced(&arr)
     )
 }
@@ -486,8 +824,18 @@ pub fn gemini(_: &Family, tools: &[Tool]) -> String {
 }
 
 /// Llama 3.1 built-in tools (`llama-python-tag`): the `Environment` lines.
+///
+/// Checked against vllm-project/vllm `examples/tool_chat_template_llama3.1_usr_def_tool_call.jinja`
+/// (its built-in tool branch, as in Meta's Llama 3.1 template):
+/// `Environment: ipython`, then `Tools: ` and the names without
+/// `code_interpreter` (enabled by the environment line alone). The template
+/// follows with a blank line and the knowledge-date lines.
 pub fn llama_python_tag(_: &Family, tools: &[Tool]) -> String {
-    let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
+    let names: Vec<&str> = tools
+        .iter()
+        .map(|t| t.name.as_str())
+        .filter(|n| *n != "code_interpreter")
+        .collect();
     format!("Environment: ipython\nTools: {}", names.join(", "))
 }
 
