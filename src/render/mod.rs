@@ -272,7 +272,7 @@ macro_rules! fam {
 /// | kimi-k2 | llama.cpp `models/templates/moonshotai-Kimi-K2.jinja` and `Kimi-K2-Thinking.jinja` | llama.cpp `models/templates/Kimi-K2-Thinking.jinja` |
 /// | kimi-k3 | llama.cpp `models/templates/Kimi-K3.jinja` | same |
 /// | step3 | generic: no Step-3 template found (llama.cpp `StepFun3.7-Flash.jinja` is the later `<tool_call><function=…>` format, not Step-3's) | generic |
-/// | harmony | openai/harmony `src/encoding.rs` for the schema-to-TypeScript rules only (no gpt-oss template in the index); rest not re-checked | not re-checked |
+/// | harmony | openai/harmony `src/encoding.rs` for the schema-to-TypeScript rules; the section layout agrees with the developer-message example of openai/openai-cookbook `articles/openai-harmony.md` (not byte-checked) | openai/openai-cookbook `articles/openai-harmony.md` (the tool message `<\|start\|>functions.NAME to=assistant<\|channel\|>commentary<\|message\|>…<\|end\|>`, checked) |
 /// | pythonic | vllm `examples/tool_chat_template_llama3.2_pythonic.jinja` | same (`{"output": …}`) |
 /// | lfm2 | llama.cpp `models/templates/llama-cpp-lfm2.jinja` | same |
 /// | olmo3 | vllm `examples/tool_chat_template_olmo3.jinja` | same |
@@ -313,7 +313,7 @@ pub static FAMILIES: &[Family] = &[
     fam!("kimi-k2", "Moonshot Kimi K2", t::kimi_k2, T, r::kimi_k2, T, c::kimi_k2),
     fam!("kimi-k3", "Moonshot Kimi K3", t::kimi_k3, T, r::kimi_k3, T, c::kimi_k3),
     fam!("step3", "StepFun Step-3", t::generic, G, r::tool_response, G, c::step3),
-    fam!("harmony", "OpenAI gpt-oss", t::harmony, A, r::harmony, A, c::harmony),
+    fam!("harmony", "OpenAI gpt-oss", t::harmony, A, r::harmony, T, c::harmony),
     fam!("pythonic", "Llama 3.2 / Llama 4 pythonic", t::pythonic, T, r::ipython_output, T, c::pythonic),
     fam!("lfm2", "Liquid LFM2", t::lfm2, T, r::lfm2, T, c::lfm2),
     fam!("olmo3", "AllenAI OLMo 3", t::olmo3, T, r::olmo3, T, c::olmo3),
