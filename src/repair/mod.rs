@@ -129,11 +129,12 @@ pub enum RepairKind {
     /// A string in typographic quotes (“ ” ‘ ’) was rewritten with double
     /// quotes.
     TypographicQuotes,
-    /// A bare Python literal (`True`, `False`, `None`) became `true`,
+    /// A bare Python literal (`True`, `False`, `None`), or another
+    /// capitalisation of a JSON literal (`TRUE`, `Null`), became `true`,
     /// `false`, `null`. Strings are never touched.
     PythonLiteral,
-    /// A bare JavaScript value JSON lacks (`NaN`, `Infinity`, `undefined`)
-    /// became `null`.
+    /// A bare JavaScript value JSON lacks (`NaN`, `Infinity`, `-Infinity`,
+    /// `undefined`) became `null`.
     NonJsonLiteral,
     /// A `//`, `/* */` or `#` comment between tokens was removed.
     Comment,
@@ -169,6 +170,10 @@ pub enum RepairKind {
     /// Bytes that are not UTF-8 were replaced by U+FFFD (only from
     /// [`repair_bytes`]).
     InvalidUtf8,
+    /// A string missing its closing quote was closed where the structure
+    /// resumes: before `, "next_key":` (`{"a": "x, "b": 1}`), or before the
+    /// closers that end the input (`{"a": "x}`).
+    UnclosedString,
 }
 
 impl RepairKind {
@@ -202,6 +207,7 @@ impl RepairKind {
             RepairKind::InvalidEscape => "invalid_escape",
             RepairKind::InvalidNumber => "invalid_number",
             RepairKind::InvalidUtf8 => "invalid_utf8",
+            RepairKind::UnclosedString => "unclosed_string",
         }
     }
 }

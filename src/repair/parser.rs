@@ -159,6 +159,17 @@ impl<'a> Parser<'a> {
         self.repairs.truncate(cp.repairs);
     }
 
+    /// Drops the edits and notes made since `cp` that apply at or after
+    /// offset `at` (those since `cp` are in offset order).
+    fn rollback_from(&mut self, cp: Checkpoint, at: usize) {
+        let e = cp.edits + self.edits[cp.edits..].partition_point(|e| e.start < at);
+        let r = cp.repairs + self.repairs[cp.repairs..].partition_point(|r| r.offset < at);
+        self.rollback(Checkpoint {
+            edits: e,
+            repairs: r,
+        });
+    }
+
     /// Budget check, every 1024 tokens; also stops early once the input is
     /// known to be both too deep and in need of repair.
     #[inline]
@@ -701,6 +712,18 @@ impl<'a> Parser<'a> {
         let plus = b[i] == b'+';
         if plus || b[i] == b'-' {
             i += 1;
+            // `-Infinity`, `+Infinity`, `-NaN`: JavaScript values, no number.
+            for word in [&b"Infinity"[..], b"NaN"] {
+                if b[i..end].starts_with(word)
+                    && !b
+                        .get(i + word.len())
+                        .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
+                {
+                    self.edit(pos, i + word.len(), "null");
+                    self.note(RepairKind::NonJsonLiteral, pos);
+                    return Ok(Some(i + word.len()));
+                }
+            }
         }
         let int_start = i;
         i = digits(i);
@@ -817,6 +840,19 @@ impl<'a> Parser<'a> {
             }
             _ => {}
         }
+        // Other capitalisations of the literals: `TRUE`, `Null`, `NONE`.
+        for (spelling, lit) in [
+            ("true", "true"),
+            ("false", "false"),
+            ("null", "null"),
+            ("none", "null"),
+        ] {
+            if w.eq_ignore_ascii_case(spelling.as_bytes()) {
+                self.edit(pos, i, lit);
+                self.note(RepairKind::PythonLiteral, pos);
+                return Ok(i);
+            }
+        }
         if allow_truncated && skip_json_ws(b, i, end) >= end {
             for lit in ["true", "false", "null", "True", "False", "None"] {
                 if lit.len() > w.len() && lit.as_bytes().starts_with(w) {
@@ -872,6 +908,7 @@ impl<'a> Parser<'a> {
         }
         let mut seen = 0u32;
         let mut i = open + open_len;
+        let content = self.checkpoint();
         loop {
             // Fast scan to the next byte that matters.
             if quote == Quote::Double {
@@ -881,6 +918,13 @@ impl<'a> Parser<'a> {
                 i += 1;
             }
             if i >= end {
+                if let Some(at) = self.closers_at_end(open + open_len, end, ctx) {
+                    // blanks after `at` were escaped as string content
+                    self.rollback_from(content, at);
+                    self.edit(at, at, "\"");
+                    self.note(RepairKind::UnclosedString, at);
+                    return Some(at);
+                }
                 self.edit(end, end, "\"");
                 self.note_once(&mut seen, RepairKind::TruncatedString, end);
                 return None;
@@ -960,6 +1004,15 @@ impl<'a> Parser<'a> {
                 }
                 return Some(i + closer_len);
             }
+            if ctx == Ctx::ObjValue && matches!(quote, Quote::Double | Quote::Single) {
+                if let Some(comma) = self.comma_before_key(open + open_len, i, end) {
+                    // `"x, "b": 1`: the string lost its closing quote
+                    // before the comma that leads to the next member.
+                    self.edit(comma, comma, "\"");
+                    self.note(RepairKind::UnclosedString, comma);
+                    return Some(comma);
+                }
+            }
             if c == b'"' {
                 self.edit(i, i, "\\");
             }
@@ -968,6 +1021,55 @@ impl<'a> Parser<'a> {
             }
             i += closer_len;
         }
+    }
+
+    /// For a quote at `q` inside a value string whose content starts at
+    /// `content`: when the quote is preceded by `,` (and blanks) and opens a
+    /// key (`"name"` then `:`), the offset of that comma. Edits made inside
+    /// the string so far (escapes) lie before the comma and stay valid.
+    fn comma_before_key(&self, content: usize, q: usize, end: usize) -> Option<usize> {
+        let b = self.b;
+        let mut k = q;
+        while k > content && matches!(b[k - 1], b' ' | b'\t' | b'\n' | b'\r') {
+            k -= 1;
+        }
+        if k <= content || b[k - 1] != b',' {
+            return None;
+        }
+        let comma = k - 1;
+        let quote = b[q];
+        let name_end = (q + 1..end.min(q + 1 + 128))
+            .find(|&j| b[j] == quote || b[j] == b'\\' || b[j] < 0x20)?;
+        if b[name_end] != quote || name_end == q + 1 {
+            return None;
+        }
+        let colon = skip_json_ws(b, name_end + 1, end);
+        (colon < end && b[colon] == b':').then_some(comma)
+    }
+
+    /// For a string whose content from `content` runs to the end of input:
+    /// when the input ends with the closer of the string's own container
+    /// (`}` for an object value, `]` for an array element) and nothing but
+    /// closers and blanks after it, the offset of that closer: the quote
+    /// was forgotten there (`{"a": "x}`), it is not content cut off.
+    fn closers_at_end(&self, content: usize, end: usize, ctx: Ctx) -> Option<usize> {
+        let own = match ctx {
+            Ctx::ObjValue => b'}',
+            Ctx::ArrValue => b']',
+            _ => return None,
+        };
+        let b = self.b;
+        let mut k = end;
+        let mut first = None;
+        while k > content && matches!(b[k - 1], b' ' | b'\t' | b'\n' | b'\r' | b'}' | b']') {
+            k -= 1;
+            if matches!(b[k], b'}' | b']') {
+                first = Some(k);
+            }
+        }
+        let first = first?;
+        // the content must not end in a backslash (it would escape the quote)
+        (b[first] == own && k > content && b[k - 1] != b'\\').then_some(k)
     }
 
     #[inline]
@@ -1003,6 +1105,16 @@ impl<'a> Parser<'a> {
         match b[j] {
             b'}' | b']' => true,
             b':' => ctx == Ctx::Key,
+            // after a value in an object only a key can follow (its comma
+            // missing): `"no""}` is an inner quote, `"x" "b": 1` a close
+            b'"' if ctx == Ctx::ObjValue => {
+                let name_end = (j + 1..end.min(j + 1 + 128))
+                    .find(|&m| b[m] == b'"' || b[m] == b'\\' || b[m] < 0x20);
+                name_end.is_some_and(|m| {
+                    let colon = skip_json_ws(b, m + 1, end);
+                    b[m] == b'"' && (colon >= end || b[colon] == b':')
+                })
+            }
             b'"' => true,
             // `{"a" 1}`: a key followed by a value lacks its colon.
             b'{' | b'[' | b'\'' | b'-' | b'0'..=b'9' if ctx == Ctx::Key => true,

@@ -688,3 +688,92 @@ fn default_timeout_follows_the_process_setting() {
     super::set_default_timeout_ms(100);
     assert_eq!(RepairOptions::default().timeout_ms, 100);
 }
+
+#[test]
+fn unclosed_string_before_the_next_key() {
+    use RepairKind::*;
+    check(
+        r#"{"a": "hello, "b": 2}"#,
+        r#"{"a": "hello", "b": 2}"#,
+        &[(UnclosedString, 12)],
+    );
+    check(
+        r#"{'a': 'hello, 'b': 2}"#,
+        r#"{"a": "hello", "b": 2}"#,
+        &[
+            (SingleQuotes, 1),
+            (SingleQuotes, 6),
+            (UnclosedString, 12),
+            (SingleQuotes, 14),
+        ],
+    );
+    // a comma inside a string followed by a quote that opens no key stays
+    check(
+        r#"{"a": "One, "two", three"}"#,
+        r#"{"a": "One, \"two\", three"}"#,
+        &[(UnescapedQuote, 12)],
+    );
+}
+
+#[test]
+fn unclosed_string_before_the_closers_at_the_end() {
+    use RepairKind::*;
+    check(
+        r#"{"a": "x", "b": "unterminated}"#,
+        r#"{"a": "x", "b": "unterminated"}"#,
+        &[(UnclosedString, 29)],
+    );
+    check("{\"a\": \"x}\n", "{\"a\": \"x\"}\n", &[(UnclosedString, 8)]);
+    check(r#"["a", "b]"#, r#"["a", "b"]"#, &[(UnclosedString, 8)]);
+    check(
+        r#"{"a": ["x", "y]}"#,
+        r#"{"a": ["x", "y"]}"#,
+        &[(UnclosedString, 14)],
+    );
+    // the wrong closer for the string's container: content cut off
+    check(
+        r#"{"a": "y]"#,
+        r#"{"a": "y]"}"#,
+        &[(TruncatedString, 9), (MissingClose, 9)],
+    );
+}
+
+#[test]
+fn quote_before_a_quote_that_opens_no_key_is_content() {
+    use RepairKind::*;
+    check(
+        r#"{"a": "say "yes" or "no""}"#,
+        r#"{"a": "say \"yes\" or \"no\""}"#,
+        &[(UnescapedQuote, 11)],
+    );
+    // a quote that does open a key: the comma was missing
+    check(
+        r#"{"a": "x" "b": 1}"#,
+        r#"{"a": "x", "b": 1}"#,
+        &[(MissingComma, 9)],
+    );
+}
+
+#[test]
+fn other_capitalisations_and_signed_infinity() {
+    use RepairKind::*;
+    check(
+        r#"{"a": TRUE, "b": Null, "c": FALSE, "d": NONE}"#,
+        r#"{"a": true, "b": null, "c": false, "d": null}"#,
+        &[
+            (PythonLiteral, 6),
+            (PythonLiteral, 17),
+            (PythonLiteral, 28),
+            (PythonLiteral, 40),
+        ],
+    );
+    check(
+        r#"[-Infinity, +Infinity, -NaN]"#,
+        r#"[null, null, null]"#,
+        &[
+            (NonJsonLiteral, 1),
+            (NonJsonLiteral, 12),
+            (NonJsonLiteral, 23),
+        ],
+    );
+}
