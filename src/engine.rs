@@ -335,6 +335,8 @@ impl Engine {
             || self.cfg.inline_json
             || chunk.len() >= 16
             || first_text_stop(chunk).is_some()
+            // a trailing `]` may begin MiniMax-M3's token (`lead_hold`)
+            || chunk.last() == Some(&b']')
         {
             return None;
         }
@@ -486,6 +488,18 @@ impl Engine {
         formats::probe(&data[at..], &cx)
     }
 
+    /// Where text before a marker candidate at `at` may be emitted up to:
+    /// a `]` right before it is held back while MiniMax-M3 is possible, as it
+    /// may be the first byte of the namespace token `]<]minimax[>[`, which
+    /// the engine only recognises from its `<`.
+    fn lead_hold(&self, data: &[u8], pos: usize, at: usize) -> usize {
+        if at > pos && data[at - 1] == b']' && self.cfg.allows("minimax-m3") {
+            at - 1
+        } else {
+            at
+        }
+    }
+
     fn step_text(&mut self, data: &[u8], pos: usize, eof: bool, sink: &mut dyn Sink) -> Step {
         let len = data.len();
         self.count_lines_to(data, pos);
@@ -544,17 +558,24 @@ impl Engine {
             match self.probe_at(data, c, false, eof) {
                 Probe::NotMarker => i = c + 1,
                 Probe::NeedMore => {
-                    let to = self.emit_text_utf8(data, pos, c, eof, sink);
+                    let hold = self.lead_hold(data, pos, c);
+                    let to = self.emit_text_utf8(data, pos, hold, eof, sink);
                     self.line_start = false;
                     return Step::Wait(to);
                 }
                 Probe::Match(action) => {
+                    let (c, action) = formats::minimax_m3::lead_bracket(data, pos, c, action);
                     self.emit_text(data, pos, c, sink);
                     return self.start(data, c, action, sink);
                 }
             }
         }
-        let to = self.emit_text_utf8(data, pos, len, eof, sink);
+        let hold = if eof {
+            len
+        } else {
+            self.lead_hold(data, pos, len)
+        };
+        let to = self.emit_text_utf8(data, pos, hold, eof, sink);
         self.line_start = at_ls && to == len;
         Step::Wait(to)
     }

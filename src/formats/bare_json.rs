@@ -255,15 +255,21 @@ impl BlockFormat for BareJson {
             let Ok(parts) = calls_from_value(&value, Evidence::Weak) else {
                 return BlockResult::text();
             };
-            let this_label = if value.is_array() && label == "bare-json" {
-                "xlam"
-            } else if value.get("functionCall").is_some() {
-                "gemini-function-call"
-            } else if value.get("parameters").is_some() {
-                "llama3-json"
-            } else {
-                label
+            // `functionCall` (Gemini REST) and `function_call` (legacy
+            // OpenAI) wrappers, alone or in an array, are FORMATS.md §14
+            let gemini = |v: &serde_json::Value| {
+                v.get("functionCall").is_some() || v.get("function_call").is_some()
             };
+            let this_label =
+                if gemini(&value) || value.as_array().and_then(|a| a.first()).is_some_and(gemini) {
+                    "gemini-function-call"
+                } else if value.is_array() && label == "bare-json" {
+                    "xlam"
+                } else if value.get("parameters").is_some() {
+                    "llama3-json"
+                } else {
+                    label
+                };
             let m = parts.len();
             for (j, p) in parts.into_iter().enumerate() {
                 let mut reps = repairs.clone();

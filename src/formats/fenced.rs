@@ -67,7 +67,9 @@ const TOOL_INFOS: &[&str] = &[
     "tool_calls",
     "tool_use",
 ];
-const JSON_INFOS: &[&str] = &["json", "json5", "jsonc", ""];
+// `xml`: llama.cpp's hermes handler accepts a call object in an xml fence
+// (FORMATS.md §23); only a call-shaped JSON value counts, XML stays text.
+const JSON_INFOS: &[&str] = &["json", "json5", "jsonc", "xml", ""];
 
 fn probe_fence(input: &[u8], cx: &ProbeCx) -> Probe {
     let mut t = 0;
@@ -247,6 +249,11 @@ impl BlockFormat for Fenced {
             };
         }
         let lead = content.len() - content.trim_start().len();
+        if self.evidence == Evidence::Weak && !looks_like_json(text) {
+            // a call-shaped value must be the fence's content, not an
+            // example wrapped in other markup (```xml around `<tool_call>`)
+            return BlockResult::text();
+        }
         if self.evidence == Evidence::Strong && !looks_like_json(text) {
             // Gemma's ```tool_code: `print(f(x=1))` or `f(x=1)` (pythonic)
             let info = String::from_utf8_lossy(&block[ticks..header]);

@@ -13,7 +13,7 @@
 //!   `</function_call>` does close it, it is the llama.cpp hermes alias and
 //!   the call is labelled `hermes`.
 //! * The other hermes-alias wrappers llama.cpp accepts (`<tools>`, `<tool>`,
-//!   `<response>`, `<json>`, `<JSON>`, FORMATS.md §23) are handled here too:
+//!   `<response>`, `<json>`, `<JSON>`, `<xml>`, FORMATS.md §23) are handled here too:
 //!   they are common words, so the body must be call-shaped JSON (weak
 //!   evidence); anything else in them is text, untouched.
 //!
@@ -267,6 +267,13 @@ alias!(
     b"<json>",
     b"</json>",
     "`<json>` / `<JSON>` around a call object."
+);
+alias!(
+    XML,
+    OPENER_XML,
+    b"<xml>",
+    b"</xml>",
+    "`<xml>` around a call object."
 );
 
 #[cfg(test)]

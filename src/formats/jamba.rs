@@ -21,6 +21,12 @@ pub const INFO: FormatInfo = FormatInfo {
     body: "JSON array of {\"name\", \"arguments\"}",
 };
 
+/// `<tool_calls>` around a hermes body, with `--format hermes` (FORMATS.md
+/// §1 lists `<tool_calls>` among hermes' tag spelling drift; in auto mode
+/// the same bytes are `jamba` or `minimax`).
+pub static HERMES_TOOL_CALLS: granite::TaggedJson =
+    granite::TaggedJson::strong("hermes", b"</tool_calls>");
+
 /// Array bodies.
 pub static JAMBA: granite::TaggedJson = granite::TaggedJson::strong("jamba", b"</tool_calls>");
 
@@ -46,6 +52,9 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
         Some(b'{') if cx.cfg.allows("jamba") || cx.cfg.allows("minimax") => {
             granite::held(&minimax::MINIMAX, tag)
         }
+        Some(b'{') | Some(b'[') if cx.cfg.allows("hermes") => {
+            granite::held(&HERMES_TOOL_CALLS, tag)
+        }
         Some(b'<') if cx.cfg.allows("hunyuan-v4") => {
             match scan::prefix_ci(&input[s..], b"<tool_call") {
                 Prefix::Full => granite::held(&hunyuan_v4::HUNYUAN, tag),
@@ -62,7 +71,7 @@ pub const OPENER: Opener = Opener {
     lit: b"<tool_calls",
     ci: true,
     line_start: false,
-    formats: &["jamba", "minimax", "hunyuan-v4"],
+    formats: &["jamba", "minimax", "hunyuan-v4", "hermes"],
     probe,
 };
 
@@ -71,6 +80,6 @@ pub const OPENER_STRAY_CLOSE: Opener = Opener {
     lit: b"</tool_calls>",
     ci: true,
     line_start: false,
-    formats: &["jamba", "minimax"],
+    formats: &["jamba", "minimax", "hermes"],
     probe: |_, _| Probe::Match(Action::Markup { len: 13 }),
 };

@@ -9,7 +9,8 @@
 //! * `TOOL.call(k=v, …)` (Llama's built-in tools `brave_search`,
 //!   `wolfram_alpha`, …) is a call named `TOOL` with the keyword arguments;
 //! * anything else is raw code: a call to `code_interpreter` with
-//!   `{"code": TEXT}` (llama.cpp's convention).
+//!   `{"code": TEXT}` (llama.cpp's convention); with `--format functionary`
+//!   a call to `python` (Functionary v3.1's convention).
 //!
 //! The body ends at `<|eom_id|>` / `<|eot_id|>` (left as markup), at another
 //! `<|python_tag|>`, or at the end of input. A `.call(` cut off at the end of
@@ -37,10 +38,25 @@ const TAG_LEN: usize = 14;
 const ENDS: &[&[u8]] = &[b"<|eom_id|>", b"<|eot_id|>", TAG];
 
 /// Built-in tool calls and raw code after the tag.
-pub struct PythonTag;
+pub struct PythonTag {
+    /// The format id (and label of the calls).
+    id: &'static str,
+    /// The tool raw code is a call to.
+    code_tool: &'static str,
+}
 
 /// The shared instance.
-pub static PYTHON_TAG: PythonTag = PythonTag;
+pub static PYTHON_TAG: PythonTag = PythonTag {
+    id: "llama-python-tag",
+    code_tool: "code_interpreter",
+};
+
+/// Functionary v3.1's raw code after the tag, with `--format functionary`:
+/// a call to `python` (FORMATS.md §3).
+pub static PYTHON_TAG_FUNCTIONARY: PythonTag = PythonTag {
+    id: "functionary",
+    code_tool: "python",
+};
 
 /// JSON objects after the tag (`llama3-json`).
 pub struct PythonTagJson;
@@ -50,7 +66,7 @@ pub static PYTHON_TAG_JSON: PythonTagJson = PythonTagJson;
 
 impl BlockFormat for PythonTag {
     fn id(&self) -> &'static str {
-        "llama-python-tag"
+        self.id
     }
 
     // st.pos: where to resume looking for an end token. `cut` means the
@@ -113,16 +129,10 @@ impl BlockFormat for PythonTag {
                         c
                     })
                     .collect();
-                return block_result(
-                    PyCalls { calls, ..pc },
-                    "llama-python-tag",
-                    from,
-                    block.len(),
-                    exact,
-                );
+                return block_result(PyCalls { calls, ..pc }, self.id, from, block.len(), exact);
             }
             Err(super::pythonic::PyError::Eof) if builtin && cx.cut => {
-                return BlockResult::truncated("llama-python-tag", block.len())
+                return BlockResult::truncated(self.id, block.len())
             }
             _ => {}
         }
@@ -130,10 +140,10 @@ impl BlockFormat for PythonTag {
         arguments.insert("code".into(), Value::String(code.to_string()));
         BlockResult {
             calls: vec![ParsedCall {
-                name: "code_interpreter".into(),
+                name: self.code_tool.into(),
                 arguments,
                 id: None,
-                format: "llama-python-tag",
+                format: self.id,
                 repairs: Vec::new(),
                 end: block.len(),
             }],
@@ -304,7 +314,11 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
     let s = super::pythonic::skip_space_bounded(input, TAG_LEN);
     if s > TAG_LEN + super::pythonic::MAX_GAP {
         return Probe::Match(Action::Block {
-            fmt: &PYTHON_TAG,
+            fmt: if cx.cfg.allows("llama-python-tag") {
+                &PYTHON_TAG
+            } else {
+                &PYTHON_TAG_FUNCTIONARY
+            },
             state: BlockState::default(),
         });
     }
@@ -314,9 +328,14 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
             state: BlockState::default(),
         })
     };
+    let code_fmt: &'static PythonTag = if cx.cfg.allows("llama-python-tag") {
+        &PYTHON_TAG
+    } else {
+        &PYTHON_TAG_FUNCTIONARY
+    };
     let code = || {
         Probe::Match(Action::Block {
-            fmt: &PYTHON_TAG,
+            fmt: code_fmt,
             state: BlockState::default(),
         })
     };
@@ -348,6 +367,6 @@ pub const OPENER: Opener = Opener {
     lit: TAG,
     ci: false,
     line_start: false,
-    formats: &["llama-python-tag", "llama3-json"],
+    formats: &["llama-python-tag", "llama3-json", "functionary"],
     probe,
 };

@@ -10,10 +10,12 @@
 //! ```
 //!
 //! The engine looks for markers at `<`, `[` and backticks, so the token's
-//! first byte `]` is not a candidate: the block starts at the token's second
-//! byte `<` (`<]minimax[>[<tool_call>`) and the leading `]` stays text when
-//! the call starts mid-line. At the start of a line `]` is a line-start
-//! candidate byte, so there the whole token belongs to the block. Inside the
+//! first byte `]` is not a candidate: mid-line the token is recognised from
+//! its second byte `<` (`<]minimax[>[<tool_call>`), and [`lead_bracket`]
+//! moves the start back over the `]` (the engine holds a `]` back at the end
+//! of a chunk and before an undecided `<`, so streaming agrees). At the start
+//! of a line `]` is a line-start candidate byte, so there the whole token
+//! matches directly. Inside the
 //! block every namespace token is skipped. Also accepted: `<tool_call>`
 //! without the token followed by namespaced invokes, and M2-style
 //! `<parameter name="K">` children. A namespace token anywhere else (not
@@ -84,6 +86,24 @@ fn held(pos: usize) -> Probe {
             ..BlockState::default()
         },
     })
+}
+
+/// A match at `at` that is the namespace token seen from its second byte,
+/// with the token's `]` just before it (at or after `from`, not yet
+/// emitted): the match moved back to include the `]`.
+pub fn lead_bracket(data: &[u8], from: usize, at: usize, action: Action) -> (usize, Action) {
+    if at <= from || data[at - 1] != b']' || !data[at..].starts_with(&NS[1..]) {
+        return (at, action);
+    }
+    match action {
+        Action::Block { fmt, mut state } if fmt.id() == "minimax-m3" => {
+            state.pos += 1;
+            state.aux += 1;
+            (at - 1, Action::Block { fmt, state })
+        }
+        Action::Markup { len } => (at - 1, Action::Markup { len: len + 1 }),
+        other => (at, other),
+    }
 }
 
 /// After a namespace token of length `tok`: `<tool_call>` starts a block,

@@ -438,6 +438,7 @@ pub static OPENERS: &[Opener] = &[
     granite::OPENER_TOOL,
     granite::OPENER_RESPONSE,
     granite::OPENER_JSON,
+    granite::OPENER_XML,
     cohere::OPENER_ACTION,
     cohere::OPENER_STRAY_END,
     cohere::OPENER_ACTION_LINE,

@@ -169,7 +169,7 @@ pub fn parse_parameters(body: &[u8]) -> (Map<String, Value>, bool) {
             .to_string();
         let value_from = k + 1;
         let next_open = scan::find(body, value_from, OPEN).unwrap_or(body.len());
-        let close = scan::find(body, value_from, CLOSE).filter(|&c| c < next_open);
+        let close = value_close(body, value_from, next_open);
         let (mut value_to, mut resume) = match close {
             Some(c) => (c, c + CLOSE.len()),
             None => (next_open, next_open),
@@ -196,6 +196,32 @@ pub fn parse_parameters(body: &[u8]) -> (Map<String, Value>, bool) {
         let _ = value_to;
     }
     (args, complete)
+}
+
+/// The `</parameter>` that ends a value starting at `from`, before `limit`
+/// (the next `<parameter=`). Code values may contain the literal tag, so the
+/// first one followed (after blanks) by a boundary — the next parameter,
+/// `</function>`, `</tool_call>` or the end of the body — wins; without such
+/// a one, the first tag.
+fn value_close(body: &[u8], from: usize, limit: usize) -> Option<usize> {
+    const CLOSE: &[u8] = b"</parameter>";
+    let first = scan::find(body, from, CLOSE).filter(|&c| c < limit)?;
+    let mut c = first;
+    loop {
+        let after = scan::skip_space(body, c + CLOSE.len());
+        let rest = &body[after..];
+        if rest.is_empty()
+            || rest.starts_with(b"<parameter=")
+            || rest.starts_with(FN_CLOSE)
+            || scan::prefix_ci(rest, TC_CLOSE) == Prefix::Full
+        {
+            return Some(c);
+        }
+        match scan::find(body, c + CLOSE.len(), CLOSE).filter(|&n| n < limit) {
+            Some(n) => c = n,
+            None => return Some(first),
+        }
+    }
 }
 
 fn insert(args: &mut Map<String, Value>, key: String, raw: &[u8]) {
@@ -248,6 +274,15 @@ mod tests {
             params("<parameter=q></parameter>\nhello world\n"),
             json!({"q": "hello world"})
         );
+    }
+
+    #[test]
+    fn close_tag_inside_code_value() {
+        assert_eq!(
+            params("<parameter=code>\nprint(\"</parameter>\")\n</parameter>\n<parameter=n>\n1\n</parameter>\n"),
+            json!({"code": "print(\"</parameter>\")", "n": 1})
+        );
+        assert_eq!(params("<parameter=a>\nx</parameter>y\n"), json!({"a": "x"}));
     }
 
     #[test]
