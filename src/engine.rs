@@ -75,6 +75,11 @@ impl Config {
             FormatChoice::Only(f) => f == id,
         }
     }
+
+    /// True when `--format` names exactly this format.
+    pub fn is_only(&self, id: &str) -> bool {
+        matches!(&self.format, FormatChoice::Only(f) if f == id)
+    }
 }
 
 /// An event, borrowing from the engine's buffer where it can.
@@ -525,7 +530,10 @@ impl Engine {
                 }
                 at_ls = false;
                 let b = data[m];
-                if is_special(b) || formats::is_line_start_byte(b) {
+                if is_special(b)
+                    || formats::is_line_start_byte(b)
+                    || (self.base + m as u64 == 0 && formats::doc_start_probes(&self.cfg))
+                {
                     match self.probe_at(data, m, true, eof) {
                         Probe::NotMarker => i = m + 1,
                         Probe::NeedMore => {
@@ -580,14 +588,20 @@ impl Engine {
         Step::Wait(to)
     }
 
+    /// Makes `byte` a marker candidate anywhere in a line from now on.
+    fn arm(&mut self, byte: u8) {
+        self.armed = Some(byte);
+        // the special-byte search did not look for it
+        self.sp_cache.next = None;
+        self.sp_cache.searched = 0;
+    }
+
     /// Switches mode for a marker found at `at` (text before it is emitted).
     fn start(&mut self, data: &[u8], at: usize, action: Action, sink: &mut dyn Sink) -> Step {
         self.line_start = false;
         match action {
             Action::Arm { len, byte } => {
-                self.armed = Some(byte);
-                self.sp_cache.next = None;
-                self.sp_cache.searched = 0;
+                self.arm(byte);
                 sink.event(Event::Markup {
                     span: self.span(at, at + len),
                     bytes: &data[at..at + len],
@@ -847,6 +861,9 @@ impl Engine {
                 };
                 let result = fmt.parse(&data[pos..pos + len], &cx);
                 self.place(data, pos, len, result, sink);
+                if let Some(byte) = fmt.arms_after() {
+                    self.arm(byte);
+                }
                 Step::Go(pos + len)
             }
         }

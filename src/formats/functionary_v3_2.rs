@@ -51,14 +51,20 @@ enum Hdr {
     },
 }
 
-fn header(b: &[u8], p: usize, eof: bool) -> Hdr {
+/// The segment header at `p`: `>>>NAME\n`, or with `implicit` (the first
+/// segment of a reply, whose `>>>` the prompt already wrote) `NAME\n`.
+fn header(b: &[u8], p: usize, eof: bool, implicit: bool) -> Hdr {
     let undecided = if eof { Hdr::Invalid } else { Hdr::Partial };
-    match scan::prefix(&b[p.min(b.len())..], b">>>") {
-        Prefix::Full => {}
-        Prefix::Partial => return undecided,
-        Prefix::No => return Hdr::Invalid,
-    }
-    let ns = p + 3;
+    let ns = if implicit {
+        p
+    } else {
+        match scan::prefix(&b[p.min(b.len())..], b">>>") {
+            Prefix::Full => {}
+            Prefix::Partial => return undecided,
+            Prefix::No => return Hdr::Invalid,
+        }
+        p + 3
+    };
     let mut e = ns;
     while e < b.len() && scan::is_name_byte(b[e]) && b[e] != b'>' {
         e += 1;
@@ -110,7 +116,7 @@ fn header(b: &[u8], p: usize, eof: bool) -> Hdr {
 fn next_header(b: &[u8], from: usize, eof: bool) -> Result<(usize, Hdr), usize> {
     let mut i = from;
     while let Some(k) = scan::find(b, i, b">") {
-        match header(b, k, eof) {
+        match header(b, k, eof, false) {
             Hdr::Invalid => i = k + 1,
             Hdr::Partial => return Err(k),
             h => return Ok((k, h)),
@@ -120,10 +126,22 @@ fn next_header(b: &[u8], from: usize, eof: bool) -> Result<(usize, Hdr), usize> 
 }
 
 /// The functionary v3.2 block format.
-pub struct FunctionaryV32;
+pub struct FunctionaryV32 {
+    /// The block is the reply's first segment, written without its `>>>`.
+    implicit_first: bool,
+}
 
 /// The shared instance.
-pub static FUNCTIONARY_V32: FunctionaryV32 = FunctionaryV32;
+pub static FUNCTIONARY_V32: FunctionaryV32 = FunctionaryV32 {
+    implicit_first: false,
+};
+
+/// The instance for a reply whose first segment omits `>>>`
+/// (`get_stock\n{…}`): only with `--format functionary-v3.2`, at the start
+/// of the document.
+pub static FUNCTIONARY_V32_FIRST: FunctionaryV32 = FunctionaryV32 {
+    implicit_first: true,
+};
 
 const P_HEADER: u8 = 0;
 const P_TEXT: u8 = 1;
@@ -136,13 +154,18 @@ impl BlockFormat for FunctionaryV32 {
         "functionary-v3.2"
     }
 
+    // a `>>>all` glued onto the end of a tool segment is a header
+    fn arms_after(&self) -> Option<u8> {
+        Some(b'>')
+    }
+
     // st.pos: the current header (P_HEADER) or resume position; st.mark:
     // start of the JSON value; st.aux: end of the last segment.
     fn scan(&self, block: &[u8], st: &mut BlockState, eof: bool) -> BlockEnd {
         let len = block.len();
         loop {
             match st.phase {
-                P_HEADER => match header(block, st.pos, eof) {
+                P_HEADER => match header(block, st.pos, eof, self.implicit_first && st.pos == 0) {
                     Hdr::Partial => return BlockEnd::More,
                     Hdr::Invalid => {
                         return if st.pos == 0 {
@@ -235,7 +258,7 @@ impl BlockFormat for FunctionaryV32 {
                             BlockEnd::More
                         };
                     }
-                    match header(block, s, eof) {
+                    match header(block, s, eof, false) {
                         Hdr::Partial => return BlockEnd::More,
                         Hdr::Invalid => {
                             return BlockEnd::Done {
@@ -258,7 +281,7 @@ impl BlockFormat for FunctionaryV32 {
         let mut p = 0usize;
         let mut starts = Vec::new();
         loop {
-            match header(block, p, true) {
+            match header(block, p, true, self.implicit_first && p == 0) {
                 Hdr::All { len: hl } => {
                     if p > 0 {
                         break;
@@ -282,7 +305,7 @@ impl BlockFormat for FunctionaryV32 {
                             _ => block.len(),
                         };
                         let t = scan::skip_blank(block, e);
-                        let next = match header(block, t, true) {
+                        let next = match header(block, t, true, false) {
                             Hdr::Invalid | Hdr::Partial => None,
                             _ => Some(t),
                         };
@@ -372,13 +395,32 @@ impl BlockFormat for FunctionaryV32 {
 }
 
 fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
+    probe_header(input, cx, false)
+}
+
+/// The reply's first segment without its `>>>` (`get_stock\n{…}` or
+/// `all\n…`), which the catalog allows: looked for only at the start of
+/// the document and only with `--format functionary-v3.2`, since in
+/// general a word on a line of its own is prose.
+pub(crate) fn probe_first(input: &[u8], cx: &ProbeCx) -> Probe {
+    if !cx.doc_start || !cx.cfg.is_only("functionary-v3.2") {
+        return Probe::NotMarker;
+    }
+    probe_header(input, cx, true)
+}
+
+fn probe_header(input: &[u8], cx: &ProbeCx, implicit: bool) -> Probe {
     let held = || {
         Probe::Match(Action::Block {
-            fmt: &FUNCTIONARY_V32,
+            fmt: if implicit {
+                &FUNCTIONARY_V32_FIRST
+            } else {
+                &FUNCTIONARY_V32
+            },
             state: BlockState::default(),
         })
     };
-    match header(input, 0, cx.eof) {
+    match header(input, 0, cx.eof, implicit) {
         Hdr::Partial => Probe::NeedMore,
         Hdr::Invalid => Probe::NotMarker,
         Hdr::Tool { .. } => held(),
@@ -430,19 +472,31 @@ mod tests {
 
     #[test]
     fn headers() {
-        assert_eq!(header(b">>>all\nHi", 0, false), Hdr::All { len: 6 });
+        assert_eq!(header(b">>>all\nHi", 0, false, false), Hdr::All { len: 6 });
         assert!(matches!(
-            header(b">>>get_x\n{\"a\": 1}", 0, false),
+            header(b">>>get_x\n{\"a\": 1}", 0, false, false),
             Hdr::Tool { python: false, .. }
         ));
         assert!(matches!(
-            header(b">>>python\nprint(1)", 0, false),
+            header(b">>>python\nprint(1)", 0, false, false),
             Hdr::Tool { python: true, .. }
         ));
-        assert_eq!(header(b">>> quoted", 0, false), Hdr::Invalid);
-        assert_eq!(header(b">>>note\nprose", 0, false), Hdr::Invalid);
-        assert_eq!(header(b">>>get_x", 0, false), Hdr::Partial);
-        assert_eq!(header(b">>>get_x\n", 0, false), Hdr::Partial);
-        assert_eq!(header(b">>>get_x\n", 0, true), Hdr::Invalid);
+        assert_eq!(header(b">>> quoted", 0, false, false), Hdr::Invalid);
+        assert_eq!(header(b">>>note\nprose", 0, false, false), Hdr::Invalid);
+        assert_eq!(header(b">>>get_x", 0, false, false), Hdr::Partial);
+        assert_eq!(header(b">>>get_x\n", 0, false, false), Hdr::Partial);
+        assert_eq!(header(b">>>get_x\n", 0, true, false), Hdr::Invalid);
+        // the first segment without its `>>>`
+        assert!(matches!(
+            header(b"get_x\n{\"a\": 1}", 0, false, true),
+            Hdr::Tool {
+                python: false,
+                name: (0, 5),
+                ..
+            }
+        ));
+        assert_eq!(header(b"all\nHi", 0, false, true), Hdr::All { len: 3 });
+        assert_eq!(header(b"Sure\nthing", 0, false, true), Hdr::Invalid);
+        assert_eq!(header(b"Sure thing", 0, false, true), Hdr::Invalid);
     }
 }

@@ -315,6 +315,13 @@ pub trait BlockFormat: Sync {
     fn early_name(&self, _head: &[u8]) -> Option<String> {
         None
     }
+
+    /// A byte that becomes a marker candidate anywhere in a line once a
+    /// block of this format has ended (as [`Action::Arm`] does): a format
+    /// whose segments the model glues onto what came before.
+    fn arms_after(&self) -> Option<u8> {
+        None
+    }
 }
 
 /// How many bytes of a block [`BlockFormat::early_name`] may look at.
@@ -578,7 +585,18 @@ pub fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
             other => return other,
         }
     }
+    if cx.doc_start && cx.line_start && doc_start_probes(cx.cfg) {
+        return functionary_v3_2::probe_first(input, cx);
+    }
     Probe::NotMarker
+}
+
+/// Whether the start of the document is probed whatever its first byte:
+/// only for a format whose first marker may be missing there
+/// (`functionary-v3.2`'s first `>>>`), and only when it is forced.
+#[inline]
+pub fn doc_start_probes(cfg: &crate::engine::Config) -> bool {
+    cfg.is_only("functionary-v3.2")
 }
 
 impl Config {
