@@ -110,7 +110,27 @@ impl BlockFormat for Functionary {
 
     fn scan(&self, block: &[u8], st: &mut BlockState, eof: bool) -> BlockEnd {
         let body = st.pos;
-        scan_json_then_close(block, body, CLOSE, st, eof)
+        match scan_json_then_close(block, body, CLOSE, st, eof) {
+            BlockEnd::Done { len, cut: false }
+                if len >= CLOSE.len()
+                    && block[len - CLOSE.len()..len].eq_ignore_ascii_case(CLOSE) =>
+            {
+                // `</function>;<function=…>`: the `;` that separates
+                // consecutive calls belongs to the call before it, not to
+                // the text (it is decided by the next byte, so wait for it)
+                let s = scan::skip_blank(block, len);
+                if s == block.len() && !eof {
+                    return BlockEnd::More;
+                }
+                let len = if block.get(s) == Some(&b';') {
+                    s + 1
+                } else {
+                    len
+                };
+                BlockEnd::Done { len, cut: false }
+            }
+            other => other,
+        }
     }
 
     fn early_name(&self, head: &[u8]) -> Option<String> {
