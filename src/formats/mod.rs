@@ -586,17 +586,21 @@ pub fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
         }
     }
     if cx.doc_start && cx.line_start && doc_start_probes(cx.cfg) {
-        return functionary_v3_2::probe_first(input, cx);
+        if cx.cfg.is_only("functionary-v3.2") {
+            return functionary_v3_2::probe_first(input, cx);
+        }
+        return pythonic::probe_bare(input, cx);
     }
     Probe::NotMarker
 }
 
-/// Whether the start of the document is probed whatever its first byte:
-/// only for a format whose first marker may be missing there
-/// (`functionary-v3.2`'s first `>>>`), and only when it is forced.
+/// Whether the start of the document is probed whatever its first byte,
+/// for a reply whose first marker may be missing there: a bare pythonic
+/// call without its list brackets, or (forced only) `functionary-v3.2`'s
+/// first segment without `>>>`.
 #[inline]
 pub fn doc_start_probes(cfg: &crate::engine::Config) -> bool {
-    cfg.is_only("functionary-v3.2")
+    cfg.allows("pythonic") || cfg.is_only("functionary-v3.2")
 }
 
 impl Config {

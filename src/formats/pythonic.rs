@@ -1532,6 +1532,138 @@ impl BlockFormat for PyStart {
     }
 }
 
+/// A reply that is one bare call, without the list brackets
+/// (`get_weather(city="Oslo")`), a sloppy variant the catalog lists. Only
+/// at the start of the document, alone on its line, and with keyword
+/// arguments (or none): prose such as `Note(the following)` or
+/// `print("hi")` stays text. With `--format pythonic` positional arguments
+/// are reported as an error instead.
+pub struct PyBare;
+
+/// The shared instance.
+pub static PY_BARE: PyBare = PyBare;
+
+impl BlockFormat for PyBare {
+    fn id(&self) -> &'static str {
+        "pythonic"
+    }
+
+    fn scan(&self, block: &[u8], st: &mut BlockState, eof: bool) -> BlockEnd {
+        match scan_line_value(block, st, eof) {
+            BlockEnd::Done { len, cut: false } => {
+                // unfenced Python code (`plt.figure(figsize=(8, 6))` and
+                // more lines of it) is not a call: look at the next line
+                let s = skip_space_bounded(block, len);
+                if s > len + MAX_GAP {
+                    return BlockEnd::Done { len, cut: false };
+                }
+                match code_line_head(&block[s..]) {
+                    None if !eof => BlockEnd::More,
+                    Some(true) => BlockEnd::NotBlock { text_len: len },
+                    _ => BlockEnd::Done { len, cut: false },
+                }
+            }
+            other => other,
+        }
+    }
+
+    fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
+        let text = String::from_utf8_lossy(block);
+        let exact = matches!(text, std::borrow::Cow::Borrowed(_));
+        match parse_call_sequence(&text, cx.cut) {
+            Ok(pc) if pc.calls.iter().any(|c| c.positional > 0) && !cx.cfg.is_only("pythonic") => {
+                BlockResult::text()
+            }
+            Ok(pc) => block_result(pc, "pythonic", 0, block.len(), exact),
+            Err(PyError::Eof) if cx.cut => BlockResult::truncated("pythonic", block.len()),
+            Err(_) => BlockResult::text(),
+        }
+    }
+}
+
+/// At the start of `input`: a (dotted) name, `(`, then `)` or a keyword
+/// argument's `name =`. `Some(true)` yes, `Some(false)` no, `None` when the
+/// input ends first. Bounded: it looks at a few hundred bytes at most.
+fn bare_call_head(input: &[u8]) -> Option<bool> {
+    let ident_end = |from: usize, dots: bool| {
+        let mut i = from;
+        while i < input.len()
+            && i < from + 128
+            && (is_ident_byte(input[i]) || (dots && input[i] == b'.'))
+        {
+            i += 1;
+        }
+        i
+    };
+    if !is_ident_start(*input.first()?) {
+        return Some(false);
+    }
+    let i = ident_end(0, true);
+    match input.get(i)? {
+        b'(' => {}
+        _ => return Some(false),
+    }
+    let j = skip_space_bounded(input, i + 1);
+    match *input.get(j)? {
+        b')' => return Some(true),
+        c if is_ident_start(c) => {}
+        _ => return Some(false),
+    }
+    let k = ident_end(j, false);
+    let k = skip_space_bounded(input, k);
+    match input.get(k)? {
+        b'=' => Some(input.get(k + 1)? != &b'='),
+        _ => Some(false),
+    }
+}
+
+/// Whether a line starting at `input` reads as Python code: a (dotted)
+/// name followed by `(`, `[`, `=` or `.`, or a keyword such as `import`,
+/// `for`, `def`. `None` when the input ends first.
+fn code_line_head(input: &[u8]) -> Option<bool> {
+    let &first = input.first()?;
+    if !is_ident_start(first) {
+        return Some(false);
+    }
+    let mut i = 0;
+    while i < input.len() && i < 128 && is_ident_byte(input[i]) {
+        i += 1;
+    }
+    let word = &input[..i];
+    if matches!(
+        word,
+        b"import" | b"from" | b"for" | b"def" | b"class" | b"if" | b"while" | b"with" | b"return"
+    ) && matches!(input.get(i), Some(b' '))
+    {
+        return Some(true);
+    }
+    let j = skip_space_bounded(input, i);
+    match input.get(j)? {
+        b'(' | b'[' | b'.' => Some(true),
+        b'=' => Some(input.get(j + 1)? != &b'='),
+        _ => Some(false),
+    }
+}
+
+/// Probes the start of the document for a [`PyBare`] call.
+pub(crate) fn probe_bare(input: &[u8], cx: &ProbeCx) -> Probe {
+    if !cx.doc_start || !cx.cfg.allows("pythonic") {
+        return Probe::NotMarker;
+    }
+    match bare_call_head(input) {
+        Some(true) => {
+            let mut state = BlockState::default();
+            PyScan::at(0).save(&mut state);
+            Probe::Match(Action::Block {
+                fmt: &PY_BARE,
+                state,
+            })
+        }
+        None if !cx.eof => Probe::NeedMore,
+        _ => Probe::NotMarker,
+    }
+}
+
 /// `[` + blanks + a (dotted) identifier + `(`.
 fn probe_list(input: &[u8], cx: &ProbeCx) -> Probe {
     let s = skip_space_bounded(input, 1);
