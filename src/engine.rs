@@ -667,6 +667,17 @@ impl Engine {
             let mut partial = false;
             for c in close {
                 match scan::prefix(&data[at..], c.lit) {
+                    scan::Prefix::Full if c.lit.ends_with(b":") => {
+                        // `</think:SUFFIX>`: the suffix belongs to the marker
+                        match formats::hunyuan_v4::suffixed_len(&data[at..], c.lit.len(), eof) {
+                            Ok(mlen) => {
+                                found = Some((at, mlen, c.consume));
+                                break;
+                            }
+                            Err(Probe::NeedMore) => partial = true,
+                            Err(_) => {}
+                        }
+                    }
                     scan::Prefix::Full => {
                         found = Some((at, c.lit.len(), c.consume));
                         break;

@@ -53,7 +53,7 @@ const MAX_SUFFIX: usize = 80;
 
 /// Length of a tag whose name ends at `lit_len` and whose `:SUFFIX>` follows,
 /// or why not.
-fn suffixed_len(input: &[u8], lit_len: usize, eof: bool) -> Result<usize, Probe> {
+pub(crate) fn suffixed_len(input: &[u8], lit_len: usize, eof: bool) -> Result<usize, Probe> {
     let limit = input.len().min(lit_len + MAX_SUFFIX);
     for (k, &b) in input[lit_len..limit].iter().enumerate() {
         match b {

@@ -189,7 +189,8 @@ pub enum Action {
 
 /// A marker that ends a reasoning span.
 pub struct Close {
-    /// The marker.
+    /// The marker. One ending in `:` is a tag with a suffix: the marker
+    /// runs on to the `>` that ends `SUFFIX>` (up to 80 bytes, no blanks).
     pub lit: &'static [u8],
     /// Whether the marker belongs to the span (else it starts what follows).
     pub consume: bool,
@@ -428,6 +429,7 @@ pub static OPENERS: &[Opener] = &[
     reasoning::MISTRAL_THINK,
     reasoning::COHERE_THINKING,
     reasoning::SEED_THINK,
+    reasoning::SUFFIXED_THINK,
     // fmt-d, before hermes: `<TOOLCALL>` (hermes takes `<toolcall>` in any case)
     nemotron_toolcall::OPENER,
     // tags

@@ -26,6 +26,18 @@ const SEED_CLOSE: &[Close] = &[Close {
     lit: b"</seed:think>",
     consume: true,
 }];
+/// `</think:SUFFIX>` (a close literal ending in `:` takes its `SUFFIX>`
+/// with it) or a plain `</think>`.
+const SUFFIXED_THINK_CLOSE: &[Close] = &[
+    Close {
+        lit: b"</think:",
+        consume: true,
+    },
+    Close {
+        lit: b"</think>",
+        consume: true,
+    },
+];
 
 fn open(len: usize, close: &'static [Close]) -> Probe {
     Probe::Match(Action::Reasoning {
@@ -68,6 +80,19 @@ pub const COHERE_THINKING: Opener = Opener {
     line_start: false,
     formats: &[],
     probe: |_, _: &ProbeCx| open(18, COHERE_CLOSE),
+};
+
+/// `<think:SUFFIX>` (Tencent Hunyuan, whose tags may carry a suffix, as
+/// its `<tool_calls:SUFFIX>` do): closed by `</think:SUFFIX>` or `</think>`.
+pub const SUFFIXED_THINK: Opener = Opener {
+    lit: b"<think:",
+    ci: false,
+    line_start: false,
+    formats: &[],
+    probe: |input, cx: &ProbeCx| match super::hunyuan_v4::suffixed_len(input, 6, cx.eof) {
+        Ok(len) => open(len, SUFFIXED_THINK_CLOSE),
+        Err(p) => p,
+    },
 };
 
 /// `<seed:think>` (ByteDance Seed-OSS).
