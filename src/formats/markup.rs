@@ -50,3 +50,28 @@ pub const END_TOKENS: Opener = Opener {
     formats: &[],
     probe,
 };
+
+/// Hunyuan-A13B's `<answer>` … `</answer>` around the reply (after its
+/// `</think>`): markup, at the start of a line only, so prose that mentions
+/// the tags mid-sentence keeps them.
+pub const ANSWER_TAGS: Opener = Opener {
+    lit: b"<",
+    ci: false,
+    line_start: true,
+    formats: &[],
+    probe: |input, cx: &ProbeCx| {
+        let mut partial = false;
+        for t in [&b"<answer>"[..], b"</answer>"] {
+            match scan::prefix(input, t) {
+                Prefix::Full => return Probe::Match(Action::Markup { len: t.len() }),
+                Prefix::Partial => partial = true,
+                Prefix::No => {}
+            }
+        }
+        if partial && !cx.eof {
+            Probe::NeedMore
+        } else {
+            Probe::NotMarker
+        }
+    },
+};

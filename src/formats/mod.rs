@@ -517,6 +517,7 @@ pub static OPENERS: &[Opener] = &[
     bare_json::ARRAY,
     bare_json::INLINE_OBJECT,
     markup::END_TOKENS,
+    markup::ANSWER_TAGS,
 ];
 
 /// The openers whose literal can begin with byte `b`, in table order (an
