@@ -532,7 +532,9 @@ impl Engine {
                 let b = data[m];
                 if is_special(b)
                     || formats::is_line_start_byte(b)
-                    || (self.base + m as u64 == 0 && formats::doc_start_probes(&self.cfg))
+                    || (self.base + m as u64 == 0
+                        && scan::is_name_start_byte(b)
+                        && formats::doc_start_probes(&self.cfg))
                 {
                     match self.probe_at(data, m, true, eof) {
                         Probe::NotMarker => i = m + 1,

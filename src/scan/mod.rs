@@ -67,6 +67,13 @@ pub fn is_name_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':' | b'/' | b'$') || b >= 0x80
 }
 
+/// True for a byte that can start an identifier: an ASCII letter, `_`, or
+/// a byte of a non-ASCII character.
+#[inline]
+pub fn is_name_start_byte(b: u8) -> bool {
+    b.is_ascii_alphabetic() || b == b'_' || b >= 0x80
+}
+
 /// True for space, tab, carriage return and newline.
 #[inline]
 pub fn is_space(b: u8) -> bool {
