@@ -27,8 +27,13 @@ pub const TOKENS: &[&[u8]] = &[
 ];
 
 fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
+    probe_tokens(input, TOKENS, cx)
+}
+
+/// Markup when `input` starts with one of `tokens`; waits while it may.
+fn probe_tokens(input: &[u8], tokens: &[&[u8]], cx: &ProbeCx) -> Probe {
     let mut partial = false;
-    for t in TOKENS {
+    for t in tokens {
         match scan::prefix(input, t) {
             Prefix::Full => return Probe::Match(Action::Markup { len: t.len() }),
             Prefix::Partial => partial = true,
@@ -59,19 +64,5 @@ pub const ANSWER_TAGS: Opener = Opener {
     ci: false,
     line_start: true,
     formats: &[],
-    probe: |input, cx: &ProbeCx| {
-        let mut partial = false;
-        for t in [&b"<answer>"[..], b"</answer>"] {
-            match scan::prefix(input, t) {
-                Prefix::Full => return Probe::Match(Action::Markup { len: t.len() }),
-                Prefix::Partial => partial = true,
-                Prefix::No => {}
-            }
-        }
-        if partial && !cx.eof {
-            Probe::NeedMore
-        } else {
-            Probe::NotMarker
-        }
-    },
+    probe: |input, cx: &ProbeCx| probe_tokens(input, &[b"<answer>", b"</answer>"], cx),
 };
