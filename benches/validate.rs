@@ -54,7 +54,11 @@ fn bench(c: &mut Criterion) {
     c.bench_function("type text values by schema", |b| {
         b.iter(|| {
             let mut args = text.as_object().cloned().expect("object");
-            typing::type_arguments(black_box("qwen3-coder-xml"), &mut args, &schema)
+            typing::type_arguments(
+                black_box(toolcall::formats::ids::QWEN3_CODER_XML),
+                &mut args,
+                &schema,
+            )
         })
     });
 }

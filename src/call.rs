@@ -17,7 +17,7 @@ pub struct ParsedCall {
     /// The provider's id, if the markup carried one.
     pub id: Option<String>,
     /// The format id.
-    pub format: &'static str,
+    pub format: crate::formats::FormatId,
     /// Repairs applied to the arguments.
     pub repairs: Vec<Repair>,
     /// Where this call's markup ends, relative to the block start.

@@ -15,7 +15,9 @@
 //!   looked for.
 
 use crate::call::ParsedCall;
-use crate::formats::{self, Action, BlockEnd, BlockFormat, BlockState, Close, Probe, ProbeCx};
+use crate::formats::{
+    self, registry, Action, BlockEnd, BlockFormat, BlockState, Close, FormatId, Probe, ProbeCx,
+};
 use crate::record::{ErrorRecord, Span, ToolCall};
 use crate::scan::{self, skip_blank};
 
@@ -25,8 +27,8 @@ pub enum FormatChoice {
     /// Detect per document from the markers (the default).
     #[default]
     Auto,
-    /// Only this format id; detection is bypassed.
-    Only(String),
+    /// Only this format; detection is bypassed.
+    Only(FormatId),
 }
 
 /// Engine settings.
@@ -69,16 +71,18 @@ impl Default for Config {
 
 impl Config {
     /// True when `id` may be reported under the current format choice.
-    pub fn allows(&self, id: &str) -> bool {
-        match &self.format {
+    #[inline]
+    pub fn allows(&self, id: FormatId) -> bool {
+        match self.format {
             FormatChoice::Auto => true,
             FormatChoice::Only(f) => f == id,
         }
     }
 
     /// True when `--format` names exactly this format.
-    pub fn is_only(&self, id: &str) -> bool {
-        matches!(&self.format, FormatChoice::Only(f) if f == id)
+    #[inline]
+    pub fn is_only(&self, id: FormatId) -> bool {
+        self.format == FormatChoice::Only(id)
     }
 }
 
@@ -490,15 +494,14 @@ impl Engine {
             eof,
             cfg: &self.cfg,
         };
-        formats::probe(&data[at..], &cx)
+        registry::probe(&data[at..], &cx)
     }
 
     /// Where text before a marker candidate at `at` may be emitted up to:
-    /// a `]` right before it is held back while MiniMax-M3 is possible, as it
-    /// may be the first byte of the namespace token `]<]minimax[>[`, which
-    /// the engine only recognises from its `<`.
+    /// a byte right before it is held back when it may lead a marker whose
+    /// literal starts after it (a format's [`formats::Lead`]).
     fn lead_hold(&self, data: &[u8], pos: usize, at: usize) -> usize {
-        if at > pos && data[at - 1] == b']' && self.cfg.allows("minimax-m3") {
+        if at > pos && registry::holds_lead(&self.cfg, data[at - 1]) {
             at - 1
         } else {
             at
@@ -531,10 +534,10 @@ impl Engine {
                 at_ls = false;
                 let b = data[m];
                 if is_special(b)
-                    || formats::is_line_start_byte(b)
+                    || registry::is_line_start_byte(b)
                     || (self.base + m as u64 == 0
                         && scan::is_name_start_byte(b)
-                        && formats::doc_start_probes(&self.cfg))
+                        && registry::doc_start(&self.cfg).is_some())
                 {
                     match self.probe_at(data, m, true, eof) {
                         Probe::NotMarker => i = m + 1,
@@ -574,7 +577,7 @@ impl Engine {
                     return Step::Wait(to);
                 }
                 Probe::Match(action) => {
-                    let (c, action) = formats::minimax_m3::lead_bracket(data, pos, c, action);
+                    let (c, action) = registry::extend_over_lead(&self.cfg, data, pos, c, action);
                     self.emit_text(data, pos, c, sink);
                     return self.start(data, c, action, sink);
                 }
@@ -671,7 +674,7 @@ impl Engine {
                 match scan::prefix(&data[at..], c.lit) {
                     scan::Prefix::Full if c.lit.ends_with(b":") => {
                         // `</think:SUFFIX>`: the suffix belongs to the marker
-                        match formats::hunyuan_v4::suffixed_len(&data[at..], c.lit.len(), eof) {
+                        match formats::shared::tag::suffixed_len(&data[at..], c.lit.len(), eof) {
                             Ok(mlen) => {
                                 found = Some((at, mlen, c.consume));
                                 break;
@@ -1021,8 +1024,8 @@ impl Engine {
         let raw = &data[from..to];
         let id = c.id.unwrap_or_else(|| derive_id(index, span[0], &c.name));
         let format = match &self.cfg.format {
-            FormatChoice::Only(f) => formats::static_id(f).unwrap_or(c.format),
-            FormatChoice::Auto => c.format,
+            FormatChoice::Only(f) => f.as_str(),
+            FormatChoice::Auto => c.format.as_str(),
         };
         let mut extra = serde_json::Map::new();
         crate::call::add_server_fields(&c.name, &mut extra);

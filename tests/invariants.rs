@@ -19,7 +19,9 @@ fn config_for(args: &[String]) -> Config {
             "--format" | "-f" => {
                 if let Some(f) = it.next() {
                     if f != "auto" {
-                        cfg.format = FormatChoice::Only(f.clone());
+                        cfg.format = FormatChoice::Only(
+                            toolcall::formats::FormatId::lookup(f).expect("known format"),
+                        );
                     }
                 }
             }

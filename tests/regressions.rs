@@ -37,7 +37,7 @@ fn check(input: &[u8], cfg: &Config) -> Collector {
 
 fn forced(id: &str) -> Config {
     Config {
-        format: FormatChoice::Only(id.to_string()),
+        format: FormatChoice::Only(toolcall::formats::FormatId::lookup(id).expect("known format")),
         ..Config::default()
     }
 }

@@ -27,7 +27,7 @@ pub fn config(flags: u8, fmt: u8) -> Config {
         cfg.max_block = 64;
     }
     if flags & 64 != 0 {
-        cfg.format = FormatChoice::Only(FORMATS[fmt as usize % FORMATS.len()].id.to_string());
+        cfg.format = FormatChoice::Only(FORMATS[fmt as usize % FORMATS.len()].id);
     }
     cfg
 }

@@ -71,10 +71,10 @@ impl EngineArgs {
     pub fn config(&self, doc: &str) -> anyhow::Result<Config> {
         let format = if self.format == "auto" {
             FormatChoice::Auto
-        } else if formats::static_id(&self.format).is_some() {
-            FormatChoice::Only(self.format.clone())
+        } else if let Some(id) = formats::FormatId::lookup(&self.format) {
+            FormatChoice::Only(id)
         } else {
-            let known: Vec<&str> = formats::FORMATS.iter().map(|f| f.id).collect();
+            let known: Vec<&str> = formats::FORMATS.iter().map(|f| f.id.as_str()).collect();
             bail!(
                 "unknown format '{}' (known: auto, {})",
                 self.format,

@@ -23,29 +23,38 @@ pub struct FormatsArgs {
 }
 
 #[derive(serde::Serialize)]
-struct FormatRecord<'a> {
+struct FormatRecord {
     #[serde(rename = "type")]
     kind: &'static str,
-    #[serde(flatten)]
-    info: &'a crate::formats::FormatInfo,
+    id: crate::formats::FormatId,
+    families: &'static str,
+    markers: &'static [&'static str],
+    body: &'static str,
 }
 
 /// Runs `formats`.
 pub fn run(args: &FormatsArgs) -> anyhow::Result<Outcome> {
     let mut out = Output::stdout(FlushPolicy::Block);
     if args.json {
-        for info in FORMATS {
+        for f in FORMATS {
             out.record(&FormatRecord {
                 kind: "format",
-                info,
+                id: f.id,
+                families: f.families,
+                markers: f.markers,
+                body: f.body,
             })?;
         }
     } else {
-        let width = FORMATS.iter().map(|f| f.id.len()).max().unwrap_or(0);
+        let width = FORMATS
+            .iter()
+            .map(|f| f.id.as_str().len())
+            .max()
+            .unwrap_or(0);
         for f in FORMATS {
             let line = format!(
                 "{:width$}  {}\n{:width$}  markers: {}\n",
-                f.id,
+                f.id.as_str(),
                 f.families,
                 "",
                 f.markers.join("  "),

@@ -4,7 +4,7 @@
 use super::common::read_source;
 use super::output::{FlushPolicy, Output};
 use super::Outcome;
-use crate::render::{self, CallSpec, Family, Source, ToolResult, FAMILIES};
+use crate::render::{self, families, CallSpec, Family, Source, ToolResult};
 use crate::validate::registry::Registry;
 use anyhow::{anyhow, bail, Context};
 use clap::builder::PossibleValuesParser;
@@ -55,7 +55,7 @@ pub enum RenderCommand {
 }
 
 fn family_parser() -> PossibleValuesParser {
-    PossibleValuesParser::new(FAMILIES.iter().map(|f| f.id))
+    PossibleValuesParser::new(families().iter().map(|f| f.id))
 }
 
 /// The tool-definition block a family expects in its system prompt.
@@ -443,8 +443,8 @@ struct FamilyRecord {
 
 fn run_families(a: &FamiliesArgs) -> anyhow::Result<Outcome> {
     let mut out = Output::stdout(FlushPolicy::Block);
-    let width = FAMILIES.iter().map(|f| f.id.len()).max().unwrap_or(0);
-    for f in FAMILIES {
+    let width = families().iter().map(|f| f.id.len()).max().unwrap_or(0);
+    for f in families() {
         if a.json {
             out.record(&FamilyRecord {
                 kind: "family",

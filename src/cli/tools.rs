@@ -235,7 +235,9 @@ impl Tools {
         if let (Some(tool), serde_json::Value::Object(args)) =
             (reg.get(&call.name), &mut call.arguments)
         {
-            if typing::type_arguments(call.format, args, &tool.parameters) {
+            if crate::formats::FormatId::from_id(call.format)
+                .is_some_and(|f| typing::type_arguments(f, args, &tool.parameters))
+            {
                 self.log(
                     &call.doc,
                     2,

@@ -393,7 +393,8 @@ fn record_items(name: &str, bytes: Vec<u8>) -> Vec<Item> {
                 call.id = s("id");
                 call.name = s("name");
                 call.arguments = v.get("arguments").cloned().unwrap_or(Value::Null);
-                call.format = crate::formats::static_id(&s("format")).unwrap_or("");
+                call.format =
+                    crate::formats::FormatId::from_id(&s("format")).map_or("", |f| f.as_str());
                 if call.raw.is_empty() && text.as_ref().is_some_and(|t| Rc::ptr_eq(t, &ndjson)) {
                     call.raw = String::from_utf8_lossy(line).into_owned();
                 }

@@ -7,19 +7,34 @@
 //! off after a complete value (closers supplied). A stray `<|tools_suffix|>`
 //! is markup.
 
+use super::{ids, Rank, Values, FormatId};
 use super::pythonic::{parse_value_any, scan_wrapped, Wrap};
 use super::{
-    Action, BlockEnd, BlockFormat, BlockResult, BlockState, FormatInfo, Opener, ParseCx, Probe,
+    Action, BlockEnd, BlockFormat, BlockResult, BlockState, Format, Opener, ParseCx, Probe,
 };
 use crate::call::{arguments_from, call_from_object, clean_name, Evidence, ParsedCall, Shape};
 use serde_json::Value;
 
 /// Catalog entry.
-pub const INFO: FormatInfo = FormatInfo {
-    id: "apertus",
+pub const FORMAT: Format = Format {
+    id: ids::APERTUS,
     families: "Swiss AI Apertus",
     markers: &["<|tools_prefix|>", "<|tools_suffix|>"],
     body: "JSON array of {\"NAME\": {arguments}} objects",
+    names: &[],
+    openers: &[OPENER, OPENER_STRAY_SUFFIX],
+    admitted_under: &[],
+    doc_start: None,
+    lead: None,
+    values: Values::Json,
+    render: Some(crate::render::Prompt {
+        models: "Swiss AI Apertus",
+        tools: crate::render::tools::apertus,
+        tools_source: crate::render::Source::Template,
+        result: crate::render::results::apertus,
+        result_source: crate::render::Source::Template,
+        call: crate::render::calls::apertus,
+    }),
 };
 
 const WRAP: Wrap = Wrap {
@@ -59,8 +74,8 @@ fn element(v: &Value) -> Result<crate::call::CallParts, Shape> {
 }
 
 impl BlockFormat for Apertus {
-    fn id(&self) -> &'static str {
-        "apertus"
+    fn id(&self) -> FormatId {
+        ids::APERTUS
     }
 
     fn scan(&self, block: &[u8], st: &mut BlockState, eof: bool) -> BlockEnd {
@@ -78,13 +93,13 @@ impl BlockFormat for Apertus {
         let text = String::from_utf8_lossy(&block[open..body_end]);
         if text.trim().is_empty() {
             if cut {
-                return BlockResult::truncated("apertus", block.len());
+                return BlockResult::truncated(ids::APERTUS, block.len());
             }
             return BlockResult::error("TLP-001", "empty apertus call", open);
         }
         let Some((value, reps)) = parse_value_any(&text, cut) else {
             if cut {
-                return BlockResult::truncated("apertus", block.len());
+                return BlockResult::truncated(ids::APERTUS, block.len());
             }
             return BlockResult::error("TLP-003", "apertus body is not valid JSON", open);
         };
@@ -105,7 +120,7 @@ impl BlockFormat for Apertus {
                         name: clean_name(&p.name),
                         arguments: p.arguments,
                         id: p.id,
-                        format: "apertus",
+                        format: ids::APERTUS,
                         repairs,
                         end: block.len(),
                     });
@@ -133,20 +148,20 @@ pub const OPENER: Opener = Opener {
     lit: b"<|tools_prefix|>",
     ci: false,
     line_start: false,
-    formats: &["apertus"],
+    rank: Rank::Normal,
+    also: &[],
     probe: |_, _| {
         Probe::Match(Action::Block {
             fmt: &APERTUS,
             state: BlockState::default(),
         })
-    },
-};
+    },};
 
 /// A stray `<|tools_suffix|>` is markup.
 pub const OPENER_STRAY_SUFFIX: Opener = Opener {
     lit: b"<|tools_suffix|>",
     ci: false,
     line_start: false,
-    formats: &["apertus"],
-    probe: |_, _| Probe::Match(Action::Markup { len: 16 }),
-};
+    rank: Rank::Normal,
+    also: &[],
+    probe: |_, _| Probe::Match(Action::Markup { len: 16 }),};

@@ -6,8 +6,9 @@
 //! or an array of these) and nothing else follows it on its line. Llama 3
 //! separates several objects with `;`. Anything else is text, untouched.
 
+use super::{ids, Rank, Values, FormatId};
 use super::{
-    Action, BlockEnd, BlockFormat, BlockResult, BlockState, FormatInfo, Opener, ParseCx, Probe,
+    Action, BlockEnd, BlockFormat, BlockResult, BlockState, Format, Opener, ParseCx, Probe,
     ProbeCx,
 };
 use crate::call::{calls_from_value, close_truncated, parse_json, Evidence, ParsedCall};
@@ -15,27 +16,25 @@ use crate::scan::balance::End;
 use crate::scan::{self, Prefix};
 
 /// Catalog entry.
-pub const INFO: FormatInfo = FormatInfo {
-    id: "bare-json",
+pub const FORMAT: Format = Format {
+    id: ids::BARE_JSON,
     families: "any model in JSON mode, Ollama templates whose tool tag is `{`",
     markers: &["{ at the start of a line (whole reply or its own lines)"],
     body: "call-shaped JSON object, wrapper or array",
-};
-
-/// Catalog entry for Llama 3's JSON tool format.
-pub const LLAMA3_INFO: FormatInfo = FormatInfo {
-    id: "llama3-json",
-    families: "Llama 3.1/3.2/3.3 JSON tool prompt",
-    markers: &["{\"name\": …, \"parameters\": …}", "; between calls"],
-    body: "JSON objects with name and parameters, `;`-separated",
-};
-
-/// Catalog entry for xLAM's bare arrays.
-pub const XLAM_INFO: FormatInfo = FormatInfo {
-    id: "xlam",
-    families: "Salesforce xLAM-1, xLAM-2",
-    markers: &["[ at the start of the reply"],
-    body: "JSON array of {\"name\", \"arguments\"}",
+    names: &[],
+    openers: &[OBJECT, ARRAY, INLINE_OBJECT],
+    admitted_under: &[ids::LLAMA3_JSON, ids::XLAM, ids::GEMINI_FUNCTION_CALL],
+    doc_start: None,
+    lead: None,
+    values: Values::Json,
+    render: Some(crate::render::Prompt {
+        models: "prompted models (JSON mode)",
+        tools: crate::render::tools::json_prompted,
+        tools_source: crate::render::Source::Ours,
+        result: crate::render::results::bare_json,
+        result_source: crate::render::Source::Ours,
+        call: crate::render::calls::bare_json,
+    }),
 };
 
 /// The bare JSON block format.
@@ -62,7 +61,8 @@ pub const INLINE_OBJECT: Opener = Opener {
     lit: b"{",
     ci: false,
     line_start: false,
-    formats: &["bare-json", "llama3-json", "xlam"],
+    rank: Rank::Structural,
+    also: &[ids::LLAMA3_JSON, ids::XLAM],
     probe: |_, cx| {
         if cx.cfg.inline_json {
             Probe::Match(Action::Block {
@@ -72,17 +72,16 @@ pub const INLINE_OBJECT: Opener = Opener {
         } else {
             Probe::NotMarker
         }
-    },
-};
+    },};
 
 /// `{` at the start of a line.
 pub const OBJECT: Opener = Opener {
     lit: b"{",
     ci: false,
     line_start: true,
-    formats: &["bare-json", "llama3-json", "xlam", "gemini-function-call"],
-    probe: |_, _| held(),
-};
+    rank: Rank::Structural,
+    also: &[ids::LLAMA3_JSON, ids::XLAM, ids::GEMINI_FUNCTION_CALL],
+    probe: |_, _| held(),};
 
 fn probe_array(input: &[u8], cx: &ProbeCx) -> Probe {
     let s = scan::skip_space(input, 1);
@@ -98,13 +97,13 @@ pub const ARRAY: Opener = Opener {
     lit: b"[",
     ci: false,
     line_start: true,
-    formats: &["bare-json", "llama3-json", "xlam", "gemini-function-call"],
-    probe: probe_array,
-};
+    rank: Rank::Structural,
+    also: &[ids::LLAMA3_JSON, ids::XLAM, ids::GEMINI_FUNCTION_CALL],
+    probe: probe_array,};
 
 impl BlockFormat for BareJson {
-    fn id(&self) -> &'static str {
-        "bare-json"
+    fn id(&self) -> FormatId {
+        ids::BARE_JSON
     }
 
     // st.mark: start of the current value; st.aux: end of the last value;
@@ -209,7 +208,7 @@ impl BlockFormat for BareJson {
         let mut values = Vec::new();
         let mut start = 0usize;
         let mut rest: &str = &text;
-        let mut label = "bare-json";
+        let mut label = ids::BARE_JSON;
         loop {
             let b = rest.as_bytes();
             let end = match crate::scan::balance::JsonEnd::new().scan(b) {
@@ -222,7 +221,7 @@ impl BlockFormat for BareJson {
             if let Some(next) = t.strip_prefix(';') {
                 let next_trim = next.trim_start();
                 if next_trim.starts_with('{') {
-                    label = "llama3-json";
+                    label = ids::LLAMA3_JSON;
                     let skip = rest.len() - next_trim.len();
                     start += skip;
                     rest = next_trim;
@@ -262,11 +261,11 @@ impl BlockFormat for BareJson {
             };
             let this_label =
                 if gemini(&value) || value.as_array().and_then(|a| a.first()).is_some_and(gemini) {
-                    "gemini-function-call"
-                } else if value.is_array() && label == "bare-json" {
-                    "xlam"
+                    ids::GEMINI_FUNCTION_CALL
+                } else if value.is_array() && label == ids::BARE_JSON {
+                    ids::XLAM
                 } else if value.get("parameters").is_some() {
-                    "llama3-json"
+                    ids::LLAMA3_JSON
                 } else {
                     label
                 };

@@ -18,15 +18,16 @@
 //! `Action:` line (`fenced-json` fences and `bare-json` values). A block whose
 //! only call was `directly_answer` is text.
 
+use super::{ids, Rank, Values, FormatId};
 use super::{
-    granite, hermes, Action, BlockEnd, BlockFormat, BlockResult, BlockState, FormatInfo, Opener,
+    Action, BlockEnd, BlockFormat, BlockResult, BlockState, Format, Opener,
     ParseCx, Probe, ProbeCx,
 };
 use crate::scan::{self, Prefix};
 
 /// Catalog entry.
-pub const INFO: FormatInfo = FormatInfo {
-    id: "cohere",
+pub const FORMAT: Format = Format {
+    id: ids::COHERE,
     families: "Cohere Command R, R+, R7B, Command A",
     markers: &[
         "<|START_ACTION|>",
@@ -36,6 +37,20 @@ pub const INFO: FormatInfo = FormatInfo {
         "<|START_RESPONSE|>",
     ],
     body: "JSON array of {\"tool_call_id\", \"tool_name\", \"parameters\"}",
+    names: &[],
+    openers: &[OPENER_ACTION, OPENER_STRAY_END, OPENER_ACTION_LINE],
+    admitted_under: &[],
+    doc_start: None,
+    lead: None,
+    values: Values::Json,
+    render: Some(crate::render::Prompt {
+        models: "Cohere Command R7B / Command A",
+        tools: crate::render::tools::cohere,
+        tools_source: crate::render::Source::Template,
+        result: crate::render::results::cohere,
+        result_source: crate::render::Source::Template,
+        call: crate::render::calls::cohere,
+    }),
 };
 
 /// The name of Command R's "answer directly" pseudo-tool.
@@ -57,11 +72,11 @@ pub struct CohereAction;
 /// The shared instance.
 pub static COHERE_ACTION: CohereAction = CohereAction;
 
-static ACTION_JSON: granite::TaggedJson = granite::TaggedJson::strong("cohere", b"<|end_action|>");
+static ACTION_JSON: super::shared::tagged::TaggedJson = super::shared::tagged::TaggedJson::strong(ids::COHERE, b"<|end_action|>");
 
 impl BlockFormat for CohereAction {
-    fn id(&self) -> &'static str {
-        "cohere"
+    fn id(&self) -> FormatId {
+        ids::COHERE
     }
 
     fn scan(&self, block: &[u8], st: &mut BlockState, eof: bool) -> BlockEnd {
@@ -80,26 +95,26 @@ pub const OPENER_ACTION: Opener = Opener {
     lit: b"<|START_ACTION|>",
     ci: false,
     line_start: false,
-    formats: &["cohere"],
+    rank: Rank::Normal,
+    also: &[],
     probe: |i, cx| {
-        granite::json_after(
+        super::shared::tagged::json_after(
             i,
             16,
             cx,
             &COHERE_ACTION,
             Probe::Match(Action::Markup { len: 16 }),
         )
-    },
-};
+    },};
 
 /// A stray `<|END_ACTION|>` is markup.
 pub const OPENER_STRAY_END: Opener = Opener {
     lit: b"<|END_ACTION|>",
     ci: false,
     line_start: false,
-    formats: &["cohere"],
-    probe: |_, _| Probe::Match(Action::Markup { len: 14 }),
-};
+    rank: Rank::Normal,
+    also: &[],
+    probe: |_, _| Probe::Match(Action::Markup { len: 14 }),};
 
 /// Command R's `Action:` line followed by a JSON fence. `BlockState::pos` is
 /// where the fence content starts, `aux` the fence's backtick count (the
@@ -159,13 +174,13 @@ pub const OPENER_ACTION_LINE: Opener = Opener {
     lit: b"Action:",
     ci: false,
     line_start: true,
-    formats: &["cohere"],
-    probe: probe_action_line,
-};
+    rank: Rank::Normal,
+    also: &[],
+    probe: probe_action_line,};
 
 impl BlockFormat for CohereFence {
-    fn id(&self) -> &'static str {
-        "cohere"
+    fn id(&self) -> FormatId {
+        ids::COHERE
     }
 
     fn scan(&self, block: &[u8], st: &mut BlockState, eof: bool) -> BlockEnd {
@@ -182,7 +197,7 @@ impl BlockFormat for CohereFence {
             memchr::memmem::rfind(&block[header..], b"```").map_or(block.len(), |k| header + k)
         };
         // the closing fence line is part of the block, not of the body
-        let mut r = hermes::json_block(&block[..content_end], header, content_end, "cohere", cx);
+        let mut r = super::shared::json::json_block(&block[..content_end], header, content_end, ids::COHERE, cx);
         for c in &mut r.calls {
             c.end = c.end.min(content_end);
         }
@@ -204,7 +219,7 @@ mod tests {
             name: name.into(),
             arguments: Default::default(),
             id: None,
-            format: "cohere",
+            format: ids::COHERE,
             repairs: Vec::new(),
             end,
         }

@@ -19,8 +19,9 @@
 //! block ends before it and the cut invoke is read on its own). Any other
 //! `<｜DSML｜…>` tag outside a block is markup.
 
+use super::{ids, Rank, Values, FormatId};
 use super::{
-    section, Action, BlockEnd, BlockFormat, BlockResult, BlockState, FormatInfo, Opener, ParseCx,
+    section, Action, BlockEnd, BlockFormat, BlockResult, BlockState, Format, Opener, ParseCx,
     Probe, ProbeCx,
 };
 use crate::call::{clean_name, strip_one_newline, ParsedCall};
@@ -28,8 +29,8 @@ use crate::scan::{self, Prefix};
 use serde_json::{Map, Value};
 
 /// Catalog entry.
-pub const INFO: FormatInfo = FormatInfo {
-    id: "deepseek-dsml",
+pub const FORMAT: Format = Format {
+    id: ids::DEEPSEEK_DSML,
     families: "DeepSeek V3.2, DeepSeek V4",
     markers: &[
         "<｜DSML｜function_calls>",
@@ -40,6 +41,20 @@ pub const INFO: FormatInfo = FormatInfo {
         "</｜DSML｜function_calls>",
     ],
     body: "invoke elements with string=\"true\" (raw) or string=\"false\" (JSON) parameters",
+    names: &[],
+    openers: &[OPENER, OPENER_CLOSE],
+    admitted_under: &[],
+    doc_start: None,
+    lead: None,
+    values: Values::TextUnlessDeclared,
+    render: Some(crate::render::Prompt {
+        models: "DeepSeek V3.2 / V4",
+        tools: crate::render::tools::deepseek_dsml,
+        tools_source: crate::render::Source::Template,
+        result: crate::render::results::deepseek_dsml,
+        result_source: crate::render::Source::Template,
+        call: crate::render::calls::deepseek_dsml,
+    }),
 };
 
 const DSML: &[u8] = "｜DSML｜".as_bytes();
@@ -121,9 +136,9 @@ pub const OPENER: Opener = Opener {
     lit: OPEN,
     ci: false,
     line_start: false,
-    formats: &["deepseek-dsml"],
-    probe,
-};
+    rank: Rank::Normal,
+    also: &[],
+    probe,};
 
 fn probe_close(input: &[u8], cx: &ProbeCx) -> Probe {
     match tag_len(input, 0, cx.eof) {
@@ -137,13 +152,13 @@ pub const OPENER_CLOSE: Opener = Opener {
     lit: "</｜DSML｜".as_bytes(),
     ci: false,
     line_start: false,
-    formats: &["deepseek-dsml"],
-    probe: probe_close,
-};
+    rank: Rank::Normal,
+    also: &[],
+    probe: probe_close,};
 
 impl BlockFormat for Dsml {
-    fn id(&self) -> &'static str {
-        "deepseek-dsml"
+    fn id(&self) -> FormatId {
+        ids::DEEPSEEK_DSML
     }
 
     // st.pos: resume index for the `｜DSML｜` search; st.mark: end of the last
@@ -225,7 +240,7 @@ impl BlockFormat for Dsml {
         while let Some(inv) = scan::find(block, i, INVOKE) {
             let Some(gt) = memchr::memchr(b'>', &block[inv..]).map(|k| inv + k) else {
                 r.errors
-                    .push(section::truncated("deepseek-dsml", block.len()));
+                    .push(section::truncated(ids::DEEPSEEK_DSML, block.len()));
                 break;
             };
             let name = clean_name(
@@ -246,20 +261,20 @@ impl BlockFormat for Dsml {
             let (arguments, complete) = parameters(&block[gt + 1..inner_end]);
             if cx.cut && close.is_none() && !complete {
                 r.errors
-                    .push(section::truncated("deepseek-dsml", block.len()));
+                    .push(section::truncated(ids::DEEPSEEK_DSML, block.len()));
                 continue;
             }
             r.calls.push(ParsedCall {
                 name,
                 arguments,
                 id: None,
-                format: "deepseek-dsml",
+                format: ids::DEEPSEEK_DSML,
                 repairs: Vec::new(),
                 end,
             });
         }
         if r.calls.is_empty() && r.errors.is_empty() && cx.cut {
-            return BlockResult::truncated("deepseek-dsml", block.len());
+            return BlockResult::truncated(ids::DEEPSEEK_DSML, block.len());
         }
         r
     }

@@ -19,16 +19,17 @@
 //! Stray DeepSeek tokens (`<｜tool▁calls▁end｜>`, `<｜tool▁sep｜>`,
 //! `<｜end▁of▁sentence｜>` …) are markup, never text.
 
+use super::{ids, Rank, Values, FormatId};
 use super::section::{self, CallOutcome, Tokens};
 use super::{
-    BlockEnd, BlockFormat, BlockResult, BlockState, FormatInfo, Opener, ParseCx, Probe, ProbeCx,
+    BlockEnd, BlockFormat, BlockResult, BlockState, Format, Opener, ParseCx, Probe, ProbeCx,
 };
 use crate::call::{clean_name, ParsedCall};
 use crate::scan;
 
 /// Catalog entry.
-pub const INFO: FormatInfo = FormatInfo {
-    id: "deepseek-v3",
+pub const FORMAT: Format = Format {
+    id: ids::DEEPSEEK_V3,
     families: "DeepSeek-V3 (0324), DeepSeek-R1 (0528), R1 distills with the DeepSeek template",
     markers: &[
         "<｜tool▁calls▁begin｜>",
@@ -38,6 +39,20 @@ pub const INFO: FormatInfo = FormatInfo {
         "<｜tool▁calls▁end｜>",
     ],
     body: "function<｜tool▁sep｜>NAME, then a ```json fence holding the arguments",
+    names: &[],
+    openers: &[OPENER],
+    admitted_under: &[ids::DEEPSEEK_V3_1],
+    doc_start: None,
+    lead: None,
+    values: Values::Json,
+    render: Some(crate::render::Prompt {
+        models: "DeepSeek V3 / R1",
+        tools: crate::render::tools::deepseek_v3,
+        tools_source: crate::render::Source::Approximate,
+        result: crate::render::results::deepseek_v3,
+        result_source: crate::render::Source::Template,
+        call: crate::render::calls::deepseek_v3,
+    }),
 };
 
 /// `<｜tool▁calls▁begin｜>`.
@@ -93,13 +108,13 @@ pub const OPENER: Opener = Opener {
     lit: "<｜".as_bytes(),
     ci: false,
     line_start: false,
-    formats: &["deepseek-v3", "deepseek-v3.1"],
-    probe,
-};
+    rank: Rank::Normal,
+    also: &[ids::DEEPSEEK_V3_1],
+    probe,};
 
 impl BlockFormat for DeepSeek {
-    fn id(&self) -> &'static str {
-        "deepseek-v3"
+    fn id(&self) -> FormatId {
+        ids::DEEPSEEK_V3
     }
 
     fn scan(&self, block: &[u8], st: &mut BlockState, eof: bool) -> BlockEnd {
@@ -107,7 +122,7 @@ impl BlockFormat for DeepSeek {
     }
 
     fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
-        section::parse_section(block, &TOKENS, "deepseek-v3", cx.cut, parse_call)
+        section::parse_section(block, &TOKENS, ids::DEEPSEEK_V3, cx.cut, parse_call)
     }
 }
 
@@ -115,7 +130,7 @@ impl BlockFormat for DeepSeek {
 fn parse_call(body: &[u8], off: usize, cut: bool) -> CallOutcome {
     let Some(sep) = scan::find(body, 0, SEP) else {
         if cut {
-            return Err(section::truncated("deepseek-v3", off + body.len()));
+            return Err(section::truncated(ids::DEEPSEEK_V3, off + body.len()));
         }
         return Err(section::err(
             "TLP-001",
@@ -146,7 +161,7 @@ fn parse_v3(after: &[u8], off: usize, cut: bool) -> CallOutcome {
     let name = clean_name(&String::from_utf8_lossy(&after[..e]));
     if name.is_empty() {
         if cut && e == after.len() {
-            return Err(section::truncated("deepseek-v3", off + after.len()));
+            return Err(section::truncated(ids::DEEPSEEK_V3, off + after.len()));
         }
         return Err(section::err(
             "TLP-001",
@@ -171,12 +186,12 @@ fn parse_v3(after: &[u8], off: usize, cut: bool) -> CallOutcome {
         }
     }
     let (arguments, repairs) =
-        section::json_arguments(&after[s..end], off + s, cut, "deepseek-v3")?;
+        section::json_arguments(&after[s..end], off + s, cut, ids::DEEPSEEK_V3)?;
     Ok(ParsedCall {
         name,
         arguments,
         id: None,
-        format: "deepseek-v3",
+        format: ids::DEEPSEEK_V3,
         repairs,
         end: 0,
     })
@@ -201,7 +216,7 @@ mod tests {
         ] {
             let c = call(b);
             assert_eq!(c.name, "get", "{b}");
-            assert_eq!(c.format, "deepseek-v3");
+            assert_eq!(c.format, ids::DEEPSEEK_V3);
             assert_eq!(serde_json::Value::Object(c.arguments), json!({"a": 1}));
         }
     }
@@ -210,9 +225,9 @@ mod tests {
     fn v31_body() {
         let c = call(" get_time <｜tool▁sep｜>{\"tz\": \"UTC\"}");
         assert_eq!(c.name, "get_time");
-        assert_eq!(c.format, "deepseek-v3.1");
+        assert_eq!(c.format, ids::DEEPSEEK_V3_1);
         let c = call("function<｜tool▁sep｜>{\"x\": 2}");
         assert_eq!(c.name, "function");
-        assert_eq!(c.format, "deepseek-v3.1");
+        assert_eq!(c.format, ids::DEEPSEEK_V3_1);
     }
 }

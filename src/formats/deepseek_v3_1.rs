@@ -11,14 +11,15 @@
 //! fence is tolerated anyway). `--format deepseek-v3.1` is accepted through
 //! the format alias table.
 
+use super::{ids, Values};
 use super::section::{self, CallOutcome};
-use super::FormatInfo;
+use super::Format;
 use crate::call::{clean_name, ParsedCall};
 use crate::scan;
 
 /// Catalog entry.
-pub const INFO: FormatInfo = FormatInfo {
-    id: "deepseek-v3.1",
+pub const FORMAT: Format = Format {
+    id: ids::DEEPSEEK_V3_1,
     families: "DeepSeek-V3.1, V3.1-Terminus, V3.2-Exp",
     markers: &[
         "<｜tool▁calls▁begin｜>",
@@ -28,6 +29,20 @@ pub const INFO: FormatInfo = FormatInfo {
         "<｜tool▁calls▁end｜>",
     ],
     body: "NAME<｜tool▁sep｜> then the JSON arguments",
+    names: &[],
+    openers: &[],
+    admitted_under: &[],
+    doc_start: None,
+    lead: None,
+    values: Values::Json,
+    render: Some(crate::render::Prompt {
+        models: "DeepSeek V3.1 / V3.2-Exp",
+        tools: crate::render::tools::deepseek_v3_1,
+        tools_source: crate::render::Source::Approximate,
+        result: crate::render::results::deepseek_v3_1,
+        result_source: crate::render::Source::Template,
+        call: crate::render::calls::deepseek_v3_1,
+    }),
 };
 
 /// Parses a V3.1 call: `before` is the (trimmed) text before the separator,
@@ -61,12 +76,12 @@ pub(crate) fn parse_v31(
         }
     }
     let (arguments, repairs) =
-        section::json_arguments(&after[s..end], after_off + s, cut, "deepseek-v3.1")?;
+        section::json_arguments(&after[s..end], after_off + s, cut, ids::DEEPSEEK_V3_1)?;
     Ok(ParsedCall {
         name,
         arguments,
         id: None,
-        format: "deepseek-v3.1",
+        format: ids::DEEPSEEK_V3_1,
         repairs,
         end: 0,
     })

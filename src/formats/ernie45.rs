@@ -11,13 +11,14 @@
 //! the stray `</think>` and ERNIE's `<response>` / `</response>` wrappers on
 //! their own lines are markup, so no marker leaks into the text.
 
-use super::{granite, hermes, Action, FormatInfo, Opener, Probe, ProbeCx};
+use super::{ids, Rank, Values};
+use super::{Action, Format, Opener, Probe, ProbeCx};
 use crate::call::Evidence;
 use crate::scan::{self, Prefix};
 
 /// Catalog entry.
-pub const INFO: FormatInfo = FormatInfo {
-    id: "ernie45",
+pub const FORMAT: Format = Format {
+    id: ids::ERNIE45,
     families: "Baidu ERNIE 4.5 (incl. 21B-A3B-Thinking)",
     markers: &[
         "</think>",
@@ -27,20 +28,34 @@ pub const INFO: FormatInfo = FormatInfo {
         "</response>",
     ],
     body: "JSON object {\"name\", \"arguments\"} (hermes body)",
+    names: &[],
+    openers: &[OPENER_TOOL_CALL, OPENER_STRAY_CLOSE, OPENER_STRAY_THINK_END, OPENER_RESPONSE],
+    admitted_under: &[],
+    doc_start: None,
+    lead: None,
+    values: Values::Json,
+    render: Some(crate::render::Prompt {
+        models: "Baidu ERNIE 4.5",
+        tools: crate::render::tools::generic,
+        tools_source: crate::render::Source::Generic,
+        result: crate::render::results::tool_response,
+        result_source: crate::render::Source::Generic,
+        call: crate::render::calls::hermes,
+    }),
 };
 
 /// ERNIE's hermes blocks under `--format ernie45`.
-pub static ERNIE45: granite::TaggedJson = granite::TaggedJson {
-    id: "ernie45",
+pub static ERNIE45: super::shared::tagged::TaggedJson = super::shared::tagged::TaggedJson {
+    id: ids::ERNIE45,
     close: b"</tool_call>",
-    closed_label: "ernie45",
-    open_label: "ernie45",
+    closed_label: ids::ERNIE45,
+    open_label: ids::ERNIE45,
     evidence: Evidence::Strong,
 };
 
 fn probe_tool_call(input: &[u8], cx: &ProbeCx) -> Probe {
-    match hermes::tag_len(input, 10, cx.eof) {
-        Ok(tag) => granite::json_after(input, tag, cx, &ERNIE45, Probe::NotMarker),
+    match super::shared::tag::tag_len(input, 10, cx.eof) {
+        Ok(tag) => super::shared::tagged::json_after(input, tag, cx, &ERNIE45, Probe::NotMarker),
         Err(p) => p,
     }
 }
@@ -51,18 +66,18 @@ pub const OPENER_TOOL_CALL: Opener = Opener {
     lit: b"<tool_call",
     ci: true,
     line_start: false,
-    formats: &["ernie45"],
-    probe: probe_tool_call,
-};
+    rank: Rank::Late,
+    also: &[],
+    probe: probe_tool_call,};
 
 /// A stray `</tool_call>` under `--format ernie45`.
 pub const OPENER_STRAY_CLOSE: Opener = Opener {
     lit: b"</tool_call>",
     ci: true,
     line_start: false,
-    formats: &["ernie45"],
-    probe: |_, _| Probe::Match(Action::Markup { len: 12 }),
-};
+    rank: Rank::Late,
+    also: &[],
+    probe: |_, _| Probe::Match(Action::Markup { len: 12 }),};
 
 /// A `</think>` outside any reasoning span (the template opened it) is
 /// markup, in every format.
@@ -70,9 +85,9 @@ pub const OPENER_STRAY_THINK_END: Opener = Opener {
     lit: b"</think>",
     ci: false,
     line_start: false,
-    formats: &[],
-    probe: |_, _| Probe::Match(Action::Markup { len: 8 }),
-};
+    rank: Rank::Late,
+    also: &[],
+    probe: |_, _| Probe::Match(Action::Markup { len: 8 }),};
 
 /// `<response>` or `</response>` alone on its line (ERNIE's answer wrapper)
 /// is markup. A `<response>` holding a call object is the hermes alias
@@ -102,6 +117,6 @@ pub const OPENER_RESPONSE: Opener = Opener {
     lit: b"<",
     ci: false,
     line_start: true,
-    formats: &["ernie45", "hermes"],
-    probe: probe_response,
-};
+    rank: Rank::Late,
+    also: &[ids::HERMES],
+    probe: probe_response,};

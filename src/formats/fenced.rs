@@ -11,51 +11,29 @@
 //! with `print(NAME(k=v))` or `NAME(k=v)`), reported as
 //! `gemini-function-call` for `tool_code` fences.
 
+use super::{ids, FormatId, Rank};
 use super::{
-    Action, BlockEnd, BlockFormat, BlockResult, BlockState, FormatInfo, Opener, ParseCx, Probe,
-    ProbeCx,
+    Action, BlockEnd, BlockFormat, BlockResult, BlockState, Opener, ParseCx, Probe, ProbeCx,
 };
 use crate::call::Evidence;
 use crate::scan;
 
-/// Catalog entry for tool fences.
-pub const TOOL_CALL_INFO: FormatInfo = FormatInfo {
-    id: "fenced-tool-call",
-    families: "prompted models, agent frameworks, llama.cpp generic fallback",
-    markers: &[
-        "```tool_call",
-        "```tool_code",
-        "```tool",
-        "```function_call",
-        "```tool_calls",
-    ],
-    body: "JSON object or array with tool/name and parameters/arguments",
-};
-
-/// Catalog entry for JSON fences.
-pub const JSON_INFO: FormatInfo = FormatInfo {
-    id: "fenced-json",
-    families: "Gemma, Phi, Mistral-instruct fine-tunes, xLAM and llama3 models that over-format",
-    markers: &["```json"],
-    body: "call-shaped JSON object or array (anything else stays text)",
-};
-
 /// A held-back fence; `BlockState::aux` is the backtick count, `pos` where
 /// the content starts.
 pub struct Fenced {
-    id: &'static str,
+    id: FormatId,
     evidence: Evidence,
 }
 
 /// Tool fences.
 pub static TOOL_FENCE: Fenced = Fenced {
-    id: "fenced-tool-call",
+    id: ids::FENCED_TOOL_CALL,
     evidence: Evidence::Strong,
 };
 
 /// JSON fences.
 pub static JSON_FENCE: Fenced = Fenced {
-    id: "fenced-json",
+    id: ids::FENCED_JSON,
     evidence: Evidence::Weak,
 };
 
@@ -107,12 +85,13 @@ fn probe_fence(input: &[u8], cx: &ProbeCx) -> Probe {
         })
     };
     if TOOL_INFOS.contains(&info.as_str())
-        && (cx.cfg.allows("fenced-tool-call")
-            || (info == "tool_code" && cx.cfg.allows("gemini-function-call")))
+        && (cx.cfg.allows(ids::FENCED_TOOL_CALL)
+            || (info == "tool_code" && cx.cfg.allows(ids::GEMINI_FUNCTION_CALL)))
     {
         return held(&TOOL_FENCE);
     }
-    if JSON_INFOS.contains(&info.as_str()) && cx.cfg.json_blocks && cx.cfg.allows("fenced-json") {
+    if JSON_INFOS.contains(&info.as_str()) && cx.cfg.json_blocks && cx.cfg.allows(ids::FENCED_JSON)
+    {
         return held(&JSON_FENCE);
     }
     Probe::Match(Action::Fence {
@@ -126,7 +105,8 @@ pub const FENCE: Opener = Opener {
     lit: b"```",
     ci: false,
     line_start: true,
-    formats: &[],
+    rank: Rank::Structural,
+    also: &[],
     probe: probe_fence,
 };
 
@@ -146,7 +126,8 @@ pub const INLINE: Opener = Opener {
     lit: b"`",
     ci: false,
     line_start: false,
-    formats: &[],
+    rank: Rank::Structural,
+    also: &[],
     probe: probe_inline,
 };
 
@@ -180,7 +161,7 @@ impl Fenced {
 }
 
 impl BlockFormat for Fenced {
-    fn id(&self) -> &'static str {
+    fn id(&self) -> FormatId {
         self.id
     }
 
@@ -258,7 +239,7 @@ impl BlockFormat for Fenced {
             // Gemma's ```tool_code: `print(f(x=1))` or `f(x=1)` (pythonic)
             let info = String::from_utf8_lossy(&block[ticks..header]);
             let label = if info.trim().eq_ignore_ascii_case("tool_code") {
-                "gemini-function-call"
+                ids::GEMINI_FUNCTION_CALL
             } else {
                 self.id
             };
@@ -300,3 +281,6 @@ fn looks_like_json(text: &str) -> bool {
         _ => false,
     }
 }
+
+/// Its openers, in probe order.
+pub static OPENERS: &[Opener] = &[FENCE, INLINE];

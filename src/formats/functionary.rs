@@ -5,18 +5,33 @@
 //! first non-blank byte after the tag decides (`{` here, `<parameter=` or
 //! `</function>` there). A tag followed by prose is not a call.
 
+use super::{ids, Rank, Values, FormatId};
 use super::{
     qwen3_coder_xml, scan_json_then_close, Action, BlockEnd, BlockFormat, BlockResult, BlockState,
-    FormatInfo, Opener, ParseCx, Probe, ProbeCx,
+    Format, Opener, ParseCx, Probe, ProbeCx,
 };
 use crate::scan::{self, Prefix};
 
 /// Catalog entry.
-pub const INFO: FormatInfo = FormatInfo {
-    id: "functionary",
+pub const FORMAT: Format = Format {
+    id: ids::FUNCTIONARY,
     families: "Llama 3.1/3.2/3.3 custom tools, Functionary v3.1",
     markers: &["<function=NAME>", "<function name=\"NAME\">", "</function>"],
     body: "JSON object that is the arguments",
+    names: &[],
+    openers: &[OPENER, OPENER_NAME_ATTR],
+    admitted_under: &[],
+    doc_start: None,
+    lead: None,
+    values: Values::Json,
+    render: Some(crate::render::Prompt {
+        models: "Llama 3.1 custom tools, Functionary v3.1",
+        tools: crate::render::tools::functionary,
+        tools_source: crate::render::Source::Template,
+        result: crate::render::results::ipython,
+        result_source: crate::render::Source::Template,
+        call: crate::render::calls::functionary,
+    }),
 };
 
 /// The functionary block format; `BlockState::pos` is where the JSON starts.
@@ -90,22 +105,22 @@ pub const OPENER: Opener = Opener {
     lit: b"<function=",
     ci: false,
     line_start: false,
-    formats: &["functionary", "qwen3-coder-xml"],
-    probe,
-};
+    rank: Rank::Normal,
+    also: &[ids::QWEN3_CODER_XML],
+    probe,};
 
 /// `<function name="NAME">`.
 pub const OPENER_NAME_ATTR: Opener = Opener {
     lit: b"<function name=",
     ci: false,
     line_start: false,
-    formats: &["functionary", "qwen3-coder-xml"],
-    probe,
-};
+    rank: Rank::Normal,
+    also: &[ids::QWEN3_CODER_XML],
+    probe,};
 
 impl BlockFormat for Functionary {
-    fn id(&self) -> &'static str {
-        "functionary"
+    fn id(&self) -> FormatId {
+        ids::FUNCTIONARY
     }
 
     fn scan(&self, block: &[u8], st: &mut BlockState, eof: bool) -> BlockEnd {
@@ -147,7 +162,7 @@ impl BlockFormat for Functionary {
 
     fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
         let Some(gt) = memchr::memchr(b'>', block) else {
-            return BlockResult::truncated("functionary", block.len());
+            return BlockResult::truncated(ids::FUNCTIONARY, block.len());
         };
         let raw_name = String::from_utf8_lossy(&block[9..gt]);
         let raw_name = raw_name.trim();
@@ -161,7 +176,7 @@ impl BlockFormat for Functionary {
             .trim()
             .trim_matches(|c| c == '"' || c == '\'')
             .to_string();
-        let body_end = super::hermes::json_body_end(block, gt + 1, CLOSE);
+        let body_end = super::shared::json::json_body_end(block, gt + 1, CLOSE);
         let body = String::from_utf8_lossy(&block[gt + 1..body_end]);
         let text = body.trim();
         let (value, mut repairs) = if cx.cut {
@@ -174,13 +189,13 @@ impl BlockFormat for Functionary {
                         });
                         (v, r)
                     }
-                    Err(_) => return BlockResult::truncated("functionary", block.len()),
+                    Err(_) => return BlockResult::truncated(ids::FUNCTIONARY, block.len()),
                 },
                 None => {
                     match crate::call::parse_json(text) {
                         // a complete object that only lacks </function>
                         Ok(v) if scan::trim(&block[gt + 1..]).ends_with(b"}") => v,
-                        _ => return BlockResult::truncated("functionary", block.len()),
+                        _ => return BlockResult::truncated(ids::FUNCTIONARY, block.len()),
                     }
                 }
             }
@@ -220,7 +235,7 @@ impl BlockFormat for Functionary {
                 name,
                 arguments,
                 id: None,
-                format: "functionary",
+                format: ids::FUNCTIONARY,
                 repairs,
                 end: block.len(),
             }],

@@ -15,9 +15,10 @@
 //! A `>>>NAME` whose segment is neither JSON nor `python` code (a markdown
 //! nested quote, a REPL prompt `>>> x`) is text.
 
+use super::{ids, Rank, Values, FormatId, DocStart};
 use super::pythonic::parse_value_any;
 use super::{
-    Action, BlockEnd, BlockFormat, BlockResult, BlockState, FormatInfo, Opener, ParseCx, Probe,
+    Action, BlockEnd, BlockFormat, BlockResult, BlockState, Format, Opener, ParseCx, Probe,
     ProbeCx,
 };
 use crate::call::{arguments_from, ParsedCall, Shape};
@@ -25,11 +26,28 @@ use crate::scan::{self, balance::End, Prefix};
 use serde_json::{Map, Value};
 
 /// Catalog entry.
-pub const INFO: FormatInfo = FormatInfo {
-    id: "functionary-v3.2",
+pub const FORMAT: Format = Format {
+    id: ids::FUNCTIONARY_V3_2,
     families: "Functionary v3.2 (MeetKai)",
     markers: &[">>>NAME\\n", ">>>all\\n"],
     body: "JSON arguments per tool segment; `all` segments are text",
+    names: &[],
+    openers: &[OPENER, OPENER_ARMED],
+    admitted_under: &[],
+    doc_start: Some(DocStart {
+        forced_only: true,
+        probe: probe_first,
+    }),
+    lead: None,
+    values: Values::Json,
+    render: Some(crate::render::Prompt {
+        models: "Functionary v3.2",
+        tools: crate::render::tools::functionary_v3_2,
+        tools_source: crate::render::Source::Template,
+        result: crate::render::results::functionary_v3_2,
+        result_source: crate::render::Source::Template,
+        call: crate::render::calls::functionary_v3_2,
+    }),
 };
 
 const MAX_NAME: usize = 128;
@@ -150,8 +168,8 @@ const P_CODE: u8 = 3;
 const P_AFTER: u8 = 4;
 
 impl BlockFormat for FunctionaryV32 {
-    fn id(&self) -> &'static str {
-        "functionary-v3.2"
+    fn id(&self) -> FormatId {
+        ids::FUNCTIONARY_V3_2
     }
 
     // a `>>>all` glued onto the end of a tool segment is a header
@@ -333,10 +351,10 @@ impl BlockFormat for FunctionaryV32 {
                             }),
                             None if cx.cut && last => {
                                 if r.calls.is_empty() {
-                                    return BlockResult::truncated("functionary-v3.2", block.len());
+                                    return BlockResult::truncated(ids::FUNCTIONARY_V3_2, block.len());
                                 }
                                 r.errors.extend(
-                                    BlockResult::truncated("functionary-v3.2", body).errors,
+                                    BlockResult::truncated(ids::FUNCTIONARY_V3_2, body).errors,
                                 );
                                 break;
                             }
@@ -353,7 +371,7 @@ impl BlockFormat for FunctionaryV32 {
                                 name: crate::call::clean_name(&tool),
                                 arguments,
                                 id: None,
-                                format: "functionary-v3.2",
+                                format: ids::FUNCTIONARY_V3_2,
                                 repairs,
                                 end: block.len(),
                             });
@@ -403,7 +421,7 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
 /// the document and only with `--format functionary-v3.2`, since in
 /// general a word on a line of its own is prose.
 pub(crate) fn probe_first(input: &[u8], cx: &ProbeCx) -> Probe {
-    if !cx.doc_start || !cx.cfg.is_only("functionary-v3.2") {
+    if !cx.doc_start || !cx.cfg.is_only(ids::FUNCTIONARY_V3_2) {
         return Probe::NotMarker;
     }
     probe_header(input, cx, true)
@@ -447,24 +465,24 @@ pub const OPENER: Opener = Opener {
     lit: b">>>",
     ci: false,
     line_start: true,
-    formats: &["functionary-v3.2"],
-    probe,
-};
+    rank: Rank::Normal,
+    also: &[],
+    probe,};
 
 /// `>>>` inside a line, once a `>>>all` header has armed `>` for the document.
 pub const OPENER_ARMED: Opener = Opener {
     lit: b">>>",
     ci: false,
     line_start: false,
-    formats: &["functionary-v3.2"],
+    rank: Rank::Normal,
+    also: &[],
     probe: |input, cx| {
         if cx.armed == Some(b'>') {
             probe(input, cx)
         } else {
             Probe::NotMarker
         }
-    },
-};
+    },};
 
 #[cfg(test)]
 mod tests {

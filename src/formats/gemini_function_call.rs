@@ -20,8 +20,9 @@
 //! arguments (`call:NAME{}` or `call:NAME`). Stray closing markers are
 //! markup, never text.
 
+use super::{ids, Rank, Values, FormatId};
 use super::{
-    Action, BlockEnd, BlockFormat, BlockResult, BlockState, Close, FormatInfo, Opener, ParseCx,
+    Action, BlockEnd, BlockFormat, BlockResult, BlockState, Close, Format, Opener, ParseCx,
     Probe,
 };
 use crate::call::{clean_name, type_text, ParsedCall};
@@ -30,8 +31,8 @@ use crate::scan::{self, Prefix};
 use serde_json::{Map, Value};
 
 /// Catalog entry.
-pub const INFO: FormatInfo = FormatInfo {
-    id: "gemini-function-call",
+pub const FORMAT: Format = Format {
+    id: ids::GEMINI_FUNCTION_CALL,
     families: "Gemini API imitations, FunctionGemma, Gemma 2/3 (tool_code fences), Gemma 4",
     markers: &[
         "<|tool_call>",
@@ -44,6 +45,20 @@ pub const INFO: FormatInfo = FormatInfo {
         "```tool_code",
     ],
     body: "call:NAME{key:<|\"|>text<|\"|>,…} (Gemma 4), call:NAME{key:<escape>text<escape>} (FunctionGemma)",
+    names: &[],
+    openers: &[OPENER_CHANNEL, OPENER_GEMMA4, OPENER_FUNCTION_GEMMA, OPENER_STRAY_GEMMA4, OPENER_STRAY_FUNCTION_GEMMA, OPENER_STRAY_CHANNEL],
+    admitted_under: &[],
+    doc_start: None,
+    lead: None,
+    values: Values::Json,
+    render: Some(crate::render::Prompt {
+        models: "FunctionGemma",
+        tools: crate::render::tools::gemini,
+        tools_source: crate::render::Source::Approximate,
+        result: crate::render::results::gemini,
+        result_source: crate::render::Source::Approximate,
+        call: crate::render::calls::gemini,
+    }),
 };
 
 /// The two marker pairs: (open, close).
@@ -76,8 +91,8 @@ const P_QUOTE_ESC: u8 = 5; // just after a backslash in a "…" string
 const P_AFTER: u8 = 6;
 
 impl BlockFormat for GemmaCall {
-    fn id(&self) -> &'static str {
-        "gemini-function-call"
+    fn id(&self) -> FormatId {
+        ids::GEMINI_FUNCTION_CALL
     }
 
     // st.pos: resume position; st.aux: brace depth; st.mark: end of the
@@ -243,7 +258,7 @@ impl BlockFormat for GemmaCall {
         let t = text.trim();
         if t.is_empty() {
             if cut {
-                return BlockResult::truncated("gemini-function-call", block.len());
+                return BlockResult::truncated(ids::GEMINI_FUNCTION_CALL, block.len());
             }
             return BlockResult::error("TLP-001", "empty Gemma function call", from);
         }
@@ -253,7 +268,7 @@ impl BlockFormat for GemmaCall {
         let name = clean_name(head);
         if name.is_empty() || name.contains(|c: char| c.is_whitespace() || c == '<') {
             if cut {
-                return BlockResult::truncated("gemini-function-call", block.len());
+                return BlockResult::truncated(ids::GEMINI_FUNCTION_CALL, block.len());
             }
             return BlockResult::error("TLP-001", "Gemma function call has no name", from);
         }
@@ -282,7 +297,7 @@ impl BlockFormat for GemmaCall {
                     }
                 }
                 Err(GemmaError::Eof) if cut => {
-                    return BlockResult::truncated("gemini-function-call", block.len())
+                    return BlockResult::truncated(ids::GEMINI_FUNCTION_CALL, block.len())
                 }
                 _ => {
                     return BlockResult::error(
@@ -298,7 +313,7 @@ impl BlockFormat for GemmaCall {
                 name,
                 arguments,
                 id: None,
-                format: "gemini-function-call",
+                format: ids::GEMINI_FUNCTION_CALL,
                 repairs,
                 end: block.len(),
             }],
@@ -565,18 +580,18 @@ pub const OPENER_GEMMA4: Opener = Opener {
     lit: GEMMA4.0,
     ci: false,
     line_start: false,
-    formats: &["gemini-function-call"],
-    probe: held,
-};
+    rank: Rank::Normal,
+    also: &[],
+    probe: held,};
 
 /// FunctionGemma's `<start_function_call>`.
 pub const OPENER_FUNCTION_GEMMA: Opener = Opener {
     lit: FGEMMA.0,
     ci: false,
     line_start: false,
-    formats: &["gemini-function-call"],
-    probe: held,
-};
+    rank: Rank::Normal,
+    also: &[],
+    probe: held,};
 
 const CHANNEL_CLOSE: &[Close] = &[Close {
     lit: b"<channel|>",
@@ -588,41 +603,41 @@ pub const OPENER_CHANNEL: Opener = Opener {
     lit: b"<|channel>",
     ci: false,
     line_start: false,
-    formats: &[],
+    rank: Rank::Normal,
+    also: &[],
     probe: |_, _| {
         Probe::Match(Action::Reasoning {
             open_len: 10,
             close: CHANNEL_CLOSE,
         })
-    },
-};
+    },};
 
 /// Stray `<tool_call|>` is markup.
 pub const OPENER_STRAY_GEMMA4: Opener = Opener {
     lit: GEMMA4.1,
     ci: false,
     line_start: false,
-    formats: &["gemini-function-call"],
-    probe: |_, _| Probe::Match(Action::Markup { len: 12 }),
-};
+    rank: Rank::Normal,
+    also: &[],
+    probe: |_, _| Probe::Match(Action::Markup { len: 12 }),};
 
 /// Stray `<end_function_call>` is markup.
 pub const OPENER_STRAY_FUNCTION_GEMMA: Opener = Opener {
     lit: FGEMMA.1,
     ci: false,
     line_start: false,
-    formats: &["gemini-function-call"],
-    probe: |_, _| Probe::Match(Action::Markup { len: 19 }),
-};
+    rank: Rank::Normal,
+    also: &[],
+    probe: |_, _| Probe::Match(Action::Markup { len: 19 }),};
 
 /// Stray `<channel|>` is markup.
 pub const OPENER_STRAY_CHANNEL: Opener = Opener {
     lit: b"<channel|>",
     ci: false,
     line_start: false,
-    formats: &["gemini-function-call"],
-    probe: |_, _| Probe::Match(Action::Markup { len: 10 }),
-};
+    rank: Rank::Normal,
+    also: &[],
+    probe: |_, _| Probe::Match(Action::Markup { len: 10 }),};
 
 #[cfg(test)]
 mod tests {

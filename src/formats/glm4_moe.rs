@@ -5,16 +5,17 @@
 //! Values are text: JSON objects and arrays are decoded when they parse,
 //! other values are typed like every XML-style format.
 
+use super::{ids, Values, FormatId};
 use super::{
-    Action, BlockEnd, BlockFormat, BlockResult, BlockState, FormatInfo, ParseCx, Probe, ProbeCx,
+    Action, BlockEnd, BlockFormat, BlockResult, BlockState, Format, ParseCx, Probe, ProbeCx,
 };
 use crate::call::{strip_one_newline, type_text, ParsedCall};
 use crate::scan::{self, Prefix};
 use serde_json::{Map, Value};
 
 /// Catalog entry.
-pub const INFO: FormatInfo = FormatInfo {
-    id: "glm4-moe",
+pub const FORMAT: Format = Format {
+    id: ids::GLM4_MOE,
     families: "GLM-4.5, GLM-4.6, GLM-4.7, GLM-5",
     markers: &[
         "<tool_call>",
@@ -25,6 +26,20 @@ pub const INFO: FormatInfo = FormatInfo {
         "</tool_call>",
     ],
     body: "function name as text, then key/value tag pairs",
+    names: &[],
+    openers: &[],
+    admitted_under: &[],
+    doc_start: None,
+    lead: None,
+    values: Values::Text,
+    render: Some(crate::render::Prompt {
+        models: "GLM-4.5 / 4.6 / 4.7",
+        tools: crate::render::tools::glm4_moe,
+        tools_source: crate::render::Source::Template,
+        result: crate::render::results::glm,
+        result_source: crate::render::Source::Template,
+        call: crate::render::calls::glm4_moe,
+    }),
 };
 
 /// The GLM block format.
@@ -85,8 +100,8 @@ fn glm_block(tag: usize) -> Probe {
 }
 
 impl BlockFormat for Glm {
-    fn id(&self) -> &'static str {
-        "glm4-moe"
+    fn id(&self) -> FormatId {
+        ids::GLM4_MOE
     }
 
     fn scan(&self, block: &[u8], st: &mut BlockState, eof: bool) -> BlockEnd {
@@ -136,14 +151,14 @@ impl BlockFormat for Glm {
         }
         let (arguments, complete) = pairs(&body[name_end..]);
         if cx.cut && !complete {
-            return BlockResult::truncated("glm4-moe", block.len());
+            return BlockResult::truncated(ids::GLM4_MOE, block.len());
         }
         BlockResult {
             calls: vec![ParsedCall {
                 name,
                 arguments,
                 id: None,
-                format: "glm4-moe",
+                format: ids::GLM4_MOE,
                 repairs: Vec::new(),
                 end: block.len(),
             }],

@@ -26,8 +26,9 @@
 //! that only lack closing brackets at end of input. Stray `<|message|>` and
 //! `<|constrain|>` tokens are markup.
 
+use super::{ids, Rank, Values, FormatId};
 use super::{
-    section, Action, BlockEnd, BlockFormat, BlockResult, BlockState, Close, FormatInfo, Opener,
+    section, Action, BlockEnd, BlockFormat, BlockResult, BlockState, Close, Format, Opener,
     ParseCx, Probe, ProbeCx,
 };
 use crate::call::{clean_name, strip_one_newline, ParsedCall};
@@ -37,8 +38,8 @@ use section::Hit;
 use serde_json::{Map, Value};
 
 /// Catalog entry.
-pub const INFO: FormatInfo = FormatInfo {
-    id: "harmony",
+pub const FORMAT: Format = Format {
+    id: ids::HARMONY,
     families: "OpenAI gpt-oss-20b, gpt-oss-120b and fine-tunes",
     markers: &[
         "<|start|>",
@@ -51,6 +52,20 @@ pub const INFO: FormatInfo = FormatInfo {
         "<|return|>",
     ],
     body: "JSON arguments in a message whose header has a recipient; analysis channel is reasoning",
+    names: &[],
+    openers: &[OPENER_START, OPENER_CHANNEL, OPENER_STRAY],
+    admitted_under: &[],
+    doc_start: None,
+    lead: None,
+    values: Values::Json,
+    render: Some(crate::render::Prompt {
+        models: "OpenAI gpt-oss",
+        tools: crate::render::tools::harmony,
+        tools_source: crate::render::Source::Approximate,
+        result: crate::render::results::harmony,
+        result_source: crate::render::Source::Template,
+        call: crate::render::calls::harmony,
+    }),
 };
 
 const START: &[u8] = b"<|start|>";
@@ -202,18 +217,18 @@ pub const OPENER_START: Opener = Opener {
     lit: START,
     ci: false,
     line_start: false,
-    formats: &["harmony"],
-    probe,
-};
+    rank: Rank::Normal,
+    also: &[],
+    probe,};
 
 /// `<|channel|>` — a message whose `<|start|>assistant` was in the prompt.
 pub const OPENER_CHANNEL: Opener = Opener {
     lit: CHANNEL,
     ci: false,
     line_start: false,
-    formats: &["harmony"],
-    probe,
-};
+    rank: Rank::Normal,
+    also: &[],
+    probe,};
 
 fn probe_stray(input: &[u8], cx: &ProbeCx) -> Probe {
     match section::match_any(input, &[MESSAGE, b"<|constrain|>"]) {
@@ -228,9 +243,9 @@ pub const OPENER_STRAY: Opener = Opener {
     lit: b"<|",
     ci: false,
     line_start: false,
-    formats: &["harmony"],
-    probe: probe_stray,
-};
+    rank: Rank::Normal,
+    also: &[],
+    probe: probe_stray,};
 
 /// The harmony call block: a header with a recipient, then the body.
 pub struct Harmony;
@@ -261,8 +276,8 @@ fn end_token(block: &[u8], at: usize) -> Result<Option<(usize, bool)>, ()> {
 }
 
 impl BlockFormat for Harmony {
-    fn id(&self) -> &'static str {
-        "harmony"
+    fn id(&self) -> FormatId {
+        ids::HARMONY
     }
 
     // st.mark: body start; st.pos: resume index; st.aux: end of a JSON body.
@@ -355,7 +370,7 @@ impl BlockFormat for Harmony {
 
     fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
         let Some(m) = scan::find(block, 0, MESSAGE) else {
-            return BlockResult::truncated("harmony", block.len());
+            return BlockResult::truncated(ids::HARMONY, block.len());
         };
         let h = read_header(&block[..m]);
         let recipient = h.recipient.unwrap_or_default();
@@ -374,7 +389,7 @@ impl BlockFormat for Harmony {
         let body = &block[body_start..body_end];
         let result = if recipient == "python" {
             if cx.cut {
-                Err(section::truncated("harmony", block.len()))
+                Err(section::truncated(ids::HARMONY, block.len()))
             } else {
                 let code = String::from_utf8_lossy(body);
                 let mut args = Map::new();
@@ -385,7 +400,7 @@ impl BlockFormat for Harmony {
                 Ok((args, Vec::new()))
             }
         } else {
-            section::json_arguments(body, body_start, cx.cut, "harmony")
+            section::json_arguments(body, body_start, cx.cut, ids::HARMONY)
         };
         match result {
             Ok((arguments, repairs)) => BlockResult {
@@ -393,7 +408,7 @@ impl BlockFormat for Harmony {
                     name,
                     arguments,
                     id: None,
-                    format: "harmony",
+                    format: ids::HARMONY,
                     repairs,
                     end: block.len(),
                 }],

@@ -8,20 +8,37 @@
 //! the tag, `parameters` for `arguments`, string arguments, OpenAI-shaped
 //! bodies, arrays of calls, and `</tool_call>` inside string arguments.
 
+use super::{ids, Rank, Values, FormatId};
 use super::{
-    calls_from_json_body, glm4_moe, qwen3_coder_xml, scan_json_then_close, Action, BlockEnd,
-    BlockFormat, BlockResult, BlockState, FormatInfo, Opener, ParseCx, Probe, ProbeCx,
+    glm4_moe, qwen3_coder_xml, scan_json_then_close, Action, BlockEnd,
+    BlockFormat, BlockResult, BlockState, Format, Opener, ParseCx, Probe, ProbeCx,
 };
+use super::shared::json::{json_block, json_body_end};
+use super::shared::tagged::{json_after, TaggedJson};
 use crate::call::Evidence;
 use crate::scan::{self, Prefix};
 
 /// Catalog entry.
-pub const INFO: FormatInfo = FormatInfo {
-    id: "hermes",
+pub const FORMAT: Format = Format {
+    id: ids::HERMES,
     families:
         "Hermes 2 Pro/3, Qwen2.5, Qwen3, QwQ, Granite 4, DeepSeek-R1 distills, many fine-tunes",
     markers: &["<tool_call>", "</tool_call>"],
     body: "JSON object {\"name\", \"arguments\"} (or an array of them)",
+    names: &[],
+    openers: &[OPENER_TOOL_CALL, OPENER_TOOL_DASH_CALL, OPENER_TOOLCALL, OPENER_STRAY_CLOSE, OPENER_TOOLS, OPENER_TOOL, OPENER_RESPONSE, OPENER_JSON, OPENER_XML],
+    admitted_under: &[],
+    doc_start: None,
+    lead: None,
+    values: Values::Json,
+    render: Some(crate::render::Prompt {
+        models: "Qwen 2.5 / Qwen 3, Hermes 2 Pro / 3",
+        tools: crate::render::tools::hermes,
+        tools_source: crate::render::Source::Template,
+        result: crate::render::results::qwen,
+        result_source: crate::render::Source::Template,
+        call: crate::render::calls::hermes,
+    }),
 };
 
 const CLOSE: &[u8] = b"</tool_call>";
@@ -32,35 +49,6 @@ pub struct Hermes;
 /// The shared instance.
 pub static HERMES: Hermes = Hermes;
 
-/// Length of an opening tag spelled `lit` plus optional attributes and `>`,
-/// or `None`/`NeedMore`.
-pub(crate) fn tag_len(input: &[u8], lit_len: usize, eof: bool) -> Result<usize, Probe> {
-    match input.get(lit_len) {
-        None => Err(if eof {
-            Probe::NotMarker
-        } else {
-            Probe::NeedMore
-        }),
-        Some(b'>') => Ok(lit_len + 1),
-        Some(b' ') | Some(b'\t') => {
-            // attributes: `<tool_call id="1">`
-            let limit = input.len().min(lit_len + 128);
-            for (k, &b) in input[lit_len..limit].iter().enumerate() {
-                match b {
-                    b'>' => return Ok(lit_len + k + 1),
-                    b'\n' | b'<' => return Err(Probe::NotMarker),
-                    _ => {}
-                }
-            }
-            if limit == input.len() && limit < lit_len + 128 && !eof {
-                Err(Probe::NeedMore)
-            } else {
-                Err(Probe::NotMarker)
-            }
-        }
-        Some(_) => Err(Probe::NotMarker),
-    }
-}
 
 /// Decides which body follows an opening `<tool_call>` tag of length `tag`.
 pub(crate) fn sniff_body(input: &[u8], tag: usize, cx: &ProbeCx) -> Probe {
@@ -106,7 +94,7 @@ fn block(fmt: &'static dyn BlockFormat, pos: usize) -> Probe {
 }
 
 fn probe_with(input: &[u8], cx: &ProbeCx, lit_len: usize) -> Probe {
-    match tag_len(input, lit_len, cx.eof) {
+    match super::shared::tag::tag_len(input, lit_len, cx.eof) {
         Ok(tag) => sniff_body(input, tag, cx),
         Err(p) => p,
     }
@@ -117,36 +105,36 @@ pub const OPENER_TOOL_CALL: Opener = Opener {
     lit: b"<tool_call",
     ci: true,
     line_start: false,
-    formats: &["hermes", "qwen3-coder-xml", "glm4-moe"],
-    probe: |i, cx| probe_with(i, cx, 10),
-};
+    rank: Rank::Normal,
+    also: &[ids::QWEN3_CODER_XML, ids::GLM4_MOE],
+    probe: |i, cx| probe_with(i, cx, 10),};
 
 /// `<tool-call>` spelling drift.
 pub const OPENER_TOOL_DASH_CALL: Opener = Opener {
     lit: b"<tool-call",
     ci: true,
     line_start: false,
-    formats: &["hermes"],
-    probe: |i, cx| probe_with(i, cx, 10),
-};
+    rank: Rank::Normal,
+    also: &[],
+    probe: |i, cx| probe_with(i, cx, 10),};
 
 /// `<toolcall>` spelling drift.
 pub const OPENER_TOOLCALL: Opener = Opener {
     lit: b"<toolcall",
     ci: true,
     line_start: false,
-    formats: &["hermes"],
-    probe: |i, cx| probe_with(i, cx, 9),
-};
+    rank: Rank::Normal,
+    also: &[],
+    probe: |i, cx| probe_with(i, cx, 9),};
 
 /// A stray `</tool_call>` with no opener is markup, never text.
 pub const OPENER_STRAY_CLOSE: Opener = Opener {
     lit: b"</tool_call>",
     ci: true,
     line_start: false,
-    formats: &["hermes", "qwen3-coder-xml", "glm4-moe"],
-    probe: |_, _| Probe::Match(Action::Markup { len: 12 }),
-};
+    rank: Rank::Normal,
+    also: &[ids::QWEN3_CODER_XML, ids::GLM4_MOE],
+    probe: |_, _| Probe::Match(Action::Markup { len: 12 }),};
 
 /// The closing tag matching the opener spelling at the start of `block`.
 fn close_for(block: &[u8]) -> &'static [u8] {
@@ -160,8 +148,8 @@ fn close_for(block: &[u8]) -> &'static [u8] {
 }
 
 impl BlockFormat for Hermes {
-    fn id(&self) -> &'static str {
-        "hermes"
+    fn id(&self) -> FormatId {
+        ids::HERMES
     }
 
     fn scan(&self, block: &[u8], st: &mut BlockState, eof: bool) -> BlockEnd {
@@ -191,61 +179,66 @@ impl BlockFormat for Hermes {
     fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
         let tag = memchr::memchr(b'>', block).map_or(block.len(), |k| k + 1);
         let body_end = json_body_end(block, tag, close_for(block));
-        json_block(block, tag, body_end, "hermes", cx)
+        json_block(block, tag, body_end, ids::HERMES, cx)
     }
 }
 
-/// Where the JSON body starting at or after `from` ends: after its balanced
-/// value, else (broken JSON) at the first `close` tag, else at the end.
-pub(crate) fn json_body_end(block: &[u8], from: usize, close: &[u8]) -> usize {
-    use crate::scan::balance::{End, JsonEnd};
-    let s = scan::skip_space(block, from);
-    match JsonEnd::new().scan(&block[s..]) {
-        End::At(k) => s + k,
-        _ => scan::find_ci(block, s, close).unwrap_or(block.len()),
-    }
+
+macro_rules! alias {
+    ($name:ident, $opener:ident, $open:literal, $close:literal, $doc:literal) => {
+        #[doc = $doc]
+        pub static $name: TaggedJson = TaggedJson {
+            id: ids::HERMES,
+            close: $close,
+            closed_label: ids::HERMES,
+            open_label: ids::HERMES,
+            evidence: Evidence::Weak,
+        };
+        #[doc = $doc]
+        pub const $opener: Opener = Opener {
+            lit: $open,
+            ci: true,
+            line_start: false,
+            rank: Rank::Normal,
+            also: &[],
+            probe: |i, cx| json_after(i, $open.len(), cx, &$name, Probe::NotMarker),
+        };
+    };
 }
 
-/// Parses `block[from..to]` as a JSON call body with strong evidence,
-/// handling a body cut off at end of input.
-pub(crate) fn json_block(
-    block: &[u8],
-    from: usize,
-    to: usize,
-    format: &'static str,
-    cx: &ParseCx,
-) -> BlockResult {
-    let body = String::from_utf8_lossy(&block[from..to]);
-    let trimmed = body.trim();
-    if trimmed.is_empty() {
-        if cx.cut {
-            return BlockResult::truncated(format, block.len());
-        }
-        return BlockResult::error("TLP-001", format!("empty {format} call"), from);
-    }
-    let lead = body.len() - body.trim_start().len();
-    if cx.cut {
-        match crate::call::close_truncated(trimmed) {
-            Some((closed, at)) => {
-                let mut r = calls_from_json_body(
-                    &closed,
-                    format,
-                    Evidence::Strong,
-                    block.len(),
-                    from + lead,
-                );
-                for c in &mut r.calls {
-                    c.repairs.push(crate::repair::Repair {
-                        kind: crate::repair::RepairKind::MissingClose,
-                        offset: from + lead + at,
-                    });
-                }
-                return r;
-            }
-            None => return BlockResult::truncated(format, block.len()),
-        }
-    }
-    let mut r = calls_from_json_body(trimmed, format, Evidence::Strong, block.len(), from + lead);
-    super::split_array_ends(&mut r, block, from + lead);
-    r
-}
+alias!(
+    TOOLS,
+    OPENER_TOOLS,
+    b"<tools>",
+    b"</tools>",
+    "`<tools>` around a call object."
+);
+alias!(
+    TOOL,
+    OPENER_TOOL,
+    b"<tool>",
+    b"</tool>",
+    "`<tool>` around a call object."
+);
+alias!(
+    RESPONSE,
+    OPENER_RESPONSE,
+    b"<response>",
+    b"</response>",
+    "`<response>` around a call object."
+);
+alias!(
+    JSON,
+    OPENER_JSON,
+    b"<json>",
+    b"</json>",
+    "`<json>` / `<JSON>` around a call object."
+);
+alias!(
+    XML,
+    OPENER_XML,
+    b"<xml>",
+    b"</xml>",
+    "`<xml>` around a call object."
+);
+

@@ -18,8 +18,9 @@
 //! stays text), and a last call cut off by the end of input (given back as
 //! text after the complete calls).
 
+use super::{ids, Rank, Values, FormatId};
 use super::{
-    glm4_moe, granite, Action, BlockEnd, BlockFormat, BlockResult, BlockState, FormatInfo, Opener,
+    glm4_moe, Action, BlockEnd, BlockFormat, BlockResult, BlockState, Format, Opener,
     ParseCx, Probe, ProbeCx,
 };
 use crate::call::{strip_one_newline, ParsedCall};
@@ -27,8 +28,8 @@ use crate::scan;
 use serde_json::{Map, Value};
 
 /// Catalog entry.
-pub const INFO: FormatInfo = FormatInfo {
-    id: "hunyuan-v4",
+pub const FORMAT: Format = Format {
+    id: ids::HUNYUAN_V4,
     families: "Tencent Hunyuan v4 (Hy4-preview), Hy3",
     markers: &[
         "<tool_calls:SUFFIX>",
@@ -39,6 +40,20 @@ pub const INFO: FormatInfo = FormatInfo {
         "</tool_calls:SUFFIX>",
     ],
     body: "function name as text, then key/value tag pairs",
+    names: &[],
+    openers: &[OPENER_CALL, OPENER_STRAY_CLOSE],
+    admitted_under: &[],
+    doc_start: None,
+    lead: None,
+    values: Values::Json,
+    render: Some(crate::render::Prompt {
+        models: "Tencent Hunyuan v4",
+        tools: crate::render::tools::generic,
+        tools_source: crate::render::Source::Generic,
+        result: crate::render::results::tool_response,
+        result_source: crate::render::Source::Generic,
+        call: crate::render::calls::hunyuan_v4,
+    }),
 };
 
 /// The Hunyuan block format; the block starts at `<tool_calls…>` or at a
@@ -48,35 +63,15 @@ pub struct Hunyuan;
 /// The shared instance.
 pub static HUNYUAN: Hunyuan = Hunyuan;
 
-/// Longest tag suffix looked at.
-const MAX_SUFFIX: usize = 80;
-
-/// Length of a tag whose name ends at `lit_len` and whose `:SUFFIX>` follows,
-/// or why not.
-pub(crate) fn suffixed_len(input: &[u8], lit_len: usize, eof: bool) -> Result<usize, Probe> {
-    let limit = input.len().min(lit_len + MAX_SUFFIX);
-    for (k, &b) in input[lit_len..limit].iter().enumerate() {
-        match b {
-            b'>' => return Ok(lit_len + k + 1),
-            b'<' | b'\n' | b' ' | b'\t' | b'\r' => return Err(Probe::NotMarker),
-            _ => {}
-        }
-    }
-    if limit == input.len() && limit < lit_len + MAX_SUFFIX && !eof {
-        Err(Probe::NeedMore)
-    } else {
-        Err(Probe::NotMarker)
-    }
-}
 
 /// Probes a `<tool_calls:SUFFIX>` or `<tool_call:SUFFIX>` tag whose name is
 /// `lit_len` bytes (the `:` is at `lit_len`).
 pub(crate) fn probe_suffixed(input: &[u8], lit_len: usize, cx: &ProbeCx) -> Probe {
-    if !cx.cfg.allows("hunyuan-v4") {
+    if !cx.cfg.allows(ids::HUNYUAN_V4) {
         return Probe::NotMarker;
     }
-    match suffixed_len(input, lit_len, cx.eof) {
-        Ok(tag) => granite::held(&HUNYUAN, tag),
+    match super::shared::tag::suffixed_len(input, lit_len, cx.eof) {
+        Ok(tag) => super::shared::tagged::held(&HUNYUAN, tag),
         Err(p) => p,
     }
 }
@@ -86,9 +81,9 @@ pub const OPENER_CALL: Opener = Opener {
     lit: b"<tool_call:",
     ci: true,
     line_start: false,
-    formats: &["hunyuan-v4"],
-    probe: |i, cx| probe_suffixed(i, 10, cx),
-};
+    rank: Rank::Normal,
+    also: &[],
+    probe: |i, cx| probe_suffixed(i, 10, cx),};
 
 fn probe_stray(input: &[u8], cx: &ProbeCx) -> Probe {
     // `</tool_calls:S>` or `</tool_call:S>`
@@ -97,7 +92,7 @@ fn probe_stray(input: &[u8], cx: &ProbeCx) -> Probe {
     } else {
         11
     };
-    match suffixed_len(input, lit, cx.eof) {
+    match super::shared::tag::suffixed_len(input, lit, cx.eof) {
         Ok(len) => Probe::Match(Action::Markup { len }),
         Err(p) => p,
     }
@@ -108,7 +103,8 @@ pub const OPENER_STRAY_CLOSE: Opener = Opener {
     lit: b"</tool_call",
     ci: true,
     line_start: false,
-    formats: &["hunyuan-v4"],
+    rank: Rank::Normal,
+    also: &[],
     probe: |i, cx| match i.get(11) {
         None if !cx.eof => Probe::NeedMore,
         Some(b':') => probe_stray(i, cx),
@@ -118,8 +114,7 @@ pub const OPENER_STRAY_CLOSE: Opener = Opener {
             _ => Probe::NotMarker,
         },
         _ => Probe::NotMarker,
-    },
-};
+    },};
 
 /// Finds the tag `<NAME>` or `<NAME:SUFFIX>` (ASCII case ignored) at or
 /// after `from`; `name` includes the `<` or `</` and is lowercase. Returns
@@ -131,7 +126,7 @@ fn find_tag(b: &[u8], from: usize, name: &[u8]) -> Option<(usize, usize)> {
         match b.get(after) {
             Some(b'>') => return Some((s, after + 1)),
             Some(b':') => {
-                let limit = b.len().min(after + MAX_SUFFIX);
+                let limit = b.len().min(after + super::shared::tag::MAX_SUFFIX);
                 if let Some(k) = b[after..limit].iter().position(|&c| c == b'>') {
                     if !b[after..after + k].contains(&b'<') {
                         return Some((s, after + k + 1));
@@ -254,8 +249,8 @@ fn pairs(body: &[u8]) -> (Map<String, Value>, bool, bool) {
 }
 
 impl BlockFormat for Hunyuan {
-    fn id(&self) -> &'static str {
-        "hunyuan-v4"
+    fn id(&self) -> FormatId {
+        ids::HUNYUAN_V4
     }
 
     fn scan(&self, block: &[u8], st: &mut BlockState, eof: bool) -> BlockEnd {
@@ -277,7 +272,7 @@ impl BlockFormat for Hunyuan {
                         cut: false,
                     }
                 }
-                Some(b':') => match suffixed_len(&block[s..], close.len(), eof) {
+                Some(b':') => match super::shared::tag::suffixed_len(&block[s..], close.len(), eof) {
                     Ok(len) => {
                         return BlockEnd::Done {
                             len: s + len,
@@ -294,7 +289,7 @@ impl BlockFormat for Hunyuan {
             // resume a little before the end: a tag may be split
             st.aux = block
                 .len()
-                .saturating_sub(close.len() + MAX_SUFFIX + 1)
+                .saturating_sub(close.len() + super::shared::tag::MAX_SUFFIX + 1)
                 .max(from);
             return BlockEnd::More;
         }
@@ -325,10 +320,10 @@ impl BlockFormat for Hunyuan {
         for (k, c) in found.into_iter().enumerate() {
             if cx.cut && k + 1 == n && !c.complete {
                 if r.calls.is_empty() {
-                    return BlockResult::truncated("hunyuan-v4", block.len());
+                    return BlockResult::truncated(ids::HUNYUAN_V4, block.len());
                 }
                 r.errors
-                    .extend(BlockResult::truncated("hunyuan-v4", c.end).errors);
+                    .extend(BlockResult::truncated(ids::HUNYUAN_V4, c.end).errors);
                 continue;
             }
             if c.name.is_empty() {
@@ -342,14 +337,14 @@ impl BlockFormat for Hunyuan {
                 name: crate::call::clean_name(&c.name),
                 arguments: c.arguments,
                 id: None,
-                format: "hunyuan-v4",
+                format: ids::HUNYUAN_V4,
                 repairs: Vec::new(),
                 end: c.end,
             });
         }
         if r.calls.is_empty() && r.errors.is_empty() {
             if cx.cut {
-                return BlockResult::truncated("hunyuan-v4", block.len());
+                return BlockResult::truncated(ids::HUNYUAN_V4, block.len());
             }
             return BlockResult::error("TLP-001", "hunyuan-v4 block has no <tool_call>", 0);
         }

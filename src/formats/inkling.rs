@@ -5,44 +5,59 @@
 //! at end of input is tolerated; a stray `<|end_message|>` is markup, and so
 //! is an invoke token not followed by JSON.
 
-use super::{granite, Action, FormatInfo, Opener, Probe};
+use super::{ids, Rank, Values};
+use super::{Action, Format, Opener, Probe};
 
 /// Catalog entry.
-pub const INFO: FormatInfo = FormatInfo {
-    id: "inkling",
+pub const FORMAT: Format = Format {
+    id: ids::INKLING,
     families: "Inkling",
     markers: &["<|content_invoke_tool_json|>", "<|end_message|>"],
     body: "JSON object {\"name\", \"args\"}",
+    names: &[],
+    openers: &[OPENER, OPENER_STRAY_END],
+    admitted_under: &[],
+    doc_start: None,
+    lead: None,
+    values: Values::Json,
+    render: Some(crate::render::Prompt {
+        models: "Inkling",
+        tools: crate::render::tools::inkling,
+        tools_source: crate::render::Source::Approximate,
+        result: crate::render::results::inkling,
+        result_source: crate::render::Source::Approximate,
+        call: crate::render::calls::inkling,
+    }),
 };
 
 const OPEN: &[u8] = b"<|content_invoke_tool_json|>";
 const END: &[u8] = b"<|end_message|>";
 
 /// The block format.
-pub static INKLING: granite::TaggedJson = granite::TaggedJson::strong("inkling", END);
+pub static INKLING: super::shared::tagged::TaggedJson = super::shared::tagged::TaggedJson::strong(ids::INKLING, END);
 
 /// `<|content_invoke_tool_json|>`.
 pub const OPENER: Opener = Opener {
     lit: OPEN,
     ci: false,
     line_start: false,
-    formats: &["inkling"],
+    rank: Rank::Normal,
+    also: &[],
     probe: |i, cx| {
-        granite::json_after(
+        super::shared::tagged::json_after(
             i,
             OPEN.len(),
             cx,
             &INKLING,
             Probe::Match(Action::Markup { len: OPEN.len() }),
         )
-    },
-};
+    },};
 
 /// A stray `<|end_message|>` is markup.
 pub const OPENER_STRAY_END: Opener = Opener {
     lit: END,
     ci: false,
     line_start: false,
-    formats: &[],
-    probe: |_, _| Probe::Match(Action::Markup { len: END.len() }),
-};
+    rank: Rank::Normal,
+    also: &[],
+    probe: |_, _| Probe::Match(Action::Markup { len: END.len() }),};

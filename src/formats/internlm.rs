@@ -13,8 +13,9 @@
 //! body directly after `<|action_start|>`. A stray `<|action_end|>`, or an
 //! `<|action_start|>` not followed by a call, is markup.
 
+use super::{ids, Rank, Values, FormatId};
 use super::{
-    granite, Action, BlockEnd, BlockFormat, BlockResult, BlockState, FormatInfo, Opener, ParseCx,
+    Action, BlockEnd, BlockFormat, BlockResult, BlockState, Format, Opener, ParseCx,
     Probe, ProbeCx,
 };
 use crate::call::{strip_one_newline, ParsedCall};
@@ -22,8 +23,8 @@ use crate::scan::{self, Prefix};
 use serde_json::{Map, Value};
 
 /// Catalog entry.
-pub const INFO: FormatInfo = FormatInfo {
-    id: "internlm",
+pub const FORMAT: Format = Format {
+    id: ids::INTERNLM,
     families: "InternLM 2, InternLM 2.5, Intern-S1 (early)",
     markers: &[
         "<|action_start|>",
@@ -32,6 +33,20 @@ pub const INFO: FormatInfo = FormatInfo {
         "<|action_end|>",
     ],
     body: "JSON object {\"name\", \"parameters\"}; interpreter: Python code",
+    names: &[],
+    openers: &[OPENER, OPENER_STRAY_END],
+    admitted_under: &[],
+    doc_start: None,
+    lead: None,
+    values: Values::Json,
+    render: Some(crate::render::Prompt {
+        models: "InternLM 2.5",
+        tools: crate::render::tools::internlm,
+        tools_source: crate::render::Source::Template,
+        result: crate::render::results::internlm,
+        result_source: crate::render::Source::Template,
+        call: crate::render::calls::internlm,
+    }),
 };
 
 const START: &[u8] = b"<|action_start|>";
@@ -40,8 +55,8 @@ const PLUGIN: &[u8] = b"<|plugin|>";
 const INTERPRETER: &[u8] = b"<|interpreter|>";
 
 /// Plugin blocks: a JSON body closed by `<|action_end|>`.
-pub static PLUGIN_BLOCK: granite::TaggedJson =
-    granite::TaggedJson::strong("internlm", b"<|action_end|>");
+pub static PLUGIN_BLOCK: super::shared::tagged::TaggedJson =
+    super::shared::tagged::TaggedJson::strong(ids::INTERNLM, b"<|action_end|>");
 
 /// Interpreter blocks: code up to `<|action_end|>`.
 pub struct Interpreter;
@@ -65,7 +80,7 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
     match scan::prefix(rest, PLUGIN) {
         Prefix::Full => {
             let tag = s + PLUGIN.len();
-            return granite::json_after(
+            return super::shared::tagged::json_after(
                 input,
                 tag,
                 cx,
@@ -90,7 +105,7 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
         _ => {}
     }
     if matches!(rest.first(), Some(b'{')) {
-        return granite::json_after(input, s, cx, &PLUGIN_BLOCK, Probe::NotMarker);
+        return super::shared::tagged::json_after(input, s, cx, &PLUGIN_BLOCK, Probe::NotMarker);
     }
     Probe::Match(Action::Markup { len: START.len() })
 }
@@ -100,22 +115,22 @@ pub const OPENER: Opener = Opener {
     lit: START,
     ci: false,
     line_start: false,
-    formats: &["internlm"],
-    probe,
-};
+    rank: Rank::Normal,
+    also: &[],
+    probe,};
 
 /// A stray `<|action_end|>` is markup.
 pub const OPENER_STRAY_END: Opener = Opener {
     lit: END,
     ci: false,
     line_start: false,
-    formats: &["internlm"],
-    probe: |_, _| Probe::Match(Action::Markup { len: END.len() }),
-};
+    rank: Rank::Normal,
+    also: &[],
+    probe: |_, _| Probe::Match(Action::Markup { len: END.len() }),};
 
 impl BlockFormat for Interpreter {
-    fn id(&self) -> &'static str {
-        "internlm"
+    fn id(&self) -> FormatId {
+        ids::INTERNLM
     }
 
     // st.pos: where the code starts; st.aux: resume point of the search.
@@ -139,7 +154,7 @@ impl BlockFormat for Interpreter {
 
     fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
         if cx.cut {
-            return BlockResult::truncated("internlm", block.len());
+            return BlockResult::truncated(ids::INTERNLM, block.len());
         }
         let from = scan::find(block, 0, INTERPRETER).map_or(0, |k| k + INTERPRETER.len());
         let to = block.len().saturating_sub(END.len()).max(from);
@@ -154,7 +169,7 @@ impl BlockFormat for Interpreter {
                 name: "python".into(),
                 arguments,
                 id: None,
-                format: "internlm",
+                format: ids::INTERNLM,
                 repairs: Vec::new(),
                 end: block.len(),
             }],

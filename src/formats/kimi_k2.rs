@@ -14,16 +14,17 @@
 //! call. Calls drafted inside `<think>` are reasoning (the engine's think
 //! span). Stray Kimi tokens are markup.
 
+use super::{ids, Rank, Values, FormatId};
 use super::section::{self, CallOutcome, Tokens};
 use super::{
-    BlockEnd, BlockFormat, BlockResult, BlockState, FormatInfo, Opener, ParseCx, Probe, ProbeCx,
+    BlockEnd, BlockFormat, BlockResult, BlockState, Format, Opener, ParseCx, Probe, ProbeCx,
 };
 use crate::call::ParsedCall;
 use crate::scan;
 
 /// Catalog entry.
-pub const INFO: FormatInfo = FormatInfo {
-    id: "kimi-k2",
+pub const FORMAT: Format = Format {
+    id: ids::KIMI_K2,
     families: "Moonshot Kimi K2, K2-Instruct-0905, K2-Thinking, K2.5",
     markers: &[
         "<|tool_calls_section_begin|>",
@@ -33,6 +34,20 @@ pub const INFO: FormatInfo = FormatInfo {
         "<|tool_calls_section_end|>",
     ],
     body: "id functions.NAME:INDEX, then the JSON arguments",
+    names: &[],
+    openers: &[OPENER],
+    admitted_under: &[],
+    doc_start: None,
+    lead: None,
+    values: Values::Json,
+    render: Some(crate::render::Prompt {
+        models: "Moonshot Kimi K2",
+        tools: crate::render::tools::kimi_k2,
+        tools_source: crate::render::Source::Template,
+        result: crate::render::results::kimi_k2,
+        result_source: crate::render::Source::Template,
+        call: crate::render::calls::kimi_k2,
+    }),
 };
 
 const SECTION_BEGIN: &[&[u8]] = &[
@@ -80,13 +95,13 @@ pub const OPENER: Opener = Opener {
     lit: b"<|tool_call",
     ci: false,
     line_start: false,
-    formats: &["kimi-k2"],
-    probe,
-};
+    rank: Rank::Normal,
+    also: &[],
+    probe,};
 
 impl BlockFormat for KimiK2 {
-    fn id(&self) -> &'static str {
-        "kimi-k2"
+    fn id(&self) -> FormatId {
+        ids::KIMI_K2
     }
 
     fn scan(&self, block: &[u8], st: &mut BlockState, eof: bool) -> BlockEnd {
@@ -94,7 +109,7 @@ impl BlockFormat for KimiK2 {
     }
 
     fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
-        section::parse_section(block, &TOKENS, "kimi-k2", cx.cut, parse_call)
+        section::parse_section(block, &TOKENS, ids::KIMI_K2, cx.cut, parse_call)
     }
 }
 
@@ -118,7 +133,7 @@ fn parse_call(body: &[u8], off: usize, cut: bool) -> CallOutcome {
             Some(k) => (k, k),
             None => {
                 if cut {
-                    return Err(section::truncated("kimi-k2", off + body.len()));
+                    return Err(section::truncated(ids::KIMI_K2, off + body.len()));
                 }
                 (body.len(), body.len())
             }
@@ -134,12 +149,12 @@ fn parse_call(body: &[u8], off: usize, cut: bool) -> CallOutcome {
         ));
     }
     let (arguments, repairs) =
-        section::json_arguments(&body[args_at..], off + args_at, cut, "kimi-k2")?;
+        section::json_arguments(&body[args_at..], off + args_at, cut, ids::KIMI_K2)?;
     Ok(ParsedCall {
         name,
         arguments,
         id: Some(id),
-        format: "kimi-k2",
+        format: ids::KIMI_K2,
         repairs,
         end: 0,
     })

@@ -15,8 +15,9 @@
 //! missing, an argument's close missing, a cut-off later call (the block ends
 //! before it and the cut call is read on its own).
 
+use super::{ids, Rank, Values, FormatId};
 use super::{
-    section, Action, BlockEnd, BlockFormat, BlockResult, BlockState, Close, FormatInfo, Opener,
+    section, Action, BlockEnd, BlockFormat, BlockResult, BlockState, Close, Format, Opener,
     ParseCx, Probe, ProbeCx,
 };
 use crate::call::{clean_name, strip_one_newline, ParsedCall};
@@ -24,8 +25,8 @@ use crate::scan;
 use serde_json::{Map, Value};
 
 /// Catalog entry.
-pub const INFO: FormatInfo = FormatInfo {
-    id: "kimi-k3",
+pub const FORMAT: Format = Format {
+    id: ids::KIMI_K3,
     families: "Moonshot Kimi K3",
     markers: &[
         "<|open|>tools<|sep|>",
@@ -36,6 +37,20 @@ pub const INFO: FormatInfo = FormatInfo {
         "<|close|>tools<|sep|>",
     ],
     body: "argument elements typed by their type attribute, or one json element",
+    names: &[],
+    openers: &[OPENER_OPEN, OPENER_CLOSE],
+    admitted_under: &[],
+    doc_start: None,
+    lead: None,
+    values: Values::Text,
+    render: Some(crate::render::Prompt {
+        models: "Moonshot Kimi K3",
+        tools: crate::render::tools::kimi_k3,
+        tools_source: crate::render::Source::Template,
+        result: crate::render::results::kimi_k3,
+        result_source: crate::render::Source::Template,
+        call: crate::render::calls::kimi_k3,
+    }),
 };
 
 const OPEN: &[u8] = b"<|open|>";
@@ -151,18 +166,18 @@ pub const OPENER_OPEN: Opener = Opener {
     lit: OPEN,
     ci: false,
     line_start: false,
-    formats: &["kimi-k3"],
-    probe,
-};
+    rank: Rank::Normal,
+    also: &[],
+    probe,};
 
 /// `<|close|>…<|sep|>` outside a block: markup.
 pub const OPENER_CLOSE: Opener = Opener {
     lit: CLOSE,
     ci: false,
     line_start: false,
-    formats: &["kimi-k3"],
-    probe,
-};
+    rank: Rank::Normal,
+    also: &[],
+    probe,};
 
 /// The Kimi K3 block: a tools section (phase 0) or a bare call (phase 1).
 pub struct KimiK3;
@@ -171,8 +186,8 @@ pub struct KimiK3;
 pub static KIMI_K3: KimiK3 = KimiK3;
 
 impl BlockFormat for KimiK3 {
-    fn id(&self) -> &'static str {
-        "kimi-k3"
+    fn id(&self) -> FormatId {
+        ids::KIMI_K3
     }
 
     // st.pos: resume index; st.mark: end of the last closed call; st.aux:
@@ -318,7 +333,7 @@ impl BlockFormat for KimiK3 {
                 last_closed = closed;
                 let ea = &block[attrs.0..attrs.1];
                 if word == "json" {
-                    match section::json_arguments(&block[vf..ve], vf, cx.cut && !closed, "kimi-k3")
+                    match section::json_arguments(&block[vf..ve], vf, cx.cut && !closed, ids::KIMI_K3)
                     {
                         Ok((m, reps)) => {
                             args.extend(m);
@@ -350,20 +365,20 @@ impl BlockFormat for KimiK3 {
                 continue;
             }
             if cx.cut && closed_at.is_none() && !last_closed {
-                r.errors.push(section::truncated("kimi-k3", block.len()));
+                r.errors.push(section::truncated(ids::KIMI_K3, block.len()));
                 continue;
             }
             r.calls.push(ParsedCall {
                 name,
                 arguments: args,
                 id: None,
-                format: "kimi-k3",
+                format: ids::KIMI_K3,
                 repairs,
                 end,
             });
         }
         if r.calls.is_empty() && r.errors.is_empty() && cx.cut {
-            return BlockResult::truncated("kimi-k3", block.len());
+            return BlockResult::truncated(ids::KIMI_K3, block.len());
         }
         r
     }

@@ -7,17 +7,32 @@
 //! negative numbers, tuples and keyword names such as `from=`. A stray
 //! `<|tool_call_end|>` is markup, never text.
 
+use super::{ids, Rank, Values, FormatId};
 use super::pythonic::{parse_wrapped, scan_wrapped, Wrap};
 use super::{
-    Action, BlockEnd, BlockFormat, BlockResult, BlockState, FormatInfo, Opener, ParseCx, Probe,
+    Action, BlockEnd, BlockFormat, BlockResult, BlockState, Format, Opener, ParseCx, Probe,
 };
 
 /// Catalog entry.
-pub const INFO: FormatInfo = FormatInfo {
-    id: "lfm2",
+pub const FORMAT: Format = Format {
+    id: ids::LFM2,
     families: "Liquid LFM2, LFM2.5",
     markers: &["<|tool_call_start|>", "<|tool_call_end|>"],
     body: "pythonic call list (JSON array also accepted)",
+    names: &[],
+    openers: &[OPENER, OPENER_STRAY_END],
+    admitted_under: &[],
+    doc_start: None,
+    lead: None,
+    values: Values::Json,
+    render: Some(crate::render::Prompt {
+        models: "Liquid LFM2",
+        tools: crate::render::tools::lfm2,
+        tools_source: crate::render::Source::Template,
+        result: crate::render::results::lfm2,
+        result_source: crate::render::Source::Template,
+        call: crate::render::calls::lfm2,
+    }),
 };
 
 const WRAP: Wrap = Wrap {
@@ -33,8 +48,8 @@ pub struct Lfm2;
 pub static LFM2: Lfm2 = Lfm2;
 
 impl BlockFormat for Lfm2 {
-    fn id(&self) -> &'static str {
-        "lfm2"
+    fn id(&self) -> FormatId {
+        ids::LFM2
     }
 
     fn scan(&self, block: &[u8], st: &mut BlockState, eof: bool) -> BlockEnd {
@@ -42,7 +57,7 @@ impl BlockFormat for Lfm2 {
     }
 
     fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
-        parse_wrapped(block, cx, &WRAP, "lfm2")
+        parse_wrapped(block, cx, &WRAP, ids::LFM2)
     }
 }
 
@@ -51,20 +66,20 @@ pub const OPENER: Opener = Opener {
     lit: b"<|tool_call_start|>",
     ci: false,
     line_start: false,
-    formats: &["lfm2"],
+    rank: Rank::Normal,
+    also: &[],
     probe: |_, _| {
         Probe::Match(Action::Block {
             fmt: &LFM2,
             state: BlockState::default(),
         })
-    },
-};
+    },};
 
 /// A stray `<|tool_call_end|>` is markup.
 pub const OPENER_STRAY_END: Opener = Opener {
     lit: b"<|tool_call_end|>",
     ci: false,
     line_start: false,
-    formats: &["lfm2"],
-    probe: |_, _| Probe::Match(Action::Markup { len: 17 }),
-};
+    rank: Rank::Normal,
+    also: &[],
+    probe: |_, _| Probe::Match(Action::Markup { len: 17 }),};

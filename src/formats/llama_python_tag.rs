@@ -16,9 +16,10 @@
 //! `<|python_tag|>`, or at the end of input. A `.call(` cut off at the end of
 //! input is reported as truncated rather than passed off as code.
 
+use super::{ids, Rank, Values, FormatId};
 use super::pythonic::{block_result, call_head, parse_call_sequence, parse_value_any, PyCalls};
 use super::{
-    Action, BlockEnd, BlockFormat, BlockResult, BlockState, FormatInfo, Opener, ParseCx, Probe,
+    Action, BlockEnd, BlockFormat, BlockResult, BlockState, Format, Opener, ParseCx, Probe,
     ProbeCx,
 };
 use crate::call::{calls_from_value, clean_name, Evidence, ParsedCall, Shape};
@@ -26,11 +27,25 @@ use crate::scan::{self, balance::End, Prefix};
 use serde_json::{Map, Value};
 
 /// Catalog entry.
-pub const INFO: FormatInfo = FormatInfo {
-    id: "llama-python-tag",
+pub const FORMAT: Format = Format {
+    id: ids::LLAMA_PYTHON_TAG,
     families: "Llama 3.1/3.2/3.3 built-in tools (brave_search, wolfram_alpha, code_interpreter), Functionary v3.1 code",
     markers: &["<|python_tag|>", "<|eom_id|>", "<|eot_id|>"],
     body: "TOOL.call(k=v) or raw Python code; JSON after the tag is llama3-json",
+    names: &[],
+    openers: &[OPENER],
+    admitted_under: &[],
+    doc_start: None,
+    lead: None,
+    values: Values::Json,
+    render: Some(crate::render::Prompt {
+        models: "Llama 3.1 built-in tools",
+        tools: crate::render::tools::llama_python_tag,
+        tools_source: crate::render::Source::Template,
+        result: crate::render::results::ipython_tojson,
+        result_source: crate::render::Source::Template,
+        call: crate::render::calls::llama_python_tag,
+    }),
 };
 
 const TAG: &[u8] = b"<|python_tag|>";
@@ -40,21 +55,21 @@ const ENDS: &[&[u8]] = &[b"<|eom_id|>", b"<|eot_id|>", TAG];
 /// Built-in tool calls and raw code after the tag.
 pub struct PythonTag {
     /// The format id (and label of the calls).
-    id: &'static str,
+    id: FormatId,
     /// The tool raw code is a call to.
     code_tool: &'static str,
 }
 
 /// The shared instance.
 pub static PYTHON_TAG: PythonTag = PythonTag {
-    id: "llama-python-tag",
+    id: ids::LLAMA_PYTHON_TAG,
     code_tool: "code_interpreter",
 };
 
 /// Functionary v3.1's raw code after the tag, with `--format functionary`:
 /// a call to `python` (FORMATS.md §3).
 pub static PYTHON_TAG_FUNCTIONARY: PythonTag = PythonTag {
-    id: "functionary",
+    id: ids::FUNCTIONARY,
     code_tool: "python",
 };
 
@@ -65,7 +80,7 @@ pub struct PythonTagJson;
 pub static PYTHON_TAG_JSON: PythonTagJson = PythonTagJson;
 
 impl BlockFormat for PythonTag {
-    fn id(&self) -> &'static str {
+    fn id(&self) -> FormatId {
         self.id
     }
 
@@ -153,8 +168,8 @@ impl BlockFormat for PythonTag {
 }
 
 impl BlockFormat for PythonTagJson {
-    fn id(&self) -> &'static str {
-        "llama3-json"
+    fn id(&self) -> FormatId {
+        ids::LLAMA3_JSON
     }
 
     // st.mark: start of the current value; st.aux: end of the last value;
@@ -256,7 +271,7 @@ impl BlockFormat for PythonTagJson {
             let cut = cx.cut && last;
             let Some((value, reps)) = parse_value_any(&text, cut) else {
                 if cut {
-                    return BlockResult::truncated("llama3-json", block.len());
+                    return BlockResult::truncated(ids::LLAMA3_JSON, block.len());
                 }
                 return BlockResult::error(
                     "TLP-003",
@@ -278,7 +293,7 @@ impl BlockFormat for PythonTagJson {
                             name: clean_name(&p.name),
                             arguments: p.arguments,
                             id: p.id,
-                            format: "llama3-json",
+                            format: ids::LLAMA3_JSON,
                             repairs,
                             end: if j + 1 == m { end } else { s },
                         });
@@ -314,7 +329,7 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
     let s = super::pythonic::skip_space_bounded(input, TAG_LEN);
     if s > TAG_LEN + super::pythonic::MAX_GAP {
         return Probe::Match(Action::Block {
-            fmt: if cx.cfg.allows("llama-python-tag") {
+            fmt: if cx.cfg.allows(ids::LLAMA_PYTHON_TAG) {
                 &PYTHON_TAG
             } else {
                 &PYTHON_TAG_FUNCTIONARY
@@ -328,7 +343,7 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
             state: BlockState::default(),
         })
     };
-    let code_fmt: &'static PythonTag = if cx.cfg.allows("llama-python-tag") {
+    let code_fmt: &'static PythonTag = if cx.cfg.allows(ids::LLAMA_PYTHON_TAG) {
         &PYTHON_TAG
     } else {
         &PYTHON_TAG_FUNCTIONARY
@@ -367,6 +382,6 @@ pub const OPENER: Opener = Opener {
     lit: TAG,
     ci: false,
     line_start: false,
-    formats: &["llama-python-tag", "llama3-json", "functionary"],
-    probe,
-};
+    rank: Rank::Normal,
+    also: &[ids::LLAMA3_JSON, ids::FUNCTIONARY],
+    probe,};

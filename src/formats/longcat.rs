@@ -5,42 +5,57 @@
 //! tolerated; a stray `</longcat_tool_call>` is markup, and so is an opening
 //! tag not followed by JSON.
 
-use super::{granite, Action, FormatInfo, Opener, Probe};
+use super::{ids, Rank, Values};
+use super::{Action, Format, Opener, Probe};
 
 /// Catalog entry.
-pub const INFO: FormatInfo = FormatInfo {
-    id: "longcat",
+pub const FORMAT: Format = Format {
+    id: ids::LONGCAT,
     families: "Meituan LongCat-Flash",
     markers: &["<longcat_tool_call>", "</longcat_tool_call>"],
     body: "JSON object {\"name\", \"arguments\"} (hermes body)",
+    names: &[],
+    openers: &[OPENER, OPENER_STRAY_CLOSE],
+    admitted_under: &[],
+    doc_start: None,
+    lead: None,
+    values: Values::Json,
+    render: Some(crate::render::Prompt {
+        models: "Meituan LongCat",
+        tools: crate::render::tools::generic,
+        tools_source: crate::render::Source::Generic,
+        result: crate::render::results::tool_response,
+        result_source: crate::render::Source::Generic,
+        call: crate::render::calls::longcat,
+    }),
 };
 
 /// The block format.
-pub static LONGCAT: granite::TaggedJson =
-    granite::TaggedJson::strong("longcat", b"</longcat_tool_call>");
+pub static LONGCAT: super::shared::tagged::TaggedJson =
+    super::shared::tagged::TaggedJson::strong(ids::LONGCAT, b"</longcat_tool_call>");
 
 /// `<longcat_tool_call>`.
 pub const OPENER: Opener = Opener {
     lit: b"<longcat_tool_call>",
     ci: true,
     line_start: false,
-    formats: &["longcat"],
+    rank: Rank::Normal,
+    also: &[],
     probe: |i, cx| {
-        granite::json_after(
+        super::shared::tagged::json_after(
             i,
             19,
             cx,
             &LONGCAT,
             Probe::Match(Action::Markup { len: 19 }),
         )
-    },
-};
+    },};
 
 /// A stray `</longcat_tool_call>` is markup.
 pub const OPENER_STRAY_CLOSE: Opener = Opener {
     lit: b"</longcat_tool_call>",
     ci: true,
     line_start: false,
-    formats: &["longcat"],
-    probe: |_, _| Probe::Match(Action::Markup { len: 20 }),
-};
+    rank: Rank::Normal,
+    also: &[],
+    probe: |_, _| Probe::Match(Action::Markup { len: 20 }),};

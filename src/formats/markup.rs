@@ -3,6 +3,7 @@
 //! They delimit no call or reasoning, but leaving them in the text would leak
 //! template tokens to the user, so they become `markup` segments.
 
+use super::Rank;
 use super::{Action, Opener, Probe, ProbeCx};
 use crate::scan::{self, Prefix};
 
@@ -52,7 +53,8 @@ pub const END_TOKENS: Opener = Opener {
     lit: b"<",
     ci: false,
     line_start: false,
-    formats: &[],
+    rank: Rank::Last,
+    also: &[],
     probe,
 };
 
@@ -63,6 +65,10 @@ pub const ANSWER_TAGS: Opener = Opener {
     lit: b"<",
     ci: false,
     line_start: true,
-    formats: &[],
+    rank: Rank::Last,
+    also: &[],
     probe: |input, cx: &ProbeCx| probe_tokens(input, &[b"<answer>", b"</answer>"], cx),
 };
+
+/// Its openers, in probe order.
+pub static OPENERS: &[Opener] = &[END_TOKENS, ANSWER_TAGS];

@@ -9,17 +9,32 @@
 //! and a last object cut off by the end of input — closed when only
 //! brackets are missing, else given back as text after the complete calls.
 
-use super::{hermes, BlockEnd, BlockFormat, BlockResult, BlockState, FormatInfo, ParseCx};
+use super::{ids, Values, FormatId};
+use super::{BlockEnd, BlockFormat, BlockResult, BlockState, Format, ParseCx};
 use crate::call::close_truncated;
 use crate::scan::balance::{End, JsonEnd};
 use crate::scan::{self, Prefix};
 
 /// Catalog entry.
-pub const INFO: FormatInfo = FormatInfo {
-    id: "minimax",
+pub const FORMAT: Format = Format {
+    id: ids::MINIMAX,
     families: "MiniMax-M1, MiniMax-Text-01",
     markers: &["<tool_calls>", "</tool_calls>"],
     body: "one JSON object {\"name\", \"arguments\"} per line",
+    names: &[],
+    openers: &[],
+    admitted_under: &[ids::JAMBA],
+    doc_start: None,
+    lead: None,
+    values: Values::Json,
+    render: Some(crate::render::Prompt {
+        models: "MiniMax-M1",
+        tools: crate::render::tools::minimax,
+        tools_source: crate::render::Source::Template,
+        result: crate::render::results::minimax,
+        result_source: crate::render::Source::Template,
+        call: crate::render::calls::minimax,
+    }),
 };
 
 const CLOSE: &[u8] = b"</tool_calls>";
@@ -33,8 +48,8 @@ pub struct Minimax;
 pub static MINIMAX: Minimax = Minimax;
 
 impl BlockFormat for Minimax {
-    fn id(&self) -> &'static str {
-        "minimax"
+    fn id(&self) -> FormatId {
+        ids::MINIMAX
     }
 
     fn scan(&self, block: &[u8], st: &mut BlockState, eof: bool) -> BlockEnd {
@@ -127,7 +142,7 @@ impl BlockFormat for Minimax {
                 cfg: cx.cfg,
                 cut: cx.cut && last_cut,
             };
-            let r = hermes::json_block(&block[..e], s, e, "minimax", &vcx);
+            let r = super::shared::json::json_block(&block[..e], s, e, ids::MINIMAX, &vcx);
             out.errors.extend(r.errors);
             let n = r.calls.len();
             for (k, mut c) in r.calls.into_iter().enumerate() {
@@ -140,7 +155,7 @@ impl BlockFormat for Minimax {
         }
         if out.calls.is_empty() && out.errors.is_empty() {
             if cx.cut {
-                return BlockResult::truncated("minimax", block.len());
+                return BlockResult::truncated(ids::MINIMAX, block.len());
             }
             return BlockResult::error("TLP-001", "empty minimax <tool_calls> block", tag);
         }

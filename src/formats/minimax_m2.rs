@@ -20,8 +20,9 @@
 //! prose or a cut-off invoke after it stays text), single quotes or no
 //! quotes around names. A stray `</minimax:tool_call>` is markup.
 
+use super::{ids, Rank, Values, FormatId};
 use super::{
-    glm4_moe, Action, BlockEnd, BlockFormat, BlockResult, BlockState, FormatInfo, Opener, ParseCx,
+    glm4_moe, Action, BlockEnd, BlockFormat, BlockResult, BlockState, Format, Opener, ParseCx,
     Probe, ProbeCx,
 };
 use crate::call::{strip_one_newline, ParsedCall};
@@ -29,8 +30,8 @@ use crate::scan::{self, Prefix};
 use serde_json::{Map, Value};
 
 /// Catalog entry.
-pub const INFO: FormatInfo = FormatInfo {
-    id: "minimax-m2",
+pub const FORMAT: Format = Format {
+    id: ids::MINIMAX_M2,
     families: "MiniMax-M2, M2.1, M2.5",
     markers: &[
         "<minimax:tool_call>",
@@ -41,6 +42,20 @@ pub const INFO: FormatInfo = FormatInfo {
         "</minimax:tool_call>",
     ],
     body: "<invoke> blocks of named parameters; values are text, typed when unambiguous",
+    names: &[],
+    openers: &[OPENER, OPENER_STRAY_CLOSE],
+    admitted_under: &[],
+    doc_start: None,
+    lead: None,
+    values: Values::Text,
+    render: Some(crate::render::Prompt {
+        models: "MiniMax-M2",
+        tools: crate::render::tools::minimax_m2,
+        tools_source: crate::render::Source::Template,
+        result: crate::render::results::minimax_m2,
+        result_source: crate::render::Source::Template,
+        call: crate::render::calls::minimax_m2,
+    }),
 };
 
 const OPEN: &[u8] = b"<minimax:tool_call>";
@@ -279,7 +294,7 @@ pub(crate) fn end_without_close(block: &[u8]) -> BlockEnd {
 }
 
 /// Turns a block's invokes into calls labelled `format`.
-pub(crate) fn parse_invokes(block: &[u8], format: &'static str, cx: &ParseCx) -> BlockResult {
+pub(crate) fn parse_invokes(block: &[u8], format: FormatId, cx: &ParseCx) -> BlockResult {
     let found = invokes(block);
     let n = found.len();
     let mut r = BlockResult::default();
@@ -323,8 +338,8 @@ pub struct MinimaxM2;
 pub static MINIMAX_M2: MinimaxM2 = MinimaxM2;
 
 impl BlockFormat for MinimaxM2 {
-    fn id(&self) -> &'static str {
-        "minimax-m2"
+    fn id(&self) -> FormatId {
+        ids::MINIMAX_M2
     }
 
     fn scan(&self, block: &[u8], st: &mut BlockState, eof: bool) -> BlockEnd {
@@ -343,7 +358,7 @@ impl BlockFormat for MinimaxM2 {
     }
 
     fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
-        parse_invokes(block, "minimax-m2", cx)
+        parse_invokes(block, ids::MINIMAX_M2, cx)
     }
 }
 
@@ -356,18 +371,18 @@ pub const OPENER: Opener = Opener {
     lit: OPEN,
     ci: false,
     line_start: false,
-    formats: &["minimax-m2"],
-    probe,
-};
+    rank: Rank::Normal,
+    also: &[],
+    probe,};
 
 /// A stray `</minimax:tool_call>` is markup.
 pub const OPENER_STRAY_CLOSE: Opener = Opener {
     lit: CLOSE,
     ci: false,
     line_start: false,
-    formats: &["minimax-m2"],
-    probe: |_, _| Probe::Match(Action::Markup { len: CLOSE.len() }),
-};
+    rank: Rank::Normal,
+    also: &[],
+    probe: |_, _| Probe::Match(Action::Markup { len: CLOSE.len() }),};
 
 #[cfg(test)]
 mod tests {

@@ -21,16 +21,17 @@
 //! `<parameter name="K">` children. A namespace token anywhere else (not
 //! before `<tool_call>`) is markup. Values are typed like `minimax-m2`.
 
+use super::{ids, Rank, Values, FormatId, Lead};
 use super::minimax_m2::{self, NS};
 use super::{
-    Action, BlockEnd, BlockFormat, BlockResult, BlockState, FormatInfo, Opener, ParseCx, Probe,
+    Action, BlockEnd, BlockFormat, BlockResult, BlockState, Format, Opener, ParseCx, Probe,
     ProbeCx,
 };
 use crate::scan::{self, Prefix};
 
 /// Catalog entry.
-pub const INFO: FormatInfo = FormatInfo {
-    id: "minimax-m3",
+pub const FORMAT: Format = Format {
+    id: ids::MINIMAX_M3,
     families: "MiniMax M3",
     markers: &[
         "]<]minimax[>[<tool_call>",
@@ -40,6 +41,24 @@ pub const INFO: FormatInfo = FormatInfo {
         "]<]minimax[>[</tool_call>",
     ],
     body: "<invoke> blocks whose parameters are named by their tags",
+    names: &[],
+    openers: &[OPENER, OPENER_LINE, OPENER_TOOL_CALL],
+    admitted_under: &[],
+    doc_start: None,
+    lead: Some(Lead {
+        byte: b']',
+        rest: b"<]minimax[>[",
+        extend: extend_over_bracket,
+    }),
+    values: Values::Text,
+    render: Some(crate::render::Prompt {
+        models: "MiniMax M3",
+        tools: crate::render::tools::generic,
+        tools_source: crate::render::Source::Generic,
+        result: crate::render::results::tool_response,
+        result_source: crate::render::Source::Generic,
+        call: crate::render::calls::minimax_m3,
+    }),
 };
 
 const CLOSE: &[u8] = b"</tool_call>";
@@ -53,8 +72,8 @@ pub struct MinimaxM3;
 pub static MINIMAX_M3: MinimaxM3 = MinimaxM3;
 
 impl BlockFormat for MinimaxM3 {
-    fn id(&self) -> &'static str {
-        "minimax-m3"
+    fn id(&self) -> FormatId {
+        ids::MINIMAX_M3
     }
 
     fn scan(&self, block: &[u8], st: &mut BlockState, eof: bool) -> BlockEnd {
@@ -73,7 +92,7 @@ impl BlockFormat for MinimaxM3 {
     }
 
     fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
-        minimax_m2::parse_invokes(block, "minimax-m3", cx)
+        minimax_m2::parse_invokes(block, ids::MINIMAX_M3, cx)
     }
 }
 
@@ -88,21 +107,17 @@ fn held(pos: usize) -> Probe {
     })
 }
 
-/// A match at `at` that is the namespace token seen from its second byte,
-/// with the token's `]` just before it (at or after `from`, not yet
-/// emitted): the match moved back to include the `]`.
-pub fn lead_bracket(data: &[u8], from: usize, at: usize, action: Action) -> (usize, Action) {
-    if at <= from || data[at - 1] != b']' || !data[at..].starts_with(&NS[1..]) {
-        return (at, action);
-    }
+/// The match of a namespace token seen from its second byte, moved back
+/// over the token's `]` (the engine checked that the `]` is there).
+fn extend_over_bracket(action: Action) -> Result<Action, Action> {
     match action {
-        Action::Block { fmt, mut state } if fmt.id() == "minimax-m3" => {
+        Action::Block { fmt, mut state } if fmt.id() == ids::MINIMAX_M3 => {
             state.pos += 1;
             state.aux += 1;
-            (at - 1, Action::Block { fmt, state })
+            Ok(Action::Block { fmt, state })
         }
-        Action::Markup { len } => (at - 1, Action::Markup { len: len + 1 }),
-        other => (at, other),
+        Action::Markup { len } => Ok(Action::Markup { len: len + 1 }),
+        other => Err(other),
     }
 }
 
@@ -125,18 +140,18 @@ pub const OPENER: Opener = Opener {
     lit: b"<]minimax[>[",
     ci: false,
     line_start: false,
-    formats: &["minimax-m3"],
-    probe: |i, cx| after_token(i, NS.len() - 1, cx),
-};
+    rank: Rank::Normal,
+    also: &[],
+    probe: |i, cx| after_token(i, NS.len() - 1, cx),};
 
 /// The whole namespace token at the start of a line.
 pub const OPENER_LINE: Opener = Opener {
     lit: NS,
     ci: false,
     line_start: true,
-    formats: &["minimax-m3"],
-    probe: |i, cx| after_token(i, NS.len(), cx),
-};
+    rank: Rank::Normal,
+    also: &[],
+    probe: |i, cx| after_token(i, NS.len(), cx),};
 
 fn probe_tool_call(input: &[u8], cx: &ProbeCx) -> Probe {
     let s = scan::skip_space(input, 11);
@@ -160,6 +175,6 @@ pub const OPENER_TOOL_CALL: Opener = Opener {
     lit: b"<tool_call>",
     ci: true,
     line_start: false,
-    formats: &["minimax-m3"],
-    probe: probe_tool_call,
-};
+    rank: Rank::Normal,
+    also: &[],
+    probe: probe_tool_call,};

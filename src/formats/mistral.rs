@@ -17,8 +17,9 @@
 //! prose is text. The JSON-array form is also what xLAM writes
 //! after `[TOOL_CALLS]`, so the block may be forced as `--format xlam`.
 
+use super::{ids, Rank, Values, FormatId};
 use super::{
-    section, Action, BlockEnd, BlockFormat, BlockResult, BlockState, FormatInfo, Opener, ParseCx,
+    section, Action, BlockEnd, BlockFormat, BlockResult, BlockState, Format, Opener, ParseCx,
     Probe, ProbeCx,
 };
 use crate::call::{clean_name, ParsedCall};
@@ -26,11 +27,25 @@ use crate::scan::balance::End;
 use crate::scan::{self, Prefix};
 
 /// Catalog entry.
-pub const INFO: FormatInfo = FormatInfo {
-    id: "mistral",
+pub const FORMAT: Format = Format {
+    id: ids::MISTRAL,
     families: "Mistral 7B v0.3, Mixtral 8x22B, Nemo, Small, Ministral, Codestral, Magistral, Devstral, Medium/Large",
     markers: &["[TOOL_CALLS]", "[ARGS]", "[CALL_ID]"],
     body: "JSON array of {name, arguments, id} (v3), or NAME[ARGS]{arguments} per call (v11+)",
+    names: &[],
+    openers: &[OPENER],
+    admitted_under: &[ids::XLAM],
+    doc_start: None,
+    lead: None,
+    values: Values::Json,
+    render: Some(crate::render::Prompt {
+        models: "Mistral (v11+ tokenizers)",
+        tools: crate::render::tools::mistral,
+        tools_source: crate::render::Source::Template,
+        result: crate::render::results::mistral,
+        result_source: crate::render::Source::Template,
+        call: crate::render::calls::mistral,
+    }),
 };
 
 const TOKEN: &[u8] = b"[TOOL_CALLS]";
@@ -151,7 +166,7 @@ fn named(input: &[u8], s: usize, e: usize, eof: bool) -> Head {
 }
 
 fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
-    let named_ok = cx.cfg.allows("mistral");
+    let named_ok = cx.cfg.allows(ids::MISTRAL);
     let body = match head(input, cx.eof, named_ok) {
         Head::More => return Probe::NeedMore,
         Head::Not => return Probe::NotMarker,
@@ -173,9 +188,9 @@ pub const OPENER: Opener = Opener {
     lit: TOKEN,
     ci: false,
     line_start: false,
-    formats: &["mistral", "xlam"],
-    probe,
-};
+    rank: Rank::Normal,
+    also: &[ids::XLAM],
+    probe,};
 
 /// The `[TOOL_CALLS]` block format.
 pub struct Mistral;
@@ -184,8 +199,8 @@ pub struct Mistral;
 pub static MISTRAL: Mistral = Mistral;
 
 impl BlockFormat for Mistral {
-    fn id(&self) -> &'static str {
-        "mistral"
+    fn id(&self) -> FormatId {
+        ids::MISTRAL
     }
 
     // st.pos: body start (phase 0) or resume index; st.mark: value start;
@@ -250,7 +265,7 @@ impl BlockFormat for Mistral {
 
     fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
         match head(block, true, true) {
-            Head::Json(b) => super::hermes::json_block(block, b, block.len(), "mistral", cx),
+            Head::Json(b) => super::shared::json::json_block(block, b, block.len(), ids::MISTRAL, cx),
             Head::Named { name, id, body } => {
                 let name_s = clean_name(&String::from_utf8_lossy(&block[name.0..name.1]));
                 if name_s.is_empty() {
@@ -259,13 +274,13 @@ impl BlockFormat for Mistral {
                 let id = id
                     .map(|(a, b)| String::from_utf8_lossy(scan::trim(&block[a..b])).into_owned())
                     .filter(|s| !s.is_empty());
-                match section::json_arguments(&block[body..], body, cx.cut, "mistral") {
+                match section::json_arguments(&block[body..], body, cx.cut, ids::MISTRAL) {
                     Ok((arguments, repairs)) => BlockResult {
                         calls: vec![ParsedCall {
                             name: name_s,
                             arguments,
                             id,
-                            format: "mistral",
+                            format: ids::MISTRAL,
                             repairs,
                             end: block.len(),
                         }],
@@ -277,7 +292,7 @@ impl BlockFormat for Mistral {
                     },
                 }
             }
-            _ => BlockResult::truncated("mistral", block.len()),
+            _ => BlockResult::truncated(ids::MISTRAL, block.len()),
         }
     }
 }

@@ -7,34 +7,49 @@
 //! A missing `</TOOLCALL>` at end of input is tolerated; a stray
 //! `</TOOLCALL>` is markup.
 
-use super::{granite, Action, FormatInfo, Opener, Probe};
+use super::{ids, Rank, Values};
+use super::{Action, Format, Opener, Probe};
 
 /// Catalog entry.
-pub const INFO: FormatInfo = FormatInfo {
-    id: "nemotron-toolcall",
+pub const FORMAT: Format = Format {
+    id: ids::NEMOTRON_TOOLCALL,
     families: "NVIDIA Nemotron (Llama-3.1-Nemotron, Nemotron-4 tool templates)",
     markers: &["<TOOLCALL>", "</TOOLCALL>"],
     body: "JSON array of {\"name\", \"arguments\"} or one object",
+    names: &[],
+    openers: &[OPENER, OPENER_STRAY_CLOSE],
+    admitted_under: &[],
+    doc_start: None,
+    lead: None,
+    values: Values::Json,
+    render: Some(crate::render::Prompt {
+        models: "NVIDIA Llama-Nemotron (Llama 3.3 Nemotron Super v1.5)",
+        tools: crate::render::tools::nemotron,
+        tools_source: crate::render::Source::Template,
+        result: crate::render::results::nemotron,
+        result_source: crate::render::Source::Template,
+        call: crate::render::calls::nemotron,
+    }),
 };
 
 /// The block format (the close is compared ignoring case).
-pub static NEMOTRON: granite::TaggedJson =
-    granite::TaggedJson::strong("nemotron-toolcall", b"</toolcall>");
+pub static NEMOTRON: super::shared::tagged::TaggedJson =
+    super::shared::tagged::TaggedJson::strong(ids::NEMOTRON_TOOLCALL, b"</toolcall>");
 
 /// `<TOOLCALL>`.
 pub const OPENER: Opener = Opener {
     lit: b"<TOOLCALL>",
     ci: false,
     line_start: false,
-    formats: &["nemotron-toolcall"],
-    probe: |i, cx| granite::json_after(i, 10, cx, &NEMOTRON, Probe::NotMarker),
-};
+    rank: Rank::Early,
+    also: &[],
+    probe: |i, cx| super::shared::tagged::json_after(i, 10, cx, &NEMOTRON, Probe::NotMarker),};
 
 /// A stray `</TOOLCALL>` is markup.
 pub const OPENER_STRAY_CLOSE: Opener = Opener {
     lit: b"</TOOLCALL>",
     ci: false,
     line_start: false,
-    formats: &["nemotron-toolcall"],
-    probe: |_, _| Probe::Match(Action::Markup { len: 11 }),
-};
+    rank: Rank::Normal,
+    also: &[],
+    probe: |_, _| Probe::Match(Action::Markup { len: 11 }),};

@@ -9,18 +9,33 @@
 //! `<invoke>` markup, prose) is not this format. A stray `</function_calls>`
 //! is markup.
 
+use super::{ids, Rank, Values, FormatId};
 use super::pythonic::{call_head, parse_wrapped, scan_wrapped, skip_space_bounded, Wrap, MAX_GAP};
 use super::{
-    Action, BlockEnd, BlockFormat, BlockResult, BlockState, FormatInfo, Opener, ParseCx, Probe,
+    Action, BlockEnd, BlockFormat, BlockResult, BlockState, Format, Opener, ParseCx, Probe,
     ProbeCx,
 };
 
 /// Catalog entry.
-pub const INFO: FormatInfo = FormatInfo {
-    id: "olmo3",
+pub const FORMAT: Format = Format {
+    id: ids::OLMO3,
     families: "AllenAI OLMo 3",
     markers: &["<function_calls>", "</function_calls>"],
     body: "newline-separated pythonic calls without list brackets",
+    names: &[],
+    openers: &[OPENER, OPENER_STRAY_CLOSE],
+    admitted_under: &[],
+    doc_start: None,
+    lead: None,
+    values: Values::Json,
+    render: Some(crate::render::Prompt {
+        models: "AllenAI OLMo 3",
+        tools: crate::render::tools::olmo3,
+        tools_source: crate::render::Source::Template,
+        result: crate::render::results::olmo3,
+        result_source: crate::render::Source::Template,
+        call: crate::render::calls::olmo3,
+    }),
 };
 
 const WRAP: Wrap = Wrap {
@@ -36,8 +51,8 @@ pub struct Olmo3;
 pub static OLMO3: Olmo3 = Olmo3;
 
 impl BlockFormat for Olmo3 {
-    fn id(&self) -> &'static str {
-        "olmo3"
+    fn id(&self) -> FormatId {
+        ids::OLMO3
     }
 
     fn scan(&self, block: &[u8], st: &mut BlockState, eof: bool) -> BlockEnd {
@@ -45,7 +60,7 @@ impl BlockFormat for Olmo3 {
     }
 
     fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
-        parse_wrapped(block, cx, &WRAP, "olmo3")
+        parse_wrapped(block, cx, &WRAP, ids::OLMO3)
     }
 }
 
@@ -77,15 +92,15 @@ pub const OPENER: Opener = Opener {
     lit: b"<function_calls>",
     ci: false,
     line_start: false,
-    formats: &["olmo3"],
-    probe,
-};
+    rank: Rank::Normal,
+    also: &[],
+    probe,};
 
 /// A stray `</function_calls>` is markup.
 pub const OPENER_STRAY_CLOSE: Opener = Opener {
     lit: b"</function_calls>",
     ci: false,
     line_start: false,
-    formats: &["olmo3"],
-    probe: |_, _| Probe::Match(Action::Markup { len: 17 }),
-};
+    rank: Rank::Normal,
+    also: &[],
+    probe: |_, _| Probe::Match(Action::Markup { len: 17 }),};

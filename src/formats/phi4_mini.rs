@@ -10,20 +10,35 @@
 //! (`functools[f(a=1)]`), and a body cut off after a complete value.
 //! `functools` in prose (`functools.partial`) is text.
 
+use super::{ids, Rank, Values, FormatId};
 use super::pythonic::{call_head, parse_body, skip_space_bounded, PyEndAt, PyScan, MAX_GAP};
 use super::{
-    Action, BlockEnd, BlockFormat, BlockResult, BlockState, FormatInfo, Opener, ParseCx, Probe,
+    Action, BlockEnd, BlockFormat, BlockResult, BlockState, Format, Opener, ParseCx, Probe,
     ProbeCx,
 };
 use crate::call::Evidence;
 use crate::scan;
 
 /// Catalog entry.
-pub const INFO: FormatInfo = FormatInfo {
-    id: "phi4-mini",
+pub const FORMAT: Format = Format {
+    id: ids::PHI4_MINI,
     families: "Phi-4-mini-instruct, FireFunction v2",
     markers: &["functools["],
     body: "JSON array of {\"name\", \"arguments\"}",
+    names: &[],
+    openers: &[OPENER],
+    admitted_under: &[],
+    doc_start: None,
+    lead: None,
+    values: Values::Json,
+    render: Some(crate::render::Prompt {
+        models: "Phi-4-mini",
+        tools: crate::render::tools::phi4_mini,
+        tools_source: crate::render::Source::Template,
+        result: crate::render::results::phi4_mini,
+        result_source: crate::render::Source::Template,
+        call: crate::render::calls::phi4_mini,
+    }),
 };
 
 /// The phi-4-mini block format; `BlockState::mark` is where the body starts.
@@ -35,8 +50,8 @@ pub static PHI4_MINI: Phi4Mini = Phi4Mini;
 const LIT_LEN: usize = 9; // functools
 
 impl BlockFormat for Phi4Mini {
-    fn id(&self) -> &'static str {
-        "phi4-mini"
+    fn id(&self) -> FormatId {
+        ids::PHI4_MINI
     }
 
     fn scan(&self, block: &[u8], st: &mut BlockState, eof: bool) -> BlockEnd {
@@ -63,7 +78,7 @@ impl BlockFormat for Phi4Mini {
 
     fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
         let s = scan::skip_blank(block, LIT_LEN).min(block.len());
-        parse_body(block, s, block.len(), cx.cut, "phi4-mini", Evidence::Strong)
+        parse_body(block, s, block.len(), cx.cut, ids::PHI4_MINI, Evidence::Strong)
     }
 }
 
@@ -107,6 +122,6 @@ pub const OPENER: Opener = Opener {
     lit: b"functools",
     ci: false,
     line_start: true,
-    formats: &["phi4-mini"],
-    probe,
-};
+    rank: Rank::Normal,
+    also: &[],
+    probe,};

@@ -26,8 +26,9 @@
 //! A call with positional arguments cannot be named without the schema: it
 //! is reported as a `TLP-002` error record, not a call.
 
+use super::{ids, Rank, Values, FormatId, DocStart};
 use super::{
-    Action, BlockEnd, BlockError, BlockFormat, BlockResult, BlockState, FormatInfo, Opener,
+    Action, BlockEnd, BlockError, BlockFormat, BlockResult, BlockState, Format, Opener,
     ParseCx, Probe, ProbeCx,
 };
 use crate::call::{calls_from_value, clean_name, close_truncated, Evidence, ParsedCall, Shape};
@@ -36,8 +37,8 @@ use crate::scan::{self, Prefix};
 use serde_json::{Map, Number, Value};
 
 /// Catalog entry.
-pub const INFO: FormatInfo = FormatInfo {
-    id: "pythonic",
+pub const FORMAT: Format = Format {
+    id: ids::PYTHONIC,
     families:
         "Llama 3.2 1B/3B, Llama 4 (pythonic template), ToolACE, Granite pythonic, small fine-tunes",
     markers: &[
@@ -46,6 +47,23 @@ pub const INFO: FormatInfo = FormatInfo {
         "<|python_end|>",
     ],
     body: "Python list literal of calls with keyword arguments",
+    names: &[],
+    openers: &[OPENER_PYTHON_START, OPENER_PYTHON_END, OPENER_LIST],
+    admitted_under: &[],
+    doc_start: Some(DocStart {
+        forced_only: false,
+        probe: probe_bare,
+    }),
+    lead: None,
+    values: Values::Json,
+    render: Some(crate::render::Prompt {
+        models: "Llama 3.2 / Llama 4 pythonic",
+        tools: crate::render::tools::pythonic,
+        tools_source: crate::render::Source::Template,
+        result: crate::render::results::ipython_output,
+        result_source: crate::render::Source::Template,
+        call: crate::render::calls::pythonic,
+    }),
 };
 
 /// Deepest nesting the literal parser accepts.
@@ -815,7 +833,7 @@ pub fn unwrap_print(call: PyCall) -> PyCall {
 /// `block_len`; calls with positional arguments become `TLP-002` errors.
 pub fn block_result(
     pc: PyCalls,
-    format: &'static str,
+    format: FormatId,
     offset: usize,
     block_len: usize,
     exact_offsets: bool,
@@ -901,7 +919,7 @@ pub fn parse_value_any(text: &str, cut: bool) -> Option<(Value, Vec<Repair>)> {
 /// Calls from a JSON / Python-literal value body (strong evidence).
 pub fn value_calls(
     text: &str,
-    format: &'static str,
+    format: FormatId,
     ev: Evidence,
     offset: usize,
     block: &[u8],
@@ -1326,7 +1344,7 @@ pub fn scan_wrapped(block: &[u8], st: &mut BlockState, eof: bool, w: &Wrap) -> B
 
 /// Parses a [`Wrap`] block: a JSON (or Python-literal) value of calls, a
 /// pythonic list, or bare call expressions.
-pub fn parse_wrapped(block: &[u8], cx: &ParseCx, w: &Wrap, format: &'static str) -> BlockResult {
+pub fn parse_wrapped(block: &[u8], cx: &ParseCx, w: &Wrap, format: FormatId) -> BlockResult {
     let open = w.open_len.min(block.len());
     let body_end = if block.len() >= open + w.close.len() && block.ends_with(w.close) {
         block.len() - w.close.len()
@@ -1345,7 +1363,7 @@ pub fn parse_body(
     from: usize,
     to: usize,
     cut: bool,
-    format: &'static str,
+    format: FormatId,
     ev: Evidence,
 ) -> BlockResult {
     let raw = &block[from..to];
@@ -1497,8 +1515,8 @@ pub fn scan_line_value(block: &[u8], st: &mut BlockState, eof: bool) -> BlockEnd
 }
 
 impl BlockFormat for PyList {
-    fn id(&self) -> &'static str {
-        "pythonic"
+    fn id(&self) -> FormatId {
+        ids::PYTHONIC
     }
 
     fn scan(&self, block: &[u8], st: &mut BlockState, eof: bool) -> BlockEnd {
@@ -1509,9 +1527,9 @@ impl BlockFormat for PyList {
         let text = String::from_utf8_lossy(block);
         let exact = matches!(text, std::borrow::Cow::Borrowed(_));
         match parse_call_list(&text, cx.cut) {
-            Ok(pc) => block_result(pc, "pythonic", 0, block.len(), exact),
+            Ok(pc) => block_result(pc, ids::PYTHONIC, 0, block.len(), exact),
             // cut off inside what so far is a call list
-            Err(PyError::Eof) if cx.cut => BlockResult::truncated("pythonic", block.len()),
+            Err(PyError::Eof) if cx.cut => BlockResult::truncated(ids::PYTHONIC, block.len()),
             // anything that is not entirely a list of calls is text
             Err(_) => BlockResult::text(),
         }
@@ -1519,8 +1537,8 @@ impl BlockFormat for PyList {
 }
 
 impl BlockFormat for PyStart {
-    fn id(&self) -> &'static str {
-        "pythonic"
+    fn id(&self) -> FormatId {
+        ids::PYTHONIC
     }
 
     fn scan(&self, block: &[u8], st: &mut BlockState, eof: bool) -> BlockEnd {
@@ -1528,7 +1546,7 @@ impl BlockFormat for PyStart {
     }
 
     fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
-        parse_wrapped(block, cx, &START_WRAP, "pythonic")
+        parse_wrapped(block, cx, &START_WRAP, ids::PYTHONIC)
     }
 }
 
@@ -1544,8 +1562,8 @@ pub struct PyBare;
 pub static PY_BARE: PyBare = PyBare;
 
 impl BlockFormat for PyBare {
-    fn id(&self) -> &'static str {
-        "pythonic"
+    fn id(&self) -> FormatId {
+        ids::PYTHONIC
     }
 
     fn scan(&self, block: &[u8], st: &mut BlockState, eof: bool) -> BlockEnd {
@@ -1571,11 +1589,11 @@ impl BlockFormat for PyBare {
         let text = String::from_utf8_lossy(block);
         let exact = matches!(text, std::borrow::Cow::Borrowed(_));
         match parse_call_sequence(&text, cx.cut) {
-            Ok(pc) if pc.calls.iter().any(|c| c.positional > 0) && !cx.cfg.is_only("pythonic") => {
+            Ok(pc) if pc.calls.iter().any(|c| c.positional > 0) && !cx.cfg.is_only(ids::PYTHONIC) => {
                 BlockResult::text()
             }
-            Ok(pc) => block_result(pc, "pythonic", 0, block.len(), exact),
-            Err(PyError::Eof) if cx.cut => BlockResult::truncated("pythonic", block.len()),
+            Ok(pc) => block_result(pc, ids::PYTHONIC, 0, block.len(), exact),
+            Err(PyError::Eof) if cx.cut => BlockResult::truncated(ids::PYTHONIC, block.len()),
             Err(_) => BlockResult::text(),
         }
     }
@@ -1647,7 +1665,7 @@ fn code_line_head(input: &[u8]) -> Option<bool> {
 
 /// Probes the start of the document for a [`PyBare`] call.
 pub(crate) fn probe_bare(input: &[u8], cx: &ProbeCx) -> Probe {
-    if !cx.doc_start || !cx.cfg.allows("pythonic") {
+    if !cx.doc_start || !cx.cfg.allows(ids::PYTHONIC) {
         return Probe::NotMarker;
     }
     match bare_call_head(input) {
@@ -1696,32 +1714,32 @@ pub const OPENER_LIST: Opener = Opener {
     lit: b"[",
     ci: false,
     line_start: true,
-    formats: &["pythonic"],
-    probe: probe_list,
-};
+    rank: Rank::Normal,
+    also: &[],
+    probe: probe_list,};
 
 /// Llama 4's `<|python_start|>`.
 pub const OPENER_PYTHON_START: Opener = Opener {
     lit: b"<|python_start|>",
     ci: false,
     line_start: false,
-    formats: &["pythonic"],
+    rank: Rank::Normal,
+    also: &[],
     probe: |_, _| {
         Probe::Match(Action::Block {
             fmt: &PY_START,
             state: BlockState::default(),
         })
-    },
-};
+    },};
 
 /// A stray `<|python_end|>` is markup.
 pub const OPENER_PYTHON_END: Opener = Opener {
     lit: b"<|python_end|>",
     ci: false,
     line_start: false,
-    formats: &["pythonic"],
-    probe: |_, _| Probe::Match(Action::Markup { len: 14 }),
-};
+    rank: Rank::Normal,
+    also: &[],
+    probe: |_, _| Probe::Match(Action::Markup { len: 14 }),};
 
 #[cfg(test)]
 mod tests {

@@ -8,14 +8,15 @@
 //! next `<parameter=` or `</function>`. Values keep inner newlines, quotes,
 //! `<`, `>` and unicode; one leading and one trailing newline are stripped.
 
-use super::{BlockEnd, BlockFormat, BlockResult, BlockState, FormatInfo, ParseCx};
+use super::{ids, Values, FormatId};
+use super::{BlockEnd, BlockFormat, BlockResult, BlockState, Format, ParseCx};
 use crate::call::{strip_one_newline, type_text, ParsedCall};
 use crate::scan::{self, Prefix};
 use serde_json::{Map, Value};
 
 /// Catalog entry.
-pub const INFO: FormatInfo = FormatInfo {
-    id: "qwen3-coder-xml",
+pub const FORMAT: Format = Format {
+    id: ids::QWEN3_CODER_XML,
     families: "Qwen3-Coder, Qwen3.5/3.6, Nemotron-3 Nano, MiniCPM, Step-3.5",
     markers: &[
         "<tool_call>",
@@ -26,6 +27,20 @@ pub const INFO: FormatInfo = FormatInfo {
         "</tool_call>",
     ],
     body: "XML-ish parameters; values are text, typed when unambiguous",
+    names: &[],
+    openers: &[],
+    admitted_under: &[],
+    doc_start: None,
+    lead: None,
+    values: Values::Text,
+    render: Some(crate::render::Prompt {
+        models: "Qwen3-Coder, Qwen3.5",
+        tools: crate::render::tools::qwen3_coder,
+        tools_source: crate::render::Source::Template,
+        result: crate::render::results::qwen3_coder,
+        result_source: crate::render::Source::Template,
+        call: crate::render::calls::qwen3_coder,
+    }),
 };
 
 /// The Qwen3-Coder XML block format. The block starts at `<tool_call>` or at
@@ -39,8 +54,8 @@ const FN_CLOSE: &[u8] = b"</function>";
 const TC_CLOSE: &[u8] = b"</tool_call>";
 
 impl BlockFormat for QwenXml {
-    fn id(&self) -> &'static str {
-        "qwen3-coder-xml"
+    fn id(&self) -> FormatId {
+        ids::QWEN3_CODER_XML
     }
 
     fn scan(&self, block: &[u8], st: &mut BlockState, eof: bool) -> BlockEnd {
@@ -97,12 +112,12 @@ impl BlockFormat for QwenXml {
     }
 
     fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
-        parse_function(block, "qwen3-coder-xml", cx)
+        parse_function(block, ids::QWEN3_CODER_XML, cx)
     }
 }
 
 /// Parses the first `<function=NAME>` … in `block` (shared with `seed-oss`).
-pub fn parse_function(block: &[u8], format: &'static str, cx: &ParseCx) -> BlockResult {
+pub fn parse_function(block: &[u8], format: FormatId, cx: &ParseCx) -> BlockResult {
     let Some(fpos) = scan::find(block, 0, b"<function") else {
         return BlockResult::error("TLP-001", "no <function=NAME> in the call", 0);
     };

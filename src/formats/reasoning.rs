@@ -3,6 +3,7 @@
 //! Thinking is not text, and a call drafted inside it is not a call. Content
 //! is streamed as it arrives; only a possible closing marker is held back.
 
+use super::Rank;
 use super::{Action, Close, Opener, Probe, ProbeCx};
 
 /// The close of `<think>`.
@@ -51,7 +52,8 @@ pub const THINK: Opener = Opener {
     lit: b"<think>",
     ci: false,
     line_start: false,
-    formats: &[],
+    rank: Rank::Reasoning,
+    also: &[],
     probe: |_, _: &ProbeCx| open(7, THINK_CLOSE),
 };
 
@@ -60,7 +62,8 @@ pub const THINKING: Opener = Opener {
     lit: b"<thinking>",
     ci: false,
     line_start: false,
-    formats: &[],
+    rank: Rank::Reasoning,
+    also: &[],
     probe: |_, _: &ProbeCx| open(10, THINKING_CLOSE),
 };
 
@@ -69,7 +72,8 @@ pub const MISTRAL_THINK: Opener = Opener {
     lit: b"[THINK]",
     ci: false,
     line_start: false,
-    formats: &[],
+    rank: Rank::Reasoning,
+    also: &[],
     probe: |_, _: &ProbeCx| open(7, MISTRAL_CLOSE),
 };
 
@@ -78,7 +82,8 @@ pub const COHERE_THINKING: Opener = Opener {
     lit: b"<|START_THINKING|>",
     ci: false,
     line_start: false,
-    formats: &[],
+    rank: Rank::Reasoning,
+    also: &[],
     probe: |_, _: &ProbeCx| open(18, COHERE_CLOSE),
 };
 
@@ -88,8 +93,9 @@ pub const SUFFIXED_THINK: Opener = Opener {
     lit: b"<think:",
     ci: false,
     line_start: false,
-    formats: &[],
-    probe: |input, cx: &ProbeCx| match super::hunyuan_v4::suffixed_len(input, 6, cx.eof) {
+    rank: Rank::Reasoning,
+    also: &[],
+    probe: |input, cx: &ProbeCx| match super::shared::tag::suffixed_len(input, 6, cx.eof) {
         Ok(len) => open(len, SUFFIXED_THINK_CLOSE),
         Err(p) => p,
     },
@@ -100,6 +106,17 @@ pub const SEED_THINK: Opener = Opener {
     lit: b"<seed:think>",
     ci: false,
     line_start: false,
-    formats: &[],
+    rank: Rank::Reasoning,
+    also: &[],
     probe: |_, _: &ProbeCx| open(12, SEED_CLOSE),
 };
+
+/// Its openers, in probe order.
+pub static OPENERS: &[Opener] = &[
+    THINK,
+    THINKING,
+    MISTRAL_THINK,
+    COHERE_THINKING,
+    SEED_THINK,
+    SUFFIXED_THINK,
+];

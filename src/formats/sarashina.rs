@@ -8,21 +8,36 @@
 //! full call shape (`name` plus `arguments`) and nothing but blanks follows
 //! it on its line; anything else is text.
 
+use super::{ids, Rank, Values, FormatId};
 use super::pythonic::{
     scan_line_value, scan_wrapped, skip_space_bounded, value_calls, Wrap, MAX_GAP,
 };
 use super::{
-    Action, BlockEnd, BlockFormat, BlockResult, BlockState, FormatInfo, Opener, ParseCx, Probe,
+    Action, BlockEnd, BlockFormat, BlockResult, BlockState, Format, Opener, ParseCx, Probe,
     ProbeCx,
 };
 use crate::call::Evidence;
 
 /// Catalog entry.
-pub const INFO: FormatInfo = FormatInfo {
-    id: "sarashina",
+pub const FORMAT: Format = Format {
+    id: ids::SARASHINA,
     families: "SB Intuitions Sarashina",
     markers: &["<|tool_calls|>", "[{' at the start of a line"],
     body: "Python-literal list of {'name', 'arguments'} dicts",
+    names: &[],
+    openers: &[OPENER, OPENER_BARE],
+    admitted_under: &[],
+    doc_start: None,
+    lead: None,
+    values: Values::Json,
+    render: Some(crate::render::Prompt {
+        models: "SB Intuitions Sarashina",
+        tools: crate::render::tools::generic,
+        tools_source: crate::render::Source::Generic,
+        result: crate::render::results::tool_response,
+        result_source: crate::render::Source::Generic,
+        call: crate::render::calls::sarashina,
+    }),
 };
 
 /// The closing token is optional; `<|/tool_calls|>` is accepted when present
@@ -45,8 +60,8 @@ pub static MARKED: Sarashina = Sarashina { marked: true };
 pub static UNMARKED: Sarashina = Sarashina { marked: false };
 
 impl BlockFormat for Sarashina {
-    fn id(&self) -> &'static str {
-        "sarashina"
+    fn id(&self) -> FormatId {
+        ids::SARASHINA
     }
 
     fn scan(&self, block: &[u8], st: &mut BlockState, eof: bool) -> BlockEnd {
@@ -63,7 +78,7 @@ impl BlockFormat for Sarashina {
                 return BlockResult::text();
             }
             let text = String::from_utf8_lossy(block);
-            return value_calls(&text, "sarashina", Evidence::Weak, 0, block, false);
+            return value_calls(&text, ids::SARASHINA, Evidence::Weak, 0, block, false);
         }
         let open = WRAP.open_len.min(block.len());
         let body_end = if block.len() >= open + WRAP.close.len() && block.ends_with(WRAP.close) {
@@ -75,11 +90,11 @@ impl BlockFormat for Sarashina {
         let text = String::from_utf8_lossy(&block[open..body_end]);
         if text.trim().is_empty() {
             if cut {
-                return BlockResult::truncated("sarashina", block.len());
+                return BlockResult::truncated(ids::SARASHINA, block.len());
             }
             return BlockResult::error("TLP-001", "empty sarashina call", open);
         }
-        value_calls(&text, "sarashina", Evidence::Strong, open, block, cut)
+        value_calls(&text, ids::SARASHINA, Evidence::Strong, open, block, cut)
     }
 }
 
@@ -88,14 +103,14 @@ pub const OPENER: Opener = Opener {
     lit: b"<|tool_calls|>",
     ci: false,
     line_start: false,
-    formats: &["sarashina"],
+    rank: Rank::Normal,
+    also: &[],
     probe: |_, _| {
         Probe::Match(Action::Block {
             fmt: &MARKED,
             state: BlockState::default(),
         })
-    },
-};
+    },};
 
 fn probe_bare(input: &[u8], cx: &ProbeCx) -> Probe {
     let s = skip_space_bounded(input, 1);
@@ -126,6 +141,6 @@ pub const OPENER_BARE: Opener = Opener {
     lit: b"[",
     ci: false,
     line_start: true,
-    formats: &["sarashina"],
-    probe: probe_bare,
-};
+    rank: Rank::Normal,
+    also: &[],
+    probe: probe_bare,};

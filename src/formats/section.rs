@@ -15,7 +15,7 @@
 //! (the block ends before that call, so the cut call is re-read on its own
 //! and reported as an error or a repaired call).
 
-use super::{Action, BlockEnd, BlockError, BlockResult, BlockState, Probe, ProbeCx};
+use super::{Action, BlockEnd, BlockError, BlockResult, BlockState, FormatId, Probe, ProbeCx};
 use crate::call::{arguments_from, close_truncated, ParsedCall};
 use crate::repair::{Repair, RepairKind};
 use crate::scan::{self, Prefix};
@@ -328,7 +328,7 @@ pub type CallOutcome = Result<ParsedCall, BlockError>;
 pub fn parse_section(
     block: &[u8],
     toks: &Tokens,
-    format: &'static str,
+    format: FormatId,
     cut: bool,
     parse_call: impl Fn(&[u8], usize, bool) -> CallOutcome,
 ) -> BlockResult {
@@ -365,7 +365,7 @@ pub fn err(code: &'static str, message: impl Into<String>, offset: usize) -> Blo
 }
 
 /// The error for a call cut off at end of input.
-pub fn truncated(format: &str, offset: usize) -> BlockError {
+pub fn truncated(format: FormatId, offset: usize) -> BlockError {
     BlockResult::truncated(format, offset)
         .errors
         .pop()
@@ -380,7 +380,7 @@ pub fn json_arguments(
     text: &[u8],
     offset: usize,
     cut: bool,
-    format: &'static str,
+    format: FormatId,
 ) -> Result<(Map<String, Value>, Vec<Repair>), BlockError> {
     let raw = String::from_utf8_lossy(text);
     let t = raw.trim();
@@ -508,11 +508,13 @@ mod tests {
 
     #[test]
     fn cut_arguments() {
-        let (m, r) = json_arguments(br#" {"a": {"b": 1}"#, 0, true, "t").expect("closed");
+        let (m, r) = json_arguments(br#" {"a": {"b": 1}"#, 0, true, crate::formats::ids::HERMES)
+            .expect("closed");
         assert_eq!(Value::Object(m), serde_json::json!({"a": {"b": 1}}));
         assert_eq!(r.len(), 1);
-        assert!(json_arguments(br#"{"a": "x"#, 0, true, "t").is_err());
-        let (m, _) = json_arguments(br#""{\"q\": 1}""#, 0, false, "t").expect("string");
+        assert!(json_arguments(br#"{"a": "x"#, 0, true, crate::formats::ids::HERMES).is_err());
+        let (m, _) = json_arguments(br#""{\"q\": 1}""#, 0, false, crate::formats::ids::HERMES)
+            .expect("string");
         assert_eq!(Value::Object(m), serde_json::json!({"q": 1}));
     }
 }

@@ -15,15 +15,16 @@
 //! `</seed:tool_call>` at end of input is tolerated when the function is
 //! complete; a stray `</seed:tool_call>` is markup.
 
+use super::{ids, Rank, Values, FormatId};
 use super::{
-    qwen3_coder_xml, Action, BlockEnd, BlockFormat, BlockResult, BlockState, FormatInfo, Opener,
+    qwen3_coder_xml, Action, BlockEnd, BlockFormat, BlockResult, BlockState, Format, Opener,
     ParseCx, Probe, ProbeCx,
 };
 use crate::scan;
 
 /// Catalog entry.
-pub const INFO: FormatInfo = FormatInfo {
-    id: "seed-oss",
+pub const FORMAT: Format = Format {
+    id: ids::SEED_OSS,
     families: "ByteDance Seed-OSS",
     markers: &[
         "<seed:tool_call>",
@@ -34,6 +35,20 @@ pub const INFO: FormatInfo = FormatInfo {
         "</seed:tool_call>",
     ],
     body: "Qwen3-Coder-style XML function and parameters",
+    names: &[],
+    openers: &[OPENER, OPENER_STRAY_CLOSE],
+    admitted_under: &[],
+    doc_start: None,
+    lead: None,
+    values: Values::Text,
+    render: Some(crate::render::Prompt {
+        models: "ByteDance Seed-OSS",
+        tools: crate::render::tools::seed_oss,
+        tools_source: crate::render::Source::Template,
+        result: crate::render::results::seed_oss,
+        result_source: crate::render::Source::Template,
+        call: crate::render::calls::seed_oss,
+    }),
 };
 
 const OPEN: &[u8] = b"<seed:tool_call>";
@@ -47,8 +62,8 @@ pub struct SeedOss;
 pub static SEED_OSS: SeedOss = SeedOss;
 
 impl BlockFormat for SeedOss {
-    fn id(&self) -> &'static str {
-        "seed-oss"
+    fn id(&self) -> FormatId {
+        ids::SEED_OSS
     }
 
     fn scan(&self, block: &[u8], st: &mut BlockState, eof: bool) -> BlockEnd {
@@ -93,7 +108,7 @@ impl BlockFormat for SeedOss {
         }
         if starts.is_empty() {
             if cx.cut {
-                return BlockResult::truncated("seed-oss", block.len());
+                return BlockResult::truncated(ids::SEED_OSS, block.len());
             }
             return BlockResult::error("TLP-001", "seed-oss call has no <function=NAME>", 0);
         }
@@ -107,7 +122,7 @@ impl BlockFormat for SeedOss {
                 cfg: cx.cfg,
                 cut: cx.cut && last,
             };
-            let r = qwen3_coder_xml::parse_function(&block[s..end], "seed-oss", &fcx);
+            let r = qwen3_coder_xml::parse_function(&block[s..end], ids::SEED_OSS, &fcx);
             out.errors.extend(r.errors.into_iter().map(|mut e| {
                 e.offset += s;
                 e
@@ -130,15 +145,15 @@ pub const OPENER: Opener = Opener {
     lit: OPEN,
     ci: false,
     line_start: false,
-    formats: &["seed-oss"],
-    probe,
-};
+    rank: Rank::Normal,
+    also: &[],
+    probe,};
 
 /// A stray `</seed:tool_call>` is markup.
 pub const OPENER_STRAY_CLOSE: Opener = Opener {
     lit: CLOSE,
     ci: false,
     line_start: false,
-    formats: &["seed-oss"],
-    probe: |_, _| Probe::Match(Action::Markup { len: CLOSE.len() }),
-};
+    rank: Rank::Normal,
+    also: &[],
+    probe: |_, _| Probe::Match(Action::Markup { len: CLOSE.len() }),};

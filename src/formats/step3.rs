@@ -13,17 +13,18 @@
 //! parameter's close tag missing (the value ends at the next parameter or at
 //! `</steptml:invoke>`), a cut-off last call.
 
+use super::{ids, Rank, Values, FormatId};
 use super::section::{self, CallOutcome, Tokens};
 use super::{
-    BlockEnd, BlockFormat, BlockResult, BlockState, FormatInfo, Opener, ParseCx, Probe, ProbeCx,
+    BlockEnd, BlockFormat, BlockResult, BlockState, Format, Opener, ParseCx, Probe, ProbeCx,
 };
 use crate::call::{clean_name, strip_one_newline, ParsedCall};
 use crate::scan;
 use serde_json::Map;
 
 /// Catalog entry.
-pub const INFO: FormatInfo = FormatInfo {
-    id: "step3",
+pub const FORMAT: Format = Format {
+    id: ids::STEP3,
     families: "StepFun Step-3",
     markers: &[
         "<｜tool_calls_begin｜>",
@@ -35,6 +36,20 @@ pub const INFO: FormatInfo = FormatInfo {
         "<｜tool_calls_end｜>",
     ],
     body: "steptml invoke with raw-text parameters",
+    names: &[],
+    openers: &[OPENER, OPENER_INVOKE],
+    admitted_under: &[],
+    doc_start: None,
+    lead: None,
+    values: Values::Text,
+    render: Some(crate::render::Prompt {
+        models: "StepFun Step-3",
+        tools: crate::render::tools::generic,
+        tools_source: crate::render::Source::Generic,
+        result: crate::render::results::tool_response,
+        result_source: crate::render::Source::Generic,
+        call: crate::render::calls::step3,
+    }),
 };
 
 const SECTION_BEGIN: &[u8] = "<｜tool_calls_begin｜>".as_bytes();
@@ -87,9 +102,9 @@ pub const OPENER: Opener = Opener {
     lit: "<｜tool_".as_bytes(),
     ci: false,
     line_start: false,
-    formats: &["step3"],
-    probe,
-};
+    rank: Rank::Normal,
+    also: &[],
+    probe,};
 
 fn probe_invoke(input: &[u8], cx: &ProbeCx) -> Probe {
     match input.get(INVOKE.len()) {
@@ -104,13 +119,13 @@ pub const OPENER_INVOKE: Opener = Opener {
     lit: INVOKE,
     ci: false,
     line_start: false,
-    formats: &["step3"],
-    probe: probe_invoke,
-};
+    rank: Rank::Normal,
+    also: &[],
+    probe: probe_invoke,};
 
 impl BlockFormat for Step3 {
-    fn id(&self) -> &'static str {
-        "step3"
+    fn id(&self) -> FormatId {
+        ids::STEP3
     }
 
     fn scan(&self, block: &[u8], st: &mut BlockState, eof: bool) -> BlockEnd {
@@ -118,13 +133,13 @@ impl BlockFormat for Step3 {
     }
 
     fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
-        section::parse_section(block, &TOKENS, "step3", cx.cut, parse_call)
+        section::parse_section(block, &TOKENS, ids::STEP3, cx.cut, parse_call)
     }
 }
 
 impl BlockFormat for Step3Invoke {
-    fn id(&self) -> &'static str {
-        "step3"
+    fn id(&self) -> FormatId {
+        ids::STEP3
     }
 
     fn scan(&self, block: &[u8], st: &mut BlockState, eof: bool) -> BlockEnd {
@@ -166,7 +181,7 @@ impl BlockFormat for Step3Invoke {
 fn parse_call(body: &[u8], off: usize, cut: bool) -> CallOutcome {
     let Some(inv) = scan::find(body, 0, INVOKE) else {
         if cut {
-            return Err(section::truncated("step3", off + body.len()));
+            return Err(section::truncated(ids::STEP3, off + body.len()));
         }
         return Err(section::err(
             "TLP-001",
@@ -175,7 +190,7 @@ fn parse_call(body: &[u8], off: usize, cut: bool) -> CallOutcome {
         ));
     };
     let Some(gt) = memchr::memchr(b'>', &body[inv..]).map(|k| inv + k) else {
-        return Err(section::truncated("step3", off + body.len()));
+        return Err(section::truncated(ids::STEP3, off + body.len()));
     };
     let name =
         clean_name(&section::attr(&body[inv + INVOKE.len()..gt], "name").unwrap_or_default());
@@ -190,13 +205,13 @@ fn parse_call(body: &[u8], off: usize, cut: bool) -> CallOutcome {
     let inner = &body[gt + 1..inner_end.unwrap_or(body.len())];
     let (arguments, complete) = parameters(inner);
     if cut && inner_end.is_none() && !complete {
-        return Err(section::truncated("step3", off + body.len()));
+        return Err(section::truncated(ids::STEP3, off + body.len()));
     }
     Ok(ParsedCall {
         name,
         arguments,
         id: None,
-        format: "step3",
+        format: ids::STEP3,
         repairs: Vec::new(),
         end: 0,
     })

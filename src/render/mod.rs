@@ -2,7 +2,7 @@
 //!
 //! Parsing is half of a tool loop; the other half is telling the model which
 //! tools exist and feeding results back in the shape it was trained on.
-//! For every family in [`FAMILIES`] (ids as in `toolcall formats`):
+//! For every family in [`families`] (ids as in `toolcall formats`):
 //!
 //! * [`render_tools`]: the tool-definition block its chat template puts in
 //!   the system (or developer) prompt, with the call-format instruction;
@@ -219,26 +219,26 @@ impl std::fmt::Debug for Family {
     }
 }
 
-use calls as c;
-use results as r;
-use tools as t;
-use Source::{Approximate as A, Generic as G, Ours as O, Template as T};
-
-macro_rules! fam {
-    ($id:literal, $models:literal, $tools:expr, $ts:ident, $result:expr, $rs:ident, $call:expr) => {
-        Family {
-            id: $id,
-            models: $models,
-            tools: $tools,
-            tools_source: $ts,
-            result: $result,
-            result_source: $rs,
-            call: $call,
-        }
-    };
+/// What a format's descriptor says about its prompt side: the renderings
+/// and where each comes from.
+#[derive(Clone, Copy)]
+pub struct Prompt {
+    /// The model families whose template the renderings follow.
+    pub models: &'static str,
+    /// Renders the tools block.
+    pub tools: fn(&Family, &[Tool]) -> String,
+    /// Where the tools block comes from.
+    pub tools_source: Source,
+    /// Renders consecutive results.
+    pub result: fn(&[ToolResult]) -> Message,
+    /// Where the result message comes from.
+    pub result_source: Source,
+    /// Renders one assistant turn of calls.
+    pub call: fn(&[CallSpec]) -> String,
 }
 
-/// Every family, one per format id, in `toolcall formats` order.
+/// Every family: the formats whose descriptor has a [`Prompt`], in
+/// `toolcall formats` order.
 ///
 /// What each rendering was checked against (repository and path of the
 /// chat template; the renderer functions say more):
@@ -282,52 +282,30 @@ macro_rules! fam {
 /// | gemini-function-call | not re-checked: no FunctionGemma template in the index | not re-checked |
 /// | sarashina | generic: no template found (searched again) | generic |
 /// | apertus | vllm `examples/tool_chat_template_apertus.jinja` | same |
-#[rustfmt::skip]
-pub static FAMILIES: &[Family] = &[
-    fam!("hermes", "Qwen 2.5 / Qwen 3, Hermes 2 Pro / 3", t::hermes, T, r::qwen, T, c::hermes),
-    fam!("qwen3-coder-xml", "Qwen3-Coder, Qwen3.5", t::qwen3_coder, T, r::qwen3_coder, T, c::qwen3_coder),
-    fam!("glm4-moe", "GLM-4.5 / 4.6 / 4.7", t::glm4_moe, T, r::glm, T, c::glm4_moe),
-    fam!("functionary", "Llama 3.1 custom tools, Functionary v3.1", t::functionary, T, r::ipython, T, c::functionary),
-    fam!("fenced-tool-call", "prompted models (fenced tool_call blocks)", t::fenced_tool_call, O, r::fenced, O, c::fenced_tool_call),
-    fam!("fenced-json", "prompted models (JSON fences)", t::json_prompted, O, r::fenced_json, O, c::fenced_json),
-    fam!("bare-json", "prompted models (JSON mode)", t::json_prompted, O, r::bare_json, O, c::bare_json),
-    fam!("llama3-json", "Llama 3.1 / 3.2 / 3.3 JSON tool calling", t::llama3_json, T, r::ipython_output, T, c::llama3_json),
-    fam!("xlam", "Salesforce xLAM-2 (Llama-based)", t::xlam, T, r::ipython, T, c::xlam),
-    fam!("granite", "IBM Granite 3.x", t::granite, T, r::granite, T, c::granite),
-    fam!("cohere", "Cohere Command R7B / Command A", t::cohere, T, r::cohere, T, c::cohere),
-    fam!("internlm", "InternLM 2.5", t::internlm, T, r::internlm, T, c::internlm),
-    fam!("jamba", "AI21 Jamba 1.5 / 1.6, Tencent Hunyuan-A13B", t::hunyuan_a13b, A, r::hunyuan_a13b, T, c::jamba),
-    fam!("minimax", "MiniMax-M1", t::minimax, T, r::minimax, T, c::minimax),
-    fam!("minimax-m2", "MiniMax-M2", t::minimax_m2, T, r::minimax_m2, T, c::minimax_m2),
-    fam!("minimax-m3", "MiniMax M3", t::generic, G, r::tool_response, G, c::minimax_m3),
-    fam!("seed-oss", "ByteDance Seed-OSS", t::seed_oss, T, r::seed_oss, T, c::seed_oss),
-    fam!("longcat", "Meituan LongCat", t::generic, G, r::tool_response, G, c::longcat),
-    fam!("nemotron-toolcall", "NVIDIA Llama-Nemotron (Llama 3.3 Nemotron Super v1.5)", t::nemotron, T, r::nemotron, T, c::nemotron),
-    fam!("inkling", "Inkling", t::inkling, A, r::inkling, A, c::inkling),
-    fam!("hunyuan-v4", "Tencent Hunyuan v4", t::generic, G, r::tool_response, G, c::hunyuan_v4),
-    fam!("ernie45", "Baidu ERNIE 4.5", t::generic, G, r::tool_response, G, c::hermes),
-    fam!("mistral", "Mistral (v11+ tokenizers)", t::mistral, T, r::mistral, T, c::mistral),
-    fam!("deepseek-v3", "DeepSeek V3 / R1", t::deepseek_v3, A, r::deepseek_v3, T, c::deepseek_v3),
-    fam!("deepseek-v3.1", "DeepSeek V3.1 / V3.2-Exp", t::deepseek_v3_1, A, r::deepseek_v3_1, T, c::deepseek_v3_1),
-    fam!("deepseek-dsml", "DeepSeek V3.2 / V4", t::deepseek_dsml, T, r::deepseek_dsml, T, c::deepseek_dsml),
-    fam!("kimi-k2", "Moonshot Kimi K2", t::kimi_k2, T, r::kimi_k2, T, c::kimi_k2),
-    fam!("kimi-k3", "Moonshot Kimi K3", t::kimi_k3, T, r::kimi_k3, T, c::kimi_k3),
-    fam!("step3", "StepFun Step-3", t::generic, G, r::tool_response, G, c::step3),
-    fam!("harmony", "OpenAI gpt-oss", t::harmony, A, r::harmony, T, c::harmony),
-    fam!("pythonic", "Llama 3.2 / Llama 4 pythonic", t::pythonic, T, r::ipython_output, T, c::pythonic),
-    fam!("lfm2", "Liquid LFM2", t::lfm2, T, r::lfm2, T, c::lfm2),
-    fam!("olmo3", "AllenAI OLMo 3", t::olmo3, T, r::olmo3, T, c::olmo3),
-    fam!("llama-python-tag", "Llama 3.1 built-in tools", t::llama_python_tag, T, r::ipython_tojson, T, c::llama_python_tag),
-    fam!("phi4-mini", "Phi-4-mini", t::phi4_mini, T, r::phi4_mini, T, c::phi4_mini),
-    fam!("functionary-v3.2", "Functionary v3.2", t::functionary_v3_2, T, r::functionary_v3_2, T, c::functionary_v3_2),
-    fam!("gemini-function-call", "FunctionGemma", t::gemini, A, r::gemini, A, c::gemini),
-    fam!("sarashina", "SB Intuitions Sarashina", t::generic, G, r::tool_response, G, c::sarashina),
-    fam!("apertus", "Swiss AI Apertus", t::apertus, T, r::apertus, T, c::apertus),
-];
+pub fn families() -> &'static [Family] {
+    static FAMILIES: std::sync::OnceLock<Vec<Family>> = std::sync::OnceLock::new();
+    FAMILIES.get_or_init(|| {
+        crate::formats::FORMATS
+            .iter()
+            .filter_map(|f| {
+                let p = f.render?;
+                Some(Family {
+                    id: f.id.as_str(),
+                    tools_source: p.tools_source,
+                    result_source: p.result_source,
+                    models: p.models,
+                    tools: p.tools,
+                    result: p.result,
+                    call: p.call,
+                })
+            })
+            .collect()
+    })
+}
 
 /// The family with this id.
 pub fn family(id: &str) -> Option<&'static Family> {
-    FAMILIES.iter().find(|f| f.id == id)
+    families().iter().find(|f| f.id == id)
 }
 
 /// The tools block for `family`. Names are written as the tools file has
@@ -403,8 +381,11 @@ mod tests {
 
     #[test]
     fn ids_match_the_format_table() {
-        let fams: Vec<&str> = FAMILIES.iter().map(|f| f.id).collect();
-        let fmts: Vec<&str> = crate::formats::FORMATS.iter().map(|f| f.id).collect();
+        let fams: Vec<&str> = families().iter().map(|f| f.id).collect();
+        let fmts: Vec<&str> = crate::formats::FORMATS
+            .iter()
+            .map(|f| f.id.as_str())
+            .collect();
         assert_eq!(fams, fmts);
     }
 

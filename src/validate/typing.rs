@@ -9,27 +9,17 @@
 
 use serde_json::{Map, Value};
 
-/// Formats whose argument values are written as text.
-pub const TEXT_FORMATS: &[&str] = &[
-    "qwen3-coder-xml",
-    "glm4-moe",
-    "minimax-m2",
-    "step3",
-    "seed-oss",
-    "deepseek-dsml",
-    "kimi-k3",
-    "minimax-m3",
-];
+use crate::formats::{FormatId, Values};
 
 /// True when calls of `format` carry text values the schema should type.
-pub fn is_text_format(format: &str) -> bool {
-    TEXT_FORMATS.contains(&format)
+pub fn is_text_format(format: FormatId) -> bool {
+    format.format().values != Values::Json
 }
 
 /// Retypes `args` of a call written in `format` by `schema` (the tool's
 /// parameters). Returns true when a value changed. DeepSeek DSML strings
 /// (`string="true"`) are declared strings and stay strings.
-pub fn type_arguments(format: &str, args: &mut Map<String, Value>, schema: &Value) -> bool {
+pub fn type_arguments(format: FormatId, args: &mut Map<String, Value>, schema: &Value) -> bool {
     if !is_text_format(format) {
         return false;
     }
@@ -41,7 +31,7 @@ pub fn type_arguments(format: &str, args: &mut Map<String, Value>, schema: &Valu
         let Some(prop) = props.get(key) else {
             continue;
         };
-        if format == "deepseek-dsml" && value.is_string() {
+        if format.format().values == Values::TextUnlessDeclared && value.is_string() {
             continue;
         }
         let allowed = allowed_types(resolve(schema, prop), schema, 0);
@@ -183,7 +173,11 @@ mod tests {
         .as_object()
         .cloned()
         .expect("object");
-        assert!(type_arguments("qwen3-coder-xml", &mut args, &schema));
+        assert!(type_arguments(
+            crate::formats::ids::QWEN3_CODER_XML,
+            &mut args,
+            &schema
+        ));
         assert_eq!(
             Value::Object(args),
             json!({"zip": "7", "n": 42, "flag": true, "opts": {"a": 1}, "maybe": null, "other": "x"})
@@ -196,10 +190,14 @@ mod tests {
         let mut args = Map::new();
         args.insert("zip".into(), serde_json::from_str("1.50").expect("n"));
         args.insert("n".into(), json!("5"));
-        type_arguments("deepseek-dsml", &mut args, &schema);
+        type_arguments(crate::formats::ids::DEEPSEEK_DSML, &mut args, &schema);
         assert_eq!(args["zip"], json!("1.50"));
         assert_eq!(args["n"], json!("5"));
         let mut args = json!({"n": "5"}).as_object().cloned().expect("o");
-        assert!(!type_arguments("hermes", &mut args, &schema));
+        assert!(!type_arguments(
+            crate::formats::ids::HERMES,
+            &mut args,
+            &schema
+        ));
     }
 }

@@ -1,0 +1,389 @@
+//! The types a format is made of: its descriptor ([`Format`]), its openers
+//! ([`Opener`]: a literal plus a probe deciding what begins there) and its
+//! block scanner and parser ([`BlockFormat`]).
+
+use crate::call::ParsedCall;
+use crate::engine::Config;
+use crate::scan::balance::{JsonEnd, PyEnd};
+
+/// A format id, as `--format` takes it and records carry it.
+///
+/// Ids are made only by the registry ([`super::ids`]), so every id names
+/// a known format; [`FormatId::lookup`] reads one from user input.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FormatId(&'static str);
+
+impl FormatId {
+    /// An id; only the registry calls this.
+    pub(crate) const fn new(id: &'static str) -> Self {
+        FormatId(id)
+    }
+
+    /// The id as text.
+    pub const fn as_str(self) -> &'static str {
+        self.0
+    }
+
+    /// The format named `name`: its id, or one of its other names (a model
+    /// name such as `qwen3`); ASCII case is ignored.
+    pub fn lookup(name: &str) -> Option<FormatId> {
+        super::registry::by_name(name).map(|f| f.id)
+    }
+
+    /// The format whose id is exactly `id`.
+    pub fn from_id(id: &str) -> Option<FormatId> {
+        super::FORMATS.iter().find(|f| f.id.0 == id).map(|f| f.id)
+    }
+
+    /// This format's descriptor.
+    pub fn format(self) -> &'static Format {
+        super::registry::get(self)
+    }
+}
+
+impl std::fmt::Debug for FormatId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+impl std::fmt::Display for FormatId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+impl serde::Serialize for FormatId {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.0)
+    }
+}
+
+impl PartialEq<str> for FormatId {
+    fn eq(&self, other: &str) -> bool {
+        self.0 == other
+    }
+}
+
+impl PartialEq<&str> for FormatId {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == *other
+    }
+}
+
+/// Everything about one format, in one place: what `toolcall formats`
+/// prints, the openers the engine tries, the names `--format` takes, and
+/// the rules that typing and rendering follow.
+pub struct Format {
+    /// The format id.
+    pub id: FormatId,
+    /// The model families that write it.
+    pub families: &'static str,
+    /// Its markers, as `toolcall formats` shows them.
+    pub markers: &'static [&'static str],
+    /// One line on the body.
+    pub body: &'static str,
+    /// Other names `--format` accepts for it (model names).
+    pub names: &'static [&'static str],
+    /// The literals that may begin its markup, with their probes.
+    pub openers: &'static [Opener],
+    /// Other formats under whose `--format` its blocks are reported too
+    /// (a `<tool_calls>` JSON block of jamba under `--format minimax`).
+    pub admitted_under: &'static [FormatId],
+    /// A probe run at the document's first byte whatever that byte is, for
+    /// a reply whose first marker may be missing.
+    pub doc_start: Option<DocStart>,
+    /// A byte that the model writes right before an opener's literal and
+    /// that belongs to the marker (MiniMax-M3's `]<]minimax[>[`).
+    pub lead: Option<Lead>,
+    /// How its argument values are written.
+    pub values: Values,
+    /// The prompt side: tools block, results and calls as the family writes
+    /// them (`toolcall render`); `None` when there is none.
+    pub render: Option<crate::render::Prompt>,
+}
+
+impl std::fmt::Debug for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Format")
+            .field("id", &self.id)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The probe a format runs at the first byte of a document.
+#[derive(Clone, Copy)]
+pub struct DocStart {
+    /// Only when `--format` names the format (never in auto mode).
+    pub forced_only: bool,
+    /// The probe.
+    pub probe: fn(&[u8], &ProbeCx) -> Probe,
+}
+
+/// A byte written right before a marker's literal that belongs to it.
+#[derive(Clone, Copy)]
+pub struct Lead {
+    /// The byte.
+    pub byte: u8,
+    /// What follows the byte when it leads a marker.
+    pub rest: &'static [u8],
+    /// The action, moved back over the byte (`None`: leave it).
+    pub extend: fn(Action) -> Result<Action, Action>,
+}
+
+/// How a format writes argument values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Values {
+    /// As JSON: typed as written.
+    Json,
+    /// As text: a tool's schema types them (`--tools`).
+    Text,
+    /// As text, except values the markup declares strings, which stay
+    /// strings (DeepSeek DSML's `string="true"`).
+    TextUnlessDeclared,
+}
+
+/// Where an opener is tried among those of the same first byte: by rank,
+/// then openers of no format, then by registry order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Rank {
+    /// Reasoning tags.
+    Reasoning,
+    /// Before the common tags (a spelling they would otherwise take).
+    Early,
+    /// Most openers.
+    Normal,
+    /// After the common tags (a tag shared with a more common format).
+    Late,
+    /// Structural openers: code fences, bare JSON.
+    Structural,
+    /// Catch-alls (end-of-turn tokens).
+    Last,
+}
+
+/// Context for a probe.
+pub struct ProbeCx<'a> {
+    /// The position is the first non-blank byte of a line.
+    pub line_start: bool,
+    /// The position is the very start of the document.
+    pub doc_start: bool,
+    /// No more input will come.
+    pub eof: bool,
+    /// A byte armed by an earlier [`Action::Arm`] in this document.
+    pub armed: Option<u8>,
+    /// The engine settings.
+    pub cfg: &'a Config,
+}
+
+/// A probe's answer.
+pub enum Probe {
+    /// No marker begins here.
+    NotMarker,
+    /// Cannot tell yet: hold these bytes back until more arrive.
+    NeedMore,
+    /// A marker begins here.
+    Match(Action),
+}
+
+/// What a marker starts.
+pub enum Action {
+    /// A candidate call block, held back until its end is found.
+    Block {
+        /// The block's format.
+        fmt: &'static dyn BlockFormat,
+        /// Its initial scanner state.
+        state: BlockState,
+    },
+    /// A reasoning span.
+    Reasoning {
+        /// Length of the opening marker.
+        open_len: usize,
+        /// The markers that end it.
+        close: &'static [Close],
+    },
+    /// Control tokens that are neither text nor a call.
+    Markup {
+        /// Their length.
+        len: usize,
+    },
+    /// Markup that also makes `byte` a marker candidate anywhere in a line
+    /// for the rest of the document (a format whose markers are glued to
+    /// prose once the document has shown it is in that format).
+    Arm {
+        /// Length of the markup.
+        len: usize,
+        /// The byte to look for from now on.
+        byte: u8,
+    },
+    /// An ordinary code fence: text in which no markers are looked for.
+    Fence {
+        /// Length of the opening fence line, newline included.
+        header_len: usize,
+        /// Number of backticks that close it.
+        ticks: usize,
+    },
+    /// Inline code: text in which no markers are looked for.
+    InlineCode {
+        /// Number of backticks that close it.
+        ticks: usize,
+    },
+}
+
+/// A marker that ends a reasoning span.
+pub struct Close {
+    /// The marker. One ending in `:` is a tag with a suffix: the marker
+    /// runs on to the `>` that ends `SUFFIX>` (up to 80 bytes, no blanks).
+    pub lit: &'static [u8],
+    /// Whether the marker belongs to the span (else it starts what follows).
+    pub consume: bool,
+}
+
+/// Scanner state a block keeps between chunks. Formats use the fields they need.
+#[derive(Clone, Debug, Default)]
+pub struct BlockState {
+    /// A JSON end scanner.
+    pub json: JsonEnd,
+    /// A Python expression end scanner.
+    pub py: PyEnd,
+    /// A resume position.
+    pub pos: usize,
+    /// A phase number.
+    pub phase: u8,
+    /// A remembered position.
+    pub mark: usize,
+    /// Another remembered number.
+    pub aux: usize,
+}
+
+/// Where a block ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlockEnd {
+    /// Not known yet.
+    More,
+    /// The block is `len` bytes; `cut` when the input ended inside it.
+    Done {
+        /// Length of the block.
+        len: usize,
+        /// The input ended before the block's end marker.
+        cut: bool,
+    },
+    /// It turned out not to be a block: emit `text_len` bytes as text.
+    NotBlock {
+        /// How many bytes are plain text.
+        text_len: usize,
+    },
+}
+
+/// Context for parsing a complete block.
+pub struct ParseCx<'a> {
+    /// The engine settings.
+    pub cfg: &'a Config,
+    /// The input ended inside the block.
+    pub cut: bool,
+}
+
+/// A problem found in a block.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BlockError {
+    /// A `TLP-00N` code.
+    pub code: &'static str,
+    /// What went wrong.
+    pub message: String,
+    /// Offset of the fault within the block.
+    pub offset: usize,
+    /// What probably caused it.
+    pub hint: Option<String>,
+}
+
+/// What a block held.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BlockResult {
+    /// The calls, in order (each with its end offset in the block).
+    pub calls: Vec<ParsedCall>,
+    /// Problems. A block with no calls is given back as text.
+    pub errors: Vec<BlockError>,
+}
+
+impl BlockResult {
+    /// No calls and no errors: plain text.
+    pub fn text() -> Self {
+        BlockResult::default()
+    }
+
+    /// One error and no calls.
+    pub fn error(code: &'static str, message: impl Into<String>, offset: usize) -> Self {
+        BlockResult {
+            calls: Vec::new(),
+            errors: vec![BlockError {
+                code,
+                message: message.into(),
+                offset,
+                hint: None,
+            }],
+        }
+    }
+
+    /// The error a block cut off by the end of input gets.
+    pub fn truncated(format: FormatId, offset: usize) -> Self {
+        BlockResult {
+            calls: Vec::new(),
+            errors: vec![BlockError {
+                code: "TLP-002",
+                message: format!("{format} call cut off at end of input"),
+                offset,
+                hint: Some(
+                    "the output ends inside the call: raise the model's token limit (max_tokens / num_predict)"
+                        .into(),
+                ),
+            }],
+        }
+    }
+}
+
+/// A format's block scanner and parser.
+pub trait BlockFormat: Sync {
+    /// The format id reported by default.
+    fn id(&self) -> FormatId;
+    /// Finds where the block ends. `block` starts at the marker's first byte
+    /// and grows between calls; `eof` means it will not grow again (then the
+    /// answer must not be `More`). The answer must depend only on the bytes,
+    /// never on how they were chunked.
+    fn scan(&self, block: &[u8], st: &mut BlockState, eof: bool) -> BlockEnd;
+    /// Parses a complete block.
+    fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult;
+    /// The call's name, once the first bytes of the block make it certain
+    /// (for an early `tool_call_start` while the body is still arriving).
+    /// `head` is at most [`EARLY_NAME_WINDOW`] bytes; the answer must not
+    /// change once it is `Some` as `head` grows.
+    fn early_name(&self, _head: &[u8]) -> Option<String> {
+        None
+    }
+
+    /// A byte that becomes a marker candidate anywhere in a line once a
+    /// block of this format has ended (as [`Action::Arm`] does): a format
+    /// whose segments the model glues onto what came before.
+    fn arms_after(&self) -> Option<u8> {
+        None
+    }
+}
+
+/// One literal that may begin a marker.
+pub struct Opener {
+    /// The literal.
+    pub lit: &'static [u8],
+    /// Compare ignoring ASCII case.
+    pub ci: bool,
+    /// Only at the first non-blank byte of a line.
+    pub line_start: bool,
+    /// Where it is tried among the openers of the same first byte.
+    pub rank: Rank,
+    /// Other formats under whose `--format` this opener is on as well (it
+    /// is always on in auto mode and under its own format's id; an opener
+    /// of no format, such as a reasoning tag, is always on).
+    pub also: &'static [FormatId],
+    /// Decides what begins here once the literal matched.
+    pub probe: fn(&[u8], &ProbeCx) -> Probe,
+}
+
+/// How many bytes of a block [`BlockFormat::early_name`] may look at.
+pub const EARLY_NAME_WINDOW: usize = 512;

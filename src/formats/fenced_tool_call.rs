@@ -1,0 +1,34 @@
+//! `fenced-tool-call`: a call in a ```` ```tool_call ```` fence (and the
+//! `tool_code`, `tool`, `function_call`, `tool_calls` info strings). The
+//! fence is found by the code-fence opener in `fenced`.
+
+use super::{ids, Format, Values};
+
+/// The descriptor.
+pub const FORMAT: Format = Format {
+    id: ids::FENCED_TOOL_CALL,
+    families: "prompted models, agent frameworks, llama.cpp generic fallback",
+    markers: &[
+        "```tool_call",
+        "```tool_code",
+        "```tool",
+        "```function_call",
+        "```tool_calls",
+    ],
+    body: "JSON object or array with tool/name and parameters/arguments",
+    names: &[],
+    openers: &[],
+    admitted_under: &[ids::GEMINI_FUNCTION_CALL],
+    doc_start: None,
+    lead: None,
+    values: Values::Json,
+    render: Some(crate::render::Prompt {
+        models: "prompted models (fenced tool_call blocks)",
+        tools: crate::render::tools::fenced_tool_call,
+        tools_source: crate::render::Source::Ours,
+        result: crate::render::results::fenced,
+        result_source: crate::render::Source::Ours,
+        call: crate::render::calls::fenced_tool_call,
+    }),
+};
+

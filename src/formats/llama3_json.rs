@@ -1,0 +1,29 @@
+//! `llama3-json`: a bare `{"name": …, "parameters": …}` object, the form
+//! Llama 3.1–3.3 use for JSON tool calls. Its blocks are found and parsed
+//! by the bare JSON scanner (see `bare_json`), which labels a call with
+//! `parameters` this format.
+
+use super::{ids, Format, Values};
+
+/// The descriptor.
+pub const FORMAT: Format = Format {
+    id: ids::LLAMA3_JSON,
+    families: "Llama 3.1/3.2/3.3 JSON tool prompt",
+    markers: &["{\"name\": …, \"parameters\": …}", "; between calls"],
+    body: "JSON objects with name and parameters, `;`-separated",
+    names: &[],
+    openers: &[],
+    admitted_under: &[ids::LLAMA_PYTHON_TAG],
+    doc_start: None,
+    lead: None,
+    values: Values::Json,
+    render: Some(crate::render::Prompt {
+        models: "Llama 3.1 / 3.2 / 3.3 JSON tool calling",
+        tools: crate::render::tools::llama3_json,
+        tools_source: crate::render::Source::Template,
+        result: crate::render::results::ipython_output,
+        result_source: crate::render::Source::Template,
+        call: crate::render::calls::llama3_json,
+    }),
+};
+

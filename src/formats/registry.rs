@@ -1,0 +1,261 @@
+//! Lookups over the format descriptors: by id or name, the opener table the
+//! engine probes, and the facts the engine derives from the descriptors
+//! (which bytes to look at at a line start, document-start probes, lead
+//! bytes). Nothing here names a format.
+
+use super::{markup, reasoning, Action, Format, FormatId, Opener, Probe, ProbeCx, FORMATS};
+use crate::engine::Config;
+use crate::scan::{self, Prefix};
+use std::sync::OnceLock;
+
+/// Openers that belong to no format: always on, whatever `--format` says.
+static STRUCTURAL: &[&[Opener]] = &[reasoning::OPENERS, super::fenced::OPENERS, markup::OPENERS];
+
+/// The descriptor of `id`.
+pub fn get(id: FormatId) -> &'static Format {
+    match FORMATS.iter().find(|f| f.id == id) {
+        Some(f) => f,
+        // ids are made only by the registry, from these descriptors
+        None => unreachable!("format id {id} has no descriptor"),
+    }
+}
+
+/// The format whose id or one of whose names is `name` (ASCII case ignored).
+pub fn by_name(name: &str) -> Option<&'static Format> {
+    FORMATS
+        .iter()
+        .find(|f| f.id.as_str().eq_ignore_ascii_case(name))
+        .or_else(|| {
+            FORMATS
+                .iter()
+                .find(|f| f.names.iter().any(|n| n.eq_ignore_ascii_case(name)))
+        })
+        .copied()
+}
+
+/// Every name `--format` accepts: the ids, then the other names.
+pub fn all_names() -> impl Iterator<Item = &'static str> {
+    FORMATS
+        .iter()
+        .map(|f| f.id.as_str())
+        .chain(FORMATS.iter().flat_map(|f| f.names.iter().copied()))
+}
+
+/// An opener with the format it belongs to.
+pub struct Entry {
+    /// The opener.
+    pub opener: &'static Opener,
+    /// Its format (`None`: structural, always on).
+    pub owner: Option<FormatId>,
+}
+
+impl Entry {
+    /// True when the opener is on under `cfg`'s format choice.
+    #[inline]
+    fn on(&self, cfg: &Config) -> bool {
+        match self.owner {
+            None => true,
+            Some(id) => cfg.allows(id) || self.opener.also.iter().any(|&a| cfg.allows(a)),
+        }
+    }
+}
+
+struct Tables {
+    /// Openers by the first byte of their literal, in probe order.
+    by_byte: Vec<Vec<Entry>>,
+    /// Bytes that begin a line-start opener.
+    line_start: [bool; 256],
+}
+
+fn tables() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        // (rank, group, position) orders every opener
+        let mut all: Vec<((super::Rank, usize, usize), Entry)> = Vec::new();
+        for (k, op) in STRUCTURAL.iter().flat_map(|g| g.iter()).enumerate() {
+            all.push((
+                (op.rank, 0, k),
+                Entry {
+                    opener: op,
+                    owner: None,
+                },
+            ));
+        }
+        for (g, f) in FORMATS.iter().enumerate() {
+            for (k, op) in f.openers.iter().enumerate() {
+                let owner = Some(f.id);
+                all.push(((op.rank, g + 1, k), Entry { opener: op, owner }));
+            }
+        }
+        all.sort_by_key(|(key, _)| *key);
+        let mut by_byte: Vec<Vec<Entry>> = (0..256).map(|_| Vec::new()).collect();
+        let mut line_start = [false; 256];
+        for (_, e) in all {
+            let first = e.opener.lit[0];
+            let mut bytes = vec![first];
+            if e.opener.ci && first.is_ascii_alphabetic() {
+                bytes.push(first ^ 0x20);
+            }
+            for b in bytes {
+                if e.opener.line_start {
+                    line_start[b as usize] = true;
+                }
+                by_byte[b as usize].push(Entry {
+                    opener: e.opener,
+                    owner: e.owner,
+                });
+            }
+        }
+        Tables {
+            by_byte,
+            line_start,
+        }
+    })
+}
+
+/// The openers whose literal can begin with byte `b`, in probe order.
+pub fn openers_for(b: u8) -> &'static [Entry] {
+    &tables().by_byte[b as usize]
+}
+
+/// Bytes that begin an opener looked for only at the start of a line.
+#[inline]
+pub fn is_line_start_byte(b: u8) -> bool {
+    tables().line_start[b as usize]
+}
+
+/// True when a block of format `id` may be reported under `cfg`.
+pub fn allows_block(cfg: &Config, id: FormatId) -> bool {
+    cfg.allows(id) || get(id).admitted_under.iter().any(|&a| cfg.is_only(a))
+}
+
+/// The document-start probe in force under `cfg`, if any.
+pub fn doc_start(cfg: &Config) -> Option<fn(&[u8], &ProbeCx) -> Probe> {
+    FORMATS.iter().find_map(|f| {
+        let d = f.doc_start?;
+        let on = if d.forced_only {
+            cfg.is_only(f.id)
+        } else {
+            cfg.allows(f.id)
+        };
+        on.then_some(d.probe)
+    })
+}
+
+/// Whether a byte right before a marker candidate must be held back: it may
+/// be the lead byte of a marker whose literal starts after it.
+pub fn holds_lead(cfg: &Config, b: u8) -> bool {
+    FORMATS
+        .iter()
+        .any(|f| f.lead.is_some_and(|l| l.byte == b) && cfg.allows(f.id))
+}
+
+/// A match at `at` whose marker has its lead byte right before it (at or
+/// after `from`, not yet emitted): the start moved back over that byte.
+pub fn extend_over_lead(
+    cfg: &Config,
+    data: &[u8],
+    from: usize,
+    at: usize,
+    action: Action,
+) -> (usize, Action) {
+    if at <= from {
+        return (at, action);
+    }
+    let mut action = action;
+    for f in FORMATS {
+        let Some(lead) = f.lead else { continue };
+        if data[at - 1] != lead.byte || !data[at..].starts_with(lead.rest) || !cfg.allows(f.id) {
+            continue;
+        }
+        match (lead.extend)(action) {
+            Ok(moved) => return (at - 1, moved),
+            Err(same) => action = same,
+        }
+    }
+    (at, action)
+}
+
+/// Decides what begins at the start of `input`, trying every opener whose
+/// literal matches, in probe order: the first definite answer wins, and a
+/// "need more" from an earlier opener holds everything back.
+pub fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
+    let Some(&first) = input.first() else {
+        return Probe::NotMarker;
+    };
+    for e in openers_for(first) {
+        let op = e.opener;
+        if op.line_start && !cx.line_start {
+            continue;
+        }
+        if !e.on(cx.cfg) {
+            continue;
+        }
+        let p = if op.ci {
+            scan::prefix_ci(input, op.lit)
+        } else {
+            scan::prefix(input, op.lit)
+        };
+        match p {
+            Prefix::No => continue,
+            Prefix::Partial => {
+                if cx.eof {
+                    continue;
+                }
+                return Probe::NeedMore;
+            }
+            Prefix::Full => {}
+        }
+        match (op.probe)(input, cx) {
+            Probe::NotMarker => continue,
+            Probe::Match(Action::Block { fmt, .. }) if !allows_block(cx.cfg, fmt.id()) => {
+                continue;
+            }
+            other => return other,
+        }
+    }
+    if cx.doc_start && cx.line_start {
+        if let Some(p) = doc_start(cx.cfg) {
+            return p(input, cx);
+        }
+    }
+    Probe::NotMarker
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_and_names_are_unique() {
+        let mut seen = std::collections::HashSet::new();
+        for n in all_names() {
+            assert!(seen.insert(n.to_ascii_lowercase()), "{n} names two formats");
+        }
+    }
+
+    #[test]
+    fn every_format_is_found_by_its_id_and_names() {
+        for f in FORMATS {
+            assert_eq!(by_name(f.id.as_str()).map(|g| g.id), Some(f.id));
+            for n in f.names {
+                assert_eq!(by_name(n).map(|g| g.id), Some(f.id), "{n}");
+            }
+        }
+        assert!(by_name("no-such-format").is_none());
+    }
+
+    #[test]
+    fn anywhere_openers_begin_with_a_byte_the_engine_stops_at() {
+        // mid-line, the text scanner stops only at `<`, `[` and backticks,
+        // at `{` with --inline-json and at a byte an Arm action armed (`>`)
+        for e in tables().by_byte.iter().flatten() {
+            let b = e.opener.lit[0];
+            assert!(
+                e.opener.line_start || matches!(b, b'<' | b'[' | b'`' | b'{' | b'>'),
+                "{:?}",
+                String::from_utf8_lossy(e.opener.lit)
+            );
+        }
+    }
+}

@@ -1,0 +1,320 @@
+//! JSON call bodies: finding where one ends, reading calls out of it, and
+//! naming the call early from its first bytes.
+
+use crate::call::{Evidence, ParsedCall};
+use crate::formats::{BlockEnd, BlockResult, BlockState, FormatId, ParseCx};
+use crate::scan::{self, Prefix};
+
+/// The value of the first top-level `"name"` key (or `"function": {"name"`)
+/// of a JSON object starting at or after `from`, once its string has closed.
+pub fn early_json_name(head: &[u8], from: usize) -> Option<String> {
+    let s = scan::skip_space(head, from);
+    if head.get(s) != Some(&b'{') {
+        return None;
+    }
+    let mut depth = 0u32;
+    let mut i = s;
+    let mut in_function = false;
+    while i < head.len() {
+        match head[i] {
+            b'{' => depth += 1,
+            b'}' => {
+                depth = depth.saturating_sub(1);
+                in_function = false;
+                if depth == 0 {
+                    return None;
+                }
+            }
+            b'[' => return None,
+            b'"' => {
+                let (key, end) = json_string(head, i)?;
+                i = end;
+                let after = scan::skip_space(head, i);
+                if head.get(after) != Some(&b':') {
+                    continue;
+                }
+                let v = scan::skip_space(head, after + 1);
+                let at_name_level = depth == 1 || (depth == 2 && in_function);
+                if at_name_level && key == "name" {
+                    if head.get(v) != Some(&b'"') {
+                        return None;
+                    }
+                    let (name, _) = json_string(head, v)?;
+                    let name = name.trim().to_string();
+                    return (!name.is_empty()).then_some(name);
+                }
+                if depth == 1 && key == "function" && head.get(v) == Some(&b'{') {
+                    in_function = true;
+                } else if depth == 1 && head.get(v) == Some(&b'"') {
+                    // skip a string value
+                    let (_, e) = json_string(head, v)?;
+                    i = e;
+                    continue;
+                }
+                i = after + 1;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// A JSON string starting at `at` (a `"`): its decoded value and the index
+/// after its closing quote; `None` while it has not closed.
+fn json_string(b: &[u8], at: usize) -> Option<(String, usize)> {
+    let mut i = at + 1;
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i += 2,
+            b'"' => {
+                let inner = &b[at + 1..i];
+                let v = if memchr::memchr(b'\\', inner).is_none() {
+                    std::str::from_utf8(inner).ok()?.to_string()
+                } else {
+                    let raw = std::str::from_utf8(&b[at..=i]).ok()?;
+                    serde_json::from_str(raw).ok()?
+                };
+                return Some((v, i + 1));
+            }
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// Shared helper: a block that is a tag, a JSON body and an optional closing
+/// tag. Scans for the JSON value's end, then skips blanks and an optional
+/// `close` tag (ASCII case ignored). Returns `Done` with `cut` when the input
+/// ended first.
+pub fn scan_json_then_close(
+    block: &[u8],
+    body_start: usize,
+    close: &[u8],
+    st: &mut BlockState,
+    eof: bool,
+) -> BlockEnd {
+    use crate::scan::balance::End;
+    if st.phase == 0 {
+        let s = scan::skip_space(block, body_start.max(st.pos));
+        if s == block.len() {
+            st.pos = s;
+            return if eof {
+                BlockEnd::Done {
+                    len: block.len(),
+                    cut: true,
+                }
+            } else {
+                BlockEnd::More
+            };
+        }
+        st.mark = s;
+        st.phase = 1;
+    }
+    if st.phase == 1 {
+        match st.json.scan(&block[st.mark..]) {
+            End::At(k) => {
+                st.aux = st.mark + k;
+                st.phase = 2;
+            }
+            End::More => {
+                return if eof {
+                    BlockEnd::Done {
+                        len: block.len(),
+                        cut: true,
+                    }
+                } else {
+                    BlockEnd::More
+                };
+            }
+            End::NotValue => {
+                st.aux = st.mark;
+                st.phase = 2;
+            }
+        }
+    }
+    // phase 2: optional closing tag after blanks
+    let after = st.aux;
+    let s = scan::skip_space(block, after);
+    match scan::prefix_ci(&block[s..], close) {
+        Prefix::Full => BlockEnd::Done {
+            len: s + close.len(),
+            cut: false,
+        },
+        Prefix::Partial if !eof => BlockEnd::More,
+        _ => {
+            if s == block.len() && !eof {
+                return BlockEnd::More;
+            }
+            BlockEnd::Done {
+                len: after,
+                cut: false,
+            }
+        }
+    }
+}
+
+/// Turns a parsed JSON body into calls, with `end` set to `block_len`.
+pub fn calls_from_json_body(
+    body: &str,
+    format: FormatId,
+    ev: crate::call::Evidence,
+    block_len: usize,
+    body_offset: usize,
+) -> BlockResult {
+    use crate::call::{calls_from_owned, parse_json, Shape};
+    let (value, repairs) = match parse_json(body) {
+        Ok(v) => v,
+        Err(e) => {
+            return BlockResult::error(
+                "TLP-003",
+                format!(
+                    "{format} body is not valid JSON and could not be repaired: {}",
+                    e.message
+                ),
+                body_offset + e.offset.min(body.len()),
+            )
+        }
+    };
+    match calls_from_owned(value, ev) {
+        Ok(parts) => BlockResult {
+            calls: parts
+                .into_iter()
+                .map(|p| {
+                    let mut reps = repairs.clone();
+                    reps.extend(p.repairs);
+                    for r in &mut reps {
+                        r.offset += body_offset;
+                    }
+                    ParsedCall {
+                        name: p.name,
+                        arguments: p.arguments,
+                        id: p.id,
+                        format,
+                        repairs: reps,
+                        end: block_len,
+                    }
+                })
+                .collect(),
+            errors: Vec::new(),
+        },
+        Err(Shape::NotCall) => match ev {
+            crate::call::Evidence::Weak => BlockResult::text(),
+            crate::call::Evidence::Strong => BlockResult::error(
+                "TLP-001",
+                format!("{format} body has no function name"),
+                body_offset,
+            ),
+        },
+        Err(Shape::Broken(code, msg)) => BlockResult::error(code, msg, body_offset),
+    }
+}
+
+/// When a JSON array body produced several calls, gives each call the end
+/// offset of its own array element so the calls' spans tile the block.
+pub fn split_array_ends(r: &mut BlockResult, block: &[u8], body_start: usize) {
+    if r.calls.len() < 2 {
+        return;
+    }
+    let ends = array_element_ends(&block[body_start..]);
+    if ends.len() == r.calls.len() {
+        for (c, e) in r.calls.iter_mut().zip(ends) {
+            c.end = body_start + e;
+        }
+        if let Some(last) = r.calls.last_mut() {
+            last.end = block.len();
+        }
+    }
+}
+
+/// End offsets (exclusive) of the top-level elements of the JSON array at the
+/// start of `b`.
+fn array_element_ends(b: &[u8]) -> Vec<usize> {
+    let mut ends = Vec::new();
+    let mut depth = 0u32;
+    let mut quote = 0u8;
+    let mut esc = false;
+    for (i, &c) in b.iter().enumerate() {
+        if quote != 0 {
+            if esc {
+                esc = false;
+            } else if c == b'\\' {
+                esc = true;
+            } else if c == quote {
+                quote = 0;
+            }
+            continue;
+        }
+        match c {
+            b'"' => quote = c,
+            b'[' | b'{' => depth += 1,
+            b']' | b'}' => {
+                depth = depth.saturating_sub(1);
+                if depth == 1 {
+                    ends.push(i + 1);
+                }
+                if depth == 0 {
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    ends
+}
+
+/// Where the JSON body starting at or after `from` ends: after its balanced
+/// value, else (broken JSON) at the first `close` tag, else at the end.
+pub fn json_body_end(block: &[u8], from: usize, close: &[u8]) -> usize {
+    use crate::scan::balance::{End, JsonEnd};
+    let s = scan::skip_space(block, from);
+    match JsonEnd::new().scan(&block[s..]) {
+        End::At(k) => s + k,
+        _ => scan::find_ci(block, s, close).unwrap_or(block.len()),
+    }
+}
+
+/// Parses `block[from..to]` as a JSON call body with strong evidence,
+/// handling a body cut off at end of input.
+pub fn json_block(
+    block: &[u8],
+    from: usize,
+    to: usize,
+    format: FormatId,
+    cx: &ParseCx,
+) -> BlockResult {
+    let body = String::from_utf8_lossy(&block[from..to]);
+    let trimmed = body.trim();
+    if trimmed.is_empty() {
+        if cx.cut {
+            return BlockResult::truncated(format, block.len());
+        }
+        return BlockResult::error("TLP-001", format!("empty {format} call"), from);
+    }
+    let lead = body.len() - body.trim_start().len();
+    if cx.cut {
+        match crate::call::close_truncated(trimmed) {
+            Some((closed, at)) => {
+                let mut r = calls_from_json_body(
+                    &closed,
+                    format,
+                    Evidence::Strong,
+                    block.len(),
+                    from + lead,
+                );
+                for c in &mut r.calls {
+                    c.repairs.push(crate::repair::Repair {
+                        kind: crate::repair::RepairKind::MissingClose,
+                        offset: from + lead + at,
+                    });
+                }
+                return r;
+            }
+            None => return BlockResult::truncated(format, block.len()),
+        }
+    }
+    let mut r = calls_from_json_body(trimmed, format, Evidence::Strong, block.len(), from + lead);
+    split_array_ends(&mut r, block, from + lead);
+    r
+}

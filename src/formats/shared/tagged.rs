@@ -1,0 +1,149 @@
+//! A block that is an opening tag, a JSON body and an optional closing tag
+//! (`<tool_call>{…}</tool_call>` and its many relatives).
+
+use super::json::{calls_from_json_body, scan_json_then_close, split_array_ends};
+use crate::call::Evidence;
+use crate::formats::{
+    Action, BlockEnd, BlockFormat, BlockResult, BlockState, FormatId, ParseCx, Probe, ProbeCx,
+};
+use crate::scan;
+
+/// A block that is an opening tag, a JSON body and an optional closing tag.
+/// The body starts at the first `{` or `[` of the block (no opener literal
+/// contains one); `BlockState::pos` is where the probe saw the tag end.
+pub struct TaggedJson {
+    /// The block format id (what `--format` must name to accept it).
+    pub id: FormatId,
+    /// The closing tag, lowercase ASCII (compared ignoring case).
+    pub close: &'static [u8],
+    /// The label of calls whose closing tag is present.
+    pub closed_label: FormatId,
+    /// The label of calls whose closing tag is missing.
+    pub open_label: FormatId,
+    /// `Strong`: the tag is unambiguous, a broken body is an error.
+    /// `Weak`: the body must be call-shaped, anything else is text.
+    pub evidence: Evidence,
+}
+
+impl TaggedJson {
+    /// A strong tag whose calls carry `id` whether closed or not.
+    pub const fn strong(id: FormatId, close: &'static [u8]) -> Self {
+        TaggedJson {
+            id,
+            close,
+            closed_label: id,
+            open_label: id,
+            evidence: Evidence::Strong,
+        }
+    }
+}
+
+/// Where the JSON body of a tagged block starts: its first `{` or `[`.
+pub fn body_start(block: &[u8]) -> usize {
+    memchr::memchr2(b'{', b'[', block).unwrap_or(block.len())
+}
+
+impl BlockFormat for TaggedJson {
+    fn id(&self) -> FormatId {
+        self.id
+    }
+
+    fn scan(&self, block: &[u8], st: &mut BlockState, eof: bool) -> BlockEnd {
+        let body = st.pos;
+        match scan_json_then_close(block, body, self.close, st, eof) {
+            BlockEnd::Done { cut: true, len } => {
+                // The JSON never closed; a closing tag after all means the
+                // JSON is broken (odd quotes): end at the tag.
+                match scan::find_ci(block, body, self.close) {
+                    Some(k) => BlockEnd::Done {
+                        len: k + self.close.len(),
+                        cut: false,
+                    },
+                    None => BlockEnd::Done { len, cut: true },
+                }
+            }
+            other => other,
+        }
+    }
+
+    fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
+        let from = body_start(block);
+        let to = super::json::json_body_end(block, from, self.close);
+        let closed = ends_with_ci(scan::trim(block), self.close);
+        let label = if closed {
+            self.closed_label
+        } else {
+            self.open_label
+        };
+        if self.evidence == Evidence::Strong {
+            return super::json::json_block(block, from, to, label, cx);
+        }
+        if cx.cut {
+            return BlockResult::text();
+        }
+        let body = String::from_utf8_lossy(&block[from..to]);
+        let trimmed = body.trim();
+        let lead = body.len() - body.trim_start().len();
+        let mut r = calls_from_json_body(trimmed, label, Evidence::Weak, block.len(), from + lead);
+        if !r.errors.is_empty() || r.calls.is_empty() {
+            return BlockResult::text();
+        }
+        split_array_ends(&mut r, block, from + lead);
+        r
+    }
+}
+
+/// True when `b` ends with `lit`, ASCII case ignored.
+pub fn ends_with_ci(b: &[u8], lit: &[u8]) -> bool {
+    b.len() >= lit.len() && b[b.len() - lit.len()..].eq_ignore_ascii_case(lit)
+}
+
+/// A held-back block of `fmt` whose tag is `tag` bytes long.
+pub fn held(fmt: &'static dyn BlockFormat, tag: usize) -> Probe {
+    Probe::Match(Action::Block {
+        fmt,
+        state: BlockState {
+            pos: tag,
+            aux: tag,
+            ..BlockState::default()
+        },
+    })
+}
+
+/// After a tag of length `tag`: a block of `fmt` when a JSON value (or the
+/// end of input) follows, else `otherwise`.
+pub fn json_after(
+    input: &[u8],
+    tag: usize,
+    cx: &ProbeCx,
+    fmt: &'static dyn BlockFormat,
+    otherwise: Probe,
+) -> Probe {
+    let s = scan::skip_space(input, tag);
+    if s - tag > 256 {
+        return otherwise;
+    }
+    match input.get(s) {
+        None if cx.eof => held(fmt, tag),
+        None => Probe::NeedMore,
+        Some(b'{') | Some(b'[') => held(fmt, tag),
+        Some(_) => otherwise,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ends_with_ignores_case() {
+        assert!(ends_with_ci(b"x</TOOLCALL>", b"</toolcall>"));
+        assert!(!ends_with_ci(b"ll>", b"</toolcall>"));
+    }
+
+    #[test]
+    fn body_starts_at_first_bracket() {
+        assert_eq!(body_start(b"<|tool_call|>[{}]"), 13);
+        assert_eq!(body_start(b"<|tool_call|>"), 13);
+    }
+}

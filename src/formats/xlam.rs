@@ -1,0 +1,28 @@
+//! `xlam`: a bare JSON array of `{"name", "arguments"}` objects (Salesforce
+//! xLAM). Its blocks are found and parsed by the bare JSON scanner (see
+//! `bare_json`), which labels an array of calls this format.
+
+use super::{ids, Format, Values};
+
+/// The descriptor.
+pub const FORMAT: Format = Format {
+    id: ids::XLAM,
+    families: "Salesforce xLAM-1, xLAM-2",
+    markers: &["[ at the start of the reply"],
+    body: "JSON array of {\"name\", \"arguments\"}",
+    names: &[],
+    openers: &[],
+    admitted_under: &[],
+    doc_start: None,
+    lead: None,
+    values: Values::Json,
+    render: Some(crate::render::Prompt {
+        models: "Salesforce xLAM-2 (Llama-based)",
+        tools: crate::render::tools::xlam,
+        tools_source: crate::render::Source::Template,
+        result: crate::render::results::ipython,
+        result_source: crate::render::Source::Template,
+        call: crate::render::calls::xlam,
+    }),
+};
+
