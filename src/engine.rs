@@ -22,7 +22,7 @@ use crate::record::{ErrorRecord, Span, ToolCall};
 use crate::scan::{self, skip_blank};
 
 /// Which formats to look for.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum FormatChoice {
     /// Detect per document from the markers (the default).
     #[default]

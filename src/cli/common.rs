@@ -3,7 +3,7 @@
 use crate::engine::{Config, FormatChoice};
 use crate::formats;
 use crate::wire::{InputKind, WireConfig};
-use anyhow::{bail, Context};
+use anyhow::Context;
 use clap::Args;
 use std::io::Read;
 use std::path::PathBuf;
@@ -13,10 +13,19 @@ use std::path::PathBuf;
 pub struct EngineArgs {
     /// Format to look for: auto (detect per document) or a format id.
     ///
-    /// `auto` detects the format from its markers. A format id (see `toolcall
-    /// formats`) bypasses detection: only that format's markers are looked for.
-    #[arg(long, short = 'f', value_name = "ID", default_value = "auto")]
-    pub format: String,
+    /// `auto` detects the format from its markers. A format id or one of its
+    /// model names (see `toolcall formats`) bypasses detection: only that
+    /// format's markers are looked for. ASCII case is ignored.
+    #[arg(
+        long,
+        short = 'f',
+        value_name = "ID",
+        default_value = "auto",
+        value_parser = format_parser(),
+        ignore_case = true,
+        hide_possible_values = true
+    )]
+    pub format: FormatChoice,
 
     /// Do not treat call-shaped ```json fences as calls.
     ///
@@ -69,18 +78,7 @@ pub struct EngineArgs {
 impl EngineArgs {
     /// The engine configuration for a document named `doc`.
     pub fn config(&self, doc: &str) -> anyhow::Result<Config> {
-        let format = if self.format == "auto" {
-            FormatChoice::Auto
-        } else if let Some(id) = formats::FormatId::lookup(&self.format) {
-            FormatChoice::Only(id)
-        } else {
-            let known: Vec<&str> = formats::FORMATS.iter().map(|f| f.id.as_str()).collect();
-            bail!(
-                "unknown format '{}' (known: auto, {})",
-                self.format,
-                known.join(", ")
-            );
-        };
+        let format = self.format;
         Ok(Config {
             doc: doc.to_string(),
             format,
@@ -92,6 +90,23 @@ impl EngineArgs {
             think_open: self.think_open,
         })
     }
+}
+
+/// `--format`: `auto`, a format id, or one of a format's other names; clap
+/// lists them for completion and suggests the nearest on a typo.
+fn format_parser() -> impl clap::builder::TypedValueParser<Value = FormatChoice> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    let mut values = vec![PossibleValue::new("auto").help("detect the format per document")];
+    for f in formats::FORMATS {
+        values.push(
+            PossibleValue::new(f.id.as_str())
+                .help(f.families)
+                .aliases(f.names.iter().copied()),
+        );
+    }
+    PossibleValuesParser::new(values).map(|name: String| {
+        formats::FormatId::lookup(&name).map_or(FormatChoice::Auto, FormatChoice::Only)
+    })
 }
 
 /// What the input is: model text, or a server's wire format.
