@@ -342,11 +342,11 @@ _toolcall() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus" -- "${cur}"))
                     return 0
                     ;;
                 --max-block)
@@ -628,11 +628,11 @@ _toolcall() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus" -- "${cur}"))
                     return 0
                     ;;
                 --max-block)
@@ -678,11 +678,11 @@ _toolcall() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus" -- "${cur}"))
                     return 0
                     ;;
                 --max-block)
@@ -744,11 +744,11 @@ _toolcall() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus" -- "${cur}"))
                     return 0
                     ;;
                 --max-block)

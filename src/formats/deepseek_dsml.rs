@@ -20,8 +20,8 @@
 //! `<｜DSML｜…>` tag outside a block is markup.
 
 use super::{ids, Rank, Values, FormatId};
-use super::{
-    section, Action, BlockEnd, BlockFormat, BlockResult, BlockState, Format, Opener, ParseCx,
+use super::shared::section;
+use super::{ Action, BlockEnd, BlockFormat, BlockResult, BlockState, Format, Opener, ParseCx,
     Probe, ProbeCx,
 };
 use crate::call::{clean_name, strip_one_newline, ParsedCall};

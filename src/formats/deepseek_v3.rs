@@ -13,14 +13,14 @@
 //! text before `<｜tool▁sep｜>` is exactly `function` and the arguments are
 //! not bare JSON, the call is V3 (name on the line after the separator, then
 //! a code fence); otherwise it is V3.1 (`NAME<｜tool▁sep｜>{args}`, see
-//! [`super::deepseek_v3_1`]). Sloppy variants: the outer begin or end token
+//! [`parse_v31`]). Sloppy variants: the outer begin or end token
 //! missing, the fence without `json` tag or without newlines, no fence at
 //! all, whitespace around the name, string arguments, a cut-off last call.
 //! Stray DeepSeek tokens (`<｜tool▁calls▁end｜>`, `<｜tool▁sep｜>`,
 //! `<｜end▁of▁sentence｜>` …) are markup, never text.
 
 use super::{ids, Rank, Values, FormatId};
-use super::section::{self, CallOutcome, Tokens};
+use super::shared::section::{self, CallOutcome, Tokens};
 use super::{
     BlockEnd, BlockFormat, BlockResult, BlockState, Format, Opener, ParseCx, Probe, ProbeCx,
 };
@@ -146,7 +146,7 @@ fn parse_call(body: &[u8], off: usize, cut: bool) -> CallOutcome {
     if before == b"function" && !bare_json {
         parse_v3(after, off + after_at, cut)
     } else {
-        super::deepseek_v3_1::parse_v31(before, after, off, off + after_at, cut)
+        parse_v31(before, after, off, off + after_at, cut)
     }
 }
 
@@ -192,6 +192,48 @@ fn parse_v3(after: &[u8], off: usize, cut: bool) -> CallOutcome {
         arguments,
         id: None,
         format: ids::DEEPSEEK_V3,
+        repairs,
+        end: 0,
+    })
+}
+
+/// Parses a V3.1 call: `before` is the (trimmed) text before the separator,
+/// `after` the text after it (at offset `after_off` in the block).
+pub(crate) fn parse_v31(
+    before: &[u8],
+    after: &[u8],
+    off: usize,
+    after_off: usize,
+    cut: bool,
+) -> CallOutcome {
+    let name = clean_name(&String::from_utf8_lossy(before));
+    if name.is_empty() {
+        return Err(section::err(
+            "TLP-001",
+            "deepseek-v3.1 call has no function name",
+            off,
+        ));
+    }
+    // tolerate a fence around the JSON
+    let mut s = scan::skip_space(after, 0);
+    let mut end = after.len();
+    if after[s..].starts_with(b"```") {
+        let mut t = s + 3;
+        while t < after.len() && (after[t] == b'`' || after[t].is_ascii_alphanumeric()) {
+            t += 1;
+        }
+        s = t;
+        if let Some(close) = scan::find(after, s, b"```") {
+            end = close;
+        }
+    }
+    let (arguments, repairs) =
+        section::json_arguments(&after[s..end], after_off + s, cut, ids::DEEPSEEK_V3_1)?;
+    Ok(ParsedCall {
+        name,
+        arguments,
+        id: None,
+        format: ids::DEEPSEEK_V3_1,
         repairs,
         end: 0,
     })

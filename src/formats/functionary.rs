@@ -1,16 +1,17 @@
 //! `functionary`: `<function=NAME>{json}</function>` (Llama 3.1 custom tools,
 //! Functionary v3.1).
 //!
-//! The `<function=` opener is shared with a bare `qwen3-coder-xml` block: the
-//! first non-blank byte after the tag decides (`{` here, `<parameter=` or
+//! `qwen3-coder-xml` has an opener for the same `<function=` tag: the first
+//! non-blank byte after the tag decides (`{` here, `<parameter=` or
 //! `</function>` there). A tag followed by prose is not a call.
 
 use super::{ids, Rank, Values, FormatId};
 use super::{
-    qwen3_coder_xml, scan_json_then_close, Action, BlockEnd, BlockFormat, BlockResult, BlockState,
+    scan_json_then_close, BlockEnd, BlockFormat, BlockResult, BlockState,
     Format, Opener, ParseCx, Probe, ProbeCx,
 };
-use crate::scan::{self, Prefix};
+use super::shared::tag::{block_at, function_tag_end};
+use crate::scan;
 
 /// Catalog entry.
 pub const FORMAT: Format = Format {
@@ -42,25 +43,8 @@ pub static FUNCTIONARY: Functionary = Functionary;
 
 const CLOSE: &[u8] = b"</function>";
 
-/// Length of `<function=NAME>` / `<function name="NAME">`, or why not.
-fn tag_end(input: &[u8], cx: &ProbeCx) -> Result<usize, Probe> {
-    let limit = input.len().min(10 + 256);
-    for (k, &b) in input[9..limit].iter().enumerate() {
-        match b {
-            b'>' => return Ok(9 + k + 1),
-            b'\n' | b'<' | b'{' => return Err(Probe::NotMarker),
-            _ => {}
-        }
-    }
-    if limit == input.len() && !cx.eof {
-        Err(Probe::NeedMore)
-    } else {
-        Err(Probe::NotMarker)
-    }
-}
-
 fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
-    let tag = match tag_end(input, cx) {
+    let tag = match function_tag_end(input, cx) {
         Ok(t) => t,
         Err(p) => return p,
     };
@@ -68,35 +52,11 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
         return Probe::NotMarker; // no name
     }
     let s = scan::skip_space(input, tag);
-    let Some(&b) = input.get(s) else {
-        return if cx.eof {
-            Probe::NotMarker
-        } else {
-            Probe::NeedMore
-        };
-    };
-    let block = |fmt: &'static dyn BlockFormat, pos| {
-        Probe::Match(Action::Block {
-            fmt,
-            state: BlockState {
-                pos,
-                ..BlockState::default()
-            },
-        })
-    };
-    match b {
-        b'{' => block(&FUNCTIONARY, tag),
-        b'<' => {
-            for lit in [&b"<parameter="[..], CLOSE] {
-                match scan::prefix(&input[s..], lit) {
-                    Prefix::Full => return block(&qwen3_coder_xml::QWEN_XML, 0),
-                    Prefix::Partial if !cx.eof => return Probe::NeedMore,
-                    _ => {}
-                }
-            }
-            Probe::NotMarker
-        }
-        _ => Probe::NotMarker,
+    match input.get(s) {
+        None if cx.eof => Probe::NotMarker,
+        None => Probe::NeedMore,
+        Some(b'{') => block_at(&FUNCTIONARY, tag),
+        Some(_) => Probe::NotMarker,
     }
 }
 
@@ -106,7 +66,7 @@ pub const OPENER: Opener = Opener {
     ci: false,
     line_start: false,
     rank: Rank::Normal,
-    also: &[ids::QWEN3_CODER_XML],
+    also: &[],
     probe,};
 
 /// `<function name="NAME">`.
@@ -115,7 +75,7 @@ pub const OPENER_NAME_ATTR: Opener = Opener {
     ci: false,
     line_start: false,
     rank: Rank::Normal,
-    also: &[ids::QWEN3_CODER_XML],
+    also: &[],
     probe,};
 
 impl BlockFormat for Functionary {

@@ -5,11 +5,12 @@
 //! Values are text: JSON objects and arrays are decoded when they parse,
 //! other values are typed like every XML-style format.
 
-use super::{ids, Values, FormatId};
+use super::shared::tag::tag_then_body;
+use super::{ids, FormatId, Opener, Rank, Values};
 use super::{
     Action, BlockEnd, BlockFormat, BlockResult, BlockState, Format, ParseCx, Probe, ProbeCx,
 };
-use crate::call::{strip_one_newline, type_text, ParsedCall};
+use crate::call::{strip_one_newline, ParsedCall};
 use crate::scan::{self, Prefix};
 use serde_json::{Map, Value};
 
@@ -27,7 +28,7 @@ pub const FORMAT: Format = Format {
     ],
     body: "function name as text, then key/value tag pairs",
     names: &[],
-    openers: &[],
+    openers: &[OPENER_TOOL_CALL, OPENER_TOOL_DASH_CALL, OPENER_TOOLCALL],
     admitted_under: &[],
     doc_start: None,
     lead: None,
@@ -53,7 +54,7 @@ const CLOSE: &[u8] = b"</tool_call>";
 /// Decides whether the name at `s` (after the tag of length `tag`) starts a
 /// GLM body: the name must be followed by a newline, `<arg_key>` or
 /// `</tool_call>`.
-pub(crate) fn sniff(input: &[u8], tag: usize, s: usize, cx: &ProbeCx) -> Probe {
+fn sniff(input: &[u8], tag: usize, s: usize, cx: &ProbeCx) -> Probe {
     let mut e = s;
     while e < input.len() && scan::is_name_byte(input[e]) && e - s < 256 {
         e += 1;
@@ -195,7 +196,7 @@ fn pairs(body: &[u8]) -> (Map<String, Value>, bool) {
         };
         let text = String::from_utf8_lossy(&body[vf..ve]);
         let text = strip_one_newline(&text);
-        let value = decode_value(text);
+        let value = super::shared::xml::decode_value(text);
         if !key.is_empty() && !args.contains_key(&key) {
             args.insert(key, value);
         }
@@ -204,13 +205,43 @@ fn pairs(body: &[u8]) -> (Map<String, Value>, bool) {
     (args, complete)
 }
 
-/// JSON objects and arrays are decoded when they parse; the rest is typed text.
-pub(crate) fn decode_value(text: &str) -> Value {
-    let t = text.trim();
-    if (t.starts_with('{') && t.ends_with('}')) || (t.starts_with('[') && t.ends_with(']')) {
-        if let Ok(v) = serde_json::from_str::<Value>(t) {
-            return v;
-        }
+
+/// After an opening tool-call tag `lit_len` bytes long: a block when a
+/// function name follows (see [`sniff`]).
+fn probe_tagged(input: &[u8], cx: &ProbeCx, lit_len: usize) -> Probe {
+    match tag_then_body(input, lit_len, cx) {
+        Ok((tag, Some(s))) if scan::is_name_byte(input[s]) => sniff(input, tag, s, cx),
+        Ok(_) => Probe::NotMarker,
+        Err(p) => p,
     }
-    type_text(text)
 }
+
+/// `<tool_call>` (any ASCII case, attributes allowed) around a name.
+pub const OPENER_TOOL_CALL: Opener = Opener {
+    lit: b"<tool_call",
+    ci: true,
+    line_start: false,
+    rank: Rank::Normal,
+    also: &[],
+    probe: |i, cx| probe_tagged(i, cx, 10),
+};
+
+/// `<tool-call>` spelling drift.
+pub const OPENER_TOOL_DASH_CALL: Opener = Opener {
+    lit: b"<tool-call",
+    ci: true,
+    line_start: false,
+    rank: Rank::Normal,
+    also: &[],
+    probe: |i, cx| probe_tagged(i, cx, 10),
+};
+
+/// `<toolcall>` spelling drift.
+pub const OPENER_TOOLCALL: Opener = Opener {
+    lit: b"<toolcall",
+    ci: true,
+    line_start: false,
+    rank: Rank::Normal,
+    also: &[],
+    probe: |i, cx| probe_tagged(i, cx, 9),
+};

@@ -27,8 +27,8 @@
 //! `<|constrain|>` tokens are markup.
 
 use super::{ids, Rank, Values, FormatId};
-use super::{
-    section, Action, BlockEnd, BlockFormat, BlockResult, BlockState, Close, Format, Opener,
+use super::shared::section;
+use super::{ Action, BlockEnd, BlockFormat, BlockResult, BlockState, Close, Format, Opener,
     ParseCx, Probe, ProbeCx,
 };
 use crate::call::{clean_name, strip_one_newline, ParsedCall};

@@ -10,10 +10,11 @@
 
 use super::{ids, Rank, Values, FormatId};
 use super::{
-    glm4_moe, qwen3_coder_xml, scan_json_then_close, Action, BlockEnd,
+    scan_json_then_close, Action, BlockEnd,
     BlockFormat, BlockResult, BlockState, Format, Opener, ParseCx, Probe, ProbeCx,
 };
 use super::shared::json::{json_block, json_body_end};
+use super::shared::tag::{block_at, tag_then_body};
 use super::shared::tagged::{json_after, TaggedJson};
 use crate::call::Evidence;
 use crate::scan::{self, Prefix};
@@ -50,53 +51,26 @@ pub struct Hermes;
 pub static HERMES: Hermes = Hermes;
 
 
-/// Decides which body follows an opening `<tool_call>` tag of length `tag`.
-pub(crate) fn sniff_body(input: &[u8], tag: usize, cx: &ProbeCx) -> Probe {
-    let s = scan::skip_space(input, tag);
-    let Some(&b) = input.get(s) else {
-        if cx.eof {
-            // `<tool_call>` and nothing else: a cut-off call.
-            return block(&HERMES, tag);
-        }
-        return Probe::NeedMore;
-    };
-    match b {
-        b'{' | b'[' => block(&HERMES, tag),
-        b'<' => {
-            for lit in [&b"<function="[..], b"<function ", b"</tool_call>"] {
-                match scan::prefix(&input[s..], lit) {
-                    Prefix::Full => {
-                        return if lit == b"</tool_call>" {
-                            block(&HERMES, tag)
-                        } else {
-                            block(&qwen3_coder_xml::QWEN_XML, s)
-                        };
-                    }
-                    Prefix::Partial if !cx.eof => return Probe::NeedMore,
-                    _ => {}
-                }
-            }
-            Probe::NotMarker
-        }
-        _ if scan::is_name_byte(b) => glm4_moe::sniff(input, tag, s, cx),
-        _ => Probe::NotMarker,
-    }
-}
-
-fn block(fmt: &'static dyn BlockFormat, pos: usize) -> Probe {
-    Probe::Match(Action::Block {
-        fmt,
-        state: BlockState {
-            pos,
-            ..BlockState::default()
-        },
-    })
-}
-
+/// A hermes block after an opening tag `lit_len` bytes long: a JSON body,
+/// an empty tag (`<tool_call></tool_call>`), or the input ending right
+/// after the tag (a cut-off call). Other bodies are for `qwen3-coder-xml`
+/// and `glm4-moe`, which have openers for the same tags.
 fn probe_with(input: &[u8], cx: &ProbeCx, lit_len: usize) -> Probe {
-    match super::shared::tag::tag_len(input, lit_len, cx.eof) {
-        Ok(tag) => sniff_body(input, tag, cx),
-        Err(p) => p,
+    let (tag, body) = match tag_then_body(input, lit_len, cx) {
+        Ok(t) => t,
+        Err(p) => return p,
+    };
+    let Some(s) = body else {
+        return block_at(&HERMES, tag);
+    };
+    match input[s] {
+        b'{' | b'[' => block_at(&HERMES, tag),
+        b'<' => match scan::prefix(&input[s..], CLOSE) {
+            Prefix::Full => block_at(&HERMES, tag),
+            Prefix::Partial if !cx.eof => Probe::NeedMore,
+            _ => Probe::NotMarker,
+        },
+        _ => Probe::NotMarker,
     }
 }
 
@@ -106,7 +80,7 @@ pub const OPENER_TOOL_CALL: Opener = Opener {
     ci: true,
     line_start: false,
     rank: Rank::Normal,
-    also: &[ids::QWEN3_CODER_XML, ids::GLM4_MOE],
+    also: &[],
     probe: |i, cx| probe_with(i, cx, 10),};
 
 /// `<tool-call>` spelling drift.

@@ -20,7 +20,7 @@
 
 use super::{ids, Rank, Values, FormatId};
 use super::{
-    glm4_moe, Action, BlockEnd, BlockFormat, BlockResult, BlockState, Format, Opener,
+    Action, BlockEnd, BlockFormat, BlockResult, BlockState, Format, Opener,
     ParseCx, Probe, ProbeCx,
 };
 use crate::call::{strip_one_newline, ParsedCall};
@@ -241,7 +241,7 @@ fn pairs(body: &[u8]) -> (Map<String, Value>, bool, bool) {
         };
         let text = String::from_utf8_lossy(&body[ve..value_end]);
         if !key.is_empty() && !args.contains_key(&key) {
-            args.insert(key, glm4_moe::decode_value(strip_one_newline(&text)));
+            args.insert(key, super::shared::xml::decode_value(strip_one_newline(&text)));
         }
         j = next.max(ve);
     }

@@ -15,7 +15,7 @@
 //! span). Stray Kimi tokens are markup.
 
 use super::{ids, Rank, Values, FormatId};
-use super::section::{self, CallOutcome, Tokens};
+use super::shared::section::{self, CallOutcome, Tokens};
 use super::{
     BlockEnd, BlockFormat, BlockResult, BlockState, Format, Opener, ParseCx, Probe, ProbeCx,
 };

@@ -22,7 +22,7 @@
 //! before `<tool_call>`) is markup. Values are typed like `minimax-m2`.
 
 use super::{ids, Rank, Values, FormatId, Lead};
-use super::minimax_m2::{self, NS};
+use super::shared::invoke::{self, NS};
 use super::{
     Action, BlockEnd, BlockFormat, BlockResult, BlockState, Format, Opener, ParseCx, Probe,
     ProbeCx,
@@ -83,7 +83,7 @@ impl BlockFormat for MinimaxM3 {
                 len: k + CLOSE.len(),
                 cut: false,
             },
-            None if eof => minimax_m2::end_without_close(block),
+            None if eof => invoke::end_without_close(block),
             None => {
                 st.aux = block.len().saturating_sub(CLOSE.len()).max(from);
                 BlockEnd::More
@@ -92,7 +92,7 @@ impl BlockFormat for MinimaxM3 {
     }
 
     fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
-        minimax_m2::parse_invokes(block, ids::MINIMAX_M3, cx)
+        invoke::parse_invokes(block, ids::MINIMAX_M3, cx)
     }
 }
 

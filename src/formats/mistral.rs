@@ -18,8 +18,8 @@
 //! after `[TOOL_CALLS]`, so the block may be forced as `--format xlam`.
 
 use super::{ids, Rank, Values, FormatId};
-use super::{
-    section, Action, BlockEnd, BlockFormat, BlockResult, BlockState, Format, Opener, ParseCx,
+use super::shared::section;
+use super::{ Action, BlockEnd, BlockFormat, BlockResult, BlockState, Format, Opener, ParseCx,
     Probe, ProbeCx,
 };
 use crate::call::{clean_name, ParsedCall};

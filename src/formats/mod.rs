@@ -17,7 +17,7 @@ mod api;
 pub mod markup;
 pub mod reasoning;
 pub mod registry;
-pub mod section;
+
 pub mod shared;
 
 pub use api::*;

@@ -8,11 +8,11 @@
 //! next `<parameter=` or `</function>`. Values keep inner newlines, quotes,
 //! `<`, `>` and unicode; one leading and one trailing newline are stripped.
 
+use super::shared::tag::{block_at, function_tag_end, tag_then_body};
+use super::shared::xml::{parse_function, read_name, FN_CLOSE, TC_CLOSE};
 use super::{ids, Values, FormatId};
-use super::{BlockEnd, BlockFormat, BlockResult, BlockState, Format, ParseCx};
-use crate::call::{strip_one_newline, type_text, ParsedCall};
+use super::{BlockEnd, BlockFormat, BlockResult, BlockState, Format, Opener, ParseCx, Probe, ProbeCx, Rank};
 use crate::scan::{self, Prefix};
-use serde_json::{Map, Value};
 
 /// Catalog entry.
 pub const FORMAT: Format = Format {
@@ -28,7 +28,13 @@ pub const FORMAT: Format = Format {
     ],
     body: "XML-ish parameters; values are text, typed when unambiguous",
     names: &[],
-    openers: &[],
+    openers: &[
+        OPENER_TOOL_CALL,
+        OPENER_TOOL_DASH_CALL,
+        OPENER_TOOLCALL,
+        OPENER_FUNCTION,
+        OPENER_FUNCTION_NAME_ATTR,
+    ],
     admitted_under: &[],
     doc_start: None,
     lead: None,
@@ -50,8 +56,6 @@ pub struct QwenXml;
 /// The shared instance.
 pub static QWEN_XML: QwenXml = QwenXml;
 
-const FN_CLOSE: &[u8] = b"</function>";
-const TC_CLOSE: &[u8] = b"</tool_call>";
 
 impl BlockFormat for QwenXml {
     fn id(&self) -> FormatId {
@@ -116,195 +120,99 @@ impl BlockFormat for QwenXml {
     }
 }
 
-/// Parses the first `<function=NAME>` … in `block` (shared with `seed-oss`).
-pub fn parse_function(block: &[u8], format: FormatId, cx: &ParseCx) -> BlockResult {
-    let Some(fpos) = scan::find(block, 0, b"<function") else {
-        return BlockResult::error("TLP-001", "no <function=NAME> in the call", 0);
+
+/// After an opening tool-call tag `lit_len` bytes long: a block when
+/// `<function=` (or `<function `) follows.
+fn probe_tagged(input: &[u8], cx: &ProbeCx, lit_len: usize) -> Probe {
+    let s = match tag_then_body(input, lit_len, cx) {
+        Ok((_, Some(s))) => s,
+        Ok((_, None)) => return Probe::NotMarker,
+        Err(p) => return p,
     };
-    let Some(gt) = memchr::memchr(b'>', &block[fpos..]).map(|k| fpos + k) else {
-        return BlockResult::truncated(format, block.len());
-    };
-    let name = read_name(&block[fpos + 9..gt]);
-    if name.is_empty() {
-        return BlockResult::error("TLP-001", "function name missing", fpos);
+    for lit in [&b"<function="[..], b"<function "] {
+        match scan::prefix(&input[s..], lit) {
+            Prefix::Full => return block_at(&QWEN_XML, s),
+            Prefix::Partial if !cx.eof => return Probe::NeedMore,
+            _ => {}
+        }
     }
-    let body_end = scan::find(block, gt, FN_CLOSE)
-        .or_else(|| scan::find_ci(block, gt, TC_CLOSE))
-        .unwrap_or(block.len());
-    let body = &block[gt + 1..body_end];
-    let closed = body_end < block.len();
-    let (args, complete) = parse_parameters(body);
-    if cx.cut && !closed && !complete {
-        return BlockResult::truncated(format, block.len());
-    }
-    BlockResult {
-        calls: vec![ParsedCall {
-            name,
-            arguments: args,
-            id: None,
-            format,
-            repairs: Vec::new(),
-            end: block.len(),
-        }],
-        errors: Vec::new(),
-    }
+    Probe::NotMarker
 }
 
-/// `=NAME`, `="NAME"`, ` name="NAME"`: the name with quotes and spaces removed.
-fn read_name(raw: &[u8]) -> String {
-    let s = String::from_utf8_lossy(raw);
-    let s = s.trim();
-    let s = s.strip_prefix("name").map(str::trim_start).unwrap_or(s);
-    let s = s.strip_prefix('=').unwrap_or(s).trim();
-    s.trim_matches(|c| c == '"' || c == '\'').trim().to_string()
-}
-
-/// Reads the parameters of a function body. Returns them and whether the body
-/// looks complete (its last parameter was closed, or it has none).
-pub fn parse_parameters(body: &[u8]) -> (Map<String, Value>, bool) {
-    const OPEN: &[u8] = b"<parameter=";
-    const CLOSE: &[u8] = b"</parameter>";
-    let mut args = Map::new();
-    let mut i = 0;
-    let mut complete = scan::trim(body).is_empty();
-    while let Some(p) = scan::find(body, i, OPEN) {
-        let key_from = p + OPEN.len();
-        // key runs to `>`, or to `=` in the malformed `<parameter=k=v` shape
-        let mut k = key_from;
-        while k < body.len() && body[k] != b'>' && body[k] != b'=' && body[k] != b'\n' {
-            k += 1;
-        }
-        if k >= body.len() {
-            complete = false;
-            break;
-        }
-        let key = String::from_utf8_lossy(&body[key_from..k])
-            .trim()
-            .trim_matches('"')
-            .to_string();
-        let value_from = k + 1;
-        let next_open = scan::find(body, value_from, OPEN).unwrap_or(body.len());
-        let close = value_close(body, value_from, next_open);
-        let (mut value_to, mut resume) = match close {
-            Some(c) => (c, c + CLOSE.len()),
-            None => (next_open, next_open),
+/// A bare `<function=NAME>` (no `<tool_call>` around it): a block when
+/// `<parameter=` or `</function>` follows the tag.
+fn probe_bare(input: &[u8], cx: &ProbeCx) -> Probe {
+    let tag = match function_tag_end(input, cx) {
+        Ok(t) => t,
+        Err(p) => return p,
+    };
+    if tag <= 11 {
+        return Probe::NotMarker; // no name
+    }
+    let s = scan::skip_space(input, tag);
+    if s == input.len() {
+        return if cx.eof {
+            Probe::NotMarker
+        } else {
+            Probe::NeedMore
         };
-        complete = close.is_some();
-        if close.is_some() && scan::trim(&body[value_from..value_to]).is_empty() {
-            // empty tag followed by the value: `<parameter=k></parameter>\nvalue`
-            let tail_end = next_open;
-            if !scan::trim(&body[resume..tail_end]).is_empty() {
-                value_to = tail_end;
-                let from = resume;
-                resume = tail_end;
-                insert(&mut args, key, &body[from..value_to]);
-                i = resume;
-                continue;
-            }
-        }
-        insert(&mut args, key, &body[value_from..value_to]);
-        i = resume;
-        if close.is_none() && next_open == body.len() {
-            break;
-        }
-        value_to = 0;
-        let _ = value_to;
     }
-    (args, complete)
-}
-
-/// The `</parameter>` that ends a value starting at `from`, before `limit`
-/// (the next `<parameter=`). Code values may contain the literal tag, so the
-/// first one followed (after blanks) by a boundary — the next parameter,
-/// `</function>`, `</tool_call>` or the end of the body — wins; without such
-/// a one, the first tag.
-fn value_close(body: &[u8], from: usize, limit: usize) -> Option<usize> {
-    const CLOSE: &[u8] = b"</parameter>";
-    let first = scan::find(body, from, CLOSE).filter(|&c| c < limit)?;
-    let mut c = first;
-    loop {
-        let after = scan::skip_space(body, c + CLOSE.len());
-        let rest = &body[after..];
-        if rest.is_empty()
-            || rest.starts_with(b"<parameter=")
-            || rest.starts_with(FN_CLOSE)
-            || scan::prefix_ci(rest, TC_CLOSE) == Prefix::Full
-        {
-            return Some(c);
-        }
-        match scan::find(body, c + CLOSE.len(), CLOSE).filter(|&n| n < limit) {
-            Some(n) => c = n,
-            None => return Some(first),
+    for lit in [&b"<parameter="[..], FN_CLOSE] {
+        match scan::prefix(&input[s..], lit) {
+            Prefix::Full => return block_at(&QWEN_XML, 0),
+            Prefix::Partial if !cx.eof => return Probe::NeedMore,
+            _ => {}
         }
     }
+    Probe::NotMarker
 }
 
-fn insert(args: &mut Map<String, Value>, key: String, raw: &[u8]) {
-    if key.is_empty() || args.contains_key(&key) {
-        return;
-    }
-    let text = String::from_utf8_lossy(raw);
-    let v = strip_one_newline(&text);
-    args.insert(key, type_text(v));
-}
+/// `<tool_call>` (any ASCII case, attributes allowed) around `<function=`.
+pub const OPENER_TOOL_CALL: Opener = Opener {
+    lit: b"<tool_call",
+    ci: true,
+    line_start: false,
+    rank: Rank::Normal,
+    also: &[],
+    probe: |i, cx| probe_tagged(i, cx, 10),
+};
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
+/// `<tool-call>` spelling drift.
+pub const OPENER_TOOL_DASH_CALL: Opener = Opener {
+    lit: b"<tool-call",
+    ci: true,
+    line_start: false,
+    rank: Rank::Normal,
+    also: &[],
+    probe: |i, cx| probe_tagged(i, cx, 10),
+};
 
-    fn params(s: &str) -> Value {
-        Value::Object(parse_parameters(s.as_bytes()).0)
-    }
+/// `<toolcall>` spelling drift.
+pub const OPENER_TOOLCALL: Opener = Opener {
+    lit: b"<toolcall",
+    ci: true,
+    line_start: false,
+    rank: Rank::Normal,
+    also: &[],
+    probe: |i, cx| probe_tagged(i, cx, 9),
+};
 
-    #[test]
-    fn standard_parameters() {
-        assert_eq!(
-            params(
-                "\n<parameter=path>\nsrc/main.rs\n</parameter>\n<parameter=n>\n3\n</parameter>\n"
-            ),
-            json!({"path": "src/main.rs", "n": 3})
-        );
-    }
+/// A bare `<function=NAME>`.
+pub const OPENER_FUNCTION: Opener = Opener {
+    lit: b"<function=",
+    ci: false,
+    line_start: false,
+    rank: Rank::Normal,
+    also: &[],
+    probe: probe_bare,
+};
 
-    #[test]
-    fn missing_close_ends_at_next_parameter() {
-        assert_eq!(
-            params("<parameter=a>\nx\n<parameter=b>\ny\n</parameter>"),
-            json!({"a": "x", "b": "y"})
-        );
-    }
-
-    #[test]
-    fn malformed_key_equals_value() {
-        assert_eq!(
-            params("<parameter=city=Paris</parameter>"),
-            json!({"city": "Paris"})
-        );
-    }
-
-    #[test]
-    fn empty_tag_then_value() {
-        assert_eq!(
-            params("<parameter=q></parameter>\nhello world\n"),
-            json!({"q": "hello world"})
-        );
-    }
-
-    #[test]
-    fn close_tag_inside_code_value() {
-        assert_eq!(
-            params("<parameter=code>\nprint(\"</parameter>\")\n</parameter>\n<parameter=n>\n1\n</parameter>\n"),
-            json!({"code": "print(\"</parameter>\")", "n": 1})
-        );
-        assert_eq!(params("<parameter=a>\nx</parameter>y\n"), json!({"a": "x"}));
-    }
-
-    #[test]
-    fn values_keep_code() {
-        assert_eq!(
-            params("<parameter=code>\n  if a < b && c > d {\n    \"x\"\n  }\n</parameter>"),
-            json!({"code": "  if a < b && c > d {\n    \"x\"\n  }"})
-        );
-    }
-}
+/// A bare `<function name="NAME">`.
+pub const OPENER_FUNCTION_NAME_ATTR: Opener = Opener {
+    lit: b"<function name=",
+    ci: false,
+    line_start: false,
+    rank: Rank::Normal,
+    also: &[],
+    probe: probe_bare,
+};

@@ -8,7 +8,7 @@
 //! </seed:tool_call>
 //! ```
 //!
-//! The body is Qwen3-Coder's XML (`qwen3_coder_xml::parse_function`), so
+//! The body is Qwen3-Coder's XML (`shared::xml::parse_function`), so
 //! every sloppy parameter shape that format tolerates is tolerated here.
 //! Several `<function=…>` in one wrapper are several calls. Reasoning in
 //! `<seed:think>` is a reasoning span (`reasoning.rs`). A missing
@@ -17,7 +17,7 @@
 
 use super::{ids, Rank, Values, FormatId};
 use super::{
-    qwen3_coder_xml, Action, BlockEnd, BlockFormat, BlockResult, BlockState, Format, Opener,
+    Action, BlockEnd, BlockFormat, BlockResult, BlockState, Format, Opener,
     ParseCx, Probe, ProbeCx,
 };
 use crate::scan;
@@ -122,7 +122,7 @@ impl BlockFormat for SeedOss {
                 cfg: cx.cfg,
                 cut: cx.cut && last,
             };
-            let r = qwen3_coder_xml::parse_function(&block[s..end], ids::SEED_OSS, &fcx);
+            let r = super::shared::xml::parse_function(&block[s..end], ids::SEED_OSS, &fcx);
             out.errors.extend(r.errors.into_iter().map(|mut e| {
                 e.offset += s;
                 e

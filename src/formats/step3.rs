@@ -14,7 +14,7 @@
 //! `</steptml:invoke>`), a cut-off last call.
 
 use super::{ids, Rank, Values, FormatId};
-use super::section::{self, CallOutcome, Tokens};
+use super::shared::section::{self, CallOutcome, Tokens};
 use super::{
     BlockEnd, BlockFormat, BlockResult, BlockState, Format, Opener, ParseCx, Probe, ProbeCx,
 };

@@ -1,6 +1,9 @@
 //! Pieces several formats are built from. A format module takes what it
 //! shares with others from here, never from a sibling format.
 
+pub mod invoke;
 pub mod json;
+pub mod section;
 pub mod tag;
 pub mod tagged;
+pub mod xml;

@@ -80,3 +80,52 @@ pub fn suffixed_len(input: &[u8], lit_len: usize, eof: bool) -> Result<usize, Pr
         Err(Probe::NotMarker)
     }
 }
+
+/// Length of `<function=NAME>` / `<function name="NAME">` at the start of
+/// `input`, or why not.
+pub fn function_tag_end(input: &[u8], cx: &ProbeCx) -> Result<usize, Probe> {
+    let limit = input.len().min(10 + 256);
+    for (k, &b) in input[9..limit].iter().enumerate() {
+        match b {
+            b'>' => return Ok(9 + k + 1),
+            b'\n' | b'<' | b'{' => return Err(Probe::NotMarker),
+            _ => {}
+        }
+    }
+    if limit == input.len() && !cx.eof {
+        Err(Probe::NeedMore)
+    } else {
+        Err(Probe::NotMarker)
+    }
+}
+
+/// After an opening tool-call tag (`<tool_call>` and its spellings, the
+/// literal `lit_len` bytes long, attributes allowed): the tag's length and
+/// where its body's first non-blank byte is (`None`: the input ended right
+/// after the tag). `Err` carries the probe's answer while it cannot tell.
+pub fn tag_then_body(
+    input: &[u8],
+    lit_len: usize,
+    cx: &ProbeCx,
+) -> Result<(usize, Option<usize>), Probe> {
+    let tag = tag_len(input, lit_len, cx.eof)?;
+    let s = scan::skip_space(input, tag);
+    if s < input.len() {
+        Ok((tag, Some(s)))
+    } else if cx.eof {
+        Ok((tag, None))
+    } else {
+        Err(Probe::NeedMore)
+    }
+}
+
+/// A held-back block of `fmt` whose scanner starts at `pos`.
+pub fn block_at(fmt: &'static dyn BlockFormat, pos: usize) -> Probe {
+    Probe::Match(Action::Block {
+        fmt,
+        state: BlockState {
+            pos,
+            ..BlockState::default()
+        },
+    })
+}

@@ -15,8 +15,10 @@
 //! (the block ends before that call, so the cut call is re-read on its own
 //! and reported as an error or a repaired call).
 
-use super::{Action, BlockEnd, BlockError, BlockResult, BlockState, FormatId, Probe, ProbeCx};
 use crate::call::{arguments_from, close_truncated, ParsedCall};
+use crate::formats::{
+    Action, BlockEnd, BlockError, BlockResult, BlockState, FormatId, Probe, ProbeCx,
+};
 use crate::repair::{Repair, RepairKind};
 use crate::scan::{self, Prefix};
 use serde_json::{Map, Value};
@@ -69,7 +71,7 @@ pub fn probe_section(
     input: &[u8],
     open: usize,
     toks: &Tokens,
-    fmt: &'static dyn super::BlockFormat,
+    fmt: &'static dyn crate::formats::BlockFormat,
     cx: &ProbeCx,
 ) -> Probe {
     let s = scan::skip_space(input, open);
@@ -98,7 +100,7 @@ pub fn probe_tokens(
     call_begin: &[u8],
     stray: &[&[u8]],
     toks: &Tokens,
-    fmt: &'static dyn super::BlockFormat,
+    fmt: &'static dyn crate::formats::BlockFormat,
 ) -> Probe {
     match match_any(input, section_begin) {
         Hit::Full(n) => return probe_section(input, n, toks, fmt, cx),
@@ -118,7 +120,7 @@ pub fn probe_tokens(
 }
 
 /// A block of `fmt` whose state starts at `pos`.
-pub fn block_at(fmt: &'static dyn super::BlockFormat, pos: usize) -> Probe {
+pub fn block_at(fmt: &'static dyn crate::formats::BlockFormat, pos: usize) -> Probe {
     Probe::Match(Action::Block {
         fmt,
         state: BlockState {

@@ -1,0 +1,330 @@
+//! `<invoke name="NAME">` blocks with `<parameter name="K">V</parameter>`
+//! children (MiniMax-M2) or parameters named by their tags, each tag
+//! possibly behind MiniMax-M3's namespace token `]<]minimax[>[`.
+
+use crate::call::{strip_one_newline, ParsedCall};
+use crate::formats::{BlockEnd, BlockResult, FormatId, ParseCx};
+use crate::scan::{self, Prefix};
+use serde_json::{Map, Value};
+
+/// MiniMax-M3's namespace token, skipped wherever it appears between tags.
+pub const NS: &[u8] = b"]<]minimax[>[";
+
+/// One `<invoke>` read from a block.
+pub struct Invoke {
+    /// The function name (may be empty).
+    pub name: String,
+    /// The arguments.
+    pub arguments: Map<String, Value>,
+    /// End of the invoke's markup.
+    pub end: usize,
+    /// Closed by `</invoke>`, or its parameters all closed.
+    pub complete: bool,
+}
+
+/// Skips white space and namespace tokens.
+fn skip_ns(b: &[u8], mut i: usize) -> usize {
+    loop {
+        i = scan::skip_space(b, i);
+        if scan::prefix(&b[i..], NS) == Prefix::Full {
+            i += NS.len();
+        } else if scan::prefix(&b[i..], &NS[1..]) == Prefix::Full {
+            i += NS.len() - 1;
+        } else {
+            return i;
+        }
+    }
+}
+
+/// `name="X"`, `name='X'`, `name=X` or `="X"`: the name.
+fn attr_name(raw: &[u8]) -> String {
+    let s = String::from_utf8_lossy(raw);
+    let s = s.trim();
+    let s = s.strip_prefix("name").map(str::trim_start).unwrap_or(s);
+    let s = s.strip_prefix('=').unwrap_or(s).trim();
+    let s = s.strip_suffix('/').unwrap_or(s).trim();
+    s.trim_matches(|c| c == '"' || c == '\'').trim().to_string()
+}
+
+/// A value's text without namespace tokens at its edges, typed.
+fn value(raw: &[u8]) -> Value {
+    let mut r = raw;
+    loop {
+        let t = r.len();
+        if r.ends_with(NS) {
+            r = &r[..r.len() - NS.len()];
+        }
+        if r.starts_with(NS) {
+            r = &r[NS.len()..];
+        } else if r.starts_with(&NS[1..]) {
+            r = &r[NS.len() - 1..];
+        }
+        if r.len() == t {
+            break;
+        }
+    }
+    let text = String::from_utf8_lossy(r);
+    super::xml::decode_value(strip_one_newline(&text))
+}
+
+/// Reads every `<invoke name="…">` in `b`: parameters are
+/// `<parameter name="KEY">V</parameter>` or `<KEY>V</KEY>` (MiniMax-M3),
+/// with namespace tokens skipped.
+pub fn invokes(b: &[u8]) -> Vec<Invoke> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    let mut boundaries = Boundaries::default();
+    while let Some(p) = scan::find(b, i, b"<invoke") {
+        let Some(gt) = memchr::memchr(b'>', &b[p..]).map(|k| p + k) else {
+            out.push(Invoke {
+                name: String::new(),
+                arguments: Map::new(),
+                end: b.len(),
+                complete: false,
+            });
+            break;
+        };
+        let name = attr_name(&b[p + 7..gt]);
+        let invoke_end = boundaries.find(b, 2, gt);
+        let mut args = Map::new();
+        let mut j = gt + 1;
+        let mut closed = false;
+        let mut params_closed = true;
+        let mut any = false;
+        let mut end = b.len();
+        loop {
+            j = skip_ns(b, j);
+            if j >= b.len() {
+                break;
+            }
+            if b[j] != b'<' {
+                // stray text between parameters
+                j = memchr::memchr(b'<', &b[j..]).map_or(b.len(), |k| j + k);
+                continue;
+            }
+            let rest = &b[j..];
+            if scan::prefix(rest, b"</invoke>") == Prefix::Full {
+                closed = true;
+                end = j + 9;
+                break;
+            }
+            if rest.starts_with(b"</") || rest.starts_with(b"<invoke") {
+                end = j;
+                break;
+            }
+            let Some(tg) = memchr::memchr(b'>', rest).map(|k| j + k) else {
+                params_closed = false;
+                break;
+            };
+            if tg >= invoke_end {
+                // a `<` whose `>` lies past the invoke's `</invoke>` opens
+                // no tag: it is stray text (a tag swallowing the close would
+                // put the value's start after the value's bound)
+                j += 1;
+                continue;
+            }
+            let (key, close) = if rest.starts_with(b"<parameter") {
+                (attr_name(&b[j + 10..tg]), b"</parameter>".to_vec())
+            } else {
+                let k = String::from_utf8_lossy(&b[j + 1..tg]).trim().to_string();
+                let c = format!("</{k}>").into_bytes();
+                (k, c)
+            };
+            any = true;
+            let vf = tg + 1;
+            // the close is looked for only up to the next parameter or
+            // invoke boundary, so a run of unclosed values stays linear
+            let bound = boundaries.next(b, vf).min(invoke_end);
+            let window = (bound + close.len()).min(b.len());
+            match scan::find(&b[..window], vf, &close).filter(|&c| c < bound || bound == b.len()) {
+                Some(c) => {
+                    insert(&mut args, key, value(&b[vf..c]));
+                    j = c + close.len();
+                }
+                None => {
+                    // missing close: the value ends at the next tag
+                    params_closed = false;
+                    let next = bound;
+                    insert(&mut args, key, value(&b[vf..next]));
+                    j = next;
+                }
+            }
+        }
+        out.push(Invoke {
+            name,
+            arguments: args,
+            end,
+            complete: closed || (params_closed && any),
+        });
+        if end >= b.len() {
+            break;
+        }
+        i = end.max(p + 1);
+    }
+    out
+}
+
+/// Finds, for increasing positions, the next tag that starts a parameter
+/// or ends an invoke: `<parameter`, `<invoke`, `</invoke>`, or a namespace
+/// token before an opening tag. Positions are cached so the total work over
+/// one block is linear.
+#[derive(Default)]
+struct Boundaries {
+    /// Cached next occurrence (and the position it was searched from) per
+    /// literal: `<parameter`, `<invoke`, `</invoke>`, namespace token.
+    cache: [(usize, Option<usize>); 4],
+    primed: [bool; 4],
+}
+
+impl Boundaries {
+    const LITS: [&'static [u8]; 4] = [b"<parameter", b"<invoke", b"</invoke>", NS];
+
+    fn find(&mut self, b: &[u8], k: usize, from: usize) -> usize {
+        let (at, hit) = self.cache[k];
+        if self.primed[k] && from >= at && hit.is_none_or(|h| from <= h) {
+            return hit.unwrap_or(b.len());
+        }
+        let hit = scan::find(b, from, Self::LITS[k]);
+        self.cache[k] = (from, hit);
+        self.primed[k] = true;
+        hit.unwrap_or(b.len())
+    }
+
+    fn next(&mut self, b: &[u8], from: usize) -> usize {
+        let mut best = b.len();
+        for k in 0..3 {
+            best = best.min(self.find(b, k, from));
+        }
+        // a namespace token counts only before an opening tag
+        let mut at = from;
+        loop {
+            let p = self.find(b, 3, at);
+            if p >= best {
+                break;
+            }
+            if b.get(p + NS.len()..p + NS.len() + 2) != Some(&b"</"[..]) {
+                best = p;
+                break;
+            }
+            at = p + 1;
+        }
+        best
+    }
+}
+
+fn insert(args: &mut Map<String, Value>, key: String, v: Value) {
+    if !key.is_empty() && !args.contains_key(&key) {
+        args.insert(key, v);
+    }
+}
+
+/// Where a wrapper block without its closing tag ends, at end of input:
+/// after the last complete invoke (then `cut` is false unless it runs to the
+/// end), else at the end (cut).
+pub fn end_without_close(block: &[u8]) -> BlockEnd {
+    let found = invokes(block);
+    match found.iter().rposition(|c| c.complete) {
+        Some(k) if k + 1 == found.len() => BlockEnd::Done {
+            len: found[k].end,
+            cut: found[k].end == block.len(),
+        },
+        Some(k) => BlockEnd::Done {
+            len: found[k].end,
+            cut: false,
+        },
+        None => BlockEnd::Done {
+            len: block.len(),
+            cut: true,
+        },
+    }
+}
+
+/// Turns a block's invokes into calls labelled `format`.
+pub fn parse_invokes(block: &[u8], format: FormatId, cx: &ParseCx) -> BlockResult {
+    let found = invokes(block);
+    let n = found.len();
+    let mut r = BlockResult::default();
+    for (k, c) in found.into_iter().enumerate() {
+        if cx.cut && k + 1 == n && !c.complete {
+            if r.calls.is_empty() {
+                return BlockResult::truncated(format, block.len());
+            }
+            r.errors
+                .extend(BlockResult::truncated(format, c.end).errors);
+            continue;
+        }
+        if c.name.is_empty() {
+            r.errors.extend(
+                BlockResult::error("TLP-001", format!("{format} invoke has no name"), c.end).errors,
+            );
+            continue;
+        }
+        r.calls.push(ParsedCall {
+            name: crate::call::clean_name(&c.name),
+            arguments: c.arguments,
+            id: None,
+            format,
+            repairs: Vec::new(),
+            end: c.end,
+        });
+    }
+    if r.calls.is_empty() && r.errors.is_empty() {
+        if cx.cut {
+            return BlockResult::truncated(format, block.len());
+        }
+        return BlockResult::error("TLP-001", format!("{format} block has no <invoke>"), 0);
+    }
+    r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn args(b: &str) -> Vec<(String, Value, bool)> {
+        invokes(b.as_bytes())
+            .into_iter()
+            .map(|i| (i.name, Value::Object(i.arguments), i.complete))
+            .collect()
+    }
+
+    #[test]
+    fn two_invokes_typed_values() {
+        let got = args(
+            "<invoke name=\"a\">\n<parameter name=\"n\">3</parameter>\n<parameter name=\"o\">{\"x\": [1]}</parameter>\n</invoke>\n<invoke name='b'><parameter name=\"q\">\nhi there\n</parameter></invoke>",
+        );
+        assert_eq!(
+            got,
+            vec![
+                ("a".into(), json!({"n": 3, "o": {"x": [1]}}), true),
+                ("b".into(), json!({"q": "hi there"}), true),
+            ]
+        );
+    }
+
+    #[test]
+    fn namespaced_tag_parameters() {
+        let got = args("]<]minimax[>[<invoke name=\"search\">]<]minimax[>[<query>字节 AI</query>]<]minimax[>[<limit>6]<]minimax[>[</limit>]<]minimax[>[</invoke>");
+        assert_eq!(
+            got,
+            vec![(
+                "search".into(),
+                json!({"query": "字节 AI", "limit": 6}),
+                true
+            )]
+        );
+    }
+
+    #[test]
+    fn missing_parameter_close() {
+        let got = args("<invoke name=\"a\"><parameter name=\"x\">1<parameter name=\"y\">2</parameter></invoke>");
+        assert_eq!(got, vec![("a".into(), json!({"x": 1, "y": 2}), true)]);
+    }
+
+    #[test]
+    fn cut_value_is_incomplete() {
+        let got = args("<invoke name=\"a\"><parameter name=\"x\">hel");
+        assert!(!got[0].2);
+    }
+}
