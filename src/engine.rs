@@ -16,7 +16,7 @@
 
 use crate::call::ParsedCall;
 use crate::formats::{
-    self, registry, Action, BlockEnd, BlockFormat, BlockState, Close, FormatId, Probe, ProbeCx,
+    self, registry, Action, BlockEnd, BlockFormat, Close, FormatId, Probe, ProbeCx, Scanner,
 };
 use crate::record::{ErrorRecord, Span, ToolCall};
 use crate::scan::{self, skip_blank};
@@ -146,7 +146,7 @@ enum Mode {
     },
     Block {
         fmt: &'static dyn BlockFormat,
-        state: BlockState,
+        scanner: Box<dyn Scanner>,
     },
     Fence {
         ticks: usize,
@@ -577,7 +577,20 @@ impl Engine {
                     return Step::Wait(to);
                 }
                 Probe::Match(action) => {
-                    let (c, action) = registry::extend_over_lead(&self.cfg, data, pos, c, action);
+                    // a marker whose lead byte is just before it starts there
+                    if let Some(probe) = registry::lead_probe(&self.cfg, data, pos, c) {
+                        let cx = ProbeCx {
+                            armed: self.armed,
+                            line_start: false,
+                            doc_start: self.base + (c - 1) as u64 == 0,
+                            eof,
+                            cfg: &self.cfg,
+                        };
+                        if let Probe::Match(led) = probe(&data[c - 1..], &cx) {
+                            self.emit_text(data, pos, c - 1, sink);
+                            return self.start(data, c - 1, led, sink);
+                        }
+                    }
                     self.emit_text(data, pos, c, sink);
                     return self.start(data, c, action, sink);
                 }
@@ -626,9 +639,15 @@ impl Engine {
                 self.enter_reasoning(at, open_len, close);
                 Step::Go(at)
             }
-            Action::Block { fmt, state } => {
+            Action::Block { fmt, scanner } => {
                 self.start_tried = 0;
-                self.mode = Mode::Block { fmt, state };
+                self.mode = Mode::Block { fmt, scanner };
+                Step::Go(at)
+            }
+            Action::Legacy { fmt, state } => {
+                self.start_tried = 0;
+                let scanner = Box::new(formats::LegacyScanner { fmt, state });
+                self.mode = Mode::Block { fmt, scanner };
                 Step::Go(at)
             }
             Action::Fence { header_len, ticks } => {
@@ -811,17 +830,21 @@ impl Engine {
     // ----- blocks ------------------------------------------------------------
 
     fn step_block(&mut self, data: &[u8], pos: usize, eof: bool, sink: &mut dyn Sink) -> Step {
-        let Mode::Block { fmt, ref mut state } = self.mode else {
+        let Mode::Block {
+            fmt,
+            ref mut scanner,
+        } = self.mode
+        else {
             return Step::Wait(pos);
         };
         // The scanner sees at most `max_block` bytes of the block, in batch
         // as in stream: whether a block is over the limit, and what is given
         // back, must not depend on how the input was chunked.
         // (never less than the probe already consumed: scanners resume there)
-        let cap = self.cfg.max_block.max(state.pos).max(1);
+        let cap = self.cfg.max_block.max(scanner.consumed()).max(1);
         let capped = data.len() - pos > cap;
         let block = &data[pos..data.len().min(pos + cap)];
-        let end = fmt.scan(block, state, eof && !capped);
+        let end = scanner.scan(block, eof && !capped);
         match end {
             BlockEnd::More => {
                 if eof && !capped {

@@ -151,7 +151,7 @@ pub const OPENER: Opener = Opener {
     rank: Rank::Normal,
     also: &[],
     probe: |_, _| {
-        Probe::Match(Action::Block {
+        Probe::Match(Action::Legacy {
             fmt: &APERTUS,
             state: BlockState::default(),
         })

@@ -127,8 +127,8 @@ pub struct Lead {
     pub byte: u8,
     /// What follows the byte when it leads a marker.
     pub rest: &'static [u8],
-    /// The action, moved back over the byte (`None`: leave it).
-    pub extend: fn(Action) -> Result<Action, Action>,
+    /// The probe for the marker read from the lead byte on.
+    pub probe: fn(&[u8], &ProbeCx) -> Probe,
 }
 
 /// How a format writes argument values.
@@ -191,6 +191,14 @@ pub enum Action {
     Block {
         /// The block's format.
         fmt: &'static dyn BlockFormat,
+        /// What finds the block's end.
+        scanner: Box<dyn Scanner>,
+    },
+    /// A candidate call block whose format still scans with the untyped
+    /// [`BlockState`] and [`BlockFormat::scan`] (being retired).
+    Legacy {
+        /// The block's format.
+        fmt: &'static dyn BlockFormat,
         /// Its initial scanner state.
         state: BlockState,
     },
@@ -238,7 +246,41 @@ pub struct Close {
     pub consume: bool,
 }
 
-/// Scanner state a block keeps between chunks. Formats use the fields they need.
+/// Finds where one block ends: the state its scan keeps between chunks.
+pub trait Scanner: Send {
+    /// Where the block ends. `block` starts at the marker's first byte and
+    /// grows between calls; `eof` means it will not grow again (then the
+    /// answer must not be `More`). The answer must depend only on the bytes,
+    /// never on how they were chunked.
+    fn scan(&mut self, block: &[u8], eof: bool) -> BlockEnd;
+
+    /// How many bytes at the block's start the probe already read: the
+    /// engine never cuts a block (`--max-block`) shorter than that.
+    fn consumed(&self) -> usize {
+        0
+    }
+}
+
+/// A legacy format's scan as a [`Scanner`].
+pub struct LegacyScanner {
+    /// The format.
+    pub fmt: &'static dyn BlockFormat,
+    /// Its state.
+    pub state: BlockState,
+}
+
+impl Scanner for LegacyScanner {
+    fn scan(&mut self, block: &[u8], eof: bool) -> BlockEnd {
+        self.fmt.scan(block, &mut self.state, eof)
+    }
+
+    fn consumed(&self) -> usize {
+        self.state.pos
+    }
+}
+
+/// Scanner state a block keeps between chunks, for formats not yet moved to
+/// their own [`Scanner`]. Formats use the fields they need.
 #[derive(Clone, Debug, Default)]
 pub struct BlockState {
     /// A JSON end scanner.
@@ -347,8 +389,14 @@ pub trait BlockFormat: Sync {
     /// Finds where the block ends. `block` starts at the marker's first byte
     /// and grows between calls; `eof` means it will not grow again (then the
     /// answer must not be `More`). The answer must depend only on the bytes,
-    /// never on how they were chunked.
-    fn scan(&self, block: &[u8], st: &mut BlockState, eof: bool) -> BlockEnd;
+    /// never on how they were chunked. (Formats with their own [`Scanner`]
+    /// do not implement this.)
+    fn scan(&self, block: &[u8], st: &mut BlockState, eof: bool) -> BlockEnd {
+        let _ = (st, eof);
+        BlockEnd::NotBlock {
+            text_len: block.len(),
+        }
+    }
     /// Parses a complete block.
     fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult;
     /// The call's name, once the first bytes of the block make it certain

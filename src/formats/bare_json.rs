@@ -50,7 +50,7 @@ pub static BARE_JSON: BareJson = BareJson { inline: false };
 pub static INLINE_JSON: BareJson = BareJson { inline: true };
 
 fn held() -> Probe {
-    Probe::Match(Action::Block {
+    Probe::Match(Action::Legacy {
         fmt: &BARE_JSON,
         state: BlockState::default(),
     })
@@ -65,7 +65,7 @@ pub const INLINE_OBJECT: Opener = Opener {
     also: &[ids::LLAMA3_JSON, ids::XLAM],
     probe: |_, cx| {
         if cx.cfg.inline_json {
-            Probe::Match(Action::Block {
+            Probe::Match(Action::Legacy {
                 fmt: &INLINE_JSON,
                 state: BlockState::default(),
             })

@@ -159,7 +159,7 @@ fn probe_action_line(input: &[u8], cx: &ProbeCx) -> Probe {
     if !matches!(info.as_str(), "" | "json" | "json5" | "jsonc") {
         return Probe::NotMarker;
     }
-    Probe::Match(Action::Block {
+    Probe::Match(Action::Legacy {
         fmt: &COHERE_FENCE,
         state: BlockState {
             pos: nl + 1,

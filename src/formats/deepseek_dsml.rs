@@ -121,7 +121,7 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 fn block(phase: u8) -> Probe {
-    Probe::Match(Action::Block {
+    Probe::Match(Action::Legacy {
         fmt: &DSML_BLOCK,
         state: BlockState {
             phase,

@@ -75,7 +75,7 @@ fn probe_fence(input: &[u8], cx: &ProbeCx) -> Probe {
         .to_ascii_lowercase();
     let info = info.split_whitespace().next().unwrap_or("").to_string();
     let held = |fmt: &'static Fenced| {
-        Probe::Match(Action::Block {
+        Probe::Match(Action::Legacy {
             fmt,
             state: BlockState {
                 pos: header_len,

@@ -429,7 +429,7 @@ pub(crate) fn probe_first(input: &[u8], cx: &ProbeCx) -> Probe {
 
 fn probe_header(input: &[u8], cx: &ProbeCx, implicit: bool) -> Probe {
     let held = || {
-        Probe::Match(Action::Block {
+        Probe::Match(Action::Legacy {
             fmt: if implicit {
                 &FUNCTIONARY_V32_FIRST
             } else {

@@ -569,7 +569,7 @@ impl GemmaParser<'_> {
 }
 
 fn held(_: &[u8], _: &super::ProbeCx) -> Probe {
-    Probe::Match(Action::Block {
+    Probe::Match(Action::Legacy {
         fmt: &GEMMA_CALL,
         state: BlockState::default(),
     })

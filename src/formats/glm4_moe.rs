@@ -91,7 +91,7 @@ fn sniff(input: &[u8], tag: usize, s: usize, cx: &ProbeCx) -> Probe {
 }
 
 fn glm_block(tag: usize) -> Probe {
-    Probe::Match(Action::Block {
+    Probe::Match(Action::Legacy {
         fmt: &GLM,
         state: BlockState {
             pos: tag,

@@ -202,7 +202,7 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 fn block(body: usize) -> Probe {
-    Probe::Match(Action::Block {
+    Probe::Match(Action::Legacy {
         fmt: &HARMONY,
         state: BlockState {
             pos: body,

@@ -15,7 +15,7 @@ use super::{
 };
 use super::shared::json::{json_block, json_body_end};
 use super::shared::tag::{block_at, tag_then_body};
-use super::shared::tagged::{json_after, TaggedJson};
+use super::shared::tagged::{held, json_after, TaggedJson};
 use crate::call::Evidence;
 use crate::scan::{self, Prefix};
 
@@ -27,7 +27,7 @@ pub const FORMAT: Format = Format {
     markers: &["<tool_call>", "</tool_call>"],
     body: "JSON object {\"name\", \"arguments\"} (or an array of them)",
     names: &[],
-    openers: &[OPENER_TOOL_CALL, OPENER_TOOL_DASH_CALL, OPENER_TOOLCALL, OPENER_STRAY_CLOSE, OPENER_TOOLS, OPENER_TOOL, OPENER_RESPONSE, OPENER_JSON, OPENER_XML],
+    openers: &[OPENER_TOOL_CALL, OPENER_TOOL_DASH_CALL, OPENER_TOOLCALL, OPENER_STRAY_CLOSE, OPENER_TOOLS, OPENER_TOOL, OPENER_RESPONSE, OPENER_JSON, OPENER_XML, OPENER_TOOL_CALLS],
     admitted_under: &[],
     doc_start: None,
     lead: None,
@@ -216,3 +216,29 @@ alias!(
     "`<xml>` around a call object."
 );
 
+
+/// `<tool_calls>` around a hermes body, under `--format hermes` only (a
+/// `<tool_calls>` tag is among hermes' spelling drift; in auto mode the same
+/// bytes are `jamba` or `minimax`).
+pub static HERMES_TOOL_CALLS: TaggedJson = TaggedJson::strong(ids::HERMES, b"</tool_calls>");
+
+/// `<tool_calls>` + JSON under `--format hermes`.
+pub const OPENER_TOOL_CALLS: Opener = Opener {
+    lit: b"<tool_calls",
+    ci: true,
+    line_start: false,
+    rank: Rank::Normal,
+    also: &[],
+    probe: |input, cx| {
+        if !cx.cfg.is_only(ids::HERMES) {
+            return Probe::NotMarker;
+        }
+        match tag_then_body(input, 11, cx) {
+            Ok((tag, Some(s))) if s - tag <= 256 && matches!(input[s], b'{' | b'[') => {
+                held(&HERMES_TOOL_CALLS, tag)
+            }
+            Ok(_) => Probe::NotMarker,
+            Err(p) => p,
+        }
+    },
+};

@@ -24,7 +24,8 @@ use super::{
     ParseCx, Probe, ProbeCx,
 };
 use crate::call::{strip_one_newline, ParsedCall};
-use crate::scan;
+use super::shared::tag::tag_then_body;
+use crate::scan::{self, Prefix};
 use serde_json::{Map, Value};
 
 /// Catalog entry.
@@ -41,7 +42,7 @@ pub const FORMAT: Format = Format {
     ],
     body: "function name as text, then key/value tag pairs",
     names: &[],
-    openers: &[OPENER_CALL, OPENER_STRAY_CLOSE],
+    openers: &[OPENER_WRAPPER, OPENER_CALL, OPENER_STRAY_CLOSE],
     admitted_under: &[],
     doc_start: None,
     lead: None,
@@ -66,7 +67,7 @@ pub static HUNYUAN: Hunyuan = Hunyuan;
 
 /// Probes a `<tool_calls:SUFFIX>` or `<tool_call:SUFFIX>` tag whose name is
 /// `lit_len` bytes (the `:` is at `lit_len`).
-pub(crate) fn probe_suffixed(input: &[u8], lit_len: usize, cx: &ProbeCx) -> Probe {
+fn probe_suffixed(input: &[u8], lit_len: usize, cx: &ProbeCx) -> Probe {
     if !cx.cfg.allows(ids::HUNYUAN_V4) {
         return Probe::NotMarker;
     }
@@ -75,6 +76,34 @@ pub(crate) fn probe_suffixed(input: &[u8], lit_len: usize, cx: &ProbeCx) -> Prob
         Err(p) => p,
     }
 }
+
+/// `<tool_calls:SUFFIX>`, or `<tool_calls>` around `<tool_call` children.
+fn probe_wrapper(input: &[u8], cx: &ProbeCx) -> Probe {
+    const LIT: usize = 11; // `<tool_calls`
+    if input.get(LIT) == Some(&b':') {
+        return probe_suffixed(input, LIT, cx);
+    }
+    let (tag, s) = match tag_then_body(input, LIT, cx) {
+        Ok((tag, Some(s))) if s - tag <= 256 && input[s] == b'<' => (tag, s),
+        Ok(_) => return Probe::NotMarker,
+        Err(p) => return p,
+    };
+    match scan::prefix_ci(&input[s..], b"<tool_call") {
+        Prefix::Full => super::shared::tagged::held(&HUNYUAN, tag),
+        Prefix::Partial if !cx.eof => Probe::NeedMore,
+        _ => Probe::NotMarker,
+    }
+}
+
+/// `<tool_calls>` or `<tool_calls:SUFFIX>` around the calls.
+pub const OPENER_WRAPPER: Opener = Opener {
+    lit: b"<tool_calls",
+    ci: true,
+    line_start: false,
+    rank: Rank::Normal,
+    also: &[],
+    probe: probe_wrapper,
+};
 
 /// `<tool_call:SUFFIX>` without the wrapper.
 pub const OPENER_CALL: Opener = Opener {

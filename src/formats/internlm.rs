@@ -93,7 +93,7 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
     }
     match scan::prefix(rest, INTERPRETER) {
         Prefix::Full => {
-            return Probe::Match(Action::Block {
+            return Probe::Match(Action::Legacy {
                 fmt: &INTERPRETER_BLOCK,
                 state: BlockState {
                     pos: s + INTERPRETER.len(),

@@ -1,18 +1,19 @@
 //! `jamba`: `<tool_calls>[{"name": …, "arguments": …}, …]</tool_calls>`
 //! (AI21 Jamba 1.5/1.6, Tencent Hunyuan-A13B).
 //!
-//! The `<tool_calls>` tag is shared: one opener reads what follows it and
-//! hands the block to the right format — a JSON array is `jamba`, JSON
-//! objects (one per line) are `minimax` (MiniMax-M1, see `minimax.rs`), a
-//! `<tool_call` tag is a suffix-less `hunyuan-v4` body. `<tool_calls:SUFFIX>`
-//! is always `hunyuan-v4` (see `hunyuan_v4.rs`). Tolerated: tag case,
+//! The `<tool_calls>` tag is shared: each format that writes it has an
+//! opener that claims its own body — a JSON array is `jamba`, JSON objects
+//! (one per line) are `minimax` (MiniMax-M1), a `<tool_call` tag is a
+//! suffix-less `hunyuan-v4` body, and `<tool_calls:SUFFIX>` is always
+//! `hunyuan-v4`. Tolerated: tag case,
 //! attributes on the tag, a missing `</tool_calls>` at end of input; a stray
 //! `</tool_calls>` is markup. `--format jamba` and `--format minimax` accept
 //! both bodies.
 
 use super::{ids, Rank, Values};
-use super::{hunyuan_v4, minimax, Action, Format, Opener, Probe, ProbeCx};
-use crate::scan::{self, Prefix};
+use super::shared::tag::tag_then_body;
+use super::shared::tagged::held;
+use super::{Action, Format, Opener, Probe, ProbeCx};
 
 /// Catalog entry.
 pub const FORMAT: Format = Format {
@@ -36,48 +37,23 @@ pub const FORMAT: Format = Format {
     }),
 };
 
-/// `<tool_calls>` around a hermes body, with `--format hermes` (FORMATS.md
-/// §1 lists `<tool_calls>` among hermes' tag spelling drift; in auto mode
-/// the same bytes are `jamba` or `minimax`).
-pub static HERMES_TOOL_CALLS: super::shared::tagged::TaggedJson =
-    super::shared::tagged::TaggedJson::strong(ids::HERMES, b"</tool_calls>");
-
 /// Array bodies.
 pub static JAMBA: super::shared::tagged::TaggedJson = super::shared::tagged::TaggedJson::strong(ids::JAMBA, b"</tool_calls>");
 
+/// A jamba block: `<tool_calls>` around a JSON array (or nothing more, at
+/// the end of input). `minimax` (JSON objects), `hunyuan-v4` (`<tool_call`
+/// children, suffixed tags) and, under `--format hermes`, `hermes` have
+/// openers for the same tag.
 fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
     const LIT: usize = 11; // `<tool_calls`
-    if input.get(LIT) == Some(&b':') {
-        return hunyuan_v4::probe_suffixed(input, LIT, cx);
-    }
-    let tag = match super::shared::tag::tag_len(input, LIT, cx.eof) {
+    let (tag, body) = match tag_then_body(input, LIT, cx) {
         Ok(t) => t,
         Err(p) => return p,
     };
-    let s = scan::skip_space(input, tag);
-    if s - tag > 256 {
-        return Probe::NotMarker;
-    }
-    match input.get(s) {
-        None if cx.eof => super::shared::tagged::held(&JAMBA, tag),
-        None => Probe::NeedMore,
-        Some(b'[') if cx.cfg.allows(ids::JAMBA) || cx.cfg.allows(ids::MINIMAX) => {
-            super::shared::tagged::held(&JAMBA, tag)
-        }
-        Some(b'{') if cx.cfg.allows(ids::JAMBA) || cx.cfg.allows(ids::MINIMAX) => {
-            super::shared::tagged::held(&minimax::MINIMAX, tag)
-        }
-        Some(b'{') | Some(b'[') if cx.cfg.allows(ids::HERMES) => {
-            super::shared::tagged::held(&HERMES_TOOL_CALLS, tag)
-        }
-        Some(b'<') if cx.cfg.allows(ids::HUNYUAN_V4) => {
-            match scan::prefix_ci(&input[s..], b"<tool_call") {
-                Prefix::Full => super::shared::tagged::held(&hunyuan_v4::HUNYUAN, tag),
-                Prefix::Partial if !cx.eof => Probe::NeedMore,
-                _ => Probe::NotMarker,
-            }
-        }
-        _ => Probe::NotMarker,
+    match body {
+        None => held(&JAMBA, tag),
+        Some(s) if s - tag <= 256 && input[s] == b'[' => held(&JAMBA, tag),
+        Some(_) => Probe::NotMarker,
     }
 }
 
@@ -87,7 +63,7 @@ pub const OPENER: Opener = Opener {
     ci: true,
     line_start: false,
     rank: Rank::Normal,
-    also: &[ids::MINIMAX, ids::HUNYUAN_V4, ids::HERMES],
+    also: &[ids::MINIMAX],
     probe,};
 
 /// A stray `</tool_calls>` is markup.

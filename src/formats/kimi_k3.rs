@@ -151,7 +151,7 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 fn block(phase: u8) -> Probe {
-    Probe::Match(Action::Block {
+    Probe::Match(Action::Legacy {
         fmt: &KIMI_K3,
         state: BlockState {
             phase,

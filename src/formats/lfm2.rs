@@ -69,7 +69,7 @@ pub const OPENER: Opener = Opener {
     rank: Rank::Normal,
     also: &[],
     probe: |_, _| {
-        Probe::Match(Action::Block {
+        Probe::Match(Action::Legacy {
             fmt: &LFM2,
             state: BlockState::default(),
         })

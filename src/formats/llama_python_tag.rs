@@ -328,7 +328,7 @@ impl BlockFormat for PythonTagJson {
 fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
     let s = super::pythonic::skip_space_bounded(input, TAG_LEN);
     if s > TAG_LEN + super::pythonic::MAX_GAP {
-        return Probe::Match(Action::Block {
+        return Probe::Match(Action::Legacy {
             fmt: if cx.cfg.allows(ids::LLAMA_PYTHON_TAG) {
                 &PYTHON_TAG
             } else {
@@ -338,7 +338,7 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
         });
     }
     let json = || {
-        Probe::Match(Action::Block {
+        Probe::Match(Action::Legacy {
             fmt: &PYTHON_TAG_JSON,
             state: BlockState::default(),
         })
@@ -349,7 +349,7 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
         &PYTHON_TAG_FUNCTIONARY
     };
     let code = || {
-        Probe::Match(Action::Block {
+        Probe::Match(Action::Legacy {
             fmt: code_fmt,
             state: BlockState::default(),
         })

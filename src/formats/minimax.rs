@@ -10,7 +10,9 @@
 //! brackets are missing, else given back as text after the complete calls.
 
 use super::{ids, Values, FormatId};
-use super::{BlockEnd, BlockFormat, BlockResult, BlockState, Format, ParseCx};
+use super::shared::tag::tag_then_body;
+use super::shared::tagged::held;
+use super::{BlockEnd, BlockFormat, BlockResult, BlockState, Format, Opener, ParseCx, Probe, ProbeCx, Rank};
 use crate::call::close_truncated;
 use crate::scan::balance::{End, JsonEnd};
 use crate::scan::{self, Prefix};
@@ -22,7 +24,7 @@ pub const FORMAT: Format = Format {
     markers: &["<tool_calls>", "</tool_calls>"],
     body: "one JSON object {\"name\", \"arguments\"} per line",
     names: &[],
-    openers: &[],
+    openers: &[OPENER],
     admitted_under: &[ids::JAMBA],
     doc_start: None,
     lead: None,
@@ -162,3 +164,23 @@ impl BlockFormat for Minimax {
         out
     }
 }
+
+/// `<tool_calls>` around JSON objects, one per line (`jamba` takes a JSON
+/// array after the same tag).
+fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
+    match tag_then_body(input, 11, cx) {
+        Ok((tag, Some(s))) if s - tag <= 256 && input[s] == b'{' => held(&MINIMAX, tag),
+        Ok(_) => Probe::NotMarker,
+        Err(p) => p,
+    }
+}
+
+/// `<tool_calls>` before a JSON object.
+pub const OPENER: Opener = Opener {
+    lit: b"<tool_calls",
+    ci: true,
+    line_start: false,
+    rank: Rank::Normal,
+    also: &[ids::JAMBA],
+    probe,
+};

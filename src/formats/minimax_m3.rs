@@ -48,7 +48,7 @@ pub const FORMAT: Format = Format {
     lead: Some(Lead {
         byte: b']',
         rest: b"<]minimax[>[",
-        extend: extend_over_bracket,
+        probe: |i, cx| after_token(i, NS.len(), cx),
     }),
     values: Values::Text,
     render: Some(crate::render::Prompt {
@@ -97,7 +97,7 @@ impl BlockFormat for MinimaxM3 {
 }
 
 fn held(pos: usize) -> Probe {
-    Probe::Match(Action::Block {
+    Probe::Match(Action::Legacy {
         fmt: &MINIMAX_M3,
         state: BlockState {
             pos,
@@ -105,20 +105,6 @@ fn held(pos: usize) -> Probe {
             ..BlockState::default()
         },
     })
-}
-
-/// The match of a namespace token seen from its second byte, moved back
-/// over the token's `]` (the engine checked that the `]` is there).
-fn extend_over_bracket(action: Action) -> Result<Action, Action> {
-    match action {
-        Action::Block { fmt, mut state } if fmt.id() == ids::MINIMAX_M3 => {
-            state.pos += 1;
-            state.aux += 1;
-            Ok(Action::Block { fmt, state })
-        }
-        Action::Markup { len } => Ok(Action::Markup { len: len + 1 }),
-        other => Err(other),
-    }
 }
 
 /// After a namespace token of length `tok`: `<tool_call>` starts a block,

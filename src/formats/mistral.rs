@@ -174,7 +174,7 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
         Head::Json(b) | Head::Empty(b) => b,
         Head::Named { body, .. } => body,
     };
-    Probe::Match(Action::Block {
+    Probe::Match(Action::Legacy {
         fmt: &MISTRAL,
         state: BlockState {
             pos: body,

@@ -70,7 +70,7 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
         return Probe::NotMarker;
     }
     let held = || {
-        Probe::Match(Action::Block {
+        Probe::Match(Action::Legacy {
             fmt: &OLMO3,
             state: BlockState::default(),
         })

@@ -88,7 +88,7 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
         return Probe::NotMarker;
     }
     let held = || {
-        Probe::Match(Action::Block {
+        Probe::Match(Action::Legacy {
             fmt: &PHI4_MINI,
             state: BlockState::default(),
         })

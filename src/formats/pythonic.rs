@@ -1672,7 +1672,7 @@ pub(crate) fn probe_bare(input: &[u8], cx: &ProbeCx) -> Probe {
         Some(true) => {
             let mut state = BlockState::default();
             PyScan::at(0).save(&mut state);
-            Probe::Match(Action::Block {
+            Probe::Match(Action::Legacy {
                 fmt: &PY_BARE,
                 state,
             })
@@ -1699,7 +1699,7 @@ fn probe_list(input: &[u8], cx: &ProbeCx) -> Probe {
         Some(true) => {
             let mut state = BlockState::default();
             PyScan::list_at(0).save(&mut state);
-            Probe::Match(Action::Block {
+            Probe::Match(Action::Legacy {
                 fmt: &PY_LIST,
                 state,
             })
@@ -1726,7 +1726,7 @@ pub const OPENER_PYTHON_START: Opener = Opener {
     rank: Rank::Normal,
     also: &[],
     probe: |_, _| {
-        Probe::Match(Action::Block {
+        Probe::Match(Action::Legacy {
             fmt: &PY_START,
             state: BlockState::default(),
         })

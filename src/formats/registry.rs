@@ -150,30 +150,23 @@ pub fn holds_lead(cfg: &Config, b: u8) -> bool {
         .any(|f| f.lead.is_some_and(|l| l.byte == b) && cfg.allows(f.id))
 }
 
-/// A match at `at` whose marker has its lead byte right before it (at or
-/// after `from`, not yet emitted): the start moved back over that byte.
-pub fn extend_over_lead(
+/// The probe of a marker whose lead byte is right before index `at` of
+/// `data` (at or after `from`, not yet emitted) and whose literal starts at
+/// `at`: the engine probes again from the lead byte with it.
+pub fn lead_probe(
     cfg: &Config,
     data: &[u8],
     from: usize,
     at: usize,
-    action: Action,
-) -> (usize, Action) {
+) -> Option<fn(&[u8], &ProbeCx) -> Probe> {
     if at <= from {
-        return (at, action);
+        return None;
     }
-    let mut action = action;
-    for f in FORMATS {
-        let Some(lead) = f.lead else { continue };
-        if data[at - 1] != lead.byte || !data[at..].starts_with(lead.rest) || !cfg.allows(f.id) {
-            continue;
-        }
-        match (lead.extend)(action) {
-            Ok(moved) => return (at - 1, moved),
-            Err(same) => action = same,
-        }
-    }
-    (at, action)
+    FORMATS.iter().find_map(|f| {
+        let lead = f.lead?;
+        (data[at - 1] == lead.byte && data[at..].starts_with(lead.rest) && cfg.allows(f.id))
+            .then_some(lead.probe)
+    })
 }
 
 /// Decides what begins at the start of `input`, trying every opener whose
@@ -208,7 +201,9 @@ pub fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
         }
         match (op.probe)(input, cx) {
             Probe::NotMarker => continue,
-            Probe::Match(Action::Block { fmt, .. }) if !allows_block(cx.cfg, fmt.id()) => {
+            Probe::Match(Action::Block { fmt, .. } | Action::Legacy { fmt, .. })
+                if !allows_block(cx.cfg, fmt.id()) =>
+            {
                 continue;
             }
             other => return other,

@@ -106,7 +106,7 @@ pub const OPENER: Opener = Opener {
     rank: Rank::Normal,
     also: &[],
     probe: |_, _| {
-        Probe::Match(Action::Block {
+        Probe::Match(Action::Legacy {
             fmt: &MARKED,
             state: BlockState::default(),
         })
@@ -128,7 +128,7 @@ fn probe_bare(input: &[u8], cx: &ProbeCx) -> Probe {
     }
     match input.get(q) {
         None if !cx.eof => Probe::NeedMore,
-        Some(b'\'') => Probe::Match(Action::Block {
+        Some(b'\'') => Probe::Match(Action::Legacy {
             fmt: &UNMARKED,
             state: BlockState::default(),
         }),

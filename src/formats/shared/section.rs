@@ -121,7 +121,7 @@ pub fn probe_tokens(
 
 /// A block of `fmt` whose state starts at `pos`.
 pub fn block_at(fmt: &'static dyn crate::formats::BlockFormat, pos: usize) -> Probe {
-    Probe::Match(Action::Block {
+    Probe::Match(Action::Legacy {
         fmt,
         state: BlockState {
             pos,

@@ -24,7 +24,7 @@ pub fn probe_wrapper(
         _ if s == input.len() => {}
         _ => return Probe::Match(Action::Markup { len: open_len }),
     }
-    Probe::Match(Action::Block {
+    Probe::Match(Action::Legacy {
         fmt,
         state: BlockState::default(),
     })
@@ -121,7 +121,7 @@ pub fn tag_then_body(
 
 /// A held-back block of `fmt` whose scanner starts at `pos`.
 pub fn block_at(fmt: &'static dyn BlockFormat, pos: usize) -> Probe {
-    Probe::Match(Action::Block {
+    Probe::Match(Action::Legacy {
         fmt,
         state: BlockState {
             pos,

@@ -100,7 +100,7 @@ pub fn ends_with_ci(b: &[u8], lit: &[u8]) -> bool {
 
 /// A held-back block of `fmt` whose tag is `tag` bytes long.
 pub fn held(fmt: &'static dyn BlockFormat, tag: usize) -> Probe {
-    Probe::Match(Action::Block {
+    Probe::Match(Action::Legacy {
         fmt,
         state: BlockState {
             pos: tag,
