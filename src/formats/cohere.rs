@@ -79,10 +79,6 @@ impl BlockFormat for CohereAction {
         ids::COHERE
     }
 
-    fn scan(&self, block: &[u8], st: &mut BlockState, eof: bool) -> BlockEnd {
-        ACTION_JSON.scan(block, st, eof)
-    }
-
     fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
         let mut r = ACTION_JSON.parse(block, cx);
         drop_directly_answer(&mut r);
@@ -103,7 +99,7 @@ pub const OPENER_ACTION: Opener = Opener {
             16,
             cx,
             &COHERE_ACTION,
-            Probe::Match(Action::Markup { len: 16 }),
+            ACTION_JSON.close,Probe::Match(Action::Markup { len: 16 }),
         )
     },};
 

@@ -55,7 +55,7 @@ pub static ERNIE45: super::shared::tagged::TaggedJson = super::shared::tagged::T
 
 fn probe_tool_call(input: &[u8], cx: &ProbeCx) -> Probe {
     match super::shared::tag::tag_len(input, 10, cx.eof) {
-        Ok(tag) => super::shared::tagged::json_after(input, tag, cx, &ERNIE45, Probe::NotMarker),
+        Ok(tag) => super::shared::tagged::json_after(input, tag, cx, &ERNIE45, ERNIE45.close,Probe::NotMarker),
         Err(p) => p,
     }
 }

@@ -7,10 +7,11 @@
 
 use super::{ids, Rank, Values, FormatId};
 use super::{
-    scan_json_then_close, BlockEnd, BlockFormat, BlockResult, BlockState,
+    Action, BlockEnd, BlockFormat, BlockResult, Scanner,
     Format, Opener, ParseCx, Probe, ProbeCx,
 };
-use super::shared::tag::{block_at, function_tag_end};
+use super::shared::json::JsonThenClose;
+use super::shared::tag::function_tag_end;
 use crate::scan;
 
 /// Catalog entry.
@@ -55,8 +56,48 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
     match input.get(s) {
         None if cx.eof => Probe::NotMarker,
         None => Probe::NeedMore,
-        Some(b'{') => block_at(&FUNCTIONARY, tag),
+        Some(b'{') => Probe::Match(Action::Block {
+            fmt: &FUNCTIONARY,
+            scanner: Box::new(FunctionScan {
+                json: JsonThenClose::new(tag, CLOSE),
+            }),
+        }),
         Some(_) => Probe::NotMarker,
+    }
+}
+
+/// The end of a functionary block: its JSON and `</function>`, with the `;`
+/// that separates consecutive calls (`</function>;<function=…>`), which
+/// belongs to the call before it, not to the text.
+struct FunctionScan {
+    json: JsonThenClose,
+}
+
+impl Scanner for FunctionScan {
+    fn scan(&mut self, block: &[u8], eof: bool) -> BlockEnd {
+        match self.json.step(block, eof) {
+            BlockEnd::Done { len, cut: false }
+                if len >= CLOSE.len()
+                    && block[len - CLOSE.len()..len].eq_ignore_ascii_case(CLOSE) =>
+            {
+                // decided by the next byte: wait for it
+                let s = scan::skip_blank(block, len);
+                if s == block.len() && !eof {
+                    return BlockEnd::More;
+                }
+                let len = if block.get(s) == Some(&b';') {
+                    s + 1
+                } else {
+                    len
+                };
+                BlockEnd::Done { len, cut: false }
+            }
+            other => other,
+        }
+    }
+
+    fn consumed(&self) -> usize {
+        self.json.consumed()
     }
 }
 
@@ -81,31 +122,6 @@ pub const OPENER_NAME_ATTR: Opener = Opener {
 impl BlockFormat for Functionary {
     fn id(&self) -> FormatId {
         ids::FUNCTIONARY
-    }
-
-    fn scan(&self, block: &[u8], st: &mut BlockState, eof: bool) -> BlockEnd {
-        let body = st.pos;
-        match scan_json_then_close(block, body, CLOSE, st, eof) {
-            BlockEnd::Done { len, cut: false }
-                if len >= CLOSE.len()
-                    && block[len - CLOSE.len()..len].eq_ignore_ascii_case(CLOSE) =>
-            {
-                // `</function>;<function=…>`: the `;` that separates
-                // consecutive calls belongs to the call before it, not to
-                // the text (it is decided by the next byte, so wait for it)
-                let s = scan::skip_blank(block, len);
-                if s == block.len() && !eof {
-                    return BlockEnd::More;
-                }
-                let len = if block.get(s) == Some(&b';') {
-                    s + 1
-                } else {
-                    len
-                };
-                BlockEnd::Done { len, cut: false }
-            }
-            other => other,
-        }
     }
 
     fn early_name(&self, head: &[u8]) -> Option<String> {

@@ -78,7 +78,7 @@ pub const OPENER_SPECIAL: Opener = Opener {
             13,
             cx,
             &GRANITE,
-            Probe::Match(Action::Markup { len: 13 }),
+            GRANITE.close,Probe::Match(Action::Markup { len: 13 }),
         )
     },};
 
@@ -89,7 +89,7 @@ pub const OPENER_FUNCTION_CALL: Opener = Opener {
     line_start: false,
     rank: Rank::Normal,
     also: &[ids::HERMES],
-    probe: |i, cx| json_after(i, 15, cx, &FUNCTION_CALL, Probe::NotMarker),};
+    probe: |i, cx| json_after(i, 15, cx, &FUNCTION_CALL, FUNCTION_CALL.close,Probe::NotMarker),};
 
 /// A stray `</function_call>` is markup.
 pub const OPENER_STRAY_CLOSE: Opener = Opener {
@@ -108,4 +108,4 @@ pub const OPENER_TOOL_CALL: Opener = Opener {
     line_start: false,
     rank: Rank::Late,
     also: &[],
-    probe: |i, cx| json_after(i, 11, cx, &GRANITE, Probe::NotMarker),};
+    probe: |i, cx| json_after(i, 11, cx, &GRANITE, GRANITE.close,Probe::NotMarker),};

@@ -10,12 +10,12 @@
 
 use super::{ids, Rank, Values, FormatId};
 use super::{
-    scan_json_then_close, Action, BlockEnd,
-    BlockFormat, BlockResult, BlockState, Format, Opener, ParseCx, Probe, ProbeCx,
+    Action,
+    BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx,
 };
-use super::shared::json::{json_block, json_body_end};
-use super::shared::tag::{block_at, tag_then_body};
-use super::shared::tagged::{held, json_after, TaggedJson};
+use super::shared::json::{json_block, json_body_end, JsonThenClose};
+use super::shared::tag::tag_then_body;
+use super::shared::tagged::{json_after, TaggedJson};
 use crate::call::Evidence;
 use crate::scan::{self, Prefix};
 
@@ -55,18 +55,24 @@ pub static HERMES: Hermes = Hermes;
 /// an empty tag (`<tool_call></tool_call>`), or the input ending right
 /// after the tag (a cut-off call). Other bodies are for `qwen3-coder-xml`
 /// and `glm4-moe`, which have openers for the same tags.
-fn probe_with(input: &[u8], cx: &ProbeCx, lit_len: usize) -> Probe {
+fn probe_with(input: &[u8], cx: &ProbeCx, lit_len: usize, close: &'static [u8]) -> Probe {
     let (tag, body) = match tag_then_body(input, lit_len, cx) {
         Ok(t) => t,
         Err(p) => return p,
     };
+    let block = || {
+        Probe::Match(Action::Block {
+            fmt: &HERMES,
+            scanner: Box::new(JsonThenClose::new(tag, close).broken_ends_at_close()),
+        })
+    };
     let Some(s) = body else {
-        return block_at(&HERMES, tag);
+        return block();
     };
     match input[s] {
-        b'{' | b'[' => block_at(&HERMES, tag),
+        b'{' | b'[' => block(),
         b'<' => match scan::prefix(&input[s..], CLOSE) {
-            Prefix::Full => block_at(&HERMES, tag),
+            Prefix::Full => block(),
             Prefix::Partial if !cx.eof => Probe::NeedMore,
             _ => Probe::NotMarker,
         },
@@ -81,7 +87,7 @@ pub const OPENER_TOOL_CALL: Opener = Opener {
     line_start: false,
     rank: Rank::Normal,
     also: &[],
-    probe: |i, cx| probe_with(i, cx, 10),};
+    probe: |i, cx| probe_with(i, cx, 10, CLOSE),};
 
 /// `<tool-call>` spelling drift.
 pub const OPENER_TOOL_DASH_CALL: Opener = Opener {
@@ -90,7 +96,7 @@ pub const OPENER_TOOL_DASH_CALL: Opener = Opener {
     line_start: false,
     rank: Rank::Normal,
     also: &[],
-    probe: |i, cx| probe_with(i, cx, 10),};
+    probe: |i, cx| probe_with(i, cx, 10, b"</tool-call>"),};
 
 /// `<toolcall>` spelling drift.
 pub const OPENER_TOOLCALL: Opener = Opener {
@@ -99,7 +105,7 @@ pub const OPENER_TOOLCALL: Opener = Opener {
     line_start: false,
     rank: Rank::Normal,
     also: &[],
-    probe: |i, cx| probe_with(i, cx, 9),};
+    probe: |i, cx| probe_with(i, cx, 9, b"</toolcall>"),};
 
 /// A stray `</tool_call>` with no opener is markup, never text.
 pub const OPENER_STRAY_CLOSE: Opener = Opener {
@@ -124,25 +130,6 @@ fn close_for(block: &[u8]) -> &'static [u8] {
 impl BlockFormat for Hermes {
     fn id(&self) -> FormatId {
         ids::HERMES
-    }
-
-    fn scan(&self, block: &[u8], st: &mut BlockState, eof: bool) -> BlockEnd {
-        let close = close_for(block);
-        let body = st.pos;
-        match scan_json_then_close(block, body, close, st, eof) {
-            BlockEnd::Done { cut: true, len } => {
-                // The JSON never closed. If a closing tag is there after all,
-                // the JSON is broken (odd quotes): end at the tag.
-                match scan::find_ci(block, body, close) {
-                    Some(k) => BlockEnd::Done {
-                        len: k + close.len(),
-                        cut: false,
-                    },
-                    None => BlockEnd::Done { len, cut: true },
-                }
-            }
-            other => other,
-        }
     }
 
     fn early_name(&self, head: &[u8]) -> Option<String> {
@@ -175,7 +162,7 @@ macro_rules! alias {
             line_start: false,
             rank: Rank::Normal,
             also: &[],
-            probe: |i, cx| json_after(i, $open.len(), cx, &$name, Probe::NotMarker),
+            probe: |i, cx| json_after(i, $open.len(), cx, &$name, $name.close,Probe::NotMarker),
         };
     };
 }
@@ -235,7 +222,7 @@ pub const OPENER_TOOL_CALLS: Opener = Opener {
         }
         match tag_then_body(input, 11, cx) {
             Ok((tag, Some(s))) if s - tag <= 256 && matches!(input[s], b'{' | b'[') => {
-                held(&HERMES_TOOL_CALLS, tag)
+                HERMES_TOOL_CALLS.block(tag)
             }
             Ok(_) => Probe::NotMarker,
             Err(p) => p,

@@ -49,7 +49,7 @@ pub const OPENER: Opener = Opener {
             OPEN.len(),
             cx,
             &INKLING,
-            Probe::Match(Action::Markup { len: OPEN.len() }),
+            INKLING.close,Probe::Match(Action::Markup { len: OPEN.len() }),
         )
     },};
 

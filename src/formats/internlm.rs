@@ -85,7 +85,7 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
                 tag,
                 cx,
                 &PLUGIN_BLOCK,
-                Probe::Match(Action::Markup { len: tag }),
+                PLUGIN_BLOCK.close,Probe::Match(Action::Markup { len: tag }),
             );
         }
         Prefix::Partial if !cx.eof => return Probe::NeedMore,
@@ -105,7 +105,7 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
         _ => {}
     }
     if matches!(rest.first(), Some(b'{')) {
-        return super::shared::tagged::json_after(input, s, cx, &PLUGIN_BLOCK, Probe::NotMarker);
+        return super::shared::tagged::json_after(input, s, cx, &PLUGIN_BLOCK, PLUGIN_BLOCK.close,Probe::NotMarker);
     }
     Probe::Match(Action::Markup { len: START.len() })
 }

@@ -12,7 +12,6 @@
 
 use super::{ids, Rank, Values};
 use super::shared::tag::tag_then_body;
-use super::shared::tagged::held;
 use super::{Action, Format, Opener, Probe, ProbeCx};
 
 /// Catalog entry.
@@ -51,8 +50,8 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
         Err(p) => return p,
     };
     match body {
-        None => held(&JAMBA, tag),
-        Some(s) if s - tag <= 256 && input[s] == b'[' => held(&JAMBA, tag),
+        None => JAMBA.block(tag),
+        Some(s) if s - tag <= 256 && input[s] == b'[' => JAMBA.block(tag),
         Some(_) => Probe::NotMarker,
     }
 }

@@ -47,7 +47,7 @@ pub const OPENER: Opener = Opener {
             19,
             cx,
             &LONGCAT,
-            Probe::Match(Action::Markup { len: 19 }),
+            LONGCAT.close,Probe::Match(Action::Markup { len: 19 }),
         )
     },};
 

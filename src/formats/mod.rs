@@ -22,9 +22,7 @@ pub mod shared;
 
 pub use api::*;
 pub use registry::probe;
-pub use shared::json::{
-    calls_from_json_body, early_json_name, scan_json_then_close, split_array_ends,
-};
+pub use shared::json::{calls_from_json_body, early_json_name, split_array_ends};
 pub use shared::tag::probe_wrapper;
 
 /// Declares the format modules, their ids ([`ids`]) and [`FORMATS`], in the

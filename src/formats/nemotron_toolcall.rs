@@ -43,7 +43,7 @@ pub const OPENER: Opener = Opener {
     line_start: false,
     rank: Rank::Early,
     also: &[],
-    probe: |i, cx| super::shared::tagged::json_after(i, 10, cx, &NEMOTRON, Probe::NotMarker),};
+    probe: |i, cx| super::shared::tagged::json_after(i, 10, cx, &NEMOTRON, NEMOTRON.close,Probe::NotMarker),};
 
 /// A stray `</TOOLCALL>` is markup.
 pub const OPENER_STRAY_CLOSE: Opener = Opener {

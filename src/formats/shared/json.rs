@@ -2,7 +2,8 @@
 //! naming the call early from its first bytes.
 
 use crate::call::{Evidence, ParsedCall};
-use crate::formats::{BlockEnd, BlockResult, BlockState, FormatId, ParseCx};
+use crate::formats::{BlockEnd, BlockResult, FormatId, ParseCx, Scanner};
+use crate::scan::balance::JsonEnd;
 use crate::scan::{self, Prefix};
 
 /// The value of the first top-level `"name"` key (or `"function": {"name"`)
@@ -84,74 +85,118 @@ fn json_string(b: &[u8], at: usize) -> Option<(String, usize)> {
     None
 }
 
-/// Shared helper: a block that is a tag, a JSON body and an optional closing
-/// tag. Scans for the JSON value's end, then skips blanks and an optional
-/// `close` tag (ASCII case ignored). Returns `Done` with `cut` when the input
-/// ended first.
-pub fn scan_json_then_close(
-    block: &[u8],
-    body_start: usize,
-    close: &[u8],
-    st: &mut BlockState,
-    eof: bool,
-) -> BlockEnd {
-    use crate::scan::balance::End;
-    if st.phase == 0 {
-        let s = scan::skip_space(block, body_start.max(st.pos));
-        if s == block.len() {
-            st.pos = s;
-            return if eof {
-                BlockEnd::Done {
-                    len: block.len(),
-                    cut: true,
-                }
-            } else {
-                BlockEnd::More
+/// Finds the end of a block that is a tag, a JSON value and an optional
+/// closing tag (ASCII case ignored): the value's end when the tag does not
+/// follow it after blanks.
+pub struct JsonThenClose {
+    close: &'static [u8],
+    /// Where the body starts (the probe read the tag before it).
+    body: usize,
+    /// A value that never closed ends at the first closing tag after the
+    /// body when there is one (the JSON is broken: odd quotes).
+    broken_ends_at_close: bool,
+    phase: JsonPhase,
+}
+
+/// Where a [`JsonThenClose`] scan is.
+enum JsonPhase {
+    /// Blanks so far, up to `from`.
+    Lead { from: usize },
+    /// Inside the value that begins at `start`.
+    Value { start: usize, json: JsonEnd },
+    /// The value ended at `end`: a closing tag may follow after blanks.
+    Close { end: usize },
+}
+
+impl JsonThenClose {
+    /// A scan of the body that starts at `body`, closed by `close`.
+    pub fn new(body: usize, close: &'static [u8]) -> Self {
+        JsonThenClose {
+            close,
+            body,
+            broken_ends_at_close: false,
+            phase: JsonPhase::Lead { from: body },
+        }
+    }
+
+    /// A value that never closes ends at the closing tag when one follows.
+    pub fn broken_ends_at_close(mut self) -> Self {
+        self.broken_ends_at_close = true;
+        self
+    }
+
+    /// Where the block ends (see [`Scanner::scan`]).
+    pub fn step(&mut self, block: &[u8], eof: bool) -> BlockEnd {
+        use crate::scan::balance::End;
+        let cut = BlockEnd::Done {
+            len: block.len(),
+            cut: true,
+        };
+        if let JsonPhase::Lead { from } = self.phase {
+            let s = scan::skip_space(block, from);
+            if s == block.len() {
+                self.phase = JsonPhase::Lead { from: s };
+                return if eof { self.cut(block) } else { BlockEnd::More };
+            }
+            self.phase = JsonPhase::Value {
+                start: s,
+                json: JsonEnd::new(),
             };
         }
-        st.mark = s;
-        st.phase = 1;
-    }
-    if st.phase == 1 {
-        match st.json.scan(&block[st.mark..]) {
-            End::At(k) => {
-                st.aux = st.mark + k;
-                st.phase = 2;
+        if let JsonPhase::Value {
+            start,
+            ref mut json,
+        } = self.phase
+        {
+            match json.scan(&block[start..]) {
+                End::At(k) => self.phase = JsonPhase::Close { end: start + k },
+                End::More if eof => return self.cut(block),
+                End::More => return BlockEnd::More,
+                End::NotValue => self.phase = JsonPhase::Close { end: start },
             }
-            End::More => {
-                return if eof {
-                    BlockEnd::Done {
-                        len: block.len(),
-                        cut: true,
-                    }
-                } else {
-                    BlockEnd::More
+        }
+        let JsonPhase::Close { end } = self.phase else {
+            return cut;
+        };
+        let s = scan::skip_space(block, end);
+        match scan::prefix_ci(&block[s..], self.close) {
+            Prefix::Full => BlockEnd::Done {
+                len: s + self.close.len(),
+                cut: false,
+            },
+            Prefix::Partial if !eof => BlockEnd::More,
+            _ if s == block.len() && !eof => BlockEnd::More,
+            _ => BlockEnd::Done {
+                len: end,
+                cut: false,
+            },
+        }
+    }
+
+    /// The input ended inside the body.
+    fn cut(&self, block: &[u8]) -> BlockEnd {
+        if self.broken_ends_at_close {
+            if let Some(k) = scan::find_ci(block, self.body, self.close) {
+                return BlockEnd::Done {
+                    len: k + self.close.len(),
+                    cut: false,
                 };
             }
-            End::NotValue => {
-                st.aux = st.mark;
-                st.phase = 2;
-            }
+        }
+        BlockEnd::Done {
+            len: block.len(),
+            cut: true,
         }
     }
-    // phase 2: optional closing tag after blanks
-    let after = st.aux;
-    let s = scan::skip_space(block, after);
-    match scan::prefix_ci(&block[s..], close) {
-        Prefix::Full => BlockEnd::Done {
-            len: s + close.len(),
-            cut: false,
-        },
-        Prefix::Partial if !eof => BlockEnd::More,
-        _ => {
-            if s == block.len() && !eof {
-                return BlockEnd::More;
-            }
-            BlockEnd::Done {
-                len: after,
-                cut: false,
-            }
-        }
+}
+
+impl Scanner for JsonThenClose {
+    fn scan(&mut self, block: &[u8], eof: bool) -> BlockEnd {
+        self.step(block, eof)
+    }
+
+    fn consumed(&self) -> usize {
+        self.body
     }
 }
 

@@ -1,10 +1,10 @@
 //! A block that is an opening tag, a JSON body and an optional closing tag
 //! (`<tool_call>{…}</tool_call>` and its many relatives).
 
-use super::json::{calls_from_json_body, scan_json_then_close, split_array_ends};
+use super::json::{calls_from_json_body, split_array_ends, JsonThenClose};
 use crate::call::Evidence;
 use crate::formats::{
-    Action, BlockEnd, BlockFormat, BlockResult, BlockState, FormatId, ParseCx, Probe, ProbeCx,
+    Action, BlockFormat, BlockResult, BlockState, FormatId, ParseCx, Probe, ProbeCx,
 };
 use crate::scan;
 
@@ -46,24 +46,6 @@ pub fn body_start(block: &[u8]) -> usize {
 impl BlockFormat for TaggedJson {
     fn id(&self) -> FormatId {
         self.id
-    }
-
-    fn scan(&self, block: &[u8], st: &mut BlockState, eof: bool) -> BlockEnd {
-        let body = st.pos;
-        match scan_json_then_close(block, body, self.close, st, eof) {
-            BlockEnd::Done { cut: true, len } => {
-                // The JSON never closed; a closing tag after all means the
-                // JSON is broken (odd quotes): end at the tag.
-                match scan::find_ci(block, body, self.close) {
-                    Some(k) => BlockEnd::Done {
-                        len: k + self.close.len(),
-                        cut: false,
-                    },
-                    None => BlockEnd::Done { len, cut: true },
-                }
-            }
-            other => other,
-        }
     }
 
     fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
@@ -110,13 +92,32 @@ pub fn held(fmt: &'static dyn BlockFormat, tag: usize) -> Probe {
     })
 }
 
-/// After a tag of length `tag`: a block of `fmt` when a JSON value (or the
-/// end of input) follows, else `otherwise`.
+impl TaggedJson {
+    /// A held-back block whose tag is `tag` bytes long: its JSON body ends
+    /// where the JSON ends (a closing tag inside a string does not end it).
+    pub fn block(&'static self, tag: usize) -> Probe {
+        json_block_at(self, tag, self.close)
+    }
+}
+
+/// A held-back block of `fmt` whose tag is `tag` bytes long and whose JSON
+/// body is closed by `close`.
+pub fn json_block_at(fmt: &'static dyn BlockFormat, tag: usize, close: &'static [u8]) -> Probe {
+    Probe::Match(Action::Block {
+        fmt,
+        scanner: Box::new(JsonThenClose::new(tag, close).broken_ends_at_close()),
+    })
+}
+
+/// After a tag of length `tag`: a block of `fmt` (its JSON closed by
+/// `close`) when a JSON value (or the end of input) follows, else
+/// `otherwise`.
 pub fn json_after(
     input: &[u8],
     tag: usize,
     cx: &ProbeCx,
     fmt: &'static dyn BlockFormat,
+    close: &'static [u8],
     otherwise: Probe,
 ) -> Probe {
     let s = scan::skip_space(input, tag);
@@ -124,9 +125,9 @@ pub fn json_after(
         return otherwise;
     }
     match input.get(s) {
-        None if cx.eof => held(fmt, tag),
+        None if cx.eof => json_block_at(fmt, tag, close),
         None => Probe::NeedMore,
-        Some(b'{') | Some(b'[') => held(fmt, tag),
+        Some(b'{') | Some(b'[') => json_block_at(fmt, tag, close),
         Some(_) => otherwise,
     }
 }
