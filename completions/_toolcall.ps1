@@ -41,6 +41,9 @@ Register-ArgumentCompleter -Native -CommandName 'toolcall' -ScriptBlock {
             [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Process this many files in parallel (output stays in input order)')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Format to look for: auto (detect per document) or a format id')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Format to look for: auto (detect per document) or a format id')
+            [CompletionResult]::new('--generation-prompt', '--generation-prompt', [CompletionResultType]::ParameterName, 'The text the chat template appended after the last message')
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'The model that wrote the output: its format and default generation prompt')
+            [CompletionResult]::new('--finish-reason', '--finish-reason', [CompletionResultType]::ParameterName, 'Why the output ended: `stop` (an end token) or `length` (the token limit)')
             [CompletionResult]::new('--max-block', '--max-block', [CompletionResultType]::ParameterName, 'Largest candidate block held back while undecided, in bytes')
             [CompletionResult]::new('--input', '--input', [CompletionResultType]::ParameterName, 'Input kind: auto, text, terminal, ollama, openai or llama-server')
             [CompletionResult]::new('--max-buffer', '--max-buffer', [CompletionResultType]::ParameterName, 'Most bytes held for one wire line, the open streamed calls together, or an undecided line')
@@ -75,6 +78,9 @@ Register-ArgumentCompleter -Native -CommandName 'toolcall' -ScriptBlock {
         'toolcall;stream' {
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Format to look for: auto (detect per document) or a format id')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Format to look for: auto (detect per document) or a format id')
+            [CompletionResult]::new('--generation-prompt', '--generation-prompt', [CompletionResultType]::ParameterName, 'The text the chat template appended after the last message')
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'The model that wrote the output: its format and default generation prompt')
+            [CompletionResult]::new('--finish-reason', '--finish-reason', [CompletionResultType]::ParameterName, 'Why the output ended: `stop` (an end token) or `length` (the token limit)')
             [CompletionResult]::new('--max-block', '--max-block', [CompletionResultType]::ParameterName, 'Largest candidate block held back while undecided, in bytes')
             [CompletionResult]::new('--input', '--input', [CompletionResultType]::ParameterName, 'Input kind: auto, text, terminal, ollama, openai or llama-server')
             [CompletionResult]::new('--max-buffer', '--max-buffer', [CompletionResultType]::ParameterName, 'Most bytes held for one wire line, the open streamed calls together, or an undecided line')
@@ -104,6 +110,9 @@ Register-ArgumentCompleter -Native -CommandName 'toolcall' -ScriptBlock {
             [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Process this many files in parallel (output stays in input order)')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Format to look for: auto (detect per document) or a format id')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Format to look for: auto (detect per document) or a format id')
+            [CompletionResult]::new('--generation-prompt', '--generation-prompt', [CompletionResultType]::ParameterName, 'The text the chat template appended after the last message')
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'The model that wrote the output: its format and default generation prompt')
+            [CompletionResult]::new('--finish-reason', '--finish-reason', [CompletionResultType]::ParameterName, 'Why the output ended: `stop` (an end token) or `length` (the token limit)')
             [CompletionResult]::new('--max-block', '--max-block', [CompletionResultType]::ParameterName, 'Largest candidate block held back while undecided, in bytes')
             [CompletionResult]::new('--input', '--input', [CompletionResultType]::ParameterName, 'Input kind: auto, text, terminal, ollama, openai or llama-server')
             [CompletionResult]::new('--max-buffer', '--max-buffer', [CompletionResultType]::ParameterName, 'Most bytes held for one wire line, the open streamed calls together, or an undecided line')
@@ -145,6 +154,9 @@ Register-ArgumentCompleter -Native -CommandName 'toolcall' -ScriptBlock {
             [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Process this many files in parallel (output stays in input order)')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Format to look for: auto (detect per document) or a format id')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Format to look for: auto (detect per document) or a format id')
+            [CompletionResult]::new('--generation-prompt', '--generation-prompt', [CompletionResultType]::ParameterName, 'The text the chat template appended after the last message')
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'The model that wrote the output: its format and default generation prompt')
+            [CompletionResult]::new('--finish-reason', '--finish-reason', [CompletionResultType]::ParameterName, 'Why the output ended: `stop` (an end token) or `length` (the token limit)')
             [CompletionResult]::new('--max-block', '--max-block', [CompletionResultType]::ParameterName, 'Largest candidate block held back while undecided, in bytes')
             [CompletionResult]::new('--input', '--input', [CompletionResultType]::ParameterName, 'Input kind: auto, text, terminal, ollama, openai or llama-server')
             [CompletionResult]::new('--max-buffer', '--max-buffer', [CompletionResultType]::ParameterName, 'Most bytes held for one wire line, the open streamed calls together, or an undecided line')
@@ -176,6 +188,7 @@ Register-ArgumentCompleter -Native -CommandName 'toolcall' -ScriptBlock {
         }
         'toolcall;formats' {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'One JSON record per format instead of a table')
+            [CompletionResult]::new('--models', '--models', [CompletionResultType]::ParameterName, 'The known models instead: name, format and the generation prompt their chat template appends (what `--model NAME` sets)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break

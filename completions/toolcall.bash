@@ -127,7 +127,7 @@ _toolcall() {
             return 0
             ;;
         toolcall__subcmd__formats)
-            opts="-h --json --help"
+            opts="-h --json --models --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -323,7 +323,7 @@ _toolcall() {
             return 0
             ;;
         toolcall__subcmd__parse)
-            opts="-j -f -q -m -c -v -h --lines --field --jobs --format --no-json-blocks --inline-json --no-repair --reasoning-calls --think-open --max-block --input --max-buffer --line-buffered --block-buffered --quiet --max-count --count --shape --tools --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --help"
+            opts="-j -f -q -m -c -v -h --lines --field --jobs --format --no-json-blocks --inline-json --no-repair --reasoning-calls --think-open --generation-prompt --model --finish-reason --max-block --input --max-buffer --line-buffered --block-buffered --quiet --max-count --count --shape --tools --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -347,6 +347,18 @@ _toolcall() {
                     ;;
                 -f)
                     COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus" -- "${cur}"))
+                    return 0
+                    ;;
+                --generation-prompt)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --finish-reason)
+                    COMPREPLY=($(compgen -W "stop length" -- "${cur}"))
                     return 0
                     ;;
                 --max-block)
@@ -609,7 +621,7 @@ _toolcall() {
             return 0
             ;;
         toolcall__subcmd__split)
-            opts="-j -f -v -h --lines --field --jobs --format --no-json-blocks --inline-json --no-repair --reasoning-calls --think-open --max-block --input --max-buffer --line-buffered --block-buffered --text --tools --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --help"
+            opts="-j -f -v -h --lines --field --jobs --format --no-json-blocks --inline-json --no-repair --reasoning-calls --think-open --generation-prompt --model --finish-reason --max-block --input --max-buffer --line-buffered --block-buffered --text --tools --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -633,6 +645,18 @@ _toolcall() {
                     ;;
                 -f)
                     COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus" -- "${cur}"))
+                    return 0
+                    ;;
+                --generation-prompt)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --finish-reason)
+                    COMPREPLY=($(compgen -W "stop length" -- "${cur}"))
                     return 0
                     ;;
                 --max-block)
@@ -671,7 +695,7 @@ _toolcall() {
             return 0
             ;;
         toolcall__subcmd__stream)
-            opts="-f -v -h --format --no-json-blocks --inline-json --no-repair --reasoning-calls --think-open --max-block --input --max-buffer --block-buffered --chunk-size --tools --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --help"
+            opts="-f -v -h --format --no-json-blocks --inline-json --no-repair --reasoning-calls --think-open --generation-prompt --model --finish-reason --max-block --input --max-buffer --block-buffered --chunk-size --tools --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -683,6 +707,18 @@ _toolcall() {
                     ;;
                 -f)
                     COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus" -- "${cur}"))
+                    return 0
+                    ;;
+                --generation-prompt)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --finish-reason)
+                    COMPREPLY=($(compgen -W "stop length" -- "${cur}"))
                     return 0
                     ;;
                 --max-block)
@@ -725,7 +761,7 @@ _toolcall() {
             return 0
             ;;
         toolcall__subcmd__validate)
-            opts="-j -f -v -h --lines --field --jobs --format --no-json-blocks --inline-json --no-repair --reasoning-calls --think-open --max-block --input --max-buffer --tools --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --retry-cmd --max-retries --retry-template --retry-prompt --line-buffered --block-buffered --no-diagnostics --help"
+            opts="-j -f -v -h --lines --field --jobs --format --no-json-blocks --inline-json --no-repair --reasoning-calls --think-open --generation-prompt --model --finish-reason --max-block --input --max-buffer --tools --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --retry-cmd --max-retries --retry-template --retry-prompt --line-buffered --block-buffered --no-diagnostics --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -749,6 +785,18 @@ _toolcall() {
                     ;;
                 -f)
                     COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus" -- "${cur}"))
+                    return 0
+                    ;;
+                --generation-prompt)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --finish-reason)
+                    COMPREPLY=($(compgen -W "stop length" -- "${cur}"))
                     return 0
                     ;;
                 --max-block)

@@ -37,6 +37,9 @@ set edit:completion:arg-completer[toolcall] = {|@words|
             cand --jobs 'Process this many files in parallel (output stays in input order)'
             cand -f 'Format to look for: auto (detect per document) or a format id'
             cand --format 'Format to look for: auto (detect per document) or a format id'
+            cand --generation-prompt 'The text the chat template appended after the last message'
+            cand --model 'The model that wrote the output: its format and default generation prompt'
+            cand --finish-reason 'Why the output ended: `stop` (an end token) or `length` (the token limit)'
             cand --max-block 'Largest candidate block held back while undecided, in bytes'
             cand --input 'Input kind: auto, text, terminal, ollama, openai or llama-server'
             cand --max-buffer 'Most bytes held for one wire line, the open streamed calls together, or an undecided line'
@@ -70,6 +73,9 @@ set edit:completion:arg-completer[toolcall] = {|@words|
         &'toolcall;stream'= {
             cand -f 'Format to look for: auto (detect per document) or a format id'
             cand --format 'Format to look for: auto (detect per document) or a format id'
+            cand --generation-prompt 'The text the chat template appended after the last message'
+            cand --model 'The model that wrote the output: its format and default generation prompt'
+            cand --finish-reason 'Why the output ended: `stop` (an end token) or `length` (the token limit)'
             cand --max-block 'Largest candidate block held back while undecided, in bytes'
             cand --input 'Input kind: auto, text, terminal, ollama, openai or llama-server'
             cand --max-buffer 'Most bytes held for one wire line, the open streamed calls together, or an undecided line'
@@ -98,6 +104,9 @@ set edit:completion:arg-completer[toolcall] = {|@words|
             cand --jobs 'Process this many files in parallel (output stays in input order)'
             cand -f 'Format to look for: auto (detect per document) or a format id'
             cand --format 'Format to look for: auto (detect per document) or a format id'
+            cand --generation-prompt 'The text the chat template appended after the last message'
+            cand --model 'The model that wrote the output: its format and default generation prompt'
+            cand --finish-reason 'Why the output ended: `stop` (an end token) or `length` (the token limit)'
             cand --max-block 'Largest candidate block held back while undecided, in bytes'
             cand --input 'Input kind: auto, text, terminal, ollama, openai or llama-server'
             cand --max-buffer 'Most bytes held for one wire line, the open streamed calls together, or an undecided line'
@@ -137,6 +146,9 @@ set edit:completion:arg-completer[toolcall] = {|@words|
             cand --jobs 'Process this many files in parallel (output stays in input order)'
             cand -f 'Format to look for: auto (detect per document) or a format id'
             cand --format 'Format to look for: auto (detect per document) or a format id'
+            cand --generation-prompt 'The text the chat template appended after the last message'
+            cand --model 'The model that wrote the output: its format and default generation prompt'
+            cand --finish-reason 'Why the output ended: `stop` (an end token) or `length` (the token limit)'
             cand --max-block 'Largest candidate block held back while undecided, in bytes'
             cand --input 'Input kind: auto, text, terminal, ollama, openai or llama-server'
             cand --max-buffer 'Most bytes held for one wire line, the open streamed calls together, or an undecided line'
@@ -167,6 +179,7 @@ set edit:completion:arg-completer[toolcall] = {|@words|
         }
         &'toolcall;formats'= {
             cand --json 'One JSON record per format instead of a table'
+            cand --models 'The known models instead: name, format and the generation prompt their chat template appends (what `--model NAME` sets)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }

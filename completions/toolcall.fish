@@ -76,6 +76,10 @@ functionary-v3.2\t'Functionary v3.2 (MeetKai)'
 gemini-function-call\t'Gemini API imitations, FunctionGemma, Gemma 2/3 (tool_code fences), Gemma 4'
 sarashina\t'SB Intuitions Sarashina'
 apertus\t'Swiss AI Apertus'"
+complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l generation-prompt -d 'The text the chat template appended after the last message' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l model -d 'The model that wrote the output: its format and default generation prompt' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l finish-reason -d 'Why the output ended: `stop` (an end token) or `length` (the token limit)' -r -f -a "stop\t''
+length\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l max-block -d 'Largest candidate block held back while undecided, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l input -d 'Input kind: auto, text, terminal, ollama, openai or llama-server' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l max-buffer -d 'Most bytes held for one wire line, the open streamed calls together, or an undecided line' -r
@@ -142,6 +146,10 @@ functionary-v3.2\t'Functionary v3.2 (MeetKai)'
 gemini-function-call\t'Gemini API imitations, FunctionGemma, Gemma 2/3 (tool_code fences), Gemma 4'
 sarashina\t'SB Intuitions Sarashina'
 apertus\t'Swiss AI Apertus'"
+complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l generation-prompt -d 'The text the chat template appended after the last message' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l model -d 'The model that wrote the output: its format and default generation prompt' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l finish-reason -d 'Why the output ended: `stop` (an end token) or `length` (the token limit)' -r -f -a "stop\t''
+length\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l max-block -d 'Largest candidate block held back while undecided, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l input -d 'Input kind: auto, text, terminal, ollama, openai or llama-server' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l max-buffer -d 'Most bytes held for one wire line, the open streamed calls together, or an undecided line' -r
@@ -203,6 +211,10 @@ functionary-v3.2\t'Functionary v3.2 (MeetKai)'
 gemini-function-call\t'Gemini API imitations, FunctionGemma, Gemma 2/3 (tool_code fences), Gemma 4'
 sarashina\t'SB Intuitions Sarashina'
 apertus\t'Swiss AI Apertus'"
+complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l generation-prompt -d 'The text the chat template appended after the last message' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l model -d 'The model that wrote the output: its format and default generation prompt' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l finish-reason -d 'Why the output ended: `stop` (an end token) or `length` (the token limit)' -r -f -a "stop\t''
+length\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l max-block -d 'Largest candidate block held back while undecided, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l input -d 'Input kind: auto, text, terminal, ollama, openai or llama-server' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l max-buffer -d 'Most bytes held for one wire line, the open streamed calls together, or an undecided line' -r
@@ -272,6 +284,10 @@ functionary-v3.2\t'Functionary v3.2 (MeetKai)'
 gemini-function-call\t'Gemini API imitations, FunctionGemma, Gemma 2/3 (tool_code fences), Gemma 4'
 sarashina\t'SB Intuitions Sarashina'
 apertus\t'Swiss AI Apertus'"
+complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l generation-prompt -d 'The text the chat template appended after the last message' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l model -d 'The model that wrote the output: its format and default generation prompt' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l finish-reason -d 'Why the output ended: `stop` (an end token) or `length` (the token limit)' -r -f -a "stop\t''
+length\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l max-block -d 'Largest candidate block held back while undecided, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l input -d 'Input kind: auto, text, terminal, ollama, openai or llama-server' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l max-buffer -d 'Most bytes held for one wire line, the open streamed calls together, or an undecided line' -r
@@ -298,6 +314,7 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l block-buf
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l no-diagnostics -d 'Do not print diagnostics on stderr (records only).'
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c toolcall -n "__fish_toolcall_using_subcommand formats" -l json -d 'One JSON record per format instead of a table'
+complete -c toolcall -n "__fish_toolcall_using_subcommand formats" -l models -d 'The known models instead: name, format and the generation prompt their chat template appends (what `--model NAME` sets)'
 complete -c toolcall -n "__fish_toolcall_using_subcommand formats" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and not __fish_seen_subcommand_from tools result call families help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and not __fish_seen_subcommand_from tools result call families help" -f -a "tools" -d 'The tool-definition block a family expects in its system prompt.'

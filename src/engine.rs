@@ -52,6 +52,15 @@ pub struct Config {
     pub think_open: bool,
     /// Repair broken argument JSON.
     pub repair: bool,
+    /// The text the chat template appended after the last message (its
+    /// generation prompt): the engine starts in the state that text leaves
+    /// it in (reasoning open, a message header already open …). Its bytes
+    /// are not part of the document: offsets start after it.
+    pub generation_prompt: Option<Vec<u8>>,
+    /// The output was cut at the model's token limit (finish reason
+    /// `length`): a call still open at the end is not a call but a
+    /// truncation error, and its bytes are markup.
+    pub truncated: bool,
 }
 
 impl Default for Config {
@@ -65,6 +74,8 @@ impl Default for Config {
             max_block: 1 << 20,
             repair: true,
             think_open: false,
+            generation_prompt: None,
+            truncated: false,
         }
     }
 }
@@ -192,6 +203,21 @@ pub struct Engine {
     nl_cache: NextCache,
     /// Probes made so far.
     probes: u64,
+    /// Bytes at the start of the buffer that the generation prompt left
+    /// held back: they belong to the prompt, so events are shifted back by
+    /// this much and anything before it is cut from them.
+    hidden: Hidden,
+}
+
+/// The end of the generation prompt that the engine still holds.
+#[derive(Clone, Copy, Debug, Default)]
+struct Hidden {
+    /// Its length.
+    len: u64,
+    /// Newlines in it.
+    lines: u64,
+    /// Bytes after its last newline.
+    last_line: u64,
 }
 
 /// The answer of a forward search, kept in absolute offsets.
@@ -249,11 +275,68 @@ impl Engine {
     /// A fresh engine for one document.
     pub fn new(cfg: Config) -> Self {
         let think_open = cfg.think_open;
+        let prompt = cfg.generation_prompt.clone();
         let mut engine = Engine::with_mode(cfg);
-        if think_open {
+        if let Some(prompt) = prompt.filter(|p| !p.is_empty()) {
+            engine.prime(&prompt);
+        }
+        if think_open && !matches!(engine.mode, Mode::Reasoning { .. }) {
             engine.enter_reasoning(0, 0, formats::reasoning::THINK_CLOSE);
         }
         engine
+    }
+
+    /// Runs the generation prompt through the engine, its events dropped,
+    /// so the document starts in the state the prompt leaves: then offsets
+    /// start again at 0. What the prompt leaves held back (the start of a
+    /// message header, say) stays in the buffer as a hidden prefix.
+    fn prime(&mut self, prompt: &[u8]) {
+        self.feed(prompt, &mut |_: Event<'_>| {});
+        if let Mode::Reasoning {
+            ref mut open_pending,
+            ..
+        } = self.mode
+        {
+            // a reasoning span the prompt opened: its marker is the prompt's
+            if *open_pending >= self.buf.len() {
+                self.buf.clear();
+                *open_pending = 0;
+            }
+        }
+        let held = &self.buf;
+        let lines = scan::count_lines(held);
+        let last_line = match memchr::memrchr(b'\n', held) {
+            Some(k) => held.len() - k - 1,
+            None => held.len(),
+        };
+        self.hidden = Hidden {
+            len: held.len() as u64,
+            lines,
+            last_line: last_line as u64,
+        };
+        self.base = 0;
+        self.lines = 0;
+        self.line_begin = 0;
+        self.counted = 0;
+        self.calls = 0;
+        self.sp_cache = NextCache::default();
+        self.nl_cache = NextCache::default();
+        self.start_sent = false;
+        self.start_tried = 0;
+        if let Some(inner) = self.nested.as_mut() {
+            // reasoning content the prompt wrote is not the document's
+            let mut fresh = Engine::with_mode(inner.cfg.clone());
+            fresh.is_nested = true;
+            fresh.calls = 0;
+            **inner = fresh;
+            self.drafted.clear();
+        }
+    }
+
+    /// Sets the finish reason learned at the end of a stream (wire input):
+    /// `truncated` means the output was cut at the token limit.
+    pub fn set_truncated(&mut self, truncated: bool) {
+        self.cfg.truncated = truncated;
     }
 
     fn with_mode(cfg: Config) -> Self {
@@ -277,6 +360,7 @@ impl Engine {
             sp_cache: NextCache::default(),
             nl_cache: NextCache::default(),
             probes: 0,
+            hidden: Hidden::default(),
         }
     }
 
@@ -314,6 +398,14 @@ impl Engine {
         if self.finished {
             return;
         }
+        if self.hidden.len > 0 {
+            let hidden = self.hidden;
+            return self.feed_inner(chunk, &mut Unhide { hidden, sink });
+        }
+        self.feed_inner(chunk, sink)
+    }
+
+    fn feed_inner(&mut self, chunk: &[u8], sink: &mut dyn Sink) {
         if self.buf.is_empty() {
             // Nothing held back: scan the caller's bytes in place and keep
             // only what is still undecided.
@@ -362,6 +454,14 @@ impl Engine {
         if self.finished {
             return;
         }
+        if self.hidden.len > 0 {
+            let hidden = self.hidden;
+            return self.finish_inner(&mut Unhide { hidden, sink });
+        }
+        self.finish_inner(sink)
+    }
+
+    fn finish_inner(&mut self, sink: &mut dyn Sink) {
         let buf = std::mem::take(&mut self.buf);
         self.run(&buf, true, sink);
         self.finished = true;
@@ -434,6 +534,15 @@ impl Engine {
         self.count_lines_to(data, at);
         let abs = self.base + at as u64;
         (self.lines + 1, abs - self.line_begin + 1)
+    }
+
+    fn emit_markup(&self, data: &[u8], from: usize, to: usize, sink: &mut dyn Sink) {
+        if to > from {
+            sink.event(Event::Markup {
+                span: self.span(from, to),
+                bytes: &data[from..to],
+            });
+        }
     }
 
     fn emit_text(&self, data: &[u8], from: usize, to: usize, sink: &mut dyn Sink) {
@@ -899,7 +1008,12 @@ impl Engine {
                     cut,
                 };
                 let result = fmt.parse(&data[pos..pos + len], &cx);
-                self.place(data, pos, len, result, sink);
+                let result = if cut && self.cfg.truncated {
+                    without_cut_call(result, len, fmt.id())
+                } else {
+                    result
+                };
+                self.place(data, pos, len, result, cut, sink);
                 if let Some(byte) = fmt.arms_after() {
                     self.arm(byte);
                 }
@@ -952,12 +1066,15 @@ impl Engine {
     }
 
     /// Emits the calls (or the text and errors) of a parsed block.
+    /// `cut`: the input ended inside the block; then bytes that are not a
+    /// call (a cut call's, a broken call's) are markup, never text.
     fn place(
         &mut self,
         data: &[u8],
         pos: usize,
         len: usize,
         result: formats::BlockResult,
+        cut: bool,
         sink: &mut dyn Sink,
     ) {
         let formats::BlockResult {
@@ -997,7 +1114,11 @@ impl Engine {
         }
         if calls.is_empty() {
             self.start_sent = false;
-            self.emit_text(data, pos, pos + len, sink);
+            if cut && had_errors {
+                self.emit_markup(data, pos, pos + len, sink);
+            } else {
+                self.emit_text(data, pos, pos + len, sink);
+            }
             self.line_start = data[..pos + len].last() == Some(&b'\n');
             return;
         }
@@ -1035,7 +1156,11 @@ impl Engine {
             from = to;
         }
         if tail_from < pos + len {
-            self.emit_text(data, tail_from, pos + len, sink);
+            if cut {
+                self.emit_markup(data, tail_from, pos + len, sink);
+            } else {
+                self.emit_text(data, tail_from, pos + len, sink);
+            }
         }
         self.line_start = data[..pos + len].last() == Some(&b'\n');
     }
@@ -1164,7 +1289,97 @@ impl Engine {
     }
 }
 
-/// Bytes that can start a marker anywhere in a line.
+/// Passes events on with the hidden prefix (the end of the generation
+/// prompt the engine still held) cut off: offsets shifted back by its
+/// length, bytes before it dropped, lines and columns counted from the end
+/// of the prompt.
+struct Unhide<'a> {
+    hidden: Hidden,
+    sink: &'a mut dyn Sink,
+}
+
+impl Unhide<'_> {
+    /// The span with the hidden bytes cut off, and how many bytes were cut
+    /// from its start; `None` when all of it is hidden.
+    fn cut(&self, span: Span) -> Option<(Span, usize)> {
+        let h = self.hidden.len;
+        if span[1] <= h && span[1] > span[0] {
+            return None;
+        }
+        let cut = h.saturating_sub(span[0]) as usize;
+        Some(([span[0].max(h) - h, span[1].saturating_sub(h)], cut))
+    }
+
+    fn line_col(&self, offset: u64, line: u64, column: u64) -> (u64, u64) {
+        let h = self.hidden;
+        if offset < h.len {
+            return (1, 1);
+        }
+        let line = line.saturating_sub(h.lines).max(1);
+        let column = if line == 1 {
+            column.saturating_sub(h.last_line).max(1)
+        } else {
+            column
+        };
+        (line, column)
+    }
+}
+
+/// `bytes` without its first `cut` bytes (whole characters kept whole).
+fn after(bytes: &[u8], cut: usize) -> &[u8] {
+    bytes.get(cut..).unwrap_or_default()
+}
+
+impl Sink for Unhide<'_> {
+    fn event(&mut self, ev: Event<'_>) {
+        match ev {
+            Event::Text { span, bytes } => {
+                if let Some((span, cut)) = self.cut(span) {
+                    self.sink.event(Event::Text {
+                        span,
+                        bytes: after(bytes, cut),
+                    });
+                }
+            }
+            Event::Markup { span, bytes } => {
+                if let Some((span, cut)) = self.cut(span) {
+                    self.sink.event(Event::Markup {
+                        span,
+                        bytes: after(bytes, cut),
+                    });
+                }
+            }
+            Event::Reasoning { span, content } => {
+                if let Some((span, _)) = self.cut(span) {
+                    let visible = (span[1] - span[0]) as usize;
+                    let content = &content[content.len().saturating_sub(visible)..];
+                    self.sink.event(Event::Reasoning { span, content });
+                }
+            }
+            Event::ToolCall(mut call) => {
+                let (span, cut) = self.cut(call.span).unwrap_or(([0, 0], call.raw.len()));
+                call.span = span;
+                call.raw = String::from_utf8_lossy(after(call.raw.as_bytes(), cut)).into_owned();
+                for r in &mut call.repairs {
+                    r.offset = r.offset.saturating_sub(self.hidden.len as usize);
+                }
+                self.sink.event(Event::ToolCall(call));
+            }
+            Event::Error(mut e) => {
+                let (line, column) = self.line_col(e.offset, e.line, e.column);
+                let (span, cut) = self.cut(e.span).unwrap_or(([0, 0], e.raw.len()));
+                e.span = span;
+                e.raw = String::from_utf8_lossy(after(e.raw.as_bytes(), cut)).into_owned();
+                e.offset = e.offset.saturating_sub(self.hidden.len);
+                e.line = line;
+                e.column = column;
+                self.sink.event(Event::Error(e));
+            }
+            other => self.sink.event(other),
+        }
+    }
+}
+
 /// Bytes where text scanning stops: a newline or [`is_special`].
 static TEXT_STOPS: [bool; 256] = {
     let mut t = [false; 256];
@@ -1272,6 +1487,43 @@ fn find_any_first(hay: &[u8], close: &[Close]) -> Option<usize> {
         2 => memchr::memchr2(firsts[0], firsts[1], hay),
         _ => memchr::memchr3(firsts[0], firsts[1], firsts[2], hay),
     }
+}
+
+/// The result of a block cut at the model's token limit (finish reason
+/// `length`): the call the cut happened in (the last, reaching the block's
+/// end, or completed by repair) is not a call but a truncation error; the
+/// complete calls before it stay.
+fn without_cut_call(
+    mut r: formats::BlockResult,
+    len: usize,
+    format: FormatId,
+) -> formats::BlockResult {
+    use crate::repair::RepairKind;
+    let cut_at = r
+        .calls
+        .iter()
+        .position(|c| c.end >= len || c.repairs.iter().any(|x| x.kind == RepairKind::MissingClose));
+    if let Some(k) = cut_at {
+        let from = if k == 0 { 0 } else { r.calls[k - 1].end };
+        r.calls.truncate(k);
+        if r.errors.is_empty() {
+            r.errors.push(formats::BlockError {
+                code: "TLP-002",
+                message: format!(
+                    "{format} call cut off: the output stopped at its token limit (finish reason length)"
+                ),
+                offset: from.min(len),
+                hint: Some(
+                    "raise the model's token limit (max_tokens / num_predict)".into(),
+                ),
+            });
+        }
+        if let Some(last) = r.calls.last_mut() {
+            // the calls end where the cut call began
+            last.end = from;
+        }
+    }
+    r
 }
 
 /// A deterministic id derived from the call's index, offset and name (a

@@ -65,6 +65,42 @@ pub struct EngineArgs {
     #[arg(long)]
     pub think_open: bool,
 
+    /// The text the chat template appended after the last message.
+    ///
+    /// A chat template ends the prompt with a generation prompt such as
+    /// `<|im_start|>assistant\n<think>\n` (Qwen3.5), `<|start|>assistant`
+    /// (gpt-oss) or `<|assistant|><think>` (GLM-4.7); the model's output
+    /// continues it. Parsing starts in the state that text leaves: inside
+    /// reasoning, inside a message header, after a closed thought channel.
+    /// The text is taken verbatim (write newlines with $'…\n' in a shell)
+    /// and is not part of the document: offsets start after it.
+    /// `--think-open` is the short form for a prompt ending in `<think>`.
+    #[arg(long, value_name = "TEXT")]
+    pub generation_prompt: Option<String>,
+
+    /// The model that wrote the output: its format and default generation
+    /// prompt.
+    ///
+    /// Known names (`toolcall formats --models` lists them) select the
+    /// format as `--format` would and, unless `--generation-prompt` is
+    /// given, the generation prompt the model's chat template appends by
+    /// default. A served name such as `qwen3:8b` or `Qwen/Qwen3-8B` matches
+    /// the longest known name it starts with.
+    #[arg(long, value_name = "NAME")]
+    pub model: Option<String>,
+
+    /// Why the output ended: `stop` (an end token) or `length` (the token
+    /// limit).
+    ///
+    /// With `length` the output was cut at max tokens: a call still open at
+    /// the end is not a call but a TLP-002 error saying it was truncated,
+    /// its bytes are markup, and the complete calls before it are kept.
+    /// Without it, a call cut at the end is recovered when its arguments
+    /// can be closed (sloppy models do stop early). Wire inputs take it from
+    /// `done_reason` / `finish_reason`.
+    #[arg(long, value_name = "REASON", value_parser = ["stop", "length"])]
+    pub finish_reason: Option<String>,
+
     /// Largest candidate block held back while undecided, in bytes.
     ///
     /// A block with no end within its first BYTES bytes is not a call:
@@ -78,7 +114,22 @@ pub struct EngineArgs {
 impl EngineArgs {
     /// The engine configuration for a document named `doc`.
     pub fn config(&self, doc: &str) -> anyhow::Result<Config> {
-        let format = self.format;
+        let mut format = self.format;
+        let mut generation_prompt = self.generation_prompt.clone().map(String::into_bytes);
+        if let Some(name) = &self.model {
+            let Some((f, model)) = formats::registry::model(name) else {
+                anyhow::bail!(
+                    "unknown model '{name}' (toolcall formats --models lists the known ones; \
+                     --format and --generation-prompt say the same for any model)"
+                );
+            };
+            if format == FormatChoice::Auto {
+                format = FormatChoice::Only(f.id);
+            }
+            if generation_prompt.is_none() {
+                generation_prompt = Some(model.prompt.as_bytes().to_vec());
+            }
+        }
         Ok(Config {
             doc: doc.to_string(),
             format,
@@ -88,6 +139,8 @@ impl EngineArgs {
             max_block: self.max_block,
             repair: !self.no_repair,
             think_open: self.think_open,
+            generation_prompt,
+            truncated: self.finish_reason.as_deref() == Some("length"),
         })
     }
 }
@@ -99,9 +152,12 @@ fn format_parser() -> impl clap::builder::TypedValueParser<Value = FormatChoice>
     let mut values = vec![PossibleValue::new("auto").help("detect the format per document")];
     for f in formats::FORMATS {
         values.push(
-            PossibleValue::new(f.id.as_str())
-                .help(f.families)
-                .aliases(f.names.iter().copied()),
+            PossibleValue::new(f.id.as_str()).help(f.families).aliases(
+                f.models
+                    .iter()
+                    .map(|m| m.name)
+                    .filter(|n| *n != f.id.as_str()),
+            ),
         );
     }
     PossibleValuesParser::new(values).map(|name: String| {

@@ -14,12 +14,28 @@ use clap::Args;
 ///   toolcall formats
 ///
 ///   toolcall formats --json | jq -r .id
+///
+///   toolcall formats --models
 #[derive(Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct FormatsArgs {
     /// One JSON record per format instead of a table.
     #[arg(long)]
     pub json: bool,
+
+    /// The known models instead: name, format and the generation prompt
+    /// their chat template appends (what `--model NAME` sets).
+    #[arg(long)]
+    pub models: bool,
+}
+
+#[derive(serde::Serialize)]
+struct ModelRecord {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    name: &'static str,
+    format: crate::formats::FormatId,
+    generation_prompt: &'static str,
 }
 
 #[derive(serde::Serialize)]
@@ -35,6 +51,36 @@ struct FormatRecord {
 /// Runs `formats`.
 pub fn run(args: &FormatsArgs) -> anyhow::Result<Outcome> {
     let mut out = Output::stdout(FlushPolicy::Block);
+    if args.models {
+        let models = FORMATS
+            .iter()
+            .flat_map(|f| f.models.iter().map(move |m| (f, m)));
+        if args.json {
+            for (f, m) in models {
+                out.record(&ModelRecord {
+                    kind: "model",
+                    name: m.name,
+                    format: f.id,
+                    generation_prompt: m.prompt,
+                })?;
+            }
+        } else {
+            let width = models.clone().map(|(_, m)| m.name.len()).max().unwrap_or(0);
+            let fwidth = FORMATS
+                .iter()
+                .map(|f| f.id.as_str().len())
+                .max()
+                .unwrap_or(0);
+            for (f, m) in models {
+                // the prompt as a JSON string: newlines and quotes visible
+                let prompt = serde_json::to_string(m.prompt)?;
+                let line = format!("{:width$}  {:fwidth$}  {prompt}\n", m.name, f.id.as_str());
+                out.raw(line.as_bytes())?;
+            }
+        }
+        out.flush()?;
+        return Ok(Outcome::Found);
+    }
     if args.json {
         for f in FORMATS {
             out.record(&FormatRecord {

@@ -21,7 +21,7 @@ pub const FORMAT: Format = Format {
     families: "Swiss AI Apertus",
     markers: &["<|tools_prefix|>", "<|tools_suffix|>"],
     body: "JSON array of {\"NAME\": {arguments}} objects",
-    names: &[],
+    models: &[],
     openers: &[OPENER, OPENER_STRAY_SUFFIX],
     admitted_under: &[],
     doc_start: None,

@@ -83,8 +83,9 @@ pub struct Format {
     pub markers: &'static [&'static str],
     /// One line on the body.
     pub body: &'static str,
-    /// Other names `--format` accepts for it (model names).
-    pub names: &'static [&'static str],
+    /// The models known to write it: `--model NAME` takes the format and the
+    /// model's generation prompt from here, and `--format` takes the names.
+    pub models: &'static [Model],
     /// The literals that may begin its markup, with their probes.
     pub openers: &'static [Opener],
     /// Other formats under whose `--format` its blocks are reported too
@@ -109,6 +110,17 @@ impl std::fmt::Debug for Format {
             .field("id", &self.id)
             .finish_non_exhaustive()
     }
+}
+
+/// A model that writes a format.
+#[derive(Clone, Copy, Debug)]
+pub struct Model {
+    /// Its name, lowercase (`qwen3`, `gpt-oss`, `deepseek-v3.2`); a served
+    /// name such as `qwen3:8b` or `Qwen/Qwen3-8B` matches it by prefix.
+    pub name: &'static str,
+    /// The text its chat template appends after the last message by default
+    /// (its generation prompt).
+    pub prompt: &'static str,
 }
 
 /// The probe a format runs at the first byte of a document.

@@ -21,7 +21,7 @@ pub const FORMAT: Format = Format {
     families: "any model in JSON mode, Ollama templates whose tool tag is `{`",
     markers: &["{ at the start of a line (whole reply or its own lines)"],
     body: "call-shaped JSON object, wrapper or array",
-    names: &[],
+    models: &[],
     openers: &[OBJECT, ARRAY, INLINE_OBJECT],
     admitted_under: &[ids::LLAMA3_JSON, ids::XLAM, ids::GEMINI_FUNCTION_CALL],
     doc_start: None,

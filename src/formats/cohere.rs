@@ -18,6 +18,7 @@
 //! `Action:` line (`fenced-json` fences and `bare-json` values). A block whose
 //! only call was `directly_answer` is text.
 
+use super::Model;
 use super::{ids, Rank, Values, FormatId};
 use super::{
     Action, BlockEnd, BlockFormat, BlockResult, BlockState, Format, Opener,
@@ -37,7 +38,16 @@ pub const FORMAT: Format = Format {
         "<|START_RESPONSE|>",
     ],
     body: "JSON array of {\"tool_call_id\", \"tool_name\", \"parameters\"}",
-    names: &[],
+    models: &[
+        Model {
+            name: "command-r",
+            prompt: "<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>",
+        },
+        Model {
+            name: "command-a",
+            prompt: "<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>",
+        },
+    ],
     openers: &[OPENER_ACTION, OPENER_STRAY_END, OPENER_ACTION_LINE],
     admitted_under: &[],
     doc_start: None,

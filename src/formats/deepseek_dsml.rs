@@ -19,6 +19,7 @@
 //! block ends before it and the cut invoke is read on its own). Any other
 //! `<｜DSML｜…>` tag outside a block is markup.
 
+use super::Model;
 use super::{ids, Rank, Values, FormatId};
 use super::shared::section;
 use super::{ Action, BlockEnd, BlockFormat, BlockResult, BlockState, Format, Opener, ParseCx,
@@ -41,7 +42,32 @@ pub const FORMAT: Format = Format {
         "</｜DSML｜function_calls>",
     ],
     body: "invoke elements with string=\"true\" (raw) or string=\"false\" (JSON) parameters",
-    names: &[],
+    models: &[
+        Model {
+            name: "deepseek-v3.2",
+            prompt: "<｜Assistant｜></think>",
+        },
+        Model {
+            name: "deepseek-v3.2-thinking",
+            prompt: "<｜Assistant｜><think>",
+        },
+        Model {
+            name: "deepseek-v4",
+            prompt: "<｜Assistant｜></think>",
+        },
+        Model {
+            name: "deepseek-v4-thinking",
+            prompt: "<｜Assistant｜><think>",
+        },
+        Model {
+            name: "deepseek-v4.1",
+            prompt: "<｜Assistant｜></think>",
+        },
+        Model {
+            name: "deepseek-v4.1-thinking",
+            prompt: "<｜Assistant｜><think>",
+        },
+    ],
     openers: &[OPENER, OPENER_CLOSE],
     admitted_under: &[],
     doc_start: None,

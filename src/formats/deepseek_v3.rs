@@ -19,6 +19,7 @@
 //! Stray DeepSeek tokens (`<｜tool▁calls▁end｜>`, `<｜tool▁sep｜>`,
 //! `<｜end▁of▁sentence｜>` …) are markup, never text.
 
+use super::Model;
 use super::{ids, Rank, Values, FormatId};
 use super::shared::section::{self, CallOutcome, Tokens};
 use super::{
@@ -39,7 +40,16 @@ pub const FORMAT: Format = Format {
         "<｜tool▁calls▁end｜>",
     ],
     body: "function<｜tool▁sep｜>NAME, then a ```json fence holding the arguments",
-    names: &[],
+    models: &[
+        Model {
+            name: "deepseek-r1",
+            prompt: "<｜Assistant｜><think>\n",
+        },
+        Model {
+            name: "deepseek-v3-0324",
+            prompt: "<｜Assistant｜>",
+        },
+    ],
     openers: &[OPENER],
     admitted_under: &[ids::DEEPSEEK_V3_1],
     doc_start: None,

@@ -11,6 +11,7 @@
 //! no fence (a fence is tolerated anyway). `--format deepseek-v3.1` takes
 //! those blocks through `deepseek-v3`'s `admitted_under`.
 
+use super::Model;
 use super::{ids, Values};
 use super::Format;
 
@@ -26,7 +27,20 @@ pub const FORMAT: Format = Format {
         "<｜tool▁calls▁end｜>",
     ],
     body: "NAME<｜tool▁sep｜> then the JSON arguments",
-    names: &[],
+    models: &[
+        Model {
+            name: "deepseek-v3.1",
+            prompt: "<｜Assistant｜></think>",
+        },
+        Model {
+            name: "deepseek-v3.1-thinking",
+            prompt: "<｜Assistant｜><think>",
+        },
+        Model {
+            name: "deepseek-v3.2-exp",
+            prompt: "<｜Assistant｜></think>",
+        },
+    ],
     openers: &[],
     admitted_under: &[],
     doc_start: None,

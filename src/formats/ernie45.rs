@@ -28,7 +28,7 @@ pub const FORMAT: Format = Format {
         "</response>",
     ],
     body: "JSON object {\"name\", \"arguments\"} (hermes body)",
-    names: &[],
+    models: &[],
     openers: &[OPENER_TOOL_CALL, OPENER_STRAY_CLOSE, OPENER_STRAY_THINK_END, OPENER_RESPONSE],
     admitted_under: &[],
     doc_start: None,

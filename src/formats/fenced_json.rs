@@ -10,7 +10,7 @@ pub const FORMAT: Format = Format {
     families: "Gemma, Phi, Mistral-instruct fine-tunes, xLAM and llama3 models that over-format",
     markers: &["```json"],
     body: "call-shaped JSON object or array (anything else stays text)",
-    names: &[],
+    models: &[],
     openers: &[],
     admitted_under: &[],
     doc_start: None,

@@ -16,7 +16,7 @@ pub const FORMAT: Format = Format {
         "```tool_calls",
     ],
     body: "JSON object or array with tool/name and parameters/arguments",
-    names: &[],
+    models: &[],
     openers: &[],
     admitted_under: &[ids::GEMINI_FUNCTION_CALL],
     doc_start: None,

@@ -20,7 +20,7 @@ pub const FORMAT: Format = Format {
     families: "Llama 3.1/3.2/3.3 custom tools, Functionary v3.1",
     markers: &["<function=NAME>", "<function name=\"NAME\">", "</function>"],
     body: "JSON object that is the arguments",
-    names: &[],
+    models: &[],
     openers: &[OPENER, OPENER_NAME_ATTR],
     admitted_under: &[],
     doc_start: None,

@@ -31,7 +31,7 @@ pub const FORMAT: Format = Format {
     families: "Functionary v3.2 (MeetKai)",
     markers: &[">>>NAME\\n", ">>>all\\n"],
     body: "JSON arguments per tool segment; `all` segments are text",
-    names: &[],
+    models: &[],
     openers: &[OPENER, OPENER_ARMED],
     admitted_under: &[],
     doc_start: Some(DocStart {

@@ -20,6 +20,7 @@
 //! arguments (`call:NAME{}` or `call:NAME`). Stray closing markers are
 //! markup, never text.
 
+use super::Model;
 use super::{ids, Rank, Values, FormatId};
 use super::{
     Action, BlockEnd, BlockFormat, BlockResult, BlockState, Close, Format, Opener, ParseCx,
@@ -45,7 +46,16 @@ pub const FORMAT: Format = Format {
         "```tool_code",
     ],
     body: "call:NAME{key:<|\"|>text<|\"|>,…} (Gemma 4), call:NAME{key:<escape>text<escape>} (FunctionGemma)",
-    names: &[],
+    models: &[
+        Model {
+            name: "gemma-4",
+            prompt: "<|turn>model\n<|channel>thought\n<channel|>",
+        },
+        Model {
+            name: "functiongemma",
+            prompt: "<start_of_turn>model\n",
+        },
+    ],
     openers: &[OPENER_CHANNEL, OPENER_GEMMA4, OPENER_FUNCTION_GEMMA, OPENER_STRAY_GEMMA4, OPENER_STRAY_FUNCTION_GEMMA, OPENER_STRAY_CHANNEL],
     admitted_under: &[],
     doc_start: None,

@@ -6,6 +6,7 @@
 //! other values are typed like every XML-style format.
 
 use super::shared::tag::tag_then_body;
+use super::Model;
 use super::{ids, FormatId, Opener, Rank, Values};
 use super::{
     Action, BlockEnd, BlockFormat, BlockResult, BlockState, Format, ParseCx, Probe, ProbeCx,
@@ -27,7 +28,24 @@ pub const FORMAT: Format = Format {
         "</tool_call>",
     ],
     body: "function name as text, then key/value tag pairs",
-    names: &[],
+    models: &[
+        Model {
+            name: "glm-4.5",
+            prompt: "<|assistant|>",
+        },
+        Model {
+            name: "glm-4.6",
+            prompt: "<|assistant|>",
+        },
+        Model {
+            name: "glm-4.7",
+            prompt: "<|assistant|><think>",
+        },
+        Model {
+            name: "glm-5",
+            prompt: "<|assistant|><think>",
+        },
+    ],
     openers: &[OPENER_TOOL_CALL, OPENER_TOOL_DASH_CALL, OPENER_TOOLCALL],
     admitted_under: &[],
     doc_start: None,

@@ -21,6 +21,7 @@
 //! token: markup, never text.
 
 use super::shared::tagged::{json_after, TaggedJson};
+use super::Model;
 use super::{ids, Rank, Values};
 use super::{
     Action, Format, Opener, Probe,
@@ -37,7 +38,12 @@ pub const FORMAT: Format = Format {
         "<function_call>",
     ],
     body: "JSON array of {\"name\", \"arguments\"} (20b: one object per <function_call>)",
-    names: &[],
+    models: &[
+        Model {
+            name: "granite-3",
+            prompt: "<|start_of_role|>assistant<|end_of_role|>",
+        },
+    ],
     openers: &[OPENER_SPECIAL, OPENER_FUNCTION_CALL, OPENER_STRAY_CLOSE, OPENER_TOOL_CALL],
     admitted_under: &[ids::HERMES],
     doc_start: None,

@@ -26,6 +26,7 @@
 //! that only lack closing brackets at end of input. Stray `<|message|>` and
 //! `<|constrain|>` tokens are markup.
 
+use super::Model;
 use super::{ids, Rank, Values, FormatId};
 use super::shared::section;
 use super::{ Action, BlockEnd, BlockFormat, BlockResult, BlockState, Close, Format, Opener,
@@ -52,7 +53,12 @@ pub const FORMAT: Format = Format {
         "<|return|>",
     ],
     body: "JSON arguments in a message whose header has a recipient; analysis channel is reasoning",
-    names: &[],
+    models: &[
+        Model {
+            name: "gpt-oss",
+            prompt: "<|start|>assistant",
+        },
+    ],
     openers: &[OPENER_START, OPENER_CHANNEL, OPENER_STRAY],
     admitted_under: &[],
     doc_start: None,

@@ -8,6 +8,7 @@
 //! the tag, `parameters` for `arguments`, string arguments, OpenAI-shaped
 //! bodies, arrays of calls, and `</tool_call>` inside string arguments.
 
+use super::Model;
 use super::{ids, Rank, Values, FormatId};
 use super::{
     Action,
@@ -26,7 +27,32 @@ pub const FORMAT: Format = Format {
         "Hermes 2 Pro/3, Qwen2.5, Qwen3, QwQ, Granite 4, DeepSeek-R1 distills, many fine-tunes",
     markers: &["<tool_call>", "</tool_call>"],
     body: "JSON object {\"name\", \"arguments\"} (or an array of them)",
-    names: &[],
+    models: &[
+        Model {
+            name: "qwen3",
+            prompt: "<|im_start|>assistant\n",
+        },
+        Model {
+            name: "qwen3-thinking",
+            prompt: "<|im_start|>assistant\n<think>\n",
+        },
+        Model {
+            name: "qwq",
+            prompt: "<|im_start|>assistant\n<think>\n",
+        },
+        Model {
+            name: "qwen2.5",
+            prompt: "<|im_start|>assistant\n",
+        },
+        Model {
+            name: "hermes-3",
+            prompt: "<|im_start|>assistant\n",
+        },
+        Model {
+            name: "hermes-2-pro",
+            prompt: "<|im_start|>assistant\n",
+        },
+    ],
     openers: &[OPENER_TOOL_CALL, OPENER_TOOL_DASH_CALL, OPENER_TOOLCALL, OPENER_STRAY_CLOSE, OPENER_TOOLS, OPENER_TOOL, OPENER_RESPONSE, OPENER_JSON, OPENER_XML, OPENER_TOOL_CALLS],
     admitted_under: &[],
     doc_start: None,

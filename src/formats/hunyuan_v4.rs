@@ -41,7 +41,7 @@ pub const FORMAT: Format = Format {
         "</tool_calls:SUFFIX>",
     ],
     body: "function name as text, then key/value tag pairs",
-    names: &[],
+    models: &[],
     openers: &[OPENER_WRAPPER, OPENER_CALL, OPENER_STRAY_CLOSE],
     admitted_under: &[],
     doc_start: None,

@@ -14,7 +14,7 @@ pub const FORMAT: Format = Format {
     families: "Inkling",
     markers: &["<|content_invoke_tool_json|>", "<|end_message|>"],
     body: "JSON object {\"name\", \"args\"}",
-    names: &[],
+    models: &[],
     openers: &[OPENER, OPENER_STRAY_END],
     admitted_under: &[],
     doc_start: None,

@@ -33,7 +33,7 @@ pub const FORMAT: Format = Format {
         "<|action_end|>",
     ],
     body: "JSON object {\"name\", \"parameters\"}; interpreter: Python code",
-    names: &[],
+    models: &[],
     openers: &[OPENER, OPENER_STRAY_END],
     admitted_under: &[],
     doc_start: None,

@@ -20,7 +20,7 @@ pub const FORMAT: Format = Format {
     families: "AI21 Jamba 1.5/1.6, Tencent Hunyuan-A13B",
     markers: &["<tool_calls>", "</tool_calls>"],
     body: "JSON array of {\"name\", \"arguments\"}",
-    names: &[],
+    models: &[],
     openers: &[OPENER, OPENER_STRAY_CLOSE],
     admitted_under: &[ids::MINIMAX],
     doc_start: None,

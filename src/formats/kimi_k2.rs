@@ -14,6 +14,7 @@
 //! call. Calls drafted inside `<think>` are reasoning (the engine's think
 //! span). Stray Kimi tokens are markup.
 
+use super::Model;
 use super::{ids, Rank, Values, FormatId};
 use super::shared::section::{self, CallOutcome, Tokens};
 use super::{
@@ -34,7 +35,24 @@ pub const FORMAT: Format = Format {
         "<|tool_calls_section_end|>",
     ],
     body: "id functions.NAME:INDEX, then the JSON arguments",
-    names: &[],
+    models: &[
+        Model {
+            name: "kimi-k2",
+            prompt: "<|im_assistant|>assistant<|im_middle|>",
+        },
+        Model {
+            name: "kimi-k2-thinking",
+            prompt: "<|im_assistant|>assistant<|im_middle|><think>",
+        },
+        Model {
+            name: "kimi-k2.5",
+            prompt: "<|im_assistant|>assistant<|im_middle|><think>",
+        },
+        Model {
+            name: "kimi-k2.6",
+            prompt: "<|im_assistant|>assistant<|im_middle|><think>",
+        },
+    ],
     openers: &[OPENER],
     admitted_under: &[],
     doc_start: None,

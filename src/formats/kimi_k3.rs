@@ -15,6 +15,7 @@
 //! missing, an argument's close missing, a cut-off later call (the block ends
 //! before it and the cut call is read on its own).
 
+use super::Model;
 use super::{ids, Rank, Values, FormatId};
 use super::shared::section;
 use super::{ Action, BlockEnd, BlockFormat, BlockResult, BlockState, Close, Format, Opener,
@@ -37,7 +38,12 @@ pub const FORMAT: Format = Format {
         "<|close|>tools<|sep|>",
     ],
     body: "argument elements typed by their type attribute, or one json element",
-    names: &[],
+    models: &[
+        Model {
+            name: "kimi-k3",
+            prompt: "<|open|>message role=\"assistant\"<|sep|><|open|>think<|sep|>",
+        },
+    ],
     openers: &[OPENER_OPEN, OPENER_CLOSE],
     admitted_under: &[],
     doc_start: None,

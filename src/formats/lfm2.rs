@@ -7,6 +7,7 @@
 //! negative numbers, tuples and keyword names such as `from=`. A stray
 //! `<|tool_call_end|>` is markup, never text.
 
+use super::Model;
 use super::{ids, Rank, Values, FormatId};
 use super::pythonic::{parse_wrapped, scan_wrapped, Wrap};
 use super::{
@@ -19,7 +20,12 @@ pub const FORMAT: Format = Format {
     families: "Liquid LFM2, LFM2.5",
     markers: &["<|tool_call_start|>", "<|tool_call_end|>"],
     body: "pythonic call list (JSON array also accepted)",
-    names: &[],
+    models: &[
+        Model {
+            name: "lfm2",
+            prompt: "<|im_start|>assistant\n",
+        },
+    ],
     openers: &[OPENER, OPENER_STRAY_END],
     admitted_under: &[],
     doc_start: None,

@@ -3,6 +3,7 @@
 //! by the bare JSON scanner (see `bare_json`), which labels a call with
 //! `parameters` this format.
 
+use super::Model;
 use super::{ids, Format, Values};
 
 /// The descriptor.
@@ -11,7 +12,20 @@ pub const FORMAT: Format = Format {
     families: "Llama 3.1/3.2/3.3 JSON tool prompt",
     markers: &["{\"name\": …, \"parameters\": …}", "; between calls"],
     body: "JSON objects with name and parameters, `;`-separated",
-    names: &[],
+    models: &[
+        Model {
+            name: "llama-3.1",
+            prompt: "<|start_header_id|>assistant<|end_header_id|>\n\n",
+        },
+        Model {
+            name: "llama-3.2",
+            prompt: "<|start_header_id|>assistant<|end_header_id|>\n\n",
+        },
+        Model {
+            name: "llama-3.3",
+            prompt: "<|start_header_id|>assistant<|end_header_id|>\n\n",
+        },
+    ],
     openers: &[],
     admitted_under: &[ids::LLAMA_PYTHON_TAG],
     doc_start: None,

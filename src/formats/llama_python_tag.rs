@@ -32,7 +32,7 @@ pub const FORMAT: Format = Format {
     families: "Llama 3.1/3.2/3.3 built-in tools (brave_search, wolfram_alpha, code_interpreter), Functionary v3.1 code",
     markers: &["<|python_tag|>", "<|eom_id|>", "<|eot_id|>"],
     body: "TOOL.call(k=v) or raw Python code; JSON after the tag is llama3-json",
-    names: &[],
+    models: &[],
     openers: &[OPENER],
     admitted_under: &[],
     doc_start: None,

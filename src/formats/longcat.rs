@@ -14,7 +14,7 @@ pub const FORMAT: Format = Format {
     families: "Meituan LongCat-Flash",
     markers: &["<longcat_tool_call>", "</longcat_tool_call>"],
     body: "JSON object {\"name\", \"arguments\"} (hermes body)",
-    names: &[],
+    models: &[],
     openers: &[OPENER, OPENER_STRAY_CLOSE],
     admitted_under: &[],
     doc_start: None,

@@ -23,7 +23,7 @@ pub const FORMAT: Format = Format {
     families: "MiniMax-M1, MiniMax-Text-01",
     markers: &["<tool_calls>", "</tool_calls>"],
     body: "one JSON object {\"name\", \"arguments\"} per line",
-    names: &[],
+    models: &[],
     openers: &[OPENER],
     admitted_under: &[ids::JAMBA],
     doc_start: None,

@@ -21,6 +21,7 @@
 //! quotes around names. A stray `</minimax:tool_call>` is markup.
 
 use super::shared::invoke::{end_without_close, parse_invokes};
+use super::Model;
 use super::{ids, Rank, Values, FormatId};
 use super::{
     Action, BlockEnd, BlockFormat, BlockResult, BlockState, Format, Opener, ParseCx,
@@ -41,7 +42,12 @@ pub const FORMAT: Format = Format {
         "</minimax:tool_call>",
     ],
     body: "<invoke> blocks of named parameters; values are text, typed when unambiguous",
-    names: &[],
+    models: &[
+        Model {
+            name: "minimax-m2",
+            prompt: "",
+        },
+    ],
     openers: &[OPENER, OPENER_STRAY_CLOSE],
     admitted_under: &[],
     doc_start: None,

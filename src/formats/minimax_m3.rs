@@ -41,7 +41,7 @@ pub const FORMAT: Format = Format {
         "]<]minimax[>[</tool_call>",
     ],
     body: "<invoke> blocks whose parameters are named by their tags",
-    names: &[],
+    models: &[],
     openers: &[OPENER, OPENER_LINE, OPENER_TOOL_CALL],
     admitted_under: &[],
     doc_start: None,

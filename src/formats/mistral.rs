@@ -17,6 +17,7 @@
 //! prose is text. The JSON-array form is also what xLAM writes
 //! after `[TOOL_CALLS]`, so the block may be forced as `--format xlam`.
 
+use super::Model;
 use super::{ids, Rank, Values, FormatId};
 use super::shared::section;
 use super::{ Action, BlockEnd, BlockFormat, BlockResult, BlockState, Format, Opener, ParseCx,
@@ -32,7 +33,28 @@ pub const FORMAT: Format = Format {
     families: "Mistral 7B v0.3, Mixtral 8x22B, Nemo, Small, Ministral, Codestral, Magistral, Devstral, Medium/Large",
     markers: &["[TOOL_CALLS]", "[ARGS]", "[CALL_ID]"],
     body: "JSON array of {name, arguments, id} (v3), or NAME[ARGS]{arguments} per call (v11+)",
-    names: &[],
+    models: &[
+        Model {
+            name: "mistral",
+            prompt: "",
+        },
+        Model {
+            name: "magistral",
+            prompt: "",
+        },
+        Model {
+            name: "ministral",
+            prompt: "",
+        },
+        Model {
+            name: "devstral",
+            prompt: "",
+        },
+        Model {
+            name: "mixtral",
+            prompt: "",
+        },
+    ],
     openers: &[OPENER],
     admitted_under: &[ids::XLAM],
     doc_start: None,

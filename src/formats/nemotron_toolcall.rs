@@ -16,7 +16,7 @@ pub const FORMAT: Format = Format {
     families: "NVIDIA Nemotron (Llama-3.1-Nemotron, Nemotron-4 tool templates)",
     markers: &["<TOOLCALL>", "</TOOLCALL>"],
     body: "JSON array of {\"name\", \"arguments\"} or one object",
-    names: &[],
+    models: &[],
     openers: &[OPENER, OPENER_STRAY_CLOSE],
     admitted_under: &[],
     doc_start: None,

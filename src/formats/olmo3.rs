@@ -9,6 +9,7 @@
 //! `<invoke>` markup, prose) is not this format. A stray `</function_calls>`
 //! is markup.
 
+use super::Model;
 use super::{ids, Rank, Values, FormatId};
 use super::pythonic::{call_head, parse_wrapped, scan_wrapped, skip_space_bounded, Wrap, MAX_GAP};
 use super::{
@@ -22,7 +23,12 @@ pub const FORMAT: Format = Format {
     families: "AllenAI OLMo 3",
     markers: &["<function_calls>", "</function_calls>"],
     body: "newline-separated pythonic calls without list brackets",
-    names: &[],
+    models: &[
+        Model {
+            name: "olmo-3",
+            prompt: "<|im_start|>assistant\n",
+        },
+    ],
     openers: &[OPENER, OPENER_STRAY_CLOSE],
     admitted_under: &[],
     doc_start: None,

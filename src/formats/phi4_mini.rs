@@ -10,6 +10,7 @@
 //! (`functools[f(a=1)]`), and a body cut off after a complete value.
 //! `functools` in prose (`functools.partial`) is text.
 
+use super::Model;
 use super::{ids, Rank, Values, FormatId};
 use super::pythonic::{call_head, parse_body, skip_space_bounded, PyEndAt, PyScan, MAX_GAP};
 use super::{
@@ -25,7 +26,12 @@ pub const FORMAT: Format = Format {
     families: "Phi-4-mini-instruct, FireFunction v2",
     markers: &["functools["],
     body: "JSON array of {\"name\", \"arguments\"}",
-    names: &[],
+    models: &[
+        Model {
+            name: "phi-4-mini",
+            prompt: "<|assistant|>",
+        },
+    ],
     openers: &[OPENER],
     admitted_under: &[],
     doc_start: None,

@@ -26,6 +26,7 @@
 //! A call with positional arguments cannot be named without the schema: it
 //! is reported as a `TLP-002` error record, not a call.
 
+use super::Model;
 use super::{ids, Rank, Values, FormatId, DocStart};
 use super::{
     Action, BlockEnd, BlockError, BlockFormat, BlockResult, BlockState, Format, Opener,
@@ -47,7 +48,12 @@ pub const FORMAT: Format = Format {
         "<|python_end|>",
     ],
     body: "Python list literal of calls with keyword arguments",
-    names: &[],
+    models: &[
+        Model {
+            name: "llama-4",
+            prompt: "<|header_start|>assistant<|header_end|>\n\n",
+        },
+    ],
     openers: &[OPENER_PYTHON_START, OPENER_PYTHON_END, OPENER_LIST],
     admitted_under: &[],
     doc_start: Some(DocStart {

@@ -10,6 +10,7 @@
 
 use super::shared::tag::{block_at, function_tag_end, tag_then_body};
 use super::shared::xml::{parse_function, read_name, FN_CLOSE, TC_CLOSE};
+use super::Model;
 use super::{ids, Values, FormatId};
 use super::{BlockEnd, BlockFormat, BlockResult, BlockState, Format, Opener, ParseCx, Probe, ProbeCx, Rank};
 use crate::scan::{self, Prefix};
@@ -27,7 +28,24 @@ pub const FORMAT: Format = Format {
         "</tool_call>",
     ],
     body: "XML-ish parameters; values are text, typed when unambiguous",
-    names: &[],
+    models: &[
+        Model {
+            name: "qwen3-coder",
+            prompt: "<|im_start|>assistant\n",
+        },
+        Model {
+            name: "qwen3.5",
+            prompt: "<|im_start|>assistant\n<think>\n",
+        },
+        Model {
+            name: "qwen3.6",
+            prompt: "<|im_start|>assistant\n<think>\n",
+        },
+        Model {
+            name: "qwen3.8",
+            prompt: "<|im_start|>assistant\n<think>\n",
+        },
+    ],
     openers: &[
         OPENER_TOOL_CALL,
         OPENER_TOOL_DASH_CALL,

@@ -28,7 +28,7 @@ pub fn by_name(name: &str) -> Option<&'static Format> {
         .or_else(|| {
             FORMATS
                 .iter()
-                .find(|f| f.names.iter().any(|n| n.eq_ignore_ascii_case(name)))
+                .find(|f| f.models.iter().any(|m| m.name.eq_ignore_ascii_case(name)))
         })
         .copied()
 }
@@ -38,7 +38,35 @@ pub fn all_names() -> impl Iterator<Item = &'static str> {
     FORMATS
         .iter()
         .map(|f| f.id.as_str())
-        .chain(FORMATS.iter().flat_map(|f| f.names.iter().copied()))
+        .chain(FORMATS.iter().flat_map(|f| {
+            f.models
+                .iter()
+                .map(|m| m.name)
+                .filter(move |n| *n != f.id.as_str())
+        }))
+}
+
+/// The model a served model name names, with its format: the exact name,
+/// else the longest known name it starts with followed by a separator
+/// (`qwen3:8b`, `qwen3-8b`, `gpt-oss-20b`). An `org/` prefix is dropped and
+/// ASCII case ignored.
+pub fn model(name: &str) -> Option<(&'static Format, &'static super::Model)> {
+    let name = name.trim();
+    let name = name.rsplit('/').next().unwrap_or(name).to_ascii_lowercase();
+    let mut best: Option<(&'static Format, &'static super::Model)> = None;
+    for f in FORMATS {
+        for m in f.models {
+            let fits = match name.strip_prefix(m.name) {
+                Some("") => return Some((f, m)),
+                Some(rest) => rest.starts_with([':', '-', '_', '@', ' ']),
+                None => false,
+            };
+            if fits && best.is_none_or(|(_, b)| m.name.len() > b.name.len()) {
+                best = Some((f, m));
+            }
+        }
+    }
+    best
 }
 
 /// An opener with the format it belongs to.
@@ -233,8 +261,8 @@ mod tests {
     fn every_format_is_found_by_its_id_and_names() {
         for f in FORMATS {
             assert_eq!(by_name(f.id.as_str()).map(|g| g.id), Some(f.id));
-            for n in f.names {
-                assert_eq!(by_name(n).map(|g| g.id), Some(f.id), "{n}");
+            for m in f.models {
+                assert_eq!(by_name(m.name).map(|g| g.id), Some(f.id), "{}", m.name);
             }
         }
         assert!(by_name("no-such-format").is_none());

@@ -24,7 +24,7 @@ pub const FORMAT: Format = Format {
     families: "SB Intuitions Sarashina",
     markers: &["<|tool_calls|>", "[{' at the start of a line"],
     body: "Python-literal list of {'name', 'arguments'} dicts",
-    names: &[],
+    models: &[],
     openers: &[OPENER, OPENER_BARE],
     admitted_under: &[],
     doc_start: None,

@@ -15,6 +15,7 @@
 //! `</seed:tool_call>` at end of input is tolerated when the function is
 //! complete; a stray `</seed:tool_call>` is markup.
 
+use super::Model;
 use super::{ids, Rank, Values, FormatId};
 use super::{
     Action, BlockEnd, BlockFormat, BlockResult, BlockState, Format, Opener,
@@ -35,7 +36,12 @@ pub const FORMAT: Format = Format {
         "</seed:tool_call>",
     ],
     body: "Qwen3-Coder-style XML function and parameters",
-    names: &[],
+    models: &[
+        Model {
+            name: "seed-oss",
+            prompt: "",
+        },
+    ],
     openers: &[OPENER, OPENER_STRAY_CLOSE],
     admitted_under: &[],
     doc_start: None,

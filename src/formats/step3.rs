@@ -36,7 +36,7 @@ pub const FORMAT: Format = Format {
         "<｜tool_calls_end｜>",
     ],
     body: "steptml invoke with raw-text parameters",
-    names: &[],
+    models: &[],
     openers: &[OPENER, OPENER_INVOKE],
     admitted_under: &[],
     doc_start: None,

@@ -2,6 +2,7 @@
 //! xLAM). Its blocks are found and parsed by the bare JSON scanner (see
 //! `bare_json`), which labels an array of calls this format.
 
+use super::Model;
 use super::{ids, Format, Values};
 
 /// The descriptor.
@@ -10,7 +11,12 @@ pub const FORMAT: Format = Format {
     families: "Salesforce xLAM-1, xLAM-2",
     markers: &["[ at the start of the reply"],
     body: "JSON array of {\"name\", \"arguments\"}",
-    names: &[],
+    models: &[
+        Model {
+            name: "xlam-2",
+            prompt: "",
+        },
+    ],
     openers: &[],
     admitted_under: &[],
     doc_start: None,

@@ -211,6 +211,8 @@ pub(crate) enum Item {
         message: String,
         hint: Option<String>,
     },
+    /// The name of the model that wrote the stream (its `model` field).
+    Model(String),
     /// The stream's final event.
     End,
 }
@@ -563,6 +565,8 @@ struct Core {
     max: usize,
     input: InputKind,
     engine: Engine,
+    /// A `model` field was seen (only the first counts).
+    model_seen: bool,
     state: State,
     acc: Accumulator,
     items: Vec<Item>,
@@ -617,6 +621,7 @@ impl WireEngine {
         let max = wire.max_buffer.max(1);
         let mut core = Core {
             engine: Engine::new(cfg.clone()),
+            model_seen: false,
             cfg,
             max,
             input: wire.input,
@@ -974,6 +979,10 @@ impl Core {
                     let cut = reason.as_deref().is_some_and(|r| {
                         matches!(r, "length" | "limit" | "incomplete" | "max_tokens")
                     });
+                    if cut {
+                        // a call still open at the end was cut, not finished
+                        self.engine.set_truncated(true);
+                    }
                     if reason.is_some() {
                         self.finish_reason = reason;
                     }
@@ -983,6 +992,7 @@ impl Core {
                 Item::Usage(u) => self.usage.get_or_insert_with(Usage::default).merge(u),
                 Item::Error { message, hint } => self.error("TLP-008", message, hint, at, sink),
                 Item::End => self.ended = true,
+                Item::Model(name) => self.model_named(&name),
             }
         }
         self.items = items;
@@ -1043,6 +1053,30 @@ impl Core {
             }
         }
         self.acc_out = evs;
+    }
+
+    /// The stream names its model: with `--format auto` and before any
+    /// model text, the model's format is looked for (see
+    /// [`crate::formats::registry::model`]). Its generation prompt is not
+    /// applied: a server that applied the chat template also splits off the
+    /// reasoning the prompt opened.
+    fn model_named(&mut self, name: &str) {
+        if self.model_seen {
+            return;
+        }
+        self.model_seen = true;
+        let cfg = self.engine.config();
+        if cfg.format != crate::engine::FormatChoice::Auto
+            || self.engine.consumed() > 0
+            || self.engine.held() > 0
+        {
+            return;
+        }
+        if let Some((f, _)) = crate::formats::registry::model(name) {
+            let mut cfg = cfg.clone();
+            cfg.format = crate::engine::FormatChoice::Only(f.id);
+            self.engine = Engine::new(cfg);
+        }
     }
 
     /// A whole call the server parsed.

@@ -30,6 +30,9 @@ pub(crate) fn decode(v: &Value, out: &mut Vec<Item>) {
         });
         return;
     }
+    if let Some(Value::String(m)) = obj.get("model") {
+        out.push(Item::Model(m.clone()));
+    }
     let msg = obj.get("message").and_then(Value::as_object);
     let thinking = msg
         .and_then(|m| m.get("thinking"))

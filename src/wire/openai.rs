@@ -99,6 +99,9 @@ impl OpenAi {
                 return;
             }
         }
+        if let Some(Value::String(m)) = obj.get("model") {
+            out.push(Item::Model(m.clone()));
+        }
         if obj.get("object").and_then(Value::as_str) == Some("response") {
             self.response_output(obj, true, out);
             out.push(Item::Finish {
