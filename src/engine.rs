@@ -281,7 +281,7 @@ impl Engine {
             engine.prime(&prompt);
         }
         if think_open && !matches!(engine.mode, Mode::Reasoning { .. }) {
-            engine.enter_reasoning(0, 0, formats::reasoning::THINK_CLOSE);
+            engine.enter_reasoning(0, 0, formats::reasoning::PREFILLED_THINK_CLOSE);
         }
         engine
     }
@@ -294,13 +294,16 @@ impl Engine {
         self.feed(prompt, &mut |_: Event<'_>| {});
         if let Mode::Reasoning {
             ref mut open_pending,
-            ..
+            ref mut close,
         } = self.mode
         {
             // a reasoning span the prompt opened: its marker is the prompt's
             if *open_pending >= self.buf.len() {
                 self.buf.clear();
                 *open_pending = 0;
+            }
+            if close.len() == 1 && close[0].lit == b"</think>" {
+                *close = formats::reasoning::PREFILLED_THINK_CLOSE;
             }
         }
         let held = &self.buf;

@@ -11,6 +11,21 @@ pub const THINK_CLOSE: &[Close] = &[Close {
     lit: b"</think>",
     consume: true,
 }];
+/// The close of a `<think>` the prompt opened (a generation prompt ending in
+/// `<think>`, `--think-open`): `</think>`, or a tool call at the start of a
+/// line, which ends the thinking without it (Qwen3.5 and later write one
+/// into the prefilled block; llama.cpp reads it the same way). The call is
+/// not part of the reasoning: it is read as a call.
+pub const PREFILLED_THINK_CLOSE: &[Close] = &[
+    Close {
+        lit: b"</think>",
+        consume: true,
+    },
+    Close {
+        lit: b"\n<tool_call>",
+        consume: false,
+    },
+];
 const THINKING_CLOSE: &[Close] = &[Close {
     lit: b"</thinking>",
     consume: true,
