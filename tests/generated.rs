@@ -106,18 +106,35 @@ fn readme_formats_table() -> String {
     t
 }
 
-#[test]
-fn readme_formats_table_is_fresh() {
+/// The models table in README.md, generated from the descriptors' models.
+fn readme_models_table() -> String {
+    let mut t = String::from("| `--model` | format | generation prompt |\n|---|---|---|\n");
+    for f in toolcall::formats::FORMATS {
+        for m in f.models {
+            let prompt = serde_json::to_string(m.prompt).expect("a string serialises");
+            t.push_str(&format!(
+                "| `{}` | `{}` | `{}` |\n",
+                m.name,
+                f.id,
+                prompt.replace('|', "\\|")
+            ));
+        }
+    }
+    t
+}
+
+/// Replaces (BLESS=1) or checks the README part between `<!-- NAME:start`
+/// and `<!-- NAME:end -->`.
+fn readme_part_is_fresh(name: &str, table: String) {
     let path = root().join("README.md");
     let readme = std::fs::read_to_string(&path).expect("README.md");
     let start = readme
-        .find("<!-- formats:start")
-        .expect("formats:start marker");
+        .find(&format!("<!-- {name}:start"))
+        .unwrap_or_else(|| panic!("{name}:start marker"));
     let start = start + readme[start..].find("-->\n").expect("end of start marker") + 4;
     let end = readme
-        .find("<!-- formats:end -->")
-        .expect("formats:end marker");
-    let table = readme_formats_table();
+        .find(&format!("<!-- {name}:end -->"))
+        .unwrap_or_else(|| panic!("{name}:end marker"));
     if std::env::var_os("BLESS").is_some() {
         let updated = format!("{}{}{}", &readme[..start], table, &readme[end..]);
         std::fs::write(&path, updated).expect("write README.md");
@@ -125,7 +142,17 @@ fn readme_formats_table_is_fresh() {
         assert_eq!(
             &readme[start..end],
             table,
-            "README formats table is stale (run BLESS=1 cargo test --test generated)"
+            "README {name} table is stale (run BLESS=1 cargo test --test generated)"
         );
     }
+}
+
+#[test]
+fn readme_formats_table_is_fresh() {
+    readme_part_is_fresh("formats", readme_formats_table());
+}
+
+#[test]
+fn readme_models_table_is_fresh() {
+    readme_part_is_fresh("models", readme_models_table());
 }
