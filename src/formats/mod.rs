@@ -85,6 +85,7 @@ registry! {
     gemini_function_call: GEMINI_FUNCTION_CALL = "gemini-function-call",
     sarashina: SARASHINA = "sarashina",
     apertus: APERTUS = "apertus",
+    gigachat3: GIGACHAT3 = "gigachat3",
 }
 
 /// Code fences: text in which no markers are looked for, or a fenced call.

@@ -265,6 +265,17 @@ pub fn longcat(calls: &[CallSpec]) -> String {
     })
 }
 
+/// `gigachat3`: `<|function_call|>` and the call's JSON (GigaChat 3.1), one
+/// per call.
+pub fn gigachat3(calls: &[CallSpec]) -> String {
+    each(calls, "", |_, c| {
+        format!(
+            "<|function_call|>{}",
+            json_spaced(&obj("name", c, "arguments"))
+        )
+    })
+}
+
 /// `nemotron-toolcall`: `<TOOLCALL>` JSON array `</TOOLCALL>`.
 pub fn nemotron(calls: &[CallSpec]) -> String {
     format!(

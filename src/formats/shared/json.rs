@@ -87,7 +87,8 @@ fn json_string(b: &[u8], at: usize) -> Option<(String, usize)> {
 
 /// Finds the end of a block that is a tag, a JSON value and an optional
 /// closing tag (ASCII case ignored): the value's end when the tag does not
-/// follow it after blanks.
+/// follow it after blanks. An empty closing tag: the block ends with its
+/// JSON value.
 pub struct JsonThenClose {
     close: &'static [u8],
     /// Where the body starts (the probe read the tag before it).
@@ -158,6 +159,13 @@ impl JsonThenClose {
         let JsonPhase::Close { end } = self.phase else {
             return cut;
         };
+        if self.close.is_empty() {
+            // no closing tag: the block ends with its JSON
+            return BlockEnd::Done {
+                len: end,
+                cut: false,
+            };
+        }
         let s = scan::skip_space(block, end);
         match scan::prefix_ci(&block[s..], self.close) {
             Prefix::Full => BlockEnd::Done {
@@ -175,7 +183,7 @@ impl JsonThenClose {
 
     /// The input ended inside the body.
     fn cut(&self, block: &[u8]) -> BlockEnd {
-        if self.broken_ends_at_close {
+        if self.broken_ends_at_close && !self.close.is_empty() {
             if let Some(k) = scan::find_ci(block, self.body, self.close) {
                 return BlockEnd::Done {
                     len: k + self.close.len(),
@@ -316,6 +324,7 @@ pub fn json_body_end(block: &[u8], from: usize, close: &[u8]) -> usize {
     let s = scan::skip_space(block, from);
     match JsonEnd::new().scan(&block[s..]) {
         End::At(k) => s + k,
+        _ if close.is_empty() => block.len(),
         _ => scan::find_ci(block, s, close).unwrap_or(block.len()),
     }
 }
