@@ -22,6 +22,7 @@ fn unlimited() -> RepairOptions {
         max_input_bytes: usize::MAX,
         timeout_ms: 0,
         null_for_missing_values: false,
+        unquoted_strings: false,
     }
 }
 
@@ -466,7 +467,7 @@ fn cli_report_record_shape() {
 
 #[test]
 fn cli_lines_gives_one_line_per_line() {
-    let (code, out, err) = run(&["--lines"], b"{\"a\": 1}\n\n{'b': 2\nnothing\n[1,]\n");
+    let (code, out, err) = run(&["--lines"], b"{\"a\": 1}\n\n{'b': 2\n<html>\n[1,]\n");
     assert_eq!(code, 1);
     assert_eq!(out, "{\"a\": 1}\n\n{\"b\": 2}\n\n[1]\n");
     assert!(err.starts_with("repair: -:4:1: error[TLP-003]"), "{err}");

@@ -121,6 +121,7 @@ pub fn run(args: &RepairArgs, out: &mut Output) -> anyhow::Result<Outcome> {
         max_input_bytes: args.max_size,
         timeout_ms: args.timeout_ms,
         null_for_missing_values: true,
+        unquoted_strings: true,
     };
     let stdin_only = [PathBuf::from("-")];
     let files: &[PathBuf] = if args.files.is_empty() {

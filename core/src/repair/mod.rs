@@ -61,6 +61,10 @@ pub struct RepairOptions {
     /// inside `parse` drops it, as a streamed call cut after its key would
     /// otherwise gain an invented `null`).
     pub null_for_missing_values: bool,
+    /// Unquoted text where a value belongs becomes a string (the `repair`
+    /// subcommand; argument repair inside `parse` refuses it, so prose
+    /// never turns into arguments).
+    pub unquoted_strings: bool,
 }
 
 /// The time budget of one repair unless the caller sets another, in
@@ -74,6 +78,7 @@ impl Default for RepairOptions {
             max_input_bytes: 1024 * 1024,
             timeout_ms: DEFAULT_TIMEOUT_MS,
             null_for_missing_values: false,
+            unquoted_strings: false,
         }
     }
 }
@@ -178,6 +183,11 @@ pub enum RepairKind {
     /// the end) got `null` (only with [`RepairOptions::null_for_missing_values`];
     /// otherwise the member is dropped as [`RepairKind::DroppedPartialKey`]).
     MissingValue,
+    /// Text without quotes where a value belongs (`{message: hello world}`,
+    /// `[https://x/, 2]`, a document that is one line of words) became a
+    /// string, up to the next `,`, closer or line end (only with
+    /// [`RepairOptions::unquoted_strings`]).
+    UnquotedString,
 }
 
 impl RepairKind {
@@ -213,6 +223,7 @@ impl RepairKind {
             RepairKind::InvalidUtf8 => "invalid_utf8",
             RepairKind::UnclosedString => "unclosed_string",
             RepairKind::MissingValue => "missing_value",
+            RepairKind::UnquotedString => "unquoted_string",
         }
     }
 }

@@ -98,6 +98,8 @@ pub(crate) struct Parser<'a> {
     deadline: Option<Instant>,
     timeout_ms: u64,
     null_for_missing_values: bool,
+    /// Unquoted text where a value belongs becomes a string.
+    pub unquoted_strings: bool,
     /// The last key read was cut off by the end of input.
     key_cut: bool,
     ticks: u32,
@@ -124,6 +126,7 @@ impl<'a> Parser<'a> {
             deadline,
             timeout_ms: opts.timeout_ms,
             null_for_missing_values: opts.null_for_missing_values,
+            unquoted_strings: opts.unquoted_strings,
             key_cut: false,
             ticks: 0,
         }
@@ -674,6 +677,43 @@ impl<'a> Parser<'a> {
             || (is_ident_start(c) && ident_len(self.b, pos, end) > 0)
     }
 
+    /// Where unquoted text that starts a value at `pos` (its first word
+    /// ends at `word_end`) ends: at the next `,`, the container's closer or
+    /// the line end (trailing blanks left out); at the top, only a document
+    /// that is one line of text with no brackets or quotes qualifies. `None`
+    /// when it is not such text (a call like `NumberLong(` is not).
+    fn unquoted_end(&self, pos: usize, word_end: usize, end: usize, ctx: Ctx) -> Option<usize> {
+        let b = self.b;
+        if b.get(word_end) == Some(&b'(') {
+            return None;
+        }
+        let stop = match ctx {
+            Ctx::Top => {
+                let rest = &b[pos..end];
+                if rest
+                    .iter()
+                    .any(|&c| matches!(c, b'{' | b'[' | b'"' | b'\n' | b'\r'))
+                {
+                    return None;
+                }
+                end
+            }
+            Ctx::ObjValue | Ctx::ArrValue => {
+                let closer = if ctx == Ctx::ObjValue { b'}' } else { b']' };
+                b[pos..end]
+                    .iter()
+                    .position(|&c| matches!(c, b',' | b'"' | b'\n' | b'\r') || c == closer)
+                    .map_or(end, |k| pos + k)
+            }
+            Ctx::Key => return None,
+        };
+        let mut stop = stop;
+        while stop > pos && matches!(b[stop - 1], b' ' | b'\t') {
+            stop -= 1;
+        }
+        (stop > pos).then_some(stop)
+    }
+
     // ----- keys ---------------------------------------------------------------
 
     /// Parses an object key at `pos`; returns the offset after it. A key cut
@@ -728,7 +768,7 @@ impl<'a> Parser<'a> {
             return self.number(pos, end);
         }
         if c.is_ascii_alphabetic() {
-            return self.word(pos, end, ctx != Ctx::Top).map(Some);
+            return self.word(pos, end, ctx).map(Some);
         }
         Err(Fail::hopeless(
             format!("expected a JSON value, found {}", describe(b, pos, end)),
@@ -852,7 +892,8 @@ impl<'a> Parser<'a> {
     /// end of input, and `NaN`/`Infinity`/`undefined`.
     /// Truncated literals are completed only inside a container
     /// (`allow_truncated`): a bare `No` is prose, not `None` cut short.
-    fn word(&mut self, pos: usize, end: usize, allow_truncated: bool) -> Result<usize, Fail> {
+    fn word(&mut self, pos: usize, end: usize, ctx: Ctx) -> Result<usize, Fail> {
+        let allow_truncated = ctx != Ctx::Top;
         let b = self.b;
         let mut i = pos;
         while i < end && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
@@ -907,6 +948,15 @@ impl<'a> Parser<'a> {
                     self.note(RepairKind::TruncatedLiteral, pos);
                     return Ok(i);
                 }
+            }
+        }
+        if self.unquoted_strings {
+            if let Some(stop) = self.unquoted_end(pos, i, end, ctx) {
+                let text = String::from_utf8_lossy(&self.b[pos..stop]);
+                let quoted = serde_json::Value::String(text.into_owned()).to_string();
+                self.edit(pos, stop, quoted);
+                self.note(RepairKind::UnquotedString, pos);
+                return Ok(stop);
             }
         }
         Err(Fail::hopeless(

@@ -139,6 +139,28 @@ fn a_complete_key_without_value_gets_null_when_asked() {
 }
 
 #[test]
+fn unquoted_text_becomes_a_string_when_asked() {
+    let opts = RepairOptions {
+        unquoted_strings: true,
+        ..RepairOptions::default()
+    };
+    let fixed = |s: &str| repair(s, &opts).map(|r| r.output).unwrap_or_default();
+    assert_eq!(
+        fixed("{message: hello world}"),
+        r#"{"message": "hello world"}"#
+    );
+    assert_eq!(fixed("[https://x.org/a, 2]"), r#"["https://x.org/a", 2]"#);
+    assert_eq!(fixed("She said: no way"), r#""She said: no way""#);
+    assert_eq!(
+        fixed(r#"{"key": value "key2": 1}"#),
+        r#"{"key": "value", "key2": 1}"#
+    );
+    // prose before JSON is still prose, and without the option words fail
+    assert_eq!(fixed(r#"Here it is: {"a": 1}"#), r#"{"a": 1}"#);
+    assert!(repair("{message: hello world}", &RepairOptions::default()).is_err());
+}
+
+#[test]
 fn dropped_partial_key() {
     check(
         r#"{"city": "Paris", "uni"#,
@@ -527,6 +549,7 @@ fn every_kind_has_a_distinct_snake_case_name() {
         InvalidUtf8,
         UnclosedString,
         MissingValue,
+        UnquotedString,
     ];
     let mut names = std::collections::HashSet::new();
     for k in kinds {
@@ -621,11 +644,19 @@ mod properties {
     /// produce valid JSON whenever it succeeds: the check is a safety net,
     /// not the mechanism.
     fn unchecked_output_parses(s: &str) -> Result<(), TestCaseError> {
-        if let Ok(f) = repair_document(s, &opts(), true) {
-            if f.edits_empty {
-                prop_assert!(is_valid_json(s), "{:?}", s);
-            } else {
-                prop_assert!(is_valid_json(&f.output), "{:?} gave {:?}", s, f.output);
+        // the parse-argument options, then the repair subcommand's
+        let subcommand = RepairOptions {
+            null_for_missing_values: true,
+            unquoted_strings: true,
+            ..opts()
+        };
+        for o in [opts(), subcommand] {
+            if let Ok(f) = repair_document(s, &o, true) {
+                if f.edits_empty {
+                    prop_assert!(is_valid_json(s), "{:?}", s);
+                } else {
+                    prop_assert!(is_valid_json(&f.output), "{:?} gave {:?}", s, f.output);
+                }
             }
         }
         Ok(())

@@ -92,8 +92,11 @@ pub(crate) fn repair_document(
         }
     }
 
-    // Prose mode: look for a code fence or an opening brace or bracket.
+    // Prose mode: look for a code fence or an opening brace or bracket. The
+    // document is not all JSON, so words inside a candidate are not taken
+    // for unquoted strings (`Sorry, no [31mJSON` is not an array).
     p.rollback(cp0);
+    p.unquoted_strings = false;
     let mut from = pos;
     let mut fence_at = memchr::memmem::find(&b[from..], b"```").map(|i| from + i);
     let mut tries = 0;
