@@ -7,12 +7,10 @@
 //! off after a complete value (closers supplied). A stray `<|tools_suffix|>`
 //! is markup.
 
-use super::{ids, Rank, Values, FormatId};
 use super::shared::python::{parse_value_any, Wrap};
 use super::shared::wrapped::WrapScan;
-use super::{
-    Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe,
-};
+use super::{ids, FormatId, Rank, Values};
+use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe};
 use crate::call::{arguments_from, call_from_object, clean_name, Evidence, ParsedCall, Shape};
 use serde_json::Value;
 
@@ -152,7 +150,8 @@ pub const OPENER: Opener = Opener {
             fmt: &APERTUS,
             scanner: Box::new(WrapScan::new(WRAP.open_len, WRAP.close, WRAP.seq)),
         })
-    },};
+    },
+};
 
 /// A stray `<|tools_suffix|>` is markup.
 pub const OPENER_STRAY_SUFFIX: Opener = Opener {
@@ -161,4 +160,5 @@ pub const OPENER_STRAY_SUFFIX: Opener = Opener {
     line_start: false,
     rank: Rank::Normal,
     also: &[],
-    probe: |_, _| Probe::Match(Action::Markup { len: 16 }),};
+    probe: |_, _| Probe::Match(Action::Markup { len: 16 }),
+};

@@ -6,8 +6,8 @@
 //! or an array of these) and nothing else follows it on its line. Llama 3
 //! separates several objects with `;`. Anything else is text, untouched.
 
-use super::{ids, Rank, Values, FormatId};
 use super::shared::directly_answer::drop_directly_answer;
+use super::{ids, FormatId, Rank, Values};
 use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
 };
@@ -66,7 +66,8 @@ pub const INLINE_OBJECT: Opener = Opener {
         } else {
             Probe::NotMarker
         }
-    },};
+    },
+};
 
 /// `{` at the start of a line.
 pub const OBJECT: Opener = Opener {
@@ -75,7 +76,8 @@ pub const OBJECT: Opener = Opener {
     line_start: true,
     rank: Rank::Structural,
     also: &[ids::LLAMA3_JSON, ids::XLAM, ids::GEMINI_FUNCTION_CALL],
-    probe: |_, _| held(),};
+    probe: |_, _| held(),
+};
 
 fn probe_array(input: &[u8], cx: &ProbeCx) -> Probe {
     let s = scan::skip_space(input, 1);
@@ -93,7 +95,8 @@ pub const ARRAY: Opener = Opener {
     line_start: true,
     rank: Rank::Structural,
     also: &[ids::LLAMA3_JSON, ids::XLAM, ids::GEMINI_FUNCTION_CALL],
-    probe: probe_array,};
+    probe: probe_array,
+};
 
 /// Finds the end of unmarked JSON: a value that must end its line (unless
 /// inline), or `;`-separated values (Llama 3).

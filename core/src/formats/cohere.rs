@@ -17,11 +17,11 @@
 //! without its `Action:` line (`fenced-json` fences and `bare-json` values).
 //! A block whose only call was `directly_answer` is text.
 
-use super::Model;
-use super::{ids, Rank, Values, FormatId};
 use super::shared::directly_answer::drop_directly_answer;
 use super::shared::fence::{count_ticks, FenceScan};
 use super::shared::tagged::{json_after, TaggedJson};
+use super::Model;
+use super::{ids, FormatId, Rank, Values};
 use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
 use crate::scan::{self, Prefix};
 
@@ -95,9 +95,11 @@ pub const OPENER_ACTION: Opener = Opener {
             16,
             cx,
             &COHERE_ACTION,
-            ACTION_JSON.close,Probe::Match(Action::Markup { len: 16 }),
+            ACTION_JSON.close,
+            Probe::Match(Action::Markup { len: 16 }),
         )
-    },};
+    },
+};
 
 /// A stray `<|END_ACTION|>` is markup.
 pub const OPENER_STRAY_END: Opener = Opener {
@@ -106,7 +108,8 @@ pub const OPENER_STRAY_END: Opener = Opener {
     line_start: false,
     rank: Rank::Normal,
     also: &[],
-    probe: |_, _| Probe::Match(Action::Markup { len: 14 }),};
+    probe: |_, _| Probe::Match(Action::Markup { len: 14 }),
+};
 
 /// Command R's `Action:` line followed by a JSON fence (its end is found by
 /// [`FenceScan`]).
@@ -160,7 +163,8 @@ pub const OPENER_ACTION_LINE: Opener = Opener {
     line_start: true,
     rank: Rank::Normal,
     also: &[],
-    probe: probe_action_line,};
+    probe: probe_action_line,
+};
 
 impl BlockFormat for CohereFence {
     fn id(&self) -> FormatId {
@@ -176,7 +180,13 @@ impl BlockFormat for CohereFence {
             memchr::memmem::rfind(&block[header..], b"```").map_or(block.len(), |k| header + k)
         };
         // the closing fence line is part of the block, not of the body
-        let mut r = super::shared::json::json_block(&block[..content_end], header, content_end, ids::COHERE, cx);
+        let mut r = super::shared::json::json_block(
+            &block[..content_end],
+            header,
+            content_end,
+            ids::COHERE,
+            cx,
+        );
         for c in &mut r.calls {
             c.end = c.end.min(content_end);
         }

@@ -713,13 +713,27 @@ mod tests {
             parse(&text).remove(0).1
         };
         let p = |name: &str, string: &str, v: &str| {
-            format!("<｜DSML｜parameter name=\"{name}\" string=\"{string}\">{v}</｜DSML｜parameter>\n")
+            format!(
+                "<｜DSML｜parameter name=\"{name}\" string=\"{string}\">{v}</｜DSML｜parameter>\n"
+            )
         };
-        assert_eq!(call(&p("arguments", "false", r#"{"a": 1}"#)), json!({"a": 1}));
-        assert_eq!(call(&p("input", "true", r#"{"a": "x"}"#)), json!({"a": "x"}));
+        assert_eq!(
+            call(&p("arguments", "false", r#"{"a": 1}"#)),
+            json!({"a": 1})
+        );
+        assert_eq!(
+            call(&p("input", "true", r#"{"a": "x"}"#)),
+            json!({"a": "x"})
+        );
         // not an object, or not alone: kept as written
-        assert_eq!(call(&p("input", "true", "hello")), json!({"input": "hello"}));
-        assert_eq!(call(&p("arguments", "false", "[1]")), json!({"arguments": [1]}));
+        assert_eq!(
+            call(&p("input", "true", "hello")),
+            json!({"input": "hello"})
+        );
+        assert_eq!(
+            call(&p("arguments", "false", "[1]")),
+            json!({"arguments": [1]})
+        );
         let two = p("input", "false", r#"{"a": 1}"#) + &p("b", "false", "2");
         assert_eq!(call(&two), json!({"input": {"a": 1}, "b": 2}));
     }

@@ -29,7 +29,12 @@ pub const FORMAT: Format = Format {
     ],
     body: "JSON object {\"name\", \"arguments\"} (hermes body)",
     models: &[],
-    openers: &[OPENER_TOOL_CALL, OPENER_STRAY_CLOSE, OPENER_STRAY_THINK_END, OPENER_RESPONSE],
+    openers: &[
+        OPENER_TOOL_CALL,
+        OPENER_STRAY_CLOSE,
+        OPENER_STRAY_THINK_END,
+        OPENER_RESPONSE,
+    ],
     admitted_under: &[],
     doc_start: None,
     lead: None,
@@ -55,7 +60,14 @@ pub static ERNIE45: super::shared::tagged::TaggedJson = super::shared::tagged::T
 
 fn probe_tool_call(input: &[u8], cx: &ProbeCx) -> Probe {
     match super::shared::tag::tag_len(input, 10, cx.eof) {
-        Ok(tag) => super::shared::tagged::json_after(input, tag, cx, &ERNIE45, ERNIE45.close,Probe::NotMarker),
+        Ok(tag) => super::shared::tagged::json_after(
+            input,
+            tag,
+            cx,
+            &ERNIE45,
+            ERNIE45.close,
+            Probe::NotMarker,
+        ),
         Err(p) => p,
     }
 }
@@ -68,7 +80,8 @@ pub const OPENER_TOOL_CALL: Opener = Opener {
     line_start: false,
     rank: Rank::Late,
     also: &[],
-    probe: probe_tool_call,};
+    probe: probe_tool_call,
+};
 
 /// A stray `</tool_call>` under `--format ernie45`.
 pub const OPENER_STRAY_CLOSE: Opener = Opener {
@@ -77,7 +90,8 @@ pub const OPENER_STRAY_CLOSE: Opener = Opener {
     line_start: false,
     rank: Rank::Late,
     also: &[],
-    probe: |_, _| Probe::Match(Action::Markup { len: 12 }),};
+    probe: |_, _| Probe::Match(Action::Markup { len: 12 }),
+};
 
 /// A `</think>` outside any reasoning span (the template opened it) is
 /// markup, in every format.
@@ -87,7 +101,8 @@ pub const OPENER_STRAY_THINK_END: Opener = Opener {
     line_start: false,
     rank: Rank::Late,
     also: &[],
-    probe: |_, _| Probe::Match(Action::Markup { len: 8 }),};
+    probe: |_, _| Probe::Match(Action::Markup { len: 8 }),
+};
 
 /// `<response>` or `</response>` alone on its line (ERNIE's answer wrapper)
 /// is markup. A `<response>` holding a call object is the hermes alias
@@ -119,4 +134,5 @@ pub const OPENER_RESPONSE: Opener = Opener {
     line_start: true,
     rank: Rank::Late,
     also: &[ids::HERMES],
-    probe: probe_response,};
+    probe: probe_response,
+};

@@ -26,4 +26,3 @@ pub const FORMAT: Format = Format {
         call: crate::render::calls::fenced_json,
     }),
 };
-

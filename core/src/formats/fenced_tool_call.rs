@@ -31,4 +31,3 @@ pub const FORMAT: Format = Format {
         call: crate::render::calls::fenced_tool_call,
     }),
 };
-

@@ -5,13 +5,12 @@
 //! non-blank byte after the tag decides (`{` here, `<parameter=` or
 //! `</function>` there). A tag followed by prose is not a call.
 
-use super::{ids, Rank, Values, FormatId};
-use super::{
-    Action, BlockEnd, BlockFormat, BlockResult, Scanner,
-    Format, Opener, ParseCx, Probe, ProbeCx,
-};
 use super::shared::json::JsonThenClose;
 use super::shared::tag::function_tag_end;
+use super::{ids, FormatId, Rank, Values};
+use super::{
+    Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
+};
 use crate::scan;
 
 /// Catalog entry.
@@ -108,7 +107,8 @@ pub const OPENER: Opener = Opener {
     line_start: false,
     rank: Rank::Normal,
     also: &[],
-    probe,};
+    probe,
+};
 
 /// `<function name="NAME">`.
 pub const OPENER_NAME_ATTR: Opener = Opener {
@@ -117,7 +117,8 @@ pub const OPENER_NAME_ATTR: Opener = Opener {
     line_start: false,
     rank: Rank::Normal,
     also: &[],
-    probe,};
+    probe,
+};
 
 impl BlockFormat for Functionary {
     fn id(&self) -> FormatId {

@@ -15,8 +15,8 @@
 //! A `>>>NAME` whose segment is neither JSON nor `python` code (a markdown
 //! nested quote, a REPL prompt `>>> x`) is text.
 
-use super::{ids, Rank, Values, FormatId, DocStart};
 use super::shared::python::parse_value_any;
+use super::{ids, DocStart, FormatId, Rank, Values};
 use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
 };
@@ -240,9 +240,7 @@ impl Scanner for SegmentsScan {
                 } => match json.scan(&block[start.min(len)..]) {
                     End::At(k) => {
                         self.seg_end = start + k;
-                        self.phase = SegPhase::After {
-                            from: self.seg_end,
-                        };
+                        self.phase = SegPhase::After { from: self.seg_end };
                     }
                     End::More if eof => return BlockEnd::Done { len, cut: true },
                     End::More => return BlockEnd::More,
@@ -344,14 +342,18 @@ impl BlockFormat for FunctionaryV32 {
                         );
                         Ok((m, Vec::new()))
                     } else {
-                        match parse_value_any(&body_text, cx.cut && last, &cx.cfg.repair_options()) {
+                        match parse_value_any(&body_text, cx.cut && last, &cx.cfg.repair_options())
+                        {
                             Some((v, mut reps)) => arguments_from(Some(&v)).map(|(m, more)| {
                                 reps.extend(more);
                                 (m, reps)
                             }),
                             None if cx.cut && last => {
                                 if r.calls.is_empty() {
-                                    return BlockResult::truncated(ids::FUNCTIONARY_V3_2, block.len());
+                                    return BlockResult::truncated(
+                                        ids::FUNCTIONARY_V3_2,
+                                        block.len(),
+                                    );
                                 }
                                 r.errors.extend(
                                     BlockResult::truncated(ids::FUNCTIONARY_V3_2, body).errors,
@@ -471,7 +473,8 @@ pub const OPENER: Opener = Opener {
     line_start: true,
     rank: Rank::Normal,
     also: &[],
-    probe,};
+    probe,
+};
 
 /// `>>>` inside a line, once a `>>>all` header has armed `>` for the document.
 pub const OPENER_ARMED: Opener = Opener {
@@ -486,7 +489,8 @@ pub const OPENER_ARMED: Opener = Opener {
         } else {
             Probe::NotMarker
         }
-    },};
+    },
+};
 
 #[cfg(test)]
 mod tests {

@@ -21,10 +21,9 @@
 //! markup, never text.
 
 use super::Model;
-use super::{ids, Rank, Values, FormatId};
+use super::{ids, FormatId, Rank, Values};
 use super::{
-    Action, BlockEnd, BlockFormat, BlockResult, Scanner, Close, Format, Opener, ParseCx,
-    Probe,
+    Action, BlockEnd, BlockFormat, BlockResult, Close, Format, Opener, ParseCx, Probe, Scanner,
 };
 use crate::call::{clean_name, type_text, ParsedCall};
 use crate::repair::{Repair, RepairKind};
@@ -90,7 +89,6 @@ fn markers(block: &[u8]) -> (&'static [u8], &'static [u8]) {
         GEMMA4
     }
 }
-
 
 impl BlockFormat for GemmaCall {
     fn id(&self) -> FormatId {
@@ -618,7 +616,8 @@ pub const OPENER_GEMMA4: Opener = Opener {
     line_start: false,
     rank: Rank::Normal,
     also: &[],
-    probe: held,};
+    probe: held,
+};
 
 /// FunctionGemma's `<start_function_call>`.
 pub const OPENER_FUNCTION_GEMMA: Opener = Opener {
@@ -627,7 +626,8 @@ pub const OPENER_FUNCTION_GEMMA: Opener = Opener {
     line_start: false,
     rank: Rank::Normal,
     also: &[],
-    probe: held,};
+    probe: held,
+};
 
 const CHANNEL_CLOSE: &[Close] = &[Close {
     lit: b"<channel|>",
@@ -642,7 +642,8 @@ pub const OPENER_CHANNEL: Opener = Opener {
     line_start: false,
     rank: Rank::Normal,
     also: &[],
-    probe: probe_channel,};
+    probe: probe_channel,
+};
 
 /// The name line Gemma 4's template writes after `<|channel>`.
 const THOUGHT_HEADER: &[u8] = b"thought\n";
@@ -670,7 +671,8 @@ pub const OPENER_STRAY_GEMMA4: Opener = Opener {
     line_start: false,
     rank: Rank::Normal,
     also: &[],
-    probe: |_, _| Probe::Match(Action::Markup { len: 12 }),};
+    probe: |_, _| Probe::Match(Action::Markup { len: 12 }),
+};
 
 /// Stray `<end_function_call>` is markup.
 pub const OPENER_STRAY_FUNCTION_GEMMA: Opener = Opener {
@@ -679,7 +681,8 @@ pub const OPENER_STRAY_FUNCTION_GEMMA: Opener = Opener {
     line_start: false,
     rank: Rank::Normal,
     also: &[],
-    probe: |_, _| Probe::Match(Action::Markup { len: 19 }),};
+    probe: |_, _| Probe::Match(Action::Markup { len: 19 }),
+};
 
 /// Stray `<channel|>` is markup.
 pub const OPENER_STRAY_CHANNEL: Opener = Opener {
@@ -688,7 +691,8 @@ pub const OPENER_STRAY_CHANNEL: Opener = Opener {
     line_start: false,
     rank: Rank::Normal,
     also: &[],
-    probe: |_, _| Probe::Match(Action::Markup { len: 10 }),};
+    probe: |_, _| Probe::Match(Action::Markup { len: 10 }),
+};
 
 #[cfg(test)]
 mod tests {

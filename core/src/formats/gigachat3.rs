@@ -39,7 +39,11 @@ pub const FORMAT: Format = Format {
             prompt: "",
         },
     ],
-    openers: &[OPENER_MESSAGE_SEP, OPENER_FUNCTION_CALL, OPENER_STRAY_ROLE_SEP],
+    openers: &[
+        OPENER_MESSAGE_SEP,
+        OPENER_FUNCTION_CALL,
+        OPENER_STRAY_ROLE_SEP,
+    ],
     admitted_under: &[],
     doc_start: None,
     lead: None,

@@ -192,9 +192,7 @@ impl Scanner for CallEnd {
                     }
                 }
                 CallPhase::Value { start, from } => match value_end(block, from) {
-                    ValueEnd::Closed { resume } => {
-                        self.phase = CallPhase::Outside { from: resume }
-                    }
+                    ValueEnd::Closed { resume } => self.phase = CallPhase::Outside { from: resume },
                     ValueEnd::Reopened { start } => {
                         self.phase = CallPhase::Value { start, from: start }
                     }
@@ -330,8 +328,8 @@ fn pairs(body: &[u8]) -> (Map<String, Value>, bool) {
             ValueEnd::Reopened { start } => {
                 complete = false;
                 let reopen = start - VALUE_OPEN.len();
-                let e = memchr::memmem::rfind(&body[vf..reopen], KEY_OPEN)
-                    .map_or(reopen, |k| vf + k);
+                let e =
+                    memchr::memmem::rfind(&body[vf..reopen], KEY_OPEN).map_or(reopen, |k| vf + k);
                 (e, e)
             }
             ValueEnd::Open => {

@@ -23,9 +23,7 @@
 use super::shared::tagged::{json_after, TaggedJson};
 use super::Model;
 use super::{ids, Rank, Values};
-use super::{
-    Action, Format, Opener, Probe,
-};
+use super::{Action, Format, Opener, Probe};
 use crate::call::Evidence;
 
 /// Catalog entry.
@@ -38,13 +36,16 @@ pub const FORMAT: Format = Format {
         "<function_call>",
     ],
     body: "JSON array of {\"name\", \"arguments\"} (20b: one object per <function_call>)",
-    models: &[
-        Model {
-            name: "granite-3",
-            prompt: "<|start_of_role|>assistant<|end_of_role|>",
-        },
+    models: &[Model {
+        name: "granite-3",
+        prompt: "<|start_of_role|>assistant<|end_of_role|>",
+    }],
+    openers: &[
+        OPENER_SPECIAL,
+        OPENER_FUNCTION_CALL,
+        OPENER_STRAY_CLOSE,
+        OPENER_TOOL_CALL,
     ],
-    openers: &[OPENER_SPECIAL, OPENER_FUNCTION_CALL, OPENER_STRAY_CLOSE, OPENER_TOOL_CALL],
     admitted_under: &[ids::HERMES],
     doc_start: None,
     lead: None,
@@ -84,9 +85,11 @@ pub const OPENER_SPECIAL: Opener = Opener {
             13,
             cx,
             &GRANITE,
-            GRANITE.close,Probe::Match(Action::Markup { len: 13 }),
+            GRANITE.close,
+            Probe::Match(Action::Markup { len: 13 }),
         )
-    },};
+    },
+};
 
 /// `<function_call>` + JSON object (granite-20b, or a hermes alias).
 pub const OPENER_FUNCTION_CALL: Opener = Opener {
@@ -95,7 +98,17 @@ pub const OPENER_FUNCTION_CALL: Opener = Opener {
     line_start: false,
     rank: Rank::Normal,
     also: &[ids::HERMES],
-    probe: |i, cx| json_after(i, 15, cx, &FUNCTION_CALL, FUNCTION_CALL.close,Probe::NotMarker),};
+    probe: |i, cx| {
+        json_after(
+            i,
+            15,
+            cx,
+            &FUNCTION_CALL,
+            FUNCTION_CALL.close,
+            Probe::NotMarker,
+        )
+    },
+};
 
 /// A stray `</function_call>` is markup.
 pub const OPENER_STRAY_CLOSE: Opener = Opener {
@@ -104,7 +117,8 @@ pub const OPENER_STRAY_CLOSE: Opener = Opener {
     line_start: false,
     rank: Rank::Normal,
     also: &[ids::HERMES],
-    probe: |_, _| Probe::Match(Action::Markup { len: 16 }),};
+    probe: |_, _| Probe::Match(Action::Markup { len: 16 }),
+};
 
 /// Granite 3.2/3.3 `<tool_call>[…]` with `--format granite` (in auto mode
 /// the hermes opener, earlier in the table, takes it).
@@ -114,4 +128,5 @@ pub const OPENER_TOOL_CALL: Opener = Opener {
     line_start: false,
     rank: Rank::Late,
     also: &[],
-    probe: |i, cx| json_after(i, 11, cx, &GRANITE, GRANITE.close,Probe::NotMarker),};
+    probe: |i, cx| json_after(i, 11, cx, &GRANITE, GRANITE.close, Probe::NotMarker),
+};

@@ -31,9 +31,9 @@
 //! that only lack closing brackets at end of input. Stray `<|message|>` and
 //! `<|constrain|>` tokens are markup.
 
-use super::Model;
-use super::{ids, Rank, Values, FormatId};
 use super::shared::section;
+use super::Model;
+use super::{ids, FormatId, Rank, Values};
 use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Close, Format, Opener, ParseCx, Probe, ProbeCx,
     Scanner,
@@ -59,12 +59,10 @@ pub const FORMAT: Format = Format {
         "<|return|>",
     ],
     body: "JSON arguments in a message whose header has a recipient; analysis channel is reasoning",
-    models: &[
-        Model {
-            name: "gpt-oss",
-            prompt: "<|start|>assistant",
-        },
-    ],
+    models: &[Model {
+        name: "gpt-oss",
+        prompt: "<|start|>assistant",
+    }],
     openers: &[OPENER_START, OPENER_CHANNEL, OPENER_STRAY],
     admitted_under: &[],
     doc_start: None,
@@ -236,7 +234,8 @@ pub const OPENER_START: Opener = Opener {
     line_start: false,
     rank: Rank::Normal,
     also: &[],
-    probe,};
+    probe,
+};
 
 /// `<|channel|>` — a message whose `<|start|>assistant` was in the prompt.
 pub const OPENER_CHANNEL: Opener = Opener {
@@ -245,7 +244,8 @@ pub const OPENER_CHANNEL: Opener = Opener {
     line_start: false,
     rank: Rank::Normal,
     also: &[],
-    probe,};
+    probe,
+};
 
 fn probe_stray(input: &[u8], cx: &ProbeCx) -> Probe {
     match section::match_any(input, &[MESSAGE, b"<|constrain|>"]) {
@@ -262,7 +262,8 @@ pub const OPENER_STRAY: Opener = Opener {
     line_start: false,
     rank: Rank::Normal,
     also: &[],
-    probe: probe_stray,};
+    probe: probe_stray,
+};
 
 /// The harmony call block: a header with a recipient, then the body.
 pub struct Harmony;
@@ -453,7 +454,13 @@ impl BlockFormat for Harmony {
                 Ok((args, Vec::new()))
             }
         } else {
-            section::json_arguments(body, body_start, cx.cut, ids::HARMONY, &cx.cfg.repair_options())
+            section::json_arguments(
+                body,
+                body_start,
+                cx.cut,
+                ids::HARMONY,
+                &cx.cfg.repair_options(),
+            )
         };
         match result {
             Ok((arguments, repairs)) => BlockResult {

@@ -8,15 +8,12 @@
 //! the tag, `parameters` for `arguments`, string arguments, OpenAI-shaped
 //! bodies, arrays of calls, and `</tool_call>` inside string arguments.
 
-use super::Model;
-use super::{ids, Rank, Values, FormatId};
-use super::{
-    Action,
-    BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx,
-};
 use super::shared::json::{json_block, json_body_end, JsonThenClose};
 use super::shared::tag::tag_then_body;
 use super::shared::tagged::{json_after, TaggedJson};
+use super::Model;
+use super::{ids, FormatId, Rank, Values};
+use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
 use crate::call::Evidence;
 use crate::scan::{self, Prefix};
 
@@ -53,7 +50,18 @@ pub const FORMAT: Format = Format {
             prompt: "<|im_start|>assistant\n",
         },
     ],
-    openers: &[OPENER_TOOL_CALL, OPENER_TOOL_DASH_CALL, OPENER_TOOLCALL, OPENER_STRAY_CLOSE, OPENER_TOOLS, OPENER_TOOL, OPENER_RESPONSE, OPENER_JSON, OPENER_XML, OPENER_TOOL_CALLS],
+    openers: &[
+        OPENER_TOOL_CALL,
+        OPENER_TOOL_DASH_CALL,
+        OPENER_TOOLCALL,
+        OPENER_STRAY_CLOSE,
+        OPENER_TOOLS,
+        OPENER_TOOL,
+        OPENER_RESPONSE,
+        OPENER_JSON,
+        OPENER_XML,
+        OPENER_TOOL_CALLS,
+    ],
     admitted_under: &[],
     doc_start: None,
     lead: None,
@@ -75,7 +83,6 @@ pub struct Hermes;
 
 /// The shared instance.
 pub static HERMES: Hermes = Hermes;
-
 
 /// A hermes block after an opening tag `lit_len` bytes long: a JSON body,
 /// an empty tag (`<tool_call></tool_call>`), or the input ending right
@@ -113,7 +120,8 @@ pub const OPENER_TOOL_CALL: Opener = Opener {
     line_start: false,
     rank: Rank::Normal,
     also: &[],
-    probe: |i, cx| probe_with(i, cx, 10, CLOSE),};
+    probe: |i, cx| probe_with(i, cx, 10, CLOSE),
+};
 
 /// `<tool-call>` spelling drift.
 pub const OPENER_TOOL_DASH_CALL: Opener = Opener {
@@ -122,7 +130,8 @@ pub const OPENER_TOOL_DASH_CALL: Opener = Opener {
     line_start: false,
     rank: Rank::Normal,
     also: &[],
-    probe: |i, cx| probe_with(i, cx, 10, b"</tool-call>"),};
+    probe: |i, cx| probe_with(i, cx, 10, b"</tool-call>"),
+};
 
 /// `<toolcall>` spelling drift.
 pub const OPENER_TOOLCALL: Opener = Opener {
@@ -131,7 +140,8 @@ pub const OPENER_TOOLCALL: Opener = Opener {
     line_start: false,
     rank: Rank::Normal,
     also: &[],
-    probe: |i, cx| probe_with(i, cx, 9, b"</toolcall>"),};
+    probe: |i, cx| probe_with(i, cx, 9, b"</toolcall>"),
+};
 
 /// A stray `</tool_call>` with no opener is markup, never text.
 pub const OPENER_STRAY_CLOSE: Opener = Opener {
@@ -140,7 +150,8 @@ pub const OPENER_STRAY_CLOSE: Opener = Opener {
     line_start: false,
     rank: Rank::Normal,
     also: &[ids::QWEN3_CODER_XML, ids::GLM4_MOE],
-    probe: |_, _| Probe::Match(Action::Markup { len: 12 }),};
+    probe: |_, _| Probe::Match(Action::Markup { len: 12 }),
+};
 
 /// The closing tag matching the opener spelling at the start of `block`.
 fn close_for(block: &[u8]) -> &'static [u8] {
@@ -170,7 +181,6 @@ impl BlockFormat for Hermes {
     }
 }
 
-
 macro_rules! alias {
     ($name:ident, $opener:ident, $open:literal, $close:literal, $doc:literal) => {
         #[doc = $doc]
@@ -188,7 +198,7 @@ macro_rules! alias {
             line_start: false,
             rank: Rank::Normal,
             also: &[],
-            probe: |i, cx| json_after(i, $open.len(), cx, &$name, $name.close,Probe::NotMarker),
+            probe: |i, cx| json_after(i, $open.len(), cx, &$name, $name.close, Probe::NotMarker),
         };
     };
 }
@@ -228,7 +238,6 @@ alias!(
     b"</xml>",
     "`<xml>` around a call object."
 );
-
 
 /// `<tool_calls>` around a hermes body, under `--format hermes` only (a
 /// `<tool_calls>` tag is among hermes' spelling drift; in auto mode the same

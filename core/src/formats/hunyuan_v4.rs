@@ -63,7 +63,6 @@ pub struct Hunyuan;
 /// The shared instance.
 pub static HUNYUAN: Hunyuan = Hunyuan;
 
-
 /// Probes a `<tool_calls:SUFFIX>` or `<tool_call:SUFFIX>` tag whose name is
 /// `lit_len` bytes (the `:` is at `lit_len`).
 fn probe_suffixed(input: &[u8], lit_len: usize, cx: &ProbeCx) -> Probe {
@@ -111,7 +110,8 @@ pub const OPENER_CALL: Opener = Opener {
     line_start: false,
     rank: Rank::Normal,
     also: &[],
-    probe: |i, cx| probe_suffixed(i, 10, cx),};
+    probe: |i, cx| probe_suffixed(i, 10, cx),
+};
 
 fn probe_stray(input: &[u8], cx: &ProbeCx) -> Probe {
     // `</tool_calls:S>` or `</tool_call:S>`
@@ -142,7 +142,8 @@ pub const OPENER_STRAY_CLOSE: Opener = Opener {
             _ => Probe::NotMarker,
         },
         _ => Probe::NotMarker,
-    },};
+    },
+};
 
 /// Finds where a Hunyuan block ends: at the closing tag of what opened it
 /// (`</tool_calls…>` for the wrapper, else `</tool_call…>`), or, at the end
@@ -369,7 +370,10 @@ fn pairs(body: &[u8]) -> (Map<String, Value>, bool, bool) {
         };
         let text = String::from_utf8_lossy(&body[ve..value_end]);
         if !key.is_empty() && !args.contains_key(&key) {
-            args.insert(key, super::shared::xml::decode_value(strip_one_newline(&text)));
+            args.insert(
+                key,
+                super::shared::xml::decode_value(strip_one_newline(&text)),
+            );
         }
         j = next.max(ve);
     }

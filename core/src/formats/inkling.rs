@@ -34,7 +34,8 @@ const OPEN: &[u8] = b"<|content_invoke_tool_json|>";
 const END: &[u8] = b"<|end_message|>";
 
 /// The block format.
-pub static INKLING: super::shared::tagged::TaggedJson = super::shared::tagged::TaggedJson::strong(ids::INKLING, END);
+pub static INKLING: super::shared::tagged::TaggedJson =
+    super::shared::tagged::TaggedJson::strong(ids::INKLING, END);
 
 /// `<|content_invoke_tool_json|>`.
 pub const OPENER: Opener = Opener {
@@ -49,9 +50,11 @@ pub const OPENER: Opener = Opener {
             OPEN.len(),
             cx,
             &INKLING,
-            INKLING.close,Probe::Match(Action::Markup { len: OPEN.len() }),
+            INKLING.close,
+            Probe::Match(Action::Markup { len: OPEN.len() }),
         )
-    },};
+    },
+};
 
 /// A stray `<|end_message|>` is markup.
 pub const OPENER_STRAY_END: Opener = Opener {
@@ -60,4 +63,5 @@ pub const OPENER_STRAY_END: Opener = Opener {
     line_start: false,
     rank: Rank::Normal,
     also: &[],
-    probe: |_, _| Probe::Match(Action::Markup { len: END.len() }),};
+    probe: |_, _| Probe::Match(Action::Markup { len: END.len() }),
+};

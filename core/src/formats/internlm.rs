@@ -13,8 +13,8 @@
 //! body directly after `<|action_start|>`. A stray `<|action_end|>`, or an
 //! `<|action_start|>` not followed by a call, is markup.
 
-use super::{ids, Rank, Values, FormatId};
 use super::shared::tag::{block, UntilClose};
+use super::{ids, FormatId, Rank, Values};
 use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
 use crate::call::{strip_one_newline, ParsedCall};
 use crate::scan::{self, Prefix};
@@ -83,7 +83,8 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
                 tag,
                 cx,
                 &PLUGIN_BLOCK,
-                PLUGIN_BLOCK.close,Probe::Match(Action::Markup { len: tag }),
+                PLUGIN_BLOCK.close,
+                Probe::Match(Action::Markup { len: tag }),
             );
         }
         Prefix::Partial if !cx.eof => return Probe::NeedMore,
@@ -91,13 +92,23 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
     }
     match scan::prefix(rest, INTERPRETER) {
         Prefix::Full => {
-            return block(&INTERPRETER_BLOCK, UntilClose::new(END, s + INTERPRETER.len()))
+            return block(
+                &INTERPRETER_BLOCK,
+                UntilClose::new(END, s + INTERPRETER.len()),
+            )
         }
         Prefix::Partial if !cx.eof => return Probe::NeedMore,
         _ => {}
     }
     if matches!(rest.first(), Some(b'{')) {
-        return super::shared::tagged::json_after(input, s, cx, &PLUGIN_BLOCK, PLUGIN_BLOCK.close,Probe::NotMarker);
+        return super::shared::tagged::json_after(
+            input,
+            s,
+            cx,
+            &PLUGIN_BLOCK,
+            PLUGIN_BLOCK.close,
+            Probe::NotMarker,
+        );
     }
     Probe::Match(Action::Markup { len: START.len() })
 }
@@ -109,7 +120,8 @@ pub const OPENER: Opener = Opener {
     line_start: false,
     rank: Rank::Normal,
     also: &[],
-    probe,};
+    probe,
+};
 
 /// A stray `<|action_end|>` is markup.
 pub const OPENER_STRAY_END: Opener = Opener {
@@ -118,7 +130,8 @@ pub const OPENER_STRAY_END: Opener = Opener {
     line_start: false,
     rank: Rank::Normal,
     also: &[],
-    probe: |_, _| Probe::Match(Action::Markup { len: END.len() }),};
+    probe: |_, _| Probe::Match(Action::Markup { len: END.len() }),
+};
 
 impl BlockFormat for Interpreter {
     fn id(&self) -> FormatId {

@@ -10,8 +10,8 @@
 //! `</tool_calls>` is markup. `--format jamba` and `--format minimax` accept
 //! both bodies.
 
-use super::{ids, Rank, Values};
 use super::shared::tag::tag_then_body;
+use super::{ids, Rank, Values};
 use super::{Action, Format, Opener, Probe, ProbeCx};
 
 /// Catalog entry.
@@ -37,7 +37,8 @@ pub const FORMAT: Format = Format {
 };
 
 /// Array bodies.
-pub static JAMBA: super::shared::tagged::TaggedJson = super::shared::tagged::TaggedJson::strong(ids::JAMBA, b"</tool_calls>");
+pub static JAMBA: super::shared::tagged::TaggedJson =
+    super::shared::tagged::TaggedJson::strong(ids::JAMBA, b"</tool_calls>");
 
 /// A jamba block: `<tool_calls>` around a JSON array (or nothing more, at
 /// the end of input). `minimax` (JSON objects), `hunyuan-v4` (`<tool_call`
@@ -63,7 +64,8 @@ pub const OPENER: Opener = Opener {
     line_start: false,
     rank: Rank::Normal,
     also: &[ids::MINIMAX],
-    probe,};
+    probe,
+};
 
 /// A stray `</tool_calls>` is markup.
 pub const OPENER_STRAY_CLOSE: Opener = Opener {
@@ -72,4 +74,5 @@ pub const OPENER_STRAY_CLOSE: Opener = Opener {
     line_start: false,
     rank: Rank::Normal,
     also: &[ids::MINIMAX, ids::HERMES],
-    probe: |_, _| Probe::Match(Action::Markup { len: 13 }),};
+    probe: |_, _| Probe::Match(Action::Markup { len: 13 }),
+};

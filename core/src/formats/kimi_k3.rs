@@ -518,7 +518,8 @@ impl BlockFormat for KimiK3 {
                         &block[vf..ve],
                         vf,
                         cx.cut && !closed,
-                        ids::KIMI_K3, &cx.cfg.repair_options(),
+                        ids::KIMI_K3,
+                        &cx.cfg.repair_options(),
                     ) {
                         Ok((m, reps)) => {
                             args.extend(m);

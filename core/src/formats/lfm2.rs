@@ -7,13 +7,11 @@
 //! negative numbers, tuples and keyword names such as `from=`. A stray
 //! `<|tool_call_end|>` is markup, never text.
 
-use super::Model;
-use super::{ids, Rank, Values, FormatId};
 use super::shared::python::{parse_wrapped, Wrap};
 use super::shared::wrapped::WrapScan;
-use super::{
-    Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe,
-};
+use super::Model;
+use super::{ids, FormatId, Rank, Values};
+use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe};
 
 /// Catalog entry.
 pub const FORMAT: Format = Format {
@@ -21,12 +19,10 @@ pub const FORMAT: Format = Format {
     families: "Liquid LFM2, LFM2.5",
     markers: &["<|tool_call_start|>", "<|tool_call_end|>"],
     body: "pythonic call list (JSON array also accepted)",
-    models: &[
-        Model {
-            name: "lfm2",
-            prompt: "<|im_start|>assistant\n",
-        },
-    ],
+    models: &[Model {
+        name: "lfm2",
+        prompt: "<|im_start|>assistant\n",
+    }],
     openers: &[OPENER, OPENER_STRAY_END],
     admitted_under: &[],
     doc_start: None,
@@ -76,7 +72,8 @@ pub const OPENER: Opener = Opener {
             fmt: &LFM2,
             scanner: Box::new(WrapScan::new(WRAP.open_len, WRAP.close, WRAP.seq)),
         })
-    },};
+    },
+};
 
 /// A stray `<|tool_call_end|>` is markup.
 pub const OPENER_STRAY_END: Opener = Opener {
@@ -85,4 +82,5 @@ pub const OPENER_STRAY_END: Opener = Opener {
     line_start: false,
     rank: Rank::Normal,
     also: &[],
-    probe: |_, _| Probe::Match(Action::Markup { len: 17 }),};
+    probe: |_, _| Probe::Match(Action::Markup { len: 17 }),
+};

@@ -40,4 +40,3 @@ pub const FORMAT: Format = Format {
         call: crate::render::calls::llama3_json,
     }),
 };
-

@@ -16,8 +16,10 @@
 //! `<|python_tag|>`, or at the end of input. A `.call(` cut off at the end of
 //! input is reported as truncated rather than passed off as code.
 
-use super::{ids, Rank, Values, FormatId};
-use super::shared::python::{block_result, call_head, parse_call_sequence, parse_value_any, PyCalls};
+use super::shared::python::{
+    block_result, call_head, parse_call_sequence, parse_value_any, PyCalls,
+};
+use super::{ids, FormatId, Rank, Values};
 use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
 };
@@ -409,4 +411,5 @@ pub const OPENER: Opener = Opener {
     line_start: false,
     rank: Rank::Normal,
     also: &[ids::LLAMA3_JSON, ids::FUNCTIONARY],
-    probe,};
+    probe,
+};

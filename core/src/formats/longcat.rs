@@ -47,9 +47,11 @@ pub const OPENER: Opener = Opener {
             19,
             cx,
             &LONGCAT,
-            LONGCAT.close,Probe::Match(Action::Markup { len: 19 }),
+            LONGCAT.close,
+            Probe::Match(Action::Markup { len: 19 }),
         )
-    },};
+    },
+};
 
 /// A stray `</longcat_tool_call>` is markup.
 pub const OPENER_STRAY_CLOSE: Opener = Opener {
@@ -58,4 +60,5 @@ pub const OPENER_STRAY_CLOSE: Opener = Opener {
     line_start: false,
     rank: Rank::Normal,
     also: &[],
-    probe: |_, _| Probe::Match(Action::Markup { len: 20 }),};
+    probe: |_, _| Probe::Match(Action::Markup { len: 20 }),
+};

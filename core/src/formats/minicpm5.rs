@@ -22,8 +22,8 @@ use super::{
     Probe, ProbeCx, Rank, Scanner, Values,
 };
 use crate::call::{clean_name, ParsedCall};
-use crate::scan::{self, Prefix};
 use crate::repair::RepairOptions;
+use crate::scan::{self, Prefix};
 use serde_json::{Map, Value};
 
 /// The descriptor.
@@ -79,7 +79,10 @@ fn probe(input: &[u8], cx: &ProbeCx, lit: usize) -> Probe {
         };
     };
     let tag = lit + gt + 1;
-    if input[lit..tag - 1].iter().any(|&b| matches!(b, b'<' | b'\n')) {
+    if input[lit..tag - 1]
+        .iter()
+        .any(|&b| matches!(b, b'<' | b'\n'))
+    {
         return Probe::NotMarker;
     }
     let s = scan::skip_space(input, tag);
@@ -202,7 +205,8 @@ impl BlockFormat for MiniCpm5 {
         let Some(gt) = memchr::memchr(b'>', block) else {
             return BlockResult::truncated(ids::MINICPM5, block.len());
         };
-        let head = String::from_utf8_lossy(&block[..gt]).replacen("<functionname=", "<function name=", 1);
+        let head =
+            String::from_utf8_lossy(&block[..gt]).replacen("<functionname=", "<function name=", 1);
         let name = clean_name(&attr(head.as_bytes(), "name").unwrap_or_default());
         if name.is_empty() {
             return BlockResult::error("TLP-001", "MiniCPM function has no name", 0);
@@ -306,7 +310,10 @@ mod tests {
             b"<param name=\"code\"><![CDATA[  a </param> </function>\n]]></param><param name=\"n\">3</param>",
         );
         assert!(complete);
-        assert_eq!(Value::Object(args), json!({"code": "  a </param> </function>\n", "n": 3}));
+        assert_eq!(
+            Value::Object(args),
+            json!({"code": "  a </param> </function>\n", "n": 3})
+        );
     }
 
     #[test]

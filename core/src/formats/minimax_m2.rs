@@ -21,9 +21,9 @@
 //! quotes around names. A stray `</minimax:tool_call>` is markup.
 
 use super::shared::invoke::{end_without_close, parse_invokes};
-use super::Model;
-use super::{ids, Rank, Values, FormatId};
 use super::shared::tag::UntilClose;
+use super::Model;
+use super::{ids, FormatId, Rank, Values};
 use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
 
 /// Catalog entry.
@@ -39,12 +39,10 @@ pub const FORMAT: Format = Format {
         "</minimax:tool_call>",
     ],
     body: "<invoke> blocks of named parameters; values are text, typed when unambiguous",
-    models: &[
-        Model {
-            name: "minimax-m2",
-            prompt: "",
-        },
-    ],
+    models: &[Model {
+        name: "minimax-m2",
+        prompt: "",
+    }],
     openers: &[OPENER, OPENER_STRAY_CLOSE],
     admitted_under: &[],
     doc_start: None,
@@ -92,7 +90,8 @@ pub const OPENER: Opener = Opener {
     line_start: false,
     rank: Rank::Normal,
     also: &[],
-    probe,};
+    probe,
+};
 
 /// A stray `</minimax:tool_call>` is markup.
 pub const OPENER_STRAY_CLOSE: Opener = Opener {
@@ -101,5 +100,5 @@ pub const OPENER_STRAY_CLOSE: Opener = Opener {
     line_start: false,
     rank: Rank::Normal,
     also: &[],
-    probe: |_, _| Probe::Match(Action::Markup { len: CLOSE.len() }),};
-
+    probe: |_, _| Probe::Match(Action::Markup { len: CLOSE.len() }),
+};

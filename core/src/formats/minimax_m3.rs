@@ -21,9 +21,9 @@
 //! `<parameter name="K">` children. A namespace token anywhere else (not
 //! before `<tool_call>`) is markup. Values are typed like `minimax-m2`.
 
-use super::{ids, Rank, Values, FormatId, Lead};
 use super::shared::invoke::{self, NS};
 use super::shared::tag::{block, UntilClose};
+use super::{ids, FormatId, Lead, Rank, Values};
 use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
 use crate::scan::{self, Prefix};
 
@@ -109,7 +109,8 @@ pub const OPENER: Opener = Opener {
     line_start: false,
     rank: Rank::Normal,
     also: &[],
-    probe: |i, cx| after_token(i, NS.len() - 1, cx),};
+    probe: |i, cx| after_token(i, NS.len() - 1, cx),
+};
 
 /// The whole namespace token at the start of a line.
 pub const OPENER_LINE: Opener = Opener {
@@ -118,7 +119,8 @@ pub const OPENER_LINE: Opener = Opener {
     line_start: true,
     rank: Rank::Normal,
     also: &[],
-    probe: |i, cx| after_token(i, NS.len(), cx),};
+    probe: |i, cx| after_token(i, NS.len(), cx),
+};
 
 fn probe_tool_call(input: &[u8], cx: &ProbeCx) -> Probe {
     let s = scan::skip_space(input, 11);
@@ -144,4 +146,5 @@ pub const OPENER_TOOL_CALL: Opener = Opener {
     line_start: false,
     rank: Rank::Normal,
     also: &[],
-    probe: probe_tool_call,};
+    probe: probe_tool_call,
+};

@@ -17,9 +17,9 @@
 //! prose is text. The JSON-array form is also what xLAM writes
 //! after `[TOOL_CALLS]`, so the block may be forced as `--format xlam`.
 
-use super::Model;
-use super::{ids, Rank, Values, FormatId};
 use super::shared::section;
+use super::Model;
+use super::{ids, FormatId, Rank, Values};
 use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
 };
@@ -209,7 +209,8 @@ pub const OPENER: Opener = Opener {
     line_start: false,
     rank: Rank::Normal,
     also: &[ids::XLAM],
-    probe,};
+    probe,
+};
 
 /// The `[TOOL_CALLS]` block format.
 pub struct Mistral;
@@ -224,7 +225,9 @@ impl BlockFormat for Mistral {
 
     fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
         match head(block, true, true) {
-            Head::Json(b) => super::shared::json::json_block(block, b, block.len(), ids::MISTRAL, cx),
+            Head::Json(b) => {
+                super::shared::json::json_block(block, b, block.len(), ids::MISTRAL, cx)
+            }
             Head::Named { name, id, body } => {
                 let name_s = clean_name(&String::from_utf8_lossy(&block[name.0..name.1]));
                 if name_s.is_empty() {
@@ -233,7 +236,13 @@ impl BlockFormat for Mistral {
                 let id = id
                     .map(|(a, b)| String::from_utf8_lossy(scan::trim(&block[a..b])).into_owned())
                     .filter(|s| !s.is_empty());
-                match section::json_arguments(&block[body..], body, cx.cut, ids::MISTRAL, &cx.cfg.repair_options()) {
+                match section::json_arguments(
+                    &block[body..],
+                    body,
+                    cx.cut,
+                    ids::MISTRAL,
+                    &cx.cfg.repair_options(),
+                ) {
                     Ok((arguments, repairs)) => BlockResult {
                         calls: vec![ParsedCall {
                             name: name_s,

@@ -43,7 +43,10 @@ pub const OPENER: Opener = Opener {
     line_start: false,
     rank: Rank::Early,
     also: &[],
-    probe: |i, cx| super::shared::tagged::json_after(i, 10, cx, &NEMOTRON, NEMOTRON.close,Probe::NotMarker),};
+    probe: |i, cx| {
+        super::shared::tagged::json_after(i, 10, cx, &NEMOTRON, NEMOTRON.close, Probe::NotMarker)
+    },
+};
 
 /// A stray `</TOOLCALL>` is markup.
 pub const OPENER_STRAY_CLOSE: Opener = Opener {
@@ -52,4 +55,5 @@ pub const OPENER_STRAY_CLOSE: Opener = Opener {
     line_start: false,
     rank: Rank::Normal,
     also: &[],
-    probe: |_, _| Probe::Match(Action::Markup { len: 11 }),};
+    probe: |_, _| Probe::Match(Action::Markup { len: 11 }),
+};

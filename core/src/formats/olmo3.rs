@@ -9,14 +9,11 @@
 //! `<invoke>` markup, prose) is not this format. A stray `</function_calls>`
 //! is markup.
 
-use super::Model;
-use super::{ids, Rank, Values, FormatId};
 use super::shared::python::{call_head, parse_wrapped, skip_space_bounded, Wrap, MAX_GAP};
 use super::shared::wrapped::WrapScan;
-use super::{
-    Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe,
-    ProbeCx,
-};
+use super::Model;
+use super::{ids, FormatId, Rank, Values};
+use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
 
 /// Catalog entry.
 pub const FORMAT: Format = Format {
@@ -24,12 +21,10 @@ pub const FORMAT: Format = Format {
     families: "AllenAI OLMo 3",
     markers: &["<function_calls>", "</function_calls>"],
     body: "newline-separated pythonic calls without list brackets",
-    models: &[
-        Model {
-            name: "olmo-3",
-            prompt: "<|im_start|>assistant\n",
-        },
-    ],
+    models: &[Model {
+        name: "olmo-3",
+        prompt: "<|im_start|>assistant\n",
+    }],
     openers: &[OPENER, OPENER_STRAY_CLOSE],
     admitted_under: &[],
     doc_start: None,
@@ -97,7 +92,8 @@ pub const OPENER: Opener = Opener {
     line_start: false,
     rank: Rank::Normal,
     also: &[],
-    probe,};
+    probe,
+};
 
 /// A stray `</function_calls>` is markup.
 pub const OPENER_STRAY_CLOSE: Opener = Opener {
@@ -106,4 +102,5 @@ pub const OPENER_STRAY_CLOSE: Opener = Opener {
     line_start: false,
     rank: Rank::Normal,
     also: &[],
-    probe: |_, _| Probe::Match(Action::Markup { len: 17 }),};
+    probe: |_, _| Probe::Match(Action::Markup { len: 17 }),
+};

@@ -10,12 +10,11 @@
 //! (`functools[f(a=1)]`), and a body cut off after a complete value.
 //! `functools` in prose (`functools.partial`) is text.
 
-use super::Model;
-use super::{ids, Rank, Values, FormatId};
 use super::shared::python::{call_head, parse_body, skip_space_bounded, PyEndAt, PyScan, MAX_GAP};
+use super::Model;
+use super::{ids, FormatId, Rank, Values};
 use super::{
-    Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, Scanner,
-    ProbeCx,
+    Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
 };
 use crate::call::Evidence;
 use crate::scan;
@@ -26,12 +25,10 @@ pub const FORMAT: Format = Format {
     families: "Phi-4-mini-instruct, FireFunction v2",
     markers: &["functools["],
     body: "JSON array of {\"name\", \"arguments\"}",
-    models: &[
-        Model {
-            name: "phi-4-mini",
-            prompt: "<|assistant|>",
-        },
-    ],
+    models: &[Model {
+        name: "phi-4-mini",
+        prompt: "<|assistant|>",
+    }],
     openers: &[OPENER],
     admitted_under: &[],
     doc_start: None,
@@ -140,4 +137,5 @@ pub const OPENER: Opener = Opener {
     line_start: true,
     rank: Rank::Normal,
     also: &[],
-    probe,};
+    probe,
+};

@@ -27,13 +27,12 @@
 //! A call with positional arguments cannot be named without the schema: it
 //! is reported as a `TLP-002` error record, not a call.
 
-use super::Model;
 use super::shared::python::*;
 use super::shared::wrapped::{LineValueScan, WrapScan};
-use super::{ids, Rank, Values, FormatId, DocStart};
+use super::Model;
+use super::{ids, DocStart, FormatId, Rank, Values};
 use super::{
-    Action, BlockEnd, BlockFormat, BlockResult, Format, Opener,
-    ParseCx, Probe, ProbeCx, Scanner,
+    Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
 };
 
 /// Catalog entry.
@@ -47,12 +46,10 @@ pub const FORMAT: Format = Format {
         "<|python_end|>",
     ],
     body: "Python list literal of calls with keyword arguments",
-    models: &[
-        Model {
-            name: "llama-4",
-            prompt: "<|header_start|>assistant<|header_end|>\n\n",
-        },
-    ],
+    models: &[Model {
+        name: "llama-4",
+        prompt: "<|header_start|>assistant<|header_end|>\n\n",
+    }],
     openers: &[OPENER_PYTHON_START, OPENER_PYTHON_END, OPENER_LIST],
     admitted_under: &[],
     doc_start: Some(DocStart {
@@ -90,7 +87,6 @@ const START_WRAP: Wrap = Wrap {
     close: b"<|python_end|>",
     seq: true,
 };
-
 
 impl BlockFormat for PyList {
     fn id(&self) -> FormatId {
@@ -140,7 +136,9 @@ impl BlockFormat for PyBare {
         let text = String::from_utf8_lossy(block);
         let exact = matches!(text, std::borrow::Cow::Borrowed(_));
         match parse_call_sequence(&text, cx.cut) {
-            Ok(pc) if pc.calls.iter().any(|c| c.positional > 0) && !cx.cfg.is_only(ids::PYTHONIC) => {
+            Ok(pc)
+                if pc.calls.iter().any(|c| c.positional > 0) && !cx.cfg.is_only(ids::PYTHONIC) =>
+            {
                 BlockResult::text()
             }
             Ok(pc) => block_result(pc, ids::PYTHONIC, 0, block.len(), exact),
@@ -287,7 +285,8 @@ pub const OPENER_LIST: Opener = Opener {
     line_start: true,
     rank: Rank::Normal,
     also: &[],
-    probe: probe_list,};
+    probe: probe_list,
+};
 
 /// Llama 4's `<|python_start|>`.
 pub const OPENER_PYTHON_START: Opener = Opener {
@@ -305,7 +304,8 @@ pub const OPENER_PYTHON_START: Opener = Opener {
                 START_WRAP.seq,
             )),
         })
-    },};
+    },
+};
 
 /// A stray `<|python_end|>` is markup.
 pub const OPENER_PYTHON_END: Opener = Opener {
@@ -314,7 +314,8 @@ pub const OPENER_PYTHON_END: Opener = Opener {
     line_start: false,
     rank: Rank::Normal,
     also: &[],
-    probe: |_, _| Probe::Match(Action::Markup { len: 14 }),};
+    probe: |_, _| Probe::Match(Action::Markup { len: 14 }),
+};
 
 #[cfg(test)]
 mod tests {

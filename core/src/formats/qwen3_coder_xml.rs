@@ -89,7 +89,6 @@ pub struct QwenXml;
 /// The shared instance.
 pub static QWEN_XML: QwenXml = QwenXml;
 
-
 impl BlockFormat for QwenXml {
     fn id(&self) -> FormatId {
         ids::QWEN3_CODER_XML
@@ -106,7 +105,6 @@ impl BlockFormat for QwenXml {
         parse_function(block, ids::QWEN3_CODER_XML, cx)
     }
 }
-
 
 /// Finds where a Qwen3-Coder block ends: after `</function>` and the
 /// `</tool_call>` that may follow it, or at a `</tool_call>`, either

@@ -8,13 +8,10 @@
 //! full call shape (`name` plus `arguments`) and nothing but blanks follows
 //! it on its line; anything else is text.
 
-use super::{ids, Rank, Values, FormatId};
 use super::shared::python::{skip_space_bounded, value_calls, Wrap, MAX_GAP};
 use super::shared::wrapped::{LineValueScan, WrapScan};
-use super::{
-    Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe,
-    ProbeCx,
-};
+use super::{ids, FormatId, Rank, Values};
+use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
 use crate::call::Evidence;
 
 /// Catalog entry.
@@ -69,7 +66,15 @@ impl BlockFormat for Sarashina {
                 return BlockResult::text();
             }
             let text = String::from_utf8_lossy(block);
-            return value_calls(&text, ids::SARASHINA, Evidence::Weak, 0, block, false, &cx.cfg.repair_options());
+            return value_calls(
+                &text,
+                ids::SARASHINA,
+                Evidence::Weak,
+                0,
+                block,
+                false,
+                &cx.cfg.repair_options(),
+            );
         }
         let open = WRAP.open_len.min(block.len());
         let body_end = if block.len() >= open + WRAP.close.len() && block.ends_with(WRAP.close) {
@@ -85,7 +90,15 @@ impl BlockFormat for Sarashina {
             }
             return BlockResult::error("TLP-001", "empty sarashina call", open);
         }
-        value_calls(&text, ids::SARASHINA, Evidence::Strong, open, block, cut, &cx.cfg.repair_options())
+        value_calls(
+            &text,
+            ids::SARASHINA,
+            Evidence::Strong,
+            open,
+            block,
+            cut,
+            &cx.cfg.repair_options(),
+        )
     }
 }
 
@@ -101,7 +114,8 @@ pub const OPENER: Opener = Opener {
             fmt: &MARKED,
             scanner: Box::new(WrapScan::new(WRAP.open_len, WRAP.close, WRAP.seq)),
         })
-    },};
+    },
+};
 
 fn probe_bare(input: &[u8], cx: &ProbeCx) -> Probe {
     let s = skip_space_bounded(input, 1);
@@ -134,4 +148,5 @@ pub const OPENER_BARE: Opener = Opener {
     line_start: true,
     rank: Rank::Normal,
     also: &[],
-    probe: probe_bare,};
+    probe: probe_bare,
+};

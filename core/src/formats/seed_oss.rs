@@ -17,9 +17,9 @@
 //! `</seed:tool_call>` at end of input is tolerated when the function is
 //! complete; a stray `</seed:tool_call>` is markup.
 
-use super::Model;
-use super::{ids, Rank, Values, FormatId};
 use super::shared::tag::UntilClose;
+use super::Model;
+use super::{ids, FormatId, Rank, Values};
 use super::{Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
 use crate::scan;
 
@@ -36,12 +36,10 @@ pub const FORMAT: Format = Format {
         "</seed:tool_call>",
     ],
     body: "Qwen3-Coder-style XML function and parameters",
-    models: &[
-        Model {
-            name: "seed-oss",
-            prompt: "",
-        },
-    ],
+    models: &[Model {
+        name: "seed-oss",
+        prompt: "",
+    }],
     openers: &[OPENER, OPENER_STRAY_CLOSE],
     admitted_under: &[],
     doc_start: None,
@@ -146,7 +144,8 @@ pub const OPENER: Opener = Opener {
     line_start: false,
     rank: Rank::Normal,
     also: &[],
-    probe,};
+    probe,
+};
 
 /// A stray `</seed:tool_call>` is markup.
 pub const OPENER_STRAY_CLOSE: Opener = Opener {
@@ -155,4 +154,5 @@ pub const OPENER_STRAY_CLOSE: Opener = Opener {
     line_start: false,
     rank: Rank::Normal,
     also: &[],
-    probe: |_, _| Probe::Match(Action::Markup { len: CLOSE.len() }),};
+    probe: |_, _| Probe::Match(Action::Markup { len: CLOSE.len() }),
+};

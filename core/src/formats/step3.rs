@@ -13,13 +13,10 @@
 //! parameter's close tag missing (the value ends at the next parameter or at
 //! `</steptml:invoke>`), a cut-off last call.
 
-use super::{ids, Rank, Values, FormatId};
 use super::shared::section::{self, CallOutcome, Tokens};
 use super::shared::until::UntilClose;
-use super::{
-    Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe,
-    ProbeCx,
-};
+use super::{ids, FormatId, Rank, Values};
+use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
 use crate::call::{clean_name, strip_one_newline, ParsedCall};
 use crate::scan;
 use serde_json::Map;
@@ -107,7 +104,8 @@ pub const OPENER: Opener = Opener {
     line_start: false,
     rank: Rank::Normal,
     also: &[],
-    probe,};
+    probe,
+};
 
 fn probe_invoke(input: &[u8], cx: &ProbeCx) -> Probe {
     match input.get(INVOKE.len()) {
@@ -127,7 +125,8 @@ pub const OPENER_INVOKE: Opener = Opener {
     line_start: false,
     rank: Rank::Normal,
     also: &[],
-    probe: probe_invoke,};
+    probe: probe_invoke,
+};
 
 impl BlockFormat for Step3 {
     fn id(&self) -> FormatId {

@@ -11,12 +11,10 @@ pub const FORMAT: Format = Format {
     families: "Salesforce xLAM-1, xLAM-2",
     markers: &["[ at the start of the reply"],
     body: "JSON array of {\"name\", \"arguments\"}",
-    models: &[
-        Model {
-            name: "xlam-2",
-            prompt: "",
-        },
-    ],
+    models: &[Model {
+        name: "xlam-2",
+        prompt: "",
+    }],
     openers: &[],
     admitted_under: &[],
     doc_start: None,
@@ -31,4 +29,3 @@ pub const FORMAT: Format = Format {
         call: crate::render::calls::xlam,
     }),
 };
-
