@@ -82,13 +82,15 @@ pub fn seed_oss(calls: &[CallSpec]) -> String {
 }
 
 /// `glm4-moe` (GLM-4.5/4.6 layout): name, then `<arg_key>`/`<arg_value>` pairs.
+/// A value is written as it is: GLM's parser strips nothing inside
+/// `<arg_value>`, so no newline guard is needed.
 pub fn glm4_moe(calls: &[CallSpec]) -> String {
     each(calls, "\n", |_, c| {
         let mut s = format!("<tool_call>{}\n", c.name);
         for (k, v) in &c.arguments {
             s.push_str(&format!(
                 "<arg_key>{k}</arg_key>\n<arg_value>{}</arg_value>\n",
-                guard_newlines(&value_text(v))
+                value_text(v)
             ));
         }
         s.push_str("</tool_call>");
@@ -362,7 +364,8 @@ pub fn deepseek_dsml(calls: &[CallSpec]) -> String {
         let mut s = format!("<｜DSML｜invoke name=\"{}\">\n", c.name);
         for (k, v) in &c.arguments {
             let (string, text) = match v {
-                Value::String(t) => ("true", guard_newlines(t)),
+                // the parser keeps a string="true" value verbatim
+                Value::String(t) => ("true", t.clone()),
                 other => ("false", json_compact(other)),
             };
             s.push_str(&format!(
