@@ -6,9 +6,12 @@
 //!
 //! The call id `functions.NAME:INDEX` names the function: the name is what
 //! lies between `functions.` and the last `:` (dots, hyphens and underscores
-//! allowed); the whole id string is kept as the call's provider id. Sloppy
-//! variants: the singular `<|tool_call_section_begin|>` spelling, no
-//! `functions.` prefix (`NAME:0`), no index, the section tokens missing (a
+//! allowed); the whole id string is kept as the call's provider id. An id
+//! without its `:INDEX` (`functions.get_weather.0`) is not one the template
+//! writes: that call is an error record (TLP-001), not a call, as vLLM and
+//! SGLang skip it. Sloppy variants: the singular
+//! `<|tool_call_section_begin|>` spelling, no `functions.` prefix
+//! (`NAME:0`, as K2.6 sometimes writes), the section tokens missing (a
 //! bare `<|tool_call_begin|>` starts a block) or the section end missing,
 //! newlines around the id and the JSON, string arguments, a cut-off last
 //! call. Calls drafted inside `<think>` are reasoning (the engine's think
@@ -17,16 +20,13 @@
 //! inside a string (`"stop at <|tool_call_end|>"`) is text. Stray text
 //! between the section-begin token and the first call on the same line
 //! belongs to the section, not to the content.
-//!
-//! Not followed: vLLM skips a call whose id lacks the `:INDEX` suffix
-//! (`invalid.0`); here such an id still names the function (a sloppy
-//! variant kept on purpose).
 
 use super::shared::section::{self, CallOutcome, Tokens};
 use super::Model;
 use super::{ids, FormatId, Rank, Values};
 use super::{BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
 use crate::call::ParsedCall;
+use crate::formats::Place;
 use crate::scan;
 
 /// Catalog entry.
@@ -119,7 +119,7 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
 pub const OPENER: Opener = Opener {
     lit: b"<|tool_call",
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe,
@@ -138,16 +138,15 @@ impl BlockFormat for KimiK2 {
     }
 }
 
-/// The function name in a Kimi call id: `functions.` dropped, a `:INDEX`
-/// suffix dropped.
-pub fn name_from_id(id: &str) -> String {
+/// The function name in a Kimi call id: `functions.` dropped, the `:INDEX`
+/// suffix dropped; `None` when the id has no `:INDEX` suffix.
+pub fn name_from_id(id: &str) -> Option<String> {
     let s = id.trim();
     let s = s.strip_prefix("functions.").unwrap_or(s);
-    let s = match s.rfind(':') {
-        Some(k) if s[k + 1..].bytes().all(|b| b.is_ascii_digit()) => &s[..k],
-        _ => s,
-    };
-    s.trim().to_string()
+    let k = s.rfind(':')?;
+    let index = &s[k + 1..];
+    (!index.is_empty() && index.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| s[..k].trim().to_string())
 }
 
 fn parse_call(
@@ -170,7 +169,13 @@ fn parse_call(
         },
     };
     let id = String::from_utf8_lossy(scan::trim(&body[..id_end])).into_owned();
-    let name = name_from_id(&id);
+    let Some(name) = name_from_id(&id) else {
+        return Err(section::err(
+            "TLP-001",
+            "kimi-k2 call id has no :INDEX (the template writes functions.NAME:INDEX)",
+            off,
+        ));
+    };
     if name.is_empty() {
         return Err(section::err(
             "TLP-001",
@@ -196,13 +201,16 @@ mod tests {
 
     #[test]
     fn names_from_ids() {
-        assert_eq!(name_from_id("functions.read_file:0"), "read_file");
+        let name = |id: &str| name_from_id(id);
+        assert_eq!(name("functions.read_file:0").as_deref(), Some("read_file"));
         assert_eq!(
-            name_from_id("functions.mcp.github.list_prs:3"),
-            "mcp.github.list_prs"
+            name("functions.mcp.github.list_prs:3").as_deref(),
+            Some("mcp.github.list_prs")
         );
-        assert_eq!(name_from_id(" search:12 "), "search");
-        assert_eq!(name_from_id("functions.get-weather"), "get-weather");
-        assert_eq!(name_from_id("ns:tool"), "ns:tool");
+        assert_eq!(name(" search:12 ").as_deref(), Some("search"));
+        assert_eq!(name("functions.get-weather"), None);
+        assert_eq!(name("functions.invalid.0"), None);
+        assert_eq!(name("ns:tool"), None);
+        assert_eq!(name("functions.f:"), None);
     }
 }
