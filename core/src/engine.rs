@@ -133,6 +133,10 @@ pub struct Engine {
     /// searched again from every block (which would be quadratic).
     sp_cache: NextCache,
     nl_cache: NextCache,
+    /// A byte the text scanner must also stop at because an opener that
+    /// begins with it is on ([`registry::extra_stop`]), and where it is next.
+    extra_stop: Option<u8>,
+    extra_cache: NextCache,
     /// Probes made so far.
     probes: u64,
     /// Bytes at the start of the buffer that the generation prompt left
@@ -254,6 +258,7 @@ impl Engine {
         self.calls = 0;
         self.sp_cache = NextCache::default();
         self.nl_cache = NextCache::default();
+        self.extra_cache = NextCache::default();
         self.start_sent = false;
         self.start_tried = 0;
         if let Some(inner) = self.nested.as_mut() {
@@ -274,6 +279,7 @@ impl Engine {
 
     fn with_mode(cfg: Config) -> Self {
         let lead_bytes = registry::lead_bytes(&cfg);
+        let extra_stop = registry::extra_stop(&cfg);
         Engine {
             cfg,
             lead_bytes,
@@ -294,6 +300,8 @@ impl Engine {
             armed: None,
             sp_cache: NextCache::default(),
             nl_cache: NextCache::default(),
+            extra_stop,
+            extra_cache: NextCache::default(),
             probes: 0,
             hidden: Hidden::default(),
         }
@@ -307,7 +315,7 @@ impl Engine {
     /// A count of the text scanner's work so far (bytes searched plus
     /// probes): the linear-time tests compare it across input sizes.
     pub fn work(&self) -> u64 {
-        self.sp_cache.work + self.nl_cache.work + self.probes
+        self.sp_cache.work + self.nl_cache.work + self.extra_cache.work + self.probes
     }
 
     /// Number of calls emitted so far.
@@ -368,8 +376,8 @@ impl Engine {
         if !matches!(self.mode, Mode::Text)
             || self.line_start
             || self.armed.is_some()
-            || self.cfg.inline_json
             || chunk.len() >= 16
+            || self.extra_stop.is_some_and(|b| memchr::memchr(b, chunk).is_some())
             || first_text_stop(chunk).is_some()
             // a trailing byte may lead a marker that starts after it
             || chunk.last().is_some_and(|&b| self.lead_bytes[usize::from(b)])
@@ -516,18 +524,24 @@ impl Engine {
     /// A short rest (a small chunk of a stream) is searched in one pass for
     /// both; a long one with memchr, remembering the answers.
     #[inline]
-    fn next_stop(&mut self, data: &[u8], from: usize, extra: [Option<u8>; 2]) -> usize {
+    fn next_stop(&mut self, data: &[u8], from: usize, armed: Option<u8>) -> usize {
         let rest = data.get(from..).unwrap_or_default();
-        if rest.len() < 16 && extra == [None, None] {
+        if rest.len() < 16 && armed.is_none() && self.extra_stop.is_none() {
             let hit = first_text_stop(rest);
             self.sp_cache.work += hit.map_or(rest.len(), |k| k) as u64 + 1;
             return hit.map_or(usize::MAX, |k| from + k);
         }
         let sp = self
             .sp_cache
-            .find(self.base, data, from, |d, f| find_special(d, f, extra));
+            .find(self.base, data, from, |d, f| find_special(d, f, armed));
         let nl = self.nl_cache.find(self.base, data, from, find_nl);
-        sp.min(nl)
+        let extra = match self.extra_stop {
+            Some(b) => self
+                .extra_cache
+                .find(self.base, data, from, |d, f| find_byte(d, f, b)),
+            None => usize::MAX,
+        };
+        sp.min(nl).min(extra)
     }
 
     fn probe_at(&mut self, data: &[u8], at: usize, line_start: bool, eof: bool) -> Probe {
@@ -558,14 +572,7 @@ impl Engine {
         self.count_lines_to(data, pos);
         let mut i = pos;
         let mut at_ls = self.line_start;
-        let extra = [
-            if self.cfg.inline_json {
-                Some(b'{')
-            } else {
-                None
-            },
-            self.armed,
-        ];
+        let armed = self.armed;
         loop {
             if at_ls {
                 let m = skip_blank(data, i);
@@ -600,7 +607,7 @@ impl Engine {
                     i = m;
                 }
             }
-            let c = self.next_stop(data, i, extra);
+            let c = self.next_stop(data, i, armed);
             if c >= len {
                 // No newline is left in `data[i..]`: every line in `data` is
                 // counted.
@@ -1406,25 +1413,28 @@ fn is_special(b: u8) -> bool {
 }
 
 /// The next byte at or after `from` that can start a marker anywhere in a
-/// line (plus the `extra` bytes: `{` with `--inline-json`, an armed byte),
-/// or `usize::MAX`.
+/// line (plus the `armed` byte), or `usize::MAX`.
 #[inline]
-fn find_special(buf: &[u8], from: usize, extra: [Option<u8>; 2]) -> usize {
+fn find_special(buf: &[u8], from: usize, armed: Option<u8>) -> usize {
     if from >= buf.len() {
         return usize::MAX;
     }
     let rest = &buf[from..];
-    let hit = if extra == [None, None] {
-        if rest.len() < 16 {
-            rest.iter().position(|&b| is_special(b))
-        } else {
-            memchr::memchr3(b'<', b'[', b'`', rest)
-        }
-    } else {
-        rest.iter()
-            .position(|&b| is_special(b) || extra.contains(&Some(b)))
+    let hit = match armed {
+        None if rest.len() < 16 => rest.iter().position(|&b| is_special(b)),
+        None => memchr::memchr3(b'<', b'[', b'`', rest),
+        Some(a) => rest.iter().position(|&b| is_special(b) || b == a),
     };
     match hit {
+        Some(k) => from + k,
+        None => usize::MAX,
+    }
+}
+
+/// The next `byte` at or after `from`, or `usize::MAX`.
+#[inline]
+fn find_byte(buf: &[u8], from: usize, byte: u8) -> usize {
+    match buf.get(from..).and_then(|rest| memchr::memchr(byte, rest)) {
         Some(k) => from + k,
         None => usize::MAX,
     }

@@ -12,6 +12,7 @@ use super::shared::wrapped::WrapScan;
 use super::{ids, FormatId, Rank, Values};
 use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe};
 use crate::call::{arguments_from, call_from_object, clean_name, Evidence, ParsedCall, Shape};
+use crate::formats::Place;
 use serde_json::Value;
 
 /// Catalog entry.
@@ -142,7 +143,7 @@ impl BlockFormat for Apertus {
 pub const OPENER: Opener = Opener {
     lit: b"<|tools_prefix|>",
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: |_, _| {
@@ -157,7 +158,7 @@ pub const OPENER: Opener = Opener {
 pub const OPENER_STRAY_SUFFIX: Opener = Opener {
     lit: b"<|tools_suffix|>",
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: |_, _| Probe::Match(Action::Markup { len: 16 }),

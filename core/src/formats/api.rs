@@ -396,8 +396,8 @@ pub struct Opener {
     pub lit: &'static [u8],
     /// Compare ignoring ASCII case.
     pub ci: bool,
-    /// Only at the first non-blank byte of a line.
-    pub line_start: bool,
+    /// Where in a line it is looked for.
+    pub place: Place,
     /// Where it is tried among the openers of the same first byte.
     pub rank: Rank,
     /// Other formats under whose `--format` this opener is on as well (it
@@ -406,6 +406,19 @@ pub struct Opener {
     pub also: &'static [FormatId],
     /// Decides what begins here once the literal matched.
     pub probe: fn(&[u8], &ProbeCx) -> Probe,
+}
+
+/// Where in a line an [`Opener`] is looked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// Only at the first non-blank byte of a line.
+    LineStart,
+    /// Anywhere in a line: the engine's text scanner stops at its first
+    /// byte.
+    Anywhere,
+    /// Anywhere in a line once an [`Action::Arm`] armed this byte in the
+    /// document (functionary v3.2's `>>>` after a `>>>all` header).
+    Armed(u8),
 }
 
 /// How many bytes of a block [`BlockFormat::early_name`] may look at.

@@ -5,6 +5,13 @@
 //! `parameters`, an OpenAI- or Gemini-shaped wrapper, `{"tool_calls": […]}`,
 //! or an array of these) and nothing else follows it on its line. Llama 3
 //! separates several objects with `;`. Anything else is text, untouched.
+//!
+//! Inside a line, JSON is text unless `--inline-json`, with one exception:
+//! an object of exactly the form Llama 3's JSON tool prompt asks for,
+//! `{"name": "NAME", "parameters": {…}}` (those two keys in that order,
+//! valid JSON, nothing repaired), is a call wherever it stands, as Llama
+//! 3.x models write it in mid-sentence. Anything else inline, including a
+//! cut or broken object of that form, stays text.
 
 use super::shared::directly_answer::drop_directly_answer;
 use super::{ids, FormatId, Rank, Values};
@@ -12,6 +19,7 @@ use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
 };
 use crate::call::{calls_from_value, close_truncated, Evidence, ParsedCall};
+use crate::formats::Place;
 use crate::scan::balance::{End, JsonEnd};
 use crate::scan::{self, Prefix};
 
@@ -44,36 +52,81 @@ pub struct BareJson;
 pub static BARE_JSON: BareJson = BareJson;
 
 fn held() -> Probe {
+    block(Placement::LineStart)
+}
+
+fn block(placement: Placement) -> Probe {
     Probe::Match(Action::Block {
         fmt: &BARE_JSON,
-        scanner: Box::new(ValuesScan::new(false)),
+        scanner: Box::new(ValuesScan::new(placement)),
     })
 }
 
-/// `{` inside a line, only with `--inline-json` (the least reliable evidence).
+/// `{` inside a line: any call-shaped object with `--inline-json` (the least
+/// reliable evidence), else only Llama 3's exact `{"name": …, "parameters":
+/// …}` form.
 pub const INLINE_OBJECT: Opener = Opener {
     lit: b"{",
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Structural,
     also: &[ids::LLAMA3_JSON, ids::XLAM],
-    probe: |_, cx| {
+    probe: |input, cx| {
         if cx.cfg.inline_json {
-            Probe::Match(Action::Block {
-                fmt: &BARE_JSON,
-                scanner: Box::new(ValuesScan::new(true)),
-            })
-        } else {
-            Probe::NotMarker
+            return block(Placement::Inline);
+        }
+        match llama_head(input) {
+            Prefix::Full => block(Placement::InlineLlama),
+            Prefix::Partial if !cx.eof => Probe::NeedMore,
+            _ => Probe::NotMarker,
         }
     },
 };
+
+/// Most blanks looked at between `{` and `"name"` of an inline object.
+const HEAD_BLANKS: usize = 8;
+
+/// Whether `input` (at a `{`) begins `{"name":`, blanks allowed around
+/// the key; `Partial` when it may still, once more bytes arrive.
+fn llama_head(input: &[u8]) -> Prefix {
+    let mut i = 1;
+    let mut expect: &[&[u8]] = &[b"\"name\"", b":"];
+    while let Some((lit, rest)) = expect.split_first() {
+        let from = i;
+        while i < input.len() && i - from < HEAD_BLANKS && matches!(input[i], b' ' | b'\t') {
+            i += 1;
+        }
+        if i == input.len() {
+            return Prefix::Partial;
+        }
+        match scan::prefix(&input[i..], lit) {
+            Prefix::Full => i += lit.len(),
+            other => return other,
+        }
+        expect = rest;
+    }
+    Prefix::Full
+}
+
+/// True when `value` is exactly Llama 3's call object: a non-empty string
+/// `name` then an object `parameters`, nothing else.
+fn is_llama_call(value: &[u8]) -> bool {
+    let Ok(serde_json::Value::Object(map)) = serde_json::from_slice(value) else {
+        return false;
+    };
+    let mut keys = map.iter();
+    matches!(
+        (keys.next(), keys.next(), keys.next()),
+        (Some((k1, serde_json::Value::String(name))), Some((k2, serde_json::Value::Object(_))), None)
+            if k1 == "name" && k2 == "parameters" && !name.trim().is_empty()
+    )
+}
 
 /// `{` at the start of a line.
 pub const OBJECT: Opener = Opener {
     lit: b"{",
     ci: false,
-    line_start: true,
+    place: Place::LineStart,
     rank: Rank::Structural,
     also: &[ids::LLAMA3_JSON, ids::XLAM, ids::GEMINI_FUNCTION_CALL],
     probe: |_, _| held(),
@@ -92,17 +145,28 @@ fn probe_array(input: &[u8], cx: &ProbeCx) -> Probe {
 pub const ARRAY: Opener = Opener {
     lit: b"[",
     ci: false,
-    line_start: true,
+    place: Place::LineStart,
     rank: Rank::Structural,
     also: &[ids::LLAMA3_JSON, ids::XLAM, ids::GEMINI_FUNCTION_CALL],
     probe: probe_array,
 };
 
+/// Where an unmarked JSON candidate stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Placement {
+    /// At the start of a line: it must end its line (or be `;`-separated).
+    LineStart,
+    /// Inside a line with `--inline-json`: any call shape.
+    Inline,
+    /// Inside a line without it: only Llama 3's exact call object.
+    InlineLlama,
+}
+
 /// Finds the end of unmarked JSON: a value that must end its line (unless
 /// inline), or `;`-separated values (Llama 3).
 struct ValuesScan {
-    /// Inline in prose (`--inline-json`): no need to stand on its own line.
-    inline: bool,
+    /// Where the candidate stands.
+    placement: Placement,
     /// The end of the last complete value (0 before the first).
     last_end: usize,
     phase: ValuesPhase,
@@ -117,9 +181,9 @@ enum ValuesPhase {
 }
 
 impl ValuesScan {
-    fn new(inline: bool) -> Self {
+    fn new(placement: Placement) -> Self {
         ValuesScan {
-            inline,
+            placement,
             last_end: 0,
             phase: ValuesPhase::Value {
                 start: 0,
@@ -150,6 +214,12 @@ impl Scanner for ValuesScan {
                         self.last_end = start + k;
                         self.phase = ValuesPhase::After;
                     }
+                    // a cut inline object is prose, not a cut call
+                    End::More if eof && self.placement == Placement::InlineLlama => {
+                        return BlockEnd::NotBlock {
+                            text_len: block.len(),
+                        }
+                    }
                     End::More if eof => {
                         return BlockEnd::Done {
                             len: block.len(),
@@ -164,8 +234,17 @@ impl Scanner for ValuesScan {
                     }
                 }
             }
-            if self.inline {
-                return self.done();
+            match self.placement {
+                Placement::Inline => return self.done(),
+                Placement::InlineLlama if is_llama_call(&block[..self.last_end]) => {
+                    return self.done()
+                }
+                Placement::InlineLlama => {
+                    return BlockEnd::NotBlock {
+                        text_len: self.last_end,
+                    }
+                }
+                Placement::LineStart => {}
             }
             // what follows the value on its line
             let s = scan::skip_blank(block, self.last_end);

@@ -23,6 +23,7 @@ use super::shared::tagged::{json_after, TaggedJson};
 use super::Model;
 use super::{ids, FormatId, Rank, Values};
 use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
+use crate::formats::Place;
 use crate::scan::{self, Prefix};
 
 /// Catalog entry.
@@ -86,7 +87,7 @@ impl BlockFormat for CohereAction {
 pub const OPENER_ACTION: Opener = Opener {
     lit: b"<|START_ACTION|>",
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: |i, cx| {
@@ -105,7 +106,7 @@ pub const OPENER_ACTION: Opener = Opener {
 pub const OPENER_STRAY_END: Opener = Opener {
     lit: b"<|END_ACTION|>",
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: |_, _| Probe::Match(Action::Markup { len: 14 }),
@@ -160,7 +161,7 @@ fn probe_action_line(input: &[u8], cx: &ProbeCx) -> Probe {
 pub const OPENER_ACTION_LINE: Opener = Opener {
     lit: b"Action:",
     ci: false,
-    line_start: true,
+    place: Place::LineStart,
     rank: Rank::Normal,
     also: &[],
     probe: probe_action_line,

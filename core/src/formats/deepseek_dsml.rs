@@ -44,6 +44,7 @@ use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
 };
 use crate::call::{clean_name, strip_one_newline, ParsedCall};
+use crate::formats::Place;
 use crate::scan::{self, Prefix};
 use serde_json::{Map, Value};
 
@@ -253,7 +254,7 @@ fn block(bare: bool) -> Probe {
 pub const OPENER: Opener = Opener {
     lit: OPEN,
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe,
@@ -270,7 +271,7 @@ fn probe_close(input: &[u8], cx: &ProbeCx) -> Probe {
 pub const OPENER_CLOSE: Opener = Opener {
     lit: "</｜DSML｜".as_bytes(),
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: probe_close,

@@ -31,6 +31,7 @@ use super::Model;
 use super::{ids, FormatId, Rank, Values};
 use super::{BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
 use crate::call::{clean_name, ParsedCall};
+use crate::formats::Place;
 use crate::scan;
 use crate::scan::balance::{End, JsonEnd};
 
@@ -124,7 +125,7 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
 pub const OPENER: Opener = Opener {
     lit: "<｜".as_bytes(),
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[ids::DEEPSEEK_V3_1],
     probe,

@@ -14,6 +14,7 @@
 use super::{ids, Rank, Values};
 use super::{Action, Format, Opener, Probe, ProbeCx};
 use crate::call::Evidence;
+use crate::formats::Place;
 use crate::scan::{self, Prefix};
 
 /// Catalog entry.
@@ -77,7 +78,7 @@ fn probe_tool_call(input: &[u8], cx: &ProbeCx) -> Probe {
 pub const OPENER_TOOL_CALL: Opener = Opener {
     lit: b"<tool_call",
     ci: true,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Late,
     also: &[],
     probe: probe_tool_call,
@@ -87,7 +88,7 @@ pub const OPENER_TOOL_CALL: Opener = Opener {
 pub const OPENER_STRAY_CLOSE: Opener = Opener {
     lit: b"</tool_call>",
     ci: true,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Late,
     also: &[],
     probe: |_, _| Probe::Match(Action::Markup { len: 12 }),
@@ -98,7 +99,7 @@ pub const OPENER_STRAY_CLOSE: Opener = Opener {
 pub const OPENER_STRAY_THINK_END: Opener = Opener {
     lit: b"</think>",
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Late,
     also: &[],
     probe: |_, _| Probe::Match(Action::Markup { len: 8 }),
@@ -131,7 +132,7 @@ fn probe_response(input: &[u8], cx: &ProbeCx) -> Probe {
 pub const OPENER_RESPONSE: Opener = Opener {
     lit: b"<",
     ci: false,
-    line_start: true,
+    place: Place::LineStart,
     rank: Rank::Late,
     also: &[ids::HERMES],
     probe: probe_response,

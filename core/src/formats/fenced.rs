@@ -16,6 +16,7 @@ use super::shared::fence::{closing_line, count_ticks, FenceScan};
 use super::{ids, FormatId, Rank};
 use super::{Action, BlockFormat, BlockResult, Opener, ParseCx, Probe, ProbeCx};
 use crate::call::Evidence;
+use crate::formats::Place;
 use crate::scan;
 
 /// A held-back fence (its end is found by [`FenceScan`]).
@@ -98,7 +99,7 @@ fn probe_fence(input: &[u8], cx: &ProbeCx) -> Probe {
 pub const FENCE: Opener = Opener {
     lit: b"```",
     ci: false,
-    line_start: true,
+    place: Place::LineStart,
     rank: Rank::Structural,
     also: &[],
     probe: probe_fence,
@@ -119,7 +120,7 @@ fn probe_inline(input: &[u8], cx: &ProbeCx) -> Probe {
 pub const INLINE: Opener = Opener {
     lit: b"`",
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Structural,
     also: &[],
     probe: probe_inline,

@@ -11,6 +11,7 @@ use super::{ids, FormatId, Rank, Values};
 use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
 };
+use crate::formats::Place;
 use crate::scan;
 
 /// Catalog entry.
@@ -104,7 +105,7 @@ impl Scanner for FunctionScan {
 pub const OPENER: Opener = Opener {
     lit: b"<function=",
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe,
@@ -114,7 +115,7 @@ pub const OPENER: Opener = Opener {
 pub const OPENER_NAME_ATTR: Opener = Opener {
     lit: b"<function name=",
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe,

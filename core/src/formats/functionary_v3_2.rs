@@ -21,6 +21,7 @@ use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
 };
 use crate::call::{arguments_from, ParsedCall, Shape};
+use crate::formats::Place;
 use crate::scan::balance::{End, JsonEnd};
 use crate::scan::{self, Prefix};
 use serde_json::{Map, Value};
@@ -470,7 +471,7 @@ fn probe_header(input: &[u8], cx: &ProbeCx, implicit: bool) -> Probe {
 pub const OPENER: Opener = Opener {
     lit: b">>>",
     ci: false,
-    line_start: true,
+    place: Place::LineStart,
     rank: Rank::Normal,
     also: &[],
     probe,
@@ -480,16 +481,10 @@ pub const OPENER: Opener = Opener {
 pub const OPENER_ARMED: Opener = Opener {
     lit: b">>>",
     ci: false,
-    line_start: false,
+    place: Place::Armed(b'>'),
     rank: Rank::Normal,
     also: &[],
-    probe: |input, cx| {
-        if cx.armed == Some(b'>') {
-            probe(input, cx)
-        } else {
-            Probe::NotMarker
-        }
-    },
+    probe,
 };
 
 #[cfg(test)]

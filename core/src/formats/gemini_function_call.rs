@@ -26,6 +26,7 @@ use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Close, Format, Opener, ParseCx, Probe, Scanner,
 };
 use crate::call::{clean_name, type_text, ParsedCall};
+use crate::formats::Place;
 use crate::repair::{Repair, RepairKind};
 use crate::scan::{self, Prefix};
 use serde_json::{Map, Value};
@@ -613,7 +614,7 @@ fn held(_: &[u8], _: &super::ProbeCx) -> Probe {
 pub const OPENER_GEMMA4: Opener = Opener {
     lit: GEMMA4.0,
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: held,
@@ -623,7 +624,7 @@ pub const OPENER_GEMMA4: Opener = Opener {
 pub const OPENER_FUNCTION_GEMMA: Opener = Opener {
     lit: FGEMMA.0,
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: held,
@@ -639,7 +640,7 @@ const CHANNEL_CLOSE: &[Close] = &[Close {
 pub const OPENER_CHANNEL: Opener = Opener {
     lit: b"<|channel>",
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: probe_channel,
@@ -668,7 +669,7 @@ fn probe_channel(input: &[u8], cx: &super::ProbeCx) -> Probe {
 pub const OPENER_STRAY_GEMMA4: Opener = Opener {
     lit: GEMMA4.1,
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: |_, _| Probe::Match(Action::Markup { len: 12 }),
@@ -678,7 +679,7 @@ pub const OPENER_STRAY_GEMMA4: Opener = Opener {
 pub const OPENER_STRAY_FUNCTION_GEMMA: Opener = Opener {
     lit: FGEMMA.1,
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: |_, _| Probe::Match(Action::Markup { len: 19 }),
@@ -688,7 +689,7 @@ pub const OPENER_STRAY_FUNCTION_GEMMA: Opener = Opener {
 pub const OPENER_STRAY_CHANNEL: Opener = Opener {
     lit: b"<channel|>",
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: |_, _| Probe::Match(Action::Markup { len: 10 }),

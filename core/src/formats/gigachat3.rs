@@ -17,6 +17,7 @@
 
 use super::shared::tagged::{json_after, TaggedJson};
 use super::{ids, Action, Format, Model, Opener, Probe, ProbeCx, Rank, Values};
+use crate::formats::Place;
 use crate::scan::{self, Prefix};
 
 /// The descriptor.
@@ -94,7 +95,7 @@ fn probe_message_sep(input: &[u8], cx: &ProbeCx) -> Probe {
 pub const OPENER_MESSAGE_SEP: Opener = Opener {
     lit: MESSAGE_SEP,
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: probe_message_sep,
@@ -104,7 +105,7 @@ pub const OPENER_MESSAGE_SEP: Opener = Opener {
 pub const OPENER_FUNCTION_CALL: Opener = Opener {
     lit: b"<|function_call|>",
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: |i, cx| {
@@ -123,7 +124,7 @@ pub const OPENER_FUNCTION_CALL: Opener = Opener {
 pub const OPENER_STRAY_ROLE_SEP: Opener = Opener {
     lit: ROLE_SEP,
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: |_, _| Probe::Match(Action::Markup { len: 12 }),

@@ -26,6 +26,7 @@ use super::Model;
 use super::{ids, FormatId, Opener, Rank, Values};
 use super::{BlockEnd, BlockFormat, BlockResult, Format, ParseCx, Probe, ProbeCx, Scanner};
 use crate::call::ParsedCall;
+use crate::formats::Place;
 use crate::scan::{self, Prefix};
 use serde_json::{Map, Value};
 
@@ -362,7 +363,7 @@ fn probe_tagged(input: &[u8], cx: &ProbeCx, lit_len: usize) -> Probe {
 pub const OPENER_TOOL_CALL: Opener = Opener {
     lit: b"<tool_call",
     ci: true,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: |i, cx| probe_tagged(i, cx, 10),
@@ -372,7 +373,7 @@ pub const OPENER_TOOL_CALL: Opener = Opener {
 pub const OPENER_TOOL_DASH_CALL: Opener = Opener {
     lit: b"<tool-call",
     ci: true,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: |i, cx| probe_tagged(i, cx, 10),
@@ -382,7 +383,7 @@ pub const OPENER_TOOL_DASH_CALL: Opener = Opener {
 pub const OPENER_TOOLCALL: Opener = Opener {
     lit: b"<toolcall",
     ci: true,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: |i, cx| probe_tagged(i, cx, 9),

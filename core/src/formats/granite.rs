@@ -25,6 +25,7 @@ use super::Model;
 use super::{ids, Rank, Values};
 use super::{Action, Format, Opener, Probe};
 use crate::call::Evidence;
+use crate::formats::Place;
 
 /// Catalog entry.
 pub const FORMAT: Format = Format {
@@ -76,7 +77,7 @@ pub static FUNCTION_CALL: TaggedJson = TaggedJson {
 pub const OPENER_SPECIAL: Opener = Opener {
     lit: b"<|tool_call|>",
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: |i, cx| {
@@ -95,7 +96,7 @@ pub const OPENER_SPECIAL: Opener = Opener {
 pub const OPENER_FUNCTION_CALL: Opener = Opener {
     lit: b"<function_call>",
     ci: true,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[ids::HERMES],
     probe: |i, cx| {
@@ -114,7 +115,7 @@ pub const OPENER_FUNCTION_CALL: Opener = Opener {
 pub const OPENER_STRAY_CLOSE: Opener = Opener {
     lit: b"</function_call>",
     ci: true,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[ids::HERMES],
     probe: |_, _| Probe::Match(Action::Markup { len: 16 }),
@@ -125,7 +126,7 @@ pub const OPENER_STRAY_CLOSE: Opener = Opener {
 pub const OPENER_TOOL_CALL: Opener = Opener {
     lit: b"<tool_call>",
     ci: true,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Late,
     also: &[],
     probe: |i, cx| json_after(i, 11, cx, &GRANITE, GRANITE.close, Probe::NotMarker),

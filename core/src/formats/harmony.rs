@@ -39,6 +39,7 @@ use super::{
     Scanner,
 };
 use crate::call::{clean_name, strip_one_newline, ParsedCall};
+use crate::formats::Place;
 use crate::scan;
 use crate::scan::balance::{End, JsonEnd};
 use section::Hit;
@@ -231,7 +232,7 @@ fn block(body: usize) -> Probe {
 pub const OPENER_START: Opener = Opener {
     lit: START,
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe,
@@ -241,7 +242,7 @@ pub const OPENER_START: Opener = Opener {
 pub const OPENER_CHANNEL: Opener = Opener {
     lit: CHANNEL,
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe,
@@ -259,7 +260,7 @@ fn probe_stray(input: &[u8], cx: &ProbeCx) -> Probe {
 pub const OPENER_STRAY: Opener = Opener {
     lit: b"<|",
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: probe_stray,

@@ -15,6 +15,7 @@ use super::Model;
 use super::{ids, FormatId, Rank, Values};
 use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
 use crate::call::Evidence;
+use crate::formats::Place;
 use crate::scan::{self, Prefix};
 
 /// Catalog entry.
@@ -117,7 +118,7 @@ fn probe_with(input: &[u8], cx: &ProbeCx, lit_len: usize, close: &'static [u8]) 
 pub const OPENER_TOOL_CALL: Opener = Opener {
     lit: b"<tool_call",
     ci: true,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: |i, cx| probe_with(i, cx, 10, CLOSE),
@@ -127,7 +128,7 @@ pub const OPENER_TOOL_CALL: Opener = Opener {
 pub const OPENER_TOOL_DASH_CALL: Opener = Opener {
     lit: b"<tool-call",
     ci: true,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: |i, cx| probe_with(i, cx, 10, b"</tool-call>"),
@@ -137,7 +138,7 @@ pub const OPENER_TOOL_DASH_CALL: Opener = Opener {
 pub const OPENER_TOOLCALL: Opener = Opener {
     lit: b"<toolcall",
     ci: true,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: |i, cx| probe_with(i, cx, 9, b"</toolcall>"),
@@ -147,7 +148,7 @@ pub const OPENER_TOOLCALL: Opener = Opener {
 pub const OPENER_STRAY_CLOSE: Opener = Opener {
     lit: b"</tool_call>",
     ci: true,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[ids::QWEN3_CODER_XML, ids::GLM4_MOE],
     probe: |_, _| Probe::Match(Action::Markup { len: 12 }),
@@ -195,7 +196,7 @@ macro_rules! alias {
         pub const $opener: Opener = Opener {
             lit: $open,
             ci: true,
-            line_start: false,
+            place: Place::Anywhere,
             rank: Rank::Normal,
             also: &[],
             probe: |i, cx| json_after(i, $open.len(), cx, &$name, $name.close, Probe::NotMarker),
@@ -248,7 +249,7 @@ pub static HERMES_TOOL_CALLS: TaggedJson = TaggedJson::strong(ids::HERMES, b"</t
 pub const OPENER_TOOL_CALLS: Opener = Opener {
     lit: b"<tool_calls",
     ci: true,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: |input, cx| {

@@ -24,6 +24,7 @@ use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
 };
 use crate::call::{strip_one_newline, ParsedCall};
+use crate::formats::Place;
 use crate::scan::{self, Prefix};
 use serde_json::{Map, Value};
 
@@ -97,7 +98,7 @@ fn probe_wrapper(input: &[u8], cx: &ProbeCx) -> Probe {
 pub const OPENER_WRAPPER: Opener = Opener {
     lit: b"<tool_calls",
     ci: true,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: probe_wrapper,
@@ -107,7 +108,7 @@ pub const OPENER_WRAPPER: Opener = Opener {
 pub const OPENER_CALL: Opener = Opener {
     lit: b"<tool_call:",
     ci: true,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: |i, cx| probe_suffixed(i, 10, cx),
@@ -130,7 +131,7 @@ fn probe_stray(input: &[u8], cx: &ProbeCx) -> Probe {
 pub const OPENER_STRAY_CLOSE: Opener = Opener {
     lit: b"</tool_call",
     ci: true,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: |i, cx| match i.get(11) {

@@ -7,6 +7,7 @@
 
 use super::{ids, Rank, Values};
 use super::{Action, Format, Opener, Probe};
+use crate::formats::Place;
 
 /// Catalog entry.
 pub const FORMAT: Format = Format {
@@ -41,7 +42,7 @@ pub static INKLING: super::shared::tagged::TaggedJson =
 pub const OPENER: Opener = Opener {
     lit: OPEN,
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: |i, cx| {
@@ -60,7 +61,7 @@ pub const OPENER: Opener = Opener {
 pub const OPENER_STRAY_END: Opener = Opener {
     lit: END,
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: |_, _| Probe::Match(Action::Markup { len: END.len() }),

@@ -13,6 +13,7 @@
 use super::shared::tag::tag_then_body;
 use super::{ids, Rank, Values};
 use super::{Action, Format, Opener, Probe, ProbeCx};
+use crate::formats::Place;
 
 /// Catalog entry.
 pub const FORMAT: Format = Format {
@@ -61,7 +62,7 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
 pub const OPENER: Opener = Opener {
     lit: b"<tool_calls",
     ci: true,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[ids::MINIMAX],
     probe,
@@ -71,7 +72,7 @@ pub const OPENER: Opener = Opener {
 pub const OPENER_STRAY_CLOSE: Opener = Opener {
     lit: b"</tool_calls>",
     ci: true,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[ids::MINIMAX, ids::HERMES],
     probe: |_, _| Probe::Match(Action::Markup { len: 13 }),

@@ -28,6 +28,7 @@ use super::{
     Scanner,
 };
 use crate::call::{clean_name, strip_one_newline, ParsedCall};
+use crate::formats::Place;
 use crate::scan;
 use serde_json::{Map, Value};
 
@@ -186,7 +187,7 @@ fn block(bare: bool) -> Probe {
 pub const OPENER_OPEN: Opener = Opener {
     lit: OPEN,
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe,
@@ -196,7 +197,7 @@ pub const OPENER_OPEN: Opener = Opener {
 pub const OPENER_CLOSE: Opener = Opener {
     lit: CLOSE,
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe,

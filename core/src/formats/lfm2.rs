@@ -12,6 +12,7 @@ use super::shared::wrapped::WrapScan;
 use super::Model;
 use super::{ids, FormatId, Rank, Values};
 use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe};
+use crate::formats::Place;
 
 /// Catalog entry.
 pub const FORMAT: Format = Format {
@@ -64,7 +65,7 @@ impl BlockFormat for Lfm2 {
 pub const OPENER: Opener = Opener {
     lit: b"<|tool_call_start|>",
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: |_, _| {
@@ -79,7 +80,7 @@ pub const OPENER: Opener = Opener {
 pub const OPENER_STRAY_END: Opener = Opener {
     lit: b"<|tool_call_end|>",
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: |_, _| Probe::Match(Action::Markup { len: 17 }),

@@ -24,6 +24,7 @@ use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
 };
 use crate::call::{calls_from_value, clean_name, Evidence, ParsedCall, Shape};
+use crate::formats::Place;
 use crate::scan::balance::{End, JsonEnd};
 use crate::scan::{self, Prefix};
 use serde_json::{Map, Value};
@@ -408,7 +409,7 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
 pub const OPENER: Opener = Opener {
     lit: TAG,
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[ids::LLAMA3_JSON, ids::FUNCTIONARY],
     probe,

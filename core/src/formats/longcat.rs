@@ -7,6 +7,7 @@
 
 use super::{ids, Rank, Values};
 use super::{Action, Format, Opener, Probe};
+use crate::formats::Place;
 
 /// Catalog entry.
 pub const FORMAT: Format = Format {
@@ -38,7 +39,7 @@ pub static LONGCAT: super::shared::tagged::TaggedJson =
 pub const OPENER: Opener = Opener {
     lit: b"<longcat_tool_call>",
     ci: true,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: |i, cx| {
@@ -57,7 +58,7 @@ pub const OPENER: Opener = Opener {
 pub const OPENER_STRAY_CLOSE: Opener = Opener {
     lit: b"</longcat_tool_call>",
     ci: true,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: |_, _| Probe::Match(Action::Markup { len: 20 }),

@@ -5,6 +5,7 @@
 
 use super::Rank;
 use super::{Action, Opener, Probe, ProbeCx};
+use crate::formats::Place;
 use crate::scan::{self, Prefix};
 
 /// Tokens that are markup wherever they appear.
@@ -52,7 +53,7 @@ fn probe_tokens(input: &[u8], tokens: &[&[u8]], cx: &ProbeCx) -> Probe {
 pub const END_TOKENS: Opener = Opener {
     lit: b"<",
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Last,
     also: &[],
     probe,
@@ -64,7 +65,7 @@ pub const END_TOKENS: Opener = Opener {
 pub const ANSWER_TAGS: Opener = Opener {
     lit: b"<",
     ci: false,
-    line_start: true,
+    place: Place::LineStart,
     rank: Rank::Last,
     also: &[],
     probe: |input, cx: &ProbeCx| probe_tokens(input, &[b"<answer>", b"</answer>"], cx),

@@ -22,6 +22,7 @@ use super::{
     Probe, ProbeCx, Rank, Scanner, Values,
 };
 use crate::call::{clean_name, ParsedCall};
+use crate::formats::Place;
 use crate::repair::RepairOptions;
 use crate::scan::{self, Prefix};
 use serde_json::{Map, Value};
@@ -112,7 +113,7 @@ fn probe(input: &[u8], cx: &ProbeCx, lit: usize) -> Probe {
 pub const OPENER: Opener = Opener {
     lit: b"<function name=",
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: |i, cx| probe(i, cx, 15),
@@ -122,7 +123,7 @@ pub const OPENER: Opener = Opener {
 pub const OPENER_COLLAPSED: Opener = Opener {
     lit: b"<functionname=",
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: |i, cx| probe(i, cx, 14),

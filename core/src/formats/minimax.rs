@@ -15,6 +15,7 @@ use super::{
     BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Rank, Scanner,
 };
 use crate::call::close_truncated;
+use crate::formats::Place;
 use crate::scan::balance::{End, JsonEnd};
 use crate::scan::{self, Prefix};
 
@@ -216,7 +217,7 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
 pub const OPENER: Opener = Opener {
     lit: b"<tool_calls",
     ci: true,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[ids::JAMBA],
     probe,

@@ -25,6 +25,7 @@ use super::shared::invoke::{self, NS};
 use super::shared::tag::{block, UntilClose};
 use super::{ids, FormatId, Lead, Rank, Values};
 use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
+use crate::formats::Place;
 use crate::scan::{self, Prefix};
 
 /// Catalog entry.
@@ -106,7 +107,7 @@ fn after_token(input: &[u8], tok: usize, cx: &ProbeCx) -> Probe {
 pub const OPENER: Opener = Opener {
     lit: b"<]minimax[>[",
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: |i, cx| after_token(i, NS.len() - 1, cx),
@@ -116,7 +117,7 @@ pub const OPENER: Opener = Opener {
 pub const OPENER_LINE: Opener = Opener {
     lit: NS,
     ci: false,
-    line_start: true,
+    place: Place::LineStart,
     rank: Rank::Normal,
     also: &[],
     probe: |i, cx| after_token(i, NS.len(), cx),
@@ -143,7 +144,7 @@ fn probe_tool_call(input: &[u8], cx: &ProbeCx) -> Probe {
 pub const OPENER_TOOL_CALL: Opener = Opener {
     lit: b"<tool_call>",
     ci: true,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: probe_tool_call,

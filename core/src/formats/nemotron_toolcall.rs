@@ -9,6 +9,7 @@
 
 use super::{ids, Rank, Values};
 use super::{Action, Format, Opener, Probe};
+use crate::formats::Place;
 
 /// Catalog entry.
 pub const FORMAT: Format = Format {
@@ -40,7 +41,7 @@ pub static NEMOTRON: super::shared::tagged::TaggedJson =
 pub const OPENER: Opener = Opener {
     lit: b"<TOOLCALL>",
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Early,
     also: &[],
     probe: |i, cx| {
@@ -52,7 +53,7 @@ pub const OPENER: Opener = Opener {
 pub const OPENER_STRAY_CLOSE: Opener = Opener {
     lit: b"</TOOLCALL>",
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: |_, _| Probe::Match(Action::Markup { len: 11 }),

@@ -14,6 +14,7 @@ use super::shared::wrapped::WrapScan;
 use super::Model;
 use super::{ids, FormatId, Rank, Values};
 use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
+use crate::formats::Place;
 
 /// Catalog entry.
 pub const FORMAT: Format = Format {
@@ -89,7 +90,7 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
 pub const OPENER: Opener = Opener {
     lit: b"<function_calls>",
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe,
@@ -99,7 +100,7 @@ pub const OPENER: Opener = Opener {
 pub const OPENER_STRAY_CLOSE: Opener = Opener {
     lit: b"</function_calls>",
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: |_, _| Probe::Match(Action::Markup { len: 17 }),

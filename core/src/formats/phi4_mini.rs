@@ -17,6 +17,7 @@ use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
 };
 use crate::call::Evidence;
+use crate::formats::Place;
 use crate::scan;
 
 /// Catalog entry.
@@ -134,7 +135,7 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
 pub const OPENER: Opener = Opener {
     lit: b"functools",
     ci: false,
-    line_start: true,
+    place: Place::LineStart,
     rank: Rank::Normal,
     also: &[],
     probe,

@@ -34,6 +34,7 @@ use super::{ids, DocStart, FormatId, Rank, Values};
 use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
 };
+use crate::formats::Place;
 
 /// Catalog entry.
 pub const FORMAT: Format = Format {
@@ -282,7 +283,7 @@ fn probe_list(input: &[u8], cx: &ProbeCx) -> Probe {
 pub const OPENER_LIST: Opener = Opener {
     lit: b"[",
     ci: false,
-    line_start: true,
+    place: Place::LineStart,
     rank: Rank::Normal,
     also: &[],
     probe: probe_list,
@@ -292,7 +293,7 @@ pub const OPENER_LIST: Opener = Opener {
 pub const OPENER_PYTHON_START: Opener = Opener {
     lit: b"<|python_start|>",
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: |_, _| {
@@ -311,7 +312,7 @@ pub const OPENER_PYTHON_START: Opener = Opener {
 pub const OPENER_PYTHON_END: Opener = Opener {
     lit: b"<|python_end|>",
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: |_, _| Probe::Match(Action::Markup { len: 14 }),

@@ -28,6 +28,7 @@ use super::{ids, FormatId, Values};
 use super::{
     BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Rank, Scanner,
 };
+use crate::formats::Place;
 use crate::scan::{self, Prefix};
 
 /// Catalog entry.
@@ -271,7 +272,7 @@ fn probe_bare(input: &[u8], cx: &ProbeCx) -> Probe {
 pub const OPENER_TOOL_CALL: Opener = Opener {
     lit: b"<tool_call",
     ci: true,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: |i, cx| probe_tagged(i, cx, 10),
@@ -281,7 +282,7 @@ pub const OPENER_TOOL_CALL: Opener = Opener {
 pub const OPENER_TOOL_DASH_CALL: Opener = Opener {
     lit: b"<tool-call",
     ci: true,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: |i, cx| probe_tagged(i, cx, 10),
@@ -291,7 +292,7 @@ pub const OPENER_TOOL_DASH_CALL: Opener = Opener {
 pub const OPENER_TOOLCALL: Opener = Opener {
     lit: b"<toolcall",
     ci: true,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: |i, cx| probe_tagged(i, cx, 9),
@@ -301,7 +302,7 @@ pub const OPENER_TOOLCALL: Opener = Opener {
 pub const OPENER_FUNCTION: Opener = Opener {
     lit: b"<function=",
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: probe_bare,
@@ -311,7 +312,7 @@ pub const OPENER_FUNCTION: Opener = Opener {
 pub const OPENER_FUNCTION_NAME_ATTR: Opener = Opener {
     lit: b"<function name=",
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: probe_bare,

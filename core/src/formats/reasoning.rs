@@ -5,6 +5,7 @@
 
 use super::Rank;
 use super::{Action, Close, Opener, Probe, ProbeCx};
+use crate::formats::Place;
 
 /// The close of `<think>`.
 pub const THINK_CLOSE: &[Close] = &[Close {
@@ -78,7 +79,7 @@ fn open(len: usize, close: &'static [Close]) -> Probe {
 pub const THINK: Opener = Opener {
     lit: b"<think>",
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Reasoning,
     also: &[],
     probe: |_, _: &ProbeCx| open(7, THINK_CLOSE),
@@ -88,7 +89,7 @@ pub const THINK: Opener = Opener {
 pub const THINKING: Opener = Opener {
     lit: b"<thinking>",
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Reasoning,
     also: &[],
     probe: |_, _: &ProbeCx| open(10, THINKING_CLOSE),
@@ -98,7 +99,7 @@ pub const THINKING: Opener = Opener {
 pub const MISTRAL_THINK: Opener = Opener {
     lit: b"[THINK]",
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Reasoning,
     also: &[],
     probe: |_, _: &ProbeCx| open(7, MISTRAL_CLOSE),
@@ -108,7 +109,7 @@ pub const MISTRAL_THINK: Opener = Opener {
 pub const COHERE_THINKING: Opener = Opener {
     lit: b"<|START_THINKING|>",
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Reasoning,
     also: &[],
     probe: |_, _: &ProbeCx| open(18, COHERE_CLOSE),
@@ -119,7 +120,7 @@ pub const COHERE_THINKING: Opener = Opener {
 pub const SUFFIXED_THINK: Opener = Opener {
     lit: b"<think:",
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Reasoning,
     also: &[],
     probe: |input, cx: &ProbeCx| match super::shared::tag::suffixed_len(input, 6, cx.eof) {
@@ -132,7 +133,7 @@ pub const SUFFIXED_THINK: Opener = Opener {
 pub const SEED_THINK: Opener = Opener {
     lit: b"<seed:think>",
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Reasoning,
     also: &[],
     probe: |_, _: &ProbeCx| open(12, SEED_CLOSE),

@@ -5,6 +5,7 @@
 
 use super::{markup, reasoning, Action, Format, FormatId, Opener, Probe, ProbeCx, FORMATS};
 use crate::config::Config;
+use crate::formats::Place;
 use crate::scan::{self, Prefix};
 use std::sync::OnceLock;
 
@@ -125,7 +126,7 @@ fn tables() -> &'static Tables {
                 bytes.push(first ^ 0x20);
             }
             for b in bytes {
-                if e.opener.line_start {
+                if e.opener.place == Place::LineStart {
                     line_start[b as usize] = true;
                 }
                 by_byte[b as usize].push(Entry {
@@ -150,6 +151,23 @@ pub fn openers_for(b: u8) -> &'static [Entry] {
 #[inline]
 pub fn is_line_start_byte(b: u8) -> bool {
     tables().line_start[b as usize]
+}
+
+/// The byte the engine's text scanner must stop at mid-line besides its own
+/// (`<`, `[`, backtick, newline, an armed byte): the first byte of an
+/// opener looked for anywhere in a line that is on under `cfg` (today `{`,
+/// for JSON objects inline in prose).
+pub fn extra_stop(cfg: &Config) -> Option<u8> {
+    tables()
+        .by_byte
+        .iter()
+        .enumerate()
+        .find_map(|(b, entries)| {
+            let b = u8::try_from(b).ok()?;
+            let own = matches!(b, b'<' | b'[' | b'`' | b'\n');
+            let anywhere = |e: &Entry| e.opener.place == Place::Anywhere && e.on(cfg);
+            (!own && entries.iter().any(anywhere)).then_some(b)
+        })
 }
 
 /// True when a block of format `id` may be reported under `cfg`.
@@ -213,8 +231,10 @@ pub fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
     };
     for e in openers_for(first) {
         let op = e.opener;
-        if op.line_start && !cx.line_start {
-            continue;
+        match op.place {
+            Place::LineStart if !cx.line_start => continue,
+            Place::Armed(b) if cx.armed != Some(b) => continue,
+            _ => {}
         }
         if !e.on(cx.cfg) {
             continue;
@@ -280,7 +300,11 @@ mod tests {
         for e in tables().by_byte.iter().flatten() {
             let b = e.opener.lit[0];
             assert!(
-                e.opener.line_start || matches!(b, b'<' | b'[' | b'`' | b'{' | b'>'),
+                match e.opener.place {
+                    Place::LineStart => true,
+                    Place::Armed(a) => a == b,
+                    Place::Anywhere => matches!(b, b'<' | b'[' | b'`' | b'{'),
+                },
                 "{:?}",
                 String::from_utf8_lossy(e.opener.lit)
             );

@@ -13,6 +13,7 @@ use super::shared::wrapped::{LineValueScan, WrapScan};
 use super::{ids, FormatId, Rank, Values};
 use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
 use crate::call::Evidence;
+use crate::formats::Place;
 
 /// Catalog entry.
 pub const FORMAT: Format = Format {
@@ -106,7 +107,7 @@ impl BlockFormat for Sarashina {
 pub const OPENER: Opener = Opener {
     lit: b"<|tool_calls|>",
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: |_, _| {
@@ -145,7 +146,7 @@ fn probe_bare(input: &[u8], cx: &ProbeCx) -> Probe {
 pub const OPENER_BARE: Opener = Opener {
     lit: b"[",
     ci: false,
-    line_start: true,
+    place: Place::LineStart,
     rank: Rank::Normal,
     also: &[],
     probe: probe_bare,

@@ -21,6 +21,7 @@ use super::shared::tag::UntilClose;
 use super::Model;
 use super::{ids, FormatId, Rank, Values};
 use super::{Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
+use crate::formats::Place;
 use crate::scan;
 
 /// Catalog entry.
@@ -141,7 +142,7 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
 pub const OPENER: Opener = Opener {
     lit: OPEN,
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe,
@@ -151,7 +152,7 @@ pub const OPENER: Opener = Opener {
 pub const OPENER_STRAY_CLOSE: Opener = Opener {
     lit: CLOSE,
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: |_, _| Probe::Match(Action::Markup { len: CLOSE.len() }),

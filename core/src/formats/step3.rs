@@ -18,6 +18,7 @@ use super::shared::until::UntilClose;
 use super::{ids, FormatId, Rank, Values};
 use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
 use crate::call::{clean_name, strip_one_newline, ParsedCall};
+use crate::formats::Place;
 use crate::scan;
 use serde_json::Map;
 
@@ -101,7 +102,7 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
 pub const OPENER: Opener = Opener {
     lit: "<｜tool_".as_bytes(),
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe,
@@ -122,7 +123,7 @@ fn probe_invoke(input: &[u8], cx: &ProbeCx) -> Probe {
 pub const OPENER_INVOKE: Opener = Opener {
     lit: INVOKE,
     ci: false,
-    line_start: false,
+    place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
     probe: probe_invoke,
