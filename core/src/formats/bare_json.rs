@@ -187,7 +187,7 @@ impl ValuesScan {
             last_end: 0,
             phase: ValuesPhase::Value {
                 start: 0,
-                json: JsonEnd::new(),
+                json: JsonEnd::strict(),
             },
         }
     }
@@ -227,10 +227,15 @@ impl Scanner for ValuesScan {
                         }
                     }
                     End::More => return BlockEnd::More,
+                    // Not JSON after all: at a line start only the `{` is
+                    // text, so that a call inside it is still found; inline,
+                    // all that was scanned (each byte is scanned at most twice)
                     End::NotValue => {
-                        return BlockEnd::NotBlock {
-                            text_len: self.last_end.max(1),
-                        }
+                        let text_len = match self.placement {
+                            Placement::LineStart => self.last_end.max(1),
+                            _ => (start + json.scanned()).max(1),
+                        };
+                        return BlockEnd::NotBlock { text_len };
                     }
                 }
             }
@@ -275,7 +280,7 @@ impl Scanner for ValuesScan {
                     }
                     self.phase = ValuesPhase::Value {
                         start: n,
-                        json: JsonEnd::new(),
+                        json: JsonEnd::strict(),
                     };
                 }
                 b'<' => return end_token_after(block, s, self.last_end, eof),

@@ -41,12 +41,31 @@ pub struct JsonEnd {
     started: bool,
     last_sig: u8,
     colon_expected: bool,
+    /// Refuse at once a `{` or `[` right after a `{`: no JSON, JSON5 or
+    /// Python object starts so (for unmarked candidates, where nothing but
+    /// the shape says that this is JSON).
+    strict: bool,
 }
 
 impl JsonEnd {
     /// A scanner positioned at the start of the value.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A scanner that answers [`End::NotValue`] as soon as an object opens
+    /// with `{` or `[` where its first key belongs (`{{…`), wherever that
+    /// is; [`JsonEnd::scanned`] then tells how far it got.
+    pub fn strict() -> Self {
+        JsonEnd {
+            strict: true,
+            ..Self::default()
+        }
+    }
+
+    /// How many bytes of the input the scanner has consumed.
+    pub fn scanned(&self) -> usize {
+        self.pos
     }
 
     /// Scans `input` (the whole value so far, from its first byte) and reports
@@ -99,6 +118,10 @@ impl JsonEnd {
                     }
                 }
                 b'{' | b'[' => {
+                    if self.strict && self.started && self.last_sig == b'{' {
+                        self.pos = i;
+                        return End::NotValue;
+                    }
                     self.started = true;
                     self.depth += 1;
                     self.last_sig = b;
@@ -185,6 +208,16 @@ mod tests {
         let mut sc = JsonEnd::new();
         sc.scan(br#"{"a": 12"#);
         assert_eq!(sc.tail(), Tail::Other);
+    }
+
+    #[test]
+    fn strict_refuses_an_object_opening_with_a_bracket() {
+        let s = br#"{"a": {{"b": 1}}"#;
+        let mut sc = JsonEnd::strict();
+        assert_eq!(sc.scan(s), End::NotValue);
+        assert_eq!(sc.scanned(), 7);
+        assert_eq!(JsonEnd::strict().scan(br#"{"a": [[1], {}]}"#), End::At(16));
+        assert_eq!(JsonEnd::new().scan(br#"{{}}"#), End::At(4));
     }
 
     #[test]
