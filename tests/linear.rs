@@ -46,6 +46,12 @@ const SHAPES: &[(&str, &str)] = &[
         "bare json calls per line",
         "{\"name\": \"f\", \"arguments\": {}}\n",
     ),
+    ("inline llama heads", "{\"name\": "),
+    (
+        "inline llama calls",
+        "x {\"name\": \"f\", \"parameters\": {}} ",
+    ),
+    ("double braces", "{\"name\": \"f\", \"parameters\": {{"),
 ];
 
 #[test]

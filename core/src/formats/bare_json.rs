@@ -9,9 +9,9 @@
 //! Inside a line, JSON is text unless `--inline-json`, with one exception:
 //! an object of exactly the form Llama 3's JSON tool prompt asks for,
 //! `{"name": "NAME", "parameters": {…}}` (those two keys in that order,
-//! valid JSON, nothing repaired), is a call wherever it stands, as Llama
-//! 3.x models write it in mid-sentence. Anything else inline, including a
-//! cut or broken object of that form, stays text.
+//! valid JSON, nothing repaired, on one line), is a call wherever it
+//! stands, as Llama 3.x models write it in mid-sentence. Anything else
+//! inline, including a cut or broken object of that form, stays text.
 
 use super::shared::directly_answer::drop_directly_answer;
 use super::{ids, FormatId, Rank, Values};
@@ -209,7 +209,22 @@ impl Scanner for ValuesScan {
                 ref mut json,
             } = self.phase
             {
-                match json.scan(&block[start..]) {
+                let end = json.scan(&block[start..]);
+                // an inline Llama object stands on one line (a JSON string
+                // holds no raw newline): one that goes on past its line is
+                // prose, and is not held back any further
+                if self.placement == Placement::InlineLlama {
+                    let upto = match end {
+                        End::At(k) => start + k,
+                        _ => start + json.scanned(),
+                    };
+                    if let Some(k) = memchr::memchr(b'\n', &block[start..upto]) {
+                        return BlockEnd::NotBlock {
+                            text_len: start + k,
+                        };
+                    }
+                }
+                match end {
                     End::At(k) => {
                         self.last_end = start + k;
                         self.phase = ValuesPhase::After;
