@@ -10,6 +10,7 @@ fn main() -> ExitCode {
     match cli::run(cli) {
         Ok(Outcome::Found) => ExitCode::from(0),
         Ok(Outcome::NotFound) => ExitCode::from(1),
+        Ok(Outcome::Exit(n)) => ExitCode::from(n),
         Err(e) if cli::is_broken_pipe(&e) => ExitCode::from(0),
         Err(e) => {
             eprintln!("toolcall: {}", cli::sanitize(&format!("{e:#}")));
