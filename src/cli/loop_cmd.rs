@@ -346,11 +346,11 @@ pub fn run(args: &LoopArgs) -> anyhow::Result<Outcome> {
         )?;
         if gathered.calls.is_empty() {
             ev.go(Transition::NoToolCalls)?;
-            ev.emit(
-                "text",
-                json!({"text": final_text, "thinking": false, "complete": true,
-                       "tokens": tokens.completion_tokens}),
-            )?;
+            let mut fields = json!({"text": final_text, "thinking": false, "complete": true});
+            if let (Some(n), Value::Object(m)) = (tokens.completion_tokens, &mut fields) {
+                m.insert("tokens".into(), json!(n));
+            }
+            ev.emit("text", fields)?;
             ev.go(Transition::Complete)?;
             break 'run ("completed", None);
         }

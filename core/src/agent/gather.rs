@@ -92,9 +92,17 @@ impl<F: FnMut(Live<'_>)> Sink for Gather<F> {
             Event::ToolCallStart { .. } => {}
             Event::ToolCall(call) => {
                 let inline = UNMARKED.contains(&call.format) && self.line_has_content;
-                self.history.push_str(&call.raw);
-                let raw = call.raw.clone();
-                self.saw(&raw);
+                if call.span[0] == call.span[1] {
+                    // parsed by the server, not written in the text: the
+                    // history shows it in the prompt's call format
+                    let body = serde_json::json!({"tool": call.name, "parameters": call.arguments});
+                    self.history
+                        .push_str(&format!("\n```tool_call\n{body}\n```\n"));
+                } else {
+                    self.history.push_str(&call.raw);
+                    let raw = call.raw.clone();
+                    self.saw(&raw);
+                }
                 self.calls.push(Found { call, inline });
             }
             Event::Error(e) => self.errors.push(e),

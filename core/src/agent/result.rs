@@ -121,21 +121,47 @@ impl ToolResult {
     }
 }
 
-/// The first `cap` bytes of `output` as text, cut on a UTF-8 character
-/// boundary, with the truncation note when `total` (all the bytes the tool
-/// wrote) is more than was kept. Returns the text and whether it was cut.
+/// At most `cap` bytes of `output` as text, note included: cut on a UTF-8
+/// character boundary, ending with the truncation note when `total` (all
+/// the bytes the tool wrote) is more than `cap`. Returns the text and
+/// whether it was cut. A cap smaller than the note leaves only the note.
 pub fn capped(output: &[u8], cap: usize, total: u64) -> (String, bool) {
-    let cut = total > cap as u64 || output.len() > cap;
-    if !cut {
+    let total = total.max(output.len() as u64);
+    if total <= cap as u64 {
         return (String::from_utf8_lossy(output).into_owned(), false);
     }
+    let total = usize::try_from(total).unwrap_or(usize::MAX);
     let mut keep = cap.min(output.len());
-    // back off to a character boundary (at most 3 bytes)
-    while keep > 0 && keep < output.len() && (output[keep] & 0xC0) == 0x80 {
-        keep -= 1;
+    // the note's length depends on the digits it reports: settle it
+    for _ in 0..4 {
+        let note = crate::render::truncation_marker(total - keep, total).len();
+        let mut k = cap.saturating_sub(note).min(output.len());
+        while k > 0 && k < output.len() && (output[k] & 0xC0) == 0x80 {
+            k -= 1;
+        }
+        if k == keep {
+            break;
+        }
+        keep = k;
     }
     let mut text = String::from_utf8_lossy(&output[..keep]).into_owned();
-    let total = total.max(output.len() as u64) as usize;
     text.push_str(&crate::render::truncation_marker(total - keep, total));
     (text, true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn caps_include_the_note_and_respect_characters() {
+        let out = "é".repeat(100);
+        let (t, cut) = capped(out.as_bytes(), 80, 200);
+        assert!(cut && t.len() <= 80, "{t}");
+        assert!(t.ends_with("[truncated: 160 of 200 bytes omitted]"), "{t}");
+        let (t, cut) = capped(b"short", 80, 5);
+        assert_eq!((t.as_str(), cut), ("short", false));
+        let r = ToolResult::not_run("c", "f", Status::Denied, "no");
+        assert_eq!(r.message(), "[f]\nError: no");
+    }
 }
