@@ -185,6 +185,14 @@ pub enum Step<'a> {
     Starting,
 }
 
+/// What [`Runner::decide`] concluded.
+pub enum Decided {
+    /// Run the call with these arguments.
+    Run(Value),
+    /// The call does not run: its result.
+    Done(ToolResult),
+}
+
 /// Runs calls: bindings, approvals, limits. Shared by `exec` and `loop`.
 pub struct Runner {
     /// Tools file and policy.
@@ -318,10 +326,16 @@ impl Runner {
         }
     }
 
-    /// Decides whether a judged call runs, asking when needed. `Ok` holds
-    /// the arguments to run it with; `Err` the result of a call that does
-    /// not run.
-    pub fn decide(
+    /// Decides whether a judged call runs, asking when needed.
+    pub fn decide(&mut self, j: &Judged, on: &mut dyn FnMut(Step<'_>)) -> Decided {
+        match self.decide_inner(j, on) {
+            Ok(arguments) => Decided::Run(arguments),
+            Err(result) => Decided::Done(result),
+        }
+    }
+
+    #[allow(clippy::result_large_err)] // private: `?`-style early returns
+    fn decide_inner(
         &mut self,
         j: &Judged,
         on: &mut dyn FnMut(Step<'_>),
@@ -422,17 +436,7 @@ impl Runner {
                     inline: j.inline,
                 };
                 if self.dry_run {
-                    return Err(ToolResult {
-                        content: Some(format!(
-                            "dry run: would ask for approval ({reason}), then run {}",
-                            j.command
-                                .as_ref()
-                                .map(ToolCommand::display)
-                                .unwrap_or_default()
-                        )),
-                        error: None,
-                        ..ToolResult::not_run(id, name, Status::Skipped, "")
-                    });
+                    return Err(dry_run(j, &format!("would ask for approval ({reason})")));
                 }
                 on(Step::Asking(&req.fields(self.approvals.timeout)));
                 let registry = self.tools.registry.as_ref();
@@ -471,18 +475,7 @@ impl Runner {
             .arguments
             .unwrap_or_else(|| j.call.arguments.clone());
         if self.dry_run {
-            return Err(ToolResult {
-                content: Some(format!(
-                    "dry run: approved ({}), would run {}",
-                    approval.by.as_str(),
-                    j.command
-                        .as_ref()
-                        .map(ToolCommand::display)
-                        .unwrap_or_default()
-                )),
-                error: None,
-                ..ToolResult::not_run(id, name, Status::Skipped, "")
-            });
+            return Err(dry_run(j, &format!("approved ({})", approval.by.as_str())));
         }
         Ok(args)
     }
@@ -566,17 +559,26 @@ impl Runner {
             End::NotStarted(e) => (Status::Failed, Some(e), None),
         };
         ToolResult {
-            kind: "tool_result",
-            id: id.to_string(),
-            name: name.to_string(),
-            status,
-            is_error: status != Status::Completed,
             content: (status == Status::Completed || !content.is_empty()).then_some(content),
             error,
             exit_code,
-            duration_ms: (!self.no_timestamps).then(|| ran.duration.as_millis() as u64),
+            duration_ms: (!self.no_timestamps).then_some(ran.duration.as_millis() as u64),
             truncated,
+            ..ToolResult::not_run(id, name, status, "")
         }
+    }
+}
+
+/// The result of a dry run: what would happen, nothing run.
+fn dry_run(j: &Judged, what: &str) -> ToolResult {
+    let command = j.command.as_ref().map(ToolCommand::display);
+    ToolResult {
+        content: Some(format!(
+            "dry run: {what}, would run {}",
+            command.unwrap_or_default()
+        )),
+        error: None,
+        ..ToolResult::not_run(&j.call.id, &j.call.name, Status::Skipped, "")
     }
 }
 
@@ -660,11 +662,11 @@ pub fn run(args: &ExecArgs) -> anyhow::Result<Outcome> {
     let mut jobs: Vec<(usize, Value)> = Vec::new();
     for (k, j) in judged.iter().enumerate() {
         match runner.decide(j, &mut |_| {}) {
-            Ok(a) => {
+            Decided::Run(a) => {
                 slots.push(None);
                 jobs.push((k, a));
             }
-            Err(r) => slots.push(Some(r)),
+            Decided::Done(r) => slots.push(Some(r)),
         }
     }
     let runner = &runner;

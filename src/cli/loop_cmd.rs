@@ -6,7 +6,7 @@
 
 use super::approve::ApprovalArgs;
 use super::common::{EngineArgs, WireArgs};
-use super::exec::{Judged, RunArgs, Runner, Step};
+use super::exec::{Decided, Judged, RunArgs, Runner, Step};
 use super::output::{FlushPolicy, Output};
 use super::tools::ToolsArgs;
 use super::Outcome;
@@ -294,7 +294,11 @@ pub fn run(args: &LoopArgs) -> anyhow::Result<Outcome> {
             }),
         )?;
         let text = prompt::build(style, &system, &history);
-        let (gathered, end, wire_usage) = generate(
+        let Generation {
+            gather: gathered,
+            end,
+            usage: wire_usage,
+        } = generate(
             args,
             &runner,
             &mut ev,
@@ -381,7 +385,7 @@ pub fn run(args: &LoopArgs) -> anyhow::Result<Outcome> {
                 return Err(e);
             }
             let result = match decided {
-                Ok(arguments) => {
+                Decided::Run(arguments) => {
                     ev.go(Transition::ApprovalGranted)?;
                     ev.emit(
                         "tool_execution",
@@ -405,7 +409,7 @@ pub fn run(args: &LoopArgs) -> anyhow::Result<Outcome> {
                     ev.go(Transition::ToolComplete)?;
                     r
                 }
-                Err(r) => {
+                Decided::Done(r) => {
                     ev.emit("tool_result", result_fields(&r))?;
                     let last = k + 1 == total;
                     if r.status == Status::Denied
@@ -582,6 +586,30 @@ fn new_request_id() -> String {
     )
 }
 
+/// One generation's outcome.
+struct Generation<F> {
+    /// The reply.
+    gather: Gather<F>,
+    /// How it ended.
+    end: GenEnd,
+    /// Token usage the wire reported.
+    usage: Option<crate::wire::Usage>,
+}
+
+/// Prose and reasoning gathered since the last call, as `text` events.
+type LiveText = std::rc::Rc<std::cell::RefCell<Vec<(String, bool)>>>;
+
+fn emit_live(ev: &mut Events, live: &LiveText) -> anyhow::Result<()> {
+    let chunks: Vec<(String, bool)> = live.borrow_mut().drain(..).collect();
+    for (text, thinking) in chunks {
+        ev.emit(
+            "text",
+            json!({"text": text, "thinking": thinking, "complete": false}),
+        )?;
+    }
+    Ok(())
+}
+
 /// One generation: the model command with the prompt on stdin, its stdout
 /// through the wire engine. Prose and reasoning become `text` events as
 /// they arrive.
@@ -594,14 +622,10 @@ fn generate(
     iteration: u32,
     deadline: Instant,
     request_id: &str,
-) -> anyhow::Result<(
-    Gather<impl FnMut(Live<'_>)>,
-    GenEnd,
-    Option<crate::wire::Usage>,
-)> {
+) -> anyhow::Result<Generation<impl FnMut(Live<'_>)>> {
     let cfg = runner.tools.engine(args.engine.config("model")?);
     let mut engine = WireEngine::new(cfg, args.wire.config());
-    let live: std::rc::Rc<std::cell::RefCell<Vec<(String, bool)>>> = Default::default();
+    let live: LiveText = Default::default();
     let sink = live.clone();
     let mut gather = Gather::new(move |l: Live<'_>| {
         let mut v = sink.borrow_mut();
@@ -635,11 +659,11 @@ fn generate(
     let mut child = match cmd.spawn() {
         Ok(c) => c,
         Err(e) => {
-            return Ok((
+            return Ok(Generation {
                 gather,
-                GenEnd::Failed(format!("cannot start the model command: {e}")),
-                None,
-            ))
+                end: GenEnd::Failed(format!("cannot start the model command: {e}")),
+                usage: None,
+            })
         }
     };
     if let Some(mut stdin) = child.stdin.take() {
@@ -687,13 +711,7 @@ fn generate(
                 Ok(0) => break,
                 Ok(n) => {
                     engine.feed(&buf[..n], &mut gather);
-                    let chunks: Vec<(String, bool)> = live.borrow_mut().drain(..).collect();
-                    for (text, thinking) in chunks {
-                        ev.emit(
-                            "text",
-                            json!({"text": text, "thinking": thinking, "complete": false}),
-                        )?;
-                    }
+                    emit_live(ev, &live)?;
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
                 Err(e) => {
@@ -707,13 +725,7 @@ fn generate(
     done.store(true, Ordering::SeqCst);
     let _ = watchdog.join();
     engine.finish(&mut gather);
-    let chunks: Vec<(String, bool)> = live.borrow_mut().drain(..).collect();
-    for (text, thinking) in chunks {
-        ev.emit(
-            "text",
-            json!({"text": text, "thinking": thinking, "complete": false}),
-        )?;
-    }
+    emit_live(ev, &live)?;
     let summary = engine.summary();
     let end = match why.load(Ordering::SeqCst) {
         BY_CANCEL => GenEnd::Cancelled,
@@ -725,5 +737,9 @@ fn generate(
             (Err(e), None) => GenEnd::Failed(format!("waiting for the model command: {e}")),
         },
     };
-    Ok((gather, end, summary.usage))
+    Ok(Generation {
+        gather,
+        end,
+        usage: summary.usage,
+    })
 }
