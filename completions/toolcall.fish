@@ -508,7 +508,7 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l disable-categ
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l bind -d 'Run tool NAME with the shell command CMD (repeatable; wins over the tools file). The arguments reach CMD on stdin and in TOOLCALL_ARGUMENTS, never on its command line.' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l tool-dir -d 'Run tool NAME as the executable DIR/NAME when nothing else binds it (NAME of letters, digits, `_`, `.`, `-` only).' -r -F
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l tool-timeout -d 'Seconds a tool may run (at least 5) [default: 120]; then its process group gets SIGTERM, and SIGKILL 5 s later. A tool\'s own `x-toolcall.timeout_s` wins' -r
-complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l max-output -d 'Most bytes of a tool\'s output kept [default: 16384, 4096 tokens]; the rest is dropped with a note and `truncated: true`' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l max-output -d 'Most bytes of a tool\'s output kept, note included [default: 16384, 4096 tokens, or result_cap_tokens]; the rest is dropped with a note and `truncated: true`' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l max-parallel -d 'Most tools running at once, 1 to 10 [default: 3]' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -s f -l format -d 'Format to look for: auto (detect per document) or a format id' -r -f -a "auto\t'detect the format per document'
 hermes\t'Hermes 2 Pro/3, Qwen2.5, Qwen3, QwQ, Granite 4, DeepSeek-R1 distills, many fine-tunes'
@@ -603,7 +603,7 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l disable-categ
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l bind -d 'Run tool NAME with the shell command CMD (repeatable; wins over the tools file). The arguments reach CMD on stdin and in TOOLCALL_ARGUMENTS, never on its command line.' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l tool-dir -d 'Run tool NAME as the executable DIR/NAME when nothing else binds it (NAME of letters, digits, `_`, `.`, `-` only).' -r -F
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l tool-timeout -d 'Seconds a tool may run (at least 5) [default: 120]; then its process group gets SIGTERM, and SIGKILL 5 s later. A tool\'s own `x-toolcall.timeout_s` wins' -r
-complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l max-output -d 'Most bytes of a tool\'s output kept [default: 16384, 4096 tokens]; the rest is dropped with a note and `truncated: true`' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l max-output -d 'Most bytes of a tool\'s output kept, note included [default: 16384, 4096 tokens, or result_cap_tokens]; the rest is dropped with a note and `truncated: true`' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l max-parallel -d 'Most tools running at once, 1 to 10 [default: 3]' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -s f -l format -d 'Format to look for: auto (detect per document) or a format id' -r -f -a "auto\t'detect the format per document'
 hermes\t'Hermes 2 Pro/3, Qwen2.5, Qwen3, QwQ, Granite 4, DeepSeek-R1 distills, many fine-tunes'

@@ -1361,3 +1361,89 @@ fn approval_on_a_terminal() {
         "{screen}"
     );
 }
+
+#[test]
+fn settings_come_from_the_config_file_and_flags_win() {
+    let dir = scratch("config");
+    let cfg = dir.join("c.json5");
+    std::fs::write(&cfg, "{max_iterations: 2, iteration_delay_ms: 0}").expect("w");
+    let replies = root().join("tests/agent/limit");
+    let c = cfg.to_str().unwrap_or("");
+    let r = replies.to_str().unwrap_or("");
+    let out = run(
+        &[
+            "loop",
+            "--model-cmd",
+            MODEL,
+            "--tools",
+            TOOLS,
+            "--config",
+            c,
+            "Hi",
+        ],
+        None,
+        &[("STANDIN_REPLIES", r)],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        records(&out.stdout)
+            .last()
+            .map(|d| d["total_iterations"].clone()),
+        Some(json!(2))
+    );
+    let out = run(
+        &[
+            "loop",
+            "--model-cmd",
+            MODEL,
+            "--tools",
+            TOOLS,
+            "--config",
+            c,
+            "--max-iterations",
+            "3",
+            "Hi",
+        ],
+        None,
+        &[("STANDIN_REPLIES", r)],
+    );
+    assert_eq!(
+        records(&out.stdout)
+            .last()
+            .map(|d| d["total_iterations"].clone()),
+        Some(json!(3))
+    );
+    std::fs::write(&cfg, "{tool_timeout_s: 1}").expect("w");
+    let out = run(&["exec", "--tools", TOOLS, "--config", c], Some(b""), &[]);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("tool timeout must be at least 5 seconds")
+    );
+}
+
+#[test]
+fn no_tools_means_no_call_runs() {
+    let dir = scratch("notools");
+    let replies = root().join("tests/agent/call_result");
+    let out = run(
+        &[
+            "loop",
+            "--model-cmd",
+            MODEL,
+            "--tools",
+            TOOLS,
+            "--no-tools",
+            "--delay",
+            "0",
+            "Hi",
+        ],
+        None,
+        &[
+            ("STANDIN_REPLIES", replies.to_str().unwrap_or("")),
+            ("STANDIN_PROMPTS", dir.to_str().unwrap_or("")),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let recs = records(&out.stdout);
+    assert_eq!(of_type(&recs, "tool_result")[0]["status"], "skipped");
+    assert!(!prompt(&dir, 1).contains("# Tools"));
+}

@@ -115,8 +115,8 @@ pub struct ApprovalArgs {
     pub clear_session: bool,
 
     /// Seconds a person or the approver has to answer [default: 300].
-    #[arg(long, value_name = "SECS", default_value_t = 300)]
-    pub approval_timeout: u64,
+    #[arg(long, value_name = "SECS")]
+    pub approval_timeout: Option<u64>,
 
     /// Never run TOOL (repeatable; a glob; wins over --enable).
     #[arg(long = "disable", value_name = "TOOL")]
@@ -268,7 +268,7 @@ impl Approvals {
             session_path: a.session_file.clone(),
             mode: a.approve,
             approver: a.approver.clone(),
-            timeout: Duration::from_secs(a.approval_timeout.max(1)),
+            timeout: Duration::from_secs(a.approval_timeout.unwrap_or(300).max(1)),
             tty: None,
             tty_failed: false,
         })

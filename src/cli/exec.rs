@@ -106,17 +106,18 @@ pub struct RunArgs {
     /// Seconds a tool may run (at least 5) [default: 120]; then its
     /// process group gets SIGTERM, and SIGKILL 5 s later. A tool's own
     /// `x-toolcall.timeout_s` wins.
-    #[arg(long, value_name = "SECS", default_value_t = 120)]
-    pub tool_timeout: u64,
+    #[arg(long, value_name = "SECS")]
+    pub tool_timeout: Option<u64>,
 
-    /// Most bytes of a tool's output kept [default: 16384, 4096 tokens];
-    /// the rest is dropped with a note and `truncated: true`.
-    #[arg(long, value_name = "BYTES", default_value_t = 16384)]
-    pub max_output: usize,
+    /// Most bytes of a tool's output kept, note included [default: 16384,
+    /// 4096 tokens, or result_cap_tokens]; the rest is dropped with a note
+    /// and `truncated: true`.
+    #[arg(long, value_name = "BYTES")]
+    pub max_output: Option<usize>,
 
     /// Most tools running at once, 1 to 10 [default: 3].
-    #[arg(long, value_name = "N", default_value_t = 3)]
-    pub max_parallel: u32,
+    #[arg(long, value_name = "N")]
+    pub max_parallel: Option<u32>,
 
     /// Run a failed tool (non-zero exit) once more.
     #[arg(long)]
@@ -129,6 +130,35 @@ pub struct RunArgs {
     /// Leave timestamps and durations out of the records (golden files).
     #[arg(long)]
     pub no_timestamps: bool,
+}
+
+impl RunArgs {
+    /// The settings these flags give, the configuration file filling in
+    /// what they leave out (then the defaults).
+    pub fn settings(
+        &self,
+        file: &crate::validate::config::FileConfig,
+    ) -> crate::agent::settings::Settings {
+        let d = crate::agent::settings::Settings::default();
+        let tool_timeout = self
+            .tool_timeout
+            .or(file.tool_timeout_s)
+            .map_or(d.tool_timeout, Duration::from_secs);
+        crate::agent::settings::Settings {
+            max_parallel: self
+                .max_parallel
+                .or(file.max_parallel_tools)
+                .unwrap_or(d.max_parallel),
+            tool_timeout,
+            request_timeout: file
+                .request_timeout_s
+                .map_or(d.request_timeout, Duration::from_secs)
+                .max(tool_timeout),
+            result_cap_tokens: file.result_cap_tokens.unwrap_or(d.result_cap_tokens),
+            retry_failed: self.retry_failed || file.retry_failed_tools == Some(true),
+            ..d
+        }
+    }
 }
 
 /// One call, judged against the tools file.
@@ -229,12 +259,7 @@ impl Runner {
         cancel: Arc<AtomicBool>,
     ) -> anyhow::Result<Runner> {
         let tools = tools_args.load()?;
-        let settings = crate::agent::settings::Settings {
-            max_parallel: run.max_parallel,
-            tool_timeout: Duration::from_secs(run.tool_timeout),
-            request_timeout: Duration::from_secs(run.tool_timeout.max(600)),
-            ..Default::default()
-        };
+        let settings = run.settings(&tools.file);
         settings.validate()?;
         let base = tools_args
             .tools
@@ -254,7 +279,12 @@ impl Runner {
             .iter()
             .map(|b| binding::parse_bind(b).map_err(anyhow::Error::msg))
             .collect::<anyhow::Result<Vec<_>>>()?;
-        let approvals = Approvals::new(approval, tools.policy.auto_approve)?;
+        let mut approvals = Approvals::new(approval, tools.policy.auto_approve)?;
+        if approval.approval_timeout.is_none() {
+            if let Some(s) = tools.file.approval_timeout_s {
+                approvals.timeout = Duration::from_secs(s.max(1));
+            }
+        }
         Ok(Runner {
             tools,
             approvals,
@@ -263,9 +293,12 @@ impl Runner {
             metas,
             tool_timeout: settings.tool_timeout,
             grace: Duration::from_secs(5),
-            max_output: run.max_output.max(1),
-            max_parallel: run.max_parallel as usize,
-            retry_failed: run.retry_failed,
+            max_output: run
+                .max_output
+                .unwrap_or_else(|| settings.result_cap_bytes())
+                .max(1),
+            max_parallel: settings.max_parallel as usize,
+            retry_failed: settings.retry_failed,
             dry_run: run.dry_run,
             cancel,
             no_timestamps: run.no_timestamps,

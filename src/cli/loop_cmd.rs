@@ -87,22 +87,22 @@ pub struct LoopArgs {
     /// Most iterations, 1 to 100 [default: 10]; one generation and its
     /// tool runs is one iteration. At the limit the run completes with
     /// stop reason max_iterations (exit 1).
-    #[arg(long, value_name = "N", default_value_t = 10)]
-    pub max_iterations: u32,
+    #[arg(long, value_name = "N")]
+    pub max_iterations: Option<u32>,
 
     /// Seconds the whole request may take, at least the tool timeout
     /// [default: 600]; then the run ends with an error (exit 124).
-    #[arg(long, value_name = "SECS", default_value_t = 600)]
-    pub request_timeout: u64,
+    #[arg(long, value_name = "SECS")]
+    pub request_timeout: Option<u64>,
 
     /// Milliseconds between iterations (0: none) [default: 100].
-    #[arg(long, value_name = "MS", default_value_t = 100)]
-    pub delay: u64,
+    #[arg(long, value_name = "MS")]
+    pub delay: Option<u64>,
 
     /// Cap of one tool result fed back, in tokens (4 bytes each; at least
     /// 100) [default: 4096].
-    #[arg(long, value_name = "TOKENS", default_value_t = 4096)]
-    pub result_cap: usize,
+    #[arg(long, value_name = "TOKENS")]
+    pub result_cap: Option<usize>,
 
     /// Do not keep tool results in the history after the iteration that
     /// used them (only a note that the tool ran stays).
@@ -205,25 +205,6 @@ const BY_TIMEOUT: u8 = 2;
 
 /// Runs `loop`.
 pub fn run(args: &LoopArgs) -> anyhow::Result<Outcome> {
-    let settings = Settings {
-        tools_enabled: !args.no_tools,
-        max_iterations: args.max_iterations,
-        max_parallel: args.run.max_parallel,
-        tool_timeout: Duration::from_secs(args.run.tool_timeout),
-        request_timeout: Duration::from_secs(args.request_timeout),
-        iteration_delay: Duration::from_millis(args.delay),
-        keep_results: !args.drop_results,
-        result_cap_tokens: args.result_cap,
-        retry_failed: args.run.retry_failed,
-        system_prompt: match &args.system {
-            Some(s) if s.starts_with('@') => std::fs::read_to_string(&s[1..])
-                .with_context(|| format!("reading the system prompt {}", &s[1..]))?,
-            Some(s) => s.clone(),
-            None => crate::agent::settings::DEFAULT_SYSTEM_PROMPT.to_string(),
-        },
-        ..Settings::default()
-    };
-    settings.validate()?;
     let message = match args.message.as_deref() {
         Some(m) if m != "-" => m.to_string(),
         _ => {
@@ -243,6 +224,36 @@ pub fn run(args: &LoopArgs) -> anyhow::Result<Outcome> {
     };
     let cancel = super::child::interrupt_flag();
     let mut runner = Runner::new(&args.tools, &args.approval, &args.run, cancel.clone())?;
+    let file = &runner.tools.file;
+    let base = args.run.settings(file);
+    let settings = Settings {
+        tools_enabled: !args.no_tools,
+        max_iterations: args
+            .max_iterations
+            .or(file.max_iterations)
+            .unwrap_or(base.max_iterations),
+        request_timeout: args
+            .request_timeout
+            .or(file.request_timeout_s)
+            .map_or(base.request_timeout, Duration::from_secs),
+        iteration_delay: args
+            .delay
+            .or(file.iteration_delay_ms)
+            .map_or(base.iteration_delay, Duration::from_millis),
+        keep_results: !args.drop_results,
+        result_cap_tokens: args.result_cap.unwrap_or(base.result_cap_tokens),
+        system_prompt: match &args.system {
+            Some(s) if s.starts_with('@') => std::fs::read_to_string(&s[1..])
+                .with_context(|| format!("reading the system prompt {}", &s[1..]))?,
+            Some(s) => s.clone(),
+            None => base.system_prompt.clone(),
+        },
+        ..base
+    };
+    settings.validate()?;
+    if !settings.tools_enabled {
+        runner.approvals.rules.disabled.push("*".into());
+    }
     runner.max_output = settings.result_cap_bytes();
     let started = Instant::now();
     let deadline = started + settings.request_timeout;
@@ -303,7 +314,7 @@ pub fn run(args: &LoopArgs) -> anyhow::Result<Outcome> {
             &runner,
             &mut ev,
             &text,
-            iteration,
+            (iteration, settings.max_iterations),
             deadline,
             &request_id,
         )?;
@@ -619,7 +630,7 @@ fn generate(
     runner: &Runner,
     ev: &mut Events,
     prompt: &str,
-    iteration: u32,
+    (iteration, max_iterations): (u32, u32),
     deadline: Instant,
     request_id: &str,
 ) -> anyhow::Result<Generation<impl FnMut(Live<'_>)>> {
@@ -639,7 +650,7 @@ fn generate(
     cmd.arg("-c")
         .arg(&args.model_cmd)
         .env("TOOLCALL_ITERATION", iteration.to_string())
-        .env("TOOLCALL_MAX_ITERATIONS", args.max_iterations.to_string())
+        .env("TOOLCALL_MAX_ITERATIONS", max_iterations.to_string())
         .env("TOOLCALL_REQUEST_ID", request_id)
         .env(
             "TOOLCALL_PROMPT_STYLE",

@@ -158,7 +158,7 @@ mod tests {
         let out = "é".repeat(100);
         let (t, cut) = capped(out.as_bytes(), 80, 200);
         assert!(cut && t.len() <= 80, "{t}");
-        assert!(t.ends_with("[truncated: 160 of 200 bytes omitted]"), "{t}");
+        assert!(t.ends_with("[truncated: 158 of 200 bytes omitted]"), "{t}");
         let (t, cut) = capped(b"short", 80, 5);
         assert_eq!((t.as_str(), cut), ("short", false));
         let r = ToolResult::not_run("c", "f", Status::Denied, "no");
