@@ -323,7 +323,7 @@ _toolcall() {
             return 0
             ;;
         toolcall__subcmd__parse)
-            opts="-j -L -g -a -f -q -m -c -v -h --lines --field --jobs --follow --hidden --no-ignore --glob --binary --format --no-json-blocks --inline-json --no-repair --reasoning-calls --think-open --generation-prompt --model --finish-reason --max-block --input --max-buffer --line-buffered --block-buffered --quiet --max-count --count --shape --tools --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --help"
+            opts="-j -L -g -a -f -q -m -c -v -h --lines --field --jobs --max-input --follow --hidden --no-ignore --glob --binary --format --no-json-blocks --inline-json --no-repair --reasoning-calls --think-open --generation-prompt --model --finish-reason --max-block --input --max-buffer --line-buffered --block-buffered --quiet --max-count --count --shape --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -338,6 +338,10 @@ _toolcall() {
                     return 0
                     ;;
                 -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-input)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -394,6 +398,10 @@ _toolcall() {
                     return 0
                     ;;
                 --tools)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-tools-size)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -603,7 +611,7 @@ _toolcall() {
             return 0
             ;;
         toolcall__subcmd__repair)
-            opts="-h --lines --report --max-depth --timeout-ms --max-size --help"
+            opts="-h --lines --report --max-depth --timeout-ms --max-size --max-input --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -621,6 +629,10 @@ _toolcall() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --max-input)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -629,7 +641,7 @@ _toolcall() {
             return 0
             ;;
         toolcall__subcmd__split)
-            opts="-j -L -g -a -f -v -h --lines --field --jobs --follow --hidden --no-ignore --glob --binary --format --no-json-blocks --inline-json --no-repair --reasoning-calls --think-open --generation-prompt --model --finish-reason --max-block --input --max-buffer --line-buffered --block-buffered --text --tools --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --help"
+            opts="-j -L -g -a -f -v -h --lines --field --jobs --max-input --follow --hidden --no-ignore --glob --binary --format --no-json-blocks --inline-json --no-repair --reasoning-calls --think-open --generation-prompt --model --finish-reason --max-block --input --max-buffer --line-buffered --block-buffered --text --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -644,6 +656,10 @@ _toolcall() {
                     return 0
                     ;;
                 -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-input)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -691,6 +707,10 @@ _toolcall() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --max-tools-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --unknown-risk)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -711,7 +731,7 @@ _toolcall() {
             return 0
             ;;
         toolcall__subcmd__stream)
-            opts="-f -v -h --format --no-json-blocks --inline-json --no-repair --reasoning-calls --think-open --generation-prompt --model --finish-reason --max-block --input --max-buffer --block-buffered --chunk-size --tools --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --help"
+            opts="-f -v -h --format --no-json-blocks --inline-json --no-repair --reasoning-calls --think-open --generation-prompt --model --finish-reason --max-block --input --max-buffer --block-buffered --chunk-size --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -757,6 +777,10 @@ _toolcall() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --max-tools-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --unknown-risk)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -777,7 +801,7 @@ _toolcall() {
             return 0
             ;;
         toolcall__subcmd__validate)
-            opts="-j -L -g -a -f -v -h --lines --field --jobs --follow --hidden --no-ignore --glob --binary --format --no-json-blocks --inline-json --no-repair --reasoning-calls --think-open --generation-prompt --model --finish-reason --max-block --input --max-buffer --tools --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --retry-cmd --max-retries --retry-template --retry-prompt --line-buffered --block-buffered --no-diagnostics --help"
+            opts="-j -L -g -a -f -v -h --lines --field --jobs --max-input --follow --hidden --no-ignore --glob --binary --format --no-json-blocks --inline-json --no-repair --reasoning-calls --think-open --generation-prompt --model --finish-reason --max-block --input --max-buffer --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --retry-cmd --max-retries --retry-timeout --retry-max-output --retry-template --retry-prompt --line-buffered --block-buffered --no-diagnostics --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -792,6 +816,10 @@ _toolcall() {
                     return 0
                     ;;
                 -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-input)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -839,6 +867,10 @@ _toolcall() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --max-tools-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --unknown-risk)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -856,6 +888,14 @@ _toolcall() {
                     return 0
                     ;;
                 --max-retries)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retry-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retry-max-output)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
