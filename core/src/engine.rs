@@ -183,6 +183,11 @@ impl NextCache {
                 return (n - base) as usize;
             }
         }
+        let end_abs = base + data.len() as u64;
+        if self.next.is_none() && self.searched >= end_abs && from_abs <= end_abs {
+            // the last search already found nothing up to the end
+            return usize::MAX;
+        }
         let start = if self.next.is_none() && self.searched > from_abs {
             ((self.searched - base) as usize).min(data.len())
         } else {
