@@ -18,6 +18,7 @@
 //! schema retypes them (a string parameter gets JSON text back as written,
 //! one that admits null takes `null` as null).
 
+use super::shared::end;
 use super::shared::tag::{block, function_tag_end, tag_then_body};
 use super::shared::xml::{
     key_end, next_tag, parse_function, read_name, value_end, Tag, ValueEnd, FN_CLOSE, PARAM_CLOSE,
@@ -201,19 +202,7 @@ impl Scanner for FunctionEnd {
         let FnPhase::AfterFunction { end } = self.phase else {
             return BlockEnd::More;
         };
-        let s = scan::skip_space(block, end);
-        match scan::prefix_ci(&block[s..], TC_CLOSE) {
-            Prefix::Full => BlockEnd::Done {
-                len: s + TC_CLOSE.len(),
-                cut: false,
-            },
-            Prefix::Partial if !eof => BlockEnd::More,
-            _ if s == block.len() && !eof => BlockEnd::More,
-            _ => BlockEnd::Done {
-                len: end,
-                cut: false,
-            },
-        }
+        end::close_after_value(block, end, TC_CLOSE, eof)
     }
 
     fn consumed(&self) -> usize {
