@@ -21,6 +21,7 @@
 //! markup, never text.
 
 use super::shared::python::{parse_literal_in, Dialect, Literal, PyError};
+use super::shared::wrapped::marked_body;
 use super::Model;
 use super::{ids, FormatId, Rank, Values};
 use super::{
@@ -98,14 +99,7 @@ impl BlockFormat for GemmaCall {
 
     fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
         let (open, close) = markers(block);
-        let from = open.len().min(block.len());
-        let closed = block.len() >= from + close.len() && block.ends_with(close);
-        let to = if closed {
-            block.len() - close.len()
-        } else {
-            block.len()
-        };
-        let cut = cx.cut && !closed;
+        let (from, to, cut) = marked_body(block, open.len(), close, cx.cut);
         let text = String::from_utf8_lossy(&block[from..to]);
         let t = text.trim();
         if t.is_empty() {
