@@ -233,9 +233,6 @@ fn probe_bare(input: &[u8], cx: &ProbeCx) -> Probe {
         Ok(t) => t,
         Err(p) => return p,
     };
-    if tag <= 11 {
-        return Probe::NotMarker; // no name
-    }
     let s = scan::skip_space(input, tag);
     match match_any(&input[s..], &[b"<parameter=", FN_CLOSE]) {
         Hit::Full(_) => block(&QWEN_XML, FunctionEnd::new(0)),
