@@ -49,9 +49,6 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
         Ok(t) => t,
         Err(p) => return p,
     };
-    if tag <= 11 {
-        return Probe::NotMarker; // no name
-    }
     let s = scan::skip_space(input, tag);
     match input.get(s) {
         None if cx.eof => Probe::NotMarker,

@@ -28,7 +28,7 @@
 //! is reported as a `TLP-002` error record, not a call.
 
 use super::shared::python::*;
-use super::shared::wrapped::{LineValueScan, WrapScan};
+use super::shared::wrapped::LineValueScan;
 use super::Model;
 use super::{ids, DocStart, FormatId, Rank, Values};
 use super::{
@@ -296,16 +296,7 @@ pub const OPENER_PYTHON_START: Opener = Opener {
     place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
-    probe: |_, _| {
-        Probe::Match(Action::Block {
-            fmt: &PY_START,
-            scanner: Box::new(WrapScan::new(
-                START_WRAP.open_len,
-                START_WRAP.close,
-                START_WRAP.seq,
-            )),
-        })
-    },
+    probe: |_, _| START_WRAP.block(&PY_START),
 };
 
 /// A stray `<|python_end|>` is markup.

@@ -3,8 +3,8 @@
 
 use crate::call::{Evidence, ParsedCall};
 use crate::formats::{BlockEnd, BlockResult, FormatId, ParseCx, Scanner};
+use crate::scan;
 use crate::scan::balance::JsonEnd;
-use crate::scan::{self, Prefix};
 
 /// The value of the first top-level `"name"` key (or `"function": {"name"`)
 /// of a JSON object starting at or after `from`, once its string has closed.
@@ -166,19 +166,7 @@ impl JsonThenClose {
                 cut: false,
             };
         }
-        let s = scan::skip_space(block, end);
-        match scan::prefix_ci(&block[s..], self.close) {
-            Prefix::Full => BlockEnd::Done {
-                len: s + self.close.len(),
-                cut: false,
-            },
-            Prefix::Partial if !eof => BlockEnd::More,
-            _ if s == block.len() && !eof => BlockEnd::More,
-            _ => BlockEnd::Done {
-                len: end,
-                cut: false,
-            },
-        }
+        super::end::close_after_value(block, end, self.close, eof)
     }
 
     /// The input ended inside the body.
