@@ -1028,6 +1028,7 @@ impl Engine {
         sink: &mut dyn Sink,
     ) {
         let formats::BlockResult {
+            empty_list,
             mut calls,
             mut errors,
         } = result;
@@ -1064,7 +1065,7 @@ impl Engine {
         }
         if calls.is_empty() {
             self.start_sent = false;
-            if cut && had_errors {
+            if (cut && had_errors) || (empty_list && !had_errors) {
                 self.emit_markup(data, pos, pos + len, sink);
             } else {
                 self.emit_text(data, pos, pos + len, sink);

@@ -5,11 +5,13 @@
 //! array, arguments as a JSON string, ordinary `{"name", "arguments"}`
 //! objects, Python-literal bodies, a missing closing marker, and a body cut
 //! off after a complete value (closers supplied). A stray `<|tools_suffix|>`
-//! is markup.
+//! is markup. The template writes the assistant's thoughts between
+//! `<|inner_prefix|>` and `<|inner_suffix|>`: that span is reasoning (a
+//! call drafted in it is a draft), and a stray `<|inner_suffix|>` is markup.
 
 use super::shared::python::{body_text, parse_value_any, parsed_call, Wrap};
 use super::{ids, FormatId, Rank, Values};
-use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe};
+use super::{Action, BlockFormat, BlockResult, Close, Format, Opener, ParseCx, Probe};
 use crate::call::{arguments_from, call_from_object, Evidence, Shape};
 use crate::formats::Place;
 use serde_json::Value;
@@ -18,10 +20,20 @@ use serde_json::Value;
 pub const FORMAT: Format = Format {
     id: ids::APERTUS,
     families: "Swiss AI Apertus",
-    markers: &["<|tools_prefix|>", "<|tools_suffix|>"],
+    markers: &[
+        "<|tools_prefix|>",
+        "<|tools_suffix|>",
+        "<|inner_prefix|>",
+        "<|inner_suffix|>",
+    ],
     body: "JSON array of {\"NAME\": {arguments}} objects",
     models: &[],
-    openers: &[OPENER, OPENER_STRAY_SUFFIX],
+    openers: &[
+        OPENER,
+        OPENER_STRAY_SUFFIX,
+        OPENER_INNER,
+        OPENER_STRAY_INNER_SUFFIX,
+    ],
     admitted_under: &[],
     doc_start: None,
     lead: None,
@@ -134,6 +146,37 @@ pub const OPENER: Opener = Opener {
 /// A stray `<|tools_suffix|>` is markup.
 pub const OPENER_STRAY_SUFFIX: Opener = Opener {
     lit: b"<|tools_suffix|>",
+    ci: false,
+    place: Place::Anywhere,
+    rank: Rank::Normal,
+    also: &[],
+    probe: |_, _| Probe::Match(Action::Markup { len: 16 }),
+};
+
+/// What ends a thought span.
+const INNER_CLOSE: &[Close] = &[Close {
+    lit: b"<|inner_suffix|>",
+    consume: true,
+}];
+
+/// `<|inner_prefix|>`: the assistant's thoughts, up to `<|inner_suffix|>`.
+pub const OPENER_INNER: Opener = Opener {
+    lit: b"<|inner_prefix|>",
+    ci: false,
+    place: Place::Anywhere,
+    rank: Rank::Reasoning,
+    also: &[],
+    probe: |_, _| {
+        Probe::Match(Action::Reasoning {
+            open_len: 16,
+            close: INNER_CLOSE,
+        })
+    },
+};
+
+/// A stray `<|inner_suffix|>` is markup.
+pub const OPENER_STRAY_INNER_SUFFIX: Opener = Opener {
+    lit: b"<|inner_suffix|>",
     ci: false,
     place: Place::Anywhere,
     rank: Rank::Normal,

@@ -206,6 +206,7 @@ impl BlockFormat for Functionary {
             return BlockResult::error("TLP-001", "function name missing", 9);
         }
         BlockResult {
+            empty_list: false,
             calls: vec![crate::call::ParsedCall {
                 name,
                 arguments,

@@ -150,6 +150,7 @@ impl BlockFormat for GemmaCall {
             }
         }
         BlockResult {
+            empty_list: false,
             calls: vec![ParsedCall {
                 name,
                 arguments,

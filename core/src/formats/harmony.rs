@@ -457,6 +457,7 @@ impl BlockFormat for Harmony {
         };
         match result {
             Ok((arguments, repairs)) => BlockResult {
+                empty_list: false,
                 calls: vec![ParsedCall {
                     name,
                     arguments,
@@ -468,6 +469,7 @@ impl BlockFormat for Harmony {
                 errors: Vec::new(),
             },
             Err(e) => BlockResult {
+                empty_list: false,
                 calls: Vec::new(),
                 errors: vec![e],
             },

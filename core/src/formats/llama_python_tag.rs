@@ -257,6 +257,7 @@ impl BlockFormat for PythonTag {
         let mut arguments = Map::new();
         arguments.insert("code".into(), Value::String(code.to_string()));
         BlockResult {
+            empty_list: false,
             calls: vec![ParsedCall {
                 name: self.code_tool.into(),
                 arguments,

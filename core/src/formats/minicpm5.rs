@@ -211,6 +211,7 @@ impl BlockFormat for MiniCpm5 {
         }
         unwrap_lone_wrapper(&mut args, &cx.cfg.repair_options());
         BlockResult {
+            empty_list: false,
             calls: vec![ParsedCall {
                 name,
                 arguments: args,

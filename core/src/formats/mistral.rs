@@ -245,6 +245,7 @@ impl BlockFormat for Mistral {
                     &cx.cfg.repair_options(),
                 ) {
                     Ok((arguments, repairs)) => BlockResult {
+                        empty_list: false,
                         calls: vec![ParsedCall {
                             name: name_s,
                             arguments,
@@ -256,6 +257,7 @@ impl BlockFormat for Mistral {
                         errors: Vec::new(),
                     },
                     Err(e) => BlockResult {
+                        empty_list: false,
                         calls: Vec::new(),
                         errors: vec![e],
                     },

@@ -219,8 +219,10 @@ pub fn calls_from_json_body(
             )
         }
     };
+    let empty_array = value.as_array().is_some_and(Vec::is_empty);
     match calls_from_owned(value, ev) {
         Ok(parts) => BlockResult {
+            empty_list: false,
             calls: parts
                 .into_iter()
                 .map(|p| {
@@ -240,6 +242,11 @@ pub fn calls_from_json_body(
                 })
                 .collect(),
             errors: Vec::new(),
+        },
+        // a marked body that is an empty list says "no calls": markup
+        Err(Shape::NotCall) if empty_array && ev == crate::call::Evidence::Strong => BlockResult {
+            empty_list: true,
+            ..BlockResult::default()
         },
         Err(Shape::NotCall) => match ev {
             crate::call::Evidence::Weak => BlockResult::text(),

@@ -35,6 +35,7 @@ pub fn parse_function(block: &[u8], format: FormatId, cx: &ParseCx) -> BlockResu
         return BlockResult::truncated(format, block.len());
     }
     BlockResult {
+        empty_list: false,
         calls: vec![ParsedCall {
             name,
             arguments: args,
