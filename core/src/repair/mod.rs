@@ -111,7 +111,9 @@ pub enum RepairKind {
     /// the very end is dropped).
     TruncatedString,
     /// A number cut off by the end of input (`1.`, `2e`, `3e-`) was cut back
-    /// to its longest valid prefix.
+    /// to its longest valid prefix; with
+    /// [`RepairOptions::null_for_missing_values`] a lone sign or dot before
+    /// a separator or the end became a number (`-` → `-0`, `.` → `0.0`).
     TruncatedNumber,
     /// A literal cut off by the end of input (`tru`, `fals`, `nul`, `Tr`) was
     /// completed to the JSON literal.
@@ -169,8 +171,8 @@ pub enum RepairKind {
     /// An invalid escape in a string (`\x`, `\'`, a lone backslash) was
     /// fixed: the backslash is escaped, or dropped before `'`.
     InvalidEscape,
-    /// A malformed number (`+1`, `.5`, `01`, `1.`) was written in JSON
-    /// form with the same value.
+    /// A malformed number (`+1`, `.5`, `01`, `1.`, `82_461_110`) was written
+    /// in JSON form with the same value.
     InvalidNumber,
     /// Bytes that are not UTF-8 were replaced by U+FFFD (only from
     /// [`repair_bytes`]).
@@ -188,6 +190,12 @@ pub enum RepairKind {
     /// string, up to the next `,`, closer or line end (only with
     /// [`RepairOptions::unquoted_strings`]).
     UnquotedString,
+    /// Something that starts like a number but is none (`0789` with its
+    /// leading zero, `0.0.1`, `1notanumber`, `2024-10-18T10:00Z`, `1/3`)
+    /// became a string of the text written, up to the next `,`, closer or
+    /// line end (only with [`RepairOptions::unquoted_strings`]; otherwise
+    /// leading zeros are dropped as [`RepairKind::InvalidNumber`]).
+    NumberAsString,
 }
 
 impl RepairKind {
@@ -224,6 +232,7 @@ impl RepairKind {
             RepairKind::UnclosedString => "unclosed_string",
             RepairKind::MissingValue => "missing_value",
             RepairKind::UnquotedString => "unquoted_string",
+            RepairKind::NumberAsString => "number_as_string",
         }
     }
 }

@@ -674,7 +674,7 @@ impl<'a> Parser<'a> {
         c == b'"'
             || c == b'\''
             || curly_at(self.b, pos, end).is_some()
-            || (is_ident_start(c) && ident_len(self.b, pos, end) > 0)
+            || ((is_ident_start(c) || c.is_ascii_digit()) && ident_len(self.b, pos, end) > 0)
     }
 
     /// Where unquoted text that starts a value at `pos` (its first word
@@ -714,6 +714,13 @@ impl<'a> Parser<'a> {
         (stop > pos).then_some(stop)
     }
 
+    /// Replaces `b[pos..stop]` by the JSON string of that text.
+    fn quote_text(&mut self, pos: usize, stop: usize) {
+        let text = String::from_utf8_lossy(&self.b[pos..stop]);
+        let quoted = serde_json::Value::String(text.into_owned()).to_string();
+        self.edit(pos, stop, quoted);
+    }
+
     // ----- keys ---------------------------------------------------------------
 
     /// Parses an object key at `pos`; returns the offset after it. A key cut
@@ -726,7 +733,7 @@ impl<'a> Parser<'a> {
             self.key_cut = after.is_none();
             return Ok(after.unwrap_or(end));
         }
-        if is_ident_start(c) {
+        if is_ident_start(c) || c.is_ascii_digit() {
             let len = ident_len(b, pos, end);
             if len > 0 {
                 let after = pos + len;
@@ -765,7 +772,7 @@ impl<'a> Parser<'a> {
             return Ok(Some(self.string(pos, end, ctx).unwrap_or(end)));
         }
         if c == b'-' || c == b'+' || c == b'.' || c.is_ascii_digit() {
-            return self.number(pos, end);
+            return self.number(pos, end, ctx);
         }
         if c.is_ascii_alphabetic() {
             return self.word(pos, end, ctx).map(Some);
@@ -778,10 +785,17 @@ impl<'a> Parser<'a> {
 
     /// Parses a number, fixing what JSON does not allow. Keeps the original
     /// digits: no number is ever re-formatted.
-    fn number(&mut self, pos: usize, end: usize) -> Result<Option<usize>, Fail> {
+    fn number(&mut self, pos: usize, end: usize, ctx: Ctx) -> Result<Option<usize>, Fail> {
         let b = self.b;
+        // Digits, with single `_` between two digits (`82_461_110`).
         let digits = |mut i: usize| {
-            while i < end && b[i].is_ascii_digit() {
+            while i < end
+                && (b[i].is_ascii_digit()
+                    || (b[i] == b'_'
+                        && i > pos
+                        && b[i - 1].is_ascii_digit()
+                        && b.get(i + 1).is_some_and(u8::is_ascii_digit)))
+            {
                 i += 1;
             }
             i
@@ -834,7 +848,36 @@ impl<'a> Parser<'a> {
         }
         let num_end = i;
         let at_end = skip_json_ws(b, num_end, end) >= end;
+        if self.unquoted_strings {
+            // `0789`, `0.0.1`, `1notanumber`, `2024-10-18T10:00Z`, `1/3`,
+            // `-e5`: not a number; kept as the text that was written.
+            let junk = num_end < end && number_junk(b, num_end, end);
+            let zeros = int_len > 1 && b[int_start] == b'0';
+            if junk || zeros {
+                if let Some(stop) = self.unquoted_end(pos, num_end, end, ctx) {
+                    self.quote_text(pos, stop);
+                    self.note(RepairKind::NumberAsString, pos);
+                    return Ok(Some(stop));
+                }
+            }
+        }
         if int_len == 0 && frac_len == 0 {
+            let closed = at_end || {
+                let k = skip_json_ws(b, num_end, end);
+                matches!(b[k], b',' | b'}' | b']')
+            };
+            if closed && self.null_for_missing_values && num_end > pos {
+                // `-` → `-0`, `.` → `0.0`: the sign or dot that was written
+                // is kept as the number it began.
+                if let Some(d) = dot {
+                    self.edit(d, d, "0");
+                    self.edit(d + 1, d + 1, "0");
+                } else {
+                    self.edit(num_end, num_end, "0");
+                }
+                self.note(RepairKind::TruncatedNumber, pos);
+                return Ok(Some(num_end));
+            }
             if at_end {
                 // A lone sign (or `-.`) cut off by the end.
                 self.delete(pos, num_end);
@@ -847,6 +890,10 @@ impl<'a> Parser<'a> {
             ));
         }
         let mut kind = None;
+        for u in memchr::memchr_iter(b'_', &b[pos..num_end]) {
+            self.delete(pos + u, pos + u + 1);
+            kind = Some(RepairKind::InvalidNumber);
+        }
         if plus {
             self.delete(pos, pos + 1);
             kind = Some(RepairKind::InvalidNumber);
@@ -952,9 +999,7 @@ impl<'a> Parser<'a> {
         }
         if self.unquoted_strings {
             if let Some(stop) = self.unquoted_end(pos, i, end, ctx) {
-                let text = String::from_utf8_lossy(&self.b[pos..stop]);
-                let quoted = serde_json::Value::String(text.into_owned()).to_string();
-                self.edit(pos, stop, quoted);
+                self.quote_text(pos, stop);
                 self.note(RepairKind::UnquotedString, pos);
                 return Ok(stop);
             }
@@ -1221,7 +1266,8 @@ impl<'a> Parser<'a> {
                 match n {
                     b'"' | b'\'' | b'}' | b']' => true,
                     _ if curly_at(b, k, end).is_some() => true,
-                    b'{' | b'[' | b'-' | b'0'..=b'9' => ctx == Ctx::ArrValue,
+                    b'{' | b'[' | b'-' => ctx == Ctx::ArrValue,
+                    b'0'..=b'9' if ctx == Ctx::ArrValue => true,
                     _ if ctx == Ctx::ArrValue => {
                         let w = word_len(b, k, end);
                         matches!(
@@ -1229,7 +1275,7 @@ impl<'a> Parser<'a> {
                             b"true" | b"false" | b"null" | b"True" | b"False" | b"None"
                         )
                     }
-                    _ if is_ident_start(n) => {
+                    _ if is_ident_start(n) || n.is_ascii_digit() => {
                         let len = ident_len(b, k, end);
                         let m = skip_json_ws(b, k + len, end);
                         len > 0 && m < end && b[m] == b':'
@@ -1249,6 +1295,17 @@ fn after_or_key(stack: &[Frame]) -> St {
         Some(f) if f.obj => St::Key,
         _ => St::After,
     }
+}
+
+/// Whether the byte at `i`, right after a number, shows the token is no
+/// number (`1notanumber`, `0.0.1`, `10-20`, `1/3`); a comment (`1//x`) is
+/// not such a byte.
+fn number_junk(b: &[u8], i: usize, end: usize) -> bool {
+    let c = b[i];
+    if c == b'/' {
+        return !(i + 1 < end && matches!(b[i + 1], b'/' | b'*'));
+    }
+    c.is_ascii_alphanumeric() || matches!(c, b'.' | b'-' | b'+' | b'_')
 }
 
 /// Length of the ASCII word at `pos`.

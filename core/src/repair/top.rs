@@ -172,7 +172,7 @@ pub(crate) fn repair_document(
 /// Whether a top-level scalar (string, number, literal) can start at `pos`.
 fn direct_scalar_start(b: &[u8], pos: usize, len: usize) -> bool {
     let c = b[pos];
-    matches!(c, b'"' | b'\'' | b'-' | b'0'..=b'9')
+    matches!(c, b'"' | b'\'' | b'-' | b'+' | b'.' | b'0'..=b'9')
         || c.is_ascii_alphabetic()
         || super::text::curly_at(b, pos, len).is_some()
 }
