@@ -196,6 +196,10 @@ pub enum RepairKind {
     /// line end (only with [`RepairOptions::unquoted_strings`]; otherwise
     /// leading zeros are dropped as [`RepairKind::InvalidNumber`]).
     NumberAsString,
+    /// A key or value that lost its opening quote (`{a": 1}`, `[a", "b"]`,
+    /// `abc"`) got it back; the value form only with
+    /// [`RepairOptions::unquoted_strings`].
+    MissingOpenQuote,
 }
 
 impl RepairKind {
@@ -233,6 +237,7 @@ impl RepairKind {
             RepairKind::MissingValue => "missing_value",
             RepairKind::UnquotedString => "unquoted_string",
             RepairKind::NumberAsString => "number_as_string",
+            RepairKind::MissingOpenQuote => "missing_open_quote",
         }
     }
 }

@@ -682,7 +682,17 @@ impl<'a> Parser<'a> {
     /// the line end (trailing blanks left out); at the top, only a document
     /// that is one line of text with no brackets or quotes qualifies. `None`
     /// when it is not such text (a call like `NumberLong(` is not).
-    fn unquoted_end(&self, pos: usize, word_end: usize, end: usize, ctx: Ctx) -> Option<usize> {
+    ///
+    /// Returns the end of the text and where parsing resumes: past a `"`
+    /// that ends the text right before a separator (`foo",`, `abc"` at the
+    /// end), which is the text's closing quote whose opening one is missing.
+    fn unquoted_end(
+        &self,
+        pos: usize,
+        word_end: usize,
+        end: usize,
+        ctx: Ctx,
+    ) -> Option<(usize, usize)> {
         let b = self.b;
         if b.get(word_end) == Some(&b'(') {
             return None;
@@ -690,13 +700,18 @@ impl<'a> Parser<'a> {
         let stop = match ctx {
             Ctx::Top => {
                 let rest = &b[pos..end];
-                if rest
+                let body = match memchr::memchr(b'"', rest) {
+                    // `abc"`: one quote, the last thing written
+                    Some(q) if skip_json_ws(b, pos + q + 1, end) >= end => &rest[..q],
+                    _ => rest,
+                };
+                if body
                     .iter()
                     .any(|&c| matches!(c, b'{' | b'[' | b'"' | b'\n' | b'\r'))
                 {
                     return None;
                 }
-                end
+                pos + body.len()
             }
             Ctx::ObjValue | Ctx::ArrValue => {
                 let closer = if ctx == Ctx::ObjValue { b'}' } else { b']' };
@@ -707,11 +722,33 @@ impl<'a> Parser<'a> {
             }
             Ctx::Key => return None,
         };
+        let mut resume = stop;
+        if stop < end && b[stop] == b'"' {
+            let k = skip_json_ws(b, stop + 1, end);
+            if k >= end || matches!(b[k], b',' | b'}' | b']') {
+                resume = stop + 1;
+            }
+        }
         let mut stop = stop;
         while stop > pos && matches!(b[stop - 1], b' ' | b'\t') {
             stop -= 1;
         }
-        (stop > pos).then_some(stop)
+        (stop > pos).then_some((stop, resume))
+    }
+
+    /// Quotes the unquoted text `pos..stop` found by
+    /// [`Parser::unquoted_end`]; a closing quote at `resume - 1` is taken
+    /// in. Returns where parsing resumes.
+    fn quote_unquoted(&mut self, pos: usize, stop: usize, resume: usize, kind: RepairKind) -> usize {
+        self.quote_text(pos, stop);
+        // the quote that ends the text (and blanks before it) goes
+        self.delete(stop, resume);
+        if resume > stop {
+            self.note(RepairKind::MissingOpenQuote, pos);
+        } else {
+            self.note(kind, pos);
+        }
+        resume.max(stop)
     }
 
     /// Replaces `b[pos..stop]` by the JSON string of that text.
@@ -737,6 +774,16 @@ impl<'a> Parser<'a> {
             let len = ident_len(b, pos, end);
             if len > 0 {
                 let after = pos + len;
+                if after < end && b[after] == b'"' {
+                    let k = skip_json_ws(b, after + 1, end);
+                    if k < end && b[k] == b':' {
+                        // `{a": 1}`: the key lost its opening quote
+                        self.key_cut = false;
+                        self.edit(pos, pos, "\"");
+                        self.note(RepairKind::MissingOpenQuote, pos);
+                        return Ok(after + 1);
+                    }
+                }
                 let k = skip_json_ws(b, after, end);
                 if k >= end || b[k] == b':' {
                     // an unquoted key the end cuts may be part of a word
@@ -854,10 +901,9 @@ impl<'a> Parser<'a> {
             let junk = num_end < end && number_junk(b, num_end, end);
             let zeros = int_len > 1 && b[int_start] == b'0';
             if junk || zeros {
-                if let Some(stop) = self.unquoted_end(pos, num_end, end, ctx) {
-                    self.quote_text(pos, stop);
-                    self.note(RepairKind::NumberAsString, pos);
-                    return Ok(Some(stop));
+                if let Some((stop, resume)) = self.unquoted_end(pos, num_end, end, ctx) {
+                    let kind = RepairKind::NumberAsString;
+                    return Ok(Some(self.quote_unquoted(pos, stop, resume, kind)));
                 }
             }
         }
@@ -998,10 +1044,8 @@ impl<'a> Parser<'a> {
             }
         }
         if self.unquoted_strings {
-            if let Some(stop) = self.unquoted_end(pos, i, end, ctx) {
-                self.quote_text(pos, stop);
-                self.note(RepairKind::UnquotedString, pos);
-                return Ok(stop);
+            if let Some((stop, resume)) = self.unquoted_end(pos, i, end, ctx) {
+                return Ok(self.quote_unquoted(pos, stop, resume, RepairKind::UnquotedString));
             }
         }
         Err(Fail::hopeless(
@@ -1042,6 +1086,9 @@ impl<'a> Parser<'a> {
         let mut seen = 0u32;
         let mut i = open + open_len;
         let content = self.checkpoint();
+        // An odd number of inner quotes so far: the next quote most likely
+        // closes an inner quotation (`"say "hi" now"`), not the string.
+        let mut inner_open = false;
         loop {
             // Fast scan to the next byte that matters.
             if quote == Quote::Double {
@@ -1131,14 +1178,21 @@ impl<'a> Parser<'a> {
                 i += 1;
                 continue;
             }
-            if self.closes(i + closer_len, end, ctx) {
+            if self.closes(i + closer_len, end, ctx, inner_open) {
                 if quote != Quote::Double {
                     self.edit(i, i + closer_len, "\"");
                 }
                 return Some(i + closer_len);
             }
-            if ctx == Ctx::ObjValue && matches!(quote, Quote::Double | Quote::Single) {
-                if let Some(comma) = self.comma_before_key(open + open_len, i, end) {
+            if matches!(ctx, Ctx::ObjValue | Ctx::ArrValue)
+                && matches!(quote, Quote::Double | Quote::Single)
+            {
+                let comma = if ctx == Ctx::ObjValue {
+                    self.comma_before_key(open + open_len, i, end)
+                } else {
+                    self.comma_before_item(open + open_len, i, end)
+                };
+                if let Some(comma) = comma {
                     // `"x, "b": 1`: the string lost its closing quote
                     // before the comma that leads to the next member;
                     // blanks after the comma were escaped as content.
@@ -1150,6 +1204,7 @@ impl<'a> Parser<'a> {
             }
             if c == b'"' {
                 self.edit(i, i, "\\");
+                inner_open = !inner_open;
             }
             if quote != Quote::CurlyDouble && quote != Quote::CurlySingle {
                 self.note_once(&mut seen, RepairKind::UnescapedQuote, i);
@@ -1180,6 +1235,29 @@ impl<'a> Parser<'a> {
         }
         let colon = skip_json_ws(b, name_end + 1, end);
         (colon < end && b[colon] == b':').then_some(comma)
+    }
+
+    /// For a quote at `q` inside an array element whose content starts at
+    /// `content`: when the quote directly follows a `,` (and blanks) and
+    /// opens a short string that is itself a complete element (its quote
+    /// is followed by `,`, `]` or the end), the offset of that comma: the
+    /// element before lost its closing quote there (`["a, "b"]`).
+    fn comma_before_item(&self, content: usize, q: usize, end: usize) -> Option<usize> {
+        let b = self.b;
+        let mut k = q;
+        while k > content && matches!(b[k - 1], b' ' | b'\t' | b'\n' | b'\r') {
+            k -= 1;
+        }
+        if k <= content || b[k - 1] != b',' {
+            return None;
+        }
+        let comma = k - 1;
+        let close = (q + 1..end.min(q + 1 + 128)).find(|&j| b[j] == b'"' || b[j] == b'\\' || b[j] < 0x20)?;
+        if b[close] != b'"' {
+            return None;
+        }
+        let after = skip_json_ws(b, close + 1, end);
+        (after >= end || matches!(b[after], b',' | b']')).then_some(comma)
     }
 
     /// For a string whose content from `content` runs to the end of input:
@@ -1219,7 +1297,7 @@ impl<'a> Parser<'a> {
     /// Does a quote followed by `b[after..]` end the string? Yes when the
     /// next token is the end, a closer, the `:` after a key, or a comma that
     /// is itself followed by something that can come next.
-    fn closes(&self, after: usize, end: usize, ctx: Ctx) -> bool {
+    fn closes(&self, after: usize, end: usize, ctx: Ctx, inner_open: bool) -> bool {
         let b = self.b;
         if after < end {
             // The common cases, without skipping whitespace.
@@ -1250,7 +1328,8 @@ impl<'a> Parser<'a> {
                     b[m] == b'"' && (colon >= end || b[colon] == b':')
                 })
             }
-            b'"' => true,
+            // `["a" "b"]` lacks a comma, unless an inner quotation is open
+            b'"' => ctx == Ctx::Key || !inner_open,
             // `{"a" 1}`: a key followed by a value lacks its colon.
             b'{' | b'[' | b'\'' | b'-' | b'0'..=b'9' if ctx == Ctx::Key => true,
             b'/' => j + 1 < end && matches!(b[j + 1], b'/' | b'*'),
@@ -1275,13 +1354,54 @@ impl<'a> Parser<'a> {
                             b"true" | b"false" | b"null" | b"True" | b"False" | b"None"
                         )
                     }
-                    _ if is_ident_start(n) || n.is_ascii_digit() => {
-                        let len = ident_len(b, k, end);
-                        let m = skip_json_ws(b, k + len, end);
-                        len > 0 && m < end && b[m] == b':'
-                    }
+                    // `"a",/* note */"b"`
+                    b'/' => k + 1 < end && matches!(b[k + 1], b'/' | b'*'),
+                    _ if is_ident_start(n) || n.is_ascii_digit() => self.bare_key_at(k, end),
                     _ => false,
                 }
+            }
+            // A blank, then what can only be the next element or member:
+            // the comma is missing (`["a" 2]`, `"x"\n  next: 1`).
+            _ if j > after && !inner_open && ctx == Ctx::ArrValue => self.bare_item_at(j, end),
+            _ if j > after && !inner_open && ctx == Ctx::ObjValue => {
+                (is_ident_start(b[j]) || b[j].is_ascii_digit()) && self.bare_key_at(j, end)
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether an unquoted key starts at `k`: a name, maybe the closing
+    /// quote of a key that lost its opening one, then `:`.
+    fn bare_key_at(&self, k: usize, end: usize) -> bool {
+        let b = self.b;
+        let len = ident_len(b, k, end);
+        let mut m = k + len;
+        if m < end && b[m] == b'"' {
+            m += 1;
+        }
+        let m = skip_json_ws(b, m, end);
+        len > 0 && m < end && b[m] == b':'
+    }
+
+    /// Whether an array element without quotes starts at `j` and ends
+    /// within a short distance at a `,`, `]` or the end (`2]`, `foo) ,`),
+    /// or at a quote that closes it (`value2",`).
+    fn bare_item_at(&self, j: usize, end: usize) -> bool {
+        let b = self.b;
+        let c = b[j];
+        if !(c.is_ascii_alphanumeric() || c == b'-') {
+            return false;
+        }
+        let limit = end.min(j + 256);
+        let Some(k) = (j..limit).find(|&k| matches!(b[k], b',' | b']' | b'"' | b'\n' | b'[' | b'{'))
+        else {
+            return limit == end;
+        };
+        match b[k] {
+            b',' | b']' => true,
+            b'"' => {
+                let m = skip_json_ws(b, k + 1, end);
+                m >= end || matches!(b[m], b',' | b']')
             }
             _ => false,
         }
