@@ -200,6 +200,21 @@ pub enum RepairKind {
     /// `abc"`) got it back; the value form only with
     /// [`RepairOptions::unquoted_strings`].
     MissingOpenQuote,
+    /// A value wrapped in a call (`callback(…);` JSONP, MongoDB
+    /// `NumberLong("2")`, `ObjectId(…)`, `ISODate(…)`) was unwrapped; a call
+    /// of several values became an array (only with
+    /// [`RepairOptions::unquoted_strings`]).
+    FunctionWrapper,
+    /// A Python tuple `(1, 2)` became an array; `(x)` became `x`.
+    Tuple,
+    /// Strings joined with `+` (`"a" + "b"`) became one string.
+    StringConcatenation,
+    /// A JavaScript regular expression literal (`/ab+c/i`) became a string
+    /// of its text (only with [`RepairOptions::unquoted_strings`]).
+    RegexLiteral,
+    /// A whole document written escaped (`{\"a\": 1}`, `\"text\"`) was
+    /// unescaped and then repaired.
+    EscapedDocument,
 }
 
 impl RepairKind {
@@ -238,6 +253,11 @@ impl RepairKind {
             RepairKind::UnquotedString => "unquoted_string",
             RepairKind::NumberAsString => "number_as_string",
             RepairKind::MissingOpenQuote => "missing_open_quote",
+            RepairKind::FunctionWrapper => "function_wrapper",
+            RepairKind::Tuple => "tuple",
+            RepairKind::StringConcatenation => "string_concatenation",
+            RepairKind::RegexLiteral => "regex_literal",
+            RepairKind::EscapedDocument => "escaped_document",
         }
     }
 }

@@ -54,6 +54,15 @@ struct Frame {
     key_at: usize,
     /// Whether the container already holds a complete member or element.
     any: bool,
+    /// A parenthesised group (`(1, 2)`, `NumberLong("2")`), closed by `)`:
+    /// it becomes an array, or the value itself when it holds one value.
+    paren: bool,
+    /// Where the group's text starts: its function name, or the `(`.
+    name_at: usize,
+    /// Offset of the `(` (of the opener for other containers).
+    open: usize,
+    /// Whether a comma separated two elements of the group.
+    multi: bool,
 }
 
 /// What the parser expects next.
@@ -297,7 +306,11 @@ impl<'a> Parser<'a> {
                 self.before_close(&mut stack, st, pending_comma, end);
                 let mut closers = String::with_capacity(stack.len());
                 for f in stack.iter().rev() {
-                    closers.push(if f.obj { '}' } else { ']' });
+                    if f.paren {
+                        closers.push_str(self.close_paren(f, end, false));
+                    } else {
+                        closers.push(if f.obj { '}' } else { ']' });
+                    }
                 }
                 self.edit(end, end, closers);
                 self.note(RepairKind::MissingClose, end);
@@ -305,10 +318,41 @@ impl<'a> Parser<'a> {
             }
             let c = b[pos];
 
+            if c == b')' {
+                if stack.last().is_some_and(|f| f.paren) {
+                    self.before_close(&mut stack, st, pending_comma, pos);
+                    pending_comma = None;
+                    let Some(frame) = stack.pop() else {
+                        return Err(Fail::hopeless("internal: empty stack", pos));
+                    };
+                    self.close_paren(&frame, pos, true);
+                    pos += 1;
+                    last_end = pos;
+                    st = St::After;
+                    match stack.last_mut() {
+                        Some(parent) => parent.any = true,
+                        None => return Ok(pos),
+                    }
+                    continue;
+                }
+                if stack.is_empty() {
+                    return Err(Fail::hopeless("unexpected ')' where a value was expected", pos));
+                }
+                self.delete(pos, pos + 1);
+                self.note(RepairKind::ExtraClose, pos);
+                pos += 1;
+                continue;
+            }
+
+            // A closing code fence ends the document (`{"a": 1```).
+            if c == b'`' && !stack.is_empty() && b[pos..end].starts_with(b"```") {
+                return self.value_end_at(&mut stack, st, pending_comma, pos);
+            }
+
             // Closers are handled alike in every state.
             if c == b'}' || c == b']' {
                 let want_obj = c == b'}';
-                let matches_top = stack.last().is_some_and(|f| f.obj == want_obj);
+                let matches_top = stack.last().is_some_and(|f| f.obj == want_obj && !f.paren);
                 let matches_below = if want_obj { objs > 0 } else { arrs > 0 };
                 if !matches_below {
                     // Nothing to close: a stray closer. At the top level the
@@ -324,18 +368,36 @@ impl<'a> Parser<'a> {
                     pos += 1;
                     continue;
                 }
+                if matches_top
+                    && want_obj
+                    && stack.len() == 1
+                    && st == St::After
+                    && self.members_follow(pos + 1, end)
+                {
+                    // `{"a": 1}, "b": 2}`: the object goes on after a
+                    // brace written too early.
+                    self.delete(pos, pos + 1);
+                    self.note(RepairKind::ExtraClose, pos);
+                    pos += 1;
+                    continue;
+                }
                 self.before_close(&mut stack, st, pending_comma, pos);
                 pending_comma = None;
                 let Some(frame) = stack.pop() else {
                     return Err(Fail::hopeless("internal: empty stack", pos));
                 };
-                if frame.obj {
-                    objs -= 1;
-                } else {
-                    arrs -= 1;
+                if !frame.paren {
+                    if frame.obj {
+                        objs -= 1;
+                    } else {
+                        arrs -= 1;
+                    }
                 }
                 if matches_top {
                     pos += 1;
+                } else if frame.paren {
+                    let text = self.close_paren(&frame, pos, false);
+                    self.edit(pos, pos, text);
                 } else {
                     // `{"a": [1}`: the array is closed before the brace.
                     self.edit(pos, pos, if frame.obj { "}" } else { "]" });
@@ -421,27 +483,43 @@ impl<'a> Parser<'a> {
                         Some(false) => Ctx::ArrValue,
                         None => Ctx::Top,
                     };
-                    if c == b'{' || c == b'[' {
+                    // `(1, 2)`, or with unquoted text allowed a call
+                    // wrapping a value: `NumberLong("2")`, `callback(…)`
+                    let group = if c == b'(' {
+                        Some(pos)
+                    } else if self.unquoted_strings && is_ident_start(c) {
+                        call_paren(b, pos, end)
+                    } else {
+                        None
+                    };
+                    if c == b'{' || c == b'[' || group.is_some() {
                         let obj = c == b'{';
                         let depth = stack.len() + 1;
                         if depth > self.max_depth && self.too_deep_at.is_none() {
                             self.too_deep_at = Some(pos);
                         }
+                        let open = group.unwrap_or(pos);
                         stack.push(Frame {
                             obj,
-                            del_start: pos + 1,
+                            del_start: open + 1,
                             cp: self.checkpoint(),
-                            key_at: pos + 1,
+                            key_at: open + 1,
                             any: false,
+                            paren: group.is_some(),
+                            name_at: pos,
+                            open,
+                            multi: false,
                         });
                         if obj {
                             objs += 1;
                             st = St::Key;
                         } else {
-                            arrs += 1;
+                            if group.is_none() {
+                                arrs += 1;
+                            }
                             st = St::Value;
                         }
-                        pos += 1;
+                        pos = open + 1;
                         continue;
                     }
                     match self.scalar(pos, end, ctx)? {
@@ -473,6 +551,22 @@ impl<'a> Parser<'a> {
                     }
                 }
                 St::Key => {
+                    if c == b'{' && self.object_in_array(&stack) {
+                        // `[{"i": 1, {"i": 2}]`, `[{{]`: the object was
+                        // never closed; the brace starts the next element.
+                        stack.pop();
+                        objs -= 1;
+                        match pending_comma.take() {
+                            Some(p) => self.edit(p, p, "}"),
+                            None => self.edit(pos, pos, "},"),
+                        }
+                        self.note(RepairKind::MissingClose, pos);
+                        if let Some(parent) = stack.last_mut() {
+                            parent.any = true;
+                        }
+                        st = St::Value;
+                        continue;
+                    }
                     if c == b',' {
                         // `{,` or `{"a": 1,,`
                         self.delete(pos, pos + 1);
@@ -532,6 +626,15 @@ impl<'a> Parser<'a> {
                     }
                 }
                 St::After => {
+                    if c == b'{' && self.object_in_array(&stack) {
+                        // `[{"i": 1 {"i": 2}]`
+                        stack.pop();
+                        objs -= 1;
+                        self.edit(last_end, last_end, "},");
+                        self.note(RepairKind::MissingClose, last_end);
+                        st = St::Value;
+                        continue;
+                    }
                     let Some(top) = stack.last_mut() else {
                         return Ok(last_end);
                     };
@@ -542,6 +645,7 @@ impl<'a> Parser<'a> {
                             repairs: self.repairs.len(),
                         };
                         top.key_at = pos + 1;
+                        top.multi = true;
                         pending_comma = Some(pos);
                         st = if top.obj { St::Key } else { St::Value };
                         pos += 1;
@@ -584,6 +688,82 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+    }
+
+    /// Closes the group `f` at `at`: `(`/`name(` becomes `[` and the `)` at
+    /// `at` a `]` (`has_closer`), or both go when the group holds exactly
+    /// one value. Returns the closer text still to insert at `at` when
+    /// there is no `)`.
+    fn close_paren(&mut self, f: &Frame, at: usize, has_closer: bool) -> &'static str {
+        let kind = if f.name_at < f.open {
+            RepairKind::FunctionWrapper
+        } else {
+            RepairKind::Tuple
+        };
+        self.note(kind, f.name_at);
+        if f.any && !f.multi {
+            self.delete(f.name_at, f.open + 1);
+            if has_closer {
+                self.delete(at, at + 1);
+            }
+            return "";
+        }
+        self.edit(f.name_at, f.open + 1, "[");
+        if has_closer {
+            self.edit(at, at + 1, "]");
+            ""
+        } else {
+            "]"
+        }
+    }
+
+    /// True when the top frame is an object directly inside an array.
+    fn object_in_array(&self, stack: &[Frame]) -> bool {
+        let n = stack.len();
+        n >= 2 && stack[n - 1].obj && !stack[n - 2].obj && !stack[n - 2].paren
+    }
+
+    /// After a `}` that would close the document's object: `, "key":` (or
+    /// `, "key" "value"`) follows, so the object goes on.
+    fn members_follow(&self, after: usize, end: usize) -> bool {
+        let b = self.b;
+        let j = skip_json_ws(b, after, end);
+        if j >= end || b[j] != b',' {
+            return false;
+        }
+        let k = skip_json_ws(b, j + 1, end);
+        if k >= end || b[k] != b'"' {
+            return false;
+        }
+        let Some(q) = (k + 1..end.min(k + 1 + 128)).find(|&m| matches!(b[m], b'"' | b'\\') || b[m] < 0x20)
+        else {
+            return false;
+        };
+        let m = skip_json_ws(b, q + 1, end);
+        b[q] == b'"' && m < end && matches!(b[m], b':' | b'"')
+    }
+
+    /// Closes every open container at `at` (a closing code fence there
+    /// ends the document) and returns `at`.
+    fn value_end_at(
+        &mut self,
+        stack: &mut Vec<Frame>,
+        st: St,
+        pending_comma: Option<usize>,
+        at: usize,
+    ) -> Result<usize, Fail> {
+        self.before_close(stack, st, pending_comma, at);
+        let mut closers = String::with_capacity(stack.len());
+        for f in stack.iter().rev() {
+            if f.paren {
+                closers.push_str(self.close_paren(f, at, false));
+            } else {
+                closers.push(if f.obj { '}' } else { ']' });
+            }
+        }
+        self.edit(at, at, closers);
+        self.note(RepairKind::MissingClose, at);
+        Ok(at)
     }
 
     /// Fixes what the current state leaves unfinished before the top
@@ -660,7 +840,7 @@ impl<'a> Parser<'a> {
     /// Whether a value can start at `pos`.
     fn starts_value(&self, pos: usize, end: usize) -> bool {
         let c = self.b[pos];
-        matches!(c, b'"' | b'\'' | b'{' | b'[' | b'-' | b'0'..=b'9')
+        matches!(c, b'"' | b'\'' | b'{' | b'[' | b'(' | b'-' | b'0'..=b'9')
             || c.is_ascii_alphabetic()
             || matches!(
                 curly_at(self.b, pos, end),
@@ -785,7 +965,11 @@ impl<'a> Parser<'a> {
                     }
                 }
                 let k = skip_json_ws(b, after, end);
-                if k >= end || b[k] == b':' {
+                let value_next = k > after
+                    && k < end
+                    && (matches!(b[k], b'"' | b'\'' | b'{' | b'[' | b'-' | b'0'..=b'9')
+                        || curly_at(b, k, end).is_some());
+                if k >= end || b[k] == b':' || value_next {
                     // an unquoted key the end cuts may be part of a word
                     self.key_cut = after >= end;
                     self.edit(pos, pos, "\"");
@@ -816,7 +1000,42 @@ impl<'a> Parser<'a> {
         let b = self.b;
         let c = b[pos];
         if c == b'"' || c == b'\'' || curly_at(b, pos, end).is_some() {
-            return Ok(Some(self.string(pos, end, ctx).unwrap_or(end)));
+            let mut after = self.string(pos, end, ctx);
+            // `"a" + "b"`: one string
+            while let Some(close) = after {
+                let cp = self.checkpoint();
+                let j = self.skip_ws(close, end);
+                let k = if j < end && b[j] == b'+' {
+                    self.skip_ws(j + 1, end)
+                } else {
+                    end
+                };
+                if k >= end || !(matches!(b[k], b'"' | b'\'') || curly_at(b, k, end).is_some()) {
+                    self.rollback(cp);
+                    break;
+                }
+                let open_len = if b[k] >= 0x80 { 3 } else { 1 };
+                // a closing `'` or `”` rewritten as `"` goes with the rest
+                if self
+                    .edits
+                    .last()
+                    .is_some_and(|e| e.end == close && e.start < close && e.text == "\"")
+                {
+                    self.edits.pop();
+                }
+                let quote_len = if b[close - 1] >= 0x80 { 3 } else { 1 };
+                self.delete(close - quote_len, k + open_len);
+                self.note(RepairKind::StringConcatenation, j);
+                after = self.string(k, end, ctx);
+            }
+            return Ok(Some(after.unwrap_or(end)));
+        }
+        if c == b'/' && self.unquoted_strings {
+            if let Some(stop) = regex_end(b, pos, end) {
+                self.quote_text(pos, stop);
+                self.note(RepairKind::RegexLiteral, pos);
+                return Ok(Some(stop));
+            }
         }
         if c == b'-' || c == b'+' || c == b'.' || c.is_ascii_digit() {
             return self.number(pos, end, ctx);
@@ -1274,7 +1493,7 @@ impl<'a> Parser<'a> {
         let b = self.b;
         let mut k = end;
         let mut first = None;
-        while k > content && matches!(b[k - 1], b' ' | b'\t' | b'\n' | b'\r' | b'}' | b']') {
+        while k > content && matches!(b[k - 1], b' ' | b'\t' | b'\n' | b'\r' | b'}' | b']' | b'`') {
             k -= 1;
             if matches!(b[k], b'}' | b']') {
                 first = Some(k);
@@ -1312,8 +1531,33 @@ impl<'a> Parser<'a> {
         if j >= end {
             return true;
         }
+        // `"a" + "b"` (concatenation), `"a"```` (a closing fence)
+        if b[j] == b'+' {
+            let k = skip_json_ws(b, j + 1, end);
+            if k < end && (matches!(b[k], b'"' | b'\'') || curly_at(b, k, end).is_some()) {
+                return true;
+            }
+        }
+        if b[j..end].starts_with(b"```") {
+            return true;
+        }
         if ctx == Ctx::Top {
             return false;
+        }
+        if ctx == Ctx::Key && j > after {
+            // `{"a" true}`, `{“a” “b”}`: the key is followed by its value
+            if curly_at(b, j, end).is_some() {
+                return true;
+            }
+            let w = word_len(b, j, end);
+            let lit = matches!(
+                &b[j..j + w],
+                b"true" | b"false" | b"null" | b"True" | b"False" | b"None"
+            );
+            let k = skip_json_ws(b, j + w, end);
+            if lit && (k >= end || matches!(b[k], b',' | b'}')) {
+                return true;
+            }
         }
         match b[j] {
             b'}' | b']' => true,
@@ -1415,6 +1659,36 @@ fn after_or_key(stack: &[Frame]) -> St {
         Some(f) if f.obj => St::Key,
         _ => St::After,
     }
+}
+
+/// For a regular expression literal at `pos` (`/ab+c/i`, on one line),
+/// the offset after it and its flags.
+fn regex_end(b: &[u8], pos: usize, end: usize) -> Option<usize> {
+    let mut i = pos + 1;
+    if i < end && matches!(b[i], b'/' | b'*') {
+        return None;
+    }
+    while i < end && !matches!(b[i], b'/' | b'\n' | b'\r') {
+        i += if b[i] == b'\\' { 2 } else { 1 };
+    }
+    if i >= end || b[i] != b'/' || i == pos + 1 {
+        return None;
+    }
+    i += 1;
+    while i < end && b[i].is_ascii_alphabetic() {
+        i += 1;
+    }
+    Some(i)
+}
+
+/// For a name at `pos` directly followed by `(` (`NumberLong(`,
+/// `callback_1(`), the offset of the `(`.
+fn call_paren(b: &[u8], pos: usize, end: usize) -> Option<usize> {
+    let mut i = pos;
+    while i < end && (b[i].is_ascii_alphanumeric() || matches!(b[i], b'_' | b'$' | b'.')) {
+        i += 1;
+    }
+    (i > pos && i < end && b[i] == b'(').then_some(i)
 }
 
 /// Whether the byte at `i`, right after a number, shows the token is no
