@@ -94,6 +94,8 @@ enum Quote {
     Single,
     CurlyDouble,
     CurlySingle,
+    /// `` ` ``, closed by `` ` ``, `´` or `'`.
+    Back,
 }
 
 /// The tolerant parser over one input.
@@ -111,6 +113,9 @@ pub(crate) struct Parser<'a> {
     pub unquoted_strings: bool,
     /// The last key read was cut off by the end of input.
     key_cut: bool,
+    /// The value being read is an element of a group `( … )`, so `)` is
+    /// its container's closer.
+    in_group: bool,
     ticks: u32,
 }
 
@@ -137,6 +142,7 @@ impl<'a> Parser<'a> {
             null_for_missing_values: opts.null_for_missing_values,
             unquoted_strings: opts.unquoted_strings,
             key_cut: false,
+            in_group: false,
             ticks: 0,
         }
     }
@@ -483,6 +489,7 @@ impl<'a> Parser<'a> {
                         Some(false) => Ctx::ArrValue,
                         None => Ctx::Top,
                     };
+                    self.in_group = stack.last().is_some_and(|f| f.paren);
                     // `(1, 2)`, or with unquoted text allowed a call
                     // wrapping a value: `NumberLong("2")`, `callback(…)`
                     let group = if c == b'(' {
@@ -842,6 +849,7 @@ impl<'a> Parser<'a> {
         let c = self.b[pos];
         matches!(c, b'"' | b'\'' | b'{' | b'[' | b'(' | b'-' | b'0'..=b'9')
             || c.is_ascii_alphabetic()
+            || backtick_at(self.b, pos, end)
             || matches!(
                 curly_at(self.b, pos, end),
                 Some(Curly::LeftDouble | Curly::LeftSingle | Curly::RightDouble)
@@ -854,6 +862,7 @@ impl<'a> Parser<'a> {
         c == b'"'
             || c == b'\''
             || curly_at(self.b, pos, end).is_some()
+            || backtick_at(self.b, pos, end)
             || ((is_ident_start(c) || c.is_ascii_digit()) && ident_len(self.b, pos, end) > 0)
     }
 
@@ -945,7 +954,7 @@ impl<'a> Parser<'a> {
     fn key(&mut self, pos: usize, end: usize) -> Result<usize, Fail> {
         let b = self.b;
         let c = b[pos];
-        if c == b'"' || c == b'\'' || curly_at(b, pos, end).is_some() {
+        if c == b'"' || c == b'\'' || curly_at(b, pos, end).is_some() || backtick_at(b, pos, end) {
             let after = self.string(pos, end, Ctx::Key);
             self.key_cut = after.is_none();
             return Ok(after.unwrap_or(end));
@@ -999,7 +1008,7 @@ impl<'a> Parser<'a> {
     fn scalar(&mut self, pos: usize, end: usize, ctx: Ctx) -> Result<Option<usize>, Fail> {
         let b = self.b;
         let c = b[pos];
-        if c == b'"' || c == b'\'' || curly_at(b, pos, end).is_some() {
+        if c == b'"' || c == b'\'' || curly_at(b, pos, end).is_some() || backtick_at(b, pos, end) {
             let mut after = self.string(pos, end, ctx);
             // `"a" + "b"`: one string
             while let Some(close) = after {
@@ -1286,6 +1295,7 @@ impl<'a> Parser<'a> {
         let (quote, open_len) = match b[open] {
             b'"' => (Quote::Double, 1),
             b'\'' => (Quote::Single, 1),
+            b'`' => (Quote::Back, 1),
             _ => match curly_at(b, open, end) {
                 Some(Curly::LeftSingle | Curly::RightSingle) => (Quote::CurlySingle, 3),
                 _ => (Quote::CurlyDouble, 3),
@@ -1299,6 +1309,10 @@ impl<'a> Parser<'a> {
             }
             Quote::CurlyDouble | Quote::CurlySingle => {
                 self.edit(open, open + 3, "\"");
+                self.note(RepairKind::TypographicQuotes, open);
+            }
+            Quote::Back => {
+                self.edit(open, open + 1, "\"");
                 self.note(RepairKind::TypographicQuotes, open);
             }
         }
@@ -1386,6 +1400,8 @@ impl<'a> Parser<'a> {
                     Some(Curly::RightSingle | Curly::LeftSingle) => 3,
                     _ => 0,
                 },
+                (Quote::Back, b'`' | b'\'') => 1,
+                (Quote::Back, 0xC2) if b.get(i + 1) == Some(&0xB4) => 2,
                 _ => 0,
             };
             if closer_len == 0 {
@@ -1524,6 +1540,9 @@ impl<'a> Parser<'a> {
                 (b':', Ctx::Key) | (b'}' | b']', Ctx::Key | Ctx::ObjValue | Ctx::ArrValue) => {
                     return true
                 }
+                (b')', Ctx::ArrValue) if self.in_group => {
+                    return true
+                }
                 _ => {}
             }
         }
@@ -1533,7 +1552,7 @@ impl<'a> Parser<'a> {
         }
         // `"a" + "b"` (concatenation), `"a"```` (a closing fence)
         if b[j] == b'+' {
-            let k = skip_json_ws(b, j + 1, end);
+            let k = skip_ws_comments(b, j + 1, end);
             if k < end && (matches!(b[k], b'"' | b'\'') || curly_at(b, k, end).is_some()) {
                 return true;
             }
@@ -1577,6 +1596,7 @@ impl<'a> Parser<'a> {
             // `{"a" 1}`: a key followed by a value lacks its colon.
             b'{' | b'[' | b'\'' | b'-' | b'0'..=b'9' if ctx == Ctx::Key => true,
             b'/' => j + 1 < end && matches!(b[j + 1], b'/' | b'*'),
+            b')' => self.in_group,
             b',' => {
                 if ctx == Ctx::Key {
                     return true;
@@ -1587,8 +1607,11 @@ impl<'a> Parser<'a> {
                 }
                 let n = b[k];
                 match n {
-                    b'"' | b'\'' | b'}' | b']' => true,
+                    b'"' | b'\'' | b'}' | b']' | b'`' => true,
+                    b')' => self.in_group,
                     _ if curly_at(b, k, end).is_some() => true,
+                    // `"a",/* note */"b"`
+                    b'/' => k + 1 < end && matches!(b[k + 1], b'/' | b'*'),
                     b'{' | b'[' | b'-' => ctx == Ctx::ArrValue,
                     b'0'..=b'9' if ctx == Ctx::ArrValue => true,
                     _ if ctx == Ctx::ArrValue => {
@@ -1596,10 +1619,8 @@ impl<'a> Parser<'a> {
                         matches!(
                             &b[k..k + w],
                             b"true" | b"false" | b"null" | b"True" | b"False" | b"None"
-                        )
+                        ) || (!inner_open && self.bare_item_at(k, end))
                     }
-                    // `"a",/* note */"b"`
-                    b'/' => k + 1 < end && matches!(b[k + 1], b'/' | b'*'),
                     _ if is_ident_start(n) || n.is_ascii_digit() => self.bare_key_at(k, end),
                     _ => false,
                 }
@@ -1659,6 +1680,28 @@ fn after_or_key(stack: &[Frame]) -> St {
         Some(f) if f.obj => St::Key,
         _ => St::After,
     }
+}
+
+/// [`skip_json_ws`] that also skips `//` and `/* */` comments, without
+/// recording anything (for lookahead).
+fn skip_ws_comments(b: &[u8], mut pos: usize, end: usize) -> usize {
+    loop {
+        pos = skip_json_ws(b, pos, end);
+        if pos + 1 >= end || b[pos] != b'/' {
+            return pos;
+        }
+        pos = match b[pos + 1] {
+            b'/' => memchr::memchr(b'\n', &b[pos..end]).map_or(end, |i| pos + i),
+            b'*' => memchr::memmem::find(&b[pos + 2..end], b"*/").map_or(end, |i| pos + 2 + i + 2),
+            _ => return pos,
+        };
+    }
+}
+
+/// Whether a string quoted with backticks (`` `a` ``, `` `a´ ``) opens at
+/// `pos`: one backtick, not a code fence.
+fn backtick_at(b: &[u8], pos: usize, end: usize) -> bool {
+    b[pos] == b'`' && !(pos + 1 < end && b[pos + 1] == b'`')
 }
 
 /// For a regular expression literal at `pos` (`/ab+c/i`, on one line),
@@ -1747,6 +1790,7 @@ fn special(c: u8, quote: Quote) -> bool {
             Quote::Double => false,
             Quote::Single => c == b'\'',
             Quote::CurlyDouble | Quote::CurlySingle => c == 0xE2,
+            Quote::Back => c == b'`' || c == b'\'' || c == 0xC2,
         }
 }
 

@@ -105,7 +105,12 @@ pub(crate) fn repair_document(
     // for unquoted strings (`Sorry, no [31mJSON` is not an array).
     p.rollback(cp0);
     p.unquoted_strings = false;
-    let mut from = pos;
+    // a fence in brackets is taken from its backticks
+    let mut from = if fenced {
+        skip_json_ws(b, pos + 1, len)
+    } else {
+        pos
+    };
     let mut fence_at = memchr::memmem::find(&b[from..], b"```").map(|i| from + i);
     let mut tries = 0;
     while tries < MAX_CANDIDATES && from < len {
@@ -183,6 +188,7 @@ fn direct_scalar_start(b: &[u8], pos: usize, len: usize) -> bool {
     matches!(c, b'"' | b'\'' | b'-' | b'+' | b'.' | b'(' | b'0'..=b'9')
         || c.is_ascii_alphabetic()
         || (c == b'/' && pos + 1 < len && !matches!(b[pos + 1], b'/' | b'*'))
+        || (c == b'`' && !(pos + 1 < len && b[pos + 1] == b'`'))
         || super::text::curly_at(b, pos, len).is_some()
 }
 
