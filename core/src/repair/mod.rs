@@ -215,6 +215,12 @@ pub enum RepairKind {
     /// A whole document written escaped (`{\"a\": 1}`, `\"text\"`) was
     /// unescaped and then repaired.
     EscapedDocument,
+    /// A Python set (`{'a', 'b'}`) became an array (only with
+    /// [`RepairOptions::null_for_missing_values`]).
+    PythonSet,
+    /// An opening brace was inserted before a key written as an array
+    /// element (`["key": "value"]` → `[{"key": "value"}]`).
+    MissingOpen,
 }
 
 impl RepairKind {
@@ -258,6 +264,8 @@ impl RepairKind {
             RepairKind::StringConcatenation => "string_concatenation",
             RepairKind::RegexLiteral => "regex_literal",
             RepairKind::EscapedDocument => "escaped_document",
+            RepairKind::PythonSet => "python_set",
+            RepairKind::MissingOpen => "missing_open",
         }
     }
 }

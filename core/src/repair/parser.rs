@@ -63,6 +63,9 @@ struct Frame {
     open: usize,
     /// Whether a comma separated two elements of the group.
     multi: bool,
+    /// An object that turned out to be a Python set (`{'a', 'b'}`): an
+    /// array closed by `}`.
+    set: bool,
 }
 
 /// What the parser expects next.
@@ -301,6 +304,11 @@ impl<'a> Parser<'a> {
         let mut pos = start;
         let mut pending_comma: Option<usize> = None;
         let mut last_end = start;
+        // Where the last scalar began (a string followed by `:` in an array
+        // is a key), and the `]` of an array that was the last member value
+        // of an object (`"k": [1], [2]` continues it).
+        let mut last_scalar = start;
+        let mut last_array_close: Option<usize> = None;
 
         loop {
             self.tick(pos)?;
@@ -358,8 +366,10 @@ impl<'a> Parser<'a> {
             // Closers are handled alike in every state.
             if c == b'}' || c == b']' {
                 let want_obj = c == b'}';
-                let matches_top = stack.last().is_some_and(|f| f.obj == want_obj && !f.paren);
-                let matches_below = if want_obj { objs > 0 } else { arrs > 0 };
+                let matches_top = stack
+                    .last()
+                    .is_some_and(|f| f.obj == want_obj && !f.paren || f.set && want_obj);
+                let matches_below = matches_top || if want_obj { objs > 0 } else { arrs > 0 };
                 if !matches_below {
                     // Nothing to close: a stray closer. At the top level the
                     // caller deals with it.
@@ -399,7 +409,13 @@ impl<'a> Parser<'a> {
                         arrs -= 1;
                     }
                 }
+                last_array_close = None;
                 if matches_top {
+                    if frame.set && want_obj {
+                        self.edit(pos, pos + 1, "]");
+                    } else if !frame.obj && stack.last().is_some_and(|f| f.obj) {
+                        last_array_close = Some(pos);
+                    }
                     pos += 1;
                 } else if frame.paren {
                     let text = self.close_paren(&frame, pos, false);
@@ -516,6 +532,7 @@ impl<'a> Parser<'a> {
                             name_at: pos,
                             open,
                             multi: false,
+                            set: false,
                         });
                         if obj {
                             objs += 1;
@@ -529,8 +546,10 @@ impl<'a> Parser<'a> {
                         pos = open + 1;
                         continue;
                     }
+                    last_array_close = None;
                     match self.scalar(pos, end, ctx)? {
                         Some(after) => {
+                            last_scalar = pos;
                             pos = after;
                             last_end = after;
                             st = St::After;
@@ -558,6 +577,30 @@ impl<'a> Parser<'a> {
                     }
                 }
                 St::Key => {
+                    if let (b'[', Some(q), Some(_)) = (c, last_array_close, pending_comma) {
+                        // `{"k": [1], [2]}`: the array goes on
+                        self.delete(q, q + 1);
+                        self.delete(pos, pos + 1);
+                        self.note(RepairKind::ExtraClose, q);
+                        pending_comma = None;
+                        last_array_close = None;
+                        arrs += 1;
+                        stack.push(Frame {
+                            obj: false,
+                            del_start: pos + 1,
+                            cp: self.checkpoint(),
+                            key_at: pos + 1,
+                            any: true,
+                            paren: false,
+                            name_at: q,
+                            open: q,
+                            multi: true,
+                            set: false,
+                        });
+                        st = St::Value;
+                        pos += 1;
+                        continue;
+                    }
                     if c == b'{' && self.object_in_array(&stack) {
                         // `[{"i": 1, {"i": 2}]`, `[{{]`: the object was
                         // never closed; the brace starts the next element.
@@ -602,6 +645,18 @@ impl<'a> Parser<'a> {
                     if c == b':' {
                         pos += 1;
                         st = St::Value;
+                    } else if c == b',' && self.set_follows(&stack, pos, end) {
+                        // `{'a', 'b'}`: a Python set, an array
+                        if let Some(f) = stack.last_mut() {
+                            f.obj = false;
+                            f.set = true;
+                            f.any = true;
+                            self.edit(f.open, f.open + 1, "[");
+                            self.note(RepairKind::PythonSet, f.open);
+                        }
+                        objs -= 1;
+                        arrs += 1;
+                        st = St::After;
                     } else if c == b',' {
                         // `{"a", "b": 1}`: a key without a value.
                         let filled = match stack.last_mut() {
@@ -640,6 +695,31 @@ impl<'a> Parser<'a> {
                         self.edit(last_end, last_end, "},");
                         self.note(RepairKind::MissingClose, last_end);
                         st = St::Value;
+                        continue;
+                    }
+                    if c == b':'
+                        && stack.last().is_some_and(|f| !f.obj && !f.paren)
+                        && matches!(b[last_scalar], b'"' | b'\'')
+                    {
+                        // `["key": "value"]`: the element is a key, and an
+                        // object was meant around the member
+                        self.edit(last_scalar, last_scalar, "{");
+                        self.note(RepairKind::MissingOpen, last_scalar);
+                        objs += 1;
+                        stack.push(Frame {
+                            obj: true,
+                            del_start: last_scalar + 1,
+                            cp: self.checkpoint(),
+                            key_at: last_scalar,
+                            any: false,
+                            paren: false,
+                            name_at: last_scalar,
+                            open: last_scalar,
+                            multi: false,
+                            set: false,
+                        });
+                        st = St::Value;
+                        pos += 1;
                         continue;
                     }
                     let Some(top) = stack.last_mut() else {
@@ -722,6 +802,30 @@ impl<'a> Parser<'a> {
         } else {
             "]"
         }
+    }
+
+    /// At a `,` right after the first key of an object (with no colon):
+    /// the object is a Python set when the key was quoted and the next
+    /// item is a quoted string followed by `,` or `}` (only where missing
+    /// values would get `null`, the repair subcommand).
+    fn set_follows(&self, stack: &[Frame], comma: usize, end: usize) -> bool {
+        let b = self.b;
+        let Some(f) = stack.last() else {
+            return false;
+        };
+        if !self.null_for_missing_values || f.any || f.paren || !matches!(b[f.key_at], b'"' | b'\'') {
+            return false;
+        }
+        let k = skip_json_ws(b, comma + 1, end);
+        if k >= end || !matches!(b[k], b'"' | b'\'') {
+            return false;
+        }
+        let q = b[k];
+        let Some(c) = (k + 1..end.min(k + 1 + 128)).find(|&m| b[m] == q || b[m] == b'\\') else {
+            return false;
+        };
+        let m = skip_json_ws(b, c + 1, end);
+        b[c] == q && m < end && matches!(b[m], b',' | b'}')
     }
 
     /// True when the top frame is an object directly inside an array.
@@ -904,10 +1008,25 @@ impl<'a> Parser<'a> {
             }
             Ctx::ObjValue | Ctx::ArrValue => {
                 let closer = if ctx == Ctx::ObjValue { b'}' } else { b']' };
-                b[pos..end]
-                    .iter()
-                    .position(|&c| matches!(c, b',' | b'"' | b'\n' | b'\r') || c == closer)
-                    .map_or(end, |k| pos + k)
+                // brackets opened inside the text (`words{in brackets}`)
+                // are closed inside it too
+                let mut depth = 0usize;
+                let mut k = pos;
+                while k < end {
+                    let c = b[k];
+                    if matches!(c, b'{' | b'[') {
+                        depth += 1;
+                    } else if depth > 0 && matches!(c, b'}' | b']') {
+                        depth -= 1;
+                    } else if matches!(c, b',' | b'"' | b'\n' | b'\r') && depth == 0
+                        || c == closer
+                        || matches!(c, b'"' | b'\n' | b'\r')
+                    {
+                        break;
+                    }
+                    k += 1;
+                }
+                k
             }
             Ctx::Key => return None,
         };
@@ -1580,7 +1699,7 @@ impl<'a> Parser<'a> {
         }
         match b[j] {
             b'}' | b']' => true,
-            b':' => ctx == Ctx::Key,
+            b':' => ctx == Ctx::Key || ctx == Ctx::ArrValue && !self.in_group,
             // after a value in an object only a key can follow (its comma
             // missing): `"no""}` is an inner quote, `"x" "b": 1` a close
             b'"' if ctx == Ctx::ObjValue => {
