@@ -221,6 +221,9 @@ pub enum RepairKind {
     /// An opening brace was inserted before a key written as an array
     /// element (`["key": "value"]` → `[{"key": "value"}]`).
     MissingOpen,
+    /// A doubled quote around a string (`""key""`, `""value"`) was written
+    /// once.
+    DoubledQuote,
 }
 
 impl RepairKind {
@@ -266,6 +269,7 @@ impl RepairKind {
             RepairKind::EscapedDocument => "escaped_document",
             RepairKind::PythonSet => "python_set",
             RepairKind::MissingOpen => "missing_open",
+            RepairKind::DoubledQuote => "doubled_quote",
         }
     }
 }

@@ -1532,6 +1532,24 @@ impl<'a> Parser<'a> {
                 i += 1;
                 continue;
             }
+            if matches!(quote, Quote::Double | Quote::Single) && ctx != Ctx::Top {
+                if i == open + 1 && !self.closes(i + 1, end, ctx, false) {
+                    // `""value"`: the opening quote was doubled
+                    self.delete(i, i + 1);
+                    self.note_once(&mut seen, RepairKind::DoubledQuote, i);
+                    i += 1;
+                    continue;
+                }
+                if i > open + 1 && b.get(i + 1) == Some(&c) && self.closes(i + 2, end, ctx, false) {
+                    // `"key""`: the closing quote was doubled
+                    self.delete(i + 1, i + 2);
+                    self.note_once(&mut seen, RepairKind::DoubledQuote, i + 1);
+                    if quote != Quote::Double {
+                        self.edit(i, i + 1, "\"");
+                    }
+                    return Some(i + 2);
+                }
+            }
             if self.closes(i + closer_len, end, ctx, inner_open) {
                 if quote != Quote::Double {
                     self.edit(i, i + closer_len, "\"");
