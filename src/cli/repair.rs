@@ -93,12 +93,13 @@ pub struct RepairArgs {
     #[arg(long, value_name = "MS", default_value_t = 100)]
     pub timeout_ms: u64,
 
-    /// Largest invalid document, in bytes, to repair.
+    /// Largest invalid document, in bytes, to repair (default: no limit).
     ///
     /// A larger document that needs repair fails with TLP-007; valid JSON
-    /// of any size passes through unchanged.
-    #[arg(long, value_name = "BYTES", default_value_t = 1024 * 1024)]
-    pub max_size: usize,
+    /// of any size passes through unchanged. Repair is linear, so a file of
+    /// any size is repaired in one pass.
+    #[arg(long, value_name = "BYTES")]
+    pub max_size: Option<usize>,
 }
 
 /// The `repair` record (docs/records.md#repair).
@@ -118,7 +119,7 @@ struct Record<'a> {
 pub fn run(args: &RepairArgs, out: &mut Output) -> anyhow::Result<Outcome> {
     let opts = RepairOptions {
         max_depth: args.max_depth,
-        max_input_bytes: args.max_size,
+        max_input_bytes: args.max_size.unwrap_or(usize::MAX),
         timeout_ms: args.timeout_ms,
         null_for_missing_values: true,
         unquoted_strings: true,

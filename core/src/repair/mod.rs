@@ -67,6 +67,11 @@ pub struct RepairOptions {
     pub unquoted_strings: bool,
 }
 
+/// The largest invalid input a repair takes unless the caller sets
+/// another (1 MiB): the limit of argument repair inside parsing. The
+/// `repair` subcommand has none unless `--max-size` sets one.
+pub const DEFAULT_MAX_INPUT_BYTES: usize = 1024 * 1024;
+
 /// The time budget of one repair unless the caller sets another, in
 /// milliseconds.
 pub const DEFAULT_TIMEOUT_MS: u64 = 100;
@@ -75,7 +80,7 @@ impl Default for RepairOptions {
     fn default() -> Self {
         RepairOptions {
             max_depth: 64,
-            max_input_bytes: 1024 * 1024,
+            max_input_bytes: DEFAULT_MAX_INPUT_BYTES,
             timeout_ms: DEFAULT_TIMEOUT_MS,
             null_for_missing_values: false,
             unquoted_strings: false,

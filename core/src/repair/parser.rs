@@ -1734,6 +1734,8 @@ impl<'a> Parser<'a> {
             b'{' | b'[' | b'\'' | b'-' | b'0'..=b'9' if ctx == Ctx::Key => true,
             b'/' => j + 1 < end && matches!(b[j + 1], b'/' | b'*'),
             b')' => self.in_group,
+            // `"x" # note`: a comment after the value
+            b'#' => j > after && !inner_open && ctx != Ctx::Key,
             b',' => {
                 if ctx == Ctx::Key {
                     return true;

@@ -149,6 +149,7 @@ pub(crate) fn repair_document(
                         p.note(RepairKind::SurroundingProse, pos);
                     }
                     p.note(RepairKind::CodeFence, cand);
+                    let (done, body_end) = more_fences(&mut p, v, done, close);
                     finish_trailing(&mut p, done, body_end);
                     return build(input, p);
                 }
@@ -180,6 +181,63 @@ pub(crate) fn repair_document(
         Some(e) => err(input, e),
         None => hopeless(input, "no JSON object or array found", pos),
     })
+}
+
+/// After a fenced value from `first` to `done` whose fence closes at
+/// `close`: the values of the fences that follow (prose between them
+/// dropped) join it in one array. Returns the end of the last value and of
+/// the last fence body taken.
+fn more_fences(
+    p: &mut Parser<'_>,
+    first: usize,
+    mut done: usize,
+    mut close: Option<usize>,
+) -> (usize, usize) {
+    let b = p.b;
+    let len = b.len();
+    let mut body_end = close.unwrap_or(len);
+    let mut count = 1;
+    let mut second_at = 0;
+    while let Some(c) = close {
+        if count >= MAX_CANDIDATES {
+            break;
+        }
+        let Some(open) = memchr::memmem::find(&b[c + 3..], b"```").map(|i| c + 3 + i) else {
+            break;
+        };
+        let body = fence_body_start(b, open + 3, len);
+        let next_close = memchr::memmem::find(&b[body..], b"```").map(|i| body + i);
+        let next_end = next_close.unwrap_or(len);
+        let cp = p.checkpoint();
+        let v = p.skip_ws(skip_json_ws(b, body, next_end), next_end);
+        if v >= next_end {
+            p.rollback(cp);
+            break;
+        }
+        match values(p, v, next_end) {
+            Ok(e) => {
+                p.edit(done, done, ",");
+                p.delete(done, v);
+                if count == 1 {
+                    second_at = v;
+                }
+                count += 1;
+                done = e;
+                body_end = next_end;
+                close = next_close;
+            }
+            Err(_) => {
+                p.rollback(cp);
+                break;
+            }
+        }
+    }
+    if count > 1 {
+        p.edit(first, first, "[");
+        p.edit(done, done, "]");
+        p.note(RepairKind::ConcatenatedValues, second_at);
+    }
+    (done, body_end)
 }
 
 /// Whether a top-level scalar (string, number, literal) can start at `pos`.
