@@ -350,7 +350,10 @@ impl<'a> Parser<'a> {
                     continue;
                 }
                 if stack.is_empty() {
-                    return Err(Fail::hopeless("unexpected ')' where a value was expected", pos));
+                    return Err(Fail::hopeless(
+                        "unexpected ')' where a value was expected",
+                        pos,
+                    ));
                 }
                 self.delete(pos, pos + 1);
                 self.note(RepairKind::ExtraClose, pos);
@@ -708,7 +711,7 @@ impl<'a> Parser<'a> {
                         objs += 1;
                         stack.push(Frame {
                             obj: true,
-                            del_start: last_scalar + 1,
+                            del_start: last_scalar,
                             cp: self.checkpoint(),
                             key_at: last_scalar,
                             any: false,
@@ -813,7 +816,8 @@ impl<'a> Parser<'a> {
         let Some(f) = stack.last() else {
             return false;
         };
-        if !self.null_for_missing_values || f.any || f.paren || !matches!(b[f.key_at], b'"' | b'\'') {
+        if !self.null_for_missing_values || f.any || f.paren || !matches!(b[f.key_at], b'"' | b'\'')
+        {
             return false;
         }
         let k = skip_json_ws(b, comma + 1, end);
@@ -846,7 +850,8 @@ impl<'a> Parser<'a> {
         if k >= end || b[k] != b'"' {
             return false;
         }
-        let Some(q) = (k + 1..end.min(k + 1 + 128)).find(|&m| matches!(b[m], b'"' | b'\\') || b[m] < 0x20)
+        let Some(q) =
+            (k + 1..end.min(k + 1 + 128)).find(|&m| matches!(b[m], b'"' | b'\\') || b[m] < 0x20)
         else {
             return false;
         };
@@ -967,7 +972,8 @@ impl<'a> Parser<'a> {
             || c == b'\''
             || curly_at(self.b, pos, end).is_some()
             || backtick_at(self.b, pos, end)
-            || ((is_ident_start(c) || c.is_ascii_digit()) && ident_len(self.b, pos, end) > 0)
+            || (is_ident_start(c) && ident_len(self.b, pos, end) > 0)
+            || (c.is_ascii_digit() && self.bare_key_at(pos, end))
     }
 
     /// Where unquoted text that starts a value at `pos` (its first word
@@ -1030,24 +1036,29 @@ impl<'a> Parser<'a> {
             }
             Ctx::Key => return None,
         };
-        let mut resume = stop;
-        if stop < end && b[stop] == b'"' {
+        let quote_ends = stop < end && b[stop] == b'"' && {
             let k = skip_json_ws(b, stop + 1, end);
-            if k >= end || matches!(b[k], b',' | b'}' | b']') {
-                resume = stop + 1;
-            }
-        }
+            k >= end || matches!(b[k], b',' | b'}' | b']')
+        };
+        let raw_stop = stop;
         let mut stop = stop;
         while stop > pos && matches!(b[stop - 1], b' ' | b'\t') {
             stop -= 1;
         }
+        let resume = if quote_ends { raw_stop + 1 } else { stop };
         (stop > pos).then_some((stop, resume))
     }
 
     /// Quotes the unquoted text `pos..stop` found by
     /// [`Parser::unquoted_end`]; a closing quote at `resume - 1` is taken
     /// in. Returns where parsing resumes.
-    fn quote_unquoted(&mut self, pos: usize, stop: usize, resume: usize, kind: RepairKind) -> usize {
+    fn quote_unquoted(
+        &mut self,
+        pos: usize,
+        stop: usize,
+        resume: usize,
+        kind: RepairKind,
+    ) -> usize {
         self.quote_text(pos, stop);
         // the quote that ends the text (and blanks before it) goes
         self.delete(stop, resume);
@@ -1441,6 +1452,8 @@ impl<'a> Parser<'a> {
         // An odd number of inner quotes so far: the next quote most likely
         // closes an inner quotation (`"say "hi" now"`), not the string.
         let mut inner_open = false;
+        // The opening quote was doubled (`""key""`): so may the closing be.
+        let mut doubled = false;
         loop {
             // Fast scan to the next byte that matters.
             if quote == Quote::Double {
@@ -1537,10 +1550,15 @@ impl<'a> Parser<'a> {
                     // `""value"`: the opening quote was doubled
                     self.delete(i, i + 1);
                     self.note_once(&mut seen, RepairKind::DoubledQuote, i);
+                    doubled = true;
                     i += 1;
                     continue;
                 }
-                if i > open + 1 && b.get(i + 1) == Some(&c) && self.closes(i + 2, end, ctx, false) {
+                if doubled
+                    && i > open + 2
+                    && b.get(i + 1) == Some(&c)
+                    && self.closes(i + 2, end, ctx, false)
+                {
                     // `"key""`: the closing quote was doubled
                     self.delete(i + 1, i + 2);
                     self.note_once(&mut seen, RepairKind::DoubledQuote, i + 1);
@@ -1624,7 +1642,8 @@ impl<'a> Parser<'a> {
             return None;
         }
         let comma = k - 1;
-        let close = (q + 1..end.min(q + 1 + 128)).find(|&j| b[j] == b'"' || b[j] == b'\\' || b[j] < 0x20)?;
+        let close = (q + 1..end.min(q + 1 + 128))
+            .find(|&j| b[j] == b'"' || b[j] == b'\\' || b[j] < 0x20)?;
         if b[close] != b'"' {
             return None;
         }
@@ -1677,9 +1696,7 @@ impl<'a> Parser<'a> {
                 (b':', Ctx::Key) | (b'}' | b']', Ctx::Key | Ctx::ObjValue | Ctx::ArrValue) => {
                     return true
                 }
-                (b')', Ctx::ArrValue) if self.in_group => {
-                    return true
-                }
+                (b')', Ctx::ArrValue) if self.in_group => return true,
                 _ => {}
             }
         }
@@ -1797,7 +1814,8 @@ impl<'a> Parser<'a> {
             return false;
         }
         let limit = end.min(j + 256);
-        let Some(k) = (j..limit).find(|&k| matches!(b[k], b',' | b']' | b'"' | b'\n' | b'[' | b'{'))
+        let Some(k) =
+            (j..limit).find(|&k| matches!(b[k], b',' | b']' | b'"' | b'\n' | b'[' | b'{'))
         else {
             return limit == end;
         };
