@@ -307,7 +307,7 @@ impl<'a> Parser<'a> {
         // Where the last scalar began (a string followed by `:` in an array
         // is a key), and the `]` of an array that was the last member value
         // of an object (`"k": [1], [2]` continues it).
-        let mut last_scalar = start;
+        let mut last_scalar: Option<usize> = None;
         let mut last_array_close: Option<usize> = None;
 
         loop {
@@ -342,6 +342,7 @@ impl<'a> Parser<'a> {
                     self.close_paren(&frame, pos, true);
                     pos += 1;
                     last_end = pos;
+                    last_scalar = None;
                     st = St::After;
                     match stack.last_mut() {
                         Some(parent) => parent.any = true,
@@ -413,6 +414,7 @@ impl<'a> Parser<'a> {
                     }
                 }
                 last_array_close = None;
+                last_scalar = None;
                 if matches_top {
                     if frame.set && want_obj {
                         self.edit(pos, pos + 1, "]");
@@ -552,7 +554,7 @@ impl<'a> Parser<'a> {
                     last_array_close = None;
                     match self.scalar(pos, end, ctx)? {
                         Some(after) => {
-                            last_scalar = pos;
+                            last_scalar = Some(pos);
                             pos = after;
                             last_end = after;
                             st = St::After;
@@ -700,10 +702,11 @@ impl<'a> Parser<'a> {
                         st = St::Value;
                         continue;
                     }
-                    if c == b':'
-                        && stack.last().is_some_and(|f| !f.obj && !f.paren)
-                        && matches!(b[last_scalar], b'"' | b'\'')
-                    {
+                    if let Some(last_scalar) = last_scalar.filter(|&s| {
+                        c == b':'
+                            && matches!(b[s], b'"' | b'\'')
+                            && stack.last().is_some_and(|f| !f.obj && !f.paren)
+                    }) {
                         // `["key": "value"]`: the element is a key, and an
                         // object was meant around the member
                         self.edit(last_scalar, last_scalar, "{");
@@ -863,7 +866,7 @@ impl<'a> Parser<'a> {
     /// ends the document) and returns `at`.
     fn value_end_at(
         &mut self,
-        stack: &mut Vec<Frame>,
+        stack: &mut [Frame],
         st: St,
         pending_comma: Option<usize>,
         at: usize,
@@ -1273,6 +1276,9 @@ impl<'a> Parser<'a> {
             if closed && self.null_for_missing_values && num_end > pos {
                 // `-` → `-0`, `.` → `0.0`: the sign or dot that was written
                 // is kept as the number it began.
+                if plus {
+                    self.delete(pos, pos + 1);
+                }
                 if let Some(d) = dot {
                     self.edit(d, d, "0");
                     self.edit(d + 1, d + 1, "0");
