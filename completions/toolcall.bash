@@ -323,7 +323,7 @@ _toolcall() {
             return 0
             ;;
         toolcall__subcmd__parse)
-            opts="-j -L -g -a -f -q -m -c -v -h --lines --field --jobs --max-input --follow --hidden --no-ignore --glob --binary --format --no-json-blocks --inline-json --no-repair --reasoning-calls --think-open --generation-prompt --model --finish-reason --max-block --input --max-buffer --line-buffered --block-buffered --quiet --max-count --count --shape --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --help"
+            opts="-j -L -g -a -f -q -m -c -v -h --lines --field --jobs --max-input --follow --hidden --no-ignore --glob --binary --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --generation-prompt --model --finish-reason --max-block --input --max-buffer --line-buffered --block-buffered --quiet --max-count --count --shape --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -359,6 +359,10 @@ _toolcall() {
                     ;;
                 -f)
                     COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5" -- "${cur}"))
+                    return 0
+                    ;;
+                --repair-max-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --generation-prompt)
@@ -641,7 +645,7 @@ _toolcall() {
             return 0
             ;;
         toolcall__subcmd__split)
-            opts="-j -L -g -a -f -v -h --lines --field --jobs --max-input --follow --hidden --no-ignore --glob --binary --format --no-json-blocks --inline-json --no-repair --reasoning-calls --think-open --generation-prompt --model --finish-reason --max-block --input --max-buffer --line-buffered --block-buffered --text --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --help"
+            opts="-j -L -g -a -f -v -h --lines --field --jobs --max-input --follow --hidden --no-ignore --glob --binary --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --generation-prompt --model --finish-reason --max-block --input --max-buffer --line-buffered --block-buffered --text --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -677,6 +681,10 @@ _toolcall() {
                     ;;
                 -f)
                     COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5" -- "${cur}"))
+                    return 0
+                    ;;
+                --repair-max-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --generation-prompt)
@@ -731,7 +739,7 @@ _toolcall() {
             return 0
             ;;
         toolcall__subcmd__stream)
-            opts="-f -v -h --format --no-json-blocks --inline-json --no-repair --reasoning-calls --think-open --generation-prompt --model --finish-reason --max-block --input --max-buffer --block-buffered --chunk-size --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --help"
+            opts="-f -v -h --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --generation-prompt --model --finish-reason --max-block --input --max-buffer --block-buffered --chunk-size --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -743,6 +751,10 @@ _toolcall() {
                     ;;
                 -f)
                     COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5" -- "${cur}"))
+                    return 0
+                    ;;
+                --repair-max-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --generation-prompt)
@@ -801,7 +813,7 @@ _toolcall() {
             return 0
             ;;
         toolcall__subcmd__validate)
-            opts="-j -L -g -a -f -v -h --lines --field --jobs --max-input --follow --hidden --no-ignore --glob --binary --format --no-json-blocks --inline-json --no-repair --reasoning-calls --think-open --generation-prompt --model --finish-reason --max-block --input --max-buffer --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --retry-cmd --max-retries --retry-timeout --retry-max-output --retry-template --retry-prompt --line-buffered --block-buffered --no-diagnostics --help"
+            opts="-j -L -g -a -f -v -h --lines --field --jobs --max-input --follow --hidden --no-ignore --glob --binary --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --generation-prompt --model --finish-reason --max-block --input --max-buffer --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --retry-cmd --max-retries --retry-timeout --retry-max-output --retry-template --retry-prompt --line-buffered --block-buffered --no-diagnostics --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -837,6 +849,10 @@ _toolcall() {
                     ;;
                 -f)
                     COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5" -- "${cur}"))
+                    return 0
+                    ;;
+                --repair-max-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --generation-prompt)

@@ -80,6 +80,7 @@ sarashina\t'SB Intuitions Sarashina'
 apertus\t'Swiss AI Apertus'
 gigachat3\t'Sber GigaChat 3 (3-10B-A1.8B, 3-702B-A36B), GigaChat 3.1'
 minicpm5\t'OpenBMB MiniCPM 5'"
+complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l generation-prompt -d 'The text the chat template appended after the last message' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l model -d 'The model that wrote the output: its format and default generation prompt' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l finish-reason -d 'Why the output ended: `stop` (an end token) or `length` (the token limit)' -r -f -a "stop\t''
@@ -157,6 +158,7 @@ sarashina\t'SB Intuitions Sarashina'
 apertus\t'Swiss AI Apertus'
 gigachat3\t'Sber GigaChat 3 (3-10B-A1.8B, 3-702B-A36B), GigaChat 3.1'
 minicpm5\t'OpenBMB MiniCPM 5'"
+complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l generation-prompt -d 'The text the chat template appended after the last message' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l model -d 'The model that wrote the output: its format and default generation prompt' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l finish-reason -d 'Why the output ended: `stop` (an end token) or `length` (the token limit)' -r -f -a "stop\t''
@@ -227,6 +229,7 @@ sarashina\t'SB Intuitions Sarashina'
 apertus\t'Swiss AI Apertus'
 gigachat3\t'Sber GigaChat 3 (3-10B-A1.8B, 3-702B-A36B), GigaChat 3.1'
 minicpm5\t'OpenBMB MiniCPM 5'"
+complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l generation-prompt -d 'The text the chat template appended after the last message' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l model -d 'The model that wrote the output: its format and default generation prompt' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l finish-reason -d 'Why the output ended: `stop` (an end token) or `length` (the token limit)' -r -f -a "stop\t''
@@ -259,7 +262,7 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand split" -s v -l verbose
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c toolcall -n "__fish_toolcall_using_subcommand repair" -l max-depth -d 'Deepest nesting a repair may handle' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand repair" -l timeout-ms -d 'Time budget per document in milliseconds (0: none)' -r
-complete -c toolcall -n "__fish_toolcall_using_subcommand repair" -l max-size -d 'Largest invalid document, in bytes, to repair' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand repair" -l max-size -d 'Largest invalid document, in bytes, to repair (default: no limit)' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand repair" -l max-input -d 'Largest input read, in bytes [default: 256 MiB]' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand repair" -l lines -d 'Treat every input line as its own document'
 complete -c toolcall -n "__fish_toolcall_using_subcommand repair" -l report -d 'Write a `repair` record per document instead of the JSON'
@@ -310,6 +313,7 @@ sarashina\t'SB Intuitions Sarashina'
 apertus\t'Swiss AI Apertus'
 gigachat3\t'Sber GigaChat 3 (3-10B-A1.8B, 3-702B-A36B), GigaChat 3.1'
 minicpm5\t'OpenBMB MiniCPM 5'"
+complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l generation-prompt -d 'The text the chat template appended after the last message' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l model -d 'The model that wrote the output: its format and default generation prompt' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l finish-reason -d 'Why the output ended: `stop` (an end token) or `length` (the token limit)' -r -f -a "stop\t''

@@ -46,6 +46,13 @@ pub struct EngineArgs {
     #[arg(long)]
     pub no_repair: bool,
 
+    /// Largest broken argument JSON to repair, in bytes.
+    ///
+    /// Arguments that need repair and are larger give a TLP-007 error
+    /// record; valid JSON of any size is taken as it is.
+    #[arg(long, value_name = "BYTES", default_value_t = crate::repair::DEFAULT_MAX_INPUT_BYTES)]
+    pub repair_max_size: usize,
+
     /// Also report calls drafted inside reasoning, flagged `in_reasoning`.
     ///
     /// A call inside `<think>…</think>` (or any reasoning span) is a draft,
@@ -139,6 +146,7 @@ impl EngineArgs {
             max_block: self.max_block,
             repair: !self.no_repair,
             repair_timeout_ms: crate::repair::DEFAULT_TIMEOUT_MS,
+            repair_max_bytes: self.repair_max_size,
             think_open: self.think_open,
             generation_prompt,
             truncated: self.finish_reason.as_deref() == Some("length"),

@@ -92,13 +92,14 @@ pub struct RepairArgs {
           value_parser = clap::value_parser!(u64).range(0..=MAX_TIMEOUT_MS))]
     pub timeout_ms: u64,
 
-    /// Largest invalid document, in bytes, to repair.
+    /// Largest invalid document, in bytes, to repair (default: no limit).
     ///
     /// A larger document that needs repair fails with TLP-007; valid JSON
-    /// of any size passes through unchanged.
-    #[arg(long, value_name = "BYTES", default_value_t = 1024 * 1024,
+    /// of any size passes through unchanged. Repair is linear, so a file of
+    /// any size is repaired in one pass.
+    #[arg(long, value_name = "BYTES",
           value_parser = super::common::bytes_parser(super::common::MAX_HELD))]
-    pub max_size: usize,
+    pub max_size: Option<usize>,
 
     /// Largest input read, in bytes [default: 256 MiB].
     ///
@@ -129,7 +130,7 @@ struct Record<'a> {
 pub fn run(args: &RepairArgs, out: &mut Output) -> anyhow::Result<Outcome> {
     let opts = RepairOptions {
         max_depth: args.max_depth,
-        max_input_bytes: args.max_size,
+        max_input_bytes: args.max_size.unwrap_or(usize::MAX),
         timeout_ms: args.timeout_ms,
         null_for_missing_values: true,
         unquoted_strings: true,
