@@ -458,6 +458,7 @@ impl<'a> Parser<'a> {
                                     None => false,
                                 };
                                 if filled {
+                                    last_end = pos;
                                     st = St::After;
                                     continue;
                                 }
@@ -669,6 +670,7 @@ impl<'a> Parser<'a> {
                             None => false,
                         };
                         if filled {
+                            last_end = pos;
                             st = St::After;
                             continue;
                         }

@@ -662,6 +662,14 @@ mod properties {
         Ok(())
     }
 
+    /// Found by `json_like_noise`: a key filled with `null` and then a
+    /// member cut inside its quote must keep the filled member.
+    #[test]
+    fn filled_member_then_cut_key() {
+        unchecked_output_parses("{‘‘,…'").unwrap();
+        unchecked_output_parses("{'': ,…'").unwrap();
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig { cases: 2048, ..ProptestConfig::default() })]
 
