@@ -139,13 +139,17 @@ _toolcall() {
             return 0
             ;;
         toolcall__subcmd__exec)
-            opts="-v -f -h --tools --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --approve --approver --allow --deny --max-risk --permissions --session-file --clear-session --approval-timeout --disable --enable --disable-category --bind --tool-dir --tool-timeout --max-output --max-parallel --retry-failed --dry-run --no-timestamps --format --no-json-blocks --inline-json --no-repair --reasoning-calls --think-open --generation-prompt --model --finish-reason --max-block --input --max-buffer --help"
+            opts="-v -f -h --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --approve --approver --allow --deny --max-risk --permissions --session-file --clear-session --approval-timeout --disable --enable --disable-category --bind --tool-dir --tool-timeout --max-output --max-parallel --retry-failed --dry-run --no-timestamps --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --generation-prompt --model --finish-reason --max-block --input --max-buffer --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --tools)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-tools-size)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -231,6 +235,10 @@ _toolcall() {
                     ;;
                 -f)
                     COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5" -- "${cur}"))
+                    return 0
+                    ;;
+                --repair-max-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --generation-prompt)
@@ -489,7 +497,7 @@ _toolcall() {
             return 0
             ;;
         toolcall__subcmd__loop)
-            opts="-v -f -h --model-cmd --max-iterations --request-timeout --delay --result-cap --drop-results --system --no-tools --prompt-style --history --text --request-id --tools --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --approve --approver --allow --deny --max-risk --permissions --session-file --clear-session --approval-timeout --disable --enable --disable-category --bind --tool-dir --tool-timeout --max-output --max-parallel --retry-failed --dry-run --no-timestamps --format --no-json-blocks --inline-json --no-repair --reasoning-calls --think-open --generation-prompt --model --finish-reason --max-block --input --max-buffer --help"
+            opts="-v -f -h --model-cmd --max-iterations --request-timeout --delay --result-cap --drop-results --system --no-tools --prompt-style --history --text --request-id --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --approve --approver --allow --deny --max-risk --permissions --session-file --clear-session --approval-timeout --disable --enable --disable-category --bind --tool-dir --tool-timeout --max-output --max-parallel --retry-failed --dry-run --no-timestamps --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --generation-prompt --model --finish-reason --max-block --input --max-buffer --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -532,6 +540,10 @@ _toolcall() {
                     return 0
                     ;;
                 --tools)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-tools-size)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -619,6 +631,10 @@ _toolcall() {
                     COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5" -- "${cur}"))
                     return 0
                     ;;
+                --repair-max-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --generation-prompt)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -651,7 +667,7 @@ _toolcall() {
             return 0
             ;;
         toolcall__subcmd__parse)
-            opts="-j -L -g -a -f -q -m -c -v -h --lines --field --jobs --follow --hidden --no-ignore --glob --binary --format --no-json-blocks --inline-json --no-repair --reasoning-calls --think-open --generation-prompt --model --finish-reason --max-block --input --max-buffer --line-buffered --block-buffered --quiet --max-count --count --shape --tools --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --help"
+            opts="-j -L -g -a -f -q -m -c -v -h --lines --field --jobs --max-input --follow --hidden --no-ignore --glob --binary --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --generation-prompt --model --finish-reason --max-block --input --max-buffer --line-buffered --block-buffered --quiet --max-count --count --shape --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -669,6 +685,10 @@ _toolcall() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --max-input)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --glob)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -683,6 +703,10 @@ _toolcall() {
                     ;;
                 -f)
                     COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5" -- "${cur}"))
+                    return 0
+                    ;;
+                --repair-max-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --generation-prompt)
@@ -722,6 +746,10 @@ _toolcall() {
                     return 0
                     ;;
                 --tools)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-tools-size)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -931,7 +959,7 @@ _toolcall() {
             return 0
             ;;
         toolcall__subcmd__repair)
-            opts="-h --lines --report --max-depth --timeout-ms --max-size --help"
+            opts="-h --lines --report --max-depth --timeout-ms --max-size --max-input --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -949,6 +977,10 @@ _toolcall() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --max-input)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -957,7 +989,7 @@ _toolcall() {
             return 0
             ;;
         toolcall__subcmd__split)
-            opts="-j -L -g -a -f -v -h --lines --field --jobs --follow --hidden --no-ignore --glob --binary --format --no-json-blocks --inline-json --no-repair --reasoning-calls --think-open --generation-prompt --model --finish-reason --max-block --input --max-buffer --line-buffered --block-buffered --text --tools --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --help"
+            opts="-j -L -g -a -f -v -h --lines --field --jobs --max-input --follow --hidden --no-ignore --glob --binary --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --generation-prompt --model --finish-reason --max-block --input --max-buffer --line-buffered --block-buffered --text --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -975,6 +1007,10 @@ _toolcall() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --max-input)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --glob)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -989,6 +1025,10 @@ _toolcall() {
                     ;;
                 -f)
                     COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5" -- "${cur}"))
+                    return 0
+                    ;;
+                --repair-max-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --generation-prompt)
@@ -1019,6 +1059,10 @@ _toolcall() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --max-tools-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --unknown-risk)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1039,7 +1083,7 @@ _toolcall() {
             return 0
             ;;
         toolcall__subcmd__stream)
-            opts="-f -v -h --format --no-json-blocks --inline-json --no-repair --reasoning-calls --think-open --generation-prompt --model --finish-reason --max-block --input --max-buffer --block-buffered --chunk-size --tools --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --help"
+            opts="-f -v -h --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --generation-prompt --model --finish-reason --max-block --input --max-buffer --block-buffered --chunk-size --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1051,6 +1095,10 @@ _toolcall() {
                     ;;
                 -f)
                     COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5" -- "${cur}"))
+                    return 0
+                    ;;
+                --repair-max-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --generation-prompt)
@@ -1085,6 +1133,10 @@ _toolcall() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --max-tools-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --unknown-risk)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1105,7 +1157,7 @@ _toolcall() {
             return 0
             ;;
         toolcall__subcmd__validate)
-            opts="-j -L -g -a -f -v -h --lines --field --jobs --follow --hidden --no-ignore --glob --binary --format --no-json-blocks --inline-json --no-repair --reasoning-calls --think-open --generation-prompt --model --finish-reason --max-block --input --max-buffer --tools --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --retry-cmd --max-retries --retry-template --retry-prompt --line-buffered --block-buffered --no-diagnostics --help"
+            opts="-j -L -g -a -f -v -h --lines --field --jobs --max-input --follow --hidden --no-ignore --glob --binary --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --generation-prompt --model --finish-reason --max-block --input --max-buffer --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --retry-cmd --max-retries --retry-timeout --retry-max-output --retry-template --retry-prompt --line-buffered --block-buffered --no-diagnostics --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1123,6 +1175,10 @@ _toolcall() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --max-input)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --glob)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1137,6 +1193,10 @@ _toolcall() {
                     ;;
                 -f)
                     COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5" -- "${cur}"))
+                    return 0
+                    ;;
+                --repair-max-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --generation-prompt)
@@ -1167,6 +1227,10 @@ _toolcall() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --max-tools-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --unknown-risk)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1184,6 +1248,14 @@ _toolcall() {
                     return 0
                     ;;
                 --max-retries)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retry-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retry-max-output)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -37,7 +37,8 @@ complete -c toolcall -n "__fish_toolcall_needs_command" -f -a "exec" -d 'Run too
 complete -c toolcall -n "__fish_toolcall_needs_command" -f -a "loop" -d 'Run the tool loop: model, calls, results, until the model answers.'
 complete -c toolcall -n "__fish_toolcall_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l field -d 'Each input line is a JSON record; the document is the string at PATH' -r
-complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -s j -l jobs -d 'Process this many files in parallel (output stays in input order)' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -s j -l jobs -d 'Process this many files in parallel (output stays in input order; 1 to 256)' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l max-input -d 'Largest document read whole into memory, in bytes [default: 256 MiB]' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -s g -l glob -d 'Only read files in directories whose path matches GLOB (`!GLOB` excludes); repeatable. Files named on the command line are always read' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -s f -l format -d 'Format to look for: auto (detect per document) or a format id' -r -f -a "auto\t'detect the format per document'
 hermes\t'Hermes 2 Pro/3, Qwen2.5, Qwen3, QwQ, Granite 4, DeepSeek-R1 distills, many fine-tunes'
@@ -81,6 +82,7 @@ sarashina\t'SB Intuitions Sarashina'
 apertus\t'Swiss AI Apertus'
 gigachat3\t'Sber GigaChat 3 (3-10B-A1.8B, 3-702B-A36B), GigaChat 3.1'
 minicpm5\t'OpenBMB MiniCPM 5'"
+complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l generation-prompt -d 'The text the chat template appended after the last message' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l model -d 'The model that wrote the output: its format and default generation prompt' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l finish-reason -d 'Why the output ended: `stop` (an end token) or `length` (the token limit)' -r -f -a "stop\t''
@@ -93,6 +95,7 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l shape -d 'Re
 openai\t''
 ollama\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l tools -d 'Tools file (JSON or JSON5) to validate calls against.' -r -F
+complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l max-tools-size -d 'Largest tools file read, in bytes [default: 16 MiB]' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l unknown-risk -d 'Risk given to tools the tools file does not list [default: medium].' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l auto-approve -d 'Calls whose risk is above this level require approval [default: safe].' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l config -d 'Configuration file (JSON5) [default: .toolcall.json5 found upward].' -r -F
@@ -157,6 +160,7 @@ sarashina\t'SB Intuitions Sarashina'
 apertus\t'Swiss AI Apertus'
 gigachat3\t'Sber GigaChat 3 (3-10B-A1.8B, 3-702B-A36B), GigaChat 3.1'
 minicpm5\t'OpenBMB MiniCPM 5'"
+complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l generation-prompt -d 'The text the chat template appended after the last message' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l model -d 'The model that wrote the output: its format and default generation prompt' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l finish-reason -d 'Why the output ended: `stop` (an end token) or `length` (the token limit)' -r -f -a "stop\t''
@@ -166,6 +170,7 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l input -d 'I
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l max-buffer -d 'Most bytes held for one wire line, the open streamed calls together, or an undecided line' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l chunk-size -d 'Read size in bytes (small values simulate token-by-token arrival)' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l tools -d 'Tools file (JSON or JSON5) to validate calls against.' -r -F
+complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l max-tools-size -d 'Largest tools file read, in bytes [default: 16 MiB]' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l unknown-risk -d 'Risk given to tools the tools file does not list [default: medium].' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l auto-approve -d 'Calls whose risk is above this level require approval [default: safe].' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l config -d 'Configuration file (JSON5) [default: .toolcall.json5 found upward].' -r -F
@@ -181,7 +186,8 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l no-config -
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -s v -l verbose -d 'Log to stderr (`-vv`: also argument values), per document with a correlation id.'
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l field -d 'Each input line is a JSON record; the document is the string at PATH' -r
-complete -c toolcall -n "__fish_toolcall_using_subcommand split" -s j -l jobs -d 'Process this many files in parallel (output stays in input order)' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand split" -s j -l jobs -d 'Process this many files in parallel (output stays in input order; 1 to 256)' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l max-input -d 'Largest document read whole into memory, in bytes [default: 256 MiB]' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -s g -l glob -d 'Only read files in directories whose path matches GLOB (`!GLOB` excludes); repeatable. Files named on the command line are always read' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -s f -l format -d 'Format to look for: auto (detect per document) or a format id' -r -f -a "auto\t'detect the format per document'
 hermes\t'Hermes 2 Pro/3, Qwen2.5, Qwen3, QwQ, Granite 4, DeepSeek-R1 distills, many fine-tunes'
@@ -225,6 +231,7 @@ sarashina\t'SB Intuitions Sarashina'
 apertus\t'Swiss AI Apertus'
 gigachat3\t'Sber GigaChat 3 (3-10B-A1.8B, 3-702B-A36B), GigaChat 3.1'
 minicpm5\t'OpenBMB MiniCPM 5'"
+complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l generation-prompt -d 'The text the chat template appended after the last message' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l model -d 'The model that wrote the output: its format and default generation prompt' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l finish-reason -d 'Why the output ended: `stop` (an end token) or `length` (the token limit)' -r -f -a "stop\t''
@@ -233,6 +240,7 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l max-block -d
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l input -d 'Input kind: auto, text, terminal, ollama, openai or llama-server' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l max-buffer -d 'Most bytes held for one wire line, the open streamed calls together, or an undecided line' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l tools -d 'Tools file (JSON or JSON5) to validate calls against.' -r -F
+complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l max-tools-size -d 'Largest tools file read, in bytes [default: 16 MiB]' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l unknown-risk -d 'Risk given to tools the tools file does not list [default: medium].' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l auto-approve -d 'Calls whose risk is above this level require approval [default: safe].' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l config -d 'Configuration file (JSON5) [default: .toolcall.json5 found upward].' -r -F
@@ -256,12 +264,14 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand split" -s v -l verbose
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c toolcall -n "__fish_toolcall_using_subcommand repair" -l max-depth -d 'Deepest nesting a repair may handle' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand repair" -l timeout-ms -d 'Time budget per document in milliseconds (0: none)' -r
-complete -c toolcall -n "__fish_toolcall_using_subcommand repair" -l max-size -d 'Largest invalid document, in bytes, to repair' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand repair" -l max-size -d 'Largest invalid document, in bytes, to repair (default: no limit)' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand repair" -l max-input -d 'Largest input read, in bytes [default: 256 MiB]' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand repair" -l lines -d 'Treat every input line as its own document'
 complete -c toolcall -n "__fish_toolcall_using_subcommand repair" -l report -d 'Write a `repair` record per document instead of the JSON'
 complete -c toolcall -n "__fish_toolcall_using_subcommand repair" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l field -d 'Each input line is a JSON record; the document is the string at PATH' -r
-complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -s j -l jobs -d 'Process this many files in parallel (output stays in input order)' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -s j -l jobs -d 'Process this many files in parallel (output stays in input order; 1 to 256)' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l max-input -d 'Largest document read whole into memory, in bytes [default: 256 MiB]' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -s g -l glob -d 'Only read files in directories whose path matches GLOB (`!GLOB` excludes); repeatable. Files named on the command line are always read' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -s f -l format -d 'Format to look for: auto (detect per document) or a format id' -r -f -a "auto\t'detect the format per document'
 hermes\t'Hermes 2 Pro/3, Qwen2.5, Qwen3, QwQ, Granite 4, DeepSeek-R1 distills, many fine-tunes'
@@ -305,6 +315,7 @@ sarashina\t'SB Intuitions Sarashina'
 apertus\t'Swiss AI Apertus'
 gigachat3\t'Sber GigaChat 3 (3-10B-A1.8B, 3-702B-A36B), GigaChat 3.1'
 minicpm5\t'OpenBMB MiniCPM 5'"
+complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l generation-prompt -d 'The text the chat template appended after the last message' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l model -d 'The model that wrote the output: its format and default generation prompt' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l finish-reason -d 'Why the output ended: `stop` (an end token) or `length` (the token limit)' -r -f -a "stop\t''
@@ -313,11 +324,14 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l max-block
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l input -d 'Input kind: auto, text, terminal, ollama, openai or llama-server' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l max-buffer -d 'Most bytes held for one wire line, the open streamed calls together, or an undecided line' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l tools -d 'Tools file (JSON or JSON5) to validate calls against.' -r -F
+complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l max-tools-size -d 'Largest tools file read, in bytes [default: 16 MiB]' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l unknown-risk -d 'Risk given to tools the tools file does not list [default: medium].' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l auto-approve -d 'Calls whose risk is above this level require approval [default: safe].' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l config -d 'Configuration file (JSON5) [default: .toolcall.json5 found upward].' -r -F
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l retry-cmd -d 'Shell command that plays the model for retries (run with `sh -c`).' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l max-retries -d 'Most attempts per failing call [default: 3, or max_retries].' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l retry-timeout -d 'Seconds the retry command may run [default: 120, or retry_timeout_secs]' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l retry-max-output -d 'Most bytes of the retry command\'s reply read [default: 16 MiB, or retry_max_output]' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l retry-template -d 'Retry prompt template file [default: built in, or retry_prompt_template].' -r -F
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l lines -d 'Each input line is its own document'
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -s L -l follow -d 'Follow symbolic links found in directories (loops are detected)'
@@ -489,6 +503,7 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_see
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from help" -f -a "families" -d 'The families and where each rendering comes from.'
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l tools -d 'Tools file (JSON or JSON5) to validate calls against.' -r -F
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l max-tools-size -d 'Largest tools file read, in bytes [default: 16 MiB]' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l unknown-risk -d 'Risk given to tools the tools file does not list [default: medium].' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l auto-approve -d 'Calls whose risk is above this level require approval [default: safe].' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l config -d 'Configuration file (JSON5) [default: .toolcall.json5 found upward].' -r -F
@@ -552,6 +567,7 @@ sarashina\t'SB Intuitions Sarashina'
 apertus\t'Swiss AI Apertus'
 gigachat3\t'Sber GigaChat 3 (3-10B-A1.8B, 3-702B-A36B), GigaChat 3.1'
 minicpm5\t'OpenBMB MiniCPM 5'"
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l generation-prompt -d 'The text the chat template appended after the last message' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l model -d 'The model that wrote the output: its format and default generation prompt' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l finish-reason -d 'Why the output ended: `stop` (an end token) or `length` (the token limit)' -r -f -a "stop\t''
@@ -584,6 +600,7 @@ messages\t'`{"messages": [...]}` JSON, for `curl … -d @-`'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l history -d 'Resume a conversation: the `message` records of an earlier run\'s output (other records are skipped)' -r -F
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l request-id -d 'The request id written in every record [default: derived from the time and process id]' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l tools -d 'Tools file (JSON or JSON5) to validate calls against.' -r -F
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l max-tools-size -d 'Largest tools file read, in bytes [default: 16 MiB]' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l unknown-risk -d 'Risk given to tools the tools file does not list [default: medium].' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l auto-approve -d 'Calls whose risk is above this level require approval [default: safe].' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l config -d 'Configuration file (JSON5) [default: .toolcall.json5 found upward].' -r -F
@@ -647,6 +664,7 @@ sarashina\t'SB Intuitions Sarashina'
 apertus\t'Swiss AI Apertus'
 gigachat3\t'Sber GigaChat 3 (3-10B-A1.8B, 3-702B-A36B), GigaChat 3.1'
 minicpm5\t'OpenBMB MiniCPM 5'"
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l generation-prompt -d 'The text the chat template appended after the last message' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l model -d 'The model that wrote the output: its format and default generation prompt' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l finish-reason -d 'Why the output ended: `stop` (an end token) or `length` (the token limit)' -r -f -a "stop\t''

@@ -1,19 +1,23 @@
 //! The `toolcall` binary: parse the command line, run, map the outcome to an
-//! exit status (0 found, 1 not found, 2 error; a closed pipe exits 0 quietly).
+//! exit status (0 found, 1 not found, 2 error; a closed pipe exits 0 quietly,
+//! a closed stdout is an error).
 
 use clap::Parser;
 use std::process::ExitCode;
 use toolcall::cli::{self, Cli, Outcome};
 
 fn main() -> ExitCode {
+    // Before anything else: was stdout closed (see `output::guard_stdout`)?
+    cli::output::guard_stdout();
     let cli = Cli::parse();
     match cli::run(cli) {
+        Ok(_) if cli::failed() => ExitCode::from(2),
         Ok(Outcome::Found) => ExitCode::from(0),
         Ok(Outcome::NotFound) => ExitCode::from(1),
         Ok(Outcome::Exit(n)) => ExitCode::from(n),
         Err(e) if cli::is_broken_pipe(&e) => ExitCode::from(0),
         Err(e) => {
-            eprintln!("toolcall: {}", cli::sanitize(&format!("{e:#}")));
+            cli::report(&format!("{e:#}"));
             ExitCode::from(2)
         }
     }

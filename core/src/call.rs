@@ -236,6 +236,48 @@ pub fn strip_one_newline(s: &str) -> &str {
         .unwrap_or(s)
 }
 
+/// The value of an XML-style parameter from the text between its tags:
+/// exactly one leading and one trailing newline stripped (the framing the
+/// templates write), or, when the closing tag stands indented on its own
+/// line (`<parameter=a>\n      1\n    </parameter>`, XML pretty-printed by
+/// a model or a client), the lines between the tags with their common
+/// indentation removed. A value written as the template writes it is never
+/// touched by the second rule: there the closing tag starts its line.
+pub fn strip_value_framing(s: &str) -> std::borrow::Cow<'_, str> {
+    use std::borrow::Cow;
+    let Some(nl) = s.rfind('\n') else {
+        return Cow::Borrowed(strip_one_newline(s));
+    };
+    let tail = &s[nl + 1..];
+    let first = s.strip_prefix("\r\n").or_else(|| s.strip_prefix('\n'));
+    let (Some(rest), false) = (first, tail.is_empty()) else {
+        return Cow::Borrowed(strip_one_newline(s));
+    };
+    if !tail.bytes().all(|b| b == b' ' || b == b'\t') {
+        return Cow::Borrowed(strip_one_newline(s));
+    }
+    // `rest` runs to the newline before the closing tag's indentation
+    let body = &rest[..rest.len().saturating_sub(tail.len() + 1)];
+    let body = body.strip_suffix('\r').unwrap_or(body);
+    let indent = body
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.len() - l.trim_start_matches([' ', '\t']).len())
+        .min()
+        .unwrap_or(0);
+    if indent == 0 {
+        return Cow::Borrowed(body);
+    }
+    let mut out = String::with_capacity(body.len());
+    for (k, line) in body.split('\n').enumerate() {
+        if k > 0 {
+            out.push('\n');
+        }
+        out.push_str(line.get(indent..).unwrap_or_else(|| line.trim_start()));
+    }
+    Cow::Owned(out)
+}
+
 /// Types a text value without a schema: exactly an integer, a float, `true`
 /// or `false` becomes that JSON value; anything else stays a string.
 pub fn type_text(s: &str) -> Value {
@@ -426,6 +468,25 @@ mod tests {
         assert_eq!(type_text("null"), json!("null"));
         assert_eq!(type_text("12 apples"), json!("12 apples"));
         assert_eq!(strip_one_newline("\n\n  x\n\n"), "\n  x\n");
+    }
+
+    #[test]
+    fn value_framing() {
+        // as the template writes it: one newline each side
+        assert_eq!(strip_value_framing("\n    return x\n"), "    return x");
+        assert_eq!(strip_value_framing("\n\n  x\n\n"), "\n  x\n");
+        assert_eq!(strip_value_framing("  spaced  "), "  spaced  ");
+        // pretty-printed: the closing tag indented on its own line
+        assert_eq!(strip_value_framing("\n      1\n    "), "1");
+        assert_eq!(
+            strip_value_framing("\n      def f():\n          return 1\n    "),
+            "def f():\n    return 1"
+        );
+        assert_eq!(strip_value_framing("\n    "), "");
+        assert_eq!(strip_value_framing("\r\n  a\r\n  "), "a");
+        // a value that only ends in blanks on a line of its own, without the
+        // leading framing newline, is left as written
+        assert_eq!(strip_value_framing("a\n  "), "a\n  ");
     }
 }
 

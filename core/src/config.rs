@@ -38,6 +38,9 @@ pub struct Config {
     /// Time budget of one repair of argument JSON, in milliseconds (`0`: no
     /// budget). Repair is linear, so this is a last resort.
     pub repair_timeout_ms: u64,
+    /// Largest broken argument JSON, in bytes, that is repaired (default
+    /// 1 MiB); valid JSON passes at any size.
+    pub repair_max_bytes: usize,
     /// The text the chat template appended after the last message (its
     /// generation prompt): the engine starts in the state that text leaves
     /// it in (reasoning open, a message header already open …). Its bytes
@@ -60,6 +63,7 @@ impl Default for Config {
             max_block: 1 << 20,
             repair: true,
             repair_timeout_ms: crate::repair::DEFAULT_TIMEOUT_MS,
+            repair_max_bytes: crate::repair::DEFAULT_MAX_INPUT_BYTES,
             think_open: false,
             generation_prompt: None,
             truncated: false,
@@ -81,6 +85,7 @@ impl Config {
     pub fn repair_options(&self) -> crate::repair::RepairOptions {
         crate::repair::RepairOptions {
             timeout_ms: self.repair_timeout_ms,
+            max_input_bytes: self.repair_max_bytes,
             ..crate::repair::RepairOptions::default()
         }
     }

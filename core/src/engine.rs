@@ -183,6 +183,11 @@ impl NextCache {
                 return (n - base) as usize;
             }
         }
+        let end_abs = base + data.len() as u64;
+        if self.next.is_none() && self.searched >= end_abs && from_abs <= end_abs {
+            // the last search already found nothing up to the end
+            return usize::MAX;
+        }
         let start = if self.next.is_none() && self.searched > from_abs {
             ((self.searched - base) as usize).min(data.len())
         } else {
@@ -1023,6 +1028,7 @@ impl Engine {
         sink: &mut dyn Sink,
     ) {
         let formats::BlockResult {
+            empty_list,
             mut calls,
             mut errors,
         } = result;
@@ -1059,7 +1065,7 @@ impl Engine {
         }
         if calls.is_empty() {
             self.start_sent = false;
-            if cut && had_errors {
+            if (cut && had_errors) || (empty_list && !had_errors) {
                 self.emit_markup(data, pos, pos + len, sink);
             } else {
                 self.emit_text(data, pos, pos + len, sink);

@@ -46,6 +46,13 @@ pub struct EngineArgs {
     #[arg(long)]
     pub no_repair: bool,
 
+    /// Largest broken argument JSON to repair, in bytes.
+    ///
+    /// Arguments that need repair and are larger give a TLP-007 error
+    /// record; valid JSON of any size is taken as it is.
+    #[arg(long, value_name = "BYTES", default_value_t = crate::repair::DEFAULT_MAX_INPUT_BYTES)]
+    pub repair_max_size: usize,
+
     /// Also report calls drafted inside reasoning, flagged `in_reasoning`.
     ///
     /// A call inside `<think>…</think>` (or any reasoning span) is a draft,
@@ -107,7 +114,7 @@ pub struct EngineArgs {
     /// those bytes are given back as text with a TLP-007 error and the
     /// search for markers resumes after them (the same in `parse` and
     /// `stream`, however the input arrives).
-    #[arg(long, value_name = "BYTES", default_value_t = 1 << 20)]
+    #[arg(long, value_name = "BYTES", default_value_t = 1 << 20, value_parser = bytes_parser(MAX_HELD))]
     pub max_block: usize,
 }
 
@@ -139,11 +146,59 @@ impl EngineArgs {
             max_block: self.max_block,
             repair: !self.no_repair,
             repair_timeout_ms: crate::repair::DEFAULT_TIMEOUT_MS,
+            repair_max_bytes: self.repair_max_size,
             think_open: self.think_open,
             generation_prompt,
             truncated: self.finish_reason.as_deref() == Some("length"),
         })
     }
+}
+
+/// Largest value of a flag that bounds what is held in memory
+/// (`--max-block`, `--max-buffer`): 4 GiB.
+pub const MAX_HELD: u64 = 1 << 32;
+
+/// Default `--max-input`: 256 MiB. Model output is kilobytes to megabytes; a
+/// document read whole that is larger is not model output (or is
+/// `/dev/zero`), and the limit turns it into a clear error instead of an
+/// out-of-memory abort. Commands that stream (`stream`, `parse` without
+/// `--tools`) have no such limit.
+pub const DEFAULT_MAX_INPUT: u64 = 256 << 20;
+
+/// Largest `--max-input`: 1 TiB.
+pub const MAX_INPUT: u64 = 1 << 40;
+
+/// A byte count in `1..=max`, checked when the command line is parsed.
+pub fn bytes_parser(max: u64) -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::<usize>::new().range(1..=max)
+}
+
+/// A `--max-input` value: a byte count in `1..=MAX_INPUT`.
+pub fn input_size_parser() -> clap::builder::RangedU64ValueParser<u64> {
+    clap::builder::RangedU64ValueParser::<u64>::new().range(1..=MAX_INPUT)
+}
+
+/// A `--field` path: `.key.key.0…`, each step a key or an index; checked
+/// when the command line is parsed, so a mistyped path is a usage error
+/// (exit 2), not a run that silently skips every line.
+fn field_parser(path: &str) -> Result<String, String> {
+    let Some(rest) = path.strip_prefix('.') else {
+        return Err("a path starts with '.', e.g. .message.content".into());
+    };
+    if rest.is_empty() {
+        return Err("the path names no key (the document is the string at it)".into());
+    }
+    for step in rest.split('.') {
+        if step.is_empty() {
+            return Err("empty step ('..'); steps are keys or indices: .choices.0.text".into());
+        }
+        if step.contains(['[', ']', '"', '|', ' ', '*', '?']) {
+            return Err(format!(
+                "unsupported syntax in step '{step}'; steps are plain keys or indices: .choices.0.text"
+            ));
+        }
+    }
+    Ok(path.to_string())
 }
 
 /// `--format`: `auto`, a format id, or one of a format's other names; clap
@@ -184,8 +239,10 @@ pub struct WireArgs {
     /// Most bytes held for one wire line, the open streamed calls together,
     /// or an undecided line.
     ///
-    /// Past it, an error record (TLP-007) and the stream goes on.
-    #[arg(long, value_name = "BYTES", default_value_t = 1 << 20)]
+    /// Past it, an error record (TLP-007) and the stream goes on. Also the
+    /// longest line under `--lines` and `--field`: a longer one is skipped
+    /// with a note on stderr (exit 2 at the end).
+    #[arg(long, value_name = "BYTES", default_value_t = 1 << 20, value_parser = bytes_parser(MAX_HELD))]
     pub max_buffer: usize,
 }
 
@@ -216,12 +273,22 @@ pub struct InputArgs {
     /// PATH is a jq-like path of keys and indices, e.g. `.message.content`,
     /// `.choices.0.message.content` or `.response`. Lines that are not JSON
     /// or have no string there are skipped. Implies `--lines`.
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", value_parser = field_parser)]
     pub field: Option<String>,
 
-    /// Process this many files in parallel (output stays in input order).
-    #[arg(short = 'j', long, value_name = "N", default_value_t = 1)]
+    /// Process this many files in parallel (output stays in input order; 1 to 256).
+    #[arg(short = 'j', long, value_name = "N", default_value_t = 1,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
     pub jobs: usize,
+
+    /// Largest document read whole into memory, in bytes [default: 256 MiB].
+    ///
+    /// Commands that need a whole document (`split`, `validate`, `parse
+    /// --tools`) stop reading a larger one with an error (exit 2) instead of
+    /// running out of memory on an endless input such as /dev/zero.
+    /// Streaming `parse` and `stream` hold only what is undecided.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_INPUT, value_parser = input_size_parser(), hide_default_value = true)]
+    pub max_input: u64,
 
     /// How directories given as input are walked.
     #[command(flatten)]
@@ -287,26 +354,76 @@ pub enum Body {
 /// Chunk size for documents fed from a reader.
 const READ_CHUNK: usize = 64 << 10;
 
+/// Reads all of `r`, at most `max` bytes: a larger input is an error
+/// naming `--max-input`, and no more than `max + 1` bytes are ever held.
+///
+/// `flag` names the limit in the message (`--max-input`, `--max-tools-size`).
+pub fn read_limited(r: impl Read, name: &str, max: u64, flag: &str) -> anyhow::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    r.take(max.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("reading {name}"))?;
+    if bytes.len() as u64 > max {
+        anyhow::bail!("{name}: larger than {flag} ({max} bytes); not read (raise {flag})");
+    }
+    Ok(bytes)
+}
+
+/// Lines longer than the line limit skipped so far (`--lines`, `--field`).
+static LONG_LINES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Reads the rest of a line (through its `\n`) into `line`, keeping at most
+/// `max + 1` bytes of it; the whole line is always consumed. `Ok(false)` at
+/// the end of input.
+fn read_line_limited(
+    r: &mut impl std::io::BufRead,
+    line: &mut Vec<u8>,
+    max: usize,
+) -> std::io::Result<bool> {
+    line.clear();
+    let mut any = false;
+    loop {
+        let buf = match r.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            return Ok(any);
+        }
+        any = true;
+        let (take, done) = match memchr::memchr(b'\n', buf) {
+            Some(k) => (k + 1, true),
+            None => (buf.len(), false),
+        };
+        let room = (max + 1).saturating_sub(line.len());
+        line.extend_from_slice(&buf[..take.min(room)]);
+        r.consume(take);
+        if done {
+            return Ok(true);
+        }
+    }
+}
+
 impl Document {
-    /// The whole document in memory.
-    pub fn into_bytes(self) -> anyhow::Result<Vec<u8>> {
+    /// The whole document in memory, at most `max` bytes (`--max-input`):
+    /// a larger one is an error, found without holding more than `max`.
+    pub fn into_bytes(self, max: u64) -> anyhow::Result<Vec<u8>> {
         match self.body {
             Body::Bytes(b) => Ok(b),
-            Body::Reader(mut r) => {
-                let mut bytes = Vec::new();
-                r.read_to_end(&mut bytes)
-                    .with_context(|| format!("reading {}", self.name))?;
-                Ok(bytes)
-            }
+            Body::Reader(r) => read_limited(r, &self.name, max, "--max-input"),
         }
     }
 
     /// Hands the bytes to `feed`: all at once when in memory, in chunks of
     /// 64 KiB as they are read otherwise (the engine's answer is the same
-    /// either way: stream == batch).
-    pub fn feed(self, mut feed: impl FnMut(&[u8])) -> anyhow::Result<()> {
+    /// either way: stream == batch). `feed` returns `false` to stop reading
+    /// (`-q` has its answer).
+    pub fn feed(self, mut feed: impl FnMut(&[u8]) -> bool) -> anyhow::Result<()> {
         match self.body {
-            Body::Bytes(b) => feed(&b),
+            Body::Bytes(b) => {
+                feed(&b);
+            }
             Body::Reader(mut r) => {
                 let mut buf = vec![0u8; READ_CHUNK];
                 loop {
@@ -316,12 +433,26 @@ impl Document {
                         Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
                         Err(e) => return Err(e).with_context(|| format!("reading {}", self.name)),
                     };
-                    feed(&buf[..n]);
+                    if !feed(&buf[..n]) {
+                        break;
+                    }
                 }
             }
         }
         Ok(())
     }
+}
+
+/// What stops the documents (`emit`'s answer in [`run_documents`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Go on.
+    More,
+    /// This document has given what was asked (`-m N`): stop reading it and
+    /// go on with the next.
+    NextDocument,
+    /// Everything asked for is known (`-q`): stop reading altogether.
+    Stop,
 }
 
 /// Whether a command can take documents as readers ([`Body::Reader`]).
@@ -334,32 +465,41 @@ pub enum Reading {
     Streamed,
 }
 
-/// Reads every document named by the input flags, calling `each` in order.
+/// Reads every document named by the input flags, calling `each` in order;
+/// `max_line` bounds a `--lines` / `--field` line (`--max-buffer`).
 pub fn for_each_document(
     input: &InputArgs,
     reading: Reading,
+    max_line: usize,
     mut each: impl FnMut(Document) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
-    run_documents(input, reading, Ok, |doc| each(doc).map(|()| true))
+    run_documents(
+        input,
+        reading,
+        max_line,
+        |doc, push| push(doc).map(|_| ()),
+        |doc| each(doc).map(|()| Flow::More),
+    )
 }
 
 /// The documents of one source, split as `--lines` / `--field` ask, read
 /// lazily: a file of a million lines is never in memory at once.
+///
+/// A line longer than `max_line` is skipped with a note on stderr, without
+/// holding more than `max_line` bytes of it, and the run ends with exit 2.
 pub fn documents_of(
     input: &InputArgs,
     path: &PathBuf,
     reading: Reading,
+    max_line: usize,
 ) -> anyhow::Result<Box<dyn Iterator<Item = anyhow::Result<Document>> + Send>> {
     let (name, reader) = open_source(path)?;
     if !input.lines && input.field.is_none() {
         let body = match reading {
             Reading::Streamed => Body::Reader(reader),
-            Reading::Whole => Document {
-                name: name.clone(),
-                body: Body::Reader(reader),
+            Reading::Whole => {
+                Body::Bytes(read_limited(reader, &name, input.max_input, "--max-input")?)
             }
-            .into_bytes()
-            .map(Body::Bytes)?,
         };
         return Ok(Box::new(std::iter::once(Ok(Document { name, body }))));
     }
@@ -367,15 +507,28 @@ pub fn documents_of(
     let mut reader = std::io::BufReader::with_capacity(READ_CHUNK, reader);
     let mut line = Vec::new();
     let mut k = 0usize;
+    let mut done = false;
     Ok(Box::new(std::iter::from_fn(move || loop {
-        line.clear();
-        match std::io::BufRead::read_until(&mut reader, b'\n', &mut line) {
-            Ok(0) => return None,
-            Ok(_) => {}
-            Err(e) => return Some(Err(anyhow::Error::new(e).context(format!("reading {name}")))),
+        if done {
+            return None;
+        }
+        match read_line_limited(&mut reader, &mut line, max_line) {
+            Ok(false) => return None,
+            Ok(true) => {}
+            Err(e) => {
+                done = true;
+                return Some(Err(anyhow::Error::new(e).context(format!("reading {name}"))));
+            }
         }
         k += 1;
         let text = line.strip_suffix(b"\n").unwrap_or(&line);
+        if text.len() > max_line {
+            super::report(&format!(
+                "{name}:{k}: line longer than --max-buffer ({max_line} bytes); skipped"
+            ));
+            LONG_LINES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            continue;
+        }
         let text = text.strip_suffix(b"\r").unwrap_or(text);
         if text.is_empty() {
             continue;
@@ -417,41 +570,41 @@ pub fn field_of(record: &[u8], path: &str) -> Option<String> {
 }
 
 /// Runs `work` on every document (in parallel over files with `-j`) and
-/// hands the results to `emit` in input order; `emit` returns `false` to
-/// stop early (`-q` after the first call). A file that cannot be read is
-/// reported on stderr and the others are still processed; the run then
-/// ends with an error (exit 2), as grep does.
+/// hands its results to `emit` in input order. `work` gives a document's
+/// results through `push` as they come (a document read from a pipe gives
+/// them while it is read), and stops reading it when `push` returns `false`;
+/// `emit` answers with a [`Flow`] (`-q` stops at the first call, `-m N`
+/// moves on to the next document). A file that cannot be read is reported
+/// on stderr and the others are still processed; the run then ends with an
+/// error (exit 2), as grep does.
 pub fn run_documents<T: Send>(
     input: &InputArgs,
     reading: Reading,
-    work: impl Fn(Document) -> anyhow::Result<T> + Sync,
-    mut emit: impl FnMut(T) -> anyhow::Result<bool>,
+    max_line: usize,
+    work: impl Fn(Document, &mut dyn FnMut(T) -> anyhow::Result<bool>) -> anyhow::Result<()> + Sync,
+    mut emit: impl FnMut(T) -> anyhow::Result<Flow>,
 ) -> anyhow::Result<()> {
+    use std::sync::atomic::Ordering::Relaxed;
     let sources: Vec<PathBuf> = if input.files.is_empty() {
         vec![PathBuf::from("-")]
     } else {
         expand_dirs(&input.files, &input.walk)?
-    };
-    let process = |path: &PathBuf| -> anyhow::Result<Vec<T>> {
-        documents_of(input, path, reading)?
-            .map(|doc| doc.and_then(&work))
-            .collect()
     };
     let mut failed = 0usize;
     let mut report = |e: anyhow::Error| -> anyhow::Result<()> {
         if super::is_broken_pipe(&e) {
             return Err(e);
         }
-        eprintln!("toolcall: {}", super::sanitize(&format!("{e:#}")));
+        super::report(&format!("{e:#}"));
         failed += 1;
         Ok(())
     };
     let jobs = input.jobs.max(1).min(sources.len());
     if jobs <= 1 {
-        // One at a time: each document's result goes out before the next
-        // document is read.
+        // One at a time: results go out as they come, so that `-q` on an
+        // endless pipe stops at the first call and nothing piles up.
         'outer: for path in &sources {
-            let docs = match documents_of(input, path, reading) {
+            let docs = match documents_of(input, path, reading, max_line) {
                 Ok(docs) => docs,
                 Err(e) => {
                     report(e)?;
@@ -459,32 +612,63 @@ pub fn run_documents<T: Send>(
                 }
             };
             for doc in docs {
-                match doc.and_then(&work) {
-                    Ok(r) => {
-                        if !emit(r)? {
-                            break 'outer;
+                let mut flow = Flow::More;
+                let mut emit_err = None;
+                let r = doc.and_then(|doc| {
+                    work(doc, &mut |t| {
+                        if flow != Flow::More || emit_err.is_some() {
+                            return Ok(false);
                         }
-                    }
-                    Err(e) => {
-                        report(e)?;
-                        continue 'outer;
-                    }
+                        match emit(t) {
+                            Ok(f) => {
+                                flow = f;
+                                Ok(f == Flow::More)
+                            }
+                            Err(e) => {
+                                emit_err = Some(e);
+                                Ok(false)
+                            }
+                        }
+                    })
+                });
+                if let Some(e) = emit_err {
+                    return Err(e);
+                }
+                if let Err(e) = r {
+                    report(e)?;
+                    continue 'outer;
+                }
+                if flow == Flow::Stop {
+                    break 'outer;
                 }
             }
         }
     } else {
-        let next = std::sync::atomic::AtomicUsize::new(0);
         let stop = std::sync::atomic::AtomicBool::new(false);
-        let (tx, rx) = std::sync::mpsc::channel::<(usize, anyhow::Result<Vec<T>>)>();
+        // a file's results, per document
+        let process = |path: &PathBuf| -> anyhow::Result<Vec<Vec<T>>> {
+            let mut all = Vec::new();
+            for doc in documents_of(input, path, reading, max_line)? {
+                let mut results = Vec::new();
+                work(doc?, &mut |t| {
+                    results.push(t);
+                    Ok(!stop.load(Relaxed))
+                })?;
+                all.push(results);
+            }
+            Ok(all)
+        };
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let (tx, rx) = std::sync::mpsc::channel::<(usize, anyhow::Result<Vec<Vec<T>>>)>();
         std::thread::scope(|scope| -> anyhow::Result<()> {
             for _ in 0..jobs {
                 let tx = tx.clone();
                 let (next, stop, sources, process) = (&next, &stop, &sources, &process);
                 scope.spawn(move || loop {
-                    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    if stop.load(Relaxed) {
                         break;
                     }
-                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let i = next.fetch_add(1, Relaxed);
                     let Some(path) = sources.get(i) else { break };
                     if tx.send((i, process(path))).is_err() {
                         break;
@@ -500,25 +684,28 @@ pub fn run_documents<T: Send>(
                 while let Some(r) = pending.remove(&want) {
                     want += 1;
                     match r {
-                        Ok(results) => {
-                            for item in results {
-                                match emit(item) {
-                                    Ok(true) => {}
-                                    Ok(false) => {
-                                        stop.store(true, std::sync::atomic::Ordering::Relaxed);
-                                        break 'recv;
-                                    }
-                                    Err(e) => {
-                                        stop.store(true, std::sync::atomic::Ordering::Relaxed);
-                                        result = Err(e);
-                                        break 'recv;
+                        Ok(docs) => {
+                            for results in docs {
+                                for item in results {
+                                    match emit(item) {
+                                        Ok(Flow::More) => {}
+                                        Ok(Flow::NextDocument) => break,
+                                        Ok(Flow::Stop) => {
+                                            stop.store(true, Relaxed);
+                                            break 'recv;
+                                        }
+                                        Err(e) => {
+                                            stop.store(true, Relaxed);
+                                            result = Err(e);
+                                            break 'recv;
+                                        }
                                     }
                                 }
                             }
                         }
                         Err(e) => {
                             if let Err(e) = report(e) {
-                                stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                                stop.store(true, Relaxed);
                                 result = Err(e);
                                 break 'recv;
                             }
@@ -533,6 +720,14 @@ pub fn run_documents<T: Send>(
         anyhow::bail!(
             "{failed} input{} could not be read",
             if failed == 1 { "" } else { "s" }
+        );
+    }
+    let long = LONG_LINES.load(Relaxed);
+    if long > 0 {
+        anyhow::bail!(
+            "{long} line{} longer than --max-buffer {} skipped",
+            if long == 1 { "" } else { "s" },
+            if long == 1 { "was" } else { "were" }
         );
     }
     Ok(())
@@ -609,7 +804,7 @@ pub fn expand_dirs(paths: &[PathBuf], walk: &WalkArgs) -> anyhow::Result<Vec<Pat
 
 /// Writes a note about a skipped path to stderr, control characters escaped.
 fn note(msg: &str) {
-    eprintln!("toolcall: {}", super::sanitize(msg));
+    super::report(msg);
 }
 
 /// A NUL byte in the first 8 KiB, as grep and ripgrep decide.
@@ -635,6 +830,9 @@ pub struct MatchArgs {
     pub quiet: bool,
 
     /// Stop after N calls per document (`-m1`: the first call).
+    ///
+    /// A document read from a pipe is not read further once it has given N
+    /// calls.
     #[arg(short = 'm', long, value_name = "N")]
     pub max_count: Option<usize>,
 
@@ -678,14 +876,10 @@ impl ShapeArgs {
     }
 }
 
-/// Reads a whole file, or stdin for `-`.
-pub fn read_source(path: &PathBuf) -> anyhow::Result<(String, Vec<u8>)> {
+/// Reads a whole file, or stdin for `-`, at most `max` bytes.
+pub fn read_source(path: &PathBuf, max: u64) -> anyhow::Result<(String, Vec<u8>)> {
     let (name, reader) = open_source(path)?;
-    let bytes = Document {
-        name: name.clone(),
-        body: Body::Reader(reader),
-    }
-    .into_bytes()?;
+    let bytes = read_limited(reader, &name, max, "--max-input")?;
     Ok((name, bytes))
 }
 

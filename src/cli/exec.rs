@@ -686,7 +686,8 @@ pub fn run(args: &ExecArgs) -> anyhow::Result<Outcome> {
     };
     let mut calls = Vec::new();
     for p in &sources {
-        let (name, bytes) = read_source(p).with_context(|| format!("reading {}", p.display()))?;
+        let (name, bytes) = read_source(p, super::common::DEFAULT_MAX_INPUT)
+            .with_context(|| format!("reading {}", p.display()))?;
         calls.extend(calls_of(&name, bytes, args, &runner.tools)?);
     }
     let judged: Vec<Judged> = calls.into_iter().map(|c| runner.judge(c)).collect();

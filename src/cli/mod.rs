@@ -99,21 +99,72 @@ pub fn command() -> clap::Command {
     <Cli as clap::CommandFactory>::command()
 }
 
-/// A message made safe for a terminal: control characters other than
-/// newline and tab become visible escapes (`\u{1b}`), so text from a model
-/// or a file cannot drive the terminal, while multi-line messages keep their
-/// lines.
-pub fn sanitize(msg: &str) -> String {
-    let mut out = String::with_capacity(msg.len());
-    for c in msg.chars() {
-        if c.is_control() && c != '\n' && c != '\t' {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    out
+/// A message made safe for a terminal: the one escaping function for
+/// everything written on stderr ([`crate::scan::escape_terminal`]): control
+/// characters (ESC, OSC, BEL, NUL, CR, newlines, C1) and bidirectional
+/// overrides become visible escapes, so text from a model, a server or a file
+/// can neither drive the terminal nor forge a line.
+pub fn sanitize(msg: &str) -> std::borrow::Cow<'_, str> {
+    crate::scan::escape_terminal(msg)
 }
+
+/// Writes `toolcall: MSG` on stderr, escaped by [`sanitize`]: every message
+/// is one line.
+pub fn report(msg: &str) {
+    eprintln!("toolcall: {}", sanitize(msg));
+}
+
+static FAILED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Marks the run as failed (exit 2 at the end) without stopping it: a server
+/// error in a stream is reported, the records around it are still written.
+pub fn fail_later() {
+    FAILED.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Whether [`fail_later`] was called.
+pub fn failed() -> bool {
+    FAILED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Reports the errors a server sent in the stream of document `doc` on
+/// stderr and marks the run failed (see [`fail_later`]).
+pub fn report_server_errors(doc: &str, summary: &crate::wire::Summary) {
+    for e in &summary.server_errors {
+        report(&format!("{doc}: {e}"));
+    }
+    let more = summary
+        .server_error_count
+        .saturating_sub(summary.server_errors.len() as u64);
+    if more > 0 {
+        report(&format!("{doc}: {more} more server errors"));
+    }
+    if summary.server_error_count > 0 {
+        fail_later();
+    }
+}
+
+/// Makes SIGINT, SIGTERM and SIGHUP kill the running retry command's process
+/// group before toolcall exits (with 128 + the signal's number, as a shell
+/// reports a death by signal). The command runs in a group of its own, so a
+/// signal aimed at toolcall would not reach it otherwise.
+#[cfg(unix)]
+pub fn kill_retry_on_signal() {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+        return; // cannot happen for these signals; the default action stays
+    };
+    std::thread::spawn(move || {
+        if let Some(sig) = signals.forever().next() {
+            crate::validate::retry::kill_running();
+            std::process::exit(128 + sig);
+        }
+    });
+}
+
+/// Without Unix signals, nothing to set up.
+#[cfg(not(unix))]
+pub fn kill_retry_on_signal() {}
 
 /// True when `err` is, at any depth, a closed pipe.
 pub fn is_broken_pipe(err: &anyhow::Error) -> bool {

@@ -2,7 +2,8 @@
 //! candidates that could not be recovered.
 
 use super::common::{
-    run_documents, Body, BufferArgs, EngineArgs, InputArgs, MatchArgs, Reading, ShapeArgs, WireArgs,
+    run_documents, Body, BufferArgs, EngineArgs, Flow, InputArgs, MatchArgs, Reading, ShapeArgs,
+    WireArgs,
 };
 use super::output::{FlushPolicy, Output};
 use super::Outcome;
@@ -57,6 +58,15 @@ pub struct ParseArgs {
     pub tools: super::tools::ToolsArgs,
 }
 
+/// What `parse` learns of one document at a time: its calls and errors so
+/// far (a document read from a pipe gives them as they are found), and
+/// whether the document has ended.
+struct Batch {
+    name: String,
+    found: Collector,
+    last: bool,
+}
+
 /// Runs `parse`.
 pub fn run(args: &ParseArgs) -> anyhow::Result<Outcome> {
     let mut out = Output::stdout(FlushPolicy::choose(
@@ -73,52 +83,93 @@ pub fn run(args: &ParseArgs) -> anyhow::Result<Outcome> {
     let mut outcome = Outcome::NotFound;
     let tools = args.tools.load()?;
     // Without a tools file nothing needs the document once the engine has
-    // seen it, so it is fed as it is read; enrichment's diagnostics quote
-    // the document, so with one it is read whole.
+    // seen it, so it is fed as it is read and its records go out as they
+    // are found; enrichment's diagnostics quote the document, so with one it
+    // is read whole (up to --max-input).
     let reading = if tools.registry.is_some() {
         Reading::Whole
     } else {
         Reading::Streamed
     };
+    // calls already written for the current document
+    let mut written = 0usize;
     run_documents(
         &args.input,
         reading,
-        |doc| {
+        args.wire.max_buffer,
+        |doc, push| {
             let cfg = tools.engine(args.engine.config(&doc.name)?);
             let name = doc.name.clone();
             let mut found = Collector::calls_only();
             let mut engine = wire::WireEngine::new(cfg, args.wire.config());
             let bytes = if matches!(doc.body, Body::Reader(_)) {
-                doc.feed(|chunk| engine.feed(chunk, &mut found))?;
+                let mut result = Ok(true);
+                doc.feed(|chunk| {
+                    engine.feed(chunk, &mut found);
+                    if found.calls.is_empty() && found.errors.is_empty() {
+                        return true;
+                    }
+                    let batch = Batch {
+                        name: name.clone(),
+                        found: std::mem::replace(&mut found, Collector::calls_only()),
+                        last: false,
+                    };
+                    result = push(batch);
+                    matches!(result, Ok(true))
+                })?;
+                if !result? {
+                    return Ok(());
+                }
                 Vec::new()
             } else {
-                let bytes = doc.into_bytes()?;
+                let bytes = doc.into_bytes(args.input.max_input)?;
                 engine.feed(&bytes, &mut found);
                 bytes
             };
             engine.finish(&mut found);
+            super::report_server_errors(&name, &engine.summary());
             found
                 .calls
                 .iter_mut()
                 .for_each(|c| tools.enrich(c, Some(&bytes)));
-            Ok((name, found))
+            push(Batch {
+                name,
+                found,
+                last: true,
+            })
+            .map(|_| ())
         },
-        |(name, found)| {
-            let n = found.calls.len().min(max);
+        |Batch { name, found, last }| {
+            let n = found.calls.len().min(max - written);
+            written += n;
             if n > 0 {
                 outcome = Outcome::Found;
             }
+            let flow = if args.matching.quiet && written > 0 {
+                Flow::Stop
+            } else if written >= max {
+                Flow::NextDocument
+            } else {
+                Flow::More
+            };
+            let done = last || flow != Flow::More;
             if args.matching.quiet {
-                return Ok(n == 0);
+                if done {
+                    written = 0;
+                }
+                return Ok(flow);
             }
             if args.matching.count {
-                let line = if many {
-                    format!("{name}:{n}\n")
-                } else {
-                    format!("{n}\n")
-                };
-                out.raw(line.as_bytes())?;
-                return Ok(true);
+                if done {
+                    let line = if many {
+                        format!("{name}:{written}\n")
+                    } else {
+                        format!("{written}\n")
+                    };
+                    out.raw(line.as_bytes())?;
+                    written = 0;
+                }
+                return Ok(flow);
             }
             // records in document order: merge calls and errors by offset
             let mut errors = found.errors.iter().peekable();
@@ -137,7 +188,10 @@ pub fn run(args: &ParseArgs) -> anyhow::Result<Outcome> {
                     out.record(e)?;
                 }
             }
-            Ok(true)
+            if done {
+                written = 0;
+            }
+            Ok(flow)
         },
     )?;
     out.flush()?;

@@ -199,7 +199,8 @@ pub struct ResultArgs {
     /// Example:
     ///
     ///   cat big.log | toolcall render result --family hermes --name tail --max-tokens 512
-    #[arg(long, value_name = "N", default_value_t = 4096, verbatim_doc_comment)]
+    #[arg(long, value_name = "N", default_value_t = 4096, verbatim_doc_comment,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1u64 << 30))]
     pub max_tokens: usize,
 
     /// Only the message content, without the role tokens around it.
@@ -288,7 +289,7 @@ fn utf8(doc: &str, bytes: Vec<u8>) -> String {
     match String::from_utf8(bytes) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("toolcall: warning: {doc}: invalid UTF-8 replaced");
+            super::report(&format!("warning: {doc}: invalid UTF-8 replaced"));
             String::from_utf8_lossy(e.as_bytes()).into_owned()
         }
     }
@@ -306,11 +307,11 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<Outcome> {
 
 fn run_tools(a: &ToolsArgs) -> anyhow::Result<Outcome> {
     let fam = lookup(&a.family)?;
-    let (doc, bytes) = read_source(&a.file)?;
+    let (doc, bytes) = read_source(&a.file, super::common::DEFAULT_MAX_INPUT)?;
     let text = utf8(&doc, bytes);
     let registry = Registry::from_text(&text, false).map_err(|e| anyhow!("{doc}: {e}"))?;
     for w in &registry.warnings {
-        eprintln!("toolcall: warning: {doc}: {w}");
+        super::report(&format!("warning: {doc}: {w}"));
     }
     if registry.is_empty() {
         return Ok(Outcome::NotFound);
@@ -345,7 +346,7 @@ fn with_server(text: &str, server: &str) -> anyhow::Result<String> {
 
 fn run_result(a: &ResultArgs) -> anyhow::Result<Outcome> {
     let fam = lookup(&a.family)?;
-    let (doc, bytes) = read_source(&a.file)?;
+    let (doc, bytes) = read_source(&a.file, super::common::DEFAULT_MAX_INPUT)?;
     let text = utf8(&doc, bytes);
     let results = if a.ndjson {
         let mut results = Vec::new();
@@ -395,7 +396,7 @@ fn strip_final_newline(mut s: String) -> String {
 
 fn run_call(a: &CallArgs) -> anyhow::Result<Outcome> {
     let fam = lookup(&a.family)?;
-    let (doc, bytes) = read_source(&a.file)?;
+    let (doc, bytes) = read_source(&a.file, super::common::DEFAULT_MAX_INPUT)?;
     let text = utf8(&doc, bytes);
     let mut calls: Vec<CallSpec> = Vec::new();
     let trimmed = text.trim();

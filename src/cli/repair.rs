@@ -6,11 +6,8 @@
 //! `--report`, as one `repair` record.
 
 use super::sanitize;
-use std::fs::File;
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::path::PathBuf;
-
-use anyhow::Context;
 
 use crate::cli::output::Output;
 use crate::cli::Outcome;
@@ -82,7 +79,8 @@ pub struct RepairArgs {
     /// A document that needs repair and is nested deeper fails with
     /// TLP-007. Valid JSON passes through at any depth, since writing it
     /// back needs no structure.
-    #[arg(long, value_name = "N", default_value_t = 64)]
+    #[arg(long, value_name = "N", default_value_t = 64,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=10_000))]
     pub max_depth: usize,
 
     /// Time budget per document in milliseconds (0: none).
@@ -90,16 +88,30 @@ pub struct RepairArgs {
     /// Repair is linear in the size of the input, so this budget is a last
     /// resort that ordinary inputs never reach. A document that exceeds it
     /// fails with TLP-007.
-    #[arg(long, value_name = "MS", default_value_t = 100)]
+    #[arg(long, value_name = "MS", default_value_t = 100,
+          value_parser = clap::value_parser!(u64).range(0..=MAX_TIMEOUT_MS))]
     pub timeout_ms: u64,
 
-    /// Largest invalid document, in bytes, to repair.
+    /// Largest invalid document, in bytes, to repair (default: no limit).
     ///
     /// A larger document that needs repair fails with TLP-007; valid JSON
-    /// of any size passes through unchanged.
-    #[arg(long, value_name = "BYTES", default_value_t = 1024 * 1024)]
-    pub max_size: usize,
+    /// of any size passes through unchanged. Repair is linear, so a file of
+    /// any size is repaired in one pass.
+    #[arg(long, value_name = "BYTES",
+          value_parser = super::common::bytes_parser(super::common::MAX_HELD))]
+    pub max_size: Option<usize>,
+
+    /// Largest input read, in bytes [default: 256 MiB].
+    ///
+    /// A larger input (or an endless one, such as /dev/zero) is an error
+    /// (exit 2) instead of an out-of-memory abort.
+    #[arg(long, value_name = "BYTES", default_value_t = super::common::DEFAULT_MAX_INPUT,
+          value_parser = super::common::input_size_parser(), hide_default_value = true)]
+    pub max_input: u64,
 }
+
+/// Largest `--timeout-ms`: one hour.
+const MAX_TIMEOUT_MS: u64 = 3_600_000;
 
 /// The `repair` record (docs/records.md#repair).
 #[derive(serde::Serialize)]
@@ -118,7 +130,7 @@ struct Record<'a> {
 pub fn run(args: &RepairArgs, out: &mut Output) -> anyhow::Result<Outcome> {
     let opts = RepairOptions {
         max_depth: args.max_depth,
-        max_input_bytes: args.max_size,
+        max_input_bytes: args.max_size.unwrap_or(usize::MAX),
         timeout_ms: args.timeout_ms,
         null_for_missing_values: true,
         unquoted_strings: true,
@@ -132,7 +144,7 @@ pub fn run(args: &RepairArgs, out: &mut Output) -> anyhow::Result<Outcome> {
     let mut docs = 0usize;
     let mut failed = 0usize;
     for path in files {
-        let (name, data) = read_input(path)?;
+        let (name, data) = super::common::read_source(path, args.max_input)?;
         if args.lines {
             let mut lineno = 0usize;
             for line in split_lines(&data) {
@@ -227,23 +239,6 @@ fn one(
     }
 }
 
-/// Reads a whole input; `-` is standard input.
-fn read_input(path: &PathBuf) -> anyhow::Result<(String, Vec<u8>)> {
-    let mut data = Vec::new();
-    if path.as_os_str() == "-" {
-        io::stdin()
-            .lock()
-            .read_to_end(&mut data)
-            .context("reading standard input")?;
-        return Ok(("-".to_owned(), data));
-    }
-    let name = path.display().to_string();
-    File::open(path)
-        .and_then(|mut f| f.read_to_end(&mut data))
-        .with_context(|| format!("reading {name}"))?;
-    Ok((name, data))
-}
-
 /// Lines without their `\n` (a final line without newline counts; a final
 /// newline does not start another line).
 fn split_lines(data: &[u8]) -> impl Iterator<Item = &[u8]> {
@@ -267,6 +262,6 @@ mod tests {
 
     #[test]
     fn sanitize_strips_escapes() {
-        assert_eq!(sanitize("a\u{1b}[31mb\n\r"), "a\\u{1b}[31mb\n\\r");
+        assert_eq!(sanitize("a\u{1b}[31mb\n\r"), "a\\u{1b}[31mb\\n\\r");
     }
 }

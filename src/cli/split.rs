@@ -52,11 +52,13 @@ pub fn run(args: &SplitArgs) -> anyhow::Result<Outcome> {
     ));
     let mut outcome = Outcome::NotFound;
     let tools = args.tools.load()?;
-    for_each_document(&args.input, Reading::Whole, |doc| {
+    let max_line = args.wire.max_buffer;
+    for_each_document(&args.input, Reading::Whole, max_line, |doc| {
         let cfg = tools.engine(args.engine.config(&doc.name)?);
         let name = doc.name.clone();
-        let bytes = doc.into_bytes()?;
-        let (mut found, _) = wire::parse(&bytes, &cfg, &args.wire.config());
+        let bytes = doc.into_bytes(args.input.max_input)?;
+        let (mut found, summary) = wire::parse(&bytes, &cfg, &args.wire.config());
+        super::report_server_errors(&name, &summary);
         found
             .calls
             .iter_mut()

@@ -50,7 +50,9 @@ pub struct StreamArgs {
     #[arg(long)]
     pub block_buffered: bool,
     /// Read size in bytes (small values simulate token-by-token arrival).
-    #[arg(long, value_name = "BYTES", default_value_t = 64 * 1024)]
+    ///
+    /// 1 to 16 MiB (a buffer of this size is allocated).
+    #[arg(long, value_name = "BYTES", default_value_t = 64 * 1024, value_parser = super::common::bytes_parser(16 << 20))]
     pub chunk_size: usize,
     /// Tools file, config, logging (validate.rs).
     #[command(flatten)]
@@ -174,6 +176,7 @@ pub fn run(args: &StreamArgs) -> anyhow::Result<Outcome> {
     }
     engine.finish(&mut w);
     let sum = engine.summary();
+    super::report_server_errors(&name, &sum);
     let calls = sum.calls;
     let wire = sum.input != InputKind::Text;
     w.write(&StreamRecord::Done {

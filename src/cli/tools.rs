@@ -1,6 +1,7 @@
 //! `--tools`, `--config`, strictness, risk and `-v`: the flags shared by
 //! `validate`, `parse` and `stream`, and the state they load.
 
+use crate::cli::sanitize;
 use crate::engine::Config;
 use crate::record::ToolCall;
 use crate::validate::config::{self, FileConfig};
@@ -30,6 +31,16 @@ pub struct ToolsArgs {
     ///   toolcall validate --tools mcp-tools.json5 transcripts/*.txt
     #[arg(long, value_name = "FILE", verbatim_doc_comment)]
     pub tools: Option<PathBuf>,
+
+    /// Largest tools file read, in bytes [default: 16 MiB].
+    ///
+    /// A real tools file is kilobytes (a large MCP server's, a few
+    /// megabytes); a larger one is refused before it is parsed (exit 2),
+    /// since parsing and compiling its schemas takes time and memory many
+    /// times its size.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_TOOLS,
+          value_parser = crate::cli::common::input_size_parser(), hide_default_value = true)]
+    pub max_tools_size: u64,
 
     /// Lenient mode: accept properties the schema does not declare, and
     /// calls to tools the file does not list (with a warning).
@@ -170,9 +181,20 @@ impl ToolsArgs {
         };
         let registry = match &self.tools {
             Some(p) => {
-                let r = Registry::load(p, strict)?;
+                let name = p.display().to_string();
+                let file = std::fs::File::open(p)
+                    .map_err(|e| anyhow::anyhow!("reading tools file {name}: {e}"))?;
+                let bytes = crate::cli::common::read_limited(
+                    file,
+                    &name,
+                    self.max_tools_size,
+                    "--max-tools-size",
+                )?;
+                let text = String::from_utf8(bytes)
+                    .map_err(|e| anyhow::anyhow!("reading tools file {name}: not UTF-8 ({e})"))?;
+                let r = Registry::from_text(&text, strict)?;
                 for w in &r.warnings {
-                    eprintln!("{}: warning: {w}", p.display());
+                    eprintln!("{}: warning: {}", sanitize(&name), sanitize(w));
                 }
                 Some(r)
             }
@@ -202,6 +224,9 @@ pub fn correlation_id(doc: &str) -> String {
     format!("{h:08x}")
 }
 
+/// Default `--max-tools-size`: 16 MiB.
+pub const DEFAULT_MAX_TOOLS: u64 = 16 << 20;
+
 /// The engine's default `--max-block`.
 const DEFAULT_MAX_BLOCK: usize = 1 << 20;
 
@@ -227,7 +252,7 @@ impl Tools {
     /// Writes a log line at `level` (1 = `-v`, 2 = `-vv`).
     pub fn log(&self, doc: &str, level: u8, msg: &str) {
         if self.verbose >= level {
-            eprintln!("toolcall[{}] {msg}", correlation_id(doc));
+            eprintln!("toolcall[{}] {}", correlation_id(doc), sanitize(msg));
         }
     }
 

@@ -103,8 +103,25 @@ pub struct RetryArgs {
     /// Example:
     ///
     ///   toolcall validate --tools t.json --retry-cmd ./model.sh --max-retries 1 r.txt
-    #[arg(long, value_name = "N", verbatim_doc_comment)]
+    #[arg(long, value_name = "N", verbatim_doc_comment,
+          value_parser = clap::value_parser!(u32).range(0..=100))]
     pub max_retries: Option<u32>,
+
+    /// Seconds the retry command may run [default: 120, or retry_timeout_secs].
+    ///
+    /// The command runs in a process group of its own; when the time is up
+    /// the whole group is killed and the attempt fails. Killing toolcall
+    /// (SIGINT, SIGTERM, SIGHUP) kills the group too. 1 to 86400.
+    #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub retry_timeout: Option<u64>,
+
+    /// Most bytes of the retry command's reply read [default: 16 MiB, or
+    /// retry_max_output].
+    ///
+    /// A longer reply kills the command's process group and fails the
+    /// attempt, so an endless reply cannot exhaust memory. 1 to 4 GiB.
+    #[arg(long, value_name = "BYTES", value_parser = clap::value_parser!(u64).range(1..=1u64 << 32))]
+    pub retry_max_output: Option<u64>,
 
     /// Retry prompt template file [default: built in, or retry_prompt_template].
     ///
@@ -179,6 +196,7 @@ struct Run<'a> {
     args: &'a ValidateArgs,
     template: Option<String>,
     max_retries: u32,
+    limits: retry::RunLimits,
     out: Output,
     invalid: usize,
     total: usize,
@@ -191,6 +209,9 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Outcome> {
         bail!("validate needs a tools file: --tools FILE");
     }
     let tools = args.tools.load()?;
+    if args.retry.retry_cmd.is_some() {
+        super::kill_retry_on_signal();
+    }
     let template = match &args.retry.retry_template {
         Some(p) => Some(
             std::fs::read_to_string(p)
@@ -207,6 +228,19 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Outcome> {
             .max_retries
             .or(tools.file.max_retries)
             .unwrap_or(3),
+        limits: retry::RunLimits {
+            timeout: std::time::Duration::from_secs(
+                args.retry
+                    .retry_timeout
+                    .or(tools.file.retry_timeout_secs)
+                    .unwrap_or(retry::DEFAULT_TIMEOUT_SECS),
+            ),
+            max_output: args
+                .retry
+                .retry_max_output
+                .or(tools.file.retry_max_output)
+                .unwrap_or(retry::DEFAULT_MAX_OUTPUT),
+        },
         out: Output::stdout(FlushPolicy::choose(
             args.buffer.line_buffered,
             args.buffer.block_buffered,
@@ -216,10 +250,15 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Outcome> {
         total: 0,
         prompts: 0,
     };
-    for_each_document(&args.input, Reading::Whole, |doc| {
+    for_each_document(&args.input, Reading::Whole, args.wire.max_buffer, |doc| {
         let cfg = tools.engine(args.engine.config(&doc.name)?);
         let name = doc.name.clone();
-        let items = items_of(&name, doc.into_bytes()?, &cfg, &args.wire.config());
+        let items = items_of(
+            &name,
+            doc.into_bytes(args.input.max_input)?,
+            &cfg,
+            &args.wire.config(),
+        );
         for item in items {
             run.judge(item, &cfg)?;
         }
@@ -267,7 +306,8 @@ fn items_of(name: &str, bytes: Vec<u8>, cfg: &Config, wire: &crate::wire::WireCo
     if is_records(&bytes) {
         return record_items(name, bytes);
     }
-    let (found, _) = crate::wire::parse(&bytes, cfg, wire);
+    let (found, summary) = crate::wire::parse(&bytes, cfg, wire);
+    super::report_server_errors(name, &summary);
     let text = Rc::new(bytes);
     let mut items: Vec<Item> = Vec::with_capacity(found.calls.len() + found.errors.len());
     for call in found.calls {
@@ -539,6 +579,7 @@ impl Run<'_> {
         let retried = retry::retry(
             &cmd,
             max,
+            self.limits,
             self.template.as_deref(),
             failure,
             |text| evaluate(text, &retry_cfg, tools, &item.call),
@@ -550,7 +591,7 @@ impl Run<'_> {
                 if diags {
                     eprintln!(
                         "{}:{}:{}: note: fixed by the model on attempt {} of {max}",
-                        item.file,
+                        super::sanitize(&item.file),
                         pos.line,
                         pos.column,
                         retried.attempts.len()

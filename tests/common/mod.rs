@@ -137,3 +137,54 @@ pub fn run_binary(args: &[&str], stdin: Option<&[u8]>, cwd: Option<&Path>) -> Ru
         code: out.status.code().unwrap_or(-1),
     }
 }
+
+/// Runs `script` with `sh -c` in the crate root, `$TC` naming the binary
+/// under test, so a case can use what only a shell gives: `ulimit -v` to
+/// guard memory, pipes from `yes` or `/dev/zero`, a closed descriptor. The
+/// script runs in a process group of its own; past `secs` seconds the whole
+/// group is killed and the test fails as hung.
+pub fn run_sh(script: &str, secs: u64) -> Run {
+    use std::os::unix::process::CommandExt;
+    use std::process::Stdio;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let child = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .env("TC", env!("CARGO_BIN_EXE_toolcall"))
+        .current_dir(root)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .spawn()
+        .expect("spawn sh");
+    let pgid = child.id();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    match rx.recv_timeout(std::time::Duration::from_secs(secs)) {
+        Ok(out) => {
+            let out = out.expect("wait for sh");
+            Run {
+                stdout: out.stdout,
+                stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+                code: out.status.code().unwrap_or(-1),
+            }
+        }
+        Err(_) => {
+            let _ = std::process::Command::new("kill")
+                .args(["-KILL", &format!("-{pgid}")])
+                .status();
+            panic!("hung: still running after {secs} s: {script}");
+        }
+    }
+}
+
+/// A fresh, empty scratch directory for one test case.
+pub fn scratch(case: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{case}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}

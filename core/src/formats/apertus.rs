@@ -5,13 +5,14 @@
 //! array, arguments as a JSON string, ordinary `{"name", "arguments"}`
 //! objects, Python-literal bodies, a missing closing marker, and a body cut
 //! off after a complete value (closers supplied). A stray `<|tools_suffix|>`
-//! is markup.
+//! is markup. The template writes the assistant's thoughts between
+//! `<|inner_prefix|>` and `<|inner_suffix|>`: that span is reasoning (a
+//! call drafted in it is a draft), and a stray `<|inner_suffix|>` is markup.
 
-use super::shared::python::{parse_value_any, Wrap};
-use super::shared::wrapped::WrapScan;
+use super::shared::python::{body_text, parse_value_any, parsed_call, Wrap};
 use super::{ids, FormatId, Rank, Values};
-use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe};
-use crate::call::{arguments_from, call_from_object, clean_name, Evidence, ParsedCall, Shape};
+use super::{Action, BlockFormat, BlockResult, Close, Format, Opener, ParseCx, Probe};
+use crate::call::{arguments_from, call_from_object, Evidence, Shape};
 use crate::formats::Place;
 use serde_json::Value;
 
@@ -19,10 +20,20 @@ use serde_json::Value;
 pub const FORMAT: Format = Format {
     id: ids::APERTUS,
     families: "Swiss AI Apertus",
-    markers: &["<|tools_prefix|>", "<|tools_suffix|>"],
+    markers: &[
+        "<|tools_prefix|>",
+        "<|tools_suffix|>",
+        "<|inner_prefix|>",
+        "<|inner_suffix|>",
+    ],
     body: "JSON array of {\"NAME\": {arguments}} objects",
     models: &[],
-    openers: &[OPENER, OPENER_STRAY_SUFFIX],
+    openers: &[
+        OPENER,
+        OPENER_STRAY_SUFFIX,
+        OPENER_INNER,
+        OPENER_STRAY_INNER_SUFFIX,
+    ],
     admitted_under: &[],
     doc_start: None,
     lead: None,
@@ -79,20 +90,11 @@ impl BlockFormat for Apertus {
     }
 
     fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
-        let open = WRAP.open_len.min(block.len());
-        let body_end = if block.len() >= open + WRAP.close.len() && block.ends_with(WRAP.close) {
-            block.len() - WRAP.close.len()
-        } else {
-            block.len()
+        let (open, body_end, cut) = WRAP.body(block, cx.cut);
+        let text = match body_text(block, open, body_end, cut, ids::APERTUS) {
+            Ok(text) => text,
+            Err(r) => return r,
         };
-        let cut = cx.cut && body_end == block.len();
-        let text = String::from_utf8_lossy(&block[open..body_end]);
-        if text.trim().is_empty() {
-            if cut {
-                return BlockResult::truncated(ids::APERTUS, block.len());
-            }
-            return BlockResult::error("TLP-001", "empty apertus call", open);
-        }
         let Some((value, reps)) = parse_value_any(&text, cut, &cx.cfg.repair_options()) else {
             if cut {
                 return BlockResult::truncated(ids::APERTUS, block.len());
@@ -107,19 +109,11 @@ impl BlockFormat for Apertus {
         for item in &items {
             match element(item) {
                 Ok(p) => {
-                    let mut repairs = reps.clone();
-                    repairs.extend(p.repairs);
                     if p.name.is_empty() {
                         return BlockResult::error("TLP-001", "function name is empty", open);
                     }
-                    r.calls.push(ParsedCall {
-                        name: clean_name(&p.name),
-                        arguments: p.arguments,
-                        id: p.id,
-                        format: ids::APERTUS,
-                        repairs,
-                        end: block.len(),
-                    });
+                    r.calls
+                        .push(parsed_call(p, &reps, ids::APERTUS, block.len()));
                 }
                 Err(Shape::NotCall) => {
                     return BlockResult::error(
@@ -146,17 +140,43 @@ pub const OPENER: Opener = Opener {
     place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
-    probe: |_, _| {
-        Probe::Match(Action::Block {
-            fmt: &APERTUS,
-            scanner: Box::new(WrapScan::new(WRAP.open_len, WRAP.close, WRAP.seq)),
-        })
-    },
+    probe: |_, _| WRAP.block(&APERTUS),
 };
 
 /// A stray `<|tools_suffix|>` is markup.
 pub const OPENER_STRAY_SUFFIX: Opener = Opener {
     lit: b"<|tools_suffix|>",
+    ci: false,
+    place: Place::Anywhere,
+    rank: Rank::Normal,
+    also: &[],
+    probe: |_, _| Probe::Match(Action::Markup { len: 16 }),
+};
+
+/// What ends a thought span.
+const INNER_CLOSE: &[Close] = &[Close {
+    lit: b"<|inner_suffix|>",
+    consume: true,
+}];
+
+/// `<|inner_prefix|>`: the assistant's thoughts, up to `<|inner_suffix|>`.
+pub const OPENER_INNER: Opener = Opener {
+    lit: b"<|inner_prefix|>",
+    ci: false,
+    place: Place::Anywhere,
+    rank: Rank::Reasoning,
+    also: &[],
+    probe: |_, _| {
+        Probe::Match(Action::Reasoning {
+            open_len: 16,
+            close: INNER_CLOSE,
+        })
+    },
+};
+
+/// A stray `<|inner_suffix|>` is markup.
+pub const OPENER_STRAY_INNER_SUFFIX: Opener = Opener {
+    lit: b"<|inner_suffix|>",
     ci: false,
     place: Place::Anywhere,
     rank: Rank::Normal,

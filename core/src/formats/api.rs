@@ -330,6 +330,9 @@ pub struct BlockResult {
     pub calls: Vec<ParsedCall>,
     /// Problems. A block with no calls is given back as text.
     pub errors: Vec<BlockError>,
+    /// The body is an explicit empty list of calls (`[]`): no calls and no
+    /// error, and the block is markup rather than text.
+    pub empty_list: bool,
 }
 
 impl BlockResult {
@@ -341,6 +344,7 @@ impl BlockResult {
     /// One error and no calls.
     pub fn error(code: &'static str, message: impl Into<String>, offset: usize) -> Self {
         BlockResult {
+            empty_list: false,
             calls: Vec::new(),
             errors: vec![BlockError {
                 code,
@@ -354,6 +358,7 @@ impl BlockResult {
     /// The error a block cut off by the end of input gets.
     pub fn truncated(format: FormatId, offset: usize) -> Self {
         BlockResult {
+            empty_list: false,
             calls: Vec::new(),
             errors: vec![BlockError {
                 code: "TLP-002",

@@ -422,6 +422,7 @@ impl BlockFormat for BareJson {
             }
         }
         let mut r = BlockResult {
+            empty_list: false,
             calls,
             errors: Vec::new(),
         };

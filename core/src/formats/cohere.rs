@@ -125,13 +125,6 @@ fn probe_action_line(input: &[u8], cx: &ProbeCx) -> Probe {
     if s - LIT > 64 {
         return Probe::NotMarker;
     }
-    if s == input.len() {
-        return if cx.eof {
-            Probe::NotMarker
-        } else {
-            Probe::NeedMore
-        };
-    }
     match scan::prefix(&input[s..], b"```") {
         Prefix::Full => {}
         Prefix::Partial if !cx.eof => return Probe::NeedMore,

@@ -37,7 +37,7 @@
 //! schema declares an object; without the schema that is not a rule of the
 //! markup (`validate --tools` types values by the schema).
 
-use super::shared::section;
+use super::shared::{end, section};
 use super::Model;
 use super::{ids, FormatId, Rank, Values};
 use super::{
@@ -353,7 +353,11 @@ impl DsmlScanner {
                 };
                 return Some(BlockEnd::More);
             }
-            return Some(self.end_at_eof(block));
+            return Some(end::after_last_element(
+                block,
+                self.last_invoke_end,
+                self.invoke_start,
+            ));
         };
         let (closing, start, word, word_end) = match read_tag(block, h, eof) {
             TagRead::More => {
@@ -404,23 +408,6 @@ impl DsmlScanner {
             _ => {}
         }
         None
-    }
-
-    /// End of input without the closing wrapper.
-    fn end_at_eof(&self, block: &[u8]) -> BlockEnd {
-        match self.last_invoke_end {
-            Some(end) => {
-                let len = match self.invoke_start {
-                    Some(start) if start >= end => start,
-                    _ => end,
-                };
-                BlockEnd::Done { len, cut: false }
-            }
-            None => BlockEnd::Done {
-                len: block.len(),
-                cut: true,
-            },
-        }
     }
 }
 

@@ -49,9 +49,6 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
         Ok(t) => t,
         Err(p) => return p,
     };
-    if tag <= 11 {
-        return Probe::NotMarker; // no name
-    }
     let s = scan::skip_space(input, tag);
     match input.get(s) {
         None if cx.eof => Probe::NotMarker,
@@ -209,6 +206,7 @@ impl BlockFormat for Functionary {
             return BlockResult::error("TLP-001", "function name missing", 9);
         }
         BlockResult {
+            empty_list: false,
             calls: vec![crate::call::ParsedCall {
                 name,
                 arguments,

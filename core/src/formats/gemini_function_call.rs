@@ -20,12 +20,14 @@
 //! arguments (`call:NAME{}` or `call:NAME`). Stray closing markers are
 //! markup, never text.
 
+use super::shared::python::{parse_literal_in, Dialect, Literal, PyError};
+use super::shared::wrapped::marked_body;
 use super::Model;
 use super::{ids, FormatId, Rank, Values};
 use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Close, Format, Opener, ParseCx, Probe, Scanner,
 };
-use crate::call::{clean_name, type_text, ParsedCall};
+use crate::call::{clean_name, ParsedCall};
 use crate::formats::Place;
 use crate::repair::{Repair, RepairKind};
 use crate::scan::{self, Prefix};
@@ -98,14 +100,7 @@ impl BlockFormat for GemmaCall {
 
     fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
         let (open, close) = markers(block);
-        let from = open.len().min(block.len());
-        let closed = block.len() >= from + close.len() && block.ends_with(close);
-        let to = if closed {
-            block.len() - close.len()
-        } else {
-            block.len()
-        };
-        let cut = cx.cut && !closed;
+        let (from, to, cut) = marked_body(block, open.len(), close, cx.cut);
         let text = String::from_utf8_lossy(&block[from..to]);
         let t = text.trim();
         if t.is_empty() {
@@ -128,19 +123,13 @@ impl BlockFormat for GemmaCall {
         let mut repairs = Vec::new();
         if head_end < t.len() {
             let body = &t[head_end..];
-            let mut p = GemmaParser {
-                s: body,
-                b: body.as_bytes(),
-                i: 0,
-                depth: 0,
-                lenient: cut,
-                closed_at: None,
-                last_safe: false,
-            };
-            match p.value() {
-                Ok(Value::Object(m)) if p.rest_blank() => {
+            match parse_literal_in(body, Dialect::Gemma { delims: DELIMS }, cut) {
+                Ok(Literal {
+                    value: Value::Object(m),
+                    closed_at_eof,
+                }) => {
                     arguments = m;
-                    if let Some(at) = p.closed_at {
+                    if let Some(at) = closed_at_eof {
                         repairs.push(Repair {
                             kind: RepairKind::MissingClose,
                             offset: to
@@ -148,7 +137,7 @@ impl BlockFormat for GemmaCall {
                         });
                     }
                 }
-                Err(GemmaError::Eof) if cut => {
+                Err(PyError::Eof) if cut => {
                     return BlockResult::truncated(ids::GEMINI_FUNCTION_CALL, block.len())
                 }
                 _ => {
@@ -161,6 +150,7 @@ impl BlockFormat for GemmaCall {
             }
         }
         BlockResult {
+            empty_list: false,
             calls: vec![ParsedCall {
                 name,
                 arguments,
@@ -171,223 +161,6 @@ impl BlockFormat for GemmaCall {
             }],
             errors: Vec::new(),
         }
-    }
-}
-
-#[derive(Debug, PartialEq, Eq)]
-enum GemmaError {
-    Syntax,
-    Eof,
-}
-
-/// A parser for Gemma's argument syntax.
-struct GemmaParser<'a> {
-    s: &'a str,
-    b: &'a [u8],
-    i: usize,
-    depth: usize,
-    lenient: bool,
-    closed_at: Option<usize>,
-    last_safe: bool,
-}
-
-impl GemmaParser<'_> {
-    fn ws(&mut self) {
-        self.i = scan::skip_space(self.b, self.i);
-    }
-
-    fn rest_blank(&mut self) -> bool {
-        self.ws();
-        self.i >= self.b.len()
-    }
-
-    fn err<T>(&self) -> Result<T, GemmaError> {
-        if self.i >= self.b.len() {
-            Err(GemmaError::Eof)
-        } else {
-            Err(GemmaError::Syntax)
-        }
-    }
-
-    fn close_at_eof(&mut self) -> bool {
-        if self.i >= self.b.len() && self.lenient && self.last_safe {
-            self.closed_at.get_or_insert(self.b.len());
-            true
-        } else {
-            false
-        }
-    }
-
-    fn delim_at(&self) -> Option<&'static [u8]> {
-        DELIMS
-            .iter()
-            .copied()
-            .find(|d| self.b[self.i..].starts_with(d))
-    }
-
-    /// A delimited string, a `"…"` JSON string, or `None` when neither starts here.
-    fn string(&mut self) -> Option<Result<String, GemmaError>> {
-        if let Some(d) = self.delim_at() {
-            let start = self.i + d.len();
-            return Some(match scan::find(self.b, start, d) {
-                Some(k) => {
-                    self.i = k + d.len();
-                    self.last_safe = true;
-                    Ok(self.s[start..k].to_string())
-                }
-                None => Err(GemmaError::Eof),
-            });
-        }
-        if self.b.get(self.i) == Some(&b'"') {
-            let start = self.i;
-            let mut k = start + 1;
-            let mut esc = false;
-            while k < self.b.len() {
-                let c = self.b[k];
-                if esc {
-                    esc = false;
-                } else if c == b'\\' {
-                    esc = true;
-                } else if c == b'"' {
-                    self.i = k + 1;
-                    self.last_safe = true;
-                    return Some(
-                        serde_json::from_str::<String>(&self.s[start..=k])
-                            .map_err(|_| GemmaError::Syntax),
-                    );
-                }
-                k += 1;
-            }
-            return Some(Err(GemmaError::Eof));
-        }
-        None
-    }
-
-    fn value(&mut self) -> Result<Value, GemmaError> {
-        self.ws();
-        let Some(&c) = self.b.get(self.i) else {
-            return Err(GemmaError::Eof);
-        };
-        if let Some(s) = self.string() {
-            return s.map(Value::String);
-        }
-        match c {
-            b'{' => self.object(),
-            b'[' => self.array(),
-            _ => {
-                // a bare literal up to the next separator
-                let start = self.i;
-                while self.i < self.b.len() && !matches!(self.b[self.i], b',' | b'}' | b']') {
-                    if self.b[self.i] == b'<' && self.delim_at().is_some() {
-                        return Err(GemmaError::Syntax);
-                    }
-                    self.i += 1;
-                }
-                self.last_safe = false;
-                let word = self.s[start..self.i].trim();
-                if word.is_empty() {
-                    return self.err();
-                }
-                Ok(match word {
-                    "null" | "None" => Value::Null,
-                    "True" => Value::Bool(true),
-                    "False" => Value::Bool(false),
-                    _ => type_text(word),
-                })
-            }
-        }
-    }
-
-    fn enter(&mut self) -> Result<(), GemmaError> {
-        self.depth += 1;
-        if self.depth > 64 {
-            return Err(GemmaError::Syntax);
-        }
-        self.i += 1;
-        self.last_safe = false;
-        Ok(())
-    }
-
-    fn object(&mut self) -> Result<Value, GemmaError> {
-        self.enter()?;
-        let mut map = Map::new();
-        loop {
-            self.ws();
-            match self.b.get(self.i) {
-                None => return Err(GemmaError::Eof),
-                Some(b'}') => {
-                    self.i += 1;
-                    break;
-                }
-                _ => {}
-            }
-            let key = match self.string() {
-                Some(k) => k?,
-                None => {
-                    let start = self.i;
-                    while self.i < self.b.len() && !matches!(self.b[self.i], b':' | b',' | b'}') {
-                        self.i += 1;
-                    }
-                    self.s[start..self.i].trim().to_string()
-                }
-            };
-            self.ws();
-            if self.b.get(self.i) != Some(&b':') || key.is_empty() {
-                return self.err();
-            }
-            self.i += 1;
-            let v = self.value()?;
-            map.insert(key, v);
-            self.ws();
-            match self.b.get(self.i) {
-                Some(b',') => {
-                    self.i += 1;
-                    self.last_safe = false;
-                }
-                Some(b'}') => {
-                    self.i += 1;
-                    break;
-                }
-                None if self.close_at_eof() => break,
-                _ => return self.err(),
-            }
-        }
-        self.depth -= 1;
-        self.last_safe = true;
-        Ok(Value::Object(map))
-    }
-
-    fn array(&mut self) -> Result<Value, GemmaError> {
-        self.enter()?;
-        let mut items = Vec::new();
-        loop {
-            self.ws();
-            match self.b.get(self.i) {
-                None => return Err(GemmaError::Eof),
-                Some(b']') => {
-                    self.i += 1;
-                    break;
-                }
-                _ => {}
-            }
-            items.push(self.value()?);
-            self.ws();
-            match self.b.get(self.i) {
-                Some(b',') => {
-                    self.i += 1;
-                    self.last_safe = false;
-                }
-                Some(b']') => {
-                    self.i += 1;
-                    break;
-                }
-                None if self.close_at_eof() => break,
-                _ => return self.err(),
-            }
-        }
-        self.depth -= 1;
-        self.last_safe = true;
-        Ok(Value::Array(items))
     }
 }
 

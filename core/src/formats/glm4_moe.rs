@@ -291,6 +291,7 @@ impl BlockFormat for Glm {
             return BlockResult::truncated(ids::GLM4_MOE, block.len());
         }
         BlockResult {
+            empty_list: false,
             calls: vec![ParsedCall {
                 name,
                 arguments,

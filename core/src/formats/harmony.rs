@@ -31,7 +31,7 @@
 //! that only lack closing brackets at end of input. Stray `<|message|>` and
 //! `<|constrain|>` tokens are markup.
 
-use super::shared::section;
+use super::shared::{end, section};
 use super::Model;
 use super::{ids, FormatId, Rank, Values};
 use super::{
@@ -316,19 +316,11 @@ enum BodyPhase {
 
 impl Scanner for BodyScan {
     fn scan(&mut self, block: &[u8], eof: bool) -> BlockEnd {
-        if let BodyPhase::Lead { from } = self.phase {
-            let s = scan::skip_space(block, from);
-            if s == block.len() {
-                self.phase = BodyPhase::Lead { from: s };
-                return if eof {
-                    BlockEnd::Done {
-                        len: block.len(),
-                        cut: true,
-                    }
-                } else {
-                    BlockEnd::More
-                };
+        if let BodyPhase::Lead { ref mut from } = self.phase {
+            if let Some(end) = end::blank_lead(block, from, eof) {
+                return end;
             }
+            let s = *from;
             self.phase = if matches!(block[s], b'{' | b'[') {
                 BodyPhase::Json {
                     start: s,
@@ -465,6 +457,7 @@ impl BlockFormat for Harmony {
         };
         match result {
             Ok((arguments, repairs)) => BlockResult {
+                empty_list: false,
                 calls: vec![ParsedCall {
                     name,
                     arguments,
@@ -476,6 +469,7 @@ impl BlockFormat for Harmony {
                 errors: Vec::new(),
             },
             Err(e) => BlockResult {
+                empty_list: false,
                 calls: Vec::new(),
                 errors: vec![e],
             },

@@ -152,6 +152,7 @@ impl BlockFormat for Interpreter {
         let mut arguments = Map::new();
         arguments.insert("code".into(), Value::String(code));
         BlockResult {
+            empty_list: false,
             calls: vec![ParsedCall {
                 name: "python".into(),
                 arguments,

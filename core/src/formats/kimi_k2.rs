@@ -176,7 +176,7 @@ fn parse_call(
             off,
         ));
     };
-    if name.is_empty() {
+    if !name.chars().any(|c| c.is_alphanumeric() || c == '_') {
         return Err(section::err(
             "TLP-001",
             "kimi-k2 call has no function name",

@@ -20,7 +20,7 @@
 //! missing, an argument's close missing, a cut-off later call (the block ends
 //! before it and the cut call is read on its own).
 
-use super::shared::section;
+use super::shared::{end, section};
 use super::Model;
 use super::{ids, FormatId, Rank, Values};
 use super::{
@@ -341,7 +341,11 @@ impl K3Scanner {
                 };
                 return Some(BlockEnd::More);
             }
-            return Some(self.end_at_eof(block));
+            return Some(end::after_last_element(
+                block,
+                self.last_call_end,
+                self.call_start,
+            ));
         };
         let rest = &block[h..];
         if !(rest.starts_with(OPEN) || rest.starts_with(CLOSE)) {
@@ -401,23 +405,6 @@ impl K3Scanner {
             _ => {}
         }
         None
-    }
-
-    /// End of input without the closing tag.
-    fn end_at_eof(&self, block: &[u8]) -> BlockEnd {
-        match self.last_call_end {
-            Some(end) => {
-                let len = match self.call_start {
-                    Some(start) if start >= end => start,
-                    _ => end,
-                };
-                BlockEnd::Done { len, cut: false }
-            }
-            None => BlockEnd::Done {
-                len: block.len(),
-                cut: true,
-            },
-        }
     }
 }
 

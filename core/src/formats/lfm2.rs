@@ -8,7 +8,6 @@
 //! `<|tool_call_end|>` is markup, never text.
 
 use super::shared::python::{parse_wrapped, Wrap};
-use super::shared::wrapped::WrapScan;
 use super::Model;
 use super::{ids, FormatId, Rank, Values};
 use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe};
@@ -68,12 +67,7 @@ pub const OPENER: Opener = Opener {
     place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
-    probe: |_, _| {
-        Probe::Match(Action::Block {
-            fmt: &LFM2,
-            scanner: Box::new(WrapScan::new(WRAP.open_len, WRAP.close, WRAP.seq)),
-        })
-    },
+    probe: |_, _| WRAP.block(&LFM2),
 };
 
 /// A stray `<|tool_call_end|>` is markup.

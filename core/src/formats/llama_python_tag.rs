@@ -17,13 +17,13 @@
 //! input is reported as truncated rather than passed off as code.
 
 use super::shared::python::{
-    block_result, call_head, parse_call_sequence, parse_value_any, PyCalls,
+    block_result, call_head, parse_call_sequence, parse_value_any, parsed_call, PyCalls,
 };
 use super::{ids, FormatId, Rank, Values};
 use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
 };
-use crate::call::{calls_from_value, clean_name, Evidence, ParsedCall, Shape};
+use crate::call::{calls_from_value, Evidence, ParsedCall, Shape};
 use crate::formats::Place;
 use crate::scan::balance::{End, JsonEnd};
 use crate::scan::{self, Prefix};
@@ -257,6 +257,7 @@ impl BlockFormat for PythonTag {
         let mut arguments = Map::new();
         arguments.insert("code".into(), Value::String(code.to_string()));
         BlockResult {
+            empty_list: false,
             calls: vec![ParsedCall {
                 name: self.code_tool.into(),
                 arguments,
@@ -319,16 +320,8 @@ impl BlockFormat for PythonTagJson {
                 Ok(parts) => {
                     let m = parts.len();
                     for (j, p) in parts.into_iter().enumerate() {
-                        let mut repairs = reps.clone();
-                        repairs.extend(p.repairs);
-                        r.calls.push(ParsedCall {
-                            name: clean_name(&p.name),
-                            arguments: p.arguments,
-                            id: p.id,
-                            format: ids::LLAMA3_JSON,
-                            repairs,
-                            end: if j + 1 == m { end } else { s },
-                        });
+                        let end = if j + 1 == m { end } else { s };
+                        r.calls.push(parsed_call(p, &reps, ids::LLAMA3_JSON, end));
                     }
                 }
                 Err(Shape::NotCall) => {

@@ -15,7 +15,7 @@
 //! (JSON or a Python dict), which is unwrapped, and `</function>` inside a
 //! CDATA value (it does not end the call).
 
-use super::shared::section::attr;
+use super::shared::section::{attr, match_any, Hit};
 use super::shared::xml::decode_value;
 use super::{
     ids, Action, BlockEnd, BlockFormat, BlockResult, Format, FormatId, Model, Opener, ParseCx,
@@ -87,26 +87,14 @@ fn probe(input: &[u8], cx: &ProbeCx, lit: usize) -> Probe {
         return Probe::NotMarker;
     }
     let s = scan::skip_space(input, tag);
-    if s == input.len() {
-        return if cx.eof {
-            Probe::NotMarker
-        } else {
-            Probe::NeedMore
-        };
+    match match_any(&input[s..], &[b"<param", CLOSE]) {
+        Hit::Full(_) => Probe::Match(Action::Block {
+            fmt: &MINICPM5,
+            scanner: Box::new(FunctionScan { resume: tag, tag }),
+        }),
+        Hit::Partial if !cx.eof => Probe::NeedMore,
+        _ => Probe::NotMarker,
     }
-    for lit in [&b"<param"[..], CLOSE] {
-        match scan::prefix(&input[s..], lit) {
-            Prefix::Full => {
-                return Probe::Match(Action::Block {
-                    fmt: &MINICPM5,
-                    scanner: Box::new(FunctionScan { resume: tag, tag }),
-                })
-            }
-            Prefix::Partial if !cx.eof => return Probe::NeedMore,
-            _ => {}
-        }
-    }
-    Probe::NotMarker
 }
 
 /// `<function name="NAME">`.
@@ -223,6 +211,7 @@ impl BlockFormat for MiniCpm5 {
         }
         unwrap_lone_wrapper(&mut args, &cx.cfg.repair_options());
         BlockResult {
+            empty_list: false,
             calls: vec![ParsedCall {
                 name,
                 arguments: args,

@@ -125,13 +125,6 @@ pub const OPENER_LINE: Opener = Opener {
 
 fn probe_tool_call(input: &[u8], cx: &ProbeCx) -> Probe {
     let s = scan::skip_space(input, 11);
-    if s == input.len() {
-        return if cx.eof {
-            Probe::NotMarker
-        } else {
-            Probe::NeedMore
-        };
-    }
     match scan::prefix(&input[s..], NS) {
         Prefix::Full => held(11),
         Prefix::Partial if !cx.eof => Probe::NeedMore,

@@ -17,7 +17,7 @@
 //! prose is text. The JSON-array form is also what xLAM writes
 //! after `[TOOL_CALLS]`, so the block may be forced as `--format xlam`.
 
-use super::shared::section;
+use super::shared::{end, section};
 use super::Model;
 use super::{ids, FormatId, Rank, Values};
 use super::{
@@ -245,6 +245,7 @@ impl BlockFormat for Mistral {
                     &cx.cfg.repair_options(),
                 ) {
                     Ok((arguments, repairs)) => BlockResult {
+                        empty_list: false,
                         calls: vec![ParsedCall {
                             name: name_s,
                             arguments,
@@ -256,6 +257,7 @@ impl BlockFormat for Mistral {
                         errors: Vec::new(),
                     },
                     Err(e) => BlockResult {
+                        empty_list: false,
                         calls: Vec::new(),
                         errors: vec![e],
                     },
@@ -300,19 +302,11 @@ impl BodyScan {
 
 impl Scanner for BodyScan {
     fn scan(&mut self, block: &[u8], eof: bool) -> BlockEnd {
-        if let BodyPhase::Lead { from } = self.phase {
-            let s = scan::skip_space(block, from);
-            if s == block.len() {
-                self.phase = BodyPhase::Lead { from: s };
-                return if eof {
-                    BlockEnd::Done {
-                        len: block.len(),
-                        cut: true,
-                    }
-                } else {
-                    BlockEnd::More
-                };
+        if let BodyPhase::Lead { ref mut from } = self.phase {
+            if let Some(end) = end::blank_lead(block, from, eof) {
+                return end;
             }
+            let s = *from;
             self.phase = match block[s] {
                 b'{' | b'[' => BodyPhase::Value {
                     start: s,

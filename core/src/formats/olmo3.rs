@@ -10,7 +10,6 @@
 //! is markup.
 
 use super::shared::python::{call_head, parse_wrapped, skip_space_bounded, Wrap, MAX_GAP};
-use super::shared::wrapped::WrapScan;
 use super::Model;
 use super::{ids, FormatId, Rank, Values};
 use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
@@ -68,12 +67,7 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
     if s > 16 + MAX_GAP {
         return Probe::NotMarker;
     }
-    let held = || {
-        Probe::Match(Action::Block {
-            fmt: &OLMO3,
-            scanner: Box::new(WrapScan::new(WRAP.open_len, WRAP.close, WRAP.seq)),
-        })
-    };
+    let held = || WRAP.block(&OLMO3);
     match input.get(s) {
         None if cx.eof => held(), // cut off right after the tag
         None => Probe::NeedMore,

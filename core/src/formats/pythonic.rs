@@ -28,7 +28,7 @@
 //! is reported as a `TLP-002` error record, not a call.
 
 use super::shared::python::*;
-use super::shared::wrapped::{LineValueScan, WrapScan};
+use super::shared::wrapped::LineValueScan;
 use super::Model;
 use super::{ids, DocStart, FormatId, Rank, Values};
 use super::{
@@ -120,9 +120,10 @@ impl BlockFormat for PyStart {
 /// A reply that is one bare call, without the list brackets
 /// (`get_weather(city="Oslo")`), a sloppy variant the catalog lists. Only
 /// at the start of the document, alone on its line, and with keyword
-/// arguments (or none): prose such as `Note(the following)` or
-/// `print("hi")` stays text. With `--format pythonic` positional arguments
-/// are reported as an error instead.
+/// arguments: prose such as `Note(the following)`, `print("hi")` or a
+/// mention of `main()` stays text. With `--format pythonic` a call with no
+/// arguments is read too, and positional arguments are reported as an
+/// error instead.
 pub struct PyBare;
 
 /// The shared instance.
@@ -175,10 +176,11 @@ impl Scanner for BareScan {
     }
 }
 
-/// At the start of `input`: a (dotted) name, `(`, then `)` or a keyword
-/// argument's `name =`. `Some(true)` yes, `Some(false)` no, `None` when the
-/// input ends first. Bounded: it looks at a few hundred bytes at most.
-fn bare_call_head(input: &[u8]) -> Option<bool> {
+/// At the start of `input`: a (dotted) name, `(`, then a keyword
+/// argument's `name =` (or `)` when `empty` calls count). `Some(true)` yes,
+/// `Some(false)` no, `None` when the input ends first. Bounded: it looks at
+/// a few hundred bytes at most.
+fn bare_call_head(input: &[u8], empty: bool) -> Option<bool> {
     let ident_end = |from: usize, dots: bool| {
         let mut i = from;
         while i < input.len()
@@ -199,7 +201,7 @@ fn bare_call_head(input: &[u8]) -> Option<bool> {
     }
     let j = skip_space_bounded(input, i + 1);
     match *input.get(j)? {
-        b')' => return Some(true),
+        b')' => return Some(empty),
         c if is_ident_start(c) => {}
         _ => return Some(false),
     }
@@ -244,7 +246,7 @@ pub(crate) fn probe_bare(input: &[u8], cx: &ProbeCx) -> Probe {
     if !cx.doc_start || !cx.cfg.allows(ids::PYTHONIC) {
         return Probe::NotMarker;
     }
-    match bare_call_head(input) {
+    match bare_call_head(input, cx.cfg.is_only(ids::PYTHONIC)) {
         Some(true) => Probe::Match(Action::Block {
             fmt: &PY_BARE,
             scanner: Box::new(BareScan {
@@ -296,16 +298,7 @@ pub const OPENER_PYTHON_START: Opener = Opener {
     place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
-    probe: |_, _| {
-        Probe::Match(Action::Block {
-            fmt: &PY_START,
-            scanner: Box::new(WrapScan::new(
-                START_WRAP.open_len,
-                START_WRAP.close,
-                START_WRAP.seq,
-            )),
-        })
-    },
+    probe: |_, _| START_WRAP.block(&PY_START),
 };
 
 /// A stray `<|python_end|>` is markup.

@@ -18,6 +18,8 @@
 //! schema retypes them (a string parameter gets JSON text back as written,
 //! one that admits null takes `null` as null).
 
+use super::shared::end;
+use super::shared::section::{match_any, Hit};
 use super::shared::tag::{block, function_tag_end, tag_then_body};
 use super::shared::xml::{
     key_end, next_tag, parse_function, read_name, value_end, Tag, ValueEnd, FN_CLOSE, PARAM_CLOSE,
@@ -29,7 +31,7 @@ use super::{
     BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Rank, Scanner,
 };
 use crate::formats::Place;
-use crate::scan::{self, Prefix};
+use crate::scan;
 
 /// Catalog entry.
 pub const FORMAT: Format = Format {
@@ -202,19 +204,7 @@ impl Scanner for FunctionEnd {
         let FnPhase::AfterFunction { end } = self.phase else {
             return BlockEnd::More;
         };
-        let s = scan::skip_space(block, end);
-        match scan::prefix_ci(&block[s..], TC_CLOSE) {
-            Prefix::Full => BlockEnd::Done {
-                len: s + TC_CLOSE.len(),
-                cut: false,
-            },
-            Prefix::Partial if !eof => BlockEnd::More,
-            _ if s == block.len() && !eof => BlockEnd::More,
-            _ => BlockEnd::Done {
-                len: end,
-                cut: false,
-            },
-        }
+        end::close_after_value(block, end, TC_CLOSE, eof)
     }
 
     fn consumed(&self) -> usize {
@@ -230,14 +220,11 @@ fn probe_tagged(input: &[u8], cx: &ProbeCx, lit_len: usize) -> Probe {
         Ok((_, None)) => return Probe::NotMarker,
         Err(p) => return p,
     };
-    for lit in [&b"<function="[..], b"<function "] {
-        match scan::prefix(&input[s..], lit) {
-            Prefix::Full => return block(&QWEN_XML, FunctionEnd::new(s)),
-            Prefix::Partial if !cx.eof => return Probe::NeedMore,
-            _ => {}
-        }
+    match match_any(&input[s..], &[b"<function=", b"<function "]) {
+        Hit::Full(_) => block(&QWEN_XML, FunctionEnd::new(s)),
+        Hit::Partial if !cx.eof => Probe::NeedMore,
+        _ => Probe::NotMarker,
     }
-    Probe::NotMarker
 }
 
 /// A bare `<function=NAME>` (no `<tool_call>` around it): a block when
@@ -247,25 +234,12 @@ fn probe_bare(input: &[u8], cx: &ProbeCx) -> Probe {
         Ok(t) => t,
         Err(p) => return p,
     };
-    if tag <= 11 {
-        return Probe::NotMarker; // no name
-    }
     let s = scan::skip_space(input, tag);
-    if s == input.len() {
-        return if cx.eof {
-            Probe::NotMarker
-        } else {
-            Probe::NeedMore
-        };
+    match match_any(&input[s..], &[b"<parameter=", FN_CLOSE]) {
+        Hit::Full(_) => block(&QWEN_XML, FunctionEnd::new(0)),
+        Hit::Partial if !cx.eof => Probe::NeedMore,
+        _ => Probe::NotMarker,
     }
-    for lit in [&b"<parameter="[..], FN_CLOSE] {
-        match scan::prefix(&input[s..], lit) {
-            Prefix::Full => return block(&QWEN_XML, FunctionEnd::new(0)),
-            Prefix::Partial if !cx.eof => return Probe::NeedMore,
-            _ => {}
-        }
-    }
-    Probe::NotMarker
 }
 
 /// `<tool_call>` (any ASCII case, attributes allowed) around `<function=`.

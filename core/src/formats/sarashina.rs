@@ -8,8 +8,8 @@
 //! full call shape (`name` plus `arguments`) and nothing but blanks follows
 //! it on its line; anything else is text.
 
-use super::shared::python::{skip_space_bounded, value_calls, Wrap, MAX_GAP};
-use super::shared::wrapped::{LineValueScan, WrapScan};
+use super::shared::python::{body_text, skip_space_bounded, value_calls, Wrap, MAX_GAP};
+use super::shared::wrapped::LineValueScan;
 use super::{ids, FormatId, Rank, Values};
 use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
 use crate::call::Evidence;
@@ -77,20 +77,11 @@ impl BlockFormat for Sarashina {
                 &cx.cfg.repair_options(),
             );
         }
-        let open = WRAP.open_len.min(block.len());
-        let body_end = if block.len() >= open + WRAP.close.len() && block.ends_with(WRAP.close) {
-            block.len() - WRAP.close.len()
-        } else {
-            block.len()
+        let (open, body_end, cut) = WRAP.body(block, cx.cut);
+        let text = match body_text(block, open, body_end, cut, ids::SARASHINA) {
+            Ok(text) => text,
+            Err(r) => return r,
         };
-        let cut = cx.cut && body_end == block.len();
-        let text = String::from_utf8_lossy(&block[open..body_end]);
-        if text.trim().is_empty() {
-            if cut {
-                return BlockResult::truncated(ids::SARASHINA, block.len());
-            }
-            return BlockResult::error("TLP-001", "empty sarashina call", open);
-        }
         value_calls(
             &text,
             ids::SARASHINA,
@@ -110,12 +101,7 @@ pub const OPENER: Opener = Opener {
     place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
-    probe: |_, _| {
-        Probe::Match(Action::Block {
-            fmt: &MARKED,
-            scanner: Box::new(WrapScan::new(WRAP.open_len, WRAP.close, WRAP.seq)),
-        })
-    },
+    probe: |_, _| WRAP.block(&MARKED),
 };
 
 fn probe_bare(input: &[u8], cx: &ProbeCx) -> Probe {

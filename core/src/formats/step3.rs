@@ -149,11 +149,13 @@ impl BlockFormat for Step3Invoke {
             Ok(mut c) => {
                 c.end = block.len();
                 BlockResult {
+                    empty_list: false,
                     calls: vec![c],
                     errors: Vec::new(),
                 }
             }
             Err(e) => BlockResult {
+                empty_list: false,
                 calls: Vec::new(),
                 errors: vec![e],
             },

@@ -67,6 +67,11 @@ pub struct RepairOptions {
     pub unquoted_strings: bool,
 }
 
+/// The largest invalid input a repair takes unless the caller sets
+/// another (1 MiB): the limit of argument repair inside parsing. The
+/// `repair` subcommand has none unless `--max-size` sets one.
+pub const DEFAULT_MAX_INPUT_BYTES: usize = 1024 * 1024;
+
 /// The time budget of one repair unless the caller sets another, in
 /// milliseconds.
 pub const DEFAULT_TIMEOUT_MS: u64 = 100;
@@ -75,7 +80,7 @@ impl Default for RepairOptions {
     fn default() -> Self {
         RepairOptions {
             max_depth: 64,
-            max_input_bytes: 1024 * 1024,
+            max_input_bytes: DEFAULT_MAX_INPUT_BYTES,
             timeout_ms: DEFAULT_TIMEOUT_MS,
             null_for_missing_values: false,
             unquoted_strings: false,
@@ -111,7 +116,9 @@ pub enum RepairKind {
     /// the very end is dropped).
     TruncatedString,
     /// A number cut off by the end of input (`1.`, `2e`, `3e-`) was cut back
-    /// to its longest valid prefix.
+    /// to its longest valid prefix; with
+    /// [`RepairOptions::null_for_missing_values`] a lone sign or dot before
+    /// a separator or the end became a number (`-` → `-0`, `.` → `0.0`).
     TruncatedNumber,
     /// A literal cut off by the end of input (`tru`, `fals`, `nul`, `Tr`) was
     /// completed to the JSON literal.
@@ -169,8 +176,8 @@ pub enum RepairKind {
     /// An invalid escape in a string (`\x`, `\'`, a lone backslash) was
     /// fixed: the backslash is escaped, or dropped before `'`.
     InvalidEscape,
-    /// A malformed number (`+1`, `.5`, `01`, `1.`) was written in JSON
-    /// form with the same value.
+    /// A malformed number (`+1`, `.5`, `01`, `1.`, `82_461_110`) was written
+    /// in JSON form with the same value.
     InvalidNumber,
     /// Bytes that are not UTF-8 were replaced by U+FFFD (only from
     /// [`repair_bytes`]).
@@ -188,6 +195,40 @@ pub enum RepairKind {
     /// string, up to the next `,`, closer or line end (only with
     /// [`RepairOptions::unquoted_strings`]).
     UnquotedString,
+    /// Something that starts like a number but is none (`0789` with its
+    /// leading zero, `0.0.1`, `1notanumber`, `2024-10-18T10:00Z`, `1/3`)
+    /// became a string of the text written, up to the next `,`, closer or
+    /// line end (only with [`RepairOptions::unquoted_strings`]; otherwise
+    /// leading zeros are dropped as [`RepairKind::InvalidNumber`]).
+    NumberAsString,
+    /// A key or value that lost its opening quote (`{a": 1}`, `[a", "b"]`,
+    /// `abc"`) got it back; the value form only with
+    /// [`RepairOptions::unquoted_strings`].
+    MissingOpenQuote,
+    /// A value wrapped in a call (`callback(…);` JSONP, MongoDB
+    /// `NumberLong("2")`, `ObjectId(…)`, `ISODate(…)`) was unwrapped; a call
+    /// of several values became an array (only with
+    /// [`RepairOptions::unquoted_strings`]).
+    FunctionWrapper,
+    /// A Python tuple `(1, 2)` became an array; `(x)` became `x`.
+    Tuple,
+    /// Strings joined with `+` (`"a" + "b"`) became one string.
+    StringConcatenation,
+    /// A JavaScript regular expression literal (`/ab+c/i`) became a string
+    /// of its text (only with [`RepairOptions::unquoted_strings`]).
+    RegexLiteral,
+    /// A whole document written escaped (`{\"a\": 1}`, `\"text\"`) was
+    /// unescaped and then repaired.
+    EscapedDocument,
+    /// A Python set (`{'a', 'b'}`) became an array (only with
+    /// [`RepairOptions::null_for_missing_values`]).
+    PythonSet,
+    /// An opening brace was inserted before a key written as an array
+    /// element (`["key": "value"]` → `[{"key": "value"}]`).
+    MissingOpen,
+    /// A doubled quote around a string (`""key""`, `""value"`) was written
+    /// once.
+    DoubledQuote,
 }
 
 impl RepairKind {
@@ -224,6 +265,16 @@ impl RepairKind {
             RepairKind::UnclosedString => "unclosed_string",
             RepairKind::MissingValue => "missing_value",
             RepairKind::UnquotedString => "unquoted_string",
+            RepairKind::NumberAsString => "number_as_string",
+            RepairKind::MissingOpenQuote => "missing_open_quote",
+            RepairKind::FunctionWrapper => "function_wrapper",
+            RepairKind::Tuple => "tuple",
+            RepairKind::StringConcatenation => "string_concatenation",
+            RepairKind::RegexLiteral => "regex_literal",
+            RepairKind::EscapedDocument => "escaped_document",
+            RepairKind::PythonSet => "python_set",
+            RepairKind::MissingOpen => "missing_open",
+            RepairKind::DoubledQuote => "doubled_quote",
         }
     }
 }

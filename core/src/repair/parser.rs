@@ -54,6 +54,18 @@ struct Frame {
     key_at: usize,
     /// Whether the container already holds a complete member or element.
     any: bool,
+    /// A parenthesised group (`(1, 2)`, `NumberLong("2")`), closed by `)`:
+    /// it becomes an array, or the value itself when it holds one value.
+    paren: bool,
+    /// Where the group's text starts: its function name, or the `(`.
+    name_at: usize,
+    /// Offset of the `(` (of the opener for other containers).
+    open: usize,
+    /// Whether a comma separated two elements of the group.
+    multi: bool,
+    /// An object that turned out to be a Python set (`{'a', 'b'}`): an
+    /// array closed by `}`.
+    set: bool,
 }
 
 /// What the parser expects next.
@@ -85,6 +97,8 @@ enum Quote {
     Single,
     CurlyDouble,
     CurlySingle,
+    /// `` ` ``, closed by `` ` ``, `´` or `'`.
+    Back,
 }
 
 /// The tolerant parser over one input.
@@ -102,6 +116,9 @@ pub(crate) struct Parser<'a> {
     pub unquoted_strings: bool,
     /// The last key read was cut off by the end of input.
     key_cut: bool,
+    /// The value being read is an element of a group `( … )`, so `)` is
+    /// its container's closer.
+    in_group: bool,
     ticks: u32,
 }
 
@@ -128,6 +145,7 @@ impl<'a> Parser<'a> {
             null_for_missing_values: opts.null_for_missing_values,
             unquoted_strings: opts.unquoted_strings,
             key_cut: false,
+            in_group: false,
             ticks: 0,
         }
     }
@@ -286,6 +304,11 @@ impl<'a> Parser<'a> {
         let mut pos = start;
         let mut pending_comma: Option<usize> = None;
         let mut last_end = start;
+        // Where the last scalar began (a string followed by `:` in an array
+        // is a key), and the `]` of an array that was the last member value
+        // of an object (`"k": [1], [2]` continues it).
+        let mut last_scalar: Option<usize> = None;
+        let mut last_array_close: Option<usize> = None;
 
         loop {
             self.tick(pos)?;
@@ -297,7 +320,11 @@ impl<'a> Parser<'a> {
                 self.before_close(&mut stack, st, pending_comma, end);
                 let mut closers = String::with_capacity(stack.len());
                 for f in stack.iter().rev() {
-                    closers.push(if f.obj { '}' } else { ']' });
+                    if f.paren {
+                        closers.push_str(self.close_paren(f, end, false));
+                    } else {
+                        closers.push(if f.obj { '}' } else { ']' });
+                    }
                 }
                 self.edit(end, end, closers);
                 self.note(RepairKind::MissingClose, end);
@@ -305,11 +332,48 @@ impl<'a> Parser<'a> {
             }
             let c = b[pos];
 
+            if c == b')' {
+                if stack.last().is_some_and(|f| f.paren) {
+                    self.before_close(&mut stack, st, pending_comma, pos);
+                    pending_comma = None;
+                    let Some(frame) = stack.pop() else {
+                        return Err(Fail::hopeless("internal: empty stack", pos));
+                    };
+                    self.close_paren(&frame, pos, true);
+                    pos += 1;
+                    last_end = pos;
+                    last_scalar = None;
+                    st = St::After;
+                    match stack.last_mut() {
+                        Some(parent) => parent.any = true,
+                        None => return Ok(pos),
+                    }
+                    continue;
+                }
+                if stack.is_empty() {
+                    return Err(Fail::hopeless(
+                        "unexpected ')' where a value was expected",
+                        pos,
+                    ));
+                }
+                self.delete(pos, pos + 1);
+                self.note(RepairKind::ExtraClose, pos);
+                pos += 1;
+                continue;
+            }
+
+            // A closing code fence ends the document (`{"a": 1```).
+            if c == b'`' && !stack.is_empty() && b[pos..end].starts_with(b"```") {
+                return self.value_end_at(&mut stack, st, pending_comma, pos);
+            }
+
             // Closers are handled alike in every state.
             if c == b'}' || c == b']' {
                 let want_obj = c == b'}';
-                let matches_top = stack.last().is_some_and(|f| f.obj == want_obj);
-                let matches_below = if want_obj { objs > 0 } else { arrs > 0 };
+                let matches_top = stack
+                    .last()
+                    .is_some_and(|f| f.obj == want_obj && !f.paren || f.set && want_obj);
+                let matches_below = matches_top || if want_obj { objs > 0 } else { arrs > 0 };
                 if !matches_below {
                     // Nothing to close: a stray closer. At the top level the
                     // caller deals with it.
@@ -324,18 +388,43 @@ impl<'a> Parser<'a> {
                     pos += 1;
                     continue;
                 }
+                if matches_top
+                    && want_obj
+                    && stack.len() == 1
+                    && st == St::After
+                    && self.members_follow(pos + 1, end)
+                {
+                    // `{"a": 1}, "b": 2}`: the object goes on after a
+                    // brace written too early.
+                    self.delete(pos, pos + 1);
+                    self.note(RepairKind::ExtraClose, pos);
+                    pos += 1;
+                    continue;
+                }
                 self.before_close(&mut stack, st, pending_comma, pos);
                 pending_comma = None;
                 let Some(frame) = stack.pop() else {
                     return Err(Fail::hopeless("internal: empty stack", pos));
                 };
-                if frame.obj {
-                    objs -= 1;
-                } else {
-                    arrs -= 1;
+                if !frame.paren {
+                    if frame.obj {
+                        objs -= 1;
+                    } else {
+                        arrs -= 1;
+                    }
                 }
+                last_array_close = None;
+                last_scalar = None;
                 if matches_top {
+                    if frame.set && want_obj {
+                        self.edit(pos, pos + 1, "]");
+                    } else if !frame.obj && stack.last().is_some_and(|f| f.obj) {
+                        last_array_close = Some(pos);
+                    }
                     pos += 1;
+                } else if frame.paren {
+                    let text = self.close_paren(&frame, pos, false);
+                    self.edit(pos, pos, text);
                 } else {
                     // `{"a": [1}`: the array is closed before the brace.
                     self.edit(pos, pos, if frame.obj { "}" } else { "]" });
@@ -369,6 +458,7 @@ impl<'a> Parser<'a> {
                                     None => false,
                                 };
                                 if filled {
+                                    last_end = pos;
                                     st = St::After;
                                     continue;
                                 }
@@ -421,31 +511,51 @@ impl<'a> Parser<'a> {
                         Some(false) => Ctx::ArrValue,
                         None => Ctx::Top,
                     };
-                    if c == b'{' || c == b'[' {
+                    self.in_group = stack.last().is_some_and(|f| f.paren);
+                    // `(1, 2)`, or with unquoted text allowed a call
+                    // wrapping a value: `NumberLong("2")`, `callback(…)`
+                    let group = if c == b'(' {
+                        Some(pos)
+                    } else if self.unquoted_strings && is_ident_start(c) {
+                        call_paren(b, pos, end)
+                    } else {
+                        None
+                    };
+                    if c == b'{' || c == b'[' || group.is_some() {
                         let obj = c == b'{';
                         let depth = stack.len() + 1;
                         if depth > self.max_depth && self.too_deep_at.is_none() {
                             self.too_deep_at = Some(pos);
                         }
+                        let open = group.unwrap_or(pos);
                         stack.push(Frame {
                             obj,
-                            del_start: pos + 1,
+                            del_start: open + 1,
                             cp: self.checkpoint(),
-                            key_at: pos + 1,
+                            key_at: open + 1,
                             any: false,
+                            paren: group.is_some(),
+                            name_at: pos,
+                            open,
+                            multi: false,
+                            set: false,
                         });
                         if obj {
                             objs += 1;
                             st = St::Key;
                         } else {
-                            arrs += 1;
+                            if group.is_none() {
+                                arrs += 1;
+                            }
                             st = St::Value;
                         }
-                        pos += 1;
+                        pos = open + 1;
                         continue;
                     }
+                    last_array_close = None;
                     match self.scalar(pos, end, ctx)? {
                         Some(after) => {
+                            last_scalar = Some(pos);
                             pos = after;
                             last_end = after;
                             st = St::After;
@@ -473,6 +583,46 @@ impl<'a> Parser<'a> {
                     }
                 }
                 St::Key => {
+                    if let (b'[', Some(q), Some(_)) = (c, last_array_close, pending_comma) {
+                        // `{"k": [1], [2]}`: the array goes on
+                        self.delete(q, q + 1);
+                        self.delete(pos, pos + 1);
+                        self.note(RepairKind::ExtraClose, q);
+                        pending_comma = None;
+                        last_array_close = None;
+                        arrs += 1;
+                        stack.push(Frame {
+                            obj: false,
+                            del_start: pos + 1,
+                            cp: self.checkpoint(),
+                            key_at: pos + 1,
+                            any: true,
+                            paren: false,
+                            name_at: q,
+                            open: q,
+                            multi: true,
+                            set: false,
+                        });
+                        st = St::Value;
+                        pos += 1;
+                        continue;
+                    }
+                    if c == b'{' && self.object_in_array(&stack) {
+                        // `[{"i": 1, {"i": 2}]`, `[{{]`: the object was
+                        // never closed; the brace starts the next element.
+                        stack.pop();
+                        objs -= 1;
+                        match pending_comma.take() {
+                            Some(p) => self.edit(p, p, "}"),
+                            None => self.edit(pos, pos, "},"),
+                        }
+                        self.note(RepairKind::MissingClose, pos);
+                        if let Some(parent) = stack.last_mut() {
+                            parent.any = true;
+                        }
+                        st = St::Value;
+                        continue;
+                    }
                     if c == b',' {
                         // `{,` or `{"a": 1,,`
                         self.delete(pos, pos + 1);
@@ -501,6 +651,18 @@ impl<'a> Parser<'a> {
                     if c == b':' {
                         pos += 1;
                         st = St::Value;
+                    } else if c == b',' && self.set_follows(&stack, pos, end) {
+                        // `{'a', 'b'}`: a Python set, an array
+                        if let Some(f) = stack.last_mut() {
+                            f.obj = false;
+                            f.set = true;
+                            f.any = true;
+                            self.edit(f.open, f.open + 1, "[");
+                            self.note(RepairKind::PythonSet, f.open);
+                        }
+                        objs -= 1;
+                        arrs += 1;
+                        st = St::After;
                     } else if c == b',' {
                         // `{"a", "b": 1}`: a key without a value.
                         let filled = match stack.last_mut() {
@@ -508,6 +670,7 @@ impl<'a> Parser<'a> {
                             None => false,
                         };
                         if filled {
+                            last_end = pos;
                             st = St::After;
                             continue;
                         }
@@ -532,6 +695,41 @@ impl<'a> Parser<'a> {
                     }
                 }
                 St::After => {
+                    if c == b'{' && self.object_in_array(&stack) {
+                        // `[{"i": 1 {"i": 2}]`
+                        stack.pop();
+                        objs -= 1;
+                        self.edit(last_end, last_end, "},");
+                        self.note(RepairKind::MissingClose, last_end);
+                        st = St::Value;
+                        continue;
+                    }
+                    if let Some(last_scalar) = last_scalar.filter(|&s| {
+                        c == b':'
+                            && matches!(b[s], b'"' | b'\'')
+                            && stack.last().is_some_and(|f| !f.obj && !f.paren)
+                    }) {
+                        // `["key": "value"]`: the element is a key, and an
+                        // object was meant around the member
+                        self.edit(last_scalar, last_scalar, "{");
+                        self.note(RepairKind::MissingOpen, last_scalar);
+                        objs += 1;
+                        stack.push(Frame {
+                            obj: true,
+                            del_start: last_scalar,
+                            cp: self.checkpoint(),
+                            key_at: last_scalar,
+                            any: false,
+                            paren: false,
+                            name_at: last_scalar,
+                            open: last_scalar,
+                            multi: false,
+                            set: false,
+                        });
+                        st = St::Value;
+                        pos += 1;
+                        continue;
+                    }
                     let Some(top) = stack.last_mut() else {
                         return Ok(last_end);
                     };
@@ -542,6 +740,7 @@ impl<'a> Parser<'a> {
                             repairs: self.repairs.len(),
                         };
                         top.key_at = pos + 1;
+                        top.multi = true;
                         pending_comma = Some(pos);
                         st = if top.obj { St::Key } else { St::Value };
                         pos += 1;
@@ -584,6 +783,108 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+    }
+
+    /// Closes the group `f` at `at`: `(`/`name(` becomes `[` and the `)` at
+    /// `at` a `]` (`has_closer`), or both go when the group holds exactly
+    /// one value. Returns the closer text still to insert at `at` when
+    /// there is no `)`.
+    fn close_paren(&mut self, f: &Frame, at: usize, has_closer: bool) -> &'static str {
+        let kind = if f.name_at < f.open {
+            RepairKind::FunctionWrapper
+        } else {
+            RepairKind::Tuple
+        };
+        self.note(kind, f.name_at);
+        if f.any && !f.multi {
+            self.delete(f.name_at, f.open + 1);
+            if has_closer {
+                self.delete(at, at + 1);
+            }
+            return "";
+        }
+        self.edit(f.name_at, f.open + 1, "[");
+        if has_closer {
+            self.edit(at, at + 1, "]");
+            ""
+        } else {
+            "]"
+        }
+    }
+
+    /// At a `,` right after the first key of an object (with no colon):
+    /// the object is a Python set when the key was quoted and the next
+    /// item is a quoted string followed by `,` or `}` (only where missing
+    /// values would get `null`, the repair subcommand).
+    fn set_follows(&self, stack: &[Frame], comma: usize, end: usize) -> bool {
+        let b = self.b;
+        let Some(f) = stack.last() else {
+            return false;
+        };
+        if !self.null_for_missing_values || f.any || f.paren || !matches!(b[f.key_at], b'"' | b'\'')
+        {
+            return false;
+        }
+        let k = skip_json_ws(b, comma + 1, end);
+        if k >= end || !matches!(b[k], b'"' | b'\'') {
+            return false;
+        }
+        let q = b[k];
+        let Some(c) = (k + 1..end.min(k + 1 + 128)).find(|&m| b[m] == q || b[m] == b'\\') else {
+            return false;
+        };
+        let m = skip_json_ws(b, c + 1, end);
+        b[c] == q && m < end && matches!(b[m], b',' | b'}')
+    }
+
+    /// True when the top frame is an object directly inside an array.
+    fn object_in_array(&self, stack: &[Frame]) -> bool {
+        let n = stack.len();
+        n >= 2 && stack[n - 1].obj && !stack[n - 2].obj && !stack[n - 2].paren
+    }
+
+    /// After a `}` that would close the document's object: `, "key":` (or
+    /// `, "key" "value"`) follows, so the object goes on.
+    fn members_follow(&self, after: usize, end: usize) -> bool {
+        let b = self.b;
+        let j = skip_json_ws(b, after, end);
+        if j >= end || b[j] != b',' {
+            return false;
+        }
+        let k = skip_json_ws(b, j + 1, end);
+        if k >= end || b[k] != b'"' {
+            return false;
+        }
+        let Some(q) =
+            (k + 1..end.min(k + 1 + 128)).find(|&m| matches!(b[m], b'"' | b'\\') || b[m] < 0x20)
+        else {
+            return false;
+        };
+        let m = skip_json_ws(b, q + 1, end);
+        b[q] == b'"' && m < end && matches!(b[m], b':' | b'"')
+    }
+
+    /// Closes every open container at `at` (a closing code fence there
+    /// ends the document) and returns `at`.
+    fn value_end_at(
+        &mut self,
+        stack: &mut [Frame],
+        st: St,
+        pending_comma: Option<usize>,
+        at: usize,
+    ) -> Result<usize, Fail> {
+        self.before_close(stack, st, pending_comma, at);
+        let mut closers = String::with_capacity(stack.len());
+        for f in stack.iter().rev() {
+            if f.paren {
+                closers.push_str(self.close_paren(f, at, false));
+            } else {
+                closers.push(if f.obj { '}' } else { ']' });
+            }
+        }
+        self.edit(at, at, closers);
+        self.note(RepairKind::MissingClose, at);
+        Ok(at)
     }
 
     /// Fixes what the current state leaves unfinished before the top
@@ -660,8 +961,9 @@ impl<'a> Parser<'a> {
     /// Whether a value can start at `pos`.
     fn starts_value(&self, pos: usize, end: usize) -> bool {
         let c = self.b[pos];
-        matches!(c, b'"' | b'\'' | b'{' | b'[' | b'-' | b'0'..=b'9')
+        matches!(c, b'"' | b'\'' | b'{' | b'[' | b'(' | b'-' | b'0'..=b'9')
             || c.is_ascii_alphabetic()
+            || backtick_at(self.b, pos, end)
             || matches!(
                 curly_at(self.b, pos, end),
                 Some(Curly::LeftDouble | Curly::LeftSingle | Curly::RightDouble)
@@ -674,7 +976,9 @@ impl<'a> Parser<'a> {
         c == b'"'
             || c == b'\''
             || curly_at(self.b, pos, end).is_some()
+            || backtick_at(self.b, pos, end)
             || (is_ident_start(c) && ident_len(self.b, pos, end) > 0)
+            || (c.is_ascii_digit() && self.bare_key_at(pos, end))
     }
 
     /// Where unquoted text that starts a value at `pos` (its first word
@@ -682,7 +986,17 @@ impl<'a> Parser<'a> {
     /// the line end (trailing blanks left out); at the top, only a document
     /// that is one line of text with no brackets or quotes qualifies. `None`
     /// when it is not such text (a call like `NumberLong(` is not).
-    fn unquoted_end(&self, pos: usize, word_end: usize, end: usize, ctx: Ctx) -> Option<usize> {
+    ///
+    /// Returns the end of the text and where parsing resumes: past a `"`
+    /// that ends the text right before a separator (`foo",`, `abc"` at the
+    /// end), which is the text's closing quote whose opening one is missing.
+    fn unquoted_end(
+        &self,
+        pos: usize,
+        word_end: usize,
+        end: usize,
+        ctx: Ctx,
+    ) -> Option<(usize, usize)> {
         let b = self.b;
         if b.get(word_end) == Some(&b'(') {
             return None;
@@ -690,28 +1004,82 @@ impl<'a> Parser<'a> {
         let stop = match ctx {
             Ctx::Top => {
                 let rest = &b[pos..end];
-                if rest
+                let body = match memchr::memchr(b'"', rest) {
+                    // `abc"`: one quote, the last thing written
+                    Some(q) if skip_json_ws(b, pos + q + 1, end) >= end => &rest[..q],
+                    _ => rest,
+                };
+                if body
                     .iter()
                     .any(|&c| matches!(c, b'{' | b'[' | b'"' | b'\n' | b'\r'))
                 {
                     return None;
                 }
-                end
+                pos + body.len()
             }
             Ctx::ObjValue | Ctx::ArrValue => {
                 let closer = if ctx == Ctx::ObjValue { b'}' } else { b']' };
-                b[pos..end]
-                    .iter()
-                    .position(|&c| matches!(c, b',' | b'"' | b'\n' | b'\r') || c == closer)
-                    .map_or(end, |k| pos + k)
+                // brackets opened inside the text (`words{in brackets}`)
+                // are closed inside it too
+                let mut depth = 0usize;
+                let mut k = pos;
+                while k < end {
+                    let c = b[k];
+                    if matches!(c, b'{' | b'[') {
+                        depth += 1;
+                    } else if depth > 0 && matches!(c, b'}' | b']') {
+                        depth -= 1;
+                    } else if matches!(c, b',' | b'"' | b'\n' | b'\r') && depth == 0
+                        || c == closer
+                        || matches!(c, b'"' | b'\n' | b'\r')
+                    {
+                        break;
+                    }
+                    k += 1;
+                }
+                k
             }
             Ctx::Key => return None,
         };
+        let quote_ends = stop < end && b[stop] == b'"' && {
+            let k = skip_json_ws(b, stop + 1, end);
+            k >= end || matches!(b[k], b',' | b'}' | b']')
+        };
+        let raw_stop = stop;
         let mut stop = stop;
         while stop > pos && matches!(b[stop - 1], b' ' | b'\t') {
             stop -= 1;
         }
-        (stop > pos).then_some(stop)
+        let resume = if quote_ends { raw_stop + 1 } else { stop };
+        (stop > pos).then_some((stop, resume))
+    }
+
+    /// Quotes the unquoted text `pos..stop` found by
+    /// [`Parser::unquoted_end`]; a closing quote at `resume - 1` is taken
+    /// in. Returns where parsing resumes.
+    fn quote_unquoted(
+        &mut self,
+        pos: usize,
+        stop: usize,
+        resume: usize,
+        kind: RepairKind,
+    ) -> usize {
+        self.quote_text(pos, stop);
+        // the quote that ends the text (and blanks before it) goes
+        self.delete(stop, resume);
+        if resume > stop {
+            self.note(RepairKind::MissingOpenQuote, pos);
+        } else {
+            self.note(kind, pos);
+        }
+        resume.max(stop)
+    }
+
+    /// Replaces `b[pos..stop]` by the JSON string of that text.
+    fn quote_text(&mut self, pos: usize, stop: usize) {
+        let text = String::from_utf8_lossy(&self.b[pos..stop]);
+        let quoted = serde_json::Value::String(text.into_owned()).to_string();
+        self.edit(pos, stop, quoted);
     }
 
     // ----- keys ---------------------------------------------------------------
@@ -721,17 +1089,31 @@ impl<'a> Parser<'a> {
     fn key(&mut self, pos: usize, end: usize) -> Result<usize, Fail> {
         let b = self.b;
         let c = b[pos];
-        if c == b'"' || c == b'\'' || curly_at(b, pos, end).is_some() {
+        if c == b'"' || c == b'\'' || curly_at(b, pos, end).is_some() || backtick_at(b, pos, end) {
             let after = self.string(pos, end, Ctx::Key);
             self.key_cut = after.is_none();
             return Ok(after.unwrap_or(end));
         }
-        if is_ident_start(c) {
+        if is_ident_start(c) || c.is_ascii_digit() {
             let len = ident_len(b, pos, end);
             if len > 0 {
                 let after = pos + len;
+                if after < end && b[after] == b'"' {
+                    let k = skip_json_ws(b, after + 1, end);
+                    if k < end && b[k] == b':' {
+                        // `{a": 1}`: the key lost its opening quote
+                        self.key_cut = false;
+                        self.edit(pos, pos, "\"");
+                        self.note(RepairKind::MissingOpenQuote, pos);
+                        return Ok(after + 1);
+                    }
+                }
                 let k = skip_json_ws(b, after, end);
-                if k >= end || b[k] == b':' {
+                let value_next = k > after
+                    && k < end
+                    && (matches!(b[k], b'"' | b'\'' | b'{' | b'[' | b'-' | b'0'..=b'9')
+                        || curly_at(b, k, end).is_some());
+                if k >= end || b[k] == b':' || value_next {
                     // an unquoted key the end cuts may be part of a word
                     self.key_cut = after >= end;
                     self.edit(pos, pos, "\"");
@@ -761,11 +1143,46 @@ impl<'a> Parser<'a> {
     fn scalar(&mut self, pos: usize, end: usize, ctx: Ctx) -> Result<Option<usize>, Fail> {
         let b = self.b;
         let c = b[pos];
-        if c == b'"' || c == b'\'' || curly_at(b, pos, end).is_some() {
-            return Ok(Some(self.string(pos, end, ctx).unwrap_or(end)));
+        if c == b'"' || c == b'\'' || curly_at(b, pos, end).is_some() || backtick_at(b, pos, end) {
+            let mut after = self.string(pos, end, ctx);
+            // `"a" + "b"`: one string
+            while let Some(close) = after {
+                let cp = self.checkpoint();
+                let j = self.skip_ws(close, end);
+                let k = if j < end && b[j] == b'+' {
+                    self.skip_ws(j + 1, end)
+                } else {
+                    end
+                };
+                if k >= end || !(matches!(b[k], b'"' | b'\'') || curly_at(b, k, end).is_some()) {
+                    self.rollback(cp);
+                    break;
+                }
+                let open_len = if b[k] >= 0x80 { 3 } else { 1 };
+                // a closing `'` or `”` rewritten as `"` goes with the rest
+                if self
+                    .edits
+                    .last()
+                    .is_some_and(|e| e.end == close && e.start < close && e.text == "\"")
+                {
+                    self.edits.pop();
+                }
+                let quote_len = if b[close - 1] >= 0x80 { 3 } else { 1 };
+                self.delete(close - quote_len, k + open_len);
+                self.note(RepairKind::StringConcatenation, j);
+                after = self.string(k, end, ctx);
+            }
+            return Ok(Some(after.unwrap_or(end)));
+        }
+        if c == b'/' && self.unquoted_strings {
+            if let Some(stop) = regex_end(b, pos, end) {
+                self.quote_text(pos, stop);
+                self.note(RepairKind::RegexLiteral, pos);
+                return Ok(Some(stop));
+            }
         }
         if c == b'-' || c == b'+' || c == b'.' || c.is_ascii_digit() {
-            return self.number(pos, end);
+            return self.number(pos, end, ctx);
         }
         if c.is_ascii_alphabetic() {
             return self.word(pos, end, ctx).map(Some);
@@ -778,10 +1195,17 @@ impl<'a> Parser<'a> {
 
     /// Parses a number, fixing what JSON does not allow. Keeps the original
     /// digits: no number is ever re-formatted.
-    fn number(&mut self, pos: usize, end: usize) -> Result<Option<usize>, Fail> {
+    fn number(&mut self, pos: usize, end: usize, ctx: Ctx) -> Result<Option<usize>, Fail> {
         let b = self.b;
+        // Digits, with single `_` between two digits (`82_461_110`).
         let digits = |mut i: usize| {
-            while i < end && b[i].is_ascii_digit() {
+            while i < end
+                && (b[i].is_ascii_digit()
+                    || (b[i] == b'_'
+                        && i > pos
+                        && b[i - 1].is_ascii_digit()
+                        && b.get(i + 1).is_some_and(u8::is_ascii_digit)))
+            {
                 i += 1;
             }
             i
@@ -834,7 +1258,38 @@ impl<'a> Parser<'a> {
         }
         let num_end = i;
         let at_end = skip_json_ws(b, num_end, end) >= end;
+        if self.unquoted_strings {
+            // `0789`, `0.0.1`, `1notanumber`, `2024-10-18T10:00Z`, `1/3`,
+            // `-e5`: not a number; kept as the text that was written.
+            let junk = num_end < end && number_junk(b, num_end, end);
+            let zeros = int_len > 1 && b[int_start] == b'0';
+            if junk || zeros {
+                if let Some((stop, resume)) = self.unquoted_end(pos, num_end, end, ctx) {
+                    let kind = RepairKind::NumberAsString;
+                    return Ok(Some(self.quote_unquoted(pos, stop, resume, kind)));
+                }
+            }
+        }
         if int_len == 0 && frac_len == 0 {
+            let closed = at_end || {
+                let k = skip_json_ws(b, num_end, end);
+                matches!(b[k], b',' | b'}' | b']')
+            };
+            if closed && self.null_for_missing_values && num_end > pos {
+                // `-` → `-0`, `.` → `0.0`: the sign or dot that was written
+                // is kept as the number it began.
+                if plus {
+                    self.delete(pos, pos + 1);
+                }
+                if let Some(d) = dot {
+                    self.edit(d, d, "0");
+                    self.edit(d + 1, d + 1, "0");
+                } else {
+                    self.edit(num_end, num_end, "0");
+                }
+                self.note(RepairKind::TruncatedNumber, pos);
+                return Ok(Some(num_end));
+            }
             if at_end {
                 // A lone sign (or `-.`) cut off by the end.
                 self.delete(pos, num_end);
@@ -847,6 +1302,10 @@ impl<'a> Parser<'a> {
             ));
         }
         let mut kind = None;
+        for u in memchr::memchr_iter(b'_', &b[pos..num_end]) {
+            self.delete(pos + u, pos + u + 1);
+            kind = Some(RepairKind::InvalidNumber);
+        }
         if plus {
             self.delete(pos, pos + 1);
             kind = Some(RepairKind::InvalidNumber);
@@ -951,12 +1410,8 @@ impl<'a> Parser<'a> {
             }
         }
         if self.unquoted_strings {
-            if let Some(stop) = self.unquoted_end(pos, i, end, ctx) {
-                let text = String::from_utf8_lossy(&self.b[pos..stop]);
-                let quoted = serde_json::Value::String(text.into_owned()).to_string();
-                self.edit(pos, stop, quoted);
-                self.note(RepairKind::UnquotedString, pos);
-                return Ok(stop);
+            if let Some((stop, resume)) = self.unquoted_end(pos, i, end, ctx) {
+                return Ok(self.quote_unquoted(pos, stop, resume, RepairKind::UnquotedString));
             }
         }
         Err(Fail::hopeless(
@@ -978,6 +1433,7 @@ impl<'a> Parser<'a> {
         let (quote, open_len) = match b[open] {
             b'"' => (Quote::Double, 1),
             b'\'' => (Quote::Single, 1),
+            b'`' => (Quote::Back, 1),
             _ => match curly_at(b, open, end) {
                 Some(Curly::LeftSingle | Curly::RightSingle) => (Quote::CurlySingle, 3),
                 _ => (Quote::CurlyDouble, 3),
@@ -993,10 +1449,19 @@ impl<'a> Parser<'a> {
                 self.edit(open, open + 3, "\"");
                 self.note(RepairKind::TypographicQuotes, open);
             }
+            Quote::Back => {
+                self.edit(open, open + 1, "\"");
+                self.note(RepairKind::TypographicQuotes, open);
+            }
         }
         let mut seen = 0u32;
         let mut i = open + open_len;
         let content = self.checkpoint();
+        // An odd number of inner quotes so far: the next quote most likely
+        // closes an inner quotation (`"say "hi" now"`), not the string.
+        let mut inner_open = false;
+        // The opening quote was doubled (`""key""`): so may the closing be.
+        let mut doubled = false;
         loop {
             // Fast scan to the next byte that matters.
             if quote == Quote::Double {
@@ -1075,6 +1540,8 @@ impl<'a> Parser<'a> {
                     Some(Curly::RightSingle | Curly::LeftSingle) => 3,
                     _ => 0,
                 },
+                (Quote::Back, b'`' | b'\'') => 1,
+                (Quote::Back, 0xC2) if b.get(i + 1) == Some(&0xB4) => 2,
                 _ => 0,
             };
             if closer_len == 0 {
@@ -1086,14 +1553,44 @@ impl<'a> Parser<'a> {
                 i += 1;
                 continue;
             }
-            if self.closes(i + closer_len, end, ctx) {
+            if matches!(quote, Quote::Double | Quote::Single) && ctx != Ctx::Top {
+                if i == open + 1 && !self.closes(i + 1, end, ctx, false) {
+                    // `""value"`: the opening quote was doubled
+                    self.delete(i, i + 1);
+                    self.note_once(&mut seen, RepairKind::DoubledQuote, i);
+                    doubled = true;
+                    i += 1;
+                    continue;
+                }
+                if doubled
+                    && i > open + 2
+                    && b.get(i + 1) == Some(&c)
+                    && self.closes(i + 2, end, ctx, false)
+                {
+                    // `"key""`: the closing quote was doubled
+                    self.delete(i + 1, i + 2);
+                    self.note_once(&mut seen, RepairKind::DoubledQuote, i + 1);
+                    if quote != Quote::Double {
+                        self.edit(i, i + 1, "\"");
+                    }
+                    return Some(i + 2);
+                }
+            }
+            if self.closes(i + closer_len, end, ctx, inner_open) {
                 if quote != Quote::Double {
                     self.edit(i, i + closer_len, "\"");
                 }
                 return Some(i + closer_len);
             }
-            if ctx == Ctx::ObjValue && matches!(quote, Quote::Double | Quote::Single) {
-                if let Some(comma) = self.comma_before_key(open + open_len, i, end) {
+            if matches!(ctx, Ctx::ObjValue | Ctx::ArrValue)
+                && matches!(quote, Quote::Double | Quote::Single)
+            {
+                let comma = if ctx == Ctx::ObjValue {
+                    self.comma_before_key(open + open_len, i, end)
+                } else {
+                    self.comma_before_item(open + open_len, i, end)
+                };
+                if let Some(comma) = comma {
                     // `"x, "b": 1`: the string lost its closing quote
                     // before the comma that leads to the next member;
                     // blanks after the comma were escaped as content.
@@ -1105,6 +1602,7 @@ impl<'a> Parser<'a> {
             }
             if c == b'"' {
                 self.edit(i, i, "\\");
+                inner_open = !inner_open;
             }
             if quote != Quote::CurlyDouble && quote != Quote::CurlySingle {
                 self.note_once(&mut seen, RepairKind::UnescapedQuote, i);
@@ -1137,6 +1635,30 @@ impl<'a> Parser<'a> {
         (colon < end && b[colon] == b':').then_some(comma)
     }
 
+    /// For a quote at `q` inside an array element whose content starts at
+    /// `content`: when the quote directly follows a `,` (and blanks) and
+    /// opens a short string that is itself a complete element (its quote
+    /// is followed by `,`, `]` or the end), the offset of that comma: the
+    /// element before lost its closing quote there (`["a, "b"]`).
+    fn comma_before_item(&self, content: usize, q: usize, end: usize) -> Option<usize> {
+        let b = self.b;
+        let mut k = q;
+        while k > content && matches!(b[k - 1], b' ' | b'\t' | b'\n' | b'\r') {
+            k -= 1;
+        }
+        if k <= content || b[k - 1] != b',' {
+            return None;
+        }
+        let comma = k - 1;
+        let close = (q + 1..end.min(q + 1 + 128))
+            .find(|&j| b[j] == b'"' || b[j] == b'\\' || b[j] < 0x20)?;
+        if b[close] != b'"' {
+            return None;
+        }
+        let after = skip_json_ws(b, close + 1, end);
+        (after >= end || matches!(b[after], b',' | b']')).then_some(comma)
+    }
+
     /// For a string whose content from `content` runs to the end of input:
     /// when the input ends with the closer of the string's own container
     /// (`}` for an object value, `]` for an array element) and nothing but
@@ -1151,7 +1673,7 @@ impl<'a> Parser<'a> {
         let b = self.b;
         let mut k = end;
         let mut first = None;
-        while k > content && matches!(b[k - 1], b' ' | b'\t' | b'\n' | b'\r' | b'}' | b']') {
+        while k > content && matches!(b[k - 1], b' ' | b'\t' | b'\n' | b'\r' | b'}' | b']' | b'`') {
             k -= 1;
             if matches!(b[k], b'}' | b']') {
                 first = Some(k);
@@ -1174,7 +1696,7 @@ impl<'a> Parser<'a> {
     /// Does a quote followed by `b[after..]` end the string? Yes when the
     /// next token is the end, a closer, the `:` after a key, or a comma that
     /// is itself followed by something that can come next.
-    fn closes(&self, after: usize, end: usize, ctx: Ctx) -> bool {
+    fn closes(&self, after: usize, end: usize, ctx: Ctx, inner_open: bool) -> bool {
         let b = self.b;
         if after < end {
             // The common cases, without skipping whitespace.
@@ -1182,6 +1704,7 @@ impl<'a> Parser<'a> {
                 (b':', Ctx::Key) | (b'}' | b']', Ctx::Key | Ctx::ObjValue | Ctx::ArrValue) => {
                     return true
                 }
+                (b')', Ctx::ArrValue) if self.in_group => return true,
                 _ => {}
             }
         }
@@ -1189,12 +1712,37 @@ impl<'a> Parser<'a> {
         if j >= end {
             return true;
         }
+        // `"a" + "b"` (concatenation), `"a"```` (a closing fence)
+        if b[j] == b'+' {
+            let k = skip_ws_comments(b, j + 1, end);
+            if k < end && (matches!(b[k], b'"' | b'\'') || curly_at(b, k, end).is_some()) {
+                return true;
+            }
+        }
+        if b[j..end].starts_with(b"```") {
+            return true;
+        }
         if ctx == Ctx::Top {
             return false;
         }
+        if ctx == Ctx::Key && j > after {
+            // `{"a" true}`, `{“a” “b”}`: the key is followed by its value
+            if curly_at(b, j, end).is_some() {
+                return true;
+            }
+            let w = word_len(b, j, end);
+            let lit = matches!(
+                &b[j..j + w],
+                b"true" | b"false" | b"null" | b"True" | b"False" | b"None"
+            );
+            let k = skip_json_ws(b, j + w, end);
+            if lit && (k >= end || matches!(b[k], b',' | b'}')) {
+                return true;
+            }
+        }
         match b[j] {
             b'}' | b']' => true,
-            b':' => ctx == Ctx::Key,
+            b':' => ctx == Ctx::Key || ctx == Ctx::ArrValue && !self.in_group,
             // after a value in an object only a key can follow (its comma
             // missing): `"no""}` is an inner quote, `"x" "b": 1` a close
             b'"' if ctx == Ctx::ObjValue => {
@@ -1205,10 +1753,14 @@ impl<'a> Parser<'a> {
                     b[m] == b'"' && (colon >= end || b[colon] == b':')
                 })
             }
-            b'"' => true,
+            // `["a" "b"]` lacks a comma, unless an inner quotation is open
+            b'"' => ctx == Ctx::Key || !inner_open,
             // `{"a" 1}`: a key followed by a value lacks its colon.
             b'{' | b'[' | b'\'' | b'-' | b'0'..=b'9' if ctx == Ctx::Key => true,
             b'/' => j + 1 < end && matches!(b[j + 1], b'/' | b'*'),
+            b')' => self.in_group,
+            // `"x" # note`: a comment after the value
+            b'#' => j > after && !inner_open && ctx != Ctx::Key,
             b',' => {
                 if ctx == Ctx::Key {
                     return true;
@@ -1219,23 +1771,67 @@ impl<'a> Parser<'a> {
                 }
                 let n = b[k];
                 match n {
-                    b'"' | b'\'' | b'}' | b']' => true,
+                    b'"' | b'\'' | b'}' | b']' | b'`' => true,
+                    b')' => self.in_group,
                     _ if curly_at(b, k, end).is_some() => true,
-                    b'{' | b'[' | b'-' | b'0'..=b'9' => ctx == Ctx::ArrValue,
+                    // `"a",/* note */"b"`
+                    b'/' => k + 1 < end && matches!(b[k + 1], b'/' | b'*'),
+                    b'{' | b'[' | b'-' => ctx == Ctx::ArrValue,
+                    b'0'..=b'9' if ctx == Ctx::ArrValue => true,
                     _ if ctx == Ctx::ArrValue => {
                         let w = word_len(b, k, end);
                         matches!(
                             &b[k..k + w],
                             b"true" | b"false" | b"null" | b"True" | b"False" | b"None"
-                        )
+                        ) || (!inner_open && self.bare_item_at(k, end))
                     }
-                    _ if is_ident_start(n) => {
-                        let len = ident_len(b, k, end);
-                        let m = skip_json_ws(b, k + len, end);
-                        len > 0 && m < end && b[m] == b':'
-                    }
+                    _ if is_ident_start(n) || n.is_ascii_digit() => self.bare_key_at(k, end),
                     _ => false,
                 }
+            }
+            // A blank, then what can only be the next element or member:
+            // the comma is missing (`["a" 2]`, `"x"\n  next: 1`).
+            _ if j > after && !inner_open && ctx == Ctx::ArrValue => self.bare_item_at(j, end),
+            _ if j > after && !inner_open && ctx == Ctx::ObjValue => {
+                (is_ident_start(b[j]) || b[j].is_ascii_digit()) && self.bare_key_at(j, end)
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether an unquoted key starts at `k`: a name, maybe the closing
+    /// quote of a key that lost its opening one, then `:`.
+    fn bare_key_at(&self, k: usize, end: usize) -> bool {
+        let b = self.b;
+        let len = ident_len(b, k, end);
+        let mut m = k + len;
+        if m < end && b[m] == b'"' {
+            m += 1;
+        }
+        let m = skip_json_ws(b, m, end);
+        len > 0 && m < end && b[m] == b':'
+    }
+
+    /// Whether an array element without quotes starts at `j` and ends
+    /// within a short distance at a `,`, `]` or the end (`2]`, `foo) ,`),
+    /// or at a quote that closes it (`value2",`).
+    fn bare_item_at(&self, j: usize, end: usize) -> bool {
+        let b = self.b;
+        let c = b[j];
+        if !(c.is_ascii_alphanumeric() || c == b'-') {
+            return false;
+        }
+        let limit = end.min(j + 256);
+        let Some(k) =
+            (j..limit).find(|&k| matches!(b[k], b',' | b']' | b'"' | b'\n' | b'[' | b'{'))
+        else {
+            return limit == end;
+        };
+        match b[k] {
+            b',' | b']' => true,
+            b'"' => {
+                let m = skip_json_ws(b, k + 1, end);
+                m >= end || matches!(b[m], b',' | b']')
             }
             _ => false,
         }
@@ -1249,6 +1845,69 @@ fn after_or_key(stack: &[Frame]) -> St {
         Some(f) if f.obj => St::Key,
         _ => St::After,
     }
+}
+
+/// [`skip_json_ws`] that also skips `//` and `/* */` comments, without
+/// recording anything (for lookahead).
+fn skip_ws_comments(b: &[u8], mut pos: usize, end: usize) -> usize {
+    loop {
+        pos = skip_json_ws(b, pos, end);
+        if pos + 1 >= end || b[pos] != b'/' {
+            return pos;
+        }
+        pos = match b[pos + 1] {
+            b'/' => memchr::memchr(b'\n', &b[pos..end]).map_or(end, |i| pos + i),
+            b'*' => memchr::memmem::find(&b[pos + 2..end], b"*/").map_or(end, |i| pos + 2 + i + 2),
+            _ => return pos,
+        };
+    }
+}
+
+/// Whether a string quoted with backticks (`` `a` ``, `` `a´ ``) opens at
+/// `pos`: one backtick, not a code fence.
+fn backtick_at(b: &[u8], pos: usize, end: usize) -> bool {
+    b[pos] == b'`' && !(pos + 1 < end && b[pos + 1] == b'`')
+}
+
+/// For a regular expression literal at `pos` (`/ab+c/i`, on one line),
+/// the offset after it and its flags.
+fn regex_end(b: &[u8], pos: usize, end: usize) -> Option<usize> {
+    let mut i = pos + 1;
+    if i < end && matches!(b[i], b'/' | b'*') {
+        return None;
+    }
+    while i < end && !matches!(b[i], b'/' | b'\n' | b'\r') {
+        i += if b[i] == b'\\' { 2 } else { 1 };
+    }
+    if i >= end || b[i] != b'/' || i == pos + 1 {
+        return None;
+    }
+    i += 1;
+    while i < end && b[i].is_ascii_alphabetic() {
+        i += 1;
+    }
+    Some(i)
+}
+
+/// For a name at `pos` directly followed by `(` (`NumberLong(`,
+/// `callback_1(`), the offset of the `(`.
+fn call_paren(b: &[u8], pos: usize, end: usize) -> Option<usize> {
+    let mut i = pos;
+    while i < end && (b[i].is_ascii_alphanumeric() || matches!(b[i], b'_' | b'$' | b'.')) {
+        i += 1;
+    }
+    (i > pos && i < end && b[i] == b'(').then_some(i)
+}
+
+/// Whether the byte at `i`, right after a number, shows the token is no
+/// number (`1notanumber`, `0.0.1`, `10-20`, `1/3`); a comment (`1//x`) is
+/// not such a byte.
+fn number_junk(b: &[u8], i: usize, end: usize) -> bool {
+    let c = b[i];
+    if c == b'/' {
+        return !(i + 1 < end && matches!(b[i + 1], b'/' | b'*'));
+    }
+    c.is_ascii_alphanumeric() || matches!(c, b'.' | b'-' | b'+' | b'_')
 }
 
 /// Length of the ASCII word at `pos`.
@@ -1296,6 +1955,7 @@ fn special(c: u8, quote: Quote) -> bool {
             Quote::Double => false,
             Quote::Single => c == b'\'',
             Quote::CurlyDouble | Quote::CurlySingle => c == 0xE2,
+            Quote::Back => c == b'`' || c == b'\'' || c == 0xC2,
         }
 }
 

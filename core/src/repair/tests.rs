@@ -662,6 +662,14 @@ mod properties {
         Ok(())
     }
 
+    /// Found by `json_like_noise`: a key filled with `null` and then a
+    /// member cut inside its quote must keep the filled member.
+    #[test]
+    fn filled_member_then_cut_key() {
+        unchecked_output_parses("{‘‘,…'").unwrap();
+        unchecked_output_parses("{'': ,…'").unwrap();
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig { cases: 2048, ..ProptestConfig::default() })]
 
@@ -822,5 +830,133 @@ fn other_capitalisations_and_signed_infinity() {
             (NonJsonLiteral, 12),
             (NonJsonLiteral, 23),
         ],
+    );
+}
+
+/// The options of the `repair` subcommand.
+fn cli_opts() -> RepairOptions {
+    RepairOptions {
+        timeout_ms: 0,
+        null_for_missing_values: true,
+        unquoted_strings: true,
+        ..RepairOptions::default()
+    }
+}
+
+/// Repairs `input` as the `repair` subcommand does and checks the output
+/// and the kinds reported (in offset order).
+#[track_caller]
+fn check_cli(input: &str, output: &str, kinds: &[RepairKind]) {
+    let r = match repair(input, &cli_opts()) {
+        Ok(r) => r,
+        Err(e) => panic!("repair({input:?}) failed: {e}"),
+    };
+    assert_eq!(r.output, output, "output for {input:?}");
+    let got: Vec<RepairKind> = r.repairs.iter().map(|r| r.kind).collect();
+    assert_eq!(got, kinds, "repairs for {input:?}");
+    assert!(is_valid_json(&r.output), "invalid output {:?}", r.output);
+}
+
+#[test]
+fn number_as_string() {
+    check_cli("[0789]", r#"["0789"]"#, &[NumberAsString]);
+    check_cli(
+        "{\"v\": 1.1.1, \"d\": 2024-10-18T10:00Z}",
+        r#"{"v": "1.1.1", "d": "2024-10-18T10:00Z"}"#,
+        &[NumberAsString, NumberAsString],
+    );
+    check_cli(
+        "[1, 2notanumber]",
+        r#"[1, "2notanumber"]"#,
+        &[NumberAsString],
+    );
+    // inside parse the leading zero is dropped as before
+    check("[05]", "[5]", &[(InvalidNumber, 1)]);
+    check_cli(
+        "{\"n\": 82_461_110}",
+        r#"{"n": 82461110}"#,
+        &[InvalidNumber],
+    );
+    check_cli("[-]", "[-0]", &[TruncatedNumber]);
+}
+
+#[test]
+fn missing_open_quote() {
+    check_cli(r#"{a":"foo"}"#, r#"{"a":"foo"}"#, &[MissingOpenQuote]);
+    check_cli(
+        r#"[a",b"]"#,
+        r#"["a","b"]"#,
+        &[MissingOpenQuote, MissingOpenQuote],
+    );
+    check_cli("abc\"", r#""abc""#, &[MissingOpenQuote]);
+}
+
+#[test]
+fn strings_end_before_the_next_element() {
+    check_cli(r#"["a" 2]"#, r#"["a", 2]"#, &[MissingComma]);
+    check_cli(
+        r#"["lorem "ipsum" dolor", "x"]"#,
+        r#"["lorem \"ipsum\" dolor", "x"]"#,
+        &[UnescapedQuote],
+    );
+    check_cli(r#"["a,"b"]"#, r#"["a","b"]"#, &[UnclosedString]);
+}
+
+#[test]
+fn wrappers() {
+    check_cli(
+        "callback_1({\"a\": 1});",
+        r#"{"a": 1}"#,
+        &[FunctionWrapper, TrailingComma],
+    );
+    check_cli(
+        r#"{"_id": ObjectId("12")}"#,
+        r#"{"_id": "12"}"#,
+        &[FunctionWrapper],
+    );
+    check("(1, 2)", "[1, 2]", &[(Tuple, 0)]);
+    check("(\"x\")", "\"x\"", &[(Tuple, 0)]);
+    check(r#""a" + "b""#, r#""ab""#, &[(StringConcatenation, 4)]);
+    check_cli(
+        "{r: /a+b/i}",
+        r#"{"r": "/a+b/i"}"#,
+        &[UnquotedKey, RegexLiteral],
+    );
+    check(r#"{\"a\": 1}"#, r#"{"a": 1}"#, &[(EscapedDocument, 1)]);
+}
+
+#[test]
+fn several_values_become_an_array() {
+    check("1\n2", "[1,\n2]", &[(ConcatenatedValues, 2)]);
+    check("1, 2", "[1, 2]", &[(ConcatenatedValues, 3)]);
+    check("4,", "4", &[(TrailingComma, 1)]);
+}
+
+#[test]
+fn python_sets_and_keys_in_arrays() {
+    check_cli(
+        "{'a', 'b'}",
+        r#"["a", "b"]"#,
+        &[PythonSet, SingleQuotes, SingleQuotes],
+    );
+    check(
+        r#"["k": 1]"#,
+        r#"[{"k": 1}]"#,
+        &[(MissingOpen, 1), (MissingClose, 7)],
+    );
+    check(r#"{"k": [1], [2]}"#, r#"{"k": [1, 2]}"#, &[(ExtraClose, 8)]);
+    check(
+        r#"[{"i":1{"i":2}]"#,
+        r#"[{"i":1},{"i":2}]"#,
+        &[(MissingClose, 7)],
+    );
+}
+
+#[test]
+fn doubled_quotes() {
+    check(
+        r#"{""a"": ""b"}"#,
+        r#"{"a": "b"}"#,
+        &[(DoubledQuote, 2), (DoubledQuote, 9)],
     );
 }

@@ -58,14 +58,15 @@ pub(crate) fn non_ascii_space(b: &[u8], pos: usize, end: usize) -> Option<(usize
     }
     let c2 = *b.get(pos + 2)?;
     let kind = match (c0, c1, c2) {
-        (0xE1, 0x9A, 0x80) => Space::Space, // U+1680 OGHAM SPACE MARK
+        (0xE1, 0x9A, 0x80) => Space::Space,     // U+1680 OGHAM SPACE MARK
+        (0xE1, 0xA0, 0x8E) => Space::ZeroWidth, // U+180E MONGOLIAN VOWEL SEPARATOR
         (0xE2, 0x80, 0x80..=0x8A) => Space::Space, // U+2000..U+200A
         (0xE2, 0x80, 0x8B) => Space::ZeroWidth, // U+200B ZERO WIDTH SPACE
         (0xE2, 0x80, 0xA8 | 0xA9) => Space::Space, // U+2028, U+2029
-        (0xE2, 0x80, 0xAF) => Space::Space, // U+202F NARROW NO-BREAK SPACE
-        (0xE2, 0x81, 0x9F) => Space::Space, // U+205F MEDIUM MATHEMATICAL SPACE
+        (0xE2, 0x80, 0xAF) => Space::Space,     // U+202F NARROW NO-BREAK SPACE
+        (0xE2, 0x81, 0x9F) => Space::Space,     // U+205F MEDIUM MATHEMATICAL SPACE
         (0xE2, 0x81, 0xA0) => Space::ZeroWidth, // U+2060 WORD JOINER
-        (0xE3, 0x80, 0x80) => Space::Space, // U+3000 IDEOGRAPHIC SPACE
+        (0xE3, 0x80, 0x80) => Space::Space,     // U+3000 IDEOGRAPHIC SPACE
         (0xEF, 0xBB, 0xBF) => Space::ZeroWidth, // U+FEFF (BOM inside the text)
         _ => return None,
     };

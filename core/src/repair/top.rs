@@ -64,10 +64,18 @@ pub(crate) fn repair_document(
         }
     }
 
+    if allow_double {
+        if let Some(fixed) = escaped_document(input, pos, opts) {
+            return fixed;
+        }
+    }
+
     let c = b[pos];
     let container = c == b'{' || c == b'[';
+    // `[```json …```]`: brackets around a fence; the fence is the document
+    let fenced = container && b[skip_json_ws(b, pos + 1, len)..].starts_with(b"```");
     let mut first_err: Option<Fail> = None;
-    if container || direct_scalar_start(b, pos, len) {
+    if !fenced && (container || direct_scalar_start(b, pos, len)) {
         let cp = p.checkpoint();
         match values(&mut p, pos, len) {
             Ok(done) => {
@@ -97,7 +105,12 @@ pub(crate) fn repair_document(
     // for unquoted strings (`Sorry, no [31mJSON` is not an array).
     p.rollback(cp0);
     p.unquoted_strings = false;
-    let mut from = pos;
+    // a fence in brackets is taken from its backticks
+    let mut from = if fenced {
+        skip_json_ws(b, pos + 1, len)
+    } else {
+        pos
+    };
     let mut fence_at = memchr::memmem::find(&b[from..], b"```").map(|i| from + i);
     let mut tries = 0;
     while tries < MAX_CANDIDATES && from < len {
@@ -136,6 +149,7 @@ pub(crate) fn repair_document(
                         p.note(RepairKind::SurroundingProse, pos);
                     }
                     p.note(RepairKind::CodeFence, cand);
+                    let (done, body_end) = more_fences(&mut p, v, done, close);
                     finish_trailing(&mut p, done, body_end);
                     return build(input, p);
                 }
@@ -169,18 +183,79 @@ pub(crate) fn repair_document(
     })
 }
 
+/// After a fenced value from `first` to `done` whose fence closes at
+/// `close`: the values of the fences that follow (prose between them
+/// dropped) join it in one array. Returns the end of the last value and of
+/// the last fence body taken.
+fn more_fences(
+    p: &mut Parser<'_>,
+    first: usize,
+    mut done: usize,
+    mut close: Option<usize>,
+) -> (usize, usize) {
+    let b = p.b;
+    let len = b.len();
+    let mut body_end = close.unwrap_or(len);
+    let mut count = 1;
+    let mut second_at = 0;
+    while let Some(c) = close {
+        if count >= MAX_CANDIDATES {
+            break;
+        }
+        let Some(open) = memchr::memmem::find(&b[c + 3..], b"```").map(|i| c + 3 + i) else {
+            break;
+        };
+        let body = fence_body_start(b, open + 3, len);
+        let next_close = memchr::memmem::find(&b[body..], b"```").map(|i| body + i);
+        let next_end = next_close.unwrap_or(len);
+        let cp = p.checkpoint();
+        let v = p.skip_ws(skip_json_ws(b, body, next_end), next_end);
+        if v >= next_end {
+            p.rollback(cp);
+            break;
+        }
+        match values(p, v, next_end) {
+            Ok(e) => {
+                p.edit(done, done, ",");
+                p.delete(done, v);
+                if count == 1 {
+                    second_at = v;
+                }
+                count += 1;
+                done = e;
+                body_end = next_end;
+                close = next_close;
+            }
+            Err(_) => {
+                p.rollback(cp);
+                break;
+            }
+        }
+    }
+    if count > 1 {
+        p.edit(first, first, "[");
+        p.edit(done, done, "]");
+        p.note(RepairKind::ConcatenatedValues, second_at);
+    }
+    (done, body_end)
+}
+
 /// Whether a top-level scalar (string, number, literal) can start at `pos`.
 fn direct_scalar_start(b: &[u8], pos: usize, len: usize) -> bool {
     let c = b[pos];
-    matches!(c, b'"' | b'\'' | b'-' | b'0'..=b'9')
+    matches!(c, b'"' | b'\'' | b'-' | b'+' | b'.' | b'(' | b'0'..=b'9')
         || c.is_ascii_alphabetic()
+        || (c == b'/' && pos + 1 < len && !matches!(b[pos + 1], b'/' | b'*'))
+        || (c == b'`' && !(pos + 1 < len && b[pos + 1] == b'`'))
         || super::text::curly_at(b, pos, len).is_some()
 }
 
 /// Skips the info string of a code fence (```` ```json ````) and the end of
 /// its line.
 fn fence_body_start(b: &[u8], mut i: usize, len: usize) -> usize {
-    while i < len && (b[i].is_ascii_alphanumeric() || matches!(b[i], b'_' | b'+' | b'-' | b'.')) {
+    while i < len
+        && (b[i].is_ascii_alphanumeric() || matches!(b[i], b'_' | b'+' | b'-' | b'.' | b'`'))
+    {
         i += 1;
     }
     while i < len && matches!(b[i], b' ' | b'\t') {
@@ -195,9 +270,12 @@ fn fence_body_start(b: &[u8], mut i: usize, len: usize) -> usize {
     i
 }
 
-/// Parses one top-level value at `start` and any values concatenated after
-/// it (`{..}{..}`, `{..}, {..}`), wrapping several into an array, and drops
-/// stray closers after them. Returns the offset after what was consumed.
+/// Parses one top-level value at `start` and any values after it: objects
+/// and arrays concatenated (`{..}{..}`, `{..}, {..}`), values separated by
+/// commas (`1, 2, 3`) or one per line (NDJSON, `1\n2`), wrapping several
+/// into an array. Drops stray closers after a container and a trailing `,`
+/// or `;` (`4,`, `callback(…);`). Returns the offset after what was
+/// consumed.
 fn values(p: &mut Parser<'_>, start: usize, end: usize) -> Result<usize, Fail> {
     let b = p.b;
     let first_container = matches!(b[start], b'{' | b'[');
@@ -207,7 +285,7 @@ fn values(p: &mut Parser<'_>, start: usize, end: usize) -> Result<usize, Fail> {
     let mut gaps: Vec<usize> = Vec::new();
     let mut count = 1usize;
     let mut second_at = 0usize;
-    while first_container && consumed < end {
+    while consumed < end {
         let cp = p.checkpoint();
         let t = p.skip_ws(consumed, end);
         if t >= end {
@@ -215,42 +293,58 @@ fn values(p: &mut Parser<'_>, start: usize, end: usize) -> Result<usize, Fail> {
             p.rollback(cp);
             break;
         }
-        match b[t] {
-            b'}' | b']' => {
+        let (v, comma) = match b[t] {
+            b'}' | b']' if first_container => {
                 p.delete(t, t + 1);
                 p.note(RepairKind::ExtraClose, t);
                 consumed = t + 1;
+                continue;
             }
-            b'{' | b'[' | b',' => {
-                let (v, comma) = if b[t] == b',' {
-                    let k = skip_json_ws(b, t + 1, end);
-                    if k >= end || !matches!(b[k], b'{' | b'[') {
-                        p.rollback(cp);
-                        break;
-                    }
-                    (k, true)
-                } else {
-                    (t, false)
-                };
-                match p.value(v, end) {
-                    Ok(e) => {
-                        if !comma {
-                            gaps.push(value_end);
-                        }
-                        if count == 1 {
-                            second_at = v;
-                        }
-                        count += 1;
-                        consumed = e;
-                        value_end = e;
-                    }
-                    Err(_) => {
-                        p.rollback(cp);
-                        break;
-                    }
+            b',' | b';' => {
+                let k = p.skip_ws(t + 1, end);
+                if k >= end {
+                    // `4,`, `callback(2);`: a separator with nothing after
+                    p.delete(t, t + 1);
+                    p.note(RepairKind::TrailingComma, t);
+                    consumed = k;
+                    continue;
                 }
+                if b[t] == b';' {
+                    p.rollback(cp);
+                    break;
+                }
+                (k, true)
             }
+            b'{' | b'[' => (t, false),
+            // a value on a line of its own
+            _ if memchr::memchr(b'\n', &b[consumed..t]).is_some() => (t, false),
             _ => {
+                p.rollback(cp);
+                break;
+            }
+        };
+        if !first_container && !comma && memchr::memchr(b'\n', &b[consumed..t]).is_none() {
+            p.rollback(cp);
+            break;
+        }
+        // Words after the first value are prose, not values.
+        let unquoted = p.unquoted_strings;
+        p.unquoted_strings = false;
+        let next = p.value(v, end);
+        p.unquoted_strings = unquoted;
+        match next {
+            Ok(e) => {
+                if !comma {
+                    gaps.push(value_end);
+                }
+                if count == 1 {
+                    second_at = v;
+                }
+                count += 1;
+                consumed = e;
+                value_end = e;
+            }
+            Err(_) => {
                 p.rollback(cp);
                 break;
             }
@@ -364,6 +458,78 @@ fn double_encoded(
         Repair {
             kind: RepairKind::DoubleEncoded,
             offset: pos,
+        },
+    );
+    fixed.edits_empty = false;
+    Some(Ok(fixed))
+}
+
+/// A document written escaped, as if cut out of a JSON string: its first
+/// quote is `\"` (`{\"a\": 1}`, `\"text\"`). The escapes `\"` and `\\` are
+/// undone and the result repaired. `None` when the document does not have
+/// that shape or the unescaped text cannot be repaired.
+fn escaped_document(
+    input: &str,
+    pos: usize,
+    opts: &RepairOptions,
+) -> Option<Result<Fixed, RepairError>> {
+    let b = input.as_bytes();
+    let len = b.len();
+    let q = memchr::memchr(b'"', &b[pos..]).map(|i| pos + i)?;
+    if q == 0 || b[q - 1] != b'\\' || (q >= 2 && b[q - 2] == b'\\') {
+        return None;
+    }
+    if !(q - 1 == pos || matches!(b[pos], b'{' | b'[')) {
+        return None;
+    }
+    let mut out = String::with_capacity(len);
+    let mut map = Vec::with_capacity(len + 1);
+    let mut i = 0;
+    while i < len {
+        let c = b[i];
+        if c == b'\\' && i + 1 < len && matches!(b[i + 1], b'"' | b'\\') {
+            out.push(b[i + 1] as char);
+            map.push(i);
+            i += 2;
+            continue;
+        }
+        let w = utf8_width(c);
+        let stop = (i + w).min(len);
+        let s = input.get(i..stop)?;
+        out.push_str(s);
+        map.extend(std::iter::repeat_n(i, s.len()));
+        i = stop;
+    }
+    map.push(len);
+    let at = |off: usize| map.get(off).copied().unwrap_or(len);
+    let mut fixed = if is_valid_json(&out) {
+        Fixed {
+            output: out,
+            repairs: Vec::new(),
+            edits_empty: false,
+        }
+    } else {
+        match repair_document(&out, opts, false) {
+            Ok(f) if !f.edits_empty => f,
+            Ok(_) => Fixed {
+                output: out,
+                repairs: Vec::new(),
+                edits_empty: false,
+            },
+            Err(e) if e.is_budget() => {
+                return Some(Err(RepairError::at(e.code, e.message, input, at(e.offset))));
+            }
+            Err(_) => return None,
+        }
+    };
+    for r in &mut fixed.repairs {
+        r.offset = at(r.offset);
+    }
+    fixed.repairs.insert(
+        0,
+        Repair {
+            kind: RepairKind::EscapedDocument,
+            offset: q - 1,
         },
     );
     fixed.edits_empty = false;

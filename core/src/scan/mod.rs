@@ -20,6 +20,44 @@ pub fn lossy(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// Whether `c` must not reach a terminal as it is: a control character
+/// (C0 with NUL, BEL, ESC, CR and LF, DEL, C1 with CSI and OSC) other than
+/// tab, or an invisible bidirectional control that reorders what is shown.
+#[inline]
+pub fn is_unsafe_for_terminal(c: char) -> bool {
+    (c.is_control() && c != '\t')
+        || matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// The one escaping function for text bound for a terminal (everything
+/// `toolcall` writes on stderr that came from a model, a server or a file:
+/// tool and property names, file names, messages, log lines).
+///
+/// Every character [`is_unsafe_for_terminal`] is written as a visible Rust
+/// escape (`\n`, `\r`, `\0`, `\u{1b}`, `\u{202e}`), so such text can
+/// neither drive the terminal (colours, titles, cursor moves, a bell) nor
+/// forge a line of output; everything else, tabs and all printable Unicode,
+/// stays as it is. Borrowed when there is nothing to escape.
+pub fn escape_terminal(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.chars().any(is_unsafe_for_terminal) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if is_unsafe_for_terminal(c) {
+            match c {
+                '\n' => out.push_str("\\n"),
+                '\r' => out.push_str("\\r"),
+                '\0' => out.push_str("\\0"),
+                _ => out.extend(c.escape_unicode()),
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// How a literal compares to the input at some position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Prefix {

@@ -22,8 +22,14 @@
 //!   result_cap_tokens: 4096,      // --result-cap (exec: --max-output, in bytes)
 //!   retry_failed_tools: false,    // --retry-failed
 //!   approval_timeout_s: 300,      // --approval-timeout
+//!   retry_timeout_secs: 120,      // --retry-timeout
+//!   retry_max_output: 16777216,   // --retry-max-output
 //! }
 //! ```
+//!
+//! Every number is range-checked when the file is read (see [`LIMITS`]): a
+//! negative, fractional or out-of-range value is an error naming the key,
+//! not a setting that makes every call fail.
 
 use super::Risk;
 use serde::Deserialize;
@@ -73,7 +79,21 @@ pub struct FileConfig {
     pub retry_failed_tools: Option<bool>,
     /// Seconds a person or approver has to answer.
     pub approval_timeout_s: Option<u64>,
+    /// Seconds a retry command may run before its process group is killed.
+    pub retry_timeout_secs: Option<u64>,
+    /// Most bytes of a retry command's output read.
+    pub retry_max_output: Option<u64>,
 }
+
+/// The numeric settings and their allowed ranges (inclusive), the same as
+/// the flags they stand for.
+pub const LIMITS: [(&str, u64, u64); 5] = [
+    ("max_retries", 0, 100),
+    ("repair_timeout_ms", 0, 3_600_000),
+    ("max_buffer_size", 1, 1 << 32),
+    ("retry_timeout_secs", 1, 86_400),
+    ("retry_max_output", 1, 1 << 32),
+];
 
 /// A configuration file that could not be used.
 #[derive(Debug)]
@@ -108,7 +128,17 @@ impl FileConfig {
         if text.trim().is_empty() {
             return Ok(FileConfig::default());
         }
-        json5::from_str(text).map_err(|e| e.to_string())
+        let value: serde_json::Value = json5::from_str(text).map_err(|e| e.to_string())?;
+        if let serde_json::Value::Object(m) = &value {
+            for (key, min, max) in LIMITS {
+                let Some(v) = m.get(key) else { continue };
+                match v.as_u64() {
+                    Some(n) if (min..=max).contains(&n) => {}
+                    _ => return Err(format!("{key}: {v} is not an integer from {min} to {max}")),
+                }
+            }
+        }
+        serde_json::from_value(value).map_err(|e| e.to_string())
     }
 }
 
@@ -140,5 +170,15 @@ mod tests {
         assert_eq!(c.strict_validation, Some(false));
         assert!(FileConfig::from_text("{max_retry: 2}").is_err());
         assert!(FileConfig::from_text("{unknown_tool_risk: 'huge'}").is_err());
+        for bad in ["-1", "0", "1.5", "1e99", "'8'", "4294967297"] {
+            let e = FileConfig::from_text(&format!("{{max_buffer_size: {bad}}}"));
+            assert!(e.is_err(), "{bad} accepted");
+        }
+        assert_eq!(
+            FileConfig::from_text("{max_buffer_size: 4096}")
+                .expect("config")
+                .max_buffer_size,
+            Some(4096)
+        );
     }
 }

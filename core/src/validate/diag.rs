@@ -124,7 +124,10 @@ pub enum Severity {
 }
 
 /// Renders one diagnostic: a `file:line:col: error[CODE]: path: message`
-/// line and, when `doc` is given, the source line with a caret.
+/// line and, when `doc` is given, the source line with a caret. The file
+/// name, path and message are escaped ([`crate::scan::escape_terminal`]) and
+/// the quoted source line shows `?` for control characters, so the text is
+/// safe to print on a terminal and has exactly its own lines.
 pub fn render(
     file: &str,
     doc: Option<&[u8]>,
@@ -137,15 +140,19 @@ pub fn render(
         Severity::Error => "error",
         Severity::Warning => "warning",
     };
+    let esc = crate::scan::escape_terminal;
     let mut s = format!(
-        "{file}:{}:{}: {sev}[{}]: ",
-        pos.line, pos.column, issue.code
+        "{}:{}:{}: {sev}[{}]: ",
+        esc(file),
+        pos.line,
+        pos.column,
+        issue.code
     );
     if !issue.path.is_empty() {
-        s.push_str(&issue.path);
+        s.push_str(&esc(&issue.path));
         s.push_str(": ");
     }
-    s.push_str(&issue.message);
+    s.push_str(&esc(&issue.message));
     s.push('\n');
     if let Some(d) = doc {
         let offset = offset.min(d.len());
@@ -156,7 +163,13 @@ pub fn render(
             .trim_end_matches('\r')
             .chars()
             .take(160)
-            .map(|c| if c.is_control() && c != '\t' { '?' } else { c })
+            .map(|c| {
+                if crate::scan::is_unsafe_for_terminal(c) {
+                    '?'
+                } else {
+                    c
+                }
+            })
             .collect();
         let gutter = pos.line.to_string().len().max(4);
         let pad: String = String::from_utf8_lossy(&d[begin..offset])

@@ -32,7 +32,7 @@ impl LlamaServer {
             return;
         }
         if let Some(e) = obj.get("error") {
-            out.push(Item::Error {
+            out.push(Item::ServerError {
                 message: format!("server error: {}", error_text(e)),
                 hint: Some("the server reported an error in the middle of the stream".into()),
             });

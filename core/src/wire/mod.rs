@@ -186,7 +186,16 @@ pub struct Summary {
     /// The stream ended without its final event (`done: true`, `[DONE]`, a
     /// `finish_reason`, `response.completed`, `stop: true`).
     pub truncated: bool,
+    /// The errors the server reported in the stream (`{"error": …}`, SSE
+    /// `event: error`, a failed response), as their record messages; the
+    /// first [`MAX_SERVER_ERRORS`] are kept, `server_error_count` counts all.
+    pub server_errors: Vec<String>,
+    /// How many errors the server reported.
+    pub server_error_count: u64,
 }
+
+/// Server error messages kept in a [`Summary`] (the records carry them all).
+pub const MAX_SERVER_ERRORS: usize = 16;
 
 /// What a decoder found in one payload (or one stretch of terminal output).
 #[derive(Debug)]
@@ -206,8 +215,15 @@ pub(crate) enum Item {
     },
     /// Token counts.
     Usage(Usage),
-    /// An error the server reported, or a payload that is not usable.
+    /// A payload that is not usable.
     Error {
+        message: String,
+        hint: Option<String>,
+    },
+    /// An error the server reported (`{"error": …}`, SSE `event: error`, a
+    /// failed response): an error record, and a [`Summary::server_errors`]
+    /// entry so that the caller can fail the run.
+    ServerError {
         message: String,
         hint: Option<String>,
     },
@@ -252,9 +268,15 @@ enum Framed<'a> {
     TooLong { offset: u64, number: u64 },
 }
 
-/// memchr-based line framing shared by NDJSON and SSE.
+/// memchr-based line framing shared by NDJSON and SSE. A line ends at
+/// `\n`, `\r\n` or a lone `\r` (the three line ends the SSE specification
+/// allows; JSON never holds a raw CR or LF inside a value, so NDJSON loses
+/// nothing by it), also when a `\r\n` pair is split between two chunks.
 #[derive(Debug)]
 struct LineFramer {
+    /// The last line ended with a `\r` at the very end of a chunk: a `\n`
+    /// opening the next chunk belongs to that line end.
+    after_cr: bool,
     /// The current line's bytes so far (never more than `max`).
     buf: Vec<u8>,
     max: usize,
@@ -271,6 +293,7 @@ struct LineFramer {
 impl LineFramer {
     fn new(max: usize) -> Self {
         LineFramer {
+            after_cr: false,
             buf: Vec::new(),
             max,
             skipping: false,
@@ -297,20 +320,41 @@ impl LineFramer {
         });
     }
 
+    /// Where the next line starts after the line end at `at` (a `\r`, `\n`
+    /// or `\r\n`).
+    fn after_end(&mut self, chunk: &[u8], at: usize) -> usize {
+        if chunk[at] == b'\r' {
+            match chunk.get(at + 1) {
+                None => self.after_cr = true,
+                Some(b'\n') => return at + 2,
+                Some(_) => {}
+            }
+        }
+        at + 1
+    }
+
     fn feed(&mut self, chunk: &[u8], f: &mut dyn FnMut(Framed<'_>)) {
+        if chunk.is_empty() {
+            return;
+        }
         let base = self.fed;
         self.fed += chunk.len() as u64;
         let mut i = 0;
+        if std::mem::take(&mut self.after_cr) && chunk[0] == b'\n' {
+            // the `\n` of a `\r\n` split between chunks
+            i = 1;
+        }
         if self.skipping || !self.buf.is_empty() {
             // the current line began in an earlier chunk
-            let Some(k) = memchr::memchr(b'\n', chunk) else {
+            let Some(k) = memchr::memchr2(b'\n', b'\r', &chunk[i..]) else {
+                let rest = &chunk[i..];
                 if !self.skipping {
-                    if self.buf.len() + chunk.len() > self.max {
+                    if self.buf.len() + rest.len() > self.max {
                         self.too_long(f);
                         self.skipping = true;
                         self.buf = Vec::new();
                     } else {
-                        self.buf.extend_from_slice(chunk);
+                        self.buf.extend_from_slice(rest);
                     }
                 }
                 return;
@@ -322,17 +366,17 @@ impl LineFramer {
                 self.buf = Vec::new();
             } else {
                 let mut line = std::mem::take(&mut self.buf);
-                line.extend_from_slice(&chunk[..k]);
+                line.extend_from_slice(&chunk[i..i + k]);
                 self.emit(&line, true, f);
                 line.clear();
                 self.buf = line;
             }
             self.number += 1;
-            i = k + 1;
+            i = self.after_end(chunk, i + k);
         }
         loop {
             self.offset = base + i as u64;
-            let Some(k) = memchr::memchr(b'\n', &chunk[i..]) else {
+            let Some(k) = memchr::memchr2(b'\n', b'\r', &chunk[i..]) else {
                 break;
             };
             if k > self.max {
@@ -341,7 +385,7 @@ impl LineFramer {
                 self.emit(&chunk[i..i + k], true, f);
             }
             self.number += 1;
-            i += k + 1;
+            i = self.after_end(chunk, i + k);
         }
         let rest = &chunk[i..];
         if rest.len() > self.max {
@@ -367,11 +411,54 @@ fn classify_json(payload: &[u8], fallback: InputKind) -> InputKind {
     let Ok(Value::Object(obj)) = serde_json::from_slice::<Value>(payload) else {
         return InputKind::Text;
     };
-    if openai::looks_like(&obj) {
+    classify_object(&obj, fallback)
+}
+
+/// The top-level keys of the JSON object that `prefix` begins, as far as the
+/// prefix goes: each key with a `null` value, except `object` and `type`,
+/// whose (short) values classification reads. A first line longer than the
+/// sniffing window is still classified by the keys it opens with (servers
+/// write `model`, `object`, `choices` before the long content).
+fn prefix_object(prefix: &[u8]) -> serde_json::Map<String, Value> {
+    use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, Visitor};
+    struct Keys<'a>(&'a mut serde_json::Map<String, Value>);
+    impl<'de> DeserializeSeed<'de> for Keys<'_> {
+        type Value = ();
+        fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_map(self)
+        }
+    }
+    impl<'de> Visitor<'de> for Keys<'_> {
+        type Value = ();
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a JSON object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<(), A::Error> {
+            while let Some(k) = m.next_key::<String>()? {
+                if k == "object" || k == "type" {
+                    let v: Value = m.next_value()?;
+                    self.0.insert(k, v);
+                } else {
+                    self.0.insert(k, Value::Null);
+                    m.next_value::<IgnoredAny>()?;
+                }
+            }
+            Ok(())
+        }
+    }
+    let mut obj = serde_json::Map::new();
+    let mut de = serde_json::Deserializer::from_slice(prefix);
+    // an error is the prefix ending: the keys read so far are the answer
+    let _ = Keys(&mut obj).deserialize(&mut de);
+    obj
+}
+
+fn classify_object(obj: &serde_json::Map<String, Value>, fallback: InputKind) -> InputKind {
+    if openai::looks_like(obj) {
         InputKind::OpenAi
-    } else if ollama::looks_like(&obj) {
+    } else if ollama::looks_like(obj) {
         InputKind::Ollama
-    } else if llama_server::looks_like(&obj) {
+    } else if llama_server::looks_like(obj) {
         InputKind::LlamaServer
     } else if obj.contains_key("error") && obj.len() == 1 && fallback == InputKind::Text {
         InputKind::Ollama
@@ -385,6 +472,7 @@ const SSE_FIELDS: [&[u8]; 4] = [b"data:", b"event:", b"id:", b"retry:"];
 /// Decides the input kind from its first bytes, or `None` while undecided.
 fn sniff(buf: &[u8], eof: bool, max: usize) -> Option<InputKind> {
     let buf = buf.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(buf);
+    let full = buf.len() > max;
     // Only the first `max + 1` bytes are looked at: past them an undecided
     // input is text. Reading further when more has arrived (a whole batch)
     // would decide differently from a stream that got here in pieces.
@@ -397,7 +485,7 @@ fn sniff(buf: &[u8], eof: bool, max: usize) -> Option<InputKind> {
         return (eof || buf.len() > max).then_some(InputKind::Text);
     };
     let rest = &buf[s..];
-    let first_line = || match memchr::memchr(b'\n', rest) {
+    let first_line = || match memchr::memchr2(b'\n', b'\r', rest) {
         Some(k) => Some(&rest[..k]),
         None if eof => Some(rest),
         None => None,
@@ -412,6 +500,10 @@ fn sniff(buf: &[u8], eof: bool, max: usize) -> Option<InputKind> {
             _ => match crate::scan::balance::JsonEnd::new().scan(rest) {
                 crate::scan::balance::End::At(n) => {
                     Some(classify_json(&rest[..n], InputKind::Text))
+                }
+                // a first line longer than the window: its opening keys
+                crate::scan::balance::End::More if full => {
+                    Some(classify_object(&prefix_object(rest), InputKind::Text))
                 }
                 crate::scan::balance::End::More if !eof => None,
                 _ => Some(InputKind::Text),
@@ -443,7 +535,7 @@ fn sniff(buf: &[u8], eof: bool, max: usize) -> Option<InputKind> {
 fn sniff_sse(rest: &[u8], eof: bool) -> Option<InputKind> {
     let mut pos = 0;
     while pos < rest.len() {
-        let (line, next) = match memchr::memchr(b'\n', &rest[pos..]) {
+        let (line, next) = match memchr::memchr2(b'\n', b'\r', &rest[pos..]) {
             Some(k) => (&rest[pos..pos + k], pos + k + 1),
             None if eof => (&rest[pos..], rest.len()),
             None => {
@@ -491,12 +583,14 @@ fn sniff_sse_payload(first: &[u8], more: &[u8], eof: bool) -> Option<InputKind> 
             End::More => {}
         }
         // the event goes on only in `data:` lines
-        let Some(k) = memchr::memchr(b'\n', &more[pos..]) else {
+        let Some(k) = memchr::memchr2(b'\n', b'\r', &more[pos..]) else {
             return eof.then(|| classify_json(&joined, InputKind::OpenAi));
         };
         let line = &more[pos..pos + k];
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
         pos += k + 1;
+        if line.is_empty() && pos >= 2 && more[pos - 2] == b'\r' && more[pos - 1] == b'\n' {
+            continue; // the `\n` of a `\r\n`
+        }
         let Some(p) = line.strip_prefix(b"data:") else {
             return Some(classify_json(&joined, InputKind::OpenAi));
         };
@@ -584,6 +678,12 @@ struct Core {
     truncated: bool,
     /// A JSON payload begun on an earlier line and not yet closed.
     pending: Option<Pending>,
+    /// The current SSE event is `event: error`: its data is a server error.
+    sse_error: bool,
+    /// Server error messages (the first [`MAX_SERVER_ERRORS`]).
+    server_errors: Vec<String>,
+    /// Server errors reported.
+    server_error_count: u64,
 }
 
 /// A JSON payload spread over several lines: pretty-printed JSON (`curl …
@@ -641,6 +741,9 @@ impl WireEngine {
             usage: None,
             truncated: false,
             pending: None,
+            sse_error: false,
+            server_errors: Vec::new(),
+            server_error_count: 0,
         };
         if wire.input != InputKind::Auto {
             core.resolve(wire.input);
@@ -768,6 +871,8 @@ impl WireEngine {
             finish_reason: c.finish_reason.clone(),
             usage: c.usage.clone(),
             truncated: c.truncated,
+            server_errors: c.server_errors.clone(),
+            server_error_count: c.server_error_count,
         }
     }
 }
@@ -823,10 +928,21 @@ impl Core {
         }
     }
 
+    /// One wire line. A line is a line: a payload still open when a blank
+    /// line comes (the end of an SSE event; pretty-printed JSON has none) or
+    /// when a line starts a new value at its first byte (the lines inside a
+    /// pretty-printed value are indented; NDJSON lines are not) was cut or
+    /// garbage: it is reported and decoding resumes with this line.
     fn line(&mut self, l: Line<'_>, sink: &mut dyn Sink) {
         self.lines = l.number;
         let t = l.bytes.trim_ascii();
         if t.is_empty() {
+            self.sse_error = false;
+            self.abandon_pending(sink);
+            return;
+        }
+        if let Some(name) = t.strip_prefix(b"event:") {
+            self.sse_error = name.trim_ascii() == b"error";
             return;
         }
         let payload = if let Some(p) = t.strip_prefix(b"data:") {
@@ -834,6 +950,11 @@ impl Core {
         } else if t[0] == b':' || SSE_FIELDS.iter().any(|f| t.starts_with(f)) {
             return;
         } else {
+            // a line that is not SSE: no `event:` field applies to it
+            self.sse_error = false;
+            if matches!(l.bytes.first(), Some(b'{' | b'[')) {
+                self.abandon_pending(sink);
+            }
             t
         };
         if let Some(mut p) = self.pending.take() {
@@ -881,9 +1002,43 @@ impl Core {
         self.payload(payload, at, l.complete, sink);
     }
 
+    /// Reports a payload that never closed (see [`Core::line`]) and drops it.
+    fn abandon_pending(&mut self, sink: &mut dyn Sink) {
+        let Some(p) = self.pending.take() else {
+            return;
+        };
+        let at = At {
+            raw: &p.bytes,
+            offset: p.offset,
+            number: p.number,
+        };
+        self.error(
+            "TLP-008",
+            "line is not JSON (cut off or garbage); skipped".into(),
+            Some("decoding resumed at the next line".into()),
+            Some(at),
+            sink,
+        );
+    }
+
     /// Decodes one payload: a JSON value (or `[DONE]`) from one line or
     /// several.
     fn payload(&mut self, payload: &[u8], at: At<'_>, complete: bool, sink: &mut dyn Sink) {
+        if self.sse_error && payload != b"[DONE]" {
+            // `event: error`: whatever its data says is the server's error
+            let message = match serde_json::from_slice::<Value>(payload) {
+                Ok(v) => error_text(v.get("error").unwrap_or(&v)),
+                Err(_) if complete && self.opens_value(payload, at) => return,
+                Err(_) => crate::scan::lossy(payload).into_owned(),
+            };
+            self.payloads += 1;
+            self.items.push(Item::ServerError {
+                message: format!("server error: {message}"),
+                hint: Some("the server reported an error in the middle of the stream".into()),
+            });
+            self.run_items(Some(at), sink);
+            return;
+        }
         if payload == b"[DONE]" {
             self.items.push(Item::Finish {
                 choice: None,
@@ -991,6 +1146,13 @@ impl Core {
                 }
                 Item::Usage(u) => self.usage.get_or_insert_with(Usage::default).merge(u),
                 Item::Error { message, hint } => self.error("TLP-008", message, hint, at, sink),
+                Item::ServerError { message, hint } => {
+                    self.server_error_count += 1;
+                    if self.server_errors.len() < MAX_SERVER_ERRORS {
+                        self.server_errors.push(message.clone());
+                    }
+                    self.error("TLP-008", message, hint, at, sink);
+                }
                 Item::End => self.ended = true,
                 Item::Model(name) => self.model_named(&name),
             }

@@ -92,7 +92,7 @@ impl OpenAi {
         }
         if let Some(e) = obj.get("error") {
             if !e.is_null() {
-                out.push(Item::Error {
+                out.push(Item::ServerError {
                     message: format!("server error: {}", error_text(e)),
                     hint: Some("the server reported an error in the middle of the stream".into()),
                 });
@@ -259,7 +259,7 @@ impl OpenAi {
                         out.push(Item::Usage(u));
                     }
                     if let Some(e) = resp.get("error").filter(|e| !e.is_null()) {
-                        out.push(Item::Error {
+                        out.push(Item::ServerError {
                             message: format!("server error: {}", error_text(e)),
                             hint: Some("the response failed on the server".into()),
                         });
@@ -276,7 +276,7 @@ impl OpenAi {
                 out.push(Item::End);
                 self.seen.clear();
             }
-            "error" => out.push(Item::Error {
+            "error" => out.push(Item::ServerError {
                 message: format!("server error: {}", error_text(&Value::Object(obj.clone()))),
                 hint: Some("the server reported an error in the middle of the stream".into()),
             }),

@@ -33,6 +33,7 @@ mod tests {
     #[test]
     fn directly_answer_is_dropped() {
         let mut r = BlockResult {
+            empty_list: false,
             calls: vec![call("directly_answer", 5), call("search", 9)],
             errors: Vec::new(),
         };
@@ -40,6 +41,7 @@ mod tests {
         assert_eq!(r.calls.len(), 1);
         assert_eq!(r.calls[0].name, "search");
         let mut r = BlockResult {
+            empty_list: false,
             calls: vec![call("directly_answer", 5)],
             errors: Vec::new(),
         };

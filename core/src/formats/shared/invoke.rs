@@ -2,7 +2,7 @@
 //! children (MiniMax-M2) or parameters named by their tags, each tag
 //! possibly behind MiniMax-M3's namespace token `]<]minimax[>[`.
 
-use crate::call::{strip_one_newline, ParsedCall};
+use crate::call::{strip_value_framing, ParsedCall};
 use crate::formats::{BlockEnd, BlockResult, FormatId, ParseCx};
 use crate::scan::{self, Prefix};
 use serde_json::{Map, Value};
@@ -64,7 +64,7 @@ fn value(raw: &[u8]) -> Value {
         }
     }
     let text = String::from_utf8_lossy(r);
-    super::xml::decode_value(strip_one_newline(&text))
+    super::xml::decode_value(&strip_value_framing(&text))
 }
 
 /// Reads every `<invoke name="…">` in `b`: parameters are

@@ -3,8 +3,8 @@
 
 use crate::call::{Evidence, ParsedCall};
 use crate::formats::{BlockEnd, BlockResult, FormatId, ParseCx, Scanner};
+use crate::scan;
 use crate::scan::balance::JsonEnd;
-use crate::scan::{self, Prefix};
 
 /// The value of the first top-level `"name"` key (or `"function": {"name"`)
 /// of a JSON object starting at or after `from`, once its string has closed.
@@ -166,19 +166,7 @@ impl JsonThenClose {
                 cut: false,
             };
         }
-        let s = scan::skip_space(block, end);
-        match scan::prefix_ci(&block[s..], self.close) {
-            Prefix::Full => BlockEnd::Done {
-                len: s + self.close.len(),
-                cut: false,
-            },
-            Prefix::Partial if !eof => BlockEnd::More,
-            _ if s == block.len() && !eof => BlockEnd::More,
-            _ => BlockEnd::Done {
-                len: end,
-                cut: false,
-            },
-        }
+        super::end::close_after_value(block, end, self.close, eof)
     }
 
     /// The input ended inside the body.
@@ -231,8 +219,10 @@ pub fn calls_from_json_body(
             )
         }
     };
+    let empty_array = value.as_array().is_some_and(Vec::is_empty);
     match calls_from_owned(value, ev) {
         Ok(parts) => BlockResult {
+            empty_list: false,
             calls: parts
                 .into_iter()
                 .map(|p| {
@@ -252,6 +242,11 @@ pub fn calls_from_json_body(
                 })
                 .collect(),
             errors: Vec::new(),
+        },
+        // a marked body that is an empty list says "no calls": markup
+        Err(Shape::NotCall) if empty_array && ev == crate::call::Evidence::Strong => BlockResult {
+            empty_list: true,
+            ..BlockResult::default()
         },
         Err(Shape::NotCall) => match ev {
             crate::call::Evidence::Weak => BlockResult::text(),

@@ -2,6 +2,7 @@
 //! shares with others from here, never from a sibling format.
 
 pub mod directly_answer;
+pub mod end;
 pub mod fence;
 pub mod invoke;
 pub mod json;

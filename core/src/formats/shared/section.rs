@@ -348,12 +348,7 @@ impl SectionScanner {
         match match_any(rest, toks.call_begin) {
             Hit::Full(n) => {
                 // the previous call lost its end token
-                self.calls.push(CallSpan {
-                    body_start: body,
-                    body_end: h,
-                    end: h,
-                    closed: false,
-                });
+                self.calls.push(CallSpan::unclosed(body, h));
                 self.last_call_end = Some(h);
                 self.phase = SectionPhase::InCall {
                     start: h,
@@ -368,12 +363,7 @@ impl SectionScanner {
         }
         match match_any(rest, toks.section_end) {
             Hit::Full(n) => {
-                self.calls.push(CallSpan {
-                    body_start: body,
-                    body_end: h,
-                    end: h,
-                    closed: false,
-                });
+                self.calls.push(CallSpan::unclosed(body, h));
                 return Some(BlockEnd::Done {
                     len: h + n,
                     cut: false,
@@ -451,12 +441,7 @@ impl SectionScanner {
                 cut: false,
             },
             _ => {
-                self.calls.push(CallSpan {
-                    body_start: body,
-                    body_end: block.len(),
-                    end: block.len(),
-                    closed: false,
-                });
+                self.calls.push(CallSpan::unclosed(body, block.len()));
                 BlockEnd::Done {
                     len: block.len(),
                     cut: true,
@@ -513,6 +498,19 @@ pub struct CallSpan {
     pub end: usize,
     /// The call had its end token.
     pub closed: bool,
+}
+
+impl CallSpan {
+    /// A call whose body starts at `body` and that lost its end token: its
+    /// body and markup end at `at`.
+    fn unclosed(body: usize, at: usize) -> Self {
+        CallSpan {
+            body_start: body,
+            body_end: at,
+            end: at,
+            closed: false,
+        }
+    }
 }
 
 /// Splits a complete block into its calls, with the scanner's rules (from

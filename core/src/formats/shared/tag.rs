@@ -85,11 +85,12 @@ pub fn suffixed_len(input: &[u8], lit_len: usize, eof: bool) -> Result<usize, Pr
 }
 
 /// Length of `<function=NAME>` / `<function name="NAME">` at the start of
-/// `input`, or why not.
+/// `input`, or why not (a tag with no name, `<function=>`, is not one).
 pub fn function_tag_end(input: &[u8], cx: &ProbeCx) -> Result<usize, Probe> {
     let limit = input.len().min(10 + 256);
     for (k, &b) in input[9..limit].iter().enumerate() {
         match b {
+            b'>' if k <= 1 => return Err(Probe::NotMarker), // no name
             b'>' => return Ok(9 + k + 1),
             b'\n' | b'<' | b'{' => return Err(Probe::NotMarker),
             _ => {}

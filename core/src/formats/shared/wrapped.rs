@@ -6,6 +6,20 @@ use crate::formats::shared::python::{call_head, rest_of_line_blank, PyEndAt, PyS
 use crate::formats::{BlockEnd, Scanner};
 use crate::scan::{self, Prefix};
 
+/// Where the body of a block lies that is an opening marker `open_len`
+/// bytes long, a body and an optional `close` marker: `(from, to, cut)`,
+/// the body being `block[from..to]`; `cut` when the input was cut (`cut`
+/// given) and the closing marker is missing.
+pub fn marked_body(block: &[u8], open_len: usize, close: &[u8], cut: bool) -> (usize, usize, bool) {
+    let from = open_len.min(block.len());
+    let to = if block.len() >= from + close.len() && block.ends_with(close) {
+        block.len() - close.len()
+    } else {
+        block.len()
+    };
+    (from, to, cut && to == block.len())
+}
+
 /// Finds the end of a block that is an opening marker, a body and an
 /// optional closing marker. The body is a bracketed value or a call
 /// expression, ended by a balanced scan (so a closing marker inside a

@@ -2,7 +2,7 @@
 //! </function>` body (Qwen3-Coder, Seed-OSS and their relatives) and the
 //! typing of text values written between tags.
 
-use crate::call::{strip_one_newline, type_text, ParsedCall};
+use crate::call::{strip_value_framing, type_text, ParsedCall};
 use crate::formats::{BlockResult, FormatId, ParseCx};
 use crate::scan::{self, Prefix};
 use serde_json::{Map, Value};
@@ -35,6 +35,7 @@ pub fn parse_function(block: &[u8], format: FormatId, cx: &ParseCx) -> BlockResu
         return BlockResult::truncated(format, block.len());
     }
     BlockResult {
+        empty_list: false,
         calls: vec![ParsedCall {
             name,
             arguments: args,
@@ -279,8 +280,8 @@ fn insert(args: &mut Map<String, Value>, key: String, raw: &[u8]) {
         return;
     }
     let text = String::from_utf8_lossy(raw);
-    let v = strip_one_newline(&text);
-    args.insert(key, decode_value(v));
+    let v = strip_value_framing(&text);
+    args.insert(key, decode_value(&v));
 }
 
 /// JSON objects and arrays are decoded when they parse; the rest is typed text.

@@ -3,11 +3,15 @@
 //! an opening and an optional closing marker.
 
 use super::literal::*;
-use crate::call::{calls_from_value, clean_name, close_truncated, Evidence, ParsedCall, Shape};
-use crate::formats::{BlockError, BlockResult, FormatId, ParseCx};
+use crate::call::{
+    calls_from_value, clean_name, close_truncated, CallParts, Evidence, ParsedCall, Shape,
+};
+use crate::formats::shared::wrapped::{marked_body, WrapScan};
+use crate::formats::{Action, BlockError, BlockFormat, BlockResult, FormatId, ParseCx, Probe};
 use crate::repair::{Repair, RepairKind};
 use crate::scan::{self};
 use serde_json::Value;
+use std::borrow::Cow;
 
 /// Turns parsed calls into a block result: each call's `end` is where the
 /// next one starts (offsets shifted by `offset`), the last one runs to
@@ -101,6 +105,21 @@ pub fn parse_value_any(
     crate::call::parse_json(t, opts).ok()
 }
 
+/// The call `p` read from a value whose parse made the repairs `reps`,
+/// labelled `format`, its markup ending at `end`.
+pub fn parsed_call(p: CallParts, reps: &[Repair], format: FormatId, end: usize) -> ParsedCall {
+    let mut repairs = reps.to_vec();
+    repairs.extend(p.repairs);
+    ParsedCall {
+        name: clean_name(&p.name),
+        arguments: p.arguments,
+        id: p.id,
+        format,
+        repairs,
+        end,
+    }
+}
+
 /// Calls from a JSON / Python-literal value body (strong evidence).
 pub fn value_calls(
     text: &str,
@@ -128,16 +147,7 @@ pub fn value_calls(
         Ok(parts) => {
             let mut r = BlockResult::default();
             for p in parts {
-                let mut repairs = reps.clone();
-                repairs.extend(p.repairs);
-                r.calls.push(ParsedCall {
-                    name: clean_name(&p.name),
-                    arguments: p.arguments,
-                    id: p.id,
-                    format,
-                    repairs,
-                    end: block.len(),
-                });
+                r.calls.push(parsed_call(p, &reps, format, block.len()));
             }
             if !cut && v.is_array() {
                 // offsets are exact only for the text as written
@@ -170,16 +180,47 @@ pub struct Wrap {
     pub seq: bool,
 }
 
+impl Wrap {
+    /// Where the body of `block` lies: `(from, to, cut)` as
+    /// [`marked_body`] gives it.
+    pub fn body(&self, block: &[u8], cut: bool) -> (usize, usize, bool) {
+        marked_body(block, self.open_len, self.close, cut)
+    }
+
+    /// The probe's answer for the opening marker: a block of `fmt` whose
+    /// end a [`WrapScan`] finds.
+    pub fn block(&self, fmt: &'static dyn BlockFormat) -> Probe {
+        Probe::Match(Action::Block {
+            fmt,
+            scanner: Box::new(WrapScan::new(self.open_len, self.close, self.seq)),
+        })
+    }
+}
+
+/// The text of the body `block[from..to]`; a blank body is the block's
+/// whole answer: truncated when `cut`, else an `empty FORMAT call` error.
+pub fn body_text(
+    block: &[u8],
+    from: usize,
+    to: usize,
+    cut: bool,
+    format: FormatId,
+) -> Result<Cow<'_, str>, BlockResult> {
+    let text = String::from_utf8_lossy(&block[from..to]);
+    if !text.trim().is_empty() {
+        return Ok(text);
+    }
+    Err(if cut {
+        BlockResult::truncated(format, block.len())
+    } else {
+        BlockResult::error("TLP-001", format!("empty {format} call"), from)
+    })
+}
+
 /// Parses a [`Wrap`] block: a JSON (or Python-literal) value of calls, a
 /// pythonic list, or bare call expressions.
 pub fn parse_wrapped(block: &[u8], cx: &ParseCx, w: &Wrap, format: FormatId) -> BlockResult {
-    let open = w.open_len.min(block.len());
-    let body_end = if block.len() >= open + w.close.len() && block.ends_with(w.close) {
-        block.len() - w.close.len()
-    } else {
-        block.len()
-    };
-    let cut = cx.cut && body_end == block.len();
+    let (open, body_end, cut) = w.body(block, cx.cut);
     parse_body(
         block,
         open,
@@ -204,15 +245,12 @@ pub fn parse_body(
     opts: &crate::repair::RepairOptions,
 ) -> BlockResult {
     let raw = &block[from..to];
-    let text = String::from_utf8_lossy(raw);
-    let exact = matches!(text, std::borrow::Cow::Borrowed(_));
+    let text = match body_text(block, from, to, cut, format) {
+        Ok(text) => text,
+        Err(r) => return r,
+    };
+    let exact = matches!(text, Cow::Borrowed(_));
     let t = text.trim();
-    if t.is_empty() {
-        if cut {
-            return BlockResult::truncated(format, block.len());
-        }
-        return BlockResult::error("TLP-001", format!("empty {format} call"), from);
-    }
     let tb = t.as_bytes();
     let objects = tb[0] == b'{'
         || (tb[0] == b'[' && matches!(tb.get(scan::skip_space(tb, 1)), Some(b'{') | Some(b']')));

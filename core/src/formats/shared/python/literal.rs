@@ -2,7 +2,13 @@
 //! and values in Python's syntax (both quote styles, triple-quoted, raw and
 //! prefixed strings, ints with `_`/hex/octal/binary, floats, `True`/`None`,
 //! lists, dicts, tuples and sets), read into JSON values.
+//!
+//! The same parser reads Gemma's argument syntax ([`Dialect::Gemma`]:
+//! `{key:<|"|>text<|"|>,n:3}`): the dialect chooses how a value, a string
+//! and a dict member look; white space, nesting, the container loops and
+//! the closing of brackets cut at end of input are one code path.
 
+use crate::call::type_text;
 use serde_json::{Map, Number, Value};
 
 /// Deepest nesting the literal parser accepts.
@@ -48,11 +54,41 @@ pub struct PyCalls {
     pub closed_at_eof: Option<usize>,
 }
 
+/// The literal syntax a parse reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// Python: quoted strings with prefixes and escapes, numbers,
+    /// `True`/`None`, lists, tuples, dicts and sets, `\`-newline
+    /// continuations.
+    Python,
+    /// Gemma's argument syntax: `{key:value,…}` objects with bare or
+    /// string keys and `[…]` arrays; strings are either between two equal
+    /// delimiters from `delims` (read verbatim) or JSON `"…"` strings; any
+    /// other value is the bare text up to `,`, `}` or `]`, trimmed: `null`
+    /// and `None` are null, `True` and `False` booleans, the rest typed like
+    /// text ([`type_text`]).
+    Gemma {
+        /// The string delimiters (`<|"|>`, `<escape>`).
+        delims: &'static [&'static [u8]],
+    },
+}
+
+/// A value read by [`parse_literal_in`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Literal {
+    /// The value.
+    pub value: Value,
+    /// Where closing brackets were supplied because the input ended after a
+    /// complete value (only with `close_at_eof`).
+    pub closed_at_eof: Option<usize>,
+}
+
 struct Parser<'a> {
     s: &'a str,
     b: &'a [u8],
     i: usize,
     depth: usize,
+    dialect: Dialect,
     /// Supply missing closers at end of input after a complete value.
     lenient: bool,
     closed_at: Option<usize>,
@@ -70,12 +106,13 @@ pub(crate) fn is_ident_byte(b: u8) -> bool {
 }
 
 impl<'a> Parser<'a> {
-    fn new(s: &'a str, lenient: bool) -> Self {
+    fn new(s: &'a str, dialect: Dialect, lenient: bool) -> Self {
         Parser {
             s,
             b: s.as_bytes(),
             i: 0,
             depth: 0,
+            dialect,
             lenient,
             closed_at: None,
             last_safe: false,
@@ -90,12 +127,24 @@ impl<'a> Parser<'a> {
         while let Some(c) = self.peek() {
             if matches!(c, b' ' | b'\t' | b'\r' | b'\n') {
                 self.i += 1;
-            } else if c == b'\\' && matches!(self.b.get(self.i + 1), Some(b'\n')) {
+            } else if c == b'\\'
+                && self.dialect == Dialect::Python
+                && matches!(self.b.get(self.i + 1), Some(b'\n'))
+            {
                 self.i += 2; // explicit line continuation
             } else {
                 break;
             }
         }
+    }
+
+    /// Only white space is left.
+    fn rest_blank(&mut self) -> Result<(), PyError> {
+        self.ws();
+        if self.i < self.b.len() {
+            return Err(PyError::Syntax(self.i));
+        }
+        Ok(())
     }
 
     fn syntax<T>(&self) -> Result<T, PyError> {
@@ -123,6 +172,54 @@ impl<'a> Parser<'a> {
             return Err(PyError::Syntax(self.i));
         }
         Ok(())
+    }
+
+    /// The container whose opening bracket is at the cursor, up to `close`:
+    /// `item` reads one item; items are separated by commas (a trailing one
+    /// is allowed), and at end of input after a complete value the closer is
+    /// supplied when lenient. With `empty` false the closer is not accepted
+    /// before the first item. Returns whether a comma was seen.
+    fn items(
+        &mut self,
+        close: u8,
+        empty: bool,
+        mut item: impl FnMut(&mut Self) -> Result<(), PyError>,
+    ) -> Result<bool, PyError> {
+        self.i += 1;
+        self.enter()?;
+        self.last_safe = false;
+        let mut comma = false;
+        let mut first = true;
+        loop {
+            self.ws();
+            match self.peek() {
+                None => return Err(PyError::Eof),
+                Some(c) if c == close && (empty || !first) => {
+                    self.i += 1;
+                    break;
+                }
+                _ => {}
+            }
+            item(self)?;
+            first = false;
+            self.ws();
+            match self.peek() {
+                Some(b',') => {
+                    self.i += 1;
+                    comma = true;
+                    self.last_safe = false;
+                }
+                Some(c) if c == close => {
+                    self.i += 1;
+                    break;
+                }
+                None if self.close_at_eof() => break,
+                _ => return self.syntax(),
+            }
+        }
+        self.depth -= 1;
+        self.last_safe = true;
+        Ok(comma)
     }
 
     fn ident(&mut self) -> Option<&'a str> {
@@ -175,9 +272,6 @@ impl<'a> Parser<'a> {
         if self.peek() != Some(b'(') {
             return self.syntax();
         }
-        self.i += 1;
-        self.enter()?;
-        self.last_safe = false;
         let mut call = PyCall {
             name,
             arguments: Map::new(),
@@ -186,33 +280,7 @@ impl<'a> Parser<'a> {
             start,
             end: 0,
         };
-        loop {
-            self.ws();
-            match self.peek() {
-                None => return Err(PyError::Eof),
-                Some(b')') => {
-                    self.i += 1;
-                    break;
-                }
-                _ => {}
-            }
-            self.argument(&mut call)?;
-            self.ws();
-            match self.peek() {
-                Some(b',') => {
-                    self.i += 1;
-                    self.last_safe = false;
-                }
-                Some(b')') => {
-                    self.i += 1;
-                    break;
-                }
-                None if self.close_at_eof() => break,
-                _ => return self.syntax(),
-            }
-        }
-        self.depth -= 1;
-        self.last_safe = true;
+        self.items(b')', true, |p| p.argument(&mut call))?;
         call.end = self.i;
         Ok(call)
     }
@@ -243,20 +311,23 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    /// A Python literal value.
+    /// A value in the parser's dialect.
     fn value(&mut self) -> Result<Value, PyError> {
         self.ws();
         let Some(c) = self.peek() else {
             return Err(PyError::Eof);
         };
+        match self.dialect {
+            Dialect::Python => self.python_value(c),
+            Dialect::Gemma { delims } => self.gemma_value(c, delims),
+        }
+    }
+
+    /// A Python literal value starting with `c`.
+    fn python_value(&mut self, c: u8) -> Result<Value, PyError> {
         match c {
-            b'[' => {
-                self.i += 1;
-                let items = self.seq(b']')?.0;
-                Ok(Value::Array(items))
-            }
+            b'[' => Ok(Value::Array(self.seq(b']')?.0)),
             b'(' => {
-                self.i += 1;
                 let (mut items, comma) = self.seq(b')')?;
                 if items.len() == 1 && !comma {
                     Ok(items.pop().unwrap_or(Value::Null))
@@ -293,104 +364,155 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// Items up to `close`; returns them and whether a comma was seen.
+    /// The values of the container opened at the cursor, up to `close`;
+    /// returns them and whether a comma was seen.
     fn seq(&mut self, close: u8) -> Result<(Vec<Value>, bool), PyError> {
-        self.enter()?;
-        self.last_safe = false;
         let mut items = Vec::new();
-        let mut comma = false;
-        loop {
-            self.ws();
-            match self.peek() {
-                None => return Err(PyError::Eof),
-                Some(c) if c == close => {
-                    self.i += 1;
-                    break;
-                }
-                _ => {}
-            }
-            items.push(self.value()?);
-            self.ws();
-            match self.peek() {
-                Some(b',') => {
-                    self.i += 1;
-                    comma = true;
-                    self.last_safe = false;
-                }
-                Some(c) if c == close => {
-                    self.i += 1;
-                    break;
-                }
-                None if self.close_at_eof() => break,
-                _ => return self.syntax(),
-            }
-        }
-        self.depth -= 1;
-        self.last_safe = true;
+        let comma = self.items(close, true, |p| {
+            items.push(p.value()?);
+            Ok(())
+        })?;
         Ok((items, comma))
     }
 
     /// A dict (or a set, which becomes an array).
     fn dict(&mut self) -> Result<Value, PyError> {
-        self.i += 1; // '{'
-        self.enter()?;
-        self.last_safe = false;
         let mut map = Map::new();
         let mut set: Option<Vec<Value>> = None;
-        loop {
-            self.ws();
-            match self.peek() {
-                None => return Err(PyError::Eof),
-                Some(b'}') => {
-                    self.i += 1;
-                    break;
-                }
-                _ => {}
-            }
-            let key_at = self.i;
-            let key = self.value()?;
-            self.ws();
-            if set.is_none() && map.is_empty() && matches!(self.peek(), Some(b',' | b'}')) {
+        self.items(b'}', true, |p| {
+            let key_at = p.i;
+            let key = p.value()?;
+            p.ws();
+            if set.is_none() && map.is_empty() && matches!(p.peek(), Some(b',' | b'}')) {
                 set = Some(Vec::new());
             }
             if let Some(items) = set.as_mut() {
                 items.push(key);
-            } else {
-                if self.peek() != Some(b':') {
-                    return self.syntax();
-                }
-                self.i += 1;
-                let k = match key {
-                    Value::String(s) => s,
-                    Value::Number(n) => n.to_string(),
-                    Value::Bool(true) => "True".to_string(),
-                    Value::Bool(false) => "False".to_string(),
-                    Value::Null => "None".to_string(),
-                    _ => return Err(PyError::Syntax(key_at)),
-                };
-                let v = self.value()?;
-                map.insert(k, v);
+                return Ok(());
             }
-            self.ws();
-            match self.peek() {
-                Some(b',') => {
-                    self.i += 1;
-                    self.last_safe = false;
-                }
-                Some(b'}') => {
-                    self.i += 1;
-                    break;
-                }
-                None if self.close_at_eof() => break,
-                _ => return self.syntax(),
+            if p.peek() != Some(b':') {
+                return p.syntax();
             }
-        }
-        self.depth -= 1;
-        self.last_safe = true;
+            p.i += 1;
+            let k = match key {
+                Value::String(s) => s,
+                Value::Number(n) => n.to_string(),
+                Value::Bool(true) => "True".to_string(),
+                Value::Bool(false) => "False".to_string(),
+                Value::Null => "None".to_string(),
+                _ => return Err(PyError::Syntax(key_at)),
+            };
+            let v = p.value()?;
+            map.insert(k, v);
+            Ok(())
+        })?;
         Ok(match set {
             Some(items) => Value::Array(items),
             None => Value::Object(map),
         })
+    }
+
+    /// A Gemma value starting with `c`.
+    fn gemma_value(&mut self, c: u8, delims: &'static [&'static [u8]]) -> Result<Value, PyError> {
+        if let Some(s) = self.gemma_string(delims) {
+            return s.map(Value::String);
+        }
+        match c {
+            b'{' => self.gemma_object(delims),
+            b'[' => Ok(Value::Array(self.seq(b']')?.0)),
+            _ => {
+                // a bare literal up to the next separator
+                let start = self.i;
+                while let Some(c) = self.peek() {
+                    if matches!(c, b',' | b'}' | b']') {
+                        break;
+                    }
+                    if c == b'<' && delim_at(self.b, self.i, delims).is_some() {
+                        return Err(PyError::Syntax(self.i));
+                    }
+                    self.i += 1;
+                }
+                self.last_safe = false;
+                let word = self.s[start..self.i].trim();
+                if word.is_empty() {
+                    return self.syntax();
+                }
+                Ok(match word {
+                    "null" | "None" => Value::Null,
+                    "True" => Value::Bool(true),
+                    "False" => Value::Bool(false),
+                    _ => type_text(word),
+                })
+            }
+        }
+    }
+
+    /// A Gemma string: between two of the same delimiter (verbatim) or a
+    /// JSON `"…"` string; `None` when neither starts at the cursor.
+    fn gemma_string(
+        &mut self,
+        delims: &'static [&'static [u8]],
+    ) -> Option<Result<String, PyError>> {
+        if let Some(d) = delim_at(self.b, self.i, delims) {
+            let start = self.i + d.len();
+            return Some(match crate::scan::find(self.b, start, d) {
+                Some(k) => {
+                    self.i = k + d.len();
+                    self.last_safe = true;
+                    Ok(self.s[start..k].to_string())
+                }
+                None => Err(PyError::Eof),
+            });
+        }
+        if self.peek() != Some(b'"') {
+            return None;
+        }
+        let start = self.i;
+        let mut k = start + 1;
+        let mut esc = false;
+        while let Some(&c) = self.b.get(k) {
+            if esc {
+                esc = false;
+            } else if c == b'\\' {
+                esc = true;
+            } else if c == b'"' {
+                self.i = k + 1;
+                self.last_safe = true;
+                return Some(
+                    serde_json::from_str::<String>(&self.s[start..=k])
+                        .map_err(|_| PyError::Syntax(start)),
+                );
+            }
+            k += 1;
+        }
+        Some(Err(PyError::Eof))
+    }
+
+    /// A Gemma object: `key:value` members, the key a string or the bare
+    /// text up to `:`.
+    fn gemma_object(&mut self, delims: &'static [&'static [u8]]) -> Result<Value, PyError> {
+        let mut map = Map::new();
+        self.items(b'}', true, |p| {
+            let key = match p.gemma_string(delims) {
+                Some(k) => k?,
+                None => {
+                    let start = p.i;
+                    while !matches!(p.peek(), None | Some(b':' | b',' | b'}')) {
+                        p.i += 1;
+                    }
+                    p.s[start..p.i].trim().to_string()
+                }
+            };
+            p.ws();
+            if p.peek() != Some(b':') || key.is_empty() {
+                return p.syntax();
+            }
+            p.i += 1;
+            let v = p.value()?;
+            map.insert(key, v);
+            Ok(())
+        })?;
+        Ok(Value::Object(map))
     }
 
     /// One or more adjacent string literals, concatenated.
@@ -617,44 +739,25 @@ impl<'a> Parser<'a> {
             .ok_or(PyError::Syntax(start))
     }
 
-    /// A `[call, …]` list.
+    /// A `[call, …]` list (not empty).
     fn call_list(&mut self) -> Result<Vec<PyCall>, PyError> {
         self.ws();
         if self.peek() != Some(b'[') {
             return self.syntax();
         }
-        self.i += 1;
-        self.enter()?;
         let mut calls = Vec::new();
-        loop {
-            self.ws();
-            match self.peek() {
-                None => return Err(PyError::Eof),
-                Some(b']') if !calls.is_empty() => {
-                    self.i += 1;
-                    break;
-                }
-                _ => {}
-            }
-            calls.push(self.call()?);
-            self.ws();
-            match self.peek() {
-                Some(b',') => {
-                    self.i += 1;
-                    self.last_safe = false;
-                }
-                Some(b']') => {
-                    self.i += 1;
-                    break;
-                }
-                None if self.close_at_eof() => break,
-                _ => return self.syntax(),
-            }
-        }
-        self.depth -= 1;
-        self.last_safe = true;
+        self.items(b']', false, |p| {
+            calls.push(p.call()?);
+            Ok(())
+        })?;
         Ok(calls)
     }
+}
+
+/// The delimiter from `delims` that starts at `i`, if any.
+fn delim_at(b: &[u8], i: usize, delims: &'static [&'static [u8]]) -> Option<&'static [u8]> {
+    let rest = b.get(i..)?;
+    delims.iter().copied().find(|d| rest.starts_with(d))
 }
 
 fn utf8_len(lead: u8) -> usize {
@@ -680,13 +783,10 @@ fn int_value(n: i128) -> Option<Value> {
 /// allowing only white space after it. With `close_at_eof`, brackets missing
 /// at the very end after a complete string or bracket are supplied.
 pub fn parse_call_list(src: &str, close_at_eof: bool) -> Result<PyCalls, PyError> {
-    let mut p = Parser::new(src, close_at_eof);
+    let mut p = Parser::new(src, Dialect::Python, close_at_eof);
     let calls = p.call_list()?;
     let end = p.i;
-    p.ws();
-    if p.i < p.b.len() {
-        return Err(PyError::Syntax(p.i));
-    }
+    p.rest_blank()?;
     Ok(PyCalls {
         calls,
         end,
@@ -698,7 +798,7 @@ pub fn parse_call_list(src: &str, close_at_eof: bool) -> Result<PyCalls, PyError
 /// white space, newlines, `,` or `;` (`f(a=1)\ng(b=2)`), allowing only white
 /// space after the last one.
 pub fn parse_call_sequence(src: &str, close_at_eof: bool) -> Result<PyCalls, PyError> {
-    let mut p = Parser::new(src, close_at_eof);
+    let mut p = Parser::new(src, Dialect::Python, close_at_eof);
     let mut calls = Vec::new();
     loop {
         p.ws();
@@ -723,9 +823,7 @@ pub fn parse_call_sequence(src: &str, close_at_eof: bool) -> Result<PyCalls, PyE
         return p.syntax();
     }
     let end = calls.last().map_or(0, |c| c.end);
-    if p.i < p.b.len() {
-        return Err(PyError::Syntax(p.i));
-    }
+    p.rest_blank()?;
     Ok(PyCalls {
         calls,
         end,
@@ -736,13 +834,24 @@ pub fn parse_call_sequence(src: &str, close_at_eof: bool) -> Result<PyCalls, PyE
 /// Parses `src` as one Python literal (a dict, list, string, number, …),
 /// allowing only white space around it, and returns it as JSON.
 pub fn parse_literal(src: &str) -> Result<Value, PyError> {
-    let mut p = Parser::new(src, false);
-    let v = p.value()?;
-    p.ws();
-    if p.i < p.b.len() {
-        return Err(PyError::Syntax(p.i));
-    }
-    Ok(v)
+    parse_literal_in(src, Dialect::Python, false).map(|l| l.value)
+}
+
+/// Parses `src` as one literal in `dialect`, allowing only white space
+/// around it. With `close_at_eof`, brackets missing at the very end after a
+/// complete string or bracket are supplied, and where is reported.
+pub fn parse_literal_in(
+    src: &str,
+    dialect: Dialect,
+    close_at_eof: bool,
+) -> Result<Literal, PyError> {
+    let mut p = Parser::new(src, dialect, close_at_eof);
+    let value = p.value()?;
+    p.rest_blank()?;
+    Ok(Literal {
+        value,
+        closed_at_eof: p.closed_at,
+    })
 }
 
 /// `print(f(x=1))` (Gemma's tool_code) is the call `f(x=1)`.
@@ -765,4 +874,50 @@ pub fn unwrap_print(call: PyCall) -> PyCall {
         return inner;
     }
     call
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    const GEMMA: Dialect = Dialect::Gemma {
+        delims: &[b"<|\"|>", b"<escape>"],
+    };
+
+    #[test]
+    fn gemma_values() {
+        let l = parse_literal_in(
+            "{a:<|\"|>x, y<|\"|>,\"b\":\"q\\n\",c:[1,True,None,2.5,some word],d:{e:<escape>}<escape>}}",
+            GEMMA,
+            false,
+        )
+        .expect("parses");
+        assert_eq!(
+            l.value,
+            json!({"a": "x, y", "b": "q\n", "c": [1, true, null, 2.5, "some word"], "d": {"e": "}"}})
+        );
+        assert_eq!(l.closed_at_eof, None);
+        // no line continuations outside Python
+        let l = parse_literal_in("{a:\\\n1}", GEMMA, false).expect("parses");
+        assert_eq!(l.value, json!({"a": "\\\n1"}));
+        assert_eq!(parse_literal("[1, \\\n2]"), Ok(json!([1, 2])));
+    }
+
+    #[test]
+    fn gemma_cut_input() {
+        let l = parse_literal_in("{a:{b:<|\"|>x<|\"|>", GEMMA, true).expect("closes");
+        assert_eq!(l.value, json!({"a": {"b": "x"}}));
+        assert_eq!(l.closed_at_eof, Some(17));
+        // a bare word or an open string may have lost bytes
+        assert_eq!(parse_literal_in("{a:3", GEMMA, true), Err(PyError::Eof));
+        assert_eq!(
+            parse_literal_in("{a:<|\"|>x", GEMMA, true),
+            Err(PyError::Eof)
+        );
+        assert!(matches!(
+            parse_literal_in("{a:1}x", GEMMA, false),
+            Err(PyError::Syntax(_))
+        ));
+    }
 }

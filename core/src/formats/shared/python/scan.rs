@@ -3,7 +3,8 @@
 //! may follow a call list on its line.
 
 use super::literal::{is_ident_byte, is_ident_start};
-use crate::scan::{self, Prefix};
+use crate::formats::shared::section::{match_any, Hit};
+use crate::scan;
 
 // ----- the resumable end scanner ---------------------------------------------
 
@@ -217,21 +218,11 @@ pub fn rest_of_line_blank(block: &[u8], end: usize, eof: bool) -> Option<bool> {
             }
         }
         Some(b'\n' | b'\r') => Some(true),
-        Some(b'<') => {
-            let mut partial = false;
-            for t in TRAILERS {
-                match scan::prefix(&block[s..], t) {
-                    Prefix::Full => return Some(true),
-                    Prefix::Partial => partial = true,
-                    Prefix::No => {}
-                }
-            }
-            if partial && !eof {
-                None
-            } else {
-                Some(false)
-            }
-        }
+        Some(b'<') => match match_any(&block[s..], TRAILERS) {
+            Hit::Full(_) => Some(true),
+            Hit::Partial if !eof => None,
+            _ => Some(false),
+        },
         Some(_) => Some(false),
     }
 }

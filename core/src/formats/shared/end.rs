@@ -1,0 +1,61 @@
+//! Where a block ends when the input does: answers several scanners give
+//! the same way.
+
+use crate::formats::BlockEnd;
+use crate::scan::{self, Prefix};
+
+/// End of input before a wrapper's closing tag: the block ends after the
+/// last closed element (`last_end`), or where an element begun after it
+/// starts (`begun`); with no closed element it is the whole block, cut.
+pub fn after_last_element(block: &[u8], last_end: Option<usize>, begun: Option<usize>) -> BlockEnd {
+    match last_end {
+        Some(end) => {
+            let len = match begun {
+                Some(start) if start >= end => start,
+                _ => end,
+            };
+            BlockEnd::Done { len, cut: false }
+        }
+        None => BlockEnd::Done {
+            len: block.len(),
+            cut: true,
+        },
+    }
+}
+
+/// Blanks before a body: moves `from` past them. `Some` answer while
+/// nothing else has come: more input, or at end of input the whole block,
+/// cut.
+pub fn blank_lead(block: &[u8], from: &mut usize, eof: bool) -> Option<BlockEnd> {
+    *from = scan::skip_space(block, *from);
+    if *from < block.len() {
+        return None;
+    }
+    Some(if eof {
+        BlockEnd::Done {
+            len: block.len(),
+            cut: true,
+        }
+    } else {
+        BlockEnd::More
+    })
+}
+
+/// A value ended at `end`: the block takes `close` (ASCII case ignored)
+/// when it follows after blanks, waits while it may still come, and
+/// otherwise ends with the value.
+pub fn close_after_value(block: &[u8], end: usize, close: &[u8], eof: bool) -> BlockEnd {
+    let s = scan::skip_space(block, end);
+    match scan::prefix_ci(&block[s..], close) {
+        Prefix::Full => BlockEnd::Done {
+            len: s + close.len(),
+            cut: false,
+        },
+        Prefix::Partial if !eof => BlockEnd::More,
+        _ if s == block.len() && !eof => BlockEnd::More,
+        _ => BlockEnd::Done {
+            len: end,
+            cut: false,
+        },
+    }
+}
