@@ -32,6 +32,8 @@ Register-ArgumentCompleter -Native -CommandName 'toolcall' -ScriptBlock {
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check tool calls against a tools file.')
             [CompletionResult]::new('formats', 'formats', [CompletionResultType]::ParameterValue, 'List the formats toolcall knows, with their model families and markers.')
             [CompletionResult]::new('render', 'render', [CompletionResultType]::ParameterValue, 'Render the prompt side of a tool loop for a model family.')
+            [CompletionResult]::new('exec', 'exec', [CompletionResultType]::ParameterValue, 'Run tool calls through their commands, asking before risky ones.')
+            [CompletionResult]::new('loop', 'loop', [CompletionResultType]::ParameterValue, 'Run the tool loop: model, calls, results, until the model answers.')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -296,6 +298,116 @@ Register-ArgumentCompleter -Native -CommandName 'toolcall' -ScriptBlock {
         'toolcall;render;help;help' {
             break
         }
+        'toolcall;exec' {
+            [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'Tools file (JSON or JSON5) to validate calls against.')
+            [CompletionResult]::new('--max-tools-size', '--max-tools-size', [CompletionResultType]::ParameterName, 'Largest tools file read, in bytes [default: 16 MiB]')
+            [CompletionResult]::new('--unknown-risk', '--unknown-risk', [CompletionResultType]::ParameterName, 'Risk given to tools the tools file does not list [default: medium].')
+            [CompletionResult]::new('--auto-approve', '--auto-approve', [CompletionResultType]::ParameterName, 'Calls whose risk is above this level require approval [default: safe].')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file (JSON5) [default: .toolcall.json5 found upward].')
+            [CompletionResult]::new('--approve', '--approve', [CompletionResultType]::ParameterName, 'What to do with a call that needs approval: ask, deny or yes.')
+            [CompletionResult]::new('--approver', '--approver', [CompletionResultType]::ParameterName, 'Command that decides instead of a person (run with `sh -c`).')
+            [CompletionResult]::new('--allow', '--allow', [CompletionResultType]::ParameterName, 'Run calls that match RULE without asking (repeatable).')
+            [CompletionResult]::new('--deny', '--deny', [CompletionResultType]::ParameterName, 'Never run calls that match RULE (repeatable; deny wins over allow).')
+            [CompletionResult]::new('--max-risk', '--max-risk', [CompletionResultType]::ParameterName, 'Never run calls whose risk is above LEVEL.')
+            [CompletionResult]::new('--permissions', '--permissions', [CompletionResultType]::ParameterName, 'Remembered permissions (JSON): always_allow, always_deny, allowed_patterns, denied_patterns. "Always" answers are saved here.')
+            [CompletionResult]::new('--session-file', '--session-file', [CompletionResultType]::ParameterName, 'Session cache (JSON): decisions remembered "for the session" are kept here between runs of one conversation.')
+            [CompletionResult]::new('--approval-timeout', '--approval-timeout', [CompletionResultType]::ParameterName, 'Seconds a person or the approver has to answer [default: 300]')
+            [CompletionResult]::new('--disable', '--disable', [CompletionResultType]::ParameterName, 'Never run TOOL (repeatable; a glob; wins over --enable)')
+            [CompletionResult]::new('--enable', '--enable', [CompletionResultType]::ParameterName, 'Run only these tools (repeatable; globs)')
+            [CompletionResult]::new('--disable-category', '--disable-category', [CompletionResultType]::ParameterName, 'Never run tools of this x-toolcall.category (repeatable), e.g. terminal, network, files')
+            [CompletionResult]::new('--bind', '--bind', [CompletionResultType]::ParameterName, 'Run tool NAME with the shell command CMD (repeatable; wins over the tools file). The arguments reach CMD on stdin and in TOOLCALL_ARGUMENTS, never on its command line.')
+            [CompletionResult]::new('--tool-dir', '--tool-dir', [CompletionResultType]::ParameterName, 'Run tool NAME as the executable DIR/NAME when nothing else binds it (NAME of letters, digits, `_`, `.`, `-` only).')
+            [CompletionResult]::new('--tool-timeout', '--tool-timeout', [CompletionResultType]::ParameterName, 'Seconds a tool may run (at least 5) [default: 120]; then its process group gets SIGTERM, and SIGKILL 5 s later. A tool''s own `x-toolcall.timeout_s` wins')
+            [CompletionResult]::new('--max-output', '--max-output', [CompletionResultType]::ParameterName, 'Most bytes of a tool''s output kept, note included [default: 16384, 4096 tokens, or result_cap_tokens]; the rest is dropped with a note and `truncated: true`')
+            [CompletionResult]::new('--max-parallel', '--max-parallel', [CompletionResultType]::ParameterName, 'Most tools running at once, 1 to 10 [default: 3]')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Format to look for: auto (detect per document) or a format id')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Format to look for: auto (detect per document) or a format id')
+            [CompletionResult]::new('--repair-max-size', '--repair-max-size', [CompletionResultType]::ParameterName, 'Largest broken argument JSON to repair, in bytes')
+            [CompletionResult]::new('--generation-prompt', '--generation-prompt', [CompletionResultType]::ParameterName, 'The text the chat template appended after the last message')
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'The model that wrote the output: its format and default generation prompt')
+            [CompletionResult]::new('--finish-reason', '--finish-reason', [CompletionResultType]::ParameterName, 'Why the output ended: `stop` (an end token) or `length` (the token limit)')
+            [CompletionResult]::new('--max-block', '--max-block', [CompletionResultType]::ParameterName, 'Largest candidate block held back while undecided, in bytes')
+            [CompletionResult]::new('--input', '--input', [CompletionResultType]::ParameterName, 'Input kind: auto, text, terminal, ollama, openai or llama-server')
+            [CompletionResult]::new('--max-buffer', '--max-buffer', [CompletionResultType]::ParameterName, 'Most bytes held for one wire line, the open streamed calls together, or an undecided line')
+            [CompletionResult]::new('--no-strict', '--no-strict', [CompletionResultType]::ParameterName, 'Lenient mode: accept properties the schema does not declare, and calls to tools the file does not list (with a warning).')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Strict mode even when the config file turns it off.')
+            [CompletionResult]::new('--no-config', '--no-config', [CompletionResultType]::ParameterName, 'Do not look for a `.toolcall.json5` configuration file.')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log to stderr (`-vv`: also argument values), per document with a correlation id.')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log to stderr (`-vv`: also argument values), per document with a correlation id.')
+            [CompletionResult]::new('--clear-session', '--clear-session', [CompletionResultType]::ParameterName, 'Forget the session cache first')
+            [CompletionResult]::new('--retry-failed', '--retry-failed', [CompletionResultType]::ParameterName, 'Run a failed tool (non-zero exit) once more')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Decide everything, run nothing: each result says what would run')
+            [CompletionResult]::new('--no-timestamps', '--no-timestamps', [CompletionResultType]::ParameterName, 'Leave timestamps and durations out of the records (golden files)')
+            [CompletionResult]::new('--no-json-blocks', '--no-json-blocks', [CompletionResultType]::ParameterName, 'Do not treat call-shaped ```json fences as calls')
+            [CompletionResult]::new('--inline-json', '--inline-json', [CompletionResultType]::ParameterName, 'Also look for call-shaped JSON inline in prose (least reliable)')
+            [CompletionResult]::new('--no-repair', '--no-repair', [CompletionResultType]::ParameterName, 'Do not repair broken argument JSON')
+            [CompletionResult]::new('--reasoning-calls', '--reasoning-calls', [CompletionResultType]::ParameterName, 'Also report calls drafted inside reasoning, flagged `in_reasoning`')
+            [CompletionResult]::new('--think-open', '--think-open', [CompletionResultType]::ParameterName, 'The output starts inside a think block opened by the prompt')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'toolcall;loop' {
+            [CompletionResult]::new('--model-cmd', '--model-cmd', [CompletionResultType]::ParameterName, 'The model command (run with `sh -c`; prompt on stdin, reply on stdout).')
+            [CompletionResult]::new('--max-iterations', '--max-iterations', [CompletionResultType]::ParameterName, 'Most iterations, 1 to 100 [default: 10]; one generation and its tool runs is one iteration. At the limit the run completes with stop reason max_iterations (exit 1)')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Seconds the whole request may take, at least the tool timeout [default: 600]; then the run ends with an error (exit 124)')
+            [CompletionResult]::new('--delay', '--delay', [CompletionResultType]::ParameterName, 'Milliseconds between iterations (0: none) [default: 100]')
+            [CompletionResult]::new('--result-cap', '--result-cap', [CompletionResultType]::ParameterName, 'Cap of one tool result fed back, in tokens (4 bytes each; at least 100) [default: 4096]')
+            [CompletionResult]::new('--system', '--system', [CompletionResultType]::ParameterName, 'The tool-use system prompt (TEXT, or @FILE to read it)')
+            [CompletionResult]::new('--prompt-style', '--prompt-style', [CompletionResultType]::ParameterName, 'Prompt layout: plain (a transcript) or messages (OpenAI-style JSON)')
+            [CompletionResult]::new('--history', '--history', [CompletionResultType]::ParameterName, 'Resume a conversation: the `message` records of an earlier run''s output (other records are skipped)')
+            [CompletionResult]::new('--request-id', '--request-id', [CompletionResultType]::ParameterName, 'The request id written in every record [default: derived from the time and process id]')
+            [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'Tools file (JSON or JSON5) to validate calls against.')
+            [CompletionResult]::new('--max-tools-size', '--max-tools-size', [CompletionResultType]::ParameterName, 'Largest tools file read, in bytes [default: 16 MiB]')
+            [CompletionResult]::new('--unknown-risk', '--unknown-risk', [CompletionResultType]::ParameterName, 'Risk given to tools the tools file does not list [default: medium].')
+            [CompletionResult]::new('--auto-approve', '--auto-approve', [CompletionResultType]::ParameterName, 'Calls whose risk is above this level require approval [default: safe].')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file (JSON5) [default: .toolcall.json5 found upward].')
+            [CompletionResult]::new('--approve', '--approve', [CompletionResultType]::ParameterName, 'What to do with a call that needs approval: ask, deny or yes.')
+            [CompletionResult]::new('--approver', '--approver', [CompletionResultType]::ParameterName, 'Command that decides instead of a person (run with `sh -c`).')
+            [CompletionResult]::new('--allow', '--allow', [CompletionResultType]::ParameterName, 'Run calls that match RULE without asking (repeatable).')
+            [CompletionResult]::new('--deny', '--deny', [CompletionResultType]::ParameterName, 'Never run calls that match RULE (repeatable; deny wins over allow).')
+            [CompletionResult]::new('--max-risk', '--max-risk', [CompletionResultType]::ParameterName, 'Never run calls whose risk is above LEVEL.')
+            [CompletionResult]::new('--permissions', '--permissions', [CompletionResultType]::ParameterName, 'Remembered permissions (JSON): always_allow, always_deny, allowed_patterns, denied_patterns. "Always" answers are saved here.')
+            [CompletionResult]::new('--session-file', '--session-file', [CompletionResultType]::ParameterName, 'Session cache (JSON): decisions remembered "for the session" are kept here between runs of one conversation.')
+            [CompletionResult]::new('--approval-timeout', '--approval-timeout', [CompletionResultType]::ParameterName, 'Seconds a person or the approver has to answer [default: 300]')
+            [CompletionResult]::new('--disable', '--disable', [CompletionResultType]::ParameterName, 'Never run TOOL (repeatable; a glob; wins over --enable)')
+            [CompletionResult]::new('--enable', '--enable', [CompletionResultType]::ParameterName, 'Run only these tools (repeatable; globs)')
+            [CompletionResult]::new('--disable-category', '--disable-category', [CompletionResultType]::ParameterName, 'Never run tools of this x-toolcall.category (repeatable), e.g. terminal, network, files')
+            [CompletionResult]::new('--bind', '--bind', [CompletionResultType]::ParameterName, 'Run tool NAME with the shell command CMD (repeatable; wins over the tools file). The arguments reach CMD on stdin and in TOOLCALL_ARGUMENTS, never on its command line.')
+            [CompletionResult]::new('--tool-dir', '--tool-dir', [CompletionResultType]::ParameterName, 'Run tool NAME as the executable DIR/NAME when nothing else binds it (NAME of letters, digits, `_`, `.`, `-` only).')
+            [CompletionResult]::new('--tool-timeout', '--tool-timeout', [CompletionResultType]::ParameterName, 'Seconds a tool may run (at least 5) [default: 120]; then its process group gets SIGTERM, and SIGKILL 5 s later. A tool''s own `x-toolcall.timeout_s` wins')
+            [CompletionResult]::new('--max-output', '--max-output', [CompletionResultType]::ParameterName, 'Most bytes of a tool''s output kept, note included [default: 16384, 4096 tokens, or result_cap_tokens]; the rest is dropped with a note and `truncated: true`')
+            [CompletionResult]::new('--max-parallel', '--max-parallel', [CompletionResultType]::ParameterName, 'Most tools running at once, 1 to 10 [default: 3]')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Format to look for: auto (detect per document) or a format id')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Format to look for: auto (detect per document) or a format id')
+            [CompletionResult]::new('--repair-max-size', '--repair-max-size', [CompletionResultType]::ParameterName, 'Largest broken argument JSON to repair, in bytes')
+            [CompletionResult]::new('--generation-prompt', '--generation-prompt', [CompletionResultType]::ParameterName, 'The text the chat template appended after the last message')
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'The model that wrote the output: its format and default generation prompt')
+            [CompletionResult]::new('--finish-reason', '--finish-reason', [CompletionResultType]::ParameterName, 'Why the output ended: `stop` (an end token) or `length` (the token limit)')
+            [CompletionResult]::new('--max-block', '--max-block', [CompletionResultType]::ParameterName, 'Largest candidate block held back while undecided, in bytes')
+            [CompletionResult]::new('--input', '--input', [CompletionResultType]::ParameterName, 'Input kind: auto, text, terminal, ollama, openai or llama-server')
+            [CompletionResult]::new('--max-buffer', '--max-buffer', [CompletionResultType]::ParameterName, 'Most bytes held for one wire line, the open streamed calls together, or an undecided line')
+            [CompletionResult]::new('--drop-results', '--drop-results', [CompletionResultType]::ParameterName, 'Do not keep tool results in the history after the iteration that used them (only a note that the tool ran stays)')
+            [CompletionResult]::new('--no-tools', '--no-tools', [CompletionResultType]::ParameterName, 'Offer no tools (a plain chat through the same loop)')
+            [CompletionResult]::new('--text', '--text', [CompletionResultType]::ParameterName, 'Print only the final reply, no events')
+            [CompletionResult]::new('--no-strict', '--no-strict', [CompletionResultType]::ParameterName, 'Lenient mode: accept properties the schema does not declare, and calls to tools the file does not list (with a warning).')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Strict mode even when the config file turns it off.')
+            [CompletionResult]::new('--no-config', '--no-config', [CompletionResultType]::ParameterName, 'Do not look for a `.toolcall.json5` configuration file.')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log to stderr (`-vv`: also argument values), per document with a correlation id.')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log to stderr (`-vv`: also argument values), per document with a correlation id.')
+            [CompletionResult]::new('--clear-session', '--clear-session', [CompletionResultType]::ParameterName, 'Forget the session cache first')
+            [CompletionResult]::new('--retry-failed', '--retry-failed', [CompletionResultType]::ParameterName, 'Run a failed tool (non-zero exit) once more')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Decide everything, run nothing: each result says what would run')
+            [CompletionResult]::new('--no-timestamps', '--no-timestamps', [CompletionResultType]::ParameterName, 'Leave timestamps and durations out of the records (golden files)')
+            [CompletionResult]::new('--no-json-blocks', '--no-json-blocks', [CompletionResultType]::ParameterName, 'Do not treat call-shaped ```json fences as calls')
+            [CompletionResult]::new('--inline-json', '--inline-json', [CompletionResultType]::ParameterName, 'Also look for call-shaped JSON inline in prose (least reliable)')
+            [CompletionResult]::new('--no-repair', '--no-repair', [CompletionResultType]::ParameterName, 'Do not repair broken argument JSON')
+            [CompletionResult]::new('--reasoning-calls', '--reasoning-calls', [CompletionResultType]::ParameterName, 'Also report calls drafted inside reasoning, flagged `in_reasoning`')
+            [CompletionResult]::new('--think-open', '--think-open', [CompletionResultType]::ParameterName, 'The output starts inside a think block opened by the prompt')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'toolcall;help' {
             [CompletionResult]::new('parse', 'parse', [CompletionResultType]::ParameterValue, 'Find the tool calls in whole documents.')
             [CompletionResult]::new('stream', 'stream', [CompletionResultType]::ParameterValue, 'Parse a live stream, writing events as soon as they are certain.')
@@ -304,6 +416,8 @@ Register-ArgumentCompleter -Native -CommandName 'toolcall' -ScriptBlock {
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check tool calls against a tools file.')
             [CompletionResult]::new('formats', 'formats', [CompletionResultType]::ParameterValue, 'List the formats toolcall knows, with their model families and markers.')
             [CompletionResult]::new('render', 'render', [CompletionResultType]::ParameterValue, 'Render the prompt side of a tool loop for a model family.')
+            [CompletionResult]::new('exec', 'exec', [CompletionResultType]::ParameterValue, 'Run tool calls through their commands, asking before risky ones.')
+            [CompletionResult]::new('loop', 'loop', [CompletionResultType]::ParameterValue, 'Run the tool loop: model, calls, results, until the model answers.')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -342,6 +456,12 @@ Register-ArgumentCompleter -Native -CommandName 'toolcall' -ScriptBlock {
             break
         }
         'toolcall;help;render;families' {
+            break
+        }
+        'toolcall;help;exec' {
+            break
+        }
+        'toolcall;help;loop' {
             break
         }
         'toolcall;help;help' {

@@ -33,6 +33,8 @@ complete -c toolcall -n "__fish_toolcall_needs_command" -f -a "repair" -d 'Repai
 complete -c toolcall -n "__fish_toolcall_needs_command" -f -a "validate" -d 'Check tool calls against a tools file.'
 complete -c toolcall -n "__fish_toolcall_needs_command" -f -a "formats" -d 'List the formats toolcall knows, with their model families and markers.'
 complete -c toolcall -n "__fish_toolcall_needs_command" -f -a "render" -d 'Render the prompt side of a tool loop for a model family.'
+complete -c toolcall -n "__fish_toolcall_needs_command" -f -a "exec" -d 'Run tool calls through their commands, asking before risky ones.'
+complete -c toolcall -n "__fish_toolcall_needs_command" -f -a "loop" -d 'Run the tool loop: model, calls, results, until the model answers.'
 complete -c toolcall -n "__fish_toolcall_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l field -d 'Each input line is a JSON record; the document is the string at PATH' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -s j -l jobs -d 'Process this many files in parallel (output stays in input order; 1 to 256)' -r
@@ -500,14 +502,203 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_see
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from help" -f -a "call" -d 'Calls written the way a family writes them.'
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from help" -f -a "families" -d 'The families and where each rendering comes from.'
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c toolcall -n "__fish_toolcall_using_subcommand help; and not __fish_seen_subcommand_from parse stream split repair validate formats render help" -f -a "parse" -d 'Find the tool calls in whole documents.'
-complete -c toolcall -n "__fish_toolcall_using_subcommand help; and not __fish_seen_subcommand_from parse stream split repair validate formats render help" -f -a "stream" -d 'Parse a live stream, writing events as soon as they are certain.'
-complete -c toolcall -n "__fish_toolcall_using_subcommand help; and not __fish_seen_subcommand_from parse stream split repair validate formats render help" -f -a "split" -d 'Separate text, reasoning and calls, losslessly.'
-complete -c toolcall -n "__fish_toolcall_using_subcommand help; and not __fish_seen_subcommand_from parse stream split repair validate formats render help" -f -a "repair" -d 'Repair malformed JSON: print it fixed, or a report of what was fixed'
-complete -c toolcall -n "__fish_toolcall_using_subcommand help; and not __fish_seen_subcommand_from parse stream split repair validate formats render help" -f -a "validate" -d 'Check tool calls against a tools file.'
-complete -c toolcall -n "__fish_toolcall_using_subcommand help; and not __fish_seen_subcommand_from parse stream split repair validate formats render help" -f -a "formats" -d 'List the formats toolcall knows, with their model families and markers.'
-complete -c toolcall -n "__fish_toolcall_using_subcommand help; and not __fish_seen_subcommand_from parse stream split repair validate formats render help" -f -a "render" -d 'Render the prompt side of a tool loop for a model family.'
-complete -c toolcall -n "__fish_toolcall_using_subcommand help; and not __fish_seen_subcommand_from parse stream split repair validate formats render help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l tools -d 'Tools file (JSON or JSON5) to validate calls against.' -r -F
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l max-tools-size -d 'Largest tools file read, in bytes [default: 16 MiB]' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l unknown-risk -d 'Risk given to tools the tools file does not list [default: medium].' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l auto-approve -d 'Calls whose risk is above this level require approval [default: safe].' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l config -d 'Configuration file (JSON5) [default: .toolcall.json5 found upward].' -r -F
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l approve -d 'What to do with a call that needs approval: ask, deny or yes.' -r -f -a "ask\t'Ask on /dev/tty (or the --approver command); with neither, deny'
+deny\t'Deny every call that would need asking (CI)'
+yes\t'Approve every call that would need asking. Deny rules, --max-risk and remembered denials still hold'"
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l approver -d 'Command that decides instead of a person (run with `sh -c`).' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l allow -d 'Run calls that match RULE without asking (repeatable).' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l deny -d 'Never run calls that match RULE (repeatable; deny wins over allow).' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l max-risk -d 'Never run calls whose risk is above LEVEL.' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l permissions -d 'Remembered permissions (JSON): always_allow, always_deny, allowed_patterns, denied_patterns. "Always" answers are saved here.' -r -F
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l session-file -d 'Session cache (JSON): decisions remembered "for the session" are kept here between runs of one conversation.' -r -F
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l approval-timeout -d 'Seconds a person or the approver has to answer [default: 300]' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l disable -d 'Never run TOOL (repeatable; a glob; wins over --enable)' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l enable -d 'Run only these tools (repeatable; globs)' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l disable-category -d 'Never run tools of this x-toolcall.category (repeatable), e.g. terminal, network, files' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l bind -d 'Run tool NAME with the shell command CMD (repeatable; wins over the tools file). The arguments reach CMD on stdin and in TOOLCALL_ARGUMENTS, never on its command line.' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l tool-dir -d 'Run tool NAME as the executable DIR/NAME when nothing else binds it (NAME of letters, digits, `_`, `.`, `-` only).' -r -F
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l tool-timeout -d 'Seconds a tool may run (at least 5) [default: 120]; then its process group gets SIGTERM, and SIGKILL 5 s later. A tool\'s own `x-toolcall.timeout_s` wins' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l max-output -d 'Most bytes of a tool\'s output kept, note included [default: 16384, 4096 tokens, or result_cap_tokens]; the rest is dropped with a note and `truncated: true`' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l max-parallel -d 'Most tools running at once, 1 to 10 [default: 3]' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -s f -l format -d 'Format to look for: auto (detect per document) or a format id' -r -f -a "auto\t'detect the format per document'
+hermes\t'Hermes 2 Pro/3, Qwen2.5, Qwen3, QwQ, Granite 4, DeepSeek-R1 distills, many fine-tunes'
+qwen3-coder-xml\t'Qwen3-Coder, Qwen3.5/3.6, Nemotron-3 Nano, MiniCPM, Step-3.5'
+glm4-moe\t'GLM-4.5, GLM-4.6, GLM-4.7, GLM-5'
+functionary\t'Llama 3.1/3.2/3.3 custom tools, Functionary v3.1'
+fenced-tool-call\t'prompted models, agent frameworks, llama.cpp generic fallback'
+fenced-json\t'Gemma, Phi, Mistral-instruct fine-tunes, xLAM and llama3 models that over-format'
+bare-json\t'any model in JSON mode, Ollama templates whose tool tag is `{`'
+llama3-json\t'Llama 3.1/3.2/3.3 JSON tool prompt'
+xlam\t'Salesforce xLAM-1, xLAM-2'
+granite\t'IBM Granite 3.0-3.3, granite-20b-functioncalling'
+cohere\t'Cohere Command R, R+, R7B, Command A'
+internlm\t'InternLM 2, InternLM 2.5, Intern-S1 (early)'
+jamba\t'AI21 Jamba 1.5/1.6, Tencent Hunyuan-A13B'
+minimax\t'MiniMax-M1, MiniMax-Text-01'
+minimax-m2\t'MiniMax-M2, M2.1, M2.5'
+minimax-m3\t'MiniMax M3'
+seed-oss\t'ByteDance Seed-OSS'
+longcat\t'Meituan LongCat-Flash'
+nemotron-toolcall\t'NVIDIA Nemotron (Llama-3.1-Nemotron, Nemotron-4 tool templates)'
+inkling\t'Inkling'
+hunyuan-v4\t'Tencent Hunyuan v4 (Hy4-preview), Hy3'
+ernie45\t'Baidu ERNIE 4.5 (incl. 21B-A3B-Thinking)'
+mistral\t'Mistral 7B v0.3, Mixtral 8x22B, Nemo, Small, Ministral, Codestral, Magistral, Devstral, Medium/Large'
+deepseek-v3\t'DeepSeek-V3 (0324), DeepSeek-R1 (0528), R1 distills with the DeepSeek template'
+deepseek-v3.1\t'DeepSeek-V3.1, V3.1-Terminus, V3.2-Exp'
+deepseek-dsml\t'DeepSeek V3.2, DeepSeek V4'
+kimi-k2\t'Moonshot Kimi K2, K2-Instruct-0905, K2-Thinking, K2.5'
+kimi-k3\t'Moonshot Kimi K3'
+step3\t'StepFun Step-3'
+harmony\t'OpenAI gpt-oss-20b, gpt-oss-120b and fine-tunes'
+pythonic\t'Llama 3.2 1B/3B, Llama 4 (pythonic template), ToolACE, Granite pythonic, small fine-tunes'
+lfm2\t'Liquid LFM2, LFM2.5'
+olmo3\t'AllenAI OLMo 3'
+llama-python-tag\t'Llama 3.1/3.2/3.3 built-in tools (brave_search, wolfram_alpha, code_interpreter), Functionary v3.1 code'
+phi4-mini\t'Phi-4-mini-instruct, FireFunction v2'
+functionary-v3.2\t'Functionary v3.2 (MeetKai)'
+gemini-function-call\t'Gemini API imitations, FunctionGemma, Gemma 2/3 (tool_code fences), Gemma 4'
+sarashina\t'SB Intuitions Sarashina'
+apertus\t'Swiss AI Apertus'
+gigachat3\t'Sber GigaChat 3 (3-10B-A1.8B, 3-702B-A36B), GigaChat 3.1'
+minicpm5\t'OpenBMB MiniCPM 5'"
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l generation-prompt -d 'The text the chat template appended after the last message' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l model -d 'The model that wrote the output: its format and default generation prompt' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l finish-reason -d 'Why the output ended: `stop` (an end token) or `length` (the token limit)' -r -f -a "stop\t''
+length\t''"
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l max-block -d 'Largest candidate block held back while undecided, in bytes' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l input -d 'Input kind: auto, text, terminal, ollama, openai or llama-server' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l max-buffer -d 'Most bytes held for one wire line, the open streamed calls together, or an undecided line' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l no-strict -d 'Lenient mode: accept properties the schema does not declare, and calls to tools the file does not list (with a warning).'
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l strict -d 'Strict mode even when the config file turns it off.'
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l no-config -d 'Do not look for a `.toolcall.json5` configuration file.'
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -s v -l verbose -d 'Log to stderr (`-vv`: also argument values), per document with a correlation id.'
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l clear-session -d 'Forget the session cache first'
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l retry-failed -d 'Run a failed tool (non-zero exit) once more'
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l dry-run -d 'Decide everything, run nothing: each result says what would run'
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l no-timestamps -d 'Leave timestamps and durations out of the records (golden files)'
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l no-json-blocks -d 'Do not treat call-shaped ```json fences as calls'
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l inline-json -d 'Also look for call-shaped JSON inline in prose (least reliable)'
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l no-repair -d 'Do not repair broken argument JSON'
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l reasoning-calls -d 'Also report calls drafted inside reasoning, flagged `in_reasoning`'
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l think-open -d 'The output starts inside a think block opened by the prompt'
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l model-cmd -d 'The model command (run with `sh -c`; prompt on stdin, reply on stdout).' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l max-iterations -d 'Most iterations, 1 to 100 [default: 10]; one generation and its tool runs is one iteration. At the limit the run completes with stop reason max_iterations (exit 1)' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l request-timeout -d 'Seconds the whole request may take, at least the tool timeout [default: 600]; then the run ends with an error (exit 124)' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l delay -d 'Milliseconds between iterations (0: none) [default: 100]' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l result-cap -d 'Cap of one tool result fed back, in tokens (4 bytes each; at least 100) [default: 4096]' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l system -d 'The tool-use system prompt (TEXT, or @FILE to read it)' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l prompt-style -d 'Prompt layout: plain (a transcript) or messages (OpenAI-style JSON)' -r -f -a "plain\t'A plain-text transcript with `### ROLE` headers'
+messages\t'`{"messages": [...]}` JSON, for `curl … -d @-`'"
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l history -d 'Resume a conversation: the `message` records of an earlier run\'s output (other records are skipped)' -r -F
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l request-id -d 'The request id written in every record [default: derived from the time and process id]' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l tools -d 'Tools file (JSON or JSON5) to validate calls against.' -r -F
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l max-tools-size -d 'Largest tools file read, in bytes [default: 16 MiB]' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l unknown-risk -d 'Risk given to tools the tools file does not list [default: medium].' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l auto-approve -d 'Calls whose risk is above this level require approval [default: safe].' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l config -d 'Configuration file (JSON5) [default: .toolcall.json5 found upward].' -r -F
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l approve -d 'What to do with a call that needs approval: ask, deny or yes.' -r -f -a "ask\t'Ask on /dev/tty (or the --approver command); with neither, deny'
+deny\t'Deny every call that would need asking (CI)'
+yes\t'Approve every call that would need asking. Deny rules, --max-risk and remembered denials still hold'"
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l approver -d 'Command that decides instead of a person (run with `sh -c`).' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l allow -d 'Run calls that match RULE without asking (repeatable).' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l deny -d 'Never run calls that match RULE (repeatable; deny wins over allow).' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l max-risk -d 'Never run calls whose risk is above LEVEL.' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l permissions -d 'Remembered permissions (JSON): always_allow, always_deny, allowed_patterns, denied_patterns. "Always" answers are saved here.' -r -F
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l session-file -d 'Session cache (JSON): decisions remembered "for the session" are kept here between runs of one conversation.' -r -F
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l approval-timeout -d 'Seconds a person or the approver has to answer [default: 300]' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l disable -d 'Never run TOOL (repeatable; a glob; wins over --enable)' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l enable -d 'Run only these tools (repeatable; globs)' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l disable-category -d 'Never run tools of this x-toolcall.category (repeatable), e.g. terminal, network, files' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l bind -d 'Run tool NAME with the shell command CMD (repeatable; wins over the tools file). The arguments reach CMD on stdin and in TOOLCALL_ARGUMENTS, never on its command line.' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l tool-dir -d 'Run tool NAME as the executable DIR/NAME when nothing else binds it (NAME of letters, digits, `_`, `.`, `-` only).' -r -F
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l tool-timeout -d 'Seconds a tool may run (at least 5) [default: 120]; then its process group gets SIGTERM, and SIGKILL 5 s later. A tool\'s own `x-toolcall.timeout_s` wins' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l max-output -d 'Most bytes of a tool\'s output kept, note included [default: 16384, 4096 tokens, or result_cap_tokens]; the rest is dropped with a note and `truncated: true`' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l max-parallel -d 'Most tools running at once, 1 to 10 [default: 3]' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -s f -l format -d 'Format to look for: auto (detect per document) or a format id' -r -f -a "auto\t'detect the format per document'
+hermes\t'Hermes 2 Pro/3, Qwen2.5, Qwen3, QwQ, Granite 4, DeepSeek-R1 distills, many fine-tunes'
+qwen3-coder-xml\t'Qwen3-Coder, Qwen3.5/3.6, Nemotron-3 Nano, MiniCPM, Step-3.5'
+glm4-moe\t'GLM-4.5, GLM-4.6, GLM-4.7, GLM-5'
+functionary\t'Llama 3.1/3.2/3.3 custom tools, Functionary v3.1'
+fenced-tool-call\t'prompted models, agent frameworks, llama.cpp generic fallback'
+fenced-json\t'Gemma, Phi, Mistral-instruct fine-tunes, xLAM and llama3 models that over-format'
+bare-json\t'any model in JSON mode, Ollama templates whose tool tag is `{`'
+llama3-json\t'Llama 3.1/3.2/3.3 JSON tool prompt'
+xlam\t'Salesforce xLAM-1, xLAM-2'
+granite\t'IBM Granite 3.0-3.3, granite-20b-functioncalling'
+cohere\t'Cohere Command R, R+, R7B, Command A'
+internlm\t'InternLM 2, InternLM 2.5, Intern-S1 (early)'
+jamba\t'AI21 Jamba 1.5/1.6, Tencent Hunyuan-A13B'
+minimax\t'MiniMax-M1, MiniMax-Text-01'
+minimax-m2\t'MiniMax-M2, M2.1, M2.5'
+minimax-m3\t'MiniMax M3'
+seed-oss\t'ByteDance Seed-OSS'
+longcat\t'Meituan LongCat-Flash'
+nemotron-toolcall\t'NVIDIA Nemotron (Llama-3.1-Nemotron, Nemotron-4 tool templates)'
+inkling\t'Inkling'
+hunyuan-v4\t'Tencent Hunyuan v4 (Hy4-preview), Hy3'
+ernie45\t'Baidu ERNIE 4.5 (incl. 21B-A3B-Thinking)'
+mistral\t'Mistral 7B v0.3, Mixtral 8x22B, Nemo, Small, Ministral, Codestral, Magistral, Devstral, Medium/Large'
+deepseek-v3\t'DeepSeek-V3 (0324), DeepSeek-R1 (0528), R1 distills with the DeepSeek template'
+deepseek-v3.1\t'DeepSeek-V3.1, V3.1-Terminus, V3.2-Exp'
+deepseek-dsml\t'DeepSeek V3.2, DeepSeek V4'
+kimi-k2\t'Moonshot Kimi K2, K2-Instruct-0905, K2-Thinking, K2.5'
+kimi-k3\t'Moonshot Kimi K3'
+step3\t'StepFun Step-3'
+harmony\t'OpenAI gpt-oss-20b, gpt-oss-120b and fine-tunes'
+pythonic\t'Llama 3.2 1B/3B, Llama 4 (pythonic template), ToolACE, Granite pythonic, small fine-tunes'
+lfm2\t'Liquid LFM2, LFM2.5'
+olmo3\t'AllenAI OLMo 3'
+llama-python-tag\t'Llama 3.1/3.2/3.3 built-in tools (brave_search, wolfram_alpha, code_interpreter), Functionary v3.1 code'
+phi4-mini\t'Phi-4-mini-instruct, FireFunction v2'
+functionary-v3.2\t'Functionary v3.2 (MeetKai)'
+gemini-function-call\t'Gemini API imitations, FunctionGemma, Gemma 2/3 (tool_code fences), Gemma 4'
+sarashina\t'SB Intuitions Sarashina'
+apertus\t'Swiss AI Apertus'
+gigachat3\t'Sber GigaChat 3 (3-10B-A1.8B, 3-702B-A36B), GigaChat 3.1'
+minicpm5\t'OpenBMB MiniCPM 5'"
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l generation-prompt -d 'The text the chat template appended after the last message' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l model -d 'The model that wrote the output: its format and default generation prompt' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l finish-reason -d 'Why the output ended: `stop` (an end token) or `length` (the token limit)' -r -f -a "stop\t''
+length\t''"
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l max-block -d 'Largest candidate block held back while undecided, in bytes' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l input -d 'Input kind: auto, text, terminal, ollama, openai or llama-server' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l max-buffer -d 'Most bytes held for one wire line, the open streamed calls together, or an undecided line' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l drop-results -d 'Do not keep tool results in the history after the iteration that used them (only a note that the tool ran stays)'
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l no-tools -d 'Offer no tools (a plain chat through the same loop)'
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l text -d 'Print only the final reply, no events'
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l no-strict -d 'Lenient mode: accept properties the schema does not declare, and calls to tools the file does not list (with a warning).'
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l strict -d 'Strict mode even when the config file turns it off.'
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l no-config -d 'Do not look for a `.toolcall.json5` configuration file.'
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -s v -l verbose -d 'Log to stderr (`-vv`: also argument values), per document with a correlation id.'
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l clear-session -d 'Forget the session cache first'
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l retry-failed -d 'Run a failed tool (non-zero exit) once more'
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l dry-run -d 'Decide everything, run nothing: each result says what would run'
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l no-timestamps -d 'Leave timestamps and durations out of the records (golden files)'
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l no-json-blocks -d 'Do not treat call-shaped ```json fences as calls'
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l inline-json -d 'Also look for call-shaped JSON inline in prose (least reliable)'
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l no-repair -d 'Do not repair broken argument JSON'
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l reasoning-calls -d 'Also report calls drafted inside reasoning, flagged `in_reasoning`'
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l think-open -d 'The output starts inside a think block opened by the prompt'
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c toolcall -n "__fish_toolcall_using_subcommand help; and not __fish_seen_subcommand_from parse stream split repair validate formats render exec loop help" -f -a "parse" -d 'Find the tool calls in whole documents.'
+complete -c toolcall -n "__fish_toolcall_using_subcommand help; and not __fish_seen_subcommand_from parse stream split repair validate formats render exec loop help" -f -a "stream" -d 'Parse a live stream, writing events as soon as they are certain.'
+complete -c toolcall -n "__fish_toolcall_using_subcommand help; and not __fish_seen_subcommand_from parse stream split repair validate formats render exec loop help" -f -a "split" -d 'Separate text, reasoning and calls, losslessly.'
+complete -c toolcall -n "__fish_toolcall_using_subcommand help; and not __fish_seen_subcommand_from parse stream split repair validate formats render exec loop help" -f -a "repair" -d 'Repair malformed JSON: print it fixed, or a report of what was fixed'
+complete -c toolcall -n "__fish_toolcall_using_subcommand help; and not __fish_seen_subcommand_from parse stream split repair validate formats render exec loop help" -f -a "validate" -d 'Check tool calls against a tools file.'
+complete -c toolcall -n "__fish_toolcall_using_subcommand help; and not __fish_seen_subcommand_from parse stream split repair validate formats render exec loop help" -f -a "formats" -d 'List the formats toolcall knows, with their model families and markers.'
+complete -c toolcall -n "__fish_toolcall_using_subcommand help; and not __fish_seen_subcommand_from parse stream split repair validate formats render exec loop help" -f -a "render" -d 'Render the prompt side of a tool loop for a model family.'
+complete -c toolcall -n "__fish_toolcall_using_subcommand help; and not __fish_seen_subcommand_from parse stream split repair validate formats render exec loop help" -f -a "exec" -d 'Run tool calls through their commands, asking before risky ones.'
+complete -c toolcall -n "__fish_toolcall_using_subcommand help; and not __fish_seen_subcommand_from parse stream split repair validate formats render exec loop help" -f -a "loop" -d 'Run the tool loop: model, calls, results, until the model answers.'
+complete -c toolcall -n "__fish_toolcall_using_subcommand help; and not __fish_seen_subcommand_from parse stream split repair validate formats render exec loop help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c toolcall -n "__fish_toolcall_using_subcommand help; and __fish_seen_subcommand_from render" -f -a "tools" -d 'The tool-definition block a family expects in its system prompt.'
 complete -c toolcall -n "__fish_toolcall_using_subcommand help; and __fish_seen_subcommand_from render" -f -a "result" -d 'The tool-result message for a family.'
 complete -c toolcall -n "__fish_toolcall_using_subcommand help; and __fish_seen_subcommand_from render" -f -a "call" -d 'Calls written the way a family writes them.'

@@ -12,7 +12,7 @@
 //! ```
 
 pub use toolcall_core::{
-    call, config, document, engine, formats, record, render, repair, scan, validate, wire,
+    agent, call, config, document, engine, formats, record, render, repair, scan, validate, wire,
 };
 
 pub mod cli;

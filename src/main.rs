@@ -14,6 +14,7 @@ fn main() -> ExitCode {
         Ok(_) if cli::failed() => ExitCode::from(2),
         Ok(Outcome::Found) => ExitCode::from(0),
         Ok(Outcome::NotFound) => ExitCode::from(1),
+        Ok(Outcome::Exit(n)) => ExitCode::from(n),
         Err(e) if cli::is_broken_pipe(&e) => ExitCode::from(0),
         Err(e) => {
             cli::report(&format!("{e:#}"));

@@ -30,6 +30,7 @@
 //!
 //! See `examples/calls.rs` for streaming input through the engine.
 
+pub mod agent;
 pub mod call;
 pub mod config;
 pub mod document;

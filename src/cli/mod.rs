@@ -3,8 +3,12 @@
 //! Everything here translates flags into core configuration, loops over the
 //! inputs and writes records. `anyhow` is used only in this module.
 
+pub mod approve;
+pub mod child;
 pub mod common;
+pub mod exec;
 pub mod formats;
+pub mod loop_cmd;
 pub mod output;
 pub mod parse;
 pub mod render;
@@ -23,11 +27,17 @@ pub enum Outcome {
     Found,
     /// It ran correctly but found nothing (exit 1).
     NotFound,
+    /// A specific exit status (`exec` and `loop`: 130 interrupted, 124
+    /// request timeout).
+    Exit(u8),
 }
 
 impl Outcome {
     /// Combines two outcomes: found wins.
     pub fn or(self, other: Outcome) -> Outcome {
+        if let (Outcome::Exit(n), _) | (_, Outcome::Exit(n)) = (self, other) {
+            return Outcome::Exit(n);
+        }
         if self == Outcome::Found || other == Outcome::Found {
             Outcome::Found
         } else {
@@ -60,6 +70,8 @@ pub enum Command {
     Validate(validate::ValidateArgs),
     Formats(formats::FormatsArgs),
     Render(render::RenderArgs),
+    Exec(exec::ExecArgs),
+    Loop(loop_cmd::LoopArgs),
 }
 
 /// Runs a parsed command line.
@@ -77,6 +89,8 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Validate(a) => validate::run(&a),
         Command::Formats(a) => formats::run(&a),
         Command::Render(a) => render::run(&a),
+        Command::Exec(a) => exec::run(&a),
+        Command::Loop(a) => loop_cmd::run(&a),
     }
 }
 

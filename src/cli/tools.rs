@@ -93,7 +93,10 @@ pub struct ToolsArgs {
     /// Settings: max_retries, enable_auto_repair, repair_timeout_ms,
     /// strict_validation, retry_prompt_template, allow_json_blocks,
     /// allow_inline_json, unknown_tool_risk, auto_approval_threshold,
-    /// max_buffer_size. Flags override the file. Without this flag the
+    /// max_buffer_size; for exec and loop also max_iterations,
+    /// max_parallel_tools, tool_timeout_s, request_timeout_s,
+    /// iteration_delay_ms, result_cap_tokens, retry_failed_tools,
+    /// approval_timeout_s. Flags override the file. Without this flag the
     /// nearest `.toolcall.json5` in the current directory or above is used.
     ///
     /// Example:

@@ -280,7 +280,7 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Outcome> {
 /// True when the input is our NDJSON records rather than model output:
 /// every non-blank line is a JSON object with a string "type", and one of
 /// them is a tool_call or error record.
-fn is_records(bytes: &[u8]) -> bool {
+pub(crate) fn is_records(bytes: &[u8]) -> bool {
     let mut any = false;
     for line in bytes.split(|&b| b == b'\n') {
         let line = line.trim_ascii();
@@ -389,6 +389,31 @@ fn broken_call(doc: &str, raw: &str, span: [u64; 2]) -> ToolCall {
     }
 }
 
+/// A `tool_call` record read back: the fields `parse` wrote (a missing
+/// `arguments` becomes `null`, which validation reports). Fields that
+/// validation adds are not read: they are recomputed, never trusted.
+pub(crate) fn call_from_record(v: &Value, name: &str) -> ToolCall {
+    let s = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+    let span = [
+        v.pointer("/span/0").and_then(Value::as_u64).unwrap_or(0),
+        v.pointer("/span/1").and_then(Value::as_u64).unwrap_or(0),
+    ];
+    let doc = s("doc");
+    let doc_name = if doc.is_empty() {
+        name.to_string()
+    } else {
+        doc
+    };
+    let mut call = broken_call(&doc_name, &s("raw"), span);
+    call.index = v.get("index").and_then(Value::as_u64).unwrap_or(0) as usize;
+    call.id = s("id");
+    call.name = s("name");
+    call.arguments = v.get("arguments").cloned().unwrap_or(Value::Null);
+    call.format = crate::formats::FormatId::from_id(&s("format")).map_or("", |f| f.as_str());
+    call.in_reasoning = v.get("in_reasoning").and_then(Value::as_bool) == Some(true);
+    call
+}
+
 /// Items from NDJSON records. Diagnostics point into the record's own
 /// document when it is a readable file, else at the record's line.
 fn record_items(name: &str, bytes: Vec<u8>) -> Vec<Item> {
@@ -428,13 +453,7 @@ fn record_items(name: &str, bytes: Vec<u8>) -> Vec<Item> {
         };
         match v.get("type").and_then(Value::as_str) {
             Some("tool_call") => {
-                let mut call = broken_call(&doc_name, &s("raw"), span);
-                call.index = v.get("index").and_then(Value::as_u64).unwrap_or(0) as usize;
-                call.id = s("id");
-                call.name = s("name");
-                call.arguments = v.get("arguments").cloned().unwrap_or(Value::Null);
-                call.format =
-                    crate::formats::FormatId::from_id(&s("format")).map_or("", |f| f.as_str());
+                let mut call = call_from_record(&v, name);
                 if call.raw.is_empty() && text.as_ref().is_some_and(|t| Rc::ptr_eq(t, &ndjson)) {
                     call.raw = String::from_utf8_lossy(line).into_owned();
                 }

@@ -116,7 +116,7 @@ impl Registry {
                     .display_name
                     .clone()
                     .unwrap_or_else(|| t.name.clone()),
-                t.meta.risk.unwrap_or(policy.unknown_risk),
+                t.risk_for(arguments, t.meta.risk.unwrap_or(policy.unknown_risk)),
                 summary(t.meta.summary.as_deref(), name, arguments),
                 t.meta.requires_approval,
             ),

@@ -13,6 +13,15 @@
 //!   unknown_tool_risk: "medium",  // --unknown-risk
 //!   auto_approval_threshold: "safe", // --auto-approve
 //!   max_buffer_size: 1048576,     // --max-block
+//!   // exec and loop (docs/agent.md#settings)
+//!   max_iterations: 10,           // --max-iterations
+//!   max_parallel_tools: 3,        // --max-parallel
+//!   tool_timeout_s: 120,          // --tool-timeout
+//!   request_timeout_s: 600,       // --request-timeout
+//!   iteration_delay_ms: 100,      // --delay
+//!   result_cap_tokens: 4096,      // --result-cap (exec: --max-output, in bytes)
+//!   retry_failed_tools: false,    // --retry-failed
+//!   approval_timeout_s: 300,      // --approval-timeout
 //!   retry_timeout_secs: 120,      // --retry-timeout
 //!   retry_max_output: 16777216,   // --retry-max-output
 //! }
@@ -54,6 +63,22 @@ pub struct FileConfig {
     pub auto_approval_threshold: Option<Risk>,
     /// Largest candidate block held back, in bytes.
     pub max_buffer_size: Option<usize>,
+    /// `loop`: most iterations.
+    pub max_iterations: Option<u32>,
+    /// `exec`: most tools running at once.
+    pub max_parallel_tools: Option<u32>,
+    /// Seconds a tool may run.
+    pub tool_timeout_s: Option<u64>,
+    /// `loop`: seconds the whole request may take.
+    pub request_timeout_s: Option<u64>,
+    /// `loop`: milliseconds between iterations.
+    pub iteration_delay_ms: Option<u64>,
+    /// Cap of a tool result, in tokens (4 bytes each).
+    pub result_cap_tokens: Option<usize>,
+    /// Run a failed tool once more.
+    pub retry_failed_tools: Option<bool>,
+    /// Seconds a person or approver has to answer.
+    pub approval_timeout_s: Option<u64>,
     /// Seconds a retry command may run before its process group is killed.
     pub retry_timeout_secs: Option<u64>,
     /// Most bytes of a retry command's output read.

@@ -27,11 +27,17 @@
 //!   "display_name": "Read file",     // shown as tool_name (default: the name)
 //!   "risk": "low",                   // safe | low | medium | high | critical
 //!   "summary": "Read file {path}",   // {arg} / {arg.sub} take argument values
-//!   "requires_approval": true        // optional: overrides the risk threshold
+//!   "requires_approval": true,       // optional: overrides the risk threshold
+//!   "risk_when": [                   // optional: risk that depends on the arguments;
+//!     {"if": {"properties": {"path": {"pattern": "^/etc/"}}}, "risk": "critical"}
+//!   ]                                // the first rule whose schema matches wins
 //! }
 //! ```
 //!
-//! All fields are optional. Without a `risk`, MCP annotations give one
+//! All fields are optional. The object is registry metadata, never part of
+//! the schema the model sees: it is removed from [`Tool::parameters`]. Its
+//! other keys (`exec`, `timeout_s`, `category`, read by `toolcall exec`) are
+//! kept as written in [`Tool::extension`]. Without a `risk`, MCP annotations give one
 //! (`readOnlyHint: true` → safe, `destructiveHint: true` → high) and
 //! otherwise the `--unknown-risk` level applies; MCP's `annotations.title`
 //! is the default display name. Other `x-` keys are ignored, as JSON Schema
@@ -71,6 +77,11 @@ pub struct Tool {
     pub openai_strict: bool,
     /// Registry metadata.
     pub meta: ToolMeta,
+    /// The `x-toolcall` object as written (empty when the tool has none),
+    /// for the keys other parts read (`exec`, `timeout_s`, `category`).
+    pub extension: Map<String, Value>,
+    /// `x-toolcall.risk_when`: each rule's compiled schema and its risk.
+    pub(crate) risk_when: Vec<(jsonschema::Validator, Risk)>,
     /// The compiled schema (with strict mode applied when it is on).
     pub(crate) validator: jsonschema::Validator,
 }
@@ -307,8 +318,14 @@ fn normalise(
             warnings.push(format!("tool '{name}': strict-incompatible schema: {w}"));
         }
     }
+    let (meta, extension) = meta_of(outer, inner, &parameters, &name)?;
+    let mut parameters = parameters;
+    if let Value::Object(p) = &mut parameters {
+        // registry metadata: never shown to the model (`render tools`)
+        p.remove(EXTENSION);
+    }
     unsupported_keywords(&parameters, &name, warnings);
-    let meta = meta_of(outer, inner, &parameters, &name)?;
+    let risk_when = risk_rules(&extension, &name)?;
     let compiled = if strict {
         let mut s = parameters.clone();
         close_objects(&mut s);
@@ -332,8 +349,55 @@ fn normalise(
         parameters,
         openai_strict,
         meta,
+        extension,
+        risk_when,
         validator,
     })
+}
+
+/// Compiles `x-toolcall.risk_when`: a list of `{"if": SCHEMA, "risk": LEVEL}`.
+fn risk_rules(
+    ext: &Map<String, Value>,
+    tool: &str,
+) -> Result<Vec<(jsonschema::Validator, Risk)>, RegistryError> {
+    let Some(rules) = ext.get("risk_when") else {
+        return Ok(Vec::new());
+    };
+    let bad =
+        |why: String| RegistryError::Shape(format!("tool '{tool}': {EXTENSION}.risk_when {why}"));
+    let Value::Array(rules) = rules else {
+        return Err(bad(
+            "must be a list of {\"if\": schema, \"risk\": level}".into()
+        ));
+    };
+    let mut out = Vec::with_capacity(rules.len());
+    for (i, rule) in rules.iter().enumerate() {
+        let (Some(schema), Some(Value::String(level))) = (rule.get("if"), rule.get("risk")) else {
+            return Err(bad(format!(
+                "[{i}] needs \"if\" (a schema) and \"risk\" (a level)"
+            )));
+        };
+        let risk: Risk = level
+            .parse()
+            .map_err(|e: super::BadRisk| bad(format!("[{i}]: {e}")))?;
+        let v = jsonschema::options()
+            .should_validate_formats(false)
+            .build(schema)
+            .map_err(|e| bad(format!("[{i}]: schema is not valid: {e}")))?;
+        out.push((v, risk));
+    }
+    Ok(out)
+}
+
+impl Tool {
+    /// The risk of a call with these arguments: the first `risk_when` rule
+    /// whose schema the arguments satisfy, else `base`.
+    pub fn risk_for(&self, arguments: &Value, base: Risk) -> Risk {
+        self.risk_when
+            .iter()
+            .find(|(v, _)| v.is_valid(arguments))
+            .map_or(base, |(_, r)| *r)
+    }
 }
 
 fn meta_of(
@@ -341,7 +405,7 @@ fn meta_of(
     inner: &Map<String, Value>,
     schema: &Value,
     tool: &str,
-) -> Result<ToolMeta, RegistryError> {
+) -> Result<(ToolMeta, Map<String, Value>), RegistryError> {
     let mut meta = ToolMeta::default();
     if let Some(Value::Object(ann)) = outer
         .get("annotations")
@@ -359,7 +423,7 @@ fn meta_of(
         .or_else(|| inner.get(EXTENSION))
         .or_else(|| schema.get(EXTENSION));
     let Some(ext) = ext else {
-        return Ok(meta);
+        return Ok((meta, Map::new()));
     };
     let Value::Object(ext) = ext else {
         return Err(RegistryError::Shape(format!(
@@ -389,7 +453,7 @@ fn meta_of(
             _ => {}
         }
     }
-    Ok(meta)
+    Ok((meta, ext.clone()))
 }
 
 /// Strict mode: every object schema that declares `properties` and says

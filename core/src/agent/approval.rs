@@ -1,0 +1,601 @@
+//! Who decides whether a call runs: rules, remembered permissions, the
+//! session cache and the risk threshold (docs/agent.md#approval).
+//!
+//! [`decide`] applies the order of decision: calls that cannot run
+//! (disabled, unknown, invalid, drafted in reasoning) are not run; then
+//! anything that denies (`--max-risk`, deny rules, always-deny, denied
+//! patterns) wins over anything that allows (the session cache,
+//! always-allow, allowed patterns, allow rules); then a call at or below
+//! the auto-approval threshold that was not found as inline JSON runs
+//! without asking; anything else is [`Pre::Ask`]: the caller asks a person
+//! or an approver command.
+
+use crate::validate::Risk;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::fmt;
+use std::path::Path;
+
+/// A pattern over calls: `NAME`, `NAME:POINTER=GLOB` (a JSON Pointer into
+/// the arguments) or `NAME:~GLOB` (against the summary). NAME is itself a
+/// glob. In globs `*` is any run of characters but `/`, `**` any run at
+/// all, `?` one character but `/`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pattern {
+    text: String,
+    tool: String,
+    kind: PatternKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum PatternKind {
+    Any,
+    Pointer { pointer: String, glob: String },
+    Summary(String),
+}
+
+/// A pattern that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadPattern(pub String);
+
+impl fmt::Display for BadPattern {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BadPattern {}
+
+impl std::str::FromStr for Pattern {
+    type Err = BadPattern;
+    fn from_str(s: &str) -> Result<Pattern, BadPattern> {
+        Pattern::parse(s)
+    }
+}
+
+impl Pattern {
+    /// Reads `NAME`, `NAME:POINTER=GLOB` or `NAME:~GLOB`.
+    pub fn parse(s: &str) -> Result<Pattern, BadPattern> {
+        let (tool, rest) = match s.split_once(':') {
+            Some((t, r)) => (t, Some(r)),
+            None => (s, None),
+        };
+        if tool.is_empty() {
+            return Err(BadPattern(format!(
+                "pattern '{s}': no tool name (NAME, NAME:/POINTER=GLOB or NAME:~GLOB)"
+            )));
+        }
+        let kind = match rest {
+            None => PatternKind::Any,
+            Some(r) => {
+                if let Some(glob) = r.strip_prefix('~') {
+                    PatternKind::Summary(glob.to_string())
+                } else {
+                    let Some((pointer, glob)) = r.split_once('=') else {
+                        return Err(BadPattern(format!(
+                            "pattern '{s}': expected NAME:/POINTER=GLOB or NAME:~GLOB"
+                        )));
+                    };
+                    if !pointer.is_empty() && !pointer.starts_with('/') {
+                        return Err(BadPattern(format!(
+                            "pattern '{s}': '{pointer}' is not a JSON Pointer (it starts with /)"
+                        )));
+                    }
+                    PatternKind::Pointer {
+                        pointer: pointer.to_string(),
+                        glob: glob.to_string(),
+                    }
+                }
+            }
+        };
+        Ok(Pattern {
+            text: s.to_string(),
+            tool: tool.to_string(),
+            kind,
+        })
+    }
+
+    /// The pattern as written.
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// True when the call to `name` with `arguments` and `summary` matches.
+    pub fn matches(&self, name: &str, arguments: &Value, summary: &str) -> bool {
+        if !glob_match(&self.tool, name) {
+            return false;
+        }
+        match &self.kind {
+            PatternKind::Any => true,
+            PatternKind::Summary(g) => glob_match(g, summary),
+            PatternKind::Pointer { pointer, glob } => match arguments.pointer(pointer) {
+                Some(Value::String(s)) => glob_match(glob, s),
+                Some(other) => glob_match(glob, &other.to_string()),
+                None => false,
+            },
+        }
+    }
+}
+
+impl Serialize for Pattern {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.text)
+    }
+}
+
+impl<'de> Deserialize<'de> for Pattern {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Pattern, D::Error> {
+        let s = String::deserialize(d)?;
+        Pattern::parse(&s).map_err(serde::de::Error::custom)
+    }
+}
+
+/// Glob matching on characters: `*` any run without `/`, `**` any run,
+/// `?` one character but `/`, everything else literal. Time is
+/// proportional to the product of the lengths (both are short).
+pub fn glob_match(glob: &str, text: &str) -> bool {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Tok {
+        Lit(char),
+        One,
+        Star,
+        Stars,
+    }
+    let mut toks = Vec::new();
+    let mut it = glob.chars().peekable();
+    while let Some(c) = it.next() {
+        toks.push(match c {
+            '*' if it.peek() == Some(&'*') => {
+                while it.peek() == Some(&'*') {
+                    it.next();
+                }
+                Tok::Stars
+            }
+            '*' => Tok::Star,
+            '?' => Tok::One,
+            c => Tok::Lit(c),
+        });
+    }
+    let text: Vec<char> = text.chars().collect();
+    // reach[j]: the tokens so far can consume exactly text[..j]
+    let mut reach = vec![false; text.len() + 1];
+    reach[0] = true;
+    for tok in toks {
+        let mut next = vec![false; text.len() + 1];
+        match tok {
+            Tok::Lit(c) => {
+                for j in 0..text.len() {
+                    next[j + 1] = reach[j] && text[j] == c;
+                }
+            }
+            Tok::One => {
+                for j in 0..text.len() {
+                    next[j + 1] = reach[j] && text[j] != '/';
+                }
+            }
+            Tok::Star | Tok::Stars => {
+                next[0] = reach[0];
+                for j in 0..text.len() {
+                    next[j + 1] =
+                        reach[j + 1] || (next[j] && (tok == Tok::Stars || text[j] != '/'));
+                }
+            }
+        }
+        reach = next;
+    }
+    reach[text.len()]
+}
+
+/// Remembered decisions that outlive a run (`--permissions FILE`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Permissions {
+    /// Tools that always run without asking.
+    pub always_allow: Vec<String>,
+    /// Tools that never run.
+    pub always_deny: Vec<String>,
+    /// Calls that run without asking.
+    pub allowed_patterns: Vec<Pattern>,
+    /// Calls that never run.
+    pub denied_patterns: Vec<Pattern>,
+}
+
+/// A permissions or session file that could not be used.
+#[derive(Debug)]
+pub struct StoreError(pub String);
+
+impl fmt::Display for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+fn load_json<T: for<'de> Deserialize<'de> + Default>(path: &Path) -> Result<T, StoreError> {
+    match std::fs::read_to_string(path) {
+        Ok(text) if text.trim().is_empty() => Ok(T::default()),
+        Ok(text) => {
+            serde_json::from_str(&text).map_err(|e| StoreError(format!("{}: {e}", path.display())))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(T::default()),
+        Err(e) => Err(StoreError(format!("reading {}: {e}", path.display()))),
+    }
+}
+
+/// Writes `value` as pretty JSON through a temporary file renamed into
+/// place, so a reader never sees half a file.
+fn save_json<T: Serialize>(path: &Path, value: &T) -> Result<(), StoreError> {
+    let text = serde_json::to_string_pretty(value)
+        .map_err(|e| StoreError(format!("{}: {e}", path.display())))?;
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(format!(".tmp{}", std::process::id()));
+    let tmp = std::path::PathBuf::from(tmp);
+    std::fs::write(&tmp, text + "\n")
+        .and_then(|()| std::fs::rename(&tmp, path))
+        .map_err(|e| StoreError(format!("writing {}: {e}", path.display())))
+}
+
+impl Permissions {
+    /// Reads a permissions file; a missing or empty file is no permission.
+    pub fn load(path: &Path) -> Result<Permissions, StoreError> {
+        load_json(path)
+    }
+
+    /// Writes the permissions file.
+    pub fn save(&self, path: &Path) -> Result<(), StoreError> {
+        save_json(path, self)
+    }
+}
+
+/// Decisions remembered for the session (one conversation): tools allowed
+/// or denied for the rest of it, and patterns allowed. `--session-file`
+/// keeps it between runs.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Session {
+    /// Tools approved for the session.
+    pub allowed: Vec<String>,
+    /// Tools denied for the session.
+    pub denied: Vec<String>,
+    /// Calls approved for the session.
+    pub allowed_patterns: Vec<Pattern>,
+}
+
+impl Session {
+    /// Reads a session file; a missing or empty file is an empty session.
+    pub fn load(path: &Path) -> Result<Session, StoreError> {
+        load_json(path)
+    }
+
+    /// Writes the session file.
+    pub fn save(&self, path: &Path) -> Result<(), StoreError> {
+        save_json(path, self)
+    }
+
+    /// Forgets everything remembered.
+    pub fn clear(&mut self) {
+        *self = Session::default();
+    }
+}
+
+/// Rules given for this run (flags).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rules {
+    /// `--allow`: calls that run without asking.
+    pub allow: Vec<Pattern>,
+    /// `--deny`: calls that never run.
+    pub deny: Vec<Pattern>,
+    /// `--max-risk`: calls above it never run.
+    pub max_risk: Option<Risk>,
+    /// Calls at or below it run without asking (default safe).
+    pub auto_approve: Risk,
+    /// Tools that may not run (wins over `enabled`).
+    pub disabled: Vec<String>,
+    /// When not empty, only these tools may run.
+    pub enabled: Vec<String>,
+    /// Categories that may not run (`x-toolcall.category`).
+    pub disabled_categories: Vec<String>,
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules {
+            allow: Vec::new(),
+            deny: Vec::new(),
+            max_risk: None,
+            auto_approve: Risk::Safe,
+            disabled: Vec::new(),
+            enabled: Vec::new(),
+            disabled_categories: Vec::new(),
+        }
+    }
+}
+
+/// Who or what decided (`by` in `approval` events).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum By {
+    /// The risk is at or below the threshold.
+    Auto,
+    /// An `--allow` or `--deny` rule, or `--max-risk`.
+    Rule,
+    /// The session cache.
+    Session,
+    /// The persisted permissions.
+    Permissions,
+    /// A person on the terminal.
+    Tty,
+    /// The `--approver` command.
+    Approver,
+    /// `--approve yes|deny`, or no way to ask.
+    Policy,
+}
+
+impl By {
+    /// The name written in events.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            By::Auto => "auto",
+            By::Rule => "rule",
+            By::Session => "session",
+            By::Permissions => "permissions",
+            By::Tty => "tty",
+            By::Approver => "approver",
+            By::Policy => "policy",
+        }
+    }
+}
+
+/// What is known of a call when deciding.
+#[derive(Clone, Copy, Debug)]
+pub struct Facts<'a> {
+    /// The function name.
+    pub name: &'a str,
+    /// The arguments.
+    pub arguments: &'a Value,
+    /// The one-line summary.
+    pub summary: &'a str,
+    /// The risk for these arguments.
+    pub risk: Risk,
+    /// The tool is in the tools file.
+    pub known: bool,
+    /// The call passes the tool's schema.
+    pub valid: bool,
+    /// The call was found as JSON inside prose.
+    pub inline: bool,
+    /// The call was drafted inside reasoning.
+    pub in_reasoning: bool,
+    /// The tool's `x-toolcall.category`.
+    pub category: Option<&'a str>,
+    /// The tools file says it always needs approval.
+    pub requires_approval: Option<bool>,
+}
+
+/// The decision before anyone is asked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Pre {
+    /// The call cannot run at all: `status` is the result's status.
+    NotRun {
+        /// `validation_failed` or `skipped`.
+        status: &'static str,
+        /// Why.
+        reason: String,
+    },
+    /// Denied by a rule or a remembered decision.
+    Deny {
+        /// What denied it.
+        by: By,
+        /// Why.
+        reason: String,
+    },
+    /// Approved by a rule, a remembered decision or the threshold.
+    Approve {
+        /// What approved it.
+        by: By,
+    },
+    /// Someone must be asked.
+    Ask {
+        /// Why asking is needed (for the prompt).
+        reason: String,
+    },
+}
+
+fn listed(list: &[String], name: &str) -> bool {
+    list.iter().any(|t| glob_match(t, name))
+}
+
+/// The order of decision (see the module documentation).
+pub fn decide(f: &Facts<'_>, rules: &Rules, perms: &Permissions, session: &Session) -> Pre {
+    if f.in_reasoning {
+        return Pre::NotRun {
+            status: "skipped",
+            reason: "the call was drafted inside reasoning; drafts are never run".into(),
+        };
+    }
+    if listed(&rules.disabled, f.name)
+        || (!rules.enabled.is_empty() && !listed(&rules.enabled, f.name))
+        || f.category
+            .is_some_and(|c| rules.disabled_categories.iter().any(|d| d == c))
+    {
+        return Pre::NotRun {
+            status: "skipped",
+            reason: format!("tool \"{}\" is disabled", f.name),
+        };
+    }
+    if !f.known {
+        return Pre::NotRun {
+            status: "validation_failed",
+            reason: format!("unknown tool \"{}\"", f.name),
+        };
+    }
+    if !f.valid {
+        return Pre::NotRun {
+            status: "validation_failed",
+            reason: "the arguments do not match the tool's schema".into(),
+        };
+    }
+    let hit = |ps: &[Pattern]| {
+        ps.iter()
+            .find(|p| p.matches(f.name, f.arguments, f.summary))
+            .map(|p| p.as_str().to_string())
+    };
+    if let Some(max) = rules.max_risk {
+        if f.risk > max {
+            return Pre::Deny {
+                by: By::Rule,
+                reason: format!("risk {} is above --max-risk {max}", f.risk),
+            };
+        }
+    }
+    if let Some(p) = hit(&rules.deny) {
+        return Pre::Deny {
+            by: By::Rule,
+            reason: format!("denied by rule {p}"),
+        };
+    }
+    if listed(&perms.always_deny, f.name) {
+        return Pre::Deny {
+            by: By::Permissions,
+            reason: format!("tool \"{}\" is always denied", f.name),
+        };
+    }
+    if let Some(p) = hit(&perms.denied_patterns) {
+        return Pre::Deny {
+            by: By::Permissions,
+            reason: format!("denied by pattern {p}"),
+        };
+    }
+    if listed(&session.denied, f.name) {
+        return Pre::Deny {
+            by: By::Session,
+            reason: format!("tool \"{}\" was denied for this session", f.name),
+        };
+    }
+    if listed(&session.allowed, f.name) || hit(&session.allowed_patterns).is_some() {
+        return Pre::Approve { by: By::Session };
+    }
+    if listed(&perms.always_allow, f.name) || hit(&perms.allowed_patterns).is_some() {
+        return Pre::Approve {
+            by: By::Permissions,
+        };
+    }
+    if hit(&rules.allow).is_some() {
+        return Pre::Approve { by: By::Rule };
+    }
+    if f.inline {
+        return Pre::Ask {
+            reason: "found as JSON inside prose: inline calls always need approval".into(),
+        };
+    }
+    match f.requires_approval {
+        Some(true) => Pre::Ask {
+            reason: "the tools file says this tool always needs approval".into(),
+        },
+        Some(false) => Pre::Approve { by: By::Auto },
+        None if f.risk <= rules.auto_approve => Pre::Approve { by: By::Auto },
+        None => Pre::Ask {
+            reason: format!(
+                "risk {} is above the auto-approval level {}",
+                f.risk, rules.auto_approve
+            ),
+        },
+    }
+}
+
+/// What a person or approver decided, as the `--approver` command writes
+/// it (one JSON line) and the terminal prompt builds it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Decision {
+    /// Run it.
+    pub approved: bool,
+    /// Why (shown to the model on a denial).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Run it with these arguments instead (re-validated first).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub arguments: Option<Value>,
+    /// Remember it: `session` (this tool for the session), `always` (this
+    /// tool, persisted), or a pattern (persisted, or for the session
+    /// without `--permissions`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub remember: Option<String>,
+}
+
+/// Where a remembered decision went, if anywhere.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Remembered {
+    /// Not remembered.
+    No,
+    /// In the session cache.
+    Session,
+    /// In the permissions.
+    Permissions,
+}
+
+/// Records `decision` for the call to `name`: `session` adds the tool to
+/// the session cache, `always` to the permissions, anything else is read
+/// as a pattern and kept with the permissions when `persist` (a
+/// permissions file is in use), else for the session.
+pub fn remember(
+    decision: &Decision,
+    name: &str,
+    session: &mut Session,
+    perms: &mut Permissions,
+    persist: bool,
+) -> Result<Remembered, BadPattern> {
+    let Some(how) = decision.remember.as_deref().map(str::trim) else {
+        return Ok(Remembered::No);
+    };
+    let push = |v: &mut Vec<String>| {
+        if !v.iter().any(|t| t == name) {
+            v.push(name.to_string());
+        }
+    };
+    match (how, decision.approved) {
+        ("" | "no" | "once", _) => Ok(Remembered::No),
+        ("session", true) => {
+            push(&mut session.allowed);
+            Ok(Remembered::Session)
+        }
+        ("session", false) => {
+            push(&mut session.denied);
+            Ok(Remembered::Session)
+        }
+        ("always", ok) if persist => {
+            push(if ok {
+                &mut perms.always_allow
+            } else {
+                &mut perms.always_deny
+            });
+            Ok(Remembered::Permissions)
+        }
+        ("always", true) => {
+            push(&mut session.allowed);
+            Ok(Remembered::Session)
+        }
+        ("always", false) => {
+            push(&mut session.denied);
+            Ok(Remembered::Session)
+        }
+        (pattern, ok) => {
+            let p = Pattern::parse(pattern)?;
+            if persist {
+                if ok {
+                    perms.allowed_patterns.push(p);
+                } else {
+                    perms.denied_patterns.push(p);
+                }
+                Ok(Remembered::Permissions)
+            } else if ok {
+                session.allowed_patterns.push(p);
+                Ok(Remembered::Session)
+            } else {
+                Err(BadPattern(
+                    "a denied pattern is remembered only with --permissions FILE".into(),
+                ))
+            }
+        }
+    }
+}

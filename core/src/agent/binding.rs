@@ -1,0 +1,131 @@
+//! Which command runs a tool (docs/agent.md#bindings): `--bind NAME=CMD`
+//! first, then the tools file's `x-toolcall.exec`, then `--tool-dir DIR`
+//! (the executable `DIR/NAME`). Call data never becomes part of a command
+//! line: the arguments reach the command on stdin and in the environment.
+
+use crate::validate::registry::Tool;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// How a tool's command is started.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// Run directly, no shell: program and its arguments.
+    Argv(Vec<String>),
+    /// Run with `sh -c`: a command line the user wrote (never call data).
+    Shell(String),
+}
+
+impl Command {
+    /// The command as one line, for messages and dry runs.
+    pub fn display(&self) -> String {
+        match self {
+            Command::Argv(v) => v.join(" "),
+            Command::Shell(s) => format!("sh -c {s}"),
+        }
+    }
+}
+
+/// What the tools file's `x-toolcall` says about running a tool.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RunMeta {
+    /// `exec`: the command (argv[0] of an array resolved against the tools
+    /// file's folder when it is a relative path with a `/`).
+    pub exec: Option<Command>,
+    /// `timeout_s`: this tool's own timeout.
+    pub timeout: Option<Duration>,
+    /// `category`: a free word (`terminal`, `network`, `files` …) that
+    /// `--disable-category` refers to.
+    pub category: Option<String>,
+}
+
+/// Reads `exec`, `timeout_s` and `category` from a tool's `x-toolcall`.
+/// `base` is the tools file's folder.
+pub fn run_meta(tool: &Tool, base: &Path) -> Result<RunMeta, String> {
+    let ext = &tool.extension;
+    let bad = |k: &str, want: &str| format!("tool '{}': x-toolcall.{k} must be {want}", tool.name);
+    let exec = match ext.get("exec") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) if !s.trim().is_empty() => Some(Command::Shell(s.clone())),
+        Some(Value::Array(items)) if !items.is_empty() => {
+            let mut argv = Vec::with_capacity(items.len());
+            for it in items {
+                argv.push(
+                    it.as_str()
+                        .ok_or_else(|| bad("exec", "an array of strings or a string"))?
+                        .to_string(),
+                );
+            }
+            if argv[0].contains('/') && Path::new(&argv[0]).is_relative() {
+                argv[0] = base.join(&argv[0]).to_string_lossy().into_owned();
+            }
+            Some(Command::Argv(argv))
+        }
+        Some(_) => return Err(bad("exec", "a non-empty array of strings or a string")),
+    };
+    let timeout = match ext.get("timeout_s") {
+        None | Some(Value::Null) => None,
+        Some(v) => {
+            let secs = v
+                .as_f64()
+                .filter(|s| *s > 0.0 && s.is_finite() && *s <= 86_400.0)
+                .ok_or_else(|| bad("timeout_s", "a number of seconds above 0"))?;
+            Some(Duration::from_secs_f64(secs))
+        }
+    };
+    let category = match ext.get("category") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(_) => return Err(bad("category", "a string")),
+    };
+    Ok(RunMeta {
+        exec,
+        timeout,
+        category,
+    })
+}
+
+/// True for a name usable as a file in `--tool-dir`: `[A-Za-z0-9_.-]+`,
+/// not `.` or `..`.
+pub fn is_file_name(name: &str) -> bool {
+    !name.is_empty()
+        && name != "."
+        && name != ".."
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
+}
+
+/// A `--bind NAME=CMD` flag: the name and the shell command.
+pub fn parse_bind(s: &str) -> Result<(String, Command), String> {
+    match s.split_once('=') {
+        Some((name, cmd)) if !name.trim().is_empty() && !cmd.trim().is_empty() => {
+            Ok((name.trim().to_string(), Command::Shell(cmd.to_string())))
+        }
+        _ => Err(format!("--bind '{s}': expected NAME=COMMAND")),
+    }
+}
+
+/// The command for tool `name`: a `--bind` first, then `x-toolcall.exec`,
+/// then `DIR/NAME` under `--tool-dir` when such a file exists.
+pub fn resolve(
+    name: &str,
+    binds: &[(String, Command)],
+    meta: Option<&RunMeta>,
+    tool_dir: Option<&Path>,
+) -> Option<Command> {
+    if let Some((_, c)) = binds.iter().find(|(n, _)| n == name) {
+        return Some(c.clone());
+    }
+    if let Some(c) = meta.and_then(|m| m.exec.clone()) {
+        return Some(c);
+    }
+    let dir = tool_dir?;
+    if !is_file_name(name) {
+        return None;
+    }
+    let path: PathBuf = dir.join(name);
+    path.is_file()
+        .then(|| Command::Argv(vec![path.to_string_lossy().into_owned()]))
+}

@@ -1,0 +1,121 @@
+//! Building what the model reads: the system prompt with the tool
+//! definitions and the call format, and the conversation so far, as plain
+//! text or as OpenAI `messages` JSON (docs/agent.md#prompts).
+
+use crate::validate::registry::Tool;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+/// One message of the conversation (also the `message` event's payload).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Message {
+    /// `system`, `user`, `assistant` or `tool`.
+    pub role: String,
+    /// The text.
+    pub content: String,
+}
+
+impl Message {
+    /// A message with `role` and `content`.
+    pub fn new(role: &str, content: impl Into<String>) -> Message {
+        Message {
+            role: role.to_string(),
+            content: content.into(),
+        }
+    }
+}
+
+/// How the prompt is laid out for the model command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Style {
+    /// A plain-text transcript (for `ollama run`, `llama-cli` and the like).
+    Plain,
+    /// `{"messages": [...]}` for an OpenAI-compatible `/v1/chat/completions`
+    /// or Ollama `/api/chat` body (`curl … -d @-`).
+    Messages,
+}
+
+/// The instruction that tells the model how to call a tool.
+pub const CALL_FORMAT: &str =
+    "To use a tool, reply with a block like this (text before or after it is fine):\n\
+```tool_call\n{\"tool\": \"TOOL_NAME\", \"parameters\": {\"ARGUMENT\": \"VALUE\"}}\n```\n\
+Write one block per call, then stop and wait for the tool result. \
+Results come back in messages that start with [TOOL_NAME].";
+
+/// One tool's definition: `## NAME`, its description, its parameters
+/// schema as JSON (registry metadata never appears: it is not part of
+/// [`Tool::parameters`]).
+pub fn tool_definition(tool: &Tool) -> String {
+    let params = serde_json::to_string_pretty(&tool.parameters).unwrap_or_else(|_| "{}".into());
+    format!(
+        "## {}\n{}\n\nParameters:\n```json\n{}\n```",
+        tool.name,
+        tool.description.as_deref().unwrap_or(""),
+        params
+    )
+}
+
+/// The system prompt: the tool-use prompt, then (when tools are offered)
+/// the definitions and the call format.
+pub fn system_text(system_prompt: &str, tools: &[&Tool]) -> String {
+    if tools.is_empty() {
+        return system_prompt.to_string();
+    }
+    let defs: Vec<String> = tools.iter().map(|t| tool_definition(t)).collect();
+    format!(
+        "{system_prompt}\n\n# Tools\n\n{}\n\n{CALL_FORMAT}",
+        defs.join("\n\n")
+    )
+}
+
+/// The prompt for one generation: the system text and the history.
+pub fn build(style: Style, system: &str, history: &[Message]) -> String {
+    match style {
+        Style::Plain => {
+            let mut out = String::new();
+            out.push_str("### system\n");
+            out.push_str(system);
+            for m in history {
+                out.push_str("\n\n### ");
+                out.push_str(&m.role);
+                out.push('\n');
+                out.push_str(&m.content);
+            }
+            out.push_str("\n\n### assistant\n");
+            out
+        }
+        Style::Messages => {
+            let mut msgs = vec![json!({"role": "system", "content": system})];
+            for m in history {
+                // Tools are described in the prompt, not declared to the
+                // server, so results go back as user turns (any server
+                // accepts those); the content starts with [NAME].
+                let role = if m.role == "tool" { "user" } else { &m.role };
+                msgs.push(json!({"role": role, "content": m.content}));
+            }
+            let body = json!({"messages": Value::Array(msgs)});
+            serde_json::to_string(&body).unwrap_or_default() + "\n"
+        }
+    }
+}
+
+/// Text safe to show on a terminal: every control character (newlines
+/// too) becomes a visible escape such as `\u{1b}` or `\n`, so a summary or
+/// an argument written by a model cannot move the cursor, clear the
+/// screen or fake a second prompt line.
+pub fn escape_controls(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c.is_control()
+            || matches!(
+                c,
+                '\u{2028}' | '\u{2029}' | '\u{202e}' | '\u{200e}' | '\u{200f}'
+            )
+        {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}

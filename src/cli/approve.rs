@@ -1,0 +1,702 @@
+//! Approval for `exec` and `loop`: the flags, and asking a person on
+//! `/dev/tty` or an `--approver` command. The order of decision itself is
+//! `agent::approval::decide` in the core.
+
+use super::child;
+use crate::agent::approval::{
+    decide, remember, By, Decision, Facts, Pattern, Permissions, Pre, Remembered, Rules, Session,
+};
+use crate::agent::binding::Command as ToolCommand;
+use crate::agent::prompt::escape_controls;
+use crate::validate::Risk;
+use anyhow::Context;
+use clap::{Args, ValueEnum};
+use serde_json::{json, Value};
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// What happens to a call that needs asking.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Mode {
+    /// Ask on /dev/tty (or the --approver command); with neither, deny.
+    Ask,
+    /// Deny every call that would need asking (CI).
+    Deny,
+    /// Approve every call that would need asking. Deny rules, --max-risk
+    /// and remembered denials still hold.
+    Yes,
+}
+
+/// Approval flags of `exec` and `loop`.
+#[derive(Args, Debug, Clone)]
+pub struct ApprovalArgs {
+    /// What to do with a call that needs approval: ask, deny or yes.
+    ///
+    /// `ask` asks on /dev/tty (or through --approver); with no terminal
+    /// and no approver the call is denied, and the result says how to
+    /// allow it. A call needs approval when its risk is above
+    /// --auto-approve (default safe), when it was found as JSON inside
+    /// prose, or when the tools file says so.
+    ///
+    /// Example:
+    ///
+    ///   toolcall exec --tools tools.json --approve deny calls.ndjson
+    #[arg(long, value_name = "MODE", default_value = "ask", verbatim_doc_comment)]
+    pub approve: Mode,
+
+    /// Command that decides instead of a person (run with `sh -c`).
+    ///
+    /// It reads one `approval_request` JSON line on stdin (id, name,
+    /// summary, risk, reason, details, warnings, arguments, inline) and
+    /// writes one decision line: {"approved": true|false, "reason": "…",
+    /// "arguments": {…}, "remember": "session"|"always"|PATTERN}. Only
+    /// "approved" is required. No answer within --approval-timeout, or
+    /// anything else, is a denial.
+    ///
+    /// Example:
+    ///
+    ///   toolcall exec --tools t.json --approver 'jq -c "{approved: (.risk != \"critical\")}"' calls.ndjson
+    #[arg(long, value_name = "CMD", verbatim_doc_comment)]
+    pub approver: Option<String>,
+
+    /// Run calls that match RULE without asking (repeatable).
+    ///
+    /// RULE is NAME, NAME:/POINTER=GLOB (a JSON Pointer into the
+    /// arguments) or NAME:~GLOB (the summary). Globs: `*` any run but
+    /// `/`, `**` any run, `?` one character.
+    ///
+    /// Examples:
+    ///
+    ///   --allow read_file
+    ///
+    ///   --allow 'write_file:/path=/tmp/**'
+    #[arg(long, value_name = "RULE", verbatim_doc_comment)]
+    pub allow: Vec<Pattern>,
+
+    /// Never run calls that match RULE (repeatable; deny wins over allow).
+    ///
+    /// Example:
+    ///
+    ///   --deny 'shell:~*rm -rf*'
+    #[arg(long, value_name = "RULE", verbatim_doc_comment)]
+    pub deny: Vec<Pattern>,
+
+    /// Never run calls whose risk is above LEVEL.
+    ///
+    /// Example:
+    ///
+    ///   toolcall exec --tools t.json --max-risk medium calls.ndjson
+    #[arg(long, value_name = "LEVEL", verbatim_doc_comment)]
+    pub max_risk: Option<Risk>,
+
+    /// Remembered permissions (JSON): always_allow, always_deny,
+    /// allowed_patterns, denied_patterns. "Always" answers are saved here.
+    ///
+    /// Example:
+    ///
+    ///   toolcall exec --tools t.json --permissions ~/.config/toolcall/permissions.json c.ndjson
+    #[arg(long, value_name = "FILE", verbatim_doc_comment)]
+    pub permissions: Option<PathBuf>,
+
+    /// Session cache (JSON): decisions remembered "for the session" are
+    /// kept here between runs of one conversation.
+    ///
+    /// Example:
+    ///
+    ///   toolcall exec --tools t.json --session-file /tmp/chat-42.json c.ndjson
+    #[arg(long, value_name = "FILE", verbatim_doc_comment)]
+    pub session_file: Option<PathBuf>,
+
+    /// Forget the session cache first.
+    #[arg(long)]
+    pub clear_session: bool,
+
+    /// Seconds a person or the approver has to answer [default: 300].
+    #[arg(long, value_name = "SECS")]
+    pub approval_timeout: Option<u64>,
+
+    /// Never run TOOL (repeatable; a glob; wins over --enable).
+    #[arg(long = "disable", value_name = "TOOL")]
+    pub disable: Vec<String>,
+
+    /// Run only these tools (repeatable; globs).
+    #[arg(long = "enable", value_name = "TOOL")]
+    pub enable: Vec<String>,
+
+    /// Never run tools of this x-toolcall.category (repeatable), e.g.
+    /// terminal, network, files.
+    #[arg(long = "disable-category", value_name = "CATEGORY")]
+    pub disable_category: Vec<String>,
+}
+
+/// What the asker is told about a call.
+pub struct Request<'a> {
+    /// The call's id.
+    pub id: &'a str,
+    /// The function name.
+    pub name: &'a str,
+    /// The display name.
+    pub tool_name: &'a str,
+    /// The summary.
+    pub summary: &'a str,
+    /// The risk for these arguments.
+    pub risk: Risk,
+    /// Why asking is needed.
+    pub reason: &'a str,
+    /// The tool's description.
+    pub details: &'a str,
+    /// Warnings.
+    pub warnings: &'a [String],
+    /// The arguments.
+    pub arguments: &'a Value,
+    /// Found as JSON in prose.
+    pub inline: bool,
+}
+
+impl Request<'_> {
+    /// The `approval_request` fields.
+    pub fn fields(&self, timeout: Duration) -> Value {
+        json!({
+            "id": self.id,
+            "name": self.name,
+            "tool_name": self.tool_name,
+            "summary": self.summary,
+            "risk": self.risk,
+            "reason": self.reason,
+            "details": self.details,
+            "warnings": self.warnings,
+            "arguments": self.arguments,
+            "inline": self.inline,
+            "timeout_s": timeout.as_secs(),
+        })
+    }
+}
+
+/// The decision on one call.
+#[derive(Clone, Debug)]
+pub struct Verdict {
+    /// Run it.
+    pub approved: bool,
+    /// Who decided.
+    pub by: By,
+    /// Why (denials).
+    pub reason: Option<String>,
+    /// Edited arguments.
+    pub arguments: Option<Value>,
+    /// What was remembered: `session`, `permissions`, or none.
+    pub remember: Option<&'static str>,
+    /// How long deciding took.
+    pub took: Duration,
+}
+
+impl Verdict {
+    fn new(approved: bool, by: By, reason: Option<String>) -> Verdict {
+        Verdict {
+            approved,
+            by,
+            reason,
+            arguments: None,
+            remember: None,
+            took: Duration::ZERO,
+        }
+    }
+
+    /// The `approval` event's fields.
+    pub fn fields(&self, id: &str) -> Value {
+        json!({
+            "id": id,
+            "approved": self.approved,
+            "by": self.by,
+            "reason": self.reason,
+            "modified_arguments": self.arguments,
+            "remember": self.remember,
+            "decision_ms": self.took.as_millis() as u64,
+        })
+    }
+}
+
+/// The approval state of a run: rules, remembered decisions, and how to
+/// ask.
+pub struct Approvals {
+    /// This run's rules.
+    pub rules: Rules,
+    perms: Permissions,
+    perms_path: Option<PathBuf>,
+    session: Session,
+    session_path: Option<PathBuf>,
+    mode: Mode,
+    approver: Option<String>,
+    /// How long asking may take.
+    pub timeout: Duration,
+    tty: Option<Tty>,
+    tty_failed: bool,
+}
+
+impl Approvals {
+    /// Loads the permissions and session files.
+    pub fn new(a: &ApprovalArgs, auto_approve: Risk) -> anyhow::Result<Approvals> {
+        let perms = match &a.permissions {
+            Some(p) => Permissions::load(p)?,
+            None => Permissions::default(),
+        };
+        let mut session = match &a.session_file {
+            Some(p) => Session::load(p)?,
+            None => Session::default(),
+        };
+        if a.clear_session {
+            session.clear();
+            if let Some(p) = &a.session_file {
+                session.save(p)?;
+            }
+        }
+        Ok(Approvals {
+            rules: Rules {
+                allow: a.allow.clone(),
+                deny: a.deny.clone(),
+                max_risk: a.max_risk,
+                auto_approve,
+                disabled: a.disable.clone(),
+                enabled: a.enable.clone(),
+                disabled_categories: a.disable_category.clone(),
+            },
+            perms,
+            perms_path: a.permissions.clone(),
+            session,
+            session_path: a.session_file.clone(),
+            mode: a.approve,
+            approver: a.approver.clone(),
+            timeout: Duration::from_secs(a.approval_timeout.unwrap_or(300).max(1)),
+            tty: None,
+            tty_failed: false,
+        })
+    }
+
+    /// The decision before asking anyone.
+    pub fn pre(&self, facts: &Facts<'_>) -> Pre {
+        decide(facts, &self.rules, &self.perms, &self.session)
+    }
+
+    /// Asks about a call that needs it (after [`Approvals::pre`] said
+    /// [`Pre::Ask`]). `check` re-validates edited arguments (an error
+    /// message for arguments the tool would refuse).
+    pub fn ask(
+        &mut self,
+        req: &Request<'_>,
+        cancel: &AtomicBool,
+        check: &mut dyn FnMut(&Value) -> Result<(), String>,
+    ) -> Verdict {
+        let started = Instant::now();
+        let mut v = match self.mode {
+            Mode::Yes => Verdict::new(true, By::Policy, None),
+            Mode::Deny => Verdict::new(
+                false,
+                By::Policy,
+                Some("approval needed and --approve deny is set".into()),
+            ),
+            Mode::Ask => match self.approver.clone() {
+                Some(cmd) => self.ask_command(&cmd, req, cancel, check),
+                None => self.ask_tty(req, cancel, check),
+            },
+        };
+        v.took = started.elapsed();
+        v
+    }
+
+    /// Keeps what a decision asked to remember; returns where it went.
+    fn keep(&mut self, d: &Decision, name: &str) -> Result<Option<&'static str>, String> {
+        let persist = self.perms_path.is_some();
+        match remember(d, name, &mut self.session, &mut self.perms, persist) {
+            Ok(Remembered::No) => Ok(None),
+            Ok(Remembered::Session) => {
+                if let Some(p) = &self.session_path {
+                    self.session.save(p).map_err(|e| e.to_string())?;
+                }
+                Ok(Some("session"))
+            }
+            Ok(Remembered::Permissions) => {
+                if let Some(p) = &self.perms_path {
+                    self.perms.save(p).map_err(|e| e.to_string())?;
+                }
+                Ok(Some("permissions"))
+            }
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
+    fn finish(
+        &mut self,
+        d: Decision,
+        by: By,
+        name: &str,
+        check: &mut dyn FnMut(&Value) -> Result<(), String>,
+    ) -> Verdict {
+        if let (true, Some(args)) = (d.approved, &d.arguments) {
+            if let Err(e) = check(args) {
+                return Verdict::new(
+                    false,
+                    by,
+                    Some(format!("the edited arguments are not valid: {e}")),
+                );
+            }
+        }
+        let remembered = match self.keep(&d, name) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!(
+                    "toolcall: cannot remember the decision: {}",
+                    escape_controls(&e)
+                );
+                None
+            }
+        };
+        Verdict {
+            approved: d.approved,
+            by,
+            reason: d.reason.filter(|r| !r.trim().is_empty()).or_else(|| {
+                (!d.approved).then(|| {
+                    format!(
+                        "denied by the {}",
+                        if by == By::Tty { "user" } else { "approver" }
+                    )
+                })
+            }),
+            arguments: if d.approved { d.arguments } else { None },
+            remember: remembered,
+            took: Duration::ZERO,
+        }
+    }
+
+    fn ask_command(
+        &mut self,
+        cmd: &str,
+        req: &Request<'_>,
+        cancel: &AtomicBool,
+        check: &mut dyn FnMut(&Value) -> Result<(), String>,
+    ) -> Verdict {
+        let mut line = json!({"type": "approval_request"});
+        if let (Value::Object(m), Value::Object(f)) = (&mut line, req.fields(self.timeout)) {
+            m.extend(f);
+        }
+        let command = ToolCommand::Shell(cmd.to_string());
+        let ran = child::run(
+            &child::Spec {
+                command: &command,
+                stdin: format!("{line}\n").into_bytes(),
+                env: vec![("TOOLCALL_TOOL".into(), req.name.to_string())],
+                timeout: self.timeout,
+                grace: Duration::from_secs(1),
+                cap: 1 << 20,
+                inherit_stderr: true,
+            },
+            cancel,
+        );
+        let deny = |why: String| Verdict::new(false, By::Approver, Some(why));
+        match ran.end {
+            child::End::Exited(Some(0)) => {}
+            child::End::TimedOut => return deny("Approval timed out".into()),
+            child::End::Cancelled => return deny("cancelled".into()),
+            child::End::Exited(code) => {
+                return deny(format!(
+                    "the approver failed (exit {})",
+                    code.map_or("by a signal".to_string(), |c| c.to_string())
+                ))
+            }
+            child::End::NotStarted(e) => return deny(format!("the approver failed: {e}")),
+        }
+        let text = String::from_utf8_lossy(&ran.stdout);
+        let Some(first) = text.lines().map(str::trim).find(|l| !l.is_empty()) else {
+            return deny("the approver gave no decision".into());
+        };
+        match serde_json::from_str::<Decision>(first) {
+            Ok(d) => self.finish(d, By::Approver, req.name, check),
+            Err(e) => deny(format!("the approver's decision is not valid JSON: {e}")),
+        }
+    }
+
+    fn ask_tty(
+        &mut self,
+        req: &Request<'_>,
+        cancel: &AtomicBool,
+        check: &mut dyn FnMut(&Value) -> Result<(), String>,
+    ) -> Verdict {
+        if self.tty.is_none() && !self.tty_failed {
+            match Tty::open() {
+                Ok(t) => self.tty = Some(t),
+                Err(_) => self.tty_failed = true,
+            }
+        }
+        let Some(tty) = self.tty.as_mut() else {
+            return Verdict::new(
+                false,
+                By::Policy,
+                Some(format!(
+                    "approval needed ({}) and there is no terminal to ask on; \
+                     allow it with --allow {}, --approve yes, --auto-approve {} or --approver CMD",
+                    req.reason, req.name, req.risk
+                )),
+            );
+        };
+        let deadline = Instant::now() + self.timeout;
+        let mut arguments = req.arguments.clone();
+        let mut edited = false;
+        loop {
+            tty.say(&prompt_text(req, &arguments, edited, self.timeout));
+            let answer = match tty.line(deadline, cancel) {
+                Answer::Line(l) => l,
+                Answer::TimedOut => {
+                    tty.say("\n(no answer: denied)\n");
+                    return Verdict::new(false, By::Tty, Some("Approval timed out".into()));
+                }
+                Answer::Cancelled => {
+                    return Verdict::new(false, By::Tty, Some("cancelled".into()));
+                }
+                Answer::Closed => {
+                    return Verdict::new(false, By::Tty, Some("the terminal closed".into()));
+                }
+            };
+            let mut d = Decision {
+                approved: true,
+                arguments: edited.then(|| arguments.clone()),
+                ..Decision::default()
+            };
+            match answer.trim().to_ascii_lowercase().as_str() {
+                "y" | "yes" => {}
+                "s" | "session" => d.remember = Some("session".into()),
+                "a" | "always" => d.remember = Some("always".into()),
+                "p" | "pattern" => {
+                    tty.say(&format!(
+                        "pattern (NAME, NAME:/POINTER=GLOB or NAME:~GLOB) [{}]: ",
+                        escape_controls(req.name)
+                    ));
+                    match tty.line(deadline, cancel) {
+                        Answer::Line(p) if !p.trim().is_empty() => {
+                            let p = p.trim().to_string();
+                            if let Err(e) = Pattern::parse(&p) {
+                                tty.say(&format!("{}\n", escape_controls(&e.to_string())));
+                                continue;
+                            }
+                            d.remember = Some(p);
+                        }
+                        Answer::Line(_) => d.remember = Some(req.name.to_string()),
+                        _ => return Verdict::new(false, By::Tty, Some("no answer".into())),
+                    }
+                }
+                "n" | "no" => {
+                    tty.say("reason for the model (enter for none): ");
+                    let reason = match tty.line(deadline, cancel) {
+                        Answer::Line(r) => r.trim().to_string(),
+                        _ => String::new(),
+                    };
+                    d.approved = false;
+                    d.arguments = None;
+                    d.reason = (!reason.is_empty()).then_some(reason);
+                }
+                "e" | "edit" => {
+                    match edit(&arguments, tty) {
+                        Ok(v) => match check(&v) {
+                            Ok(()) => {
+                                arguments = v;
+                                edited = true;
+                            }
+                            Err(e) => tty.say(&format!(
+                                "not valid for this tool: {}\n",
+                                escape_controls(&e)
+                            )),
+                        },
+                        Err(e) => tty.say(&format!("{}\n", escape_controls(&e))),
+                    }
+                    continue;
+                }
+                _ => continue,
+            }
+            return self.finish(d, By::Tty, req.name, check);
+        }
+    }
+}
+
+/// The text shown on the terminal: every value escaped, so nothing the
+/// model wrote can drive the terminal.
+fn prompt_text(req: &Request<'_>, arguments: &Value, edited: bool, timeout: Duration) -> String {
+    let e = escape_controls;
+    let mut s = format!(
+        "\ntoolcall: run this call?\n  tool:      {}{}\n  summary:   {}\n  risk:      {} ({})\n",
+        e(req.name),
+        if req.tool_name != req.name {
+            format!(" ({})", e(req.tool_name))
+        } else {
+            String::new()
+        },
+        e(req.summary),
+        req.risk,
+        e(req.reason),
+    );
+    if !req.details.is_empty() {
+        s.push_str(&format!("  details:   {}\n", e(req.details)));
+    }
+    for w in req.warnings {
+        s.push_str(&format!("  warning:   {}\n", e(w)));
+    }
+    s.push_str(&format!(
+        "  arguments{}: {}\n",
+        if edited { " (edited)" } else { "" },
+        e(&serde_json::to_string(arguments).unwrap_or_default())
+    ));
+    s.push_str(&format!(
+        "[y]es once, [n]o, [e]dit, [s]ession, [p]attern, [a]lways ({} s) > ",
+        timeout.as_secs()
+    ));
+    s
+}
+
+/// The controlling terminal: writes go straight to it, lines are read by
+/// a helper thread only while a line is wanted (so an editor started in
+/// between gets every key).
+struct Tty {
+    out: std::fs::File,
+    want: mpsc::Sender<()>,
+    lines: std::sync::Mutex<mpsc::Receiver<Option<String>>>,
+    pending: bool,
+}
+
+enum Answer {
+    Line(String),
+    TimedOut,
+    Cancelled,
+    Closed,
+}
+
+impl Tty {
+    fn open() -> std::io::Result<Tty> {
+        let out = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open("/dev/tty")?;
+        let input = out.try_clone()?;
+        let (want_tx, want_rx) = mpsc::channel::<()>();
+        let (line_tx, line_rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut r = std::io::BufReader::new(input);
+            while want_rx.recv().is_ok() {
+                let mut l = String::new();
+                let got = match r.read_line(&mut l) {
+                    Ok(0) | Err(_) => None,
+                    Ok(_) => Some(l),
+                };
+                let closed = got.is_none();
+                if line_tx.send(got).is_err() || closed {
+                    break;
+                }
+            }
+        });
+        Ok(Tty {
+            out,
+            want: want_tx,
+            lines: std::sync::Mutex::new(line_rx),
+            pending: false,
+        })
+    }
+
+    fn say(&mut self, s: &str) {
+        let _ = self.out.write_all(s.as_bytes());
+        let _ = self.out.flush();
+    }
+
+    fn line(&mut self, deadline: Instant, cancel: &AtomicBool) -> Answer {
+        if !self.pending {
+            if self.want.send(()).is_err() {
+                return Answer::Closed;
+            }
+            self.pending = true;
+        }
+        loop {
+            if cancel.load(Ordering::SeqCst) {
+                return Answer::Cancelled;
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Answer::TimedOut;
+            }
+            let wait = (deadline - now).min(Duration::from_millis(50));
+            let got = match self.lines.lock() {
+                Ok(rx) => rx.recv_timeout(wait),
+                Err(_) => Err(mpsc::RecvTimeoutError::Disconnected),
+            };
+            match got {
+                Ok(Some(l)) => {
+                    self.pending = false;
+                    return Answer::Line(l);
+                }
+                Ok(None) | Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    self.pending = false;
+                    return Answer::Closed;
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+            }
+        }
+    }
+}
+
+/// Lets the person edit the arguments in `$VISUAL` or `$EDITOR` (else
+/// `vi`), on the terminal.
+fn edit(arguments: &Value, tty: &Tty) -> Result<Value, String> {
+    static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let path = std::env::temp_dir().join(format!(
+        "toolcall-args-{}-{}.json",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    let text = serde_json::to_string_pretty(arguments).unwrap_or_default() + "\n";
+    let write = || -> anyhow::Result<()> {
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+            .with_context(|| format!("creating {}", path.display()))?;
+        f.write_all(text.as_bytes())?;
+        Ok(())
+    };
+    write().map_err(|e| format!("{e:#}"))?;
+    let editor = std::env::var("VISUAL")
+        .ok()
+        .filter(|e| !e.trim().is_empty())
+        .or_else(|| {
+            std::env::var("EDITOR")
+                .ok()
+                .filter(|e| !e.trim().is_empty())
+        })
+        .unwrap_or_else(|| "vi".into());
+    let io = |f: &std::fs::File| f.try_clone().map(std::process::Stdio::from);
+    let status = (|| -> std::io::Result<std::process::ExitStatus> {
+        std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!("{editor} \"$1\""))
+            .arg("sh")
+            .arg(&path)
+            .stdin(io(&tty.out)?)
+            .stdout(io(&tty.out)?)
+            .stderr(io(&tty.out)?)
+            .status()
+    })();
+    let result = match status {
+        Ok(s) if s.success() => std::fs::read_to_string(&path)
+            .map_err(|e| format!("reading the edited arguments: {e}"))
+            .and_then(|t| {
+                serde_json::from_str::<Value>(&t)
+                    .map_err(|e| format!("the edited arguments are not JSON: {e}"))
+            })
+            .and_then(|v| {
+                if v.is_object() {
+                    Ok(v)
+                } else {
+                    Err("the arguments must be a JSON object".into())
+                }
+            }),
+        Ok(s) => Err(format!("the editor exited with {s}; arguments unchanged")),
+        Err(e) => Err(format!("cannot start the editor '{editor}': {e}")),
+    };
+    let _ = std::fs::remove_file(&path);
+    result
+}

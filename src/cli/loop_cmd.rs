@@ -1,0 +1,756 @@
+//! `toolcall loop`: the tool loop, driven through the core's state machine.
+//! Each iteration runs the model command with the prompt on stdin, reads
+//! its output through the stream engine and the wire decoders, runs the
+//! calls as `exec` does and feeds the results back, until the model
+//! answers without a call, a limit is reached, or Ctrl-C.
+
+use super::approve::ApprovalArgs;
+use super::common::{EngineArgs, WireArgs};
+use super::exec::{Decided, Judged, RunArgs, Runner, Step};
+use super::output::{FlushPolicy, Output};
+use super::tools::ToolsArgs;
+use super::Outcome;
+use crate::agent::events::Envelope;
+use crate::agent::gather::{Gather, Live};
+use crate::agent::prompt::{self, Message, Style};
+use crate::agent::result::{Status, ToolResult};
+use crate::agent::settings::Settings;
+use crate::agent::state::{Machine, State, Transition};
+use crate::wire::WireEngine;
+use anyhow::{bail, Context};
+use clap::{Args, ValueEnum};
+use serde_json::{json, Map, Value};
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// How the prompt is written for the model command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PromptStyle {
+    /// A plain-text transcript with `### ROLE` headers.
+    Plain,
+    /// `{"messages": [...]}` JSON, for `curl … -d @-`.
+    Messages,
+}
+
+/// Run the tool loop: model, calls, results, until the model answers.
+///
+/// Each iteration runs CMD (with `sh -c`) with the prompt on stdin and
+/// TOOLCALL_ITERATION, TOOLCALL_MAX_ITERATIONS and TOOLCALL_REQUEST_ID in
+/// its environment, and reads its stdout through the stream engine: plain
+/// model text, or Ollama / OpenAI / llama-server JSON (sniffed, see
+/// --input). Calls are judged, approved and run as `toolcall exec` runs
+/// them; every outcome (not found, invalid, denied, failed, timed out)
+/// goes back to the model as a `[NAME]` message, and the loop goes on.
+/// It stops when the model answers without a call, at --max-iterations,
+/// at --request-timeout, or on Ctrl-C (the running command is stopped).
+///
+/// Every event is an NDJSON record on stdout (state, iteration, text,
+/// tool_call, approval_request, approval, tool_execution, tool_result,
+/// message, agent_error) and the last one is always `complete`. The
+/// `message` records are the conversation: --history reads them back.
+///
+/// Exit status: 0 completed, 1 stopped at the iteration limit, 2 error,
+/// 124 request timeout, 130 cancelled.
+///
+/// Examples:
+///
+///   toolcall loop --model-cmd examples/agent/model.sh --tools examples/agent/tools.json "Weather in Paris?"
+///
+///   toolcall loop --model-cmd 'ollama run qwen3' --tools tools.json --text "What is in /tmp?"
+///
+///   toolcall loop --model-cmd ./chat.sh --prompt-style messages --tools t.json - < question.txt
+///
+///   toolcall loop --model-cmd ./chat.sh --tools t.json --history last.ndjson "And tomorrow?"
+#[derive(Args, Debug)]
+#[command(verbatim_doc_comment)]
+pub struct LoopArgs {
+    /// The user's message (`-` or none: stdin).
+    #[arg(value_name = "MESSAGE")]
+    pub message: Option<String>,
+
+    /// The model command (run with `sh -c`; prompt on stdin, reply on
+    /// stdout).
+    ///
+    /// Examples:
+    ///
+    ///   --model-cmd 'ollama run qwen3'
+    ///
+    ///   --model-cmd 'jq -c ". + {model: \"m\", stream: true}" \
+    ///     | curl -sN localhost:8080/v1/chat/completions -d @-'   (with --prompt-style messages)
+    #[arg(long, value_name = "CMD", verbatim_doc_comment)]
+    pub model_cmd: String,
+
+    /// Most iterations, 1 to 100 [default: 10]; one generation and its
+    /// tool runs is one iteration. At the limit the run completes with
+    /// stop reason max_iterations (exit 1).
+    #[arg(long, value_name = "N")]
+    pub max_iterations: Option<u32>,
+
+    /// Seconds the whole request may take, at least the tool timeout
+    /// [default: 600]; then the run ends with an error (exit 124).
+    #[arg(long, value_name = "SECS")]
+    pub request_timeout: Option<u64>,
+
+    /// Milliseconds between iterations (0: none) [default: 100].
+    #[arg(long, value_name = "MS")]
+    pub delay: Option<u64>,
+
+    /// Cap of one tool result fed back, in tokens (4 bytes each; at least
+    /// 100) [default: 4096].
+    #[arg(long, value_name = "TOKENS")]
+    pub result_cap: Option<usize>,
+
+    /// Do not keep tool results in the history after the iteration that
+    /// used them (only a note that the tool ran stays).
+    #[arg(long)]
+    pub drop_results: bool,
+
+    /// The tool-use system prompt (TEXT, or @FILE to read it).
+    #[arg(long, value_name = "TEXT")]
+    pub system: Option<String>,
+
+    /// Offer no tools (a plain chat through the same loop).
+    #[arg(long)]
+    pub no_tools: bool,
+
+    /// Prompt layout: plain (a transcript) or messages (OpenAI-style JSON).
+    #[arg(long, value_name = "STYLE", default_value = "plain")]
+    pub prompt_style: PromptStyle,
+
+    /// Resume a conversation: the `message` records of an earlier run's
+    /// output (other records are skipped).
+    #[arg(long, value_name = "FILE")]
+    pub history: Option<PathBuf>,
+
+    /// Print only the final reply, no events.
+    #[arg(long)]
+    pub text: bool,
+
+    /// The request id written in every record [default: derived from the
+    /// time and process id].
+    #[arg(long, value_name = "ID")]
+    pub request_id: Option<String>,
+
+    /// Tools file, strictness, risk, config, logging.
+    #[command(flatten)]
+    pub tools: ToolsArgs,
+    /// Approval.
+    #[command(flatten)]
+    pub approval: ApprovalArgs,
+    /// Running the tools.
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// Engine settings for the model's output.
+    #[command(flatten)]
+    pub engine: EngineArgs,
+    /// Wire input settings for the model's output.
+    #[command(flatten)]
+    pub wire: WireArgs,
+}
+
+/// Per-tool counts for `complete`.
+#[derive(Default)]
+struct Usage {
+    invocations: u64,
+    successes: u64,
+    failures: u64,
+    duration_ms: u64,
+}
+
+/// Events out, the state machine, and what `complete` reports.
+struct Events {
+    env: Envelope,
+    out: Output,
+    text_only: bool,
+    machine: Machine,
+    started: Instant,
+}
+
+impl Events {
+    fn emit(&mut self, kind: &str, fields: Value) -> anyhow::Result<()> {
+        let rec = self.env.record(kind, self.machine.iteration(), fields);
+        if !self.text_only {
+            self.out.record(&rec)?;
+        }
+        Ok(())
+    }
+
+    fn go(&mut self, t: Transition) -> anyhow::Result<()> {
+        let change = self
+            .machine
+            .apply(t)
+            .map_err(|e| anyhow::anyhow!("internal: {e}"))?;
+        self.emit(
+            "state",
+            json!({"from": change.from.as_str(), "to": change.to.as_str(), "transition": t.as_str()}),
+        )
+    }
+}
+
+/// How a generation ended.
+enum GenEnd {
+    Ok,
+    Cancelled,
+    TimedOut,
+    Failed(String),
+}
+
+/// What stopped the watchdog's victim.
+const BY_CANCEL: u8 = 1;
+const BY_TIMEOUT: u8 = 2;
+
+/// Runs `loop`.
+pub fn run(args: &LoopArgs) -> anyhow::Result<Outcome> {
+    let message = match args.message.as_deref() {
+        Some(m) if m != "-" => m.to_string(),
+        _ => {
+            let mut s = String::new();
+            std::io::stdin()
+                .read_to_string(&mut s)
+                .context("reading the message from stdin")?;
+            s.trim_end_matches('\n').to_string()
+        }
+    };
+    if message.trim().is_empty() {
+        bail!("no message (give one as an argument, or on stdin)");
+    }
+    let mut history: Vec<Message> = match &args.history {
+        Some(p) => read_history(p)?,
+        None => Vec::new(),
+    };
+    let cancel = super::child::interrupt_flag();
+    let mut runner = Runner::new(&args.tools, &args.approval, &args.run, cancel.clone())?;
+    let file = &runner.tools.file;
+    let base = args.run.settings(file);
+    let settings = Settings {
+        tools_enabled: !args.no_tools,
+        max_iterations: args
+            .max_iterations
+            .or(file.max_iterations)
+            .unwrap_or(base.max_iterations),
+        request_timeout: args
+            .request_timeout
+            .or(file.request_timeout_s)
+            .map_or(base.request_timeout, Duration::from_secs),
+        iteration_delay: args
+            .delay
+            .or(file.iteration_delay_ms)
+            .map_or(base.iteration_delay, Duration::from_millis),
+        keep_results: !args.drop_results,
+        result_cap_tokens: args.result_cap.unwrap_or(base.result_cap_tokens),
+        system_prompt: match &args.system {
+            Some(s) if s.starts_with('@') => std::fs::read_to_string(&s[1..])
+                .with_context(|| format!("reading the system prompt {}", &s[1..]))?,
+            Some(s) => s.clone(),
+            None => base.system_prompt.clone(),
+        },
+        ..base
+    };
+    settings.validate()?;
+    if !settings.tools_enabled {
+        runner.approvals.rules.disabled.push("*".into());
+    }
+    runner.max_output = settings.result_cap_bytes();
+    let started = Instant::now();
+    let deadline = started + settings.request_timeout;
+    runner.deadline = Some(deadline);
+    let request_id = args.request_id.clone().unwrap_or_else(new_request_id);
+    let mut ev = Events {
+        env: Envelope::new(request_id.clone(), !args.run.no_timestamps),
+        out: Output::stdout(FlushPolicy::PerRecord),
+        text_only: args.text,
+        machine: Machine::new(),
+        started,
+    };
+    let tools: Vec<&crate::validate::registry::Tool> =
+        match (&runner.tools.registry, settings.tools_enabled) {
+            (Some(r), true) => r.tools().iter().collect(),
+            _ => Vec::new(),
+        };
+    let system = prompt::system_text(&settings.system_prompt, &tools);
+    let style = match args.prompt_style {
+        PromptStyle::Plain => Style::Plain,
+        PromptStyle::Messages => Style::Messages,
+    };
+    let mut usage: Vec<(String, Usage)> = Vec::new();
+    let mut executed = 0u64;
+    let mut tokens = crate::wire::Usage::default();
+    let mut final_text = String::new();
+    let mut previous_calls = 0usize;
+
+    ev.go(Transition::Start)?;
+    for m in &history {
+        ev.emit("message", json!({"role": m.role, "content": m.content}))?;
+    }
+    history.push(Message::new("user", message));
+    ev.emit(
+        "message",
+        json!({"role": "user", "content": history[history.len() - 1].content}),
+    )?;
+    ev.go(Transition::BeginThinking)?;
+
+    let stop: (&str, Option<u8>) = 'run: loop {
+        // Thinking: one generation.
+        let iteration = ev.machine.iteration();
+        ev.emit(
+            "iteration",
+            json!({
+                "max_iterations": settings.max_iterations,
+                "final": iteration >= settings.max_iterations,
+                "tool_calls_previous": previous_calls,
+            }),
+        )?;
+        let text = prompt::build(style, &system, &history);
+        let Generation {
+            gather: gathered,
+            end,
+            usage: wire_usage,
+        } = generate(
+            args,
+            &runner,
+            &mut ev,
+            &text,
+            (iteration, settings.max_iterations),
+            deadline,
+            &request_id,
+        )?;
+        if let Some(u) = wire_usage {
+            tokens.prompt_tokens =
+                Some(tokens.prompt_tokens.unwrap_or(0) + u.prompt_tokens.unwrap_or(0));
+            tokens.completion_tokens =
+                Some(tokens.completion_tokens.unwrap_or(0) + u.completion_tokens.unwrap_or(0));
+            tokens.total_tokens = Some(
+                tokens.total_tokens.unwrap_or(0)
+                    + u.total_tokens
+                        .unwrap_or(u.prompt_tokens.unwrap_or(0) + u.completion_tokens.unwrap_or(0)),
+            );
+        }
+        match end {
+            GenEnd::Ok => {}
+            GenEnd::Cancelled => break 'run ("cancelled", Some(130)),
+            GenEnd::TimedOut => break 'run ("request_timeout", Some(124)),
+            GenEnd::Failed(e) => {
+                ev.emit(
+                    "agent_error",
+                    json!({"error": e, "fatal": true, "category": "llm",
+                           "hint": "check --model-cmd: run it by hand with the prompt on stdin"}),
+                )?;
+                break 'run ("error", Some(2));
+            }
+        }
+        for e in &gathered.errors {
+            ev.emit(
+                "agent_error",
+                json!({"error": format!("{}: {}", e.code, e.message), "fatal": false,
+                       "category": "parsing", "hint": e.hint.clone().unwrap_or_else(||
+                           "the malformed call was skipped".into())}),
+            )?;
+        }
+        final_text = gathered.text.trim().to_string();
+        history.push(Message::new(
+            "assistant",
+            gathered.history.trim().to_string(),
+        ));
+        ev.emit(
+            "message",
+            json!({"role": "assistant", "content": history[history.len() - 1].content}),
+        )?;
+        if gathered.calls.is_empty() {
+            ev.go(Transition::NoToolCalls)?;
+            let mut fields = json!({"text": final_text, "thinking": false, "complete": true});
+            if let (Some(n), Value::Object(m)) = (tokens.completion_tokens, &mut fields) {
+                m.insert("tokens".into(), json!(n));
+            }
+            ev.emit("text", fields)?;
+            ev.go(Transition::Complete)?;
+            break 'run ("completed", None);
+        }
+        ev.go(Transition::DetectToolCall)?;
+        let total = gathered.calls.len();
+        previous_calls = total;
+        let mut denied_back = false;
+        for (k, found) in gathered.calls.into_iter().enumerate() {
+            if k > 0 {
+                ev.go(Transition::NextCall)?;
+            }
+            let j: Judged = runner.judge(found);
+            ev.emit("tool_call", j.fields(k, total))?;
+            let mut step_err = None;
+            let decided = runner.decide(&j, &mut |step| {
+                let r = match step {
+                    Step::Asking(fields) => ev
+                        .go(Transition::RequestApproval)
+                        .and_then(|()| ev.emit("approval_request", fields.clone())),
+                    Step::Decided(a) => ev.emit("approval", a.fields(&j.call.id)),
+                    Step::Starting => Ok(()),
+                };
+                if let Err(e) = r {
+                    step_err.get_or_insert(e);
+                }
+            });
+            if let Some(e) = step_err {
+                return Err(e);
+            }
+            let result = match decided {
+                Decided::Run(arguments) => {
+                    ev.go(Transition::ApprovalGranted)?;
+                    ev.emit(
+                        "tool_execution",
+                        json!({"id": j.call.id, "status": "starting"}),
+                    )?;
+                    let r = runner.execute(&j, &arguments);
+                    executed += 1;
+                    let u = tool_usage(&mut usage, &j.call.name);
+                    u.invocations += 1;
+                    if r.status == Status::Completed {
+                        u.successes += 1;
+                    } else {
+                        u.failures += 1;
+                    }
+                    u.duration_ms += r.duration_ms.unwrap_or(0);
+                    ev.emit(
+                        "tool_execution",
+                        json!({"id": j.call.id, "status": r.status.as_str()}),
+                    )?;
+                    ev.emit("tool_result", result_fields(&r))?;
+                    ev.go(Transition::ToolComplete)?;
+                    r
+                }
+                Decided::Done(r) => {
+                    ev.emit("tool_result", result_fields(&r))?;
+                    let last = k + 1 == total;
+                    if r.status == Status::Denied
+                        && ev.machine.state() == State::WaitingForApproval
+                        && last
+                        && ev.machine.iteration() < settings.max_iterations
+                        && !cancel.load(Ordering::SeqCst)
+                    {
+                        denied_back = true;
+                    } else {
+                        ev.go(Transition::Skip)?;
+                    }
+                    r
+                }
+            };
+            history.push(Message::new("tool", result.message()));
+            ev.emit(
+                "message",
+                json!({"role": "tool", "content": history[history.len() - 1].content}),
+            )?;
+            if cancel.load(Ordering::SeqCst) {
+                break 'run ("cancelled", Some(130));
+            }
+            if Instant::now() >= deadline {
+                break 'run ("request_timeout", Some(124));
+            }
+        }
+        if !settings.keep_results {
+            // keep only the latest iteration's results in full
+            for m in history.iter_mut().rev().skip(total) {
+                if m.role == "tool" && !m.content.ends_with("(result dropped)") {
+                    let head = m.content.lines().next().unwrap_or("").to_string();
+                    m.content = format!("{head}\n(result dropped)");
+                }
+            }
+        }
+        if denied_back {
+            // the denial goes back to the model at once: a new iteration
+            ev.go(Transition::ApprovalDenied)?;
+            continue;
+        }
+        if ev.machine.iteration() >= settings.max_iterations {
+            ev.go(Transition::LimitReached)?;
+            break 'run ("max_iterations", Some(1));
+        }
+        if !settings.iteration_delay.is_zero() {
+            let until = Instant::now() + settings.iteration_delay;
+            while Instant::now() < until && !cancel.load(Ordering::SeqCst) {
+                std::thread::sleep(Duration::from_millis(5).min(settings.iteration_delay));
+            }
+            if cancel.load(Ordering::SeqCst) {
+                break 'run ("cancelled", Some(130));
+            }
+        }
+        ev.go(Transition::BeginThinking)?;
+    };
+
+    let (reason, code) = stop;
+    match reason {
+        "cancelled" => {
+            ev.emit(
+                "agent_error",
+                json!({"error": "cancelled by the user", "fatal": true, "category": "cancellation",
+                       "hint": "run again to continue (--history with this output resumes it)"}),
+            )?;
+            ev.go(Transition::Cancel)?;
+        }
+        "request_timeout" => {
+            ev.emit(
+                "agent_error",
+                json!({"error": format!("the request took longer than {} s", settings.request_timeout.as_secs()),
+                       "fatal": true, "category": "timeout", "hint": "raise --request-timeout"}),
+            )?;
+            ev.go(Transition::Fail)?;
+        }
+        "error" => ev.go(Transition::Fail)?,
+        _ => {}
+    }
+    let usage_list: Vec<Value> = usage
+        .iter()
+        .map(|(name, u)| {
+            json!({"name": name, "invocations": u.invocations, "successes": u.successes,
+                   "failures": u.failures, "duration_ms": u.duration_ms})
+        })
+        .collect();
+    let mut complete = Map::new();
+    complete.insert("final_response".into(), json!(final_text));
+    complete.insert("stop_reason".into(), json!(reason));
+    complete.insert("cancelled".into(), json!(reason == "cancelled"));
+    complete.insert("tool_calls_executed".into(), json!(executed));
+    complete.insert("total_iterations".into(), json!(ev.machine.iteration()));
+    complete.insert(
+        "duration_ms".into(),
+        json!(ev.started.elapsed().as_millis() as u64),
+    );
+    complete.insert(
+        "total_tokens".into(),
+        json!(tokens.total_tokens.unwrap_or(0)),
+    );
+    if tokens.total_tokens.is_some() {
+        complete.insert(
+            "usage".into(),
+            serde_json::to_value(tokens).unwrap_or(Value::Null),
+        );
+    }
+    complete.insert("tool_usage".into(), Value::Array(usage_list));
+    ev.emit("complete", Value::Object(complete))?;
+    if args.text && !final_text.is_empty() {
+        ev.out.raw(final_text.as_bytes())?;
+        ev.out.raw(b"\n")?;
+    }
+    ev.out.flush()?;
+    Ok(match code {
+        None => Outcome::Found,
+        Some(1) => Outcome::NotFound,
+        Some(n) => Outcome::Exit(n),
+    })
+}
+
+fn tool_usage<'a>(list: &'a mut Vec<(String, Usage)>, name: &str) -> &'a mut Usage {
+    let k = match list.iter().position(|(n, _)| n == name) {
+        Some(k) => k,
+        None => {
+            list.push((name.to_string(), Usage::default()));
+            list.len() - 1
+        }
+    };
+    &mut list[k].1
+}
+
+/// A `tool_result` record's fields for the event (its `type` comes from
+/// the envelope).
+fn result_fields(r: &ToolResult) -> Value {
+    let mut v = serde_json::to_value(r).unwrap_or(Value::Null);
+    if let Value::Object(m) = &mut v {
+        m.shift_remove("type");
+    }
+    v
+}
+
+/// The `message` records of an earlier run.
+fn read_history(path: &PathBuf) -> anyhow::Result<Vec<Message>> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("reading history {}", path.display()))?;
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let Ok(v) = serde_json::from_str::<Value>(line.trim()) else {
+            continue;
+        };
+        if v.get("type").and_then(Value::as_str) != Some("message") {
+            continue;
+        }
+        let (Some(role), Some(content)) = (
+            v.get("role").and_then(Value::as_str),
+            v.get("content").and_then(Value::as_str),
+        ) else {
+            continue;
+        };
+        if matches!(role, "user" | "assistant" | "tool") {
+            out.push(Message::new(role, content));
+        }
+    }
+    Ok(out)
+}
+
+fn new_request_id() -> String {
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default()
+        .as_nanos();
+    format!(
+        "req_{}",
+        super::tools::correlation_id(&format!("{t}:{}", std::process::id()))
+    )
+}
+
+/// One generation's outcome.
+struct Generation<F> {
+    /// The reply.
+    gather: Gather<F>,
+    /// How it ended.
+    end: GenEnd,
+    /// Token usage the wire reported.
+    usage: Option<crate::wire::Usage>,
+}
+
+/// Prose and reasoning gathered since the last call, as `text` events.
+type LiveText = std::rc::Rc<std::cell::RefCell<Vec<(String, bool)>>>;
+
+fn emit_live(ev: &mut Events, live: &LiveText) -> anyhow::Result<()> {
+    let chunks: Vec<(String, bool)> = live.borrow_mut().drain(..).collect();
+    for (text, thinking) in chunks {
+        ev.emit(
+            "text",
+            json!({"text": text, "thinking": thinking, "complete": false}),
+        )?;
+    }
+    Ok(())
+}
+
+/// One generation: the model command with the prompt on stdin, its stdout
+/// through the wire engine. Prose and reasoning become `text` events as
+/// they arrive.
+#[allow(clippy::too_many_arguments)]
+fn generate(
+    args: &LoopArgs,
+    runner: &Runner,
+    ev: &mut Events,
+    prompt: &str,
+    (iteration, max_iterations): (u32, u32),
+    deadline: Instant,
+    request_id: &str,
+) -> anyhow::Result<Generation<impl FnMut(Live<'_>)>> {
+    let cfg = runner.tools.engine(args.engine.config("model")?);
+    let mut engine = WireEngine::new(cfg, args.wire.config());
+    let live: LiveText = Default::default();
+    let sink = live.clone();
+    let mut gather = Gather::new(move |l: Live<'_>| {
+        let mut v = sink.borrow_mut();
+        match l {
+            Live::Text(t) if !t.is_empty() => v.push((t.to_string(), false)),
+            Live::Reasoning(t) if !t.is_empty() => v.push((t.to_string(), true)),
+            _ => {}
+        }
+    });
+    let mut cmd = Command::new("sh");
+    cmd.arg("-c")
+        .arg(&args.model_cmd)
+        .env("TOOLCALL_ITERATION", iteration.to_string())
+        .env("TOOLCALL_MAX_ITERATIONS", max_iterations.to_string())
+        .env("TOOLCALL_REQUEST_ID", request_id)
+        .env(
+            "TOOLCALL_PROMPT_STYLE",
+            match args.prompt_style {
+                PromptStyle::Plain => "plain",
+                PromptStyle::Messages => "messages",
+            },
+        )
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit());
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        cmd.process_group(0);
+    }
+    let mut child = match cmd.spawn() {
+        Ok(c) => c,
+        Err(e) => {
+            return Ok(Generation {
+                gather,
+                end: GenEnd::Failed(format!("cannot start the model command: {e}")),
+                usage: None,
+            })
+        }
+    };
+    if let Some(mut stdin) = child.stdin.take() {
+        let data = prompt.as_bytes().to_vec();
+        std::thread::spawn(move || {
+            let _ = stdin.write_all(&data);
+        });
+    }
+    // The watchdog stops the model's group on Ctrl-C or at the deadline.
+    let done = Arc::new(AtomicBool::new(false));
+    let why = Arc::new(AtomicU8::new(0));
+    let watchdog = {
+        let (done, why, cancel, pid) =
+            (done.clone(), why.clone(), runner.cancel.clone(), child.id());
+        std::thread::spawn(move || {
+            let mut kill_at: Option<Instant> = None;
+            while !done.load(Ordering::SeqCst) {
+                let now = Instant::now();
+                if why.load(Ordering::SeqCst) == 0 {
+                    let reason = if cancel.load(Ordering::SeqCst) {
+                        BY_CANCEL
+                    } else if now >= deadline {
+                        BY_TIMEOUT
+                    } else {
+                        0
+                    };
+                    if reason != 0 {
+                        why.store(reason, Ordering::SeqCst);
+                        super::child::stop_group(pid, false);
+                        kill_at = Some(now + Duration::from_secs(2));
+                    }
+                } else if kill_at.is_some_and(|k| now >= k) {
+                    super::child::stop_group(pid, true);
+                    kill_at = None;
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        })
+    };
+    let mut buf = vec![0u8; 16 << 10];
+    let mut read_err = None;
+    if let Some(mut out) = child.stdout.take() {
+        loop {
+            match out.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => {
+                    engine.feed(&buf[..n], &mut gather);
+                    emit_live(ev, &live)?;
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    read_err = Some(e);
+                    break;
+                }
+            }
+        }
+    }
+    let status = child.wait();
+    done.store(true, Ordering::SeqCst);
+    let _ = watchdog.join();
+    engine.finish(&mut gather);
+    emit_live(ev, &live)?;
+    let summary = engine.summary();
+    let end = match why.load(Ordering::SeqCst) {
+        BY_CANCEL => GenEnd::Cancelled,
+        BY_TIMEOUT => GenEnd::TimedOut,
+        _ => match (status, read_err) {
+            (_, Some(e)) => GenEnd::Failed(format!("reading the model's output: {e}")),
+            (Ok(s), None) if s.success() => GenEnd::Ok,
+            (Ok(s), None) => GenEnd::Failed(format!("the model command exited with {s}")),
+            (Err(e), None) => GenEnd::Failed(format!("waiting for the model command: {e}")),
+        },
+    };
+    Ok(Generation {
+        gather,
+        end,
+        usage: summary.usage,
+    })
+}

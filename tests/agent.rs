@@ -1,0 +1,1449 @@
+//! `toolcall exec` and `toolcall loop` (docs/agent.md): the state machine's
+//! table, the settings' limits, the order of decision, and both commands
+//! end to end against the stand-in model and tools in `examples/agent/`.
+//!
+//! Golden event logs live beside each scenario's replies in
+//! `tests/agent/<case>/events.ndjson` (timestamps and durations left out);
+//! `BLESS=1 cargo test --release --test agent` rewrites them.
+
+mod common;
+
+use common::toolcall;
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+use toolcall::agent::approval::{
+    decide, glob_match, By, Facts, Pattern, Permissions, Pre, Rules, Session,
+};
+use toolcall::agent::settings::Settings;
+use toolcall::agent::state::{target, Machine, State, Transition};
+use toolcall::validate::Risk;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+const TOOLS: &str = "examples/agent/tools.json";
+const MODEL: &str = "examples/agent/model.sh";
+
+// ---------------------------------------------------------------- table
+
+/// The table as documented, written out independently of the code.
+fn documented() -> Vec<(State, Transition, State)> {
+    use State as S;
+    use Transition as T;
+    let mut rows = vec![
+        (S::Idle, T::Start, S::Initializing),
+        (S::Initializing, T::BeginThinking, S::Thinking),
+        (S::ProcessingResult, T::BeginThinking, S::Thinking),
+        (S::Thinking, T::DetectToolCall, S::ParsingToolCall),
+        (
+            S::ParsingToolCall,
+            T::RequestApproval,
+            S::WaitingForApproval,
+        ),
+        (S::ParsingToolCall, T::ApprovalGranted, S::ExecutingTool),
+        (S::WaitingForApproval, T::ApprovalGranted, S::ExecutingTool),
+        (S::WaitingForApproval, T::ApprovalDenied, S::Thinking),
+        (S::ExecutingTool, T::ToolComplete, S::ProcessingResult),
+        (S::Thinking, T::NoToolCalls, S::Responding),
+        (S::Responding, T::Complete, S::Completed),
+        // extensions
+        (S::ProcessingResult, T::NextCall, S::ParsingToolCall),
+        (S::ParsingToolCall, T::Skip, S::ProcessingResult),
+        (S::WaitingForApproval, T::Skip, S::ProcessingResult),
+        (S::ProcessingResult, T::LimitReached, S::Completed),
+    ];
+    for s in State::ALL.into_iter().filter(|s| !s.is_final()) {
+        rows.push((s, T::Cancel, S::Cancelled));
+        rows.push((s, T::Fail, S::Error));
+    }
+    rows
+}
+
+#[test]
+fn transition_table_is_exactly_the_documented_one() {
+    let rows = documented();
+    let mut valid = 0;
+    for from in State::ALL {
+        for t in Transition::ALL {
+            let want = rows.iter().find(|r| r.0 == from && r.1 == t).map(|r| r.2);
+            assert_eq!(target(from, t), want, "{from} --{t}-->");
+            valid += usize::from(want.is_some());
+        }
+    }
+    assert_eq!(valid, rows.len());
+}
+
+/// Drives a machine to `state` along valid transitions.
+fn machine_in(state: State) -> Machine {
+    use Transition as T;
+    let path: &[Transition] = match state {
+        State::Idle => &[],
+        State::Initializing => &[T::Start],
+        State::Thinking => &[T::Start, T::BeginThinking],
+        State::ParsingToolCall => &[T::Start, T::BeginThinking, T::DetectToolCall],
+        State::WaitingForApproval => &[
+            T::Start,
+            T::BeginThinking,
+            T::DetectToolCall,
+            T::RequestApproval,
+        ],
+        State::ExecutingTool => &[
+            T::Start,
+            T::BeginThinking,
+            T::DetectToolCall,
+            T::ApprovalGranted,
+        ],
+        State::ProcessingResult => &[
+            T::Start,
+            T::BeginThinking,
+            T::DetectToolCall,
+            T::ApprovalGranted,
+            T::ToolComplete,
+        ],
+        State::Responding => &[T::Start, T::BeginThinking, T::NoToolCalls],
+        State::Completed => &[T::Start, T::BeginThinking, T::NoToolCalls, T::Complete],
+        State::Cancelled => &[T::Cancel],
+        State::Error => &[T::Fail],
+    };
+    let mut m = Machine::new();
+    for t in path {
+        m.apply(*t).expect("valid path");
+    }
+    assert_eq!(m.state(), state);
+    m
+}
+
+#[test]
+fn every_valid_transition_is_taken_and_every_other_refused_without_change() {
+    for (from, t, to) in documented() {
+        let mut m = machine_in(from);
+        let before = m.iteration();
+        let change = m.apply(t).expect("valid");
+        assert_eq!((change.from, change.to, change.transition), (from, to, t));
+        assert_eq!(m.state(), to);
+        let rises = matches!(t, Transition::BeginThinking | Transition::ApprovalDenied);
+        assert_eq!(m.iteration(), before + u32::from(rises), "{from} --{t}-->");
+    }
+    for from in State::ALL {
+        for t in Transition::ALL {
+            if target(from, t).is_some() {
+                continue;
+            }
+            let mut m = machine_in(from);
+            let before = m.clone();
+            let err = m.apply(t).expect_err("refused");
+            assert_eq!((err.from, err.transition), (from, t));
+            assert_eq!(m, before, "a refused transition changes nothing");
+        }
+    }
+}
+
+#[test]
+fn initial_state_cancel_from_anywhere_and_the_counter() {
+    let m = Machine::new();
+    assert_eq!((m.state(), m.iteration()), (State::Idle, 0));
+    for s in State::ALL {
+        let mut m = machine_in(s);
+        if s.is_final() {
+            assert!(m.apply(Transition::Cancel).is_err(), "{s} is final");
+        } else {
+            assert_eq!(
+                m.apply(Transition::Cancel).map(|c| c.to),
+                Ok(State::Cancelled)
+            );
+        }
+    }
+    use Transition as T;
+    let mut m = Machine::new();
+    for t in [
+        T::Start,
+        T::BeginThinking,
+        T::DetectToolCall,
+        T::RequestApproval,
+    ] {
+        m.apply(t).expect("valid");
+    }
+    m.apply(T::ApprovalDenied).expect("denial goes back");
+    assert_eq!((m.state(), m.iteration()), (State::Thinking, 2));
+}
+
+// ------------------------------------------------------------- settings
+
+#[test]
+fn settings_defaults_and_each_limit_has_its_message() {
+    let d = Settings::default();
+    assert!(d.validate().is_ok());
+    assert_eq!(
+        (d.max_iterations, d.max_parallel, d.result_cap_tokens),
+        (10, 3, 4096)
+    );
+    assert_eq!(
+        (d.tool_timeout, d.request_timeout, d.iteration_delay),
+        (
+            Duration::from_secs(120),
+            Duration::from_secs(600),
+            Duration::from_millis(100)
+        )
+    );
+    let bad = |f: &dyn Fn(&mut Settings)| {
+        let mut s = Settings::default();
+        f(&mut s);
+        s.validate().expect_err("refused").0
+    };
+    assert_eq!(
+        bad(&|s| s.max_iterations = 0),
+        "max iterations must be at least 1"
+    );
+    assert_eq!(
+        bad(&|s| s.max_iterations = 101),
+        "max iterations should not exceed 100"
+    );
+    assert_eq!(
+        bad(&|s| s.tool_timeout = Duration::from_secs(4)),
+        "tool timeout must be at least 5 seconds"
+    );
+    assert_eq!(
+        bad(&|s| s.request_timeout = Duration::from_secs(60)),
+        "request timeout must be ≥ tool timeout"
+    );
+    assert_eq!(
+        bad(&|s| s.result_cap_tokens = 99),
+        "result cap must be at least 100 tokens"
+    );
+    assert_eq!(
+        bad(&|s| s.system_prompt = " ".into()),
+        "tool-use system prompt cannot be empty"
+    );
+    assert!(bad(&|s| s.max_parallel = 11).contains("parallel"));
+    // the command line refuses them the same way (exit 2)
+    let out = run(
+        &["loop", "--model-cmd", "true", "--max-iterations", "0", "hi"],
+        None,
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("max iterations must be at least 1"));
+    let out = run(
+        &["exec", "--tools", TOOLS, "--tool-timeout", "2"],
+        Some(b""),
+        &[],
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("tool timeout must be at least 5 seconds")
+    );
+}
+
+// ------------------------------------------------------------- approval
+
+fn facts<'a>(name: &'a str, args: &'a Value, risk: Risk) -> Facts<'a> {
+    Facts {
+        name,
+        arguments: args,
+        summary: "Write a note to /tmp/a",
+        risk,
+        known: true,
+        valid: true,
+        inline: false,
+        in_reasoning: false,
+        category: None,
+        requires_approval: None,
+    }
+}
+
+#[test]
+fn order_of_decision() {
+    let args = json!({"path": "/tmp/a", "text": "x"});
+    let p = |s: &str| Pattern::parse(s).expect("pattern");
+    let none = (Rules::default(), Permissions::default(), Session::default());
+    let d = |f: &Facts<'_>, r: &Rules, pm: &Permissions, s: &Session| decide(f, r, pm, s);
+    let f = facts("write_note", &args, Risk::High);
+    // not run at all
+    let mut g = f;
+    g.in_reasoning = true;
+    assert!(matches!(
+        d(&g, &none.0, &none.1, &none.2),
+        Pre::NotRun {
+            status: "skipped",
+            ..
+        }
+    ));
+    let mut g = f;
+    g.known = false;
+    assert!(matches!(
+        d(&g, &none.0, &none.1, &none.2),
+        Pre::NotRun {
+            status: "validation_failed",
+            ..
+        }
+    ));
+    let mut g = f;
+    g.valid = false;
+    assert!(matches!(
+        d(&g, &none.0, &none.1, &none.2),
+        Pre::NotRun {
+            status: "validation_failed",
+            ..
+        }
+    ));
+    let rules = Rules {
+        disabled: vec!["write_*".into()],
+        allow: vec![p("write_note")],
+        ..Rules::default()
+    };
+    assert!(
+        matches!(d(&f, &rules, &none.1, &none.2), Pre::NotRun { .. }),
+        "disabled wins"
+    );
+    // deny wins over allow
+    let rules = Rules {
+        allow: vec![p("write_note")],
+        deny: vec![p("write_note:/path=/tmp/*")],
+        ..Rules::default()
+    };
+    assert!(matches!(
+        d(&f, &rules, &none.1, &none.2),
+        Pre::Deny { by: By::Rule, .. }
+    ));
+    let rules = Rules {
+        allow: vec![p("write_note")],
+        max_risk: Some(Risk::Medium),
+        ..Rules::default()
+    };
+    assert!(matches!(
+        d(&f, &rules, &none.1, &none.2),
+        Pre::Deny { by: By::Rule, .. }
+    ));
+    let perms = Permissions {
+        always_deny: vec!["write_note".into()],
+        always_allow: vec!["write_note".into()],
+        ..Permissions::default()
+    };
+    let session = Session {
+        allowed: vec!["write_note".into()],
+        ..Session::default()
+    };
+    assert!(matches!(
+        d(&f, &none.0, &perms, &session),
+        Pre::Deny {
+            by: By::Permissions,
+            ..
+        }
+    ));
+    // then what allows, session first
+    assert_eq!(
+        d(&f, &none.0, &none.1, &session),
+        Pre::Approve { by: By::Session }
+    );
+    let perms = Permissions {
+        allowed_patterns: vec![p("write_note:~Write a note to /tmp/*")],
+        ..Permissions::default()
+    };
+    assert_eq!(
+        d(&f, &none.0, &perms, &none.2),
+        Pre::Approve {
+            by: By::Permissions
+        }
+    );
+    let rules = Rules {
+        allow: vec![p("write_*")],
+        ..Rules::default()
+    };
+    assert_eq!(
+        d(&f, &rules, &none.1, &none.2),
+        Pre::Approve { by: By::Rule }
+    );
+    // then the threshold; inline JSON always asks
+    let safe = facts("get_weather", &args, Risk::Safe);
+    assert_eq!(
+        d(&safe, &none.0, &none.1, &none.2),
+        Pre::Approve { by: By::Auto }
+    );
+    let mut inline = safe;
+    inline.inline = true;
+    assert!(matches!(
+        d(&inline, &none.0, &none.1, &none.2),
+        Pre::Ask { .. }
+    ));
+    assert!(matches!(d(&f, &none.0, &none.1, &none.2), Pre::Ask { .. }));
+    let lenient = Rules {
+        auto_approve: Risk::High,
+        ..Rules::default()
+    };
+    assert_eq!(
+        d(&f, &lenient, &none.1, &none.2),
+        Pre::Approve { by: By::Auto }
+    );
+}
+
+#[test]
+fn patterns_and_globs() {
+    assert!(glob_match("/tmp/*", "/tmp/a"));
+    assert!(!glob_match("/tmp/*", "/tmp/a/b"));
+    assert!(glob_match("/tmp/**", "/tmp/a/b"));
+    assert!(glob_match("a?c", "abc"));
+    assert!(!glob_match("a?c", "a/c"));
+    assert!(glob_match("*", ""));
+    assert!(!glob_match("x", "xy"));
+    let args = json!({"path": "/etc/hosts", "n": 3, "o": {"k": "v"}});
+    let p = |s: &str| Pattern::parse(s).expect("pattern");
+    assert!(p("write_note").matches("write_note", &args, ""));
+    assert!(p("write_*").matches("write_note", &args, ""));
+    assert!(p("w:/path=/etc/**").matches("w", &args, ""));
+    assert!(p("w:/n=3").matches("w", &args, ""));
+    assert!(p("w:/o/k=v").matches("w", &args, ""));
+    assert!(!p("w:/missing=*").matches("w", &args, ""));
+    assert!(p("w:~Write *").matches("w", &args, "Write hosts"));
+    assert!(Pattern::parse("w:path=x").is_err());
+    assert!(Pattern::parse(":~x").is_err());
+}
+
+// ---------------------------------------------------------- running it
+
+fn run(args: &[&str], stdin: Option<&[u8]>, env: &[(&str, &str)]) -> Output {
+    let mut cmd = toolcall();
+    cmd.current_dir(root())
+        .args(args)
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().expect("spawn toolcall");
+    if let Some(input) = stdin {
+        let mut w = child.stdin.take().expect("stdin");
+        let input = input.to_vec();
+        std::thread::spawn(move || {
+            let _ = w.write_all(&input);
+        });
+    }
+    child.wait_with_output().expect("wait")
+}
+
+fn records(out: &[u8]) -> Vec<Value> {
+    String::from_utf8_lossy(out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+        .collect()
+}
+
+fn of_type<'a>(recs: &'a [Value], t: &str) -> Vec<&'a Value> {
+    recs.iter().filter(|r| r["type"] == t).collect()
+}
+
+/// A scratch folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("toolcall-agent-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("scratch dir");
+    d
+}
+
+/// Runs `loop` on a scenario of `tests/agent/CASE/` and compares its
+/// events with the golden log.
+fn scenario(case: &str, extra: &[&str]) -> (Vec<Value>, Option<i32>, PathBuf) {
+    let prompts = scratch(case);
+    let replies = root().join("tests/agent").join(case);
+    let mut args = vec![
+        "loop",
+        "--model-cmd",
+        MODEL,
+        "--tools",
+        TOOLS,
+        "--no-timestamps",
+        "--request-id",
+        "test",
+        "--delay",
+        "0",
+    ];
+    args.extend_from_slice(extra);
+    args.push("Hello");
+    let out = run(
+        &args,
+        None,
+        &[
+            ("STANDIN_REPLIES", replies.to_str().expect("utf-8 path")),
+            ("STANDIN_PROMPTS", prompts.to_str().expect("utf-8 path")),
+        ],
+    );
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let golden = replies.join("events.ndjson");
+    if std::env::var_os("BLESS").is_some() {
+        std::fs::write(&golden, &text).expect("bless");
+    } else {
+        let want = std::fs::read_to_string(&golden).unwrap_or_default();
+        assert_eq!(
+            text,
+            want,
+            "{case}: events differ from {} (BLESS=1 rewrites)",
+            golden.display()
+        );
+    }
+    let recs = records(&out.stdout);
+    let last = recs.last().expect("records");
+    assert_eq!(
+        last["type"], "complete",
+        "{case}: complete is the last record"
+    );
+    assert_eq!(of_type(&recs, "complete").len(), 1);
+    for (k, r) in recs.iter().enumerate() {
+        assert_eq!(r["seq"], k, "{case}: seq");
+        assert_eq!(r["request_id"], "test");
+        assert!(r.get("ts").is_none());
+    }
+    (recs, out.status.code(), prompts)
+}
+
+fn prompt(dir: &Path, n: u32) -> String {
+    std::fs::read_to_string(dir.join(format!("prompt-{n}.txt"))).unwrap_or_default()
+}
+
+#[test]
+fn plain_reply_is_text_and_complete() {
+    let (recs, code, _) = scenario("plain", &[]);
+    assert_eq!(code, Some(0));
+    let done = of_type(&recs, "complete")[0];
+    assert_eq!(
+        done["final_response"],
+        "Hello! I am a stand-in model. How can I help?"
+    );
+    assert_eq!(
+        (
+            done["stop_reason"].as_str(),
+            done["total_iterations"].as_u64()
+        ),
+        (Some("completed"), Some(1))
+    );
+    assert!(of_type(&recs, "text").iter().any(|t| t["complete"] == true));
+    assert!(of_type(&recs, "tool_call").is_empty());
+}
+
+#[test]
+fn a_call_and_its_result_go_back_to_the_model_ollama() {
+    let (recs, code, prompts) = scenario("call_result", &[]);
+    assert_eq!(code, Some(0));
+    let res = of_type(&recs, "tool_result");
+    assert_eq!(res.len(), 1);
+    assert_eq!(res[0]["status"], "completed");
+    assert!(prompt(&prompts, 2).contains("### tool\n[get_weather]\nParis: sunny, 21 °C"));
+    // the tools block shows the schema but never the x-toolcall binding
+    let p1 = prompt(&prompts, 1);
+    assert!(p1.contains("## get_weather\nCurrent weather for a city."));
+    assert!(!p1.contains("x-toolcall") && !p1.contains("get_weather.sh"));
+    let done = of_type(&recs, "complete")[0];
+    assert_eq!(
+        done["total_tokens"],
+        120 + 18 + 160 + 9,
+        "usage summed from the wire"
+    );
+    assert_eq!(done["final_response"], "It is sunny in Paris, 21 °C.");
+    assert_eq!(done["tool_usage"][0]["successes"], 1);
+}
+
+#[test]
+fn two_calls_in_one_iteration_openai_sse() {
+    let (recs, code, prompts) = scenario("two_calls", &[]);
+    assert_eq!(code, Some(0));
+    let res = of_type(&recs, "tool_result");
+    let ids: Vec<&str> = res.iter().filter_map(|r| r["id"].as_str()).collect();
+    assert_eq!(ids, ["call_oslo", "call_rome"]);
+    let p2 = prompt(&prompts, 2);
+    let (oslo, rome) = (p2.find("Oslo: sunny"), p2.find("Rome: sunny"));
+    assert!(oslo.is_some() && rome.is_some() && oslo < rome, "{p2}");
+    assert_eq!(of_type(&recs, "complete")[0]["total_tokens"], 130 + 162);
+    let transitions: Vec<&str> = of_type(&recs, "state")
+        .iter()
+        .filter_map(|s| s["transition"].as_str())
+        .collect();
+    assert!(transitions.contains(&"next_call"));
+}
+
+#[test]
+fn a_denial_goes_back_to_the_model() {
+    let (recs, code, prompts) = scenario("denial", &["--approve", "deny"]);
+    assert_eq!(code, Some(0));
+    let res = of_type(&recs, "tool_result")[0];
+    assert_eq!(res["status"], "denied");
+    assert!(of_type(&recs, "approval_request").len() == 1);
+    assert_eq!(of_type(&recs, "approval")[0]["by"], "policy");
+    assert!(of_type(&recs, "state")
+        .iter()
+        .any(|s| s["transition"] == "approval_denied"));
+    assert!(prompt(&prompts, 2)
+        .contains("[write_note]\nError: approval needed and --approve deny is set"));
+    assert_eq!(
+        of_type(&recs, "complete")[0]["total_iterations"],
+        2,
+        "the iteration after a denial counts"
+    );
+}
+
+#[test]
+fn unknown_tool_and_invalid_arguments_are_results_not_runs() {
+    let (recs, code, prompts) = scenario("unknown_tool", &[]);
+    assert_eq!(code, Some(0));
+    let call = of_type(&recs, "tool_call")[0];
+    assert_eq!(call["summary"], "Execute unknown tool: teleport");
+    assert_eq!(call["risk"], "medium");
+    assert_eq!(
+        of_type(&recs, "tool_result")[0]["status"],
+        "validation_failed"
+    );
+    assert!(prompt(&prompts, 2).contains("[teleport]\nError: unknown tool"));
+    assert_eq!(of_type(&recs, "complete")[0]["tool_calls_executed"], 0);
+
+    let (recs, _, prompts) = scenario("invalid_args", &[]);
+    assert_eq!(
+        of_type(&recs, "tool_result")[0]["status"],
+        "validation_failed"
+    );
+    let p2 = prompt(&prompts, 2);
+    assert!(
+        p2.contains("[get_weather]\nError: /town: property \"town\" is not declared"),
+        "{p2}"
+    );
+    assert!(p2.contains("missing required property \"city\""), "{p2}");
+}
+
+#[test]
+fn a_tool_that_times_out_is_stopped_and_reported() {
+    let t = Instant::now();
+    let (recs, code, prompts) = scenario("timeout", &[]);
+    assert!(t.elapsed() < Duration::from_secs(10));
+    assert_eq!(code, Some(0));
+    let r = of_type(&recs, "tool_result")[0];
+    assert_eq!(r["status"], "timed_out");
+    assert!(prompt(&prompts, 2).contains("[slow]\nError: timed out after 1 s"));
+}
+
+#[test]
+fn a_tool_that_prints_100_mb_is_capped() {
+    let (recs, code, _) = scenario("chatty", &["--result-cap", "100"]);
+    assert_eq!(code, Some(0));
+    let r = of_type(&recs, "tool_result")[0];
+    assert_eq!(r["truncated"], true);
+    let content = r["content"].as_str().unwrap_or("");
+    assert!(content.len() <= 400, "{}", content.len());
+    assert!(
+        content.ends_with("of 100000000 bytes omitted]"),
+        "{content}"
+    );
+}
+
+#[test]
+fn the_iteration_limit_holds() {
+    let (recs, code, _) = scenario("limit", &["--max-iterations", "3"]);
+    assert_eq!(code, Some(1));
+    let done = of_type(&recs, "complete")[0];
+    assert_eq!(done["stop_reason"], "max_iterations");
+    assert_eq!(done["total_iterations"], 3);
+    assert_eq!(done["tool_calls_executed"], 3);
+    let its = of_type(&recs, "iteration");
+    assert_eq!(its.len(), 3);
+    assert_eq!(its[2]["final"], true);
+}
+
+#[test]
+fn reasoning_drafts_never_run_and_inline_json_asks() {
+    let (recs, code, _) = scenario("reasoning_inline", &["--approve", "deny"]);
+    assert_eq!(code, Some(0));
+    let calls = of_type(&recs, "tool_call");
+    assert_eq!(calls.len(), 1, "the draft in <think> is not a call");
+    assert_eq!(calls[0]["inline"], true);
+    assert_eq!(calls[0]["requires_approval"], true);
+    assert_eq!(of_type(&recs, "tool_result")[0]["status"], "denied");
+    assert!(of_type(&recs, "text").iter().any(|t| t["thinking"] == true));
+}
+
+#[test]
+fn history_comes_back_in_as_message_records() {
+    let (recs, _, _) = scenario("plain", &[]);
+    let dir = scratch("history");
+    let file = dir.join("h.ndjson");
+    let lines: Vec<String> = recs.iter().map(Value::to_string).collect();
+    std::fs::write(&file, lines.join("\n")).expect("write");
+    let out = run(
+        &[
+            "loop",
+            "--model-cmd",
+            MODEL,
+            "--no-tools",
+            "--history",
+            file.to_str().unwrap_or(""),
+            "--no-timestamps",
+            "And again?",
+        ],
+        None,
+        &[
+            (
+                "STANDIN_REPLIES",
+                root().join("tests/agent/plain").to_str().unwrap_or(""),
+            ),
+            ("STANDIN_PROMPTS", dir.to_str().unwrap_or("")),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let p = prompt(&dir, 1);
+    assert!(
+        p.contains("### user\nHello\n\n### assistant\nHello! I am a stand-in model."),
+        "{p}"
+    );
+    assert!(p.contains("### user\nAnd again?"));
+    let msgs = of_type(&records(&out.stdout), "message").len();
+    assert_eq!(msgs, 4, "the old conversation, the new message, the reply");
+}
+
+#[test]
+fn messages_prompt_style_and_text_output() {
+    let dir = scratch("messages");
+    let out = run(
+        &[
+            "loop",
+            "--model-cmd",
+            MODEL,
+            "--tools",
+            TOOLS,
+            "--prompt-style",
+            "messages",
+            "--text",
+            "--delay",
+            "0",
+            "Weather?",
+        ],
+        None,
+        &[("STANDIN_PROMPTS", dir.to_str().unwrap_or(""))],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "It is sunny in Paris today, 21 °C.\n"
+    );
+    let body: Value = serde_json::from_str(&prompt(&dir, 2)).expect("JSON prompt");
+    let msgs = body["messages"].as_array().cloned().unwrap_or_default();
+    assert_eq!(msgs[0]["role"], "system");
+    assert_eq!(
+        msgs.last().map(|m| m["content"].clone()),
+        Some(json!("[get_weather]\nParis: sunny, 21 °C\n"))
+    );
+}
+
+#[test]
+fn the_readme_example_runs_fast() {
+    let t = Instant::now();
+    let out = run(
+        &[
+            "loop",
+            "--model-cmd",
+            MODEL,
+            "--tools",
+            TOOLS,
+            "--text",
+            "What is the weather in Paris?",
+        ],
+        None,
+        &[],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(t.elapsed() < Duration::from_secs(1), "{:?}", t.elapsed());
+}
+
+/// Starts `toolcall` with `args`, waits for a record of `kind` on its
+/// stdout, sends SIGINT, and returns every record and the exit code.
+fn interrupt_when(args: &[&str], kind: &str) -> (Vec<Value>, Option<i32>, Duration) {
+    let mut child = toolcall()
+        .current_dir(root())
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let mut recs = Vec::new();
+    for line in lines.by_ref() {
+        let v: Value = serde_json::from_str(&line.expect("line")).expect("JSON");
+        let hit = v["type"] == kind;
+        recs.push(v);
+        if hit {
+            break;
+        }
+    }
+    std::thread::sleep(Duration::from_millis(100));
+    let t = Instant::now();
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(killed.success());
+    for line in lines {
+        recs.push(serde_json::from_str(&line.expect("line")).expect("JSON"));
+    }
+    let code = child.wait().expect("wait").code();
+    (recs, code, t.elapsed())
+}
+
+#[test]
+fn sigint_mid_tool_cancels_the_loop_cleanly() {
+    let (recs, code, took) = interrupt_when(
+        &[
+            "loop",
+            "--model-cmd",
+            MODEL,
+            "--tools",
+            TOOLS,
+            "--bind",
+            "get_weather=sleep 30",
+            "--delay",
+            "0",
+            "Weather?",
+        ],
+        "tool_execution",
+    );
+    assert_eq!(code, Some(130));
+    assert!(took < Duration::from_secs(5), "{took:?}");
+    assert_eq!(of_type(&recs, "tool_result")[0]["status"], "cancelled");
+    let done = recs.last().expect("records");
+    assert_eq!(
+        (done["type"].as_str(), done["cancelled"].as_bool()),
+        (Some("complete"), Some(true))
+    );
+    assert!(of_type(&recs, "state")
+        .iter()
+        .any(|s| s["to"] == "cancelled"));
+}
+
+#[test]
+fn sigint_mid_model_cancels_too() {
+    let (recs, code, _) = interrupt_when(
+        &["loop", "--model-cmd", "sleep 30", "--no-tools", "Hi"],
+        "iteration",
+    );
+    assert_eq!(code, Some(130));
+    assert_eq!(
+        recs.last().map(|r| r["stop_reason"].clone()),
+        Some(json!("cancelled"))
+    );
+}
+
+#[test]
+fn request_timeout_is_exit_124() {
+    let out = run(
+        &[
+            "loop",
+            "--model-cmd",
+            "sleep 30",
+            "--no-tools",
+            "--request-timeout",
+            "1",
+            "--tool-timeout",
+            "5",
+            "Hi",
+        ],
+        None,
+        &[],
+    );
+    // the request timeout must be at least the tool timeout
+    assert_eq!(out.status.code(), Some(2));
+    let out = run(
+        &[
+            "loop",
+            "--model-cmd",
+            MODEL,
+            "--no-tools",
+            "--request-timeout",
+            "5",
+            "--tool-timeout",
+            "5",
+            "Hi",
+        ],
+        None,
+        &[("STANDIN_DELAY", "30")],
+    );
+    assert_eq!(out.status.code(), Some(124));
+    let recs = records(&out.stdout);
+    assert_eq!(
+        recs.last().map(|r| r["stop_reason"].clone()),
+        Some(json!("request_timeout"))
+    );
+    assert!(of_type(&recs, "agent_error")
+        .iter()
+        .any(|e| e["category"] == "timeout"));
+}
+
+// ----------------------------------------------------------------- exec
+
+fn exec(extra: &[&str], input: &str) -> (Vec<Value>, Option<i32>, String) {
+    let mut args = vec!["exec", "--tools", TOOLS, "--no-timestamps"];
+    args.extend_from_slice(extra);
+    let out = run(&args, Some(input.as_bytes()), &[]);
+    (
+        records(&out.stdout),
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn call(name: &str, args: Value) -> String {
+    format!(
+        "<tool_call>{}</tool_call>\n",
+        json!({"name": name, "arguments": args})
+    )
+}
+
+#[test]
+fn exec_one_result_per_call_in_order_with_exit_codes() {
+    let input = [
+        call("get_weather", json!({"city": "Oslo"})),
+        call("teleport", json!({})),
+        call("get_weather", json!({"city": "Rome"})),
+    ]
+    .concat();
+    let (recs, code, _) = exec(&[], &input);
+    let got: Vec<(&str, &str)> = recs
+        .iter()
+        .map(|r| {
+            (
+                r["name"].as_str().unwrap_or(""),
+                r["status"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("get_weather", "completed"),
+            ("teleport", "validation_failed"),
+            ("get_weather", "completed")
+        ]
+    );
+    assert_eq!(code, Some(1));
+    let (recs, code, _) = exec(&[], &call("get_weather", json!({"city": "Oslo"})));
+    assert_eq!((recs.len(), code), (1, Some(0)));
+    assert_eq!(recs[0]["content"], "Oslo: sunny, 21 °C\n");
+    let (_, code, err) = exec(&["/no/such/file"], "");
+    assert_eq!(code, Some(2), "{err}");
+}
+
+#[test]
+fn exec_reads_records_and_recomputes_risk() {
+    // a record that claims to be safe and valid: both are recomputed
+    let rec = json!({"type": "tool_call", "doc": "-", "index": 0, "id": "c1", "name": "write_note",
+        "arguments": {"path": "/etc/passwd", "text": "x"}, "format": "hermes", "span": [0, 0], "raw": "",
+        "repairs": [], "risk": "safe", "requires_approval": false, "valid": true});
+    let (recs, code, _) = exec(&["--approver", "cat"], &format!("{rec}\n"));
+    assert_eq!(code, Some(1));
+    // `cat` echoes the request back: not a decision with "approved": true
+    assert_eq!(recs[0]["status"], "denied");
+    let (recs, _, _) = exec(
+        &["--max-risk", "high", "--approve", "yes"],
+        &format!("{rec}\n"),
+    );
+    assert_eq!(recs[0]["status"], "denied");
+    assert!(recs[0]["error"]
+        .as_str()
+        .unwrap_or("")
+        .contains("risk critical is above --max-risk high"));
+    // drafted in reasoning: never run
+    let draft = json!({"type": "tool_call", "name": "get_weather", "arguments": {"city": "x"}, "in_reasoning": true, "id": "d"});
+    let (recs, _, _) = exec(&["--approve", "yes"], &format!("{draft}\n"));
+    assert_eq!(recs[0]["status"], "skipped");
+}
+
+#[test]
+fn exec_arguments_reach_the_tool_on_stdin_and_in_the_environment_never_a_shell() {
+    let dir = scratch("env");
+    let marker = dir.join("pwned");
+    let tool = dir.join("show.sh");
+    std::fs::write(
+        &tool,
+        "#!/bin/sh\nprintf 'stdin=%s\\n' \"$(cat)\"\nprintf 'env=%s tool=%s id=%s risk=%s\\n' \"$TOOLCALL_ARGUMENTS\" \"$TOOLCALL_TOOL\" \"$TOOLCALL_CALL_ID\" \"$TOOLCALL_RISK\"\n",
+    )
+    .expect("tool");
+    let _ = Command::new("chmod").arg("+x").arg(&tool).status();
+    let evil = format!(
+        "$(touch {}) `touch {}`; touch {}",
+        marker.display(),
+        marker.display(),
+        marker.display()
+    );
+    let bind = format!("get_weather={}", tool.display());
+    let (recs, code, _) = exec(
+        &["--bind", &bind],
+        &call("get_weather", json!({"city": evil})),
+    );
+    assert_eq!(code, Some(0));
+    let content = recs[0]["content"].as_str().unwrap_or("");
+    let args = json!({"city": evil}).to_string();
+    assert!(content.contains(&format!("stdin={args}")), "{content}");
+    assert!(
+        content.contains(&format!("env={args} tool=get_weather id=")),
+        "{content}"
+    );
+    assert!(content.contains("risk=safe"));
+    assert!(!marker.exists(), "call data reached a shell");
+}
+
+#[test]
+fn exec_binding_precedence_bind_then_tools_file_then_tool_dir() {
+    let dir = scratch("bindings");
+    std::fs::write(dir.join("get_weather"), "#!/bin/sh\necho from-dir\n").expect("w");
+    std::fs::write(dir.join("chatty"), "#!/bin/sh\necho from-dir\n").expect("w");
+    std::fs::write(dir.join("teleport"), "#!/bin/sh\necho from-dir\n").expect("w");
+    for f in ["get_weather", "chatty", "teleport"] {
+        let _ = Command::new("chmod").arg("+x").arg(dir.join(f)).status();
+    }
+    let tools = dir.join("tools.json");
+    std::fs::write(
+        &tools,
+        r#"{"get_weather": {"type": "object"}, "chatty": {"type": "object", "x-toolcall": {"exec": "echo from-file"}}, "nobind": {"type": "object"}}"#,
+    )
+    .expect("w");
+    let d = dir.to_str().unwrap_or("");
+    let t = tools.to_str().unwrap_or("");
+    let input = [
+        call("get_weather", json!({})),
+        call("chatty", json!({})),
+        call("nobind", json!({})),
+    ]
+    .concat();
+    let out = run(
+        &[
+            "exec",
+            "--tools",
+            t,
+            "--tool-dir",
+            d,
+            "--auto-approve",
+            "critical",
+        ],
+        Some(input.as_bytes()),
+        &[],
+    );
+    let recs = records(&out.stdout);
+    assert_eq!(recs[0]["content"], "from-dir\n");
+    assert_eq!(recs[1]["content"], "from-file\n");
+    assert_eq!(recs[2]["status"], "failed");
+    assert!(recs[2]["error"]
+        .as_str()
+        .unwrap_or("")
+        .contains("no command for tool"));
+    let out = run(
+        &[
+            "exec",
+            "--tools",
+            t,
+            "--tool-dir",
+            d,
+            "--auto-approve",
+            "critical",
+            "--bind",
+            "chatty=echo from-bind",
+        ],
+        Some(input.as_bytes()),
+        &[],
+    );
+    assert_eq!(records(&out.stdout)[1]["content"], "from-bind\n");
+}
+
+#[test]
+fn exec_parallel_limit_and_order() {
+    let input: String = ["a", "b", "c", "d"]
+        .iter()
+        .map(|c| call("get_weather", json!({"city": c})))
+        .collect();
+    let t = Instant::now();
+    let (recs, code, _) = exec(
+        &[
+            "--bind",
+            "get_weather=sleep 0.4; cat",
+            "--max-parallel",
+            "2",
+        ],
+        &input,
+    );
+    let took = t.elapsed();
+    assert_eq!(code, Some(0));
+    assert!(
+        took >= Duration::from_millis(780),
+        "two at a time: {took:?}"
+    );
+    let cities: Vec<String> = recs
+        .iter()
+        .map(|r| r["content"].as_str().unwrap_or("").to_string())
+        .collect();
+    assert_eq!(
+        cities,
+        [
+            "{\"city\":\"a\"}\n",
+            "{\"city\":\"b\"}\n",
+            "{\"city\":\"c\"}\n",
+            "{\"city\":\"d\"}\n"
+        ]
+    );
+    let t = Instant::now();
+    exec(
+        &["--bind", "get_weather=sleep 0.4", "--max-parallel", "4"],
+        &input,
+    );
+    assert!(t.elapsed() < Duration::from_millis(780));
+}
+
+#[test]
+fn exec_timeout_cap_failure_retry_and_dry_run() {
+    let (recs, code, _) = exec(&[], &call("slow", json!({})));
+    assert_eq!(
+        (recs[0]["status"].as_str(), code),
+        (Some("timed_out"), Some(1))
+    );
+    let (recs, _, _) = exec(&["--max-output", "1000"], &call("chatty", json!({})));
+    assert_eq!(recs[0]["truncated"], true);
+    assert!(recs[0]["content"].as_str().unwrap_or("").len() <= 1000);
+    let (recs, _, _) = exec(&["--approve", "yes"], &call("failing", json!({})));
+    assert_eq!(recs[0]["status"], "failed");
+    assert_eq!(recs[0]["exit_code"], 3);
+    assert_eq!(recs[0]["error"], "exit status 3: disk full");
+    // fails the first time only
+    let dir = scratch("retry");
+    let flag = dir.join("ran-once");
+    let cmd = format!(
+        "get_weather=if [ -e {f} ]; then echo ok; else touch {f}; exit 1; fi",
+        f = flag.display()
+    );
+    let (recs, _, _) = exec(
+        &["--bind", &cmd],
+        &call("get_weather", json!({"city": "x"})),
+    );
+    assert_eq!(recs[0]["status"], "failed");
+    let _ = std::fs::remove_file(&flag);
+    let (recs, _, _) = exec(
+        &["--bind", &cmd, "--retry-failed"],
+        &call("get_weather", json!({"city": "x"})),
+    );
+    assert_eq!(recs[0]["status"], "completed");
+    let (recs, _, _) = exec(
+        &[
+            "--dry-run",
+            "--bind",
+            "get_weather=touch /nonexistent-dir/x",
+        ],
+        &call("get_weather", json!({"city": "x"})),
+    );
+    assert_eq!(recs[0]["status"], "skipped");
+    assert!(recs[0]["content"]
+        .as_str()
+        .unwrap_or("")
+        .starts_with("dry run: approved (auto), would run"));
+}
+
+#[test]
+fn exec_approver_decides_edits_and_remembers() {
+    let dir = scratch("approver");
+    let perms = dir.join("perms.json");
+    let note = call("write_note", json!({"path": "/tmp/a", "text": "x"}));
+    let approver = r#"cat > /dev/null; echo '{"approved": true, "arguments": {"path": "/tmp/b", "text": "edited"}, "remember": "always"}'"#;
+    let p = perms.to_str().unwrap_or("");
+    let (recs, code, _) = exec(&["--approver", approver, "--permissions", p], &note);
+    assert_eq!(code, Some(0));
+    assert!(recs[0]["content"].as_str().unwrap_or("").contains("edited"));
+    let saved: Value =
+        serde_json::from_str(&std::fs::read_to_string(&perms).expect("saved")).expect("JSON");
+    assert_eq!(saved["always_allow"], json!(["write_note"]));
+    // remembered: no approver, no terminal, and it still runs
+    let (recs, _, _) = exec(&["--approve", "deny", "--permissions", p], &note);
+    assert_eq!(recs[0]["status"], "completed");
+    // an approver that denies, with a reason the model will read
+    let (recs, _, _) = exec(
+        &[
+            "--approver",
+            r#"echo '{"approved": false, "reason": "not today"}'"#,
+        ],
+        &note,
+    );
+    assert_eq!(
+        (recs[0]["status"].as_str(), recs[0]["error"].as_str()),
+        (Some("denied"), Some("not today"))
+    );
+    // edited arguments that break the schema are refused
+    let bad = r#"echo '{"approved": true, "arguments": {"path": 3}}'"#;
+    let (recs, _, _) = exec(&["--approver", bad], &note);
+    assert_eq!(recs[0]["status"], "denied");
+    // the approver sees the request, arguments included
+    let seen = dir.join("seen.json");
+    let spy = format!(r#"cat > {}; echo '{{"approved": false}}'"#, seen.display());
+    exec(&["--approver", &spy], &note);
+    let req: Value =
+        serde_json::from_str(&std::fs::read_to_string(&seen).expect("seen")).expect("JSON");
+    assert_eq!(
+        (req["type"].as_str(), req["risk"].as_str()),
+        (Some("approval_request"), Some("high"))
+    );
+    assert_eq!(req["arguments"]["path"], "/tmp/a");
+}
+
+#[test]
+fn exec_with_no_terminal_and_no_policy_runs_nothing_risky() {
+    let note = call("write_note", json!({"path": "/tmp/a", "text": "x"}));
+    let (recs, code, _) = exec(&[], &note);
+    assert_eq!(code, Some(1));
+    let err = recs[0]["error"].as_str().unwrap_or("");
+    assert!(
+        err.contains("no terminal") && err.contains("--allow write_note"),
+        "{err}"
+    );
+    let (recs, _, _) = exec(&["--allow", "write_note:/path=/tmp/*"], &note);
+    assert_eq!(recs[0]["status"], "completed");
+}
+
+#[test]
+fn exec_sigint_is_passed_to_running_tools() {
+    let input: String = ["a", "b", "c"]
+        .iter()
+        .map(|c| call("get_weather", json!({"city": c})))
+        .collect();
+    let dir = scratch("sigint");
+    let f = dir.join("in.txt");
+    std::fs::write(&f, input).expect("w");
+    let child = toolcall()
+        .current_dir(root())
+        .args([
+            "exec",
+            "--tools",
+            TOOLS,
+            "--max-parallel",
+            "1",
+            "--bind",
+            "get_weather=sleep 30",
+        ])
+        .arg(&f)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn");
+    std::thread::sleep(Duration::from_millis(400));
+    let t = Instant::now();
+    let _ = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status();
+    let out = child.wait_with_output().expect("wait");
+    assert!(t.elapsed() < Duration::from_secs(5));
+    assert_eq!(out.status.code(), Some(130));
+    let recs = records(&out.stdout);
+    let st: Vec<&str> = recs.iter().filter_map(|r| r["status"].as_str()).collect();
+    assert_eq!(st, ["cancelled", "cancelled", "cancelled"]);
+    assert_eq!(recs[1]["error"], "cancelled before it started");
+}
+
+#[test]
+fn exec_results_pipe_into_render_result() {
+    let (recs, _, _) = exec(&[], &call("get_weather", json!({"city": "Oslo"})));
+    let line = format!("{}\n", recs[0]);
+    let out = run(
+        &["render", "result", "--family", "hermes", "--ndjson"],
+        Some(line.as_bytes()),
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Oslo: sunny"));
+}
+
+#[test]
+fn render_tools_never_shows_the_binding() {
+    let out = run(&["render", "tools", "--family", "hermes", TOOLS], None, &[]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("get_weather"));
+    assert!(
+        !text.contains("x-toolcall") && !text.contains(".sh") && !text.contains("risk_when"),
+        "{text}"
+    );
+    // the plain map keeps x-toolcall inside the schema: still never shown
+    let map =
+        br#"{"f": {"type": "object", "properties": {}, "x-toolcall": {"exec": ["secret.sh"]}}}"#;
+    let out = run(
+        &["render", "tools", "--family", "qwen3-coder-xml"],
+        Some(map),
+        &[],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("<name>f</name>") || text.contains("f"));
+    assert!(
+        !text.contains("x-toolcall") && !text.contains("secret"),
+        "{text}"
+    );
+}
+
+#[test]
+fn risk_when_shows_in_parse_and_validate_too() {
+    let input = call("write_note", json!({"path": "/etc/hosts", "text": "x"}));
+    let out = run(&["parse", "--tools", TOOLS], Some(input.as_bytes()), &[]);
+    assert_eq!(records(&out.stdout)[0]["risk"], "critical");
+    let input = call("write_note", json!({"path": "/tmp/x", "text": "x"}));
+    let out = run(&["parse", "--tools", TOOLS], Some(input.as_bytes()), &[]);
+    assert_eq!(records(&out.stdout)[0]["risk"], "high");
+}
+
+/// Approval on /dev/tty, driven through a pseudo-terminal: util-linux
+/// `script` runs toolcall with a new terminal whose input is our pipe.
+#[test]
+fn approval_on_a_terminal() {
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("skipped: no `script` to give toolcall a terminal");
+        return;
+    }
+    let dir = scratch("tty");
+    let out = dir.join("out.ndjson");
+    let input = dir.join("in.txt");
+    std::fs::write(
+        &input,
+        [
+            call("write_note", json!({"path": "/tmp/\u{1b}[2J", "text": "x"})),
+            call("write_note", json!({"path": "/tmp/b", "text": "y"})),
+            call("write_note", json!({"path": "/tmp/c", "text": "z"})),
+        ]
+        .concat(),
+    )
+    .expect("w");
+    let bin = env!("CARGO_BIN_EXE_toolcall");
+    let cmd = format!(
+        "{bin} exec --tools {TOOLS} --max-parallel 1 {} > {}",
+        input.display(),
+        out.display()
+    );
+    let mut child = Command::new("script")
+        .current_dir(root())
+        .args(["-qec", &cmd, "/dev/null"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("script");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut screen = child.stdout.take().expect("stdout");
+    let reader = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut screen, &mut s);
+        String::from_utf8_lossy(&s).into_owned()
+    });
+    // approve once; deny with a reason; approve for the session (not asked again)
+    for answer in ["y\n", "n\n", "no thanks\n", "s\n"] {
+        std::thread::sleep(Duration::from_millis(300));
+        let _ = stdin.write_all(answer.as_bytes());
+        let _ = stdin.flush();
+    }
+    let status = child.wait().expect("wait");
+    drop(stdin);
+    let screen = reader.join().unwrap_or_default();
+    assert!(status.success() || status.code() == Some(1), "{screen}");
+    let recs = records(&std::fs::read(&out).unwrap_or_default());
+    let st: Vec<&str> = recs.iter().filter_map(|r| r["status"].as_str()).collect();
+    assert_eq!(st, ["completed", "denied", "completed"], "{screen}");
+    assert_eq!(recs[1]["error"], "no thanks");
+    assert!(
+        screen.contains("run this call?") && screen.contains("risk:      high"),
+        "{screen}"
+    );
+    // the escape sequence in the arguments is shown, not obeyed
+    assert!(
+        screen.contains("\\u{1b}[2J") && !screen.contains("\u{1b}[2J"),
+        "{screen}"
+    );
+}
+
+#[test]
+fn settings_come_from_the_config_file_and_flags_win() {
+    let dir = scratch("config");
+    let cfg = dir.join("c.json5");
+    std::fs::write(&cfg, "{max_iterations: 2, iteration_delay_ms: 0}").expect("w");
+    let replies = root().join("tests/agent/limit");
+    let c = cfg.to_str().unwrap_or("");
+    let r = replies.to_str().unwrap_or("");
+    let out = run(
+        &[
+            "loop",
+            "--model-cmd",
+            MODEL,
+            "--tools",
+            TOOLS,
+            "--config",
+            c,
+            "Hi",
+        ],
+        None,
+        &[("STANDIN_REPLIES", r)],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        records(&out.stdout)
+            .last()
+            .map(|d| d["total_iterations"].clone()),
+        Some(json!(2))
+    );
+    let out = run(
+        &[
+            "loop",
+            "--model-cmd",
+            MODEL,
+            "--tools",
+            TOOLS,
+            "--config",
+            c,
+            "--max-iterations",
+            "3",
+            "Hi",
+        ],
+        None,
+        &[("STANDIN_REPLIES", r)],
+    );
+    assert_eq!(
+        records(&out.stdout)
+            .last()
+            .map(|d| d["total_iterations"].clone()),
+        Some(json!(3))
+    );
+    std::fs::write(&cfg, "{tool_timeout_s: 1}").expect("w");
+    let out = run(&["exec", "--tools", TOOLS, "--config", c], Some(b""), &[]);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("tool timeout must be at least 5 seconds")
+    );
+}
+
+#[test]
+fn no_tools_means_no_call_runs() {
+    let dir = scratch("notools");
+    let replies = root().join("tests/agent/call_result");
+    let out = run(
+        &[
+            "loop",
+            "--model-cmd",
+            MODEL,
+            "--tools",
+            TOOLS,
+            "--no-tools",
+            "--delay",
+            "0",
+            "Hi",
+        ],
+        None,
+        &[
+            ("STANDIN_REPLIES", replies.to_str().unwrap_or("")),
+            ("STANDIN_PROMPTS", dir.to_str().unwrap_or("")),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let recs = records(&out.stdout);
+    assert_eq!(of_type(&recs, "tool_result")[0]["status"], "skipped");
+    assert!(!prompt(&dir, 1).contains("# Tools"));
+}
