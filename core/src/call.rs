@@ -263,8 +263,11 @@ pub fn strip_value_framing(s: &str) -> std::borrow::Cow<'_, str> {
         .lines()
         .filter(|l| !l.trim().is_empty())
         .map(|l| l.len() - l.trim_start_matches([' ', '\t']).len())
-        .min()
-        .unwrap_or(0);
+        .min();
+    // only blanks between the tags: the value is empty
+    let Some(indent) = indent else {
+        return Cow::Borrowed("");
+    };
     if indent == 0 {
         return Cow::Borrowed(body);
     }
@@ -483,6 +486,7 @@ mod tests {
             "def f():\n    return 1"
         );
         assert_eq!(strip_value_framing("\n    "), "");
+        assert_eq!(strip_value_framing("\n      \n    "), "");
         assert_eq!(strip_value_framing("\r\n  a\r\n  "), "a");
         // a value that only ends in blanks on a line of its own, without the
         // leading framing newline, is left as written

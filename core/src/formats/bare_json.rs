@@ -6,12 +6,17 @@
 //! or an array of these) and nothing else follows it on its line. Llama 3
 //! separates several objects with `;`. Anything else is text, untouched.
 //!
-//! Inside a line, JSON is text unless `--inline-json`, with one exception:
-//! an object of exactly the form Llama 3's JSON tool prompt asks for,
-//! `{"name": "NAME", "parameters": {…}}` (those two keys in that order,
-//! valid JSON, nothing repaired, on one line), is a call wherever it
-//! stands, as Llama 3.x models write it in mid-sentence. Anything else
-//! inline, including a cut or broken object of that form, stays text.
+//! Inside a line, JSON is text unless `--inline-json`, with two exceptions,
+//! both valid JSON on one line with nothing repaired: an object of exactly
+//! the form Llama 3's JSON tool prompt asks for, `{"name": "NAME",
+//! "parameters": {…}}` (those two keys in that order), is a call wherever
+//! it stands, as Llama 3.x models write it in mid-sentence; and a reply
+//! that ends its line with call objects of exactly the form `{"name":
+//! "NAME", "arguments": {…}}` (or `parameters`), alone or in an array
+//! (`Sure. [{"name": …, "arguments": …}]`, Mistral v0.3 once its
+//! `[TOOL_CALLS]` token is dropped by detokenizing), is those calls.
+//! Anything else inline, including a cut or broken object of that form,
+//! stays text.
 
 use super::shared::directly_answer::drop_directly_answer;
 use super::{ids, FormatId, Rank, Values};
@@ -30,8 +35,14 @@ pub const FORMAT: Format = Format {
     markers: &["{ at the start of a line (whole reply or its own lines)"],
     body: "call-shaped JSON object, wrapper or array",
     models: &[],
-    openers: &[OBJECT, ARRAY, INLINE_OBJECT],
-    admitted_under: &[ids::LLAMA3_JSON, ids::XLAM, ids::GEMINI_FUNCTION_CALL],
+    openers: &[OBJECT, ARRAY, INLINE_OBJECT, INLINE_ARRAY],
+    admitted_under: &[
+        ids::LLAMA3_JSON,
+        ids::XLAM,
+        ids::GEMINI_FUNCTION_CALL,
+        ids::HERMES,
+        ids::MISTRAL,
+    ],
     doc_start: None,
     lead: None,
     values: Values::Json,
@@ -83,6 +94,34 @@ pub const INLINE_OBJECT: Opener = Opener {
     },
 };
 
+/// `[{"name":` inside a line: an array of call objects that ends its line
+/// (see [`inline_shape`]).
+pub const INLINE_ARRAY: Opener = Opener {
+    lit: b"[",
+    ci: false,
+    place: Place::Anywhere,
+    rank: Rank::Structural,
+    also: &[ids::LLAMA3_JSON, ids::XLAM, ids::MISTRAL],
+    probe: |input, cx| {
+        if cx.cfg.inline_json {
+            return Probe::NotMarker;
+        }
+        let mut i = 1;
+        while i < input.len() && i <= HEAD_BLANKS && matches!(input[i], b' ' | b'\t') {
+            i += 1;
+        }
+        match input.get(i) {
+            None if !cx.eof => Probe::NeedMore,
+            Some(b'{') => match llama_head(&input[i..]) {
+                Prefix::Full => block(Placement::InlineLlama),
+                Prefix::Partial if !cx.eof => Probe::NeedMore,
+                _ => Probe::NotMarker,
+            },
+            _ => Probe::NotMarker,
+        }
+    },
+};
+
 /// Most blanks looked at between `{` and `"name"` of an inline object.
 const HEAD_BLANKS: usize = 8;
 
@@ -108,18 +147,46 @@ fn llama_head(input: &[u8]) -> Prefix {
     Prefix::Full
 }
 
-/// True when `value` is exactly Llama 3's call object: a non-empty string
-/// `name` then an object `parameters`, nothing else.
-fn is_llama_call(value: &[u8]) -> bool {
-    let Ok(serde_json::Value::Object(map)) = serde_json::from_slice(value) else {
-        return false;
-    };
-    let mut keys = map.iter();
-    matches!(
-        (keys.next(), keys.next(), keys.next()),
-        (Some((k1, serde_json::Value::String(name))), Some((k2, serde_json::Value::Object(_))), None)
-            if k1 == "name" && k2 == "parameters" && !name.trim().is_empty()
-    )
+/// How JSON inside a line of prose may be a call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum InlineShape {
+    /// Llama 3's exact object: a call wherever it stands.
+    Anywhere,
+    /// Call objects that are a call only when nothing follows them on
+    /// their line.
+    EndingLine,
+}
+
+/// The inline call shape of `value`, if any: exactly a non-empty string
+/// `name` then an object `parameters` (Llama 3, anywhere) or `arguments`
+/// (ending its line), or a non-empty array of such objects (ending its line).
+fn inline_shape(value: &[u8]) -> Option<InlineShape> {
+    fn call_key(v: &serde_json::Value) -> Option<&str> {
+        let serde_json::Value::Object(map) = v else {
+            return None;
+        };
+        let mut keys = map.iter();
+        match (keys.next(), keys.next(), keys.next()) {
+            (
+                Some((k1, serde_json::Value::String(name))),
+                Some((k2, serde_json::Value::Object(_))),
+                None,
+            ) if k1 == "name" && !name.trim().is_empty() => Some(k2.as_str()),
+            _ => None,
+        }
+    }
+    let value: serde_json::Value = serde_json::from_slice(value).ok()?;
+    match &value {
+        serde_json::Value::Array(items) if !items.is_empty() => items
+            .iter()
+            .all(|v| matches!(call_key(v), Some("arguments" | "parameters")))
+            .then_some(InlineShape::EndingLine),
+        _ => match call_key(&value)? {
+            "parameters" => Some(InlineShape::Anywhere),
+            "arguments" => Some(InlineShape::EndingLine),
+            _ => None,
+        },
+    }
 }
 
 /// `{` at the start of a line.
@@ -128,7 +195,12 @@ pub const OBJECT: Opener = Opener {
     ci: false,
     place: Place::LineStart,
     rank: Rank::Structural,
-    also: &[ids::LLAMA3_JSON, ids::XLAM, ids::GEMINI_FUNCTION_CALL],
+    also: &[
+        ids::LLAMA3_JSON,
+        ids::XLAM,
+        ids::GEMINI_FUNCTION_CALL,
+        ids::HERMES,
+    ],
     probe: |_, _| held(),
 };
 
@@ -147,7 +219,13 @@ pub const ARRAY: Opener = Opener {
     ci: false,
     place: Place::LineStart,
     rank: Rank::Structural,
-    also: &[ids::LLAMA3_JSON, ids::XLAM, ids::GEMINI_FUNCTION_CALL],
+    also: &[
+        ids::LLAMA3_JSON,
+        ids::XLAM,
+        ids::GEMINI_FUNCTION_CALL,
+        ids::MISTRAL,
+        ids::HERMES,
+    ],
     probe: probe_array,
 };
 
@@ -158,7 +236,7 @@ enum Placement {
     LineStart,
     /// Inside a line with `--inline-json`: any call shape.
     Inline,
-    /// Inside a line without it: only Llama 3's exact call object.
+    /// Inside a line without it: only the shapes of [`inline_shape`].
     InlineLlama,
 }
 
@@ -256,13 +334,23 @@ impl Scanner for ValuesScan {
             }
             match self.placement {
                 Placement::Inline => return self.done(),
-                Placement::InlineLlama if is_llama_call(&block[..self.last_end]) => {
-                    return self.done()
-                }
                 Placement::InlineLlama => {
-                    return BlockEnd::NotBlock {
+                    let not_call = BlockEnd::NotBlock {
                         text_len: self.last_end,
-                    }
+                    };
+                    return match inline_shape(&block[..self.last_end]) {
+                        Some(InlineShape::Anywhere) => self.done(),
+                        Some(InlineShape::EndingLine) => {
+                            let s = scan::skip_blank(block, self.last_end);
+                            match block.get(s) {
+                                None if eof => self.done(),
+                                None => BlockEnd::More,
+                                Some(b'\n' | b'\r') => self.done(),
+                                Some(_) => not_call,
+                            }
+                        }
+                        None => not_call,
+                    };
                 }
                 Placement::LineStart => {}
             }

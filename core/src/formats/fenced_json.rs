@@ -13,7 +13,7 @@ pub const FORMAT: Format = Format {
     models: &[],
     openers: &[],
     // xLAM models often put their call array in a JSON fence
-    admitted_under: &[ids::XLAM],
+    admitted_under: &[ids::XLAM, ids::HERMES],
     doc_start: None,
     lead: None,
     values: Values::Json,

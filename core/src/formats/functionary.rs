@@ -22,7 +22,7 @@ pub const FORMAT: Format = Format {
     body: "JSON object that is the arguments",
     models: &[],
     openers: &[OPENER, OPENER_NAME_ATTR],
-    admitted_under: &[],
+    admitted_under: &[ids::HERMES],
     doc_start: None,
     lead: None,
     values: Values::Json,
@@ -104,7 +104,7 @@ pub const OPENER: Opener = Opener {
     ci: false,
     place: Place::Anywhere,
     rank: Rank::Normal,
-    also: &[],
+    also: &[ids::HERMES],
     probe,
 };
 
@@ -114,7 +114,7 @@ pub const OPENER_NAME_ATTR: Opener = Opener {
     ci: false,
     place: Place::Anywhere,
     rank: Rank::Normal,
-    also: &[],
+    also: &[ids::HERMES],
     probe,
 };
 

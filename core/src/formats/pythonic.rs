@@ -51,7 +51,12 @@ pub const FORMAT: Format = Format {
         name: "llama-4",
         prompt: "<|header_start|>assistant<|header_end|>\n\n",
     }],
-    openers: &[OPENER_PYTHON_START, OPENER_PYTHON_END, OPENER_LIST],
+    openers: &[
+        OPENER_PYTHON_START,
+        OPENER_PYTHON_END,
+        OPENER_LIST,
+        OPENER_INLINE_LIST,
+    ],
     admitted_under: &[],
     doc_start: Some(DocStart {
         forced_only: false,
@@ -114,6 +119,34 @@ impl BlockFormat for PyStart {
 
     fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
         parse_wrapped(block, cx, &START_WRAP, ids::PYTHONIC)
+    }
+}
+
+/// The `[f(a=1)]` list inside a line of prose (`Here you go: [f(a=1)]`):
+/// calls only when the list ends its line, every call has keyword
+/// arguments only and the list is complete. Anything else is text.
+pub struct PyInlineList;
+
+/// The shared instance.
+pub static PY_INLINE_LIST: PyInlineList = PyInlineList;
+
+impl BlockFormat for PyInlineList {
+    fn id(&self) -> FormatId {
+        ids::PYTHONIC
+    }
+
+    fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
+        if cx.cut {
+            return BlockResult::text();
+        }
+        let text = String::from_utf8_lossy(block);
+        let exact = matches!(text, std::borrow::Cow::Borrowed(_));
+        match parse_call_list(&text, false) {
+            Ok(pc) if pc.calls.iter().all(|c| c.positional == 0) => {
+                block_result(pc, ids::PYTHONIC, 0, block.len(), exact)
+            }
+            _ => BlockResult::text(),
+        }
     }
 }
 
@@ -280,6 +313,33 @@ fn probe_list(input: &[u8], cx: &ProbeCx) -> Probe {
         _ => Probe::NotMarker,
     }
 }
+
+/// `[` + blanks + `NAME(KEY=` inside a line: a [`PyInlineList`] when the
+/// list ends its line.
+fn probe_inline_list(input: &[u8], cx: &ProbeCx) -> Probe {
+    let s = skip_space_bounded(input, 1);
+    if s > MAX_GAP {
+        return Probe::NotMarker;
+    }
+    match input.get(s..).and_then(|rest| bare_call_head(rest, false)) {
+        Some(true) => Probe::Match(Action::Block {
+            fmt: &PY_INLINE_LIST,
+            scanner: Box::new(LineValueScan::with(PyScan::list_at(0))),
+        }),
+        None if !cx.eof => Probe::NeedMore,
+        _ => Probe::NotMarker,
+    }
+}
+
+/// `[NAME(KEY=` inside a line.
+pub const OPENER_INLINE_LIST: Opener = Opener {
+    lit: b"[",
+    ci: false,
+    place: Place::Anywhere,
+    rank: Rank::Normal,
+    also: &[],
+    probe: probe_inline_list,
+};
 
 /// `[NAME(` at the start of a line.
 pub const OPENER_LIST: Opener = Opener {
