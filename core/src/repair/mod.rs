@@ -152,7 +152,9 @@ pub enum RepairKind {
     Comment,
     /// A byte order mark at the start was removed.
     ByteOrderMark,
-    /// A Markdown code fence around the JSON was removed.
+    /// A Markdown code fence around the JSON was removed; also one that
+    /// is the whole content of a string value (`"```json {"a": 1}```"`),
+    /// whose JSON then became the value.
     CodeFence,
     /// Prose before or after the JSON value was removed.
     SurroundingProse,

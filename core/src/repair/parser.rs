@@ -14,6 +14,7 @@ use super::text::{
     control_escape, curly_at, ident_len, is_ident_start, is_unicode_ellipsis, non_ascii_space,
     skip_json_ws, Curly, Space,
 };
+use super::top::fence_body_start;
 use super::{Repair, RepairKind, RepairOptions, CODE_BUDGET, CODE_HOPELESS};
 
 /// Why the parser gave up, before line and column are computed.
@@ -123,6 +124,10 @@ pub(crate) struct Parser<'a> {
     in_container: bool,
     /// Offset of the last line break in the input.
     last_newline: Option<usize>,
+    /// A value inside a string's code fence is being parsed.
+    in_fence: bool,
+    /// The last search for a closing fence: from where, and what it found.
+    fence_search: Option<(usize, Option<usize>)>,
     ticks: u32,
 }
 
@@ -152,6 +157,8 @@ impl<'a> Parser<'a> {
             in_group: false,
             in_container: false,
             last_newline: memchr::memrchr(b'\n', input.as_bytes()),
+            in_fence: false,
+            fence_search: None,
             ticks: 0,
         }
     }
@@ -1234,6 +1241,15 @@ impl<'a> Parser<'a> {
         let b = self.b;
         let c = b[pos];
         if c == b'"' || c == b'\'' || curly_at(b, pos, end).is_some() || backtick_at(b, pos, end) {
+            if c == b'"'
+                && !self.in_fence
+                && matches!(ctx, Ctx::ObjValue | Ctx::ArrValue)
+                && b[pos + 1..end].starts_with(b"```")
+            {
+                if let Some(after) = self.fenced_in_string(pos, end)? {
+                    return Ok(Some(after));
+                }
+            }
             if matches!(ctx, Ctx::Top | Ctx::ArrValue)
                 && matches!(c, b'"' | b'\'')
                 && skip_json_ws(b, pos + 1, end) >= end
@@ -1300,6 +1316,51 @@ impl<'a> Parser<'a> {
             format!("expected a JSON value, found {}", describe(b, pos, end)),
             pos,
         ))
+    }
+
+    /// A string value opened at `open` whose content is a code fence
+    /// around an object or array, closed by the string's quote
+    /// (`"```json {"a": 1}```"`): the fence and the quotes go, and the
+    /// JSON inside is the value. Returns the offset after the closing
+    /// quote, or `None` (nothing recorded) when the string is not such.
+    fn fenced_in_string(&mut self, open: usize, end: usize) -> Result<Option<usize>, Fail> {
+        let b = self.b;
+        let body = fence_body_start(b, open + 4, end);
+        // the first fence at or after `body`, remembered so that many
+        // strings opening with a fence search the input once
+        let close = match self.fence_search {
+            Some((from, found)) if from <= body && found.is_none_or(|f| body <= f) => found,
+            _ => {
+                let found = memchr::memmem::find(&b[body..end], b"```").map(|i| body + i);
+                self.fence_search = Some((body, found));
+                found
+            }
+        };
+        let Some(close) = close else {
+            return Ok(None);
+        };
+        let q = skip_json_ws(b, close + 3, end);
+        let v = skip_json_ws(b, body, close);
+        if q >= end || b[q] != b'"' || v >= close || !matches!(b[v], b'{' | b'[') {
+            return Ok(None);
+        }
+        let cp = self.checkpoint();
+        self.in_fence = true;
+        let r = self.value(v, close);
+        self.in_fence = false;
+        match r {
+            Ok(e) if skip_json_ws(b, e, close) >= close => {
+                self.delete(open, v);
+                self.delete(e, q + 1);
+                self.note(RepairKind::CodeFence, open + 1);
+                Ok(Some(q + 1))
+            }
+            Err(f) if f.code == CODE_BUDGET => Err(f),
+            _ => {
+                self.rollback(cp);
+                Ok(None)
+            }
+        }
     }
 
     /// Parses a number, fixing what JSON does not allow. Keeps the original

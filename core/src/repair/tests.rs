@@ -1090,3 +1090,28 @@ fn unquoted_value_runs_past_commas_to_its_closing_quote() {
         &[UnquotedString, MissingOpenQuote],
     );
 }
+
+#[test]
+fn a_string_that_is_a_code_fence_around_json_is_that_json() {
+    check(
+        r#"{"a": "```json {"b": [1, 2]}```"}"#,
+        r#"{"a": {"b": [1, 2]}}"#,
+        &[(CodeFence, 7)],
+    );
+    check(
+        r#"{"a": "```json {"b": 1```", "c": "```x"}"#,
+        r#"{"a": {"b": 1}, "c": "```x"}"#,
+        &[(CodeFence, 7), (MissingClose, 22)],
+    );
+    // no closing fence, or no JSON inside: the string stays
+    check(
+        r#"{"r": "```json{}""#,
+        r#"{"r": "```json{}"}"#,
+        &[(MissingClose, 17)],
+    );
+    check(
+        r#"["```json nope```", 1"#,
+        r#"["```json nope```", 1]"#,
+        &[(MissingClose, 21)],
+    );
+}

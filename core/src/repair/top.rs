@@ -252,7 +252,7 @@ fn direct_scalar_start(b: &[u8], pos: usize, len: usize) -> bool {
 
 /// Skips the info string of a code fence (```` ```json ````) and the end of
 /// its line.
-fn fence_body_start(b: &[u8], mut i: usize, len: usize) -> usize {
+pub(crate) fn fence_body_start(b: &[u8], mut i: usize, len: usize) -> usize {
     while i < len
         && (b[i].is_ascii_alphanumeric() || matches!(b[i], b'_' | b'+' | b'-' | b'.' | b'`'))
     {
