@@ -128,6 +128,9 @@ pub(crate) struct Parser<'a> {
     in_fence: bool,
     /// The last search for a closing fence: from where, and what it found.
     fence_search: Option<(usize, Option<usize>)>,
+    /// A fenced string before this offset already failed to hold JSON:
+    /// strings that open before it are not tried again (linear time).
+    fence_failed_until: usize,
     ticks: u32,
 }
 
@@ -159,6 +162,7 @@ impl<'a> Parser<'a> {
             last_newline: memchr::memrchr(b'\n', input.as_bytes()),
             in_fence: false,
             fence_search: None,
+            fence_failed_until: 0,
             ticks: 0,
         }
     }
@@ -1325,6 +1329,9 @@ impl<'a> Parser<'a> {
     /// quote, or `None` (nothing recorded) when the string is not such.
     fn fenced_in_string(&mut self, open: usize, end: usize) -> Result<Option<usize>, Fail> {
         let b = self.b;
+        if open < self.fence_failed_until {
+            return Ok(None);
+        }
         let body = fence_body_start(b, open + 4, end);
         // the first fence at or after `body`, remembered so that many
         // strings opening with a fence search the input once
@@ -1358,6 +1365,7 @@ impl<'a> Parser<'a> {
             Err(f) if f.code == CODE_BUDGET => Err(f),
             _ => {
                 self.rollback(cp);
+                self.fence_failed_until = close;
                 Ok(None)
             }
         }
