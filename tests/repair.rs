@@ -244,6 +244,26 @@ fn ten_thousand_deep_nest() {
 }
 
 #[test]
+fn fenced_strings_stray_words_and_notes_stay_linear() {
+    let cli = RepairOptions {
+        null_for_missing_values: true,
+        unquoted_strings: true,
+        ..unlimited()
+    };
+    let inputs = [
+        format!("[{}\"```\"]", "\"```{ \"a\", ".repeat(50_000)),
+        format!("{{\"a\": 1 {}}}", "# x ".repeat(100_000)),
+        format!("{{\"a\": {}\"b\": 1}}", "x, ".repeat(100_000)),
+        format!("{{{}}}", "w \"k\" ".repeat(50_000)),
+        format!("{{\"a\": \"x\" {}}}", "word ".repeat(100_000)),
+    ];
+    for input in inputs {
+        let _ = repair(&input, &cli);
+        let _ = repair(&input, &unlimited());
+    }
+}
+
+#[test]
 fn many_candidates_in_prose_stay_bounded() {
     let input = "x {a b ".repeat(100_000);
     assert_eq!(repair(&input, &no_budget()).unwrap_err().code, "TLP-003");

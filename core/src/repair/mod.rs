@@ -152,7 +152,9 @@ pub enum RepairKind {
     Comment,
     /// A byte order mark at the start was removed.
     ByteOrderMark,
-    /// A Markdown code fence around the JSON was removed.
+    /// A Markdown code fence around the JSON was removed; also one that
+    /// is the whole content of a string value (`"```json {"a": 1}```"`),
+    /// whose JSON then became the value.
     CodeFence,
     /// Prose before or after the JSON value was removed.
     SurroundingProse,
@@ -160,7 +162,9 @@ pub enum RepairKind {
     MissingComma,
     /// A colon was inserted between a key and its value.
     MissingColon,
-    /// Several top-level values (`{..}{..}`) were wrapped into one array.
+    /// Several top-level values (`{..}{..}`) were wrapped into one array;
+    /// when only one of them has content, the empty objects and arrays
+    /// around it (`[]{"a": 1}`, `{"a": 1}, {}`) were dropped instead.
     ConcatenatedValues,
     /// A closing bracket or brace without an opener was removed.
     ExtraClose,
@@ -229,6 +233,10 @@ pub enum RepairKind {
     /// A doubled quote around a string (`""key""`, `""value"`) was written
     /// once.
     DoubledQuote,
+    /// Text between members that is neither a key nor a value was removed:
+    /// words before a quoted key (`{"a": 1, COMMENT "b": 2}`) or after a
+    /// member's value before the closing brace (`{"b": "x" note}`).
+    StrayText,
 }
 
 impl RepairKind {
@@ -275,6 +283,7 @@ impl RepairKind {
             RepairKind::PythonSet => "python_set",
             RepairKind::MissingOpen => "missing_open",
             RepairKind::DoubledQuote => "doubled_quote",
+            RepairKind::StrayText => "stray_text",
         }
     }
 }

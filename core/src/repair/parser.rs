@@ -14,6 +14,7 @@ use super::text::{
     control_escape, curly_at, ident_len, is_ident_start, is_unicode_ellipsis, non_ascii_space,
     skip_json_ws, Curly, Space,
 };
+use super::top::fence_body_start;
 use super::{Repair, RepairKind, RepairOptions, CODE_BUDGET, CODE_HOPELESS};
 
 /// Why the parser gave up, before line and column are computed.
@@ -119,6 +120,17 @@ pub(crate) struct Parser<'a> {
     /// The value being read is an element of a group `( … )`, so `)` is
     /// its container's closer.
     in_group: bool,
+    /// A container is open where whitespace is being skipped.
+    in_container: bool,
+    /// Offset of the last line break in the input.
+    last_newline: Option<usize>,
+    /// A value inside a string's code fence is being parsed.
+    in_fence: bool,
+    /// The last search for a closing fence: from where, and what it found.
+    fence_search: Option<(usize, Option<usize>)>,
+    /// A fenced string before this offset already failed to hold JSON:
+    /// strings that open before it are not tried again (linear time).
+    fence_failed_until: usize,
     ticks: u32,
 }
 
@@ -146,6 +158,11 @@ impl<'a> Parser<'a> {
             unquoted_strings: opts.unquoted_strings,
             key_cut: false,
             in_group: false,
+            in_container: false,
+            last_newline: memchr::memrchr(b'\n', input.as_bytes()),
+            in_fence: false,
+            fence_search: None,
+            fence_failed_until: 0,
             ticks: 0,
         }
     }
@@ -261,7 +278,19 @@ impl<'a> Parser<'a> {
             }
             let c = b[pos];
             if c == b'/' && pos + 1 < end && b[pos + 1] == b'/' || c == b'#' {
-                let stop = memchr::memchr(b'\n', &b[pos..end]).map_or(end, |i| pos + i);
+                let mut stop = memchr::memchr(b'\n', &b[pos..end]).map_or(end, |i| pos + i);
+                if c == b'#'
+                    && stop == end
+                    && self.in_container
+                    && self.last_newline.is_none_or(|n| n < pos)
+                {
+                    // `{"a": 1 # note }`: a `#` note on the last line does
+                    // not hide the closers written after it on that line
+                    // (a `//` comment runs to the line end, as in JavaScript)
+                    if let Some(i) = memchr::memchr2(b'}', b']', &b[pos..end]) {
+                        stop = pos + i;
+                    }
+                }
                 self.delete(pos, stop);
                 self.note(RepairKind::Comment, pos);
                 pos = stop;
@@ -297,6 +326,12 @@ impl<'a> Parser<'a> {
     /// or before `end`. Returns the offset just after the value; a value cut
     /// off by `end` is completed there and `end` is returned.
     pub fn value(&mut self, start: usize, end: usize) -> Result<usize, Fail> {
+        let r = self.value_inner(start, end);
+        self.in_container = false;
+        r
+    }
+
+    fn value_inner(&mut self, start: usize, end: usize) -> Result<usize, Fail> {
         let b = self.b;
         let mut stack: Vec<Frame> = Vec::new();
         let (mut objs, mut arrs) = (0usize, 0usize);
@@ -312,6 +347,7 @@ impl<'a> Parser<'a> {
 
         loop {
             self.tick(pos)?;
+            self.in_container = !stack.is_empty();
             pos = self.skip_ws(pos, end);
             if pos >= end {
                 if stack.is_empty() {
@@ -572,7 +608,14 @@ impl<'a> Parser<'a> {
                                 Some(f) => {
                                     self.rollback(f.cp);
                                     self.delete(f.del_start, end);
-                                    self.note(RepairKind::TruncatedNumber, pos);
+                                    self.note(
+                                        if matches!(c, b'"' | b'\'') {
+                                            RepairKind::TruncatedString
+                                        } else {
+                                            RepairKind::TruncatedNumber
+                                        },
+                                        pos,
+                                    );
                                     f.cp = self.checkpoint();
                                 }
                                 None => {}
@@ -754,6 +797,15 @@ impl<'a> Parser<'a> {
                         continue;
                     }
                     let obj = top.obj;
+                    if obj && !top.paren && !top.set {
+                        if let Some(brace) = self.words_before_brace(pos, end) {
+                            // `{"b": "x" note}`: words after the last value
+                            self.delete(last_end, brace);
+                            self.note(RepairKind::StrayText, pos);
+                            pos = brace;
+                            continue;
+                        }
+                    }
                     let next_ok = if obj {
                         self.starts_key(pos, end)
                     } else {
@@ -1023,19 +1075,41 @@ impl<'a> Parser<'a> {
                 // are closed inside it too
                 let mut depth = 0usize;
                 let mut k = pos;
+                // In an object, text may run past commas to a quote that
+                // closes it (`{"a": x, y, z",}`); looked for within a
+                // bounded distance, the first comma ends it otherwise.
+                let mut first_comma: Option<usize> = None;
                 while k < end {
                     let c = b[k];
+                    if let Some(fc) = first_comma {
+                        if k >= fc + 256 || c == b':' {
+                            k = fc;
+                            break;
+                        }
+                    }
                     if matches!(c, b'{' | b'[') {
                         depth += 1;
                     } else if depth > 0 && matches!(c, b'}' | b']') {
                         depth -= 1;
+                    } else if c == b',' && depth == 0 && ctx == Ctx::ObjValue {
+                        first_comma.get_or_insert(k);
                     } else if matches!(c, b',' | b'"' | b'\n' | b'\r') && depth == 0
                         || c == closer
                         || matches!(c, b'"' | b'\n' | b'\r')
                     {
+                        if let Some(fc) = first_comma {
+                            let m = skip_json_ws(b, k + 1, end);
+                            let closing = c == b'"' && (m >= end || matches!(b[m], b',' | b'}'));
+                            if !closing {
+                                k = fc;
+                            }
+                        }
                         break;
                     }
                     k += 1;
+                }
+                if k >= end {
+                    k = first_comma.unwrap_or(k);
                 }
                 k
             }
@@ -1095,6 +1169,12 @@ impl<'a> Parser<'a> {
             return Ok(after.unwrap_or(end));
         }
         if is_ident_start(c) || c.is_ascii_digit() {
+            if let Some(q) = self.key_after_stray_text(pos, end) {
+                // `{"a": 1, COMMENT "b": 2}`: words before a quoted key
+                self.delete(pos, q);
+                self.note(RepairKind::StrayText, pos);
+                return self.key(q, end);
+            }
             let len = ident_len(b, pos, end);
             if len > 0 {
                 let after = pos + len;
@@ -1136,6 +1216,27 @@ impl<'a> Parser<'a> {
         ))
     }
 
+    /// For words at `pos` where a key belongs: when they are followed, on
+    /// the same line and after a blank, by a quoted key and its `:`
+    /// (`COMMENT "b": 2`), the offset of that key's quote.
+    fn key_after_stray_text(&self, pos: usize, end: usize) -> Option<usize> {
+        let b = self.b;
+        let limit = end.min(pos + 256);
+        let q = (pos..limit).find(|&k| {
+            matches!(
+                b[k],
+                b'"' | b'\'' | b':' | b',' | b'{' | b'}' | b'[' | b']' | b'\n' | b'\r'
+            )
+        })?;
+        if b[q] != b'"' || !matches!(b[q - 1], b' ' | b'\t') {
+            return None;
+        }
+        let close =
+            (q + 1..end.min(q + 1 + 128)).find(|&m| matches!(b[m], b'"' | b'\\') || b[m] < 0x20)?;
+        let colon = skip_json_ws(b, close + 1, end);
+        (b[close] == b'"' && close > q + 1 && colon < end && b[colon] == b':').then_some(q)
+    }
+
     // ----- scalars -------------------------------------------------------------
 
     /// Parses a string, number or literal at `pos`. `None` means the value
@@ -1144,6 +1245,22 @@ impl<'a> Parser<'a> {
         let b = self.b;
         let c = b[pos];
         if c == b'"' || c == b'\'' || curly_at(b, pos, end).is_some() || backtick_at(b, pos, end) {
+            if c == b'"'
+                && !self.in_fence
+                && matches!(ctx, Ctx::ObjValue | Ctx::ArrValue)
+                && b[pos + 1..end].starts_with(b"```")
+            {
+                if let Some(after) = self.fenced_in_string(pos, end)? {
+                    return Ok(Some(after));
+                }
+            }
+            if matches!(ctx, Ctx::Top | Ctx::ArrValue)
+                && matches!(c, b'"' | b'\'')
+                && skip_json_ws(b, pos + 1, end) >= end
+            {
+                // `["`, `"`: a quote the end follows at once began no value
+                return Ok(None);
+            }
             let mut after = self.string(pos, end, ctx);
             // `"a" + "b"`: one string
             while let Some(close) = after {
@@ -1182,7 +1299,19 @@ impl<'a> Parser<'a> {
             }
         }
         if c == b'-' || c == b'+' || c == b'.' || c.is_ascii_digit() {
-            return self.number(pos, end, ctx);
+            let after = self.number(pos, end, ctx)?;
+            if let Some(e) = after.filter(|&e| {
+                matches!(ctx, Ctx::ObjValue | Ctx::ArrValue) && e < end && b[e] == b'"'
+            }) {
+                let k = skip_json_ws(b, e + 1, end);
+                if k >= end || matches!(b[k], b',' | b'}' | b']') {
+                    // `"n": 12345",`: a stray quote after a number
+                    self.delete(e, e + 1);
+                    self.note(RepairKind::StrayText, e);
+                    return Ok(Some(e + 1));
+                }
+            }
+            return Ok(after);
         }
         if c.is_ascii_alphabetic() {
             return self.word(pos, end, ctx).map(Some);
@@ -1191,6 +1320,55 @@ impl<'a> Parser<'a> {
             format!("expected a JSON value, found {}", describe(b, pos, end)),
             pos,
         ))
+    }
+
+    /// A string value opened at `open` whose content is a code fence
+    /// around an object or array, closed by the string's quote
+    /// (`"```json {"a": 1}```"`): the fence and the quotes go, and the
+    /// JSON inside is the value. Returns the offset after the closing
+    /// quote, or `None` (nothing recorded) when the string is not such.
+    fn fenced_in_string(&mut self, open: usize, end: usize) -> Result<Option<usize>, Fail> {
+        let b = self.b;
+        if open < self.fence_failed_until {
+            return Ok(None);
+        }
+        let body = fence_body_start(b, open + 4, end);
+        // the first fence at or after `body`, remembered so that many
+        // strings opening with a fence search the input once
+        let close = match self.fence_search {
+            Some((from, found)) if from <= body && found.is_none_or(|f| body <= f) => found,
+            _ => {
+                let found = memchr::memmem::find(&b[body..end], b"```").map(|i| body + i);
+                self.fence_search = Some((body, found));
+                found
+            }
+        };
+        let Some(close) = close else {
+            return Ok(None);
+        };
+        let q = skip_json_ws(b, close + 3, end);
+        let v = skip_json_ws(b, body, close);
+        if q >= end || b[q] != b'"' || v >= close || !matches!(b[v], b'{' | b'[') {
+            return Ok(None);
+        }
+        let cp = self.checkpoint();
+        self.in_fence = true;
+        let r = self.value(v, close);
+        self.in_fence = false;
+        match r {
+            Ok(e) if skip_json_ws(b, e, close) >= close => {
+                self.delete(open, v);
+                self.delete(e, q + 1);
+                self.note(RepairKind::CodeFence, open + 1);
+                Ok(Some(q + 1))
+            }
+            Err(f) if f.code == CODE_BUDGET => Err(f),
+            _ => {
+                self.rollback(cp);
+                self.fence_failed_until = close;
+                Ok(None)
+            }
+        }
     }
 
     /// Parses a number, fixing what JSON does not allow. Keeps the original
@@ -1471,6 +1649,14 @@ impl<'a> Parser<'a> {
                 i += 1;
             }
             if i >= end {
+                if let Some(at) = self.key_colon_value(open + open_len, end, ctx, quote) {
+                    // `{"key:value}`: the key's quote was forgotten before
+                    // its colon
+                    self.rollback_from(content, at);
+                    self.edit(at, at, "\"");
+                    self.note(RepairKind::UnclosedString, at);
+                    return Some(at);
+                }
                 if let Some(at) = self.closers_at_end(open + open_len, end, ctx) {
                     // blanks after `at` were escaped as string content
                     self.rollback_from(content, at);
@@ -1522,6 +1708,17 @@ impl<'a> Parser<'a> {
                     }
                 }
                 continue;
+            }
+            if c < 0x20 && ctx == Ctx::Key && quote == Quote::Double {
+                let k = skip_json_ws(b, i, end);
+                if k < end && b[k] == b'"' && self.closes(k + 1, end, ctx, inner_open) {
+                    // `"key\n":`: raw blanks at the end of a key are no
+                    // part of its name
+                    self.delete(i, k);
+                    self.note_once(&mut seen, RepairKind::ControlCharacter, i);
+                    i = k;
+                    continue;
+                }
             }
             if c < 0x20 {
                 self.edit(i, i + 1, control_escape(c));
@@ -1581,6 +1778,14 @@ impl<'a> Parser<'a> {
                     self.edit(i, i + closer_len, "\"");
                 }
                 return Some(i + closer_len);
+            }
+            if ctx == Ctx::Key && quote == Quote::Double && i > open + 2 && b[i - 1] == b':' {
+                // `{"key:"value"}`: the key's quote was forgotten before
+                // its colon; this quote opens the value
+                self.rollback_from(content, i - 1);
+                self.edit(i - 1, i - 1, "\"");
+                self.note(RepairKind::UnclosedString, i - 1);
+                return Some(i - 1);
             }
             if matches!(ctx, Ctx::ObjValue | Ctx::ArrValue)
                 && matches!(quote, Quote::Double | Quote::Single)
@@ -1684,6 +1889,23 @@ impl<'a> Parser<'a> {
         (b[first] == own && k > content && b[k - 1] != b'\\').then_some(k)
     }
 
+    /// For a key string whose content from `content` runs to the end of
+    /// input: the offset of the first `:` in it when a value follows that
+    /// colon (one that can be repaired: quoted, a number or a container,
+    /// or any text when unquoted strings are allowed).
+    fn key_colon_value(&self, content: usize, end: usize, ctx: Ctx, quote: Quote) -> Option<usize> {
+        if ctx != Ctx::Key || quote != Quote::Double {
+            return None;
+        }
+        let b = self.b;
+        let colon = content + memchr::memchr(b':', &b[content..end])?;
+        let v = skip_json_ws(b, colon + 1, end);
+        let value = v < end
+            && (self.unquoted_strings
+                || matches!(b[v], b'"' | b'\'' | b'{' | b'[' | b'-' | b'0'..=b'9'));
+        (colon > content && value && !b[content..colon].contains(&b'\\')).then_some(colon)
+    }
+
     #[inline]
     fn note_once(&mut self, seen: &mut u32, kind: RepairKind, offset: usize) {
         let bit = kind_bit(kind);
@@ -1785,7 +2007,9 @@ impl<'a> Parser<'a> {
                             b"true" | b"false" | b"null" | b"True" | b"False" | b"None"
                         ) || (!inner_open && self.bare_item_at(k, end))
                     }
-                    _ if is_ident_start(n) || n.is_ascii_digit() => self.bare_key_at(k, end),
+                    _ if is_ident_start(n) || n.is_ascii_digit() => {
+                        self.bare_key_at(k, end) || self.key_after_stray_text(k, end).is_some()
+                    }
                     _ => false,
                 }
             }
@@ -1794,6 +2018,7 @@ impl<'a> Parser<'a> {
             _ if j > after && !inner_open && ctx == Ctx::ArrValue => self.bare_item_at(j, end),
             _ if j > after && !inner_open && ctx == Ctx::ObjValue => {
                 (is_ident_start(b[j]) || b[j].is_ascii_digit()) && self.bare_key_at(j, end)
+                    || self.words_before_brace(j, end).is_some()
             }
             _ => false,
         }
@@ -1810,6 +2035,20 @@ impl<'a> Parser<'a> {
         }
         let m = skip_json_ws(b, m, end);
         len > 0 && m < end && b[m] == b':'
+    }
+
+    /// For words at `j` (letters, digits, blanks, `_ . -`) that run on one
+    /// line straight to a `}`: the offset of that brace.
+    fn words_before_brace(&self, j: usize, end: usize) -> Option<usize> {
+        let b = self.b;
+        if !b[j].is_ascii_alphanumeric() {
+            return None;
+        }
+        let limit = end.min(j + 256);
+        let k = (j..limit).find(|&k| {
+            !(b[k].is_ascii_alphanumeric() || matches!(b[k], b' ' | b'\t' | b'_' | b'.' | b'-'))
+        })?;
+        (b[k] == b'}').then_some(k)
     }
 
     /// Whether an array element without quotes starts at `j` and ends

@@ -550,6 +550,7 @@ fn every_kind_has_a_distinct_snake_case_name() {
         UnclosedString,
         MissingValue,
         UnquotedString,
+        StrayText,
     ];
     let mut names = std::collections::HashSet::new();
     for k in kinds {
@@ -958,5 +959,159 @@ fn doubled_quotes() {
         r#"{""a"": ""b"}"#,
         r#"{"a": "b"}"#,
         &[(DoubledQuote, 2), (DoubledQuote, 9)],
+    );
+}
+
+#[test]
+fn empty_values_next_to_the_one_with_content_are_dropped() {
+    check(r#"[]{"a": 1}"#, r#"{"a": 1}"#, &[(ConcatenatedValues, 2)]);
+    check(
+        r#"{"a": 1}, {}"#,
+        r#"{"a": 1}"#,
+        &[(ConcatenatedValues, 10)],
+    );
+    check("[]{}", "[]", &[(ConcatenatedValues, 2)]);
+    // two values with content stay an array, their empty neighbours too
+    check(
+        r#"{"a": 1}{}{"b": 2}"#,
+        r#"[{"a": 1},{},{"b": 2}]"#,
+        &[(ConcatenatedValues, 8)],
+    );
+}
+
+#[test]
+fn a_quote_with_nothing_after_it_begins_no_value() {
+    check("[1, \"", "[1]", &[(TruncatedString, 4), (MissingClose, 5)]);
+    check("[\"", "[]", &[(TruncatedString, 1), (MissingClose, 2)]);
+    refuse("\"", CODE_HOPELESS);
+    // an object member keeps its key with the empty string
+    check(
+        r#"{"a": ""#,
+        r#"{"a": ""}"#,
+        &[(TruncatedString, 7), (MissingClose, 7)],
+    );
+}
+
+#[test]
+fn a_hash_note_on_the_last_line_stops_at_a_closer() {
+    check(
+        r#"{"a": {"b": 1 # note }, "c": 2}"#,
+        r#"{"a": {"b": 1 }, "c": 2}"#,
+        &[(Comment, 14)],
+    );
+    // a `//` comment runs to the line end
+    check(
+        r#"{"a": 1 // note }"#,
+        r#"{"a": 1 }"#,
+        &[(Comment, 8), (MissingClose, 17)],
+    );
+    // with a line break after it, a `#` comment ends at the line end too
+    check("{\"a\": 1 # note }\n}", "{\"a\": 1 \n}", &[(Comment, 8)]);
+}
+
+#[test]
+fn stray_text() {
+    check_cli(
+        r#"{"a": 1, COMMENT "b": 2}"#,
+        r#"{"a": 1, "b": 2}"#,
+        &[StrayText],
+    );
+    check_cli(
+        r#"{"a": "x", note "b": "y"}"#,
+        r#"{"a": "x", "b": "y"}"#,
+        &[StrayText],
+    );
+    check_cli(r#"{"b": "x" note}"#, r#"{"b": "x"}"#, &[StrayText]);
+    check_cli(r#"{"b": 1 two}"#, r#"{"b": 1}"#, &[StrayText]);
+    check_cli(
+        r#"{"n": 12345", "m": 1}"#,
+        r#"{"n": 12345, "m": 1}"#,
+        &[StrayText],
+    );
+    // an inner quotation that is still open keeps the words
+    check_cli(
+        r#"{"t": "the "best" thing}"#,
+        r#"{"t": "the \"best\" thing"}"#,
+        &[UnescapedQuote, UnclosedString],
+    );
+}
+
+#[test]
+fn a_key_that_lost_its_quote_before_the_colon() {
+    check(
+        r#"{"key:"value"}"#,
+        r#"{"key":"value"}"#,
+        &[(UnclosedString, 5)],
+    );
+    check_cli(
+        r#"{"key:value}"#,
+        r#"{"key":"value"}"#,
+        &[UnclosedString, UnquotedString],
+    );
+    check(
+        r#"{"key:1"#,
+        r#"{"key":1}"#,
+        &[(UnclosedString, 5), (MissingClose, 7)],
+    );
+    // inside parse, a word after the colon is no value: the key is dropped
+    check(
+        r#"{"key:value"#,
+        "{}",
+        &[(DroppedPartialKey, 1), (MissingClose, 11)],
+    );
+    check(
+        "{\"key\n\t\": 1}",
+        r#"{"key": 1}"#,
+        &[(ControlCharacter, 5)],
+    );
+}
+
+#[test]
+fn unquoted_value_runs_past_commas_to_its_closing_quote() {
+    check_cli(
+        r#"{"a": x, y, z",}"#,
+        r#"{"a": "x, y, z"}"#,
+        &[MissingOpenQuote, TrailingComma],
+    );
+    check_cli(
+        r#"{"a": x, y "b": 2}"#,
+        r#"{"a": "x", "b": 2}"#,
+        &[UnquotedString, StrayText],
+    );
+    check_cli(
+        r#"{"a": x, b: 2}"#,
+        r#"{"a": "x", "b": 2}"#,
+        &[UnquotedString, UnquotedKey],
+    );
+    // in an array the comma separates elements
+    check_cli(
+        r#"[x, y"]"#,
+        r#"["x", "y"]"#,
+        &[UnquotedString, MissingOpenQuote],
+    );
+}
+
+#[test]
+fn a_string_that_is_a_code_fence_around_json_is_that_json() {
+    check(
+        r#"{"a": "```json {"b": [1, 2]}```"}"#,
+        r#"{"a": {"b": [1, 2]}}"#,
+        &[(CodeFence, 7)],
+    );
+    check(
+        r#"{"a": "```json {"b": 1```", "c": "```x"}"#,
+        r#"{"a": {"b": 1}, "c": "```x"}"#,
+        &[(CodeFence, 7), (MissingClose, 22)],
+    );
+    // no closing fence, or no JSON inside: the string stays
+    check(
+        r#"{"r": "```json{}""#,
+        r#"{"r": "```json{}"}"#,
+        &[(MissingClose, 17)],
+    );
+    check(
+        r#"["```json nope```", 1"#,
+        r#"["```json nope```", 1]"#,
+        &[(MissingClose, 21)],
     );
 }

@@ -252,7 +252,7 @@ fn direct_scalar_start(b: &[u8], pos: usize, len: usize) -> bool {
 
 /// Skips the info string of a code fence (```` ```json ````) and the end of
 /// its line.
-fn fence_body_start(b: &[u8], mut i: usize, len: usize) -> usize {
+pub(crate) fn fence_body_start(b: &[u8], mut i: usize, len: usize) -> usize {
     while i < len
         && (b[i].is_ascii_alphanumeric() || matches!(b[i], b'_' | b'+' | b'-' | b'.' | b'`'))
     {
@@ -285,6 +285,8 @@ fn values(p: &mut Parser<'_>, start: usize, end: usize) -> Result<usize, Fail> {
     let mut gaps: Vec<usize> = Vec::new();
     let mut count = 1usize;
     let mut second_at = 0usize;
+    // Where each value starts and ends.
+    let mut spans: Vec<(usize, usize)> = vec![(start, consumed)];
     while consumed < end {
         let cp = p.checkpoint();
         let t = p.skip_ws(consumed, end);
@@ -343,6 +345,7 @@ fn values(p: &mut Parser<'_>, start: usize, end: usize) -> Result<usize, Fail> {
                 count += 1;
                 consumed = e;
                 value_end = e;
+                spans.push((v, e));
             }
             Err(_) => {
                 p.rollback(cp);
@@ -351,6 +354,21 @@ fn values(p: &mut Parser<'_>, start: usize, end: usize) -> Result<usize, Fail> {
         }
     }
     if count > 1 {
+        // `[]{"a": 1}`, `{"a": 1}, {}`: an empty object or array written
+        // next to the one value with content is a placeholder; that value
+        // is the document (the first when all are empty).
+        let mut full = spans.iter().filter(|&&(v, e)| !is_empty_container(b, v, e));
+        let only = match (full.next(), full.next()) {
+            (Some(&one), None) => Some(one),
+            (None, _) => spans.first().copied(),
+            _ => None,
+        };
+        if let Some((v, e)) = only {
+            p.delete(start, v);
+            p.delete(e, consumed);
+            p.note(RepairKind::ConcatenatedValues, second_at);
+            return Ok(consumed);
+        }
         p.edit(start, start, "[");
         for g in gaps {
             p.edit(g, g, ",");
@@ -359,6 +377,16 @@ fn values(p: &mut Parser<'_>, start: usize, end: usize) -> Result<usize, Fail> {
         p.note(RepairKind::ConcatenatedValues, second_at);
     }
     Ok(consumed)
+}
+
+/// Whether `b[v..e]` is an empty object or array as written (`{}`, `[ ]`).
+fn is_empty_container(b: &[u8], v: usize, e: usize) -> bool {
+    let close = match b[v] {
+        b'{' => b'}',
+        b'[' => b']',
+        _ => return false,
+    };
+    e >= v + 2 && b[e - 1] == close && skip_json_ws(b, v + 1, e) == e - 1
 }
 
 /// Handles what follows the value(s): whitespace and comments are kept
