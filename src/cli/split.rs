@@ -59,10 +59,11 @@ pub fn run(args: &SplitArgs) -> anyhow::Result<Outcome> {
         let bytes = doc.into_bytes(args.input.max_input)?;
         let (mut found, summary) = wire::parse(&bytes, &cfg, &args.wire.config());
         super::report_server_errors(&name, &summary);
+        let located = crate::validate::diag::Located::new(&bytes[..]);
         found
             .calls
             .iter_mut()
-            .for_each(|c| tools.enrich(c, Some(&bytes)));
+            .for_each(|c| tools.enrich(c, Some(&located)));
         if !found.calls.is_empty() {
             outcome = Outcome::Found;
         }
