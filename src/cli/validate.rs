@@ -306,7 +306,12 @@ fn items_of(name: &str, bytes: Vec<u8>, cfg: &Config, wire: &crate::wire::WireCo
     if is_records(&bytes) {
         return record_items(name, bytes);
     }
-    let (found, summary) = crate::wire::parse(&bytes, cfg, wire);
+    // the calls and errors only: the text is not kept (memory)
+    let mut found = crate::document::Collector::calls_only();
+    let mut engine = crate::wire::WireEngine::new(cfg.clone(), wire.clone());
+    engine.feed(&bytes, &mut found);
+    engine.finish(&mut found);
+    let summary = engine.summary();
     super::report_server_errors(name, &summary);
     let text = Rc::new(Located::new(bytes));
     let mut items: Vec<Item> = Vec::with_capacity(found.calls.len() + found.errors.len());
