@@ -73,3 +73,107 @@ fn ten_times_the_input_costs_at_most_eleven_times_the_work() {
         }
     }
 }
+
+/// An OpenAI SSE stream that opens `n` streamed calls (one `tool_calls`
+/// index each) before any of them gets its arguments, then grows every
+/// call in three rounds and finishes them all at once: the shape that made
+/// the fragment accumulator quadratic in the number of open indices.
+fn openai_many_indices(n: usize) -> Vec<u8> {
+    let mut s = String::new();
+    let chunk = |s: &mut String, call: &str| {
+        s.push_str("data: {\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[");
+        s.push_str(call);
+        s.push_str("]}}]}\n\n");
+    };
+    for k in 0..n {
+        chunk(
+            &mut s,
+            &format!("{{\"index\":{k},\"id\":\"call_{k}\",\"type\":\"function\",\"function\":{{\"name\":\"f\",\"arguments\":\"\"}}}}"),
+        );
+    }
+    for part in ["{\\\"a\\\": ", "\\\"x\\\", ", "\\\"b\\\": 1}"] {
+        for k in 0..n {
+            chunk(
+                &mut s,
+                &format!("{{\"index\":{k},\"function\":{{\"arguments\":\"{part}\"}}}}"),
+            );
+        }
+    }
+    s.push_str("data: {\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\ndata: [DONE]\n\n");
+    s.into_bytes()
+}
+
+fn wire_work(doc: &[u8], chunk: usize) -> (u64, usize) {
+    use toolcall::wire::{InputKind, WireConfig, WireEngine};
+    let mut calls = 0usize;
+    let mut sink = |ev: Event<'_>| {
+        if let Event::ToolCall(c) = ev {
+            if c.arguments.as_object().is_some_and(|a| a.len() == 2) {
+                calls += 1;
+            }
+        }
+    };
+    let mut e = WireEngine::new(
+        Config::default(),
+        WireConfig {
+            input: InputKind::Auto,
+            max_buffer: 1 << 30,
+        },
+    );
+    for c in doc.chunks(chunk) {
+        e.feed(c, &mut sink);
+    }
+    e.finish(&mut sink);
+    (e.work(), calls)
+}
+
+#[test]
+fn streamed_openai_calls_cost_linear_work_in_their_number() {
+    let (small, large) = (openai_many_indices(1_000), openai_many_indices(10_000));
+    for chunk in [usize::MAX, 4096] {
+        let (w1, c1) = wire_work(&small, chunk.min(small.len()));
+        let (w10, c10) = wire_work(&large, chunk.min(large.len()));
+        assert_eq!((c1, c10), (1_000, 10_000), "chunk {chunk}");
+        assert!(
+            w10 <= 11 * w1.max(1),
+            "chunk {chunk}: work {w1} -> {w10} for 10x the indices"
+        );
+    }
+}
+
+/// `validate` puts a line:column on every record and diagnostic: with the
+/// document's line index that is a binary search, not a count from the
+/// start, so many calls in a long document (with or without newlines) cost
+/// linear work.
+#[test]
+fn diagnostics_for_every_call_cost_linear_work() {
+    use toolcall::validate::diag::{render_in, Located, Severity};
+    use toolcall::validate::Issue;
+    let issue = Issue {
+        code: "TLP-004",
+        path: "/x".into(),
+        message: "expected integer".into(),
+        expected: String::new(),
+        actual: String::new(),
+    };
+    let units = [
+        "prose line\n<tool_call>{\"name\": \"f\", \"arguments\": {\"x\": \"y\"}}</tool_call>\n",
+        "<tool_call>{\"name\":\"f\",\"arguments\":{\"x\":\"y\"}}</tool_call>",
+    ];
+    for unit in units {
+        let work = |n: usize| {
+            let doc = unit.repeat(n).into_bytes();
+            let calls = toolcall::document::parse(&doc, &Config::default()).calls;
+            assert_eq!(calls.len(), n);
+            let l = Located::new(&doc[..]);
+            for c in &calls {
+                let at = c.span[0] as usize;
+                let _ = l.position(at);
+                let _ = render_in("t", Some(&l), at + 20, Severity::Error, &issue);
+            }
+            l.work()
+        };
+        let (w1, w10) = (work(2_000), work(20_000));
+        assert!(w10 <= 11 * w1.max(1), "{unit:?}: work {w1} -> {w10}");
+    }
+}

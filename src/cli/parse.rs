@@ -128,10 +128,11 @@ pub fn run(args: &ParseArgs) -> anyhow::Result<Outcome> {
             };
             engine.finish(&mut found);
             super::report_server_errors(&name, &engine.summary());
+            let located = crate::validate::diag::Located::new(&bytes[..]);
             found
                 .calls
                 .iter_mut()
-                .for_each(|c| tools.enrich(c, Some(&bytes)));
+                .for_each(|c| tools.enrich(c, Some(&located)));
             push(Batch {
                 name,
                 found,

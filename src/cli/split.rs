@@ -3,6 +3,7 @@
 use super::common::{for_each_document, BufferArgs, EngineArgs, InputArgs, Reading, WireArgs};
 use super::output::{FlushPolicy, Output};
 use super::Outcome;
+use crate::engine::Event;
 use crate::wire;
 use clap::Args;
 
@@ -53,16 +54,48 @@ pub fn run(args: &SplitArgs) -> anyhow::Result<Outcome> {
     let mut outcome = Outcome::NotFound;
     let tools = args.tools.load()?;
     let max_line = args.wire.max_buffer;
+    if args.text && tools.registry.is_none() {
+        // Only the prose is printed and nothing quotes the document: it is
+        // fed as it is read and its text written as it is decided, so memory
+        // stays constant and a closed stdout stops the reading.
+        for_each_document(&args.input, Reading::Streamed, max_line, |doc| {
+            let cfg = tools.engine(args.engine.config(&doc.name)?);
+            let name = doc.name.clone();
+            let mut engine = wire::WireEngine::new(cfg, args.wire.config());
+            let mut sink = TextOut {
+                out: &mut out,
+                failed: None,
+            };
+            doc.feed(|chunk| {
+                engine.feed(chunk, &mut sink);
+                sink.failed.is_none()
+            })?;
+            if sink.failed.is_none() {
+                engine.finish(&mut sink);
+            }
+            if let Some(e) = sink.failed {
+                return Err(e.into());
+            }
+            super::report_server_errors(&name, &engine.summary());
+            if engine.calls() > 0 {
+                outcome = Outcome::Found;
+            }
+            Ok(())
+        })?;
+        out.flush()?;
+        return Ok(outcome);
+    }
     for_each_document(&args.input, Reading::Whole, max_line, |doc| {
         let cfg = tools.engine(args.engine.config(&doc.name)?);
         let name = doc.name.clone();
         let bytes = doc.into_bytes(args.input.max_input)?;
         let (mut found, summary) = wire::parse(&bytes, &cfg, &args.wire.config());
         super::report_server_errors(&name, &summary);
+        let located = crate::validate::diag::Located::new(&bytes[..]);
         found
             .calls
             .iter_mut()
-            .for_each(|c| tools.enrich(c, Some(&bytes)));
+            .for_each(|c| tools.enrich(c, Some(&located)));
         if !found.calls.is_empty() {
             outcome = Outcome::Found;
         }
@@ -75,4 +108,21 @@ pub fn run(args: &SplitArgs) -> anyhow::Result<Outcome> {
     })?;
     out.flush()?;
     Ok(outcome)
+}
+
+/// Writes the text events straight out (`split --text`); the first write
+/// error is kept and ends the document.
+struct TextOut<'a> {
+    out: &'a mut Output,
+    failed: Option<std::io::Error>,
+}
+
+impl crate::engine::Sink for TextOut<'_> {
+    fn event(&mut self, ev: Event<'_>) {
+        if let Event::Text { bytes, .. } = ev {
+            if self.failed.is_none() {
+                self.failed = self.out.raw(bytes).err();
+            }
+        }
+    }
 }

@@ -301,18 +301,20 @@ impl Tools {
     /// With `--tools`: adds `tool_name`, `risk`, `requires_approval`,
     /// `summary`, `valid` and `errors` to a tool_call record, and warns on
     /// stderr about unknown tools in lenient mode. `doc` (the document's
-    /// bytes, when at hand) puts a line:column on the warning.
-    pub fn enrich(&self, call: &mut ToolCall, doc: Option<&[u8]>) {
+    /// bytes, when at hand, with their line index) puts a line:column on the
+    /// warning.
+    pub fn enrich(&self, call: &mut ToolCall, doc: Option<&diag::Located<&[u8]>>) {
         let Some(v) = self.judge(call) else {
             return;
         };
         for w in &v.warnings {
-            let at = diag::locate_in(doc, call.span, &call.raw, &w.path, &call.name);
+            let bytes = doc.map(diag::Located::bytes);
+            let at = diag::locate_in(bytes, call.span, &call.raw, &w.path, &call.name);
             let mut issue = w.clone();
             issue.message = format!("{} (risk {})", issue.message, v.risk);
             eprint!(
                 "{}",
-                diag::render(&call.doc, doc, at, Severity::Warning, &issue)
+                diag::render_in(&call.doc, doc, at, Severity::Warning, &issue)
             );
         }
         v.write_into(&mut call.extra);

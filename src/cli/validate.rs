@@ -8,7 +8,7 @@ use super::Outcome;
 use crate::document;
 use crate::engine::Config;
 use crate::record::ToolCall;
-use crate::validate::diag::{self, Severity};
+use crate::validate::diag::{self, Located, Severity};
 use crate::validate::retry::{self, Attempt, Failure, FailureKind, Usage};
 use crate::validate::{Issue, Verdict};
 use anyhow::{bail, Context};
@@ -187,7 +187,7 @@ struct Item {
     broken: Option<Issue>,
     /// Where diagnostics point: file name, its bytes, the item's offset.
     file: String,
-    text: Option<Rc<Vec<u8>>>,
+    text: Option<Rc<Located<Vec<u8>>>>,
     offset: usize,
 }
 
@@ -306,9 +306,14 @@ fn items_of(name: &str, bytes: Vec<u8>, cfg: &Config, wire: &crate::wire::WireCo
     if is_records(&bytes) {
         return record_items(name, bytes);
     }
-    let (found, summary) = crate::wire::parse(&bytes, cfg, wire);
+    // the calls and errors only: the text is not kept (memory)
+    let mut found = crate::document::Collector::calls_only();
+    let mut engine = crate::wire::WireEngine::new(cfg.clone(), wire.clone());
+    engine.feed(&bytes, &mut found);
+    engine.finish(&mut found);
+    let summary = engine.summary();
     super::report_server_errors(name, &summary);
-    let text = Rc::new(bytes);
+    let text = Rc::new(Located::new(bytes));
     let mut items: Vec<Item> = Vec::with_capacity(found.calls.len() + found.errors.len());
     for call in found.calls {
         items.push(Item {
@@ -418,10 +423,11 @@ pub(crate) fn call_from_record(v: &Value, name: &str) -> ToolCall {
 /// document when it is a readable file, else at the record's line.
 fn record_items(name: &str, bytes: Vec<u8>) -> Vec<Item> {
     let mut items = Vec::new();
-    let ndjson = Rc::new(bytes);
-    let mut sources: std::collections::HashMap<String, Option<Rc<Vec<u8>>>> = Default::default();
+    let ndjson = Rc::new(Located::new(bytes));
+    let mut sources: std::collections::HashMap<String, Option<Rc<Located<Vec<u8>>>>> =
+        Default::default();
     let mut line_start = 0usize;
-    for line in ndjson.split(|&b| b == b'\n') {
+    for line in ndjson.bytes().split(|&b| b == b'\n') {
         let start = line_start;
         line_start += line.len() + 1;
         let Ok(v) = serde_json::from_slice::<Value>(line.trim_ascii()) else {
@@ -438,9 +444,9 @@ fn record_items(name: &str, bytes: Vec<u8>) -> Vec<Item> {
         } else {
             sources
                 .entry(doc.clone())
-                .or_insert_with(|| std::fs::read(&doc).ok().map(Rc::new))
+                .or_insert_with(|| std::fs::read(&doc).ok().map(|b| Rc::new(Located::new(b))))
                 .clone()
-                .filter(|b| b.len() as u64 >= span[1])
+                .filter(|b| b.bytes().len() as u64 >= span[1])
         };
         let (file, text, offset) = match source {
             Some(b) => (doc.clone(), Some(b), span[0] as usize),
@@ -520,7 +526,7 @@ impl Run<'_> {
                 item.offset
             } else if item.offset as u64 == call.span[0] {
                 // the call's markup is in `text` at its span
-                let text = item.text.as_deref().map(|t| &t[..]);
+                let text = item.text.as_deref().map(Located::bytes);
                 diag::locate_in(text, call.span, &call.raw, path, &call.name)
             } else {
                 item.offset + diag::locate(&call.raw, path, &call.name)
@@ -529,7 +535,7 @@ impl Run<'_> {
         let pos = item
             .text
             .as_deref()
-            .map(|t| diag::position(t, item.offset))
+            .map(|t| t.position(item.offset))
             .unwrap_or(diag::Pos { line: 1, column: 1 });
         let diags = !self.args.no_diagnostics && !self.args.retry.retry_prompt;
         let emit = |sev: Severity, issues: &[Issue], call: &ToolCall| {
@@ -540,13 +546,7 @@ impl Run<'_> {
                 let off = at(&i.path, call, &item);
                 eprint!(
                     "{}",
-                    diag::render(
-                        &item.file,
-                        item.text.as_deref().map(|v| &v[..]),
-                        off,
-                        sev,
-                        i
-                    )
+                    diag::render_in(&item.file, item.text.as_deref(), off, sev, i)
                 );
             }
         };

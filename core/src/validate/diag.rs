@@ -17,7 +17,8 @@ pub struct Pos {
     pub column: u64,
 }
 
-/// The line and column of byte `offset` in `doc`.
+/// The line and column of byte `offset` in `doc`. Counts from the start:
+/// for many positions in one document use [`Located`].
 pub fn position(doc: &[u8], offset: usize) -> Pos {
     let offset = offset.min(doc.len());
     let before = &doc[..offset];
@@ -26,6 +27,132 @@ pub fn position(doc: &[u8], offset: usize) -> Pos {
     Pos {
         line,
         column: (offset - begin) as u64 + 1,
+    }
+}
+
+/// The offsets of a document's newlines, found in one pass, so that the line
+/// of any offset is a binary search (4 bytes a line below 4 GiB).
+#[derive(Clone, Debug)]
+pub struct LineIndex {
+    newlines: Newlines,
+    len: usize,
+}
+
+#[derive(Clone, Debug)]
+enum Newlines {
+    Small(Vec<u32>),
+    Large(Vec<u64>),
+}
+
+impl LineIndex {
+    /// Indexes `doc`'s newlines.
+    pub fn new(doc: &[u8]) -> Self {
+        let newlines = if u32::try_from(doc.len()).is_ok() {
+            Newlines::Small(memchr::memchr_iter(b'\n', doc).map(|i| i as u32).collect())
+        } else {
+            Newlines::Large(memchr::memchr_iter(b'\n', doc).map(|i| i as u64).collect())
+        };
+        LineIndex {
+            newlines,
+            len: doc.len(),
+        }
+    }
+
+    /// Newlines before `offset`, and the offset of the first newline at or
+    /// after it (the document's length when there is none).
+    fn around(&self, offset: usize) -> (usize, usize, usize) {
+        let offset = offset.min(self.len);
+        let (before, begin, end) = match &self.newlines {
+            Newlines::Small(v) => {
+                let k = v.partition_point(|&n| (n as usize) < offset);
+                let begin = if k == 0 { 0 } else { v[k - 1] as usize + 1 };
+                (k, begin, v.get(k).map_or(self.len, |&n| n as usize))
+            }
+            Newlines::Large(v) => {
+                let k = v.partition_point(|&n| (n as usize) < offset);
+                let begin = if k == 0 { 0 } else { v[k - 1] as usize + 1 };
+                (k, begin, v.get(k).map_or(self.len, |&n| n as usize))
+            }
+        };
+        (before, begin, end)
+    }
+
+    /// Probes of one binary search.
+    fn search_steps(&self) -> usize {
+        let n = match &self.newlines {
+            Newlines::Small(v) => v.len(),
+            Newlines::Large(v) => v.len(),
+        };
+        (usize::BITS - n.leading_zeros()) as usize + 1
+    }
+
+    /// The line and column of byte `offset`: the same as [`position`].
+    pub fn position(&self, offset: usize) -> Pos {
+        let offset = offset.min(self.len);
+        let (before, begin, _) = self.around(offset);
+        Pos {
+            line: before as u64 + 1,
+            column: (offset - begin) as u64 + 1,
+        }
+    }
+
+    /// The start and end (its newline, or the document's end) of the line
+    /// holding byte `offset`.
+    pub fn line_bounds(&self, offset: usize) -> (usize, usize) {
+        let (_, begin, end) = self.around(offset);
+        (begin, end)
+    }
+}
+
+/// A document and, built on first use, its [`LineIndex`]: positions and
+/// diagnostics for many offsets in one document cost a binary search each
+/// instead of a count from the start.
+#[derive(Debug)]
+pub struct Located<T> {
+    doc: T,
+    lines: std::cell::OnceCell<LineIndex>,
+    work: std::cell::Cell<u64>,
+}
+
+impl<T: AsRef<[u8]>> Located<T> {
+    /// Wraps a document; nothing is indexed until a position is asked for.
+    pub fn new(doc: T) -> Self {
+        Located {
+            doc,
+            lines: std::cell::OnceCell::new(),
+            work: std::cell::Cell::new(0),
+        }
+    }
+
+    /// Work done so far: bytes indexed, binary search steps, and bytes of
+    /// source lines read for diagnostics (the linear-time tests compare it
+    /// across input sizes).
+    pub fn work(&self) -> u64 {
+        self.work.get()
+    }
+
+    fn charge(&self, n: usize) {
+        self.work.set(self.work.get() + n as u64);
+    }
+
+    /// The document's bytes.
+    pub fn bytes(&self) -> &[u8] {
+        self.doc.as_ref()
+    }
+
+    /// The line index, built on first use.
+    pub fn lines(&self) -> &LineIndex {
+        self.lines.get_or_init(|| {
+            self.charge(self.doc.as_ref().len());
+            LineIndex::new(self.doc.as_ref())
+        })
+    }
+
+    /// The line and column of byte `offset`.
+    pub fn position(&self, offset: usize) -> Pos {
+        let lines = self.lines();
+        self.charge(lines.search_steps());
+        lines.position(offset)
     }
 }
 
@@ -135,7 +262,59 @@ pub fn render(
     severity: Severity,
     issue: &Issue,
 ) -> String {
-    let pos = doc.map_or(Pos { line: 1, column: 1 }, |d| position(d, offset));
+    match doc {
+        Some(d) => {
+            let offset = offset.min(d.len());
+            let pos = position(d, offset);
+            let begin = memchr::memrchr(b'\n', &d[..offset]).map_or(0, |i| i + 1);
+            let end = memchr::memchr(b'\n', &d[offset..]).map_or(d.len(), |i| offset + i);
+            render_at(file, Some((d, pos, begin, end)), offset, severity, issue)
+        }
+        None => render_at(file, None, offset, severity, issue),
+    }
+}
+
+/// [`render`] for a document with a line index: the same text, with the
+/// line found by a binary search (linear in the number of diagnostics).
+pub fn render_in<T: AsRef<[u8]>>(
+    file: &str,
+    doc: Option<&Located<T>>,
+    offset: usize,
+    severity: Severity,
+    issue: &Issue,
+) -> String {
+    match doc {
+        Some(l) => {
+            let d = l.bytes();
+            let offset = offset.min(d.len());
+            let pos = l.position(offset);
+            let (begin, end) = l.lines().line_bounds(offset);
+            l.charge(l.lines().search_steps() + shown(&d[begin..end]).len());
+            render_at(file, Some((d, pos, begin, end)), offset, severity, issue)
+        }
+        None => render_at(file, None, offset, severity, issue),
+    }
+}
+
+/// Characters of the source line shown under a diagnostic.
+const SHOWN: usize = 160;
+
+/// The bytes whose lossy reading starts with the first [`SHOWN`] characters
+/// of `bytes`' reading: a character takes at most 4 bytes, so a long line is
+/// not read past what is shown.
+fn shown(bytes: &[u8]) -> &[u8] {
+    &bytes[..bytes.len().min(SHOWN * 4)]
+}
+
+/// `line`: the document, the position of `offset` and its line's bounds.
+fn render_at(
+    file: &str,
+    line: Option<(&[u8], Pos, usize, usize)>,
+    offset: usize,
+    severity: Severity,
+    issue: &Issue,
+) -> String {
+    let pos = line.map_or(Pos { line: 1, column: 1 }, |l| l.1);
     let sev = match severity {
         Severity::Error => "error",
         Severity::Warning => "warning",
@@ -154,15 +333,20 @@ pub fn render(
     }
     s.push_str(&esc(&issue.message));
     s.push('\n');
-    if let Some(d) = doc {
-        let offset = offset.min(d.len());
-        let begin = memchr::memrchr(b'\n', &d[..offset]).map_or(0, |i| i + 1);
-        let end = memchr::memchr(b'\n', &d[offset..]).map_or(d.len(), |i| offset + i);
-        let line = String::from_utf8_lossy(&d[begin..end]);
+    if let Some((d, _, begin, end)) = line {
+        let whole = &d[begin..end];
+        let cut = shown(whole);
+        // trailing carriage returns are dropped only at the line's real end
+        let at_end = whole[cut.len()..].iter().all(|&b| b == b'\r');
+        let line = String::from_utf8_lossy(cut);
+        let line = if at_end {
+            line.trim_end_matches('\r')
+        } else {
+            &line
+        };
         let line: String = line
-            .trim_end_matches('\r')
             .chars()
-            .take(160)
+            .take(SHOWN)
             .map(|c| {
                 if crate::scan::is_unsafe_for_terminal(c) {
                     '?'
@@ -172,9 +356,9 @@ pub fn render(
             })
             .collect();
         let gutter = pos.line.to_string().len().max(4);
-        let pad: String = String::from_utf8_lossy(&d[begin..offset])
+        let pad: String = String::from_utf8_lossy(shown(&d[begin..offset]))
             .chars()
-            .take(160)
+            .take(SHOWN)
             .map(|c| if c == '\t' { '\t' } else { ' ' })
             .collect();
         s.push_str(&format!("{:>gutter$} | {line}\n", pos.line));
@@ -193,6 +377,44 @@ mod tests {
         assert_eq!(position(d, 0), Pos { line: 1, column: 1 });
         assert_eq!(position(d, 4), Pos { line: 2, column: 2 });
         assert_eq!(position(d, 8), Pos { line: 3, column: 3 });
+    }
+
+    #[test]
+    fn indexed_positions_and_diagnostics_match_counted_ones() {
+        let issue = Issue {
+            code: "TLP-004",
+            path: "/x".into(),
+            message: "m".into(),
+            expected: String::new(),
+            actual: String::new(),
+        };
+        let long = "é".repeat(400);
+        let crs = "\r".repeat(700);
+        let docs: Vec<Vec<u8>> = vec![
+            Vec::new(),
+            b"\n".to_vec(),
+            b"ab\ncd\n\xc3\xa9x".to_vec(),
+            b"\n\nx\r\n\ty\r\r\n".to_vec(),
+            format!("a{long}\r\nb{crs}\nc{crs}z\n{long}{crs}").into_bytes(),
+            [&b"\xe2\x82"[..], &[b'q'; 700][..], b"\xff\n\xf0\x9f"].concat(),
+        ];
+        for d in &docs {
+            let l = Located::new(&d[..]);
+            for off in 0..=d.len() + 1 {
+                assert_eq!(l.position(off), position(d, off), "{off} in {d:?}");
+                for sev in [Severity::Error, Severity::Warning] {
+                    assert_eq!(
+                        render_in("f", Some(&l), off, sev, &issue),
+                        render("f", Some(d), off, sev, &issue),
+                        "{off} in {d:?}"
+                    );
+                }
+            }
+            assert_eq!(
+                render_in::<&[u8]>("f", None, 3, Severity::Error, &issue),
+                render("f", None, 3, Severity::Error, &issue)
+            );
+        }
     }
 
     #[test]

@@ -20,6 +20,7 @@
 //! arguments are decoded once, at completion.
 
 use crate::engine::derive_id;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// One piece of a call, as a wire decoder read it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -122,27 +123,71 @@ impl Open {
 }
 
 /// Joins call fragments; see the module documentation.
+///
+/// Open calls are kept by opening number, with maps from each key (choice
+/// and index, item id, call id, choice) to the open calls that carry it, so
+/// that finding a fragment's call and completing a call cost no more than a
+/// few map operations however many calls are open.
 #[derive(Debug)]
 pub struct Accumulator {
-    open: Vec<Open>,
+    /// Open calls by opening number: iteration is the opening order.
+    open: BTreeMap<u64, Open>,
+    next_seq: u64,
+    by_index: HashMap<(u64, u64), BTreeSet<u64>>,
+    by_item: HashMap<String, BTreeSet<u64>>,
+    by_id: HashMap<String, BTreeSet<u64>>,
+    by_choice: HashMap<u64, BTreeSet<u64>>,
     held: usize,
     max: usize,
+    /// Fragments placed and calls completed, for the linear-time tests.
+    work: u64,
 }
 
 enum Slot {
-    Existing(usize),
+    Existing(u64),
     New,
     /// The existing call is complete: close it, then open a new one.
-    Replace(usize),
+    Replace(u64),
+}
+
+fn link<K: std::hash::Hash + Eq>(map: &mut HashMap<K, BTreeSet<u64>>, key: K, seq: u64) {
+    map.entry(key).or_default().insert(seq);
+}
+
+fn unlink<K, Q>(map: &mut HashMap<K, BTreeSet<u64>>, key: &Q, seq: u64)
+where
+    K: std::borrow::Borrow<Q> + std::hash::Hash + Eq,
+    Q: std::hash::Hash + Eq + ?Sized,
+{
+    if let Some(set) = map.get_mut(key) {
+        set.remove(&seq);
+        if set.is_empty() {
+            map.remove(key);
+        }
+    }
+}
+
+fn oldest<K, Q>(map: &HashMap<K, BTreeSet<u64>>, key: &Q) -> Option<u64>
+where
+    K: std::borrow::Borrow<Q> + std::hash::Hash + Eq,
+    Q: std::hash::Hash + Eq + ?Sized,
+{
+    map.get(key).and_then(|set| set.first().copied())
 }
 
 impl Accumulator {
     /// An empty accumulator holding at most `max_buffer` bytes.
     pub fn new(max_buffer: usize) -> Self {
         Accumulator {
-            open: Vec::new(),
+            open: BTreeMap::new(),
+            next_seq: 0,
+            by_index: HashMap::new(),
+            by_item: HashMap::new(),
+            by_id: HashMap::new(),
+            by_choice: HashMap::new(),
             held: 0,
             max: max_buffer,
+            work: 0,
         }
     }
 
@@ -156,10 +201,19 @@ impl Accumulator {
         self.open.len()
     }
 
+    /// Work done so far: fragments placed and calls completed, each a few
+    /// map operations on the keys (no scan of the open calls), so it is
+    /// linear in the fragments however many calls are open. The linear-time
+    /// tests compare it, and the time, across input sizes.
+    pub fn work(&self) -> u64 {
+        self.work
+    }
+
     /// Adds a fragment. A call that opens takes `*next_index` (which is then
     /// advanced) and remembers `at` (the current offset in the decoded text,
     /// used for derived ids).
     pub fn push(&mut self, f: Fragment, next_index: &mut usize, at: u64, out: &mut Vec<AccEvent>) {
+        self.work += 1;
         let slot = match self.locate(&f) {
             Ok(s) => s,
             Err(message) => {
@@ -192,17 +246,21 @@ impl Accumulator {
     /// order they opened. `cut_off`: the stream ended or hit its length
     /// limit, so unfinished arguments were cut off.
     pub fn finish(&mut self, choice: Option<u64>, cut_off: bool, out: &mut Vec<AccEvent>) {
-        let mut k = 0;
-        while k < self.open.len() {
-            if choice.is_none_or(|c| self.open[k].choice == c) {
-                self.complete(k, cut_off, out);
-            } else {
-                k += 1;
-            }
+        let seqs: Vec<u64> = match choice {
+            None => self.open.keys().copied().collect(),
+            Some(c) => self
+                .by_choice
+                .get(&c)
+                .map(|set| set.iter().copied().collect())
+                .unwrap_or_default(),
+        };
+        for seq in seqs {
+            self.work += 1;
+            self.complete(seq, cut_off, out);
         }
     }
 
-    fn open_new(&mut self, f: &Fragment, next_index: &mut usize, at: u64) -> usize {
+    fn open_new(&mut self, f: &Fragment, next_index: &mut usize, at: u64) -> u64 {
         let o = Open {
             choice: f.choice,
             index: f.index,
@@ -217,32 +275,38 @@ impl Accumulator {
         };
         *next_index += 1;
         self.held += o.cost();
-        self.open.push(o);
-        self.open.len() - 1
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        if let Some(idx) = o.index {
+            link(&mut self.by_index, (o.choice, idx), seq);
+        }
+        link(&mut self.by_choice, o.choice, seq);
+        self.open.insert(seq, o);
+        seq
     }
 
     fn locate(&self, f: &Fragment) -> Result<Slot, String> {
-        let find = |pred: &dyn Fn(&Open) -> bool| self.open.iter().position(pred);
-        let hit = if let Some(idx) = f.index {
-            find(&|o| o.choice == f.choice && o.index == Some(idx))
-        } else {
-            None
-        };
+        let hit = f
+            .index
+            .and_then(|idx| oldest(&self.by_index, &(f.choice, idx)));
         let hit = hit.or_else(|| {
             f.item_id
-                .as_ref()
-                .and_then(|iid| find(&|o| o.item_id.as_ref() == Some(iid)))
+                .as_deref()
+                .and_then(|iid| oldest(&self.by_item, iid))
         });
         let hit = hit.or_else(|| {
             if f.index.is_none() {
-                f.id.as_ref()
-                    .and_then(|id| find(&|o| o.id.as_ref() == Some(id)))
+                f.id.as_deref().and_then(|id| oldest(&self.by_id, id))
             } else {
                 None
             }
         });
         if let Some(i) = hit {
-            let o = &self.open[i];
+            let Some(o) = self.open.get(&i) else {
+                return Err(
+                    "tool call fragment for a call that is no longer open; fragment dropped".into(),
+                );
+            };
             let id_clash = matches!((&f.id, &o.id), (Some(a), Some(b)) if a != b);
             let name_clash = matches!((&f.name, &o.name), (Some(a), Some(b)) if a != b);
             if id_clash || name_clash {
@@ -276,12 +340,12 @@ impl Accumulator {
         }
         // No key at all: only unambiguous when one call of the choice is open.
         let mut same = self
-            .open
-            .iter()
-            .enumerate()
-            .filter(|(_, o)| o.choice == f.choice);
+            .by_choice
+            .get(&f.choice)
+            .into_iter()
+            .flat_map(|set| set.iter().copied());
         match (same.next(), same.next()) {
-            (Some((i, _)), None) => Ok(Slot::Existing(i)),
+            (Some(i), None) => Ok(Slot::Existing(i)),
             (None, _) => Err(
                 "tool call fragment without index, id or name, and no call is open; fragment dropped"
                     .into(),
@@ -296,7 +360,7 @@ impl Accumulator {
     #[allow(clippy::too_many_arguments)]
     fn apply(
         &mut self,
-        i: usize,
+        seq: u64,
         id: Option<String>,
         item_id: Option<String>,
         name: Option<String>,
@@ -304,13 +368,21 @@ impl Accumulator {
         replace: bool,
         out: &mut Vec<AccEvent>,
     ) {
-        let before = self.open[i].cost();
-        let o = &mut self.open[i];
+        let Some(o) = self.open.get_mut(&seq) else {
+            return;
+        };
+        let before = o.cost();
         if o.id.is_none() {
             o.id = id.filter(|s| !s.is_empty());
+            if let Some(id) = &o.id {
+                link(&mut self.by_id, id.clone(), seq);
+            }
         }
         if o.item_id.is_none() {
             o.item_id = item_id.filter(|s| !s.is_empty());
+            if let Some(iid) = &o.item_id {
+                link(&mut self.by_item, iid.clone(), seq);
+            }
         }
         if o.name.is_none() {
             o.name = name.filter(|s| !s.trim().is_empty());
@@ -326,8 +398,7 @@ impl Accumulator {
         }
         let after = o.cost();
         self.held = self.held + after - before;
-        if self.held > self.max && !self.open[i].overflow {
-            let o = &mut self.open[i];
+        if self.held > self.max && !o.overflow {
             let len = o.args.len();
             o.args = String::new();
             o.overflow = true;
@@ -342,7 +413,6 @@ impl Accumulator {
                 hint: Some("raise --max-buffer if calls this large are expected".into()),
             });
         }
-        let o = &mut self.open[i];
         if !o.started && !o.overflow {
             if let Some(name) = &o.name {
                 o.started = true;
@@ -355,8 +425,20 @@ impl Accumulator {
         }
     }
 
-    fn complete(&mut self, i: usize, cut_off: bool, out: &mut Vec<AccEvent>) {
-        let o = self.open.remove(i);
+    fn complete(&mut self, seq: u64, cut_off: bool, out: &mut Vec<AccEvent>) {
+        let Some(o) = self.open.remove(&seq) else {
+            return;
+        };
+        if let Some(idx) = o.index {
+            unlink(&mut self.by_index, &(o.choice, idx), seq);
+        }
+        if let Some(iid) = &o.item_id {
+            unlink(&mut self.by_item, iid.as_str(), seq);
+        }
+        if let Some(id) = &o.id {
+            unlink(&mut self.by_id, id.as_str(), seq);
+        }
+        unlink(&mut self.by_choice, &o.choice, seq);
         self.held -= o.cost();
         if o.overflow {
             return; // already reported

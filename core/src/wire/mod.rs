@@ -848,6 +848,14 @@ impl WireEngine {
         }
     }
 
+    /// Work done so far: bytes read, plus the text engine's
+    /// ([`Engine::work`]) and the call accumulator's
+    /// ([`Accumulator::work`]). The linear-time tests compare it across
+    /// input sizes.
+    pub fn work(&self) -> u64 {
+        self.core.bytes + self.core.engine.work() + self.core.acc.work()
+    }
+
     /// Bytes currently held back by the driver and its engine (framing,
     /// sniffing, open calls, terminal state, the engine's undecided text).
     pub fn held(&self) -> usize {
