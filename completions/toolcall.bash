@@ -323,7 +323,7 @@ _toolcall() {
             return 0
             ;;
         toolcall__subcmd__parse)
-            opts="-j -L -g -a -f -q -m -c -v -h --lines --field --jobs --max-input --follow --hidden --no-ignore --glob --binary --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --generation-prompt --model --finish-reason --max-block --input --max-buffer --line-buffered --block-buffered --quiet --max-count --count --shape --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --help"
+            opts="-j -s -L -g -a -f -q -m -c -l -0 -H -v -h --lines --field --jobs --max-input --no-messages --follow --hidden --no-ignore --glob --binary --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --generation-prompt --model --finish-reason --max-block --label --input --max-buffer --line-buffered --block-buffered --quiet --max-count --count --files-with-calls --null --with-filename --no-filename --shape --fail-on-error --pretty --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -378,6 +378,10 @@ _toolcall() {
                     return 0
                     ;;
                 --max-block)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --label)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -645,7 +649,7 @@ _toolcall() {
             return 0
             ;;
         toolcall__subcmd__split)
-            opts="-j -L -g -a -f -v -h --lines --field --jobs --max-input --follow --hidden --no-ignore --glob --binary --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --generation-prompt --model --finish-reason --max-block --input --max-buffer --line-buffered --block-buffered --text --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --help"
+            opts="-j -s -L -g -a -f -v -h --lines --field --jobs --max-input --no-messages --follow --hidden --no-ignore --glob --binary --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --generation-prompt --model --finish-reason --max-block --label --input --max-buffer --line-buffered --block-buffered --fail-on-error --pretty --text --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -703,6 +707,10 @@ _toolcall() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --label)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --input)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -739,7 +747,7 @@ _toolcall() {
             return 0
             ;;
         toolcall__subcmd__stream)
-            opts="-f -v -h --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --generation-prompt --model --finish-reason --max-block --input --max-buffer --block-buffered --chunk-size --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --help"
+            opts="-f -v -h --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --generation-prompt --model --finish-reason --max-block --label --input --max-buffer --block-buffered --chunk-size --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --fail-on-error --pretty --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -770,6 +778,10 @@ _toolcall() {
                     return 0
                     ;;
                 --max-block)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --label)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -813,7 +825,7 @@ _toolcall() {
             return 0
             ;;
         toolcall__subcmd__validate)
-            opts="-j -L -g -a -f -v -h --lines --field --jobs --max-input --follow --hidden --no-ignore --glob --binary --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --generation-prompt --model --finish-reason --max-block --input --max-buffer --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --retry-cmd --max-retries --retry-timeout --retry-max-output --retry-template --retry-prompt --line-buffered --block-buffered --no-diagnostics --help"
+            opts="-j -s -L -g -a -f -v -q -h --lines --field --jobs --max-input --no-messages --follow --hidden --no-ignore --glob --binary --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --generation-prompt --model --finish-reason --max-block --label --input --max-buffer --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --retry-cmd --max-retries --retry-timeout --retry-max-output --retry-template --retry-prompt --line-buffered --block-buffered --no-diagnostics --quiet --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -868,6 +880,10 @@ _toolcall() {
                     return 0
                     ;;
                 --max-block)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --label)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -917,6 +933,10 @@ _toolcall() {
                     ;;
                 --retry-template)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 *)
