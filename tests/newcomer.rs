@@ -589,3 +589,57 @@ fn no_repair_errors_point_at_the_fault_and_name_the_tool() {
     );
     assert!(err.contains("'get_weather'"), "{err}");
 }
+
+/// The README's live recipe, with `ollama run` replaced by a reply written
+/// in small pieces: the prose comes out exactly as written (joined, not a
+/// line per event) and the call lands in calls.ndjson.
+#[test]
+fn readme_live_recipe_prints_the_prose_and_files_the_calls() {
+    let readme = std::fs::read_to_string(format!("{}/README.md", root())).expect("README");
+    let start = readme.find("# Live: prose").expect("the live recipe");
+    let recipe: Vec<&str> = readme[start..].lines().skip(1).take(3).collect();
+    let script = recipe.join("\n");
+    assert!(script.starts_with("ollama run qwen3 \"…\" |"), "{script}");
+    let fake = "for p in 'The weather ' 'in Oslo: ' '<tool_call>{\"name\": \"get_weather\", ' \
+                '\"arguments\": {\"city\": \"Oslo\"}}</tool_call>' ' checking now.'; \
+                do printf '%s' \"$p\"; sleep 0.05; done";
+    let script = script.replacen("ollama run qwen3 \"…\"", &format!("( {fake} )"), 1);
+    let dir = std::env::temp_dir().join(format!("toolcall-live-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_toolcall"))
+        .parent()
+        .expect("bin dir")
+        .to_path_buf();
+    let out = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(format!("{script}; wait"))
+        .current_dir(&dir)
+        .env(
+            "PATH",
+            format!(
+                "{}:{}",
+                bin.display(),
+                std::env::var("PATH").unwrap_or_default()
+            ),
+        )
+        .output()
+        .expect("bash");
+    // tee's process substitution may finish just after the pipeline
+    let mut calls = String::new();
+    for _ in 0..50 {
+        calls = std::fs::read_to_string(dir.join("calls.ndjson")).unwrap_or_default();
+        if calls.ends_with('\n') {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "The weather in Oslo:  checking now.",
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(calls.lines().count(), 1, "{calls}");
+    assert!(calls.contains("\"name\":\"get_weather\""), "{calls}");
+}
