@@ -225,6 +225,16 @@ fn a_tools_file_given_as_input_is_refused_with_a_hint() {
     );
     assert_eq!(code(&o), 2);
     assert!(stdout(&o).contains("weather_lookup"));
+    // a tools file met while walking a directory is skipped with a note,
+    // not an error, and gives no calls
+    let o = run(&["parse", "-c", "fixtures/validate/tools"], b"");
+    assert!(!stderr(&o).contains("did you mean"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("skipping fixtures/validate/tools/openai-chat.json: a tools file"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
     // calls written as JSON (`parameters` holding values) are still calls
     let o = run(
         &["parse"],

@@ -587,7 +587,16 @@ pub fn documents_of(
         let small = small_regular_file(path);
         let body = if reading == Reading::Whole || small {
             let bytes = read_limited(reader, &name, input.max_input, "--max-input")?;
-            refuse_tools_file(&name, &bytes)?;
+            // an input named on the command line (or stdin) is refused (exit
+            // 2); a tools file met while walking a directory is skipped with
+            // a note, as a binary file is
+            let named = input.files.is_empty() || input.files.iter().any(|f| f == path);
+            if named {
+                refuse_tools_file(&name, &bytes)?;
+            } else if bytes.len() as u64 <= TOOLS_SNIFF && looks_like_tools(&bytes) {
+                note(&format!("skipping {name}: a tools file (--tools reads it)"));
+                return Ok(Box::new(std::iter::empty()));
+            }
             Body::Bytes(bytes)
         } else {
             Body::Reader(reader)
