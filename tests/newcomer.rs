@@ -653,3 +653,32 @@ fn readme_live_recipe_prints_the_prose_and_files_the_calls() {
     assert_eq!(calls.lines().count(), 1, "{calls}");
     assert!(calls.contains("\"name\":\"get_weather\""), "{calls}");
 }
+
+/// Every model name `toolcall formats` lists under a format is accepted by
+/// `--format` (a usage error would exit 2).
+#[test]
+fn formats_table_lists_the_model_names_format_takes() {
+    let table = stdout(&run(&["formats"], b""));
+    let mut current = String::new();
+    let mut checked = 0;
+    for line in table.lines() {
+        if !line.starts_with(' ') {
+            current = line.split_whitespace().next().unwrap_or("").to_string();
+            continue;
+        }
+        let Some(names) = line.trim_start().strip_prefix("names: ") else {
+            continue;
+        };
+        for name in names.split(", ") {
+            let o = run(
+                &["parse", "--format", name, "--label", &current],
+                b"no call here",
+            );
+            assert_eq!(code(&o), 1, "--format {name}: {}", stderr(&o));
+            checked += 1;
+        }
+    }
+    assert!(table.contains("names: qwen3"), "{table}");
+    assert!(table.contains("gpt-oss"), "{table}");
+    assert!(checked > 10, "{checked}");
+}
