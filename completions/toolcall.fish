@@ -88,6 +88,7 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l model -d 'Th
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l finish-reason -d 'Why the output ended: `stop` (an end token) or `length` (the token limit)' -r -f -a "stop\t''
 length\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l max-block -d 'Largest candidate block held back while undecided, in bytes' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l label -d 'The name standard input goes by in records (`doc`) and messages' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l input -d 'Input kind: auto, text, terminal, ollama, openai or llama-server' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l max-buffer -d 'Most bytes held for one wire line, the open streamed calls together, or an undecided line' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -s m -l max-count -d 'Stop after N calls per document (`-m1`: the first call)' -r
@@ -100,6 +101,7 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l unknown-risk
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l auto-approve -d 'Calls whose risk is above this level require approval [default: safe].' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l config -d 'Configuration file (JSON5) [default: .toolcall.json5 found upward].' -r -F
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l lines -d 'Each input line is its own document'
+complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -s s -l no-messages -d 'No messages about files that do not exist or cannot be read (the exit status is still 2), as `grep -s`'
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -s L -l follow -d 'Follow symbolic links found in directories (loops are detected)'
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l hidden -d 'Also read hidden files and directories (names starting with `.`)'
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l no-ignore -d 'Do not honour `.gitignore`, `.ignore` and git\'s exclude files'
@@ -113,6 +115,12 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l line-buffere
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l block-buffered -d 'Buffer output in blocks even on a terminal'
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -s q -l quiet -d 'No output; exit status only (0: a call was found)'
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -s c -l count -d 'Print only the number of calls per document (`NAME:COUNT` when there are several documents)'
+complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -s l -l files-with-calls -d 'Print only the names of the documents with a call, one a line, as `grep -l` does (each document is read only up to its first call)'
+complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -s 0 -l null -d 'With `-l`, end each name with a NUL byte instead of a newline (for `xargs -0`)'
+complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -s H -l with-filename -d 'With `-c`, prefix every count with its document\'s name, even for a single document'
+complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l no-filename -d 'With `-c`, never prefix counts with the document\'s name'
+complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l fail-on-error -d 'Exit 2 when an `error` record was written (a call was found but broken), after every record'
+complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l pretty -d 'Indent each record over several lines, for reading and reviewing golden files (the output is then a JSON stream, no longer NDJSON)'
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l no-strict -d 'Lenient mode: accept properties the schema does not declare, and calls to tools the file does not list (with a warning).'
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l strict -d 'Strict mode even when the config file turns it off.'
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l no-config -d 'Do not look for a `.toolcall.json5` configuration file.'
@@ -166,6 +174,7 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l model -d 'T
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l finish-reason -d 'Why the output ended: `stop` (an end token) or `length` (the token limit)' -r -f -a "stop\t''
 length\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l max-block -d 'Largest candidate block held back while undecided, in bytes' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l label -d 'The name standard input goes by in records (`doc`) and messages' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l input -d 'Input kind: auto, text, terminal, ollama, openai or llama-server' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l max-buffer -d 'Most bytes held for one wire line, the open streamed calls together, or an undecided line' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l chunk-size -d 'Read size in bytes (small values simulate token-by-token arrival)' -r
@@ -184,6 +193,8 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l no-strict -
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l strict -d 'Strict mode even when the config file turns it off.'
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l no-config -d 'Do not look for a `.toolcall.json5` configuration file.'
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -s v -l verbose -d 'Log to stderr (`-vv`: also argument values), per document with a correlation id.'
+complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l fail-on-error -d 'Exit 2 when an `error` record was written (a call was found but broken), after every record'
+complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l pretty -d 'Indent each record over several lines, for reading and reviewing golden files (the output is then a JSON stream, no longer NDJSON)'
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l field -d 'Each input line is a JSON record; the document is the string at PATH' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -s j -l jobs -d 'Process this many files in parallel (output stays in input order; 1 to 256)' -r
@@ -237,6 +248,7 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l model -d 'Th
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l finish-reason -d 'Why the output ended: `stop` (an end token) or `length` (the token limit)' -r -f -a "stop\t''
 length\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l max-block -d 'Largest candidate block held back while undecided, in bytes' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l label -d 'The name standard input goes by in records (`doc`) and messages' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l input -d 'Input kind: auto, text, terminal, ollama, openai or llama-server' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l max-buffer -d 'Most bytes held for one wire line, the open streamed calls together, or an undecided line' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l tools -d 'Tools file (JSON or JSON5) to validate calls against.' -r -F
@@ -245,6 +257,7 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l unknown-risk
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l auto-approve -d 'Calls whose risk is above this level require approval [default: safe].' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l config -d 'Configuration file (JSON5) [default: .toolcall.json5 found upward].' -r -F
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l lines -d 'Each input line is its own document'
+complete -c toolcall -n "__fish_toolcall_using_subcommand split" -s s -l no-messages -d 'No messages about files that do not exist or cannot be read (the exit status is still 2), as `grep -s`'
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -s L -l follow -d 'Follow symbolic links found in directories (loops are detected)'
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l hidden -d 'Also read hidden files and directories (names starting with `.`)'
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l no-ignore -d 'Do not honour `.gitignore`, `.ignore` and git\'s exclude files'
@@ -256,6 +269,8 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l reasoning-ca
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l think-open -d 'The output starts inside a think block opened by the prompt'
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l line-buffered -d 'Flush after every record'
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l block-buffered -d 'Buffer output in blocks even on a terminal'
+complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l fail-on-error -d 'Exit 2 when an `error` record was written (a call was found but broken), after every record'
+complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l pretty -d 'Indent each record over several lines, for reading and reviewing golden files (the output is then a JSON stream, no longer NDJSON)'
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l text -d 'Print only the prose (calls, reasoning and markup removed)'
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l no-strict -d 'Lenient mode: accept properties the schema does not declare, and calls to tools the file does not list (with a warning).'
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l strict -d 'Strict mode even when the config file turns it off.'
@@ -321,6 +336,7 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l model -d 
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l finish-reason -d 'Why the output ended: `stop` (an end token) or `length` (the token limit)' -r -f -a "stop\t''
 length\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l max-block -d 'Largest candidate block held back while undecided, in bytes' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l label -d 'The name standard input goes by in records (`doc`) and messages' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l input -d 'Input kind: auto, text, terminal, ollama, openai or llama-server' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l max-buffer -d 'Most bytes held for one wire line, the open streamed calls together, or an undecided line' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l tools -d 'Tools file (JSON or JSON5) to validate calls against.' -r -F
@@ -333,7 +349,11 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l max-retri
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l retry-timeout -d 'Seconds the retry command may run [default: 120, or retry_timeout_secs]' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l retry-max-output -d 'Most bytes of the retry command\'s reply read [default: 16 MiB, or retry_max_output]' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l retry-template -d 'Retry prompt template file [default: built in, or retry_prompt_template].' -r -F
+complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l color -d 'Colour diagnostics: auto (when stderr is a terminal and NO_COLOR is unset or empty), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l lines -d 'Each input line is its own document'
+complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -s s -l no-messages -d 'No messages about files that do not exist or cannot be read (the exit status is still 2), as `grep -s`'
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -s L -l follow -d 'Follow symbolic links found in directories (loops are detected)'
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l hidden -d 'Also read hidden files and directories (names starting with `.`)'
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l no-ignore -d 'Do not honour `.gitignore`, `.ignore` and git\'s exclude files'
@@ -351,6 +371,7 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l retry-pro
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l line-buffered -d 'Flush after every record'
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l block-buffered -d 'Buffer output in blocks even on a terminal'
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l no-diagnostics -d 'Do not print diagnostics on stderr (records only).'
+complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -s q -l quiet -d 'No records, no diagnostics, no summary: the exit status only (0 every call valid, 1 any invalid, 2 error)'
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c toolcall -n "__fish_toolcall_using_subcommand formats" -l json -d 'One JSON record per format instead of a table'
 complete -c toolcall -n "__fish_toolcall_using_subcommand formats" -l models -d 'The known models instead: name, format and the generation prompt their chat template appends (what `--model NAME` sets)'

@@ -4,8 +4,8 @@
 //! does not depend on machine load:
 //!
 //! ```sh
-//! cargo build --release --example profile_engine
-//! valgrind --tool=callgrind target/release/examples/profile_engine hermes 8
+//! cargo build --profile profiling --example profile_engine
+//! valgrind --tool=callgrind target/profiling/examples/profile_engine hermes 8
 //! ```
 //!
 //! Arguments: `prose|hermes|mixed` and the chunk size (default 8; a huge

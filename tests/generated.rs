@@ -11,21 +11,21 @@ fn root() -> PathBuf {
 fn generate() -> Vec<(PathBuf, Vec<u8>)> {
     let mut files = Vec::new();
     let cmd = toolcall::cli::command();
-    let mut page = Vec::new();
-    clap_mangen::Man::new(cmd.clone())
-        .render(&mut page)
-        .expect("render man page");
-    files.push((PathBuf::from("man/toolcall.1"), page));
+    let subs: Vec<String> = cmd
+        .get_subcommands()
+        .map(|s| s.get_name().to_string())
+        .filter(|n| n != "help")
+        .collect();
+    files.push((
+        PathBuf::from("man/toolcall.1"),
+        man_page(cmd.clone(), None, &subs),
+    ));
     for sub in cmd.get_subcommands() {
         if sub.get_name() == "help" {
             continue;
         }
         let name = format!("toolcall-{}", sub.get_name());
-        let sub = sub.clone().name(name.clone());
-        let mut page = Vec::new();
-        clap_mangen::Man::new(sub)
-            .render(&mut page)
-            .expect("render man page");
+        let page = man_page(sub.clone().name(name.clone()), Some(sub.get_name()), &subs);
         files.push((PathBuf::from(format!("man/{name}.1")), page));
     }
     use clap_complete::Shell;
@@ -42,6 +42,181 @@ fn generate() -> Vec<(PathBuf, Vec<u8>)> {
         files.push((Path::new("completions").join(file), out));
     }
     files
+}
+
+/// A man page: what clap_mangen renders, with EXIT STATUS, ENVIRONMENT,
+/// FILES, EXAMPLES and SEE ALSO added before VERSION (`sub`: the
+/// subcommand, None for toolcall(1)). SEE ALSO names only the pages
+/// generated here.
+fn man_page(cmd: clap::Command, sub: Option<&str>, subs: &[String]) -> Vec<u8> {
+    let mut page = Vec::new();
+    clap_mangen::Man::new(cmd)
+        .render(&mut page)
+        .expect("render man page");
+    let page = String::from_utf8(page).expect("roff is UTF-8");
+    let status = match sub {
+        None | Some("parse" | "stream" | "split") => {
+            "0 a call was found; 1 none was (also when the only candidates were broken: \\fB\\-\\-fail\\-on\\-error\\fR makes an error record exit 2); \
+             2 a usage or I/O error, an unreadable input, or a server error in the stream. \
+             A closed pipe on stdout ends quietly with 0."
+        }
+        Some("validate") => {
+            "0 every call is valid (or there is none); 1 a call is invalid or broken; \
+             2 a usage or I/O error (a missing or unreadable tools file, an unreadable input)."
+        }
+        Some("repair") => "0 every input was (or became) valid JSON; 1 one could not be repaired; 2 a usage or I/O error.",
+        Some("render") => "0 something was rendered; 1 the input held nothing to render; 2 a usage or I/O error.",
+        _ => "0 success; 2 a usage or I/O error.",
+    };
+    let examples = match sub {
+        None => {
+            "toolcall parse reply.txt\n\
+                 ollama run qwen3 \"...\" | toolcall stream\n\
+                 toolcall validate \\-\\-tools tools.json transcripts/\n\
+                 toolcall parse \\-\\-fail\\-on\\-error replies/*.txt > calls.ndjson"
+        }
+        Some("parse") => {
+            "toolcall parse reply.txt\n\
+                 toolcall parse \\-q reply.txt && echo \"the model called a tool\"\n\
+                 toolcall parse \\-l \\-j4 transcripts/\n\
+                 toolcall parse \\-\\-field '.choices[0].message.content' log.jsonl\n\
+                 toolcall parse \\-\\-label reply.txt < reply.txt | diff \\- reply.expected"
+        }
+        Some("stream") => {
+            "ollama run qwen3 \"...\" | toolcall stream | jq \\-c 'select(.type==\"tool_call\")'\n\
+                 curl \\-sN localhost:11434/api/chat \\-d @req.json | toolcall stream"
+        }
+        Some("split") => {
+            "toolcall split \\-\\-text reply.txt\n\
+                 toolcall split reply.txt | jq \\-r .reasoning"
+        }
+        Some("validate") => {
+            "toolcall validate \\-\\-tools tools.json transcripts/*.txt\n\
+                 toolcall parse reply.txt | toolcall validate \\-\\-tools tools.json\n\
+                 toolcall validate \\-q \\-\\-tools tools.json reply.txt || echo invalid"
+        }
+        Some("repair") => {
+            "printf '%s' '{\"a\": 1,}' | toolcall repair\n\
+                 toolcall repair \\-\\-report broken.json"
+        }
+        Some("formats") => {
+            "toolcall formats\n\
+                 toolcall formats \\-\\-models\n\
+                 toolcall formats \\-\\-json | jq \\-r .id"
+        }
+        Some("render") => {
+            "toolcall render tools \\-\\-family hermes < tools.json\n\
+                 echo sunny | toolcall render result \\-\\-family harmony \\-\\-name get_weather"
+        }
+        Some(_) => "",
+    };
+    let mut extra = String::new();
+    extra.push_str(".SH \"EXIT STATUS\"\n");
+    extra.push_str(status);
+    extra.push_str("\n.SH ENVIRONMENT\n.TP\n\\fBNO_COLOR\\fR\n");
+    extra.push_str(
+        "When set and not empty, \\fBvalidate \\-\\-color auto\\fR (the default) does not colour diagnostics.\n",
+    );
+    extra.push_str(".TP\n\\fBTOOLCALL_ATTEMPT\\fR\n");
+    extra.push_str(
+        "Set for the command of \\fBvalidate \\-\\-retry\\-cmd\\fR: the attempt number, from 1.\n",
+    );
+    extra.push_str(".SH FILES\n.TP\n\\fB.toolcall.json5\\fR\n");
+    extra.push_str(
+        "The configuration file (JSON5), looked for in the current directory, then in each \
+         directory above it; the nearest is used. \\fB\\-\\-config\\fR \\fIFILE\\fR names one, \
+         \\fB\\-\\-no\\-config\\fR uses none, \\fB\\-v\\fR says which one is in use. \
+         Flags override it.\n",
+    );
+    if !examples.is_empty() {
+        extra.push_str(".SH EXAMPLES\n");
+        for line in examples.split('\n') {
+            extra.push_str(".PP\n.nf\n");
+            extra.push_str(line);
+            extra.push_str("\n.fi\n");
+        }
+    }
+    extra.push_str(".SH \"SEE ALSO\"\n");
+    let mut see: Vec<String> = Vec::new();
+    if sub.is_some() {
+        see.push("\\fBtoolcall\\fR(1)".into());
+    }
+    for s in subs {
+        if Some(s.as_str()) != sub {
+            see.push(format!("\\fBtoolcall\\-{s}\\fR(1)"));
+        }
+    }
+    extra.push_str(&see.join(", "));
+    extra.push('\n');
+    let page = match page.find("\n.SH VERSION") {
+        Some(i) => format!("{}\n{}{}", &page[..i], extra, &page[i + 1..]),
+        None => format!("{page}{extra}"),
+    };
+    page.into_bytes()
+}
+
+#[test]
+fn man_pages_have_the_sections_a_reader_looks_for() {
+    let cmd = toolcall::cli::command();
+    let subs: Vec<String> = cmd
+        .get_subcommands()
+        .map(|s| s.get_name().to_string())
+        .filter(|n| n != "help")
+        .collect();
+    for (rel, page) in generate() {
+        if !rel.starts_with("man") {
+            continue;
+        }
+        let page = String::from_utf8(page).expect("utf-8");
+        for section in [
+            "NAME",
+            "SYNOPSIS",
+            "DESCRIPTION",
+            "\"EXIT STATUS\"",
+            "ENVIRONMENT",
+            "FILES",
+            "EXAMPLES",
+            "\"SEE ALSO\"",
+        ] {
+            assert!(
+                page.contains(&format!("\n.SH {section}\n")),
+                "{}: no {section} section",
+                rel.display()
+            );
+        }
+        // SEE ALSO names only pages that exist
+        let see = &page[page.find(".SH \"SEE ALSO\"").expect("see also")..];
+        let see = see[see.find('\n').expect("line") + 1..]
+            .lines()
+            .next()
+            .unwrap_or("");
+        for entry in see.split(", ") {
+            let name = entry
+                .trim_start_matches("\\fB")
+                .split("\\fR")
+                .next()
+                .unwrap_or("")
+                .replace("\\-", "-");
+            assert!(
+                root().join(format!("man/{name}.1")).is_file(),
+                "{}: SEE ALSO names {name}, which has no page",
+                rel.display()
+            );
+        }
+    }
+    // toolcall(1)'s NAME line names every subcommand (for apropos)
+    let top = String::from_utf8(generate().remove(0).1).expect("utf-8");
+    let name_line = top
+        .split("\n.SH NAME\n")
+        .nth(1)
+        .and_then(|r| r.lines().next())
+        .expect("NAME line");
+    for s in &subs {
+        assert!(
+            name_line.contains(s.as_str()),
+            "NAME line lacks {s}: {name_line}"
+        );
+    }
 }
 
 #[test]

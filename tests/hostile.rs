@@ -508,7 +508,7 @@ fn config_values_are_range_checked() {
 
 #[test]
 fn field_paths_that_name_nothing_are_usage_errors() {
-    for path in ["", "..", ".", "message", ".a..b", ".a[0]", ".a|.b"] {
+    for path in ["", "..", ".", "message", ".a..b", ".a[x]", ".a[0", ".a|.b"] {
         let r = run_binary(&["parse", "--field", path], Some(b"{}\n"), None);
         assert_eq!(r.code, 2, "{path:?}: {}", r.stderr);
         assert!(r.stderr.contains("--field"), "{path:?}: {}", r.stderr);

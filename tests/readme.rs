@@ -59,3 +59,71 @@ fn readme_console_examples_run_as_shown() {
     }
     assert!(ran >= 5, "only {ran} README commands found");
 }
+
+/// The commands of ```` ```sh ```` blocks that run on bundled files only
+/// (`toolcall …` or `cargo run --release -- …` naming `fixtures/`, nothing
+/// a reader has to supply): each must succeed as written, comments aside.
+#[test]
+fn readme_sh_commands_on_bundled_files_succeed() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let readme = std::fs::read_to_string(format!("{root}/README.md")).expect("README.md");
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_toolcall"));
+    let dir = bin.parent().expect("bin dir");
+    let path = format!(
+        "{}:{}",
+        dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut ran = 0;
+    let mut in_sh = false;
+    for line in readme.lines() {
+        match line.trim_end() {
+            "```sh" => {
+                in_sh = true;
+                continue;
+            }
+            "```" => {
+                in_sh = false;
+                continue;
+            }
+            _ => {}
+        }
+        if !in_sh {
+            continue;
+        }
+        let cmd = line.split(" # ").next().unwrap_or("").trim();
+        let cmd = cmd
+            .strip_prefix("cargo run --release -- ")
+            .map(|rest| format!("toolcall {rest}"))
+            .unwrap_or_else(|| cmd.to_string());
+        if !cmd.starts_with("toolcall ") || !cmd.contains("fixtures/") {
+            continue;
+        }
+        // every file it names must be bundled
+        let bundled = cmd.split_whitespace().all(|w| {
+            !(w.contains('/') || w.ends_with(".txt") || w.ends_with(".json"))
+                || w.starts_with("fixtures/")
+        });
+        if !bundled {
+            continue;
+        }
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg(&cmd)
+            .current_dir(root)
+            .env("PATH", &path)
+            .output()
+            .expect("run sh");
+        assert!(
+            out.status.success(),
+            "README command `{cmd}` failed: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        ran += 1;
+    }
+    assert!(
+        ran >= 2,
+        "only {ran} README sh commands on bundled files found"
+    );
+}

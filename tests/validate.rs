@@ -179,7 +179,8 @@ fn diagnostics_carry_line_and_column() {
     assert_eq!(
         err,
         "bad-days.log:7:3: error[TLP-004]: /days: expected integer, got string \"three\"\n   \
-         7 |   \"days\": \"three\"\n     |   ^\n"
+         7 |   \"days\": \"three\"\n     |   ^\n\
+         toolcall: 1 call, 0 valid, 1 invalid in 1 file\n"
     );
     let (_, err, _) = run(&[
         "validate",

@@ -1034,10 +1034,20 @@ impl Engine {
         } = result;
         if !self.cfg.repair && calls.iter().any(|c| !c.repairs.is_empty()) {
             // --no-repair: arguments that needed repair are errors, not calls
+            // the message names the call and the offset points at the
+            // fault, as a repaired-but-failing call's would
+            let name = calls
+                .iter()
+                .find(|c| !c.repairs.is_empty())
+                .map(|c| c.name.clone())
+                .unwrap_or_default();
             errors.push(formats::BlockError {
                 code: "TLP-002",
-                message: "invalid JSON in arguments (repair is off)".into(),
-                offset: 0,
+                message: format!(
+                    "invalid JSON in the arguments of '{}' (repair is off)",
+                    crate::scan::escape_terminal(&name)
+                ),
+                offset: json_fault(&data[pos..pos + len]),
                 hint: Some("run without --no-repair to accept repaired arguments".into()),
             });
             calls.clear();
@@ -1516,6 +1526,29 @@ fn without_cut_call(
         }
     }
     r
+}
+
+/// Where strict JSON parsing fails in a block, from its first `{`: the
+/// offset of the fault in the block (0 when there is no JSON to blame).
+fn json_fault(block: &[u8]) -> usize {
+    let Some(start) = memchr::memchr(b'{', block) else {
+        return 0;
+    };
+    let json = &block[start..];
+    let mut values =
+        serde_json::Deserializer::from_slice(json).into_iter::<serde::de::IgnoredAny>();
+    let Some(Err(e)) = values.next() else {
+        return 0;
+    };
+    // serde_json's line and column are 1-based, the column in bytes
+    let mut line_start = 0usize;
+    for _ in 1..e.line() {
+        match memchr::memchr(b'\n', &json[line_start..]) {
+            Some(i) => line_start += i + 1,
+            None => return 0,
+        }
+    }
+    (start + line_start + e.column().saturating_sub(1)).min(block.len())
 }
 
 /// A deterministic id derived from the call's index, offset and name (a

@@ -116,9 +116,27 @@ pub struct EngineArgs {
     /// `stream`, however the input arrives).
     #[arg(long, value_name = "BYTES", default_value_t = 1 << 20, value_parser = bytes_parser(MAX_HELD))]
     pub max_block: usize,
+
+    /// The name standard input goes by in records (`doc`) and messages.
+    ///
+    /// Without it stdin is `-`. `toolcall parse --label x.txt < x.txt`
+    /// writes the same records as `toolcall parse x.txt`, so golden files
+    /// made either way compare equal.
+    #[arg(long, value_name = "NAME")]
+    pub label: Option<String>,
 }
 
 impl EngineArgs {
+    /// The name a document goes by: its own, or `--label` for stdin (`-`,
+    /// and `-:LINE` under `--lines`).
+    pub fn doc_name(&self, doc: &str) -> String {
+        match &self.label {
+            Some(label) if doc == "-" => label.clone(),
+            Some(label) if doc.starts_with("-:") => format!("{label}{}", &doc[1..]),
+            _ => doc.to_string(),
+        }
+    }
+
     /// The engine configuration for a document named `doc`.
     pub fn config(&self, doc: &str) -> anyhow::Result<Config> {
         let mut format = self.format;
@@ -138,7 +156,7 @@ impl EngineArgs {
             }
         }
         Ok(Config {
-            doc: doc.to_string(),
+            doc: self.doc_name(doc),
             format,
             json_blocks: !self.no_json_blocks,
             inline_json: self.inline_json,
@@ -182,6 +200,8 @@ pub fn input_size_parser() -> clap::builder::RangedU64ValueParser<u64> {
 /// when the command line is parsed, so a mistyped path is a usage error
 /// (exit 2), not a run that silently skips every line.
 fn field_parser(path: &str) -> Result<String, String> {
+    let path = brackets_to_steps(path)?;
+    let path = path.as_str();
     let Some(rest) = path.strip_prefix('.') else {
         return Err("a path starts with '.', e.g. .message.content".into());
     };
@@ -199,6 +219,33 @@ fn field_parser(path: &str) -> Result<String, String> {
         }
     }
     Ok(path.to_string())
+}
+
+/// jq's index syntax as plain steps: `.choices[0].text` is `.choices.0.text`
+/// (and `[0]` right after the leading dot, `.[0]`, is `.0`).
+fn brackets_to_steps(path: &str) -> Result<String, String> {
+    let mut out = String::with_capacity(path.len());
+    let mut rest = path;
+    while let Some(open) = rest.find('[') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let Some(close) = after.find(']') else {
+            return Err("unclosed '[': an index is written [N], e.g. .choices[0].text".into());
+        };
+        let index = &after[..close];
+        if index.is_empty() || !index.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(format!(
+                "unsupported index [{index}]; an index is a number: .choices[0].text"
+            ));
+        }
+        if !out.ends_with('.') {
+            out.push('.');
+        }
+        out.push_str(index);
+        rest = &after[close + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
 }
 
 /// `--format`: `auto`, a format id, or one of a format's other names; clap
@@ -271,8 +318,10 @@ pub struct InputArgs {
     /// Each input line is a JSON record; the document is the string at PATH.
     ///
     /// PATH is a jq-like path of keys and indices, e.g. `.message.content`,
-    /// `.choices.0.message.content` or `.response`. Lines that are not JSON
-    /// or have no string there are skipped. Implies `--lines`.
+    /// `.choices[0].message.content` (or `.choices.0.message.content`) or
+    /// `.response`. Lines that are not JSON or have no string there are
+    /// skipped; a path that matches no line of an input is reported on
+    /// stderr. Implies `--lines`.
     #[arg(long, value_name = "PATH", value_parser = field_parser)]
     pub field: Option<String>,
 
@@ -289,6 +338,11 @@ pub struct InputArgs {
     /// Streaming `parse` and `stream` hold only what is undecided.
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_INPUT, value_parser = input_size_parser(), hide_default_value = true)]
     pub max_input: u64,
+
+    /// No messages about files that do not exist or cannot be read (the
+    /// exit status is still 2), as `grep -s`.
+    #[arg(short = 's', long)]
+    pub no_messages: bool,
 
     /// How directories given as input are walked.
     #[command(flatten)]
@@ -321,6 +375,39 @@ pub struct WalkArgs {
     /// 8 KiB marks a file binary; they are skipped by default).
     #[arg(short = 'a', long)]
     pub binary: bool,
+}
+
+/// What records look like and what they mean for the exit status.
+#[derive(Args, Debug, Clone)]
+pub struct RecordArgs {
+    /// Exit 2 when an `error` record was written (a call was found but
+    /// broken), after every record.
+    ///
+    /// Without it the status only says whether a call was found (0) or not
+    /// (1), so a reply whose only call is broken exits 1 like a reply with
+    /// none. With it a CI job fails on broken calls; the count of error
+    /// records is printed on stderr.
+    #[arg(long)]
+    pub fail_on_error: bool,
+
+    /// Indent each record over several lines, for reading and reviewing
+    /// golden files (the output is then a JSON stream, no longer NDJSON).
+    #[arg(long)]
+    pub pretty: bool,
+}
+
+impl RecordArgs {
+    /// At the end of a run: with `--fail-on-error` and `errors` > 0, says so
+    /// on stderr and makes the exit status 2.
+    pub fn finish(&self, errors: usize) {
+        if self.fail_on_error && errors > 0 {
+            super::report(&format!(
+                "{errors} error record{} written (--fail-on-error)",
+                if errors == 1 { "" } else { "s" }
+            ));
+            super::fail_later();
+        }
+    }
 }
 
 /// Output buffering flags.
@@ -495,11 +582,24 @@ pub fn documents_of(
 ) -> anyhow::Result<Box<dyn Iterator<Item = anyhow::Result<Document>> + Send>> {
     let (name, reader) = open_source(path)?;
     if !input.lines && input.field.is_none() {
-        let body = match reading {
-            Reading::Streamed => Body::Reader(reader),
-            Reading::Whole => {
-                Body::Bytes(read_limited(reader, &name, input.max_input, "--max-input")?)
+        // a small regular file is read whole: nothing to stream, and a
+        // tools file given as input can be recognised
+        let small = small_regular_file(path);
+        let body = if reading == Reading::Whole || small {
+            let bytes = read_limited(reader, &name, input.max_input, "--max-input")?;
+            // an input named on the command line (or stdin) is refused (exit
+            // 2); a tools file met while walking a directory is skipped with
+            // a note, as a binary file is
+            let named = input.files.is_empty() || input.files.iter().any(|f| f == path);
+            if named {
+                refuse_tools_file(&name, &bytes)?;
+            } else if bytes.len() as u64 <= TOOLS_SNIFF && looks_like_tools(&bytes) {
+                note(&format!("skipping {name}: a tools file (--tools reads it)"));
+                return Ok(Box::new(std::iter::empty()));
             }
+            Body::Bytes(bytes)
+        } else {
+            Body::Reader(reader)
         };
         return Ok(Box::new(std::iter::once(Ok(Document { name, body }))));
     }
@@ -508,12 +608,24 @@ pub fn documents_of(
     let mut line = Vec::new();
     let mut k = 0usize;
     let mut done = false;
+    // --field: lines read and lines where the path held a string
+    let (mut records, mut matched) = (0usize, 0usize);
     Ok(Box::new(std::iter::from_fn(move || loop {
         if done {
             return None;
         }
         match read_line_limited(&mut reader, &mut line, max_line) {
-            Ok(false) => return None,
+            Ok(false) => {
+                done = true;
+                if let (Some(path), true, 0) = (&field, records > 0, matched) {
+                    super::report(&format!(
+                        "{name}: --field {path} matched none of its {records} line{} \
+                         (no string at that path)",
+                        if records == 1 { "" } else { "s" }
+                    ));
+                }
+                return None;
+            }
             Ok(true) => {}
             Err(e) => {
                 done = true;
@@ -535,16 +647,117 @@ pub fn documents_of(
         }
         let bytes = match &field {
             None => text.to_vec(),
-            Some(path) => match field_of(text, path) {
-                Some(value) => value.into_bytes(),
-                None => continue,
-            },
+            Some(path) => {
+                records += 1;
+                match field_of(text, path) {
+                    Some(value) => {
+                        matched += 1;
+                        value.into_bytes()
+                    }
+                    None => continue,
+                }
+            }
         };
         return Some(Ok(Document {
             name: format!("{name}:{k}"),
             body: Body::Bytes(bytes),
         }));
     })))
+}
+
+/// Largest file looked at as a possible tools file given as input: tools
+/// files are kilobytes; model output that large is streamed as it is.
+const TOOLS_SNIFF: u64 = 4 << 20;
+
+/// Whether `path` (or stdin for `-`) is a regular file of at most
+/// [`TOOLS_SNIFF`] bytes: such a file is read whole before parsing (a pipe
+/// or a terminal never is, so a live stream is parsed as it arrives).
+pub fn small_regular_file(path: &std::path::Path) -> bool {
+    let meta = if path.as_os_str() == "-" {
+        stdin_metadata()
+    } else {
+        std::fs::metadata(path).ok()
+    };
+    meta.is_some_and(|m| m.is_file() && m.len() <= TOOLS_SNIFF)
+}
+
+#[cfg(unix)]
+fn stdin_metadata() -> Option<std::fs::Metadata> {
+    use std::os::fd::AsFd;
+    let fd = std::io::stdin().as_fd().try_clone_to_owned().ok()?;
+    std::fs::File::from(fd).metadata().ok()
+}
+
+#[cfg(not(unix))]
+fn stdin_metadata() -> Option<std::fs::Metadata> {
+    None
+}
+
+/// A tools file (tool definitions, not calls) given where model output is
+/// expected is refused with a hint, instead of its definitions being read
+/// as calls: `toolcall parse tools.json reply.txt` meant `--tools`.
+pub fn refuse_tools_file(name: &str, bytes: &[u8]) -> anyhow::Result<()> {
+    if bytes.len() as u64 <= TOOLS_SNIFF && looks_like_tools(bytes) {
+        let file = if name == "-" { "FILE" } else { name };
+        anyhow::bail!(
+            "{name}: this is a tools file (tool definitions with JSON Schemas), not model \
+             output; did you mean --tools {file}?"
+        );
+    }
+    Ok(())
+}
+
+/// True for a JSON array of tool definitions, or an object whose `tools`
+/// is one (an MCP `tools/list` result, also inside a JSON-RPC response; a
+/// request body with no messages yet) and that carries no text. A definition has a name and a parameter schema (`parameters`,
+/// `inputSchema` or `input_schema`, on it or on its `function`) that is an
+/// object schema with `properties`; call arguments never look like that.
+pub fn looks_like_tools(bytes: &[u8]) -> bool {
+    use serde_json::Value;
+    let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
+    if !matches!(first, Some(b'[' | b'{')) {
+        return false;
+    }
+    let Ok(v) = serde_json::from_slice::<Value>(bytes) else {
+        return false;
+    };
+    fn is_schema(v: Option<&Value>) -> bool {
+        v.is_some_and(|s| {
+            s.get("type").and_then(Value::as_str) == Some("object")
+                && s.get("properties").is_some_and(Value::is_object)
+        })
+    }
+    fn is_definition(t: &Value) -> bool {
+        let inner = t.get("function").filter(|f| f.is_object()).unwrap_or(t);
+        inner.get("name").is_some_and(Value::is_string)
+            && inner.get("arguments").is_none()
+            && ["parameters", "inputSchema", "input_schema"]
+                .iter()
+                .any(|k| is_schema(inner.get(*k)))
+    }
+    fn tools_list(v: &Value) -> Option<&Vec<Value>> {
+        match v {
+            Value::Array(a) => Some(a),
+            Value::Object(o) => {
+                // a JSON-RPC response around a tools/list result
+                if let Some(result) = o.get("result").filter(|r| r.is_object()) {
+                    return tools_list(result);
+                }
+                // a request or a reply that carries text is not a tools file
+                // (a request body with no messages yet is)
+                const TEXT: [&str; 6] = [
+                    "messages", "choices", "message", "output", "response", "content",
+                ];
+                let empty = |v: &Value| v.as_array().is_some_and(Vec::is_empty);
+                if TEXT.iter().any(|k| o.get(*k).is_some_and(|v| !empty(v))) {
+                    return None;
+                }
+                o.get("tools").and_then(Value::as_array)
+            }
+            _ => None,
+        }
+    }
+    tools_list(&v).is_some_and(|list| !list.is_empty() && list.iter().all(is_definition))
 }
 
 /// The string at a jq-like `path` (`.a.b.0.c`) in a JSON record.
@@ -595,7 +808,12 @@ pub fn run_documents<T: Send>(
         if super::is_broken_pipe(&e) {
             return Err(e);
         }
-        super::report(&format!("{e:#}"));
+        let unreadable = e
+            .chain()
+            .any(|c| c.downcast_ref::<std::io::Error>().is_some());
+        if !(input.no_messages && unreadable) {
+            super::report(&format!("{e:#}"));
+        }
         failed += 1;
         Ok(())
     };
@@ -716,7 +934,9 @@ pub fn run_documents<T: Send>(
             result
         })?;
     }
-    if failed > 0 {
+    if failed > 0 && input.no_messages {
+        super::fail_later();
+    } else if failed > 0 {
         anyhow::bail!(
             "{failed} input{} could not be read",
             if failed == 1 { "" } else { "s" }
@@ -840,6 +1060,25 @@ pub struct MatchArgs {
     /// are several documents).
     #[arg(short, long)]
     pub count: bool,
+
+    /// Print only the names of the documents with a call, one a line, as
+    /// `grep -l` does (each document is read only up to its first call).
+    #[arg(short = 'l', long, conflicts_with = "count")]
+    pub files_with_calls: bool,
+
+    /// With `-l`, end each name with a NUL byte instead of a newline (for
+    /// `xargs -0`).
+    #[arg(short = '0', long, requires = "files_with_calls")]
+    pub null: bool,
+
+    /// With `-c`, prefix every count with its document's name, even for a
+    /// single document.
+    #[arg(short = 'H', long, conflicts_with = "no_filename")]
+    pub with_filename: bool,
+
+    /// With `-c`, never prefix counts with the document's name.
+    #[arg(long)]
+    pub no_filename: bool,
 }
 
 /// The shape of `tool_call` records.

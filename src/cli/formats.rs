@@ -7,7 +7,9 @@ use clap::Args;
 
 /// List the formats toolcall knows, with their model families and markers.
 ///
-/// Prints an aligned table; `--json` prints one `format` record per line.
+/// Prints an aligned table: each format id, its model families, its
+/// markers and the model names `--format` also takes for it (`--format
+/// qwen3`, `--format gpt-oss`); `--json` prints one `format` record per line.
 ///
 /// Examples:
 ///
@@ -98,13 +100,23 @@ pub fn run(args: &FormatsArgs) -> anyhow::Result<Outcome> {
             .max()
             .unwrap_or(0);
         for f in FORMATS {
-            let line = format!(
+            let mut line = format!(
                 "{:width$}  {}\n{:width$}  markers: {}\n",
                 f.id.as_str(),
                 f.families,
                 "",
                 f.markers.join("  "),
             );
+            // the model names --format (and --model) take for this format
+            let names: Vec<&str> = f
+                .models
+                .iter()
+                .map(|m| m.name)
+                .filter(|n| *n != f.id.as_str())
+                .collect();
+            if !names.is_empty() {
+                line.push_str(&format!("{:width$}  names: {}\n", "", names.join(", ")));
+            }
             out.raw(line.as_bytes())?;
         }
     }

@@ -87,6 +87,7 @@ pub struct Output {
     inner: BufWriter<Box<dyn Write>>,
     policy: FlushPolicy,
     quiet: bool,
+    pretty: bool,
 }
 
 impl Output {
@@ -115,6 +116,7 @@ impl Output {
             inner: BufWriter::with_capacity(64 * 1024, w),
             policy,
             quiet: false,
+            pretty: false,
         }
     }
 
@@ -123,12 +125,21 @@ impl Output {
         self.quiet = quiet;
     }
 
-    /// Writes one record as a JSON line.
+    /// Indents records over several lines (`--pretty`).
+    pub fn set_pretty(&mut self, pretty: bool) {
+        self.pretty = pretty;
+    }
+
+    /// Writes one record as a JSON line (indented with `--pretty`).
     pub fn record<T: serde::Serialize + ?Sized>(&mut self, value: &T) -> io::Result<()> {
         if self.quiet {
             return Ok(());
         }
-        serde_json::to_writer(&mut self.inner, value).map_err(io::Error::from)?;
+        if self.pretty {
+            serde_json::to_writer_pretty(&mut self.inner, value).map_err(io::Error::from)?;
+        } else {
+            serde_json::to_writer(&mut self.inner, value).map_err(io::Error::from)?;
+        }
         self.inner.write_all(b"\n")?;
         if self.policy == FlushPolicy::PerRecord {
             self.inner.flush()?;

@@ -2,8 +2,8 @@
 //! candidates that could not be recovered.
 
 use super::common::{
-    run_documents, Body, BufferArgs, EngineArgs, Flow, InputArgs, MatchArgs, Reading, ShapeArgs,
-    WireArgs,
+    run_documents, Body, BufferArgs, EngineArgs, Flow, InputArgs, MatchArgs, Reading, RecordArgs,
+    ShapeArgs, WireArgs,
 };
 use super::output::{FlushPolicy, Output};
 use super::Outcome;
@@ -53,6 +53,9 @@ pub struct ParseArgs {
     /// Record shape.
     #[command(flatten)]
     pub shape: ShapeArgs,
+    /// Error status, pretty printing.
+    #[command(flatten)]
+    pub records: RecordArgs,
     /// Tools file, config, logging (validate.rs).
     #[command(flatten)]
     pub tools: super::tools::ToolsArgs,
@@ -75,6 +78,9 @@ pub fn run(args: &ParseArgs) -> anyhow::Result<Outcome> {
         false,
     ));
     out.set_quiet(args.matching.quiet);
+    out.set_pretty(args.records.pretty);
+    // error records seen (--fail-on-error)
+    let mut errors = 0usize;
     let many = args.input.files.len() > 1
         || args.input.files.iter().any(|p| p.is_dir())
         || args.input.lines
@@ -99,7 +105,7 @@ pub fn run(args: &ParseArgs) -> anyhow::Result<Outcome> {
         args.wire.max_buffer,
         |doc, push| {
             let cfg = tools.engine(args.engine.config(&doc.name)?);
-            let name = doc.name.clone();
+            let name = args.engine.doc_name(&doc.name);
             let mut found = Collector::calls_only();
             let mut engine = wire::WireEngine::new(cfg, args.wire.config());
             let bytes = if matches!(doc.body, Body::Reader(_)) {
@@ -141,6 +147,7 @@ pub fn run(args: &ParseArgs) -> anyhow::Result<Outcome> {
             .map(|_| ())
         },
         |Batch { name, found, last }| {
+            errors += found.errors.len();
             let n = found.calls.len().min(max - written);
             written += n;
             if n > 0 {
@@ -148,7 +155,7 @@ pub fn run(args: &ParseArgs) -> anyhow::Result<Outcome> {
             }
             let flow = if args.matching.quiet && written > 0 {
                 Flow::Stop
-            } else if written >= max {
+            } else if written >= max || (args.matching.files_with_calls && written > 0) {
                 Flow::NextDocument
             } else {
                 Flow::More
@@ -160,9 +167,21 @@ pub fn run(args: &ParseArgs) -> anyhow::Result<Outcome> {
                 }
                 return Ok(flow);
             }
+            if args.matching.files_with_calls {
+                if done {
+                    if written > 0 {
+                        out.raw(name.as_bytes())?;
+                        out.raw(if args.matching.null { b"\0" } else { b"\n" })?;
+                    }
+                    written = 0;
+                }
+                return Ok(flow);
+            }
             if args.matching.count {
                 if done {
-                    let line = if many {
+                    let prefix =
+                        args.matching.with_filename || (many && !args.matching.no_filename);
+                    let line = if prefix {
                         format!("{name}:{written}\n")
                     } else {
                         format!("{written}\n")
@@ -196,5 +215,6 @@ pub fn run(args: &ParseArgs) -> anyhow::Result<Outcome> {
         },
     )?;
     out.flush()?;
+    args.records.finish(errors);
     Ok(outcome)
 }

@@ -309,7 +309,8 @@ fn run_tools(a: &ToolsArgs) -> anyhow::Result<Outcome> {
     let fam = lookup(&a.family)?;
     let (doc, bytes) = read_source(&a.file, super::common::DEFAULT_MAX_INPUT)?;
     let text = utf8(&doc, bytes);
-    let registry = Registry::from_text(&text, false).map_err(|e| anyhow!("{doc}: {e}"))?;
+    let registry =
+        Registry::from_text(&text, false).map_err(|e| super::tools::tools_error(&doc, e))?;
     for w in &registry.warnings {
         super::report(&format!("warning: {doc}: {w}"));
     }
@@ -319,7 +320,8 @@ fn run_tools(a: &ToolsArgs) -> anyhow::Result<Outcome> {
     let rendered = match &a.server {
         Some(server) => {
             let text = with_server(&text, server)?;
-            let registry = Registry::from_text(&text, false).map_err(|e| anyhow!("{doc}: {e}"))?;
+            let registry = Registry::from_text(&text, false)
+                .map_err(|e| super::tools::tools_error(&doc, e))?;
             render::render_tools(fam, registry.tools())
         }
         None => render::render_tools(fam, registry.tools()),

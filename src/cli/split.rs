@@ -1,6 +1,8 @@
 //! `toolcall split`: one `split` record per document.
 
-use super::common::{for_each_document, BufferArgs, EngineArgs, InputArgs, Reading, WireArgs};
+use super::common::{
+    for_each_document, BufferArgs, EngineArgs, InputArgs, Reading, RecordArgs, WireArgs,
+};
 use super::output::{FlushPolicy, Output};
 use super::Outcome;
 use crate::engine::Event;
@@ -35,6 +37,9 @@ pub struct SplitArgs {
     /// Output buffering.
     #[command(flatten)]
     pub buffer: BufferArgs,
+    /// Error status, pretty printing.
+    #[command(flatten)]
+    pub records: RecordArgs,
     /// Print only the prose (calls, reasoning and markup removed).
     #[arg(long)]
     pub text: bool,
@@ -51,7 +56,9 @@ pub fn run(args: &SplitArgs) -> anyhow::Result<Outcome> {
         args.buffer.block_buffered,
         false,
     ));
+    out.set_pretty(args.records.pretty);
     let mut outcome = Outcome::NotFound;
+    let mut errors = 0usize;
     let tools = args.tools.load()?;
     let max_line = args.wire.max_buffer;
     if args.text && tools.registry.is_none() {
@@ -87,7 +94,7 @@ pub fn run(args: &SplitArgs) -> anyhow::Result<Outcome> {
     }
     for_each_document(&args.input, Reading::Whole, max_line, |doc| {
         let cfg = tools.engine(args.engine.config(&doc.name)?);
-        let name = doc.name.clone();
+        let name = args.engine.doc_name(&doc.name);
         let bytes = doc.into_bytes(args.input.max_input)?;
         let (mut found, summary) = wire::parse(&bytes, &cfg, &args.wire.config());
         super::report_server_errors(&name, &summary);
@@ -99,6 +106,7 @@ pub fn run(args: &SplitArgs) -> anyhow::Result<Outcome> {
         if !found.calls.is_empty() {
             outcome = Outcome::Found;
         }
+        errors += found.errors.len();
         if args.text {
             out.raw(&found.text)?;
         } else {
@@ -107,6 +115,7 @@ pub fn run(args: &SplitArgs) -> anyhow::Result<Outcome> {
         Ok(())
     })?;
     out.flush()?;
+    args.records.finish(errors);
     Ok(outcome)
 }
 

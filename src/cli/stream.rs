@@ -1,6 +1,6 @@
 //! `toolcall stream`: events as soon as they are certain.
 
-use super::common::{EngineArgs, WireArgs};
+use super::common::{EngineArgs, RecordArgs, WireArgs};
 use super::output::{FlushPolicy, Output};
 use super::Outcome;
 use crate::engine::{Event, Sink};
@@ -57,6 +57,9 @@ pub struct StreamArgs {
     /// Tools file, config, logging (validate.rs).
     #[command(flatten)]
     pub tools: super::tools::ToolsArgs,
+    /// Error status, pretty printing.
+    #[command(flatten)]
+    pub records: RecordArgs,
 }
 
 #[derive(Serialize)]
@@ -100,6 +103,7 @@ struct Writer {
     out: Output,
     failed: Option<std::io::Error>,
     tools: super::tools::Tools,
+    errors: usize,
 }
 
 impl Writer {
@@ -134,7 +138,10 @@ impl Sink for Writer {
                 self.tools.enrich(&mut call, None);
                 self.write(&call)
             }
-            Event::Error(e) => self.write(&e),
+            Event::Error(e) => {
+                self.errors += 1;
+                self.write(&e)
+            }
         }
     }
 }
@@ -151,8 +158,19 @@ pub fn run(args: &StreamArgs) -> anyhow::Result<Outcome> {
             p.display().to_string(),
             Box::new(std::fs::File::open(p).with_context(|| format!("opening {}", p.display()))?),
         ),
-        _ => ("-".to_string(), Box::new(std::io::stdin().lock())),
+        _ => (args.engine.doc_name("-"), Box::new(std::io::stdin().lock())),
     };
+    // a small regular file (never a pipe) may be a tools file given by
+    // mistake: read it first, then stream it from memory
+    let source = args.file.clone().unwrap_or_else(|| PathBuf::from("-"));
+    if super::common::small_regular_file(&source) {
+        let mut bytes = Vec::new();
+        reader
+            .read_to_end(&mut bytes)
+            .with_context(|| format!("reading {name}"))?;
+        super::common::refuse_tools_file(&name, &bytes)?;
+        reader = Box::new(std::io::Cursor::new(bytes));
+    }
     let tools = args.tools.load()?;
     let cfg = tools.engine(args.engine.config(&name)?);
     let mut engine = WireEngine::new(cfg, args.wire.config());
@@ -160,7 +178,9 @@ pub fn run(args: &StreamArgs) -> anyhow::Result<Outcome> {
         out: Output::stdout(policy),
         failed: None,
         tools,
+        errors: 0,
     };
+    w.out.set_pretty(args.records.pretty);
     let mut buf = vec![0u8; args.chunk_size.max(1)];
     loop {
         let n = match reader.read(&mut buf) {
@@ -192,6 +212,7 @@ pub fn run(args: &StreamArgs) -> anyhow::Result<Outcome> {
         return Err(e.into());
     }
     w.out.flush()?;
+    args.records.finish(w.errors);
     Ok(if calls > 0 {
         Outcome::Found
     } else {

@@ -192,7 +192,7 @@ impl ToolsArgs {
                 )?;
                 let text = String::from_utf8(bytes)
                     .map_err(|e| anyhow::anyhow!("reading tools file {name}: not UTF-8 ({e})"))?;
-                let r = Registry::from_text(&text, strict)?;
+                let r = Registry::from_text(&text, strict).map_err(|e| tools_error(&name, e))?;
                 for w in &r.warnings {
                     eprintln!("{}: warning: {}", sanitize(&name), sanitize(w));
                 }
@@ -318,5 +318,15 @@ impl Tools {
             );
         }
         v.write_into(&mut call.extra);
+    }
+}
+
+/// A tools file's error with the file's name in front: `FILE:LINE:COL: …`
+/// for a syntax error (as compilers write it), `FILE: …` otherwise.
+pub fn tools_error(name: &str, e: crate::validate::registry::RegistryError) -> anyhow::Error {
+    use crate::validate::registry::RegistryError;
+    match e {
+        RegistryError::Syntax { .. } => anyhow::anyhow!("{name}:{e}"),
+        _ => anyhow::anyhow!("{name}: {e}"),
     }
 }

@@ -74,6 +74,69 @@ pub struct ValidateArgs {
     ///   toolcall validate --tools tools.json --no-diagnostics reply.txt | jq .valid
     #[arg(long, verbatim_doc_comment)]
     pub no_diagnostics: bool,
+
+    /// No records, no diagnostics, no summary: the exit status only
+    /// (0 every call valid, 1 any invalid, 2 error).
+    #[arg(short, long, conflicts_with_all = ["retry_prompt", "retry_cmd"])]
+    pub quiet: bool,
+
+    /// Colour diagnostics: auto (when stderr is a terminal and NO_COLOR is
+    /// unset or empty), always or never.
+    #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = ["auto", "always", "never"])]
+    pub color: String,
+}
+
+impl ValidateArgs {
+    /// Whether diagnostics are coloured (`--color`, `NO_COLOR`).
+    fn colored(&self) -> bool {
+        use std::io::IsTerminal;
+        match self.color.as_str() {
+            "always" => true,
+            "never" => false,
+            _ => {
+                std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                    && std::io::stderr().is_terminal()
+            }
+        }
+    }
+}
+
+/// A rendered diagnostic with its location in bold, its severity and code
+/// in red (error) or yellow (warning) and its caret in green. `file` is the
+/// escaped file name the diagnostic starts with.
+fn paint(rendered: &str, file: &str, sev: Severity) -> String {
+    const BOLD: &str = "\x1b[1m";
+    const RESET: &str = "\x1b[0m";
+    let color = match sev {
+        Severity::Error => "\x1b[1;31m",
+        Severity::Warning => "\x1b[1;33m",
+    };
+    let Some(rest) = rendered.strip_prefix(file) else {
+        return rendered.to_string();
+    };
+    // rest: ":LINE:COL: SEV[CODE]: MESSAGE\n…"
+    let (Some(loc_end), Some(tag_end)) = (rest.find(": "), rest.find("]: ")) else {
+        return rendered.to_string();
+    };
+    if tag_end < loc_end {
+        return rendered.to_string();
+    }
+    let mut out = format!(
+        "{BOLD}{file}{}{RESET}: {color}{}{RESET}:",
+        &rest[..loc_end],
+        &rest[loc_end + 2..=tag_end]
+    );
+    let after = &rest[tag_end + 2..];
+    match after.rfind('^') {
+        Some(caret) if after[caret..].trim_end() == "^" => {
+            out.push_str(&after[..caret]);
+            out.push_str("\x1b[1;32m^");
+            out.push_str(RESET);
+            out.push_str(&after[caret + 1..]);
+        }
+        _ => out.push_str(after),
+    }
+    out
 }
 
 /// Flags of bounded retry.
@@ -157,7 +220,7 @@ struct Validation<'a> {
     id: &'a str,
     name: &'a str,
     valid: bool,
-    errors: &'a [Issue],
+    errors: Vec<PlacedIssue<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     tool_name: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -178,6 +241,15 @@ struct Validation<'a> {
     usage: Option<Usage>,
     #[serde(skip_serializing_if = "Option::is_none")]
     last_output: Option<&'a str>,
+}
+
+/// An issue with the line and column its diagnostic points at.
+#[derive(Serialize)]
+struct PlacedIssue<'a> {
+    #[serde(flatten)]
+    issue: &'a Issue,
+    line: u64,
+    column: u64,
 }
 
 /// One thing to judge: a call, or a candidate the parser gave up on.
@@ -201,12 +273,25 @@ struct Run<'a> {
     invalid: usize,
     total: usize,
     prompts: usize,
+    colored: bool,
 }
 
 /// Runs `validate`.
 pub fn run(args: &ValidateArgs) -> anyhow::Result<Outcome> {
     if args.tools.tools.is_none() {
-        bail!("validate needs a tools file: --tools FILE");
+        let named = args.input.files.iter().find(|f| {
+            f.as_os_str() != "-"
+                && super::common::small_regular_file(f)
+                && std::fs::read(f).is_ok_and(|b| super::common::looks_like_tools(&b))
+        });
+        match named {
+            Some(f) => bail!(
+                "validate needs a tools file: --tools FILE ({} is one: did you mean --tools {}?)",
+                f.display(),
+                f.display()
+            ),
+            None => bail!("validate needs a tools file: --tools FILE"),
+        }
     }
     let tools = args.tools.load()?;
     if args.retry.retry_cmd.is_some() {
@@ -249,10 +334,14 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Outcome> {
         invalid: 0,
         total: 0,
         prompts: 0,
+        colored: args.colored(),
     };
+    run.out.set_quiet(args.quiet);
+    let mut files = 0usize;
     for_each_document(&args.input, Reading::Whole, args.wire.max_buffer, |doc| {
         let cfg = tools.engine(args.engine.config(&doc.name)?);
-        let name = doc.name.clone();
+        let name = args.engine.doc_name(&doc.name);
+        files += 1;
         let items = items_of(
             &name,
             doc.into_bytes(args.input.max_input)?,
@@ -265,11 +354,19 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Outcome> {
         Ok(())
     })?;
     run.out.flush()?;
-    tools.log(
-        "-",
-        1,
-        &format!("validated {} calls, {} invalid", run.total, run.invalid),
+    let summary = format!(
+        "{} call{}, {} valid, {} invalid in {files} file{}",
+        run.total,
+        if run.total == 1 { "" } else { "s" },
+        run.total - run.invalid,
+        run.invalid,
+        if files == 1 { "" } else { "s" }
     );
+    // with the diagnostics (not under -q, --no-diagnostics, --retry-prompt)
+    if !args.quiet && !args.no_diagnostics && !args.retry.retry_prompt {
+        super::report(&summary);
+    }
+    tools.log("-", 1, &summary);
     Ok(if run.invalid == 0 {
         Outcome::Found
     } else {
@@ -537,22 +634,39 @@ impl Run<'_> {
             .as_deref()
             .map(|t| t.position(item.offset))
             .unwrap_or(diag::Pos { line: 1, column: 1 });
-        let diags = !self.args.no_diagnostics && !self.args.retry.retry_prompt;
+        // where each issue's diagnostic points: the same line:column goes
+        // into the record's errors[] (and the record's own line:column is
+        // its first error's)
+        let locate = |issues: &[Issue], call: &ToolCall| -> Vec<diag::Pos> {
+            issues
+                .iter()
+                .map(|i| {
+                    let off = at(&i.path, call, &item);
+                    item.text
+                        .as_deref()
+                        .map_or(diag::Pos { line: 1, column: 1 }, |t| t.position(off))
+                })
+                .collect()
+        };
+        let diags = !self.args.no_diagnostics && !self.args.quiet && !self.args.retry.retry_prompt;
+        let colored = self.colored;
         let emit = |sev: Severity, issues: &[Issue], call: &ToolCall| {
             if !diags {
                 return;
             }
             for i in issues {
                 let off = at(&i.path, call, &item);
-                eprint!(
-                    "{}",
-                    diag::render_in(&item.file, item.text.as_deref(), off, sev, i)
-                );
+                let text = diag::render_in(&item.file, item.text.as_deref(), off, sev, i);
+                if colored {
+                    eprint!("{}", paint(&text, &super::sanitize(&item.file), sev));
+                } else {
+                    eprint!("{text}");
+                }
             }
         };
         emit(Severity::Warning, &verdict.warnings, &item.call);
         if verdict.valid {
-            return self.write(&item.call, &verdict, pos, None);
+            return self.write(&item.call, &verdict, pos, &[], None);
         }
         let failure = failure_of(&item, &verdict, pos, tools);
         if self.args.retry.retry_prompt {
@@ -568,7 +682,8 @@ impl Run<'_> {
         let Some(cmd) = self.args.retry.retry_cmd.clone() else {
             emit(Severity::Error, &verdict.errors, &item.call);
             self.invalid += 1;
-            return self.write(&item.call, &verdict, pos, None);
+            let locs = locate(&verdict.errors, &item.call);
+            return self.write(&item.call, &verdict, pos, &locs, None);
         };
         let doc = item.call.doc.clone();
         let retry_cfg = Config {
@@ -602,7 +717,7 @@ impl Run<'_> {
                 call.doc = item.call.doc.clone();
                 call.span = item.call.span;
                 let extra = (&retried.attempts[..], retried.usage, None);
-                self.write(&call, &v, pos, Some(extra))
+                self.write(&call, &v, pos, &[], Some(extra))
             }
             Err(last) => {
                 let mut errors = verdict.errors.clone();
@@ -624,6 +739,7 @@ impl Run<'_> {
                 });
                 emit(Severity::Error, &errors, &item.call);
                 self.invalid += 1;
+                let locs = locate(&errors, &item.call);
                 let v = Verdict {
                     valid: false,
                     errors,
@@ -634,7 +750,7 @@ impl Run<'_> {
                     retried.usage,
                     Some(retried.last_output.as_str()),
                 );
-                self.write(&item.call, &v, pos, Some(extra))
+                self.write(&item.call, &v, pos, &locs, Some(extra))
             }
         }
     }
@@ -644,11 +760,27 @@ impl Run<'_> {
         call: &ToolCall,
         v: &Verdict,
         pos: diag::Pos,
+        locs: &[diag::Pos],
         retry: Option<(&[Attempt], Usage, Option<&str>)>,
     ) -> anyhow::Result<()> {
         if self.args.retry.retry_prompt {
             return Ok(());
         }
+        let errors: Vec<PlacedIssue> = v
+            .errors
+            .iter()
+            .enumerate()
+            .map(|(k, issue)| {
+                let at = locs.get(k).copied().unwrap_or(pos);
+                PlacedIssue {
+                    issue,
+                    line: at.line,
+                    column: at.column,
+                }
+            })
+            .collect();
+        // the record points where its first diagnostic does
+        let pos = locs.first().copied().unwrap_or(pos);
         let named = !call.name.is_empty();
         let rec = Validation {
             kind: "validation",
@@ -657,7 +789,7 @@ impl Run<'_> {
             id: &call.id,
             name: &call.name,
             valid: v.valid,
-            errors: &v.errors,
+            errors,
             tool_name: named.then_some(v.tool_name.as_str()),
             risk: named.then_some(v.risk.as_str()),
             requires_approval: named.then_some(v.requires_approval),

@@ -253,7 +253,7 @@ pub struct Prompt {
 /// | llama3-json | vllm `examples/tool_chat_template_llama3.1_json.jinja` | same (`{"output": …}`) |
 /// | xlam | vllm `examples/tool_chat_template_xlam_llama.jinja` | same |
 /// | granite | vllm `examples/tool_chat_template_granite.jinja` | same |
-/// | cohere | llama.cpp `models/templates/CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja` (the `## Available Tools` section only) | same (results numbered by position) |
+/// | cohere | llama.cpp `models/templates/CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja` (the `## Available Tools` section only) | same (a result carries its call's id, else its position) |
 /// | internlm | vllm `examples/tool_chat_template_internlm2_tool.jinja` | same |
 /// | jamba | vllm `examples/tool_chat_template_hunyuan_a13b.jinja` (Hunyuan-A13B; no Jamba template found) | same |
 /// | minimax | vllm `examples/tool_chat_template_minimax_m1.jinja` | same |

@@ -219,11 +219,18 @@ pub fn granite(results: &[ToolResult]) -> Message {
 /// as a JSON string, and `"is_error": null` (the template has no error
 /// flag; an error arrives as `{"error": …}` text). The template numbers
 /// calls by their position in the conversation, on both the call and the
-/// result side; here the results are numbered by position from 0.
+/// result side; here a result carries its call's id when it has one (as
+/// `render call` writes it), else its position from 0.
 pub fn cohere(results: &[ToolResult]) -> Message {
     let body = per_result(results, ",\n", |i, r| {
+        let id = if r.id.is_empty() {
+            i.to_string()
+        } else {
+            r.id.clone()
+        };
         format!(
-            "    {{\n        \"tool_call_id\": \"{i}\",\n        \"results\": {{\n            \"0\": {}\n        }},\n        \"is_error\": null\n    }}",
+            "    {{\n        \"tool_call_id\": {},\n        \"results\": {{\n            \"0\": {}\n        }},\n        \"is_error\": null\n    }}",
+            json_spaced(&Value::String(id)),
             json_spaced(&Value::String(content(r)))
         )
     });

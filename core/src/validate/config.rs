@@ -100,8 +100,27 @@ pub const LIMITS: [(&str, u64, u64); 5] = [
 pub enum ConfigError {
     /// It could not be read.
     Io(PathBuf, std::io::Error),
-    /// It is not valid JSON5, or holds an unknown or ill-typed setting.
+    /// It holds an unknown or ill-typed setting.
     Invalid(PathBuf, String),
+    /// It is not valid JSON5: the file, the 1-based line and column, and
+    /// what was expected there.
+    Syntax(PathBuf, usize, usize, String),
+}
+
+/// A JSON5 syntax error as one line: the 1-based line and column (when
+/// known) and the reason. The parser's own message spans several lines (an
+/// arrow, the source line, a caret); only its reason is kept, so it reads
+/// as `FILE:LINE:COL: reason` like a compiler's.
+pub fn json5_error(e: &json5::Error) -> (Option<(usize, usize)>, String) {
+    let json5::Error::Message { msg, location } = e;
+    let reason = msg
+        .lines()
+        .rev()
+        .find_map(|l| l.trim().strip_prefix("= "))
+        .or_else(|| msg.lines().map(str::trim).find(|l| !l.is_empty()))
+        .unwrap_or("invalid JSON5")
+        .to_string();
+    (location.as_ref().map(|l| (l.line, l.column)), reason)
 }
 
 impl fmt::Display for ConfigError {
@@ -109,6 +128,9 @@ impl fmt::Display for ConfigError {
         match self {
             ConfigError::Io(p, e) => write!(f, "reading config {}: {e}", p.display()),
             ConfigError::Invalid(p, m) => write!(f, "config {}: {m}", p.display()),
+            ConfigError::Syntax(p, line, column, m) => {
+                write!(f, "config {}:{line}:{column}: {m}", p.display())
+            }
         }
     }
 }
@@ -120,6 +142,18 @@ impl FileConfig {
     pub fn load(path: &Path) -> Result<FileConfig, ConfigError> {
         let text =
             std::fs::read_to_string(path).map_err(|e| ConfigError::Io(path.to_path_buf(), e))?;
+        if let Err(e) = json5::from_str::<serde_json::Value>(&text) {
+            let (at, reason) = json5_error(&e);
+            let (line, column) = at.unwrap_or((1, 1));
+            if !text.trim().is_empty() {
+                return Err(ConfigError::Syntax(
+                    path.to_path_buf(),
+                    line,
+                    column,
+                    reason,
+                ));
+            }
+        }
         FileConfig::from_text(&text).map_err(|m| ConfigError::Invalid(path.to_path_buf(), m))
     }
 
@@ -128,7 +162,13 @@ impl FileConfig {
         if text.trim().is_empty() {
             return Ok(FileConfig::default());
         }
-        let value: serde_json::Value = json5::from_str(text).map_err(|e| e.to_string())?;
+        let value: serde_json::Value = json5::from_str(text).map_err(|e| {
+            let (at, reason) = json5_error(&e);
+            match at {
+                Some((line, column)) => format!("{line}:{column}: {reason}"),
+                None => reason,
+            }
+        })?;
         if let serde_json::Value::Object(m) = &value {
             for (key, min, max) in LIMITS {
                 let Some(v) = m.get(key) else { continue };

@@ -101,8 +101,16 @@ impl fmt::Debug for Tool {
 pub enum RegistryError {
     /// The file could not be read.
     Io(std::path::PathBuf, std::io::Error),
-    /// Neither JSON nor JSON5.
-    Syntax(String),
+    /// Neither JSON nor JSON5: the 1-based line and column where reading
+    /// it as JSON5 stopped, and why.
+    Syntax {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What was expected there.
+        message: String,
+    },
     /// The value has no recognisable tools shape.
     Shape(String),
     /// A tool's schema does not compile.
@@ -118,7 +126,14 @@ impl fmt::Display for RegistryError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             RegistryError::Io(p, e) => write!(f, "reading tools file {}: {e}", p.display()),
-            RegistryError::Syntax(m) => write!(f, "tools file is neither JSON nor JSON5: {m}"),
+            RegistryError::Syntax {
+                line,
+                column,
+                message,
+            } => write!(
+                f,
+                "{line}:{column}: tools file is neither JSON nor JSON5: {message}"
+            ),
             RegistryError::Shape(m) => write!(f, "tools file: {m}"),
             RegistryError::Schema { tool, message } => {
                 write!(f, "tools file: schema of '{tool}' is not valid: {message}")
@@ -152,8 +167,15 @@ impl Registry {
     pub fn from_text(text: &str, strict: bool) -> Result<Registry, RegistryError> {
         let value: Value = match serde_json::from_str(text) {
             Ok(v) => v,
-            Err(e) => json5::from_str(text)
-                .map_err(|e5| RegistryError::Syntax(format!("{e}; as JSON5: {e5}")))?,
+            Err(e) => json5::from_str(text).map_err(|e5| {
+                let (at, message) = super::config::json5_error(&e5);
+                let (line, column) = at.unwrap_or((e.line(), e.column()));
+                RegistryError::Syntax {
+                    line,
+                    column,
+                    message,
+                }
+            })?,
         };
         Registry::from_value(&value, strict)
     }

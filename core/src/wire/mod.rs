@@ -1301,7 +1301,10 @@ impl Core {
         if !self.cfg.repair && !repairs.is_empty() {
             self.error(
                 "TLP-002",
-                "invalid JSON in arguments (repair is off)".into(),
+                format!(
+                    "invalid JSON in the arguments of '{}' (repair is off)",
+                    crate::scan::escape_terminal(&name)
+                ),
                 Some("run without --no-repair to accept repaired arguments".into()),
                 at,
                 sink,
