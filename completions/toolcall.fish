@@ -594,6 +594,7 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l model -d 'The
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l finish-reason -d 'Why the output ended: `stop` (an end token) or `length` (the token limit)' -r -f -a "stop\t''
 length\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l max-block -d 'Largest candidate block held back while undecided, in bytes' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l label -d 'The name standard input goes by in records (`doc`) and messages' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l input -d 'Input kind: auto, text, terminal, ollama, openai or llama-server' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l max-buffer -d 'Most bytes held for one wire line, the open streamed calls together, or an undecided line' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l no-strict -d 'Lenient mode: accept properties the schema does not declare, and calls to tools the file does not list (with a warning).'
@@ -691,6 +692,7 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l model -d 'The
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l finish-reason -d 'Why the output ended: `stop` (an end token) or `length` (the token limit)' -r -f -a "stop\t''
 length\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l max-block -d 'Largest candidate block held back while undecided, in bytes' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l label -d 'The name standard input goes by in records (`doc`) and messages' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l input -d 'Input kind: auto, text, terminal, ollama, openai or llama-server' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l max-buffer -d 'Most bytes held for one wire line, the open streamed calls together, or an undecided line' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l drop-results -d 'Do not keep tool results in the history after the iteration that used them (only a note that the tool ran stays)'

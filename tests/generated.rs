@@ -66,6 +66,8 @@ fn man_page(cmd: clap::Command, sub: Option<&str>, subs: &[String]) -> Vec<u8> {
         }
         Some("repair") => "0 every input was (or became) valid JSON; 1 one could not be repaired; 2 a usage or I/O error.",
         Some("render") => "0 something was rendered; 1 the input held nothing to render; 2 a usage or I/O error.",
+        Some("exec") => "0 every call completed; 1 any did not (denied, failed, timed out, invalid); 2 a usage or I/O error; 130 interrupted.",
+        Some("loop") => "0 the conversation completed; 1 it stopped at the iteration limit; 2 an error (the model command failed, a usage or I/O error); 124 the request timed out; 130 cancelled.",
         _ => "0 success; 2 a usage or I/O error.",
     };
     let examples = match sub {
@@ -107,6 +109,15 @@ fn man_page(cmd: clap::Command, sub: Option<&str>, subs: &[String]) -> Vec<u8> {
         Some("render") => {
             "toolcall render tools \\-\\-family hermes < tools.json\n\
                  echo sunny | toolcall render result \\-\\-family harmony \\-\\-name get_weather"
+        }
+        Some("exec") => {
+            "toolcall parse \\-\\-tools tools.json reply.txt | toolcall exec \\-\\-tools tools.json\n\
+                 toolcall exec \\-\\-tools tools.json \\-\\-approve deny < reply.txt\n\
+                 toolcall exec \\-\\-tools tools.json \\-\\-bind get_weather='python3 weather.py' \\-\\-dry\\-run reply.txt"
+        }
+        Some("loop") => {
+            "toolcall loop \\-\\-model\\-cmd 'ollama run qwen3' \\-\\-tools tools.json \"What is the weather in Paris?\"\n\
+                 toolcall loop \\-\\-model\\-cmd examples/agent/model.sh \\-\\-tools examples/agent/tools.json \\-\\-text \"Hi\""
         }
         Some(_) => "",
     };
