@@ -382,6 +382,8 @@ Register-ArgumentCompleter -Native -CommandName 'toolcall' -ScriptBlock {
             [CompletionResult]::new('--result-cap', '--result-cap', [CompletionResultType]::ParameterName, 'Cap of one tool result fed back, in tokens (4 bytes each; at least 100) [default: 4096]')
             [CompletionResult]::new('--system', '--system', [CompletionResultType]::ParameterName, 'The tool-use system prompt (TEXT, or @FILE to read it)')
             [CompletionResult]::new('--prompt-style', '--prompt-style', [CompletionResultType]::ParameterName, 'Prompt layout: plain (a transcript) or messages (OpenAI-style JSON)')
+            [CompletionResult]::new('--attach', '--attach', [CompletionResultType]::ParameterName, 'Attach a file to the message, FILE or FILE:START-END for a line range (1-based, inclusive); repeatable. The model reads it after the message, fenced, tagged with its language, cut at --attach-max')
+            [CompletionResult]::new('--attach-max', '--attach-max', [CompletionResultType]::ParameterName, 'Most bytes of one attached file shown to the model (the rest is cut, with a note saying so)')
             [CompletionResult]::new('--history', '--history', [CompletionResultType]::ParameterName, 'Resume a conversation: the `message` records of an earlier run''s output (other records are skipped)')
             [CompletionResult]::new('--request-id', '--request-id', [CompletionResultType]::ParameterName, 'The request id written in every record [default: derived from the time and process id]')
             [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'Tools file (JSON or JSON5) to validate calls against.')

@@ -360,6 +360,8 @@ set edit:completion:arg-completer[toolcall] = {|@words|
             cand --result-cap 'Cap of one tool result fed back, in tokens (4 bytes each; at least 100) [default: 4096]'
             cand --system 'The tool-use system prompt (TEXT, or @FILE to read it)'
             cand --prompt-style 'Prompt layout: plain (a transcript) or messages (OpenAI-style JSON)'
+            cand --attach 'Attach a file to the message, FILE or FILE:START-END for a line range (1-based, inclusive); repeatable. The model reads it after the message, fenced, tagged with its language, cut at --attach-max'
+            cand --attach-max 'Most bytes of one attached file shown to the model (the rest is cut, with a note saying so)'
             cand --history 'Resume a conversation: the `message` records of an earlier run''s output (other records are skipped)'
             cand --request-id 'The request id written in every record [default: derived from the time and process id]'
             cand --tools 'Tools file (JSON or JSON5) to validate calls against.'

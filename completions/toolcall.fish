@@ -619,6 +619,8 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l result-cap -d
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l system -d 'The tool-use system prompt (TEXT, or @FILE to read it)' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l prompt-style -d 'Prompt layout: plain (a transcript) or messages (OpenAI-style JSON)' -r -f -a "plain\t'A plain-text transcript with `### ROLE` headers'
 messages\t'`{"messages": [...]}` JSON, for `curl … -d @-`'"
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l attach -d 'Attach a file to the message, FILE or FILE:START-END for a line range (1-based, inclusive); repeatable. The model reads it after the message, fenced, tagged with its language, cut at --attach-max' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l attach-max -d 'Most bytes of one attached file shown to the model (the rest is cut, with a note saying so)' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l history -d 'Resume a conversation: the `message` records of an earlier run\'s output (other records are skipped)' -r -F
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l request-id -d 'The request id written in every record [default: derived from the time and process id]' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l tools -d 'Tools file (JSON or JSON5) to validate calls against.' -r -F

@@ -1447,3 +1447,67 @@ fn no_tools_means_no_call_runs() {
     assert_eq!(of_type(&recs, "tool_result")[0]["status"], "skipped");
     assert!(!prompt(&dir, 1).contains("# Tools"));
 }
+
+#[test]
+fn attached_files_reach_the_model_fenced_ranged_and_cut() {
+    let dir = scratch("attach");
+    let src = dir.join("lib.rs");
+    std::fs::write(&src, "fn one() {}\nfn two() {}\nfn three() {}\n// ```\n").expect("write");
+    let replies = root().join("tests/agent/plain");
+    let env = [
+        ("STANDIN_REPLIES", replies.to_str().expect("utf-8 path")),
+        ("STANDIN_PROMPTS", dir.to_str().expect("utf-8 path")),
+    ];
+    let whole = src.to_str().expect("utf-8 path").to_string();
+    let ranged = format!("{whole}:2-3");
+    let base = [
+        "loop",
+        "--model-cmd",
+        MODEL,
+        "--tools",
+        TOOLS,
+        "--delay",
+        "0",
+    ];
+    // the whole file, in a fence longer than the backticks inside it
+    let mut args = base.to_vec();
+    args.extend(["--attach", &whole, "Review this"]);
+    let out = run(&args, None, &env);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let p = prompt(&dir, 1);
+    assert!(
+        p.contains(&format!(
+            "Review this\n\nAttached file: {whole}\n````rust\nfn one() {{}}\n"
+        )),
+        "{p}"
+    );
+    assert!(p.contains("// ```\n````"), "{p}");
+    // a line range, cut at --attach-max with a note
+    let mut args = base.to_vec();
+    args.extend(["--attach", &ranged, "--attach-max", "15", "Review"]);
+    let out = run(&args, None, &env);
+    assert_eq!(out.status.code(), Some(0));
+    let p = prompt(&dir, 1);
+    assert!(p.contains(&format!("Attached file: {whole} (lines 2-3)\n```rust\nfn two() {{}}\nfn \n```\n[cut: 15 of 26 bytes shown]")), "{p}");
+    assert!(!p.contains("fn one"), "{p}");
+    // a bad range or a missing file is a usage error, before the model runs
+    for bad in [
+        format!("{whole}:3-2"),
+        format!("{whole}:0-1"),
+        format!("{}/missing.rs", dir.display()),
+    ] {
+        let mut args = base.to_vec();
+        args.extend(["--attach", &bad, "x"]);
+        let out = run(&args, None, &env);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("--attach"),
+            "{bad}"
+        );
+    }
+}

@@ -121,6 +121,17 @@ pub struct LoopArgs {
     #[arg(long, value_name = "STYLE", default_value = "plain")]
     pub prompt_style: PromptStyle,
 
+    /// Attach a file to the message, FILE or FILE:START-END for a line
+    /// range (1-based, inclusive); repeatable. The model reads it after the
+    /// message, fenced, tagged with its language, cut at --attach-max.
+    #[arg(long, value_name = "FILE[:START-END]")]
+    pub attach: Vec<String>,
+
+    /// Most bytes of one attached file shown to the model (the rest is cut,
+    /// with a note saying so).
+    #[arg(long, value_name = "BYTES", default_value_t = 64 << 10)]
+    pub attach_max: usize,
+
     /// Resume a conversation: the `message` records of an earlier run's
     /// output (other records are skipped).
     #[arg(long, value_name = "FILE")]
@@ -217,6 +228,11 @@ pub fn run(args: &LoopArgs) -> anyhow::Result<Outcome> {
     };
     if message.trim().is_empty() {
         bail!("no message (give one as an argument, or on stdin)");
+    }
+    let mut message = message;
+    for spec in &args.attach {
+        message.push_str("\n\n");
+        message.push_str(&attachment(spec, args.attach_max)?.render());
     }
     let mut history: Vec<Message> = match &args.history {
         Some(p) => read_history(p)?,
@@ -559,6 +575,30 @@ fn result_fields(r: &ToolResult) -> Value {
         m.shift_remove("type");
     }
     v
+}
+
+/// Reads `FILE` or `FILE:START-END` for `--attach`.
+fn attachment(spec: &str, max: usize) -> anyhow::Result<prompt::Attachment> {
+    let range = spec.rsplit_once(':').and_then(|(path, r)| {
+        let (a, b) = r.split_once('-')?;
+        Some((path, a.parse::<usize>().ok()?, b.parse::<usize>().ok()?))
+    });
+    let (path, lines) = match range {
+        Some((path, from, to)) => {
+            if from == 0 || to < from {
+                bail!(
+                    "--attach {}: the line range must be START-END with 1 <= START <= END",
+                    super::sanitize(spec)
+                );
+            }
+            (path, Some((from, to)))
+        }
+        None => (spec, None),
+    };
+    let bytes = std::fs::read(path)
+        .with_context(|| format!("--attach: reading {}", super::sanitize(path)))?;
+    let text = String::from_utf8_lossy(&bytes);
+    Ok(prompt::Attachment::new(path, &text, lines, max))
 }
 
 /// The `message` records of an earlier run.

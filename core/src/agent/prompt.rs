@@ -25,6 +25,104 @@ impl Message {
     }
 }
 
+/// A file attached to the request, shown to the model after the user's
+/// message (docs/agent.md#prompts).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Attachment {
+    /// The path as the user gave it.
+    pub path: String,
+    /// The text shown: the whole file or its line range, possibly cut.
+    pub content: String,
+    /// The 1-based inclusive line range shown, when one was asked for.
+    pub lines: Option<(usize, usize)>,
+    /// Bytes of the file (or of its range) before any cut.
+    pub full_len: usize,
+}
+
+impl Attachment {
+    /// Attaches `text` read from `path`: the lines `lines` of it when given
+    /// (1-based, inclusive; a range past the end stops at the end), cut to
+    /// at most `max` bytes on a character boundary.
+    pub fn new(path: &str, text: &str, lines: Option<(usize, usize)>, max: usize) -> Attachment {
+        let chosen: String = match lines {
+            Some((from, to)) => text
+                .split_inclusive('\n')
+                .skip(from.saturating_sub(1))
+                .take(to.saturating_sub(from) + 1)
+                .collect(),
+            None => text.to_string(),
+        };
+        let full_len = chosen.len();
+        let mut cut = chosen.len().min(max);
+        while !chosen.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        Attachment {
+            path: path.to_string(),
+            content: chosen[..cut].to_string(),
+            lines,
+            full_len,
+        }
+    }
+
+    /// The language of the file, from its extension (the fence's tag).
+    pub fn language(&self) -> Option<&'static str> {
+        let ext = self.path.rsplit_once('.')?.1.to_ascii_lowercase();
+        Some(match ext.as_str() {
+            "rs" => "rust",
+            "py" => "python",
+            "js" | "mjs" | "cjs" => "javascript",
+            "ts" => "typescript",
+            "go" => "go",
+            "c" | "h" => "c",
+            "cc" | "cpp" | "hpp" | "cxx" => "cpp",
+            "java" => "java",
+            "rb" => "ruby",
+            "sh" | "bash" => "sh",
+            "json" | "ndjson" | "jsonl" => "json",
+            "toml" => "toml",
+            "yaml" | "yml" => "yaml",
+            "md" => "markdown",
+            "html" | "htm" => "html",
+            "css" => "css",
+            "sql" => "sql",
+            "txt" => "text",
+            _ => return None,
+        })
+    }
+
+    /// The attachment as the model reads it: a line naming the file (its
+    /// line range and language), the content in a fence longer than any
+    /// run of backticks inside it, and a note when it was cut.
+    pub fn render(&self) -> String {
+        let mut head = format!("Attached file: {}", escape_controls(&self.path));
+        if let Some((from, to)) = self.lines {
+            head.push_str(&format!(" (lines {from}-{to})"));
+        }
+        let longest = self
+            .content
+            .split(|c| c != '`')
+            .map(str::len)
+            .max()
+            .unwrap_or(0);
+        let fence = "`".repeat(longest.max(2) + 1);
+        let mut out = format!("{head}\n{fence}{}\n", self.language().unwrap_or(""));
+        out.push_str(&self.content);
+        if !self.content.ends_with('\n') {
+            out.push('\n');
+        }
+        out.push_str(&fence);
+        if self.content.len() < self.full_len {
+            out.push_str(&format!(
+                "\n[cut: {} of {} bytes shown]",
+                self.content.len(),
+                self.full_len
+            ));
+        }
+        out
+    }
+}
+
 /// How the prompt is laid out for the model command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Style {
