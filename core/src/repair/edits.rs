@@ -13,19 +13,22 @@ pub(crate) struct Edit {
     pub start: usize,
     pub end: usize,
     pub text: Cow<'static, str>,
+    /// An opening that wraps what other insertions at the same offset
+    /// begin (the `[` around several top-level values): it goes first.
+    pub outer: bool,
 }
 
 /// Applies `edits` to `input`.
 ///
 /// Edits are sorted by `(start, end)` (stable, so insertions at one offset
-/// keep the order in which they were recorded, and come before a deletion
-/// that starts there). Deletions may overlap (dropping an incomplete member
+/// keep the order in which they were recorded, after any `outer` one, and
+/// come before a deletion that starts there). Deletions may overlap (dropping an incomplete member
 /// can cover a comma or comment removed earlier): they merge. Any other edit
 /// that falls inside deleted text is dropped with it. The caller checks the
 /// result, so a bug here cannot produce output that claims to be JSON and is
 /// not.
 pub(crate) fn apply(input: &str, edits: &mut [Edit]) -> String {
-    edits.sort_by_key(|e| (e.start, e.end));
+    edits.sort_by_key(|e| (e.start, e.end, !e.outer));
     let extra: usize = edits.iter().map(|e| e.text.len()).sum();
     let mut out = String::with_capacity(input.len() + extra);
     let mut cursor = 0usize;
@@ -67,6 +70,7 @@ mod tests {
             start,
             end,
             text: text.into(),
+            outer: false,
         }
     }
 

@@ -175,6 +175,18 @@ impl<'a> Parser<'a> {
             start,
             end,
             text: text.into(),
+            outer: false,
+        });
+    }
+
+    /// Inserts an opening `text` at `at` that encloses whatever else is
+    /// inserted there (applied before those insertions).
+    pub fn edit_outer(&mut self, at: usize, text: &'static str) {
+        self.edits.push(Edit {
+            start: at,
+            end: at,
+            text: text.into(),
+            outer: true,
         });
     }
 

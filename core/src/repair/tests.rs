@@ -671,6 +671,14 @@ mod properties {
         unchecked_output_parses("{'': ,…'").unwrap();
     }
 
+    /// Found by `json_like_noise`: the `[` around several values goes
+    /// before a fix inserted at the same offset (`.5` → `0.5`).
+    #[test]
+    fn wrap_opens_before_a_fix_at_the_same_offset() {
+        unchecked_output_parses(".,“").unwrap();
+        unchecked_output_parses(".5,1").unwrap();
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig { cases: 2048, ..ProptestConfig::default() })]
 

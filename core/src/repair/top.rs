@@ -233,7 +233,7 @@ fn more_fences(
         }
     }
     if count > 1 {
-        p.edit(first, first, "[");
+        p.edit_outer(first, "[");
         p.edit(done, done, "]");
         p.note(RepairKind::ConcatenatedValues, second_at);
     }
@@ -369,7 +369,7 @@ fn values(p: &mut Parser<'_>, start: usize, end: usize) -> Result<usize, Fail> {
             p.note(RepairKind::ConcatenatedValues, second_at);
             return Ok(consumed);
         }
-        p.edit(start, start, "[");
+        p.edit_outer(start, "[");
         for g in gaps {
             p.edit(g, g, ",");
         }
