@@ -28,8 +28,9 @@ fn blocks(readme: &str) -> Vec<Vec<(String, String)>> {
     out
 }
 
-#[test]
-fn readme_console_examples_run_as_shown() {
+/// The repository root, the README's text, and a `PATH` that finds the
+/// built `toolcall` first.
+fn readme_and_path() -> (&'static str, String, String) {
     let root = env!("CARGO_MANIFEST_DIR");
     let readme = std::fs::read_to_string(format!("{root}/README.md")).expect("README.md");
     let bin = std::path::Path::new(env!("CARGO_BIN_EXE_toolcall"));
@@ -39,6 +40,12 @@ fn readme_console_examples_run_as_shown() {
         dir.display(),
         std::env::var("PATH").unwrap_or_default()
     );
+    (root, readme, path)
+}
+
+#[test]
+fn readme_console_examples_run_as_shown() {
+    let (root, readme, path) = readme_and_path();
     let mut ran = 0;
     for block in blocks(&readme) {
         for (cmd, expected) in block {
@@ -65,15 +72,7 @@ fn readme_console_examples_run_as_shown() {
 /// a reader has to supply): each must succeed as written, comments aside.
 #[test]
 fn readme_sh_commands_on_bundled_files_succeed() {
-    let root = env!("CARGO_MANIFEST_DIR");
-    let readme = std::fs::read_to_string(format!("{root}/README.md")).expect("README.md");
-    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_toolcall"));
-    let dir = bin.parent().expect("bin dir");
-    let path = format!(
-        "{}:{}",
-        dir.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
+    let (root, readme, path) = readme_and_path();
     let mut ran = 0;
     let mut in_sh = false;
     for line in readme.lines() {

@@ -408,13 +408,7 @@ impl Runner {
                     .verdict
                     .errors
                     .iter()
-                    .map(|e| {
-                        if e.path.is_empty() {
-                            e.message.clone()
-                        } else {
-                            format!("{}: {}", e.path, e.message)
-                        }
-                    })
+                    .map(crate::validate::Issue::summary)
                     .collect();
                 errs.join("; ")
             } else {

@@ -838,17 +838,7 @@ fn failure_of(item: &Item, v: &Verdict, pos: diag::Pos, tools: &Tools) -> Failur
             FailureKind::Parse
         },
         code: v.errors.first().map_or("TLP-002", |e| e.code),
-        errors: v
-            .errors
-            .iter()
-            .map(|e| {
-                if e.path.is_empty() {
-                    e.message.clone()
-                } else {
-                    format!("{}: {}", e.path, e.message)
-                }
-            })
-            .collect(),
+        errors: v.errors.iter().map(Issue::summary).collect(),
         line: pos.line,
         column: pos.column,
         raw: item.call.raw.clone(),

@@ -32,6 +32,16 @@ impl Issue {
             actual: String::new(),
         }
     }
+
+    /// The issue in one line: `PATH: MESSAGE`, or the message alone for
+    /// the whole call.
+    pub fn summary(&self) -> String {
+        if self.path.is_empty() {
+            self.message.clone()
+        } else {
+            format!("{}: {}", self.path, self.message)
+        }
+    }
 }
 
 /// The judgement on one call.
