@@ -198,7 +198,7 @@ pub fn run(args: &ParseArgs) -> anyhow::Result<Outcome> {
                     out.record(e)?;
                 }
                 if args.shape.shape == "native" {
-                    out.record(call)?;
+                    out.tool_call(call)?;
                 } else {
                     out.record(&args.shape.shaped(call))?;
                 }
