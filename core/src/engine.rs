@@ -66,6 +66,13 @@ pub enum Event<'a> {
 pub trait Sink {
     /// Called once per event, in document order.
     fn event(&mut self, ev: Event<'_>);
+
+    /// Whether [`Event::ToolCallStart`] events are wanted. A sink that only
+    /// keeps whole calls says no, and the engine skips the work of finding
+    /// a call's name early; every other event is the same.
+    fn wants_starts(&self) -> bool {
+        true
+    }
 }
 
 impl<F: FnMut(Event<'_>)> Sink for F {
@@ -1038,7 +1045,7 @@ impl Engine {
         pos: usize,
         sink: &mut dyn Sink,
     ) {
-        if self.start_sent {
+        if self.start_sent || !sink.wants_starts() {
             return;
         }
         let head = &block[..block.len().min(formats::EARLY_NAME_WINDOW)];
@@ -1387,6 +1394,10 @@ fn after(bytes: &[u8], cut: usize) -> &[u8] {
 }
 
 impl Sink for Unhide<'_> {
+    fn wants_starts(&self) -> bool {
+        self.sink.wants_starts()
+    }
+
     fn event(&mut self, ev: Event<'_>) {
         match ev {
             Event::Text { span, bytes } => {
@@ -1614,13 +1625,11 @@ fn json_fault(block: &[u8]) -> usize {
 pub fn derive_id(index: usize, offset: u64, name: &str) -> String {
     const PRIME: u64 = 0x0000_0100_0000_01b3;
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in (index as u64)
-        .to_le_bytes()
-        .iter()
-        .chain(offset.to_le_bytes().iter())
-        .chain(name.as_bytes())
-    {
-        h = (h ^ *b as u64).wrapping_mul(PRIME);
+    let (index, offset) = ((index as u64).to_le_bytes(), offset.to_le_bytes());
+    for part in [&index[..], &offset[..], name.as_bytes()] {
+        for &b in part {
+            h = (h ^ u64::from(b)).wrapping_mul(PRIME);
+        }
     }
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let folded = (h ^ (h >> 32)) as u32;

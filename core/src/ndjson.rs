@@ -14,17 +14,44 @@ use std::io::{self, Write};
 
 /// Writes `s` as a JSON string, quotes included.
 pub fn write_str<W: Write + ?Sized>(w: &mut W, s: &str) -> io::Result<()> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
     let bytes = s.as_bytes();
     w.write_all(b"\"")?;
+    // bytes[run..i] are plain and not yet written
     let mut run = 0;
     let mut i = 0;
-    while let Some(k) = next_escape(bytes, i) {
-        if run < k {
-            w.write_all(&bytes[run..k])?;
+    while i < bytes.len() {
+        if let Some(chunk) = bytes.get(i..i + 8) {
+            let mut eight = [0u8; 8];
+            eight.copy_from_slice(chunk);
+            let x = u64::from_le_bytes(eight);
+            // a byte below 0x20 (high bit clear, and below after
+            // subtracting), or equal to `"` or `\` (zero after the xor)
+            let quote = x ^ (ONES * u64::from(b'"'));
+            let slash = x ^ (ONES * u64::from(b'\\'));
+            let hits = (x.wrapping_sub(ONES * 0x20) & !x)
+                | (quote.wrapping_sub(ONES) & !quote)
+                | (slash.wrapping_sub(ONES) & !slash);
+            if hits & HIGHS == 0 {
+                i += 8;
+                continue;
+            }
         }
-        write_escape(w, bytes[k])?;
-        i = k + 1;
-        run = i;
+        // a word with an escape somewhere (or the last few bytes): byte by
+        // byte, up to the end of the word
+        let end = (i + 8).min(bytes.len());
+        while i < end {
+            let b = bytes[i];
+            if needs_escape(b) {
+                if run < i {
+                    w.write_all(&bytes[run..i])?;
+                }
+                write_escape(w, b)?;
+                run = i + 1;
+            }
+            i += 1;
+        }
     }
     if run < bytes.len() {
         w.write_all(&bytes[run..])?;
@@ -32,47 +59,7 @@ pub fn write_str<W: Write + ?Sized>(w: &mut W, s: &str) -> io::Result<()> {
     w.write_all(b"\"")
 }
 
-/// Index of the first byte at or after `from` that a JSON string must
-/// escape: a control byte below 0x20, `"` or `\`.
 #[inline]
-fn next_escape(bytes: &[u8], from: usize) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let rest = bytes.get(from..)?;
-    let mut words = rest.chunks_exact(8);
-    let mut off = from;
-    for chunk in &mut words {
-        let mut eight = [0u8; 8];
-        eight.copy_from_slice(chunk);
-        let w = u64::from_le_bytes(eight);
-        // a byte below 0x20 (high bit clear, and below after subtracting),
-        // or equal to `"` or `\` (zero after the xor)
-        let quote = w ^ (ONES * u64::from(b'"'));
-        let slash = w ^ (ONES * u64::from(b'\\'));
-        let hits = (w.wrapping_sub(ONES * 0x20) & !w)
-            | (quote.wrapping_sub(ONES) & !quote)
-            | (slash.wrapping_sub(ONES) & !slash);
-        if hits & HIGHS != 0 {
-            // The lowest mark is exact, but a borrow can mark bytes above
-            // it falsely: look at the word byte by byte.
-            if let Some(k) = chunk.iter().position(|&b| needs_escape(b)) {
-                return Some(off + k);
-            }
-        }
-        off += 8;
-    }
-    words
-        .remainder()
-        .iter()
-        .position(|&b| needs_escape(b))
-        .map(|k| off + k)
-}
-
-#[inline]
-fn needs_escape(b: u8) -> bool {
-    b < 0x20 || b == b'"' || b == b'\\'
-}
-
 fn write_escape<W: Write + ?Sized>(w: &mut W, b: u8) -> io::Result<()> {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let short: &[u8] = match b {
@@ -96,6 +83,11 @@ fn write_escape<W: Write + ?Sized>(w: &mut W, b: u8) -> io::Result<()> {
         }
     };
     w.write_all(short)
+}
+
+#[inline]
+fn needs_escape(b: u8) -> bool {
+    b < 0x20 || b == b'"' || b == b'\\'
 }
 
 /// Writes an unsigned integer in decimal.
