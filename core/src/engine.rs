@@ -994,7 +994,7 @@ impl Engine {
                         ),
                         doc: self.cfg.doc.clone(),
                         span: self.span(pos, pos + len),
-                        raw: String::from_utf8_lossy(&data[pos..pos + len.min(256)]).into_owned(),
+                        raw: crate::scan::lossy(&data[pos..pos + len.min(256)]).into_owned(),
                         offset: self.base + pos as u64,
                         line,
                         column,
@@ -1130,7 +1130,7 @@ impl Engine {
                 message: e.message,
                 doc: self.cfg.doc.clone(),
                 span: self.span(pos, pos + len),
-                raw: String::from_utf8_lossy(&data[pos..pos + len]).into_owned(),
+                raw: crate::scan::lossy(&data[pos..pos + len]).into_owned(),
                 offset: self.base + at as u64,
                 line,
                 column,
@@ -1426,7 +1426,7 @@ impl Sink for Unhide<'_> {
             Event::ToolCall(mut call) => {
                 let (span, cut) = self.cut(call.span).unwrap_or(([0, 0], call.raw.len()));
                 call.span = span;
-                call.raw = String::from_utf8_lossy(after(call.raw.as_bytes(), cut)).into_owned();
+                call.raw = crate::scan::lossy(after(call.raw.as_bytes(), cut)).into_owned();
                 for r in &mut call.repairs {
                     r.offset = r.offset.saturating_sub(self.hidden.len as usize);
                 }
@@ -1436,7 +1436,7 @@ impl Sink for Unhide<'_> {
                 let (line, column) = self.line_col(e.offset, e.line, e.column);
                 let (span, cut) = self.cut(e.span).unwrap_or(([0, 0], e.raw.len()));
                 e.span = span;
-                e.raw = String::from_utf8_lossy(after(e.raw.as_bytes(), cut)).into_owned();
+                e.raw = crate::scan::lossy(after(e.raw.as_bytes(), cut)).into_owned();
                 e.offset = e.offset.saturating_sub(self.hidden.len);
                 e.line = line;
                 e.column = column;

@@ -424,7 +424,7 @@ impl BlockFormat for BareJson {
     }
 
     fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
-        let text = String::from_utf8_lossy(block);
+        let text = crate::scan::lossy(block);
         // the values: split on top-level `;` between objects
         let mut values = Vec::new();
         let mut start = 0usize;

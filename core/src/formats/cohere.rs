@@ -138,7 +138,7 @@ fn probe_action_line(input: &[u8], cx: &ProbeCx) -> Probe {
             Probe::NeedMore
         };
     };
-    let info = String::from_utf8_lossy(&input[t..nl])
+    let info = crate::scan::lossy(&input[t..nl])
         .trim()
         .to_ascii_lowercase();
     if !matches!(info.as_str(), "" | "json" | "json5" | "jsonc") {

@@ -572,7 +572,7 @@ impl BlockFormat for Dsml {
                     let key = section::attr(tag, "name").unwrap_or_default();
                     let key = key.trim();
                     if !key.is_empty() && !p.arguments.contains_key(key) {
-                        let text = String::from_utf8_lossy(&block[vf..ve]);
+                        let text = crate::scan::lossy(&block[vf..ve]);
                         let string = section::attr(tag, "string");
                         p.arguments
                             .insert(key.to_string(), typed(&text, string.as_deref()));

@@ -186,7 +186,7 @@ fn parse_v3(
     while e < after.len() && !matches!(after[e], b'\n' | b'`' | b'{') {
         e += 1;
     }
-    let name = clean_name(&String::from_utf8_lossy(&after[..e]));
+    let name = clean_name(&crate::scan::lossy(&after[..e]));
     if name.is_empty() {
         if cut && e == after.len() {
             return Err(section::truncated(ids::DEEPSEEK_V3, off + after.len()));
@@ -242,7 +242,7 @@ pub(crate) fn parse_v31(
     cut: bool,
     opts: &crate::repair::RepairOptions,
 ) -> CallOutcome {
-    let name = clean_name(&String::from_utf8_lossy(before));
+    let name = clean_name(&crate::scan::lossy(before));
     if name.is_empty() {
         return Err(section::err(
             "TLP-001",

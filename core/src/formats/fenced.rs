@@ -67,7 +67,7 @@ fn probe_fence(input: &[u8], cx: &ProbeCx) -> Probe {
         None => return Probe::NeedMore,
     };
     let header_len = (nl + 1).min(input.len());
-    let info = String::from_utf8_lossy(&input[t..nl])
+    let info = crate::scan::lossy(&input[t..nl])
         .trim()
         .to_ascii_lowercase();
     let info = info.split_whitespace().next().unwrap_or("").to_string();
@@ -139,7 +139,7 @@ impl BlockFormat for Fenced {
         } else {
             closing_line(block, header, ticks, true).map_or(block.len(), |(s, _)| s)
         };
-        let content = String::from_utf8_lossy(&block[header..content_end.max(header)]);
+        let content = crate::scan::lossy(&block[header..content_end.max(header)]);
         let text = content.trim();
         if text.is_empty() {
             return match self.evidence {
@@ -155,7 +155,7 @@ impl BlockFormat for Fenced {
         }
         if self.evidence == Evidence::Strong && !looks_like_json(text) {
             // Gemma's ```tool_code: `print(f(x=1))` or `f(x=1)` (pythonic)
-            let info = String::from_utf8_lossy(&block[ticks..header]);
+            let info = crate::scan::lossy(&block[ticks..header]);
             let label = if info.trim().eq_ignore_ascii_case("tool_code") {
                 ids::GEMINI_FUNCTION_CALL
             } else {

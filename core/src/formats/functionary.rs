@@ -139,7 +139,7 @@ impl BlockFormat for Functionary {
         let Some(gt) = memchr::memchr(b'>', block) else {
             return BlockResult::truncated(ids::FUNCTIONARY, block.len());
         };
-        let raw_name = String::from_utf8_lossy(&block[9..gt]);
+        let raw_name = crate::scan::lossy(&block[9..gt]);
         let raw_name = raw_name.trim();
         let raw_name = raw_name
             .strip_prefix("name")
@@ -152,7 +152,7 @@ impl BlockFormat for Functionary {
             .trim_matches(|c| c == '"' || c == '\'')
             .to_string();
         let body_end = super::shared::json::json_body_end(block, gt + 1, CLOSE);
-        let body = String::from_utf8_lossy(&block[gt + 1..body_end]);
+        let body = crate::scan::lossy(&block[gt + 1..body_end]);
         let text = body.trim();
         let (value, mut repairs) = if cx.cut {
             match crate::call::close_truncated(text) {

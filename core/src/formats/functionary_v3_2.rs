@@ -309,7 +309,7 @@ impl BlockFormat for FunctionaryV32 {
                     }
                 }
                 Hdr::Tool { name, body, python } => {
-                    let tool = String::from_utf8_lossy(&block[name.0..name.1]).into_owned();
+                    let tool = crate::scan::lossy(&block[name.0..name.1]).into_owned();
                     let (end, next) = if python {
                         match next_header(block, body, true) {
                             Ok((q, _)) => (q, Some(q)),
@@ -329,7 +329,7 @@ impl BlockFormat for FunctionaryV32 {
                         (e, next)
                     };
                     let last = next.is_none();
-                    let body_text = String::from_utf8_lossy(&block[body..end]);
+                    let body_text = crate::scan::lossy(&block[body..end]);
                     let arguments = if python {
                         let mut m = Map::new();
                         m.insert(

@@ -101,7 +101,7 @@ impl BlockFormat for GemmaCall {
     fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
         let (open, close) = markers(block);
         let (from, to, cut) = marked_body(block, open.len(), close, cx.cut);
-        let text = String::from_utf8_lossy(&block[from..to]);
+        let text = crate::scan::lossy(&block[from..to]);
         let t = text.trim();
         if t.is_empty() {
             if cut {

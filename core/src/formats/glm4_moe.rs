@@ -270,7 +270,7 @@ impl BlockFormat for Glm {
         if e == head.len() || e == s {
             return None;
         }
-        Some(String::from_utf8_lossy(&head[s..e]).into_owned())
+        Some(crate::scan::lossy(&head[s..e]).into_owned())
     }
 
     fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
@@ -282,7 +282,7 @@ impl BlockFormat for Glm {
         };
         let body = &block[tag..body_end.max(tag)];
         let name_end = scan::find(body, 0, b"<arg_key>").unwrap_or(body.len());
-        let name = String::from_utf8_lossy(scan::trim(&body[..name_end])).into_owned();
+        let name = crate::scan::lossy(scan::trim(&body[..name_end])).into_owned();
         if name.is_empty() {
             return BlockResult::error("TLP-001", "glm4-moe call has no function name", tag);
         }
@@ -319,7 +319,7 @@ fn pairs(body: &[u8]) -> (Map<String, Value>, bool) {
             complete = false;
             break;
         };
-        let key = String::from_utf8_lossy(scan::trim(&body[kf..ke])).into_owned();
+        let key = crate::scan::lossy(scan::trim(&body[kf..ke])).into_owned();
         let Some(vs) = scan::find(body, ke, VALUE_OPEN) else {
             complete = false;
             break;
@@ -340,7 +340,7 @@ fn pairs(body: &[u8]) -> (Map<String, Value>, bool) {
                 (e, e)
             }
         };
-        let text = String::from_utf8_lossy(&body[vf..ve]);
+        let text = crate::scan::lossy(&body[vf..ve]);
         let value = super::shared::xml::decode_value(&text);
         if !key.is_empty() && !args.contains_key(&key) {
             args.insert(key, value);

@@ -125,7 +125,7 @@ struct Header {
 
 /// Reads the recipient and channel out of a header's bytes.
 fn read_header(h: &[u8]) -> Header {
-    let t = String::from_utf8_lossy(h);
+    let t = crate::scan::lossy(h);
     let mut out = Header::default();
     let word_end = |s: &str| {
         s.find(|c: char| c.is_whitespace() || c == '<')
@@ -158,7 +158,7 @@ fn read_header(h: &[u8]) -> Header {
 
 /// Header words that can appear in a header cut off by the end of input.
 fn known_header_words(h: &[u8]) -> bool {
-    let t = String::from_utf8_lossy(h);
+    let t = crate::scan::lossy(h);
     let t = t
         .replace("<|start|>", " ")
         .replace("<|channel|>", " ")
@@ -438,7 +438,7 @@ impl BlockFormat for Harmony {
             if cx.cut {
                 Err(section::truncated(ids::HARMONY, block.len()))
             } else {
-                let code = String::from_utf8_lossy(body);
+                let code = crate::scan::lossy(body);
                 let mut args = Map::new();
                 args.insert(
                     "code".into(),

@@ -326,7 +326,7 @@ fn calls(b: &[u8]) -> Vec<HyCall> {
         };
         let body = &b[e..body_end];
         let name_end = memchr::memchr(b'<', body).unwrap_or(body.len());
-        let name = String::from_utf8_lossy(scan::trim(&body[..name_end])).into_owned();
+        let name = crate::scan::lossy(scan::trim(&body[..name_end])).into_owned();
         let (arguments, pairs_complete, any) = pairs(&body[name_end..]);
         out.push(HyCall {
             name,
@@ -356,7 +356,7 @@ fn pairs(body: &[u8]) -> (Map<String, Value>, bool, bool) {
             complete = false;
             break;
         };
-        let key = String::from_utf8_lossy(scan::trim(&body[ke..kc])).into_owned();
+        let key = crate::scan::lossy(scan::trim(&body[ke..kc])).into_owned();
         let Some((_, ve)) = values.at(body, kce) else {
             complete = false;
             break;
@@ -369,7 +369,7 @@ fn pairs(body: &[u8]) -> (Map<String, Value>, bool, bool) {
                 (n, n)
             }
         };
-        let text = String::from_utf8_lossy(&body[ve..value_end]);
+        let text = crate::scan::lossy(&body[ve..value_end]);
         if !key.is_empty() && !args.contains_key(&key) {
             args.insert(
                 key,

@@ -145,7 +145,7 @@ impl BlockFormat for Interpreter {
         }
         let from = scan::find(block, 0, INTERPRETER).map_or(0, |k| k + INTERPRETER.len());
         let to = block.len().saturating_sub(END.len()).max(from);
-        let code = unfence(&String::from_utf8_lossy(&block[from..to]));
+        let code = unfence(&crate::scan::lossy(&block[from..to]));
         if code.trim().is_empty() {
             return BlockResult::error("TLP-002", "empty internlm interpreter call", from);
         }

@@ -168,7 +168,7 @@ fn parse_call(
             }
         },
     };
-    let id = String::from_utf8_lossy(scan::trim(&body[..id_end])).into_owned();
+    let id = crate::scan::lossy(scan::trim(&body[..id_end])).into_owned();
     let Some(name) = name_from_id(&id) else {
         return Err(section::err(
             "TLP-001",

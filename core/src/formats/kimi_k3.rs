@@ -136,7 +136,7 @@ fn tag_at(input: &[u8], at: usize) -> Tag {
     }
     Tag::Found {
         open,
-        word: String::from_utf8_lossy(&inner[ws..we]).into_owned(),
+        word: crate::scan::lossy(&inner[ws..we]).into_owned(),
         attrs: (at + tok + we, at + sep),
         len: sep + SEP.len(),
     }
@@ -519,7 +519,7 @@ impl BlockFormat for KimiK3 {
                     let key = attr(ea, "key")
                         .or_else(|| attr(ea, "name"))
                         .unwrap_or_default();
-                    let text = String::from_utf8_lossy(&block[vf..ve]);
+                    let text = crate::scan::lossy(&block[vf..ve]);
                     let value = typed(&text, section::attr(ea, "type").as_deref());
                     let key = key.trim().to_string();
                     if !key.is_empty() && !args.contains_key(&key) {

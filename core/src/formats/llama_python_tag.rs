@@ -225,7 +225,7 @@ impl BlockFormat for PythonTag {
 
     fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
         let from = TAG_LEN.min(block.len());
-        let text = String::from_utf8_lossy(&block[from..]);
+        let text = crate::scan::lossy(&block[from..]);
         let exact = matches!(text, std::borrow::Cow::Borrowed(_));
         let code = text.trim();
         if code.is_empty() {
@@ -300,7 +300,7 @@ impl BlockFormat for PythonTagJson {
         let count = values.len();
         for (k, &(s, e)) in values.iter().enumerate() {
             let last = k + 1 == count;
-            let text = String::from_utf8_lossy(&block[s..e]);
+            let text = crate::scan::lossy(&block[s..e]);
             let cut = cx.cut && last;
             let Some((value, reps)) = parse_value_any(&text, cut, &cx.cfg.repair_options()) else {
                 if cut {

@@ -195,7 +195,7 @@ impl BlockFormat for MiniCpm5 {
             return BlockResult::truncated(ids::MINICPM5, block.len());
         };
         let head =
-            String::from_utf8_lossy(&block[..gt]).replacen("<functionname=", "<function name=", 1);
+            crate::scan::lossy(&block[..gt]).replacen("<functionname=", "<function name=", 1);
         let name = clean_name(&attr(head.as_bytes(), "name").unwrap_or_default());
         if name.is_empty() {
             return BlockResult::error("TLP-001", "MiniCPM function has no name", 0);
@@ -234,7 +234,7 @@ fn params(body: &[u8]) -> (Map<String, Value>, bool) {
         let Some(gt) = memchr::memchr(b'>', &body[p..]).map(|k| p + k) else {
             return (args, false);
         };
-        let tag = String::from_utf8_lossy(&body[p..gt]).replacen("<paramname=", "<param name=", 1);
+        let tag = crate::scan::lossy(&body[p..gt]).replacen("<paramname=", "<param name=", 1);
         let key = attr(tag.as_bytes(), "name").unwrap_or_default();
         let vs = gt + 1;
         let (value, next) = if body[vs..].starts_with(CDATA_OPEN) {
@@ -242,7 +242,7 @@ fn params(body: &[u8]) -> (Map<String, Value>, bool) {
             let Some(e) = scan::find(body, from, CDATA_CLOSE) else {
                 return (args, false);
             };
-            let text = String::from_utf8_lossy(&body[from..e]).into_owned();
+            let text = crate::scan::lossy(&body[from..e]).into_owned();
             match scan::find(body, e, b"</param>") {
                 Some(c) => (Value::String(text), c + 8),
                 None => return (args, false),
@@ -251,7 +251,7 @@ fn params(body: &[u8]) -> (Map<String, Value>, bool) {
             let Some(c) = scan::find(body, vs, b"</param>") else {
                 return (args, false);
             };
-            let text = String::from_utf8_lossy(&body[vs..c]);
+            let text = crate::scan::lossy(&body[vs..c]);
             (decode_value(&text), c + 8)
         };
         if !key.is_empty() && !args.contains_key(&key) {

@@ -180,7 +180,7 @@ impl Scanner for JsonLines {
                 }
                 End::More if !eof => return BlockEnd::More,
                 End::More | End::NotValue => {
-                    let tail = String::from_utf8_lossy(&block[start..]);
+                    let tail = crate::scan::lossy(&block[start..]);
                     let closable = close_truncated(tail.trim_end()).is_some();
                     return if closable || self.last_end == self.tag {
                         BlockEnd::Done {

@@ -230,12 +230,12 @@ impl BlockFormat for Mistral {
                 super::shared::json::json_block(block, b, block.len(), ids::MISTRAL, cx)
             }
             Head::Named { name, id, body } => {
-                let name_s = clean_name(&String::from_utf8_lossy(&block[name.0..name.1]));
+                let name_s = clean_name(&crate::scan::lossy(&block[name.0..name.1]));
                 if name_s.is_empty() {
                     return BlockResult::error("TLP-001", "mistral call has no function name", 0);
                 }
                 let id = id
-                    .map(|(a, b)| String::from_utf8_lossy(scan::trim(&block[a..b])).into_owned())
+                    .map(|(a, b)| crate::scan::lossy(scan::trim(&block[a..b])).into_owned())
                     .filter(|s| !s.is_empty());
                 match section::json_arguments(
                     &block[body..],

@@ -100,7 +100,7 @@ impl BlockFormat for PyList {
     }
 
     fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
-        let text = String::from_utf8_lossy(block);
+        let text = crate::scan::lossy(block);
         let exact = matches!(text, std::borrow::Cow::Borrowed(_));
         match parse_call_list(&text, cx.cut) {
             Ok(pc) => block_result(pc, ids::PYTHONIC, 0, block.len(), exact),
@@ -139,7 +139,7 @@ impl BlockFormat for PyInlineList {
         if cx.cut {
             return BlockResult::text();
         }
-        let text = String::from_utf8_lossy(block);
+        let text = crate::scan::lossy(block);
         let exact = matches!(text, std::borrow::Cow::Borrowed(_));
         match parse_call_list(&text, false) {
             Ok(pc) if pc.calls.iter().all(|c| c.positional == 0) => {
@@ -168,7 +168,7 @@ impl BlockFormat for PyBare {
     }
 
     fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
-        let text = String::from_utf8_lossy(block);
+        let text = crate::scan::lossy(block);
         let exact = matches!(text, std::borrow::Cow::Borrowed(_));
         match parse_call_sequence(&text, cx.cut) {
             Ok(pc)

@@ -320,7 +320,7 @@ mod tests {
                     Place::Anywhere => matches!(b, b'<' | b'[' | b'`' | b'{'),
                 },
                 "{:?}",
-                String::from_utf8_lossy(e.opener.lit)
+                crate::scan::lossy(e.opener.lit)
             );
         }
     }

@@ -66,7 +66,7 @@ impl BlockFormat for Sarashina {
             if cx.cut {
                 return BlockResult::text();
             }
-            let text = String::from_utf8_lossy(block);
+            let text = crate::scan::lossy(block);
             return value_calls(
                 &text,
                 ids::SARASHINA,

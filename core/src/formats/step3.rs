@@ -228,7 +228,7 @@ fn parameters(inner: &[u8]) -> (Map<String, serde_json::Value>, bool) {
                 (next, next)
             }
         };
-        let text = String::from_utf8_lossy(&inner[vf..ve]);
+        let text = crate::scan::lossy(&inner[vf..ve]);
         let key = key.trim().to_string();
         if !key.is_empty() && !args.contains_key(&key) {
             args.insert(key, section::typed_value(strip_one_newline(&text)));

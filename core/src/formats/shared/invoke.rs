@@ -38,7 +38,7 @@ fn skip_ns(b: &[u8], mut i: usize) -> usize {
 
 /// `name="X"`, `name='X'`, `name=X` or `="X"`: the name.
 fn attr_name(raw: &[u8]) -> String {
-    let s = String::from_utf8_lossy(raw);
+    let s = crate::scan::lossy(raw);
     let s = s.trim();
     let s = s.strip_prefix("name").map(str::trim_start).unwrap_or(s);
     let s = s.strip_prefix('=').unwrap_or(s).trim();
@@ -63,7 +63,7 @@ fn value(raw: &[u8]) -> Value {
             break;
         }
     }
-    let text = String::from_utf8_lossy(r);
+    let text = crate::scan::lossy(r);
     super::xml::decode_value(&strip_value_framing(&text))
 }
 
@@ -126,7 +126,7 @@ pub fn invokes(b: &[u8]) -> Vec<Invoke> {
             let (key, close) = if rest.starts_with(b"<parameter") {
                 (attr_name(&b[j + 10..tg]), b"</parameter>".to_vec())
             } else {
-                let k = String::from_utf8_lossy(&b[j + 1..tg]).trim().to_string();
+                let k = crate::scan::lossy(&b[j + 1..tg]).trim().to_string();
                 let c = format!("</{k}>").into_bytes();
                 (k, c)
             };

@@ -347,7 +347,7 @@ pub fn json_block(
     format: FormatId,
     cx: &ParseCx,
 ) -> BlockResult {
-    let body = String::from_utf8_lossy(&block[from..to]);
+    let body = crate::scan::lossy(&block[from..to]);
     let trimmed = body.trim();
     if trimmed.is_empty() {
         if cx.cut {

@@ -594,7 +594,7 @@ pub fn json_arguments(
     format: FormatId,
     opts: &crate::repair::RepairOptions,
 ) -> Result<(Map<String, Value>, Vec<Repair>), BlockError> {
-    let raw = String::from_utf8_lossy(text);
+    let raw = crate::scan::lossy(text);
     let t = raw.trim();
     let lead = raw.len() - raw.trim_start().len();
     if t.is_empty() {
@@ -668,7 +668,7 @@ pub fn typed_value(text: &str) -> Value {
 
 /// The value of attribute `name` (`name="v"` or `name='v'`) in a tag's text.
 pub fn attr(tag: &[u8], name: &str) -> Option<String> {
-    let t = String::from_utf8_lossy(tag);
+    let t = crate::scan::lossy(tag);
     let mut from = 0;
     while let Some(k) = t[from..].find(name) {
         let at = from + k;
@@ -810,7 +810,7 @@ mod scan_tests {
                 .iter()
                 .map(|t| (t.name.clone(), t.arguments.to_string()))
                 .collect::<Vec<_>>();
-            (calls, String::from_utf8_lossy(&c.text).into_owned())
+            (calls, crate::scan::lossy(&c.text).into_owned())
         };
         assert_eq!(get(&batch), get(&stream), "{input}");
         get(&batch)

@@ -61,7 +61,7 @@ impl BlockFormat for TaggedJson {
         if cx.cut {
             return BlockResult::text();
         }
-        let body = String::from_utf8_lossy(&block[from..to]);
+        let body = crate::scan::lossy(&block[from..to]);
         let trimmed = body.trim();
         let lead = body.len() - body.trim_start().len();
         let mut r =

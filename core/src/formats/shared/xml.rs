@@ -50,7 +50,7 @@ pub fn parse_function(block: &[u8], format: FormatId, cx: &ParseCx) -> BlockResu
 
 /// `=NAME`, `="NAME"`, ` name="NAME"`: the name with quotes and spaces removed.
 pub fn read_name(raw: &[u8]) -> String {
-    let s = String::from_utf8_lossy(raw);
+    let s = crate::scan::lossy(raw);
     let s = s.trim();
     let s = s.strip_prefix("name").map(str::trim_start).unwrap_or(s);
     let s = s.strip_prefix('=').unwrap_or(s).trim();
@@ -246,7 +246,7 @@ fn parse_parameters_until_end(body: &[u8]) -> (Map<String, Value>, bool, Option<
         let Some(k) = key_end(body, p) else {
             return (args, false, None);
         };
-        let key = String::from_utf8_lossy(&body[p + PARAM_OPEN.len()..k])
+        let key = crate::scan::lossy(&body[p + PARAM_OPEN.len()..k])
             .trim()
             .trim_matches('"')
             .to_string();
@@ -279,7 +279,7 @@ fn insert(args: &mut Map<String, Value>, key: String, raw: &[u8]) {
     if key.is_empty() || args.contains_key(&key) {
         return;
     }
-    let text = String::from_utf8_lossy(raw);
+    let text = crate::scan::lossy(raw);
     let v = strip_value_framing(&text);
     args.insert(key, decode_value(&v));
 }

@@ -206,7 +206,7 @@ pub fn body_text(
     cut: bool,
     format: FormatId,
 ) -> Result<Cow<'_, str>, BlockResult> {
-    let text = String::from_utf8_lossy(&block[from..to]);
+    let text = crate::scan::lossy(&block[from..to]);
     if !text.trim().is_empty() {
         return Ok(text);
     }
