@@ -461,3 +461,69 @@ fn split_with_tools_enriches_its_calls_like_parse() {
     let (plain, _, _) = run(&["split", "bad-days.log"]);
     assert!(records(&plain)[0]["tool_calls"][0].get("valid").is_none());
 }
+
+/// `validate` judges a large document a slice at a time, handing on what
+/// lies before the engine's settled offset. Calls that straddle the slice
+/// boundaries, errors, and calls drafted in reasoning (which come out after
+/// the reasoning ends) must still come out once each, in document order,
+/// numbered from 0: the same calls and errors `parse` reports.
+#[test]
+fn a_large_document_is_judged_in_document_order_across_slices() {
+    let mut doc = String::new();
+    let mut k = 0usize;
+    while doc.len() < (3 << 20) + (1 << 19) {
+        k += 1;
+        doc.push_str("some prose before the call, with a (parenthesis) and more.\n");
+        // near a MiB boundary (where validate's slices end), pad so that the
+        // next call starts just before it and straddles it
+        let next = (doc.len() / (1 << 20) + 1) << 20;
+        if next - doc.len() < 400 {
+            let pad = next - doc.len() - 20;
+            doc.push_str(&"x".repeat(pad - 1));
+            doc.push('\n');
+        }
+        match k % 5 {
+            0 => doc.push_str(
+                "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>\n",
+            ),
+            1 => doc.push_str("<tool_call>\n{\"name\": \"no_such_tool\", \"arguments\": {}}\n</tool_call>\n"),
+            2 => doc.push_str("<tool_call>\n{\"name\": \"read_file\", \"arguments\": {]]]}}}\n</tool_call>\n"),
+            3 => doc.push_str(
+                "<think>drafting: <tool_call>{\"name\": \"read_file\", \"arguments\": {\"path\": \"a\"}}</tool_call> done</think>\n",
+            ),
+            _ => doc.push_str("plain prose line without any call at all, just words.\n"),
+        }
+    }
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("validate-slices.txt");
+    std::fs::write(&path, &doc).expect("temp file");
+    let file = path.to_str().expect("utf-8 path");
+    let tools = dir().join("tools/openai-chat.json");
+    let tools = tools.to_str().expect("utf-8 path");
+    let flags = ["--no-config", "--reasoning-calls", "--tools", tools];
+    let parsed = common::run_binary(&[&["parse"], &flags[..], &[file]].concat(), None, None);
+    let validated = common::run_binary(
+        &[
+            &["validate", "--no-strict", "--no-diagnostics"],
+            &flags[..],
+            &[file],
+        ]
+        .concat(),
+        None,
+        None,
+    );
+    let parsed = records(&parsed.out());
+    let validated = records(&validated.out());
+    assert!(parsed.len() > 3000, "{} records", parsed.len());
+    assert_eq!(validated.len(), parsed.len());
+    let mut last_line = 0;
+    for (i, (v, p)) in validated.iter().zip(&parsed).enumerate() {
+        assert_eq!(v["index"], i, "{v}");
+        let name = p["name"].as_str().unwrap_or("");
+        if p["type"] == "tool_call" {
+            assert_eq!(v["name"], name, "record {i}: {v} vs {p}");
+        }
+        let line = v["line"].as_u64().expect("line");
+        assert!(line >= last_line, "record {i} goes back: {v}");
+        last_line = line;
+    }
+}

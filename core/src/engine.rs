@@ -340,6 +340,17 @@ impl Engine {
         self.base
     }
 
+    /// An offset no event still to come starts before, in the coordinates
+    /// of the events' spans, when the engine can tell: in plain text with
+    /// nothing drafted in reasoning waiting, everything before the consumed
+    /// bytes is final. `None` inside a block, reasoning or code, where a
+    /// later event may start earlier. A consumer that must order what it is
+    /// given (`validate`) can hand on everything before it.
+    pub fn settled(&self) -> Option<u64> {
+        (matches!(self.mode, Mode::Text) && self.drafted.is_empty())
+            .then(|| self.base.saturating_sub(self.hidden.len))
+    }
+
     /// Bytes held back right now: the undecided tail of the input (a marker
     /// prefix, a block whose end is not yet found), plus what the nested
     /// engine scanning reasoning holds. The memory tests assert this stays

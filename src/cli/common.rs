@@ -446,7 +446,24 @@ const READ_CHUNK: usize = 64 << 10;
 ///
 /// `flag` names the limit in the message (`--max-input`, `--max-tools-size`).
 pub fn read_limited(r: impl Read, name: &str, max: u64, flag: &str) -> anyhow::Result<Vec<u8>> {
+    read_limited_sized(r, name, max, flag, None)
+}
+
+/// [`read_limited`] into a buffer sized for `size` bytes (a regular file's
+/// length) up front, so that a large file is held once and not in a
+/// buffer grown by doubling (which can reach twice its size).
+pub fn read_limited_sized(
+    r: impl Read,
+    name: &str,
+    max: u64,
+    flag: &str,
+    size: Option<u64>,
+) -> anyhow::Result<Vec<u8>> {
     let mut bytes = Vec::new();
+    if let Some(size) = size.filter(|&s| s <= max) {
+        // one more byte: reading to the end finds the end without growing
+        bytes.reserve_exact(usize::try_from(size).unwrap_or(0).saturating_add(1));
+    }
     r.take(max.saturating_add(1))
         .read_to_end(&mut bytes)
         .with_context(|| format!("reading {name}"))?;
@@ -586,7 +603,11 @@ pub fn documents_of(
         // tools file given as input can be recognised
         let small = small_regular_file(path);
         let body = if reading == Reading::Whole || small {
-            let bytes = read_limited(reader, &name, input.max_input, "--max-input")?;
+            let size = std::fs::metadata(path)
+                .ok()
+                .filter(|m| m.is_file() && path.as_os_str() != "-")
+                .map(|m| m.len());
+            let bytes = read_limited_sized(reader, &name, input.max_input, "--max-input", size)?;
             // an input named on the command line (or stdin) is refused (exit
             // 2); a tools file met while walking a directory is skipped with
             // a note, as a binary file is

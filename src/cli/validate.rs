@@ -342,16 +342,13 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Outcome> {
         let cfg = tools.engine(args.engine.config(&doc.name)?);
         let name = args.engine.doc_name(&doc.name);
         files += 1;
-        let items = items_of(
+        judge_items(
             &name,
             doc.into_bytes(args.input.max_input)?,
             &cfg,
             &args.wire.config(),
-        );
-        for item in items {
-            run.judge(item, &cfg)?;
-        }
-        Ok(())
+            |item| run.judge(item, &cfg),
+        )
     })?;
     run.out.flush()?;
     let summary = format!(
@@ -399,18 +396,69 @@ pub(crate) fn is_records(bytes: &[u8]) -> bool {
     any
 }
 
-fn items_of(name: &str, bytes: Vec<u8>, cfg: &Config, wire: &crate::wire::WireConfig) -> Vec<Item> {
+/// Judges the items of one document in document order, as they are found:
+/// the engine is fed a slice at a time and what lies before its settled
+/// offset is judged and dropped, so a large transcript's calls are never
+/// all held at once (only the document itself, which diagnostics quote).
+fn judge_items(
+    name: &str,
+    bytes: Vec<u8>,
+    cfg: &Config,
+    wire: &crate::wire::WireConfig,
+    mut judge: impl FnMut(Item) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
     if is_records(&bytes) {
-        return record_items(name, bytes);
+        return record_items(name, bytes).into_iter().try_for_each(judge);
     }
-    // the calls and errors only: the text is not kept (memory)
-    let mut found = crate::document::Collector::calls_only();
-    let mut engine = crate::wire::WireEngine::new(cfg.clone(), wire.clone());
-    engine.feed(&bytes, &mut found);
-    engine.finish(&mut found);
-    let summary = engine.summary();
-    super::report_server_errors(name, &summary);
+    /// Slice of the document fed at a time.
+    const SLICE: usize = 1 << 20;
     let text = Rc::new(Located::new(bytes));
+    let mut engine = crate::wire::WireEngine::new(cfg.clone(), wire.clone());
+    // found but not judged yet; `index` numbers the judged ones
+    let mut pending: Vec<Item> = Vec::new();
+    let mut index = 0usize;
+    let mut flush = |pending: &mut Vec<Item>, before: u64| -> anyhow::Result<()> {
+        // calls before errors at one offset, each in the order found
+        pending.sort_by_key(|it| (it.call.span[0], it.broken.is_some()));
+        let n = pending.partition_point(|it| it.call.span[0] < before);
+        for mut item in pending.drain(..n) {
+            item.call.index = index;
+            index += 1;
+            judge(item)?;
+        }
+        Ok(())
+    };
+    let bytes = text.bytes();
+    let mut at = 0;
+    loop {
+        let end = (at + SLICE).min(bytes.len());
+        // the calls and errors only: the text is not kept (memory)
+        let mut found = crate::document::Collector::calls_only();
+        if at < end {
+            engine.feed(&bytes[at..end], &mut found);
+        } else {
+            engine.finish(&mut found);
+        }
+        pending.extend(found_items(name, &text, found));
+        if at >= end {
+            flush(&mut pending, u64::MAX)?;
+            break;
+        }
+        if let Some(settled) = engine.settled() {
+            flush(&mut pending, settled)?;
+        }
+        at = end;
+    }
+    super::report_server_errors(name, &engine.summary());
+    Ok(())
+}
+
+/// The calls and errors a collector found, as items to judge.
+fn found_items(
+    name: &str,
+    text: &Rc<Located<Vec<u8>>>,
+    found: crate::document::Collector,
+) -> Vec<Item> {
     let mut items: Vec<Item> = Vec::with_capacity(found.calls.len() + found.errors.len());
     for call in found.calls {
         items.push(Item {
@@ -441,10 +489,6 @@ fn items_of(name: &str, bytes: Vec<u8>, cfg: &Config, wire: &crate::wire::WireCo
                 actual: String::new(),
             }),
         });
-    }
-    items.sort_by_key(|i| i.call.span[0]);
-    for (k, it) in items.iter_mut().enumerate() {
-        it.call.index = k;
     }
     items
 }

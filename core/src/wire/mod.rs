@@ -844,6 +844,16 @@ impl WireEngine {
         }
     }
 
+    /// [`Engine::settled`] for text input; `None` for a server's wire
+    /// format (or before the input kind is known), whose calls need not come
+    /// in span order.
+    pub fn settled(&self) -> Option<u64> {
+        match self.core.state {
+            State::Text => self.core.engine.settled(),
+            _ => None,
+        }
+    }
+
     /// Calls reported so far.
     pub fn calls(&self) -> usize {
         match self.core.state {
