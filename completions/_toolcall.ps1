@@ -122,7 +122,7 @@ Register-ArgumentCompleter -Native -CommandName 'toolcall' -ScriptBlock {
             [CompletionResult]::new('--no-repair', '--no-repair', [CompletionResultType]::ParameterName, 'Do not repair broken argument JSON')
             [CompletionResult]::new('--reasoning-calls', '--reasoning-calls', [CompletionResultType]::ParameterName, 'Also report calls drafted inside reasoning, flagged `in_reasoning`')
             [CompletionResult]::new('--think-open', '--think-open', [CompletionResultType]::ParameterName, 'The output starts inside a think block opened by the prompt')
-            [CompletionResult]::new('--block-buffered', '--block-buffered', [CompletionResultType]::ParameterName, 'Buffer output in blocks instead of flushing per event')
+            [CompletionResult]::new('--block-buffered', '--block-buffered', [CompletionResultType]::ParameterName, 'Buffer output in blocks instead of flushing after every read')
             [CompletionResult]::new('--no-strict', '--no-strict', [CompletionResultType]::ParameterName, 'Lenient mode: accept properties the schema does not declare, and calls to tools the file does not list (with a warning).')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Strict mode even when the config file turns it off.')
             [CompletionResult]::new('--no-config', '--no-config', [CompletionResultType]::ParameterName, 'Do not look for a `.toolcall.json5` configuration file.')

@@ -117,7 +117,7 @@ set edit:completion:arg-completer[toolcall] = {|@words|
             cand --no-repair 'Do not repair broken argument JSON'
             cand --reasoning-calls 'Also report calls drafted inside reasoning, flagged `in_reasoning`'
             cand --think-open 'The output starts inside a think block opened by the prompt'
-            cand --block-buffered 'Buffer output in blocks instead of flushing per event'
+            cand --block-buffered 'Buffer output in blocks instead of flushing after every read'
             cand --no-strict 'Lenient mode: accept properties the schema does not declare, and calls to tools the file does not list (with a warning).'
             cand --strict 'Strict mode even when the config file turns it off.'
             cand --no-config 'Do not look for a `.toolcall.json5` configuration file.'

@@ -188,7 +188,7 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l inline-json
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l no-repair -d 'Do not repair broken argument JSON'
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l reasoning-calls -d 'Also report calls drafted inside reasoning, flagged `in_reasoning`'
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l think-open -d 'The output starts inside a think block opened by the prompt'
-complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l block-buffered -d 'Buffer output in blocks instead of flushing per event'
+complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l block-buffered -d 'Buffer output in blocks instead of flushing after every read'
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l no-strict -d 'Lenient mode: accept properties the schema does not declare, and calls to tools the file does not list (with a warning).'
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l strict -d 'Strict mode even when the config file turns it off.'
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l no-config -d 'Do not look for a `.toolcall.json5` configuration file.'

@@ -16,7 +16,8 @@ use std::path::PathBuf;
 ///
 /// Reads stdin (or FILE) chunk by chunk as it arrives and writes `text`,
 /// `reasoning`, `markup`, `tool_call_start`, `tool_call`, `error` and a final
-/// `done` event, flushing after each. Only bytes that could still begin a
+/// `done` event. What one read decided is flushed before the next read, so
+/// nothing certain waits for more input. Only bytes that could still begin a
 /// marker are held back. The spans of text, reasoning, markup and tool_call
 /// events tile the input exactly. Exit status 0 when a call was found.
 ///
@@ -46,7 +47,7 @@ pub struct StreamArgs {
     /// Wire input settings.
     #[command(flatten)]
     pub wire: WireArgs,
-    /// Buffer output in blocks instead of flushing per event.
+    /// Buffer output in blocks instead of flushing after every read.
     #[arg(long)]
     pub block_buffered: bool,
     /// Read size in bytes (small values simulate token-by-token arrival).
@@ -150,11 +151,11 @@ impl Sink for Writer {
 
 /// Runs `stream`.
 pub fn run(args: &StreamArgs) -> anyhow::Result<Outcome> {
-    let policy = if args.block_buffered {
-        FlushPolicy::Block
-    } else {
-        FlushPolicy::PerRecord
-    };
+    // Records go out after every read, before the next one can wait for
+    // input: as live as a flush per record (a model's tokens arrive one
+    // read at a time), at one write per read instead of one per record.
+    let policy = FlushPolicy::Block;
+    let flush_per_read = !args.block_buffered;
     let (name, mut reader): (String, Box<dyn Read>) = match &args.file {
         Some(p) if p.as_os_str() != "-" => (
             p.display().to_string(),
@@ -194,6 +195,9 @@ pub fn run(args: &StreamArgs) -> anyhow::Result<Outcome> {
         engine.feed(&buf[..n], &mut w);
         if let Some(e) = w.failed.take() {
             return Err(e.into());
+        }
+        if flush_per_read {
+            w.out.flush()?;
         }
     }
     engine.finish(&mut w);
