@@ -179,6 +179,39 @@ pub fn call_from_owned_object(
     })
 }
 
+/// The commonest call body, `{"name": "…", "arguments": {…}}` with exactly
+/// these two keys, once each, decoded straight into its parts (no map for
+/// the envelope). `None` for any other body, which then takes the general
+/// path ([`calls_from_owned`]); for this shape both give the same parts.
+pub fn plain_call(body: &str) -> Option<CallParts> {
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Plain {
+        name: String,
+        arguments: Map<String, Value>,
+    }
+    // serde's derived struct would also take a two-element array
+    if !body.starts_with('{') {
+        return None;
+    }
+    let plain: Plain = serde_json::from_str(body).ok()?;
+    let trimmed = plain.name.trim();
+    if trimmed.is_empty() {
+        return None; // the general path gives the error
+    }
+    let name = if trimmed.len() == plain.name.len() {
+        plain.name
+    } else {
+        trimmed.to_string()
+    };
+    Some(CallParts {
+        name,
+        arguments: plain.arguments,
+        id: None,
+        repairs: Vec::new(),
+    })
+}
+
 /// Decodes an arguments value exactly once: an object stays, a JSON string
 /// holding an object is decoded (repaired if needed), absent or `null` is `{}`.
 pub fn arguments_from(v: Option<&Value>) -> Result<(Map<String, Value>, Vec<Repair>), Shape> {
@@ -362,7 +395,11 @@ pub const SERVER_SEPARATOR: &str = "___";
 /// `(server, tool)`. Both parts must be non-empty, so `___x`, `x___` and
 /// names without the separator give `None`; `a___b___c` is `("a", "b___c")`.
 pub fn split_server_name(name: &str) -> Option<(&str, &str)> {
-    let (server, tool) = name.split_once(SERVER_SEPARATOR)?;
+    // a name is short and mostly has no `_` at all: a byte search first
+    // (`split_once` would build a substring searcher for every call)
+    let bytes = name.as_bytes();
+    let at = memchr::memchr_iter(b'_', bytes).find(|&i| bytes[i..].starts_with(b"___"))?;
+    let (server, tool) = (&name[..at], &name[at + SERVER_SEPARATOR.len()..]);
     if server.is_empty() || tool.is_empty() {
         return None;
     }
@@ -394,6 +431,36 @@ pub fn add_server_fields(name: &str, extra: &mut Map<String, Value>) {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The fast path agrees with the general one wherever it answers, and
+    /// leaves every other shape to it.
+    #[test]
+    fn plain_call_matches_the_general_path() {
+        for body in [
+            r#"{"name": "f", "arguments": {"a": 1, "b": [1.50, "x\u00e9"]}}"#,
+            r#"{"arguments": {}, "name": "  f  "}"#,
+            r#"{"name": "s___t", "arguments": {"a": {"a": 1, "a": 2}}}"#,
+        ] {
+            let fast = plain_call(body).expect("the plain shape");
+            let v: Value = serde_json::from_str(body).unwrap();
+            let general = calls_from_owned(v, Evidence::Weak).unwrap();
+            assert_eq!(general.len(), 1);
+            assert_eq!(fast.name, general[0].name);
+            assert_eq!(fast.arguments, general[0].arguments);
+            assert_eq!(fast.id, general[0].id);
+        }
+        for body in [
+            r#"["f", {"a": 1}]"#,
+            r#"{"name": "f", "arguments": "{\"a\": 1}"}"#,
+            r#"{"name": "f", "arguments": {}, "id": "c1"}"#,
+            r#"{"name": "f", "name": "g", "arguments": {}}"#,
+            r#"{"name": " ", "arguments": {}}"#,
+            r#"{"name": "f", "arguments": null}"#,
+            r#"{"name": "f", "arguments": {},}"#,
+        ] {
+            assert!(plain_call(body).is_none(), "{body}");
+        }
+    }
 
     #[test]
     fn reads_every_key_spelling() {

@@ -30,6 +30,8 @@ pub struct Collector {
     /// Keep no text or reasoning bytes (`parse` prints only calls and
     /// errors, and must not hold a gigabyte of prose to do it).
     pub skip_text: bool,
+    /// Ask for no `tool_call_start` events (`starts` stays empty).
+    pub skip_starts: bool,
 }
 
 impl Collector {
@@ -37,6 +39,7 @@ impl Collector {
     pub fn calls_only() -> Self {
         Collector {
             skip_text: true,
+            skip_starts: true,
             ..Collector::default()
         }
     }
@@ -80,6 +83,10 @@ impl Collector {
 }
 
 impl Sink for Collector {
+    fn wants_starts(&self) -> bool {
+        !self.skip_starts
+    }
+
     fn event(&mut self, ev: Event<'_>) {
         match ev {
             Event::Text { span, bytes } => {

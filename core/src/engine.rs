@@ -66,6 +66,13 @@ pub enum Event<'a> {
 pub trait Sink {
     /// Called once per event, in document order.
     fn event(&mut self, ev: Event<'_>);
+
+    /// Whether [`Event::ToolCallStart`] events are wanted. A sink that only
+    /// keeps whole calls says no, and the engine skips the work of finding
+    /// a call's name early; every other event is the same.
+    fn wants_starts(&self) -> bool {
+        true
+    }
 }
 
 impl<F: FnMut(Event<'_>)> Sink for F {
@@ -549,6 +556,50 @@ impl Engine {
         sp.min(nl).min(extra)
     }
 
+    /// The next byte at or after `from` that can start a marker in the
+    /// middle of a line (a special byte, the armed byte, the extra stop);
+    /// `usize::MAX` when none. Remembered between steps: in prose these are
+    /// rare, so one search covers many lines.
+    #[inline]
+    fn next_mid_stop(&mut self, data: &[u8], from: usize, armed: Option<u8>) -> usize {
+        let sp = self
+            .sp_cache
+            .find(self.base, data, from, |d, f| find_special(d, f, armed));
+        match self.extra_stop {
+            Some(b) => sp.min(
+                self.extra_cache
+                    .find(self.base, data, from, |d, f| find_byte(d, f, b)),
+            ),
+            None => sp,
+        }
+    }
+
+    /// Walks the newlines in `data[from..limit]`, counting each, and returns
+    /// the start of the first line that needs a line-start look: its first
+    /// byte after blanks may begin a marker, or only blanks are left before
+    /// the end of `data`. `None` when every line in the range is plain
+    /// prose. One tight loop over the newlines: stopping the text scanner at
+    /// each of them costs more than the rest of the scan.
+    #[inline]
+    fn next_interesting_line(&mut self, data: &[u8], from: usize, limit: usize) -> Option<usize> {
+        let len = data.len();
+        let interest = registry::line_interest_table();
+        let mut scanned = limit.saturating_sub(from);
+        let mut found = None;
+        for k in memchr::memchr_iter(b'\n', data.get(from..limit).unwrap_or_default()) {
+            let nl = from + k;
+            self.newline_at(nl);
+            let m = skip_blank(data, nl + 1);
+            if m >= len || interest[usize::from(data[m])] {
+                scanned = k + 1;
+                found = Some(nl + 1);
+                break;
+            }
+        }
+        self.nl_cache.work += scanned as u64 + 1;
+        found
+    }
+
     fn probe_at(&mut self, data: &[u8], at: usize, line_start: bool, eof: bool) -> Probe {
         self.probes += 1;
         let cx = ProbeCx {
@@ -612,7 +663,20 @@ impl Engine {
                     i = m;
                 }
             }
-            let c = self.next_stop(data, i, armed);
+            let c = if len - i < 16 && armed.is_none() && self.extra_stop.is_none() {
+                // a short rest (a small chunk of a stream): one pass for all
+                self.next_stop(data, i, armed)
+            } else {
+                let stop = self.next_mid_stop(data, i, armed);
+                match self.next_interesting_line(data, i, stop.min(len)) {
+                    Some(line) => {
+                        i = line;
+                        at_ls = true;
+                        continue;
+                    }
+                    None => stop,
+                }
+            };
             if c >= len {
                 // No newline is left in `data[i..]`: every line in `data` is
                 // counted.
@@ -981,7 +1045,7 @@ impl Engine {
         pos: usize,
         sink: &mut dyn Sink,
     ) {
-        if self.start_sent {
+        if self.start_sent || !sink.wants_starts() {
             return;
         }
         let head = &block[..block.len().min(formats::EARLY_NAME_WINDOW)];
@@ -1147,7 +1211,7 @@ impl Engine {
             arguments: serde_json::Value::Object(c.arguments),
             format,
             span,
-            raw: String::from_utf8_lossy(raw).into_owned(),
+            raw: scan::lossy(raw).into_owned(),
             repairs: c.repairs,
             in_reasoning: false,
             extra,
@@ -1330,6 +1394,10 @@ fn after(bytes: &[u8], cut: usize) -> &[u8] {
 }
 
 impl Sink for Unhide<'_> {
+    fn wants_starts(&self) -> bool {
+        self.sink.wants_starts()
+    }
+
     fn event(&mut self, ev: Event<'_>) {
         match ev {
             Event::Text { span, bytes } => {
@@ -1557,15 +1625,20 @@ fn json_fault(block: &[u8]) -> usize {
 pub fn derive_id(index: usize, offset: u64, name: &str) -> String {
     const PRIME: u64 = 0x0000_0100_0000_01b3;
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in (index as u64)
-        .to_le_bytes()
-        .iter()
-        .chain(offset.to_le_bytes().iter())
-        .chain(name.as_bytes())
-    {
-        h = (h ^ *b as u64).wrapping_mul(PRIME);
+    let (index, offset) = ((index as u64).to_le_bytes(), offset.to_le_bytes());
+    for part in [&index[..], &offset[..], name.as_bytes()] {
+        for &b in part {
+            h = (h ^ u64::from(b)).wrapping_mul(PRIME);
+        }
     }
-    format!("call_{:08x}", (h ^ (h >> 32)) as u32)
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let folded = (h ^ (h >> 32)) as u32;
+    let mut id = String::with_capacity(13);
+    id.push_str("call_");
+    for shift in (0..8).rev() {
+        id.push(char::from(HEX[((folded >> (shift * 4)) & 0xf) as usize]));
+    }
+    id
 }
 
 #[cfg(test)]

@@ -36,6 +36,7 @@ pub mod config;
 pub mod document;
 pub mod engine;
 pub mod formats;
+pub mod ndjson;
 pub mod record;
 pub mod render;
 pub mod repair;

@@ -147,6 +147,47 @@ impl Output {
         Ok(())
     }
 
+    /// Writes a tool call record: the same bytes as [`Output::record`],
+    /// written straight into the buffer.
+    pub fn tool_call(&mut self, call: &crate::record::ToolCall) -> io::Result<()> {
+        if self.quiet || self.pretty {
+            return self.record(call);
+        }
+        call.write_json(&mut self.inner)?;
+        self.end_record()
+    }
+
+    /// Writes a `{"type":KIND,"FIELD":VALUE,"span":[a,b]}` record (`stream`'s
+    /// text, reasoning and markup): the same bytes as serializing it.
+    pub fn text_record(
+        &mut self,
+        kind: &str,
+        field: &str,
+        value: &str,
+        span: crate::record::Span,
+    ) -> io::Result<()> {
+        if self.quiet {
+            return Ok(());
+        }
+        if self.pretty {
+            let mut rec = serde_json::Map::new();
+            rec.insert("type".into(), kind.into());
+            rec.insert(field.into(), value.into());
+            rec.insert("span".into(), serde_json::json!(span));
+            return self.record(&rec);
+        }
+        toolcall_core::ndjson::write_text_record(&mut self.inner, kind, field, value, span)?;
+        self.end_record()
+    }
+
+    fn end_record(&mut self) -> io::Result<()> {
+        self.inner.write_all(b"\n")?;
+        if self.policy == FlushPolicy::PerRecord {
+            self.inner.flush()?;
+        }
+        Ok(())
+    }
+
     /// Writes raw bytes (e.g. repaired JSON, `split --text`).
     pub fn raw(&mut self, bytes: &[u8]) -> io::Result<()> {
         if self.quiet {

@@ -115,9 +115,14 @@ pub fn run(args: &ParseArgs) -> anyhow::Result<Outcome> {
                     if found.calls.is_empty() && found.errors.is_empty() {
                         return true;
                     }
+                    // the next chunk likely finds as many calls: no regrowing
+                    let next = Collector {
+                        calls: Vec::with_capacity(found.calls.len()),
+                        ..Collector::calls_only()
+                    };
                     let batch = Batch {
                         name: name.clone(),
-                        found: std::mem::replace(&mut found, Collector::calls_only()),
+                        found: std::mem::replace(&mut found, next),
                         last: false,
                     };
                     result = push(batch);
@@ -198,7 +203,7 @@ pub fn run(args: &ParseArgs) -> anyhow::Result<Outcome> {
                     out.record(e)?;
                 }
                 if args.shape.shape == "native" {
-                    out.record(call)?;
+                    out.tool_call(call)?;
                 } else {
                     out.record(&args.shape.shaped(call))?;
                 }

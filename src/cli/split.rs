@@ -127,6 +127,10 @@ struct TextOut<'a> {
 }
 
 impl crate::engine::Sink for TextOut<'_> {
+    fn wants_starts(&self) -> bool {
+        false
+    }
+
     fn event(&mut self, ev: Event<'_>) {
         if let Event::Text { bytes, .. } = ev {
             if self.failed.is_none() {

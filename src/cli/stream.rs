@@ -65,18 +65,7 @@ pub struct StreamArgs {
 #[derive(Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 enum StreamRecord<'a> {
-    Text {
-        text: &'a str,
-        span: Span,
-    },
-    Reasoning {
-        text: &'a str,
-        span: Span,
-    },
-    Markup {
-        raw: &'a str,
-        span: Span,
-    },
+    // text, reasoning and markup records: `Writer::text_record`
     ToolCallStart {
         index: usize,
         id: &'a str,
@@ -116,27 +105,40 @@ impl Writer {
     }
 }
 
+impl Writer {
+    /// Writes a text, reasoning or markup record (bytes as lossy UTF-8).
+    fn text_record(&mut self, kind: &str, field: &str, bytes: &[u8], span: Span) {
+        if self.failed.is_none() {
+            let value = crate::scan::lossy(bytes);
+            if let Err(e) = self.out.text_record(kind, field, &value, span) {
+                self.failed = Some(e);
+            }
+        }
+    }
+}
+
 impl Sink for Writer {
     fn event(&mut self, ev: Event<'_>) {
         match ev {
             Event::Text { span, bytes } => {
-                let text = crate::scan::lossy(bytes);
-                self.write(&StreamRecord::Text { text: &text, span });
+                self.text_record("text", "text", bytes, span);
             }
             Event::Reasoning { span, content } => {
-                let text = crate::scan::lossy(content);
-                self.write(&StreamRecord::Reasoning { text: &text, span });
+                self.text_record("reasoning", "text", content, span);
             }
             Event::Markup { span, bytes } => {
-                let raw = crate::scan::lossy(bytes);
-                self.write(&StreamRecord::Markup { raw: &raw, span });
+                self.text_record("markup", "raw", bytes, span);
             }
             Event::ToolCallStart { index, id, name } => {
                 self.write(&StreamRecord::ToolCallStart { index, id, name })
             }
             Event::ToolCall(mut call) => {
                 self.tools.enrich(&mut call, None);
-                self.write(&call)
+                if self.failed.is_none() {
+                    if let Err(e) = self.out.tool_call(&call) {
+                        self.failed = Some(e);
+                    }
+                }
             }
             Event::Error(e) => {
                 self.errors += 1;

@@ -94,6 +94,8 @@ struct Tables {
     by_byte: Vec<Vec<Entry>>,
     /// Bytes that begin a line-start opener.
     line_start: [bool; 256],
+    /// `line_start` plus the bytes that can begin a marker anywhere.
+    line_interest: [bool; 256],
 }
 
 fn tables() -> &'static Tables {
@@ -135,9 +137,14 @@ fn tables() -> &'static Tables {
                 });
             }
         }
+        let mut line_interest = line_start;
+        for b in [b'<', b'[', b'`'] {
+            line_interest[usize::from(b)] = true;
+        }
         Tables {
             by_byte,
             line_start,
+            line_interest,
         }
     })
 }
@@ -151,6 +158,13 @@ pub fn openers_for(b: u8) -> &'static [Entry] {
 #[inline]
 pub fn is_line_start_byte(b: u8) -> bool {
     tables().line_start[b as usize]
+}
+
+/// Bytes that, first on a line after blanks, make the text scanner look at
+/// that line start: the first bytes of line-start openers and the bytes
+/// that can start a marker anywhere (`<`, `[`, backtick).
+pub fn line_interest_table() -> &'static [bool; 256] {
+    &tables().line_interest
 }
 
 /// The byte the engine's text scanner must stop at mid-line besides its own

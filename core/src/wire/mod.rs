@@ -638,6 +638,10 @@ impl Renumber<'_> {
 }
 
 impl Sink for Renumber<'_> {
+    fn wants_starts(&self) -> bool {
+        self.sink.wants_starts()
+    }
+
     fn event(&mut self, ev: Event<'_>) {
         match ev {
             Event::ToolCallStart { index, id, name } => {

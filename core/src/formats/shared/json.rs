@@ -206,6 +206,19 @@ pub fn calls_from_json_body(
     cx: &ParseCx,
 ) -> BlockResult {
     use crate::call::{calls_from_owned, Shape};
+    if let Some(p) = crate::call::plain_call(body) {
+        return BlockResult {
+            calls: vec![ParsedCall {
+                name: p.name,
+                arguments: p.arguments,
+                id: None,
+                format,
+                repairs: Vec::new(),
+                end: block_len,
+            }],
+            ..BlockResult::default()
+        };
+    }
     let (value, repairs) = match cx.parse_json(body) {
         Ok(v) => v,
         Err(e) => {
