@@ -27,16 +27,19 @@ SIZE=$(stat -c %s "$FILE")
 median() { # command string -> median seconds of $RUNS runs
     local i t times=()
     for i in $(seq "$RUNS"); do
-        /usr/bin/time -o "$DIR/t" -f %e bash -c "$1" >/dev/null 2>&1
+        /usr/bin/time -o "$DIR/t" -f %e bash -c "$1 >/dev/null" >/dev/null 2>&1
         times+=("$(tail -1 "$DIR/t")")
     done
     printf '%s\n' "${times[@]}" | sort -n | sed -n "$(( (RUNS + 1) / 2 ))p"
 }
 
-row() { # name, command
+row() { # name, command (its stdout is discarded)
     local s
     if command -v hyperfine >/dev/null; then
-        s=$(hyperfine -N --runs "$RUNS" --export-json "$DIR/h.json" "$2" >/dev/null 2>&1 &&
+        # no intermediate shell unless the command is a pipeline
+        local shell=(-N)
+        case "$2" in *"|"*) shell=() ;; esac
+        s=$(hyperfine "${shell[@]}" --warmup 2 --runs "$RUNS" --export-json "$DIR/h.json" "$2" >/dev/null 2>&1 &&
             python3 -c "import json;print(json.load(open('$DIR/h.json'))['results'][0]['median'])")
     else
         s=$(median "$2")
@@ -49,10 +52,10 @@ echo "input: $FILE ($SIZE bytes), median of $RUNS runs, $(nproc) cores"
 echo
 echo "| what | time | throughput |"
 echo "|---|---|---|"
-row "cat FILE >/dev/null" "cat $FILE >/dev/null"
-row "toolcall parse FILE" "$TC parse $FILE >/dev/null"
-row "cat FILE \| toolcall stream" "cat $FILE | $TC stream >/dev/null"
-row "toolcall split --text FILE" "$TC split --text $FILE >/dev/null"
+row "cat FILE" "cat $FILE"
+row "toolcall parse FILE" "$TC parse $FILE"
+row "cat FILE \| toolcall stream" "cat $FILE | $TC stream"
+row "toolcall split --text FILE" "$TC split --text $FILE"
 
 if [ "$BIG_MB" != 0 ]; then
     BIG=$DIR/hermes-$BIG_MB.txt
