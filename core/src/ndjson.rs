@@ -12,9 +12,16 @@
 use crate::record::{Span, ToolCall};
 use std::io::{self, Write};
 
+/// Strings up to this long are escaped into a stack buffer in one pass and
+/// written at once (a call's raw markup: short, and dense with quotes).
+const SHORT: usize = 128;
+
 /// Writes `s` as a JSON string, quotes included.
 pub fn write_str<W: Write + ?Sized>(w: &mut W, s: &str) -> io::Result<()> {
     let bytes = s.as_bytes();
+    if bytes.len() <= SHORT {
+        return write_short_str(w, bytes);
+    }
     w.write_all(b"\"")?;
     // bytes[run..] are not yet written
     let mut run = 0;
@@ -29,6 +36,48 @@ pub fn write_str<W: Write + ?Sized>(w: &mut W, s: &str) -> io::Result<()> {
         w.write_all(&bytes[run..])?;
     }
     w.write_all(b"\"")
+}
+
+/// [`write_str`] for a short string: byte by byte into a buffer that holds
+/// the worst case (every byte a six-byte `\u00XX`), then one write.
+fn write_short_str<W: Write + ?Sized>(w: &mut W, bytes: &[u8]) -> io::Result<()> {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut out = [0u8; SHORT * 6 + 2];
+    out[0] = b'"';
+    let mut n = 1;
+    for &b in bytes {
+        if !needs_escape(b) {
+            out[n] = b;
+            n += 1;
+            continue;
+        }
+        let short = match b {
+            b'"' => b'"',
+            b'\\' => b'\\',
+            0x08 => b'b',
+            b'\t' => b't',
+            b'\n' => b'n',
+            0x0c => b'f',
+            b'\r' => b'r',
+            _ => 0,
+        };
+        out[n] = b'\\';
+        if short != 0 {
+            out[n + 1] = short;
+            n += 2;
+        } else {
+            out[n + 1..n + 6].copy_from_slice(&[
+                b'u',
+                b'0',
+                b'0',
+                HEX[usize::from(b >> 4)],
+                HEX[usize::from(b & 0xf)],
+            ]);
+            n += 6;
+        }
+    }
+    out[n] = b'"';
+    w.write_all(&out[..n + 1])
 }
 
 /// Index of the first byte at or after `from` that a JSON string must
