@@ -8,15 +8,16 @@
 #
 #   benches/whole-process.sh [TOOLCALL_BINARY] [MB]
 #
-# The binary defaults to target/release/toolcall (built if missing); set
+# The binary defaults to target/dist/toolcall, the shipped build (built with
+# `cargo build --profile dist` if missing); set
 # BIG_MB=0 to skip the 200 MB runs. Uses hyperfine when installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-TC=${1:-target/release/toolcall}
+TC=${1:-target/dist/toolcall}
 MB=${2:-40}
 BIG_MB=${BIG_MB:-200}
 RUNS=${RUNS:-5}
-[ -x "$TC" ] || cargo build --release --bin toolcall
+[ -x "$TC" ] || cargo build --profile dist --bin toolcall
 cargo build --release --example transcript >/dev/null 2>&1
 DIR=${TMPDIR:-/tmp}/toolcall-whole-process
 mkdir -p "$DIR"
