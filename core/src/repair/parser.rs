@@ -999,7 +999,25 @@ impl<'a> Parser<'a> {
     /// the opener up to `upto`), discarding what was recorded inside it.
     fn drop_member(&mut self, f: &mut Frame, upto: usize) {
         self.rollback(f.cp);
-        self.delete(f.del_start, upto);
+        // Edits recorded before the checkpoint can still lie inside the
+        // member (its key's quote, fixed as the key began): they go too, or
+        // a fixed quote would outlive the key it belonged to. They become
+        // empty insertions rather than leaving the list, so every
+        // checkpoint's count still holds; the walk back stops at the first
+        // edit before the member (edits are recorded roughly in offset
+        // order), so each is passed over at most once.
+        let start = f.del_start;
+        for e in self.edits.iter_mut().rev() {
+            if e.start < start {
+                break;
+            }
+            let inside = e.end <= upto && (e.end > e.start || (e.start > start && e.start < upto));
+            if inside {
+                e.end = e.start;
+                e.text = Cow::Borrowed("");
+            }
+        }
+        self.delete(start, upto);
         self.note(RepairKind::DroppedPartialKey, f.key_at);
         f.cp = self.checkpoint();
         f.del_start = upto;

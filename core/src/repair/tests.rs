@@ -671,6 +671,13 @@ mod properties {
         unchecked_output_parses("{'': ,…'").unwrap();
     }
 
+    /// Found by `mutated_json`: a member dropped for its missing value
+    /// takes its key's fixed quote with it (`['{"k": 'v':` gave `[{"}]`).
+    #[test]
+    fn dropped_member_takes_its_fixed_quote() {
+        unchecked_output_parses("['{\"k\": 'v':").unwrap();
+    }
+
     /// Found by `json_like_noise`: the `[` around several values goes
     /// before a fix inserted at the same offset (`.5` → `0.5`).
     #[test]
