@@ -207,3 +207,46 @@ proptest! {
         prop_assert_eq!(chunked, batch);
     }
 }
+
+/// `Engine::settled` is a promise (validate hands on what lies before it):
+/// no event emitted after a feed starts before the offset the engine called
+/// settled after it, for every fixture, chunk sizes 1–16 and the whole
+/// document at once, with calls in reasoning kept (they come out late).
+#[test]
+fn nothing_comes_before_the_settled_offset() {
+    use toolcall::engine::{Engine, Event};
+    for (name, input, mut cfg) in fixtures() {
+        cfg.reasoning_calls = true;
+        for size in (1..=16).chain([input.len().max(1)]) {
+            let mut engine = Engine::new(cfg.clone());
+            let mut floor = 0u64;
+            let mut broken: Option<String> = None;
+            let mut check = |ev: Event<'_>, floor: u64| {
+                let start = match &ev {
+                    Event::Text { span, .. }
+                    | Event::Reasoning { span, .. }
+                    | Event::Markup { span, .. } => span[0],
+                    Event::ToolCall(c) => c.span[0],
+                    Event::Error(e) => e.span[0],
+                    Event::ToolCallStart { .. } => return,
+                };
+                if start < floor && broken.is_none() {
+                    broken = Some(format!("{ev:?} starts before the settled {floor}"));
+                }
+            };
+            for chunk in input.chunks(size) {
+                engine.feed(chunk, &mut |ev: Event<'_>| check(ev, floor));
+                if let Some(s) = engine.settled() {
+                    assert!(s >= floor, "{name}: settled went back from {floor} to {s}");
+                    floor = s;
+                }
+            }
+            engine.finish(&mut |ev: Event<'_>| check(ev, floor));
+            assert!(
+                broken.is_none(),
+                "{name}, chunks of {size}: {}",
+                broken.unwrap_or_default()
+            );
+        }
+    }
+}
