@@ -41,7 +41,6 @@ pub fn write_str<W: Write + ?Sized>(w: &mut W, s: &str) -> io::Result<()> {
 /// [`write_str`] for a short string: byte by byte into a buffer that holds
 /// the worst case (every byte a six-byte `\u00XX`), then one write.
 fn write_short_str<W: Write + ?Sized>(w: &mut W, bytes: &[u8]) -> io::Result<()> {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
     let mut out = [0u8; SHORT * 6 + 2];
     out[0] = b'"';
     let mut n = 1;
@@ -51,30 +50,9 @@ fn write_short_str<W: Write + ?Sized>(w: &mut W, bytes: &[u8]) -> io::Result<()>
             n += 1;
             continue;
         }
-        let short = match b {
-            b'"' => b'"',
-            b'\\' => b'\\',
-            0x08 => b'b',
-            b'\t' => b't',
-            b'\n' => b'n',
-            0x0c => b'f',
-            b'\r' => b'r',
-            _ => 0,
-        };
-        out[n] = b'\\';
-        if short != 0 {
-            out[n + 1] = short;
-            n += 2;
-        } else {
-            out[n + 1..n + 6].copy_from_slice(&[
-                b'u',
-                b'0',
-                b'0',
-                HEX[usize::from(b >> 4)],
-                HEX[usize::from(b & 0xf)],
-            ]);
-            n += 6;
-        }
+        let (esc, len) = escape(b);
+        out[n..n + len].copy_from_slice(&esc[..len]);
+        n += len;
     }
     out[n] = b'"';
     w.write_all(&out[..n + 1])
@@ -123,28 +101,30 @@ fn word_needs_escape(eight: &[u8]) -> bool {
 
 #[inline]
 fn write_escape<W: Write + ?Sized>(w: &mut W, b: u8) -> io::Result<()> {
+    let (esc, len) = escape(b);
+    w.write_all(&esc[..len])
+}
+
+/// The escape of a byte that [`needs_escape`], as serde_json writes it: a
+/// short `\"`, `\\`, `\b`, `\t`, `\n`, `\f` or `\r`, else `\u00XX` in
+/// lower-case hex; and its length.
+#[inline]
+fn escape(b: u8) -> ([u8; 6], usize) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
-    let short: &[u8] = match b {
-        b'"' => b"\\\"",
-        b'\\' => b"\\\\",
-        0x08 => b"\\b",
-        b'\t' => b"\\t",
-        b'\n' => b"\\n",
-        0x0c => b"\\f",
-        b'\r' => b"\\r",
+    let short = match b {
+        b'"' => b'"',
+        b'\\' => b'\\',
+        0x08 => b'b',
+        b'\t' => b't',
+        b'\n' => b'n',
+        0x0c => b'f',
+        b'\r' => b'r',
         _ => {
-            let esc = [
-                b'\\',
-                b'u',
-                b'0',
-                b'0',
-                HEX[usize::from(b >> 4)],
-                HEX[usize::from(b & 0xf)],
-            ];
-            return w.write_all(&esc);
+            let hex = [HEX[usize::from(b >> 4)], HEX[usize::from(b & 0xf)]];
+            return ([b'\\', b'u', b'0', b'0', hex[0], hex[1]], 6);
         }
     };
-    w.write_all(short)
+    ([b'\\', short, 0, 0, 0, 0], 2)
 }
 
 #[inline]

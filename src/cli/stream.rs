@@ -97,24 +97,21 @@ struct Writer {
 }
 
 impl Writer {
-    fn write<T: Serialize>(&mut self, rec: &T) {
+    /// Runs one write unless an earlier one failed; keeps the first error
+    /// (it ends the stream after the current read).
+    fn attempt(&mut self, write: impl FnOnce(&mut Output) -> std::io::Result<()>) {
         if self.failed.is_none() {
-            if let Err(e) = self.out.record(rec) {
-                self.failed = Some(e);
-            }
+            self.failed = write(&mut self.out).err();
         }
     }
-}
 
-impl Writer {
+    fn write<T: Serialize>(&mut self, rec: &T) {
+        self.attempt(|out| out.record(rec));
+    }
+
     /// Writes a text, reasoning or markup record (bytes as lossy UTF-8).
     fn text_record(&mut self, kind: &str, field: &str, bytes: &[u8], span: Span) {
-        if self.failed.is_none() {
-            let value = crate::scan::lossy(bytes);
-            if let Err(e) = self.out.text_record(kind, field, &value, span) {
-                self.failed = Some(e);
-            }
-        }
+        self.attempt(|out| out.text_record(kind, field, &crate::scan::lossy(bytes), span));
     }
 }
 
@@ -135,11 +132,7 @@ impl Sink for Writer {
             }
             Event::ToolCall(mut call) => {
                 self.tools.enrich(&mut call, None);
-                if self.failed.is_none() {
-                    if let Err(e) = self.out.tool_call(&call) {
-                        self.failed = Some(e);
-                    }
-                }
+                self.attempt(|out| out.tool_call(&call));
             }
             Event::Error(e) => {
                 self.errors += 1;
