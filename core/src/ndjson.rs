@@ -4,105 +4,84 @@
 //! for the same record (the tests compare the two on random records): the
 //! same field order, the same escapes (`\"`, `\\`, `\b`, `\t`, `\n`, `\f`,
 //! `\r`, `\u00XX` in lower-case hex for the other control bytes, nothing
-//! else). What differs is the cost: a string is scanned eight bytes at a
-//! time for the few bytes that need an escape and copied through in runs,
-//! where serde_json looks up every byte; records go straight into the
-//! caller's writer with no intermediate `String` or `Value`.
+//! else), the same numbers. What differs is the cost: a string is scanned
+//! eight bytes at a time for the few bytes that need an escape and copied
+//! through in runs, where serde_json looks up every byte; records are
+//! appended straight to the caller's buffer (a `Vec<u8>` the caller flushes
+//! when it is large), with no intermediate `String`, `Value` or `io::Write`
+//! call per piece.
 
 use crate::record::{Span, ToolCall};
-use std::io::{self, Write};
+use serde_json::Value;
 
-/// Strings up to this long are escaped into a stack buffer in one pass and
-/// written at once (a call's raw markup: short, and dense with quotes).
-const SHORT: usize = 128;
-
-/// Writes `s` as a JSON string, quotes included.
-pub fn write_str<W: Write + ?Sized>(w: &mut W, s: &str) -> io::Result<()> {
+/// Appends `s` as a JSON string, quotes included: runs of bytes that need
+/// no escape are found sixteen bytes at a time and copied whole.
+pub fn write_str(out: &mut Vec<u8>, s: &str) {
     let bytes = s.as_bytes();
-    if bytes.len() <= SHORT {
-        return write_short_str(w, bytes);
-    }
-    w.write_all(b"\"")?;
+    out.reserve(bytes.len() + 2);
+    out.push(b'"');
     // bytes[run..] are not yet written
     let mut run = 0;
     while let Some(k) = next_escape(bytes, run) {
-        if run < k {
-            w.write_all(&bytes[run..k])?;
-        }
-        write_escape(w, bytes[k])?;
+        out.extend_from_slice(&bytes[run..k]);
+        push_escape(out, bytes[k]);
         run = k + 1;
     }
-    if run < bytes.len() {
-        w.write_all(&bytes[run..])?;
-    }
-    w.write_all(b"\"")
-}
-
-/// [`write_str`] for a short string: byte by byte into a buffer that holds
-/// the worst case (every byte a six-byte `\u00XX`), then one write.
-fn write_short_str<W: Write + ?Sized>(w: &mut W, bytes: &[u8]) -> io::Result<()> {
-    let mut out = [0u8; SHORT * 6 + 2];
-    out[0] = b'"';
-    let mut n = 1;
-    for &b in bytes {
-        if !needs_escape(b) {
-            out[n] = b;
-            n += 1;
-            continue;
-        }
-        let (esc, len) = escape(b);
-        out[n..n + len].copy_from_slice(&esc[..len]);
-        n += len;
-    }
-    out[n] = b'"';
-    w.write_all(&out[..n + 1])
+    out.extend_from_slice(&bytes[run..]);
+    out.push(b'"');
 }
 
 /// Index of the first byte at or after `from` that a JSON string must
-/// escape: a control byte below 0x20, `"` or `\`. Sixteen bytes at a time
-/// (two words tested together), then byte by byte.
+/// escape: a control byte below 0x20, `"` or `\\`. Sixteen bytes at a
+/// time, the tail as one block padded with spaces.
 #[inline]
 fn next_escape(bytes: &[u8], from: usize) -> Option<usize> {
     let rest = bytes.get(from..)?;
-    let mut blocks = rest.chunks_exact(16);
     let mut off = from;
+    let mut blocks = rest.chunks_exact(16);
     for block in &mut blocks {
-        let (a, b) = block.split_at(8);
-        if word_needs_escape(a) || word_needs_escape(b) {
-            // exact position: the word test may mark bytes above a true hit
-            return block.iter().position(|&b| needs_escape(b)).map(|k| off + k);
+        let mut sixteen = [0u8; 16];
+        sixteen.copy_from_slice(block);
+        let hits = block_hits(&sixteen);
+        if hits != 0 {
+            return Some(off + (hits.trailing_zeros() / 8) as usize);
         }
         off += 16;
     }
-    blocks
-        .remainder()
-        .iter()
-        .position(|&b| needs_escape(b))
-        .map(|k| off + k)
+    let tail = blocks.remainder();
+    if tail.is_empty() {
+        return None;
+    }
+    // spaces need no escape
+    let mut sixteen = [b' '; 16];
+    sixteen[..tail.len()].copy_from_slice(tail);
+    let hits = block_hits(&sixteen);
+    (hits != 0).then(|| off + (hits.trailing_zeros() / 8) as usize)
 }
 
-/// Whether any of eight bytes needs an escape: a byte below 0x20 (its high
-/// bit clear, and set after subtracting 0x20), or a `"` or `\` (zero
-/// after the xor). Never misses one; the caller finds the exact byte.
+/// Sixteen bytes' escape flags as one number: byte `k` of the result
+/// (little-endian) is 0xff when byte `k` of the block needs an escape.
+/// Written as a plain loop over a fixed-size block, which the compiler
+/// turns into vector compares on targets that have them (SSE2 on x86-64).
 #[inline]
-fn word_needs_escape(eight: &[u8]) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let mut word = [0u8; 8];
-    word.copy_from_slice(eight);
-    let x = u64::from_le_bytes(word);
-    let quote = x ^ (ONES * u64::from(b'"'));
-    let slash = x ^ (ONES * u64::from(b'\\'));
-    let hits = (x.wrapping_sub(ONES * 0x20) & !x)
-        | (quote.wrapping_sub(ONES) & !quote)
-        | (slash.wrapping_sub(ONES) & !slash);
-    hits & HIGHS != 0
+fn block_hits(sixteen: &[u8; 16]) -> u128 {
+    let mut flags = [0u8; 16];
+    for (flag, &b) in flags.iter_mut().zip(sixteen) {
+        *flag = if needs_escape(b) { 0xff } else { 0 };
+    }
+    u128::from_le_bytes(flags)
 }
 
+/// Appends the escape of a byte that [`needs_escape`]; the two-byte forms
+/// as a fixed-size copy.
 #[inline]
-fn write_escape<W: Write + ?Sized>(w: &mut W, b: u8) -> io::Result<()> {
+fn push_escape(out: &mut Vec<u8>, b: u8) {
     let (esc, len) = escape(b);
-    w.write_all(&esc[..len])
+    if len == 2 {
+        out.extend_from_slice(&[esc[0], esc[1]]);
+    } else {
+        out.extend_from_slice(&esc);
+    }
 }
 
 /// The escape of a byte that [`needs_escape`], as serde_json writes it: a
@@ -132,80 +111,112 @@ fn needs_escape(b: u8) -> bool {
     b < 0x20 || b == b'"' || b == b'\\'
 }
 
-/// Writes an unsigned integer in decimal.
-pub fn write_u64<W: Write + ?Sized>(w: &mut W, n: u64) -> io::Result<()> {
+/// Appends an unsigned integer in decimal.
+pub fn write_u64(out: &mut Vec<u8>, n: u64) {
     let mut buf = itoa::Buffer::new();
-    w.write_all(buf.format(n).as_bytes())
+    out.extend_from_slice(buf.format(n).as_bytes());
 }
 
-/// Writes a span as `[start,end]`.
-pub fn write_span<W: Write + ?Sized>(w: &mut W, span: Span) -> io::Result<()> {
-    w.write_all(b"[")?;
-    write_u64(w, span[0])?;
-    w.write_all(b",")?;
-    write_u64(w, span[1])?;
-    w.write_all(b"]")
+/// Appends a span as `[start,end]`.
+pub fn write_span(out: &mut Vec<u8>, span: Span) {
+    out.push(b'[');
+    write_u64(out, span[0]);
+    out.push(b',');
+    write_u64(out, span[1]);
+    out.push(b']');
 }
 
-/// Writes a record with only a type, one string field and a span, the shape
-/// of `stream`'s `text`, `reasoning` and `markup` records:
+/// Appends any JSON value, compact, as `serde_json::to_writer` does: keys
+/// in the map's order, strings escaped by [`write_str`], numbers with the
+/// digits they were read with.
+pub fn write_value(out: &mut Vec<u8>, value: &Value) {
+    match value {
+        Value::Null => out.extend_from_slice(b"null"),
+        Value::Bool(true) => out.extend_from_slice(b"true"),
+        Value::Bool(false) => out.extend_from_slice(b"false"),
+        // arbitrary_precision keeps a number's own digits, which serde_json
+        // writes as they are
+        Value::Number(n) => out.extend_from_slice(n.as_str().as_bytes()),
+        Value::String(s) => write_str(out, s),
+        Value::Array(items) => {
+            out.push(b'[');
+            for (k, item) in items.iter().enumerate() {
+                if k > 0 {
+                    out.push(b',');
+                }
+                write_value(out, item);
+            }
+            out.push(b']');
+        }
+        Value::Object(map) => {
+            out.push(b'{');
+            for (k, (key, item)) in map.iter().enumerate() {
+                if k > 0 {
+                    out.push(b',');
+                }
+                write_str(out, key);
+                out.push(b':');
+                write_value(out, item);
+            }
+            out.push(b'}');
+        }
+    }
+}
+
+/// Appends a record with only a type, one string field and a span, the
+/// shape of `stream`'s `text`, `reasoning` and `markup` records:
 /// `{"type":KIND,"FIELD":"…","span":[a,b]}`.
-pub fn write_text_record<W: Write + ?Sized>(
-    w: &mut W,
-    kind: &str,
-    field: &str,
-    value: &str,
-    span: Span,
-) -> io::Result<()> {
-    w.write_all(b"{\"type\":")?;
-    write_str(w, kind)?;
-    w.write_all(b",")?;
-    write_str(w, field)?;
-    w.write_all(b":")?;
-    write_str(w, value)?;
-    w.write_all(b",\"span\":")?;
-    write_span(w, span)?;
-    w.write_all(b"}")
+pub fn write_text_record(out: &mut Vec<u8>, kind: &str, field: &str, value: &str, span: Span) {
+    out.extend_from_slice(b"{\"type\":");
+    write_str(out, kind);
+    out.push(b',');
+    write_str(out, field);
+    out.push(b':');
+    write_str(out, value);
+    out.extend_from_slice(b",\"span\":");
+    write_span(out, span);
+    out.push(b'}');
 }
 
 impl ToolCall {
-    /// Writes the call as one compact JSON object (no newline), the same
+    /// Appends the call as one compact JSON object (no newline), the same
     /// bytes as `serde_json::to_writer`.
-    pub fn write_json<W: Write + ?Sized>(&self, w: &mut W) -> io::Result<()> {
-        w.write_all(b"{\"type\":")?;
-        write_str(w, self.kind)?;
-        w.write_all(b",\"doc\":")?;
-        write_str(w, &self.doc)?;
-        w.write_all(b",\"index\":")?;
-        write_u64(w, self.index as u64)?;
-        w.write_all(b",\"id\":")?;
-        write_str(w, &self.id)?;
-        w.write_all(b",\"name\":")?;
-        write_str(w, &self.name)?;
-        w.write_all(b",\"arguments\":")?;
-        serde_json::to_writer(&mut *w, &self.arguments).map_err(io::Error::from)?;
-        w.write_all(b",\"format\":")?;
-        write_str(w, self.format)?;
-        w.write_all(b",\"span\":")?;
-        write_span(w, self.span)?;
-        w.write_all(b",\"raw\":")?;
-        write_str(w, &self.raw)?;
-        w.write_all(b",\"repairs\":")?;
+    pub fn write_json(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(b"{\"type\":");
+        write_str(out, self.kind);
+        out.extend_from_slice(b",\"doc\":");
+        write_str(out, &self.doc);
+        out.extend_from_slice(b",\"index\":");
+        write_u64(out, self.index as u64);
+        out.extend_from_slice(b",\"id\":");
+        write_str(out, &self.id);
+        out.extend_from_slice(b",\"name\":");
+        write_str(out, &self.name);
+        out.extend_from_slice(b",\"arguments\":");
+        write_value(out, &self.arguments);
+        out.extend_from_slice(b",\"format\":");
+        write_str(out, self.format);
+        out.extend_from_slice(b",\"span\":");
+        write_span(out, self.span);
+        out.extend_from_slice(b",\"raw\":");
+        write_str(out, &self.raw);
+        out.extend_from_slice(b",\"repairs\":");
         if self.repairs.is_empty() {
-            w.write_all(b"[]")?;
+            out.extend_from_slice(b"[]");
         } else {
-            serde_json::to_writer(&mut *w, &self.repairs).map_err(io::Error::from)?;
+            // a Vec never refuses a write, and repairs are plain data
+            let _ = serde_json::to_writer(&mut *out, &self.repairs);
         }
         if self.in_reasoning {
-            w.write_all(b",\"in_reasoning\":true")?;
+            out.extend_from_slice(b",\"in_reasoning\":true");
         }
         for (key, value) in &self.extra {
-            w.write_all(b",")?;
-            write_str(w, key)?;
-            w.write_all(b":")?;
-            serde_json::to_writer(&mut *w, value).map_err(io::Error::from)?;
+            out.push(b',');
+            write_str(out, key);
+            out.push(b':');
+            write_value(out, value);
         }
-        w.write_all(b"}")
+        out.push(b'}');
     }
 }
 
@@ -217,7 +228,7 @@ mod tests {
 
     fn ours(s: &str) -> String {
         let mut v = Vec::new();
-        write_str(&mut v, s).expect("a Vec takes every write");
+        write_str(&mut v, s);
         String::from_utf8(v).expect("escaped UTF-8 stays UTF-8")
     }
 
@@ -235,6 +246,29 @@ mod tests {
             "12345678\"1234567\n",
         ] {
             assert_eq!(ours(s), serde_json::to_string(s).unwrap());
+        }
+    }
+
+    #[test]
+    fn an_escape_at_every_position_of_every_length() {
+        // block boundaries, tails shorter than a block, runs between escapes
+        for len in 0..50 {
+            for at in 0..len {
+                for special in ['\n', '"', '\\', '\u{1}', '\u{1f}'] {
+                    let mut s: String = "abcdefghijklmnopqrstuvwxyz€ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                        .chars()
+                        .take(len)
+                        .collect();
+                    s.replace_range(
+                        s.char_indices()
+                            .nth(at)
+                            .map(|(i, c)| i..i + c.len_utf8())
+                            .unwrap(),
+                        &special.to_string(),
+                    );
+                    assert_eq!(ours(&s), serde_json::to_string(&s).unwrap(), "{s:?}");
+                }
+            }
         }
     }
 
@@ -267,7 +301,34 @@ mod tests {
         }
     }
 
+    /// Any JSON value; numbers are read from text, so they keep the digits
+    /// they were written with (`-0`, `1.50`, `1E+2`, huge integers).
+    fn any_value() -> impl Strategy<Value = serde_json::Value> {
+        let number = "-?(0|[1-9][0-9]{0,25})(\\.[0-9]{1,5})?([eE][+-]?[0-9]{1,3})?"
+            .prop_map(|n| serde_json::from_str::<serde_json::Value>(&n).expect("a JSON number"));
+        let leaf = prop_oneof![
+            Just(serde_json::Value::Null),
+            any::<bool>().prop_map(serde_json::Value::Bool),
+            number,
+            any::<String>().prop_map(serde_json::Value::String),
+        ];
+        leaf.prop_recursive(4, 40, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..6).prop_map(serde_json::Value::Array),
+                prop::collection::vec((any::<String>(), inner), 0..6)
+                    .prop_map(|kv| serde_json::Value::Object(kv.into_iter().collect())),
+            ]
+        })
+    }
+
     proptest! {
+        #[test]
+        fn values_match_serde_json(v in any_value()) {
+            let mut out = Vec::new();
+            write_value(&mut out, &v);
+            prop_assert_eq!(String::from_utf8(out).unwrap(), serde_json::to_string(&v).unwrap());
+        }
+
         #[test]
         fn strings_match_serde_json(s in any::<String>()) {
             prop_assert_eq!(ours(&s), serde_json::to_string(&s).unwrap());
@@ -283,7 +344,7 @@ mod tests {
         ) {
             let c = call(&doc, &name, &raw, repairs, reasoning);
             let mut v = Vec::new();
-            c.write_json(&mut v).unwrap();
+            c.write_json(&mut v);
             prop_assert_eq!(String::from_utf8(v).unwrap(), serde_json::to_string(&c).unwrap());
         }
 
@@ -297,7 +358,7 @@ mod tests {
                 span: Span,
             }
             let mut v = Vec::new();
-            write_text_record(&mut v, "text", "text", &text, [a, b]).unwrap();
+            write_text_record(&mut v, "text", "text", &text, [a, b]);
             let want = serde_json::to_string(&Text { kind: "text", text: &text, span: [a, b] }).unwrap();
             prop_assert_eq!(String::from_utf8(v).unwrap(), want);
         }

@@ -5,7 +5,7 @@
 //! terminal and block-buffer otherwise. A closed pipe is reported as
 //! [`std::io::ErrorKind::BrokenPipe`] and turned into a quiet exit by `main`.
 
-use std::io::{self, BufWriter, IsTerminal, Write};
+use std::io::{self, IsTerminal, Write};
 
 static STDOUT_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
@@ -82,9 +82,18 @@ impl FlushPolicy {
     }
 }
 
+/// How many bytes the buffer gathers before they are written out.
+const BLOCK: usize = 64 * 1024;
+
 /// Buffered stdout (or any writer) that writes NDJSON records and raw bytes.
+///
+/// Records are appended to one `Vec<u8>` (the record writers in
+/// `toolcall_core::ndjson` append to a vector, which costs a capacity check
+/// per piece, not a trait call) and handed to the writer once the vector
+/// holds a block, so it never holds more than a block plus one record.
 pub struct Output {
-    inner: BufWriter<Box<dyn Write>>,
+    buf: Vec<u8>,
+    inner: Box<dyn Write>,
     policy: FlushPolicy,
     quiet: bool,
     pretty: bool,
@@ -113,7 +122,8 @@ impl Output {
     /// Wraps any writer (tests use a `Vec<u8>`).
     pub fn new(w: Box<dyn Write>, policy: FlushPolicy) -> Self {
         Output {
-            inner: BufWriter::with_capacity(64 * 1024, w),
+            buf: Vec::with_capacity(BLOCK),
+            inner: w,
             policy,
             quiet: false,
             pretty: false,
@@ -135,16 +145,18 @@ impl Output {
         if self.quiet {
             return Ok(());
         }
-        if self.pretty {
-            serde_json::to_writer_pretty(&mut self.inner, value).map_err(io::Error::from)?;
+        let mark = self.buf.len();
+        let written = if self.pretty {
+            serde_json::to_writer_pretty(&mut self.buf, value)
         } else {
-            serde_json::to_writer(&mut self.inner, value).map_err(io::Error::from)?;
+            serde_json::to_writer(&mut self.buf, value)
+        };
+        if let Err(e) = written {
+            // a value that cannot be serialized leaves no half record behind
+            self.buf.truncate(mark);
+            return Err(io::Error::from(e));
         }
-        self.inner.write_all(b"\n")?;
-        if self.policy == FlushPolicy::PerRecord {
-            self.inner.flush()?;
-        }
-        Ok(())
+        self.end_record()
     }
 
     /// Writes a tool call record: the same bytes as [`Output::record`],
@@ -153,7 +165,7 @@ impl Output {
         if self.quiet || self.pretty {
             return self.record(call);
         }
-        call.write_json(&mut self.inner)?;
+        call.write_json(&mut self.buf);
         self.end_record()
     }
 
@@ -176,16 +188,36 @@ impl Output {
             rec.insert("span".into(), serde_json::json!(span));
             return self.record(&rec);
         }
-        toolcall_core::ndjson::write_text_record(&mut self.inner, kind, field, value, span)?;
+        toolcall_core::ndjson::write_text_record(&mut self.buf, kind, field, value, span);
         self.end_record()
     }
 
     fn end_record(&mut self) -> io::Result<()> {
-        self.inner.write_all(b"\n")?;
+        self.buf.push(b'\n');
+        self.after_write()
+    }
+
+    /// Writes the buffer out when the policy says so or it holds a block.
+    fn after_write(&mut self) -> io::Result<()> {
         if self.policy == FlushPolicy::PerRecord {
-            self.inner.flush()?;
+            self.flush()
+        } else if self.buf.len() >= BLOCK {
+            self.write_buffer()
+        } else {
+            Ok(())
         }
-        Ok(())
+    }
+
+    /// Hands the buffer to the writer and empties it. On an error the
+    /// buffer is emptied too: what failed to go out is not retried.
+    fn write_buffer(&mut self) -> io::Result<()> {
+        let result = self.inner.write_all(&self.buf);
+        self.buf.clear();
+        if self.buf.capacity() > 4 * BLOCK {
+            // one huge record does not pin its memory for the rest of the run
+            self.buf.shrink_to(BLOCK);
+        }
+        result
     }
 
     /// Writes raw bytes (e.g. repaired JSON, `split --text`).
@@ -193,15 +225,31 @@ impl Output {
         if self.quiet {
             return Ok(());
         }
-        self.inner.write_all(bytes)?;
-        if self.policy == FlushPolicy::PerRecord {
-            self.inner.flush()?;
+        if self.buf.len() + bytes.len() <= BLOCK {
+            self.buf.extend_from_slice(bytes);
+        } else {
+            // large pieces go straight through, after what is buffered
+            if !self.buf.is_empty() {
+                self.write_buffer()?;
+            }
+            self.inner.write_all(bytes)?;
         }
-        Ok(())
+        self.after_write()
     }
 
     /// Flushes what is buffered.
     pub fn flush(&mut self) -> io::Result<()> {
+        if !self.buf.is_empty() {
+            self.write_buffer()?;
+        }
         self.inner.flush()
+    }
+}
+
+impl Drop for Output {
+    /// Writes out what is left, as `BufWriter` does; errors here have no
+    /// one to go to (every subcommand flushes, and reports, before it ends).
+    fn drop(&mut self) {
+        let _ = self.flush();
     }
 }
