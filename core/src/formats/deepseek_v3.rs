@@ -14,7 +14,7 @@
 //! not bare JSON, the call is V3 (name on the line after the separator, then
 //! a code fence); otherwise it is V3.1 (`NAME<｜tool▁sep｜>{args}`, see
 //! [`parse_v31`]). Sloppy variants: the outer begin or end token
-//! missing, the fence without `json` tag or without newlines, no fence at
+//! missing, `<｜tool▁calls｜>` (an R1-distill slip) for both begin tokens, the fence without `json` tag or without newlines, no fence at
 //! all, whitespace around the name, string arguments, a cut-off last call.
 //! Stray DeepSeek tokens (`<｜tool▁calls▁end｜>`, `<｜tool▁sep｜>`,
 //! `<｜end▁of▁sentence｜>` …) are markup, never text. The arguments after
@@ -76,13 +76,17 @@ pub const FORMAT: Format = Format {
 pub const SECTION_BEGIN: &[u8] = "<｜tool▁calls▁begin｜>".as_bytes();
 /// `<｜tool▁call▁begin｜>`.
 pub const CALL_BEGIN: &[u8] = "<｜tool▁call▁begin｜>".as_bytes();
+/// `<｜tool▁calls｜>`: R1 distills sometimes write this one token where the
+/// template has `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>`; it opens a
+/// call (and so a section).
+const CALLS_SHORT: &[u8] = "<｜tool▁calls｜>".as_bytes();
 /// `<｜tool▁sep｜>`.
 pub const SEP: &[u8] = "<｜tool▁sep｜>".as_bytes();
 
 /// The DeepSeek section tokens.
 pub static TOKENS: Tokens = Tokens {
     common: "<｜tool▁".as_bytes(),
-    call_begin: &[CALL_BEGIN],
+    call_begin: &[CALL_BEGIN, CALLS_SHORT],
     call_end: &["<｜tool▁call▁end｜>".as_bytes()],
     section_end: &["<｜tool▁calls▁end｜>".as_bytes()],
     json_after: &[SEP],
@@ -114,7 +118,6 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
         input,
         cx,
         &[SECTION_BEGIN],
-        CALL_BEGIN,
         STRAY,
         &TOKENS,
         &DEEPSEEK,

@@ -91,7 +91,6 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
         input,
         cx,
         &[SECTION_BEGIN],
-        CALL_BEGIN,
         STRAY,
         &TOKENS,
         &STEP3,

@@ -138,7 +138,6 @@ pub fn probe_tokens(
     input: &[u8],
     cx: &ProbeCx,
     section_begin: &[&[u8]],
-    call_begin: &[u8],
     stray: &[&[u8]],
     toks: &'static Tokens,
     fmt: &'static dyn BlockFormat,
@@ -148,9 +147,9 @@ pub fn probe_tokens(
         Hit::Partial if !cx.eof => return Probe::NeedMore,
         _ => {}
     }
-    match scan::prefix(input, call_begin) {
-        scan::Prefix::Full => return section_block(fmt, toks, 0),
-        scan::Prefix::Partial if !cx.eof => return Probe::NeedMore,
+    match match_any(input, toks.call_begin) {
+        Hit::Full(_) => return section_block(fmt, toks, 0),
+        Hit::Partial if !cx.eof => return Probe::NeedMore,
         _ => {}
     }
     match match_any(input, stray) {
