@@ -519,14 +519,19 @@ impl Document {
         }
     }
 
-    /// Hands the bytes to `feed`: all at once when in memory, in chunks of
-    /// 64 KiB as they are read otherwise (the engine's answer is the same
-    /// either way: stream == batch). `feed` returns `false` to stop reading
+    /// Hands the bytes to `feed` in chunks of 64 KiB, as they are read or
+    /// sliced from memory (the engine's answer is the same either way:
+    /// stream == batch; what a chunk finds is written, and its memory
+    /// reused, before the next). `feed` returns `false` to stop reading
     /// (`-q` has its answer).
     pub fn feed(self, mut feed: impl FnMut(&[u8]) -> bool) -> anyhow::Result<()> {
         match self.body {
             Body::Bytes(b) => {
-                feed(&b);
+                for chunk in b.chunks(READ_CHUNK) {
+                    if !feed(chunk) {
+                        break;
+                    }
+                }
             }
             Body::Reader(mut r) => {
                 let mut buf = vec![0u8; READ_CHUNK];

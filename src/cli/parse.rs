@@ -2,7 +2,7 @@
 //! candidates that could not be recovered.
 
 use super::common::{
-    run_documents, Body, BufferArgs, EngineArgs, Flow, InputArgs, MatchArgs, Reading, RecordArgs,
+    run_documents, BufferArgs, EngineArgs, Flow, InputArgs, MatchArgs, Reading, RecordArgs,
     ShapeArgs, WireArgs,
 };
 use super::output::{FlushPolicy, Output};
@@ -108,7 +108,7 @@ pub fn run(args: &ParseArgs) -> anyhow::Result<Outcome> {
             let name = args.engine.doc_name(&doc.name);
             let mut found = Collector::calls_only();
             let mut engine = wire::WireEngine::new(cfg, args.wire.config());
-            let bytes = if matches!(doc.body, Body::Reader(_)) {
+            let bytes = if reading == Reading::Streamed {
                 let mut result = Ok(true);
                 doc.feed(|chunk| {
                     engine.feed(chunk, &mut found);
