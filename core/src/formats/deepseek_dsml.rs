@@ -571,7 +571,7 @@ impl BlockFormat for Dsml {
                     p.complete = closed;
                     let key = section::attr(tag, "name").unwrap_or_default();
                     let key = key.trim();
-                    if !key.is_empty() && !p.arguments.contains_key(key) {
+                    if !key.is_empty() {
                         let text = crate::scan::lossy(&block[vf..ve]);
                         let string = section::attr(tag, "string");
                         p.arguments

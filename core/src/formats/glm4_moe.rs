@@ -25,6 +25,7 @@ use super::shared::tag::{block, tag_then_body};
 use super::Model;
 use super::{ids, FormatId, Opener, Rank, Values};
 use super::{BlockEnd, BlockFormat, BlockResult, Format, ParseCx, Probe, ProbeCx, Scanner};
+use crate::repair::{Repair, RepairKind};
 use crate::call::ParsedCall;
 use crate::formats::Place;
 use crate::scan::{self, Prefix};
@@ -88,42 +89,49 @@ const VALUE_OPEN: &[u8] = b"<arg_value>";
 const VALUE_CLOSE: &[u8] = b"</arg_value>";
 
 /// Decides whether the name at `s` (after the tag of length `tag`) starts a
-/// GLM body: the name must be followed by a newline, `<arg_key>` or
-/// `</tool_call>`.
+/// GLM body: the name must be followed by `<arg_key>` or `</tool_call>`,
+/// or by a line break and then one of them (the GLM-4.5 layout); the end of
+/// input may cut the body after the line break. A name at the very end of
+/// the input, or a line of prose after it, is not a call (`Use <tool_call>
+/// tags.` in prose).
 fn sniff(input: &[u8], tag: usize, s: usize, cx: &ProbeCx) -> Probe {
     let mut e = s;
     while e < input.len() && scan::is_name_byte(input[e]) && e - s < 256 {
         e += 1;
     }
-    if e == input.len() {
-        return if cx.eof {
-            glm_block(tag)
-        } else {
-            Probe::NeedMore
-        };
-    }
     let after = scan::skip_blank(input, e);
     if after == input.len() {
         return if cx.eof {
-            glm_block(tag)
+            Probe::NotMarker
         } else {
             Probe::NeedMore
         };
     }
-    match input[after] {
-        b'\n' | b'\r' => glm_block(tag),
-        b'<' => {
-            for lit in [&b"<arg_key>"[..], CLOSE] {
-                match scan::prefix_ci(&input[after..], lit) {
-                    Prefix::Full => return glm_block(tag),
-                    Prefix::Partial if !cx.eof => return Probe::NeedMore,
-                    _ => {}
-                }
+    let next = match input[after] {
+        b'\n' | b'\r' => {
+            let t = scan::skip_space(input, after);
+            if t == input.len() {
+                return if cx.eof {
+                    glm_block(tag)
+                } else {
+                    Probe::NeedMore
+                };
             }
-            Probe::NotMarker
+            t
         }
-        _ => Probe::NotMarker,
+        _ => after,
+    };
+    if input[next] != b'<' {
+        return Probe::NotMarker;
     }
+    for lit in [&b"<arg_key>"[..], CLOSE] {
+        match scan::prefix_ci(&input[next..], lit) {
+            Prefix::Full => return glm_block(tag),
+            Prefix::Partial if !cx.eof => return Probe::NeedMore,
+            _ => {}
+        }
+    }
+    Probe::NotMarker
 }
 
 fn glm_block(tag: usize) -> Probe {
@@ -286,7 +294,7 @@ impl BlockFormat for Glm {
         if name.is_empty() {
             return BlockResult::error("TLP-001", "glm4-moe call has no function name", tag);
         }
-        let (arguments, complete) = pairs(&body[name_end..]);
+        let (arguments, repairs, complete) = pairs(&body[name_end..], tag + name_end);
         if cx.cut && !complete {
             return BlockResult::truncated(ids::GLM4_MOE, block.len());
         }
@@ -297,7 +305,7 @@ impl BlockFormat for Glm {
                 arguments,
                 id: None,
                 format: ids::GLM4_MOE,
-                repairs: Vec::new(),
+                repairs,
                 end: block.len(),
             }],
             errors: Vec::new(),
@@ -309,8 +317,9 @@ impl BlockFormat for Glm {
 /// whether the last pair was closed. A value ends at the first
 /// `</arg_value>` (markers before it are text); one never closed ends at
 /// the `<arg_key>` of the next pair, or at the end of the body.
-fn pairs(body: &[u8]) -> (Map<String, Value>, bool) {
+fn pairs(body: &[u8], off: usize) -> (Map<String, Value>, Vec<Repair>, bool) {
     let mut args = Map::new();
+    let mut repairs = Vec::new();
     let mut i = 0;
     let mut complete = true;
     while let Some(k) = scan::find(body, i, KEY_OPEN) {
@@ -324,6 +333,16 @@ fn pairs(body: &[u8]) -> (Map<String, Value>, bool) {
             complete = false;
             break;
         };
+        if let Some(next_key) = scan::find(&body[..vs], ke, KEY_OPEN) {
+            // a key with no value before the next key: the value that
+            // follows belongs to the later key
+            repairs.push(Repair {
+                kind: RepairKind::DroppedPartialKey,
+                offset: off + k,
+            });
+            i = next_key;
+            continue;
+        }
         let vf = vs + VALUE_OPEN.len();
         let (ve, next) = match value_end(body, vf) {
             ValueEnd::Closed { resume } => (resume - VALUE_CLOSE.len(), resume),
@@ -342,12 +361,14 @@ fn pairs(body: &[u8]) -> (Map<String, Value>, bool) {
         };
         let text = crate::scan::lossy(&body[vf..ve]);
         let value = super::shared::xml::decode_value(&text);
-        if !key.is_empty() && !args.contains_key(&key) {
+        if !key.is_empty() {
+            // a repeated key keeps its first place and takes the last value,
+            // as a JSON object read by serde_json (or a Python dict) does
             args.insert(key, value);
         }
         i = next;
     }
-    (args, complete)
+    (args, repairs, complete)
 }
 
 /// After an opening tool-call tag `lit_len` bytes long: a block when a

@@ -370,7 +370,7 @@ fn pairs(body: &[u8]) -> (Map<String, Value>, bool, bool) {
             }
         };
         let text = crate::scan::lossy(&body[ve..value_end]);
-        if !key.is_empty() && !args.contains_key(&key) {
+        if !key.is_empty() {
             args.insert(
                 key,
                 super::shared::xml::decode_value(strip_one_newline(&text)),

@@ -522,7 +522,7 @@ impl BlockFormat for KimiK3 {
                     let text = crate::scan::lossy(&block[vf..ve]);
                     let value = typed(&text, section::attr(ea, "type").as_deref());
                     let key = key.trim().to_string();
-                    if !key.is_empty() && !args.contains_key(&key) {
+                    if !key.is_empty() {
                         args.insert(key, value);
                     }
                 }

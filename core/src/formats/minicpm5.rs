@@ -254,7 +254,7 @@ fn params(body: &[u8]) -> (Map<String, Value>, bool) {
             let text = crate::scan::lossy(&body[vs..c]);
             (decode_value(&text), c + 8)
         };
-        if !key.is_empty() && !args.contains_key(&key) {
+        if !key.is_empty() {
             args.insert(key, value);
         }
         i = next;

@@ -229,7 +229,7 @@ fn parameters(inner: &[u8]) -> (Map<String, serde_json::Value>, bool) {
         };
         let text = crate::scan::lossy(&inner[vf..ve]);
         let key = key.trim().to_string();
-        if !key.is_empty() && !args.contains_key(&key) {
+        if !key.is_empty() {
             args.insert(key, section::typed_value(strip_one_newline(&text)));
         }
         i = resume;

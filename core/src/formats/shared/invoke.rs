@@ -213,7 +213,7 @@ impl Boundaries {
 }
 
 fn insert(args: &mut Map<String, Value>, key: String, v: Value) {
-    if !key.is_empty() && !args.contains_key(&key) {
+    if !key.is_empty() {
         args.insert(key, v);
     }
 }

@@ -276,7 +276,7 @@ fn parse_parameters_until_end(body: &[u8]) -> (Map<String, Value>, bool, Option<
 }
 
 fn insert(args: &mut Map<String, Value>, key: String, raw: &[u8]) {
-    if key.is_empty() || args.contains_key(&key) {
+    if key.is_empty() {
         return;
     }
     let text = crate::scan::lossy(raw);
