@@ -36,14 +36,22 @@ fn skip_ns(b: &[u8], mut i: usize) -> usize {
     }
 }
 
-/// `name="X"`, `name='X'`, `name=X` or `="X"`: the name.
+/// `name="X"`, `name='X'`, `name=X` or `="X"`: the name. A quoted name
+/// ends at its closing quote and an unquoted one at a blank, so attributes
+/// after it (`name="f" id="1"`) are not part of it.
 fn attr_name(raw: &[u8]) -> String {
     let s = crate::scan::lossy(raw);
     let s = s.trim();
     let s = s.strip_prefix("name").map(str::trim_start).unwrap_or(s);
     let s = s.strip_prefix('=').unwrap_or(s).trim();
     let s = s.strip_suffix('/').unwrap_or(s).trim();
-    s.trim_matches(|c| c == '"' || c == '\'').trim().to_string()
+    match s.chars().next() {
+        Some(q @ ('"' | '\'')) => {
+            let inner = &s[1..];
+            inner.find(q).map_or(inner, |e| &inner[..e]).trim().to_string()
+        }
+        _ => s.split_whitespace().next().unwrap_or_default().to_string(),
+    }
 }
 
 /// A value's text without namespace tokens at its edges, typed.
