@@ -17,8 +17,8 @@
 //! Tolerated: braces, commas and colons inside delimited strings, either
 //! delimiter under either marker, JSON-quoted strings and keys, a missing
 //! `call:` prefix, a missing closing marker, a trailing comma, a call with no
-//! arguments (`call:NAME{}` or `call:NAME`). Stray closing markers are
-//! markup, never text.
+//! arguments (`call:NAME{}` or `call:NAME`). Stray closing markers and
+//! Gemma 4's `<|tool_response>` / `<tool_response|>` are markup, never text.
 
 use super::shared::python::{parse_literal_in, Dialect, Literal, PyError};
 use super::shared::wrapped::marked_body;
@@ -58,7 +58,7 @@ pub const FORMAT: Format = Format {
             prompt: "<start_of_turn>model\n",
         },
     ],
-    openers: &[OPENER_CHANNEL, OPENER_GEMMA4, OPENER_FUNCTION_GEMMA, OPENER_STRAY_GEMMA4, OPENER_STRAY_FUNCTION_GEMMA, OPENER_STRAY_CHANNEL],
+    openers: &[OPENER_CHANNEL, OPENER_GEMMA4, OPENER_FUNCTION_GEMMA, OPENER_STRAY_GEMMA4, OPENER_STRAY_FUNCTION_GEMMA, OPENER_STRAY_CHANNEL, OPENER_TOOL_RESPONSE, OPENER_TOOL_RESPONSE_END],
     admitted_under: &[],
     doc_start: None,
     lead: None,
@@ -456,6 +456,28 @@ pub const OPENER_STRAY_FUNCTION_GEMMA: Opener = Opener {
     rank: Rank::Normal,
     also: &[],
     probe: |_, _| Probe::Match(Action::Markup { len: 19 }),
+};
+
+/// Gemma 4's `<|tool_response>`: the template writes it right after a
+/// call's `<tool_call|>` to hand over to the tool's result; a special token,
+/// markup, never text.
+pub const OPENER_TOOL_RESPONSE: Opener = Opener {
+    lit: b"<|tool_response>",
+    ci: false,
+    place: Place::Anywhere,
+    rank: Rank::Normal,
+    also: &[],
+    probe: |_, _| Probe::Match(Action::Markup { len: 16 }),
+};
+
+/// Gemma 4's `<tool_response|>`, closing a tool result: markup.
+pub const OPENER_TOOL_RESPONSE_END: Opener = Opener {
+    lit: b"<tool_response|>",
+    ci: false,
+    place: Place::Anywhere,
+    rank: Rank::Normal,
+    also: &[],
+    probe: |_, _| Probe::Match(Action::Markup { len: 16 }),
 };
 
 /// Stray `<channel|>` is markup.
