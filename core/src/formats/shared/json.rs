@@ -4,7 +4,7 @@
 use crate::call::{Evidence, ParsedCall};
 use crate::formats::{BlockEnd, BlockResult, FormatId, ParseCx, Scanner};
 use crate::scan;
-use crate::scan::balance::JsonEnd;
+use crate::scan::balance::{End, JsonEnd};
 
 /// The value of the first top-level `"name"` key (or `"function": {"name"`)
 /// of a JSON object starting at or after `from`, once its string has closed.
@@ -356,7 +356,9 @@ pub fn json_block(
         return BlockResult::error("TLP-001", format!("empty {format} call"), from);
     }
     let lead = body.len() - body.trim_start().len();
-    if cx.cut {
+    // a body whose value is complete lost only the closing marker after it
+    let complete = matches!(JsonEnd::new().scan(trimmed.as_bytes()), End::At(k) if k == trimmed.len());
+    if cx.cut && !complete {
         match crate::call::close_truncated(trimmed) {
             Some((closed, at)) => {
                 let mut r = calls_from_json_body(
