@@ -57,7 +57,7 @@ pub const FORMAT: Format = Format {
         OPENER_LIST,
         OPENER_INLINE_LIST,
     ],
-    admitted_under: &[],
+    admitted_under: &[ids::LFM2],
     doc_start: Some(DocStart {
         forced_only: false,
         probe: probe_bare,
@@ -341,13 +341,14 @@ pub const OPENER_INLINE_LIST: Opener = Opener {
     probe: probe_inline_list,
 };
 
-/// `[NAME(` at the start of a line.
+/// `[NAME(` at the start of a line (on under `--format lfm2` too: LFM2's
+/// list when its opening token is missing).
 pub const OPENER_LIST: Opener = Opener {
     lit: b"[",
     ci: false,
     place: Place::LineStart,
     rank: Rank::Normal,
-    also: &[],
+    also: &[ids::LFM2],
     probe: probe_list,
 };
 

@@ -192,8 +192,11 @@ pub fn call_head(block: &[u8], s: usize) -> Option<bool> {
     }
 }
 
-/// Tokens that may follow an unmarked list on its line.
+/// Tokens that may follow an unmarked list on its line: end-of-turn
+/// tokens, and LFM2's `<|tool_call_end|>` (its list with the opening token
+/// dropped, or written by the prompt).
 const TRAILERS: &[&[u8]] = &[
+    b"<|tool_call_end|>",
     b"<|eot_id|>",
     b"<|eom_id|>",
     b"<|python_end|>",
