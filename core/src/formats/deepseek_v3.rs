@@ -200,6 +200,15 @@ fn parse_v3(
             off,
         ));
     }
+    if name.contains(|c| matches!(c, '{' | '}' | '[' | ']' | '(' | ')' | '"' | '\'' | '<' | '>')) {
+        // the template's name line holds only the name: JSON punctuation in
+        // it means the body is garbled, not a call
+        return Err(section::err(
+            "TLP-001",
+            format!("deepseek-v3 call has no valid function name (the name line is {name:?})"),
+            off,
+        ));
+    }
     let (s, end) = fenced(after, scan::skip_space(after, e));
     let (arguments, repairs) =
         section::json_arguments(&after[s..end], off + s, cut, ids::DEEPSEEK_V3, opts)?;
