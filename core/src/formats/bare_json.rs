@@ -62,8 +62,14 @@ pub struct BareJson;
 /// The shared instance.
 pub static BARE_JSON: BareJson = BareJson;
 
-fn held() -> Probe {
-    block(Placement::LineStart)
+/// A candidate at the start of a line; with `--inline-json` text may
+/// follow it on its line, as it may follow one inside a line.
+fn held(cx: &ProbeCx) -> Probe {
+    if cx.cfg.inline_json {
+        block(Placement::LineStartThenText)
+    } else {
+        block(Placement::LineStart)
+    }
 }
 
 fn block(placement: Placement) -> Probe {
@@ -201,14 +207,14 @@ pub const OBJECT: Opener = Opener {
         ids::GEMINI_FUNCTION_CALL,
         ids::HERMES,
     ],
-    probe: |_, _| held(),
+    probe: |_, cx| held(cx),
 };
 
 fn probe_array(input: &[u8], cx: &ProbeCx) -> Probe {
     let s = scan::skip_space(input, 1);
     match input.get(s) {
         None if !cx.eof => Probe::NeedMore,
-        Some(b'{') => held(),
+        Some(b'{') => held(cx),
         _ => Probe::NotMarker,
     }
 }
@@ -234,6 +240,9 @@ pub const ARRAY: Opener = Opener {
 enum Placement {
     /// At the start of a line: it must end its line (or be `;`-separated).
     LineStart,
+    /// At the start of a line with `--inline-json`: as [`Placement::LineStart`],
+    /// but text may follow the values on their line.
+    LineStartThenText,
     /// Inside a line with `--inline-json`: any call shape.
     Inline,
     /// Inside a line without it: only the shapes of [`inline_shape`].
@@ -325,7 +334,9 @@ impl Scanner for ValuesScan {
                     // all that was scanned (each byte is scanned at most twice)
                     End::NotValue => {
                         let text_len = match self.placement {
-                            Placement::LineStart => self.last_end.max(1),
+                            Placement::LineStart | Placement::LineStartThenText => {
+                                self.last_end.max(1)
+                            }
                             _ => (start + json.scanned()).max(1),
                         };
                         return BlockEnd::NotBlock { text_len };
@@ -352,7 +363,7 @@ impl Scanner for ValuesScan {
                         None => not_call,
                     };
                 }
-                Placement::LineStart => {}
+                Placement::LineStart | Placement::LineStartThenText => {}
             }
             // what follows the value on its line
             let s = scan::skip_blank(block, self.last_end);
@@ -387,6 +398,7 @@ impl Scanner for ValuesScan {
                     };
                 }
                 b'<' => return end_token_after(block, s, self.last_end, eof),
+                _ if self.placement == Placement::LineStartThenText => return self.done(),
                 _ => {
                     return BlockEnd::NotBlock {
                         text_len: self.last_end,

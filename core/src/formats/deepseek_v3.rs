@@ -200,7 +200,7 @@ fn parse_v3(
             off,
         ));
     }
-    if name.contains(|c| matches!(c, '{' | '}' | '[' | ']' | '(' | ')' | '"' | '\'' | '<' | '>')) {
+    if name.contains(['{', '}', '[', ']', '(', ')', '"', '\'', '<', '>']) {
         // the template's name line holds only the name: JSON punctuation in
         // it means the body is garbled, not a call
         return Err(section::err(

@@ -48,7 +48,11 @@ fn attr_name(raw: &[u8]) -> String {
     match s.chars().next() {
         Some(q @ ('"' | '\'')) => {
             let inner = &s[1..];
-            inner.find(q).map_or(inner, |e| &inner[..e]).trim().to_string()
+            inner
+                .find(q)
+                .map_or(inner, |e| &inner[..e])
+                .trim()
+                .to_string()
         }
         _ => s.split_whitespace().next().unwrap_or_default().to_string(),
     }
