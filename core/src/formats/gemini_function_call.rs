@@ -123,7 +123,8 @@ impl BlockFormat for GemmaCall {
         let mut repairs = Vec::new();
         if head_end < t.len() {
             let body = &t[head_end..];
-            match parse_literal_in(body, Dialect::Gemma { delims: DELIMS }, cut) {
+            let body_at = from + (text.len() - text.trim_start().len()) + head_end;
+            match parse_gemma_body(body, cut, body_at, &mut repairs) {
                 Ok(Literal {
                     value: Value::Object(m),
                     closed_at_eof,
@@ -132,8 +133,7 @@ impl BlockFormat for GemmaCall {
                     if let Some(at) = closed_at_eof {
                         repairs.push(Repair {
                             kind: RepairKind::MissingClose,
-                            offset: to
-                                .min(from + (text.len() - text.trim_start().len()) + head_end + at),
+                            offset: to.min(body_at + at),
                         });
                     }
                 }
@@ -162,6 +162,45 @@ impl BlockFormat for GemmaCall {
             errors: Vec::new(),
         }
     }
+}
+
+/// Parses a Gemma arguments object. When the closing marker (not the end of
+/// input) came before the object closed, what is open is closed there
+/// (`{a:<|"|>x<|"|><tool_call|>`: a `MissingClose` repair), and a string
+/// whose delimiter never came ends before the body's last `}`
+/// (`{a:<|"|>x}<tool_call|>`: an `UnclosedString` repair); a body cut by
+/// the end of input is closed only where no content was lost.
+fn parse_gemma_body(
+    body: &str,
+    cut: bool,
+    body_at: usize,
+    repairs: &mut Vec<Repair>,
+) -> Result<Literal, PyError> {
+    let dialect = Dialect::Gemma { delims: DELIMS };
+    let first = parse_literal_in(body, dialect, cut);
+    if cut || !matches!(first, Err(PyError::Eof)) {
+        return first;
+    }
+    if let Ok(lit) = parse_literal_in(body, dialect, true) {
+        return Ok(lit);
+    }
+    let Some(brace) = body.trim_end().strip_suffix('}').map(str::len) else {
+        return first;
+    };
+    for delim in DELIMS {
+        let delim = crate::scan::lossy(delim);
+        let fixed = format!("{}{delim}{}", &body[..brace], &body[brace..]);
+        if let Ok(lit) = parse_literal_in(&fixed, dialect, true) {
+            if lit.closed_at_eof.is_none() {
+                repairs.push(Repair {
+                    kind: RepairKind::UnclosedString,
+                    offset: body_at + brace,
+                });
+                return Ok(lit);
+            }
+        }
+    }
+    first
 }
 
 /// Where a [`GemmaScan`] is.
