@@ -222,6 +222,11 @@ pub fn calls_from_json_body(
     let (value, repairs) = match cx.parse_json(body) {
         Ok(v) => v,
         Err(e) => {
+            if ev == crate::call::Evidence::Strong {
+                if let Some(r) = calls_per_element(body, format, block_len, body_offset, cx) {
+                    return r;
+                }
+            }
             return BlockResult::error(
                 "TLP-003",
                 format!(
@@ -229,7 +234,7 @@ pub fn calls_from_json_body(
                     e.message
                 ),
                 body_offset + e.offset.min(body.len()),
-            )
+            );
         }
     };
     let empty_array = value.as_array().is_some_and(Vec::is_empty);
@@ -271,6 +276,57 @@ pub fn calls_from_json_body(
         },
         Err(Shape::Broken(code, msg)) => BlockResult::error(code, msg, body_offset),
     }
+}
+
+/// A marked array of calls that does not parse as a whole, read element by
+/// element: one malformed call (`{"time": 15:30}`) is an error of its own
+/// and does not take its well-formed siblings with it. `None` when the body
+/// is not an array of at least two objects or no element is a call.
+fn calls_per_element(
+    body: &str,
+    format: FormatId,
+    block_len: usize,
+    body_offset: usize,
+    cx: &ParseCx,
+) -> Option<BlockResult> {
+    let bytes = body.as_bytes();
+    if bytes.first() != Some(&b'[') {
+        return None;
+    }
+    let ends = array_element_ends(bytes);
+    if ends.len() < 2 {
+        return None;
+    }
+    let mut out = BlockResult::default();
+    let mut from = 1;
+    for end in ends {
+        let mut start = from;
+        while start < end && matches!(bytes[start], b' ' | b'\t' | b'\r' | b'\n' | b',') {
+            start += 1;
+        }
+        from = end;
+        if bytes.get(start) != Some(&b'{') {
+            return None;
+        }
+        let element = body.get(start..end)?;
+        let r = calls_from_json_body(
+            element,
+            format,
+            crate::call::Evidence::Strong,
+            body_offset + end,
+            body_offset + start,
+            cx,
+        );
+        out.calls.extend(r.calls);
+        out.errors.extend(r.errors);
+    }
+    if out.calls.is_empty() {
+        return None;
+    }
+    if let Some(last) = out.calls.last_mut() {
+        last.end = block_len;
+    }
+    Some(out)
 }
 
 /// When a JSON array body produced several calls, gives each call the end
