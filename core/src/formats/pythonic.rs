@@ -305,10 +305,20 @@ fn probe_list(input: &[u8], cx: &ProbeCx) -> Probe {
         };
     }
     match call_head(input, s) {
-        Some(true) => Probe::Match(Action::Block {
-            fmt: &PY_LIST,
-            scanner: Box::new(LineValueScan::with(PyScan::list_at(0))),
-        }),
+        Some(true) => {
+            let scan = LineValueScan::with(PyScan::list_at(0));
+            // LFM2's list whose opening token is in the prompt (or dropped)
+            // starts the reply and may end with its closing token
+            let scan = if cx.doc_start {
+                scan.also_before(LFM2_END)
+            } else {
+                scan
+            };
+            Probe::Match(Action::Block {
+                fmt: &PY_LIST,
+                scanner: Box::new(scan),
+            })
+        }
         None if !cx.eof => Probe::NeedMore,
         _ => Probe::NotMarker,
     }

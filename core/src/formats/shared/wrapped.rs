@@ -174,6 +174,8 @@ impl Scanner for WrapScan {
 /// makes it text.
 pub struct LineValueScan {
     phase: LinePhase,
+    /// A closing token that may follow the value too (empty: none).
+    also: &'static [u8],
 }
 
 /// Where a [`LineValueScan`] is.
@@ -189,6 +191,7 @@ impl LineValueScan {
     pub fn new() -> Self {
         LineValueScan {
             phase: LinePhase::Value { py: PyScan::at(0) },
+            also: b"",
         }
     }
 }
@@ -198,7 +201,14 @@ impl LineValueScan {
     pub fn with(py: PyScan) -> Self {
         LineValueScan {
             phase: LinePhase::Value { py },
+            also: b"",
         }
+    }
+
+    /// Lets `token` follow the value on its line as well.
+    pub fn also_before(mut self, token: &'static [u8]) -> Self {
+        self.also = token;
+        self
     }
 }
 
@@ -230,7 +240,7 @@ impl Scanner for LineValueScan {
         let LinePhase::After { end } = self.phase else {
             return BlockEnd::More;
         };
-        match rest_of_line_blank(block, end, eof) {
+        match rest_of_line_blank(block, end, eof, self.also) {
             Some(true) => BlockEnd::Done {
                 len: end,
                 cut: false,

@@ -192,11 +192,12 @@ pub fn call_head(block: &[u8], s: usize) -> Option<bool> {
     }
 }
 
-/// Tokens that may follow an unmarked list on its line: end-of-turn
-/// tokens, and LFM2's `<|tool_call_end|>` (its list with the opening token
-/// dropped, or written by the prompt).
+/// LFM2's closing token, which may follow an unmarked list that starts the
+/// document (its opening token was written by the prompt, or dropped).
+pub const LFM2_END: &[u8] = b"<|tool_call_end|>";
+
+/// Tokens that may follow an unmarked list on its line.
 const TRAILERS: &[&[u8]] = &[
-    b"<|tool_call_end|>",
     b"<|eot_id|>",
     b"<|eom_id|>",
     b"<|python_end|>",
@@ -209,8 +210,9 @@ const TRAILERS: &[&[u8]] = &[
 ];
 
 /// After a value ending at `end`: only blanks up to the end of the line (or
-/// an end-of-turn token). `Some(true)` yes, `Some(false)` no, `None` undecided.
-pub fn rest_of_line_blank(block: &[u8], end: usize, eof: bool) -> Option<bool> {
+/// an end-of-turn token, or `also`). `Some(true)` yes, `Some(false)` no,
+/// `None` undecided.
+pub fn rest_of_line_blank(block: &[u8], end: usize, eof: bool, also: &[u8]) -> Option<bool> {
     let s = scan::skip_blank(block, end);
     match block.get(s) {
         None => {
@@ -224,7 +226,12 @@ pub fn rest_of_line_blank(block: &[u8], end: usize, eof: bool) -> Option<bool> {
         Some(b'<') => match match_any(&block[s..], TRAILERS) {
             Hit::Full(_) => Some(true),
             Hit::Partial if !eof => None,
-            _ => Some(false),
+            _ if also.is_empty() => Some(false),
+            _ => match scan::prefix(&block[s..], also) {
+                scan::Prefix::Full => Some(true),
+                scan::Prefix::Partial if !eof => None,
+                _ => Some(false),
+            },
         },
         Some(_) => Some(false),
     }
