@@ -91,7 +91,8 @@ const VALUE_CLOSE: &[u8] = b"</arg_value>";
 /// Decides whether the name at `s` (after the tag of length `tag`) starts a
 /// GLM body: the name must be followed by `<arg_key>` or `</tool_call>`,
 /// or by a line break and then one of them (the GLM-4.5 layout); the end of
-/// input may cut the body after the line break. A name at the very end of
+/// input may cut the body after the line break (when the name follows the
+/// tag with no blank, as the template writes it). A name at the very end of
 /// the input, or a line of prose after it, is not a call (`Use <tool_call>
 /// tags.` in prose).
 fn sniff(input: &[u8], tag: usize, s: usize, cx: &ProbeCx) -> Probe {
@@ -111,10 +112,14 @@ fn sniff(input: &[u8], tag: usize, s: usize, cx: &ProbeCx) -> Probe {
         b'\n' | b'\r' => {
             let t = scan::skip_space(input, after);
             if t == input.len() {
-                return if cx.eof {
+                // a cut body, when the name sticks to the tag as the
+                // template writes it (`<tool_call> tags.` is prose)
+                return if !cx.eof {
+                    Probe::NeedMore
+                } else if s == tag {
                     glm_block(tag)
                 } else {
-                    Probe::NeedMore
+                    Probe::NotMarker
                 };
             }
             t
