@@ -414,8 +414,8 @@ pub fn json_block(
     let lead = body.len() - body.trim_start().len();
     // a body whose value is complete lost only the closing marker after it
     let complete =
-        matches!(JsonEnd::new().scan(trimmed.as_bytes()), End::At(k) if k == trimmed.len());
-    if cx.cut && !complete {
+        || matches!(JsonEnd::new().scan(trimmed.as_bytes()), End::At(k) if k == trimmed.len());
+    if cx.cut && !complete() {
         match crate::call::close_truncated(trimmed) {
             Some((closed, at)) => {
                 let mut r = calls_from_json_body(
