@@ -10,9 +10,10 @@
 //!
 //! The tokens use U+FF5C `｜` and U+2581 `▁` and are matched byte-exactly.
 //! One section parser reads both generations and decides per call: when the
-//! text before `<｜tool▁sep｜>` is exactly `function` and the arguments are
-//! not bare JSON, the call is V3 (name on the line after the separator, then
-//! a code fence); otherwise it is V3.1 (`NAME<｜tool▁sep｜>{args}`, see
+//! text after `<｜tool▁sep｜>` is a name (or the text before it is exactly
+//! `function`) and the arguments are not bare JSON, the call is V3 (a type
+//! word, the name on the line after the separator, then a code fence);
+//! otherwise it is V3.1 (`NAME<｜tool▁sep｜>{args}`, see
 //! [`parse_v31`]). Sloppy variants: the outer begin or end token
 //! missing, `<｜tool▁calls｜>` (an R1-distill slip) for both begin tokens, the fence without `json` tag or without newlines, no fence at
 //! all, whitespace around the name, string arguments, a cut-off last call.
@@ -169,7 +170,11 @@ fn parse_call(
     let after = &body[after_at..];
     let lead = scan::skip_space(after, 0);
     let bare_json = matches!(after.get(lead), Some(b'{') | Some(b'"'));
-    if before == b"function" && !bare_json {
+    // V3 puts a type word before the separator (`function`) and the name on
+    // the line after it; any type word with a name after the separator is
+    // that shape (the name after it is the call's, not the word before)
+    let name_after = after.get(lead).is_some_and(|&b| scan::is_name_start_byte(b));
+    if (before == b"function" || name_after) && !bare_json {
         parse_v3(after, off + after_at, cut, opts)
     } else {
         parse_v31(before, after, off, off + after_at, cut, opts)

@@ -26,6 +26,14 @@ pub const TOKENS: &[&[u8]] = &[
     b"</s>",
     b"<|end_of_msg|>",
     b"<end_of_turn>",
+    // Command R/R+ assistant header (the turn's end is above)
+    b"<|START_OF_TURN_TOKEN|>",
+    b"<|CHATBOT_TOKEN|>",
+    // Apertus's assistant turn
+    b"<|assistant_start|>",
+    b"<|assistant_end|>",
+    // Nemotron-Nano-9B-v2's end of turn
+    b"<SPECIAL_12>",
 ];
 
 fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
