@@ -12,8 +12,9 @@
 //! schema decides under `--tools`). Tolerated: the tags collapsed by
 //! detokenization (`<functionname="NAME">`, `<paramname="KEY">`), a lone
 //! `properties` or `arguments` parameter holding the whole arguments object
-//! (JSON or a Python dict), which is unwrapped, and `</function>` inside a
-//! CDATA value (it does not end the call).
+//! (JSON or a Python dict), which is unwrapped, the parameters wrapped in
+//! an `<arguments>` element, and `</function>` inside a CDATA value (it does
+//! not end the call).
 
 use super::shared::section::{attr, match_any, Hit};
 use super::shared::xml::decode_value;
@@ -68,8 +69,13 @@ const CLOSE: &[u8] = b"</function>";
 const CDATA_OPEN: &[u8] = b"<![CDATA[";
 const CDATA_CLOSE: &[u8] = b"]]>";
 
+/// An element some MiniCPM outputs wrap the parameters in; its tags are
+/// framing, the parameters are read inside it.
+const ARGUMENTS: &[u8] = b"<arguments>";
+
 /// After the opening tag (`lit` bytes, then the name attribute's value and
-/// `>`): a call when `<param` or `</function>` follows.
+/// `>`): a call when `<param` or `</function>` follows (inside an optional
+/// `<arguments>` element).
 fn probe(input: &[u8], cx: &ProbeCx, lit: usize) -> Probe {
     let limit = input.len().min(lit + 256);
     let Some(gt) = input[lit..limit].iter().position(|&b| b == b'>') else {
@@ -86,7 +92,13 @@ fn probe(input: &[u8], cx: &ProbeCx, lit: usize) -> Probe {
     {
         return Probe::NotMarker;
     }
-    let s = scan::skip_space(input, tag);
+    let mut s = scan::skip_space(input, tag);
+    // the parameters may sit in an `<arguments>` element
+    match scan::prefix(&input[s..], ARGUMENTS) {
+        Prefix::Full => s = scan::skip_space(input, s + ARGUMENTS.len()),
+        Prefix::Partial if !cx.eof => return Probe::NeedMore,
+        _ => {}
+    }
     match match_any(&input[s..], &[b"<param", CLOSE]) {
         Hit::Full(_) => Probe::Match(Action::Block {
             fmt: &MINICPM5,
