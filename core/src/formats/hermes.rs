@@ -8,7 +8,7 @@
 //! the tag, `parameters` for `arguments`, string arguments, OpenAI-shaped
 //! bodies, arrays of calls, and `</tool_call>` inside string arguments.
 
-use super::shared::json::{json_block, json_body_end, JsonThenClose};
+use super::shared::json::{json_block, json_body_end, plain_block, JsonThenClose};
 use super::shared::tag::tag_then_body;
 use super::shared::tagged::{json_after, TaggedJson};
 use super::Model;
@@ -177,7 +177,18 @@ impl BlockFormat for Hermes {
 
     fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
         let tag = memchr::memchr(b'>', block).map_or(block.len(), |k| k + 1);
-        let body_end = json_body_end(block, tag, close_for(block));
+        let close = close_for(block);
+        if !cx.cut {
+            // the commonest block: the close tag ends it and the body between
+            // is one plain call object; no need to find where the JSON ends
+            let end = block.len().saturating_sub(close.len());
+            if end >= tag && block[end..].eq_ignore_ascii_case(close) {
+                if let Some(r) = plain_block(block, tag, end, ids::HERMES) {
+                    return r;
+                }
+            }
+        }
+        let body_end = json_body_end(block, tag, close);
         json_block(block, tag, body_end, ids::HERMES, cx)
     }
 }

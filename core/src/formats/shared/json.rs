@@ -394,6 +394,25 @@ pub fn json_body_end(block: &[u8], from: usize, close: &[u8]) -> usize {
     }
 }
 
+/// `block[from..to]`, blanks aside, as exactly one plain call object
+/// (`{"name": …, "arguments": {…}}`): what [`json_block`] gives for it,
+/// without looking for where the JSON ends first. `None` for anything else.
+pub fn plain_block(block: &[u8], from: usize, to: usize, format: FormatId) -> Option<BlockResult> {
+    let body = std::str::from_utf8(&block[from..to]).ok()?;
+    let p = crate::call::plain_call(body.trim())?;
+    Some(BlockResult {
+        calls: vec![ParsedCall {
+            name: p.name,
+            arguments: p.arguments,
+            id: None,
+            format,
+            repairs: Vec::new(),
+            end: block.len(),
+        }],
+        ..BlockResult::default()
+    })
+}
+
 /// Parses `block[from..to]` as a JSON call body with strong evidence,
 /// handling a body cut off at end of input.
 pub fn json_block(
