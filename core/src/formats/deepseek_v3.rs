@@ -115,14 +115,7 @@ pub struct DeepSeek;
 pub static DEEPSEEK: DeepSeek = DeepSeek;
 
 fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
-    section::probe_tokens(
-        input,
-        cx,
-        &[SECTION_BEGIN],
-        STRAY,
-        &TOKENS,
-        &DEEPSEEK,
-    )
+    section::probe_tokens(input, cx, &[SECTION_BEGIN], STRAY, &TOKENS, &DEEPSEEK)
 }
 
 /// Any DeepSeek `<｜…｜>` token.
@@ -173,7 +166,9 @@ fn parse_call(
     // V3 puts a type word before the separator (`function`) and the name on
     // the line after it; any type word with a name after the separator is
     // that shape (the name after it is the call's, not the word before)
-    let name_after = after.get(lead).is_some_and(|&b| scan::is_name_start_byte(b));
+    let name_after = after
+        .get(lead)
+        .is_some_and(|&b| scan::is_name_start_byte(b));
     if (before == b"function" || name_after) && !bare_json {
         parse_v3(after, off + after_at, cut, opts)
     } else {

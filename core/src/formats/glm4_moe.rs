@@ -25,9 +25,9 @@ use super::shared::tag::{block, tag_then_body};
 use super::Model;
 use super::{ids, FormatId, Opener, Rank, Values};
 use super::{BlockEnd, BlockFormat, BlockResult, Format, ParseCx, Probe, ProbeCx, Scanner};
-use crate::repair::{Repair, RepairKind};
 use crate::call::ParsedCall;
 use crate::formats::Place;
+use crate::repair::{Repair, RepairKind};
 use crate::scan::{self, Prefix};
 use serde_json::{Map, Value};
 

@@ -104,14 +104,7 @@ pub struct KimiK2;
 pub static KIMI_K2: KimiK2 = KimiK2;
 
 fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
-    section::probe_tokens(
-        input,
-        cx,
-        SECTION_BEGIN,
-        STRAY,
-        &TOKENS,
-        &KIMI_K2,
-    )
+    section::probe_tokens(input, cx, SECTION_BEGIN, STRAY, &TOKENS, &KIMI_K2)
 }
 
 /// Any `<|tool_call…|>` token of Kimi K2.

@@ -87,14 +87,7 @@ pub struct Step3Invoke;
 pub static STEP3_INVOKE: Step3Invoke = Step3Invoke;
 
 fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
-    section::probe_tokens(
-        input,
-        cx,
-        &[SECTION_BEGIN],
-        STRAY,
-        &TOKENS,
-        &STEP3,
-    )
+    section::probe_tokens(input, cx, &[SECTION_BEGIN], STRAY, &TOKENS, &STEP3)
 }
 
 /// Any Step-3 `<｜tool_…｜>` token.

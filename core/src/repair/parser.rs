@@ -643,7 +643,8 @@ impl<'a> Parser<'a> {
                         self.delete(q, q + 1);
                         self.delete(pos, pos + 1);
                         self.note(RepairKind::ExtraClose, q);
-                        pending_comma = None;
+                        // the comma now separates elements of the one array:
+                        // still pending, so it goes if no element follows
                         last_array_close = None;
                         arrs += 1;
                         stack.push(Frame {

@@ -678,6 +678,14 @@ mod properties {
         unchecked_output_parses("['{\"k\": 'v':").unwrap();
     }
 
+    /// Found by `mutated_json`: an array continued after `],` (`[1], [2]`
+    /// is one array) whose continuation never came keeps no trailing comma.
+    #[test]
+    fn continued_array_cut_after_its_comma() {
+        unchecked_output_parses("{\"a\": [1, 2.5, {\"b\": \"c\\\"d\"}],[").unwrap();
+        unchecked_output_parses("{\"k\": [1], [").unwrap();
+    }
+
     /// Found by `json_like_noise`: the `[` around several values goes
     /// before a fix inserted at the same offset (`.5` → `0.5`).
     #[test]
