@@ -836,6 +836,8 @@ impl Engine {
                             Err(_) => {}
                         }
                     }
+                    // a longer spelling listed earlier may still match
+                    scan::Prefix::Full if partial && !eof => break,
                     scan::Prefix::Full => {
                         found = Some((at, c.lit.len(), c.consume));
                         break;

@@ -35,6 +35,7 @@ pub const FORMAT: Format = Format {
         OPENER_STRAY_CLOSE,
         OPENER_STRAY_THINK_END,
         OPENER_RESPONSE,
+        OPENER_RESPONSE_END,
     ],
     admitted_under: &[],
     doc_start: None,
@@ -127,6 +128,26 @@ fn probe_response(input: &[u8], cx: &ProbeCx) -> Probe {
         Some(_) => Probe::NotMarker,
     }
 }
+
+/// `</response>` ending a line (or the input) anywhere: the close of the
+/// answer wrapper when it follows the answer's last word (Granite 3.x's
+/// `…</think><response>answer</response>`), markup.
+pub const OPENER_RESPONSE_END: Opener = Opener {
+    lit: b"</response>",
+    ci: false,
+    place: Place::Anywhere,
+    rank: Rank::Late,
+    also: &[ids::HERMES, ids::GRANITE],
+    probe: |input, cx| {
+        let len = b"</response>".len();
+        let s = scan::skip_blank(input, len);
+        match input.get(s) {
+            None if !cx.eof => Probe::NeedMore,
+            None | Some(b'\n') | Some(b'\r') => Probe::Match(Action::Markup { len }),
+            Some(_) => Probe::NotMarker,
+        }
+    },
+};
 
 /// `<response>` / `</response>` lines.
 pub const OPENER_RESPONSE: Opener = Opener {

@@ -7,17 +7,31 @@ use super::Rank;
 use super::{Action, Close, Opener, Probe, ProbeCx};
 use crate::formats::Place;
 
-/// The close of `<think>`.
-pub const THINK_CLOSE: &[Close] = &[Close {
-    lit: b"</think>",
-    consume: true,
-}];
+/// The close of `<think>`; Granite 3.x's thinking layout
+/// `<think>…</think><response>…</response>` closes with the response's
+/// opening tag too (its `</response>` is markup, see `OPENER_RESPONSE_END`
+/// in `ernie45.rs`). The longer spelling comes first: the engine waits while
+/// it may still match.
+pub static THINK_CLOSE: &[Close] = &[
+    Close {
+        lit: b"</think><response>",
+        consume: true,
+    },
+    Close {
+        lit: b"</think>",
+        consume: true,
+    },
+];
 /// The close of a `<think>` the prompt opened (a generation prompt ending in
 /// `<think>`, `--think-open`): `</think>`, or a tool call at the start of a
 /// line, which ends the thinking without it (Qwen3.5 and later write one
 /// into the prefilled block; llama.cpp reads it the same way). The call is
 /// not part of the reasoning: it is read as a call.
 pub const PREFILLED_THINK_CLOSE: &[Close] = &[
+    Close {
+        lit: b"</think><response>",
+        consume: true,
+    },
     Close {
         lit: b"</think>",
         consume: true,
@@ -32,7 +46,7 @@ pub const PREFILLED_THINK_CLOSE: &[Close] = &[
 /// `</think>` spans may also end at a call at the start of a line
 /// ([`PREFILLED_THINK_CLOSE`]); others end as they would.
 pub fn prefilled_close(close: &'static [Close]) -> &'static [Close] {
-    if close.len() == 1 && close[0].lit == b"</think>" {
+    if std::ptr::eq(close, THINK_CLOSE) {
         PREFILLED_THINK_CLOSE
     } else {
         close
