@@ -1126,6 +1126,9 @@ impl<'a> Parser<'a> {
                         first_comma.get_or_insert(k);
                     } else if matches!(c, b',' | b'"' | b'\n' | b'\r') && depth == 0
                         || c == closer
+                        // the other container's closer, unmatched in the
+                        // text: it closes something around (`["v", x: 1}]`)
+                        || (depth == 0 && matches!(c, b'}' | b']'))
                         || matches!(c, b'"' | b'\n' | b'\r')
                     {
                         if let Some(fc) = first_comma {

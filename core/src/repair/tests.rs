@@ -686,6 +686,15 @@ mod properties {
         unchecked_output_parses("{\"k\": [1], [").unwrap();
     }
 
+    /// Found by `mutated_json`: unquoted text in an array stops at a `}`
+    /// that closes the object around the array (the repair subcommand
+    /// refused `[{"k": ["v", x: 1}]`).
+    #[test]
+    fn unquoted_text_stops_at_the_outer_closer() {
+        unchecked_output_parses("[{\"k\": [\"v\", x: 1}]").unwrap();
+        unchecked_output_parses("[{\"k\": [ 'v', x: -1e5}], \"\"s\\\\t\", [], {}]").unwrap();
+    }
+
     /// Found by `json_like_noise`: the `[` around several values goes
     /// before a fix inserted at the same offset (`.5` → `0.5`).
     #[test]
