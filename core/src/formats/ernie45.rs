@@ -121,6 +121,12 @@ fn probe_response(input: &[u8], cx: &ProbeCx) -> Probe {
     if len == 0 {
         return Probe::NotMarker;
     }
+    markup_if_line_ends(input, len, cx)
+}
+
+/// Markup of `len` bytes when only blanks follow them up to the end of the
+/// line or of the input; text otherwise.
+fn markup_if_line_ends(input: &[u8], len: usize, cx: &ProbeCx) -> Probe {
     let s = scan::skip_blank(input, len);
     match input.get(s) {
         None if !cx.eof => Probe::NeedMore,
@@ -138,15 +144,7 @@ pub const OPENER_RESPONSE_END: Opener = Opener {
     place: Place::Anywhere,
     rank: Rank::Late,
     also: &[ids::HERMES, ids::GRANITE],
-    probe: |input, cx| {
-        let len = b"</response>".len();
-        let s = scan::skip_blank(input, len);
-        match input.get(s) {
-            None if !cx.eof => Probe::NeedMore,
-            None | Some(b'\n') | Some(b'\r') => Probe::Match(Action::Markup { len }),
-            Some(_) => Probe::NotMarker,
-        }
-    },
+    probe: |input, cx| markup_if_line_ends(input, b"</response>".len(), cx),
 };
 
 /// `<response>` / `</response>` lines.

@@ -206,18 +206,8 @@ pub fn calls_from_json_body(
     cx: &ParseCx,
 ) -> BlockResult {
     use crate::call::{calls_from_owned, Shape};
-    if let Some(p) = crate::call::plain_call(body) {
-        return BlockResult {
-            calls: vec![ParsedCall {
-                name: p.name,
-                arguments: p.arguments,
-                id: None,
-                format,
-                repairs: Vec::new(),
-                end: block_len,
-            }],
-            ..BlockResult::default()
-        };
+    if let Some(r) = plain_result(body, format, block_len) {
+        return r;
     }
     let (value, repairs) = match cx.parse_json(body) {
         Ok(v) => v,
@@ -399,7 +389,13 @@ pub fn json_body_end(block: &[u8], from: usize, close: &[u8]) -> usize {
 /// without looking for where the JSON ends first. `None` for anything else.
 pub fn plain_block(block: &[u8], from: usize, to: usize, format: FormatId) -> Option<BlockResult> {
     let body = std::str::from_utf8(&block[from..to]).ok()?;
-    let p = crate::call::plain_call(body.trim())?;
+    plain_result(body.trim(), format, block.len())
+}
+
+/// `body` as exactly one plain call object: the block's one call, ending
+/// at `block_len`, with no repairs. `None` for anything else.
+fn plain_result(body: &str, format: FormatId, block_len: usize) -> Option<BlockResult> {
+    let p = crate::call::plain_call(body)?;
     Some(BlockResult {
         calls: vec![ParsedCall {
             name: p.name,
@@ -407,7 +403,7 @@ pub fn plain_block(block: &[u8], from: usize, to: usize, format: FormatId) -> Op
             id: None,
             format,
             repairs: Vec::new(),
-            end: block.len(),
+            end: block_len,
         }],
         ..BlockResult::default()
     })
