@@ -146,7 +146,7 @@ fn parsed(text: &str) -> Vec<(String, Value)> {
     let doc = toolcall::document::parse(text.as_bytes(), &Config::default());
     doc.calls
         .into_iter()
-        .map(|c| (c.name, c.arguments))
+        .map(|c| (c.name, c.arguments.into_value()))
         .collect()
 }
 

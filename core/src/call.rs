@@ -4,6 +4,7 @@
 //! used, arguments are decoded exactly once (a JSON string holding an object
 //! becomes the object), and text values from XML-style formats are typed.
 
+use crate::record::Arguments;
 use crate::repair::{self, Repair, RepairOptions};
 use serde_json::{Map, Value};
 
@@ -13,7 +14,7 @@ pub struct ParsedCall {
     /// The function name.
     pub name: String,
     /// The arguments object.
-    pub arguments: Map<String, Value>,
+    pub arguments: crate::record::Arguments,
     /// The provider's id, if the markup carried one.
     pub id: Option<String>,
     /// The format id.
@@ -180,15 +181,22 @@ pub fn call_from_owned_object(
 }
 
 /// The commonest call body, `{"name": "…", "arguments": {…}}` with exactly
-/// these two keys, once each, decoded straight into its parts (no map for
-/// the envelope). `None` for any other body, which then takes the general
-/// path ([`calls_from_owned`]); for this shape both give the same parts.
-pub fn plain_call(body: &str) -> Option<CallParts> {
+/// these two keys, once each, decoded straight into the name and the
+/// arguments (no map for the envelope; arguments without escapes or
+/// repeated keys kept as their compact text, [`crate::scan::compact`]).
+/// `None` for any other body, which then takes the general path
+/// ([`calls_from_owned`]); for this shape both give the same call.
+pub fn plain_call(body: &str) -> Option<(String, Arguments)> {
     #[derive(serde::Deserialize)]
     #[serde(deny_unknown_fields)]
     struct Plain {
         name: String,
         arguments: Map<String, Value>,
+    }
+    if let Some((name, text)) = crate::scan::compact::name_and_arguments(body) {
+        let trimmed = name.trim();
+        // the general path gives the error for an empty name
+        return (!trimmed.is_empty()).then(|| (trimmed.to_string(), Arguments::from_compact(text)));
     }
     // serde's derived struct would also take a two-element array
     if !body.starts_with('{') {
@@ -197,19 +205,14 @@ pub fn plain_call(body: &str) -> Option<CallParts> {
     let plain: Plain = serde_json::from_str(body).ok()?;
     let trimmed = plain.name.trim();
     if trimmed.is_empty() {
-        return None; // the general path gives the error
+        return None;
     }
     let name = if trimmed.len() == plain.name.len() {
         plain.name
     } else {
         trimmed.to_string()
     };
-    Some(CallParts {
-        name,
-        arguments: plain.arguments,
-        id: None,
-        repairs: Vec::new(),
-    })
+    Some((name, plain.arguments.into()))
 }
 
 /// Decodes an arguments value exactly once: an object stays, a JSON string
@@ -440,14 +443,26 @@ mod tests {
             r#"{"name": "f", "arguments": {"a": 1, "b": [1.50, "x\u00e9"]}}"#,
             r#"{"arguments": {}, "name": "  f  "}"#,
             r#"{"name": "s___t", "arguments": {"a": {"a": 1, "a": 2}}}"#,
+            r#"{"name": "f", "arguments": {"a": 1e5, "b": {"c": [true, null, "x y"]}}}"#,
+            "{\"arguments\":\n {\"q\": -0.50E-3},\n \"name\": \"g\"}",
         ] {
-            let fast = plain_call(body).expect("the plain shape");
+            let (name, arguments) = plain_call(body).expect("the plain shape");
             let v: Value = serde_json::from_str(body).unwrap();
             let general = calls_from_owned(v, Evidence::Weak).unwrap();
             assert_eq!(general.len(), 1);
-            assert_eq!(fast.name, general[0].name);
-            assert_eq!(fast.arguments, general[0].arguments);
-            assert_eq!(fast.id, general[0].id);
+            assert_eq!(name, general[0].name);
+            assert_eq!(*arguments, Value::Object(general[0].arguments.clone()));
+            assert_eq!(general[0].id, None);
+            // kept as text exactly when it can be copied through
+            let mut written = Vec::new();
+            crate::ndjson::write_value(&mut written, &Value::Object(general[0].arguments.clone()));
+            match arguments.compact_text() {
+                Some(text) => assert_eq!(text.as_bytes(), &written[..], "{body}"),
+                None => assert!(
+                    body.contains('\\') || body.contains(r#""a": 1, "a""#),
+                    "{body}"
+                ),
+            }
         }
         for body in [
             r#"["f", {"a": 1}]"#,

@@ -1221,7 +1221,7 @@ impl Engine {
             index,
             id,
             name: c.name,
-            arguments: serde_json::Value::Object(c.arguments),
+            arguments: c.arguments,
             format,
             span,
             raw: scan::lossy(raw).into_owned(),

@@ -193,7 +193,7 @@ impl ToolCall {
         out.extend_from_slice(b",\"name\":");
         write_str(out, &self.name);
         out.extend_from_slice(b",\"arguments\":");
-        write_value(out, &self.arguments);
+        self.arguments.write_json(out);
         out.extend_from_slice(b",\"format\":");
         write_str(out, self.format);
         out.extend_from_slice(b",\"span\":");
@@ -284,7 +284,8 @@ mod tests {
             index: raw.len(),
             id: format!("call_{name}"),
             name: name.into(),
-            arguments: serde_json::json!({ "q": raw, "n": [1, 2.5, null], "b": {"c": true} }),
+            arguments: serde_json::json!({ "q": raw, "n": [1, 2.5, null], "b": {"c": true} })
+                .into(),
             format: "hermes",
             span: [u64::MAX - 1, 7],
             raw: raw.into(),

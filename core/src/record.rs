@@ -21,7 +21,7 @@ pub struct ToolCall {
     /// The function name.
     pub name: String,
     /// The arguments: always a JSON object.
-    pub arguments: serde_json::Value,
+    pub arguments: Arguments,
     /// The format id the call was written in.
     pub format: &'static str,
     /// Where the call's markup lies in the document.
@@ -111,4 +111,150 @@ pub struct Split {
     pub errors: Vec<ErrorRecord>,
     /// The exact tiling of the document.
     pub segments: Vec<Segment>,
+}
+
+/// A call's arguments: a JSON value (an object for every call the engine
+/// finds), kept as the compact text it will be written as when that text
+/// came straight from the input ([`crate::scan::compact`]), and decoded
+/// only when something asks for the value.
+///
+/// Most records are written and never looked into; for them the arguments
+/// are never built as a `serde_json::Value`. Reading the value (`*args`,
+/// `args.as_value()`) decodes it once; changing it (`&mut *args`) drops
+/// the text, so what is written is always the current value.
+#[derive(Clone, Default)]
+pub struct Arguments {
+    /// The compact JSON text, when the value has not been changed since.
+    text: Option<String>,
+    /// The value, decoded on first use when `text` is set.
+    value: std::sync::OnceLock<serde_json::Value>,
+}
+
+impl Arguments {
+    /// Arguments from compact JSON text that [`crate::scan::compact`]
+    /// produced: decoding it gives a value whose compact writing is the
+    /// text again.
+    pub(crate) fn from_compact(text: String) -> Arguments {
+        Arguments {
+            text: Some(text),
+            value: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// The value, decoded from the kept text on first use.
+    pub fn as_value(&self) -> &serde_json::Value {
+        self.value.get_or_init(|| self.decoded())
+    }
+
+    /// The kept text decoded (an empty object when there is none, which
+    /// cannot happen: the value is set whenever the text is not).
+    fn decoded(&self) -> serde_json::Value {
+        // the text came from the compactor, which answers only for objects
+        // serde_json reads
+        self.text
+            .as_deref()
+            .and_then(|t| serde_json::from_str(t).ok())
+            .unwrap_or_else(|| serde_json::Value::Object(serde_json::Map::new()))
+    }
+
+    /// The value, to change: the kept text is dropped.
+    pub fn value_mut(&mut self) -> &mut serde_json::Value {
+        let value = match self.value.take() {
+            Some(v) => v,
+            None => self.decoded(),
+        };
+        self.text = None;
+        self.value = std::sync::OnceLock::from(value);
+        // set on the line above
+        self.value.get_mut().expect("the value was just set")
+    }
+
+    /// The value, taken.
+    pub fn into_value(mut self) -> serde_json::Value {
+        self.as_value();
+        self.value.take().unwrap_or(serde_json::Value::Null)
+    }
+
+    /// The object's entries (empty when the value is not an object).
+    pub fn into_map(self) -> serde_json::Map<String, serde_json::Value> {
+        match self.into_value() {
+            serde_json::Value::Object(map) => map,
+            _ => serde_json::Map::new(),
+        }
+    }
+
+    /// The compact JSON text kept from the input, if any.
+    pub fn compact_text(&self) -> Option<&str> {
+        self.text.as_deref()
+    }
+
+    /// Appends the value as compact JSON: the kept text, or the value
+    /// written out.
+    pub fn write_json(&self, out: &mut Vec<u8>) {
+        match &self.text {
+            Some(text) => out.extend_from_slice(text.as_bytes()),
+            None => crate::ndjson::write_value(out, self.as_value()),
+        }
+    }
+}
+
+impl From<serde_json::Value> for Arguments {
+    fn from(value: serde_json::Value) -> Arguments {
+        Arguments {
+            text: None,
+            value: std::sync::OnceLock::from(value),
+        }
+    }
+}
+
+impl From<serde_json::Map<String, serde_json::Value>> for Arguments {
+    fn from(map: serde_json::Map<String, serde_json::Value>) -> Arguments {
+        Arguments::from(serde_json::Value::Object(map))
+    }
+}
+
+impl std::ops::Deref for Arguments {
+    type Target = serde_json::Value;
+    fn deref(&self) -> &serde_json::Value {
+        self.as_value()
+    }
+}
+
+impl std::ops::DerefMut for Arguments {
+    fn deref_mut(&mut self) -> &mut serde_json::Value {
+        self.value_mut()
+    }
+}
+
+impl PartialEq for Arguments {
+    fn eq(&self, other: &Arguments) -> bool {
+        self.as_value() == other.as_value()
+    }
+}
+
+impl PartialEq<serde_json::Value> for Arguments {
+    fn eq(&self, other: &serde_json::Value) -> bool {
+        self.as_value() == other
+    }
+}
+
+impl std::fmt::Debug for Arguments {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.as_value().fmt(f)
+    }
+}
+
+impl Serialize for Arguments {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.as_value().serialize(s)
+    }
+}
+
+/// Compact JSON, as a record carries it.
+impl std::fmt::Display for Arguments {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut out = Vec::new();
+        self.write_json(&mut out);
+        f.write_str(&String::from_utf8_lossy(&out))
+    }
 }

@@ -280,6 +280,9 @@ fn typed(format: &str, args: &Value, schema: &Value) -> Value {
     let Value::Object(m) = args else {
         return args.clone();
     };
+    let Some(format) = toolcall::formats::FormatId::from_id(format) else {
+        return args.clone();
+    };
     let mut once = m.clone();
     let changed = typing::type_arguments(format, &mut once, schema);
     assert_eq!(changed, once != *m, "typing's changed flag is wrong");
@@ -353,7 +356,7 @@ fn judge(tools: &Tools, tools_text: Option<&str>, eflags: u8, fmt: u8, doc: &[u8
         let schema = reg.get(&call.name).map(|t| &t.parameters);
         let args = match schema {
             Some(s) => typed(call.format, &call.arguments, s),
-            None => call.arguments.clone(),
+            None => call.arguments.as_value().clone(),
         };
         if let Some(s) = schema {
             // every text format types the same way (deepseek-dsml aside)

@@ -500,7 +500,7 @@ impl Runner {
         }
         let args = approval
             .arguments
-            .unwrap_or_else(|| j.call.arguments.clone());
+            .unwrap_or_else(|| j.call.arguments.as_value().clone());
         if self.dry_run {
             return Err(dry_run(j, &format!("approved ({})", approval.by.as_str())));
         }

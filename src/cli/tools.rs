@@ -260,17 +260,19 @@ impl Tools {
     /// touching the record's fields. `None` without `--tools`.
     pub fn judge(&self, call: &mut ToolCall) -> Option<Verdict> {
         let reg = self.registry.as_ref()?;
-        if let (Some(tool), serde_json::Value::Object(args)) =
-            (reg.get(&call.name), &mut call.arguments)
-        {
-            if crate::formats::FormatId::from_id(call.format)
-                .is_some_and(|f| typing::type_arguments_in(f, args, &tool.parameters, &call.raw))
-            {
-                self.log(
-                    &call.doc,
-                    2,
-                    &format!("call {} typed by schema", call.index),
-                );
+        // only text values are typed: JSON arguments keep the text they
+        // were read with, never decoded to be changed
+        let text_format =
+            crate::formats::FormatId::from_id(call.format).filter(|&f| typing::is_text_format(f));
+        if let (Some(tool), Some(format)) = (reg.get(&call.name), text_format) {
+            if let serde_json::Value::Object(args) = &mut *call.arguments {
+                if typing::type_arguments_in(format, args, &tool.parameters, &call.raw) {
+                    self.log(
+                        &call.doc,
+                        2,
+                        &format!("call {} typed by schema", call.index),
+                    );
+                }
             }
         }
         let v = reg.check(&call.name, &call.arguments, &self.policy);

@@ -525,7 +525,7 @@ fn broken_call(doc: &str, raw: &str, span: [u64; 2]) -> ToolCall {
         index: 0,
         id: String::new(),
         name: String::new(),
-        arguments: Value::Object(Default::default()),
+        arguments: Value::Object(Default::default()).into(),
         format: "",
         span,
         raw: raw.to_string(),
@@ -554,7 +554,7 @@ pub(crate) fn call_from_record(v: &Value, name: &str) -> ToolCall {
     call.index = v.get("index").and_then(Value::as_u64).unwrap_or(0) as usize;
     call.id = s("id");
     call.name = s("name");
-    call.arguments = v.get("arguments").cloned().unwrap_or(Value::Null);
+    call.arguments = v.get("arguments").cloned().unwrap_or(Value::Null).into();
     call.format = crate::formats::FormatId::from_id(&s("format")).map_or("", |f| f.as_str());
     call.in_reasoning = v.get("in_reasoning").and_then(Value::as_bool) == Some(true);
     call

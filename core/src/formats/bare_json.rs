@@ -513,7 +513,7 @@ impl BlockFormat for BareJson {
                 }
                 calls.push(ParsedCall {
                     name: p.name,
-                    arguments: p.arguments,
+                    arguments: p.arguments.into(),
                     id: p.id,
                     format: this_label,
                     repairs: reps,

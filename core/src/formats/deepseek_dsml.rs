@@ -507,7 +507,7 @@ impl Dsml {
         }
         r.calls.push(ParsedCall {
             name: p.name,
-            arguments: unwrapped(p.arguments),
+            arguments: unwrapped(p.arguments).into(),
             id: None,
             format: ids::DEEPSEEK_DSML,
             repairs: Vec::new(),
@@ -656,7 +656,7 @@ mod tests {
             .parse(text.as_bytes(), &cx)
             .calls
             .into_iter()
-            .map(|c| (c.name, Value::Object(c.arguments)))
+            .map(|c| (c.name, c.arguments.into_value()))
             .collect()
     }
 

@@ -214,7 +214,7 @@ fn parse_v3(
         section::json_arguments(&after[s..end], off + s, cut, ids::DEEPSEEK_V3, opts)?;
     Ok(ParsedCall {
         name,
-        arguments,
+        arguments: arguments.into(),
         id: None,
         format: ids::DEEPSEEK_V3,
         repairs,
@@ -268,7 +268,7 @@ pub(crate) fn parse_v31(
         section::json_arguments(&after[s..end], after_off + s, cut, ids::DEEPSEEK_V3_1, opts)?;
     Ok(ParsedCall {
         name,
-        arguments,
+        arguments: arguments.into(),
         id: None,
         format: ids::DEEPSEEK_V3_1,
         repairs,
@@ -296,7 +296,7 @@ mod tests {
             let c = call(b);
             assert_eq!(c.name, "get", "{b}");
             assert_eq!(c.format, ids::DEEPSEEK_V3);
-            assert_eq!(serde_json::Value::Object(c.arguments), json!({"a": 1}));
+            assert_eq!(c.arguments.into_value(), json!({"a": 1}));
         }
     }
 

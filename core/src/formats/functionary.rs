@@ -209,7 +209,7 @@ impl BlockFormat for Functionary {
             empty_list: false,
             calls: vec![crate::call::ParsedCall {
                 name,
-                arguments,
+                arguments: arguments.into(),
                 id: None,
                 format: ids::FUNCTIONARY,
                 repairs,

@@ -372,7 +372,7 @@ impl BlockFormat for FunctionaryV32 {
                             starts.push(p);
                             r.calls.push(ParsedCall {
                                 name: crate::call::clean_name(&tool),
-                                arguments,
+                                arguments: arguments.into(),
                                 id: None,
                                 format: ids::FUNCTIONARY_V3_2,
                                 repairs,

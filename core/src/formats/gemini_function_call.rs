@@ -153,7 +153,7 @@ impl BlockFormat for GemmaCall {
             empty_list: false,
             calls: vec![ParsedCall {
                 name,
-                arguments,
+                arguments: arguments.into(),
                 id: None,
                 format: ids::GEMINI_FUNCTION_CALL,
                 repairs,
@@ -552,7 +552,7 @@ mod tests {
         );
         assert_eq!(r.calls[0].name, "plan");
         assert_eq!(
-            Value::Object(r.calls[0].arguments.clone()),
+            r.calls[0].arguments.as_value().clone(),
             json!({"title": "a, b: {c}", "n": 3, "ok": true, "tags": ["x", 2],
                    "opts": {"deep": {"k": "v"}}, "none": null})
         );
@@ -562,7 +562,7 @@ mod tests {
     fn function_gemma_and_no_args() {
         let r = parse("<start_function_call>call:get_time{tz:<escape>Europe/Paris<escape>}<end_function_call>");
         assert_eq!(
-            Value::Object(r.calls[0].arguments.clone()),
+            r.calls[0].arguments.as_value().clone(),
             json!({"tz": "Europe/Paris"})
         );
         let r = parse("<|tool_call>call:list_files{}<tool_call|>");

@@ -307,7 +307,7 @@ impl BlockFormat for Glm {
             empty_list: false,
             calls: vec![ParsedCall {
                 name,
-                arguments,
+                arguments: arguments.into(),
                 id: None,
                 format: ids::GLM4_MOE,
                 repairs,

@@ -460,7 +460,7 @@ impl BlockFormat for Harmony {
                 empty_list: false,
                 calls: vec![ParsedCall {
                     name,
-                    arguments,
+                    arguments: arguments.into(),
                     id: None,
                     format: ids::HARMONY,
                     repairs,

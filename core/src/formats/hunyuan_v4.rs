@@ -408,7 +408,7 @@ impl BlockFormat for Hunyuan {
             }
             r.calls.push(ParsedCall {
                 name: crate::call::clean_name(&c.name),
-                arguments: c.arguments,
+                arguments: c.arguments.into(),
                 id: None,
                 format: ids::HUNYUAN_V4,
                 repairs: Vec::new(),

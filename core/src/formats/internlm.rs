@@ -155,7 +155,7 @@ impl BlockFormat for Interpreter {
             empty_list: false,
             calls: vec![ParsedCall {
                 name: "python".into(),
-                arguments,
+                arguments: arguments.into(),
                 id: None,
                 format: ids::INTERNLM,
                 repairs: Vec::new(),

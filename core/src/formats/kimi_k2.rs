@@ -179,7 +179,7 @@ fn parse_call(
         section::json_arguments(&body[args_at..], off + args_at, cut, ids::KIMI_K2, opts)?;
     Ok(ParsedCall {
         name,
-        arguments,
+        arguments: arguments.into(),
         id: Some(id),
         format: ids::KIMI_K2,
         repairs,

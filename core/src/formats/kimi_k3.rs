@@ -544,7 +544,7 @@ impl BlockFormat for KimiK3 {
             }
             r.calls.push(ParsedCall {
                 name,
-                arguments: args,
+                arguments: args.into(),
                 id: None,
                 format: ids::KIMI_K3,
                 repairs,

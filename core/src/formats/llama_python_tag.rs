@@ -260,7 +260,7 @@ impl BlockFormat for PythonTag {
             empty_list: false,
             calls: vec![ParsedCall {
                 name: self.code_tool.into(),
-                arguments,
+                arguments: arguments.into(),
                 id: None,
                 format: self.id,
                 repairs: Vec::new(),

@@ -226,7 +226,7 @@ impl BlockFormat for MiniCpm5 {
             empty_list: false,
             calls: vec![ParsedCall {
                 name,
-                arguments: args,
+                arguments: args.into(),
                 id: None,
                 format: ids::MINICPM5,
                 repairs: Vec::new(),

@@ -248,7 +248,7 @@ impl BlockFormat for Mistral {
                         empty_list: false,
                         calls: vec![ParsedCall {
                             name: name_s,
-                            arguments,
+                            arguments: arguments.into(),
                             id,
                             format: ids::MISTRAL,
                             repairs,

@@ -188,7 +188,7 @@ fn parse_call(body: &[u8], off: usize, cut: bool) -> CallOutcome {
     }
     Ok(ParsedCall {
         name,
-        arguments,
+        arguments: arguments.into(),
         id: None,
         format: ids::STEP3,
         repairs: Vec::new(),

@@ -6,6 +6,7 @@
 //! block that arrives one byte at a time is still scanned once in total.
 
 pub mod balance;
+pub mod compact;
 pub mod valid;
 
 /// `bytes` as text, invalid UTF-8 replaced by U+FFFD: what

@@ -83,7 +83,7 @@ const HIGHS: u64 = 0x8080_8080_8080_8080;
 /// mark may be false alarms (borrows propagate upwards), the lowest is
 /// exact, which is all a little-endian scan needs.
 #[inline]
-fn string_stops(word: u64) -> u64 {
+pub(crate) fn string_stops(word: u64) -> u64 {
     let control = word.wrapping_sub(ONES * 0x20) & !word;
     let quote = word ^ (ONES * u64::from(b'"'));
     let quote = quote.wrapping_sub(ONES) & !quote;

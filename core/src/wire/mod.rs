@@ -1343,7 +1343,7 @@ impl Core {
             index,
             id,
             name,
-            arguments: Value::Object(arguments),
+            arguments: Value::Object(arguments).into(),
             format,
             span: [p, p],
             raw,

@@ -273,7 +273,7 @@ pub fn parse_invokes(block: &[u8], format: FormatId, cx: &ParseCx) -> BlockResul
         }
         r.calls.push(ParsedCall {
             name: crate::call::clean_name(&c.name),
-            arguments: c.arguments,
+            arguments: c.arguments.into(),
             id: None,
             format,
             repairs: Vec::new(),

@@ -241,7 +241,7 @@ pub fn calls_from_json_body(
                     }
                     ParsedCall {
                         name: p.name,
-                        arguments: p.arguments,
+                        arguments: p.arguments.into(),
                         id: p.id,
                         format,
                         repairs: reps,
@@ -395,11 +395,11 @@ pub fn plain_block(block: &[u8], from: usize, to: usize, format: FormatId) -> Op
 /// `body` as exactly one plain call object: the block's one call, ending
 /// at `block_len`, with no repairs. `None` for anything else.
 fn plain_result(body: &str, format: FormatId, block_len: usize) -> Option<BlockResult> {
-    let p = crate::call::plain_call(body)?;
+    let (name, arguments) = crate::call::plain_call(body)?;
     Some(BlockResult {
         calls: vec![ParsedCall {
-            name: p.name,
-            arguments: p.arguments,
+            name,
+            arguments,
             id: None,
             format,
             repairs: Vec::new(),

@@ -38,7 +38,7 @@ pub fn parse_function(block: &[u8], format: FormatId, cx: &ParseCx) -> BlockResu
         empty_list: false,
         calls: vec![ParsedCall {
             name,
-            arguments: args,
+            arguments: args.into(),
             id: None,
             format,
             repairs: Vec::new(),

@@ -62,7 +62,7 @@ pub fn block_result(
         }
         r.calls.push(ParsedCall {
             name,
-            arguments: c.arguments,
+            arguments: c.arguments.into(),
             id: None,
             format,
             repairs,
@@ -112,7 +112,7 @@ pub fn parsed_call(p: CallParts, reps: &[Repair], format: FormatId, end: usize) 
     repairs.extend(p.repairs);
     ParsedCall {
         name: clean_name(&p.name),
-        arguments: p.arguments,
+        arguments: p.arguments.into(),
         id: p.id,
         format,
         repairs,

@@ -1,0 +1,471 @@
+//! Compact JSON text for a call's arguments, straight from the bytes the
+//! model wrote, when it can be copied through.
+//!
+//! Most argument objects are plain JSON: no escapes in their strings, no key
+//! written twice. For those the compact text a record carries is the input
+//! with its whitespace removed, byte for byte what decoding it into a
+//! `serde_json::Value` and writing that back would give (strings need no
+//! escape, numbers keep the digits they were read with under
+//! `arbitrary_precision`, keys keep their order). [`object`] checks the
+//! input is such an object and returns that text; anything else — an escape
+//! in a string, a repeated key, deep nesting, any byte serde_json would
+//! refuse — answers `None` and the caller decodes the value as before. So
+//! the answer, when there is one, is exact, and the work is one pass with
+//! no allocation but the output.
+
+use super::valid::string_stops;
+
+/// Nesting deeper than this is left to the decoder (serde_json stops at 128).
+const MAX_DEPTH: usize = 100;
+/// Objects with more keys than this, counted over all the objects open at
+/// once, are left to the decoder: repeated keys are found by comparing each
+/// key with those before it in its object, held in a fixed array.
+const MAX_KEYS: usize = 32;
+
+/// The compact text of `input` when it is exactly one JSON object (with
+/// JSON whitespace around it) that can be copied through as described in
+/// the module documentation; `None` otherwise.
+///
+/// ```
+/// use toolcall_core::scan::compact::object;
+/// assert_eq!(object(r#" { "a": [1, 2.50], "b": {"c": null} } "#).as_deref(),
+///            Some(r#"{"a":[1,2.50],"b":{"c":null}}"#));
+/// assert_eq!(object(r#"{"a": "\u00e9"}"#), None); // an escape: decode it
+/// assert_eq!(object(r#"{"a": 1, "a": 2}"#), None); // a repeated key
+/// ```
+pub fn object(input: &str) -> Option<String> {
+    let mut c = Compactor {
+        bytes: input.as_bytes(),
+        pos: 0,
+        out: Vec::with_capacity(input.len()),
+        keys: [(0, 0); MAX_KEYS],
+        open_keys: 0,
+    };
+    c.skip_ws();
+    if c.peek()? != b'{' {
+        return None;
+    }
+    c.value(0)?;
+    c.skip_ws();
+    if c.pos != c.bytes.len() {
+        return None;
+    }
+    // only whole ASCII tokens and whole strings of the (valid UTF-8) input
+    // were copied
+    String::from_utf8(c.out).ok()
+}
+
+/// The envelope of the commonest call body, `{"name": "…", "arguments":
+/// {…}}` with exactly these two keys in either order: the name as written
+/// and the arguments' compact text, under the same conditions as
+/// [`object`] (a name with an escape also answers `None`).
+pub fn name_and_arguments(input: &str) -> Option<(&str, String)> {
+    let mut c = Compactor {
+        bytes: input.as_bytes(),
+        pos: 0,
+        out: Vec::with_capacity(input.len()),
+        keys: [(0, 0); MAX_KEYS],
+        open_keys: 0,
+    };
+    c.skip_ws();
+    c.expect(b'{')?;
+    let mut name = None;
+    let mut arguments = false;
+    for member in 0..2 {
+        if member == 1 {
+            c.expect(b',')?;
+        }
+        c.skip_ws();
+        let key = c.string()?;
+        c.skip_ws();
+        c.expect(b':')?;
+        c.skip_ws();
+        match &input.as_bytes()[key.0..key.1] {
+            b"name" if name.is_none() => {
+                let (from, to) = c.string()?;
+                name = Some(input.get(from..to)?);
+            }
+            // the only value copied to `out`
+            b"arguments" if !arguments => {
+                if c.peek()? != b'{' {
+                    return None;
+                }
+                c.value(0)?;
+                arguments = true;
+            }
+            _ => return None,
+        }
+        c.skip_ws();
+    }
+    c.expect(b'}')?;
+    c.skip_ws();
+    if c.pos != c.bytes.len() {
+        return None;
+    }
+    let name = name.filter(|_| arguments)?;
+    Some((name, String::from_utf8(c.out).ok()?))
+}
+
+struct Compactor<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+    /// The compact text written so far.
+    out: Vec<u8>,
+    /// The keys of the objects open around `pos`, as spans of `bytes`:
+    /// `keys[..open_keys]`.
+    keys: [(u32, u32); MAX_KEYS],
+    open_keys: usize,
+}
+
+impl Compactor<'_> {
+    #[inline]
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    #[inline]
+    fn skip_ws(&mut self) {
+        while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.peek() {
+            self.pos += 1;
+        }
+    }
+
+    #[inline]
+    fn expect(&mut self, byte: u8) -> Option<()> {
+        (self.peek()? == byte).then(|| self.pos += 1)
+    }
+
+    /// A string without escapes at `pos`; returns the span of its contents
+    /// (quotes excluded) and copies nothing.
+    fn string(&mut self) -> Option<(usize, usize)> {
+        self.expect(b'"')?;
+        let start = self.pos;
+        let bytes = self.bytes;
+        while let Some(chunk) = bytes.get(self.pos..self.pos + 8) {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            let stops = string_stops(u64::from_le_bytes(word));
+            if stops != 0 {
+                self.pos += (stops.trailing_zeros() / 8) as usize;
+                break;
+            }
+            self.pos += 8;
+        }
+        loop {
+            match *bytes.get(self.pos)? {
+                b'"' => {
+                    self.pos += 1;
+                    return Some((start, self.pos - 1));
+                }
+                // an escape to decode, or a control byte serde_json refuses
+                b'\\' | 0..=0x1f => return None,
+                _ => self.pos += 1,
+            }
+        }
+    }
+
+    /// One value at `pos` (whitespace before it skipped), copied compact.
+    fn value(&mut self, depth: usize) -> Option<()> {
+        match self.peek()? {
+            b'{' => {
+                if depth >= MAX_DEPTH {
+                    return None;
+                }
+                self.pos += 1;
+                self.out.push(b'{');
+                self.skip_ws();
+                if self.peek()? == b'}' {
+                    self.pos += 1;
+                    self.out.push(b'}');
+                    return Some(());
+                }
+                let first_key = self.open_keys;
+                loop {
+                    let (from, to) = self.string()?;
+                    let key = &self.bytes[from..to];
+                    let earlier = self.keys.get(first_key..self.open_keys)?;
+                    if earlier
+                        .iter()
+                        .any(|&(f, t)| &self.bytes[f as usize..t as usize] == key)
+                    {
+                        return None;
+                    }
+                    let span = (u32::try_from(from).ok()?, u32::try_from(to).ok()?);
+                    *self.keys.get_mut(self.open_keys)? = span;
+                    self.open_keys += 1;
+                    self.out.extend_from_slice(&self.bytes[from - 1..=to]);
+                    self.skip_ws();
+                    self.expect(b':')?;
+                    self.out.push(b':');
+                    self.skip_ws();
+                    self.value(depth + 1)?;
+                    self.skip_ws();
+                    match self.peek()? {
+                        b',' => {
+                            self.pos += 1;
+                            self.out.push(b',');
+                            self.skip_ws();
+                        }
+                        b'}' => {
+                            self.pos += 1;
+                            self.out.push(b'}');
+                            self.open_keys = first_key;
+                            return Some(());
+                        }
+                        _ => return None,
+                    }
+                }
+            }
+            b'[' => {
+                if depth >= MAX_DEPTH {
+                    return None;
+                }
+                self.pos += 1;
+                self.out.push(b'[');
+                self.skip_ws();
+                if self.peek()? == b']' {
+                    self.pos += 1;
+                    self.out.push(b']');
+                    return Some(());
+                }
+                loop {
+                    self.value(depth + 1)?;
+                    self.skip_ws();
+                    match self.peek()? {
+                        b',' => {
+                            self.pos += 1;
+                            self.out.push(b',');
+                            self.skip_ws();
+                        }
+                        b']' => {
+                            self.pos += 1;
+                            self.out.push(b']');
+                            return Some(());
+                        }
+                        _ => return None,
+                    }
+                }
+            }
+            b'"' => {
+                let (from, to) = self.string()?;
+                self.out.extend_from_slice(&self.bytes[from - 1..=to]);
+                Some(())
+            }
+            b't' => self.literal(b"true"),
+            b'f' => self.literal(b"false"),
+            b'n' => self.literal(b"null"),
+            b'-' | b'0'..=b'9' => self.number(),
+            _ => None,
+        }
+    }
+
+    fn literal(&mut self, word: &[u8]) -> Option<()> {
+        if self.bytes.get(self.pos..self.pos + word.len())? != word {
+            return None;
+        }
+        self.pos += word.len();
+        self.out.extend_from_slice(word);
+        Some(())
+    }
+
+    /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, copied as serde_json
+    /// keeps it (`arbitrary_precision`): as written, but an exponent is
+    /// always `e` with a sign (`1E5` is `1e+5`).
+    fn number(&mut self) -> Option<()> {
+        let start = self.pos;
+        if self.peek() == Some(b'-') {
+            self.pos += 1;
+        }
+        match self.peek()? {
+            b'0' => self.pos += 1,
+            b'1'..=b'9' => self.digits(),
+            _ => return None,
+        }
+        if self.peek() == Some(b'.') {
+            self.pos += 1;
+            self.some_digits()?;
+        }
+        if let Some(b'e' | b'E') = self.peek() {
+            // serde_json writes the exponent as `e`, its sign always
+            self.out.extend_from_slice(&self.bytes[start..self.pos]);
+            self.pos += 1;
+            let sign = match self.peek() {
+                Some(s @ (b'+' | b'-')) => {
+                    self.pos += 1;
+                    s
+                }
+                _ => b'+',
+            };
+            self.out.extend_from_slice(&[b'e', sign]);
+            let digits = self.pos;
+            self.some_digits()?;
+            self.out.extend_from_slice(&self.bytes[digits..self.pos]);
+            return Some(());
+        }
+        self.out.extend_from_slice(&self.bytes[start..self.pos]);
+        Some(())
+    }
+
+    #[inline]
+    fn digits(&mut self) {
+        while let Some(b'0'..=b'9') = self.peek() {
+            self.pos += 1;
+        }
+    }
+
+    fn some_digits(&mut self) -> Option<()> {
+        let start = self.pos;
+        self.digits();
+        (self.pos > start).then_some(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{name_and_arguments, object};
+    use proptest::prelude::*;
+    use serde_json::Value;
+
+    /// What the decoder path writes for `text`: decode, write back.
+    fn decoded(text: &str) -> Option<String> {
+        let v: Value = serde_json::from_str(text).ok()?;
+        v.is_object().then(|| {
+            let mut out = Vec::new();
+            crate::ndjson::write_value(&mut out, &v);
+            String::from_utf8(out).expect("UTF-8")
+        })
+    }
+
+    #[test]
+    fn copies_plain_objects_compact() {
+        for (input, want) in [
+            ("{}", "{}"),
+            (" {\n\t\"a\" :\r 1 } ", r#"{"a":1}"#),
+            (
+                r#"{"n": [-0, 0.5, 1E+2, 1e-7, 123456789012345678901234567890]}"#,
+                r#"{"n":[-0,0.5,1e+2,1e-7,123456789012345678901234567890]}"#,
+            ),
+            (
+                r#"{"s": "é ü 你好 🙂", "e": [], "o": {}}"#,
+                r#"{"s":"é ü 你好 🙂","e":[],"o":{}}"#,
+            ),
+            (r#"{"x": [1e5, 2.5E3, 0e0]}"#, r#"{"x":[1e+5,2.5e+3,0e+0]}"#),
+            (
+                r#"{"t": [true, false, null]}"#,
+                r#"{"t":[true,false,null]}"#,
+            ),
+            (r#"{"a": {"a": {"a": 1}}}"#, r#"{"a":{"a":{"a":1}}}"#),
+            (
+                r#"{"k": "0123456789abcdef0123"}"#,
+                r#"{"k":"0123456789abcdef0123"}"#,
+            ),
+        ] {
+            assert_eq!(object(input).as_deref(), Some(want), "{input}");
+            assert_eq!(decoded(input).as_deref(), Some(want), "{input}");
+        }
+    }
+
+    #[test]
+    fn leaves_everything_else_to_the_decoder() {
+        for input in [
+            r#"{"a": "x\"y"}"#,
+            r#"{"a\u0062": 1}"#,
+            r#"{"a": 1, "a": 2}"#,
+            r#"{"o": {"a": 1, "b": 2, "a": 3}}"#,
+            "{\"a\": \"tab\there\"}",
+            r#"{"a": 01}"#,
+            r#"{"a": 1.}"#,
+            r#"{"a": .5}"#,
+            r#"{"a": -}"#,
+            r#"{"a": 1e}"#,
+            r#"{"a": +1}"#,
+            r#"{"a": 1,}"#,
+            r#"{"a": [1,]}"#,
+            r#"{"a": tru}"#,
+            r#"{"a": 1} x"#,
+            r#"{"a": 1}}"#,
+            "{\"a\":\u{a0}1}",
+            "[1]",
+            "\"s\"",
+            "",
+            "{",
+            r#"{"a" 1}"#,
+            r#"{1: 2}"#,
+        ] {
+            assert_eq!(object(input), None, "{input}");
+        }
+        let deep = format!("{{\"a\":{}1{}}}", "[".repeat(200), "]".repeat(200));
+        assert_eq!(object(&deep), None);
+        // repeated keys are told apart per object: siblings may share them
+        assert!(object(r#"{"a": {"x": 1}, "b": {"x": 2}}"#).is_some());
+        let many: Vec<String> = (0..100).map(|k| format!("\"k{k}\": {k}")).collect();
+        assert_eq!(object(&format!("{{{}}}", many.join(","))), None);
+    }
+
+    #[test]
+    fn reads_the_call_envelope() {
+        let (name, args) =
+            name_and_arguments(r#" {"name": " f ", "arguments": {"a": [1, {"b": "c"}]}} "#)
+                .expect("plain");
+        assert_eq!((name, args.as_str()), (" f ", r#"{"a":[1,{"b":"c"}]}"#));
+        let (name, args) =
+            name_and_arguments(r#"{"arguments": {}, "name": "g"}"#).expect("either order");
+        assert_eq!((name, args.as_str()), ("g", "{}"));
+        for input in [
+            r#"{"name": "f", "arguments": {}, "id": "1"}"#,
+            r#"{"name": "f", "name": "g"}"#,
+            r#"{"name": "f"}"#,
+            r#"{"name": "f", "arguments": "{}"}"#,
+            r#"{"name": "f\n", "arguments": {}}"#,
+            r#"{"name": "f", "arguments": {"a": "\n"}}"#,
+            r#"{"name": 1, "arguments": {}}"#,
+            r#"{"name": "f", "arguments": {}} {}"#,
+        ] {
+            assert_eq!(name_and_arguments(input), None, "{input}");
+        }
+    }
+
+    fn value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            "-?(0|[1-9][0-9]{0,25})(\\.[0-9]{1,5})?([eE][+-]?[0-9]{1,3})?"
+                .prop_map(|s| serde_json::from_str(&s).expect("a JSON number")),
+            "[a-z é\"\\\\\n]{0,12}".prop_map(Value::String),
+        ];
+        leaf.prop_recursive(4, 32, 5, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+                prop::collection::vec(("[a-c\"]{1,2}", inner), 0..5)
+                    .prop_map(|kv| Value::Object(kv.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        /// Wherever it answers, the copy is what the decoder would write;
+        /// it answers for every object whose strings have no escape.
+        #[test]
+        fn agrees_with_decoding(v in value(), pretty in any::<bool>()) {
+            let v = Value::Object([("v".to_string(), v)].into_iter().collect());
+            let text = if pretty {
+                serde_json::to_string_pretty(&v).expect("value")
+            } else {
+                serde_json::to_string(&v).expect("value")
+            };
+            let got = object(&text);
+            if let Some(got) = &got {
+                prop_assert_eq!(Some(got.clone()), decoded(&text));
+            }
+            prop_assert_eq!(got.is_some(), !text.contains('\\'));
+        }
+
+        /// Arbitrary text: never a copy the decoder would not give.
+        #[test]
+        fn never_answers_wrongly(s in "[\\[\\]{}\",:0-9eE+\\-.tfnrulas\\\\ \\t\\n\\x01]{0,40}") {
+            if let Some(got) = object(&s) {
+                prop_assert_eq!(Some(got), decoded(&s));
+            }
+        }
+    }
+}
