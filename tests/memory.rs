@@ -267,8 +267,8 @@ fn unclosed_plain_fence_is_held_at_most_max_block() {
 }
 
 /// `parse` collects a document's calls and errors with
-/// `Collector::calls_only`: over a long document it keeps no text and no
-/// reasoning, so what it holds grows with the calls found, not with the
+/// `Collector::calls_only`: over a long document it keeps no text, no
+/// reasoning and no tiling, so what it holds grows with the calls found, not with the
 /// prose around them; and it finds the same calls a full collector does.
 #[test]
 fn calls_only_collector_keeps_calls_not_prose() {
@@ -301,5 +301,5 @@ fn calls_only_collector_keeps_calls_not_prose() {
     );
     assert_eq!(lean.calls, full.calls);
     assert_eq!(lean.errors, full.errors);
-    assert_eq!(lean.segments, full.segments);
+    assert!(lean.segments.is_empty() && !full.segments.is_empty());
 }

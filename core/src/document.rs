@@ -32,20 +32,24 @@ pub struct Collector {
     pub skip_text: bool,
     /// Ask for no `tool_call_start` events (`starts` stays empty).
     pub skip_starts: bool,
+    /// Keep no tiling (`segments` stays empty).
+    pub skip_segments: bool,
 }
 
 impl Collector {
-    /// A collector for calls and errors only ([`Collector::skip_text`]).
+    /// A collector for calls and errors only: no text, reasoning, starts
+    /// or segments are kept.
     pub fn calls_only() -> Self {
         Collector {
             skip_text: true,
             skip_starts: true,
+            skip_segments: true,
             ..Collector::default()
         }
     }
 
     fn push_segment(&mut self, kind: SegmentKind, span: [u64; 2]) {
-        if span[0] == span[1] && kind != SegmentKind::ToolCall {
+        if self.skip_segments || (span[0] == span[1] && kind != SegmentKind::ToolCall) {
             return;
         }
         if kind != SegmentKind::ToolCall {

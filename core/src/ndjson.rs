@@ -178,6 +178,18 @@ pub fn write_text_record(out: &mut Vec<u8>, kind: &str, field: &str, value: &str
     out.push(b'}');
 }
 
+/// Appends `stream`'s `{"type":"tool_call_start","index":N,"id":…,"name":…}`
+/// record.
+pub fn write_call_start(out: &mut Vec<u8>, index: usize, id: &str, name: &str) {
+    out.extend_from_slice(b"{\"type\":\"tool_call_start\",\"index\":");
+    write_u64(out, index as u64);
+    out.extend_from_slice(b",\"id\":");
+    write_str(out, id);
+    out.extend_from_slice(b",\"name\":");
+    write_str(out, name);
+    out.push(b'}');
+}
+
 impl ToolCall {
     /// Appends the call as one compact JSON object (no newline), the same
     /// bytes as `serde_json::to_writer`.
@@ -362,6 +374,14 @@ mod tests {
             write_text_record(&mut v, "text", "text", &text, [a, b]);
             let want = serde_json::to_string(&Text { kind: "text", text: &text, span: [a, b] }).unwrap();
             prop_assert_eq!(String::from_utf8(v).unwrap(), want);
+        }
+
+        #[test]
+        fn call_starts_match_serde_json(index: usize, id in any::<String>(), name in any::<String>()) {
+            let mut v = Vec::new();
+            write_call_start(&mut v, index, &id, &name);
+            let want = serde_json::json!({"type": "tool_call_start", "index": index, "id": id, "name": name});
+            prop_assert_eq!(String::from_utf8(v).unwrap(), want.to_string());
         }
     }
 }

@@ -192,6 +192,20 @@ impl Output {
         self.end_record()
     }
 
+    /// Writes `stream`'s `tool_call_start` record: the same bytes as
+    /// serializing it.
+    pub fn call_start(&mut self, index: usize, id: &str, name: &str) -> io::Result<()> {
+        if self.quiet {
+            return Ok(());
+        }
+        if self.pretty {
+            let rec = serde_json::json!({"type": "tool_call_start", "index": index, "id": id, "name": name});
+            return self.record(&rec);
+        }
+        toolcall_core::ndjson::write_call_start(&mut self.buf, index, id, name);
+        self.end_record()
+    }
+
     fn end_record(&mut self) -> io::Result<()> {
         self.buf.push(b'\n');
         self.after_write()

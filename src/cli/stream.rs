@@ -65,13 +65,9 @@ pub struct StreamArgs {
 
 #[derive(Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
-enum StreamRecord<'a> {
-    // text, reasoning and markup records: `Writer::text_record`
-    ToolCallStart {
-        index: usize,
-        id: &'a str,
-        name: &'a str,
-    },
+enum StreamRecord {
+    // text, reasoning and markup records: `Writer::text_record`;
+    // tool_call_start: `Output::call_start`
     Done {
         calls: usize,
         bytes: u64,
@@ -128,7 +124,7 @@ impl Sink for Writer {
                 self.text_record("markup", "raw", bytes, span);
             }
             Event::ToolCallStart { index, id, name } => {
-                self.write(&StreamRecord::ToolCallStart { index, id, name })
+                self.attempt(|out| out.call_start(index, id, name))
             }
             Event::ToolCall(mut call) => {
                 self.tools.enrich(&mut call, None);

@@ -64,18 +64,21 @@ pub fn early_json_name(head: &[u8], from: usize) -> Option<String> {
 
 /// A JSON string starting at `at` (a `"`): its decoded value and the index
 /// after its closing quote; `None` while it has not closed.
-fn json_string(b: &[u8], at: usize) -> Option<(String, usize)> {
+fn json_string(b: &[u8], at: usize) -> Option<(std::borrow::Cow<'_, str>, usize)> {
     let mut i = at + 1;
+    let mut escaped = false;
     while i < b.len() {
         match b[i] {
-            b'\\' => i += 2,
+            b'\\' => {
+                escaped = true;
+                i += 2;
+            }
             b'"' => {
-                let inner = &b[at + 1..i];
-                let v = if memchr::memchr(b'\\', inner).is_none() {
-                    std::str::from_utf8(inner).ok()?.to_string()
-                } else {
+                let v = if escaped {
                     let raw = std::str::from_utf8(&b[at..=i]).ok()?;
-                    serde_json::from_str(raw).ok()?
+                    std::borrow::Cow::Owned(serde_json::from_str(raw).ok()?)
+                } else {
+                    std::borrow::Cow::Borrowed(std::str::from_utf8(&b[at + 1..i]).ok()?)
                 };
                 return Some((v, i + 1));
             }
