@@ -108,32 +108,36 @@ fn ours_count(data: &[u8], cfg: &Config) -> Result<Found, String> {
     })
 }
 
-/// Ours, auto mode, one feed, writing `parse`'s NDJSON records (calls and
-/// errors merged in document order, as `toolcall parse` writes them) into a
-/// `Vec<u8>` through the CLI's own [`Output`].
+/// Ours, auto mode, writing `parse`'s NDJSON records (calls and errors
+/// merged in document order) into a `Vec<u8>` through the CLI's own
+/// [`Output`], as `toolcall parse` does: the text fed 64 KiB at a time,
+/// each slice's records written before the next.
 fn ours_ndjson(data: &[u8], cfg: &Config) -> Result<Found, String> {
     let buf = Rc::new(RefCell::new(Vec::new()));
     let mut out = Output::new(Box::new(Shared(Rc::clone(&buf))), FlushPolicy::Block);
-    let mut found = Collector::calls_only();
     let mut e = Engine::new(cfg.clone());
-    e.feed(data, &mut found);
-    e.finish(&mut found);
-    let mut errors = found.errors.iter().peekable();
-    for call in &found.calls {
-        while let Some(err) = errors.next_if(|err| err.span[0] < call.span[0]) {
+    let mut calls = 0;
+    for slice in data.chunks(64 << 10).map(Some).chain([None]) {
+        let mut found = Collector::calls_only();
+        match slice {
+            Some(slice) => e.feed(slice, &mut found),
+            None => e.finish(&mut found),
+        }
+        let mut errors = found.errors.iter().peekable();
+        for call in &found.calls {
+            while let Some(err) = errors.next_if(|err| err.span[0] < call.span[0]) {
+                out.record(err).map_err(|err| err.to_string())?;
+            }
+            out.tool_call(call).map_err(|err| err.to_string())?;
+        }
+        for err in errors {
             out.record(err).map_err(|err| err.to_string())?;
         }
-        out.record(call).map_err(|err| err.to_string())?;
-    }
-    for err in errors {
-        out.record(err).map_err(|err| err.to_string())?;
+        calls += found.calls.len();
     }
     out.flush().map_err(|err| err.to_string())?;
     black_box(buf.borrow().len());
-    Ok(Found {
-        calls: found.calls.len(),
-        prose: None,
-    })
+    Ok(Found { calls, prose: None })
 }
 
 /// dynamo-parsers, told the format (`hermes`), on the whole text.
