@@ -135,6 +135,8 @@ pub struct Engine {
     start_tried: usize,
     /// A byte an [`Action::Arm`] made a candidate anywhere in a line.
     armed: Option<u8>,
+    /// See [`ProbeCx::declined`].
+    declined: Option<&'static [u8]>,
     /// Where the next special byte / newline is, remembered between text
     /// steps so that a document of many blocks and few newlines is not
     /// searched again from every block (which would be quadratic).
@@ -310,6 +312,7 @@ impl Engine {
             start_sent: false,
             start_tried: 0,
             armed: None,
+            declined: None,
             sp_cache: NextCache::default(),
             nl_cache: NextCache::default(),
             extra_stop,
@@ -615,12 +618,20 @@ impl Engine {
         self.probes += 1;
         let cx = ProbeCx {
             armed: self.armed,
+            declined: self.declined,
             line_start,
             doc_start: self.base + at as u64 == 0,
             eof,
             cfg: &self.cfg,
         };
-        registry::probe(&data[at..], &cx)
+        let mut noted = None;
+        let p = registry::probe_noting(&data[at..], &cx, &mut noted);
+        match p {
+            Probe::NotMarker if noted.is_some() => self.declined = noted,
+            Probe::Match(Action::Block { .. }) => self.declined = None,
+            _ => {}
+        }
+        p
     }
 
     /// Where text before a marker candidate at `at` may be emitted up to:
@@ -713,6 +724,7 @@ impl Engine {
                     if let Some(probe) = registry::lead_probe(&self.cfg, data, pos, c) {
                         let cx = ProbeCx {
                             armed: self.armed,
+                            declined: self.declined,
                             line_start: false,
                             doc_start: self.base + (c - 1) as u64 == 0,
                             eof,

@@ -182,6 +182,10 @@ pub struct ProbeCx<'a> {
     pub eof: bool,
     /// A byte armed by an earlier [`Action::Arm`] in this document.
     pub armed: Option<u8>,
+    /// The literal of the last opener found whose probes all declined it
+    /// (`<tool_call` before prose), until a block starts or another literal
+    /// is declined: a closing tag after it closes that text, not a call.
+    pub declined: Option<&'static [u8]>,
     /// The engine settings.
     pub cfg: &'a Config,
 }

@@ -85,14 +85,14 @@ pub const OPENER_TOOL_CALL: Opener = Opener {
     probe: probe_tool_call,
 };
 
-/// A stray `</tool_call>` under `--format ernie45`.
+/// A stray `</tool_call>` under `--format ernie45` (as hermes reads one).
 pub const OPENER_STRAY_CLOSE: Opener = Opener {
     lit: b"</tool_call>",
     ci: true,
     place: Place::Anywhere,
     rank: Rank::Late,
     also: &[],
-    probe: |_, _| Probe::Match(Action::Markup { len: 12 }),
+    probe: super::hermes::probe_stray_close,
 };
 
 /// A `</think>` outside any reasoning span (the template opened it) is

@@ -100,6 +100,11 @@ fn sniff(input: &[u8], tag: usize, s: usize, cx: &ProbeCx) -> Probe {
     while e < input.len() && scan::is_name_byte(input[e]) && e - s < 256 {
         e += 1;
     }
+    // a name has a letter or digit (`<tool_call>...</tool_call>` is prose)
+    let word = |b: &u8| b.is_ascii_alphanumeric() || *b >= 0x80;
+    if e < input.len() && !input[s..e].iter().any(word) {
+        return Probe::NotMarker;
+    }
     let after = scan::skip_blank(input, e);
     if after == input.len() {
         return if cx.eof {
@@ -129,8 +134,14 @@ fn sniff(input: &[u8], tag: usize, s: usize, cx: &ProbeCx) -> Probe {
     if input[next] != b'<' {
         return Probe::NotMarker;
     }
+    // `Use <tool_call> and </tool_call> …`: a spaced-out word closed on
+    // its own line, in the middle of a line, is prose, not a call without
+    // arguments (the template writes the name right after the tag)
+    let spaced = s > tag && input[tag..s].iter().all(|&b| b == b' ' || b == b'\t');
+    let prose_like = spaced && next == after && !cx.line_start;
     for lit in [&b"<arg_key>"[..], CLOSE] {
         match scan::prefix_ci(&input[next..], lit) {
+            Prefix::Full if prose_like && lit == CLOSE => return Probe::NotMarker,
             Prefix::Full => return glm_block(tag),
             Prefix::Partial if !cx.eof => return Probe::NeedMore,
             _ => {}

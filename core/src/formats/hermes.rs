@@ -144,15 +144,31 @@ pub const OPENER_TOOLCALL: Opener = Opener {
     probe: |i, cx| probe_with(i, cx, 9, b"</toolcall>"),
 };
 
-/// A stray `</tool_call>` with no opener is markup, never text.
+/// A stray `</tool_call>` with no opener is markup, never text; one that
+/// closes a `<tool_call>` left as text (`<tool_call>not a call</tool_call>`,
+/// `Use <tool_call> and </tool_call>`) is text like its opener.
 pub const OPENER_STRAY_CLOSE: Opener = Opener {
     lit: b"</tool_call>",
     ci: true,
     place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[ids::QWEN3_CODER_XML, ids::GLM4_MOE],
-    probe: |_, _| Probe::Match(Action::Markup { len: 12 }),
+    probe: probe_stray_close,
 };
+
+/// A `</tool_call>` outside a block: markup, or text after a `<tool_call>`
+/// left as text (see [`OPENER_STRAY_CLOSE`]).
+pub fn probe_stray_close(_: &[u8], cx: &ProbeCx) -> Probe {
+    let opener = |l: &[u8]| {
+        let l = l.strip_suffix(b">").unwrap_or(l);
+        l.eq_ignore_ascii_case(b"<tool_call")
+    };
+    if cx.declined.is_some_and(opener) {
+        Probe::NotMarker
+    } else {
+        Probe::Match(Action::Markup { len: 12 })
+    }
+}
 
 /// The closing tag matching the opener spelling at the start of `block`.
 fn close_for(block: &[u8]) -> &'static [u8] {

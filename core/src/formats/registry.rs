@@ -240,6 +240,12 @@ pub fn lead_probe(
 /// literal matches, in probe order: the first definite answer wins, and a
 /// "need more" from an earlier opener holds everything back.
 pub fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
+    probe_noting(input, cx, &mut None)
+}
+
+/// [`probe`], also noting in `declined` the longest literal of an opener
+/// that was found in full but that its probe declined.
+pub fn probe_noting(input: &[u8], cx: &ProbeCx, declined: &mut Option<&'static [u8]>) -> Probe {
     let Some(&first) = input.first() else {
         return Probe::NotMarker;
     };
@@ -269,7 +275,13 @@ pub fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
             Prefix::Full => {}
         }
         match (op.probe)(input, cx) {
-            Probe::NotMarker => continue,
+            Probe::NotMarker => {
+                // the longest: `<tool_call`, not a catch-all `<`
+                if declined.is_none_or(|d| op.lit.len() > d.len()) {
+                    *declined = Some(op.lit);
+                }
+                continue;
+            }
             Probe::Match(Action::Block { fmt, .. }) if !allows_block(cx.cfg, fmt.id()) => {
                 continue;
             }
