@@ -1130,7 +1130,7 @@ impl ShapeArgs {
                 "type": "function",
                 "function": {
                     "name": call.name,
-                    "arguments": serde_json::to_string(&call.arguments).unwrap_or_default(),
+                    "arguments": call.arguments.to_string(),
                 },
             }),
             "ollama" => json!({

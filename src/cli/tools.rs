@@ -291,11 +291,7 @@ impl Tools {
         self.log(
             &call.doc,
             2,
-            &format!(
-                "call {} arguments {}",
-                call.index,
-                serde_json::to_string(&call.arguments).unwrap_or_default()
-            ),
+            &format!("call {} arguments {}", call.index, call.arguments),
         );
         Some(v)
     }
