@@ -46,7 +46,7 @@ pub const FORMAT: Format = Format {
     admitted_under: &[],
     doc_start: None,
     lead: None,
-    values: Values::Json,
+    values: Values::Text,
     render: Some(crate::render::Prompt {
         models: "Tencent Hunyuan v4",
         tools: crate::render::tools::generic,

@@ -434,6 +434,9 @@ impl BlockFormat for KimiK3 {
     fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
         let mut r = BlockResult::default();
         let tags = all_tags(block);
+        // the input ends inside a tag (`…<|sep|><|open|>arg`): the call
+        // after it was still being written
+        let cut_in_tag = cx.cut && ends_inside_tag(block, &tags);
         let mut k = 0;
         while k < tags.len() {
             let (at, ref t) = tags[k];
@@ -538,7 +541,7 @@ impl BlockFormat for KimiK3 {
                 r.errors.push(e);
                 continue;
             }
-            if cx.cut && closed_at.is_none() && !last_closed {
+            if cx.cut && closed_at.is_none() && (!last_closed || cut_in_tag) {
                 r.errors.push(section::truncated(ids::KIMI_K3, block.len()));
                 continue;
             }
@@ -591,6 +594,24 @@ fn attr(tag: &[u8], name: &str) -> Option<String> {
 }
 
 /// Every well-formed tag in `block`, with its offset.
+/// Whether `block` ends inside a tag begun after the last whole one.
+fn ends_inside_tag(block: &[u8], tags: &[(usize, Tag)]) -> bool {
+    let after = tags.last().map_or(0, |(at, t)| match t {
+        Tag::Found { len, .. } => at + len,
+        _ => at + 1,
+    });
+    let Some(h) = block
+        .get(after..)
+        .and_then(|rest| memchr::memmem::rfind(rest, b"<|"))
+        .map(|k| after + k)
+    else {
+        // a lone `<` at the very end may begin one too
+        return block.len() > after && block.ends_with(b"<");
+    };
+    let rest = &block[h..];
+    matches!(tag_at(block, h), Tag::More) || OPEN.starts_with(rest) || CLOSE.starts_with(rest)
+}
+
 fn all_tags(block: &[u8]) -> Vec<(usize, Tag)> {
     let mut out = Vec::new();
     let mut i = 0;

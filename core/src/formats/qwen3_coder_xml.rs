@@ -99,8 +99,8 @@ impl BlockFormat for QwenXml {
 
     fn early_name(&self, head: &[u8]) -> Option<String> {
         let f = scan::find(head, 0, b"<function")?;
-        let gt = memchr::memchr(b'>', &head[f..])? + f;
-        let name = read_name(head.get(f + 9..gt)?);
+        let (end, _) = super::shared::xml::function_name_end(head, f)?;
+        let name = read_name(head.get(f + 9..end)?);
         (!name.is_empty()).then_some(name)
     }
 

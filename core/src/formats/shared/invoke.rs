@@ -104,6 +104,20 @@ pub fn invokes(b: &[u8]) -> Vec<Invoke> {
         let mut params_closed = true;
         let mut any = false;
         let mut end = b.len();
+        // a JSON object instead of parameters (`<invoke name="f">{"q": 1}
+        // </invoke>`, as some models write it): the arguments
+        if let Some((m, after)) = json_body(b, j) {
+            if scan::prefix(&b[after..], b"</invoke>") == Prefix::Full {
+                out.push(Invoke {
+                    name,
+                    arguments: m,
+                    end: after + 9,
+                    complete: true,
+                });
+                i = after + 9;
+                continue;
+            }
+        }
         loop {
             j = skip_ns(b, j);
             if j >= b.len() {
@@ -174,6 +188,24 @@ pub fn invokes(b: &[u8]) -> Vec<Invoke> {
         i = end.max(p + 1);
     }
     out
+}
+
+/// A valid JSON object starting after blanks at `from`, and where the
+/// blanks after it end.
+pub(crate) fn json_body(b: &[u8], from: usize) -> Option<(Map<String, Value>, usize)> {
+    use crate::scan::balance::{End, JsonEnd};
+    let s = scan::skip_space(b, from);
+    if b.get(s) != Some(&b'{') {
+        return None;
+    }
+    let End::At(k) = JsonEnd::new().scan(&b[s..]) else {
+        return None;
+    };
+    let text = crate::scan::lossy(&b[s..s + k]);
+    match serde_json::from_str(&text) {
+        Ok(Value::Object(m)) => Some((m, scan::skip_space(b, s + k))),
+        _ => None,
+    }
 }
 
 /// Finds, for increasing positions, the next tag that starts a parameter

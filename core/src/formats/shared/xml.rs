@@ -22,14 +22,22 @@ pub fn parse_function(block: &[u8], format: FormatId, cx: &ParseCx) -> BlockResu
     let Some(fpos) = scan::find(block, 0, b"<function") else {
         return BlockResult::error("TLP-001", "no <function=NAME> in the call", 0);
     };
-    let Some(gt) = memchr::memchr(b'>', &block[fpos..]).map(|k| fpos + k) else {
+    let Some((name_end, body)) = function_name_end(block, fpos) else {
         return BlockResult::truncated(format, block.len());
     };
-    let name = read_name(&block[fpos + 9..gt]);
+    let name = read_name(&block[fpos + 9..name_end]);
     if name.is_empty() {
         return BlockResult::error("TLP-001", "function name missing", fpos);
     }
-    let (args, complete, end) = parse_parameters_until_end(&block[gt + 1..]);
+    let (mut args, complete, end) = parse_parameters_until_end(&block[body..]);
+    // a JSON object instead of parameters (`<function=f>{"q": 1}</function>`)
+    if let (true, Some(tag)) = (args.is_empty(), end) {
+        if let Some((m, after)) = super::invoke::json_body(&block[body..], 0) {
+            if after == tag.at() {
+                args = m;
+            }
+        }
+    }
     let closed = end.is_some();
     if cx.cut && !closed && !complete {
         return BlockResult::truncated(format, block.len());
@@ -46,6 +54,19 @@ pub fn parse_function(block: &[u8], format: FormatId, cx: &ParseCx) -> BlockResu
         }],
         errors: Vec::new(),
     }
+}
+
+/// Where the name of the `<function` at `fpos` ends and the body starts:
+/// at its `>`, or, when the `>` was left out, at the line break or the
+/// next tag (`<function=read_file\n<parameter=path>`, as a parameter key
+/// without its `>` is read). `None` while none has come.
+pub fn function_name_end(block: &[u8], fpos: usize) -> Option<(usize, usize)> {
+    let from = (fpos + 9).min(block.len());
+    let k = from
+        + block[from..]
+            .iter()
+            .position(|&c| matches!(c, b'>' | b'\n' | b'<'))?;
+    Some((k, if block[k] == b'>' { k + 1 } else { k }))
 }
 
 /// `=NAME`, `="NAME"`, ` name="NAME"`: the name with quotes and spaces removed.
@@ -222,9 +243,9 @@ pub fn parse_parameters(body: &[u8]) -> (Map<String, Value>, bool) {
 /// after its `</function>`, found outside parameter values (`None`: the
 /// function is not closed so).
 pub fn function_end(block: &[u8], fpos: usize) -> Option<usize> {
-    let gt = memchr::memchr(b'>', &block[fpos..])? + fpos;
-    match parse_parameters_until_end(&block[gt + 1..]).2 {
-        Some(Tag::FunctionClose(k)) => Some(gt + 1 + k + FN_CLOSE.len()),
+    let (_, body) = function_name_end(block, fpos)?;
+    match parse_parameters_until_end(&block[body..]).2 {
+        Some(Tag::FunctionClose(k)) => Some(body + k + FN_CLOSE.len()),
         _ => None,
     }
 }
