@@ -27,7 +27,7 @@ use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Close, Format, Opener, ParseCx, Probe, ProbeCx,
     Scanner,
 };
-use crate::call::{clean_name, strip_one_newline, ParsedCall};
+use crate::call::{clean_name, ParsedCall};
 use crate::formats::Place;
 use crate::scan;
 use serde_json::{Map, Value};
@@ -633,7 +633,6 @@ fn all_tags(block: &[u8]) -> Vec<(usize, Tag)> {
 
 /// Types an argument value by its `type` attribute.
 fn typed(text: &str, ty: Option<&str>) -> Value {
-    let text = strip_one_newline(text);
     match ty.map(str::trim) {
         Some("string") | Some("str") => Value::String(text.to_string()),
         Some("number") | Some("integer") | Some("boolean") | Some("null") | Some("object")

@@ -17,7 +17,7 @@ use super::shared::section::{self, CallOutcome, Tokens};
 use super::shared::until::UntilClose;
 use super::{ids, FormatId, Rank, Values};
 use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
-use crate::call::{clean_name, strip_one_newline, ParsedCall};
+use crate::call::{clean_name, ParsedCall};
 use crate::formats::Place;
 use crate::scan;
 use serde_json::Map;
@@ -223,7 +223,8 @@ fn parameters(inner: &[u8]) -> (Map<String, serde_json::Value>, bool) {
         let text = crate::scan::lossy(&inner[vf..ve]);
         let key = key.trim().to_string();
         if !key.is_empty() {
-            args.insert(key, section::typed_value(strip_one_newline(&text)));
+            // written inline between the tags: every byte is the value's
+            args.insert(key, section::typed_value(&text));
         }
         i = resume;
     }

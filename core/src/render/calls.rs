@@ -416,8 +416,9 @@ pub fn kimi_k3(calls: &[CallSpec]) -> String {
                 Value::Array(_) => "array",
                 Value::Object(_) => "object",
             };
+            // inline: the reader keeps every byte between the tags
             let text = match v {
-                Value::String(t) => guard_newlines(t),
+                Value::String(t) => t.clone(),
                 other => json_compact(other),
             };
             s.push_str(&format!(
@@ -438,9 +439,10 @@ pub fn step3(calls: &[CallSpec]) -> String {
             c.name
         );
         for (k, v) in &c.arguments {
+            // inline: the reader keeps every byte between the tags
             s.push_str(&format!(
                 "<steptml:parameter name=\"{k}\">{}</steptml:parameter>",
-                guard_newlines(&value_text(v))
+                value_text(v)
             ));
         }
         s.push_str("</steptml:invoke><｜tool_call_end｜>");
