@@ -482,6 +482,10 @@ struct Pending {
     arguments: Map<String, Value>,
     /// Its last parameter had its close tag (or it has none).
     complete: bool,
+    /// Where its body starts (after the invoke tag's `>`).
+    body: usize,
+    /// A parameter tag was met.
+    any_parameter: bool,
 }
 
 impl Dsml {
@@ -544,6 +548,8 @@ impl BlockFormat for Dsml {
                         start,
                         arguments: Map::new(),
                         complete: true,
+                        body: gt + 1,
+                        any_parameter: false,
                     });
                     i = gt + 1;
                 }
@@ -569,6 +575,7 @@ impl BlockFormat for Dsml {
                         continue;
                     };
                     p.complete = closed;
+                    p.any_parameter = true;
                     let key = section::attr(tag, "name").unwrap_or_default();
                     let key = key.trim();
                     if !key.is_empty() {
@@ -581,7 +588,18 @@ impl BlockFormat for Dsml {
                 (true, Word::Invoke) => {
                     let end = close_end(block, word_end, true).unwrap_or(word_end);
                     i = end;
-                    if let Some(p) = pending.take() {
+                    if let Some(mut p) = pending.take() {
+                        // a JSON object instead of parameters
+                        // (`<｜DSML｜invoke name="f"> {"q": 1} </｜DSML｜invoke>`)
+                        if !p.any_parameter {
+                            if let Some((m, after)) =
+                                super::shared::invoke::json_body(block, p.body)
+                            {
+                                if after == start {
+                                    p.arguments = m;
+                                }
+                            }
+                        }
                         Self::finish(p, end, true, block, cx, &mut r);
                     }
                 }

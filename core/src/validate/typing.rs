@@ -183,6 +183,7 @@ fn coerce(v: &Value, allowed: &[String], raw: &str) -> Option<Value> {
             "object" | "array" => match serde_json::from_str::<Value>(t)
                 .ok()
                 .or_else(|| json5::from_str::<Value>(t).ok())
+                .or_else(|| python_literal(t))
             {
                 Some(o @ Value::Object(_)) if ty == "object" => Some(o),
                 Some(a @ Value::Array(_)) if ty == "array" => Some(a),
@@ -200,10 +201,46 @@ fn coerce(v: &Value, allowed: &[String], raw: &str) -> Option<Value> {
     None
 }
 
+/// A Python literal written where the schema wants an object or array
+/// (`{'in_stock': True}`, `['a', None]`), as the repair engine reads it:
+/// only text that is bracketed whole.
+fn python_literal(t: &str) -> Option<Value> {
+    let bracketed =
+        (t.starts_with('{') && t.ends_with('}')) || (t.starts_with('[') && t.ends_with(']'));
+    if !bracketed {
+        return None;
+    }
+    crate::repair::parse_value(t, &crate::repair::RepairOptions::default())
+        .ok()
+        .map(|(v, _)| v)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn python_literals_become_objects_and_arrays_by_the_schema() {
+        let schema = json!({"type": "object", "properties": {
+            "filters": {"type": "object"}, "tags": {"type": "array"}, "note": {"type": "string"}
+        }});
+        let mut args = json!({"filters": "{'in_stock': True, 'max': None}",
+                              "tags": "['a', 'b']", "note": "{'kept': True}"})
+        .as_object()
+        .cloned()
+        .expect("object");
+        assert!(type_arguments(
+            crate::formats::ids::QWEN3_CODER_XML,
+            &mut args,
+            &schema
+        ));
+        assert_eq!(
+            Value::Object(args),
+            json!({"filters": {"in_stock": true, "max": null}, "tags": ["a", "b"],
+                   "note": "{'kept': True}"})
+        );
+    }
 
     #[test]
     fn schema_decides() {
