@@ -77,11 +77,47 @@ pub const FORMAT: Format = Format {
     }),
 };
 
-/// The GLM block format.
-pub struct Glm;
+/// The tags of a call written as a name, then key/value tag pairs: GLM's,
+/// and LongCat-Flash-Lite's (`<longcat_arg_key>`…).
+pub struct PairTags {
+    /// The format its calls are reported as.
+    pub format: FormatId,
+    /// The call's closing tag.
+    pub close: &'static [u8],
+    /// A key's opening tag.
+    pub key_open: &'static [u8],
+    /// A key's closing tag.
+    pub key_close: &'static [u8],
+    /// A value's opening tag.
+    pub value_open: &'static [u8],
+    /// A value's closing tag.
+    pub value_close: &'static [u8],
+}
 
-/// The shared instance.
-pub static GLM: Glm = Glm;
+/// GLM's tags.
+pub const GLM_TAGS: PairTags = PairTags {
+    format: ids::GLM4_MOE,
+    close: CLOSE,
+    key_open: KEY_OPEN,
+    key_close: b"</arg_key>",
+    value_open: VALUE_OPEN,
+    value_close: VALUE_CLOSE,
+};
+
+/// The block format of calls written with [`PairTags`].
+pub struct Glm {
+    tags: &'static PairTags,
+}
+
+impl Glm {
+    /// The block format for `tags`.
+    pub const fn new(tags: &'static PairTags) -> Glm {
+        Glm { tags }
+    }
+}
+
+/// The GLM instance.
+pub static GLM: Glm = Glm::new(&GLM_TAGS);
 
 const CLOSE: &[u8] = b"</tool_call>";
 const KEY_OPEN: &[u8] = b"<arg_key>";
@@ -95,7 +131,7 @@ const VALUE_CLOSE: &[u8] = b"</arg_value>";
 /// tag with no blank, as the template writes it). A name at the very end of
 /// the input, or a line of prose after it, is not a call (`Use <tool_call>
 /// tags.` in prose).
-fn sniff(input: &[u8], tag: usize, s: usize, cx: &ProbeCx) -> Probe {
+pub(crate) fn sniff(input: &[u8], tag: usize, s: usize, cx: &ProbeCx, fmt: &'static Glm) -> Probe {
     let mut e = s;
     while e < input.len() && scan::is_name_byte(input[e]) && e - s < 256 {
         e += 1;
@@ -122,7 +158,7 @@ fn sniff(input: &[u8], tag: usize, s: usize, cx: &ProbeCx) -> Probe {
                 return if !cx.eof {
                     Probe::NeedMore
                 } else if s == tag {
-                    glm_block(tag)
+                    pair_block(fmt, tag)
                 } else {
                     Probe::NotMarker
                 };
@@ -139,10 +175,10 @@ fn sniff(input: &[u8], tag: usize, s: usize, cx: &ProbeCx) -> Probe {
     // arguments (the template writes the name right after the tag)
     let spaced = s > tag && input[tag..s].iter().all(|&b| b == b' ' || b == b'\t');
     let prose_like = spaced && next == after && !cx.line_start;
-    for lit in [&b"<arg_key>"[..], CLOSE] {
+    for lit in [fmt.tags.key_open, fmt.tags.close] {
         match scan::prefix_ci(&input[next..], lit) {
-            Prefix::Full if prose_like && lit == CLOSE => return Probe::NotMarker,
-            Prefix::Full => return glm_block(tag),
+            Prefix::Full if prose_like && lit == fmt.tags.close => return Probe::NotMarker,
+            Prefix::Full => return pair_block(fmt, tag),
             Prefix::Partial if !cx.eof => return Probe::NeedMore,
             _ => {}
         }
@@ -150,14 +186,15 @@ fn sniff(input: &[u8], tag: usize, s: usize, cx: &ProbeCx) -> Probe {
     Probe::NotMarker
 }
 
-fn glm_block(tag: usize) -> Probe {
-    block(&GLM, CallEnd::new(tag))
+fn pair_block(fmt: &'static Glm, tag: usize) -> Probe {
+    block(fmt, CallEnd::new(tag, fmt.tags))
 }
 
 /// Finds where a GLM call ends: at the first `</tool_call>` outside values.
 struct CallEnd {
     /// Where the opening tag ends.
     tag: usize,
+    tags: &'static PairTags,
     phase: CallPhase,
 }
 
@@ -170,9 +207,10 @@ enum CallPhase {
 }
 
 impl CallEnd {
-    fn new(tag: usize) -> Self {
+    fn new(tag: usize, tags: &'static PairTags) -> Self {
         CallEnd {
             tag,
+            tags,
             phase: CallPhase::Outside { from: tag },
         }
     }
@@ -180,8 +218,9 @@ impl CallEnd {
 
 /// Where a search for any of several tags may resume when none was found
 /// in `block`: far enough back that a tag split by a chunk is found.
-fn resume_at(block: &[u8], from: usize) -> usize {
-    block.len().saturating_sub(VALUE_CLOSE.len()).max(from)
+fn resume_at(block: &[u8], from: usize, tags: &PairTags) -> usize {
+    let longest = tags.value_close.len().max(tags.close.len());
+    block.len().saturating_sub(longest).max(from)
 }
 
 impl Scanner for CallEnd {
@@ -189,17 +228,18 @@ impl Scanner for CallEnd {
         loop {
             match self.phase {
                 CallPhase::Outside { from } => {
-                    let close = scan::find_ci(block, from, CLOSE);
-                    let value = scan::find(block, from, VALUE_OPEN);
+                    let t = self.tags;
+                    let close = scan::find_ci(block, from, t.close);
+                    let value = scan::find(block, from, t.value_open);
                     match (close, value) {
                         (Some(c), v) if v.is_none_or(|v| c < v) => {
                             return BlockEnd::Done {
-                                len: c + CLOSE.len(),
+                                len: c + t.close.len(),
                                 cut: false,
                             }
                         }
                         (_, Some(v)) => {
-                            let start = v + VALUE_OPEN.len();
+                            let start = v + t.value_open.len();
                             self.phase = CallPhase::Value { start, from: start };
                         }
                         _ if eof => {
@@ -210,22 +250,22 @@ impl Scanner for CallEnd {
                         }
                         _ => {
                             self.phase = CallPhase::Outside {
-                                from: resume_at(block, from),
+                                from: resume_at(block, from, self.tags),
                             };
                             return BlockEnd::More;
                         }
                     }
                 }
-                CallPhase::Value { start, from } => match value_end(block, from) {
+                CallPhase::Value { start, from } => match value_end(block, from, self.tags) {
                     ValueEnd::Closed { resume } => self.phase = CallPhase::Outside { from: resume },
                     ValueEnd::Reopened { start } => {
                         self.phase = CallPhase::Value { start, from: start }
                     }
                     ValueEnd::Open if eof => {
                         // never closed: the call ends at its closing tag
-                        return match scan::find_ci(block, start, CLOSE) {
+                        return match scan::find_ci(block, start, self.tags.close) {
                             Some(c) => BlockEnd::Done {
-                                len: c + CLOSE.len(),
+                                len: c + self.tags.close.len(),
                                 cut: false,
                             },
                             None => BlockEnd::Done {
@@ -237,7 +277,7 @@ impl Scanner for CallEnd {
                     ValueEnd::Open => {
                         self.phase = CallPhase::Value {
                             start,
-                            from: resume_at(block, from),
+                            from: resume_at(block, from, self.tags),
                         };
                         return BlockEnd::More;
                     }
@@ -264,15 +304,15 @@ enum ValueEnd {
 
 /// Where a value whose unread part starts at `from` ends: at the first
 /// `</arg_value>`, unless another `<arg_value>` comes first.
-fn value_end(b: &[u8], from: usize) -> ValueEnd {
-    let close = scan::find(b, from, VALUE_CLOSE);
-    let reopen = scan::find(b, from, VALUE_OPEN);
+fn value_end(b: &[u8], from: usize, tags: &PairTags) -> ValueEnd {
+    let close = scan::find(b, from, tags.value_close);
+    let reopen = scan::find(b, from, tags.value_open);
     match (close, reopen) {
         (Some(c), r) if r.is_none_or(|r| c < r) => ValueEnd::Closed {
-            resume: c + VALUE_CLOSE.len(),
+            resume: c + tags.value_close.len(),
         },
         (_, Some(r)) => ValueEnd::Reopened {
-            start: r + VALUE_OPEN.len(),
+            start: r + tags.value_open.len(),
         },
         _ => ValueEnd::Open,
     }
@@ -280,7 +320,7 @@ fn value_end(b: &[u8], from: usize) -> ValueEnd {
 
 impl BlockFormat for Glm {
     fn id(&self) -> FormatId {
-        ids::GLM4_MOE
+        self.tags.format
     }
 
     fn early_name(&self, head: &[u8]) -> Option<String> {
@@ -299,20 +339,22 @@ impl BlockFormat for Glm {
 
     fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
         let tag = memchr::memchr(b'>', block).map_or(block.len(), |k| k + 1);
+        let t = self.tags;
         let body_end = if cx.cut {
             block.len()
         } else {
-            block.len() - CLOSE.len()
+            block.len().saturating_sub(t.close.len())
         };
         let body = &block[tag..body_end.max(tag)];
-        let name_end = scan::find(body, 0, b"<arg_key>").unwrap_or(body.len());
+        let name_end = scan::find(body, 0, t.key_open).unwrap_or(body.len());
         let name = crate::scan::lossy(scan::trim(&body[..name_end])).into_owned();
         if name.is_empty() {
-            return BlockResult::error("TLP-001", "glm4-moe call has no function name", tag);
+            let msg = format!("{} call has no function name", t.format);
+            return BlockResult::error("TLP-001", msg, tag);
         }
-        let (arguments, repairs, complete) = pairs(&body[name_end..], tag + name_end);
+        let (arguments, repairs, complete) = pairs(&body[name_end..], tag + name_end, t);
         if cx.cut && !complete {
-            return BlockResult::truncated(ids::GLM4_MOE, block.len());
+            return BlockResult::truncated(t.format, block.len());
         }
         BlockResult {
             empty_list: false,
@@ -320,7 +362,7 @@ impl BlockFormat for Glm {
                 name,
                 arguments: arguments.into(),
                 id: None,
-                format: ids::GLM4_MOE,
+                format: t.format,
                 repairs,
                 end: block.len(),
             }],
@@ -333,23 +375,23 @@ impl BlockFormat for Glm {
 /// whether the last pair was closed. A value ends at the first
 /// `</arg_value>` (markers before it are text); one never closed ends at
 /// the `<arg_key>` of the next pair, or at the end of the body.
-fn pairs(body: &[u8], off: usize) -> (Map<String, Value>, Vec<Repair>, bool) {
+fn pairs(body: &[u8], off: usize, t: &PairTags) -> (Map<String, Value>, Vec<Repair>, bool) {
     let mut args = Map::new();
     let mut repairs = Vec::new();
     let mut i = 0;
     let mut complete = true;
-    while let Some(k) = scan::find(body, i, KEY_OPEN) {
-        let kf = k + KEY_OPEN.len();
-        let Some(ke) = scan::find(body, kf, b"</arg_key>") else {
+    while let Some(k) = scan::find(body, i, t.key_open) {
+        let kf = k + t.key_open.len();
+        let Some(ke) = scan::find(body, kf, t.key_close) else {
             complete = false;
             break;
         };
         let key = crate::scan::lossy(scan::trim(&body[kf..ke])).into_owned();
-        let Some(vs) = scan::find(body, ke, VALUE_OPEN) else {
+        let Some(vs) = scan::find(body, ke, t.value_open) else {
             complete = false;
             break;
         };
-        if let Some(next_key) = scan::find(&body[..vs], ke, KEY_OPEN) {
+        if let Some(next_key) = scan::find(&body[..vs], ke, t.key_open) {
             // a key with no value before the next key: the value that
             // follows belongs to the later key
             repairs.push(Repair {
@@ -359,19 +401,19 @@ fn pairs(body: &[u8], off: usize) -> (Map<String, Value>, Vec<Repair>, bool) {
             i = next_key;
             continue;
         }
-        let vf = vs + VALUE_OPEN.len();
-        let (ve, next) = match value_end(body, vf) {
-            ValueEnd::Closed { resume } => (resume - VALUE_CLOSE.len(), resume),
+        let vf = vs + t.value_open.len();
+        let (ve, next) = match value_end(body, vf, t) {
+            ValueEnd::Closed { resume } => (resume - t.value_close.len(), resume),
             ValueEnd::Reopened { start } => {
                 complete = false;
-                let reopen = start - VALUE_OPEN.len();
+                let reopen = start - t.value_open.len();
                 let e =
-                    memchr::memmem::rfind(&body[vf..reopen], KEY_OPEN).map_or(reopen, |k| vf + k);
+                    memchr::memmem::rfind(&body[vf..reopen], t.key_open).map_or(reopen, |k| vf + k);
                 (e, e)
             }
             ValueEnd::Open => {
                 complete = false;
-                let e = scan::find(body, vf, KEY_OPEN).unwrap_or(body.len());
+                let e = scan::find(body, vf, t.key_open).unwrap_or(body.len());
                 (e, e)
             }
         };
@@ -391,7 +433,7 @@ fn pairs(body: &[u8], off: usize) -> (Map<String, Value>, Vec<Repair>, bool) {
 /// function name follows (see [`sniff`]).
 fn probe_tagged(input: &[u8], cx: &ProbeCx, lit_len: usize) -> Probe {
     match tag_then_body(input, lit_len, cx) {
-        Ok((tag, Some(s))) if scan::is_name_byte(input[s]) => sniff(input, tag, s, cx),
+        Ok((tag, Some(s))) if scan::is_name_byte(input[s]) => sniff(input, tag, s, cx, &GLM),
         Ok(_) => Probe::NotMarker,
         Err(p) => p,
     }

@@ -1,20 +1,33 @@
-//! `longcat`: Meituan LongCat — `<longcat_tool_call>{json}</longcat_tool_call>`.
+//! `longcat`: Meituan LongCat — `<longcat_tool_call>{json}</longcat_tool_call>`,
+//! or LongCat-Flash-Lite's `<longcat_tool_call>NAME\n<longcat_arg_key>K
+//! </longcat_arg_key>\n<longcat_arg_value>V</longcat_arg_value>\n
+//! </longcat_tool_call>`.
 //!
-//! The body is a hermes body (object, array, string arguments, OpenAI
-//! shape…); only the tag differs. A missing closing tag at end of input is
-//! tolerated; a stray `</longcat_tool_call>` is markup, and so is an opening
-//! tag not followed by JSON.
+//! A JSON body is a hermes body (object, array, string arguments, OpenAI
+//! shape…); only the tag differs. A name is read as GLM reads its calls,
+//! with LongCat's tags ([`crate::formats::glm4_moe::PairTags`]). A missing
+//! closing tag at end of input is tolerated; a stray `</longcat_tool_call>`
+//! is markup, and so is an opening tag followed by neither.
 
+use super::glm4_moe::{Glm, PairTags};
 use super::{ids, Rank, Values};
-use super::{Action, Format, Opener, Probe};
+use super::{Action, Format, Opener, Probe, ProbeCx};
 use crate::formats::Place;
+use crate::scan;
 
 /// Catalog entry.
 pub const FORMAT: Format = Format {
     id: ids::LONGCAT,
     families: "Meituan LongCat-Flash",
-    markers: &["<longcat_tool_call>", "</longcat_tool_call>"],
-    body: "JSON object {\"name\", \"arguments\"} (hermes body)",
+    markers: &[
+        "<longcat_tool_call>",
+        "<longcat_arg_key>",
+        "</longcat_arg_key>",
+        "<longcat_arg_value>",
+        "</longcat_arg_value>",
+        "</longcat_tool_call>",
+    ],
+    body: "JSON object {\"name\", \"arguments\"} (hermes body), or a name then key/value tag pairs",
     models: &[],
     openers: &[OPENER, OPENER_STRAY_CLOSE],
     admitted_under: &[],
@@ -35,6 +48,19 @@ pub const FORMAT: Format = Format {
 pub static LONGCAT: super::shared::tagged::TaggedJson =
     super::shared::tagged::TaggedJson::strong(ids::LONGCAT, b"</longcat_tool_call>");
 
+/// LongCat-Flash-Lite's key/value tags.
+pub const PAIR_TAGS: PairTags = PairTags {
+    format: ids::LONGCAT,
+    close: b"</longcat_tool_call>",
+    key_open: b"<longcat_arg_key>",
+    key_close: b"</longcat_arg_key>",
+    value_open: b"<longcat_arg_value>",
+    value_close: b"</longcat_arg_value>",
+};
+
+/// The block format of a name with key/value pairs.
+pub static LONGCAT_PAIRS: Glm = Glm::new(&PAIR_TAGS);
+
 /// `<longcat_tool_call>`.
 pub const OPENER: Opener = Opener {
     lit: b"<longcat_tool_call>",
@@ -42,17 +68,24 @@ pub const OPENER: Opener = Opener {
     place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
-    probe: |i, cx| {
-        super::shared::tagged::json_after(
-            i,
-            19,
-            cx,
-            &LONGCAT,
-            LONGCAT.close,
-            Probe::Match(Action::Markup { len: 19 }),
-        )
-    },
+    probe: probe_opener,
 };
+
+/// JSON after the tag is a hermes body, a name one of key/value pairs;
+/// anything else leaves the tag as markup.
+fn probe_opener(i: &[u8], cx: &ProbeCx) -> Probe {
+    let markup = || Probe::Match(Action::Markup { len: 19 });
+    let s = scan::skip_space(i, 19);
+    match i.get(s) {
+        Some(&b) if s - 19 <= 256 && scan::is_name_byte(b) => {
+            match super::glm4_moe::sniff(i, 19, s, cx, &LONGCAT_PAIRS) {
+                Probe::NotMarker => markup(),
+                other => other,
+            }
+        }
+        _ => super::shared::tagged::json_after(i, 19, cx, &LONGCAT, LONGCAT.close, markup()),
+    }
+}
 
 /// A stray `</longcat_tool_call>` is markup.
 pub const OPENER_STRAY_CLOSE: Opener = Opener {
