@@ -29,14 +29,24 @@ pub fn parse_function(block: &[u8], format: FormatId, cx: &ParseCx) -> BlockResu
     if name.is_empty() {
         return BlockResult::error("TLP-001", "function name missing", fpos);
     }
-    let (mut args, complete, end) = parse_parameters_until_end(&block[body..]);
+    let mut stray = None;
+    let (mut args, complete, end) = parse_parameters_noting(&block[body..], &mut stray);
+    let mut repairs = Vec::new();
     // a JSON object instead of parameters (`<function=f>{"q": 1}</function>`)
     if let (true, Some(tag)) = (args.is_empty(), end) {
         if let Some((m, after)) = super::invoke::json_body(&block[body..], 0) {
             if after == tag.at() {
                 args = m;
+                stray = None;
             }
         }
+    }
+    // text that is not a parameter is left out, and said so
+    if let (Some(at), Some(_)) = (stray, end) {
+        repairs.push(crate::repair::Repair {
+            kind: crate::repair::RepairKind::SurroundingProse,
+            offset: body + at,
+        });
     }
     let closed = end.is_some();
     if cx.cut && !closed && !complete {
@@ -49,7 +59,7 @@ pub fn parse_function(block: &[u8], format: FormatId, cx: &ParseCx) -> BlockResu
             arguments: args.into(),
             id: None,
             format,
-            repairs: Vec::new(),
+            repairs,
             end: block.len(),
         }],
         errors: Vec::new(),
@@ -253,6 +263,15 @@ pub fn function_end(block: &[u8], fpos: usize) -> Option<usize> {
 /// [`parse_parameters`], also giving the tag that ended the body
 /// (`</function>` or `</tool_call>`).
 fn parse_parameters_until_end(body: &[u8]) -> (Map<String, Value>, bool, Option<Tag>) {
+    parse_parameters_noting(body, &mut None)
+}
+
+/// [`parse_parameters_until_end`], also noting in `stray` where the first
+/// text outside parameters begins (`<function=f>\nJUNK\n</function>`).
+fn parse_parameters_noting(
+    body: &[u8],
+    stray: &mut Option<usize>,
+) -> (Map<String, Value>, bool, Option<Tag>) {
     let mut args = Map::new();
     let mut i = 0;
     let mut complete = true;
@@ -260,6 +279,9 @@ fn parse_parameters_until_end(body: &[u8]) -> (Map<String, Value>, bool, Option<
         let Some(tag) = next_tag(body, i) else {
             return (args, complete, None);
         };
+        if stray.is_none() && !scan::trim(&body[i.min(tag.at())..tag.at()]).is_empty() {
+            *stray = Some(scan::skip_space(body, i));
+        }
         let p = match tag {
             Tag::FunctionClose(_) | Tag::ToolCallClose(_) => return (args, complete, Some(tag)),
             Tag::Param(p) => p,
