@@ -259,6 +259,20 @@ pub fn calls_from_json_body(
             empty_list: true,
             ..BlockResult::default()
         },
+        Err(shape) if ev == crate::call::Evidence::Strong && body.trim_start().starts_with('[') => {
+            let lead = body.len() - body.trim_start().len();
+            let list = body[lead..].trim_end();
+            calls_per_element(list, format, block_len, body_offset + lead, cx).unwrap_or_else(
+                || match shape {
+                    Shape::NotCall => BlockResult::error(
+                        "TLP-001",
+                        format!("{format} body has no function name"),
+                        body_offset,
+                    ),
+                    Shape::Broken(code, msg) => BlockResult::error(code, msg, body_offset),
+                },
+            )
+        }
         Err(Shape::NotCall) => match ev {
             crate::call::Evidence::Weak => BlockResult::text(),
             crate::call::Evidence::Strong => BlockResult::error(
@@ -271,10 +285,11 @@ pub fn calls_from_json_body(
     }
 }
 
-/// A marked array of calls that does not parse as a whole, read element by
-/// element: one malformed call (`{"time": 15:30}`) is an error of its own
+/// A marked array of calls that does not parse as a whole, or whose
+/// elements are not all calls, read element by element: one malformed call
+/// (`{"time": 15:30}`) or a stray value (`"junk"`) is an error of its own
 /// and does not take its well-formed siblings with it. `None` when the body
-/// is not an array of at least two objects or no element is a call.
+/// is not an array of at least two elements or no element is a call.
 fn calls_per_element(
     body: &str,
     format: FormatId,
@@ -286,20 +301,21 @@ fn calls_per_element(
     if bytes.first() != Some(&b'[') {
         return None;
     }
-    let ends = array_element_ends(bytes);
-    if ends.len() < 2 {
+    let elements = array_elements(bytes);
+    if elements.len() < 2 {
         return None;
     }
     let mut out = BlockResult::default();
-    let mut from = 1;
-    for end in ends {
-        let mut start = from;
-        while start < end && matches!(bytes[start], b' ' | b'\t' | b'\r' | b'\n' | b',') {
-            start += 1;
-        }
-        from = end;
+    for (start, end) in elements {
         if bytes.get(start) != Some(&b'{') {
-            return None;
+            // a string, a number… in a list of calls: an error of its own
+            out.errors.push(super::super::BlockError {
+                code: "TLP-001",
+                message: format!("{format} array element is not a call"),
+                offset: body_offset + start,
+                hint: None,
+            });
+            continue;
         }
         let element = body.get(start..end)?;
         let r = calls_from_json_body(
@@ -337,6 +353,54 @@ pub fn split_array_ends(r: &mut BlockResult, block: &[u8], body_start: usize) {
             last.end = block.len();
         }
     }
+}
+
+/// The spans of the top-level elements of the (possibly broken) JSON array
+/// at the start of `b`, blanks around them left out: each ends at the comma
+/// after it or at the closing bracket, strings and nested brackets skipped.
+fn array_elements(b: &[u8]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let (mut depth, mut quote, mut esc) = (0u32, 0u8, false);
+    let mut start = None;
+    let push = |from: Option<usize>, to: usize, out: &mut Vec<(usize, usize)>| {
+        if let Some(from) = from {
+            let mut to = to;
+            while to > from && matches!(b[to - 1], b' ' | b'\t' | b'\r' | b'\n') {
+                to -= 1;
+            }
+            out.push((from, to));
+        }
+    };
+    for (i, &c) in b.iter().enumerate() {
+        if quote != 0 {
+            if esc {
+                esc = false;
+            } else if c == b'\\' {
+                esc = true;
+            } else if c == quote {
+                quote = 0;
+            }
+            continue;
+        }
+        let blank = matches!(c, b' ' | b'\t' | b'\r' | b'\n');
+        if depth == 1 && start.is_none() && !blank && c != b',' && c != b']' {
+            start = Some(i);
+        }
+        match c {
+            b'"' => quote = c,
+            b'[' | b'{' => depth += 1,
+            b',' if depth == 1 => push(start.take(), i, &mut out),
+            b']' | b'}' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    push(start.take(), i, &mut out);
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// End offsets (exclusive) of the top-level elements of the JSON array at the
