@@ -98,6 +98,9 @@ pub fn invokes(b: &[u8]) -> Vec<Invoke> {
         };
         let name = attr_name(&b[p + 7..gt]);
         let invoke_end = boundaries.find(b, 2, gt);
+        // bytes nested values may search for closing tags: linear in the
+        // invoke however its tags nest or fail to close
+        let mut budget = 4 * invoke_end.saturating_sub(gt).max(64);
         let mut args = Map::new();
         let mut j = gt + 1;
         let mut closed = false;
@@ -158,6 +161,15 @@ pub fn invokes(b: &[u8]) -> Vec<Invoke> {
             };
             any = true;
             let vf = tg + 1;
+            // MiniMax-M3 nests tags: children named `item` are an array's
+            // elements, other children an object's members
+            if !rest.starts_with(b"<parameter") {
+                if let Some((v, after)) = nested(b, vf, &close, invoke_end, 0, &mut budget) {
+                    insert(&mut args, key, v);
+                    j = after;
+                    continue;
+                }
+            }
             // the close is looked for only up to the next parameter or
             // invoke boundary, so a run of unclosed values stays linear
             let bound = boundaries.next(b, vf).min(invoke_end);
@@ -188,6 +200,75 @@ pub fn invokes(b: &[u8]) -> Vec<Invoke> {
         i = end.max(p + 1);
     }
     out
+}
+
+/// A value of child elements starting at `vf` (after its tag), up to
+/// `close`: `<item>` children make an array, other children an object
+/// (MiniMax-M3's `<argv><item>ls</item><item>-la</item></argv>`). `None`
+/// when the value is not made of whole child elements (it is read as text).
+fn nested(
+    b: &[u8],
+    vf: usize,
+    close: &[u8],
+    limit: usize,
+    depth: usize,
+    budget: &mut usize,
+) -> Option<(Value, usize)> {
+    if depth > 32 {
+        return None;
+    }
+    let mut children: Vec<(String, Value)> = Vec::new();
+    let mut j = vf;
+    let end = loop {
+        j = skip_ns(b, j);
+        if j >= limit {
+            return None;
+        }
+        let rest = &b[j..];
+        if rest.starts_with(close) {
+            break j + close.len();
+        }
+        if rest.first() != Some(&b'<') || rest.starts_with(b"</") {
+            return None;
+        }
+        let tg = j + memchr::memchr(b'>', rest)?;
+        if tg >= limit {
+            return None;
+        }
+        let name = crate::scan::lossy(&b[j + 1..tg]).trim().to_string();
+        if name.is_empty() || name.contains(|c: char| c.is_whitespace() || c == '=') {
+            return None;
+        }
+        let child_close = format!("</{name}>").into_bytes();
+        let k = skip_ns(b, tg + 1);
+        let inner_tag = b.get(k) == Some(&b'<') && !b[k..].starts_with(b"</");
+        let (v, after) = if inner_tag {
+            nested(b, tg + 1, &child_close, limit, depth + 1, budget)?
+        } else {
+            // the search goes no further than the budget left
+            let window = limit.min(tg + 1 + *budget);
+            let found = scan::find(&b[..window], tg + 1, &child_close);
+            let searched = found.map_or(window, |c| c + child_close.len()) - (tg + 1);
+            *budget = budget.saturating_sub(searched);
+            let c = found?;
+            (value(&b[tg + 1..c]), c + child_close.len())
+        };
+        children.push((name, v));
+        j = after;
+    };
+    if children.is_empty() {
+        return None;
+    }
+    let v = if children.iter().all(|(n, _)| n == "item") {
+        Value::Array(children.into_iter().map(|(_, v)| v).collect())
+    } else {
+        let mut m = Map::new();
+        for (k, v) in children {
+            insert(&mut m, k, v);
+        }
+        Value::Object(m)
+    };
+    Some((v, end))
 }
 
 /// A valid JSON object starting after blanks at `from`, and where the
@@ -331,6 +412,26 @@ mod tests {
             .into_iter()
             .map(|i| (i.name, Value::Object(i.arguments), i.complete))
             .collect()
+    }
+
+    #[test]
+    fn nested_tags_are_arrays_and_objects() {
+        let ns = std::str::from_utf8(NS).expect("ASCII");
+        let b = format!(
+            "<invoke name=\"shell\">{ns}<argv>{ns}<item>ls{ns}</item>{ns}<item>-la{ns}</item>{ns}</argv>\
+             {ns}<opts>{ns}<depth>2{ns}</depth>{ns}<all>true{ns}</all>{ns}</opts>{ns}<cwd>/tmp{ns}</cwd>{ns}</invoke>"
+        );
+        assert_eq!(
+            args(&b),
+            vec![(
+                "shell".into(),
+                json!({"argv": ["ls", "-la"], "opts": {"depth": 2, "all": true}, "cwd": "/tmp"}),
+                true
+            )]
+        );
+        // children that never close are read flat, as before
+        let b = format!("<invoke name=\"f\">{ns}<a>{ns}<b>x{ns}<a>{ns}<b>y{ns}</invoke>");
+        assert_eq!(args(&b)[0].1, json!({"a": "", "b": "y"}));
     }
 
     #[test]
