@@ -301,7 +301,11 @@ fn parse_parameters_noting(
             }
             ValueEnd::Unclosed { at } | ValueEnd::More { search: at } => {
                 complete = false;
-                (at, at)
+                // `</parameter` that lost its `>` still closes the value
+                let cut = memchr::memmem::rfind(&body[from..at], b"</parameter")
+                    .map(|k| from + k)
+                    .filter(|&k| scan::trim(&body[k + 11..at]).is_empty());
+                (cut.unwrap_or(at), at)
             }
         };
         if complete && scan::trim(&body[from..value_to]).is_empty() {
