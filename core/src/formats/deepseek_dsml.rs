@@ -51,7 +51,7 @@ use serde_json::{Map, Value};
 /// Catalog entry.
 pub const FORMAT: Format = Format {
     id: ids::DEEPSEEK_DSML,
-    families: "DeepSeek V3.2, DeepSeek V4",
+    families: "DeepSeek V3.2, DeepSeek V4, GigaChat 3.5 (as ｜GCML｜)",
     markers: &[
         "<｜DSML｜function_calls>",
         "<｜DSML｜tool_calls>",
@@ -87,7 +87,7 @@ pub const FORMAT: Format = Format {
             prompt: "<｜Assistant｜><think>",
         },
     ],
-    openers: &[OPENER, OPENER_CLOSE],
+    openers: &[OPENER, OPENER_CLOSE, OPENER_GCML, OPENER_CLOSE_GCML],
     admitted_under: &[],
     doc_start: None,
     lead: None,
@@ -104,6 +104,25 @@ pub const FORMAT: Format = Format {
 
 const DSML: &[u8] = "｜DSML｜".as_bytes();
 const OPEN: &[u8] = "<｜DSML｜".as_bytes();
+/// GigaChat 3.5 writes the same markup under its own namespace token, of
+/// the same length.
+const GCML: &[u8] = "｜GCML｜".as_bytes();
+
+/// The first namespace token (`｜DSML｜` or `｜GCML｜`) at or after `from`:
+/// one search for their common tail, so a block is scanned once.
+fn find_token(b: &[u8], from: usize) -> Option<usize> {
+    const TAIL: &[u8] = "ML｜".as_bytes();
+    let head = DSML.len() - TAIL.len();
+    let mut at = from + head;
+    loop {
+        let k = scan::find(b, at, TAIL)?;
+        let start = k - head;
+        if b[start..].starts_with(DSML) || b[start..].starts_with(GCML) {
+            return Some(start);
+        }
+        at = k + 1;
+    }
+}
 
 /// What a DSML tag names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -277,6 +296,18 @@ pub const OPENER_CLOSE: Opener = Opener {
     probe: probe_close,
 };
 
+/// GigaChat 3.5's `<｜GCML｜…` opening tags.
+pub const OPENER_GCML: Opener = Opener {
+    lit: "<｜GCML｜".as_bytes(),
+    ..OPENER
+};
+
+/// A stray `</｜GCML｜…>` closing tag is markup.
+pub const OPENER_CLOSE_GCML: Opener = Opener {
+    lit: "</｜GCML｜".as_bytes(),
+    ..OPENER_CLOSE
+};
+
 /// Finds where a DSML block ends: at its closing wrapper, or (a bare invoke)
 /// at `</｜DSML｜invoke>`. Inside a parameter value only the parameter's
 /// close tag counts, as in DeepSeek's own parser: tags written in a value are
@@ -312,7 +343,7 @@ impl DsmlScanner {
 
     /// Inside a value: `None` to go on with the next phase.
     fn value(&mut self, block: &[u8], start: usize, from: usize, eof: bool) -> Option<BlockEnd> {
-        let Some(h) = scan::find(block, from, DSML) else {
+        let Some(h) = find_token(block, from) else {
             if eof {
                 // no close tag anywhere: read the rest as tags
                 self.lenient = true;
@@ -346,7 +377,7 @@ impl DsmlScanner {
 
     /// Among tags: `None` to go on with the next phase.
     fn tags(&mut self, block: &[u8], from: usize, eof: bool) -> Option<BlockEnd> {
-        let Some(h) = scan::find(block, from, DSML) else {
+        let Some(h) = find_token(block, from) else {
             if !eof {
                 self.phase = DsmlPhase::Tags {
                     from: Self::resume(from, block),
@@ -432,7 +463,7 @@ impl Scanner for DsmlScanner {
 /// The next tag at or after `from` that is not text: the `<` of its token
 /// and what it is.
 fn next_tag(b: &[u8], mut from: usize) -> Option<(usize, bool, Word, usize)> {
-    while let Some(h) = scan::find(b, from, DSML) {
+    while let Some(h) = find_token(b, from) {
         if let TagRead::Tag {
             closing,
             start,
