@@ -81,7 +81,8 @@ gemini-function-call\t'Gemini API imitations, FunctionGemma, Gemma 2/3 (tool_cod
 sarashina\t'SB Intuitions Sarashina'
 apertus\t'Swiss AI Apertus'
 gigachat3\t'Sber GigaChat 3 (3-10B-A1.8B, 3-702B-A36B), GigaChat 3.1'
-minicpm5\t'OpenBMB MiniCPM 5'"
+minicpm5\t'OpenBMB MiniCPM 5'
+solar-open\t'Upstage Solar Open 2'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l generation-prompt -d 'The text the chat template appended after the last message' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l model -d 'The model that wrote the output: its format and default generation prompt' -r
@@ -167,7 +168,8 @@ gemini-function-call\t'Gemini API imitations, FunctionGemma, Gemma 2/3 (tool_cod
 sarashina\t'SB Intuitions Sarashina'
 apertus\t'Swiss AI Apertus'
 gigachat3\t'Sber GigaChat 3 (3-10B-A1.8B, 3-702B-A36B), GigaChat 3.1'
-minicpm5\t'OpenBMB MiniCPM 5'"
+minicpm5\t'OpenBMB MiniCPM 5'
+solar-open\t'Upstage Solar Open 2'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l generation-prompt -d 'The text the chat template appended after the last message' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l model -d 'The model that wrote the output: its format and default generation prompt' -r
@@ -241,7 +243,8 @@ gemini-function-call\t'Gemini API imitations, FunctionGemma, Gemma 2/3 (tool_cod
 sarashina\t'SB Intuitions Sarashina'
 apertus\t'Swiss AI Apertus'
 gigachat3\t'Sber GigaChat 3 (3-10B-A1.8B, 3-702B-A36B), GigaChat 3.1'
-minicpm5\t'OpenBMB MiniCPM 5'"
+minicpm5\t'OpenBMB MiniCPM 5'
+solar-open\t'Upstage Solar Open 2'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l generation-prompt -d 'The text the chat template appended after the last message' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l model -d 'The model that wrote the output: its format and default generation prompt' -r
@@ -329,7 +332,8 @@ gemini-function-call\t'Gemini API imitations, FunctionGemma, Gemma 2/3 (tool_cod
 sarashina\t'SB Intuitions Sarashina'
 apertus\t'Swiss AI Apertus'
 gigachat3\t'Sber GigaChat 3 (3-10B-A1.8B, 3-702B-A36B), GigaChat 3.1'
-minicpm5\t'OpenBMB MiniCPM 5'"
+minicpm5\t'OpenBMB MiniCPM 5'
+solar-open\t'Upstage Solar Open 2'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l generation-prompt -d 'The text the chat template appended after the last message' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l model -d 'The model that wrote the output: its format and default generation prompt' -r
@@ -422,7 +426,8 @@ gemini-function-call\t''
 sarashina\t''
 apertus\t''
 gigachat3\t''
-minicpm5\t''"
+minicpm5\t''
+solar-open\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from tools" -l server -d 'Expose every tool as SERVER___NAME (MCP style).' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from tools" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from result" -l family -d 'The model family (a format id, see `toolcall render families`).' -r -f -a "hermes\t''
@@ -465,7 +470,8 @@ gemini-function-call\t''
 sarashina\t''
 apertus\t''
 gigachat3\t''
-minicpm5\t''"
+minicpm5\t''
+solar-open\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from result" -l id -d 'The id of the call this result answers.' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from result" -l name -d 'The tool\'s name (required unless --ndjson).' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from result" -l server -d 'The tool\'s server: the name is written as SERVER___NAME.' -r
@@ -514,7 +520,8 @@ gemini-function-call\t''
 sarashina\t''
 apertus\t''
 gigachat3\t''
-minicpm5\t''"
+minicpm5\t''
+solar-open\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from call" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from families" -l json -d 'One JSON record per family instead of a table'
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from families" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -587,7 +594,8 @@ gemini-function-call\t'Gemini API imitations, FunctionGemma, Gemma 2/3 (tool_cod
 sarashina\t'SB Intuitions Sarashina'
 apertus\t'Swiss AI Apertus'
 gigachat3\t'Sber GigaChat 3 (3-10B-A1.8B, 3-702B-A36B), GigaChat 3.1'
-minicpm5\t'OpenBMB MiniCPM 5'"
+minicpm5\t'OpenBMB MiniCPM 5'
+solar-open\t'Upstage Solar Open 2'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l generation-prompt -d 'The text the chat template appended after the last message' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l model -d 'The model that wrote the output: its format and default generation prompt' -r
@@ -687,7 +695,8 @@ gemini-function-call\t'Gemini API imitations, FunctionGemma, Gemma 2/3 (tool_cod
 sarashina\t'SB Intuitions Sarashina'
 apertus\t'Swiss AI Apertus'
 gigachat3\t'Sber GigaChat 3 (3-10B-A1.8B, 3-702B-A36B), GigaChat 3.1'
-minicpm5\t'OpenBMB MiniCPM 5'"
+minicpm5\t'OpenBMB MiniCPM 5'
+solar-open\t'Upstage Solar Open 2'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l generation-prompt -d 'The text the chat template appended after the last message' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l model -d 'The model that wrote the output: its format and default generation prompt' -r

@@ -163,6 +163,7 @@ fn is_text_valued(id: &str) -> bool {
             | "deepseek-dsml"
             | "kimi-k3"
             | "step3"
+            | "solar-open"
     )
 }
 

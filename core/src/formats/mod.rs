@@ -87,6 +87,7 @@ registry! {
     apertus: APERTUS = "apertus",
     gigachat3: GIGACHAT3 = "gigachat3",
     minicpm5: MINICPM5 = "minicpm5",
+    solar_open: SOLAR_OPEN = "solar-open",
 }
 
 /// Code fences: text in which no markers are looked for, or a fenced call.

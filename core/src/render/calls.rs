@@ -98,6 +98,22 @@ pub fn glm4_moe(calls: &[CallSpec]) -> String {
     })
 }
 
+/// `solar-open`: the name, then one key/value element per argument, values
+/// inline as GLM's.
+pub fn solar_open(calls: &[CallSpec]) -> String {
+    each(calls, "\n", |_, c| {
+        let mut s = format!("<|tool_call:start|>{}\n", c.name);
+        for (k, v) in &c.arguments {
+            s.push_str(&format!(
+                "<|tool_arg:start|>{k}<|tool_arg:value|>{}<|tool_arg:end|>\n",
+                value_text(v)
+            ));
+        }
+        s.push_str("<|tool_call:end|>");
+        s
+    })
+}
+
 /// `hunyuan-v4`: GLM-like pairs inside `<tool_calls>` (bare tags, no suffix).
 pub fn hunyuan_v4(calls: &[CallSpec]) -> String {
     let body = each(calls, "", |_, c| {

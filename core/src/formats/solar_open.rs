@@ -1,0 +1,95 @@
+//! `solar-open`: Upstage Solar Open 2 —
+//! `<|tool_call:start|>NAME\n<|tool_arg:start|>K<|tool_arg:value|>V<|tool_arg:end|>\n<|tool_call:end|>`.
+//!
+//! A call is the function name, then one key/value element per argument;
+//! the shape of GLM's calls with other tokens, read by the same pair reader
+//! ([`crate::formats::glm4_moe::PairTags`]). Values are text: typed by the
+//! loose rule without a schema, by the schema with `--tools`. Tolerated as
+//! in [glm4-moe](crate::formats::glm4_moe): a missing value close, the
+//! call's close missing at the end of input; a stray `<|tool_call:end|>` is
+//! markup, and so is `<|tool_call:start|>` followed by no name.
+
+use super::glm4_moe::{Glm, PairTags};
+use super::{ids, Rank, Values};
+use super::{Action, Format, Opener, Probe, ProbeCx};
+use crate::formats::Place;
+use crate::scan;
+
+/// Catalog entry.
+pub const FORMAT: Format = Format {
+    id: ids::SOLAR_OPEN,
+    families: "Upstage Solar Open 2",
+    markers: &[
+        "<|tool_call:start|>",
+        "<|tool_arg:start|>",
+        "<|tool_arg:value|>",
+        "<|tool_arg:end|>",
+        "<|tool_call:end|>",
+    ],
+    body: "function name as text, then key/value elements",
+    models: &[],
+    openers: &[OPENER, OPENER_STRAY_CLOSE],
+    admitted_under: &[],
+    doc_start: None,
+    lead: None,
+    values: Values::Text,
+    render: Some(crate::render::Prompt {
+        models: "Upstage Solar Open 2",
+        tools: crate::render::tools::generic,
+        tools_source: crate::render::Source::Generic,
+        result: crate::render::results::tool_response,
+        result_source: crate::render::Source::Generic,
+        call: crate::render::calls::solar_open,
+    }),
+};
+
+const OPEN: &[u8] = b"<|tool_call:start|>";
+
+/// Solar Open's tokens as key/value pair tags (the key ends where its
+/// value begins).
+pub const PAIR_TAGS: PairTags = PairTags {
+    format: ids::SOLAR_OPEN,
+    close: b"<|tool_call:end|>",
+    key_open: b"<|tool_arg:start|>",
+    key_close: b"<|tool_arg:value|>",
+    value_open: b"<|tool_arg:value|>",
+    value_close: b"<|tool_arg:end|>",
+};
+
+/// The block format.
+pub static SOLAR_OPEN: Glm = Glm::new(&PAIR_TAGS);
+
+/// `<|tool_call:start|>` then a name.
+pub const OPENER: Opener = Opener {
+    lit: OPEN,
+    ci: false,
+    place: Place::Anywhere,
+    rank: Rank::Normal,
+    also: &[],
+    probe: probe_opener,
+};
+
+fn probe_opener(i: &[u8], cx: &ProbeCx) -> Probe {
+    let markup = || Probe::Match(Action::Markup { len: OPEN.len() });
+    let s = scan::skip_space(i, OPEN.len());
+    match i.get(s) {
+        None if !cx.eof => Probe::NeedMore,
+        Some(&b) if s - OPEN.len() <= 256 && scan::is_name_byte(b) => {
+            match super::glm4_moe::sniff(i, OPEN.len(), s, cx, &SOLAR_OPEN) {
+                Probe::NotMarker => markup(),
+                other => other,
+            }
+        }
+        _ => markup(),
+    }
+}
+
+/// A stray `<|tool_call:end|>` is markup.
+pub const OPENER_STRAY_CLOSE: Opener = Opener {
+    lit: b"<|tool_call:end|>",
+    ci: false,
+    place: Place::Anywhere,
+    rank: Rank::Normal,
+    also: &[],
+    probe: |_, _| Probe::Match(Action::Markup { len: 17 }),
+};
