@@ -88,6 +88,7 @@ registry! {
     gigachat3: GIGACHAT3 = "gigachat3",
     minicpm5: MINICPM5 = "minicpm5",
     solar_open: SOLAR_OPEN = "solar-open",
+    plamo3: PLAMO3 = "plamo3",
 }
 
 /// Code fences: text in which no markers are looked for, or a fenced call.

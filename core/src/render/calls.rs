@@ -98,6 +98,21 @@ pub fn glm4_moe(calls: &[CallSpec]) -> String {
     })
 }
 
+/// `plamo3`: one tool request per call inside the requests section, the
+/// arguments as compact JSON after `<|plamo:msg|>`.
+pub fn plamo3(calls: &[CallSpec]) -> String {
+    let body = each(calls, "", |_, c| {
+        format!(
+            "<|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>{}<|plamo:end_tool_name:plamo|>\
+             <|plamo:begin_tool_arguments:plamo|><|plamo:constrain|>json<|plamo:msg|>{}\
+             <|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|>",
+            c.name,
+            json_compact(&Value::Object(c.arguments.clone()))
+        )
+    });
+    format!("<|plamo:begin_tool_requests:plamo|>{body}<|plamo:end_tool_requests:plamo|>")
+}
+
 /// `solar-open`: the name, then one key/value element per argument, values
 /// inline as GLM's.
 pub fn solar_open(calls: &[CallSpec]) -> String {

@@ -1,0 +1,158 @@
+//! `plamo3`: Preferred Networks PLaMo 3 tool requests.
+//!
+//! ```text
+//! <|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|>
+//! <|plamo:begin_tool_name:plamo|>get_weather<|plamo:end_tool_name:plamo|>
+//! <|plamo:begin_tool_arguments:plamo|><|plamo:constrain|>json<|plamo:msg|>{"city": "Tokyo"}
+//! <|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|><|plamo:end_tool_requests:plamo|>
+//! ```
+//!
+//! (one line in the output; broken here for reading). A section of special
+//! tokens like Kimi K2's, read by the shared section machinery: per call the
+//! name between its two tokens, then the JSON arguments after
+//! `<|plamo:msg|>`. Tolerated as for every section format: the section
+//! tokens missing, the section end missing, a later call cut off. The
+//! end-of-turn token `<|plamo:tag|>` and stray closing tokens are markup.
+
+use super::shared::section::{self, CallOutcome, Tokens};
+use super::{ids, FormatId, Rank, Values};
+use super::{BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
+use crate::call::ParsedCall;
+use crate::formats::Place;
+use crate::scan;
+
+/// Catalog entry.
+pub const FORMAT: Format = Format {
+    id: ids::PLAMO3,
+    families: "Preferred Networks PLaMo 3",
+    markers: &[
+        "<|plamo:begin_tool_requests:plamo|>",
+        "<|plamo:begin_tool_request:plamo|>",
+        "<|plamo:begin_tool_name:plamo|>",
+        "<|plamo:end_tool_name:plamo|>",
+        "<|plamo:begin_tool_arguments:plamo|>",
+        "<|plamo:msg|>",
+        "<|plamo:end_tool_arguments:plamo|>",
+        "<|plamo:end_tool_request:plamo|>",
+        "<|plamo:end_tool_requests:plamo|>",
+    ],
+    body: "the name between its tokens, then the JSON arguments after <|plamo:msg|>",
+    models: &[],
+    openers: &[OPENER],
+    admitted_under: &[],
+    doc_start: None,
+    lead: None,
+    values: Values::Json,
+    render: Some(crate::render::Prompt {
+        models: "Preferred Networks PLaMo 3",
+        tools: crate::render::tools::generic,
+        tools_source: crate::render::Source::Generic,
+        result: crate::render::results::tool_response,
+        result_source: crate::render::Source::Generic,
+        call: crate::render::calls::plamo3,
+    }),
+};
+
+const SECTION_BEGIN: &[&[u8]] = &[b"<|plamo:begin_tool_requests:plamo|>"];
+const NAME_BEGIN: &[u8] = b"<|plamo:begin_tool_name:plamo|>";
+const NAME_END: &[u8] = b"<|plamo:end_tool_name:plamo|>";
+const MSG: &[u8] = b"<|plamo:msg|>";
+const ARGS_END: &[u8] = b"<|plamo:end_tool_arguments:plamo|>";
+
+/// The PLaMo 3 section tokens.
+pub static TOKENS: Tokens = Tokens {
+    common: b"<|plamo:",
+    call_begin: &[b"<|plamo:begin_tool_request:plamo|>"],
+    call_end: &[b"<|plamo:end_tool_request:plamo|>"],
+    section_end: &[b"<|plamo:end_tool_requests:plamo|>"],
+    json_after: &[MSG],
+};
+
+/// Tokens outside a block that are markup: closers, and the end of turn.
+const STRAY: &[&[u8]] = &[
+    b"<|plamo:end_tool_requests:plamo|>",
+    b"<|plamo:end_tool_request:plamo|>",
+    b"<|plamo:tag|>",
+];
+
+/// The PLaMo 3 block format.
+pub struct Plamo3;
+
+/// The shared instance.
+pub static PLAMO3: Plamo3 = Plamo3;
+
+fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
+    section::probe_tokens(input, cx, SECTION_BEGIN, STRAY, &TOKENS, &PLAMO3)
+}
+
+/// Any `<|plamo:…|>` token.
+pub const OPENER: Opener = Opener {
+    lit: b"<|plamo:",
+    ci: false,
+    place: Place::Anywhere,
+    rank: Rank::Normal,
+    also: &[],
+    probe,
+};
+
+impl BlockFormat for Plamo3 {
+    fn id(&self) -> FormatId {
+        ids::PLAMO3
+    }
+
+    fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
+        let opts = cx.cfg.repair_options();
+        section::parse_section(block, &TOKENS, ids::PLAMO3, cx.cut, |b, o, c| {
+            parse_call(b, o, c, &opts)
+        })
+    }
+}
+
+fn parse_call(
+    body: &[u8],
+    off: usize,
+    cut: bool,
+    opts: &crate::repair::RepairOptions,
+) -> CallOutcome {
+    let name = match (scan::find(body, 0, NAME_BEGIN), scan::find(body, 0, NAME_END)) {
+        (Some(b), Some(e)) if b + NAME_BEGIN.len() <= e => {
+            crate::scan::lossy(scan::trim(&body[b + NAME_BEGIN.len()..e])).into_owned()
+        }
+        _ if cut => return Err(section::truncated(ids::PLAMO3, off + body.len())),
+        _ => String::new(),
+    };
+    if !name.chars().any(|c| c.is_alphanumeric() || c == '_') {
+        return Err(section::err("TLP-001", "plamo3 call has no function name", off));
+    }
+    let Some(m) = scan::find(body, 0, MSG) else {
+        if cut {
+            return Err(section::truncated(ids::PLAMO3, off + body.len()));
+        }
+        // a call without an arguments element
+        return Ok(ParsedCall {
+            name,
+            arguments: serde_json::Map::new().into(),
+            id: None,
+            format: ids::PLAMO3,
+            repairs: Vec::new(),
+            end: 0,
+        });
+    };
+    let from = m + MSG.len();
+    let to = scan::find(body, from, ARGS_END).unwrap_or(body.len());
+    let (arguments, repairs) = section::json_arguments(
+        &body[from..to],
+        off + from,
+        cut && to == body.len(),
+        ids::PLAMO3,
+        opts,
+    )?;
+    Ok(ParsedCall {
+        name,
+        arguments: arguments.into(),
+        id: None,
+        format: ids::PLAMO3,
+        repairs,
+        end: 0,
+    })
+}
