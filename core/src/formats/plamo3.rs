@@ -114,7 +114,10 @@ fn parse_call(
     cut: bool,
     opts: &crate::repair::RepairOptions,
 ) -> CallOutcome {
-    let name = match (scan::find(body, 0, NAME_BEGIN), scan::find(body, 0, NAME_END)) {
+    let name = match (
+        scan::find(body, 0, NAME_BEGIN),
+        scan::find(body, 0, NAME_END),
+    ) {
         (Some(b), Some(e)) if b + NAME_BEGIN.len() <= e => {
             crate::scan::lossy(scan::trim(&body[b + NAME_BEGIN.len()..e])).into_owned()
         }
@@ -122,7 +125,11 @@ fn parse_call(
         _ => String::new(),
     };
     if !name.chars().any(|c| c.is_alphanumeric() || c == '_') {
-        return Err(section::err("TLP-001", "plamo3 call has no function name", off));
+        return Err(section::err(
+            "TLP-001",
+            "plamo3 call has no function name",
+            off,
+        ));
     }
     let Some(m) = scan::find(body, 0, MSG) else {
         if cut {
