@@ -403,40 +403,14 @@ fn array_elements(b: &[u8]) -> Vec<(usize, usize)> {
     out
 }
 
-/// End offsets (exclusive) of the top-level elements of the JSON array at the
-/// start of `b`.
+/// End offsets (exclusive) of the top-level objects and arrays of the JSON
+/// array at the start of `b` ([`array_elements`], scalars left out).
 fn array_element_ends(b: &[u8]) -> Vec<usize> {
-    let mut ends = Vec::new();
-    let mut depth = 0u32;
-    let mut quote = 0u8;
-    let mut esc = false;
-    for (i, &c) in b.iter().enumerate() {
-        if quote != 0 {
-            if esc {
-                esc = false;
-            } else if c == b'\\' {
-                esc = true;
-            } else if c == quote {
-                quote = 0;
-            }
-            continue;
-        }
-        match c {
-            b'"' => quote = c,
-            b'[' | b'{' => depth += 1,
-            b']' | b'}' => {
-                depth = depth.saturating_sub(1);
-                if depth == 1 {
-                    ends.push(i + 1);
-                }
-                if depth == 0 {
-                    break;
-                }
-            }
-            _ => {}
-        }
-    }
-    ends
+    array_elements(b)
+        .into_iter()
+        .filter(|&(start, _)| matches!(b[start], b'{' | b'['))
+        .map(|(_, end)| end)
+        .collect()
 }
 
 /// Where the JSON body starting at or after `from` ends: after its balanced
