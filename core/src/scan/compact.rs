@@ -273,50 +273,21 @@ impl Compactor<'_> {
     /// always `e` with a sign (`1E5` is `1e+5`).
     fn number(&mut self) -> Option<()> {
         let start = self.pos;
-        if self.peek() == Some(b'-') {
-            self.pos += 1;
-        }
-        match self.peek()? {
-            b'0' => self.pos += 1,
-            b'1'..=b'9' => self.digits(),
-            _ => return None,
-        }
-        if self.peek() == Some(b'.') {
-            self.pos += 1;
-            self.some_digits()?;
-        }
-        if let Some(b'e' | b'E') = self.peek() {
-            // serde_json writes the exponent as `e`, its sign always
-            self.out.extend_from_slice(&self.bytes[start..self.pos]);
-            self.pos += 1;
-            let sign = match self.peek() {
-                Some(s @ (b'+' | b'-')) => {
-                    self.pos += 1;
-                    s
-                }
-                _ => b'+',
-            };
-            self.out.extend_from_slice(&[b'e', sign]);
-            let digits = self.pos;
-            self.some_digits()?;
-            self.out.extend_from_slice(&self.bytes[digits..self.pos]);
+        let n = super::valid::number_at(self.bytes, start)?;
+        self.pos = n.end;
+        let Some(e) = n.exponent else {
+            self.out.extend_from_slice(&self.bytes[start..n.end]);
             return Some(());
-        }
-        self.out.extend_from_slice(&self.bytes[start..self.pos]);
+        };
+        // serde_json writes the exponent as `e`, its sign always
+        self.out.extend_from_slice(&self.bytes[start..e]);
+        let (sign, digits) = match self.bytes[e + 1] {
+            s @ (b'+' | b'-') => (s, e + 2),
+            _ => (b'+', e + 1),
+        };
+        self.out.extend_from_slice(&[b'e', sign]);
+        self.out.extend_from_slice(&self.bytes[digits..n.end]);
         Some(())
-    }
-
-    #[inline]
-    fn digits(&mut self) {
-        while let Some(b'0'..=b'9') = self.peek() {
-            self.pos += 1;
-        }
-    }
-
-    fn some_digits(&mut self) -> Option<()> {
-        let start = self.pos;
-        self.digits();
-        (self.pos > start).then_some(())
     }
 }
 

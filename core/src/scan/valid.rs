@@ -236,40 +236,45 @@ impl Validator<'_> {
 
     /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`
     fn number(&mut self) -> Option<()> {
-        if self.peek() == Some(b'-') {
-            self.pos += 1;
-        }
-        match self.peek()? {
-            b'0' => self.pos += 1,
-            b'1'..=b'9' => self.digits(),
-            _ => return None,
-        }
-        if self.peek() == Some(b'.') {
-            self.pos += 1;
-            self.some_digits()?;
-        }
-        if let Some(b'e' | b'E') = self.peek() {
-            self.pos += 1;
-            if let Some(b'+' | b'-') = self.peek() {
-                self.pos += 1;
-            }
-            self.some_digits()?;
-        }
+        self.pos = number_at(self.bytes, self.pos)?.end;
         Some(())
     }
+}
 
-    #[inline]
-    fn digits(&mut self) {
-        while let Some(b'0'..=b'9') = self.peek() {
-            self.pos += 1;
+/// Where the parts of a JSON number end.
+pub(crate) struct NumberEnd {
+    /// Where its exponent's `e` or `E` is, when it has one.
+    pub exponent: Option<usize>,
+    /// Just after its last digit.
+    pub end: usize,
+}
+
+/// The JSON number `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?` at
+/// `at`; `None` when none starts there.
+pub(crate) fn number_at(b: &[u8], at: usize) -> Option<NumberEnd> {
+    let digits = |mut i: usize| {
+        while let Some(b'0'..=b'9') = b.get(i) {
+            i += 1;
         }
+        i
+    };
+    let some_digits = |i: usize| Some(digits(i)).filter(|&e| e > i);
+    let mut i = at + usize::from(b.get(at) == Some(&b'-'));
+    i = match b.get(i)? {
+        b'0' => i + 1,
+        b'1'..=b'9' => digits(i),
+        _ => return None,
+    };
+    if b.get(i) == Some(&b'.') {
+        i = some_digits(i + 1)?;
     }
-
-    fn some_digits(&mut self) -> Option<()> {
-        let start = self.pos;
-        self.digits();
-        (self.pos > start).then_some(())
+    let mut exponent = None;
+    if let Some(b'e' | b'E') = b.get(i) {
+        exponent = Some(i);
+        let sign = usize::from(matches!(b.get(i + 1), Some(b'+' | b'-')));
+        i = some_digits(i + 1 + sign)?;
     }
+    Some(NumberEnd { exponent, end: i })
 }
 
 #[cfg(test)]
