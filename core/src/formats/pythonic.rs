@@ -177,34 +177,61 @@ impl BlockFormat for PyBare {
                 BlockResult::text()
             }
             Ok(pc) => block_result(pc, ids::PYTHONIC, 0, block.len(), exact),
-            Err(PyError::Eof) if cx.cut => BlockResult::truncated(ids::PYTHONIC, block.len()),
+            Err(PyError::Eof) if cx.cut => cut_after_complete_lines(block, cx),
             Err(_) => BlockResult::text(),
         }
     }
 }
 
-/// The end of a bare call: a value that ends its line, unless the next line
-/// goes on with more Python code (`plt.figure(figsize=(8, 6))` and more lines
-/// of it), which makes it text.
+/// A run of bare calls whose last line is cut off by the end of input: the
+/// calls on the lines before it, then the cut-off error.
+fn cut_after_complete_lines(block: &[u8], cx: &ParseCx) -> BlockResult {
+    let cut = BlockResult::truncated(ids::PYTHONIC, block.len());
+    let Some(nl) = memchr::memrchr(b'\n', block) else {
+        return cut;
+    };
+    let complete = &block[..nl];
+    let text = crate::scan::lossy(complete);
+    let exact = matches!(text, std::borrow::Cow::Borrowed(_));
+    match parse_call_sequence(&text, false) {
+        Ok(pc) if pc.calls.iter().all(|c| c.positional == 0) || cx.cfg.is_only(ids::PYTHONIC) => {
+            let mut result = block_result(pc, ids::PYTHONIC, 0, complete.len(), exact);
+            result.errors.extend(cut.errors);
+            result
+        }
+        _ => cut,
+    }
+}
+
+/// The end of a bare call: a value that ends its line. The next line may
+/// be another bare call with keyword arguments (Granite's pythonic replies
+/// put one call per line); any other Python code after it
+/// (`plt.figure(figsize=(8, 6))` then `plt.plot(x)`) makes every line of
+/// it text.
 struct BareScan {
     line: LineValueScan,
 }
 
 impl Scanner for BareScan {
     fn scan(&mut self, block: &[u8], eof: bool) -> BlockEnd {
-        match self.line.scan(block, eof) {
-            BlockEnd::Done { len, cut: false } => {
-                let s = skip_space_bounded(block, len);
-                if s > len + MAX_GAP {
-                    return BlockEnd::Done { len, cut: false };
-                }
-                match code_line_head(&block[s..]) {
-                    None if !eof => BlockEnd::More,
-                    Some(true) => BlockEnd::NotBlock { text_len: len },
-                    _ => BlockEnd::Done { len, cut: false },
-                }
+        loop {
+            let len = match self.line.scan(block, eof) {
+                BlockEnd::Done { len, cut: false } => len,
+                other => return other,
+            };
+            let s = skip_space_bounded(block, len);
+            if s > len + MAX_GAP {
+                return BlockEnd::Done { len, cut: false };
             }
-            other => other,
+            match code_line_head(&block[s..]) {
+                None if !eof => return BlockEnd::More,
+                Some(true) => match bare_call_head(&block[s..], false) {
+                    Some(true) => self.line = LineValueScan::with(PyScan::at(s)),
+                    None if !eof => return BlockEnd::More,
+                    _ => return BlockEnd::NotBlock { text_len: len },
+                },
+                _ => return BlockEnd::Done { len, cut: false },
+            }
         }
     }
 }
