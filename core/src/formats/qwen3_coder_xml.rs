@@ -22,7 +22,7 @@ use super::shared::end;
 use super::shared::section::{match_any, Hit};
 use super::shared::tag::{block, function_tag_end, tag_then_body};
 use super::shared::xml::{
-    key_end, next_tag, parse_function, read_name, value_end, Tag, ValueEnd, FN_CLOSE, PARAM_CLOSE,
+    key_end, next_tag, parse_function, read_name, value_end, Tag, ValueEnd, FN_CLOSE, PARAM_CLOSE, PARAM_TAG_REACH,
     TC_CLOSE,
 };
 use super::Model;
@@ -181,7 +181,10 @@ impl Scanner for FunctionEnd {
                     None => {
                         // resume a little before the end: a tag may be split
                         self.phase = FnPhase::Body {
-                            from: block.len().saturating_sub(TC_CLOSE.len()).max(from),
+                            from: block
+                                .len()
+                                .saturating_sub(TC_CLOSE.len().max(PARAM_TAG_REACH))
+                                .max(from),
                         };
                         return BlockEnd::More;
                     }

@@ -30,8 +30,17 @@ pub fn parse_function(block: &[u8], format: FormatId, cx: &ParseCx) -> BlockResu
         return BlockResult::error("TLP-001", "function name missing", fpos);
     }
     let mut stray = None;
-    let (mut args, complete, end) = parse_parameters_noting(&block[body..], &mut stray);
+    let mut unclosed = None;
+    let (mut args, complete, end) =
+        parse_parameters_noting(&block[body..], &mut stray, &mut unclosed);
     let mut repairs = Vec::new();
+    // a value whose `</parameter>` is missing or misspelt
+    if let Some(at) = unclosed {
+        repairs.push(crate::repair::Repair {
+            kind: crate::repair::RepairKind::MissingClose,
+            offset: body + at,
+        });
+    }
     // a JSON object instead of parameters (`<function=f>{"q": 1}</function>`)
     if let (true, Some(tag)) = (args.is_empty(), end) {
         if let Some((m, after)) = super::invoke::json_body(&block[body..], 0) {
@@ -108,24 +117,81 @@ impl Tag {
     }
 }
 
-/// The first of `<parameter=`, `</function>` and `</tool_call>` (any case)
-/// at or after `from`.
+/// The first of a parameter tag (see [`param_key_start`]), `</function>`
+/// and `</tool_call>` (any case) at or after `from`.
 pub fn next_tag(b: &[u8], from: usize) -> Option<Tag> {
-    let p = scan::find(b, from, PARAM_OPEN).map(Tag::Param);
+    let p = next_param(b, from).map(Tag::Param);
     let f = scan::find(b, from, FN_CLOSE).map(Tag::FunctionClose);
     let t = scan::find_ci(b, from, TC_CLOSE).map(Tag::ToolCallClose);
     [p, f, t].into_iter().flatten().min_by_key(|t| t.at())
 }
 
-/// Where the key of a `<parameter=` that starts at `at` ends: at `>`, at
-/// `=` in the malformed `<parameter=k=v` shape, or at a newline (`None`:
-/// not seen yet). The value starts right after.
+/// The longest stretch of bytes a parameter tag needs before its key
+/// starts (`<parameter  name  =  "`): how far back a search resumes when
+/// the data may have ended inside one.
+pub const PARAM_TAG_REACH: usize = 28;
+
+/// The first parameter tag at or after `from`.
+fn next_param(b: &[u8], mut from: usize) -> Option<usize> {
+    while let Some(k) = scan::find(b, from, b"<parameter") {
+        if param_key_start(b, k).is_some() {
+            return Some(k);
+        }
+        from = k + 1;
+    }
+    None
+}
+
+/// Where the key of a parameter tag at `at` starts, when `b[at..]` is one:
+/// the template's `<parameter=KEY>`, and the spellings other engines accept
+/// and models write, `<parameter = KEY>`, `<parameter name="KEY">` (or with
+/// single quotes, or spaces around `=`). Bounded: a few blanks at most.
+pub fn param_key_start(b: &[u8], at: usize) -> Option<usize> {
+    let blanks = |i: usize| {
+        let mut j = i;
+        while j < b.len() && j < i + 4 && matches!(b[j], b' ' | b'\t') {
+            j += 1;
+        }
+        j
+    };
+    let after = at + b"<parameter".len();
+    match b.get(after)? {
+        b'=' => return Some(after + 1),
+        b' ' | b'\t' => {}
+        _ => return None,
+    }
+    let s = blanks(after);
+    let s = match b.get(s..)? {
+        [b'=', ..] => s,
+        [b'n', b'a', b'm', b'e', ..] => {
+            let e = blanks(s + 4);
+            (b.get(e) == Some(&b'=')).then_some(e)?
+        }
+        _ => return None,
+    };
+    Some(blanks(s + 1))
+}
+
+/// Where the key of the parameter tag that starts at `at` ends: at `>`,
+/// at `=` in the malformed `<parameter=k=v` shape, or at a newline
+/// (`None`: not seen yet). The value starts right after.
 pub fn key_end(b: &[u8], at: usize) -> Option<usize> {
-    let from = (at + PARAM_OPEN.len()).min(b.len());
+    let from = param_key_start(b, at).unwrap_or(at + PARAM_OPEN.len()).min(b.len());
     let k = b[from..]
         .iter()
         .position(|&c| c == b'>' || c == b'=' || c == b'\n')?;
     Some(from + k)
+}
+
+/// The key of the parameter tag at `at` whose key ends at `end`
+/// ([`key_end`]), without blanks and quotes.
+pub fn param_key(b: &[u8], at: usize, end: usize) -> String {
+    let from = param_key_start(b, at).unwrap_or(at + PARAM_OPEN.len()).min(end);
+    crate::scan::lossy(&b[from..end])
+        .trim()
+        .trim_matches(|c| c == '"' || c == '\'')
+        .trim()
+        .to_string()
 }
 
 /// How a parameter value ends.
@@ -163,7 +229,13 @@ fn starts_line(b: &[u8], floor: usize, k: usize) -> bool {
 /// function or of the call. `None`: a prefix of one, cannot tell yet.
 fn boundary(rest: &[u8], eof: bool) -> Option<bool> {
     let mut partial = false;
-    for lit in [PARAM_OPEN, FN_CLOSE] {
+    match scan::prefix(rest, b"<parameter") {
+        Prefix::Full if param_key_start(rest, 0).is_some() => return Some(true),
+        Prefix::Full if rest.len() < PARAM_TAG_REACH => partial = true,
+        Prefix::Partial => partial = true,
+        _ => {}
+    }
+    for lit in [FN_CLOSE] {
         match scan::prefix(rest, lit) {
             Prefix::Full => return Some(true),
             Prefix::Partial => partial = true,
@@ -194,8 +266,7 @@ pub fn value_end(b: &[u8], from: usize, search: usize, eof: bool) -> ValueEnd {
     let mut at = search.max(from);
     loop {
         let close = scan::find(b, at, PARAM_CLOSE);
-        let line = next_line_tag(b, from, at, close.unwrap_or(b.len()));
-        if let Some(k) = line {
+        if let Some(k) = next_value_break(b, from, at, close.unwrap_or(b.len())) {
             return ValueEnd::Unclosed { at: k };
         }
         let Some(c) = close else {
@@ -216,29 +287,68 @@ pub fn value_end(b: &[u8], from: usize, search: usize, eof: bool) -> ValueEnd {
     }
     if !eof {
         // a tag may straddle the end: look again from a little before it
-        let back = PARAM_CLOSE.len().max(PARAM_OPEN.len()) + 1;
+        let back = PARAM_CLOSE.len().max(PARAM_TAG_REACH) + 1;
         return ValueEnd::More {
             search: b.len().saturating_sub(back).max(at.min(b.len())),
         };
     }
     match scan::find(b, from, PARAM_CLOSE) {
         Some(c) => ValueEnd::Closed { at: c },
-        None => ValueEnd::Unclosed { at: b.len() },
+        // never closed: the closing tag of the function or of the call ends
+        // it, even inside a line (`<parameter=cmd>pwd</tool_call>`)
+        None => {
+            let f = scan::find(b, from, FN_CLOSE);
+            let t = scan::find_ci(b, from, TC_CLOSE);
+            let at = f.into_iter().chain(t).min().unwrap_or(b.len());
+            ValueEnd::Unclosed { at }
+        }
     }
 }
 
-/// The first structural tag at the start of a line in `[at, limit)`.
-fn next_line_tag(b: &[u8], from: usize, at: usize, limit: usize) -> Option<usize> {
+/// How far into a value written on one line a parameter tag is taken for
+/// the next parameter (inline values are short: `Dallas`, `42`).
+const INLINE_VALUE_REACH: usize = 4096;
+
+/// The first tag in `[at, limit)` that ends a value (begun at `from`)
+/// which was not closed before it: `</function>` or `</tool_call>` at the
+/// start of a line; a parameter tag after some of the value's text, at
+/// the start of a line, or inside the value's first line when the value
+/// began on the tag's line (`<parameter=a>x<parameter=b>y</parameter>`, as
+/// MiMo and Step-3.5 write them). A parameter tag with only blanks before
+/// it (`<parameter=v>\n<parameter=x>\n</parameter>`), or mentioned inside a
+/// value written on lines of its own, is the value's text.
+fn next_value_break(b: &[u8], from: usize, at: usize, limit: usize) -> Option<usize> {
     let b = &b[..limit];
     let mut i = at;
     while let Some(t) = next_tag(b, i) {
         let k = t.at();
-        if k > from && starts_line(b, from, k) {
-            return Some(k);
+        if k > from {
+            let ends = match t {
+                Tag::Param(_) => {
+                    !blank_back_to(b, from, k)
+                        && (starts_line(b, from, k)
+                            || (k - from <= INLINE_VALUE_REACH
+                                && memchr::memchr(b'\n', &b[from..k]).is_none()))
+                }
+                Tag::FunctionClose(_) | Tag::ToolCallClose(_) => starts_line(b, from, k),
+            };
+            if ends {
+                return Some(k);
+            }
         }
         i = k + 1;
     }
     None
+}
+
+/// True when only blanks (new lines too) lie between `from` and `k`;
+/// looks back from `k`, so it costs the blank run before `k` only.
+fn blank_back_to(b: &[u8], from: usize, k: usize) -> bool {
+    let mut i = k;
+    while i > from && scan::is_space(b[i - 1]) {
+        i -= 1;
+    }
+    i == from
 }
 
 /// Reads the parameters of a function body (the bytes after
@@ -263,14 +373,17 @@ pub fn function_end(block: &[u8], fpos: usize) -> Option<usize> {
 /// [`parse_parameters`], also giving the tag that ended the body
 /// (`</function>` or `</tool_call>`).
 fn parse_parameters_until_end(body: &[u8]) -> (Map<String, Value>, bool, Option<Tag>) {
-    parse_parameters_noting(body, &mut None)
+    parse_parameters_noting(body, &mut None, &mut None)
 }
 
 /// [`parse_parameters_until_end`], also noting in `stray` where the first
-/// text outside parameters begins (`<function=f>\nJUNK\n</function>`).
+/// text outside parameters begins (`<function=f>\nJUNK\n</function>`), and
+/// in `unclosed` where the first value that was not closed by its
+/// `</parameter>` ends.
 fn parse_parameters_noting(
     body: &[u8],
     stray: &mut Option<usize>,
+    unclosed: &mut Option<usize>,
 ) -> (Map<String, Value>, bool, Option<Tag>) {
     let mut args = Map::new();
     let mut i = 0;
@@ -289,10 +402,7 @@ fn parse_parameters_noting(
         let Some(k) = key_end(body, p) else {
             return (args, false, None);
         };
-        let key = crate::scan::lossy(&body[p + PARAM_OPEN.len()..k])
-            .trim()
-            .trim_matches('"')
-            .to_string();
+        let key = param_key(body, p, k);
         let from = k + 1;
         let (value_to, resume) = match value_end(body, from, from, true) {
             ValueEnd::Closed { at } => {
@@ -301,10 +411,14 @@ fn parse_parameters_noting(
             }
             ValueEnd::Unclosed { at } | ValueEnd::More { search: at } => {
                 complete = false;
-                // `</parameter` that lost its `>` still closes the value
+                // `</parameter` that lost its `>`, or drifted into a
+                // longer name (`</parameter1>`), still closes the value
                 let cut = memchr::memmem::rfind(&body[from..at], b"</parameter")
                     .map(|k| from + k)
-                    .filter(|&k| scan::trim(&body[k + 11..at]).is_empty());
+                    .filter(|&k| is_drifted_close_tail(&body[k + 11..at]));
+                if unclosed.is_none() && at < body.len() {
+                    *unclosed = Some(cut.unwrap_or(at));
+                }
                 (cut.unwrap_or(at), at)
             }
         };
@@ -320,6 +434,18 @@ fn parse_parameters_noting(
         insert(&mut args, key, &body[from..value_to]);
         i = resume;
     }
+}
+
+/// True when what follows a `</parameter` before the next tag is blank,
+/// or a short drift of the tag's name (`1>`, `_function>`) then blanks.
+fn is_drifted_close_tail(rest: &[u8]) -> bool {
+    let tail = match memchr::memchr(b'>', rest) {
+        Some(g) if g <= 24 && !rest[..g].iter().any(|&c| matches!(c, b'<' | b'\n')) => {
+            &rest[g + 1..]
+        }
+        _ => rest,
+    };
+    scan::trim(tail).is_empty()
 }
 
 fn insert(args: &mut Map<String, Value>, key: String, raw: &[u8]) {
