@@ -479,16 +479,30 @@ fn next_tag(b: &[u8], mut from: usize) -> Option<(usize, bool, Word, usize)> {
 }
 
 /// The close tag of a value that starts at `from`: where it begins and
-/// where it ends.
+/// where it ends. A well-formed `</｜DSML｜parameter>` closes it; one that
+/// is not (`</｜DSML｜parameter |`, no `>`) closes it only when no
+/// well-formed one comes before the next parameter, invoke or wrapper tag
+/// (until then it is the value's text: a shell line quoting the marker).
 fn value_close(b: &[u8], mut from: usize) -> Option<(usize, usize)> {
+    let mut loose = None;
     while let Some((start, closing, word, word_end)) = next_tag(b, from) {
-        if closing && word == Word::Parameter {
-            let end = close_end(b, word_end, true).unwrap_or(word_end);
-            return Some((start, end));
+        match (closing, word) {
+            (true, Word::Parameter) => match close_end(b, word_end, true) {
+                Ok(end) => return Some((start, end)),
+                Err(_) => {
+                    loose = loose.or(Some((start, word_end)));
+                }
+            },
+            (false, Word::Parameter | Word::Invoke) | (true, Word::Invoke | Word::Wrapper)
+                if loose.is_some() =>
+            {
+                return loose;
+            }
+            _ => {}
         }
         from = word_end;
     }
-    None
+    loose
 }
 
 /// Where a value without a close tag ends: at the next tag that opens a
