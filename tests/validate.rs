@@ -527,3 +527,27 @@ fn a_large_document_is_judged_in_document_order_across_slices() {
         last_line = line;
     }
 }
+
+/// A tools file spelling a type the Python way (`float`, as vLLM's and
+/// SGLang's test tools do) is read with a warning, not refused with exit 2.
+#[test]
+fn python_type_names_in_a_tools_file_are_read_with_a_warning() {
+    let dir = std::env::temp_dir().join(format!("toolcall-type-alias-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let tools = dir.join("tools.json");
+    std::fs::write(
+        &tools,
+        r#"[{"type": "function", "function": {"name": "scale", "parameters": {"type": "object", "properties": {"factor": {"type": "float"}, "times": {"type": ["int", "null"]}}}}}]"#,
+    )
+    .expect("write tools");
+    let input = b"<tool_call>\n<function=scale>\n<parameter=factor>\n2.5\n</parameter>\n<parameter=times>\n3\n</parameter>\n</function>\n</tool_call>";
+    let tools_arg = tools.to_string_lossy().into_owned();
+    let r = common::run_binary(&["validate", "--tools", &tools_arg], Some(input), None);
+    assert_eq!(r.code, 0, "stderr: {}", r.stderr);
+    assert!(r.stderr.contains("type 'float' is not JSON Schema's, read as 'number'"), "{}", r.stderr);
+    assert!(r.stderr.contains("type 'int' is not JSON Schema's, read as 'integer'"), "{}", r.stderr);
+    let out: Value = serde_json::from_str(r.out().lines().next().expect("a record")).expect("json");
+    assert_eq!(out["valid"], Value::Bool(true), "{out}");
+    assert_eq!(out["arguments"]["times"], serde_json::json!(3));
+    std::fs::remove_dir_all(&dir).ok();
+}

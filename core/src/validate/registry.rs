@@ -346,6 +346,7 @@ fn normalise(
         // registry metadata: never shown to the model (`render tools`)
         p.remove(EXTENSION);
     }
+    type_aliases(&mut parameters, &name, warnings, 0);
     unsupported_keywords(&parameters, &name, warnings);
     let risk_when = risk_rules(&extension, &name)?;
     let compiled = if strict {
@@ -375,6 +376,58 @@ fn normalise(
         risk_when,
         validator,
     })
+}
+
+/// Rewrites the type names that are not JSON Schema's but that tool
+/// definitions in the wild use (`float`, `int`, `str`, `bool`, `dict`,
+/// `list`, as Python spells them; vLLM's and SGLang's tests do) to the
+/// JSON Schema name, with a warning each, instead of refusing the whole
+/// tools file. Values (`default`, `examples`, `const`, `enum`) are left
+/// alone; nesting beyond 64 levels is left as written.
+fn type_aliases(schema: &mut Value, tool: &str, warnings: &mut Vec<String>, depth: usize) {
+    fn standard(alias: &str) -> Option<&'static str> {
+        Some(match alias {
+            "float" | "double" => "number",
+            "int" => "integer",
+            "str" => "string",
+            "bool" => "boolean",
+            "dict" => "object",
+            "list" => "array",
+            _ => return None,
+        })
+    }
+    if depth > 64 {
+        return;
+    }
+    let rename = |t: &mut Value, warnings: &mut Vec<String>| {
+        if let Some(std) = t.as_str().and_then(standard) {
+            warnings.push(format!(
+                "tool '{tool}': type '{}' is not JSON Schema's, read as '{std}'",
+                t.as_str().unwrap_or_default()
+            ));
+            *t = Value::String(std.into());
+        }
+    };
+    match schema {
+        Value::Object(map) => {
+            for (key, v) in map.iter_mut() {
+                match key.as_str() {
+                    "type" => match v {
+                        Value::Array(ts) => ts.iter_mut().for_each(|t| rename(t, warnings)),
+                        t => rename(t, warnings),
+                    },
+                    "default" | "examples" | "const" | "enum" => {}
+                    _ => type_aliases(v, tool, warnings, depth + 1),
+                }
+            }
+        }
+        Value::Array(items) => {
+            for v in items {
+                type_aliases(v, tool, warnings, depth + 1);
+            }
+        }
+        _ => {}
+    }
 }
 
 /// Compiles `x-toolcall.risk_when`: a list of `{"if": SCHEMA, "risk": LEVEL}`.
