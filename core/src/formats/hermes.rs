@@ -8,7 +8,7 @@
 //! the tag, `parameters` for `arguments`, string arguments, OpenAI-shaped
 //! bodies, arrays of calls, and `</tool_call>` inside string arguments.
 
-use super::shared::json::{json_block, json_body_end, plain_block, JsonThenClose};
+use super::shared::json::{json_block, json_calls_end, plain_block, JsonThenClose};
 use super::shared::tag::tag_then_body;
 use super::shared::tagged::{json_after, TaggedJson};
 use super::Model;
@@ -97,7 +97,9 @@ fn probe_with(input: &[u8], cx: &ProbeCx, lit_len: usize, close: &'static [u8]) 
     let block = || {
         Probe::Match(Action::Block {
             fmt: &HERMES,
-            scanner: Box::new(JsonThenClose::new(tag, close).broken_ends_at_close()),
+            scanner: Box::new(JsonThenClose::new(tag, close)
+                .broken_ends_at_close()
+                .calls_joined_by_commas()),
         })
     };
     let Some(s) = body else {
@@ -204,7 +206,7 @@ impl BlockFormat for Hermes {
                 }
             }
         }
-        let body_end = json_body_end(block, tag, close);
+        let body_end = json_calls_end(block, tag, close);
         json_block(block, tag, body_end, ids::HERMES, cx)
     }
 }

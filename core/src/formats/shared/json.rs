@@ -99,6 +99,8 @@ pub struct JsonThenClose {
     /// A value that never closed ends at the first closing tag after the
     /// body when there is one (the JSON is broken: odd quotes).
     broken_ends_at_close: bool,
+    /// Objects joined by commas are one body (a body of calls).
+    commas: bool,
     phase: JsonPhase,
 }
 
@@ -119,8 +121,16 @@ impl JsonThenClose {
             close,
             body,
             broken_ends_at_close: false,
+            commas: false,
             phase: JsonPhase::Lead { from: body },
         }
+    }
+
+    /// Objects joined by commas (`{call}, {call}`) are one body: read with
+    /// [`json_calls_end`].
+    pub fn calls_joined_by_commas(mut self) -> Self {
+        self.commas = true;
+        self
     }
 
     /// A value that never closes ends at the closing tag when one follows.
@@ -162,6 +172,26 @@ impl JsonThenClose {
         let JsonPhase::Close { end } = self.phase else {
             return cut;
         };
+        // `{call}, {call}` in one block: a comma, then the next object
+        if self.commas && !self.close.is_empty() && end > 0 && block[end - 1] == b'}' {
+            let c = scan::skip_space(block, end);
+            if block.get(c) == Some(&b',') {
+                let o = scan::skip_space(block, c + 1);
+                match block.get(o) {
+                    Some(b'{') => {
+                        self.phase = JsonPhase::Value {
+                            start: o,
+                            json: JsonEnd::new(),
+                        };
+                        return self.step(block, eof);
+                    }
+                    None if !eof => return BlockEnd::More,
+                    _ => {}
+                }
+            } else if c == block.len() && !eof {
+                return BlockEnd::More;
+            }
+        }
         if self.close.is_empty() {
             // no closing tag: the block ends with its JSON
             return BlockEnd::Done {
@@ -423,6 +453,29 @@ pub fn json_body_end(block: &[u8], from: usize, close: &[u8]) -> usize {
         _ if close.is_empty() => block.len(),
         _ => scan::find_ci(block, s, close).unwrap_or(block.len()),
     }
+}
+
+/// [`json_body_end`] for a body of calls, where objects joined by commas
+/// (`{call}, {call}`, which [`JsonThenClose::calls_joined_by_commas`]
+/// reads as one block) end with the last of them.
+pub fn json_calls_end(block: &[u8], from: usize, close: &[u8]) -> usize {
+    use crate::scan::balance::{End, JsonEnd};
+    let mut end = json_body_end(block, from, close);
+    while !close.is_empty() && end > 0 && block[end - 1] == b'}' {
+        let c = scan::skip_space(block, end);
+        if block.get(c) != Some(&b',') {
+            break;
+        }
+        let o = scan::skip_space(block, c + 1);
+        if block.get(o) != Some(&b'{') {
+            break;
+        }
+        match JsonEnd::new().scan(&block[o..]) {
+            End::At(k) => end = o + k,
+            _ => return scan::find_ci(block, o, close).unwrap_or(block.len()),
+        }
+    }
+    end
 }
 
 /// `block[from..to]`, blanks aside, as exactly one plain call object

@@ -48,7 +48,7 @@ impl BlockFormat for TaggedJson {
 
     fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
         let from = body_start(block);
-        let to = super::json::json_body_end(block, from, self.close);
+        let to = super::json::json_calls_end(block, from, self.close);
         let closed = ends_with_ci(scan::trim(block), self.close);
         let label = if closed {
             self.closed_label
@@ -92,7 +92,9 @@ impl TaggedJson {
 pub fn json_block_at(fmt: &'static dyn BlockFormat, tag: usize, close: &'static [u8]) -> Probe {
     Probe::Match(Action::Block {
         fmt,
-        scanner: Box::new(JsonThenClose::new(tag, close).broken_ends_at_close()),
+        scanner: Box::new(JsonThenClose::new(tag, close)
+            .broken_ends_at_close()
+            .calls_joined_by_commas()),
     })
 }
 
