@@ -627,7 +627,9 @@ impl Engine {
         let mut noted = None;
         let p = registry::probe_noting(&data[at..], &cx, &mut noted);
         match p {
-            Probe::NotMarker if noted.is_some() => self.declined = noted,
+            // a one-byte catch-all (`<` of a generic tag) declining says
+            // nothing about the opener declined before it
+            Probe::NotMarker if noted.is_some_and(|lit| lit.len() > 1) => self.declined = noted,
             Probe::Match(Action::Block { .. }) => self.declined = None,
             _ => {}
         }
