@@ -111,6 +111,8 @@ impl BlockFormat for GemmaCall {
         }
         let head_end = t.find('{').unwrap_or(t.len());
         let head = t[..head_end].trim();
+        // a stray `:` before the prefix (`<|tool_call>:call:bash{…}`)
+        let head = head.trim_start_matches(':').trim_start();
         let head = head.strip_prefix("call:").unwrap_or(head).trim();
         let name = clean_name(head);
         if name.is_empty() || name.contains(|c: char| c.is_whitespace() || c == '<') {
