@@ -94,6 +94,7 @@ enum Mode {
     },
     Fence {
         ticks: usize,
+        byte: u8,
     },
     InlineCode {
         ticks: usize,
@@ -790,9 +791,13 @@ impl Engine {
                 self.mode = Mode::Block { fmt, scanner };
                 Step::Go(at)
             }
-            Action::Fence { header_len, ticks } => {
+            Action::Fence {
+                header_len,
+                ticks,
+                byte,
+            } => {
                 self.emit_text(data, at, at + header_len, sink);
-                self.mode = Mode::Fence { ticks };
+                self.mode = Mode::Fence { ticks, byte };
                 self.line_start = true;
                 Step::Go(at + header_len)
             }
@@ -1248,7 +1253,7 @@ impl Engine {
     // ----- code --------------------------------------------------------------
 
     fn step_fence(&mut self, data: &[u8], pos: usize, eof: bool, sink: &mut dyn Sink) -> Step {
-        let Mode::Fence { ticks } = self.mode else {
+        let Mode::Fence { ticks, byte } = self.mode else {
             return Step::Wait(pos);
         };
         let len = data.len();
@@ -1258,7 +1263,7 @@ impl Engine {
             if at_ls {
                 let m = skip_blank(data, i);
                 let mut t = m;
-                while t < len && data[t] == b'`' {
+                while t < len && data[t] == byte {
                     t += 1;
                 }
                 if t == len && !eof {

@@ -234,8 +234,10 @@ pub enum Action {
     Fence {
         /// Length of the opening fence line, newline included.
         header_len: usize,
-        /// Number of backticks that close it.
+        /// Number of fence bytes that close it.
         ticks: usize,
+        /// The fence byte: a backtick, or `~` (CommonMark's other fence).
+        byte: u8,
     },
     /// Markup, then text in which no markers are looked for up to the first
     /// of `close` (which is not part of it): a message body that its header

@@ -92,8 +92,46 @@ fn probe_fence(input: &[u8], cx: &ProbeCx) -> Probe {
     Probe::Match(Action::Fence {
         header_len,
         ticks: t,
+        byte: b'`',
     })
 }
+
+/// A `~~~` fence: CommonMark's other code fence, always an ordinary one (an
+/// example: no markers are looked for in it, whatever its info string).
+fn probe_tilde_fence(input: &[u8], cx: &ProbeCx) -> Probe {
+    let t = input.iter().take_while(|&&c| c == b'~').count();
+    if t == input.len() && !cx.eof {
+        return Probe::NeedMore;
+    }
+    if t < 3 {
+        return Probe::NotMarker;
+    }
+    // the info string may not hold a `~` (CommonMark); its line ends
+    // within 256 bytes
+    let window = &input[t..input.len().min(t + 257)];
+    let header_len = match memchr::memchr2(b'\n', b'~', window) {
+        Some(k) if window[k] == b'\n' => t + k + 1,
+        Some(_) => return Probe::NotMarker,
+        None if window.len() > 256 => return Probe::NotMarker,
+        None if cx.eof => input.len(),
+        None => return Probe::NeedMore,
+    };
+    Probe::Match(Action::Fence {
+        header_len,
+        ticks: t,
+        byte: b'~',
+    })
+}
+
+/// A `~~~` fence at the start of a line.
+pub const TILDE_FENCE: Opener = Opener {
+    lit: b"~~~",
+    ci: false,
+    place: Place::LineStart,
+    rank: Rank::Structural,
+    also: &[],
+    probe: probe_tilde_fence,
+};
 
 /// A fence at the start of a line.
 pub const FENCE: Opener = Opener {
@@ -208,4 +246,4 @@ fn looks_like_json(text: &str) -> bool {
 }
 
 /// Its openers, in probe order.
-pub static OPENERS: &[Opener] = &[FENCE, INLINE];
+pub static OPENERS: &[Opener] = &[FENCE, TILDE_FENCE, INLINE];
