@@ -399,6 +399,11 @@ impl Scanner for ValuesScan {
                 }
                 b'<' => return end_token_after(block, s, self.last_end, eof),
                 _ if self.placement == Placement::LineStartThenText => return self.done(),
+                // Llama 3's exact object is a call wherever it stands, text
+                // after it on its line too (as it is inside a line)
+                _ if inline_shape(&block[..self.last_end]) == Some(InlineShape::Anywhere) => {
+                    return self.done()
+                }
                 _ => {
                     return BlockEnd::NotBlock {
                         text_len: self.last_end,
