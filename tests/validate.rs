@@ -544,8 +544,18 @@ fn python_type_names_in_a_tools_file_are_read_with_a_warning() {
     let tools_arg = tools.to_string_lossy().into_owned();
     let r = common::run_binary(&["validate", "--tools", &tools_arg], Some(input), None);
     assert_eq!(r.code, 0, "stderr: {}", r.stderr);
-    assert!(r.stderr.contains("type 'float' is not JSON Schema's, read as 'number'"), "{}", r.stderr);
-    assert!(r.stderr.contains("type 'int' is not JSON Schema's, read as 'integer'"), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("type 'float' is not JSON Schema's, read as 'number'"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr
+            .contains("type 'int' is not JSON Schema's, read as 'integer'"),
+        "{}",
+        r.stderr
+    );
     let out: Value = serde_json::from_str(r.out().lines().next().expect("a record")).expect("json");
     assert_eq!(out["valid"], Value::Bool(true), "{out}");
     assert_eq!(out["arguments"]["times"], serde_json::json!(3));

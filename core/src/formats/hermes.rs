@@ -97,9 +97,11 @@ fn probe_with(input: &[u8], cx: &ProbeCx, lit_len: usize, close: &'static [u8]) 
     let block = || {
         Probe::Match(Action::Block {
             fmt: &HERMES,
-            scanner: Box::new(JsonThenClose::new(tag, close)
-                .broken_ends_at_close()
-                .calls_joined_by_commas()),
+            scanner: Box::new(
+                JsonThenClose::new(tag, close)
+                    .broken_ends_at_close()
+                    .calls_joined_by_commas(),
+            ),
         })
     };
     let Some(s) = body else {

@@ -22,8 +22,8 @@ use super::shared::end;
 use super::shared::section::{match_any, Hit};
 use super::shared::tag::{block, function_tag_end, tag_then_body};
 use super::shared::xml::{
-    key_end, next_tag, parse_function, read_name, value_end, Tag, ValueEnd, FN_CLOSE, PARAM_CLOSE, PARAM_TAG_REACH,
-    TC_CLOSE,
+    key_end, next_tag, parse_function, read_name, value_end, Tag, ValueEnd, FN_CLOSE, PARAM_CLOSE,
+    PARAM_TAG_REACH, TC_CLOSE,
 };
 use super::Model;
 use super::{ids, FormatId, Values};

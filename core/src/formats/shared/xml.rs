@@ -176,7 +176,9 @@ pub fn param_key_start(b: &[u8], at: usize) -> Option<usize> {
 /// at `=` in the malformed `<parameter=k=v` shape, or at a newline
 /// (`None`: not seen yet). The value starts right after.
 pub fn key_end(b: &[u8], at: usize) -> Option<usize> {
-    let from = param_key_start(b, at).unwrap_or(at + PARAM_OPEN.len()).min(b.len());
+    let from = param_key_start(b, at)
+        .unwrap_or(at + PARAM_OPEN.len())
+        .min(b.len());
     let k = b[from..]
         .iter()
         .position(|&c| c == b'>' || c == b'=' || c == b'\n')?;
@@ -186,7 +188,9 @@ pub fn key_end(b: &[u8], at: usize) -> Option<usize> {
 /// The key of the parameter tag at `at` whose key ends at `end`
 /// ([`key_end`]), without blanks and quotes.
 pub fn param_key(b: &[u8], at: usize, end: usize) -> String {
-    let from = param_key_start(b, at).unwrap_or(at + PARAM_OPEN.len()).min(end);
+    let from = param_key_start(b, at)
+        .unwrap_or(at + PARAM_OPEN.len())
+        .min(end);
     crate::scan::lossy(&b[from..end])
         .trim()
         .trim_matches(|c| c == '"' || c == '\'')
