@@ -164,6 +164,37 @@ fn written_as(raw: &str, v: &Value) -> Option<String> {
     None
 }
 
+/// The spelling in `raw` of a number that JSON writes differently (`1e2`,
+/// `1E2`, which it writes `1e+2`): the first number token in `raw` with
+/// the same value. `None` for other values, or when `raw` holds none.
+fn number_written_as(raw: &str, v: &Value) -> Option<String> {
+    let Value::Number(n) = v else {
+        return None;
+    };
+    let want = n.as_f64()?;
+    let b = raw.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let starts = (b[i].is_ascii_digit() || b[i] == b'-')
+            && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'.'));
+        if !starts {
+            i += 1;
+            continue;
+        }
+        let mut j = i + 1;
+        while j < b.len() && matches!(b[j], b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-') {
+            j += 1;
+        }
+        let token = &raw[i..j];
+        if token.bytes().any(|c| c == b'e' || c == b'E') && token.parse::<f64>().ok() == Some(want)
+        {
+            return Some(token.to_string());
+        }
+        i = j;
+    }
+    None
+}
+
 /// Tries each admitted type in turn; the first that the text fits wins.
 fn coerce(v: &Value, allowed: &[String], raw: &str) -> Option<Value> {
     let text = text_of(v);
@@ -190,7 +221,9 @@ fn coerce(v: &Value, allowed: &[String], raw: &str) -> Option<Value> {
                 _ => None,
             },
             "string" => Some(Value::String(
-                written_as(raw, v).unwrap_or_else(|| text.clone()),
+                written_as(raw, v)
+                    .or_else(|| number_written_as(raw, v))
+                    .unwrap_or_else(|| text.clone()),
             )),
             _ => None,
         };
