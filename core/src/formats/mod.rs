@@ -89,6 +89,7 @@ registry! {
     minicpm5: MINICPM5 = "minicpm5",
     solar_open: SOLAR_OPEN = "solar-open",
     plamo3: PLAMO3 = "plamo3",
+    iquest: IQUEST = "iquest",
 }
 
 /// Code fences: text in which no markers are looked for, or a fenced call.

@@ -129,6 +129,22 @@ pub fn solar_open(calls: &[CallSpec]) -> String {
     })
 }
 
+/// `iquest`: IQuest-Coder-V2's wrapper around GLM's name and key/value
+/// pairs, values inline.
+pub fn iquest(calls: &[CallSpec]) -> String {
+    each(calls, "", |_, c| {
+        let mut s = format!("<iquestcoder_tool_call>{}", c.name);
+        for (k, v) in &c.arguments {
+            s.push_str(&format!(
+                "<arg_key>{k}</arg_key><arg_value>{}</arg_value>",
+                value_text(v)
+            ));
+        }
+        s.push_str("</iquestcoder_tool_call>");
+        s
+    })
+}
+
 /// `hunyuan-v4`: GLM-like pairs inside `<tool_calls>` (bare tags, no suffix).
 pub fn hunyuan_v4(calls: &[CallSpec]) -> String {
     let body = each(calls, "", |_, c| {

@@ -1,0 +1,145 @@
+//! `iquest`: IQuest-Coder-V2 —
+//! `<iquestcoder_tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></iquestcoder_tool_call>`,
+//! and IQuest Q1, the same call inside `<iquest_tool_call>`.
+//!
+//! GLM's call grammar (the function name, then key/value tag pairs) under
+//! the family's own wrapper, read by the same pair reader
+//! ([`crate::formats::glm4_moe::PairTags`]). Values are text: typed by the
+//! loose rule without a schema, by the schema with `--tools`. Tolerated as
+//! in [glm4-moe](crate::formats::glm4_moe): a missing value close, the
+//! call's close missing at the end of input. A stray closing wrapper is
+//! markup, and so is an opening one followed by no name.
+
+use super::glm4_moe::{Glm, PairTags};
+use super::{ids, Rank, Values};
+use super::{Action, Format, Opener, Probe, ProbeCx};
+use crate::formats::Place;
+use crate::scan;
+
+/// Catalog entry.
+pub const FORMAT: Format = Format {
+    id: ids::IQUEST,
+    families: "IQuest-Coder-V2, IQuest Q1",
+    markers: &[
+        "<iquestcoder_tool_call>",
+        "<iquest_tool_call>",
+        "<arg_key>",
+        "</arg_key>",
+        "<arg_value>",
+        "</arg_value>",
+        "</iquestcoder_tool_call>",
+        "</iquest_tool_call>",
+    ],
+    body: "function name as text, then <arg_key>/<arg_value> pairs (GLM's grammar)",
+    models: &[],
+    openers: &[
+        OPENER_CODER,
+        OPENER_Q1,
+        OPENER_STRAY_CLOSE_CODER,
+        OPENER_STRAY_CLOSE_Q1,
+    ],
+    admitted_under: &[],
+    doc_start: None,
+    lead: None,
+    values: Values::Text,
+    render: Some(crate::render::Prompt {
+        models: "IQuest-Coder-V2",
+        tools: crate::render::tools::generic,
+        tools_source: crate::render::Source::Generic,
+        result: crate::render::results::tool_response,
+        result_source: crate::render::Source::Generic,
+        call: crate::render::calls::iquest,
+    }),
+};
+
+const OPEN_CODER: &[u8] = b"<iquestcoder_tool_call>";
+const CLOSE_CODER: &[u8] = b"</iquestcoder_tool_call>";
+const OPEN_Q1: &[u8] = b"<iquest_tool_call>";
+const CLOSE_Q1: &[u8] = b"</iquest_tool_call>";
+
+/// IQuest-Coder-V2's tags.
+pub const CODER_TAGS: PairTags = PairTags {
+    format: ids::IQUEST,
+    close: CLOSE_CODER,
+    key_open: b"<arg_key>",
+    key_close: b"</arg_key>",
+    value_open: b"<arg_value>",
+    value_close: b"</arg_value>",
+};
+
+/// IQuest Q1's tags.
+pub const Q1_TAGS: PairTags = PairTags {
+    close: CLOSE_Q1,
+    ..CODER_TAGS
+};
+
+/// The block format of IQuest-Coder-V2's calls.
+pub static IQUEST_CODER: Glm = Glm::new(&CODER_TAGS);
+
+/// The block format of IQuest Q1's calls.
+pub static IQUEST_Q1: Glm = Glm::new(&Q1_TAGS);
+
+/// A wrapper then a name: a call read by `glm`; anything else leaves the
+/// wrapper as markup.
+fn probe_wrapper(i: &[u8], cx: &ProbeCx, open: &[u8], glm: &'static Glm) -> Probe {
+    let markup = || Probe::Match(Action::Markup { len: open.len() });
+    let s = scan::skip_space(i, open.len());
+    match i.get(s) {
+        None if !cx.eof => Probe::NeedMore,
+        Some(&b) if s - open.len() <= 256 && scan::is_name_byte(b) => {
+            match super::glm4_moe::sniff(i, open.len(), s, cx, glm) {
+                Probe::NotMarker => markup(),
+                other => other,
+            }
+        }
+        _ => markup(),
+    }
+}
+
+/// `<iquestcoder_tool_call>` then a name.
+pub const OPENER_CODER: Opener = Opener {
+    lit: OPEN_CODER,
+    ci: false,
+    place: Place::Anywhere,
+    rank: Rank::Normal,
+    also: &[],
+    probe: |i, cx| probe_wrapper(i, cx, OPEN_CODER, &IQUEST_CODER),
+};
+
+/// `<iquest_tool_call>` then a name.
+pub const OPENER_Q1: Opener = Opener {
+    lit: OPEN_Q1,
+    ci: false,
+    place: Place::Anywhere,
+    rank: Rank::Normal,
+    also: &[],
+    probe: |i, cx| probe_wrapper(i, cx, OPEN_Q1, &IQUEST_Q1),
+};
+
+/// A stray `</iquestcoder_tool_call>` is markup.
+pub const OPENER_STRAY_CLOSE_CODER: Opener = Opener {
+    lit: CLOSE_CODER,
+    ci: false,
+    place: Place::Anywhere,
+    rank: Rank::Normal,
+    also: &[],
+    probe: |_, _| {
+        Probe::Match(Action::Markup {
+            len: CLOSE_CODER.len(),
+        })
+    },
+};
+
+/// A stray `</iquest_tool_call>` is markup.
+pub const OPENER_STRAY_CLOSE_Q1: Opener = Opener {
+    lit: CLOSE_Q1,
+    ci: false,
+    place: Place::Anywhere,
+    rank: Rank::Normal,
+    also: &[],
+    probe: |_, _| {
+        Probe::Match(Action::Markup {
+            len: CLOSE_Q1.len(),
+        })
+    },
+};
