@@ -84,7 +84,8 @@ gigachat3\t'Sber GigaChat 3 (3-10B-A1.8B, 3-702B-A36B), GigaChat 3.1'
 minicpm5\t'OpenBMB MiniCPM 5'
 solar-open\t'Upstage Solar Open 2'
 plamo3\t'Preferred Networks PLaMo 3'
-iquest\t'IQuest-Coder-V2, IQuest Q1'"
+iquest\t'IQuest-Coder-V2, IQuest Q1'
+dots\t'rednote dots'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l generation-prompt -d 'The text the chat template appended after the last message' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l model -d 'The model that wrote the output: its format and default generation prompt' -r
@@ -173,7 +174,8 @@ gigachat3\t'Sber GigaChat 3 (3-10B-A1.8B, 3-702B-A36B), GigaChat 3.1'
 minicpm5\t'OpenBMB MiniCPM 5'
 solar-open\t'Upstage Solar Open 2'
 plamo3\t'Preferred Networks PLaMo 3'
-iquest\t'IQuest-Coder-V2, IQuest Q1'"
+iquest\t'IQuest-Coder-V2, IQuest Q1'
+dots\t'rednote dots'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l generation-prompt -d 'The text the chat template appended after the last message' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l model -d 'The model that wrote the output: its format and default generation prompt' -r
@@ -250,7 +252,8 @@ gigachat3\t'Sber GigaChat 3 (3-10B-A1.8B, 3-702B-A36B), GigaChat 3.1'
 minicpm5\t'OpenBMB MiniCPM 5'
 solar-open\t'Upstage Solar Open 2'
 plamo3\t'Preferred Networks PLaMo 3'
-iquest\t'IQuest-Coder-V2, IQuest Q1'"
+iquest\t'IQuest-Coder-V2, IQuest Q1'
+dots\t'rednote dots'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l generation-prompt -d 'The text the chat template appended after the last message' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l model -d 'The model that wrote the output: its format and default generation prompt' -r
@@ -341,7 +344,8 @@ gigachat3\t'Sber GigaChat 3 (3-10B-A1.8B, 3-702B-A36B), GigaChat 3.1'
 minicpm5\t'OpenBMB MiniCPM 5'
 solar-open\t'Upstage Solar Open 2'
 plamo3\t'Preferred Networks PLaMo 3'
-iquest\t'IQuest-Coder-V2, IQuest Q1'"
+iquest\t'IQuest-Coder-V2, IQuest Q1'
+dots\t'rednote dots'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l generation-prompt -d 'The text the chat template appended after the last message' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l model -d 'The model that wrote the output: its format and default generation prompt' -r
@@ -437,7 +441,8 @@ gigachat3\t''
 minicpm5\t''
 solar-open\t''
 plamo3\t''
-iquest\t''"
+iquest\t''
+dots\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from tools" -l server -d 'Expose every tool as SERVER___NAME (MCP style).' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from tools" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from result" -l family -d 'The model family (a format id, see `toolcall render families`).' -r -f -a "hermes\t''
@@ -483,7 +488,8 @@ gigachat3\t''
 minicpm5\t''
 solar-open\t''
 plamo3\t''
-iquest\t''"
+iquest\t''
+dots\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from result" -l id -d 'The id of the call this result answers.' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from result" -l name -d 'The tool\'s name (required unless --ndjson).' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from result" -l server -d 'The tool\'s server: the name is written as SERVER___NAME.' -r
@@ -535,7 +541,8 @@ gigachat3\t''
 minicpm5\t''
 solar-open\t''
 plamo3\t''
-iquest\t''"
+iquest\t''
+dots\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from call" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from families" -l json -d 'One JSON record per family instead of a table'
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from families" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -611,7 +618,8 @@ gigachat3\t'Sber GigaChat 3 (3-10B-A1.8B, 3-702B-A36B), GigaChat 3.1'
 minicpm5\t'OpenBMB MiniCPM 5'
 solar-open\t'Upstage Solar Open 2'
 plamo3\t'Preferred Networks PLaMo 3'
-iquest\t'IQuest-Coder-V2, IQuest Q1'"
+iquest\t'IQuest-Coder-V2, IQuest Q1'
+dots\t'rednote dots'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l generation-prompt -d 'The text the chat template appended after the last message' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l model -d 'The model that wrote the output: its format and default generation prompt' -r
@@ -714,7 +722,8 @@ gigachat3\t'Sber GigaChat 3 (3-10B-A1.8B, 3-702B-A36B), GigaChat 3.1'
 minicpm5\t'OpenBMB MiniCPM 5'
 solar-open\t'Upstage Solar Open 2'
 plamo3\t'Preferred Networks PLaMo 3'
-iquest\t'IQuest-Coder-V2, IQuest Q1'"
+iquest\t'IQuest-Coder-V2, IQuest Q1'
+dots\t'rednote dots'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l generation-prompt -d 'The text the chat template appended after the last message' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l model -d 'The model that wrote the output: its format and default generation prompt' -r

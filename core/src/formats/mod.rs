@@ -90,6 +90,7 @@ registry! {
     solar_open: SOLAR_OPEN = "solar-open",
     plamo3: PLAMO3 = "plamo3",
     iquest: IQUEST = "iquest",
+    dots: DOTS = "dots",
 }
 
 /// Code fences: text in which no markers are looked for, or a fenced call.

@@ -273,7 +273,23 @@ pub fn minimax(calls: &[CallSpec]) -> String {
 /// `minimax-m2`: `<minimax:tool_call>` with `<invoke name>` and
 /// `<parameter name>` elements.
 pub fn minimax_m2(calls: &[CallSpec]) -> String {
-    let body = each(calls, "\n", |_, c| {
+    format!(
+        "<minimax:tool_call>\n{}\n</minimax:tool_call>",
+        invokes(calls)
+    )
+}
+
+/// `dots`: MiniMax-M2's invokes inside `<dots_function_call>`.
+pub fn dots(calls: &[CallSpec]) -> String {
+    format!(
+        "<dots_function_call>{}</dots_function_call>",
+        invokes(calls)
+    )
+}
+
+/// `<invoke name="NAME">` elements of `<parameter name="KEY">` values.
+fn invokes(calls: &[CallSpec]) -> String {
+    each(calls, "\n", |_, c| {
         let mut s = format!("<invoke name=\"{}\">\n", c.name);
         for (k, v) in &c.arguments {
             s.push_str(&format!(
@@ -283,8 +299,7 @@ pub fn minimax_m2(calls: &[CallSpec]) -> String {
         }
         s.push_str("</invoke>");
         s
-    });
-    format!("<minimax:tool_call>\n{body}\n</minimax:tool_call>")
+    })
 }
 
 /// `minimax-m3`: the `]<]minimax[>[` namespace token before every tag;

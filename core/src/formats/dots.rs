@@ -1,0 +1,101 @@
+//! `dots`: rednote dots —
+//! `<dots_function_call><invoke name="NAME"><parameter name="KEY">V</parameter></invoke></dots_function_call>`.
+//!
+//! MiniMax-M2's invokes under the family's own wrapper, read by the shared
+//! invoke reader ([`crate::formats::shared::invoke`]); the wrapper may hold
+//! a JSON call object instead (a hermes body). Values are text, typed by the
+//! loose rule without a schema and by the schema with `--tools`. Tolerated
+//! as in [minimax-m2](crate::formats::minimax_m2): a missing
+//! `</parameter>`, `</invoke>` or wrapper close at the end of input. A stray
+//! `</dots_function_call>` is markup, and so is an opening wrapper followed
+//! by neither an invoke nor JSON.
+
+use super::shared::invoke::{end_without_close, parse_invokes};
+use super::shared::tag::UntilClose;
+use super::shared::tagged::{json_after, TaggedJson};
+use super::{ids, FormatId, Rank, Values};
+use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
+use crate::formats::Place;
+use crate::scan;
+
+/// Catalog entry.
+pub const FORMAT: Format = Format {
+    id: ids::DOTS,
+    families: "rednote dots",
+    markers: &[
+        "<dots_function_call>",
+        "<invoke name=\"NAME\">",
+        "<parameter name=\"KEY\">",
+        "</parameter>",
+        "</invoke>",
+        "</dots_function_call>",
+    ],
+    body: "<invoke> blocks of named parameters (MiniMax-M2's), or a JSON call object",
+    models: &[],
+    openers: &[OPENER, OPENER_STRAY_CLOSE],
+    admitted_under: &[],
+    doc_start: None,
+    lead: None,
+    values: Values::Text,
+    render: Some(crate::render::Prompt {
+        models: "rednote dots",
+        tools: crate::render::tools::generic,
+        tools_source: crate::render::Source::Generic,
+        result: crate::render::results::tool_response,
+        result_source: crate::render::Source::Generic,
+        call: crate::render::calls::dots,
+    }),
+};
+
+const OPEN: &[u8] = b"<dots_function_call>";
+const CLOSE: &[u8] = b"</dots_function_call>";
+
+/// The wrapper around invokes.
+pub struct Dots;
+
+/// The shared instance.
+pub static DOTS: Dots = Dots;
+
+impl BlockFormat for Dots {
+    fn id(&self) -> FormatId {
+        ids::DOTS
+    }
+
+    fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
+        parse_invokes(block, ids::DOTS, cx)
+    }
+}
+
+/// The wrapper around a JSON call object.
+pub static DOTS_JSON: TaggedJson = TaggedJson::strong(ids::DOTS, CLOSE);
+
+fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
+    let markup = || Probe::Match(Action::Markup { len: OPEN.len() });
+    let s = scan::skip_space(input, OPEN.len());
+    match input.get(s) {
+        Some(b'{' | b'[') => json_after(input, OPEN.len(), cx, &DOTS_JSON, CLOSE, markup()),
+        _ => super::probe_wrapper(input, cx, OPEN.len(), b"<invoke", &DOTS, || {
+            Box::new(UntilClose::new(CLOSE, OPEN.len()).unclosed(end_without_close))
+        }),
+    }
+}
+
+/// `<dots_function_call>`.
+pub const OPENER: Opener = Opener {
+    lit: OPEN,
+    ci: false,
+    place: Place::Anywhere,
+    rank: Rank::Normal,
+    also: &[],
+    probe,
+};
+
+/// A stray `</dots_function_call>` is markup.
+pub const OPENER_STRAY_CLOSE: Opener = Opener {
+    lit: CLOSE,
+    ci: false,
+    place: Place::Anywhere,
+    rank: Rank::Normal,
+    also: &[],
+    probe: |_, _| Probe::Match(Action::Markup { len: CLOSE.len() }),
+};
