@@ -164,6 +164,9 @@ fn is_text_valued(id: &str) -> bool {
             | "kimi-k3"
             | "step3"
             | "solar-open"
+            | "iquest"
+            | "dots"
+            | "k2-v3"
     )
 }
 

@@ -92,6 +92,10 @@ pub struct PairTags {
     pub value_open: &'static [u8],
     /// A value's closing tag.
     pub value_close: &'static [u8],
+    /// The opening and closing tags of an element between a key and its
+    /// value that declares the value's type (`<ifm|arg_type>string
+    /// </ifm|arg_type>`); empty when the format has none.
+    pub type_tags: (&'static [u8], &'static [u8]),
 }
 
 /// GLM's tags.
@@ -102,6 +106,7 @@ pub const GLM_TAGS: PairTags = PairTags {
     key_close: b"</arg_key>",
     value_open: VALUE_OPEN,
     value_close: VALUE_CLOSE,
+    type_tags: (b"", b""),
 };
 
 /// The block format of calls written with [`PairTags`].
@@ -418,7 +423,11 @@ fn pairs(body: &[u8], off: usize, t: &PairTags) -> (Map<String, Value>, Vec<Repa
             }
         };
         let text = crate::scan::lossy(&body[vf..ve]);
-        let value = super::shared::xml::decode_value(&text);
+        let value = match declared_type(&body[ke..vs], t) {
+            // a declared string is the text as written
+            Some(b"string") => Value::String(text.into_owned()),
+            _ => super::shared::xml::decode_value(&text),
+        };
         if !key.is_empty() {
             // a repeated key keeps its first place and takes the last value,
             // as a JSON object read by serde_json (or a Python dict) does
@@ -427,6 +436,18 @@ fn pairs(body: &[u8], off: usize, t: &PairTags) -> (Map<String, Value>, Vec<Repa
         i = next;
     }
     (args, repairs, complete)
+}
+
+/// The type declared between a key and its value (`gap`), when the
+/// format declares types.
+fn declared_type<'a>(gap: &'a [u8], t: &PairTags) -> Option<&'a [u8]> {
+    let (open, close) = t.type_tags;
+    if open.is_empty() {
+        return None;
+    }
+    let s = scan::find(gap, 0, open)? + open.len();
+    let e = scan::find(gap, s, close)?;
+    Some(scan::trim(&gap[s..e]))
 }
 
 /// After an opening tool-call tag `lit_len` bytes long: a block when a

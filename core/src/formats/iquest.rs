@@ -65,6 +65,7 @@ pub const CODER_TAGS: PairTags = PairTags {
     key_close: b"</arg_key>",
     value_open: b"<arg_value>",
     value_close: b"</arg_value>",
+    type_tags: (b"", b""),
 };
 
 /// IQuest Q1's tags.

@@ -56,6 +56,7 @@ pub const PAIR_TAGS: PairTags = PairTags {
     key_close: b"</longcat_arg_key>",
     value_open: b"<longcat_arg_value>",
     value_close: b"</longcat_arg_value>",
+    type_tags: (b"", b""),
 };
 
 /// The block format of a name with key/value pairs.

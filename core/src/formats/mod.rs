@@ -91,6 +91,7 @@ registry! {
     plamo3: PLAMO3 = "plamo3",
     iquest: IQUEST = "iquest",
     dots: DOTS = "dots",
+    k2_v3: K2_V3 = "k2-v3",
 }
 
 /// Code fences: text in which no markers are looked for, or a fenced call.

@@ -54,6 +54,7 @@ pub const PAIR_TAGS: PairTags = PairTags {
     key_close: b"<|tool_arg:value|>",
     value_open: b"<|tool_arg:value|>",
     value_close: b"<|tool_arg:end|>",
+    type_tags: (b"", b""),
 };
 
 /// The block format.

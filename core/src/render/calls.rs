@@ -145,6 +145,22 @@ pub fn iquest(calls: &[CallSpec]) -> String {
     })
 }
 
+/// `k2-v3`: the `ifm|` wrapper around GLM's name and key/value pairs.
+pub fn k2_v3(calls: &[CallSpec]) -> String {
+    let body = each(calls, "\n", |_, c| {
+        let mut s = format!("<ifm|tool_call>{}", c.name);
+        for (k, v) in &c.arguments {
+            s.push_str(&format!(
+                "<ifm|arg_key>{k}</ifm|arg_key><ifm|arg_value>{}</ifm|arg_value>",
+                value_text(v)
+            ));
+        }
+        s.push_str("</ifm|tool_call>");
+        s
+    });
+    format!("<ifm|tool_calls>\n{body}\n</ifm|tool_calls>")
+}
+
 /// `hunyuan-v4`: GLM-like pairs inside `<tool_calls>` (bare tags, no suffix).
 pub fn hunyuan_v4(calls: &[CallSpec]) -> String {
     let body = each(calls, "", |_, c| {

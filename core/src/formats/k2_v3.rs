@@ -1,0 +1,153 @@
+//! `k2-v3`: MBZUAI IFM's K2-V3 (K2-Horizon) —
+//! `<ifm|tool_calls><ifm|tool_call>NAME<ifm|arg_key>K</ifm|arg_key><ifm|arg_type>T</ifm|arg_type><ifm|arg_value>V</ifm|arg_value></ifm|tool_call></ifm|tool_calls>`.
+//!
+//! GLM's call grammar (the function name, then key/value tag pairs) with
+//! the `ifm|` tokens, read by the same pair reader
+//! ([`crate::formats::glm4_moe::PairTags`]); an optional
+//! `<ifm|arg_type>` element between a key and its value declares the
+//! value's type (a declared `string` is the text as written). A call may
+//! hold a JSON call object instead (a hermes body). The wrapper is markup
+//! when a call follows it; stray closing tags are markup.
+
+use super::glm4_moe::{Glm, PairTags};
+use super::shared::tagged::{json_after, TaggedJson};
+use super::{ids, Rank, Values};
+use super::{Action, Format, Opener, Probe, ProbeCx};
+use crate::formats::Place;
+use crate::scan::{self, Prefix};
+
+/// Catalog entry.
+pub const FORMAT: Format = Format {
+    id: ids::K2_V3,
+    families: "MBZUAI IFM K2-V3 (K2-Horizon)",
+    markers: &[
+        "<ifm|tool_calls>",
+        "<ifm|tool_call>",
+        "<ifm|arg_key>",
+        "</ifm|arg_key>",
+        "<ifm|arg_type>",
+        "</ifm|arg_type>",
+        "<ifm|arg_value>",
+        "</ifm|arg_value>",
+        "</ifm|tool_call>",
+        "</ifm|tool_calls>",
+    ],
+    body: "function name, then key/(type)/value pairs (GLM's grammar), or a JSON call object",
+    models: &[],
+    openers: &[
+        OPENER_WRAPPER,
+        OPENER_CALL,
+        OPENER_STRAY_CALL_CLOSE,
+        OPENER_WRAPPER_CLOSE,
+    ],
+    admitted_under: &[],
+    doc_start: None,
+    lead: None,
+    values: Values::Text,
+    render: Some(crate::render::Prompt {
+        models: "K2-V3",
+        tools: crate::render::tools::generic,
+        tools_source: crate::render::Source::Generic,
+        result: crate::render::results::tool_response,
+        result_source: crate::render::Source::Generic,
+        call: crate::render::calls::k2_v3,
+    }),
+};
+
+const WRAPPER: &[u8] = b"<ifm|tool_calls>";
+const WRAPPER_CLOSE: &[u8] = b"</ifm|tool_calls>";
+const OPEN: &[u8] = b"<ifm|tool_call>";
+const CLOSE: &[u8] = b"</ifm|tool_call>";
+
+/// K2-V3's key/value tags.
+pub const PAIR_TAGS: PairTags = PairTags {
+    format: ids::K2_V3,
+    close: CLOSE,
+    key_open: b"<ifm|arg_key>",
+    key_close: b"</ifm|arg_key>",
+    value_open: b"<ifm|arg_value>",
+    value_close: b"</ifm|arg_value>",
+    type_tags: (b"<ifm|arg_type>", b"</ifm|arg_type>"),
+};
+
+/// The block format of a name with key/value pairs.
+pub static K2_V3: Glm = Glm::new(&PAIR_TAGS);
+
+/// The block format of a JSON call object.
+pub static K2_V3_JSON: TaggedJson = TaggedJson::strong(ids::K2_V3, CLOSE);
+
+/// `<ifm|tool_calls>`: markup when a call follows it, else text.
+pub const OPENER_WRAPPER: Opener = Opener {
+    lit: WRAPPER,
+    ci: false,
+    place: Place::Anywhere,
+    rank: Rank::Normal,
+    also: &[],
+    probe: |i, cx| {
+        let s = scan::skip_space(i, WRAPPER.len());
+        if s - WRAPPER.len() > 256 {
+            return Probe::NotMarker;
+        }
+        match scan::prefix(&i[s..], OPEN) {
+            Prefix::Full => Probe::Match(Action::Markup { len: s }),
+            Prefix::Partial if !cx.eof => Probe::NeedMore,
+            _ => Probe::NotMarker,
+        }
+    },
+};
+
+/// `<ifm|tool_call>` then a name (pairs) or JSON; anything else leaves the
+/// tag as markup.
+pub const OPENER_CALL: Opener = Opener {
+    lit: OPEN,
+    ci: false,
+    place: Place::Anywhere,
+    rank: Rank::Normal,
+    also: &[],
+    probe: probe_call,
+};
+
+fn probe_call(i: &[u8], cx: &ProbeCx) -> Probe {
+    let markup = || Probe::Match(Action::Markup { len: OPEN.len() });
+    let s = scan::skip_space(i, OPEN.len());
+    match i.get(s) {
+        None if !cx.eof => Probe::NeedMore,
+        Some(b'{' | b'[') => json_after(i, OPEN.len(), cx, &K2_V3_JSON, CLOSE, markup()),
+        Some(&b) if s - OPEN.len() <= 256 && scan::is_name_byte(b) => {
+            match super::glm4_moe::sniff(i, OPEN.len(), s, cx, &K2_V3) {
+                Probe::NotMarker => markup(),
+                other => other,
+            }
+        }
+        _ => markup(),
+    }
+}
+
+/// A stray `</ifm|tool_call>` is markup.
+pub const OPENER_STRAY_CALL_CLOSE: Opener = Opener {
+    lit: CLOSE,
+    ci: false,
+    place: Place::Anywhere,
+    rank: Rank::Normal,
+    also: &[],
+    probe: |_, _| Probe::Match(Action::Markup { len: CLOSE.len() }),
+};
+
+/// `</ifm|tool_calls>` is markup, unless it closes a wrapper left as text
+/// (`<ifm|tool_calls>junk</ifm|tool_calls>`), like its opener.
+pub const OPENER_WRAPPER_CLOSE: Opener = Opener {
+    lit: WRAPPER_CLOSE,
+    ci: false,
+    place: Place::Anywhere,
+    rank: Rank::Normal,
+    also: &[],
+    probe: |_, cx| {
+        if cx.declined == Some(WRAPPER) {
+            Probe::NotMarker
+        } else {
+            Probe::Match(Action::Markup {
+                len: WRAPPER_CLOSE.len(),
+            })
+        }
+    },
+};
