@@ -86,7 +86,8 @@ solar-open\t'Upstage Solar Open 2'
 plamo3\t'Preferred Networks PLaMo 3'
 iquest\t'IQuest-Coder-V2, IQuest Q1'
 dots\t'rednote dots'
-k2-v3\t'MBZUAI IFM K2-V3 (K2-Horizon)'"
+k2-v3\t'MBZUAI IFM K2-V3 (K2-Horizon)'
+glm53-flash\t'GLM-5.3-Flash'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l generation-prompt -d 'The text the chat template appended after the last message' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l model -d 'The model that wrote the output: its format and default generation prompt' -r
@@ -177,7 +178,8 @@ solar-open\t'Upstage Solar Open 2'
 plamo3\t'Preferred Networks PLaMo 3'
 iquest\t'IQuest-Coder-V2, IQuest Q1'
 dots\t'rednote dots'
-k2-v3\t'MBZUAI IFM K2-V3 (K2-Horizon)'"
+k2-v3\t'MBZUAI IFM K2-V3 (K2-Horizon)'
+glm53-flash\t'GLM-5.3-Flash'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l generation-prompt -d 'The text the chat template appended after the last message' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l model -d 'The model that wrote the output: its format and default generation prompt' -r
@@ -256,7 +258,8 @@ solar-open\t'Upstage Solar Open 2'
 plamo3\t'Preferred Networks PLaMo 3'
 iquest\t'IQuest-Coder-V2, IQuest Q1'
 dots\t'rednote dots'
-k2-v3\t'MBZUAI IFM K2-V3 (K2-Horizon)'"
+k2-v3\t'MBZUAI IFM K2-V3 (K2-Horizon)'
+glm53-flash\t'GLM-5.3-Flash'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l generation-prompt -d 'The text the chat template appended after the last message' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l model -d 'The model that wrote the output: its format and default generation prompt' -r
@@ -349,7 +352,8 @@ solar-open\t'Upstage Solar Open 2'
 plamo3\t'Preferred Networks PLaMo 3'
 iquest\t'IQuest-Coder-V2, IQuest Q1'
 dots\t'rednote dots'
-k2-v3\t'MBZUAI IFM K2-V3 (K2-Horizon)'"
+k2-v3\t'MBZUAI IFM K2-V3 (K2-Horizon)'
+glm53-flash\t'GLM-5.3-Flash'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l generation-prompt -d 'The text the chat template appended after the last message' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l model -d 'The model that wrote the output: its format and default generation prompt' -r
@@ -447,7 +451,8 @@ solar-open\t''
 plamo3\t''
 iquest\t''
 dots\t''
-k2-v3\t''"
+k2-v3\t''
+glm53-flash\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from tools" -l server -d 'Expose every tool as SERVER___NAME (MCP style).' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from tools" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from result" -l family -d 'The model family (a format id, see `toolcall render families`).' -r -f -a "hermes\t''
@@ -495,7 +500,8 @@ solar-open\t''
 plamo3\t''
 iquest\t''
 dots\t''
-k2-v3\t''"
+k2-v3\t''
+glm53-flash\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from result" -l id -d 'The id of the call this result answers.' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from result" -l name -d 'The tool\'s name (required unless --ndjson).' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from result" -l server -d 'The tool\'s server: the name is written as SERVER___NAME.' -r
@@ -549,7 +555,8 @@ solar-open\t''
 plamo3\t''
 iquest\t''
 dots\t''
-k2-v3\t''"
+k2-v3\t''
+glm53-flash\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from call" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from families" -l json -d 'One JSON record per family instead of a table'
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from families" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -627,7 +634,8 @@ solar-open\t'Upstage Solar Open 2'
 plamo3\t'Preferred Networks PLaMo 3'
 iquest\t'IQuest-Coder-V2, IQuest Q1'
 dots\t'rednote dots'
-k2-v3\t'MBZUAI IFM K2-V3 (K2-Horizon)'"
+k2-v3\t'MBZUAI IFM K2-V3 (K2-Horizon)'
+glm53-flash\t'GLM-5.3-Flash'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l generation-prompt -d 'The text the chat template appended after the last message' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l model -d 'The model that wrote the output: its format and default generation prompt' -r
@@ -732,7 +740,8 @@ solar-open\t'Upstage Solar Open 2'
 plamo3\t'Preferred Networks PLaMo 3'
 iquest\t'IQuest-Coder-V2, IQuest Q1'
 dots\t'rednote dots'
-k2-v3\t'MBZUAI IFM K2-V3 (K2-Horizon)'"
+k2-v3\t'MBZUAI IFM K2-V3 (K2-Horizon)'
+glm53-flash\t'GLM-5.3-Flash'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l generation-prompt -d 'The text the chat template appended after the last message' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l model -d 'The model that wrote the output: its format and default generation prompt' -r

@@ -92,6 +92,7 @@ registry! {
     iquest: IQUEST = "iquest",
     dots: DOTS = "dots",
     k2_v3: K2_V3 = "k2-v3",
+    glm53_flash: GLM53_FLASH = "glm53-flash",
 }
 
 /// Code fences: text in which no markers are looked for, or a fenced call.

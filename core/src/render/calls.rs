@@ -145,6 +145,17 @@ pub fn iquest(calls: &[CallSpec]) -> String {
     })
 }
 
+/// `glm53-flash`: `<![NAME>` then the arguments as compact JSON.
+pub fn glm53_flash(calls: &[CallSpec]) -> String {
+    each(calls, "", |_, c| {
+        format!(
+            "<![{}>{}",
+            c.name,
+            json_compact(&Value::Object(c.arguments.clone()))
+        )
+    })
+}
+
 /// `k2-v3`: the `ifm|` wrapper around GLM's name and key/value pairs.
 pub fn k2_v3(calls: &[CallSpec]) -> String {
     let body = each(calls, "\n", |_, c| {

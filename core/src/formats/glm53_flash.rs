@@ -1,0 +1,135 @@
+//! `glm53-flash`: GLM-5.3-Flash — `<![NAME>{"key": "value"}`, one call per
+//! tag, the arguments a JSON object right after it.
+//!
+//! The tag may carry a display path before the name (`<![Weather/get_weather>`):
+//! the name is what follows the last `/`. The call ends with its JSON value;
+//! several calls follow each other directly. `<![CDATA[` and other SGML
+//! fragments (`<![unexpected[`) are text: a call tag is a name, then `>`, then
+//! a JSON value.
+
+use super::shared::json::JsonThenClose;
+use super::shared::section::json_arguments;
+use super::{ids, FormatId, Rank, Values};
+use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
+use crate::call::ParsedCall;
+use crate::formats::Place;
+use crate::scan;
+
+/// Catalog entry.
+pub const FORMAT: Format = Format {
+    id: ids::GLM53_FLASH,
+    families: "GLM-5.3-Flash",
+    markers: &["<![NAME>"],
+    body: "a JSON arguments object after each call tag",
+    models: &[],
+    openers: &[OPENER],
+    admitted_under: &[],
+    doc_start: None,
+    lead: None,
+    values: Values::Json,
+    render: Some(crate::render::Prompt {
+        models: "GLM-5.3-Flash",
+        tools: crate::render::tools::generic,
+        tools_source: crate::render::Source::Generic,
+        result: crate::render::results::tool_response,
+        result_source: crate::render::Source::Generic,
+        call: crate::render::calls::glm53_flash,
+    }),
+};
+
+const OPEN: &[u8] = b"<![";
+
+/// The longest tag content (display path and name) looked at.
+const MAX_NAME: usize = 128;
+
+/// One call: the tag, then its JSON arguments.
+pub struct GlmFlash;
+
+/// The shared instance.
+pub static GLM53_FLASH: GlmFlash = GlmFlash;
+
+/// True for the bytes of a call tag's name and display path.
+fn is_tag_byte(b: u8) -> bool {
+    scan::is_name_byte(b) || matches!(b, b'/' | b'.' | b'-' | b':')
+}
+
+/// Where the `>` of the call tag at the start of `input` is: `Ok(None)`
+/// when it is not a call tag, `Err` when more input is needed.
+fn tag_end(input: &[u8], eof: bool) -> Result<Option<usize>, ()> {
+    let mut i = OPEN.len();
+    while i < input.len() && i < OPEN.len() + MAX_NAME && is_tag_byte(input[i]) {
+        i += 1;
+    }
+    match input.get(i) {
+        Some(b'>') if i > OPEN.len() => Ok(Some(i)),
+        None if !eof && i < OPEN.len() + MAX_NAME => Err(()),
+        _ => Ok(None),
+    }
+}
+
+fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
+    let gt = match tag_end(input, cx.eof) {
+        Ok(Some(gt)) => gt,
+        Ok(None) => return Probe::NotMarker,
+        Err(()) => return Probe::NeedMore,
+    };
+    let s = scan::skip_space(input, gt + 1);
+    match input.get(s) {
+        Some(b'{' | b'[') if s - gt <= 256 => Probe::Match(Action::Block {
+            fmt: &GLM53_FLASH,
+            scanner: Box::new(JsonThenClose::new(gt + 1, b"")),
+        }),
+        None if !cx.eof => Probe::NeedMore,
+        _ => Probe::NotMarker,
+    }
+}
+
+impl BlockFormat for GlmFlash {
+    fn id(&self) -> FormatId {
+        ids::GLM53_FLASH
+    }
+
+    fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
+        let Ok(Some(gt)) = tag_end(block, true) else {
+            return BlockResult::error("TLP-001", "glm53-flash call tag has no name", 0);
+        };
+        let path = crate::scan::lossy(&block[OPEN.len()..gt]);
+        let name = path
+            .rsplit('/')
+            .next()
+            .unwrap_or_default()
+            .trim()
+            .to_string();
+        if name.is_empty() {
+            return BlockResult::error("TLP-001", "glm53-flash call tag has no name", 0);
+        }
+        let opts = cx.cfg.repair_options();
+        match json_arguments(&block[gt + 1..], gt + 1, cx.cut, ids::GLM53_FLASH, &opts) {
+            Ok((arguments, repairs)) => BlockResult {
+                calls: vec![ParsedCall {
+                    name,
+                    arguments: arguments.into(),
+                    id: None,
+                    format: ids::GLM53_FLASH,
+                    repairs,
+                    end: block.len(),
+                }],
+                ..BlockResult::default()
+            },
+            Err(e) => BlockResult {
+                errors: vec![e],
+                ..BlockResult::default()
+            },
+        }
+    }
+}
+
+/// `<![NAME>` then JSON.
+pub const OPENER: Opener = Opener {
+    lit: OPEN,
+    ci: false,
+    place: Place::Anywhere,
+    rank: Rank::Normal,
+    also: &[],
+    probe,
+};
