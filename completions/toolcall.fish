@@ -87,7 +87,8 @@ plamo3\t'Preferred Networks PLaMo 3'
 iquest\t'IQuest-Coder-V2, IQuest Q1'
 dots\t'rednote dots'
 k2-v3\t'MBZUAI IFM K2-V3 (K2-Horizon)'
-glm53-flash\t'GLM-5.3-Flash'"
+glm53-flash\t'GLM-5.3-Flash'
+muse-glimmer\t'Muse Glimmer'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l generation-prompt -d 'The text the chat template appended after the last message' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l model -d 'The model that wrote the output: its format and default generation prompt' -r
@@ -179,7 +180,8 @@ plamo3\t'Preferred Networks PLaMo 3'
 iquest\t'IQuest-Coder-V2, IQuest Q1'
 dots\t'rednote dots'
 k2-v3\t'MBZUAI IFM K2-V3 (K2-Horizon)'
-glm53-flash\t'GLM-5.3-Flash'"
+glm53-flash\t'GLM-5.3-Flash'
+muse-glimmer\t'Muse Glimmer'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l generation-prompt -d 'The text the chat template appended after the last message' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l model -d 'The model that wrote the output: its format and default generation prompt' -r
@@ -259,7 +261,8 @@ plamo3\t'Preferred Networks PLaMo 3'
 iquest\t'IQuest-Coder-V2, IQuest Q1'
 dots\t'rednote dots'
 k2-v3\t'MBZUAI IFM K2-V3 (K2-Horizon)'
-glm53-flash\t'GLM-5.3-Flash'"
+glm53-flash\t'GLM-5.3-Flash'
+muse-glimmer\t'Muse Glimmer'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l generation-prompt -d 'The text the chat template appended after the last message' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l model -d 'The model that wrote the output: its format and default generation prompt' -r
@@ -353,7 +356,8 @@ plamo3\t'Preferred Networks PLaMo 3'
 iquest\t'IQuest-Coder-V2, IQuest Q1'
 dots\t'rednote dots'
 k2-v3\t'MBZUAI IFM K2-V3 (K2-Horizon)'
-glm53-flash\t'GLM-5.3-Flash'"
+glm53-flash\t'GLM-5.3-Flash'
+muse-glimmer\t'Muse Glimmer'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l generation-prompt -d 'The text the chat template appended after the last message' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l model -d 'The model that wrote the output: its format and default generation prompt' -r
@@ -452,7 +456,8 @@ plamo3\t''
 iquest\t''
 dots\t''
 k2-v3\t''
-glm53-flash\t''"
+glm53-flash\t''
+muse-glimmer\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from tools" -l server -d 'Expose every tool as SERVER___NAME (MCP style).' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from tools" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from result" -l family -d 'The model family (a format id, see `toolcall render families`).' -r -f -a "hermes\t''
@@ -501,7 +506,8 @@ plamo3\t''
 iquest\t''
 dots\t''
 k2-v3\t''
-glm53-flash\t''"
+glm53-flash\t''
+muse-glimmer\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from result" -l id -d 'The id of the call this result answers.' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from result" -l name -d 'The tool\'s name (required unless --ndjson).' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from result" -l server -d 'The tool\'s server: the name is written as SERVER___NAME.' -r
@@ -556,7 +562,8 @@ plamo3\t''
 iquest\t''
 dots\t''
 k2-v3\t''
-glm53-flash\t''"
+glm53-flash\t''
+muse-glimmer\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from call" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from families" -l json -d 'One JSON record per family instead of a table'
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from families" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -635,7 +642,8 @@ plamo3\t'Preferred Networks PLaMo 3'
 iquest\t'IQuest-Coder-V2, IQuest Q1'
 dots\t'rednote dots'
 k2-v3\t'MBZUAI IFM K2-V3 (K2-Horizon)'
-glm53-flash\t'GLM-5.3-Flash'"
+glm53-flash\t'GLM-5.3-Flash'
+muse-glimmer\t'Muse Glimmer'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l generation-prompt -d 'The text the chat template appended after the last message' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l model -d 'The model that wrote the output: its format and default generation prompt' -r
@@ -741,7 +749,8 @@ plamo3\t'Preferred Networks PLaMo 3'
 iquest\t'IQuest-Coder-V2, IQuest Q1'
 dots\t'rednote dots'
 k2-v3\t'MBZUAI IFM K2-V3 (K2-Horizon)'
-glm53-flash\t'GLM-5.3-Flash'"
+glm53-flash\t'GLM-5.3-Flash'
+muse-glimmer\t'Muse Glimmer'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l generation-prompt -d 'The text the chat template appended after the last message' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l model -d 'The model that wrote the output: its format and default generation prompt' -r

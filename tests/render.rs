@@ -167,6 +167,7 @@ fn is_text_valued(id: &str) -> bool {
             | "iquest"
             | "dots"
             | "k2-v3"
+            | "muse-glimmer"
     )
 }
 

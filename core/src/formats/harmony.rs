@@ -111,7 +111,14 @@ const ANALYSIS_CLOSE: &[Close] = &[
 
 /// What ends the body of a message that is prose (`final`, a `commentary`
 /// preamble): its end token, or the next message (left for the probes).
-const PROSE_CLOSE: &[&[u8]] = &[b"<|end|>", b"<|return|>", START];
+const PROSE_CLOSE: &[&[u8]] = &[
+    b"<|end|>",
+    b"<|return|>",
+    START,
+    // Muse Glimmer's end tokens (markup of their own)
+    b"<|eom|>",
+    b"<|eot|>",
+];
 
 /// Recipients that address a person or the model, not a tool.
 const NOT_TOOLS: &[&str] = &["user", "assistant", "all", "system", "developer"];
@@ -200,6 +207,12 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
     let header_len = m + MESSAGE.len();
     let h = read_header(&input[..m]);
     if let Some(r) = &h.recipient {
+        // Muse Glimmer writes harmony's headers around its own bodies
+        if cx.cfg.allows(ids::MUSE_GLIMMER) {
+            if let Some(p) = super::muse_glimmer::after_header(input, r, h.channel.is_some(), header_len, cx) {
+                return p;
+            }
+        }
         if !NOT_TOOLS.contains(&r.as_str()) {
             return block(header_len);
         }

@@ -93,6 +93,7 @@ registry! {
     dots: DOTS = "dots",
     k2_v3: K2_V3 = "k2-v3",
     glm53_flash: GLM53_FLASH = "glm53-flash",
+    muse_glimmer: MUSE_GLIMMER = "muse-glimmer",
 }
 
 /// Code fences: text in which no markers are looked for, or a fenced call.

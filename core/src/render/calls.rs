@@ -156,6 +156,25 @@ pub fn glm53_flash(calls: &[CallSpec]) -> String {
     })
 }
 
+/// `muse-glimmer`: one message to the tool per call, its invokes under the
+/// `atem:` prefix.
+pub fn muse_glimmer(calls: &[CallSpec]) -> String {
+    each(calls, "<|eom|>", |_, c| {
+        let mut s = format!(
+            "<|start|>assistant to={}<|message|><atem:function_calls>\n<atem:invoke name=\"{}\">\n",
+            c.name, c.name
+        );
+        for (k, v) in &c.arguments {
+            s.push_str(&format!(
+                "<atem:parameter name=\"{k}\">{}</atem:parameter>\n",
+                json_compact(v)
+            ));
+        }
+        s.push_str("</atem:invoke>\n</atem:function_calls>");
+        s
+    })
+}
+
 /// `k2-v3`: the `ifm|` wrapper around GLM's name and key/value pairs.
 pub fn k2_v3(calls: &[CallSpec]) -> String {
     let body = each(calls, "\n", |_, c| {
