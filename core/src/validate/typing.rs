@@ -205,9 +205,10 @@ fn coerce(v: &Value, allowed: &[String], raw: &str) -> Option<Value> {
                 Ok(n @ Value::Number(_)) if fits(&n, ty) => Some(n),
                 _ => None,
             },
+            // `1` / `0` too, as C-style templates and models write them
             "boolean" => match t.to_ascii_lowercase().as_str() {
-                "true" => Some(Value::Bool(true)),
-                "false" => Some(Value::Bool(false)),
+                "true" | "1" => Some(Value::Bool(true)),
+                "false" | "0" => Some(Value::Bool(false)),
                 _ => None,
             },
             "null" => (t == "null" || t == "None").then_some(Value::Null),
@@ -297,6 +298,28 @@ mod tests {
         assert_eq!(
             Value::Object(args),
             json!({"zip": "7", "n": 42, "flag": true, "opts": {"a": 1}, "maybe": null, "other": "x"})
+        );
+    }
+
+    #[test]
+    fn one_and_zero_are_booleans_under_a_boolean_schema() {
+        let schema = json!({"properties": {
+            "on": {"type": "boolean"},
+            "off": {"type": "boolean"},
+            "count": {"type": "integer"}
+        }});
+        let mut args = json!({"on": 1, "off": "0", "count": 1})
+            .as_object()
+            .cloned()
+            .expect("object");
+        assert!(type_arguments(
+            crate::formats::ids::GLM4_MOE,
+            &mut args,
+            &schema
+        ));
+        assert_eq!(
+            Value::Object(args),
+            json!({"on": true, "off": false, "count": 1})
         );
     }
 
