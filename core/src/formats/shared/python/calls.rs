@@ -278,11 +278,32 @@ pub fn parse_body(
         ),
         Err(PyError::Syntax(at)) => match ev {
             Evidence::Weak => BlockResult::text(),
-            Evidence::Strong => BlockResult::error(
-                "TLP-002",
-                format!("{format} body is not a list of Python calls"),
-                from + at.min(raw.len()),
-            ),
+            Evidence::Strong => {
+                let error = BlockResult::error(
+                    "TLP-002",
+                    format!("{format} body is not a list of Python calls"),
+                    from + at.min(raw.len()),
+                );
+                // the calls before the element that does not parse are
+                // still calls (as each element of a marked JSON array is)
+                let good = if tb[0] == b'[' {
+                    parse_call_list_prefix(&text)
+                } else {
+                    Vec::new()
+                };
+                if good.is_empty() {
+                    return error;
+                }
+                let end = good.last().map_or(0, |c| c.end);
+                let pc = PyCalls {
+                    calls: good.into_iter().map(unwrap_print).collect(),
+                    end,
+                    closed_at_eof: None,
+                };
+                let mut r = block_result(pc, format, from, block.len(), exact);
+                r.errors.extend(error.errors);
+                r
+            }
         },
     }
 }

@@ -794,6 +794,32 @@ pub fn parse_call_list(src: &str, close_at_eof: bool) -> Result<PyCalls, PyError
     })
 }
 
+/// The calls that parse whole at the start of a list whose later elements
+/// do not (`[f(a=1), g(b='x 'y')]`): each one up to the first that fails.
+/// Empty when the first fails, or `src` is not a list.
+pub fn parse_call_list_prefix(src: &str) -> Vec<PyCall> {
+    let mut p = Parser::new(src, Dialect::Python, false);
+    p.ws();
+    if p.peek() != Some(b'[') {
+        return Vec::new();
+    }
+    p.i += 1;
+    let mut calls = Vec::new();
+    loop {
+        p.ws();
+        match p.call() {
+            Ok(c) => calls.push(c),
+            Err(_) => break,
+        }
+        p.ws();
+        if p.peek() != Some(b',') {
+            break;
+        }
+        p.i += 1;
+    }
+    calls
+}
+
 /// Parses `src` as call expressions without list brackets, separated by
 /// white space, newlines, `,` or `;` (`f(a=1)\ng(b=2)`), allowing only white
 /// space after the last one.
