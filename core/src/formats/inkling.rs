@@ -3,7 +3,10 @@
 //! One JSON call object per invoke token (`args`, `arguments` and
 //! `parameters` all read), ended by `<|end_message|>`. A missing end token
 //! at end of input is tolerated; a stray `<|end_message|>` is markup, and so
-//! is an invoke token not followed by JSON.
+//! is an invoke token not followed by JSON. A message's header,
+//! `<|message_model|>` with the name it may carry (`<|message_model|>weather`)
+//! right before a content token, is markup, and so is `<|content_text|>`
+//! (the kind token of a visible message).
 
 use super::{ids, Rank, Values};
 use super::{Action, Format, Opener, Probe};
@@ -16,7 +19,7 @@ pub const FORMAT: Format = Format {
     markers: &["<|content_invoke_tool_json|>", "<|end_message|>"],
     body: "JSON object {\"name\", \"args\"}",
     models: &[],
-    openers: &[OPENER, OPENER_STRAY_END],
+    openers: &[OPENER, OPENER_STRAY_END, OPENER_HEADER, OPENER_CONTENT_TEXT],
     admitted_under: &[],
     doc_start: None,
     lead: None,
@@ -55,6 +58,43 @@ pub const OPENER: Opener = Opener {
             Probe::Match(Action::Markup { len: OPEN.len() }),
         )
     },
+};
+
+const HEADER: &[u8] = b"<|message_model|>";
+const CONTENT: &[u8] = b"<|content_";
+const CONTENT_TEXT: &[u8] = b"<|content_text|>";
+
+/// `<|message_model|>`, then a name (or none), then a content token: the
+/// header up to the content token is markup. Anything else is text.
+pub const OPENER_HEADER: Opener = Opener {
+    lit: HEADER,
+    ci: false,
+    place: Place::Anywhere,
+    rank: Rank::Normal,
+    also: &[],
+    probe: |i, cx| {
+        let mut k = HEADER.len();
+        while k < i.len() && k < HEADER.len() + 128 && crate::scan::is_name_byte(i[k]) {
+            k += 1;
+        }
+        match crate::scan::prefix(&i[k..], CONTENT) {
+            crate::scan::Prefix::Full => Probe::Match(Action::Markup { len: k }),
+            crate::scan::Prefix::Partial if !cx.eof && k < HEADER.len() + 128 => Probe::NeedMore,
+            _ => Probe::NotMarker,
+        }
+    },
+};
+
+/// `<|content_text|>` is markup: what follows is the message's text.
+pub const OPENER_CONTENT_TEXT: Opener = Opener {
+    lit: CONTENT_TEXT,
+    ci: false,
+    place: Place::Anywhere,
+    rank: Rank::Normal,
+    also: &[],
+    probe: |_, _| Probe::Match(Action::Markup {
+        len: CONTENT_TEXT.len(),
+    }),
 };
 
 /// A stray `<|end_message|>` is markup.
