@@ -464,6 +464,7 @@ impl BlockFormat for KimiK3 {
             let mut repairs = Vec::new();
             let mut closed_at = None;
             let mut last_closed = true;
+            let mut any_element = false;
             let mut error = None;
             while k < tags.len() {
                 let (eat, ref et) = tags[k];
@@ -488,6 +489,7 @@ impl BlockFormat for KimiK3 {
                 if !*open || !(word == "argument" || word == "json") {
                     continue;
                 }
+                any_element = true;
                 let vf = eat + elen;
                 let (ve, closed) = match find_value_close(block, vf, word) {
                     Some((c, after)) => {
@@ -541,7 +543,11 @@ impl BlockFormat for KimiK3 {
                 r.errors.push(e);
                 continue;
             }
-            if cx.cut && closed_at.is_none() && (!last_closed || cut_in_tag) {
+            // cut inside its last value or tag, or right after its header
+            // (its arguments were still to come)
+            let nothing_after_header = !any_element && end == block.len();
+            if cx.cut && closed_at.is_none() && (!last_closed || cut_in_tag || nothing_after_header)
+            {
                 r.errors.push(section::truncated(ids::KIMI_K3, block.len()));
                 continue;
             }
