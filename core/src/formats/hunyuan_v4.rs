@@ -15,8 +15,8 @@
 //! decoded. Tolerated: any suffix on any tag (or none), a `<tool_sep…>`
 //! token after the name, calls without the wrapper, a missing wrapper close
 //! at end of input, prose after the last call without a closing tag (it
-//! stays text), and a last call cut off by the end of input (given back as
-//! text after the complete calls).
+//! stays text), and a last call cut off by the end of input (a `TLP-002`
+//! error after the complete calls).
 
 use super::shared::tag::{block, tag_then_body};
 use super::{ids, FormatId, Rank, Values};
@@ -222,13 +222,18 @@ impl Scanner for HunyuanEnd {
             return BlockEnd::More;
         }
         // No closing tag: end after the last complete call so that prose
-        // (or a cut-off call) after it stays text.
+        // after it stays text; a call cut off by the end of input after it
+        // is part of the block (a cut-off error after the complete calls).
         let found = calls(block);
         let last_ok = found.iter().rposition(|c| c.complete);
         match (found.last(), last_ok) {
             (Some(last), Some(k)) if k + 1 == found.len() => BlockEnd::Done {
                 len: last.end,
                 cut: last.end == block.len(),
+            },
+            (Some(last), Some(_)) if last.end == block.len() => BlockEnd::Done {
+                len: block.len(),
+                cut: true,
             },
             (Some(_), Some(k)) => BlockEnd::Done {
                 len: found[k].end,
