@@ -58,7 +58,7 @@ pub const FORMAT: Format = Format {
             prompt: "<start_of_turn>model\n",
         },
     ],
-    openers: &[OPENER_CHANNEL, OPENER_GEMMA4, OPENER_FUNCTION_GEMMA, OPENER_STRAY_GEMMA4, OPENER_STRAY_FUNCTION_GEMMA, OPENER_STRAY_CHANNEL, OPENER_TOOL_RESPONSE, OPENER_TOOL_RESPONSE_END],
+    openers: &[OPENER_CHANNEL, OPENER_GEMMA4, OPENER_FUNCTION_GEMMA, OPENER_BARE, OPENER_FRAGMENT, OPENER_STRAY_GEMMA4, OPENER_STRAY_FUNCTION_GEMMA, OPENER_STRAY_CHANNEL, OPENER_TOOL_RESPONSE, OPENER_TOOL_RESPONSE_END],
     admitted_under: &[],
     doc_start: None,
     lead: None,
@@ -85,11 +85,21 @@ pub struct GemmaCall;
 /// The shared instance.
 pub static GEMMA_CALL: GemmaCall = GemmaCall;
 
+/// Gemma 4's call written without its opening marker: `call:NAME{…}` at
+/// the start of a line, or behind the `<call>` fragment some multimodal
+/// outputs leave.
+const BARE: (&[u8], &[u8]) = (b"", GEMMA4.1);
+const FRAGMENT: (&[u8], &[u8]) = (b"<call>", GEMMA4.1);
+
 fn markers(block: &[u8]) -> (&'static [u8], &'static [u8]) {
     if block.starts_with(FGEMMA.0) {
         FGEMMA
-    } else {
+    } else if block.starts_with(GEMMA4.0) {
         GEMMA4
+    } else if block.starts_with(FRAGMENT.0) {
+        FRAGMENT
+    } else {
+        BARE
     }
 }
 
@@ -99,6 +109,19 @@ impl BlockFormat for GemmaCall {
     }
 
     fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
+        let r = self.parse_marked(block, cx);
+        // without its opening marker, only a call that reads whole is one
+        // (prose that happens to write `call:x{` stays prose, even cut)
+        let unmarked = !block.starts_with(GEMMA4.0) && !block.starts_with(FGEMMA.0);
+        if unmarked && r.calls.is_empty() {
+            return BlockResult::text();
+        }
+        r
+    }
+}
+
+impl GemmaCall {
+    fn parse_marked(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
         let (open, close) = markers(block);
         let (from, to, cut) = marked_body(block, open.len(), close, cx.cut);
         let text = crate::scan::lossy(&block[from..to]);
@@ -423,6 +446,52 @@ fn held(_: &[u8], _: &super::ProbeCx) -> Probe {
         }),
     })
 }
+
+/// `NAME{` at the start of `input[at..]`: `Some(true)` yes, `Some(false)`
+/// no, `None` when the input ends first.
+fn name_then_brace(input: &[u8], at: usize) -> Option<bool> {
+    let mut i = at;
+    while i < input.len()
+        && i < at + 128
+        && (scan::is_name_byte(input[i]) || matches!(input[i], b'.' | b'-'))
+    {
+        i += 1;
+    }
+    match input.get(i) {
+        Some(b'{') => Some(i > at),
+        None if i < at + 128 => None,
+        _ => Some(false),
+    }
+}
+
+fn probe_unmarked(input: &[u8], cx: &super::ProbeCx, lit_len: usize) -> Probe {
+    match name_then_brace(input, lit_len) {
+        Some(true) => held(input, cx),
+        None if !cx.eof => Probe::NeedMore,
+        _ => Probe::NotMarker,
+    }
+}
+
+/// Gemma 4's call without its opening marker, `call:NAME{…}` at the start
+/// of a line (vLLM reads it too: real outputs drop the marker).
+pub const OPENER_BARE: Opener = Opener {
+    lit: b"call:",
+    ci: false,
+    place: Place::LineStart,
+    rank: Rank::Normal,
+    also: &[],
+    probe: |i, cx| probe_unmarked(i, cx, 5),
+};
+
+/// The `<call>NAME{…}` fragment.
+pub const OPENER_FRAGMENT: Opener = Opener {
+    lit: FRAGMENT.0,
+    ci: false,
+    place: Place::Anywhere,
+    rank: Rank::Normal,
+    also: &[],
+    probe: |i, cx| probe_unmarked(i, cx, FRAGMENT.0.len()),
+};
 
 /// Gemma 4's `<|tool_call>`.
 pub const OPENER_GEMMA4: Opener = Opener {
