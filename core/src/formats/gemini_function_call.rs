@@ -203,7 +203,13 @@ fn parse_gemma_body(
 ) -> Result<Literal, PyError> {
     let dialect = Dialect::Gemma { delims: DELIMS };
     let first = parse_literal_in(body, dialect, cut);
-    if cut || !matches!(first, Err(PyError::Eof)) {
+    if cut || first.is_ok() {
+        return first;
+    }
+    if let Some(lit) = missing_open_delimiter(body, dialect, body_at, repairs) {
+        return Ok(lit);
+    }
+    if !matches!(first, Err(PyError::Eof)) {
         return first;
     }
     if let Ok(lit) = parse_literal_in(body, dialect, true) {
@@ -226,6 +232,40 @@ fn parse_gemma_body(
         }
     }
     first
+}
+
+/// A string whose opening delimiter was left out, its closing one written
+/// (`{query:weather in Tokyo<|"|>}`): the first value after a `:` that,
+/// given its opening delimiter, makes the body parse whole (a
+/// `missing_open_quote` repair). Tries a bounded number of places.
+fn missing_open_delimiter(
+    body: &str,
+    dialect: Dialect,
+    body_at: usize,
+    repairs: &mut Vec<Repair>,
+) -> Option<Literal> {
+    for (k, _) in body.match_indices(':').take(16) {
+        let rest = body[k + 1..].trim_start();
+        if rest.starts_with(['{', '[', '"', '<']) {
+            continue;
+        }
+        let at = body.len() - rest.len();
+        for delim in DELIMS {
+            let delim = crate::scan::lossy(delim);
+            if !rest.contains(delim.as_ref()) {
+                continue;
+            }
+            let fixed = format!("{}{delim}{}", &body[..at], &body[at..]);
+            if let Ok(lit) = parse_literal_in(&fixed, dialect, false) {
+                repairs.push(Repair {
+                    kind: RepairKind::MissingOpenQuote,
+                    offset: body_at + at,
+                });
+                return Some(lit);
+            }
+        }
+    }
+    None
 }
 
 /// Where a [`GemmaScan`] is.
