@@ -605,7 +605,7 @@ impl Engine {
             let nl = from + k;
             self.newline_at(nl);
             let m = skip_blank(data, nl + 1);
-            if m >= len || interest[usize::from(data[m])] {
+            if m >= len || (interest[usize::from(data[m])] && registry::may_open_line(&data[m..])) {
                 scanned = k + 1;
                 found = Some(nl + 1);
                 break;

@@ -209,7 +209,9 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
     if let Some(r) = &h.recipient {
         // Muse Glimmer writes harmony's headers around its own bodies
         if cx.cfg.allows(ids::MUSE_GLIMMER) {
-            if let Some(p) = super::muse_glimmer::after_header(input, r, h.channel.is_some(), header_len, cx) {
+            if let Some(p) =
+                super::muse_glimmer::after_header(input, r, h.channel.is_some(), header_len, cx)
+            {
                 return p;
             }
         }

@@ -92,9 +92,11 @@ pub const OPENER_CONTENT_TEXT: Opener = Opener {
     place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[],
-    probe: |_, _| Probe::Match(Action::Markup {
-        len: CONTENT_TEXT.len(),
-    }),
+    probe: |_, _| {
+        Probe::Match(Action::Markup {
+            len: CONTENT_TEXT.len(),
+        })
+    },
 };
 
 /// A stray `<|end_message|>` is markup.

@@ -96,6 +96,9 @@ struct Tables {
     line_start: [bool; 256],
     /// `line_start` plus the bytes that can begin a marker anywhere.
     line_interest: [bool; 256],
+    /// By a line's first two bytes (`b0 << 8 | b1`): whether an opener's
+    /// literal may begin with them (see [`may_open_line`]).
+    line_pairs: Vec<bool>,
 }
 
 fn tables() -> &'static Tables {
@@ -141,10 +144,36 @@ fn tables() -> &'static Tables {
         for b in [b'<', b'[', b'`'] {
             line_interest[usize::from(b)] = true;
         }
+        let mut line_pairs = vec![false; 1 << 16];
+        let cases = |b: u8, ci: bool| {
+            if ci && b.is_ascii_alphabetic() {
+                vec![b.to_ascii_lowercase(), b.to_ascii_uppercase()]
+            } else {
+                vec![b]
+            }
+        };
+        for (b0, entries) in by_byte.iter().enumerate() {
+            let row = &mut line_pairs[b0 << 8..(b0 + 1) << 8];
+            if matches!(b0 as u8, b'<' | b'[' | b'`') {
+                row.fill(true);
+                continue;
+            }
+            for e in entries {
+                match e.opener.lit.get(1) {
+                    Some(&b1) => {
+                        for c in cases(b1, e.opener.ci) {
+                            row[usize::from(c)] = true;
+                        }
+                    }
+                    None => row.fill(true),
+                }
+            }
+        }
         Tables {
             by_byte,
             line_start,
             line_interest,
+            line_pairs,
         }
     })
 }
@@ -158,6 +187,36 @@ pub fn openers_for(b: u8) -> &'static [Entry] {
 #[inline]
 pub fn is_line_start_byte(b: u8) -> bool {
     tables().line_start[b as usize]
+}
+
+/// Whether a line whose first byte after blanks starts `rest` (a byte of
+/// [`line_interest_table`]) may begin a marker: `<`, `[` and backtick
+/// always may; a letter only when some opener's literal begins with the
+/// bytes there (`to=self<|message|>`, `call:`, `Action:`), or may once more
+/// input arrives. Most prose lines begin with a letter that some
+/// line-start literal also begins with; this keeps the text scanner's
+/// newline walk from stopping at each of them.
+#[inline]
+pub fn may_open_line(rest: &[u8]) -> bool {
+    let (b, b1) = match rest {
+        [b, b1, ..] => (*b, *b1),
+        _ => return true,
+    };
+    if !tables().line_pairs[usize::from(b) << 8 | usize::from(b1)] {
+        return false;
+    }
+    if matches!(b, b'<' | b'[' | b'`') {
+        return true;
+    }
+    // the first four bytes decide (the probe reads the rest)
+    openers_for(b).iter().any(|e| {
+        let lit = e.opener.lit;
+        let ci = e.opener.ci;
+        lit.iter()
+            .zip(rest)
+            .take(4)
+            .all(|(&l, &r)| l == r || (ci && l.eq_ignore_ascii_case(&r)))
+    })
 }
 
 /// Bytes that, first on a line after blanks, make the text scanner look at
@@ -299,6 +358,28 @@ pub fn probe_noting(input: &[u8], cx: &ProbeCx, declined: &mut Option<&'static [
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn line_filter_passes_every_line_start_literal_and_little_prose() {
+        // every opener's literal, and each of its prefixes, may open a line
+        for entries in &tables().by_byte {
+            for e in entries {
+                let lit = e.opener.lit;
+                for n in 1..=lit.len() {
+                    assert!(
+                        may_open_line(&lit[..n]),
+                        "{:?}",
+                        String::from_utf8_lossy(lit)
+                    );
+                }
+            }
+        }
+        assert!(may_open_line(b"<x"));
+        assert!(may_open_line(b"t"), "too short to tell");
+        assert!(!may_open_line(b"to the store"));
+        assert!(!may_open_line(b"the answer"));
+        assert!(!may_open_line(b"care about it"));
+    }
 
     #[test]
     fn ids_and_names_are_unique() {
