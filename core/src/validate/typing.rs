@@ -199,12 +199,21 @@ fn number_written_as(raw: &str, v: &Value) -> Option<String> {
 fn coerce(v: &Value, allowed: &[String], raw: &str) -> Option<Value> {
     let text = text_of(v);
     let t = text.trim();
+    // a number JSON-quoted (`"42"`, as templates that JSON-encode every
+    // value write it) where the schema wants a number
+    let unquoted = match serde_json::from_str::<Value>(t) {
+        Ok(Value::String(s)) => Some(s),
+        _ => None,
+    };
     for ty in allowed {
         let got = match ty.as_str() {
-            "integer" | "number" => match serde_json::from_str::<Value>(t) {
-                Ok(n @ Value::Number(_)) if fits(&n, ty) => Some(n),
-                _ => None,
-            },
+            "integer" | "number" => [Some(t), unquoted.as_deref().map(str::trim)]
+                .into_iter()
+                .flatten()
+                .find_map(|t| match serde_json::from_str::<Value>(t) {
+                    Ok(n @ Value::Number(_)) if fits(&n, ty) => Some(n),
+                    _ => None,
+                }),
             // `1` / `0` too, as C-style templates and models write them
             "boolean" => match t.to_ascii_lowercase().as_str() {
                 "true" | "1" => Some(Value::Bool(true)),
@@ -298,6 +307,28 @@ mod tests {
         assert_eq!(
             Value::Object(args),
             json!({"zip": "7", "n": 42, "flag": true, "opts": {"a": 1}, "maybe": null, "other": "x"})
+        );
+    }
+
+    #[test]
+    fn json_quoted_numbers_are_numbers_under_a_number_schema() {
+        let schema = json!({"properties": {
+            "count": {"type": "integer"},
+            "ratio": {"type": "number"},
+            "label": {"type": "string"}
+        }});
+        let mut args = json!({"count": "\"42\"", "ratio": "\"0.5\"", "label": "\"42\""})
+            .as_object()
+            .cloned()
+            .expect("object");
+        assert!(type_arguments(
+            crate::formats::ids::GLM4_MOE,
+            &mut args,
+            &schema
+        ));
+        assert_eq!(
+            Value::Object(args),
+            json!({"count": 42, "ratio": 0.5, "label": "\"42\""})
         );
     }
 
