@@ -450,6 +450,40 @@ fn declared_type<'a>(gap: &'a [u8], t: &PairTags) -> Option<&'a [u8]> {
     Some(scan::trim(&gap[s..e]))
 }
 
+/// After a call's opening token `open_len` bytes long (LongCat, Solar Open,
+/// IQuest, K2-V3): a name after blanks is read as `fmt`'s pairs ([`sniff`]),
+/// and one that is not a call leaves the token as markup. What is not a
+/// name is `otherwise`'s, given where it starts.
+pub(crate) fn name_after_token(
+    i: &[u8],
+    cx: &ProbeCx,
+    open_len: usize,
+    fmt: &'static Glm,
+    otherwise: impl FnOnce(usize) -> Probe,
+) -> Probe {
+    let s = scan::skip_space(i, open_len);
+    match i.get(s) {
+        Some(&b) if s - open_len <= 256 && scan::is_name_byte(b) => {
+            match sniff(i, open_len, s, cx, fmt) {
+                Probe::NotMarker => Probe::Match(super::Action::Markup { len: open_len }),
+                other => other,
+            }
+        }
+        _ => otherwise(s),
+    }
+}
+
+/// What a call token `open_len` bytes long followed by no name is: markup,
+/// or not known yet when the input ends at `s` (after blanks) and more may
+/// come.
+pub(crate) fn markup_unless_more(i: &[u8], cx: &ProbeCx, open_len: usize, s: usize) -> Probe {
+    if s == i.len() && !cx.eof {
+        Probe::NeedMore
+    } else {
+        Probe::Match(super::Action::Markup { len: open_len })
+    }
+}
+
 /// After an opening tool-call tag `lit_len` bytes long: a block when a
 /// function name follows (see [`sniff`]).
 fn probe_tagged(input: &[u8], cx: &ProbeCx, lit_len: usize) -> Probe {

@@ -10,11 +10,10 @@
 //! call's close missing at the end of input. A stray closing wrapper is
 //! markup, and so is an opening one followed by no name.
 
-use super::glm4_moe::{Glm, PairTags};
+use super::glm4_moe::{markup_unless_more, name_after_token, Glm, PairTags};
 use super::{ids, Rank, Values};
 use super::{Action, Format, Opener, Probe, ProbeCx};
 use crate::formats::Place;
-use crate::scan;
 
 /// Catalog entry.
 pub const FORMAT: Format = Format {
@@ -83,18 +82,9 @@ pub static IQUEST_Q1: Glm = Glm::new(&Q1_TAGS);
 /// A wrapper then a name: a call read by `glm`; anything else leaves the
 /// wrapper as markup.
 fn probe_wrapper(i: &[u8], cx: &ProbeCx, open: &[u8], glm: &'static Glm) -> Probe {
-    let markup = || Probe::Match(Action::Markup { len: open.len() });
-    let s = scan::skip_space(i, open.len());
-    match i.get(s) {
-        None if !cx.eof => Probe::NeedMore,
-        Some(&b) if s - open.len() <= 256 && scan::is_name_byte(b) => {
-            match super::glm4_moe::sniff(i, open.len(), s, cx, glm) {
-                Probe::NotMarker => markup(),
-                other => other,
-            }
-        }
-        _ => markup(),
-    }
+    name_after_token(i, cx, open.len(), glm, |s| {
+        markup_unless_more(i, cx, open.len(), s)
+    })
 }
 
 /// `<iquestcoder_tool_call>` then a name.

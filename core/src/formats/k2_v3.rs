@@ -9,7 +9,7 @@
 //! hold a JSON call object instead (a hermes body). The wrapper is markup
 //! when a call follows it; stray closing tags are markup.
 
-use super::glm4_moe::{Glm, PairTags};
+use super::glm4_moe::{markup_unless_more, name_after_token, Glm, PairTags};
 use super::shared::tagged::{json_after, TaggedJson};
 use super::{ids, Rank, Values};
 use super::{Action, Format, Opener, Probe, ProbeCx};
@@ -108,19 +108,13 @@ pub const OPENER_CALL: Opener = Opener {
 };
 
 fn probe_call(i: &[u8], cx: &ProbeCx) -> Probe {
-    let markup = || Probe::Match(Action::Markup { len: OPEN.len() });
-    let s = scan::skip_space(i, OPEN.len());
-    match i.get(s) {
-        None if !cx.eof => Probe::NeedMore,
-        Some(b'{' | b'[') => json_after(i, OPEN.len(), cx, &K2_V3_JSON, CLOSE, markup()),
-        Some(&b) if s - OPEN.len() <= 256 && scan::is_name_byte(b) => {
-            match super::glm4_moe::sniff(i, OPEN.len(), s, cx, &K2_V3) {
-                Probe::NotMarker => markup(),
-                other => other,
-            }
+    name_after_token(i, cx, OPEN.len(), &K2_V3, |s| match i.get(s) {
+        Some(b'{' | b'[') => {
+            let markup = Probe::Match(Action::Markup { len: OPEN.len() });
+            json_after(i, OPEN.len(), cx, &K2_V3_JSON, CLOSE, markup)
         }
-        _ => markup(),
-    }
+        _ => markup_unless_more(i, cx, OPEN.len(), s),
+    })
 }
 
 /// A stray `</ifm|tool_call>` is markup.

@@ -9,11 +9,10 @@
 //! closing tag at end of input is tolerated; a stray `</longcat_tool_call>`
 //! is markup, and so is an opening tag followed by neither.
 
-use super::glm4_moe::{Glm, PairTags};
+use super::glm4_moe::{name_after_token, Glm, PairTags};
 use super::{ids, Rank, Values};
 use super::{Action, Format, Opener, Probe, ProbeCx};
 use crate::formats::Place;
-use crate::scan;
 
 /// Catalog entry.
 pub const FORMAT: Format = Format {
@@ -75,17 +74,10 @@ pub const OPENER: Opener = Opener {
 /// JSON after the tag is a hermes body, a name one of key/value pairs;
 /// anything else leaves the tag as markup.
 fn probe_opener(i: &[u8], cx: &ProbeCx) -> Probe {
-    let markup = || Probe::Match(Action::Markup { len: 19 });
-    let s = scan::skip_space(i, 19);
-    match i.get(s) {
-        Some(&b) if s - 19 <= 256 && scan::is_name_byte(b) => {
-            match super::glm4_moe::sniff(i, 19, s, cx, &LONGCAT_PAIRS) {
-                Probe::NotMarker => markup(),
-                other => other,
-            }
-        }
-        _ => super::shared::tagged::json_after(i, 19, cx, &LONGCAT, LONGCAT.close, markup()),
-    }
+    name_after_token(i, cx, 19, &LONGCAT_PAIRS, |_| {
+        let markup = Probe::Match(Action::Markup { len: 19 });
+        super::shared::tagged::json_after(i, 19, cx, &LONGCAT, LONGCAT.close, markup)
+    })
 }
 
 /// A stray `</longcat_tool_call>` is markup.

@@ -9,11 +9,10 @@
 //! call's close missing at the end of input; a stray `<|tool_call:end|>` is
 //! markup, and so is `<|tool_call:start|>` followed by no name.
 
-use super::glm4_moe::{Glm, PairTags};
+use super::glm4_moe::{markup_unless_more, name_after_token, Glm, PairTags};
 use super::{ids, Rank, Values};
 use super::{Action, Format, Opener, Probe, ProbeCx};
 use crate::formats::Place;
-use crate::scan;
 
 /// Catalog entry.
 pub const FORMAT: Format = Format {
@@ -71,18 +70,9 @@ pub const OPENER: Opener = Opener {
 };
 
 fn probe_opener(i: &[u8], cx: &ProbeCx) -> Probe {
-    let markup = || Probe::Match(Action::Markup { len: OPEN.len() });
-    let s = scan::skip_space(i, OPEN.len());
-    match i.get(s) {
-        None if !cx.eof => Probe::NeedMore,
-        Some(&b) if s - OPEN.len() <= 256 && scan::is_name_byte(b) => {
-            match super::glm4_moe::sniff(i, OPEN.len(), s, cx, &SOLAR_OPEN) {
-                Probe::NotMarker => markup(),
-                other => other,
-            }
-        }
-        _ => markup(),
-    }
+    name_after_token(i, cx, OPEN.len(), &SOLAR_OPEN, |s| {
+        markup_unless_more(i, cx, OPEN.len(), s)
+    })
 }
 
 /// A stray `<|tool_call:end|>` is markup.
