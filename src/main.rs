@@ -1,14 +1,12 @@
 //! The `toolcall` binary: parse the command line, run, map the outcome to an
 //! exit status (0 found, 1 not found, 2 error; a closed pipe exits 0 quietly,
-//! a closed stdout is an error).
+//! a stdout closed before the start is `/dev/null`).
 
 use clap::Parser;
 use std::process::ExitCode;
 use toolcall::cli::{self, Cli, Outcome};
 
 fn main() -> ExitCode {
-    // Before anything else: was stdout closed (see `output::guard_stdout`)?
-    cli::output::guard_stdout();
     let cli = Cli::parse();
     match cli::run(cli) {
         Ok(_) if cli::failed() => ExitCode::from(2),

@@ -4,59 +4,15 @@
 //! every record; the other subcommands flush per record when stdout is a
 //! terminal and block-buffer otherwise. A closed pipe is reported as
 //! [`std::io::ErrorKind::BrokenPipe`] and turned into a quiet exit by `main`.
+//!
+//! A stdout that was closed when toolcall started (`>&-`) behaves as
+//! `/dev/null`, as in every Rust program: the runtime reopens a closed
+//! standard descriptor on `/dev/null` before `main`, and that descriptor
+//! cannot be told apart from the `/dev/null` a caller hands on purpose
+//! (Python's `subprocess.DEVNULL`, systemd's `StandardOutput=null`), so no
+//! guess is made from how it was opened.
 
 use std::io::{self, IsTerminal, Write};
-
-static STDOUT_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// Checks, first thing, whether stdout was closed when toolcall started
-/// (`toolcall … >&-`). Rust's runtime puts `/dev/null` on a closed standard
-/// descriptor before `main`, so every record would vanish with exit 0. On
-/// Linux that descriptor is recognisable: `/dev/null` opened read-write,
-/// which no shell redirection of stdout does (`>/dev/null` opens it
-/// write-only). Then every write to stdout fails with "standard output is
-/// closed" (exit 2, as grep does).
-pub fn guard_stdout() {
-    if stdout_was_closed() {
-        STDOUT_CLOSED.store(true, std::sync::atomic::Ordering::Relaxed);
-    }
-}
-
-#[cfg(target_os = "linux")]
-fn stdout_was_closed() -> bool {
-    if std::fs::read_link("/proc/self/fd/1").ok().as_deref()
-        != Some(std::path::Path::new("/dev/null"))
-    {
-        return false;
-    }
-    let Ok(info) = std::fs::read_to_string("/proc/self/fdinfo/1") else {
-        return false;
-    };
-    info.lines()
-        .find_map(|l| l.strip_prefix("flags:"))
-        .and_then(|f| u32::from_str_radix(f.trim(), 8).ok())
-        .is_some_and(|flags| flags & 0o3 == 0o2) // O_ACCMODE == O_RDWR
-}
-
-#[cfg(not(target_os = "linux"))]
-fn stdout_was_closed() -> bool {
-    false
-}
-
-/// The writer behind a closed stdout: every write fails.
-struct Closed;
-
-impl Write for Closed {
-    fn write(&mut self, _: &[u8]) -> io::Result<usize> {
-        Err(io::Error::other(
-            "writing output: standard output is closed",
-        ))
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
 
 /// When the writer flushes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -106,9 +62,6 @@ impl Output {
     /// on large text). Everything goes through this one writer, so nothing
     /// else buffers stdout.
     pub fn stdout(policy: FlushPolicy) -> Self {
-        if STDOUT_CLOSED.load(std::sync::atomic::Ordering::Relaxed) {
-            return Self::new(Box::new(Closed), policy);
-        }
         #[cfg(unix)]
         {
             use std::os::fd::AsFd;
