@@ -90,7 +90,7 @@ k2-v3\t'MBZUAI IFM K2-V3 (K2-Horizon)'
 glm53-flash\t'GLM-5.3-Flash'
 muse-glimmer\t'Muse Glimmer'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
-complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l think-window -d 'How far into a document to look for a reasoning closer the prompt opened, in bytes (0: not at all)' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l think-window -d 'How far into a document to look for a reasoning closer the prompt opened, in bytes (default 0: not at all; 8192 covers about 2,000 tokens of reasoning)' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l generation-prompt -d 'The text the chat template appended after the last message' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l model -d 'The model that wrote the output: its format and default generation prompt' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l finish-reason -d 'Why the output ended: `stop` (an end token) or `length` (the token limit)' -r -f -a "stop\t''
@@ -184,7 +184,7 @@ k2-v3\t'MBZUAI IFM K2-V3 (K2-Horizon)'
 glm53-flash\t'GLM-5.3-Flash'
 muse-glimmer\t'Muse Glimmer'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
-complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l think-window -d 'How far into a document to look for a reasoning closer the prompt opened, in bytes (0: not at all)' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l think-window -d 'How far into a document to look for a reasoning closer the prompt opened, in bytes (default 0: not at all; 8192 covers about 2,000 tokens of reasoning)' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l generation-prompt -d 'The text the chat template appended after the last message' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l model -d 'The model that wrote the output: its format and default generation prompt' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l finish-reason -d 'Why the output ended: `stop` (an end token) or `length` (the token limit)' -r -f -a "stop\t''
@@ -266,7 +266,7 @@ k2-v3\t'MBZUAI IFM K2-V3 (K2-Horizon)'
 glm53-flash\t'GLM-5.3-Flash'
 muse-glimmer\t'Muse Glimmer'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
-complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l think-window -d 'How far into a document to look for a reasoning closer the prompt opened, in bytes (0: not at all)' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l think-window -d 'How far into a document to look for a reasoning closer the prompt opened, in bytes (default 0: not at all; 8192 covers about 2,000 tokens of reasoning)' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l generation-prompt -d 'The text the chat template appended after the last message' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l model -d 'The model that wrote the output: its format and default generation prompt' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l finish-reason -d 'Why the output ended: `stop` (an end token) or `length` (the token limit)' -r -f -a "stop\t''
@@ -362,7 +362,7 @@ k2-v3\t'MBZUAI IFM K2-V3 (K2-Horizon)'
 glm53-flash\t'GLM-5.3-Flash'
 muse-glimmer\t'Muse Glimmer'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
-complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l think-window -d 'How far into a document to look for a reasoning closer the prompt opened, in bytes (0: not at all)' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l think-window -d 'How far into a document to look for a reasoning closer the prompt opened, in bytes (default 0: not at all; 8192 covers about 2,000 tokens of reasoning)' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l generation-prompt -d 'The text the chat template appended after the last message' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l model -d 'The model that wrote the output: its format and default generation prompt' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l finish-reason -d 'Why the output ended: `stop` (an end token) or `length` (the token limit)' -r -f -a "stop\t''
@@ -649,7 +649,7 @@ k2-v3\t'MBZUAI IFM K2-V3 (K2-Horizon)'
 glm53-flash\t'GLM-5.3-Flash'
 muse-glimmer\t'Muse Glimmer'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
-complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l think-window -d 'How far into a document to look for a reasoning closer the prompt opened, in bytes (0: not at all)' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l think-window -d 'How far into a document to look for a reasoning closer the prompt opened, in bytes (default 0: not at all; 8192 covers about 2,000 tokens of reasoning)' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l generation-prompt -d 'The text the chat template appended after the last message' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l model -d 'The model that wrote the output: its format and default generation prompt' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l finish-reason -d 'Why the output ended: `stop` (an end token) or `length` (the token limit)' -r -f -a "stop\t''
@@ -757,7 +757,7 @@ k2-v3\t'MBZUAI IFM K2-V3 (K2-Horizon)'
 glm53-flash\t'GLM-5.3-Flash'
 muse-glimmer\t'Muse Glimmer'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
-complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l think-window -d 'How far into a document to look for a reasoning closer the prompt opened, in bytes (0: not at all)' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l think-window -d 'How far into a document to look for a reasoning closer the prompt opened, in bytes (default 0: not at all; 8192 covers about 2,000 tokens of reasoning)' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l generation-prompt -d 'The text the chat template appended after the last message' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l model -d 'The model that wrote the output: its format and default generation prompt' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l finish-reason -d 'Why the output ended: `stop` (an end token) or `length` (the token limit)' -r -f -a "stop\t''

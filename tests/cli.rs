@@ -30,10 +30,11 @@ fn empty_input_is_not_found_and_quiet() {
 
 #[test]
 fn stream_writes_text_before_the_writer_finishes() {
-    // `--think-window 0`: the document's start is not held to learn
-    // whether the prompt opened reasoning (see the next test)
+    // By default the document's start is not held to learn whether the
+    // prompt opened reasoning (`--think-window`, see the next test): prose
+    // streams as it arrives.
     let mut child = toolcall()
-        .args(["stream", "--think-window", "0"])
+        .args(["stream"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()

@@ -59,10 +59,15 @@ pub struct Config {
     pub truncated: bool,
 }
 
-/// Default [`Config::think_window`]: 8 KiB, the short reasoning before a
-/// call or an answer (about 2,000 tokens), while `stream` holds back no
+/// Default [`Config::think_window`]: off. Looking for a closer holds a
+/// document's start back, so prose would not stream as it arrives; the
+/// search runs only when asked for ([`THINK_WINDOW`] is a good size).
+pub const DEFAULT_THINK_WINDOW: usize = 0;
+
+/// A [`Config::think_window`] that covers the short reasoning before a call
+/// or an answer (8 KiB, about 2,000 tokens) while `stream` holds back no
 /// more than that at a document's start.
-pub const DEFAULT_THINK_WINDOW: usize = 8 << 10;
+pub const THINK_WINDOW: usize = 8 << 10;
 
 impl Default for Config {
     fn default() -> Self {

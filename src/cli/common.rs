@@ -68,24 +68,26 @@ pub struct EngineArgs {
     /// Thinking templates of DeepSeek V3.1, Qwen3 and ERNIE put `<think>` in
     /// the prompt, so the model's output has only the closing `</think>`.
     /// With this flag everything up to the first `</think>` is reasoning.
-    /// Without it (and without `--generation-prompt` or `--model`), the
-    /// document's first `--think-window` bytes decide: see there.
+    /// Without it (and without `--generation-prompt` or `--model`), a
+    /// `</think>` with no opener is markup, unless `--think-window` is set:
+    /// see there.
     #[arg(long)]
     pub think_open: bool,
 
     /// How far into a document to look for a reasoning closer the prompt
-    /// opened, in bytes (0: not at all).
+    /// opened, in bytes (default 0: not at all; 8192 covers about 2,000
+    /// tokens of reasoning).
     ///
     /// When neither `--think-open`, `--generation-prompt` nor `--model`
     /// says how the prompt left the output, a `</think>` (or
     /// `</thinking>`, `<|END_THINKING|>`, `</mm:think>`) that starts in the
     /// first BYTES bytes with no opening tag before it shows the prompt
     /// opened the reasoning: everything before it is reasoning. To decide,
-    /// `stream` holds the document's start back until such a closer, an
-    /// opening tag or the end of the window arrives (or the input ends);
-    /// name the model or pass `--think-window 0` to stream from the first
-    /// byte. Past the window a lone closer is markup and what precedes it
-    /// text.
+    /// `parse` and `stream` hold the document's start back until such a
+    /// closer, an opening tag or the end of the window arrives (or the
+    /// input ends), which is why it is off by default: prose streams from
+    /// the first byte. Past the window a lone closer is markup and what
+    /// precedes it text.
     #[arg(long, value_name = "BYTES", default_value_t = toolcall_core::config::DEFAULT_THINK_WINDOW, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=MAX_HELD))]
     pub think_window: usize,
 
