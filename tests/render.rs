@@ -142,6 +142,59 @@ fn golden_calls_parse_back() {
     }
 }
 
+/// The prompt side is never a call: every family's rendered tools block,
+/// results and error, parsed on its own, gives no call and no error.
+#[test]
+fn rendered_prompts_hold_no_calls() {
+    let mut failures = Vec::new();
+    for fam in families() {
+        for case in ["tools", "result", "results", "error"] {
+            let path = root()
+                .join("fixtures/render")
+                .join(fam.id)
+                .join(format!("{case}.out"));
+            let text = std::fs::read_to_string(&path).expect("golden rendering");
+            let doc = toolcall::document::parse(text.as_bytes(), &Config::default());
+            if !doc.calls.is_empty() || !doc.errors.is_empty() {
+                failures.push(format!(
+                    "{}: {} calls, {} errors",
+                    path.display(),
+                    doc.calls.len(),
+                    doc.errors.len()
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A ChatML transcript made of a family's rendered pieces (tools in the
+/// system turn, a user turn, the family's calls in the assistant turn, the
+/// results in a user turn, an answer) gives exactly the assistant's calls.
+#[test]
+fn transcripts_give_only_the_assistants_calls() {
+    let read = |fam: &str, case: &str| {
+        std::fs::read_to_string(root().join("fixtures/render").join(fam).join(case))
+            .expect("golden rendering")
+    };
+    for fam in families() {
+        let id = fam.id;
+        let calls = read(id, "call.out");
+        let want = parsed(&calls);
+        assert!(!want.is_empty(), "{id}: call.out holds no call");
+        let transcript = format!(
+            "<|im_start|>system\nYou are a helpful assistant.\n\n{}<|im_end|>\n\
+             <|im_start|>user\nWhat is the weather in Paris?<|im_end|>\n\
+             <|im_start|>assistant\n{calls}<|im_end|>\n\
+             <|im_start|>user\n{}<|im_end|>\n\
+             <|im_start|>assistant\nIt is sunny.<|im_end|>\n",
+            read(id, "tools.out"),
+            read(id, "results.out"),
+        );
+        assert_eq!(parsed(&transcript), want, "{id}:\n{transcript}");
+    }
+}
+
 fn parsed(text: &str) -> Vec<(String, Value)> {
     let doc = toolcall::document::parse(text.as_bytes(), &Config::default());
     doc.calls

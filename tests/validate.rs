@@ -561,3 +561,34 @@ fn python_type_names_in_a_tools_file_are_read_with_a_warning() {
     assert_eq!(out["arguments"]["times"], serde_json::json!(3));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A ChatML transcript (a system prompt with the tools block, a user turn,
+/// one call, its result, the answer) validates clean: the tool
+/// definitions and the result are not calls, so there is exactly one call
+/// and no diagnostic (issue 32's example, which once gave 4 invented calls
+/// and 9 diagnostics).
+#[test]
+fn a_chatml_transcript_has_only_the_assistants_call() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let r = common::run_binary(
+        &[
+            "validate",
+            "--no-config",
+            "--tools",
+            "fixtures/turns/tools.json",
+            "fixtures/turns/chatml-transcript.txt",
+        ],
+        None,
+        Some(root),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let recs = records(&r.out());
+    assert_eq!(recs.len(), 1, "{recs:?}");
+    assert_eq!(recs[0]["name"], "get_weather");
+    assert_eq!(recs[0]["valid"], true);
+    assert!(
+        !r.stderr.contains("error") && !r.stderr.contains("warning"),
+        "{}",
+        r.stderr
+    );
+}

@@ -156,6 +156,9 @@ pub fn call_from_owned_object(
         return Err(Shape::NotCall);
     };
     let arg_key = ARG_KEYS.iter().copied().find(|k| field(&obj, k).is_some());
+    if is_tool_definition(&obj, arg_key) {
+        return Err(Shape::NotCall);
+    }
     if ev == Evidence::Weak {
         // Unmarked JSON is a call only with the full shape.
         match arg_key.and_then(|k| field(&obj, k)) {
@@ -178,6 +181,53 @@ pub fn call_from_owned_object(
         id,
         repairs,
     })
+}
+
+/// Keywords a JSON Schema object may carry at its top level.
+const SCHEMA_KEYS: &[&str] = &[
+    "type",
+    "properties",
+    "required",
+    "additionalProperties",
+    "description",
+    "title",
+    "$schema",
+    "$defs",
+    "definitions",
+    "$id",
+];
+
+/// True for a JSON Schema of an object: `"type": "object"`, `properties`
+/// an object, and nothing but schema keywords.
+fn is_object_schema(v: &Value) -> bool {
+    let Value::Object(m) = v else {
+        return false;
+    };
+    matches!(field(m, "type"), Some(Value::String(t)) if t == "object")
+        && matches!(field(m, "properties"), Some(Value::Object(_)))
+        && m.keys().all(|k| SCHEMA_KEYS.contains(&k.as_str()))
+}
+
+/// True when a call-shaped object is a tool *definition*: its parameters
+/// are a JSON Schema (`{"name", "description", "parameters": {"type":
+/// "object", "properties": …}}`, OpenAI's and most templates' tool lists),
+/// or it carries a description beside a schema under any arguments key.
+/// A system prompt's tool list is never a call, and no model calls a tool
+/// with a schema of its own parameters as the arguments.
+fn is_tool_definition(obj: &Map<String, Value>, arg_key: Option<&str>) -> bool {
+    for key in ["input_schema", "parameters_json_schema", "inputSchema"] {
+        if field(obj, key).is_some_and(is_object_schema) {
+            return true;
+        }
+    }
+    let Some(key) = arg_key else {
+        return false;
+    };
+    let Some(args) = field(obj, key) else {
+        return false;
+    };
+    is_object_schema(args)
+        && (key == "parameters" || matches!(field(obj, "description"), Some(Value::String(_))))
 }
 
 /// The commonest call body, `{"name": "…", "arguments": {…}}` with exactly

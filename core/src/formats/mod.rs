@@ -10,13 +10,14 @@
 //! `render`, `validate`, completions and docs all read [`FORMATS`].
 //!
 //! What formats share lives in [`shared`]; openers that belong to no format
-//! (reasoning tags, code fences, end-of-turn tokens) in [`reasoning`],
-//! [`fenced`] and [`markup`].
+//! (reasoning tags, code fences, end-of-turn tokens, other roles' turns) in
+//! [`reasoning`], [`fenced`], [`markup`] and [`turns`].
 
 mod api;
 pub mod markup;
 pub mod reasoning;
 pub mod registry;
+pub mod turns;
 
 pub mod shared;
 

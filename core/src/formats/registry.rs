@@ -3,14 +3,19 @@
 //! (which bytes to look at at a line start, document-start probes, lead
 //! bytes). Nothing here names a format.
 
-use super::{markup, reasoning, Action, Format, FormatId, Opener, Probe, ProbeCx, FORMATS};
+use super::{markup, reasoning, turns, Action, Format, FormatId, Opener, Probe, ProbeCx, FORMATS};
 use crate::config::Config;
 use crate::formats::Place;
 use crate::scan::{self, Prefix};
 use std::sync::OnceLock;
 
 /// Openers that belong to no format: always on, whatever `--format` says.
-static STRUCTURAL: &[&[Opener]] = &[reasoning::OPENERS, super::fenced::OPENERS, markup::OPENERS];
+static STRUCTURAL: &[&[Opener]] = &[
+    turns::OPENERS,
+    reasoning::OPENERS,
+    super::fenced::OPENERS,
+    markup::OPENERS,
+];
 
 /// The descriptor of `id`.
 pub fn get(id: FormatId) -> &'static Format {

@@ -1,0 +1,545 @@
+//! Turns that are not the model's: system prompts, tool definitions, user
+//! messages and tool results, read as text in which no call is looked for.
+//!
+//! A document that is more than one reply (an echoed prompt, a transcript,
+//! the output of `toolcall render tools`) carries the prompt's own words:
+//! tool definitions whose JSON looks like a call, template instructions
+//! with example calls (`<function=example_function_name>`), tool results
+//! that quote JSON. None of them is a call the model made. A turn header
+//! of a role other than the assistant's (ChatML `<|im_start|>user`, Llama 3
+//! `<|start_header_id|>system<|end_header_id|>`, Gemma `<start_of_turn>user`,
+//! Granite, DeepSeek, GLM, Phi, Kimi, Cohere, Mistral `[INST]` …) starts a
+//! verbatim span: its header is markup, its body text, up to the first
+//! turn marker of any family ([`TURN_ENDS`]). A tool-definition prompt
+//! with no turn markers at all (what `render tools` writes) is recognised
+//! by its template's opening words at the start of the document, or by a
+//! `# Tools` heading followed by a template's sentence, and is text to the
+//! next turn marker or the end of the document.
+//!
+//! The assistant's own headers stay what they were (markup, or the start
+//! of a format's block), so the calls of the assistant's turns are read as
+//! in a single reply.
+
+use super::{Action, Opener, Place, Probe, ProbeCx, Rank};
+use crate::scan::{self, Prefix};
+
+/// Markers that end a turn or begin the next one, in every family this
+/// module knows: a span of another role's text ends before the first of
+/// them (the marker itself is read as usual after it).
+pub const TURN_ENDS: &[&[u8]] = &[
+    b"<|im_end|>",
+    b"<|im_start|>",
+    b"<|eot_id|>",
+    b"<|start_header_id|>",
+    b"<end_of_turn>",
+    b"<start_of_turn>",
+    b"<|end_of_text|>",
+    b"<|start_of_role|>",
+    "<｜Assistant｜>".as_bytes(),
+    "<｜User｜>".as_bytes(),
+    "<｜end▁of▁sentence｜>".as_bytes(),
+    "<｜tool▁outputs▁end｜>".as_bytes(),
+    b"<|end|>",
+    b"<|assistant|>",
+    b"<|user|>",
+    b"<|system|>",
+    b"<|observation|>",
+    b"<|END_OF_TURN_TOKEN|>",
+    b"<|START_OF_TURN_TOKEN|>",
+    b"<|im_assistant|>",
+    b"<|im_user|>",
+    b"<|im_system|>",
+    b"<|end_message|>",
+    b"<end_of_sentence>",
+    b"<beginning_of_sentence>",
+    b"</s>",
+    b"<|endoftext|>",
+    b"[/INST]",
+    b"[INST]",
+    b"[/AVAILABLE_TOOLS]",
+    b"[/TOOL_RESULTS]",
+    b"[/SYSTEM_PROMPT]",
+];
+
+/// Where a tool-definition block of its own ends: its closer, or a turn
+/// marker when the closer was left out.
+const TOOL_BLOCK_ENDS: &[&[u8]] = &[
+    b"</AVAILABLE_TOOLS>",
+    b"<|tool_list_end|>",
+    b"<|im_end|>",
+    b"<|im_start|>",
+    b"<|eot_id|>",
+    b"<|start_header_id|>",
+    b"<|end|>",
+    b"</s>",
+];
+
+/// Roles whose turns are not the model's.
+const OTHER_ROLES: &[&[u8]] = &[
+    b"system",
+    b"developer",
+    b"user",
+    b"tool",
+    b"ipython",
+    b"available_tools",
+    b"tool_response",
+    b"documents",
+];
+
+/// A header: a literal, then (for the role-naming ones) one of
+/// [`OTHER_ROLES`] and the literal that closes the header.
+struct Header {
+    open: &'static [u8],
+    /// `None`: the literal alone is the header of a non-assistant turn.
+    role_then: Option<&'static [u8]>,
+    /// What ends the span ([`TURN_ENDS`] for a turn).
+    close: &'static [&'static [u8]],
+}
+
+/// Headers opened by `<`.
+const ANGLE_HEADERS: &[Header] = &[
+    // ChatML (Qwen, Hermes, …): `<|im_start|>user\n`; the role ends at the
+    // line's end
+    Header {
+        open: b"<|im_start|>",
+        role_then: Some(b"\n"),
+        close: TURN_ENDS,
+    },
+    // Llama 3: `<|start_header_id|>system<|end_header_id|>\n\n`
+    Header {
+        open: b"<|start_header_id|>",
+        role_then: Some(b"<|end_header_id|>"),
+        close: TURN_ENDS,
+    },
+    // MiniMax-Text-01: `<beginning_of_sentence>system tool_setting=tools\n`
+    Header {
+        open: b"<beginning_of_sentence>",
+        role_then: Some(b"\n"),
+        close: TURN_ENDS,
+    },
+    // Gemma: `<start_of_turn>user\n`
+    Header {
+        open: b"<start_of_turn>",
+        role_then: Some(b"\n"),
+        close: TURN_ENDS,
+    },
+    // Granite: `<|start_of_role|>system<|end_of_role|>`
+    Header {
+        open: b"<|start_of_role|>",
+        role_then: Some(b"<|end_of_role|>"),
+        close: TURN_ENDS,
+    },
+    // DeepSeek: `<｜User｜>` … `<｜Assistant｜>`, and its tool outputs
+    Header {
+        open: "<｜User｜>".as_bytes(),
+        role_then: None,
+        close: TURN_ENDS,
+    },
+    Header {
+        open: "<｜tool▁outputs▁begin｜>".as_bytes(),
+        role_then: None,
+        close: TURN_ENDS,
+    },
+    // GLM, Phi, Zephyr: `<|system|>`, `<|user|>`; GLM's tool results
+    Header {
+        open: b"<|system|>",
+        role_then: None,
+        close: TURN_ENDS,
+    },
+    Header {
+        open: b"<|user|>",
+        role_then: None,
+        close: TURN_ENDS,
+    },
+    Header {
+        open: b"<|observation|>",
+        role_then: None,
+        close: TURN_ENDS,
+    },
+    // Kimi: `<|im_system|>`, `<|im_user|>` … `<|im_end|>`
+    Header {
+        open: b"<|im_system|>",
+        role_then: None,
+        close: TURN_ENDS,
+    },
+    Header {
+        open: b"<|im_user|>",
+        role_then: None,
+        close: TURN_ENDS,
+    },
+    // Cohere: `<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>`, `<|USER_TOKEN|>`
+    Header {
+        open: b"<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>",
+        role_then: None,
+        close: TURN_ENDS,
+    },
+    Header {
+        open: b"<|START_OF_TURN_TOKEN|><|USER_TOKEN|>",
+        role_then: None,
+        close: TURN_ENDS,
+    },
+    // Inkling: `<|message_system|>`, `<|message_user|>` … `<|end_message|>`
+    Header {
+        open: b"<|message_system|>",
+        role_then: None,
+        close: TURN_ENDS,
+    },
+    Header {
+        open: b"<|message_user|>",
+        role_then: None,
+        close: TURN_ENDS,
+    },
+    // tool-definition blocks: Nemotron, LFM2
+    Header {
+        open: b"<AVAILABLE_TOOLS>",
+        role_then: None,
+        close: TOOL_BLOCK_ENDS,
+    },
+    Header {
+        open: b"<|tool_list_start|>",
+        role_then: None,
+        close: TOOL_BLOCK_ENDS,
+    },
+];
+
+/// Headers opened by `[` (Mistral).
+const BRACKET_HEADERS: &[Header] = &[
+    Header {
+        open: b"[INST]",
+        role_then: None,
+        close: TURN_ENDS,
+    },
+    Header {
+        open: b"[AVAILABLE_TOOLS]",
+        role_then: None,
+        close: TURN_ENDS,
+    },
+    Header {
+        open: b"[TOOL_RESULTS]",
+        role_then: None,
+        close: TURN_ENDS,
+    },
+    Header {
+        open: b"[SYSTEM_PROMPT]",
+        role_then: None,
+        close: TURN_ENDS,
+    },
+];
+
+/// Mistral's closing tags and the tool-definition closers: markup where
+/// they stand.
+const CLOSERS: &[&[u8]] = &[
+    b"[/INST]",
+    b"[/AVAILABLE_TOOLS]",
+    b"[/TOOL_RESULTS]",
+    b"[/SYSTEM_PROMPT]",
+    b"</AVAILABLE_TOOLS>",
+    b"<|tool_list_end|>",
+];
+
+/// Longest role word looked at after a role-naming header.
+const MAX_ROLE: usize = 32;
+
+/// Matches one of `headers` at the start of `input`: the header's length.
+fn header(input: &[u8], headers: &[Header], cx: &ProbeCx) -> Probe {
+    let mut partial = false;
+    for h in headers {
+        match scan::prefix(input, h.open) {
+            Prefix::Full => {}
+            Prefix::Partial => {
+                partial = true;
+                continue;
+            }
+            Prefix::No => continue,
+        }
+        let at = h.open.len();
+        let Some(then) = h.role_then else {
+            return verbatim(at, h.close);
+        };
+        let rest = &input[at..];
+        let Some(end) = scan::find(&rest[..rest.len().min(MAX_ROLE + then.len())], 0, then) else {
+            if rest.len() < MAX_ROLE + then.len() && !cx.eof {
+                return Probe::NeedMore;
+            }
+            return Probe::NotMarker;
+        };
+        // the role is the header's first word (InternLM writes
+        // `<|im_start|>system name=<|plugin|>`)
+        let role = rest[..end].trim_ascii();
+        let role = role.split(|&b| b == b' ').next().unwrap_or(role);
+        if !OTHER_ROLES.contains(&role) {
+            // the assistant's turn (or a role this module does not know)
+            return Probe::NotMarker;
+        }
+        let mut len = at + end + then.len();
+        // the blank line Llama 3 writes after its header belongs to it (up
+        // to two newlines, waited for while they may still arrive)
+        if then != b"\n" {
+            for _ in 0..2 {
+                match input.get(len) {
+                    Some(b'\n') => len += 1,
+                    None if !cx.eof => return Probe::NeedMore,
+                    _ => break,
+                }
+            }
+        }
+        return verbatim(len, h.close);
+    }
+    if partial && !cx.eof {
+        Probe::NeedMore
+    } else {
+        Probe::NotMarker
+    }
+}
+
+fn verbatim(header_len: usize, close: &'static [&'static [u8]]) -> Probe {
+    Probe::Match(Action::Verbatim { header_len, close })
+}
+
+fn probe_angle(input: &[u8], cx: &ProbeCx) -> Probe {
+    match header(input, ANGLE_HEADERS, cx) {
+        Probe::NotMarker => closer(input, cx),
+        p => p,
+    }
+}
+
+fn probe_bracket(input: &[u8], cx: &ProbeCx) -> Probe {
+    match header(input, BRACKET_HEADERS, cx) {
+        Probe::NotMarker => closer(input, cx),
+        p => p,
+    }
+}
+
+fn closer(input: &[u8], cx: &ProbeCx) -> Probe {
+    let mut partial = false;
+    for c in CLOSERS {
+        match scan::prefix(input, c) {
+            Prefix::Full => return Probe::Match(Action::Markup { len: c.len() }),
+            Prefix::Partial => partial = true,
+            Prefix::No => {}
+        }
+    }
+    if partial && !cx.eof {
+        Probe::NeedMore
+    } else {
+        Probe::NotMarker
+    }
+}
+
+/// The opening words of the tool sections chat templates write, when they
+/// start a document (a prompt or a system message given alone).
+const PROMPT_STARTS: &[&[u8]] = &[
+    b"You have access to the following functions",
+    b"You have access to the following tools",
+    b"You have access to a set of tools",
+    b"Given the following functions, please respond with a JSON",
+    b"You are capable of executing available function",
+    b"You are a model that can do function calling with the following functions",
+    b"In addition to plain text responses, you can choose to call one or more of the provided functions",
+    b"Here are the tools available in JSONSchema format",
+    b"Here are the available tools",
+    b"List of tools: ",
+    b"You can use the following tools",
+    b"Function:\ndef ",
+    "你是一位函数组合专家".as_bytes(),
+];
+
+/// The sentences that follow a `# Tools` heading in chat templates.
+const AFTER_TOOLS_HEADING: &[&[u8]] = &[
+    b"You may call one or more ",
+    b"You have access to",
+    b"You are provided with function signatures",
+    b"Here are the tools available",
+    b"Here are the available tools",
+    b"Here is the list of tools",
+    b"## functions",
+    b"## Functions",
+];
+
+/// Markdown headings chat templates open their tool sections with.
+const TOOLS_HEADINGS: &[&[u8]] = &[b"# Tools", b"## Tools", b"## Available Tools"];
+
+/// How far past a `# Tools` heading its template sentence is looked for.
+const HEADING_WINDOW: usize = 256;
+
+fn probe_prompt_start(input: &[u8], cx: &ProbeCx) -> Probe {
+    if cx.doc_start {
+        let mut partial = false;
+        for p in PROMPT_STARTS {
+            match scan::prefix(input, p) {
+                Prefix::Full => return verbatim(0, TURN_ENDS),
+                Prefix::Partial => partial = true,
+                Prefix::No => {}
+            }
+        }
+        if partial && !cx.eof {
+            return Probe::NeedMore;
+        }
+    }
+    Probe::NotMarker
+}
+
+fn probe_tools_heading(input: &[u8], cx: &ProbeCx) -> Probe {
+    let mut partial = false;
+    for h in TOOLS_HEADINGS {
+        match scan::prefix(input, h) {
+            Prefix::Full => {}
+            Prefix::Partial => {
+                partial = true;
+                continue;
+            }
+            Prefix::No => continue,
+        }
+        let after = &input[h.len()..];
+        let window = &after[..after.len().min(HEADING_WINDOW)];
+        // the heading is a line of its own, then blank lines
+        let Some(nl) = window.iter().position(|&b| b != b' ' && b != b'\r') else {
+            return wait_or_not(window.len() < HEADING_WINDOW, cx);
+        };
+        if window[nl] != b'\n' {
+            continue;
+        }
+        let body = nl
+            + window[nl..]
+                .iter()
+                .position(|b| !b.is_ascii_whitespace())
+                .unwrap_or(window.len() - nl);
+        let sentence = &window[body..];
+        let mut more = false;
+        for s in AFTER_TOOLS_HEADING {
+            match scan::prefix(sentence, s) {
+                Prefix::Full => return verbatim(0, TURN_ENDS),
+                Prefix::Partial => more = true,
+                Prefix::No => {}
+            }
+        }
+        if (more || body == window.len()) && window.len() < HEADING_WINDOW && !cx.eof {
+            return Probe::NeedMore;
+        }
+    }
+    wait_or_not(partial, cx)
+}
+
+fn wait_or_not(may_continue: bool, cx: &ProbeCx) -> Probe {
+    if may_continue && !cx.eof {
+        Probe::NeedMore
+    } else {
+        Probe::NotMarker
+    }
+}
+
+/// Non-assistant turn headers and tool-definition blocks opened by `<`.
+pub const ANGLE_TURNS: Opener = Opener {
+    lit: b"<",
+    ci: false,
+    place: Place::Anywhere,
+    rank: Rank::Early,
+    also: &[],
+    probe: probe_angle,
+};
+
+/// Mistral's `[INST]`, `[AVAILABLE_TOOLS]`, `[TOOL_RESULTS]`,
+/// `[SYSTEM_PROMPT]` and their closing tags.
+pub const BRACKET_TURNS: Opener = Opener {
+    lit: b"[",
+    ci: false,
+    place: Place::Anywhere,
+    rank: Rank::Early,
+    also: &[],
+    probe: probe_bracket,
+};
+
+/// A `# Tools` heading followed by a chat template's sentence.
+pub const TOOLS_HEADING: Opener = Opener {
+    lit: b"#",
+    ci: false,
+    place: Place::LineStart,
+    rank: Rank::Early,
+    also: &[],
+    probe: probe_tools_heading,
+};
+
+/// A template's tool-section opening words at the start of a document.
+/// The literal is the first byte of every [`PROMPT_STARTS`] entry's
+/// group; the probe compares the whole sentence.
+const fn prompt_start(first: &'static [u8]) -> Opener {
+    Opener {
+        lit: first,
+        ci: false,
+        place: Place::LineStart,
+        rank: Rank::Early,
+        also: &[],
+        probe: probe_prompt_start,
+    }
+}
+
+/// Its openers, in probe order.
+pub static OPENERS: &[Opener] = &[
+    ANGLE_TURNS,
+    BRACKET_TURNS,
+    TOOLS_HEADING,
+    prompt_start(b"You "),
+    prompt_start(b"Given "),
+    prompt_start(b"In addition"),
+    prompt_start(b"Here are"),
+    prompt_start(b"List of tools"),
+    prompt_start(b"Function:"),
+    prompt_start("你是".as_bytes()),
+];
+
+#[cfg(test)]
+mod tests {
+    use crate::config::Config;
+    use crate::document;
+
+    fn calls(input: &str) -> usize {
+        document::parse(input.as_bytes(), &Config::default())
+            .calls
+            .len()
+    }
+
+    #[test]
+    fn other_roles_turns_hold_no_calls() {
+        let t = "<|im_start|>system\nUse <tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call> to call.<|im_end|>\n\
+                 <|im_start|>user\n{\"name\": \"g\", \"arguments\": {\"a\": 1}}<|im_end|>\n\
+                 <|im_start|>assistant\n<tool_call>{\"name\": \"h\", \"arguments\": {}}</tool_call><|im_end|>\n";
+        let doc = document::parse(t.as_bytes(), &Config::default());
+        let names: Vec<&str> = doc.calls.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["h"]);
+        assert!(doc.errors.is_empty(), "{:?}", doc.errors);
+    }
+
+    #[test]
+    fn llama3_headers_by_role() {
+        let t = "<|start_header_id|>user<|end_header_id|>\n\n{\"name\": \"f\", \"parameters\": {}}<|eot_id|>\
+                 <|start_header_id|>assistant<|end_header_id|>\n\n{\"name\": \"g\", \"parameters\": {}}<|eot_id|>";
+        let doc = document::parse(t.as_bytes(), &Config::default());
+        let names: Vec<&str> = doc.calls.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["g"]);
+    }
+
+    #[test]
+    fn tool_prompt_without_turn_markers_is_text() {
+        let t = "# Tools\n\nYou have access to the following functions:\n\n<tools>\n{\"name\": \"f\"}\n</tools>\n\n<tool_call>\n<function=example_function_name>\n<parameter=a>\n1\n</parameter>\n</function>\n</tool_call>\n";
+        assert_eq!(calls(t), 0);
+        // a heading of that name in prose, followed by a call, is prose
+        let t = "# Tools\n\nI will use search.\n<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>";
+        assert_eq!(calls(t), 1);
+    }
+
+    #[test]
+    fn prompt_opening_words_count_only_at_the_start() {
+        let t = "Sure.\nYou have access to the following functions, so:\n<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>";
+        assert_eq!(calls(t), 1);
+        let t = "You have access to the following functions:\n<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>";
+        assert_eq!(calls(t), 0);
+    }
+
+    #[test]
+    fn mistral_instructions_are_text() {
+        let t = "[AVAILABLE_TOOLS][{\"type\": \"function\", \"function\": {\"name\": \"f\"}}][/AVAILABLE_TOOLS][INST]call [TOOL_CALLS]x[/INST][TOOL_CALLS]g[ARGS]{}";
+        let doc = document::parse(t.as_bytes(), &Config::default());
+        let names: Vec<&str> = doc.calls.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["g"]);
+    }
+}
