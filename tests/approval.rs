@@ -440,6 +440,18 @@ fn an_approvers_edit_meets_the_deny_rules_and_max_risk() {
     );
     assert_eq!(statuses(&r), ["completed"]);
     assert!(r[0]["content"].as_str().unwrap_or("").contains("/tmp/b"));
+    // and the tool is told the risk of the arguments it runs with
+    let r = exec(
+        &dir,
+        &[
+            "--approver",
+            &to("/etc/hosts"),
+            "--bind",
+            "marker=echo $TOOLCALL_RISK",
+        ],
+        &note,
+    );
+    assert_eq!(r[0]["content"], "critical\n", "{}", r[0]);
 }
 
 #[test]

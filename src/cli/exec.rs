@@ -530,6 +530,13 @@ impl Runner {
             return ToolResult::not_run(id, name, Status::Failed, "no command");
         };
         let args_json = serde_json::to_string(arguments).unwrap_or_else(|_| "{}".into());
+        // edited arguments carry their own risk
+        let risk = match &self.tools.registry {
+            Some(reg) if arguments != j.call.arguments.as_value() => {
+                reg.check(name, arguments, &self.tools.policy).risk
+            }
+            _ => j.verdict.risk,
+        };
         let own = j
             .meta
             .as_ref()
@@ -547,7 +554,7 @@ impl Runner {
                     ("TOOLCALL_ARGUMENTS".into(), args_json),
                     ("TOOLCALL_TOOL".into(), name.to_string()),
                     ("TOOLCALL_CALL_ID".into(), id.to_string()),
-                    ("TOOLCALL_RISK".into(), j.verdict.risk.as_str().to_string()),
+                    ("TOOLCALL_RISK".into(), risk.as_str().to_string()),
                 ],
                 timeout,
                 grace: self.grace,
