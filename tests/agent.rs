@@ -15,7 +15,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 use toolcall::agent::approval::{
-    decide, glob_match, By, Facts, Pattern, Permissions, Pre, Rules, Session,
+    decide, glob_match, looks_like_path, normalize_path, normalized_paths, summary_glob_match, By,
+    Facts, Pattern, Permissions, Pre, Rules, Session,
 };
 use toolcall::agent::settings::Settings;
 use toolcall::agent::state::{target, Machine, State, Transition};
@@ -399,6 +400,46 @@ fn patterns_and_globs() {
     assert!(p("w:~Write *").matches("w", &args, "Write hosts"));
     assert!(Pattern::parse("w:path=x").is_err());
     assert!(Pattern::parse(":~x").is_err());
+    // summary globs: `*` and `?` cross `/`
+    assert!(summary_glob_match("*rm -rf*", "Run rm -rf /"));
+    assert!(summary_glob_match("Run ?", "Run /"));
+    assert!(!glob_match("*rm -rf*", "Run rm -rf /"));
+    assert!(p("shell:~*rm -rf*").matches("shell", &args, "Run rm -rf /"));
+    // paths, normalised lexically
+    for (raw, normal) in [
+        ("/tmp/../etc/shadow", "/etc/shadow"),
+        ("//etc//passwd", "/etc/passwd"),
+        ("/./etc/./passwd", "/etc/passwd"),
+        (" /etc/passwd\t", "/etc/passwd"),
+        ("/../..", "/"),
+        ("a/../../b", "../b"),
+        ("a/..", "."),
+        ("/tmp/x/", "/tmp/x/"),
+    ] {
+        assert!(looks_like_path(raw), "{raw}");
+        assert_eq!(normalize_path(raw), normal, "{raw}");
+    }
+    assert!(!looks_like_path("https://x.org/a") && !looks_like_path("hello"));
+    let a = json!({"path": "/tmp/../etc/shadow", "u": "https://x.org//a"});
+    assert_eq!(
+        normalized_paths(&a),
+        Some(json!({"path": "/etc/shadow", "u": "https://x.org//a"}))
+    );
+    assert_eq!(normalized_paths(&json!({"path": "/etc/x"})), None);
+    // allow rules see the normalised path; deny rules either form
+    let dotted = json!({"path": "/tmp/../etc/shadow"});
+    assert!(!p("w:/path=/tmp/**").matches("w", &dotted, ""));
+    assert!(p("w:/path=/etc/**").matches("w", &dotted, ""));
+    assert!(p("w:/path=/tmp/**").matches_either_form("w", &dotted, ""));
+    let rules = Rules {
+        allow: vec![p("w:/path=/tmp/**")],
+        ..Rules::default()
+    };
+    let f = facts("w", &dotted, Risk::High);
+    assert!(matches!(
+        decide(&f, &rules, &Permissions::default(), &Session::default()),
+        Pre::Ask { .. }
+    ));
 }
 
 // ---------------------------------------------------------- running it

@@ -193,18 +193,29 @@ fn diagnostics_carry_line_and_column() {
         "{err}"
     );
     // records piped from parse point back into the transcript they name
+    // when it is an input on the command line too; a file a record names
+    // is never opened otherwise (records are data): the diagnostic points
+    // at the record's line
     let (out, _, _) = run(&["parse", "bad-days.log"]);
     let tmp = std::env::temp_dir().join(format!("toolcall-validate-{}.ndjson", std::process::id()));
     std::fs::write(&tmp, out).expect("write");
+    let tmp_name = tmp.to_str().expect("utf-8 path");
     let (_, err, code) = run(&[
         "validate",
         "--tools",
         "tools/openai-chat.json",
-        tmp.to_str().expect("utf-8 path"),
+        tmp_name,
+        "bad-days.log",
     ]);
-    let _ = std::fs::remove_file(&tmp);
     assert_eq!(code, 1);
     assert!(err.starts_with("bad-days.log:7:3: error[TLP-004]"), "{err}");
+    let (_, err, code) = run(&["validate", "--tools", "tools/openai-chat.json", tmp_name]);
+    let _ = std::fs::remove_file(&tmp);
+    assert_eq!(code, 1);
+    assert!(
+        err.starts_with(&format!("{tmp_name}:1:80: error[TLP-004]: /days")),
+        "{err}"
+    );
 }
 
 #[test]

@@ -12,7 +12,7 @@ use crate::validate::Risk;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use serde_json::{json, Value};
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -66,7 +66,11 @@ pub struct ApprovalArgs {
     ///
     /// RULE is NAME, NAME:/POINTER=GLOB (a JSON Pointer into the
     /// arguments) or NAME:~GLOB (the summary). Globs: `*` any run but
-    /// `/`, `**` any run, `?` one character.
+    /// `/`, `**` any run, `?` one character; in summary globs `*` and `?`
+    /// cross `/` too. A value that looks like a path (it holds a `/`, no
+    /// `://`) is matched normalised: blanks trimmed, `//` and `/./`
+    /// collapsed, `..` resolved (`/tmp/../etc/x` is `/etc/x`; symbolic
+    /// links are not followed).
     ///
     /// Examples:
     ///
@@ -77,6 +81,10 @@ pub struct ApprovalArgs {
     pub allow: Vec<Pattern>,
 
     /// Never run calls that match RULE (repeatable; deny wins over allow).
+    ///
+    /// A path value is denied in its normalised form and as written. A
+    /// glob cannot contain a shell tool (`rm -r -f /`, `$(printf rm) -rf`
+    /// get past any denial): give such a tool an --allow list instead.
     ///
     /// Example:
     ///
@@ -154,6 +162,21 @@ pub struct Request<'a> {
     pub arguments: &'a Value,
     /// Found as JSON in prose.
     pub inline: bool,
+    /// The tool's `x-toolcall.category`.
+    pub category: Option<&'a str>,
+    /// The tools file's `requires_approval`.
+    pub requires_approval: Option<bool>,
+}
+
+/// What the tools file makes of a set of arguments (edited ones): the
+/// summary and risk they give, and the schema errors, if any.
+pub struct Checked {
+    /// The summary for these arguments.
+    pub summary: String,
+    /// The risk for these arguments (`risk_when` included).
+    pub risk: Risk,
+    /// The schema errors, one line; `None` when the arguments are valid.
+    pub errors: Option<String>,
 }
 
 impl Request<'_> {
@@ -279,14 +302,47 @@ impl Approvals {
         decide(facts, &self.rules, &self.perms, &self.session)
     }
 
+    /// The decision on edited arguments, the same as on the model's own
+    /// ([`decide`]: deny rules and `--max-risk` first, the risk and
+    /// summary recomputed by `check`, the schema): what they give when they
+    /// may run (with a person's or approver's consent), else why not.
+    pub fn review(
+        &self,
+        req: &Request<'_>,
+        arguments: &Value,
+        check: &mut dyn FnMut(&Value) -> Checked,
+    ) -> Result<Checked, String> {
+        let c = check(arguments);
+        let facts = Facts {
+            name: req.name,
+            arguments,
+            summary: &c.summary,
+            risk: c.risk,
+            known: true,
+            valid: c.errors.is_none(),
+            inline: req.inline,
+            in_reasoning: false,
+            category: req.category,
+            requires_approval: req.requires_approval,
+        };
+        match self.pre(&facts) {
+            Pre::NotRun { reason, .. } => Err(format!(
+                "the edited arguments are not valid: {}",
+                c.errors.as_deref().unwrap_or(&reason)
+            )),
+            Pre::Deny { reason, .. } => Err(format!("the edited arguments are denied: {reason}")),
+            Pre::Approve { .. } | Pre::Ask { .. } => Ok(c),
+        }
+    }
+
     /// Asks about a call that needs it (after [`Approvals::pre`] said
-    /// [`Pre::Ask`]). `check` re-validates edited arguments (an error
-    /// message for arguments the tool would refuse).
+    /// [`Pre::Ask`]). `check` judges edited arguments against the tools
+    /// file; they then go through [`Approvals::review`].
     pub fn ask(
         &mut self,
         req: &Request<'_>,
         cancel: &AtomicBool,
-        check: &mut dyn FnMut(&Value) -> Result<(), String>,
+        check: &mut dyn FnMut(&Value) -> Checked,
     ) -> Verdict {
         let started = Instant::now();
         let mut v = match self.mode {
@@ -330,19 +386,15 @@ impl Approvals {
         &mut self,
         d: Decision,
         by: By,
-        name: &str,
-        check: &mut dyn FnMut(&Value) -> Result<(), String>,
+        req: &Request<'_>,
+        check: &mut dyn FnMut(&Value) -> Checked,
     ) -> Verdict {
         if let (true, Some(args)) = (d.approved, &d.arguments) {
-            if let Err(e) = check(args) {
-                return Verdict::new(
-                    false,
-                    by,
-                    Some(format!("the edited arguments are not valid: {e}")),
-                );
+            if let Err(e) = self.review(req, args, check) {
+                return Verdict::new(false, by, Some(e));
             }
         }
-        let remembered = match self.keep(&d, name) {
+        let remembered = match self.keep(&d, req.name) {
             Ok(r) => r,
             Err(e) => {
                 eprintln!(
@@ -374,7 +426,7 @@ impl Approvals {
         cmd: &str,
         req: &Request<'_>,
         cancel: &AtomicBool,
-        check: &mut dyn FnMut(&Value) -> Result<(), String>,
+        check: &mut dyn FnMut(&Value) -> Checked,
     ) -> Verdict {
         let mut line = json!({"type": "approval_request"});
         if let (Value::Object(m), Value::Object(f)) = (&mut line, req.fields(self.timeout)) {
@@ -411,7 +463,7 @@ impl Approvals {
             return deny("the approver gave no decision".into());
         };
         match serde_json::from_str::<Decision>(first) {
-            Ok(d) => self.finish(d, By::Approver, req.name, check),
+            Ok(d) => self.finish(d, By::Approver, req, check),
             Err(e) => deny(format!("the approver's decision is not valid JSON: {e}")),
         }
     }
@@ -420,7 +472,7 @@ impl Approvals {
         &mut self,
         req: &Request<'_>,
         cancel: &AtomicBool,
-        check: &mut dyn FnMut(&Value) -> Result<(), String>,
+        check: &mut dyn FnMut(&Value) -> Checked,
     ) -> Verdict {
         if self.tty.is_none() && !self.tty_failed {
             match Tty::open() {
@@ -428,7 +480,7 @@ impl Approvals {
                 Err(_) => self.tty_failed = true,
             }
         }
-        let Some(tty) = self.tty.as_mut() else {
+        if self.tty.is_none() {
             return Verdict::new(
                 false,
                 By::Policy,
@@ -438,12 +490,23 @@ impl Approvals {
                     req.reason, req.name, req.risk
                 )),
             );
-        };
+        }
         let deadline = Instant::now() + self.timeout;
         let mut arguments = req.arguments.clone();
         let mut edited = false;
+        let mut summary = req.summary.to_string();
+        let mut risk = req.risk;
         loop {
-            tty.say(&prompt_text(req, &arguments, edited, self.timeout));
+            let shown = Shown {
+                arguments: &arguments,
+                summary: &summary,
+                risk,
+                edited,
+            };
+            let Some(tty) = self.tty.as_mut() else {
+                return Verdict::new(false, By::Tty, Some("the terminal closed".into()));
+            };
+            tty.ask(&prompt_text(req, &shown, self.timeout));
             let answer = match tty.line(deadline, cancel) {
                 Answer::Line(l) => l,
                 Answer::TimedOut => {
@@ -467,7 +530,7 @@ impl Approvals {
                 "s" | "session" => d.remember = Some("session".into()),
                 "a" | "always" => d.remember = Some("always".into()),
                 "p" | "pattern" => {
-                    tty.say(&format!(
+                    tty.ask(&format!(
                         "pattern (NAME, NAME:/POINTER=GLOB or NAME:~GLOB) [{}]: ",
                         escape_controls(req.name)
                     ));
@@ -485,7 +548,7 @@ impl Approvals {
                     }
                 }
                 "n" | "no" => {
-                    tty.say("reason for the model (enter for none): ");
+                    tty.ask("reason for the model (enter for none): ");
                     let reason = match tty.line(deadline, cancel) {
                         Answer::Line(r) => r.trim().to_string(),
                         _ => String::new(),
@@ -495,57 +558,145 @@ impl Approvals {
                     d.reason = (!reason.is_empty()).then_some(reason);
                 }
                 "e" | "edit" => {
-                    match edit(&arguments, tty) {
-                        Ok(v) => match check(&v) {
-                            Ok(()) => {
-                                arguments = v;
-                                edited = true;
+                    let got = edit(&arguments, tty);
+                    // the edit is judged as the model's arguments were
+                    match got.and_then(|v| self.review(req, &v, check).map(|c| (v, c))) {
+                        Ok((v, c)) => {
+                            arguments = v;
+                            edited = true;
+                            summary = c.summary;
+                            risk = c.risk;
+                        }
+                        Err(e) => {
+                            if let Some(tty) = self.tty.as_mut() {
+                                tty.say(&format!(
+                                    "{}; arguments unchanged\n",
+                                    preview(&e, VALUE_LIMIT)
+                                ));
                             }
-                            Err(e) => tty.say(&format!(
-                                "not valid for this tool: {}\n",
-                                escape_controls(&e)
-                            )),
-                        },
-                        Err(e) => tty.say(&format!("{}\n", escape_controls(&e))),
+                        }
                     }
                     continue;
                 }
                 _ => continue,
             }
-            return self.finish(d, By::Tty, req.name, check);
+            return self.finish(d, By::Tty, req, check);
         }
     }
 }
 
-/// The text shown on the terminal: every value escaped, so nothing the
-/// model wrote can drive the terminal.
-fn prompt_text(req: &Request<'_>, arguments: &Value, edited: bool, timeout: Duration) -> String {
-    let e = escape_controls;
-    let mut s = format!(
-        "\ntoolcall: run this call?\n  tool:      {}{}\n  summary:   {}\n  risk:      {} ({})\n",
-        e(req.name),
+/// Most bytes of one previewed value (an argument, the summary, a
+/// warning) on the terminal; the rest is counted as `[+N bytes]`.
+pub const VALUE_LIMIT: usize = 200;
+
+/// Most bytes of all the argument previews of one prompt together.
+pub const ARGUMENTS_LIMIT: usize = 2000;
+
+/// Most arguments previewed one per line; the rest are counted.
+const ARGUMENT_LINES: usize = 20;
+
+/// `s` with every control character escaped (a newline shows as `\n`),
+/// cut to `limit` bytes on a character boundary with `[+N bytes]` for the
+/// bytes of the escaped text left out.
+pub fn preview(s: &str, limit: usize) -> String {
+    let e = escape_controls(s);
+    if e.len() <= limit {
+        return e;
+    }
+    let mut cut = limit;
+    while !e.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!("{} [+{} bytes]", &e[..cut], e.len() - cut)
+}
+
+/// The arguments, one line each (`KEY = JSON`), every value previewed in
+/// [`VALUE_LIMIT`] and all of them in [`ARGUMENTS_LIMIT`].
+fn argument_lines(arguments: &Value) -> Vec<String> {
+    let json = |v: &Value| serde_json::to_string(v).unwrap_or_default();
+    let Value::Object(map) = arguments else {
+        return vec![preview(&json(arguments), VALUE_LIMIT)];
+    };
+    if map.is_empty() {
+        return vec!["(none)".into()];
+    }
+    let mut lines = Vec::new();
+    let mut used = 0usize;
+    let mut rest = (0usize, 0usize); // arguments, bytes left out
+    for (k, v) in map {
+        let text = json(v);
+        if lines.len() >= ARGUMENT_LINES || used >= ARGUMENTS_LIMIT {
+            rest.0 += 1;
+            rest.1 += k.len() + text.len();
+            continue;
+        }
+        let room = VALUE_LIMIT.min(ARGUMENTS_LIMIT - used);
+        let line = format!("{} = {}", preview(k, VALUE_LIMIT / 4), preview(&text, room));
+        used += line.len();
+        lines.push(line);
+    }
+    if rest.0 > 0 {
+        lines.push(format!(
+            "… and {} more argument{} [+{} bytes]",
+            rest.0,
+            if rest.0 == 1 { "" } else { "s" },
+            rest.1
+        ));
+    }
+    lines
+}
+
+/// What a prompt shows of the call as it stands (edits included).
+struct Shown<'a> {
+    arguments: &'a Value,
+    summary: &'a str,
+    risk: Risk,
+    edited: bool,
+}
+
+/// The text shown on the terminal. Everything that comes from the model
+/// (arguments, summary, warnings) is escaped and bounded, and comes
+/// first; the tool and risk lines and the question are always the last
+/// lines, right above the cursor, so nothing a value draws can stand
+/// between them.
+fn prompt_text(req: &Request<'_>, shown: &Shown<'_>, timeout: Duration) -> String {
+    let mut s = String::from("\ntoolcall: a call needs approval\n");
+    s.push_str(&format!(
+        "  arguments{}:\n",
+        if shown.edited { " (edited)" } else { "" }
+    ));
+    for line in argument_lines(shown.arguments) {
+        s.push_str(&format!("    {line}\n"));
+    }
+    if !req.details.is_empty() {
+        s.push_str(&format!(
+            "  details:   {}\n",
+            preview(req.details, VALUE_LIMIT)
+        ));
+    }
+    for w in req.warnings.iter().take(5) {
+        s.push_str(&format!("  warning:   {}\n", preview(w, VALUE_LIMIT)));
+    }
+    s.push_str(&format!(
+        "  summary:   {}\n",
+        preview(shown.summary, VALUE_LIMIT)
+    ));
+    s.push_str(&format!(
+        "  tool:      {}{}\n",
+        preview(req.name, VALUE_LIMIT / 2),
         if req.tool_name != req.name {
-            format!(" ({})", e(req.tool_name))
+            format!(" ({})", preview(req.tool_name, VALUE_LIMIT / 2))
         } else {
             String::new()
         },
-        e(req.summary),
-        req.risk,
-        e(req.reason),
-    );
-    if !req.details.is_empty() {
-        s.push_str(&format!("  details:   {}\n", e(req.details)));
-    }
-    for w in req.warnings {
-        s.push_str(&format!("  warning:   {}\n", e(w)));
-    }
-    s.push_str(&format!(
-        "  arguments{}: {}\n",
-        if edited { " (edited)" } else { "" },
-        e(&serde_json::to_string(arguments).unwrap_or_default())
     ));
     s.push_str(&format!(
-        "[y]es once, [n]o, [e]dit, [s]ession, [p]attern, [a]lways ({} s) > ",
+        "  risk:      {} ({})\n",
+        shown.risk,
+        preview(req.reason, VALUE_LIMIT)
+    ));
+    s.push_str(&format!(
+        "run this call? [y]es once, [n]o, [e]dit, [s]ession, [p]attern, [a]lways ({} s) > ",
         timeout.as_secs()
     ));
     s
@@ -578,13 +729,9 @@ impl Tty {
         let (want_tx, want_rx) = mpsc::channel::<()>();
         let (line_tx, line_rx) = mpsc::channel();
         std::thread::spawn(move || {
-            let mut r = std::io::BufReader::new(input);
+            let mut r = input;
             while want_rx.recv().is_ok() {
-                let mut l = String::new();
-                let got = match r.read_line(&mut l) {
-                    Ok(0) | Err(_) => None,
-                    Ok(_) => Some(l),
-                };
+                let got = read_answer(&mut r);
                 let closed = got.is_none();
                 if line_tx.send(got).is_err() || closed {
                     break;
@@ -602,6 +749,15 @@ impl Tty {
     fn say(&mut self, s: &str) {
         let _ = self.out.write_all(s.as_bytes());
         let _ = self.out.flush();
+    }
+
+    /// Asks a question: what was typed before it is thrown away (keys
+    /// pressed while the model was generating answer nothing), then the
+    /// question is written.
+    fn ask(&mut self, question: &str) {
+        #[cfg(unix)]
+        let _ = rustix::termios::tcflush(&self.out, rustix::termios::QueueSelector::IFlush);
+        self.say(question);
     }
 
     fn line(&mut self, deadline: Instant, cancel: &AtomicBool) -> Answer {
@@ -635,6 +791,31 @@ impl Tty {
                 }
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
             }
+        }
+    }
+}
+
+/// One answer from the terminal: the bytes up to the first newline, read
+/// without a buffer that would keep what follows for the next question
+/// (in canonical mode one read gives at most one line; anything after the
+/// newline in the same read is dropped). `None` at the end of input.
+fn read_answer(r: &mut std::fs::File) -> Option<String> {
+    let mut line = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        let n = match std::io::Read::read(r, &mut buf) {
+            Ok(0) => return (!line.is_empty()).then(|| String::from_utf8_lossy(&line).into()),
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return None,
+        };
+        let got = &buf[..n];
+        if let Some(end) = got.iter().position(|&b| b == b'\n') {
+            line.extend_from_slice(&got[..=end]);
+            return Some(String::from_utf8_lossy(&line).into_owned());
+        }
+        if line.len() < 1 << 16 {
+            line.extend_from_slice(got);
         }
     }
 }

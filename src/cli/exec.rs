@@ -2,7 +2,7 @@
 //! person in control. The per-call pipeline here (judge, decide, ask,
 //! run) is shared with `toolcall loop`.
 
-use super::approve::{ApprovalArgs, Approvals, Request, Verdict as Approval};
+use super::approve::{ApprovalArgs, Approvals, Checked, Request, Verdict as Approval};
 use super::child::{self, End};
 use super::common::{read_source, EngineArgs, WireArgs};
 use super::output::{FlushPolicy, Output};
@@ -461,6 +461,8 @@ impl Runner {
                     warnings: &warnings,
                     arguments: &j.call.arguments,
                     inline: j.inline,
+                    category: facts.category,
+                    requires_approval: facts.requires_approval,
                 };
                 if self.dry_run {
                     return Err(dry_run(j, &format!("would ask for approval ({reason})")));
@@ -468,20 +470,25 @@ impl Runner {
                 on(Step::Asking(&req.fields(self.approvals.timeout)));
                 let registry = self.tools.registry.as_ref();
                 let policy = self.tools.policy;
-                let mut check = |args: &Value| -> Result<(), String> {
+                let mut check = |args: &Value| -> Checked {
                     let Some(reg) = registry else {
-                        return Err("no tools file".into());
+                        return Checked {
+                            summary: String::new(),
+                            risk: j.verdict.risk,
+                            errors: Some("no tools file".into()),
+                        };
                     };
                     let v = reg.check(name, args, &policy);
-                    if v.valid {
-                        Ok(())
-                    } else {
-                        Err(v
-                            .errors
-                            .iter()
-                            .map(|e| format!("{} {}", e.path, e.message))
-                            .collect::<Vec<_>>()
-                            .join("; "))
+                    Checked {
+                        errors: (!v.valid).then(|| {
+                            v.errors
+                                .iter()
+                                .map(|e| format!("{} {}", e.path, e.message))
+                                .collect::<Vec<_>>()
+                                .join("; ")
+                        }),
+                        summary: v.summary,
+                        risk: v.risk,
                     }
                 };
                 let cancel = self.cancel.clone();
@@ -523,6 +530,13 @@ impl Runner {
             return ToolResult::not_run(id, name, Status::Failed, "no command");
         };
         let args_json = serde_json::to_string(arguments).unwrap_or_else(|_| "{}".into());
+        // edited arguments carry their own risk
+        let risk = match &self.tools.registry {
+            Some(reg) if arguments != j.call.arguments.as_value() => {
+                reg.check(name, arguments, &self.tools.policy).risk
+            }
+            _ => j.verdict.risk,
+        };
         let own = j
             .meta
             .as_ref()
@@ -540,7 +554,7 @@ impl Runner {
                     ("TOOLCALL_ARGUMENTS".into(), args_json),
                     ("TOOLCALL_TOOL".into(), name.to_string()),
                     ("TOOLCALL_CALL_ID".into(), id.to_string()),
-                    ("TOOLCALL_RISK".into(), j.verdict.risk.as_str().to_string()),
+                    ("TOOLCALL_RISK".into(), risk.as_str().to_string()),
                 ],
                 timeout,
                 grace: self.grace,
@@ -635,6 +649,7 @@ fn calls_of(
     bytes: Vec<u8>,
     args: &ExecArgs,
     tools: &Tools,
+    sources: &super::validate::Sources<'_>,
 ) -> anyhow::Result<Vec<Found>> {
     if super::validate::is_records(&bytes) {
         let mut out = Vec::new();
@@ -647,7 +662,7 @@ fn calls_of(
                 continue;
             }
             let call = super::validate::call_from_record(&v, name);
-            let inline = record_inline(&call, &mut docs);
+            let inline = record_inline(&call, &mut docs, sources);
             out.push(Found { call, inline });
         }
         return Ok(out);
@@ -682,7 +697,11 @@ pub fn run(args: &ExecArgs) -> anyhow::Result<Outcome> {
     for p in &sources {
         let (name, bytes) = read_source(p, super::common::DEFAULT_MAX_INPUT)
             .with_context(|| format!("reading {}", p.display()))?;
-        calls.extend(calls_of(&name, bytes, args, &runner.tools)?);
+        let docs = super::validate::Sources {
+            inputs: &sources,
+            max: super::common::DEFAULT_MAX_INPUT,
+        };
+        calls.extend(calls_of(&name, bytes, args, &runner.tools, &docs)?);
     }
     let judged: Vec<Judged> = calls.into_iter().map(|c| runner.judge(c)).collect();
     // Decide in order (asking is one at a time), then run what may run.
@@ -746,18 +765,21 @@ pub fn run(args: &ExecArgs) -> anyhow::Result<Outcome> {
 }
 
 /// Whether a call read from a record was JSON inside prose. The record's
-/// word is not taken: when its document can be read, the bytes before the
-/// call on its line decide; when not, a call in a format without markers
-/// counts as inline (it then always needs approval).
-fn record_inline(call: &ToolCall, docs: &mut HashMap<String, Option<Vec<u8>>>) -> bool {
+/// word is not taken: when its document is one of the inputs on the
+/// command line, the bytes before the call on its line decide; when not
+/// (a path taken from a record is never opened), a call in a format
+/// without markers counts as inline (it then always needs approval).
+fn record_inline(
+    call: &ToolCall,
+    docs: &mut HashMap<String, Option<Vec<u8>>>,
+    sources: &super::validate::Sources<'_>,
+) -> bool {
     if !matches!(call.format, "bare-json" | "llama3-json" | "xlam") {
         return false;
     }
-    let doc = docs.entry(call.doc.clone()).or_insert_with(|| {
-        (call.doc != "-")
-            .then(|| std::fs::read(&call.doc).ok())
-            .flatten()
-    });
+    let doc = docs
+        .entry(call.doc.clone())
+        .or_insert_with(|| sources.read(&call.doc));
     let start = call.span[0] as usize;
     let Some(text) = doc.as_deref().filter(|t| {
         t.len() >= call.span[1] as usize

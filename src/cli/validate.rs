@@ -28,7 +28,10 @@ use std::rc::Rc;
 /// recover keep their code (TLP-002, TLP-003, TLP-007, TLP-008).
 ///
 /// Writes one `validation` record per call on stdout and compiler-style
-/// diagnostics (FILE:LINE:COL: error[CODE]: PATH: MESSAGE) on stderr.
+/// diagnostics (FILE:LINE:COL: error[CODE]: PATH: MESSAGE) on stderr. A
+/// record's diagnostic points at the record's line, or into its `doc` when
+/// that is also an input on the command line: records are data, and a
+/// file a record names is never opened.
 /// Exit status 0 when every call is valid (or there is none), 1 when any is
 /// invalid, 2 on usage or I/O errors.
 ///
@@ -347,6 +350,10 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Outcome> {
             doc.into_bytes(args.input.max_input)?,
             &cfg,
             &args.wire.config(),
+            &Sources {
+                inputs: &args.input.files,
+                max: args.input.max_input,
+            },
             |item| run.judge(item, &cfg),
         )
     })?;
@@ -405,10 +412,13 @@ fn judge_items(
     bytes: Vec<u8>,
     cfg: &Config,
     wire: &crate::wire::WireConfig,
+    sources: &Sources<'_>,
     mut judge: impl FnMut(Item) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
     if is_records(&bytes) {
-        return record_items(name, bytes).into_iter().try_for_each(judge);
+        return record_items(name, bytes, sources)
+            .into_iter()
+            .try_for_each(judge);
     }
     /// Slice of the document fed at a time.
     const SLICE: usize = 1 << 20;
@@ -560,12 +570,47 @@ pub(crate) fn call_from_record(v: &Value, name: &str) -> ToolCall {
     call
 }
 
+/// The documents a record's `doc` may name for its diagnostics to quote:
+/// only inputs named on the command line. A record is untrusted data: a
+/// path taken from one is never opened (`/proc/self/environ`, `/dev/zero`,
+/// a FIFO).
+pub(crate) struct Sources<'a> {
+    /// The inputs on the command line.
+    pub inputs: &'a [std::path::PathBuf],
+    /// Most bytes read of one (`--max-input`).
+    pub max: u64,
+}
+
+impl Sources<'_> {
+    /// The bytes of `doc` when it is one of the command-line inputs and a
+    /// regular file within the size limit; else `None` (nothing opened).
+    pub(crate) fn read(&self, doc: &str) -> Option<Vec<u8>> {
+        let path = self
+            .inputs
+            .iter()
+            .find(|p| p.as_os_str() != "-" && p.as_os_str() == doc)?;
+        let meta = std::fs::metadata(path).ok()?;
+        if !meta.is_file() || meta.len() > self.max {
+            return None;
+        }
+        let mut f = std::fs::File::open(path).ok()?;
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(
+            &mut std::io::Read::take(&mut f, self.max.saturating_add(1)),
+            &mut bytes,
+        )
+        .ok()?;
+        (bytes.len() as u64 <= self.max).then_some(bytes)
+    }
+}
+
 /// Items from NDJSON records. Diagnostics point into the record's own
-/// document when it is a readable file, else at the record's line.
-fn record_items(name: &str, bytes: Vec<u8>) -> Vec<Item> {
+/// document when it is one of the inputs on the command line (a readable
+/// regular file), else at the record's line.
+fn record_items(name: &str, bytes: Vec<u8>, sources: &Sources<'_>) -> Vec<Item> {
     let mut items = Vec::new();
     let ndjson = Rc::new(Located::new(bytes));
-    let mut sources: std::collections::HashMap<String, Option<Rc<Located<Vec<u8>>>>> =
+    let mut cache: std::collections::HashMap<String, Option<Rc<Located<Vec<u8>>>>> =
         Default::default();
     let mut line_start = 0usize;
     for line in ndjson.bytes().split(|&b| b == b'\n') {
@@ -583,9 +628,9 @@ fn record_items(name: &str, bytes: Vec<u8>) -> Vec<Item> {
         let source = if doc.is_empty() || doc == "-" {
             None
         } else {
-            sources
+            cache
                 .entry(doc.clone())
-                .or_insert_with(|| std::fs::read(&doc).ok().map(|b| Rc::new(Located::new(b))))
+                .or_insert_with(|| sources.read(&doc).map(|b| Rc::new(Located::new(b))))
                 .clone()
                 .filter(|b| b.bytes().len() as u64 >= span[1])
         };

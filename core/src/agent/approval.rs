@@ -18,8 +18,13 @@ use std::path::Path;
 
 /// A pattern over calls: `NAME`, `NAME:POINTER=GLOB` (a JSON Pointer into
 /// the arguments) or `NAME:~GLOB` (against the summary). NAME is itself a
-/// glob. In globs `*` is any run of characters but `/`, `**` any run at
-/// all, `?` one character but `/`.
+/// glob. In NAME and POINTER globs `*` is any run of characters but `/`,
+/// `**` any run at all, `?` one character but `/`; in summary globs `*`
+/// and `?` cross `/` too (a summary is text, not a path).
+///
+/// A POINTER glob is matched against the value's normalised path when the
+/// value looks like a path (see [`looks_like_path`], [`normalize_path`]):
+/// `/tmp/../etc/shadow` is `/etc/shadow` to every rule.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pattern {
     text: String,
@@ -101,14 +106,30 @@ impl Pattern {
     }
 
     /// True when the call to `name` with `arguments` and `summary` matches.
+    /// A string value that looks like a path is compared in its normalised
+    /// form only (what allow rules use).
     pub fn matches(&self, name: &str, arguments: &Value, summary: &str) -> bool {
+        self.test(name, arguments, summary, false)
+    }
+
+    /// Like [`Pattern::matches`], but a path value matches in its
+    /// normalised form or as written (what deny rules use: a denial is
+    /// never dodged by spelling).
+    pub fn matches_either_form(&self, name: &str, arguments: &Value, summary: &str) -> bool {
+        self.test(name, arguments, summary, true)
+    }
+
+    fn test(&self, name: &str, arguments: &Value, summary: &str, raw_too: bool) -> bool {
         if !glob_match(&self.tool, name) {
             return false;
         }
         match &self.kind {
             PatternKind::Any => true,
-            PatternKind::Summary(g) => glob_match(g, summary),
+            PatternKind::Summary(g) => summary_glob_match(g, summary),
             PatternKind::Pointer { pointer, glob } => match arguments.pointer(pointer) {
+                Some(Value::String(s)) if looks_like_path(s) => {
+                    glob_match(glob, &normalize_path(s)) || (raw_too && glob_match(glob, s))
+                }
                 Some(Value::String(s)) => glob_match(glob, s),
                 Some(other) => glob_match(glob, &other.to_string()),
                 None => false,
@@ -130,10 +151,101 @@ impl<'de> Deserialize<'de> for Pattern {
     }
 }
 
+/// True for a string value that rules and `risk_when` read as a path:
+/// after trimming blanks it is `.` or `..`, or holds a `/` and no `://`
+/// (a URL is not a path).
+pub fn looks_like_path(s: &str) -> bool {
+    let t = s.trim();
+    t == "." || t == ".." || (t.contains('/') && !t.contains("://"))
+}
+
+/// The lexical form of a path: surrounding blanks trimmed, `//` collapsed,
+/// `.` segments dropped and `..` resolved against the segment before it
+/// (`..` above `/` stays at `/`; a relative path keeps its leading `..`).
+/// A trailing `/` is kept. Nothing is read from the file system: a
+/// symbolic link inside the path is not followed.
+pub fn normalize_path(s: &str) -> String {
+    let t = s.trim();
+    let absolute = t.starts_with('/');
+    let mut parts: Vec<&str> = Vec::new();
+    for seg in t.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                if parts.last().is_some_and(|p| *p != "..") {
+                    parts.pop();
+                } else if !absolute {
+                    parts.push("..");
+                }
+            }
+            seg => parts.push(seg),
+        }
+    }
+    let mut out = if absolute {
+        String::from("/")
+    } else {
+        String::new()
+    };
+    out.push_str(&parts.join("/"));
+    if out.is_empty() {
+        out.push('.');
+    } else if t.ends_with('/') && !out.ends_with('/') {
+        out.push('/');
+    }
+    out
+}
+
+/// `value` with every string in it that looks like a path normalised
+/// ([`looks_like_path`], [`normalize_path`]), or `None` when that changes
+/// nothing.
+pub fn normalized_paths(value: &Value) -> Option<Value> {
+    match value {
+        Value::String(s) if looks_like_path(s) => {
+            let n = normalize_path(s);
+            (n != *s).then_some(Value::String(n))
+        }
+        Value::Array(items) => {
+            let changed: Vec<Option<Value>> = items.iter().map(normalized_paths).collect();
+            changed.iter().any(Option::is_some).then(|| {
+                Value::Array(
+                    changed
+                        .into_iter()
+                        .zip(items)
+                        .map(|(c, v)| c.unwrap_or_else(|| v.clone()))
+                        .collect(),
+                )
+            })
+        }
+        Value::Object(map) => {
+            let changed: Vec<Option<Value>> = map.values().map(normalized_paths).collect();
+            changed.iter().any(Option::is_some).then(|| {
+                Value::Object(
+                    changed
+                        .into_iter()
+                        .zip(map)
+                        .map(|(c, (k, v))| (k.clone(), c.unwrap_or_else(|| v.clone())))
+                        .collect(),
+                )
+            })
+        }
+        _ => None,
+    }
+}
+
 /// Glob matching on characters: `*` any run without `/`, `**` any run,
 /// `?` one character but `/`, everything else literal. Time is
 /// proportional to the product of the lengths (both are short).
 pub fn glob_match(glob: &str, text: &str) -> bool {
+    glob_with(glob, text, false)
+}
+
+/// Glob matching for summaries (`NAME:~GLOB`): as [`glob_match`], but `*`
+/// and `?` cross `/` (`~*rm -rf*` matches `Run rm -rf /`).
+pub fn summary_glob_match(glob: &str, text: &str) -> bool {
+    glob_with(glob, text, true)
+}
+
+fn glob_with(glob: &str, text: &str, slash: bool) -> bool {
     #[derive(Clone, Copy, PartialEq)]
     enum Tok {
         Lit(char),
@@ -170,14 +282,14 @@ pub fn glob_match(glob: &str, text: &str) -> bool {
             }
             Tok::One => {
                 for j in 0..text.len() {
-                    next[j + 1] = reach[j] && text[j] != '/';
+                    next[j + 1] = reach[j] && (slash || text[j] != '/');
                 }
             }
             Tok::Star | Tok::Stars => {
                 next[0] = reach[0];
                 for j in 0..text.len() {
                     next[j + 1] =
-                        reach[j + 1] || (next[j] && (tok == Tok::Stars || text[j] != '/'));
+                        reach[j + 1] || (next[j] && (slash || tok == Tok::Stars || text[j] != '/'));
                 }
             }
         }
@@ -435,9 +547,16 @@ pub fn decide(f: &Facts<'_>, rules: &Rules, perms: &Permissions, session: &Sessi
             reason: "the arguments do not match the tool's schema".into(),
         };
     }
+    // allow lists match the normalised paths; deny lists the normalised
+    // paths or the paths as written
     let hit = |ps: &[Pattern]| {
         ps.iter()
             .find(|p| p.matches(f.name, f.arguments, f.summary))
+            .map(|p| p.as_str().to_string())
+    };
+    let deny_hit = |ps: &[Pattern]| {
+        ps.iter()
+            .find(|p| p.matches_either_form(f.name, f.arguments, f.summary))
             .map(|p| p.as_str().to_string())
     };
     if let Some(max) = rules.max_risk {
@@ -448,7 +567,7 @@ pub fn decide(f: &Facts<'_>, rules: &Rules, perms: &Permissions, session: &Sessi
             };
         }
     }
-    if let Some(p) = hit(&rules.deny) {
+    if let Some(p) = deny_hit(&rules.deny) {
         return Pre::Deny {
             by: By::Rule,
             reason: format!("denied by rule {p}"),
@@ -460,7 +579,7 @@ pub fn decide(f: &Facts<'_>, rules: &Rules, perms: &Permissions, session: &Sessi
             reason: format!("tool \"{}\" is always denied", f.name),
         };
     }
-    if let Some(p) = hit(&perms.denied_patterns) {
+    if let Some(p) = deny_hit(&perms.denied_patterns) {
         return Pre::Deny {
             by: By::Permissions,
             reason: format!("denied by pattern {p}"),

@@ -466,12 +466,25 @@ fn risk_rules(
 
 impl Tool {
     /// The risk of a call with these arguments: the first `risk_when` rule
-    /// whose schema the arguments satisfy, else `base`.
+    /// whose schema the arguments satisfy, else `base`. String values that
+    /// look like paths are also tried normalised (`//etc/passwd`,
+    /// `/tmp/../etc/passwd` and ` /etc/passwd` are `/etc/passwd`), and the
+    /// higher of the two risks is the call's.
     pub fn risk_for(&self, arguments: &Value, base: Risk) -> Risk {
-        self.risk_when
-            .iter()
-            .find(|(v, _)| v.is_valid(arguments))
-            .map_or(base, |(_, r)| *r)
+        let of = |args: &Value| {
+            self.risk_when
+                .iter()
+                .find(|(v, _)| v.is_valid(args))
+                .map_or(base, |(_, r)| *r)
+        };
+        let raw = of(arguments);
+        if self.risk_when.is_empty() {
+            return raw;
+        }
+        match crate::agent::approval::normalized_paths(arguments) {
+            Some(normal) => raw.max(of(&normal)),
+            None => raw,
+        }
     }
 }
 

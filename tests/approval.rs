@@ -1,0 +1,596 @@
+//! Approval that model output cannot subvert (issue 34): the terminal
+//! prompt (bounded, its own tool and risk lines last, typed-ahead keys
+//! thrown away, one answer per prompt), path rules and `risk_when` on
+//! normalised paths, summary globs, edited arguments decided again, and
+//! records whose `doc` names a file nobody asked to open. Every test runs
+//! the binary; the terminal ones through a pseudo-terminal (util-linux
+//! `script`).
+
+mod common;
+
+use common::toolcall;
+use serde_json::{json, Value};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_toolcall");
+/// How long any one wait may take before the test gives up on it.
+const WAIT: Duration = Duration::from_secs(10);
+
+/// A scratch folder for one test, with a tools file: `marker` (high,
+/// critical under /etc/), `shell` (high, summary `Run {cmd}`) and
+/// `get_weather` (safe). Each tool prints the arguments it got.
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("toolcall-approval-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("scratch dir");
+    let tools = json!([
+        {"type": "function", "function": {"name": "marker", "description": "Marks a path.",
+          "parameters": {"type": "object", "properties": {"path": {"type": "string"}, "text": {"type": "string"}},
+            "required": ["path"]}},
+         "x-toolcall": {"risk": "high", "summary": "Mark {path}", "exec": "cat",
+           "risk_when": [{"if": {"properties": {"path": {"pattern": "^/etc/"}}}, "risk": "critical"}]}},
+        {"type": "function", "function": {"name": "shell", "description": "Runs a command.",
+          "parameters": {"type": "object", "properties": {"cmd": {"type": "string"}}, "required": ["cmd"]}},
+         "x-toolcall": {"risk": "high", "summary": "Run {cmd}", "exec": "cat"}},
+        {"type": "function", "function": {"name": "get_weather", "description": "Weather.",
+          "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}},
+         "x-toolcall": {"risk": "safe", "exec": "cat"}}
+    ]);
+    std::fs::write(d.join("tools.json"), tools.to_string()).expect("tools");
+    d
+}
+
+fn call(name: &str, args: Value) -> String {
+    format!(
+        "<tool_call>{}</tool_call>\n",
+        json!({"name": name, "arguments": args})
+    )
+}
+
+/// Runs toolcall with `stdin`, killed if it outlives [`WAIT`].
+fn run(dir: &Path, args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Output {
+    let mut cmd = toolcall();
+    cmd.current_dir(dir)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().expect("spawn toolcall");
+    let mut w = child.stdin.take().expect("stdin");
+    let input = stdin.to_vec();
+    std::thread::spawn(move || {
+        let _ = w.write_all(&input);
+    });
+    let id = child.id();
+    let started = Instant::now();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    match rx.recv_timeout(WAIT) {
+        Ok(out) => out.expect("wait"),
+        Err(_) => {
+            let _ = Command::new("kill").args(["-9", &id.to_string()]).status();
+            panic!(
+                "toolcall {args:?} still running after {:?}",
+                started.elapsed()
+            );
+        }
+    }
+}
+
+fn records(out: &[u8]) -> Vec<Value> {
+    String::from_utf8_lossy(out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+        .collect()
+}
+
+fn statuses(recs: &[Value]) -> Vec<String> {
+    recs.iter()
+        .filter_map(|r| r["status"].as_str().map(str::to_string))
+        .collect()
+}
+
+fn exec(dir: &Path, extra: &[&str], input: &str) -> Vec<Value> {
+    let mut args = vec!["exec", "--tools", "tools.json", "--no-timestamps"];
+    args.extend_from_slice(extra);
+    records(&run(dir, &args, input.as_bytes(), &[]).stdout)
+}
+
+// ------------------------------------------------------------ terminal
+
+/// toolcall on a pseudo-terminal: `script` gives the shell command `cmd`
+/// a new terminal whose input is our pipe; everything the terminal shows
+/// is collected as `screen`.
+struct Term {
+    child: Child,
+    keys: Option<std::process::ChildStdin>,
+    screen: Arc<Mutex<Vec<u8>>>,
+}
+
+impl Term {
+    fn start(dir: &Path, cmd: &str, env: &[(&str, &str)]) -> Option<Term> {
+        if Command::new("script").arg("--version").output().is_err() {
+            eprintln!("skipped: no `script` to give toolcall a terminal");
+            return None;
+        }
+        let mut c = Command::new("script");
+        c.current_dir(dir)
+            .args(["-qfec", cmd, "/dev/null"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        let mut child = c.spawn().expect("script");
+        let keys = child.stdin.take();
+        let mut out = child.stdout.take().expect("stdout");
+        let screen = Arc::new(Mutex::new(Vec::new()));
+        let sink = screen.clone();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 65536];
+            while let Ok(n) = out.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                if let Ok(mut s) = sink.lock() {
+                    s.extend_from_slice(&buf[..n]);
+                }
+            }
+        });
+        Some(Term {
+            child,
+            keys,
+            screen,
+        })
+    }
+
+    fn screen(&self) -> String {
+        let s = self.screen.lock().map(|s| s.clone()).unwrap_or_default();
+        String::from_utf8_lossy(&s).replace("\r\n", "\n")
+    }
+
+    /// Waits until the screen shows `what` at least `n` times (false when
+    /// it does not within [`WAIT`], or toolcall ended first).
+    fn wait_for(&mut self, what: &str, n: usize) -> bool {
+        let until = Instant::now() + WAIT;
+        while Instant::now() < until {
+            if self.screen().matches(what).count() >= n {
+                return true;
+            }
+            if matches!(self.child.try_wait(), Ok(Some(_))) {
+                std::thread::sleep(Duration::from_millis(50));
+                return self.screen().matches(what).count() >= n;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        false
+    }
+
+    /// Types `keys` (one write).
+    fn type_keys(&mut self, keys: &str) {
+        if let Some(k) = self.keys.as_mut() {
+            let _ = k.write_all(keys.as_bytes());
+            let _ = k.flush();
+        }
+    }
+
+    /// Waits for the end (killing it after [`WAIT`]); returns the screen.
+    fn finish(mut self) -> String {
+        let until = Instant::now() + WAIT;
+        while Instant::now() < until {
+            if matches!(self.child.try_wait(), Ok(Some(_))) {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        if !matches!(self.child.try_wait(), Ok(Some(_))) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+        drop(self.keys.take());
+        std::thread::sleep(Duration::from_millis(50));
+        self.screen()
+    }
+}
+
+const QUESTION: &str = "run this call?";
+
+/// `exec` of the calls in `dir/in.txt` on a terminal, results in
+/// `dir/out.ndjson`; `before` runs first in the same shell.
+fn exec_on_a_terminal(dir: &Path, before: &str, extra: &str, env: &[(&str, &str)]) -> Option<Term> {
+    let cmd = format!(
+        "{before}exec {BIN} exec --tools tools.json --no-timestamps {extra} in.txt > out.ndjson"
+    );
+    Term::start(dir, &cmd, env)
+}
+
+fn results(dir: &Path) -> Vec<Value> {
+    records(&std::fs::read(dir.join("out.ndjson")).unwrap_or_default())
+}
+
+#[test]
+fn the_prompt_is_bounded_and_its_tool_and_risk_lines_come_last() {
+    let dir = scratch("spoof");
+    // a value that draws the prompt's own lines, and 300 KB of text
+    let spoof = format!(
+        "/etc/passwd{}\n  tool:      get_weather\n  risk:      safe (a safe call)\n",
+        " ".repeat(80)
+    );
+    let big = "A".repeat(300_000);
+    std::fs::write(
+        dir.join("in.txt"),
+        call("marker", json!({"path": spoof, "text": big})),
+    )
+    .expect("w");
+    let Some(mut t) = exec_on_a_terminal(&dir, "", "", &[]) else {
+        return;
+    };
+    assert!(t.wait_for(QUESTION, 1), "{}", t.screen());
+    t.type_keys("n\n");
+    assert!(t.wait_for("reason for the model", 1), "{}", t.screen());
+    t.type_keys("\n");
+    let screen = t.finish();
+    assert_eq!(statuses(&results(&dir)), ["denied"], "{screen}");
+    // a bounded amount reaches the terminal, and says what it left out
+    assert!(
+        screen.len() < 8_000,
+        "{} bytes on the terminal",
+        screen.len()
+    );
+    assert!(screen.contains("[+299"), "{screen}");
+    // the lines right above the question are toolcall's own
+    let before = &screen[..screen.rfind(QUESTION).expect("question")];
+    let lines: Vec<&str> = before.lines().collect();
+    let n = lines.len();
+    assert!(n >= 2, "{screen}");
+    assert!(
+        lines[n - 2].starts_with("  tool:      marker"),
+        "{:?}\n{screen}",
+        lines[n - 2]
+    );
+    assert!(
+        lines[n - 1].starts_with("  risk:      critical"),
+        "{:?}\n{screen}",
+        lines[n - 1]
+    );
+    // the value's newlines are shown, never obeyed
+    assert!(!screen.contains("\n  tool:      get_weather"), "{screen}");
+    assert!(screen.contains("\\n  tool:      get_weather"), "{screen}");
+}
+
+#[test]
+fn keys_typed_before_the_question_answer_nothing() {
+    let dir = scratch("typeahead");
+    std::fs::write(
+        dir.join("in.txt"),
+        call("marker", json!({"path": "/tmp/a"})),
+    )
+    .expect("w");
+    // toolcall starts only once GO exists: the key is typed before that
+    let Some(mut t) = exec_on_a_terminal(&dir, "while [ ! -e GO ]; do sleep 0.02; done; ", "", &[])
+    else {
+        return;
+    };
+    t.type_keys("y\n");
+    // the terminal echoed it: it waits in the terminal's input
+    assert!(t.wait_for("y", 1), "{}", t.screen());
+    std::fs::write(dir.join("GO"), "").expect("go");
+    assert!(t.wait_for(QUESTION, 1), "{}", t.screen());
+    t.type_keys("n\n");
+    let asked = t.wait_for("reason for the model", 1);
+    t.type_keys("\n");
+    let screen = t.finish();
+    assert!(asked, "{screen}");
+    assert_eq!(statuses(&results(&dir)), ["denied"], "{screen}");
+}
+
+#[test]
+fn one_line_typed_once_answers_one_prompt() {
+    let dir = scratch("oneanswer");
+    std::fs::write(
+        dir.join("in.txt"),
+        [
+            call("marker", json!({"path": "/tmp/a"})),
+            call("marker", json!({"path": "/etc/shadow"})),
+        ]
+        .concat(),
+    )
+    .expect("w");
+    let Some(mut t) = exec_on_a_terminal(&dir, "", "--max-parallel 1", &[]) else {
+        return;
+    };
+    assert!(t.wait_for(QUESTION, 1), "{}", t.screen());
+    t.type_keys("y\ny\n");
+    let second = t.wait_for(QUESTION, 2);
+    t.type_keys("n\n");
+    let reason = t.wait_for("reason for the model", 1);
+    t.type_keys("\n");
+    let screen = t.finish();
+    assert!(second && reason, "{screen}");
+    assert_eq!(
+        statuses(&results(&dir)),
+        ["completed", "denied"],
+        "{screen}"
+    );
+}
+
+/// An editor that writes `args` over the file it is given.
+fn editor(dir: &Path, args: Value) -> String {
+    let path = dir.join("editor.sh");
+    std::fs::write(
+        &path,
+        format!("#!/bin/sh\nprintf '%s\\n' '{args}' > \"$1\"\n"),
+    )
+    .expect("w");
+    let _ = Command::new("chmod").arg("+x").arg(&path).status();
+    path.display().to_string()
+}
+
+#[test]
+fn an_edit_on_the_terminal_is_decided_again_and_shown() {
+    let dir = scratch("edit");
+    std::fs::write(
+        dir.join("in.txt"),
+        call("marker", json!({"path": "/tmp/a"})),
+    )
+    .expect("w");
+    let ed = editor(&dir, json!({"path": "/etc/passwd"}));
+    // above --max-risk: the edit is refused, the call keeps its arguments
+    let Some(mut t) = exec_on_a_terminal(&dir, "", "--max-risk high", &[("EDITOR", &ed)]) else {
+        return;
+    };
+    assert!(t.wait_for(QUESTION, 1), "{}", t.screen());
+    t.type_keys("e\n");
+    let refused = t.wait_for("arguments unchanged", 1) && t.wait_for(QUESTION, 2);
+    t.type_keys("y\n");
+    let screen = t.finish();
+    assert!(refused, "{screen}");
+    assert!(
+        screen.contains("risk critical is above --max-risk high"),
+        "{screen}"
+    );
+    let r = results(&dir);
+    assert_eq!(statuses(&r), ["completed"], "{screen}");
+    let content = r[0]["content"].as_str().unwrap_or("");
+    assert!(
+        content.contains("/tmp/a") && !content.contains("/etc/passwd"),
+        "{content}"
+    );
+    // allowed: the prompt shows the new summary and the new risk
+    let Some(mut t) = exec_on_a_terminal(&dir, "", "", &[("EDITOR", &ed)]) else {
+        return;
+    };
+    assert!(t.wait_for(QUESTION, 1), "{}", t.screen());
+    t.type_keys("e\n");
+    let again = t.wait_for(QUESTION, 2);
+    t.type_keys("n\n");
+    let reason = t.wait_for("reason for the model", 1);
+    t.type_keys("\n");
+    let screen = t.finish();
+    assert!(again && reason, "{screen}");
+    let last = &screen[screen.find("(edited)").expect("edited prompt")..];
+    assert!(last.contains("summary:   Mark /etc/passwd"), "{screen}");
+    assert!(last.contains("risk:      critical"), "{screen}");
+    assert_eq!(statuses(&results(&dir)), ["denied"], "{screen}");
+}
+
+// --------------------------------------------------------------- rules
+
+#[test]
+fn an_approvers_edit_meets_the_deny_rules_and_max_risk() {
+    let dir = scratch("approver");
+    let note = call("marker", json!({"path": "/tmp/a"}));
+    let to = |path: &str| {
+        format!(
+            r#"cat > /dev/null; echo '{{"approved": true, "arguments": {{"path": "{path}"}}}}'"#
+        )
+    };
+    let etc = to("/etc/passwd");
+    let r = exec(
+        &dir,
+        &["--approver", &etc, "--deny", "marker:/path=/etc/**"],
+        &note,
+    );
+    assert_eq!(statuses(&r), ["denied"]);
+    assert!(
+        r[0]["error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("denied by rule marker:/path=/etc/**"),
+        "{}",
+        r[0]
+    );
+    let r = exec(&dir, &["--approver", &etc, "--max-risk", "high"], &note);
+    assert_eq!(statuses(&r), ["denied"]);
+    assert!(
+        r[0]["error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("risk critical is above --max-risk high"),
+        "{}",
+        r[0]
+    );
+    // spelled around the rule: still the same path
+    let r = exec(
+        &dir,
+        &[
+            "--approver",
+            &to("/tmp/../etc/passwd"),
+            "--deny",
+            "marker:/path=/etc/**",
+        ],
+        &note,
+    );
+    assert_eq!(statuses(&r), ["denied"]);
+    // an edit the rules allow runs with the new arguments
+    let r = exec(
+        &dir,
+        &["--approver", &to("/tmp/b"), "--max-risk", "high"],
+        &note,
+    );
+    assert_eq!(statuses(&r), ["completed"]);
+    assert!(r[0]["content"].as_str().unwrap_or("").contains("/tmp/b"));
+    // and the tool is told the risk of the arguments it runs with
+    let r = exec(
+        &dir,
+        &[
+            "--approver",
+            &to("/etc/hosts"),
+            "--bind",
+            "marker=echo $TOOLCALL_RISK",
+        ],
+        &note,
+    );
+    assert_eq!(r[0]["content"], "critical\n", "{}", r[0]);
+}
+
+#[test]
+fn path_rules_and_risk_when_see_the_normalised_path() {
+    let dir = scratch("paths");
+    let allow = ["--approve", "deny", "--allow", "marker:/path=/tmp/**"];
+    for (path, want) in [
+        ("/tmp/../etc/shadow", "denied"),
+        ("/tmp/a/../../etc/shadow", "denied"),
+        ("/tmp/./a", "completed"),
+        ("/tmp//a", "completed"),
+        (" /tmp/a ", "completed"),
+    ] {
+        let r = exec(&dir, &allow, &call("marker", json!({"path": path})));
+        assert_eq!(statuses(&r), [want], "{path}: {}", r[0]);
+    }
+    for path in [
+        "//etc/passwd",
+        "/./etc/passwd",
+        "/tmp/../etc/passwd",
+        " /etc/passwd",
+        "/etc/passwd",
+    ] {
+        let out = run(
+            &dir,
+            &["parse", "--tools", "tools.json"],
+            call("marker", json!({"path": path})).as_bytes(),
+            &[],
+        );
+        let r = records(&out.stdout);
+        assert_eq!(r[0]["risk"], "critical", "{path}");
+        // and a deny rule on /etc/ holds whatever the spelling
+        let r = exec(
+            &dir,
+            &["--approve", "yes", "--deny", "marker:/path=/etc/**"],
+            &call("marker", json!({"path": path})),
+        );
+        assert_eq!(statuses(&r), ["denied"], "{path}");
+    }
+    let out = run(
+        &dir,
+        &["parse", "--tools", "tools.json"],
+        call("marker", json!({"path": "/tmp/etc/passwd"})).as_bytes(),
+        &[],
+    );
+    assert_eq!(records(&out.stdout)[0]["risk"], "high");
+}
+
+#[test]
+fn the_documented_summary_deny_rule_denies() {
+    let dir = scratch("summary");
+    let help = run(&dir, &["exec", "--help"], b"", &[]);
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(help.contains("--deny 'shell:~*rm -rf*'"), "{help}");
+    let deny = ["--approve", "yes", "--deny", "shell:~*rm -rf*"];
+    for (cmd, want) in [
+        ("rm -rf /", "denied"),
+        ("rm -rf /home/me", "denied"),
+        ("rm -rf build", "denied"),
+        ("ls /", "completed"),
+    ] {
+        let r = exec(&dir, &deny, &call("shell", json!({"cmd": cmd})));
+        assert_eq!(statuses(&r), [want], "{cmd}: {}", r[0]);
+    }
+}
+
+// ------------------------------------------------------------- records
+
+#[test]
+fn a_records_doc_is_never_opened() {
+    let dir = scratch("doc");
+    let rec = |doc: &str, format: &str| {
+        format!(
+            "{}\n",
+            json!({"type": "tool_call", "doc": doc, "index": 0, "id": "c1", "name": "marker",
+                "arguments": {"path": 3}, "format": format, "span": [0, 4000], "raw": "x"})
+        )
+    };
+    let secret = "toolcall-secret-6e1f";
+    let out = run(
+        &dir,
+        &["validate", "--tools", "tools.json"],
+        rec("/proc/self/environ", "hermes").as_bytes(),
+        &[("TOOLCALL_TEST_SECRET", secret)],
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(!err.contains(secret), "{err}");
+    assert!(err.starts_with("-:1:1: error[TLP-004]"), "{err}");
+    // a FIFO nobody writes to: `run` gives up (and fails) if this hangs
+    let fifo = dir.join("fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    if made.is_ok_and(|s| s.success()) {
+        let f = fifo.to_str().expect("utf-8");
+        let out = run(
+            &dir,
+            &["validate", "--tools", "tools.json"],
+            rec(f, "hermes").as_bytes(),
+            &[],
+        );
+        assert_eq!(out.status.code(), Some(1));
+        let out = run(
+            &dir,
+            &["exec", "--tools", "tools.json", "--approve", "yes"],
+            rec(f, "bare-json").as_bytes(),
+            &[],
+        );
+        assert_eq!(
+            statuses(&records(&out.stdout)),
+            ["validation_failed"],
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    // a record whose doc is an input on the command line still points
+    // into it
+    std::fs::write(dir.join("reply.log"), call("marker", json!({"path": 3}))).expect("w");
+    let parsed = run(&dir, &["parse", "reply.log"], b"", &[]);
+    std::fs::write(dir.join("calls.ndjson"), &parsed.stdout).expect("w");
+    let out = run(
+        &dir,
+        &[
+            "validate",
+            "--tools",
+            "tools.json",
+            "calls.ndjson",
+            "reply.log",
+        ],
+        b"",
+        &[],
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with("reply.log:1:"), "{err}");
+    let out = run(
+        &dir,
+        &["validate", "--tools", "tools.json", "calls.ndjson"],
+        b"",
+        &[],
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with("calls.ndjson:1:"), "{err}");
+}
