@@ -14,7 +14,7 @@ use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::pybacked::{PyBackedBytes, PyBackedStr};
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyDict, PyList, PyString};
 use serde_json::Value;
 use std::sync::Mutex;
 use toolcall_core::config::{Config, FormatChoice};
@@ -66,12 +66,25 @@ fn maybe_detach<T: Send, F: Send + FnOnce() -> T>(py: Python<'_>, len: usize, f:
 }
 
 /// Text or bytes, as Python hands them (str is read as UTF-8).
-#[derive(FromPyObject)]
 enum Input {
     /// `bytes`, `bytearray` …
     Bytes(PyBackedBytes),
     /// `str`.
     Str(PyBackedStr),
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Input {
+    type Error = PyErr;
+
+    // str is looked at first and by type, so the common case never builds
+    // (and throws away) a failed extraction's error
+    fn extract(ob: Borrowed<'a, 'py, PyAny>) -> PyResult<Input> {
+        if ob.is_instance_of::<PyString>() {
+            Ok(Input::Str(ob.extract()?))
+        } else {
+            Ok(Input::Bytes(ob.extract()?))
+        }
+    }
 }
 
 impl Input {
@@ -499,7 +512,16 @@ fn parse(
 ) -> PyResult<Document> {
     let bytes = text.bytes();
     let (found, finish) = maybe_detach(py, bytes.len(), || {
-        let (mut found, summary) = toolcall_core::wire::parse(bytes, &options.cfg, &options.wire);
+        // everything but `tool_call_start` events, which a whole document
+        // does not need (the engine then skips finding names early)
+        let mut found = Collector {
+            skip_starts: true,
+            ..Collector::default()
+        };
+        let mut engine = WireEngine::new(options.cfg.clone(), options.wire.clone());
+        engine.feed(bytes, &mut found);
+        engine.finish(&mut found);
+        let summary = engine.summary();
         if let Some(t) = tools {
             for call in &mut found.calls {
                 let v = t.judge(call);
@@ -943,6 +965,24 @@ fn repair(
     }
 }
 
+/// `repair_json`'s common case: the repaired text, or `None` when nothing
+/// can be made of the input (no repair list is built). No depth, size or
+/// time limit, as json_repair has none.
+#[pyfunction]
+fn repair_text(py: Python<'_>, text: Input) -> Option<String> {
+    let opts = RepairOptions {
+        max_depth: 10_000,
+        max_input_bytes: usize::MAX,
+        timeout_ms: 0,
+        null_for_missing_values: true,
+        unquoted_strings: true,
+    };
+    let bytes = text.bytes();
+    maybe_detach(py, bytes.len(), || core_repair::repair_bytes(bytes, &opts))
+        .ok()
+        .map(|r| r.output)
+}
+
 /// Converts a JSON value to Python objects (`dict`, `list`, `str`, `int`,
 /// `float`, `bool`, `None`), big integers exactly.
 fn value_to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
@@ -1015,6 +1055,7 @@ fn _toolcall(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(render_result, m)?)?;
     m.add_function(wrap_pyfunction!(format_table, m)?)?;
     m.add_function(wrap_pyfunction!(repair, m)?)?;
+    m.add_function(wrap_pyfunction!(repair_text, m)?)?;
     m.add_function(wrap_pyfunction!(loads_json, m)?)?;
     Ok(())
 }

@@ -398,6 +398,9 @@ def repair_json(
     raises :class:`RepairError` when anything needed repairing;
     ``json_fd`` is read whole. ``schema`` is not supported.
     """
+    if not (return_objects or logging or strict or json_dumps_args or json_fd is not None) and schema is None:
+        out = _toolcall.repair_text(json_str)
+        return "" if out is None else out
     if schema is not None:
         raise NotImplementedError("toolcall.repair_json: schema-guided repair is not supported")
     if json_fd is not None:
