@@ -431,36 +431,104 @@ fn error_to_py(e: CoreError) -> ErrorRecord {
 }
 
 /// A whole document: its calls, prose, reasoning and errors.
-#[pyclass(frozen, get_all, module = "toolcall._toolcall")]
+///
+/// The prose, reasoning and tiling stay Rust values until read: most
+/// callers want the calls, and building a string of a large document's
+/// text (or a tuple per segment) for nothing would cost more than finding
+/// the calls.
+#[pyclass(frozen, module = "toolcall._toolcall")]
 pub struct Document {
-    /// The calls, in order.
     calls: Py<PyList>,
-    /// All prose, with calls, reasoning and markup removed.
-    text: String,
-    /// The content of all reasoning spans.
-    reasoning: String,
-    /// Candidates that could not be recovered.
     errors: Py<PyList>,
-    /// Text before the first call (all text when there is none).
-    text_before: String,
-    /// Text after the last call.
-    text_after: String,
-    /// The exact tiling: `(kind, (start, end))`, kinds `text`,
-    /// `reasoning`, `tool_call`, `markup`.
-    segments: Py<PyList>,
-    /// With a wire input: the finish reason the server reported.
+    text: Vec<u8>,
+    reasoning: Vec<u8>,
+    /// Length of `text` before the first call (None: no call).
+    text_before_len: Option<usize>,
+    /// Where in `text` the text after the last call starts.
+    text_after_from: usize,
+    segments: Vec<toolcall_core::record::Segment>,
     finish_reason: Option<String>,
+}
+
+/// A Python `str` of bytes that are UTF-8 but for a broken character,
+/// which becomes U+FFFD (as records write it).
+fn lossy_str<'py>(py: Python<'py>, bytes: &[u8]) -> Bound<'py, PyString> {
+    PyString::new(py, &String::from_utf8_lossy(bytes))
 }
 
 #[pymethods]
 impl Document {
+    /// The calls, in order.
+    #[getter]
+    fn calls(&self, py: Python<'_>) -> Py<PyList> {
+        self.calls.clone_ref(py)
+    }
+
+    /// Candidates that could not be recovered.
+    #[getter]
+    fn errors(&self, py: Python<'_>) -> Py<PyList> {
+        self.errors.clone_ref(py)
+    }
+
+    /// All prose, with calls, reasoning and markup removed.
+    #[getter]
+    fn text<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
+        lossy_str(py, &self.text)
+    }
+
+    /// The content of all reasoning spans.
+    #[getter]
+    fn reasoning<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
+        lossy_str(py, &self.reasoning)
+    }
+
+    /// Text before the first call (all text when there is none).
+    #[getter]
+    fn text_before<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
+        let end = self.text_before_len.unwrap_or(self.text.len());
+        lossy_str(py, &self.text[..end.min(self.text.len())])
+    }
+
+    /// Text after the last call (empty when there is no call).
+    #[getter]
+    fn text_after<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
+        match self.text_before_len {
+            Some(_) => lossy_str(py, &self.text[self.text_after_from.min(self.text.len())..]),
+            None => PyString::new(py, ""),
+        }
+    }
+
+    /// The exact tiling: `(kind, (start, end))`, kinds `text`,
+    /// `reasoning`, `tool_call`, `markup`.
+    #[getter]
+    fn segments<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        use toolcall_core::record::SegmentKind;
+        let mut out = Vec::with_capacity(self.segments.len());
+        for s in &self.segments {
+            let kind = match s.kind {
+                SegmentKind::Text => "text",
+                SegmentKind::Reasoning => "reasoning",
+                SegmentKind::ToolCall => "tool_call",
+                SegmentKind::Markup => "markup",
+            };
+            out.push((kind, (s.span[0], s.span[1])).into_pyobject(py)?);
+        }
+        PyList::new(py, out)
+    }
+
+    /// With a wire input: the finish reason the server reported.
+    #[getter]
+    fn finish_reason(&self) -> Option<String> {
+        self.finish_reason.clone()
+    }
+
     fn __repr__(&self, py: Python<'_>) -> String {
         format!(
-            "Document(calls={}, errors={}, text={} chars, reasoning={} chars)",
+            "Document(calls={}, errors={}, text={} bytes, reasoning={} bytes)",
             self.calls.bind(py).len(),
             self.errors.bind(py).len(),
-            self.text.chars().count(),
-            self.reasoning.chars().count()
+            self.text.len(),
+            self.reasoning.len()
         )
     }
 }
@@ -470,33 +538,22 @@ fn document_to_py(
     found: Collector,
     finish_reason: Option<String>,
 ) -> PyResult<Document> {
-    let split = found.into_split("-");
-    let mut calls = Vec::with_capacity(split.tool_calls.len());
-    for c in split.tool_calls {
+    let mut calls = Vec::with_capacity(found.calls.len());
+    for c in found.calls {
         calls.push(Py::new(py, call_to_py(py, c)?)?);
     }
-    let mut errors = Vec::with_capacity(split.errors.len());
-    for e in split.errors {
+    let mut errors = Vec::with_capacity(found.errors.len());
+    for e in found.errors {
         errors.push(Py::new(py, error_to_py(e))?);
-    }
-    let mut segments = Vec::with_capacity(split.segments.len());
-    for s in &split.segments {
-        let kind = match s.kind {
-            toolcall_core::record::SegmentKind::Text => "text",
-            toolcall_core::record::SegmentKind::Reasoning => "reasoning",
-            toolcall_core::record::SegmentKind::ToolCall => "tool_call",
-            toolcall_core::record::SegmentKind::Markup => "markup",
-        };
-        segments.push((kind, (s.span[0], s.span[1])).into_pyobject(py)?);
     }
     Ok(Document {
         calls: PyList::new(py, calls)?.unbind(),
-        text: split.text,
-        reasoning: split.reasoning,
         errors: PyList::new(py, errors)?.unbind(),
-        text_before: split.text_before,
-        text_after: split.text_after,
-        segments: PyList::new(py, segments)?.unbind(),
+        text: found.text,
+        reasoning: found.reasoning,
+        text_before_len: found.text_before_len,
+        text_after_from: found.text_after_from,
+        segments: found.segments,
         finish_reason,
     })
 }
