@@ -1,0 +1,1118 @@
+//! `toolcall._toolcall`: the Python face of `toolcall-core`.
+//!
+//! Every function here hands its input to the same engine, repairer,
+//! validator and renderers the `toolcall` command runs; nothing parses on
+//! its own. Options map to [`Config`] as the command's flags do
+//! (`src/cli/common.rs`, `EngineArgs::config`). The pure-Python package
+//! `toolcall` (python/toolcall/__init__.py) wraps this module with the
+//! documented signatures.
+//!
+//! Work on a large input runs with the GIL released (`Python::detach`), so
+//! other Python threads run while a document is parsed or repaired.
+
+use pyo3::create_exception;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::pybacked::{PyBackedBytes, PyBackedStr};
+use pyo3::types::{PyDict, PyList, PyString};
+use serde_json::Value;
+use std::sync::Mutex;
+use toolcall_core::config::{Config, FormatChoice};
+use toolcall_core::document::Collector;
+use toolcall_core::engine::{Event as CoreEvent, Sink};
+use toolcall_core::formats::{self, FormatId};
+use toolcall_core::record::{ErrorRecord as CoreError, ToolCall};
+use toolcall_core::repair::{self as core_repair, RepairOptions};
+use toolcall_core::validate::registry::Registry;
+use toolcall_core::validate::{typing, Policy, Risk, Verdict as CoreVerdict};
+use toolcall_core::wire::{InputKind, WireConfig, WireEngine};
+
+create_exception!(
+    _toolcall,
+    ToolcallError,
+    PyValueError,
+    "Base class of toolcall's errors (a ValueError)."
+);
+create_exception!(
+    _toolcall,
+    RepairError,
+    ToolcallError,
+    "JSON that could not be repaired (hopeless, or past a limit)."
+);
+create_exception!(
+    _toolcall,
+    ToolsError,
+    ToolcallError,
+    "A tools definition that could not be read."
+);
+create_exception!(
+    _toolcall,
+    OptionError,
+    ToolcallError,
+    "An unknown format, model, input kind or option value."
+);
+
+/// Inputs at least this large are worked on with the GIL released: below
+/// it, releasing and taking it back again costs more than it frees.
+const DETACH_BYTES: usize = 16 << 10;
+
+/// Runs `f` with the GIL released when `len` is large.
+fn maybe_detach<T: Send, F: Send + FnOnce() -> T>(py: Python<'_>, len: usize, f: F) -> T {
+    if len >= DETACH_BYTES {
+        py.detach(f)
+    } else {
+        f()
+    }
+}
+
+/// Text or bytes, as Python hands them (str is read as UTF-8).
+enum Input {
+    /// `bytes`, `bytearray` …
+    Bytes(PyBackedBytes),
+    /// `str`.
+    Str(PyBackedStr),
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Input {
+    type Error = PyErr;
+
+    // str is looked at first and by type, so the common case never builds
+    // (and throws away) a failed extraction's error
+    fn extract(ob: Borrowed<'a, 'py, PyAny>) -> PyResult<Input> {
+        if ob.is_instance_of::<PyString>() {
+            Ok(Input::Str(ob.extract()?))
+        } else {
+            Ok(Input::Bytes(ob.extract()?))
+        }
+    }
+}
+
+impl Input {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Input::Bytes(b) => b,
+            Input::Str(s) => s.as_bytes(),
+        }
+    }
+}
+
+/// The engine settings of the Python functions: the flags of `toolcall
+/// parse`, under their Python names.
+#[derive(Clone, Debug)]
+#[pyclass(frozen, module = "toolcall._toolcall")]
+pub struct Options {
+    cfg: Config,
+    wire: WireConfig,
+}
+
+#[pymethods]
+impl Options {
+    /// Builds the settings; raises `OptionError` on an unknown format,
+    /// model, finish reason or input kind.
+    #[new]
+    #[pyo3(signature = (*, format="auto", model=None, generation_prompt=None,
+        finish_reason=None, input="text", json_blocks=true, inline_json=false,
+        repair=true, reasoning_calls=false, think_open=false, think_window=0,
+        max_block=1 << 20, repair_max_size=core_repair::DEFAULT_MAX_INPUT_BYTES,
+        max_buffer=1 << 20, doc="-"))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        format: &str,
+        model: Option<&str>,
+        generation_prompt: Option<&str>,
+        finish_reason: Option<&str>,
+        input: &str,
+        json_blocks: bool,
+        inline_json: bool,
+        repair: bool,
+        reasoning_calls: bool,
+        think_open: bool,
+        think_window: usize,
+        max_block: usize,
+        repair_max_size: usize,
+        max_buffer: usize,
+        doc: &str,
+    ) -> PyResult<Options> {
+        let mut choice = format_choice(format)?;
+        let mut prompt = generation_prompt.map(|p| p.as_bytes().to_vec());
+        if let Some(name) = model {
+            let Some((f, m)) = formats::registry::model(name) else {
+                return Err(OptionError::new_err(format!(
+                    "unknown model '{name}' (toolcall.formats() lists the known ones; \
+                     format= and generation_prompt= say the same for any model)"
+                )));
+            };
+            if choice == FormatChoice::Auto {
+                choice = FormatChoice::Only(f.id);
+            }
+            if prompt.is_none() {
+                prompt = Some(m.prompt.as_bytes().to_vec());
+            }
+        }
+        let truncated = match finish_reason {
+            None | Some("stop") => false,
+            Some("length") => true,
+            Some(other) => {
+                return Err(OptionError::new_err(format!(
+                    "unknown finish_reason '{other}' (expected 'stop' or 'length')"
+                )))
+            }
+        };
+        if max_block == 0 || max_buffer == 0 {
+            return Err(OptionError::new_err(
+                "max_block and max_buffer must be at least 1",
+            ));
+        }
+        let input: InputKind = input.parse().map_err(OptionError::new_err)?;
+        let cfg = Config {
+            doc: doc.to_string(),
+            format: choice,
+            json_blocks,
+            inline_json,
+            reasoning_calls,
+            max_block,
+            repair,
+            repair_timeout_ms: core_repair::DEFAULT_TIMEOUT_MS,
+            repair_max_bytes: repair_max_size,
+            think_open,
+            think_window,
+            generation_prompt: prompt,
+            truncated,
+        };
+        Ok(Options {
+            cfg,
+            wire: WireConfig { input, max_buffer },
+        })
+    }
+
+    /// The format looked for: `auto` or a format id.
+    #[getter]
+    fn format(&self) -> &'static str {
+        match self.cfg.format {
+            FormatChoice::Auto => "auto",
+            FormatChoice::Only(f) => f.as_str(),
+        }
+    }
+
+    /// The generation prompt the engine starts after, if any.
+    #[getter]
+    fn generation_prompt(&self) -> Option<String> {
+        self.cfg
+            .generation_prompt
+            .as_deref()
+            .map(|p| String::from_utf8_lossy(p).into_owned())
+    }
+}
+
+/// `auto`, a format id or one of its model names (ASCII case ignored), as
+/// `--format` takes them.
+fn format_choice(name: &str) -> PyResult<FormatChoice> {
+    if name.eq_ignore_ascii_case("auto") {
+        return Ok(FormatChoice::Auto);
+    }
+    match formats::registry::by_name(name) {
+        Some(f) => Ok(FormatChoice::Only(f.id)),
+        None => Err(OptionError::new_err(format!(
+            "unknown format '{name}' (toolcall.formats() lists them)"
+        ))),
+    }
+}
+
+/// A tools definition loaded once: its schemas compiled, with the policy
+/// calls are judged under.
+#[pyclass(frozen, module = "toolcall._toolcall")]
+pub struct Tools {
+    registry: Registry,
+    policy: Policy,
+}
+
+#[pymethods]
+impl Tools {
+    /// Loads tools from JSON (or JSON5) text in any shape `--tools` reads.
+    #[new]
+    #[pyo3(signature = (text, *, strict=true, unknown_risk="medium", auto_approve="safe"))]
+    fn new(text: &str, strict: bool, unknown_risk: &str, auto_approve: &str) -> PyResult<Tools> {
+        let risk = |s: &str| -> PyResult<Risk> {
+            s.parse::<Risk>()
+                .map_err(|e| OptionError::new_err(e.to_string()))
+        };
+        let policy = Policy {
+            strict,
+            unknown_risk: risk(unknown_risk)?,
+            auto_approve: risk(auto_approve)?,
+        };
+        let registry =
+            Registry::from_text(text, strict).map_err(|e| ToolsError::new_err(e.to_string()))?;
+        Ok(Tools { registry, policy })
+    }
+
+    /// The tool names, in the file's order.
+    #[getter]
+    fn names(&self) -> Vec<String> {
+        self.registry
+            .tools()
+            .iter()
+            .map(|t| t.name.clone())
+            .collect()
+    }
+
+    /// Warnings found while loading (duplicate names …).
+    #[getter]
+    fn warnings(&self) -> Vec<String> {
+        self.registry.warnings.clone()
+    }
+
+    fn __len__(&self) -> usize {
+        self.registry.len()
+    }
+}
+
+impl Tools {
+    /// Judges a call as `parse --tools` does: text values of XML-style
+    /// formats typed by the schema first, then checked.
+    fn judge(&self, call: &mut ToolCall) -> CoreVerdict {
+        let text_format = FormatId::from_id(call.format).filter(|&f| typing::is_text_format(f));
+        if let (Some(tool), Some(format)) = (self.registry.get(&call.name), text_format) {
+            if let Value::Object(args) = &mut *call.arguments {
+                typing::type_arguments_in(format, args, &tool.parameters, &call.raw);
+            }
+        }
+        self.registry
+            .check(&call.name, &call.arguments, &self.policy)
+    }
+}
+
+/// One change a repair made: its kind (`trailing_comma` …) and the byte
+/// offset where it applies.
+#[pyclass(frozen, get_all, module = "toolcall._toolcall")]
+pub struct Repair {
+    /// What was done, as the `repairs` field of a record names it.
+    kind: &'static str,
+    /// Byte offset in the repaired input.
+    offset: usize,
+}
+
+#[pymethods]
+impl Repair {
+    fn __repr__(&self) -> String {
+        format!("Repair(kind={:?}, offset={})", self.kind, self.offset)
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<Repair>()
+            .is_ok_and(|o| o.get().kind == self.kind && o.get().offset == self.offset)
+    }
+
+    fn __hash__(&self) -> u64 {
+        (self.offset as u64) ^ (self.kind.len() as u64).rotate_left(40)
+    }
+}
+
+fn repairs_list(py: Python<'_>, repairs: &[core_repair::Repair]) -> PyResult<Py<PyList>> {
+    let items = repairs.iter().map(|r| Repair {
+        kind: r.kind.name(),
+        offset: r.offset,
+    });
+    let mut out = Vec::with_capacity(repairs.len());
+    for r in items {
+        out.push(Py::new(py, r)?);
+    }
+    Ok(PyList::new(py, out)?.unbind())
+}
+
+/// A tool call the engine found.
+#[pyclass(frozen, get_all, module = "toolcall._toolcall")]
+pub struct Call {
+    /// The function name.
+    name: String,
+    /// The arguments, as Python objects (a dict).
+    arguments: Py<PyAny>,
+    /// The provider's id, or a deterministic one derived from the call.
+    id: String,
+    /// The format id the call was written in.
+    format: &'static str,
+    /// `(start, end)` byte offsets of the call's markup in the document.
+    span: (u64, u64),
+    /// The repairs that made the arguments parse.
+    repairs: Py<PyList>,
+    /// The call's markup exactly as written.
+    raw: String,
+    /// The call's position among the document's calls, from 0.
+    index: usize,
+    /// Drafted inside reasoning (reported with `reasoning_calls=True`).
+    in_reasoning: bool,
+    /// With `tools=`: the validation fields `parse --tools` adds
+    /// (`tool_name`, `risk`, `requires_approval`, `summary`, `valid`,
+    /// `errors`); else None.
+    validation: Option<Py<PyAny>>,
+    /// The arguments as compact JSON text.
+    arguments_json: String,
+}
+
+#[pymethods]
+impl Call {
+    fn __repr__(&self) -> String {
+        format!(
+            "Call(name={:?}, arguments={}, id={:?}, format={:?}, span={:?})",
+            self.name, self.arguments_json, self.id, self.format, self.span
+        )
+    }
+}
+
+fn call_to_py(py: Python<'_>, call: ToolCall) -> PyResult<Call> {
+    let mut compact = Vec::new();
+    call.arguments.write_json(&mut compact);
+    let arguments_json = String::from_utf8(compact)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+    let arguments = value_to_py(py, call.arguments.as_value())?.unbind();
+    let validation = if call.extra.is_empty() {
+        None
+    } else {
+        Some(value_to_py(py, &Value::Object(call.extra.clone()))?.unbind())
+    };
+    Ok(Call {
+        repairs: repairs_list(py, &call.repairs)?,
+        name: call.name,
+        arguments,
+        id: call.id,
+        format: call.format,
+        span: (call.span[0], call.span[1]),
+        raw: call.raw,
+        index: call.index,
+        in_reasoning: call.in_reasoning,
+        validation,
+        arguments_json,
+    })
+}
+
+/// A candidate call that could not be recovered (an `error` record).
+#[pyclass(frozen, get_all, module = "toolcall._toolcall")]
+pub struct ErrorRecord {
+    /// A `TLP-00N` code.
+    code: &'static str,
+    /// What went wrong.
+    message: String,
+    /// `(start, end)` byte offsets of the candidate.
+    span: (u64, u64),
+    /// The candidate's bytes (lossy UTF-8).
+    raw: String,
+    /// Byte offset of the fault.
+    offset: u64,
+    /// 1-based line of the fault.
+    line: u64,
+    /// 1-based byte column of the fault.
+    column: u64,
+    /// What probably caused it, when recognisable.
+    hint: Option<String>,
+}
+
+#[pymethods]
+impl ErrorRecord {
+    fn __repr__(&self) -> String {
+        format!(
+            "ErrorRecord(code={:?}, message={:?}, span={:?})",
+            self.code, self.message, self.span
+        )
+    }
+}
+
+fn error_to_py(e: CoreError) -> ErrorRecord {
+    ErrorRecord {
+        code: e.code,
+        message: e.message,
+        span: (e.span[0], e.span[1]),
+        raw: e.raw,
+        offset: e.offset,
+        line: e.line,
+        column: e.column,
+        hint: e.hint,
+    }
+}
+
+/// A whole document: its calls, prose, reasoning and errors.
+///
+/// The prose, reasoning and tiling stay Rust values until read: most
+/// callers want the calls, and building a string of a large document's
+/// text (or a tuple per segment) for nothing would cost more than finding
+/// the calls.
+#[pyclass(frozen, module = "toolcall._toolcall")]
+pub struct Document {
+    calls: Py<PyList>,
+    errors: Py<PyList>,
+    text: Vec<u8>,
+    reasoning: Vec<u8>,
+    /// Length of `text` before the first call (None: no call).
+    text_before_len: Option<usize>,
+    /// Where in `text` the text after the last call starts.
+    text_after_from: usize,
+    segments: Vec<toolcall_core::record::Segment>,
+    finish_reason: Option<String>,
+}
+
+/// A Python `str` of bytes that are UTF-8 but for a broken character,
+/// which becomes U+FFFD (as records write it).
+fn lossy_str<'py>(py: Python<'py>, bytes: &[u8]) -> Bound<'py, PyString> {
+    PyString::new(py, &String::from_utf8_lossy(bytes))
+}
+
+#[pymethods]
+impl Document {
+    /// The calls, in order.
+    #[getter]
+    fn calls(&self, py: Python<'_>) -> Py<PyList> {
+        self.calls.clone_ref(py)
+    }
+
+    /// Candidates that could not be recovered.
+    #[getter]
+    fn errors(&self, py: Python<'_>) -> Py<PyList> {
+        self.errors.clone_ref(py)
+    }
+
+    /// All prose, with calls, reasoning and markup removed.
+    #[getter]
+    fn text<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
+        lossy_str(py, &self.text)
+    }
+
+    /// The content of all reasoning spans.
+    #[getter]
+    fn reasoning<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
+        lossy_str(py, &self.reasoning)
+    }
+
+    /// Text before the first call (all text when there is none).
+    #[getter]
+    fn text_before<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
+        let end = self.text_before_len.unwrap_or(self.text.len());
+        lossy_str(py, &self.text[..end.min(self.text.len())])
+    }
+
+    /// Text after the last call (empty when there is no call).
+    #[getter]
+    fn text_after<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
+        match self.text_before_len {
+            Some(_) => lossy_str(py, &self.text[self.text_after_from.min(self.text.len())..]),
+            None => PyString::new(py, ""),
+        }
+    }
+
+    /// The exact tiling: `(kind, (start, end))`, kinds `text`,
+    /// `reasoning`, `tool_call`, `markup`.
+    #[getter]
+    fn segments<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        use toolcall_core::record::SegmentKind;
+        let mut out = Vec::with_capacity(self.segments.len());
+        for s in &self.segments {
+            let kind = match s.kind {
+                SegmentKind::Text => "text",
+                SegmentKind::Reasoning => "reasoning",
+                SegmentKind::ToolCall => "tool_call",
+                SegmentKind::Markup => "markup",
+            };
+            out.push((kind, (s.span[0], s.span[1])).into_pyobject(py)?);
+        }
+        PyList::new(py, out)
+    }
+
+    /// With a wire input: the finish reason the server reported.
+    #[getter]
+    fn finish_reason(&self) -> Option<String> {
+        self.finish_reason.clone()
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> String {
+        format!(
+            "Document(calls={}, errors={}, text={} bytes, reasoning={} bytes)",
+            self.calls.bind(py).len(),
+            self.errors.bind(py).len(),
+            self.text.len(),
+            self.reasoning.len()
+        )
+    }
+}
+
+fn document_to_py(
+    py: Python<'_>,
+    found: Collector,
+    finish_reason: Option<String>,
+) -> PyResult<Document> {
+    let mut calls = Vec::with_capacity(found.calls.len());
+    for c in found.calls {
+        calls.push(Py::new(py, call_to_py(py, c)?)?);
+    }
+    let mut errors = Vec::with_capacity(found.errors.len());
+    for e in found.errors {
+        errors.push(Py::new(py, error_to_py(e))?);
+    }
+    Ok(Document {
+        calls: PyList::new(py, calls)?.unbind(),
+        errors: PyList::new(py, errors)?.unbind(),
+        text: found.text,
+        reasoning: found.reasoning,
+        text_before_len: found.text_before_len,
+        text_after_from: found.text_after_from,
+        segments: found.segments,
+        finish_reason,
+    })
+}
+
+/// Parses a whole document (`toolcall split`): the engine fed once.
+#[pyfunction]
+#[pyo3(signature = (text, options, tools=None))]
+fn parse(
+    py: Python<'_>,
+    text: Input,
+    options: &Options,
+    tools: Option<&Tools>,
+) -> PyResult<Document> {
+    let bytes = text.bytes();
+    let (found, finish) = maybe_detach(py, bytes.len(), || {
+        // everything but `tool_call_start` events, which a whole document
+        // does not need (the engine then skips finding names early)
+        let mut found = Collector {
+            skip_starts: true,
+            ..Collector::default()
+        };
+        let mut engine = WireEngine::new(options.cfg.clone(), options.wire.clone());
+        engine.feed(bytes, &mut found);
+        engine.finish(&mut found);
+        let summary = engine.summary();
+        if let Some(t) = tools {
+            for call in &mut found.calls {
+                let v = t.judge(call);
+                v.write_into(&mut call.extra);
+            }
+        }
+        (found, summary.finish_reason)
+    });
+    document_to_py(py, found, finish)
+}
+
+/// An engine event with its bytes copied out of the engine's buffer.
+enum Owned {
+    Text([u64; 2], Vec<u8>),
+    Reasoning([u64; 2], Vec<u8>),
+    Markup([u64; 2], Vec<u8>),
+    Start(usize, String, String),
+    Call(Box<ToolCall>),
+    Error(CoreError),
+}
+
+/// Collects a feed's events to hand to Python after the engine returns.
+#[derive(Default)]
+struct Buffer {
+    events: Vec<Owned>,
+    starts: bool,
+}
+
+impl Sink for Buffer {
+    fn wants_starts(&self) -> bool {
+        self.starts
+    }
+
+    fn event(&mut self, ev: CoreEvent<'_>) {
+        self.events.push(match ev {
+            CoreEvent::Text { span, bytes } => Owned::Text(span, bytes.to_vec()),
+            CoreEvent::Reasoning { span, content } => Owned::Reasoning(span, content.to_vec()),
+            CoreEvent::Markup { span, bytes } => Owned::Markup(span, bytes.to_vec()),
+            CoreEvent::ToolCallStart { index, id, name } => {
+                Owned::Start(index, id.to_string(), name.to_string())
+            }
+            CoreEvent::ToolCall(c) => Owned::Call(Box::new(c)),
+            CoreEvent::Error(e) => Owned::Error(e),
+        });
+    }
+}
+
+/// One event of a stream, as `toolcall stream` writes it: `type` is one
+/// of `text`, `reasoning`, `markup`, `tool_call_start`, `tool_call`,
+/// `error`, `done`; the other fields are set as the type needs.
+#[pyclass(frozen, get_all, module = "toolcall._toolcall")]
+pub struct Event {
+    /// The event's type.
+    r#type: &'static str,
+    /// `(start, end)` byte offsets (text, reasoning, markup, tool_call,
+    /// error).
+    span: Option<(u64, u64)>,
+    /// The prose, the reasoning content, or the markup's bytes.
+    text: Option<String>,
+    /// The call's index (tool_call_start, tool_call).
+    index: Option<usize>,
+    /// The call's id (tool_call_start, tool_call).
+    id: Option<String>,
+    /// The call's name (tool_call_start, tool_call).
+    name: Option<String>,
+    /// The call (tool_call).
+    call: Option<Py<Call>>,
+    /// The error (error).
+    error: Option<Py<ErrorRecord>>,
+    /// Calls found in the whole stream (done).
+    calls: Option<usize>,
+    /// Bytes read (done).
+    bytes: Option<u64>,
+    /// Why the server said the output ended (done, wire inputs).
+    finish_reason: Option<String>,
+}
+
+#[pymethods]
+impl Event {
+    fn __repr__(&self) -> String {
+        let mut s = format!("Event(type={:?}", self.r#type);
+        if let Some(span) = self.span {
+            s.push_str(&format!(", span={span:?}"));
+        }
+        if let Some(t) = &self.text {
+            s.push_str(&format!(", text={t:?}"));
+        }
+        if let Some(n) = &self.name {
+            s.push_str(&format!(", name={n:?}"));
+        }
+        if let Some(n) = self.calls {
+            s.push_str(&format!(", calls={n}"));
+        }
+        s.push(')');
+        s
+    }
+}
+
+impl Event {
+    fn empty(kind: &'static str) -> Event {
+        Event {
+            r#type: kind,
+            span: None,
+            text: None,
+            index: None,
+            id: None,
+            name: None,
+            call: None,
+            error: None,
+            calls: None,
+            bytes: None,
+            finish_reason: None,
+        }
+    }
+
+    fn piece(kind: &'static str, span: [u64; 2], bytes: &[u8]) -> Event {
+        Event {
+            span: Some((span[0], span[1])),
+            text: Some(String::from_utf8_lossy(bytes).into_owned()),
+            ..Event::empty(kind)
+        }
+    }
+}
+
+fn events_to_py(py: Python<'_>, events: Vec<Owned>) -> PyResult<Py<PyList>> {
+    let mut out = Vec::with_capacity(events.len());
+    for ev in events {
+        let e = match ev {
+            Owned::Text(span, b) => Event::piece("text", span, &b),
+            Owned::Reasoning(span, b) => Event::piece("reasoning", span, &b),
+            Owned::Markup(span, b) => Event::piece("markup", span, &b),
+            Owned::Start(index, id, name) => Event {
+                index: Some(index),
+                id: Some(id),
+                name: Some(name),
+                ..Event::empty("tool_call_start")
+            },
+            Owned::Call(c) => {
+                let call = call_to_py(py, *c)?;
+                Event {
+                    span: Some(call.span),
+                    index: Some(call.index),
+                    id: Some(call.id.clone()),
+                    name: Some(call.name.clone()),
+                    call: Some(Py::new(py, call)?),
+                    ..Event::empty("tool_call")
+                }
+            }
+            Owned::Error(e) => {
+                let span = Some((e.span[0], e.span[1]));
+                Event {
+                    span,
+                    error: Some(Py::new(py, error_to_py(e))?),
+                    ..Event::empty("error")
+                }
+            }
+        };
+        out.push(Py::new(py, e)?);
+    }
+    Ok(PyList::new(py, out)?.unbind())
+}
+
+/// The engine fed chunk by chunk (`toolcall stream`). One feed runs at a
+/// time: a second thread's feed waits for the first.
+#[pyclass(frozen, module = "toolcall._toolcall")]
+pub struct StreamParser {
+    engine: Mutex<Option<WireEngine>>,
+    tools: Option<Py<Tools>>,
+    starts: bool,
+}
+
+#[pymethods]
+impl StreamParser {
+    /// A parser in the state `options` describe.
+    #[new]
+    #[pyo3(signature = (options, tools=None, starts=true))]
+    fn new(options: &Options, tools: Option<Py<Tools>>, starts: bool) -> StreamParser {
+        StreamParser {
+            engine: Mutex::new(Some(WireEngine::new(
+                options.cfg.clone(),
+                options.wire.clone(),
+            ))),
+            tools,
+            starts,
+        }
+    }
+
+    /// Feeds a chunk; returns the events it decided.
+    fn feed(&self, py: Python<'_>, chunk: Input) -> PyResult<Py<PyList>> {
+        let bytes = chunk.bytes();
+        let mut buf = Buffer {
+            events: Vec::new(),
+            starts: self.starts,
+        };
+        let tools = self.tools.as_ref().map(|t| t.get());
+        let fed = maybe_detach(py, bytes.len(), || {
+            let mut guard = self.engine.lock().unwrap_or_else(|p| p.into_inner());
+            let Some(engine) = guard.as_mut() else {
+                return false;
+            };
+            engine.feed(bytes, &mut buf);
+            drop(guard);
+            judge_events(tools, &mut buf.events);
+            true
+        });
+        if !fed {
+            return Err(ToolcallError::new_err("feed() after close()"));
+        }
+        events_to_py(py, buf.events)
+    }
+
+    /// Ends the input: returns the last events, then a `done` event.
+    fn close(&self, py: Python<'_>) -> PyResult<Py<PyList>> {
+        let taken = self.engine.lock().unwrap_or_else(|p| p.into_inner()).take();
+        let Some(mut engine) = taken else {
+            return Err(ToolcallError::new_err("close() called twice"));
+        };
+        let mut buf = Buffer {
+            events: Vec::new(),
+            starts: self.starts,
+        };
+        engine.finish(&mut buf);
+        judge_events(self.tools.as_ref().map(|t| t.get()), &mut buf.events);
+        let list = events_to_py(py, buf.events)?;
+        let sum = engine.summary();
+        let done = Event {
+            calls: Some(sum.calls),
+            bytes: Some(sum.bytes),
+            finish_reason: sum.finish_reason,
+            ..Event::empty("done")
+        };
+        list.bind(py).append(Py::new(py, done)?)?;
+        Ok(list)
+    }
+
+    /// Bytes held back, undecided, so far.
+    #[getter]
+    fn held(&self) -> usize {
+        let guard = self.engine.lock().unwrap_or_else(|p| p.into_inner());
+        guard.as_ref().map_or(0, WireEngine::held)
+    }
+
+    /// True once `close()` was called.
+    #[getter]
+    fn closed(&self) -> bool {
+        let guard = self.engine.lock().unwrap_or_else(|p| p.into_inner());
+        guard.is_none()
+    }
+}
+
+fn judge_events(tools: Option<&Tools>, events: &mut [Owned]) {
+    let Some(t) = tools else { return };
+    for ev in events {
+        if let Owned::Call(c) = ev {
+            let v = t.judge(c);
+            v.write_into(&mut c.extra);
+        }
+    }
+}
+
+/// A call to judge: name and arguments JSON text.
+type CallIn = (String, String);
+
+/// One call's judgement.
+#[pyclass(frozen, get_all, module = "toolcall._toolcall")]
+pub struct Verdict {
+    /// The call's name.
+    name: String,
+    /// No errors.
+    valid: bool,
+    /// The errors: dicts with `code`, `path`, `message`, `expected`,
+    /// `actual`.
+    errors: Py<PyAny>,
+    /// Not errors, but worth telling (an unknown tool in lenient mode).
+    warnings: Py<PyAny>,
+    /// The tool is in the tools definition.
+    known: bool,
+    /// Display name.
+    tool_name: String,
+    /// Risk level: safe, low, medium, high or critical.
+    risk: &'static str,
+    /// Risk above the auto-approval level, or the tool says so.
+    requires_approval: bool,
+    /// One-line summary of what the call does.
+    summary: String,
+}
+
+#[pymethods]
+impl Verdict {
+    fn __repr__(&self) -> String {
+        format!(
+            "Verdict(name={:?}, valid={}, risk={:?})",
+            self.name, self.valid, self.risk
+        )
+    }
+
+    fn __bool__(&self) -> bool {
+        self.valid
+    }
+}
+
+/// Validates calls (name, arguments JSON) against tools.
+#[pyfunction]
+fn validate(py: Python<'_>, calls: Vec<CallIn>, tools: &Tools) -> PyResult<Vec<Verdict>> {
+    let mut out = Vec::with_capacity(calls.len());
+    for (name, args) in calls {
+        let value: Value = serde_json::from_str(&args)
+            .map_err(|e| ToolcallError::new_err(format!("arguments of {name}: {e}")))?;
+        let v = tools.registry.check(&name, &value, &tools.policy);
+        let issues = |list: &[toolcall_core::validate::Issue]| -> PyResult<Py<PyAny>> {
+            let v = Value::Array(
+                list.iter()
+                    .map(|i| {
+                        serde_json::json!({
+                            "code": i.code, "path": i.path, "message": i.message,
+                            "expected": i.expected, "actual": i.actual,
+                        })
+                    })
+                    .collect(),
+            );
+            Ok(value_to_py(py, &v)?.unbind())
+        };
+        out.push(Verdict {
+            errors: issues(&v.errors)?,
+            warnings: issues(&v.warnings)?,
+            name,
+            valid: v.valid,
+            known: v.known,
+            tool_name: v.tool_name,
+            risk: v.risk.as_str(),
+            requires_approval: v.requires_approval,
+            summary: v.summary,
+        });
+    }
+    Ok(out)
+}
+
+/// The tools block a family's chat template writes (`toolcall render tools`).
+#[pyfunction]
+fn render_tools(family: &str, tools: &Tools) -> PyResult<String> {
+    let fam = render_family(family)?;
+    Ok(toolcall_core::render::render_tools(
+        fam,
+        tools.registry.tools(),
+    ))
+}
+
+/// The message carrying results back (`toolcall render result`): each
+/// result a JSON object text as `render result` reads one; returns
+/// `(pre, body, post)`.
+#[pyfunction]
+#[pyo3(signature = (family, results, max_tokens=0))]
+fn render_result(
+    family: &str,
+    results: Vec<String>,
+    max_tokens: usize,
+) -> PyResult<(String, String, String)> {
+    let fam = render_family(family)?;
+    let mut parsed = Vec::with_capacity(results.len());
+    for r in &results {
+        let v: Value =
+            serde_json::from_str(r).map_err(|e| ToolcallError::new_err(format!("result: {e}")))?;
+        parsed.push(
+            toolcall_core::render::ToolResult::from_value(&v).map_err(ToolcallError::new_err)?,
+        );
+    }
+    let m = toolcall_core::render::render_results(fam, &parsed, max_tokens);
+    Ok((m.pre, m.body, m.post))
+}
+
+fn render_family(name: &str) -> PyResult<&'static toolcall_core::render::Family> {
+    let id = formats::registry::by_name(name).map_or(name, |f| f.id.as_str());
+    toolcall_core::render::family(id).ok_or_else(|| {
+        let ids: Vec<&str> = toolcall_core::render::families()
+            .iter()
+            .map(|f| f.id)
+            .collect();
+        OptionError::new_err(format!(
+            "no rendering for '{name}' (families: {})",
+            ids.join(", ")
+        ))
+    })
+}
+
+/// The format table (`toolcall formats --json`): one dict per format.
+#[pyfunction]
+#[pyo3(name = "formats")]
+fn format_table(py: Python<'_>) -> PyResult<Py<PyList>> {
+    let list = PyList::empty(py);
+    for f in formats::FORMATS {
+        let d = PyDict::new(py);
+        d.set_item("id", f.id.as_str())?;
+        d.set_item("families", f.families)?;
+        d.set_item("markers", f.markers.to_vec())?;
+        d.set_item("body", f.body)?;
+        let models = PyList::empty(py);
+        for m in f.models {
+            let md = PyDict::new(py);
+            md.set_item("name", m.name)?;
+            md.set_item("generation_prompt", m.prompt)?;
+            models.append(md)?;
+        }
+        d.set_item("models", models)?;
+        d.set_item("render", f.render.is_some())?;
+        list.append(d)?;
+    }
+    Ok(list.unbind())
+}
+
+/// Repairs one JSON document as `toolcall repair` does; returns the text
+/// and the repairs, or raises `RepairError`.
+#[pyfunction]
+#[pyo3(signature = (text, *, max_depth=64, timeout_ms=100, max_size=None))]
+fn repair(
+    py: Python<'_>,
+    text: Input,
+    max_depth: usize,
+    timeout_ms: u64,
+    max_size: Option<usize>,
+) -> PyResult<(String, Py<PyList>)> {
+    let opts = RepairOptions {
+        max_depth: max_depth.max(1),
+        max_input_bytes: max_size.unwrap_or(usize::MAX),
+        timeout_ms,
+        null_for_missing_values: true,
+        unquoted_strings: true,
+    };
+    let bytes = text.bytes();
+    let result = maybe_detach(py, bytes.len(), || core_repair::repair_bytes(bytes, &opts));
+    match result {
+        Ok(r) => Ok((r.output, repairs_list(py, &r.repairs)?)),
+        Err(e) => {
+            let err = RepairError::new_err(e.to_string());
+            let v = err.value(py);
+            v.setattr("code", e.code)?;
+            v.setattr("offset", e.offset)?;
+            v.setattr("line", e.line)?;
+            v.setattr("column", e.column)?;
+            Err(err)
+        }
+    }
+}
+
+/// `repair_json`'s common case: the repaired text, or `None` when nothing
+/// can be made of the input (no repair list is built). No depth, size or
+/// time limit, as json_repair has none.
+#[pyfunction]
+fn repair_text(py: Python<'_>, text: Input) -> Option<String> {
+    let opts = RepairOptions {
+        max_depth: 10_000,
+        max_input_bytes: usize::MAX,
+        timeout_ms: 0,
+        null_for_missing_values: true,
+        unquoted_strings: true,
+    };
+    let bytes = text.bytes();
+    maybe_detach(py, bytes.len(), || core_repair::repair_bytes(bytes, &opts))
+        .ok()
+        .map(|r| r.output)
+}
+
+/// Converts a JSON value to Python objects (`dict`, `list`, `str`, `int`,
+/// `float`, `bool`, `None`), big integers exactly.
+fn value_to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match v {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
+        Value::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                i.into_pyobject(py)?.into_any()
+            } else if let Some(u) = n.as_u64() {
+                u.into_pyobject(py)?.into_any()
+            } else {
+                let s = n.to_string();
+                if s.bytes().all(|b| b.is_ascii_digit() || b == b'-') {
+                    // an integer past 64 bits: Python's int reads it exactly
+                    py.get_type::<pyo3::types::PyInt>().call1((s,))?
+                } else {
+                    n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any()
+                }
+            }
+        }
+        Value::String(s) => s.into_pyobject(py)?.into_any(),
+        Value::Array(a) => {
+            let items = a
+                .iter()
+                .map(|x| value_to_py(py, x))
+                .collect::<PyResult<Vec<_>>>()?;
+            PyList::new(py, items)?.into_any()
+        }
+        Value::Object(o) => {
+            let d = PyDict::new(py);
+            for (k, x) in o {
+                d.set_item(k, value_to_py(py, x)?)?;
+            }
+            d.into_any()
+        }
+    })
+}
+
+/// Parses JSON text to Python objects with the engine's reader (used by
+/// `repair_json(return_objects=True)`).
+#[pyfunction]
+fn loads_json<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    let v: Value = maybe_detach(py, text.len(), || serde_json::from_str(text))
+        .map_err(|e| ToolcallError::new_err(e.to_string()))?;
+    value_to_py(py, &v)
+}
+
+/// The module.
+#[pymodule]
+fn _toolcall(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("ToolcallError", py.get_type::<ToolcallError>())?;
+    m.add("RepairError", py.get_type::<RepairError>())?;
+    m.add("ToolsError", py.get_type::<ToolsError>())?;
+    m.add("OptionError", py.get_type::<OptionError>())?;
+    m.add_class::<Options>()?;
+    m.add_class::<Tools>()?;
+    m.add_class::<Repair>()?;
+    m.add_class::<Call>()?;
+    m.add_class::<ErrorRecord>()?;
+    m.add_class::<Document>()?;
+    m.add_class::<Event>()?;
+    m.add_class::<StreamParser>()?;
+    m.add_class::<Verdict>()?;
+    m.add_function(wrap_pyfunction!(parse, m)?)?;
+    m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(render_tools, m)?)?;
+    m.add_function(wrap_pyfunction!(render_result, m)?)?;
+    m.add_function(wrap_pyfunction!(format_table, m)?)?;
+    m.add_function(wrap_pyfunction!(repair, m)?)?;
+    m.add_function(wrap_pyfunction!(repair_text, m)?)?;
+    m.add_function(wrap_pyfunction!(loads_json, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,174 @@
+"""The package's surface: each function does what its docstring says."""
+
+import json
+
+import pytest
+
+import toolcall
+
+HERMES = (
+    'Let me look.\n<tool_call>\n{"name": "get_weather", "arguments": '
+    '{"city": "Paris", "days": 3}}\n</tool_call>'
+)
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "get_weather",
+            "parameters": {
+                "type": "object",
+                "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
+                "required": ["city"],
+            },
+        },
+    }
+]
+
+
+def test_parse_gives_calls_text_and_spans():
+    doc = toolcall.parse(HERMES)
+    assert len(doc.calls) == 1
+    call = doc.calls[0]
+    assert call.name == "get_weather"
+    assert call.arguments == {"city": "Paris", "days": 3}
+    assert call.format == "hermes"
+    assert HERMES.encode()[call.span[0] : call.span[1]].startswith(b"<tool_call>")
+    assert call.id.startswith("call_")
+    assert doc.text == "Let me look.\n"
+    assert doc.errors == []
+    assert json.loads(call.arguments_json) == call.arguments
+
+
+def test_bytes_and_str_agree():
+    a = toolcall.parse(HERMES)
+    b = toolcall.parse(HERMES.encode())
+    assert [c.arguments for c in a.calls] == [c.arguments for c in b.calls]
+
+
+def test_reasoning_and_generation_prompt():
+    out = "the user wants weather</think>" + HERMES
+    doc = toolcall.parse(out, generation_prompt="<|im_start|>assistant\n<think>\n")
+    assert doc.reasoning == "the user wants weather"
+    assert doc.calls[0].name == "get_weather"
+    # without the prompt the closer is markup and the words are text
+    plain = toolcall.parse(out)
+    assert plain.reasoning == ""
+    assert "the user wants weather" in plain.text
+
+
+def test_model_selects_format_and_prompt():
+    doc = toolcall.parse("thinking</think>" + HERMES, model="qwen3-thinking")
+    assert doc.reasoning == "thinking"
+    assert doc.calls[0].format == "hermes"
+    with pytest.raises(toolcall.OptionError):
+        toolcall.parse(HERMES, model="no-such-model-xyz")
+    with pytest.raises(toolcall.OptionError):
+        toolcall.parse(HERMES, format="no-such-format")
+    with pytest.raises(ValueError):
+        toolcall.parse(HERMES, finish_reason="maybe")
+
+
+def test_finish_reason_length_makes_an_open_call_an_error():
+    cut = 'Sure.<tool_call>{"name": "get_weather", "arguments": {"city": "Par'
+    assert toolcall.parse(cut, finish_reason="length").calls == []
+    assert toolcall.parse(cut, finish_reason="length").errors[0].code == "TLP-002"
+
+
+def test_repair_returns_text_and_repairs():
+    text, repairs = toolcall.repair('{"city": "Paris",}')
+    assert text == '{"city": "Paris"}'
+    assert [r.kind for r in repairs] == ["trailing_comma"]
+    with pytest.raises(toolcall.RepairError) as e:
+        toolcall.repair("")
+    assert e.value.code == "TLP-003"
+    assert isinstance(e.value, ValueError)
+
+
+def test_repair_json_mirrors_json_repair_arguments():
+    assert toolcall.repair_json("{'a': 1,}") == '{"a": 1}'
+    assert toolcall.repair_json("{'a': 1,}", return_objects=True) == {"a": 1}
+    assert toolcall.repair_json('{"a": "é"}', ensure_ascii=True) == '{"a": "\\u00e9"}'
+    assert toolcall.repair_json('{"a": 1}', indent=2) == '{\n  "a": 1\n}'
+    value, log = toolcall.repair_json("{'a': 1,}", logging=True)
+    assert value == {"a": 1} and [e["text"] for e in log] == ["single_quotes", "trailing_comma"]
+    assert toolcall.repair_json('{"a": 1}', skip_json_loads=True) == '{"a": 1}'
+    assert toolcall.repair_json("") == ""
+    assert toolcall.loads("[1, 2,") == [1, 2]
+    assert toolcall.repair_json("[123456789012345678901234567890]", return_objects=True) == [
+        123456789012345678901234567890
+    ]
+    with pytest.raises(toolcall.RepairError):
+        toolcall.repair_json("{'a': 1}", strict=True)
+
+
+def test_validate_against_tools():
+    doc = toolcall.parse(HERMES)
+    (v,) = toolcall.validate(doc, TOOLS)
+    assert v.valid and v.known and bool(v)
+    (bad,) = toolcall.validate([{"name": "get_weather", "arguments": {"city": 3}}], TOOLS)
+    assert not bad.valid
+    assert bad.errors[0]["code"] == "TLP-004" and bad.errors[0]["path"] == "/city"
+    (unknown,) = toolcall.validate(
+        [{"function": {"name": "nope", "arguments": "{}"}}], TOOLS, strict=False
+    )
+    assert unknown.valid and unknown.warnings[0]["code"] == "TLP-005"
+    with pytest.raises(toolcall.ToolsError):
+        toolcall.validate(doc, "{not json at all")
+
+
+def test_parse_with_tools_adds_validation():
+    doc = toolcall.parse(HERMES, tools=TOOLS)
+    assert doc.calls[0].validation["valid"] is True
+    assert doc.calls[0].validation["tool_name"] == "get_weather"
+    assert toolcall.parse(HERMES).calls[0].validation is None
+
+
+def test_stream_events_and_done():
+    p = toolcall.StreamParser()
+    events = []
+    for i in range(0, len(HERMES), 7):
+        events += p.feed(HERMES[i : i + 7])
+    events += p.close()
+    types = [e.type for e in events]
+    assert types[-1] == "done" and events[-1].calls == 1
+    assert "tool_call_start" in types and types.count("tool_call") == 1
+    call = next(e.call for e in events if e.type == "tool_call")
+    assert call.arguments == {"city": "Paris", "days": 3}
+    assert "".join(e.text for e in events if e.type == "text") == "Let me look.\n"
+    with pytest.raises(toolcall.ToolcallError):
+        p.feed("more")
+
+
+def test_split_record():
+    rec = toolcall.split(HERMES)
+    assert rec["text_before"] == "Let me look.\n"
+    assert rec["tool_calls"][0]["name"] == "get_weather"
+    kinds = [s["kind"] for s in rec["segments"]]
+    assert kinds == ["text", "tool_call"]
+    assert rec["segments"][-1]["span"][1] == len(HERMES.encode())
+
+
+def test_to_openai_message():
+    msg = toolcall.to_openai(toolcall.parse("hmm</think>" + HERMES, think_open=True))
+    assert msg["role"] == "assistant"
+    assert msg["content"] == "Let me look.\n"
+    assert msg["reasoning_content"] == "hmm"
+    (tc,) = msg["tool_calls"]
+    assert tc["type"] == "function" and tc["function"]["name"] == "get_weather"
+    assert json.loads(tc["function"]["arguments"]) == {"city": "Paris", "days": 3}
+    only_call = toolcall.to_openai(toolcall.parse(HERMES[len("Let me look.\n") :]))
+    assert only_call["content"] is None and only_call["reasoning_content"] is None
+
+
+def test_formats_and_render():
+    table = toolcall.formats()
+    ids = [f["id"] for f in table]
+    assert "hermes" in ids and "harmony" in ids
+    hermes = next(f for f in table if f["id"] == "hermes")
+    assert any(m["name"] == "qwen3" for m in hermes["models"])
+    block = toolcall.render_tools("hermes", TOOLS)
+    assert "<tools>" in block and "get_weather" in block
+    msg = toolcall.render_result("hermes", {"id": "c1", "name": "get_weather", "content": "sunny"})
+    assert "<tool_response>" in msg and "sunny" in msg
+    with pytest.raises(toolcall.OptionError):
+        toolcall.render_tools("no-such-family", TOOLS)
