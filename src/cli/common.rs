@@ -186,6 +186,7 @@ impl EngineArgs {
             think_window: self.think_window,
             generation_prompt,
             truncated: self.finish_reason.as_deref() == Some("length"),
+            tool_names: None,
         })
     }
 }
