@@ -344,3 +344,36 @@ fn directories_are_walked_like_ripgrep() {
     let (_, err, code) = run_in_with_deadline(&root, &["parse", "-g", "a[", "d"]);
     assert_eq!(code, 2, "{err}");
 }
+
+/// A damaged call object standing as the reply is recovered with its
+/// repairs; with `--no-repair` it is error TLP-002, never a call; text
+/// after its line stays text.
+#[test]
+fn damaged_call_json_is_recovered_with_its_repairs() {
+    let reply = b"{\"name\": \"ls\", \"parameters>{\"path\": \"/srv\"}})\nDone.\n";
+    let (out, _, code) = run_with(&["parse"], reply);
+    assert_eq!(code, 0, "{out}");
+    let rec: serde_json::Value =
+        serde_json::from_str(out.lines().next().expect("a record")).expect("JSON");
+    assert_eq!(rec["name"], "ls");
+    assert_eq!(rec["arguments"], serde_json::json!({"path": "/srv"}));
+    let kinds: Vec<&str> = rec["repairs"]
+        .as_array()
+        .expect("repairs")
+        .iter()
+        .filter_map(|r| r["kind"].as_str())
+        .collect();
+    assert!(kinds.contains(&"damaged_key"), "{kinds:?}");
+    assert!(kinds.contains(&"extra_close"), "{kinds:?}");
+    let (out, _, _) = run_with(&["split"], reply);
+    assert!(out.contains(r#""text":"\nDone.\n""#), "{out}");
+    let (out, _, code) = run_with(&["parse", "--no-repair"], reply);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("TLP-002") && !out.contains("\"tool_call\""),
+        "{out}"
+    );
+    // structured output with a name but no arguments stays text
+    let (out, _, code) = run_with(&["parse"], b"{\"name\": \"Ada\", \"born>{\"y\": 1815}}\n");
+    assert_eq!((code, out.as_str()), (1, ""));
+}

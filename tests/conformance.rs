@@ -14,6 +14,13 @@
 //! The test fails when fewer fixtures pass than `tests/conformance/floor`, or
 //! when `stream` and `split` disagree on any fixture. A per-family table and
 //! the failing fixtures go to stderr (`-- --nocapture`).
+//!
+//! The scored suites `tests/conformance/wild/` (model output quoted in bug
+//! reports) and `tests/conformance/peers/` (vLLM's and SGLang's parser
+//! tests) are run the same way per case (calls from `parse`, text from
+//! `split`, `stream` at 1- and 7-byte chunks equal to `parse`), each file
+//! against its line in the `floor` file beside it; see
+//! `tests/conformance/README.md`.
 
 use serde_json::{Map, Number, Value};
 use std::collections::{BTreeMap, HashMap};
@@ -571,4 +578,270 @@ fn comparisons_follow_the_scorer() {
     assert_eq!(norm(Some(&v(r#"" \u001f x\n""#))), "x");
     assert_eq!(norm(Some(&Value::Null)), "");
     assert_eq!(norm(None), "");
+}
+
+// ---------------------------------------------------------------------------
+// Scored suites: `tests/conformance/wild/` and `tests/conformance/peers/`.
+
+/// Formats whose values are written as text: their scalars compare loosely
+/// (`"3"` equals `3`), as the suites' own scorer does.
+const LOOSE_FORMATS: [&str; 7] = [
+    "qwen3-coder-xml",
+    "glm4-moe",
+    "minimax-m2",
+    "step3",
+    "seed-oss",
+    "deepseek-dsml",
+    "functionary-v3.2",
+];
+
+/// Runs `toolcall CMD` on `input`; its exit code and records.
+fn run_cmd(cmd: &str, input: &[u8]) -> (Option<i32>, Vec<Value>) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_toolcall"))
+        .arg(cmd)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn toolcall");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let output = std::thread::scope(|s| {
+        s.spawn(move || {
+            let _ = stdin.write_all(input);
+        });
+        child.wait_with_output().expect("wait for toolcall")
+    });
+    (output.status.code(), records(&output.stdout))
+}
+
+/// A scalar as Python's `str` writes it, lowercased.
+fn py_str_lower(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.to_lowercase(),
+        Value::Null => "none".to_string(),
+        other => other.to_string().to_lowercase(),
+    }
+}
+
+/// Loose equality of values written as text: same structure, scalars equal
+/// as written (`"3"` and `3`, `"True"` and `true`).
+fn loose_eq(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| loose_eq(v, w)))
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| loose_eq(p, q))
+        }
+        (Value::Object(_) | Value::Array(_), _) | (_, Value::Object(_) | Value::Array(_)) => false,
+        _ => {
+            let text = |v: &Value| match v {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            a == b || text(a) == text(b) || py_str_lower(a) == py_str_lower(b)
+        }
+    }
+}
+
+/// Whitespace runs as one space, trimmed.
+fn collapse_space(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Why one scored case fails (`None`: it passes). Checks `parse`'s calls,
+/// `split`'s text when the case gives one, and that `stream` at 1- and
+/// 7-byte chunks gives `parse`'s calls.
+fn score_case(case: &Value) -> Option<String> {
+    let input = case["input"].as_str().unwrap_or_default().as_bytes();
+    let format = case["format"].as_str().unwrap_or("unknown");
+    let eq = if LOOSE_FORMATS.contains(&format) {
+        loose_eq
+    } else {
+        strict_eq
+    };
+    let (code, recs) = run_cmd("parse", input);
+    if !matches!(code, Some(0 | 1)) {
+        return Some(format!("parse exit {code:?}"));
+    }
+    let calls: Vec<(Value, Value)> = recs
+        .iter()
+        .filter(|r| r["type"] == "tool_call")
+        .map(|r| (r["name"].clone(), r["arguments"].clone()))
+        .collect();
+    let expected = case["expected"]["calls"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    if calls.len() != expected.len() {
+        return Some(format!(
+            "expected {} calls, got {}: {}",
+            expected.len(),
+            calls.len(),
+            cut(&calls_json(&calls), 300)
+        ));
+    }
+    for (i, ((name, args), want)) in calls.iter().zip(&expected).enumerate() {
+        if !want["name"].is_null() && *name != want["name"] {
+            return Some(format!("call {i}: name {name} != {}", want["name"]));
+        }
+        if !want["arguments"].is_null() {
+            if !eq(&want["arguments"], args) {
+                return Some(format!(
+                    "call {i}: arguments {} != {}",
+                    cut(&args.to_string(), 200),
+                    cut(&want["arguments"].to_string(), 200)
+                ));
+            }
+        } else if let Some(subset) = want["arguments_subset"].as_object() {
+            let ok = subset
+                .iter()
+                .all(|(k, v)| args.get(k).is_some_and(|w| eq(v, w)));
+            if !ok {
+                return Some(format!("call {i}: arguments {args} lack {subset:?}"));
+            }
+        }
+    }
+    if let Some(want) = case["expected"]["text"].as_str() {
+        let (_, recs) = run_cmd("split", input);
+        let splits: Vec<&Value> = recs.iter().filter(|r| r["type"] == "split").collect();
+        let [split] = splits.as_slice() else {
+            return Some(format!("split gave {} split records", splits.len()));
+        };
+        let got = collapse_space(split["text"].as_str().unwrap_or_default());
+        if got != collapse_space(want) {
+            return Some(format!(
+                "text {:?} != {:?}",
+                cut(&got, 150),
+                cut(&collapse_space(want), 150)
+            ));
+        }
+    }
+    for size in STREAM_CHUNKS {
+        let streamed = run_stream(&[], input, size);
+        if streamed != calls {
+            return Some(format!(
+                "stream at {size}-byte chunks gave {} != parse {}",
+                cut(&calls_json(&streamed), 200),
+                cut(&calls_json(&calls), 200)
+            ));
+        }
+    }
+    None
+}
+
+/// Scores every `*.jsonl` in `tests/conformance/DIR` against the floor
+/// file beside them (lines `FILE COUNT`); prints a per-file count and
+/// every failing case, and fails when a file passes fewer than its floor.
+fn score_suites(dir: &str) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/conformance")
+        .join(dir);
+    let floor_text = std::fs::read_to_string(root.join("floor"))
+        .unwrap_or_else(|e| panic!("read tests/conformance/{dir}/floor: {e}"));
+    let floors: HashMap<String, usize> = floor_text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let (file, count) = l
+                .split_once(' ')
+                .unwrap_or_else(|| panic!("floor line {l:?} is not FILE COUNT"));
+            let count = count.trim().parse().expect("a floor count is an integer");
+            (file.to_string(), count)
+        })
+        .collect();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&root)
+        .expect("read the suite directory")
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no *.jsonl in {}", root.display());
+    let mut report = String::new();
+    let mut below = Vec::new();
+    for path in files {
+        let file = path
+            .file_name()
+            .expect("a file name")
+            .to_string_lossy()
+            .into_owned();
+        let text = std::fs::read_to_string(&path).expect("read a suite file");
+        let cases: Vec<Value> = text
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{file}: not JSON: {e}")))
+            .collect();
+        let next = AtomicUsize::new(0);
+        let results: Vec<Mutex<Option<Option<String>>>> =
+            cases.iter().map(|_| Mutex::new(None)).collect();
+        std::thread::scope(|s| {
+            for _ in 0..4 {
+                s.spawn(|| loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(case) = cases.get(i) else { break };
+                    *results[i].lock().expect("result lock") = Some(score_case(case));
+                });
+            }
+        });
+        let mut passed = 0;
+        for (case, result) in cases.iter().zip(results) {
+            match result
+                .into_inner()
+                .expect("result lock")
+                .expect("every case ran")
+            {
+                None => passed += 1,
+                Some(why) => report.push_str(&format!(
+                    "FAIL {dir}/{file} {}: {why}\n",
+                    case["id"].as_str().unwrap_or("?")
+                )),
+            }
+        }
+        let floor = floors
+            .get(&file)
+            .copied()
+            .unwrap_or_else(|| panic!("tests/conformance/{dir}/floor has no line for {file}"));
+        report.push_str(&format!(
+            "{dir}/{file}: {passed}/{} passed (floor {floor})\n",
+            cases.len()
+        ));
+        if passed > floor {
+            report.push_str(&format!(
+                "more than the floor pass: raise {file} in tests/conformance/{dir}/floor to {passed}\n"
+            ));
+        }
+        if passed < floor {
+            below.push(format!("{file}: {passed} < {floor}"));
+        }
+    }
+    eprint!("{report}");
+    assert!(
+        below.is_empty(),
+        "below the floor in tests/conformance/{dir}: {} (see FAIL lines above)",
+        below.join(", ")
+    );
+}
+
+#[test]
+fn wild_outputs() {
+    score_suites("wild");
+}
+
+#[test]
+fn peer_suites() {
+    score_suites("peers");
+}
+
+#[test]
+fn loose_comparison_follows_the_scorer() {
+    let v = |s: &str| -> Value { serde_json::from_str(s).expect("test JSON") };
+    assert!(loose_eq(&v(r#"{"a":"3"}"#), &v(r#"{"a":3}"#)));
+    assert!(loose_eq(&v(r#"{"a":"True"}"#), &v(r#"{"a":true}"#)));
+    assert!(loose_eq(&v(r#"["None"]"#), &v("[null]")));
+    assert!(!loose_eq(&v(r#"{"a":"4"}"#), &v(r#"{"a":3}"#)));
+    assert!(!loose_eq(&v(r#"{"a":[3]}"#), &v(r#"{"a":"[3]"}"#)));
+    assert!(!loose_eq(&v(r#"{"a":1}"#), &v(r#"{"a":1,"b":2}"#)));
+    assert_eq!(collapse_space(" a \n\t b "), "a b");
 }

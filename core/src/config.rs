@@ -57,6 +57,10 @@ pub struct Config {
     /// `length`): a call still open at the end is not a call but a
     /// truncation error, and its bytes are markup.
     pub truncated: bool,
+    /// The tool names a tools file declares (`--tools`), sorted: a damaged
+    /// call naming one of them is recovered on weaker evidence (see
+    /// `docs/recovery.md`). `None` without a tools file.
+    pub tool_names: Option<std::sync::Arc<[String]>>,
 }
 
 /// Default [`Config::think_window`]: off. Looking for a closer holds a
@@ -85,11 +89,19 @@ impl Default for Config {
             think_window: DEFAULT_THINK_WINDOW,
             generation_prompt: None,
             truncated: false,
+            tool_names: None,
         }
     }
 }
 
 impl Config {
+    /// True when a tools file was given and declares `name`.
+    pub fn declares(&self, name: &str) -> bool {
+        self.tool_names
+            .as_ref()
+            .is_some_and(|names| names.binary_search_by(|n| n.as_str().cmp(name)).is_ok())
+    }
+
     /// True when `id` may be reported under the current format choice.
     #[inline]
     pub fn allows(&self, id: FormatId) -> bool {

@@ -188,6 +188,7 @@ impl EngineArgs {
             think_window: self.think_window,
             generation_prompt,
             truncated: self.finish_reason.as_deref() == Some("length"),
+            tool_names: None,
         })
     }
 }

@@ -238,6 +238,12 @@ impl Tools {
         cfg.json_blocks = cfg.json_blocks && f.allow_json_blocks != Some(false);
         cfg.inline_json = cfg.inline_json || f.allow_inline_json == Some(true);
         cfg.repair = cfg.repair && f.enable_auto_repair != Some(false);
+        if let Some(reg) = &self.registry {
+            let mut names: Vec<String> = reg.tools().iter().map(|t| t.name.clone()).collect();
+            names.sort_unstable();
+            names.dedup();
+            cfg.tool_names = Some(names.into());
+        }
         if let Some(ms) = f.repair_timeout_ms {
             cfg.repair_timeout_ms = ms;
         }

@@ -23,6 +23,7 @@ use super::{ids, FormatId, Rank, Values};
 use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
 };
+use super::shared::recover::{self, call_head};
 use crate::call::{calls_from_value, close_truncated, Evidence, ParsedCall};
 use crate::formats::Place;
 use crate::scan::balance::{End, JsonEnd};
@@ -35,7 +36,7 @@ pub const FORMAT: Format = Format {
     markers: &["{ at the start of a line (whole reply or its own lines)"],
     body: "call-shaped JSON object, wrapper or array",
     models: &[],
-    openers: &[OBJECT, ARRAY, INLINE_OBJECT, INLINE_ARRAY],
+    openers: &[OBJECT, ARRAY, SEPARATOR, INLINE_OBJECT, INLINE_ARRAY],
     admitted_under: &[
         ids::LLAMA3_JSON,
         ids::XLAM,
@@ -66,16 +67,16 @@ pub static BARE_JSON: BareJson = BareJson;
 /// follow it on its line, as it may follow one inside a line.
 fn held(cx: &ProbeCx) -> Probe {
     if cx.cfg.inline_json {
-        block(Placement::LineStartThenText)
+        block(Placement::LineStartThenText, cx)
     } else {
-        block(Placement::LineStart)
+        block(Placement::LineStart, cx)
     }
 }
 
-fn block(placement: Placement) -> Probe {
+fn block(placement: Placement, cx: &ProbeCx) -> Probe {
     Probe::Match(Action::Block {
         fmt: &BARE_JSON,
-        scanner: Box::new(ValuesScan::new(placement)),
+        scanner: Box::new(ValuesScan::new(placement, 0, cx)),
     })
 }
 
@@ -90,10 +91,10 @@ pub const INLINE_OBJECT: Opener = Opener {
     also: &[ids::LLAMA3_JSON, ids::XLAM],
     probe: |input, cx| {
         if cx.cfg.inline_json {
-            return block(Placement::Inline);
+            return block(Placement::Inline, cx);
         }
         match llama_head(input) {
-            Prefix::Full => block(Placement::InlineLlama),
+            Prefix::Full => block(Placement::InlineLlama, cx),
             Prefix::Partial if !cx.eof => Probe::NeedMore,
             _ => Probe::NotMarker,
         }
@@ -119,7 +120,7 @@ pub const INLINE_ARRAY: Opener = Opener {
         match input.get(i) {
             None if !cx.eof => Probe::NeedMore,
             Some(b'{') => match llama_head(&input[i..]) {
-                Prefix::Full => block(Placement::InlineLlama),
+                Prefix::Full => block(Placement::InlineLlama, cx),
                 Prefix::Partial if !cx.eof => Probe::NeedMore,
                 _ => Probe::NotMarker,
             },
@@ -235,6 +236,35 @@ pub const ARRAY: Opener = Opener {
     probe: probe_array,
 };
 
+/// `;` at the start of a line before a call object: Llama 3's separator
+/// written before the first call too (`; {"name": …}; {"name": …}`), so
+/// that the separators stay out of the text.
+pub const SEPARATOR: Opener = Opener {
+    lit: b";",
+    ci: false,
+    place: Place::LineStart,
+    rank: Rank::Structural,
+    also: &[ids::LLAMA3_JSON],
+    probe: |input, cx| {
+        let s = scan::skip_blank(input, 1);
+        if s > 1 + HEAD_BLANKS {
+            return Probe::NotMarker;
+        }
+        match input.get(s) {
+            None if !cx.eof => Probe::NeedMore,
+            Some(b'{') => match llama_head(&input[s..]) {
+                Prefix::Full => Probe::Match(Action::Block {
+                    fmt: &BARE_JSON,
+                    scanner: Box::new(ValuesScan::new(Placement::LineStart, s, cx)),
+                }),
+                Prefix::Partial if !cx.eof => Probe::NeedMore,
+                _ => Probe::NotMarker,
+            },
+            _ => Probe::NotMarker,
+        }
+    },
+};
+
 /// Where an unmarked JSON candidate stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Placement {
@@ -257,6 +287,8 @@ struct ValuesScan {
     /// The end of the last complete value (0 before the first).
     last_end: usize,
     phase: ValuesPhase,
+    /// The declared tool names (`--tools`), for recovery.
+    tools: Option<std::sync::Arc<[String]>>,
 }
 
 /// Where a [`ValuesScan`] is.
@@ -265,17 +297,103 @@ enum ValuesPhase {
     Value { start: usize, json: JsonEnd },
     /// A value ended at `last_end`: what follows it on its line decides.
     After,
+    /// The strict reading failed on a candidate that looks like a call
+    /// object: held to a blank line, the end of input or
+    /// [`recover::HOLD`] bytes, then read by [`recover::recover`]; if that
+    /// finds no call, `fallback` bytes are text as the strict reading said.
+    Damaged { fallback: usize, head: bool },
 }
 
 impl ValuesScan {
-    fn new(placement: Placement) -> Self {
+    fn new(placement: Placement, start: usize, cx: &ProbeCx) -> Self {
         ValuesScan {
             placement,
+            tools: cx.cfg.tool_names.clone(),
             last_end: 0,
             phase: ValuesPhase::Value {
-                start: 0,
+                start,
                 json: JsonEnd::strict(),
             },
+        }
+    }
+
+    /// Where the strict reading gives up with `fallback` bytes of text: a
+    /// candidate at a line start may still be a damaged call.
+    fn give_up(&mut self, block: &[u8], eof: bool, fallback: usize) -> BlockEnd {
+        if matches!(
+            self.placement,
+            Placement::LineStart | Placement::LineStartThenText
+        ) {
+            self.phase = ValuesPhase::Damaged {
+                fallback,
+                head: false,
+            };
+            return self.damaged(block, eof);
+        }
+        BlockEnd::NotBlock {
+            text_len: fallback,
+        }
+    }
+
+    /// The input ended inside a value: a cut call, unless the candidate
+    /// at a line start is damaged call objects a stray quote kept open
+    /// (then they end where recovery says, and text may follow).
+    fn at_end(&mut self, block: &[u8]) -> BlockEnd {
+        let cut = BlockEnd::Done {
+            len: block.len(),
+            cut: true,
+        };
+        if !matches!(
+            self.placement,
+            Placement::LineStart | Placement::LineStartThenText
+        ) || call_head(block, true) != Some(true)
+            || close_truncated(crate::scan::lossy(block).trim_end()).is_some()
+        {
+            return cut;
+        }
+        self.phase = ValuesPhase::Damaged {
+            fallback: block.len(),
+            head: true,
+        };
+        match self.damaged(block, true) {
+            done @ BlockEnd::Done { .. } => done,
+            _ => cut,
+        }
+    }
+
+    /// The [`ValuesPhase::Damaged`] step.
+    fn damaged(&mut self, block: &[u8], eof: bool) -> BlockEnd {
+        let ValuesPhase::Damaged {
+            fallback,
+            ref mut head,
+        } = self.phase
+        else {
+            return BlockEnd::More;
+        };
+        let not = BlockEnd::NotBlock { text_len: fallback };
+        if !*head {
+            match call_head(block, eof) {
+                None => return BlockEnd::More,
+                Some(false) => return not,
+                Some(true) => *head = true,
+            }
+        }
+        let upto = match blank_line(block) {
+            Some(k) => k,
+            None if block.len() >= recover::HOLD => recover::HOLD,
+            None if eof => block.len(),
+            None => return BlockEnd::More,
+        };
+        let text = crate::scan::lossy(&block[..upto]);
+        let cfg = crate::config::Config {
+            tool_names: self.tools.clone(),
+            ..crate::config::Config::default()
+        };
+        match recover::recover(&text, &cfg)
+            .and_then(|calls| calls.last().map(|c| c.end))
+        {
+            Some(len) if len > 0 && len <= upto => BlockEnd::Done { len, cut: false },
+            _ => not,
         }
     }
 
@@ -288,9 +406,29 @@ impl ValuesScan {
     }
 }
 
+/// Where the first blank line in `block` begins (its `\n`).
+fn blank_line(block: &[u8]) -> Option<usize> {
+    let mut from = 0;
+    while let Some(k) = memchr::memchr(b'\n', &block[from..]) {
+        let nl = from + k;
+        let mut j = nl + 1;
+        while j < block.len() && matches!(block[j], b' ' | b'\t' | b'\r') {
+            j += 1;
+        }
+        if block.get(j) == Some(&b'\n') {
+            return Some(nl);
+        }
+        from = nl + 1;
+    }
+    None
+}
+
 impl Scanner for ValuesScan {
     fn scan(&mut self, block: &[u8], eof: bool) -> BlockEnd {
         loop {
+            if let ValuesPhase::Damaged { .. } = self.phase {
+                return self.damaged(block, eof);
+            }
             if let ValuesPhase::Value {
                 start,
                 ref mut json,
@@ -323,10 +461,7 @@ impl Scanner for ValuesScan {
                         }
                     }
                     End::More if eof => {
-                        return BlockEnd::Done {
-                            len: block.len(),
-                            cut: true,
-                        }
+                        return self.at_end(block);
                     }
                     End::More => return BlockEnd::More,
                     // Not JSON after all: at a line start only the `{` is
@@ -339,7 +474,7 @@ impl Scanner for ValuesScan {
                             }
                             _ => (start + json.scanned()).max(1),
                         };
-                        return BlockEnd::NotBlock { text_len };
+                        return self.give_up(block, eof, text_len);
                     }
                 }
             }
@@ -405,9 +540,8 @@ impl Scanner for ValuesScan {
                     return self.done()
                 }
                 _ => {
-                    return BlockEnd::NotBlock {
-                        text_len: self.last_end,
-                    }
+                    let fallback = self.last_end;
+                    return self.give_up(block, eof, fallback);
                 }
             }
         }
@@ -458,11 +592,30 @@ impl BlockFormat for BareJson {
     }
 
     fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
+        let strict = parse_strict(block, cx);
+        let read_all = strict
+            .calls
+            .last()
+            .is_some_and(|c| memchr::memchr(b'{', &block[c.end.min(block.len())..]).is_none());
+        if read_all || call_head(block, true) != Some(true) {
+            return strict;
+        }
+        let mut r = recover::block_result(block, 0, cx.cfg).unwrap_or(strict);
+        drop_directly_answer(&mut r);
+        r
+    }
+}
+
+/// The strict reading: valid (or repaired) JSON values, `;`-separated.
+fn parse_strict(block: &[u8], cx: &ParseCx) -> BlockResult {
+    {
         let text = crate::scan::lossy(block);
-        // the values: split on top-level `;` between objects
+        // the values: split on top-level `;` between objects (a reply may
+        // begin with the separator)
         let mut values = Vec::new();
-        let mut start = 0usize;
-        let mut rest: &str = &text;
+        let lead = text.len() - text.trim_start_matches([';', ' ', '\t']).len();
+        let mut start = lead;
+        let mut rest: &str = &text[lead..];
         let mut label = ids::BARE_JSON;
         loop {
             let b = rest.as_bytes();

@@ -303,6 +303,15 @@ impl BlockFormat for PythonTagJson {
             let text = crate::scan::lossy(&block[s..e]);
             let cut = cx.cut && last;
             let Some((value, reps)) = parse_value_any(&text, cut, &cx.cfg.repair_options()) else {
+                // damaged call objects (a broken key, a stray quote that
+                // seemed to run to the end …), whose brackets balance
+                if let Some(mut r) = super::shared::recover::block_result(block, values[0].0, cx.cfg)
+                {
+                    for c in &mut r.calls {
+                        c.format = ids::LLAMA3_JSON;
+                    }
+                    return r;
+                }
                 if cut {
                     return BlockResult::truncated(ids::LLAMA3_JSON, block.len());
                 }

@@ -237,6 +237,16 @@ pub enum RepairKind {
     /// words before a quoted key (`{"a": 1, COMMENT "b": 2}`) or after a
     /// member's value before the closing brace (`{"b": "x" note}`).
     StrayText,
+    /// The envelope of an unmarked call object was damaged and read by the
+    /// keys it names: a key with a broken quote or separator
+    /// (`"parameters>{`, `"parameters {`, `parameters={`, `"name","x"`, a
+    /// name with broken quotes), or doubled brackets around the object
+    /// (only when recognising a call, never in the `repair` subcommand).
+    DamagedKey,
+    /// Arguments written as a one-element array of the object
+    /// (`"parameters": [{"a": 1}]`) were unwrapped (only when recognising a
+    /// call).
+    ArgumentsInArray,
 }
 
 impl RepairKind {
@@ -284,6 +294,8 @@ impl RepairKind {
             RepairKind::MissingOpen => "missing_open",
             RepairKind::DoubledQuote => "doubled_quote",
             RepairKind::StrayText => "stray_text",
+            RepairKind::DamagedKey => "damaged_key",
+            RepairKind::ArgumentsInArray => "arguments_in_array",
         }
     }
 }

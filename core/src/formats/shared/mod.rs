@@ -7,6 +7,7 @@ pub mod fence;
 pub mod invoke;
 pub mod json;
 pub mod python;
+pub mod recover;
 pub mod section;
 pub mod tag;
 pub mod tagged;
