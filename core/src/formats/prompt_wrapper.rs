@@ -15,7 +15,11 @@
 //! * `[TOOL_CALL]` … `[/TOOL_CALL]`, which agent prompts teach (OpenFang
 //!   and others); its body may also be written Perl-hash style, `{tool =>
 //!   "NAME", args => {--key "value"}}`, read as the call it spells;
-//! * `<function>NAME</function>` followed by the arguments object.
+//! * `<function>NAME</function>` followed by the arguments object;
+//! * `[NAME]` at the start of a line, the arguments object and
+//!   `[END_TOOL_REQUEST]`: LM Studio's wrapper whose opener the model wrote
+//!   as the tool's name (only with the closing marker; without it `[NAME]`
+//!   is text and the JSON after it is read as it would be anyway).
 //!
 //! The wrappers are not special tokens, so the evidence is weak: the body
 //! must have the full shape of a call (a name and an arguments object), and
@@ -40,10 +44,16 @@ pub const FORMAT: Format = Format {
         "[TOOL_CALL]",
         "[/TOOL_CALL]",
         "<function>NAME</function>",
+        "[NAME] + JSON + [END_TOOL_REQUEST]",
     ],
     body: "JSON object {\"name\", \"arguments\"}; after <function>NAME</function> the arguments",
     models: &[],
-    openers: &[OPENER_TOOL_REQUEST, OPENER_TOOL_CALL, OPENER_FUNCTION],
+    openers: &[
+        OPENER_TOOL_REQUEST,
+        OPENER_TOOL_CALL,
+        OPENER_FUNCTION,
+        OPENER_BRACKETED_NAME,
+    ],
     admitted_under: &[],
     doc_start: None,
     lead: None,
@@ -320,40 +330,146 @@ impl BlockFormat for NamedFunction {
             return BlockResult::text();
         }
         let name = scan::lossy(&block[FN_OPEN.len()..e]).into_owned();
-        let body = scan::lossy(&block[tags..]);
-        let trimmed = body.trim();
-        let at = tags + (body.len() - body.trim_start().len());
-        let Ok((value, mut repairs)) = cx.parse_json(trimmed) else {
-            return BlockResult::text();
-        };
-        // the arguments, or a whole call object naming the same function
-        let value = match crate::call::calls_from_owned(value.clone(), Evidence::Weak) {
-            Ok(mut parts) if parts.len() == 1 && parts[0].name == name => {
-                let p = parts.remove(0);
-                repairs.extend(p.repairs);
-                serde_json::Value::Object(p.arguments)
+        named_call(name, block, tags, block.len(), cx)
+    }
+}
+
+/// The call `name` whose arguments are the JSON object in
+/// `block[from..to]` (or a whole call object naming the same function);
+/// text when it is not one.
+fn named_call(name: String, block: &[u8], from: usize, to: usize, cx: &ParseCx) -> BlockResult {
+    let body = scan::lossy(&block[from..to]);
+    let trimmed = body.trim();
+    let at = from + (body.len() - body.trim_start().len());
+    let Ok((value, mut repairs)) = cx.parse_json(trimmed) else {
+        return BlockResult::text();
+    };
+    let value = match crate::call::calls_from_owned(value.clone(), Evidence::Weak) {
+        Ok(mut parts) if parts.len() == 1 && parts[0].name == name => {
+            let p = parts.remove(0);
+            repairs.extend(p.repairs);
+            serde_json::Value::Object(p.arguments)
+        }
+        _ => value,
+    };
+    let Ok((arguments, more)) = crate::call::arguments_from(Some(&value)) else {
+        return BlockResult::text();
+    };
+    repairs.extend(more);
+    for r in &mut repairs {
+        r.offset += at;
+    }
+    BlockResult {
+        empty_list: false,
+        calls: vec![crate::call::ParsedCall {
+            name,
+            arguments: arguments.into(),
+            id: None,
+            format: ids::PROMPT_WRAPPER,
+            repairs,
+            end: block.len(),
+        }],
+        errors: Vec::new(),
+    }
+}
+
+/// `[NAME]`, a JSON object and `[END_TOOL_REQUEST]`: LM Studio's wrapper
+/// with its opener written as the tool's name in brackets.
+pub struct BracketedName;
+
+/// The shared instance.
+pub static BRACKETED_NAME: BracketedName = BracketedName;
+
+const END_TOOL_REQUEST: &[u8] = b"[end_tool_request]";
+
+/// The length of `[NAME]` at the start of `input` (a name of name bytes,
+/// `.` or `-`), or the probe's answer.
+fn bracket_head(input: &[u8], eof: bool) -> Result<usize, Probe> {
+    let limit = input.len().min(1 + 128);
+    let e = 1 + input[1..limit]
+        .iter()
+        .position(|&b| !(scan::is_name_byte(b) || matches!(b, b'.' | b'-')))
+        .unwrap_or(limit - 1);
+    match input.get(e) {
+        None if !eof && e < 129 => Err(Probe::NeedMore),
+        Some(b']') if e > 1 && input[1].is_ascii_alphabetic() => Ok(e + 1),
+        _ => Err(Probe::NotMarker),
+    }
+}
+
+fn probe_bracket(input: &[u8], cx: &ProbeCx) -> Probe {
+    let head = match bracket_head(input, cx.eof) {
+        Ok(h) => h,
+        Err(p) => return p,
+    };
+    let s = scan::skip_space(input, head);
+    match input.get(s) {
+        None if !cx.eof && s - head < 8 => Probe::NeedMore,
+        Some(b'{') => Probe::Match(Action::Block {
+            fmt: &BRACKETED_NAME,
+            scanner: Box::new(BracketScan {
+                json: JsonThenClose::new(head, END_TOOL_REQUEST),
+                head,
+            }),
+        }),
+        _ => Probe::NotMarker,
+    }
+}
+
+/// The end of a `[NAME]` block: its JSON and `[END_TOOL_REQUEST]`; without
+/// the closing marker only `[NAME]` is text and what follows is read anew.
+struct BracketScan {
+    json: JsonThenClose,
+    head: usize,
+}
+
+impl super::Scanner for BracketScan {
+    fn scan(&mut self, block: &[u8], eof: bool) -> super::BlockEnd {
+        match self.json.step(block, eof) {
+            super::BlockEnd::More => super::BlockEnd::More,
+            super::BlockEnd::Done { len, cut: false }
+                if len >= END_TOOL_REQUEST.len()
+                    && block[len - END_TOOL_REQUEST.len()..len]
+                        .eq_ignore_ascii_case(END_TOOL_REQUEST) =>
+            {
+                super::BlockEnd::Done { len, cut: false }
             }
-            _ => value,
-        };
-        let Ok((arguments, more)) = crate::call::arguments_from(Some(&value)) else {
+            _ => super::BlockEnd::NotBlock {
+                text_len: self.head,
+            },
+        }
+    }
+
+    fn consumed(&self) -> usize {
+        self.head
+    }
+}
+
+/// `[NAME]` at the start of a line, before a JSON object.
+pub const OPENER_BRACKETED_NAME: Opener = Opener {
+    lit: b"[",
+    ci: false,
+    place: Place::LineStart,
+    rank: Rank::Late,
+    also: &[],
+    probe: probe_bracket,
+};
+
+impl BlockFormat for BracketedName {
+    fn id(&self) -> FormatId {
+        ids::PROMPT_WRAPPER
+    }
+
+    fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
+        let Ok(head) = bracket_head(block, true) else {
             return BlockResult::text();
         };
-        repairs.extend(more);
-        for r in &mut repairs {
-            r.offset += at;
+        let to = block.len().saturating_sub(END_TOOL_REQUEST.len());
+        if cx.cut || to < head {
+            return BlockResult::text();
         }
-        BlockResult {
-            empty_list: false,
-            calls: vec![crate::call::ParsedCall {
-                name,
-                arguments: arguments.into(),
-                id: None,
-                format: ids::PROMPT_WRAPPER,
-                repairs,
-                end: block.len(),
-            }],
-            errors: Vec::new(),
-        }
+        let name = scan::lossy(&block[1..head - 1]).into_owned();
+        named_call(name, block, head, to, cx)
     }
 }
 
