@@ -230,11 +230,11 @@ _toolcall() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer prompt-wrapper" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer prompt-wrapper" -- "${cur}"))
                     return 0
                     ;;
                 --repair-max-size)
@@ -640,11 +640,11 @@ _toolcall() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer prompt-wrapper" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer prompt-wrapper" -- "${cur}"))
                     return 0
                     ;;
                 --repair-max-size)
@@ -722,11 +722,11 @@ _toolcall() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer prompt-wrapper" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer prompt-wrapper" -- "${cur}"))
                     return 0
                     ;;
                 --repair-max-size)
@@ -826,7 +826,7 @@ _toolcall() {
             fi
             case "${prev}" in
                 --family)
-                    COMPREPLY=($(compgen -W "hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer prompt-wrapper" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -942,7 +942,7 @@ _toolcall() {
             fi
             case "${prev}" in
                 --family)
-                    COMPREPLY=($(compgen -W "hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer prompt-wrapper" -- "${cur}"))
                     return 0
                     ;;
                 --id)
@@ -976,7 +976,7 @@ _toolcall() {
             fi
             case "${prev}" in
                 --family)
-                    COMPREPLY=($(compgen -W "hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer prompt-wrapper" -- "${cur}"))
                     return 0
                     ;;
                 --server)
@@ -1052,11 +1052,11 @@ _toolcall() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer prompt-wrapper" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer prompt-wrapper" -- "${cur}"))
                     return 0
                     ;;
                 --repair-max-size)
@@ -1130,11 +1130,11 @@ _toolcall() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer prompt-wrapper" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer prompt-wrapper" -- "${cur}"))
                     return 0
                     ;;
                 --repair-max-size)
@@ -1236,11 +1236,11 @@ _toolcall() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer prompt-wrapper" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer prompt-wrapper" -- "${cur}"))
                     return 0
                     ;;
                 --repair-max-size)

@@ -88,7 +88,8 @@ iquest\t'IQuest-Coder-V2, IQuest Q1'
 dots\t'rednote dots'
 k2-v3\t'MBZUAI IFM K2-V3 (K2-Horizon)'
 glm53-flash\t'GLM-5.3-Flash'
-muse-glimmer\t'Muse Glimmer'"
+muse-glimmer\t'Muse Glimmer'
+prompt-wrapper\t'models prompted by LM Studio (no tool template), agent prompts'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l think-window -d 'How far into a document to look for a reasoning closer the prompt opened, in bytes (default 0: not at all; 8192 covers about 2,000 tokens of reasoning)' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l generation-prompt -d 'The text the chat template appended after the last message' -r
@@ -182,7 +183,8 @@ iquest\t'IQuest-Coder-V2, IQuest Q1'
 dots\t'rednote dots'
 k2-v3\t'MBZUAI IFM K2-V3 (K2-Horizon)'
 glm53-flash\t'GLM-5.3-Flash'
-muse-glimmer\t'Muse Glimmer'"
+muse-glimmer\t'Muse Glimmer'
+prompt-wrapper\t'models prompted by LM Studio (no tool template), agent prompts'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l think-window -d 'How far into a document to look for a reasoning closer the prompt opened, in bytes (default 0: not at all; 8192 covers about 2,000 tokens of reasoning)' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l generation-prompt -d 'The text the chat template appended after the last message' -r
@@ -264,7 +266,8 @@ iquest\t'IQuest-Coder-V2, IQuest Q1'
 dots\t'rednote dots'
 k2-v3\t'MBZUAI IFM K2-V3 (K2-Horizon)'
 glm53-flash\t'GLM-5.3-Flash'
-muse-glimmer\t'Muse Glimmer'"
+muse-glimmer\t'Muse Glimmer'
+prompt-wrapper\t'models prompted by LM Studio (no tool template), agent prompts'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l think-window -d 'How far into a document to look for a reasoning closer the prompt opened, in bytes (default 0: not at all; 8192 covers about 2,000 tokens of reasoning)' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l generation-prompt -d 'The text the chat template appended after the last message' -r
@@ -360,7 +363,8 @@ iquest\t'IQuest-Coder-V2, IQuest Q1'
 dots\t'rednote dots'
 k2-v3\t'MBZUAI IFM K2-V3 (K2-Horizon)'
 glm53-flash\t'GLM-5.3-Flash'
-muse-glimmer\t'Muse Glimmer'"
+muse-glimmer\t'Muse Glimmer'
+prompt-wrapper\t'models prompted by LM Studio (no tool template), agent prompts'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l think-window -d 'How far into a document to look for a reasoning closer the prompt opened, in bytes (default 0: not at all; 8192 covers about 2,000 tokens of reasoning)' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l generation-prompt -d 'The text the chat template appended after the last message' -r
@@ -461,7 +465,8 @@ iquest\t''
 dots\t''
 k2-v3\t''
 glm53-flash\t''
-muse-glimmer\t''"
+muse-glimmer\t''
+prompt-wrapper\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from tools" -l server -d 'Expose every tool as SERVER___NAME (MCP style).' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from tools" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from result" -l family -d 'The model family (a format id, see `toolcall render families`).' -r -f -a "hermes\t''
@@ -511,7 +516,8 @@ iquest\t''
 dots\t''
 k2-v3\t''
 glm53-flash\t''
-muse-glimmer\t''"
+muse-glimmer\t''
+prompt-wrapper\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from result" -l id -d 'The id of the call this result answers.' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from result" -l name -d 'The tool\'s name (required unless --ndjson).' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from result" -l server -d 'The tool\'s server: the name is written as SERVER___NAME.' -r
@@ -567,7 +573,8 @@ iquest\t''
 dots\t''
 k2-v3\t''
 glm53-flash\t''
-muse-glimmer\t''"
+muse-glimmer\t''
+prompt-wrapper\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from call" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from families" -l json -d 'One JSON record per family instead of a table'
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from families" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -647,7 +654,8 @@ iquest\t'IQuest-Coder-V2, IQuest Q1'
 dots\t'rednote dots'
 k2-v3\t'MBZUAI IFM K2-V3 (K2-Horizon)'
 glm53-flash\t'GLM-5.3-Flash'
-muse-glimmer\t'Muse Glimmer'"
+muse-glimmer\t'Muse Glimmer'
+prompt-wrapper\t'models prompted by LM Studio (no tool template), agent prompts'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l think-window -d 'How far into a document to look for a reasoning closer the prompt opened, in bytes (default 0: not at all; 8192 covers about 2,000 tokens of reasoning)' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l generation-prompt -d 'The text the chat template appended after the last message' -r
@@ -755,7 +763,8 @@ iquest\t'IQuest-Coder-V2, IQuest Q1'
 dots\t'rednote dots'
 k2-v3\t'MBZUAI IFM K2-V3 (K2-Horizon)'
 glm53-flash\t'GLM-5.3-Flash'
-muse-glimmer\t'Muse Glimmer'"
+muse-glimmer\t'Muse Glimmer'
+prompt-wrapper\t'models prompted by LM Studio (no tool template), agent prompts'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l think-window -d 'How far into a document to look for a reasoning closer the prompt opened, in bytes (default 0: not at all; 8192 covers about 2,000 tokens of reasoning)' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l generation-prompt -d 'The text the chat template appended after the last message' -r

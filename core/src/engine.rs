@@ -128,6 +128,9 @@ pub struct Engine {
     nested: Option<Box<Engine>>,
     /// Calls the nested engine found in the current reasoning span.
     drafted: Vec<ToolCall>,
+    /// The reasoning read so far ends with a drafted call: only blanks or
+    /// markup came after the last one.
+    drafted_last: bool,
     /// This engine scans inside reasoning.
     is_nested: bool,
     /// A `tool_call_start` was already emitted for the pending block.
@@ -352,6 +355,7 @@ impl Engine {
             fresh.calls = 0;
             **inner = fresh;
             self.drafted.clear();
+            self.drafted_last = false;
         }
     }
 
@@ -378,6 +382,7 @@ impl Engine {
             finished: false,
             nested: None,
             drafted: Vec::new(),
+            drafted_last: false,
             is_nested: false,
             start_sent: false,
             start_tried: 0,
@@ -1032,6 +1037,7 @@ impl Engine {
             inner.calls = self.calls;
             self.nested = Some(Box::new(inner));
             self.drafted.clear();
+            self.drafted_last = false;
         }
         self.mode = Mode::Reasoning {
             open_pending: open_len,
@@ -1043,13 +1049,11 @@ impl Engine {
     fn feed_nested(&mut self, content: &[u8]) {
         if let Some(mut inner) = self.nested.take() {
             let mut found = std::mem::take(&mut self.drafted);
-            let mut sink = |ev: Event<'_>| {
-                if let Event::ToolCall(c) = ev {
-                    found.push(c);
-                }
-            };
+            let mut last = self.drafted_last;
+            let mut sink = |ev: Event<'_>| note_drafted(ev, &mut found, &mut last);
             inner.feed(content, &mut sink);
             self.drafted = found;
+            self.drafted_last = last;
             self.nested = Some(inner);
         }
     }
@@ -1057,19 +1061,27 @@ impl Engine {
     /// The reasoning span ended (`open_at_eof`: the input ended inside it).
     /// Its drafted calls are reported, flagged `in_reasoning`, with
     /// `--reasoning-calls`, or when reasoning was left open at the end of a
-    /// document that has no other call (so a call is never silently lost).
+    /// document that has no other call (so a call is never silently lost),
+    /// or when the span closes right after calls of a family that makes its
+    /// calls there ([`formats::reasoning::CALLS_END_REASONING`]).
     fn end_nested(&mut self, open_at_eof: bool, sink: &mut dyn Sink) {
         let Some(mut inner) = self.nested.take() else {
             return;
         };
         let mut found = std::mem::take(&mut self.drafted);
-        let mut collect = |ev: Event<'_>| {
-            if let Event::ToolCall(c) = ev {
-                found.push(c);
-            }
-        };
+        let mut last = std::mem::take(&mut self.drafted_last);
+        let mut collect = |ev: Event<'_>| note_drafted(ev, &mut found, &mut last);
         inner.finish(&mut collect);
-        let report = self.cfg.reasoning_calls || (open_at_eof && self.calls == 0);
+        let closes_with_calls = !open_at_eof
+            && last
+            && !found.is_empty()
+            && found.iter().all(|c| {
+                formats::reasoning::CALLS_END_REASONING
+                    .iter()
+                    .any(|f| f.as_str() == c.format)
+            });
+        let report =
+            self.cfg.reasoning_calls || (open_at_eof && self.calls == 0) || closes_with_calls;
         if report && !found.is_empty() {
             for mut call in found {
                 call.in_reasoning = true;
@@ -1672,6 +1684,21 @@ fn find_nl(buf: &[u8], from: usize) -> usize {
     match hit {
         Some(k) => from + k,
         None => usize::MAX,
+    }
+}
+
+/// What the nested engine reports while it reads reasoning: calls are
+/// kept in `found`; `last` says whether the reasoning so far ends with one
+/// (prose after a call clears it, blanks and markup do not).
+fn note_drafted(ev: Event<'_>, found: &mut Vec<ToolCall>, last: &mut bool) {
+    match ev {
+        Event::ToolCall(c) => {
+            found.push(c);
+            *last = true;
+        }
+        Event::Text { bytes, .. } if !bytes.iter().all(u8::is_ascii_whitespace) => *last = false,
+        Event::Reasoning { .. } => *last = false,
+        _ => {}
     }
 }
 

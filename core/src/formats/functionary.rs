@@ -23,7 +23,10 @@ pub const FORMAT: Format = Format {
     models: &[],
     openers: &[OPENER, OPENER_NAME_ATTR],
     admitted_under: &[ids::HERMES],
-    doc_start: None,
+    doc_start: Some(super::DocStart {
+        forced_only: false,
+        probe: probe_doc_start,
+    }),
     lead: None,
     values: Values::Json,
     render: Some(crate::render::Prompt {
@@ -36,6 +39,31 @@ pub const FORMAT: Format = Format {
     }),
 };
 
+/// Where a block's name lies and its JSON starts: `<function=NAME>`,
+/// `<function name="NAME">`, `<function=NAME={`, or `NAME{` with no opener.
+fn head_parts(block: &[u8]) -> Option<(usize, usize, usize)> {
+    if !block.starts_with(b"<function") {
+        let e = name_end(block, 0);
+        return (block.get(e) == Some(&b'{')).then_some((0, e, e));
+    }
+    if let Ok(body) = eq_json_head(block, true) {
+        return Some((9, body - 1, body));
+    }
+    let gt = memchr::memchr(b'>', block)?;
+    Some((9, gt, gt + 1))
+}
+
+/// `=NAME`, ` name="NAME"` or `NAME`: the name, quotes and blanks removed.
+fn read_name(raw: &str) -> String {
+    let raw = raw.trim();
+    let raw = raw.strip_prefix("name").unwrap_or(raw).trim_start();
+    raw.strip_prefix('=')
+        .unwrap_or(raw)
+        .trim()
+        .trim_matches(|c| c == '"' || c == '\'')
+        .to_string()
+}
+
 /// The functionary block format.
 pub struct Functionary;
 
@@ -44,23 +72,88 @@ pub static FUNCTIONARY: Functionary = Functionary;
 
 const CLOSE: &[u8] = b"</function>";
 
+/// The end of a name written from `from` on (name bytes, `.`, `-`).
+fn name_end(input: &[u8], from: usize) -> usize {
+    let mut e = from;
+    while e < input.len() && (scan::is_name_byte(input[e]) || matches!(input[e], b'.' | b'-')) {
+        e += 1;
+    }
+    e
+}
+
+/// `<function=NAME={…}`: the tag's `>` written as a second `=` (a damaged
+/// opener seen in Llama 3.x output). Where the JSON starts, `Err` with the
+/// probe's answer otherwise.
+fn eq_json_head(input: &[u8], eof: bool) -> Result<usize, Probe> {
+    let from = OPEN_EQ.len();
+    if !input.starts_with(OPEN_EQ) {
+        return Err(Probe::NotMarker);
+    }
+    let e = name_end(input, from);
+    if e == input.len() && !eof {
+        return Err(Probe::NeedMore);
+    }
+    if e == from || input.get(e) != Some(&b'=') {
+        return Err(Probe::NotMarker);
+    }
+    let s = scan::skip_blank(input, e + 1);
+    match input.get(s) {
+        None if !eof => Err(Probe::NeedMore),
+        Some(b'{') => Ok(e + 1),
+        _ => Err(Probe::NotMarker),
+    }
+}
+
+const OPEN_EQ: &[u8] = b"<function=";
+
+fn block_at(body: usize) -> Probe {
+    Probe::Match(Action::Block {
+        fmt: &FUNCTIONARY,
+        scanner: Box::new(FunctionScan {
+            json: JsonThenClose::new(body, CLOSE),
+            needs_close: false,
+        }),
+    })
+}
+
 fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
     let tag = match function_tag_end(input, cx) {
         Ok(t) => t,
+        Err(Probe::NotMarker) => {
+            return match eq_json_head(input, cx.eof) {
+                Ok(body) => block_at(body),
+                Err(p) => p,
+            }
+        }
         Err(p) => return p,
     };
     let s = scan::skip_space(input, tag);
     match input.get(s) {
         None if cx.eof => Probe::NotMarker,
         None => Probe::NeedMore,
-        Some(b'{') => Probe::Match(Action::Block {
-            fmt: &FUNCTIONARY,
-            scanner: Box::new(FunctionScan {
-                json: JsonThenClose::new(tag, CLOSE),
-            }),
-        }),
+        Some(b'{') => block_at(tag),
         Some(_) => Probe::NotMarker,
     }
+}
+
+/// `NAME{…}</function>` as the reply's first bytes: the opener's
+/// `<function=` and `>` lost, the name glued to the JSON. Only the closing
+/// tag right after the JSON makes it a call; anything else is text.
+fn probe_doc_start(input: &[u8], cx: &ProbeCx) -> Probe {
+    let e = name_end(input, 0);
+    if e == input.len() && !cx.eof {
+        return Probe::NeedMore;
+    }
+    if e == 0 || input.get(e) != Some(&b'{') || !input[0].is_ascii_alphabetic() {
+        return Probe::NotMarker;
+    }
+    Probe::Match(Action::Block {
+        fmt: &FUNCTIONARY,
+        scanner: Box::new(FunctionScan {
+            json: JsonThenClose::new(e, CLOSE),
+            needs_close: true,
+        }),
+    })
 }
 
 /// The end of a functionary block: its JSON and `</function>`, with the `;`
@@ -68,11 +161,49 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
 /// belongs to the call before it, not to the text.
 struct FunctionScan {
     json: JsonThenClose,
+    /// The block is a call only when `</function>` follows the JSON.
+    needs_close: bool,
 }
 
 impl Scanner for FunctionScan {
     fn scan(&mut self, block: &[u8], eof: bool) -> BlockEnd {
-        match self.json.step(block, eof) {
+        let mut end = self.json.step(block, eof);
+        if let BlockEnd::Done { len, cut: false } = end {
+            if len < CLOSE.len() || !block[len - CLOSE.len()..len].eq_ignore_ascii_case(CLOSE) {
+                // `{…}></function>`: a stray `>` before the closing tag
+                let s = scan::skip_blank(block, len);
+                if block.get(s) == Some(&b'>') {
+                    let t = scan::skip_blank(block, s + 1);
+                    match scan::prefix_ci(&block[t..], CLOSE) {
+                        scan::Prefix::Full => {
+                            end = BlockEnd::Done {
+                                len: t + CLOSE.len(),
+                                cut: false,
+                            }
+                        }
+                        scan::Prefix::Partial if !eof => return BlockEnd::More,
+                        _ if t == block.len() && !eof => return BlockEnd::More,
+                        _ => {}
+                    }
+                } else if s == block.len() && !eof && self.needs_close {
+                    return BlockEnd::More;
+                }
+            }
+        }
+        if self.needs_close {
+            match end {
+                BlockEnd::Done { len, cut: false }
+                    if len >= CLOSE.len()
+                        && block[len - CLOSE.len()..len].eq_ignore_ascii_case(CLOSE) => {}
+                BlockEnd::More => return BlockEnd::More,
+                _ => {
+                    return BlockEnd::NotBlock {
+                        text_len: block.len().max(1),
+                    }
+                }
+            }
+        }
+        match end {
             BlockEnd::Done { len, cut: false }
                 if len >= CLOSE.len()
                     && block[len - CLOSE.len()..len].eq_ignore_ascii_case(CLOSE) =>
@@ -124,35 +255,24 @@ impl BlockFormat for Functionary {
     }
 
     fn early_name(&self, head: &[u8]) -> Option<String> {
-        let gt = memchr::memchr(b'>', head)?;
-        let raw = std::str::from_utf8(head.get(9..gt)?).ok()?.trim();
-        let raw = raw.strip_prefix("name").unwrap_or(raw).trim_start();
-        let name = raw
-            .strip_prefix('=')
-            .unwrap_or(raw)
-            .trim()
-            .trim_matches(|c| c == '"' || c == '\'');
-        (!name.is_empty()).then(|| name.to_string())
+        // `NAME{…}` with no opener is a call only once `</function>` follows
+        if !head.starts_with(b"<function") {
+            return None;
+        }
+        let (from, to, _) = head_parts(head)?;
+        let name = read_name(std::str::from_utf8(head.get(from..to)?).ok()?);
+        (!name.is_empty()).then_some(name)
     }
 
     fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
-        let Some(gt) = memchr::memchr(b'>', block) else {
+        // where the name is and the JSON starts: `<function=NAME>`,
+        // `<function=NAME={`, or `NAME{` with no opener at all
+        let Some((name_from, name_to, body_at)) = head_parts(block) else {
             return BlockResult::truncated(ids::FUNCTIONARY, block.len());
         };
-        let raw_name = crate::scan::lossy(&block[9..gt]);
-        let raw_name = raw_name.trim();
-        let raw_name = raw_name
-            .strip_prefix("name")
-            .unwrap_or(raw_name)
-            .trim_start();
-        let name = raw_name
-            .strip_prefix('=')
-            .unwrap_or(raw_name)
-            .trim()
-            .trim_matches(|c| c == '"' || c == '\'')
-            .to_string();
-        let body_end = super::shared::json::json_body_end(block, gt + 1, CLOSE);
-        let body = crate::scan::lossy(&block[gt + 1..body_end]);
+        let name = read_name(&crate::scan::lossy(&block[name_from..name_to]));
+        let body_end = super::shared::json::json_body_end(block, body_at, CLOSE);
+        let body = crate::scan::lossy(&block[body_at..body_end]);
         let text = body.trim();
         let (value, mut repairs) = if cx.cut {
             match crate::call::close_truncated(text) {
@@ -160,7 +280,7 @@ impl BlockFormat for Functionary {
                     Ok((v, mut r)) => {
                         r.push(crate::repair::Repair {
                             kind: crate::repair::RepairKind::MissingClose,
-                            offset: gt + 1 + at,
+                            offset: body_at + at,
                         });
                         (v, r)
                     }
@@ -169,7 +289,7 @@ impl BlockFormat for Functionary {
                 None => {
                     match cx.parse_json(text) {
                         // a complete object that only lacks </function>
-                        Ok(v) if scan::trim(&block[gt + 1..]).ends_with(b"}") => v,
+                        Ok(v) if scan::trim(&block[body_at..]).ends_with(b"}") => v,
                         _ => return BlockResult::truncated(ids::FUNCTIONARY, block.len()),
                     }
                 }
@@ -181,7 +301,7 @@ impl BlockFormat for Functionary {
                     return BlockResult::error(
                         "TLP-003",
                         format!("functionary arguments are not valid JSON: {}", e.message),
-                        gt + 1,
+                        body_at,
                     )
                 }
             }
@@ -189,17 +309,17 @@ impl BlockFormat for Functionary {
         let (arguments, more) = match crate::call::arguments_from(Some(&value)) {
             Ok(x) => x,
             Err(crate::call::Shape::Broken(code, msg)) => {
-                return BlockResult::error(code, msg, gt + 1)
+                return BlockResult::error(code, msg, body_at)
             }
             Err(crate::call::Shape::NotCall) => {
-                return BlockResult::error("TLP-002", "arguments are not an object", gt + 1)
+                return BlockResult::error("TLP-002", "arguments are not an object", body_at)
             }
         };
         repairs.extend(more);
         let lead = body.len() - body.trim_start().len();
         for r in &mut repairs {
             if r.kind != crate::repair::RepairKind::MissingClose {
-                r.offset += gt + 1 + lead;
+                r.offset += body_at + lead;
             }
         }
         if name.is_empty() {

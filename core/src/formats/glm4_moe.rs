@@ -15,7 +15,9 @@
 //! `</arg_value>` ends it, so the call's end is looked for outside values.
 //! Tolerated: a missing `</arg_value>` (the value ends at the next
 //! `<arg_key>` that opens another pair, or at `</tool_call>`), a missing
-//! `</tool_call>` at end of input.
+//! `<arg_value>` (the value is what lies between `</arg_key>` and the
+//! `</arg_value>` that comes before any other tag, a `missing_open`
+//! repair), a missing `</tool_call>` at end of input.
 //!
 //! Not followed: SGLang drops a call whose name is not among the request's
 //! tools; without `--tools` the name is not known to be wrong, so the call
@@ -392,7 +394,27 @@ fn pairs(body: &[u8], off: usize, t: &PairTags) -> (Map<String, Value>, Vec<Repa
             break;
         };
         let key = crate::scan::lossy(scan::trim(&body[kf..ke])).into_owned();
-        let Some(vs) = scan::find(body, ke, t.value_open) else {
+        let vs = scan::find(body, ke, t.value_open);
+        let vc = scan::find(body, ke, t.value_close);
+        if let Some(vc) = vc.filter(|&c| vs.is_none_or(|v| c < v)) {
+            // `</arg_value>` before any `<arg_value>`: the opener was lost
+            // (vLLM#49248's sampled tokens); the value is what lies between
+            // `</arg_key>` and it, unless another key comes first
+            if scan::find(&body[..vc], ke, t.key_open).is_none() {
+                let kc = ke + t.key_close.len();
+                repairs.push(Repair {
+                    kind: RepairKind::MissingOpen,
+                    offset: off + kc,
+                });
+                let text = crate::scan::lossy(&body[kc..vc]);
+                if !key.is_empty() {
+                    args.insert(key, super::shared::xml::decode_value(&text));
+                }
+                i = vc + t.value_close.len();
+                continue;
+            }
+        }
+        let Some(vs) = vs else {
             complete = false;
             break;
         };

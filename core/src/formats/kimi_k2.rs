@@ -10,12 +10,18 @@
 //! without its `:INDEX` (`functions.get_weather.0`) is not one the template
 //! writes: that call is an error record (TLP-001), not a call, as vLLM and
 //! SGLang skip it. Sloppy variants: the singular
-//! `<|tool_call_section_begin|>` spelling, no `functions.` prefix
+//! `<|tool_call_section_begin|>` spelling, ids written `functions_NAME_N`
+//! (the `.` and `:` as underscores, as llama.cpp logged K2.x writing them),
+//! no `functions.` prefix
 //! (`NAME:0`, as K2.6 sometimes writes), the section tokens missing (a
 //! bare `<|tool_call_begin|>` starts a block) or the section end missing,
 //! newlines around the id and the JSON, string arguments, a cut-off last
-//! call. Calls drafted inside `<think>` are reasoning (the engine's think
-//! span). Stray Kimi tokens are markup. The JSON after
+//! call. A section opened inside `<think>` ends the reasoning there (K2
+//! Thinking writes its whole section before `</think>` and stops; vLLM's
+//! `kimi_k2` reasoning parser ends the reasoning at the section token the
+//! same way): the section is read as calls, the `</think>` after it is
+//! markup. Single calls drafted inside `<think>` without a section are
+//! reasoning. Stray Kimi tokens are markup. The JSON after
 //! `<|tool_call_argument_begin|>` is read string-aware: a token written
 //! inside a string (`"stop at <|tool_call_end|>"`) is text. Stray text
 //! between the section-begin token and the first call on the same line
@@ -136,6 +142,14 @@ impl BlockFormat for KimiK2 {
 /// suffix dropped; `None` when the id has no `:INDEX` suffix.
 pub fn name_from_id(id: &str) -> Option<String> {
     let s = id.trim();
+    if let Some(rest) = s.strip_prefix("functions_") {
+        // `functions_NAME_INDEX`: the id with `.` and `:` written as `_`
+        // (llama.cpp logs of K2.x); the index is the digits after the last `_`
+        let k = rest.rfind('_')?;
+        let index = &rest[k + 1..];
+        return (k > 0 && !index.is_empty() && index.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| rest[..k].to_string());
+    }
     let s = s.strip_prefix("functions.").unwrap_or(s);
     let k = s.rfind(':')?;
     let index = &s[k + 1..];
@@ -206,5 +220,9 @@ mod tests {
         assert_eq!(name("functions.invalid.0"), None);
         assert_eq!(name("ns:tool"), None);
         assert_eq!(name("functions.f:"), None);
+        assert_eq!(name("functions_Bash_2").as_deref(), Some("Bash"));
+        assert_eq!(name("functions_get_weather_10").as_deref(), Some("get_weather"));
+        assert_eq!(name("functions_get_weather"), None);
+        assert_eq!(name("functions__3"), None);
     }
 }

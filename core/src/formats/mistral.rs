@@ -100,7 +100,7 @@ enum Head {
 
 /// Reads the head of a `[TOOL_CALLS]` block. `named_ok` allows the v11+ form.
 fn head(input: &[u8], eof: bool, named_ok: bool) -> Head {
-    let s = scan::skip_space(input, TOKEN.len());
+    let s = skip_space_or_piece(input, TOKEN.len());
     let Some(&b) = input.get(s) else {
         return if eof { Head::Cut } else { Head::More };
     };
@@ -135,6 +135,59 @@ fn head(input: &[u8], eof: bool, named_ok: bool) -> Head {
         return Head::Not;
     }
     named(input, s, e, eof)
+}
+
+/// SentencePiece's word-boundary mark U+2581 `▁`, which stands for a space
+/// in text that was never detokenised.
+const PIECE: &[u8] = "\u{2581}".as_bytes();
+
+/// Past blanks and `▁` marks from `from` on.
+fn skip_space_or_piece(input: &[u8], mut from: usize) -> usize {
+    loop {
+        from = scan::skip_space(input, from);
+        if input[from.min(input.len())..].starts_with(PIECE) {
+            from += PIECE.len();
+        } else {
+            return from;
+        }
+    }
+}
+
+/// A JSON body written with `▁` for every space (raw SentencePiece pieces,
+/// never detokenised, as a completion endpoint may return them): read with
+/// the marks as spaces, the offsets of the calls and repairs mapped back.
+/// `None` when the body has an ASCII space or no mark.
+fn undetokenised_json(block: &[u8], from: usize, cx: &ParseCx) -> Option<BlockResult> {
+    let body = &block[from..];
+    if body.contains(&b' ') || memchr::memmem::find(body, PIECE).is_none() {
+        return None;
+    }
+    let mut fixed = block[..from].to_vec();
+    // where, in `fixed`, each mark was replaced
+    let mut at = Vec::new();
+    let mut i = 0;
+    while i < body.len() {
+        if body[i..].starts_with(PIECE) {
+            at.push(fixed.len());
+            fixed.push(b' ');
+            i += PIECE.len();
+        } else {
+            fixed.push(body[i]);
+            i += 1;
+        }
+    }
+    let back = |off: usize| off + (PIECE.len() - 1) * at.partition_point(|&p| p < off);
+    let mut r = super::shared::json::json_block(&fixed, from, fixed.len(), ids::MISTRAL, cx);
+    for c in &mut r.calls {
+        c.end = back(c.end).min(block.len());
+        for rep in &mut c.repairs {
+            rep.offset = back(rep.offset).min(block.len());
+        }
+    }
+    for e in &mut r.errors {
+        e.offset = back(e.offset).min(block.len());
+    }
+    Some(r)
 }
 
 /// After a name `input[s..e]`: blanks, then `[CALL_ID]ID`, `[ARGS]` or `{`.
@@ -226,9 +279,9 @@ impl BlockFormat for Mistral {
 
     fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
         match head(block, true, true) {
-            Head::Json(b) => {
+            Head::Json(b) => undetokenised_json(block, b, cx).unwrap_or_else(|| {
                 super::shared::json::json_block(block, b, block.len(), ids::MISTRAL, cx)
-            }
+            }),
             Head::Named { name, id, body } => {
                 let name_s = clean_name(&crate::scan::lossy(&block[name.0..name.1]));
                 if name_s.is_empty() {
@@ -429,6 +482,10 @@ mod tests {
         assert_eq!(head(b"[TOOL_CALLS] [{", false, true), Head::Json(13));
         assert_eq!(head(b"[TOOL_CALLS]", false, true), Head::More);
         assert_eq!(head(b"[TOOL_CALLS]", true, true), Head::Cut);
+        assert_eq!(
+            head("[TOOL_CALLS]\u{2581}[{".as_bytes(), false, true),
+            Head::Json(15)
+        );
         assert_eq!(
             head(b"[TOOL_CALLS]get[ARGS]{", false, true),
             Head::Named {

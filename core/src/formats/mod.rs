@@ -95,6 +95,7 @@ registry! {
     k2_v3: K2_V3 = "k2-v3",
     glm53_flash: GLM53_FLASH = "glm53-flash",
     muse_glimmer: MUSE_GLIMMER = "muse-glimmer",
+    prompt_wrapper: PROMPT_WRAPPER = "prompt-wrapper",
 }
 
 /// Code fences: text in which no markers are looked for, or a fenced call.

@@ -82,6 +82,18 @@ const SUFFIXED_THINK_CLOSE: &[Close] = &[
     },
 ];
 
+/// Formats whose families make their calls inside reasoning and close it
+/// right after them: when a reasoning span ends with calls of these formats
+/// (only blanks or markup between the last call and the closing marker),
+/// they are calls, flagged `in_reasoning`. Kimi K2 Thinking writes its whole
+/// tool-call section before `</think>` and stops; vLLM's `kimi_k2`
+/// reasoning parser ends the reasoning at the section token, so the
+/// section is read as calls there too. A section followed by more
+/// reasoning is a draft. Other families' engines read no calls inside
+/// reasoning (SGLang and vLLM for DeepSeek-R1, Qwen3, GLM), and neither do
+/// we, except for a prompt-opened `<think>` ([`PREFILLED_THINK_CLOSE`]).
+pub const CALLS_END_REASONING: &[super::FormatId] = &[super::ids::KIMI_K2];
+
 fn open(len: usize, close: &'static [Close]) -> Probe {
     Probe::Match(Action::Reasoning {
         open_len: len,

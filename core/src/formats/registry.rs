@@ -353,8 +353,21 @@ pub fn probe_noting(input: &[u8], cx: &ProbeCx, declined: &mut Option<&'static [
         }
     }
     if cx.doc_start && cx.line_start {
-        if let Some(p) = doc_start(cx.cfg) {
-            return p(input, cx);
+        // every document-start probe in force, in registry order: the first
+        // that does not decline decides
+        for f in FORMATS {
+            let Some(d) = f.doc_start else { continue };
+            let on = if d.forced_only {
+                cx.cfg.is_only(f.id)
+            } else {
+                cx.cfg.allows(f.id)
+            };
+            if on {
+                match (d.probe)(input, cx) {
+                    Probe::NotMarker => {}
+                    other => return other,
+                }
+            }
         }
     }
     Probe::NotMarker

@@ -387,6 +387,16 @@ pub fn gigachat3(calls: &[CallSpec]) -> String {
     })
 }
 
+/// `prompt-wrapper`: LM Studio's `[TOOL_REQUEST]` around each call's JSON.
+pub fn prompt_wrapper(calls: &[CallSpec]) -> String {
+    each(calls, "\n", |_, c| {
+        format!(
+            "[TOOL_REQUEST]\n{}\n[END_TOOL_REQUEST]",
+            json_spaced(&obj("name", c, "arguments"))
+        )
+    })
+}
+
 /// `minicpm5`: `<function name="NAME">` with `<param name="K">V</param>`
 /// children; a value with markup or edge whitespace in a CDATA section.
 pub fn minicpm5(calls: &[CallSpec]) -> String {

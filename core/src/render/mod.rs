@@ -282,6 +282,7 @@ pub struct Prompt {
 /// | gemini-function-call | not re-checked: no FunctionGemma template in the index | not re-checked |
 /// | sarashina | generic: no template found (searched again) | generic |
 /// | apertus | vllm `examples/tool_chat_template_apertus.jinja` | same |
+/// | prompt-wrapper | generic, with LM Studio's `[TOOL_REQUEST]` call as the example (its prompt text is not in the index) | generic |
 pub fn families() -> &'static [Family] {
     static FAMILIES: std::sync::OnceLock<Vec<Family>> = std::sync::OnceLock::new();
     FAMILIES.get_or_init(|| {

@@ -59,7 +59,16 @@ pub fn parse_function(block: &[u8], format: FormatId, cx: &ParseCx) -> BlockResu
     }
     let closed = end.is_some();
     if cx.cut && !closed && !complete {
-        return BlockResult::truncated(format, block.len());
+        // the model stopped after its last value and wrote none of the
+        // closing tags: a call, unless the output was cut at the token
+        // limit or that value is itself cut short
+        if cx.cfg.truncated || args.is_empty() || !whole_last_value(&block[body..]) {
+            return BlockResult::truncated(format, block.len());
+        }
+        repairs.push(crate::repair::Repair {
+            kind: crate::repair::RepairKind::MissingClose,
+            offset: block.len(),
+        });
     }
     BlockResult {
         empty_list: false,
@@ -72,6 +81,53 @@ pub fn parse_function(block: &[u8], format: FormatId, cx: &ParseCx) -> BlockResu
             end: block.len(),
         }],
         errors: Vec::new(),
+    }
+}
+
+/// True when the last parameter of a body that ends without its closing
+/// tags holds a whole value: its tag is complete, the value is not blank,
+/// does not end in part of a closing tag (`hello</param`), and is not a
+/// JSON object, array or string left open; and the value ended its line
+/// (the template writes a line break after each value) or the parameter
+/// before it was left unclosed too (a model that writes no closing tags).
+/// A value that stops mid-line after closed parameters was cut off.
+fn whole_last_value(body: &[u8]) -> bool {
+    let Some(p) = memchr::memmem::rfind(body, b"<parameter") else {
+        return false;
+    };
+    let Some(k) = key_end(body, p) else {
+        return false;
+    };
+    if body[k] != b'>' {
+        return false;
+    }
+    let raw = &body[k + 1..];
+    let value = scan::trim(raw);
+    if value.is_empty() {
+        return false;
+    }
+    let ended_line = raw.ends_with(b"\n");
+    let style_unclosed = memchr::memmem::rfind(&body[..p], b"<parameter")
+        .is_some_and(|q| scan::find(&body[..p], q, b"</parameter").is_none());
+    if !ended_line && !style_unclosed {
+        return false;
+    }
+    if let Some(lt) = memchr::memrchr(b'<', value) {
+        let tail = &value[lt..];
+        if [PARAM_CLOSE, FN_CLOSE, TC_CLOSE]
+            .iter()
+            .any(|c| tail.len() < c.len() && c.starts_with(tail))
+        {
+            return false;
+        }
+    }
+    match value[0] {
+        b'"' => value.len() >= 2 && value.ends_with(b"\""),
+        b'{' | b'[' => {
+            use crate::scan::balance::{End, JsonEnd};
+            matches!(JsonEnd::new().scan(value), End::At(n) if n == value.len())
+        }
+        _ => true,
     }
 }
 
@@ -408,6 +464,7 @@ fn parse_parameters_noting(
         };
         let key = param_key(body, p, k);
         let from = k + 1;
+        let mut from = from;
         let (value_to, resume) = match value_end(body, from, from, true) {
             ValueEnd::Closed { at } => {
                 complete = true;
@@ -423,7 +480,18 @@ fn parse_parameters_noting(
                 if unclosed.is_none() && at < body.len() {
                     *unclosed = Some(cut.unwrap_or(at));
                 }
-                (cut.unwrap_or(at), at)
+                // with no closing tag the blanks around the value are
+                // framing: those after the tag on its line (`<parameter=k> v`)
+                // and those before the next tag or the end
+                let mut to = cut.unwrap_or(at);
+                let lead = scan::skip_blank(body, from);
+                if lead < to && !matches!(body[lead], b'\n' | b'\r') {
+                    from = lead;
+                }
+                while to > from && body[to - 1].is_ascii_whitespace() {
+                    to -= 1;
+                }
+                (to, at)
             }
         };
         if complete && scan::trim(&body[from..value_to]).is_empty() {

@@ -207,6 +207,9 @@ pub const LFM2_END: &[u8] = b"<|tool_call_end|>";
 const TRAILERS: &[&[u8]] = &[
     b"<|eot_id|>",
     b"<|eom_id|>",
+    // Llama 4's end of turn and end of message
+    b"<|eot|>",
+    b"<|eom|>",
     b"<|python_end|>",
     b"<|im_end|>",
     b"<|end|>",

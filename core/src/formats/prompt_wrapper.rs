@@ -1,0 +1,500 @@
+//! `prompt-wrapper`: call wrappers that clients and system prompts teach
+//! models, rather than a chat template.
+//!
+//! ```text
+//! [TOOL_REQUEST]
+//! {"name": "get_weather", "arguments": {"city": "Paris"}}
+//! [END_TOOL_REQUEST]
+//! ```
+//!
+//! Three spellings share one body reader, a call object (or an array of
+//! them) between an opening marker and an optional closing one:
+//!
+//! * LM Studio's `[TOOL_REQUEST]` … `[END_TOOL_REQUEST]`, which its default
+//!   tool prompt teaches every model it serves without a tool template;
+//! * `[TOOL_CALL]` … `[/TOOL_CALL]`, which agent prompts teach (OpenFang
+//!   and others); its body may also be written Perl-hash style, `{tool =>
+//!   "NAME", args => {--key "value"}}`, read as the call it spells;
+//! * `<function>NAME</function>` followed by the arguments object;
+//! * `[NAME]` at the start of a line, the arguments object and
+//!   `[END_TOOL_REQUEST]`: LM Studio's wrapper whose opener the model wrote
+//!   as the tool's name (only with the closing marker; without it `[NAME]`
+//!   is text and the JSON after it is read as it would be anyway).
+//!
+//! The wrappers are not special tokens, so the evidence is weak: the body
+//! must have the full shape of a call (a name and an arguments object), and
+//! anything else after the marker leaves the marker as text (a wrapper
+//! named in prose is prose). A complete call whose closing marker is
+//! missing at the end of input is a call; a cut-off one is text.
+
+use super::shared::json::{calls_from_json_body, json_calls_end, split_array_ends, JsonThenClose};
+use super::{ids, FormatId, Rank, Values};
+use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
+use crate::call::Evidence;
+use crate::formats::Place;
+use crate::scan;
+
+/// Catalog entry.
+pub const FORMAT: Format = Format {
+    id: ids::PROMPT_WRAPPER,
+    families: "models prompted by LM Studio (no tool template), agent prompts",
+    markers: &[
+        "[TOOL_REQUEST]",
+        "[END_TOOL_REQUEST]",
+        "[TOOL_CALL]",
+        "[/TOOL_CALL]",
+        "<function>NAME</function>",
+        "[NAME] + JSON + [END_TOOL_REQUEST]",
+    ],
+    body: "JSON object {\"name\", \"arguments\"}; after <function>NAME</function> the arguments",
+    models: &[],
+    openers: &[
+        OPENER_TOOL_REQUEST,
+        OPENER_TOOL_CALL,
+        OPENER_FUNCTION,
+        OPENER_BRACKETED_NAME,
+    ],
+    admitted_under: &[],
+    doc_start: None,
+    lead: None,
+    values: Values::Json,
+    render: Some(crate::render::Prompt {
+        models: "LM Studio's default tool prompt",
+        tools: crate::render::tools::generic,
+        tools_source: crate::render::Source::Generic,
+        result: crate::render::results::tool_response,
+        result_source: crate::render::Source::Generic,
+        call: crate::render::calls::prompt_wrapper,
+    }),
+};
+
+/// A call object between an opening and an optional closing marker.
+pub struct Wrapped {
+    /// The opening marker.
+    open: &'static [u8],
+    /// The closing marker, lowercase (compared ignoring ASCII case).
+    close: &'static [u8],
+    /// The body may be written Perl-hash style.
+    perl: bool,
+}
+
+/// `[TOOL_REQUEST]` … `[END_TOOL_REQUEST]`.
+pub static TOOL_REQUEST: Wrapped = Wrapped {
+    open: b"[TOOL_REQUEST]",
+    close: b"[end_tool_request]",
+    perl: false,
+};
+
+/// `[TOOL_CALL]` … `[/TOOL_CALL]`.
+pub static TOOL_CALL: Wrapped = Wrapped {
+    open: b"[TOOL_CALL]",
+    close: b"[/tool_call]",
+    perl: true,
+};
+
+/// After an opening marker: a held-back block when a JSON object or array
+/// follows after blanks (or the input ends), else the marker is text.
+fn probe_wrapped(input: &[u8], cx: &ProbeCx, w: &'static Wrapped) -> Probe {
+    let tag = w.open.len();
+    let s = scan::skip_space(input, tag);
+    if s - tag > 256 {
+        return Probe::NotMarker;
+    }
+    match input.get(s) {
+        None if cx.eof => Probe::NotMarker,
+        None => Probe::NeedMore,
+        Some(b'{') | Some(b'[') => Probe::Match(Action::Block {
+            fmt: w,
+            scanner: Box::new(
+                JsonThenClose::new(tag, w.close)
+                    .broken_ends_at_close()
+                    .calls_joined_by_commas(),
+            ),
+        }),
+        Some(_) => Probe::NotMarker,
+    }
+}
+
+impl BlockFormat for Wrapped {
+    fn id(&self) -> FormatId {
+        ids::PROMPT_WRAPPER
+    }
+
+    fn early_name(&self, head: &[u8]) -> Option<String> {
+        super::early_json_name(head, self.open.len())
+    }
+
+    fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
+        if cx.cut {
+            return BlockResult::text();
+        }
+        let from = self.open.len().min(block.len());
+        let to = json_calls_end(block, from, self.close);
+        let body = scan::lossy(&block[from..to]);
+        let trimmed = body.trim();
+        let lead = body.len() - body.trim_start().len();
+        let at = from + lead;
+        let mut r = calls_from_json_body(
+            trimmed,
+            ids::PROMPT_WRAPPER,
+            Evidence::Weak,
+            block.len(),
+            at,
+            cx,
+        );
+        if r.errors.is_empty() && !r.calls.is_empty() {
+            split_array_ends(&mut r, block, at);
+            return r;
+        }
+        if self.perl {
+            if let Some(json) = perl_hash_to_json(trimmed) {
+                let mut r =
+                    calls_from_json_body(&json, ids::PROMPT_WRAPPER, Evidence::Weak, block.len(), at, cx);
+                if r.errors.is_empty() && !r.calls.is_empty() {
+                    // the repairs were made on the rewritten text: they are
+                    // reported at the body's start
+                    for c in &mut r.calls {
+                        for rep in &mut c.repairs {
+                            rep.offset = at;
+                        }
+                    }
+                    return r;
+                }
+            }
+        }
+        BlockResult::text()
+    }
+}
+
+/// A Perl-hash body (`{tool => "x", args => {--command "ls"}}`) rewritten
+/// as JSON for the repairer: `=>` outside strings becomes `:`, and a
+/// command-line flag where a key belongs (`--command "ls"`) the key
+/// `"command":`. Bare keys and missing commas are left to repair. `None`
+/// when the body has no `=>`.
+fn perl_hash_to_json(body: &str) -> Option<String> {
+    if !body.contains("=>") {
+        return None;
+    }
+    let b = body.as_bytes();
+    let mut out = String::with_capacity(body.len() + 16);
+    let mut i = 0;
+    // a key may start here: after `{`, `,` or a line break
+    let mut key_place = false;
+    while i < b.len() {
+        match b[i] {
+            q @ (b'"' | b'\'') => {
+                let start = i;
+                i += 1;
+                while i < b.len() && b[i] != q {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+                i = (i + 1).min(b.len());
+                out.push_str(body.get(start..i)?);
+                key_place = false;
+            }
+            b'=' if b.get(i + 1) == Some(&b'>') => {
+                out.push(':');
+                i += 2;
+                key_place = false;
+            }
+            c @ (b'{' | b',' | b'\n') => {
+                out.push(c as char);
+                i += 1;
+                key_place = true;
+            }
+            b'-' if key_place && b.get(i + 1) == Some(&b'-') => {
+                let s = i + 2;
+                let mut e = s;
+                while e < b.len() && (b[e].is_ascii_alphanumeric() || b[e] == b'_' || b[e] == b'-')
+                {
+                    e += 1;
+                }
+                if e == s {
+                    return None;
+                }
+                out.push('"');
+                out.push_str(body.get(s..e)?);
+                out.push_str("\":");
+                i = e;
+                key_place = false;
+            }
+            c => {
+                if !c.is_ascii_whitespace() {
+                    key_place = false;
+                }
+                let ch = body.get(i..)?.chars().next()?;
+                out.push(ch);
+                i += ch.len_utf8();
+            }
+        }
+    }
+    Some(out)
+}
+
+/// `[TOOL_REQUEST]` (LM Studio).
+pub const OPENER_TOOL_REQUEST: Opener = Opener {
+    lit: b"[TOOL_REQUEST]",
+    ci: false,
+    place: Place::Anywhere,
+    rank: Rank::Normal,
+    also: &[],
+    probe: |i, cx| probe_wrapped(i, cx, &TOOL_REQUEST),
+};
+
+/// `[TOOL_CALL]` (agent prompts).
+pub const OPENER_TOOL_CALL: Opener = Opener {
+    lit: b"[TOOL_CALL]",
+    ci: false,
+    place: Place::Anywhere,
+    rank: Rank::Normal,
+    also: &[],
+    probe: |i, cx| probe_wrapped(i, cx, &TOOL_CALL),
+};
+
+/// `<function>NAME</function>` then the arguments object.
+pub struct NamedFunction;
+
+/// The shared instance.
+pub static NAMED_FUNCTION: NamedFunction = NamedFunction;
+
+const FN_OPEN: &[u8] = b"<function>";
+const FN_CLOSE: &[u8] = b"</function>";
+
+/// The name between `<function>` and `</function>` and where the tag pair
+/// ends: `Err` with the probe's answer while that is not known.
+fn named_head(input: &[u8], eof: bool) -> Result<(usize, usize), Probe> {
+    let s = FN_OPEN.len();
+    let limit = input.len().min(s + 128);
+    let mut e = s;
+    while e < limit && (scan::is_name_byte(input[e]) || matches!(input[e], b'.' | b'-')) {
+        e += 1;
+    }
+    if e == input.len() && !eof && e < s + 128 {
+        return Err(Probe::NeedMore);
+    }
+    if e == s {
+        return Err(Probe::NotMarker);
+    }
+    match scan::prefix(&input[e..], FN_CLOSE) {
+        scan::Prefix::Full => Ok((e, e + FN_CLOSE.len())),
+        scan::Prefix::Partial if !eof => Err(Probe::NeedMore),
+        _ => Err(Probe::NotMarker),
+    }
+}
+
+fn probe_function(input: &[u8], cx: &ProbeCx) -> Probe {
+    let (_, tags) = match named_head(input, cx.eof) {
+        Ok(t) => t,
+        Err(p) => return p,
+    };
+    let s = scan::skip_space(input, tags);
+    if s - tags > 64 {
+        return Probe::NotMarker;
+    }
+    match input.get(s) {
+        None if cx.eof => Probe::NotMarker,
+        None => Probe::NeedMore,
+        Some(b'{') => Probe::Match(Action::Block {
+            fmt: &NAMED_FUNCTION,
+            scanner: Box::new(JsonThenClose::new(tags, b"")),
+        }),
+        Some(_) => Probe::NotMarker,
+    }
+}
+
+/// `<function>` followed by a name, `</function>` and a JSON object.
+pub const OPENER_FUNCTION: Opener = Opener {
+    lit: FN_OPEN,
+    ci: false,
+    place: Place::Anywhere,
+    rank: Rank::Normal,
+    also: &[],
+    probe: probe_function,
+};
+
+impl BlockFormat for NamedFunction {
+    fn id(&self) -> FormatId {
+        ids::PROMPT_WRAPPER
+    }
+
+    fn early_name(&self, head: &[u8]) -> Option<String> {
+        let (e, _) = named_head(head, false).ok()?;
+        Some(scan::lossy(&head[FN_OPEN.len()..e]).into_owned())
+    }
+
+    fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
+        let Ok((e, tags)) = named_head(block, true) else {
+            return BlockResult::text();
+        };
+        if cx.cut {
+            return BlockResult::text();
+        }
+        let name = scan::lossy(&block[FN_OPEN.len()..e]).into_owned();
+        named_call(name, block, tags, block.len(), cx)
+    }
+}
+
+/// The call `name` whose arguments are the JSON object in
+/// `block[from..to]` (or a whole call object naming the same function);
+/// text when it is not one.
+fn named_call(name: String, block: &[u8], from: usize, to: usize, cx: &ParseCx) -> BlockResult {
+    let body = scan::lossy(&block[from..to]);
+    let trimmed = body.trim();
+    let at = from + (body.len() - body.trim_start().len());
+    let Ok((value, mut repairs)) = cx.parse_json(trimmed) else {
+        return BlockResult::text();
+    };
+    let value = match crate::call::calls_from_owned(value.clone(), Evidence::Weak) {
+        Ok(mut parts) if parts.len() == 1 && parts[0].name == name => {
+            let p = parts.remove(0);
+            repairs.extend(p.repairs);
+            serde_json::Value::Object(p.arguments)
+        }
+        _ => value,
+    };
+    let Ok((arguments, more)) = crate::call::arguments_from(Some(&value)) else {
+        return BlockResult::text();
+    };
+    repairs.extend(more);
+    for r in &mut repairs {
+        r.offset += at;
+    }
+    BlockResult {
+        empty_list: false,
+        calls: vec![crate::call::ParsedCall {
+            name,
+            arguments: arguments.into(),
+            id: None,
+            format: ids::PROMPT_WRAPPER,
+            repairs,
+            end: block.len(),
+        }],
+        errors: Vec::new(),
+    }
+}
+
+/// `[NAME]`, a JSON object and `[END_TOOL_REQUEST]`: LM Studio's wrapper
+/// with its opener written as the tool's name in brackets.
+pub struct BracketedName;
+
+/// The shared instance.
+pub static BRACKETED_NAME: BracketedName = BracketedName;
+
+const END_TOOL_REQUEST: &[u8] = b"[end_tool_request]";
+
+/// The length of `[NAME]` at the start of `input` (a name of name bytes,
+/// `.` or `-`), or the probe's answer.
+fn bracket_head(input: &[u8], eof: bool) -> Result<usize, Probe> {
+    let limit = input.len().min(1 + 128);
+    let e = 1 + input[1..limit]
+        .iter()
+        .position(|&b| !(scan::is_name_byte(b) || matches!(b, b'.' | b'-')))
+        .unwrap_or(limit - 1);
+    match input.get(e) {
+        None if !eof && e < 129 => Err(Probe::NeedMore),
+        Some(b']') if e > 1 && input[1].is_ascii_alphabetic() => Ok(e + 1),
+        _ => Err(Probe::NotMarker),
+    }
+}
+
+fn probe_bracket(input: &[u8], cx: &ProbeCx) -> Probe {
+    let head = match bracket_head(input, cx.eof) {
+        Ok(h) => h,
+        Err(p) => return p,
+    };
+    let s = scan::skip_space(input, head);
+    match input.get(s) {
+        None if !cx.eof && s - head < 8 => Probe::NeedMore,
+        Some(b'{') => Probe::Match(Action::Block {
+            fmt: &BRACKETED_NAME,
+            scanner: Box::new(BracketScan {
+                json: JsonThenClose::new(head, END_TOOL_REQUEST),
+                head,
+            }),
+        }),
+        _ => Probe::NotMarker,
+    }
+}
+
+/// The end of a `[NAME]` block: its JSON and `[END_TOOL_REQUEST]`; without
+/// the closing marker only `[NAME]` is text and what follows is read anew.
+struct BracketScan {
+    json: JsonThenClose,
+    head: usize,
+}
+
+impl super::Scanner for BracketScan {
+    fn scan(&mut self, block: &[u8], eof: bool) -> super::BlockEnd {
+        match self.json.step(block, eof) {
+            super::BlockEnd::More => super::BlockEnd::More,
+            super::BlockEnd::Done { len, cut: false }
+                if len >= END_TOOL_REQUEST.len()
+                    && block[len - END_TOOL_REQUEST.len()..len]
+                        .eq_ignore_ascii_case(END_TOOL_REQUEST) =>
+            {
+                super::BlockEnd::Done { len, cut: false }
+            }
+            _ => super::BlockEnd::NotBlock {
+                text_len: self.head,
+            },
+        }
+    }
+
+    fn consumed(&self) -> usize {
+        self.head
+    }
+}
+
+/// `[NAME]` at the start of a line, before a JSON object.
+pub const OPENER_BRACKETED_NAME: Opener = Opener {
+    lit: b"[",
+    ci: false,
+    place: Place::LineStart,
+    rank: Rank::Late,
+    also: &[],
+    probe: probe_bracket,
+};
+
+impl BlockFormat for BracketedName {
+    fn id(&self) -> FormatId {
+        ids::PROMPT_WRAPPER
+    }
+
+    fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
+        let Ok(head) = bracket_head(block, true) else {
+            return BlockResult::text();
+        };
+        let to = block.len().saturating_sub(END_TOOL_REQUEST.len());
+        if cx.cut || to < head {
+            return BlockResult::text();
+        }
+        let name = scan::lossy(&block[1..head - 1]).into_owned();
+        named_call(name, block, head, to, cx)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn perl_hash_becomes_json_text() {
+        let j = perl_hash_to_json("{tool => \"shell_exec\", args => {\n--command \"ls -F /\"\n}}");
+        assert_eq!(
+            j.as_deref(),
+            Some("{tool : \"shell_exec\", args : {\n\"command\": \"ls -F /\"\n}}")
+        );
+        // `=>` inside a string is kept
+        let j = perl_hash_to_json("{tool => \"a=>b\"}");
+        assert_eq!(j.as_deref(), Some("{tool : \"a=>b\"}"));
+        assert_eq!(perl_hash_to_json("{\"name\": \"x\"}"), None);
+    }
+
+    #[test]
+    fn named_head_needs_the_closing_tag() {
+        assert!(matches!(named_head(b"<function>get_x</function>{", true), Ok((15, 26))));
+        assert!(matches!(named_head(b"<function>get x</function>", true), Err(Probe::NotMarker)));
+        assert!(matches!(named_head(b"<function>get_x</fun", false), Err(Probe::NeedMore)));
+        assert!(matches!(named_head(b"<function></function>", true), Err(Probe::NotMarker)));
+    }
+}
