@@ -639,9 +639,19 @@ fn calls_of(
     if super::validate::is_records(&bytes) {
         let mut out = Vec::new();
         let mut docs = HashMap::new();
-        for line in bytes.split(|&b| b == b'\n') {
-            let Ok(v) = serde_json::from_slice::<Value>(line.trim_ascii()) else {
-                continue;
+        for (number, _, _, rec) in super::validate::record_lines(&bytes) {
+            let v = match rec {
+                Ok(v) => v,
+                Err(why) => {
+                    // reported as wire input's bad lines are; the status
+                    // says the input was not read whole
+                    super::report(&format!(
+                        "{name}: TLP-008 {}",
+                        super::validate::bad_line_message(number, why)
+                    ));
+                    super::fail_later();
+                    continue;
+                }
             };
             if v.get("type").and_then(Value::as_str) != Some("tool_call") {
                 continue;

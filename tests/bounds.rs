@@ -1,0 +1,139 @@
+//! Bounds, bad input and newcomer frictions (issue 36): every case runs the
+//! binary and failed before its fix.
+
+mod common;
+
+use common::{run_binary, scratch, Run};
+use std::path::Path;
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).expect("write scratch file");
+    p.display().to_string()
+}
+
+fn lines(r: &Run) -> Vec<serde_json::Value> {
+    r.out()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+        .collect()
+}
+
+// ----- 1. a bad line in a records file ---------------------------------------
+
+/// Two `parse` records, as a file.
+fn two_records(dir: &Path) -> Vec<String> {
+    let reply = write(
+        dir,
+        "reply.txt",
+        br#"<tool_call>{"name":"f","arguments":{"a":1}}</tool_call>
+<tool_call>{"name":"g","arguments":{}}</tool_call>"#,
+    );
+    let r = run_binary(&["parse", &reply], None, None);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    r.out().lines().map(str::to_string).collect()
+}
+
+const TOOLS: &str =
+    r#"[{"name":"f","parameters":{"type":"object"}},{"name":"g","parameters":{"type":"object"}}]"#;
+
+#[test]
+fn a_bad_line_among_records_is_reported_and_the_rest_judged() {
+    let dir = scratch("bad-record-line");
+    let recs = two_records(&dir);
+    let tools = write(&dir, "tools.json", TOOLS.as_bytes());
+    let deep = format!(
+        r#"{{"type":"tool_call","name":"f","arguments":{{"a":{}{}}}}}"#,
+        "[".repeat(100_000),
+        "]".repeat(100_000)
+    );
+    let cases = [
+        // an interrupted parse: the last line cut
+        (
+            "cut",
+            format!("{}\n{}\n{}", recs[0], recs[1], &recs[0][..50]),
+            3,
+        ),
+        (
+            "garbage",
+            format!("{}\ngarbage here\n{}\n", recs[0], recs[1]),
+            2,
+        ),
+        ("deep", format!("{}\n{deep}\n{}\n", recs[0], recs[1]), 2),
+        // the bad line first
+        (
+            "first",
+            format!("{}\n{}\n{}\n", &recs[0][..40], recs[0], recs[1]),
+            1,
+        ),
+    ];
+    for (case, text, bad) in cases {
+        let file = write(&dir, &format!("{case}.ndjson"), text.as_bytes());
+        let r = run_binary(&["validate", "--tools", &tools, &file], None, None);
+        let recs = lines(&r);
+        let names: Vec<_> = recs
+            .iter()
+            .map(|v| v["name"].as_str().unwrap_or(""))
+            .collect();
+        assert_eq!(recs.len(), 3, "{case}: {names:?}\n{}", r.stderr);
+        assert!(
+            names.contains(&"f") && names.contains(&"g"),
+            "{case}: {names:?}"
+        );
+        let broken: Vec<_> = recs.iter().filter(|v| v["valid"] == false).collect();
+        assert_eq!(broken.len(), 1, "{case}");
+        assert_eq!(broken[0]["errors"][0]["code"], "TLP-008", "{case}");
+        assert_eq!(broken[0]["line"], bad, "{case}");
+        assert_eq!(
+            r.code, 1,
+            "{case}: a bad line is a broken call\n{}",
+            r.stderr
+        );
+        assert!(
+            r.stderr.contains(&format!("line {bad} is not a record")),
+            "{case}: {}",
+            r.stderr
+        );
+
+        let r = run_binary(
+            &[
+                "exec",
+                "--tools",
+                &tools,
+                "--bind",
+                "f=true",
+                "--bind",
+                "g=true",
+                "--approve",
+                "yes",
+                &file,
+            ],
+            None,
+            None,
+        );
+        let results = lines(&r);
+        assert_eq!(
+            results.len(),
+            2,
+            "{case}: the good records run\n{}",
+            r.stderr
+        );
+        assert!(
+            results.iter().all(|v| v["status"] == "completed"),
+            "{case}: {results:?}"
+        );
+        assert!(r.stderr.contains("TLP-008"), "{case}: {}", r.stderr);
+        assert_eq!(r.code, 2, "{case}: the input was not read whole");
+    }
+}
+
+#[test]
+fn model_text_is_still_model_text() {
+    // prose with a JSON line is not a records file
+    let dir = scratch("not-records");
+    let tools = write(&dir, "tools.json", TOOLS.as_bytes());
+    let text = "Let me look.\n{\"type\":\"tool_call\",\"name\":\"f\",\"arguments\":{}}\n";
+    let file = write(&dir, "prose.txt", text.as_bytes());
+    let r = run_binary(&["validate", "--tools", &tools, &file], None, None);
+    assert!(!r.stderr.contains("is not a record"), "{}", r.stderr);
+}
