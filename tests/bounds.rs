@@ -137,3 +137,148 @@ fn model_text_is_still_model_text() {
     let r = run_binary(&["validate", "--tools", &tools, &file], None, None);
     assert!(!r.stderr.contains("is not a record"), "{}", r.stderr);
 }
+
+// ----- 2. numbers are range-checked -----------------------------------------
+
+#[test]
+fn every_number_flag_has_a_range_and_a_clear_error() {
+    let dir = scratch("number-ranges");
+    let tools = write(&dir, "tools.json", TOOLS.as_bytes());
+    let huge = "18446744073709551615";
+    let cases: [(&[&str], &str, &str); 11] = [
+        (
+            &["exec", "--tools", &tools, "--tool-timeout", huge],
+            "--tool-timeout",
+            "5..=86400",
+        ),
+        (
+            &["exec", "--tools", &tools, "--approval-timeout", huge],
+            "--approval-timeout",
+            "1..=86400",
+        ),
+        (
+            &["exec", "--tools", &tools, "--max-output", huge],
+            "--max-output",
+            "1..=16777216",
+        ),
+        (
+            &["exec", "--tools", &tools, "--max-parallel", "11"],
+            "--max-parallel",
+            "1..=10",
+        ),
+        (
+            &[
+                "loop",
+                "--model-cmd",
+                "true",
+                "--request-timeout",
+                huge,
+                "hi",
+            ],
+            "--request-timeout",
+            "5..=604800",
+        ),
+        (
+            &["loop", "--model-cmd", "true", "--delay", huge, "hi"],
+            "--delay",
+            "0..=3600000",
+        ),
+        (
+            &["loop", "--model-cmd", "true", "--result-cap", huge, "hi"],
+            "--result-cap",
+            "100..=4194304",
+        ),
+        (
+            &["loop", "--model-cmd", "true", "--attach-max", huge, "hi"],
+            "--attach-max",
+            "1..=16777216",
+        ),
+        (
+            &[
+                "loop",
+                "--model-cmd",
+                "true",
+                "--max-iterations",
+                "101",
+                "hi",
+            ],
+            "--max-iterations",
+            "1..=100",
+        ),
+        (
+            &["stream", "--think-window", huge],
+            "--think-window",
+            "0..=4294967296",
+        ),
+        (
+            &["parse", "-q", "-c"],
+            "--quiet",
+            "cannot be used with '--count'",
+        ),
+    ];
+    for (args, flag, range) in cases {
+        let r = run_binary(args, Some(b""), None);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(
+            r.stderr.contains(flag) && r.stderr.contains(range),
+            "{args:?}: {}",
+            r.stderr
+        );
+        assert!(!r.stderr.contains("panicked"), "{args:?}: {}", r.stderr);
+    }
+}
+
+#[test]
+fn config_file_numbers_are_range_checked_too() {
+    let dir = scratch("config-ranges");
+    let tools = write(&dir, "tools.json", TOOLS.as_bytes());
+    for key in [
+        "tool_timeout_s",
+        "request_timeout_s",
+        "approval_timeout_s",
+        "iteration_delay_ms",
+    ] {
+        write(
+            &dir,
+            ".toolcall.json5",
+            format!("{{ {key}: 99999999999 }}").as_bytes(),
+        );
+        let r = run_binary(&["exec", "--tools", &tools, "-"], Some(b""), Some(&dir));
+        assert_eq!(r.code, 2, "{key}: {}", r.stderr);
+        assert!(
+            r.stderr.contains(key) && r.stderr.contains("is not an integer from"),
+            "{key}: {}",
+            r.stderr
+        );
+    }
+}
+
+#[test]
+fn the_request_timeout_covers_the_delay() {
+    let dir = scratch("delay-timeout");
+    // a model that always calls a tool, a tool that succeeds at once
+    write(
+        &dir,
+        "tools.json",
+        br#"[{"name":"f","parameters":{"type":"object"},"x-toolcall":{"exec":["true"]}}]"#,
+    );
+    write(
+        &dir,
+        "model.sh",
+        b"cat >/dev/null; echo '<tool_call>{\"name\":\"f\",\"arguments\":{}}</tool_call>'\n",
+    );
+    let r = common::run_sh(
+        &format!(
+            "cd '{}' && \"$TC\" loop --model-cmd 'sh model.sh' --tools tools.json --approve yes \
+             --request-timeout 5 --tool-timeout 5 --delay 3600000 hi",
+            dir.display()
+        ),
+        60,
+    );
+    assert_eq!(
+        r.code, 124,
+        "an hour's --delay ends at the 5 s request timeout: {}",
+        r.stderr
+    );
+    assert!(r.out().contains("request_timeout"), "{}", r.out());
+}

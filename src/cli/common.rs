@@ -85,7 +85,8 @@ pub struct EngineArgs {
     /// opening tag or the end of the window arrives (or the input ends);
     /// name the model or pass `--think-window 0` to stream from the first
     /// byte. Past the window a lone closer is markup and what precedes it
-    /// text.
+    /// text. 0 to 4 GiB, and never more than --max-block: what is held
+    /// back stays within that bound.
     #[arg(long, value_name = "BYTES", default_value_t = toolcall_core::config::DEFAULT_THINK_WINDOW, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=MAX_HELD))]
     pub think_window: usize,
 
@@ -183,7 +184,8 @@ impl EngineArgs {
             repair_timeout_ms: crate::repair::DEFAULT_TIMEOUT_MS,
             repair_max_bytes: self.repair_max_size,
             think_open: self.think_open,
-            think_window: self.think_window,
+            // held back while undecided: within --max-block
+            think_window: self.think_window.min(self.max_block),
             generation_prompt,
             truncated: self.finish_reason.as_deref() == Some("length"),
         })
@@ -1090,7 +1092,7 @@ pub struct MatchArgs {
     /// No output; exit status only (0: a call was found).
     ///
     /// Stops at the first call, like `grep -q`: "did the model call a tool?"
-    #[arg(short, long)]
+    #[arg(short, long, conflicts_with = "count")]
     pub quiet: bool,
 
     /// Stop after N calls per document (`-m1`: the first call).
