@@ -276,6 +276,7 @@ Register-ArgumentCompleter -Native -CommandName 'toolcall' -ScriptBlock {
         'toolcall;render;tools' {
             [CompletionResult]::new('--family', '--family', [CompletionResultType]::ParameterName, 'The model family (a format id, see `toolcall render families`).')
             [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Expose every tool as SERVER___NAME (MCP style).')
+            [CompletionResult]::new('--max-tools-size', '--max-tools-size', [CompletionResultType]::ParameterName, 'Largest tools file read, in bytes [default: 16 MiB], as for `validate --tools`: a larger one is refused before it is parsed (exit 2)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break

@@ -265,6 +265,7 @@ set edit:completion:arg-completer[toolcall] = {|@words|
         &'toolcall;render;tools'= {
             cand --family 'The model family (a format id, see `toolcall render families`).'
             cand --server 'Expose every tool as SERVER___NAME (MCP style).'
+            cand --max-tools-size 'Largest tools file read, in bytes [default: 16 MiB], as for `validate --tools`: a larger one is refused before it is parsed (exit 2)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }

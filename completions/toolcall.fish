@@ -463,6 +463,7 @@ k2-v3\t''
 glm53-flash\t''
 muse-glimmer\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from tools" -l server -d 'Expose every tool as SERVER___NAME (MCP style).' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from tools" -l max-tools-size -d 'Largest tools file read, in bytes [default: 16 MiB], as for `validate --tools`: a larger one is refused before it is parsed (exit 2)' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from tools" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from result" -l family -d 'The model family (a format id, see `toolcall render families`).' -r -f -a "hermes\t''
 qwen3-coder-xml\t''

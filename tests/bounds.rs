@@ -282,3 +282,88 @@ fn the_request_timeout_covers_the_delay() {
     );
     assert!(r.out().contains("request_timeout"), "{}", r.out());
 }
+
+// ----- 3. size limits everywhere ---------------------------------------------
+
+#[test]
+fn render_tools_honours_max_tools_size() {
+    let dir = scratch("render-tools-size");
+    // 17 MiB: over the 16 MiB default
+    let mut big = String::from("[");
+    let tool = r#"{"name":"f","description":"DESCRIPTION","parameters":{"type":"object"}},"#;
+    let desc = "d".repeat(4096);
+    let one = tool.replace("DESCRIPTION", &desc);
+    while big.len() < 17 << 20 {
+        big.push_str(&one);
+    }
+    big.push_str(r#"{"name":"g","parameters":{"type":"object"}}]"#);
+    let file = write(&dir, "big-tools.json", big.as_bytes());
+    let r = run_binary(
+        &["render", "tools", "--family", "hermes", &file],
+        None,
+        None,
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("--max-tools-size"), "{}", r.stderr);
+    assert!(r.stdout.is_empty());
+    // and the flag sets it
+    let small = write(&dir, "tools.json", TOOLS.as_bytes());
+    let r = run_binary(
+        &[
+            "render",
+            "tools",
+            "--family",
+            "hermes",
+            "--max-tools-size",
+            "50",
+            &small,
+        ],
+        None,
+        None,
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("--max-tools-size"), "{}", r.stderr);
+    let r = run_binary(
+        &["render", "tools", "--family", "hermes", &small],
+        None,
+        None,
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
+
+/// An SSE stream whose first `data:` line is longer than --max-buffer:
+/// that line is a TLP-007 error, the rest of the stream is decoded.
+#[test]
+fn an_sse_stream_with_a_first_line_over_the_window_is_still_sse() {
+    let dir = scratch("sse-long-first-line");
+    let big = "x".repeat(1200 << 10);
+    let openai = [
+        serde_json::json!({"id":"c","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":big}}]}),
+        serde_json::json!({"id":"c","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"f","arguments":"{\"a\":1}"}}]}}]}),
+        serde_json::json!({"id":"c","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}),
+    ];
+    let llama = [
+        serde_json::json!({"index":0,"content":big,"stop":false,"id_slot":0,"tokens_predicted":1}),
+        serde_json::json!({"index":0,"content":"<tool_call>{\"name\":\"f\",\"arguments\":{\"a\":1}}</tool_call>","stop":false,"id_slot":0,"tokens_predicted":2}),
+        serde_json::json!({"index":0,"content":"","stop":true,"id_slot":0,"tokens_predicted":3}),
+    ];
+    for (kind, events) in [("openai", openai), ("llama-server", llama)] {
+        let mut sse: String = events.iter().map(|e| format!("data: {e}\n\n")).collect();
+        if kind == "openai" {
+            sse.push_str("data: [DONE]\n\n");
+        }
+        let file = write(&dir, &format!("{kind}.sse"), sse.as_bytes());
+        for cmd in ["parse", "stream"] {
+            let r = run_binary(&[cmd, &file], None, None);
+            let recs = lines(&r);
+            let calls: Vec<_> = recs.iter().filter(|v| v["type"] == "tool_call").collect();
+            assert_eq!(calls.len(), 1, "{kind} {cmd}: {}", r.stderr);
+            assert_eq!(calls[0]["name"], "f");
+            assert!(recs.iter().any(|v| v["code"] == "TLP-007"), "{kind} {cmd}");
+            if cmd == "stream" {
+                let done = recs.last().expect("done");
+                assert_eq!(done["input"], kind, "{kind}");
+            }
+        }
+    }
+}
