@@ -367,3 +367,76 @@ fn an_sse_stream_with_a_first_line_over_the_window_is_still_sse() {
         }
     }
 }
+
+// ----- 4. streamed fragments with ever-new indices ---------------------------
+
+/// Counts calls and errors; keeps nothing.
+#[derive(Default)]
+struct Count {
+    calls: usize,
+    errors: usize,
+}
+
+impl toolcall::engine::Sink for Count {
+    fn event(&mut self, ev: toolcall::engine::Event<'_>) {
+        match ev {
+            toolcall::engine::Event::ToolCall(_) => self.calls += 1,
+            toolcall::engine::Event::Error(_) => self.errors += 1,
+            _ => {}
+        }
+    }
+}
+
+/// An endless OpenAI stream whose every fragment opens a new call index
+/// (never finished): the calls dropped at --max-buffer leave only bounded
+/// keys behind, so the open calls and what is held stay bounded whatever
+/// the stream's length (before: every dropped call stayed open, 156 MB at
+/// 200k fragments).
+#[test]
+fn ever_new_fragment_indices_hold_bounded_state() {
+    use toolcall::wire::{InputKind, WireConfig, WireEngine};
+    let max = 64 << 10;
+    let wire = WireConfig {
+        input: InputKind::OpenAi,
+        max_buffer: max,
+    };
+    let mut engine = WireEngine::new(toolcall::engine::Config::default(), wire);
+    let mut sink = Count::default();
+    let (mut peak_open, mut peak_keys, mut peak_held) = (0, 0, 0);
+    let mut line = String::new();
+    for k in 0..200_000u64 {
+        line.clear();
+        line.push_str(&format!(
+            "data: {{\"object\":\"chat.completion.chunk\",\"choices\":[{{\"index\":0,\"delta\":{{\"tool_calls\":[{{\"index\":{k},\"id\":\"call_{k}\",\"type\":\"function\",\"function\":{{\"name\":\"f\",\"arguments\":\"{{\\\"a\\\":\"}}}}]}}}}]}}\n\n"
+        ));
+        engine.feed(line.as_bytes(), &mut sink);
+        // and a later fragment of an older call (dropped or not)
+        if k % 7 == 0 && k > 5000 {
+            let old = k - 5000;
+            let more = format!(
+                "data: {{\"object\":\"chat.completion.chunk\",\"choices\":[{{\"index\":0,\"delta\":{{\"tool_calls\":[{{\"index\":{old},\"function\":{{\"arguments\":\"1}}\"}}}}]}}}}]}}\n\n"
+            );
+            engine.feed(more.as_bytes(), &mut sink);
+        }
+        let (open, keys) = engine.open_calls();
+        peak_open = peak_open.max(open);
+        peak_keys = peak_keys.max(keys);
+        peak_held = peak_held.max(engine.held());
+    }
+    eprintln!("open calls at most {peak_open}, dropped keys {peak_keys}, held {peak_held}");
+    // each open call is charged at least 64 bytes against --max-buffer
+    assert!(peak_open <= max / 64 + 1, "{peak_open} calls open");
+    assert!(
+        peak_keys <= toolcall::wire::accumulate::DROPPED_KEYS / 64,
+        "{peak_keys} keys"
+    );
+    assert!(peak_held <= max + (1 << 16), "held {peak_held}");
+    assert!(
+        sink.errors > 100_000,
+        "the dropped calls are reported: {}",
+        sink.errors
+    );
+    engine.finish(&mut sink);
+    let (open, _) = engine.open_calls();
+    assert_eq!(open, 0, "finished calls leave nothing behind");
+}

@@ -885,6 +885,13 @@ impl WireEngine {
         self.core.bytes + self.core.engine.work() + self.core.acc.work()
     }
 
+    /// Streamed calls open (fragments joined, not complete yet) and the
+    /// keys of calls dropped at `max_buffer` still remembered: both stay
+    /// bounded however many calls a stream opens.
+    pub fn open_calls(&self) -> (usize, usize) {
+        (self.core.acc.open_calls(), self.core.acc.dropped_keys().0)
+    }
+
     /// Bytes currently held back by the driver and its engine (framing,
     /// sniffing, open calls, terminal state, the engine's undecided text).
     pub fn held(&self) -> usize {
