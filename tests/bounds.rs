@@ -440,3 +440,39 @@ fn ever_new_fragment_indices_hold_bounded_state() {
     let (open, _) = engine.open_calls();
     assert_eq!(open, 0, "finished calls leave nothing behind");
 }
+
+// ----- 5. model names as people type them ------------------------------------
+
+#[test]
+fn ollama_and_hugging_face_model_names_are_known() {
+    let call = br#"<tool_call>{"name":"f","arguments":{}}</tool_call>"#;
+    for name in [
+        "llama3.2",
+        "llama3.1:8b",
+        "phi4-mini",
+        "granite3.3",
+        "hermes3",
+        "meta-llama/Llama-3.2-3B-Instruct",
+        "Qwen/Qwen3-8B",
+        "qwen3-coder:30b",
+        "NousResearch/Hermes-3-Llama-3.1-8B",
+    ] {
+        let r = run_binary(&["parse", "--model", name], Some(call), None);
+        assert_ne!(r.code, 2, "{name}: {}", r.stderr);
+        assert!(!r.stderr.contains("unknown model"), "{name}: {}", r.stderr);
+    }
+    // Hermes markup under a Hermes model: found, in that format
+    for name in ["hermes3", "Hermes-3-Llama-3.1-8B", "granite3.3:8b"] {
+        let r = run_binary(&["parse", "--model", name], Some(call), None);
+        assert_eq!(r.code, 0, "{name}: {}", r.stderr);
+    }
+    // an unknown name is a usage error, with no false read failure
+    let r = run_binary(&["parse", "--model", "nosuch-model"], Some(call), None);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("unknown model 'nosuch-model'"),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("could not be read"), "{}", r.stderr);
+}

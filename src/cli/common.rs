@@ -109,8 +109,9 @@ pub struct EngineArgs {
     /// Known names (`toolcall formats --models` lists them) select the
     /// format as `--format` would and, unless `--generation-prompt` is
     /// given, the generation prompt the model's chat template appends by
-    /// default. A served name such as `qwen3:8b` or `Qwen/Qwen3-8B` matches
-    /// the longest known name it starts with.
+    /// default. A served name such as `qwen3:8b`, `llama3.2` or
+    /// `Qwen/Qwen3-8B` matches the longest known name it starts with, word by
+    /// word (case, `-`/`.`/`_`/`:` and an `org/` prefix ignored).
     #[arg(long, value_name = "NAME")]
     pub model: Option<String>,
 
