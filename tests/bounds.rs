@@ -476,3 +476,67 @@ fn ollama_and_hugging_face_model_names_are_known() {
     );
     assert!(!r.stderr.contains("could not be read"), "{}", r.stderr);
 }
+
+// ----- 6. the README's golden loop under pipefail -----------------------------
+
+/// The README's golden-file loop, run as GitHub Actions runs a step
+/// (`bash -eo pipefail`) over a corpus with a document that has no call:
+/// it passes when the outputs match and fails on a diff.
+#[test]
+fn the_readme_golden_loop_works_under_pipefail() {
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+        .expect("README");
+    let start = readme
+        .find("# Golden files in CI")
+        .expect("the golden loop in the README");
+    let block: String = readme[start..]
+        .lines()
+        .take_while(|l| !l.trim().is_empty())
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert!(block.contains("for f in golden/*.txt"), "{block}");
+    let dir = scratch("golden-pipefail");
+    let golden = dir.join("golden");
+    std::fs::create_dir_all(&golden).expect("golden dir");
+    write(
+        &golden,
+        "call.txt",
+        br#"<tool_call>{"name":"f","arguments":{}}</tool_call>"#,
+    );
+    write(&golden, "prose.txt", b"No tool needed: the answer is 4.");
+    let bin = Path::new(env!("CARGO_BIN_EXE_toolcall"))
+        .parent()
+        .expect("bin dir");
+    let run = |dir: &Path| {
+        std::process::Command::new("bash")
+            .args(["-eo", "pipefail", "-c", &block])
+            .current_dir(dir)
+            .env(
+                "PATH",
+                format!(
+                    "{}:{}",
+                    bin.display(),
+                    std::env::var("PATH").unwrap_or_default()
+                ),
+            )
+            .output()
+            .expect("bash")
+    };
+    for name in ["call", "prose"] {
+        let out = run_binary(
+            &["parse"],
+            Some(&std::fs::read(golden.join(format!("{name}.txt"))).expect("read")),
+            None,
+        );
+        std::fs::write(golden.join(format!("{name}.expected")), &out.stdout).expect("expected");
+    }
+    let out = run(&dir);
+    assert!(
+        out.status.success(),
+        "the loop fails on a document with no call: {out:?}"
+    );
+    // a real difference still fails
+    std::fs::write(golden.join("call.expected"), b"{}\n").expect("w");
+    let out = run(&dir);
+    assert!(!out.status.success(), "a diff must fail the loop");
+}
