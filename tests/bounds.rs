@@ -540,3 +540,31 @@ fn the_readme_golden_loop_works_under_pipefail() {
     let out = run(&dir);
     assert!(!out.status.success(), "a diff must fail the loop");
 }
+
+// ----- 7. polish ---------------------------------------------------------------
+
+#[test]
+fn a_directory_given_to_stream_or_repair_is_named_plainly() {
+    let dir = scratch("dir-input");
+    let d = dir.display().to_string();
+    for cmd in ["stream", "repair"] {
+        let r = run_binary(&[cmd, &d], None, None);
+        assert_eq!(r.code, 2, "{cmd}: {}", r.stderr);
+        assert_eq!(
+            r.stderr.trim_end(),
+            format!("toolcall: {d}: is a directory"),
+            "{cmd}"
+        );
+    }
+}
+
+#[test]
+fn repair_messages_start_with_toolcall() {
+    let r = run_binary(&["repair"], Some(b"not json at all\n"), None);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr.starts_with("toolcall: -:1:1: error[TLP-003]"),
+        "{}",
+        r.stderr
+    );
+}

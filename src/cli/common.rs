@@ -1174,6 +1174,9 @@ pub fn open_source(path: &PathBuf) -> anyhow::Result<(String, Box<dyn Read + Sen
     if path.as_os_str() == "-" {
         Ok(("-".to_string(), Box::new(std::io::stdin())))
     } else {
+        if path.is_dir() {
+            anyhow::bail!("{}: is a directory", path.display());
+        }
         let file =
             std::fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;
         Ok((path.display().to_string(), Box::new(file)))
