@@ -969,7 +969,7 @@ _toolcall() {
             return 0
             ;;
         toolcall__subcmd__render__subcmd__tools)
-            opts="-h --family --server --help"
+            opts="-h --family --server --max-tools-size --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -980,6 +980,10 @@ _toolcall() {
                     return 0
                     ;;
                 --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-tools-size)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

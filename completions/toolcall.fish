@@ -468,6 +468,7 @@ glm53-flash\t''
 muse-glimmer\t''
 prompt-wrapper\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from tools" -l server -d 'Expose every tool as SERVER___NAME (MCP style).' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from tools" -l max-tools-size -d 'Largest tools file read, in bytes [default: 16 MiB], as for `validate --tools`: a larger one is refused before it is parsed (exit 2)' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from tools" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from result" -l family -d 'The model family (a format id, see `toolcall render families`).' -r -f -a "hermes\t''
 qwen3-coder-xml\t''
@@ -597,14 +598,14 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l deny -d 'Neve
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l max-risk -d 'Never run calls whose risk is above LEVEL.' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l permissions -d 'Remembered permissions (JSON): always_allow, always_deny, allowed_patterns, denied_patterns. "Always" answers are saved here.' -r -F
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l session-file -d 'Session cache (JSON): decisions remembered "for the session" are kept here between runs of one conversation.' -r -F
-complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l approval-timeout -d 'Seconds a person or the approver has to answer [default: 300]' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l approval-timeout -d 'Seconds a person or the approver has to answer, 1 to 86400 (a day) [default: 300]' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l disable -d 'Never run TOOL (repeatable; a glob; wins over --enable)' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l enable -d 'Run only these tools (repeatable; globs)' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l disable-category -d 'Never run tools of this x-toolcall.category (repeatable), e.g. terminal, network, files' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l bind -d 'Run tool NAME with the shell command CMD (repeatable; wins over the tools file). The arguments reach CMD on stdin and in TOOLCALL_ARGUMENTS, never on its command line.' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l tool-dir -d 'Run tool NAME as the executable DIR/NAME when nothing else binds it (NAME of letters, digits, `_`, `.`, `-` only).' -r -F
-complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l tool-timeout -d 'Seconds a tool may run (at least 5) [default: 120]; then its process group gets SIGTERM, and SIGKILL 5 s later. A tool\'s own `x-toolcall.timeout_s` wins' -r
-complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l max-output -d 'Most bytes of a tool\'s output kept, note included [default: 16384, 4096 tokens, or result_cap_tokens]; the rest is dropped with a note and `truncated: true`' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l tool-timeout -d 'Seconds a tool may run, 5 to 86400 (a day) [default: 120]; then its process group gets SIGTERM, and SIGKILL 5 s later. A tool\'s own `x-toolcall.timeout_s` wins' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l max-output -d 'Most bytes of a tool\'s output kept, note included [default: 16384, 4096 tokens, or result_cap_tokens]; the rest is dropped with a note and `truncated: true`. 1 B to 16 MiB (16777216)' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l max-parallel -d 'Most tools running at once, 1 to 10 [default: 3]' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -s f -l format -d 'Format to look for: auto (detect per document) or a format id' -r -f -a "auto\t'detect the format per document'
 hermes\t'Hermes 2 Pro/3, Qwen2.5, Qwen3, QwQ, Granite 4, DeepSeek-R1 distills, many fine-tunes'
@@ -682,14 +683,14 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l think-open -d
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l model-cmd -d 'The model command (run with `sh -c`; prompt on stdin, reply on stdout).' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l max-iterations -d 'Most iterations, 1 to 100 [default: 10]; one generation and its tool runs is one iteration. At the limit the run completes with stop reason max_iterations (exit 1)' -r
-complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l request-timeout -d 'Seconds the whole request may take, at least the tool timeout [default: 600]; then the run ends with an error (exit 124)' -r
-complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l delay -d 'Milliseconds between iterations (0: none) [default: 100]' -r
-complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l result-cap -d 'Cap of one tool result fed back, in tokens (4 bytes each; at least 100) [default: 4096]' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l request-timeout -d 'Seconds the whole request may take, 5 to 604800 (a week) and at least the tool timeout [default: 600]; the pauses of --delay count. Then the run ends with an error (exit 124)' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l delay -d 'Milliseconds between iterations, 0 (none) to 3600000 (an hour) [default: 100]' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l result-cap -d 'Cap of one tool result fed back, in tokens (4 bytes each), 100 to 4194304 (16 MiB) [default: 4096]' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l system -d 'The tool-use system prompt (TEXT, or @FILE to read it)' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l prompt-style -d 'Prompt layout: plain (a transcript) or messages (OpenAI-style JSON)' -r -f -a "plain\t'A plain-text transcript with `### ROLE` headers'
 messages\t'`{"messages": [...]}` JSON, for `curl … -d @-`'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l attach -d 'Attach a file to the message, FILE or FILE:START-END for a line range (1-based, inclusive); repeatable. The model reads it after the message, fenced, tagged with its language, cut at --attach-max' -r
-complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l attach-max -d 'Most bytes of one attached file shown to the model (the rest is cut, with a note saying so)' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l attach-max -d 'Most bytes of one attached file shown to the model (the rest is cut, with a note saying so); 1 B to 16 MiB' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l history -d 'Resume a conversation: the `message` records of an earlier run\'s output (other records are skipped)' -r -F
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l request-id -d 'The request id written in every record [default: derived from the time and process id]' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l tools -d 'Tools file (JSON or JSON5) to validate calls against.' -r -F
@@ -706,14 +707,14 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l deny -d 'Neve
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l max-risk -d 'Never run calls whose risk is above LEVEL.' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l permissions -d 'Remembered permissions (JSON): always_allow, always_deny, allowed_patterns, denied_patterns. "Always" answers are saved here.' -r -F
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l session-file -d 'Session cache (JSON): decisions remembered "for the session" are kept here between runs of one conversation.' -r -F
-complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l approval-timeout -d 'Seconds a person or the approver has to answer [default: 300]' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l approval-timeout -d 'Seconds a person or the approver has to answer, 1 to 86400 (a day) [default: 300]' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l disable -d 'Never run TOOL (repeatable; a glob; wins over --enable)' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l enable -d 'Run only these tools (repeatable; globs)' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l disable-category -d 'Never run tools of this x-toolcall.category (repeatable), e.g. terminal, network, files' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l bind -d 'Run tool NAME with the shell command CMD (repeatable; wins over the tools file). The arguments reach CMD on stdin and in TOOLCALL_ARGUMENTS, never on its command line.' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l tool-dir -d 'Run tool NAME as the executable DIR/NAME when nothing else binds it (NAME of letters, digits, `_`, `.`, `-` only).' -r -F
-complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l tool-timeout -d 'Seconds a tool may run (at least 5) [default: 120]; then its process group gets SIGTERM, and SIGKILL 5 s later. A tool\'s own `x-toolcall.timeout_s` wins' -r
-complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l max-output -d 'Most bytes of a tool\'s output kept, note included [default: 16384, 4096 tokens, or result_cap_tokens]; the rest is dropped with a note and `truncated: true`' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l tool-timeout -d 'Seconds a tool may run, 5 to 86400 (a day) [default: 120]; then its process group gets SIGTERM, and SIGKILL 5 s later. A tool\'s own `x-toolcall.timeout_s` wins' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l max-output -d 'Most bytes of a tool\'s output kept, note included [default: 16384, 4096 tokens, or result_cap_tokens]; the rest is dropped with a note and `truncated: true`. 1 B to 16 MiB (16777216)' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l max-parallel -d 'Most tools running at once, 1 to 10 [default: 3]' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -s f -l format -d 'Format to look for: auto (detect per document) or a format id' -r -f -a "auto\t'detect the format per document'
 hermes\t'Hermes 2 Pro/3, Qwen2.5, Qwen3, QwQ, Granite 4, DeepSeek-R1 distills, many fine-tunes'

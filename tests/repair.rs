@@ -457,7 +457,7 @@ fn cli_hopeless_exits_one_with_a_diagnostic() {
     assert_eq!(code, 1);
     assert_eq!(out, "");
     assert!(
-        err.starts_with("repair: -:") && err.contains(": error[TLP-003]: "),
+        err.starts_with("toolcall: -:") && err.contains(": error[TLP-003]: "),
         "{err}"
     );
     assert_eq!(err.lines().count(), 1);
@@ -490,7 +490,7 @@ fn cli_lines_gives_one_line_per_line() {
     let (code, out, err) = run(&["--lines"], b"{\"a\": 1}\n\n{'b': 2\n<html>\n[1,]\n");
     assert_eq!(code, 1);
     assert_eq!(out, "{\"a\": 1}\n\n{\"b\": 2}\n\n[1]\n");
-    assert!(err.starts_with("repair: -:4:1: error[TLP-003]"), "{err}");
+    assert!(err.starts_with("toolcall: -:4:1: error[TLP-003]"), "{err}");
     let (code, out, _) = run(&["--lines", "--report"], b"{\"a\": 1}\n[1,]\n");
     assert_eq!(code, 0);
     let recs: Vec<Value> = out

@@ -122,8 +122,9 @@ pub struct ApprovalArgs {
     #[arg(long)]
     pub clear_session: bool,
 
-    /// Seconds a person or the approver has to answer [default: 300].
-    #[arg(long, value_name = "SECS")]
+    /// Seconds a person or the approver has to answer, 1 to 86400 (a day)
+    /// [default: 300].
+    #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub approval_timeout: Option<u64>,
 
     /// Never run TOOL (repeatable; a glob; wins over --enable).

@@ -87,7 +87,8 @@ pub struct EngineArgs {
     /// closer, an opening tag or the end of the window arrives (or the
     /// input ends), which is why it is off by default: prose streams from
     /// the first byte. Past the window a lone closer is markup and what
-    /// precedes it text.
+    /// precedes it text. 0 to 4 GiB, and never more than --max-block: what
+    /// is held back stays within that bound.
     #[arg(long, value_name = "BYTES", default_value_t = toolcall_core::config::DEFAULT_THINK_WINDOW, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=MAX_HELD))]
     pub think_window: usize,
 
@@ -110,8 +111,9 @@ pub struct EngineArgs {
     /// Known names (`toolcall formats --models` lists them) select the
     /// format as `--format` would and, unless `--generation-prompt` is
     /// given, the generation prompt the model's chat template appends by
-    /// default. A served name such as `qwen3:8b` or `Qwen/Qwen3-8B` matches
-    /// the longest known name it starts with.
+    /// default. A served name such as `qwen3:8b`, `llama3.2` or
+    /// `Qwen/Qwen3-8B` matches the longest known name it starts with, word by
+    /// word (case, `-`/`.`/`_`/`:` and an `org/` prefix ignored).
     #[arg(long, value_name = "NAME")]
     pub model: Option<String>,
 
@@ -185,7 +187,8 @@ impl EngineArgs {
             repair_timeout_ms: crate::repair::DEFAULT_TIMEOUT_MS,
             repair_max_bytes: self.repair_max_size,
             think_open: self.think_open,
-            think_window: self.think_window,
+            // held back while undecided: within --max-block
+            think_window: self.think_window.min(self.max_block),
             generation_prompt,
             truncated: self.finish_reason.as_deref() == Some("length"),
             tool_names: None,
@@ -1093,7 +1096,7 @@ pub struct MatchArgs {
     /// No output; exit status only (0: a call was found).
     ///
     /// Stops at the first call, like `grep -q`: "did the model call a tool?"
-    #[arg(short, long)]
+    #[arg(short, long, conflicts_with = "count")]
     pub quiet: bool,
 
     /// Stop after N calls per document (`-m1`: the first call).
@@ -1174,6 +1177,9 @@ pub fn open_source(path: &PathBuf) -> anyhow::Result<(String, Box<dyn Read + Sen
     if path.as_os_str() == "-" {
         Ok(("-".to_string(), Box::new(std::io::stdin())))
     } else {
+        if path.is_dir() {
+            anyhow::bail!("{}: is a directory", path.display());
+        }
         let file =
             std::fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;
         Ok((path.display().to_string(), Box::new(file)))

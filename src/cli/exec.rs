@@ -103,20 +103,20 @@ pub struct RunArgs {
     #[arg(long, value_name = "DIR", verbatim_doc_comment)]
     pub tool_dir: Option<PathBuf>,
 
-    /// Seconds a tool may run (at least 5) [default: 120]; then its
+    /// Seconds a tool may run, 5 to 86400 (a day) [default: 120]; then its
     /// process group gets SIGTERM, and SIGKILL 5 s later. A tool's own
     /// `x-toolcall.timeout_s` wins.
-    #[arg(long, value_name = "SECS")]
+    #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(5..=86_400))]
     pub tool_timeout: Option<u64>,
 
     /// Most bytes of a tool's output kept, note included [default: 16384,
     /// 4096 tokens, or result_cap_tokens]; the rest is dropped with a note
-    /// and `truncated: true`.
-    #[arg(long, value_name = "BYTES")]
+    /// and `truncated: true`. 1 B to 16 MiB (16777216).
+    #[arg(long, value_name = "BYTES", value_parser = super::common::bytes_parser(16 << 20))]
     pub max_output: Option<usize>,
 
     /// Most tools running at once, 1 to 10 [default: 3].
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=10))]
     pub max_parallel: Option<u32>,
 
     /// Run a failed tool (non-zero exit) once more.
@@ -654,9 +654,19 @@ fn calls_of(
     if super::validate::is_records(&bytes) {
         let mut out = Vec::new();
         let mut docs = HashMap::new();
-        for line in bytes.split(|&b| b == b'\n') {
-            let Ok(v) = serde_json::from_slice::<Value>(line.trim_ascii()) else {
-                continue;
+        for (number, _, _, rec) in super::validate::record_lines(&bytes) {
+            let v = match rec {
+                Ok(v) => v,
+                Err(why) => {
+                    // reported as wire input's bad lines are; the status
+                    // says the input was not read whole
+                    super::report(&format!(
+                        "{name}: TLP-008 {}",
+                        super::validate::bad_line_message(number, why)
+                    ));
+                    super::fail_later();
+                    continue;
+                }
             };
             if v.get("type").and_then(Value::as_str) != Some("tool_call") {
                 continue;

@@ -87,21 +87,23 @@ pub struct LoopArgs {
     /// Most iterations, 1 to 100 [default: 10]; one generation and its
     /// tool runs is one iteration. At the limit the run completes with
     /// stop reason max_iterations (exit 1).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100))]
     pub max_iterations: Option<u32>,
 
-    /// Seconds the whole request may take, at least the tool timeout
-    /// [default: 600]; then the run ends with an error (exit 124).
-    #[arg(long, value_name = "SECS")]
+    /// Seconds the whole request may take, 5 to 604800 (a week) and at
+    /// least the tool timeout [default: 600]; the pauses of --delay count.
+    /// Then the run ends with an error (exit 124).
+    #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(5..=604_800))]
     pub request_timeout: Option<u64>,
 
-    /// Milliseconds between iterations (0: none) [default: 100].
-    #[arg(long, value_name = "MS")]
+    /// Milliseconds between iterations, 0 (none) to 3600000 (an hour)
+    /// [default: 100].
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(0..=3_600_000))]
     pub delay: Option<u64>,
 
-    /// Cap of one tool result fed back, in tokens (4 bytes each; at least
-    /// 100) [default: 4096].
-    #[arg(long, value_name = "TOKENS")]
+    /// Cap of one tool result fed back, in tokens (4 bytes each), 100 to
+    /// 4194304 (16 MiB) [default: 4096].
+    #[arg(long, value_name = "TOKENS", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(100..=4u64 << 20))]
     pub result_cap: Option<usize>,
 
     /// Do not keep tool results in the history after the iteration that
@@ -128,8 +130,8 @@ pub struct LoopArgs {
     pub attach: Vec<String>,
 
     /// Most bytes of one attached file shown to the model (the rest is cut,
-    /// with a note saying so).
-    #[arg(long, value_name = "BYTES", default_value_t = 64 << 10)]
+    /// with a note saying so); 1 B to 16 MiB.
+    #[arg(long, value_name = "BYTES", default_value_t = 64 << 10, value_parser = super::common::bytes_parser(16 << 20))]
     pub attach_max: usize,
 
     /// Resume a conversation: the `message` records of an earlier run's
@@ -483,12 +485,16 @@ pub fn run(args: &LoopArgs) -> anyhow::Result<Outcome> {
             break 'run ("max_iterations", Some(1));
         }
         if !settings.iteration_delay.is_zero() {
-            let until = Instant::now() + settings.iteration_delay;
+            // the pause counts against --request-timeout
+            let until = (Instant::now() + settings.iteration_delay).min(deadline);
             while Instant::now() < until && !cancel.load(Ordering::SeqCst) {
                 std::thread::sleep(Duration::from_millis(5).min(settings.iteration_delay));
             }
             if cancel.load(Ordering::SeqCst) {
                 break 'run ("cancelled", Some(130));
+            }
+            if Instant::now() >= deadline {
+                break 'run ("request_timeout", Some(124));
             }
         }
         ev.go(Transition::BeginThinking)?;

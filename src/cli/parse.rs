@@ -72,6 +72,8 @@ struct Batch {
 
 /// Runs `parse`.
 pub fn run(args: &ParseArgs) -> anyhow::Result<Outcome> {
+    // an unknown --model is a usage error before any input is read
+    args.engine.config("-")?;
     let mut out = Output::stdout(FlushPolicy::choose(
         args.buffer.line_buffered,
         args.buffer.block_buffered,

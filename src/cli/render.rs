@@ -100,6 +100,13 @@ pub struct ToolsArgs {
     /// Tools file (`-` or none: stdin).
     #[arg(value_name = "FILE", default_value = "-")]
     pub file: PathBuf,
+
+    /// Largest tools file read, in bytes [default: 16 MiB], as for
+    /// `validate --tools`: a larger one is refused before it is parsed
+    /// (exit 2).
+    #[arg(long, value_name = "BYTES", default_value_t = super::tools::DEFAULT_MAX_TOOLS,
+          value_parser = super::common::input_size_parser(), hide_default_value = true)]
+    pub max_tools_size: u64,
 }
 
 /// The tool-result message for a family.
@@ -307,7 +314,8 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<Outcome> {
 
 fn run_tools(a: &ToolsArgs) -> anyhow::Result<Outcome> {
     let fam = lookup(&a.family)?;
-    let (doc, bytes) = read_source(&a.file, super::common::DEFAULT_MAX_INPUT)?;
+    let (doc, reader) = super::common::open_source(&a.file)?;
+    let bytes = super::common::read_limited(reader, &doc, a.max_tools_size, "--max-tools-size")?;
     let text = utf8(&doc, bytes);
     let registry =
         Registry::from_text(&text, false).map_err(|e| super::tools::tools_error(&doc, e))?;

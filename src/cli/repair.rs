@@ -226,7 +226,7 @@ fn one(
                 None => (e.line, e.column),
             };
             let msg = format!(
-                "repair: {}:{}:{}: error[{}]: {}\n",
+                "toolcall: {}:{}:{}: error[{}]: {}\n",
                 sanitize(name),
                 line,
                 column,

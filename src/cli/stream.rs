@@ -146,6 +146,7 @@ pub fn run(args: &StreamArgs) -> anyhow::Result<Outcome> {
     let policy = FlushPolicy::Block;
     let flush_per_read = !args.block_buffered;
     let (name, mut reader): (String, Box<dyn Read>) = match &args.file {
+        Some(p) if p.is_dir() => anyhow::bail!("{}: is a directory", p.display()),
         Some(p) if p.as_os_str() != "-" => (
             p.display().to_string(),
             Box::new(std::fs::File::open(p).with_context(|| format!("opening {}", p.display()))?),

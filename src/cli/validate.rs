@@ -21,8 +21,9 @@ use std::rc::Rc;
 /// Check tool calls against a tools file.
 ///
 /// Reads `tool_call` records (as `toolcall parse` writes them) or raw model
-/// output (sniffed: when every line is a JSON record with a "type", records;
-/// otherwise the text is parsed) and checks each call: a name (TLP-001), a
+/// output (sniffed: when the first line is a JSON record with a "type",
+/// records, and a line that is not one is a TLP-008 error; otherwise the
+/// text is parsed) and checks each call: a name (TLP-001), a
 /// known tool (TLP-005), an arguments object (TLP-002), arguments that
 /// satisfy the tool's JSON Schema (TLP-004). Candidates the parser could not
 /// recover keep their code (TLP-002, TLP-003, TLP-007, TLP-008).
@@ -378,29 +379,90 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Outcome> {
     })
 }
 
-/// True when the input is our NDJSON records rather than model output:
-/// every non-blank line is a JSON object with a string "type", and one of
-/// them is a tool_call or error record.
+/// True when the input is our NDJSON records rather than model output: its
+/// first non-blank line is a record (a JSON object with a string "type"),
+/// or opens like one (`{"type":"tool_call"…` cut off, garbage after it or
+/// nested too deeply), and one line is a `tool_call` or `error` record; or
+/// every non-blank line opens an object and one is such a record. A bad
+/// line among records is reported (TLP-008, [`record_lines`]), not taken
+/// for model text.
 pub(crate) fn is_records(bytes: &[u8]) -> bool {
-    let mut any = false;
-    for line in bytes.split(|&b| b == b'\n') {
-        let line = line.trim_ascii();
-        if line.is_empty() {
-            continue;
+    let mut lines = bytes
+        .split(|&b| b == b'\n')
+        .map(<[u8]>::trim_ascii)
+        .filter(|l| !l.is_empty());
+    let Some(first) = lines.next() else {
+        return false;
+    };
+    let is_call = |v: &Value| {
+        matches!(
+            v.get("type").and_then(Value::as_str),
+            Some("tool_call" | "error")
+        )
+    };
+    let (first_record, mut any) = match serde_json::from_slice::<Value>(first) {
+        Ok(v) => (v.get("type").is_some_and(Value::is_string), is_call(&v)),
+        Err(_) => match opens_record(first) {
+            Some(call) => (true, call),
+            None => (false, false),
+        },
+    };
+    let mut all_objects = first.first() == Some(&b'{');
+    for line in lines {
+        if any && (first_record || !all_objects) {
+            break;
         }
-        if line.first() != Some(&b'{') {
-            return false;
-        }
-        match serde_json::from_slice::<Value>(line) {
-            Ok(v) => match v.get("type").and_then(Value::as_str) {
-                Some("tool_call" | "error") => any = true,
-                Some(_) => {}
-                None => return false,
-            },
-            Err(_) => return false,
+        all_objects &= line.first() == Some(&b'{');
+        if !any && line.first() == Some(&b'{') {
+            any = serde_json::from_slice::<Value>(line).is_ok_and(|v| is_call(&v));
         }
     }
-    any
+    any && (first_record || all_objects)
+}
+
+/// For a line that is not JSON: `Some(is a call or error)` when it opens as
+/// a record does (`{"type":"…"`), whitespace allowed.
+fn opens_record(line: &[u8]) -> Option<bool> {
+    let rest = line.strip_prefix(b"{")?.trim_ascii_start();
+    let rest = rest.strip_prefix(b"\"type\"")?.trim_ascii_start();
+    let rest = rest.strip_prefix(b":")?.trim_ascii_start();
+    let rest = rest.strip_prefix(b"\"")?;
+    Some(rest.starts_with(b"tool_call\"") || rest.starts_with(b"error\""))
+}
+
+/// The non-blank lines of a records file, each with its 1-based line
+/// number, byte offset and bytes, and the record (a JSON object with a
+/// string "type") or why the line is none (for the TLP-008 report).
+pub(crate) fn record_lines(
+    bytes: &[u8],
+) -> impl Iterator<Item = (usize, usize, &[u8], Result<Value, &'static str>)> {
+    let mut start = 0usize;
+    bytes
+        .split(|&b| b == b'\n')
+        .enumerate()
+        .filter_map(move |(k, line)| {
+            let at = start;
+            start += line.len() + 1;
+            let trimmed = line.trim_ascii();
+            if trimmed.is_empty() {
+                return None;
+            }
+            let rec = match serde_json::from_slice::<Value>(trimmed) {
+                Ok(v) if v.get("type").is_some_and(Value::is_string) => Ok(v),
+                Ok(_) => Err("a JSON value with no string \"type\""),
+                Err(e) if e.is_eof() => Err("cut off"),
+                Err(e) if e.to_string().contains("recursion limit") => {
+                    Err("nested more than 128 deep")
+                }
+                Err(_) => Err("not JSON"),
+            };
+            Some((k + 1, at, line, rec))
+        })
+}
+
+/// The message for a bad line of a records file (TLP-008).
+pub(crate) fn bad_line_message(line: usize, why: &str) -> String {
+    format!("line {line} is not a record ({why}); skipped, the other records are read")
 }
 
 /// Judges the items of one document in document order, as they are found:
@@ -612,12 +674,21 @@ fn record_items(name: &str, bytes: Vec<u8>, sources: &Sources<'_>) -> Vec<Item> 
     let ndjson = Rc::new(Located::new(bytes));
     let mut cache: std::collections::HashMap<String, Option<Rc<Located<Vec<u8>>>>> =
         Default::default();
-    let mut line_start = 0usize;
-    for line in ndjson.bytes().split(|&b| b == b'\n') {
-        let start = line_start;
-        line_start += line.len() + 1;
-        let Ok(v) = serde_json::from_slice::<Value>(line.trim_ascii()) else {
-            continue;
+    for (number, start, line, rec) in record_lines(ndjson.bytes()) {
+        let v = match rec {
+            Ok(v) => v,
+            Err(why) => {
+                let end = start + line.len();
+                let raw = crate::scan::lossy(&line[..line.len().min(512)]).into_owned();
+                items.push(Item {
+                    call: broken_call(name, &raw, [start as u64, end as u64]),
+                    broken: Some(Issue::call("TLP-008", bad_line_message(number, why))),
+                    file: name.to_string(),
+                    text: Some(ndjson.clone()),
+                    offset: start,
+                });
+                continue;
+            }
         };
         let s = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_string();
         let span = [

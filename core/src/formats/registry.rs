@@ -52,27 +52,51 @@ pub fn all_names() -> impl Iterator<Item = &'static str> {
         }))
 }
 
-/// The model a served model name names, with its format: the exact name,
-/// else the longest known name it starts with followed by a separator
-/// (`qwen3:8b`, `qwen3-8b`, `gpt-oss-20b`). An `org/` prefix is dropped and
-/// ASCII case ignored.
-pub fn model(name: &str) -> Option<(&'static Format, &'static super::Model)> {
+/// A model name as words: ASCII lowercase, an `org/` prefix dropped, split
+/// at every character that is not a letter or digit and between letters and
+/// digits, so that the spellings of Ollama (`llama3.2`, `llama3.1:8b`,
+/// `phi4-mini`), Hugging Face (`meta-llama/Llama-3.2-3B-Instruct`) and the
+/// model table (`llama-3.2`) give the same words.
+pub fn name_words(name: &str) -> Vec<String> {
     let name = name.trim();
     let name = name.rsplit('/').next().unwrap_or(name).to_ascii_lowercase();
-    let mut best: Option<(&'static Format, &'static super::Model)> = None;
+    let mut words: Vec<String> = Vec::new();
+    let mut prev: Option<char> = None;
+    for c in name.chars() {
+        if !c.is_ascii_alphanumeric() {
+            prev = None;
+            continue;
+        }
+        let same = prev.is_some_and(|p| p.is_ascii_digit() == c.is_ascii_digit());
+        match words.last_mut() {
+            Some(w) if same => w.push(c),
+            _ => words.push(c.to_string()),
+        }
+        prev = Some(c);
+    }
+    words
+}
+
+/// The model a served model name names, with its format: the known name
+/// whose words ([`name_words`]) begin the name's, the one with the most
+/// words when several do (`qwen3:8b`, `Qwen/Qwen3-8B-Instruct` → `qwen3`;
+/// `llama3.1:8b` → `llama-3.1`; `gpt-oss-20b` → `gpt-oss`). Separators,
+/// case, an `org/` prefix and trailing size or tag words do not matter.
+pub fn model(name: &str) -> Option<(&'static Format, &'static super::Model)> {
+    let words = name_words(name);
+    let mut best: Option<(usize, &'static Format, &'static super::Model)> = None;
     for f in FORMATS {
         for m in f.models {
-            let fits = match name.strip_prefix(m.name) {
-                Some("") => return Some((f, m)),
-                Some(rest) => rest.starts_with([':', '-', '_', '@', ' ']),
-                None => false,
-            };
-            if fits && best.is_none_or(|(_, b)| m.name.len() > b.name.len()) {
-                best = Some((f, m));
+            let known = name_words(m.name);
+            if known.is_empty() || !words.starts_with(&known) {
+                continue;
+            }
+            if best.is_none_or(|(n, _, _)| known.len() > n) {
+                best = Some((known.len(), f, m));
             }
         }
     }
-    best
+    best.map(|(_, f, m)| (f, m))
 }
 
 /// An opener with the format it belongs to.

@@ -87,12 +87,19 @@ pub struct FileConfig {
 
 /// The numeric settings and their allowed ranges (inclusive), the same as
 /// the flags they stand for.
-pub const LIMITS: [(&str, u64, u64); 5] = [
+pub const LIMITS: [(&str, u64, u64); 12] = [
     ("max_retries", 0, 100),
     ("repair_timeout_ms", 0, 3_600_000),
     ("max_buffer_size", 1, 1 << 32),
     ("retry_timeout_secs", 1, 86_400),
     ("retry_max_output", 1, 1 << 32),
+    ("max_iterations", 1, 100),
+    ("max_parallel_tools", 1, 10),
+    ("tool_timeout_s", 5, 86_400),
+    ("request_timeout_s", 5, 604_800),
+    ("approval_timeout_s", 1, 86_400),
+    ("iteration_delay_ms", 0, 3_600_000),
+    ("result_cap_tokens", 100, 4 << 20),
 ];
 
 /// A configuration file that could not be used.

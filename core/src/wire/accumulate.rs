@@ -14,13 +14,49 @@
 //!   TLP-008 error and is dropped.
 //! * Memory is bounded: all open calls together may hold at most
 //!   `max_buffer` bytes. The call whose fragment crosses the limit becomes a
-//!   TLP-007 error and its bytes are released; the stream goes on.
+//!   TLP-007 error and is dropped whole; the stream goes on. A dropped call
+//!   leaves only its keys behind, so that its later fragments are dropped
+//!   too, and those keys are bounded ([`DROPPED_KEYS`] bytes, the oldest
+//!   forgotten first): a stream of ever-new indices holds no more than
+//!   `max_buffer` plus that.
 //!
 //! Work is linear in the fragments: a fragment is appended once and the
 //! arguments are decoded once, at completion.
 
 use crate::engine::derive_id;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+
+/// Bytes of keys of dropped calls remembered (each key charged its length
+/// plus [`OVERHEAD`]): their later fragments are dropped without a report.
+pub const DROPPED_KEYS: usize = 64 * 1024;
+
+/// A key a fragment selects its call by.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Key {
+    Index(u64, u64),
+    Item(String),
+    Id(String),
+}
+
+impl Key {
+    fn cost(&self) -> usize {
+        OVERHEAD
+            + match self {
+                Key::Index(..) => 0,
+                Key::Item(s) | Key::Id(s) => s.len(),
+            }
+    }
+
+    /// The key `locate` would look a fragment up by first.
+    fn of(f: &Fragment) -> Option<Key> {
+        match (f.index, &f.item_id, &f.id) {
+            (Some(i), _, _) => Some(Key::Index(f.choice, i)),
+            (None, Some(iid), _) => Some(Key::Item(iid.clone())),
+            (None, None, Some(id)) => Some(Key::Id(id.clone())),
+            _ => None,
+        }
+    }
+}
 
 /// One piece of a call, as a wire decoder read it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -141,6 +177,10 @@ pub struct Accumulator {
     max: usize,
     /// Fragments placed and calls completed, for the linear-time tests.
     work: u64,
+    /// Keys of calls dropped at the limit, oldest first, and their bytes.
+    dropped: VecDeque<Key>,
+    dropped_set: HashSet<Key>,
+    dropped_bytes: usize,
 }
 
 enum Slot {
@@ -188,6 +228,32 @@ impl Accumulator {
             held: 0,
             max: max_buffer,
             work: 0,
+            dropped: VecDeque::new(),
+            dropped_set: HashSet::new(),
+            dropped_bytes: 0,
+        }
+    }
+
+    /// Keys of dropped calls remembered, and their bytes (at most
+    /// [`DROPPED_KEYS`]).
+    pub fn dropped_keys(&self) -> (usize, usize) {
+        (self.dropped.len(), self.dropped_bytes)
+    }
+
+    /// Remembers a dropped call's key, forgetting the oldest past the bound.
+    fn forget_later(&mut self, key: Key) {
+        if self.dropped_set.contains(&key) {
+            return;
+        }
+        self.dropped_bytes += key.cost();
+        self.dropped_set.insert(key.clone());
+        self.dropped.push_back(key);
+        while self.dropped_bytes > DROPPED_KEYS {
+            let Some(old) = self.dropped.pop_front() else {
+                break;
+            };
+            self.dropped_bytes -= old.cost();
+            self.dropped_set.remove(&old);
         }
     }
 
@@ -214,6 +280,22 @@ impl Accumulator {
     /// used for derived ids).
     pub fn push(&mut self, f: Fragment, next_index: &mut usize, at: u64, out: &mut Vec<AccEvent>) {
         self.work += 1;
+        let key = Key::of(&f);
+        if let Some(k) = key.as_ref().filter(|k| self.dropped_set.contains(*k)) {
+            let open = match k {
+                Key::Index(c, i) => self.by_index.contains_key(&(*c, *i)),
+                Key::Item(s) => self.by_item.contains_key(s),
+                Key::Id(s) => self.by_id.contains_key(s),
+            };
+            if !open {
+                if f.name.is_none() {
+                    // the rest of a call dropped at the limit
+                    return;
+                }
+                // a new call reuses the key
+                self.dropped_set.remove(k);
+            }
+        }
         let slot = match self.locate(&f) {
             Ok(s) => s,
             Err(message) => {
@@ -399,10 +481,7 @@ impl Accumulator {
         let after = o.cost();
         self.held = self.held + after - before;
         if self.held > self.max && !o.overflow {
-            let len = o.args.len();
-            o.args = String::new();
             o.overflow = true;
-            self.held -= len;
             out.push(AccEvent::Error {
                 code: "TLP-007",
                 message: format!(
@@ -412,6 +491,20 @@ impl Accumulator {
                 ),
                 hint: Some("raise --max-buffer if calls this large are expected".into()),
             });
+            // dropped whole: only its keys stay, bounded
+            let keys: Vec<Key> = [
+                o.index.map(|i| Key::Index(o.choice, i)),
+                o.item_id.clone().map(Key::Item),
+                o.id.clone().map(Key::Id),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
+            self.complete(seq, false, out);
+            for k in keys {
+                self.forget_later(k);
+            }
+            return;
         }
         if !o.started && !o.overflow {
             if let Some(name) = &o.name {

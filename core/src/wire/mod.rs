@@ -521,7 +521,7 @@ fn sniff(buf: &[u8], eof: bool, max: usize) -> Option<InputKind> {
             None if b"Thinking...\r".starts_with(rest) => None,
             None => Some(InputKind::Text),
         },
-        b'd' | b'e' | b'i' | b'r' | b':' => sniff_sse(rest, eof),
+        b'd' | b'e' | b'i' | b'r' | b':' => sniff_sse(rest, eof, full),
         _ => Some(InputKind::Text),
     };
     match decided {
@@ -531,13 +531,15 @@ fn sniff(buf: &[u8], eof: bool, max: usize) -> Option<InputKind> {
 }
 
 /// SSE: skip comments and fields up to the first `data:` line, whose payload
-/// decides; anything that is not SSE makes the input text.
-fn sniff_sse(rest: &[u8], eof: bool) -> Option<InputKind> {
+/// decides; anything that is not SSE makes the input text. When the window
+/// is `full`, a line it cuts is judged by its start: a `data:` line longer
+/// than the window is classified by the keys its payload opens with.
+fn sniff_sse(rest: &[u8], eof: bool, full: bool) -> Option<InputKind> {
     let mut pos = 0;
     while pos < rest.len() {
         let (line, next) = match memchr::memchr2(b'\n', b'\r', &rest[pos..]) {
             Some(k) => (&rest[pos..pos + k], pos + k + 1),
-            None if eof => (&rest[pos..], rest.len()),
+            None if eof || full => (&rest[pos..], rest.len()),
             None => {
                 let part = &rest[pos..];
                 let maybe = part[0] == b':'
@@ -557,7 +559,7 @@ fn sniff_sse(rest: &[u8], eof: bool) -> Option<InputKind> {
             return if p == b"[DONE]" {
                 Some(InputKind::OpenAi)
             } else if p.first() == Some(&b'{') {
-                sniff_sse_payload(p, &rest[next..], eof)
+                sniff_sse_payload(p, &rest[next..], eof, full)
             } else {
                 Some(InputKind::Text)
             };
@@ -570,8 +572,9 @@ fn sniff_sse(rest: &[u8], eof: bool) -> Option<InputKind> {
 }
 
 /// Classifies the JSON payload of an SSE event that begins with `first`
-/// and may go on in the `data:` lines of `more` (joined with `\n`).
-fn sniff_sse_payload(first: &[u8], more: &[u8], eof: bool) -> Option<InputKind> {
+/// and may go on in the `data:` lines of `more` (joined with `\n`). A
+/// payload the `full` window cuts is classified by its opening keys.
+fn sniff_sse_payload(first: &[u8], more: &[u8], eof: bool, full: bool) -> Option<InputKind> {
     use crate::scan::balance::{End, JsonEnd};
     let mut joined = first.to_vec();
     let mut end = JsonEnd::new();
@@ -584,6 +587,18 @@ fn sniff_sse_payload(first: &[u8], more: &[u8], eof: bool) -> Option<InputKind> 
         }
         // the event goes on only in `data:` lines
         let Some(k) = memchr::memchr2(b'\n', b'\r', &more[pos..]) else {
+            if full {
+                // llama-server writes `content` first; OpenAI never has it
+                // at the top level
+                let obj = prefix_object(&joined);
+                return Some(
+                    if obj.contains_key("content") && !obj.contains_key("choices") {
+                        InputKind::LlamaServer
+                    } else {
+                        classify_object(&obj, InputKind::OpenAi)
+                    },
+                );
+            }
             return eof.then(|| classify_json(&joined, InputKind::OpenAi));
         };
         let line = &more[pos..pos + k];
@@ -868,6 +883,13 @@ impl WireEngine {
     /// input sizes.
     pub fn work(&self) -> u64 {
         self.core.bytes + self.core.engine.work() + self.core.acc.work()
+    }
+
+    /// Streamed calls open (fragments joined, not complete yet) and the
+    /// keys of calls dropped at `max_buffer` still remembered: both stay
+    /// bounded however many calls a stream opens.
+    pub fn open_calls(&self) -> (usize, usize) {
+        (self.core.acc.open_calls(), self.core.acc.dropped_keys().0)
     }
 
     /// Bytes currently held back by the driver and its engine (framing,

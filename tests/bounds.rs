@@ -1,0 +1,570 @@
+//! Bounds, bad input and newcomer frictions (issue 36): every case runs the
+//! binary and failed before its fix.
+
+mod common;
+
+use common::{run_binary, scratch, Run};
+use std::path::Path;
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).expect("write scratch file");
+    p.display().to_string()
+}
+
+fn lines(r: &Run) -> Vec<serde_json::Value> {
+    r.out()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+        .collect()
+}
+
+// ----- 1. a bad line in a records file ---------------------------------------
+
+/// Two `parse` records, as a file.
+fn two_records(dir: &Path) -> Vec<String> {
+    let reply = write(
+        dir,
+        "reply.txt",
+        br#"<tool_call>{"name":"f","arguments":{"a":1}}</tool_call>
+<tool_call>{"name":"g","arguments":{}}</tool_call>"#,
+    );
+    let r = run_binary(&["parse", &reply], None, None);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    r.out().lines().map(str::to_string).collect()
+}
+
+const TOOLS: &str =
+    r#"[{"name":"f","parameters":{"type":"object"}},{"name":"g","parameters":{"type":"object"}}]"#;
+
+#[test]
+fn a_bad_line_among_records_is_reported_and_the_rest_judged() {
+    let dir = scratch("bad-record-line");
+    let recs = two_records(&dir);
+    let tools = write(&dir, "tools.json", TOOLS.as_bytes());
+    let deep = format!(
+        r#"{{"type":"tool_call","name":"f","arguments":{{"a":{}{}}}}}"#,
+        "[".repeat(100_000),
+        "]".repeat(100_000)
+    );
+    let cases = [
+        // an interrupted parse: the last line cut
+        (
+            "cut",
+            format!("{}\n{}\n{}", recs[0], recs[1], &recs[0][..50]),
+            3,
+        ),
+        (
+            "garbage",
+            format!("{}\ngarbage here\n{}\n", recs[0], recs[1]),
+            2,
+        ),
+        ("deep", format!("{}\n{deep}\n{}\n", recs[0], recs[1]), 2),
+        // the bad line first
+        (
+            "first",
+            format!("{}\n{}\n{}\n", &recs[0][..40], recs[0], recs[1]),
+            1,
+        ),
+    ];
+    for (case, text, bad) in cases {
+        let file = write(&dir, &format!("{case}.ndjson"), text.as_bytes());
+        let r = run_binary(&["validate", "--tools", &tools, &file], None, None);
+        let recs = lines(&r);
+        let names: Vec<_> = recs
+            .iter()
+            .map(|v| v["name"].as_str().unwrap_or(""))
+            .collect();
+        assert_eq!(recs.len(), 3, "{case}: {names:?}\n{}", r.stderr);
+        assert!(
+            names.contains(&"f") && names.contains(&"g"),
+            "{case}: {names:?}"
+        );
+        let broken: Vec<_> = recs.iter().filter(|v| v["valid"] == false).collect();
+        assert_eq!(broken.len(), 1, "{case}");
+        assert_eq!(broken[0]["errors"][0]["code"], "TLP-008", "{case}");
+        assert_eq!(broken[0]["line"], bad, "{case}");
+        assert_eq!(
+            r.code, 1,
+            "{case}: a bad line is a broken call\n{}",
+            r.stderr
+        );
+        assert!(
+            r.stderr.contains(&format!("line {bad} is not a record")),
+            "{case}: {}",
+            r.stderr
+        );
+
+        let r = run_binary(
+            &[
+                "exec",
+                "--tools",
+                &tools,
+                "--bind",
+                "f=true",
+                "--bind",
+                "g=true",
+                "--approve",
+                "yes",
+                &file,
+            ],
+            None,
+            None,
+        );
+        let results = lines(&r);
+        assert_eq!(
+            results.len(),
+            2,
+            "{case}: the good records run\n{}",
+            r.stderr
+        );
+        assert!(
+            results.iter().all(|v| v["status"] == "completed"),
+            "{case}: {results:?}"
+        );
+        assert!(r.stderr.contains("TLP-008"), "{case}: {}", r.stderr);
+        assert_eq!(r.code, 2, "{case}: the input was not read whole");
+    }
+}
+
+#[test]
+fn model_text_is_still_model_text() {
+    // prose with a JSON line is not a records file
+    let dir = scratch("not-records");
+    let tools = write(&dir, "tools.json", TOOLS.as_bytes());
+    let text = "Let me look.\n{\"type\":\"tool_call\",\"name\":\"f\",\"arguments\":{}}\n";
+    let file = write(&dir, "prose.txt", text.as_bytes());
+    let r = run_binary(&["validate", "--tools", &tools, &file], None, None);
+    assert!(!r.stderr.contains("is not a record"), "{}", r.stderr);
+}
+
+// ----- 2. numbers are range-checked -----------------------------------------
+
+#[test]
+fn every_number_flag_has_a_range_and_a_clear_error() {
+    let dir = scratch("number-ranges");
+    let tools = write(&dir, "tools.json", TOOLS.as_bytes());
+    let huge = "18446744073709551615";
+    let cases: [(&[&str], &str, &str); 11] = [
+        (
+            &["exec", "--tools", &tools, "--tool-timeout", huge],
+            "--tool-timeout",
+            "5..=86400",
+        ),
+        (
+            &["exec", "--tools", &tools, "--approval-timeout", huge],
+            "--approval-timeout",
+            "1..=86400",
+        ),
+        (
+            &["exec", "--tools", &tools, "--max-output", huge],
+            "--max-output",
+            "1..=16777216",
+        ),
+        (
+            &["exec", "--tools", &tools, "--max-parallel", "11"],
+            "--max-parallel",
+            "1..=10",
+        ),
+        (
+            &[
+                "loop",
+                "--model-cmd",
+                "true",
+                "--request-timeout",
+                huge,
+                "hi",
+            ],
+            "--request-timeout",
+            "5..=604800",
+        ),
+        (
+            &["loop", "--model-cmd", "true", "--delay", huge, "hi"],
+            "--delay",
+            "0..=3600000",
+        ),
+        (
+            &["loop", "--model-cmd", "true", "--result-cap", huge, "hi"],
+            "--result-cap",
+            "100..=4194304",
+        ),
+        (
+            &["loop", "--model-cmd", "true", "--attach-max", huge, "hi"],
+            "--attach-max",
+            "1..=16777216",
+        ),
+        (
+            &[
+                "loop",
+                "--model-cmd",
+                "true",
+                "--max-iterations",
+                "101",
+                "hi",
+            ],
+            "--max-iterations",
+            "1..=100",
+        ),
+        (
+            &["stream", "--think-window", huge],
+            "--think-window",
+            "0..=4294967296",
+        ),
+        (
+            &["parse", "-q", "-c"],
+            "--quiet",
+            "cannot be used with '--count'",
+        ),
+    ];
+    for (args, flag, range) in cases {
+        let r = run_binary(args, Some(b""), None);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(
+            r.stderr.contains(flag) && r.stderr.contains(range),
+            "{args:?}: {}",
+            r.stderr
+        );
+        assert!(!r.stderr.contains("panicked"), "{args:?}: {}", r.stderr);
+    }
+}
+
+#[test]
+fn config_file_numbers_are_range_checked_too() {
+    let dir = scratch("config-ranges");
+    let tools = write(&dir, "tools.json", TOOLS.as_bytes());
+    for key in [
+        "tool_timeout_s",
+        "request_timeout_s",
+        "approval_timeout_s",
+        "iteration_delay_ms",
+    ] {
+        write(
+            &dir,
+            ".toolcall.json5",
+            format!("{{ {key}: 99999999999 }}").as_bytes(),
+        );
+        let r = run_binary(&["exec", "--tools", &tools, "-"], Some(b""), Some(&dir));
+        assert_eq!(r.code, 2, "{key}: {}", r.stderr);
+        assert!(
+            r.stderr.contains(key) && r.stderr.contains("is not an integer from"),
+            "{key}: {}",
+            r.stderr
+        );
+    }
+}
+
+#[test]
+fn the_request_timeout_covers_the_delay() {
+    let dir = scratch("delay-timeout");
+    // a model that always calls a tool, a tool that succeeds at once
+    write(
+        &dir,
+        "tools.json",
+        br#"[{"name":"f","parameters":{"type":"object"},"x-toolcall":{"exec":["true"]}}]"#,
+    );
+    write(
+        &dir,
+        "model.sh",
+        b"cat >/dev/null; echo '<tool_call>{\"name\":\"f\",\"arguments\":{}}</tool_call>'\n",
+    );
+    let r = common::run_sh(
+        &format!(
+            "cd '{}' && \"$TC\" loop --model-cmd 'sh model.sh' --tools tools.json --approve yes \
+             --request-timeout 5 --tool-timeout 5 --delay 3600000 hi",
+            dir.display()
+        ),
+        60,
+    );
+    assert_eq!(
+        r.code, 124,
+        "an hour's --delay ends at the 5 s request timeout: {}",
+        r.stderr
+    );
+    assert!(r.out().contains("request_timeout"), "{}", r.out());
+}
+
+// ----- 3. size limits everywhere ---------------------------------------------
+
+#[test]
+fn render_tools_honours_max_tools_size() {
+    let dir = scratch("render-tools-size");
+    // 17 MiB: over the 16 MiB default
+    let mut big = String::from("[");
+    let tool = r#"{"name":"f","description":"DESCRIPTION","parameters":{"type":"object"}},"#;
+    let desc = "d".repeat(4096);
+    let one = tool.replace("DESCRIPTION", &desc);
+    while big.len() < 17 << 20 {
+        big.push_str(&one);
+    }
+    big.push_str(r#"{"name":"g","parameters":{"type":"object"}}]"#);
+    let file = write(&dir, "big-tools.json", big.as_bytes());
+    let r = run_binary(
+        &["render", "tools", "--family", "hermes", &file],
+        None,
+        None,
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("--max-tools-size"), "{}", r.stderr);
+    assert!(r.stdout.is_empty());
+    // and the flag sets it
+    let small = write(&dir, "tools.json", TOOLS.as_bytes());
+    let r = run_binary(
+        &[
+            "render",
+            "tools",
+            "--family",
+            "hermes",
+            "--max-tools-size",
+            "50",
+            &small,
+        ],
+        None,
+        None,
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("--max-tools-size"), "{}", r.stderr);
+    let r = run_binary(
+        &["render", "tools", "--family", "hermes", &small],
+        None,
+        None,
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
+
+/// An SSE stream whose first `data:` line is longer than --max-buffer:
+/// that line is a TLP-007 error, the rest of the stream is decoded.
+#[test]
+fn an_sse_stream_with_a_first_line_over_the_window_is_still_sse() {
+    let dir = scratch("sse-long-first-line");
+    let big = "x".repeat(1200 << 10);
+    let openai = [
+        serde_json::json!({"id":"c","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":big}}]}),
+        serde_json::json!({"id":"c","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"f","arguments":"{\"a\":1}"}}]}}]}),
+        serde_json::json!({"id":"c","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}),
+    ];
+    let llama = [
+        serde_json::json!({"index":0,"content":big,"stop":false,"id_slot":0,"tokens_predicted":1}),
+        serde_json::json!({"index":0,"content":"<tool_call>{\"name\":\"f\",\"arguments\":{\"a\":1}}</tool_call>","stop":false,"id_slot":0,"tokens_predicted":2}),
+        serde_json::json!({"index":0,"content":"","stop":true,"id_slot":0,"tokens_predicted":3}),
+    ];
+    for (kind, events) in [("openai", openai), ("llama-server", llama)] {
+        let mut sse: String = events.iter().map(|e| format!("data: {e}\n\n")).collect();
+        if kind == "openai" {
+            sse.push_str("data: [DONE]\n\n");
+        }
+        let file = write(&dir, &format!("{kind}.sse"), sse.as_bytes());
+        for cmd in ["parse", "stream"] {
+            let r = run_binary(&[cmd, &file], None, None);
+            let recs = lines(&r);
+            let calls: Vec<_> = recs.iter().filter(|v| v["type"] == "tool_call").collect();
+            assert_eq!(calls.len(), 1, "{kind} {cmd}: {}", r.stderr);
+            assert_eq!(calls[0]["name"], "f");
+            assert!(recs.iter().any(|v| v["code"] == "TLP-007"), "{kind} {cmd}");
+            if cmd == "stream" {
+                let done = recs.last().expect("done");
+                assert_eq!(done["input"], kind, "{kind}");
+            }
+        }
+    }
+}
+
+// ----- 4. streamed fragments with ever-new indices ---------------------------
+
+/// Counts calls and errors; keeps nothing.
+#[derive(Default)]
+struct Count {
+    calls: usize,
+    errors: usize,
+}
+
+impl toolcall::engine::Sink for Count {
+    fn event(&mut self, ev: toolcall::engine::Event<'_>) {
+        match ev {
+            toolcall::engine::Event::ToolCall(_) => self.calls += 1,
+            toolcall::engine::Event::Error(_) => self.errors += 1,
+            _ => {}
+        }
+    }
+}
+
+/// An endless OpenAI stream whose every fragment opens a new call index
+/// (never finished): the calls dropped at --max-buffer leave only bounded
+/// keys behind, so the open calls and what is held stay bounded whatever
+/// the stream's length (before: every dropped call stayed open, 156 MB at
+/// 200k fragments).
+#[test]
+fn ever_new_fragment_indices_hold_bounded_state() {
+    use toolcall::wire::{InputKind, WireConfig, WireEngine};
+    let max = 64 << 10;
+    let wire = WireConfig {
+        input: InputKind::OpenAi,
+        max_buffer: max,
+    };
+    let mut engine = WireEngine::new(toolcall::engine::Config::default(), wire);
+    let mut sink = Count::default();
+    let (mut peak_open, mut peak_keys, mut peak_held) = (0, 0, 0);
+    let mut line = String::new();
+    for k in 0..200_000u64 {
+        line.clear();
+        line.push_str(&format!(
+            "data: {{\"object\":\"chat.completion.chunk\",\"choices\":[{{\"index\":0,\"delta\":{{\"tool_calls\":[{{\"index\":{k},\"id\":\"call_{k}\",\"type\":\"function\",\"function\":{{\"name\":\"f\",\"arguments\":\"{{\\\"a\\\":\"}}}}]}}}}]}}\n\n"
+        ));
+        engine.feed(line.as_bytes(), &mut sink);
+        // and a later fragment of an older call (dropped or not)
+        if k % 7 == 0 && k > 5000 {
+            let old = k - 5000;
+            let more = format!(
+                "data: {{\"object\":\"chat.completion.chunk\",\"choices\":[{{\"index\":0,\"delta\":{{\"tool_calls\":[{{\"index\":{old},\"function\":{{\"arguments\":\"1}}\"}}}}]}}}}]}}\n\n"
+            );
+            engine.feed(more.as_bytes(), &mut sink);
+        }
+        let (open, keys) = engine.open_calls();
+        peak_open = peak_open.max(open);
+        peak_keys = peak_keys.max(keys);
+        peak_held = peak_held.max(engine.held());
+    }
+    eprintln!("open calls at most {peak_open}, dropped keys {peak_keys}, held {peak_held}");
+    // each open call is charged at least 64 bytes against --max-buffer
+    assert!(peak_open <= max / 64 + 1, "{peak_open} calls open");
+    assert!(
+        peak_keys <= toolcall::wire::accumulate::DROPPED_KEYS / 64,
+        "{peak_keys} keys"
+    );
+    assert!(peak_held <= max + (1 << 16), "held {peak_held}");
+    assert!(
+        sink.errors > 100_000,
+        "the dropped calls are reported: {}",
+        sink.errors
+    );
+    engine.finish(&mut sink);
+    let (open, _) = engine.open_calls();
+    assert_eq!(open, 0, "finished calls leave nothing behind");
+}
+
+// ----- 5. model names as people type them ------------------------------------
+
+#[test]
+fn ollama_and_hugging_face_model_names_are_known() {
+    let call = br#"<tool_call>{"name":"f","arguments":{}}</tool_call>"#;
+    for name in [
+        "llama3.2",
+        "llama3.1:8b",
+        "phi4-mini",
+        "granite3.3",
+        "hermes3",
+        "meta-llama/Llama-3.2-3B-Instruct",
+        "Qwen/Qwen3-8B",
+        "qwen3-coder:30b",
+        "NousResearch/Hermes-3-Llama-3.1-8B",
+    ] {
+        let r = run_binary(&["parse", "--model", name], Some(call), None);
+        assert_ne!(r.code, 2, "{name}: {}", r.stderr);
+        assert!(!r.stderr.contains("unknown model"), "{name}: {}", r.stderr);
+    }
+    // Hermes markup under a Hermes model: found, in that format
+    for name in ["hermes3", "Hermes-3-Llama-3.1-8B", "granite3.3:8b"] {
+        let r = run_binary(&["parse", "--model", name], Some(call), None);
+        assert_eq!(r.code, 0, "{name}: {}", r.stderr);
+    }
+    // an unknown name is a usage error, with no false read failure
+    let r = run_binary(&["parse", "--model", "nosuch-model"], Some(call), None);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("unknown model 'nosuch-model'"),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("could not be read"), "{}", r.stderr);
+}
+
+// ----- 6. the README's golden loop under pipefail -----------------------------
+
+/// The README's golden-file loop, run as GitHub Actions runs a step
+/// (`bash -eo pipefail`) over a corpus with a document that has no call:
+/// it passes when the outputs match and fails on a diff.
+#[test]
+fn the_readme_golden_loop_works_under_pipefail() {
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+        .expect("README");
+    let start = readme
+        .find("# Golden files in CI")
+        .expect("the golden loop in the README");
+    let block: String = readme[start..]
+        .lines()
+        .take_while(|l| !l.trim().is_empty())
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert!(block.contains("for f in golden/*.txt"), "{block}");
+    let dir = scratch("golden-pipefail");
+    let golden = dir.join("golden");
+    std::fs::create_dir_all(&golden).expect("golden dir");
+    write(
+        &golden,
+        "call.txt",
+        br#"<tool_call>{"name":"f","arguments":{}}</tool_call>"#,
+    );
+    write(&golden, "prose.txt", b"No tool needed: the answer is 4.");
+    let bin = Path::new(env!("CARGO_BIN_EXE_toolcall"))
+        .parent()
+        .expect("bin dir");
+    let run = |dir: &Path| {
+        std::process::Command::new("bash")
+            .args(["-eo", "pipefail", "-c", &block])
+            .current_dir(dir)
+            .env(
+                "PATH",
+                format!(
+                    "{}:{}",
+                    bin.display(),
+                    std::env::var("PATH").unwrap_or_default()
+                ),
+            )
+            .output()
+            .expect("bash")
+    };
+    for name in ["call", "prose"] {
+        let out = run_binary(
+            &["parse"],
+            Some(&std::fs::read(golden.join(format!("{name}.txt"))).expect("read")),
+            None,
+        );
+        std::fs::write(golden.join(format!("{name}.expected")), &out.stdout).expect("expected");
+    }
+    let out = run(&dir);
+    assert!(
+        out.status.success(),
+        "the loop fails on a document with no call: {out:?}"
+    );
+    // a real difference still fails
+    std::fs::write(golden.join("call.expected"), b"{}\n").expect("w");
+    let out = run(&dir);
+    assert!(!out.status.success(), "a diff must fail the loop");
+}
+
+// ----- 7. polish ---------------------------------------------------------------
+
+#[test]
+fn a_directory_given_to_stream_or_repair_is_named_plainly() {
+    let dir = scratch("dir-input");
+    let d = dir.display().to_string();
+    for cmd in ["stream", "repair"] {
+        let r = run_binary(&[cmd, &d], None, None);
+        assert_eq!(r.code, 2, "{cmd}: {}", r.stderr);
+        assert_eq!(
+            r.stderr.trim_end(),
+            format!("toolcall: {d}: is a directory"),
+            "{cmd}"
+        );
+    }
+}
+
+#[test]
+fn repair_messages_start_with_toolcall() {
+    let r = run_binary(&["repair"], Some(b"not json at all\n"), None);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr.starts_with("toolcall: -:1:1: error[TLP-003]"),
+        "{}",
+        r.stderr
+    );
+}
