@@ -296,7 +296,21 @@ fn verbatim(header_len: usize, close: &'static [&'static [u8]]) -> Probe {
     Probe::Match(Action::Verbatim { header_len, close })
 }
 
+/// The second bytes of every `<` header and closer here (`<|`, `<s`, `<b`,
+/// `<A`, `</`, and `<｜`'s first UTF-8 byte): any other `<` (a tag in
+/// prose, `<tool_call>`) is declined at once, which keeps this opener off
+/// the text scanner's common path.
+fn may_be_angle(input: &[u8]) -> bool {
+    matches!(
+        input.get(1),
+        None | Some(b'|' | b's' | b'b' | b'A' | b'/' | 0xEF)
+    )
+}
+
 fn probe_angle(input: &[u8], cx: &ProbeCx) -> Probe {
+    if !may_be_angle(input) {
+        return Probe::NotMarker;
+    }
     match header(input, ANGLE_HEADERS, cx) {
         Probe::NotMarker => closer(input, cx),
         p => p,
@@ -304,6 +318,11 @@ fn probe_angle(input: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 fn probe_bracket(input: &[u8], cx: &ProbeCx) -> Probe {
+    // `[INST]`, `[AVAILABLE_TOOLS]`, `[TOOL_RESULTS]`, `[SYSTEM_PROMPT]`
+    // and their closers
+    if !matches!(input.get(1), None | Some(b'I' | b'A' | b'T' | b'S' | b'/')) {
+        return Probe::NotMarker;
+    }
     match header(input, BRACKET_HEADERS, cx) {
         Probe::NotMarker => closer(input, cx),
         p => p,
