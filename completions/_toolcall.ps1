@@ -34,6 +34,7 @@ Register-ArgumentCompleter -Native -CommandName 'toolcall' -ScriptBlock {
             [CompletionResult]::new('render', 'render', [CompletionResultType]::ParameterValue, 'Render the prompt side of a tool loop for a model family.')
             [CompletionResult]::new('exec', 'exec', [CompletionResultType]::ParameterValue, 'Run tool calls through their commands, asking before risky ones.')
             [CompletionResult]::new('loop', 'loop', [CompletionResultType]::ParameterValue, 'Run the tool loop: model, calls, results, until the model answers.')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script on stdout.')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -445,6 +446,11 @@ Register-ArgumentCompleter -Native -CommandName 'toolcall' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'toolcall;completions' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'toolcall;help' {
             [CompletionResult]::new('parse', 'parse', [CompletionResultType]::ParameterValue, 'Find the tool calls in whole documents.')
             [CompletionResult]::new('stream', 'stream', [CompletionResultType]::ParameterValue, 'Parse a live stream, writing events as soon as they are certain.')
@@ -455,6 +461,7 @@ Register-ArgumentCompleter -Native -CommandName 'toolcall' -ScriptBlock {
             [CompletionResult]::new('render', 'render', [CompletionResultType]::ParameterValue, 'Render the prompt side of a tool loop for a model family.')
             [CompletionResult]::new('exec', 'exec', [CompletionResultType]::ParameterValue, 'Run tool calls through their commands, asking before risky ones.')
             [CompletionResult]::new('loop', 'loop', [CompletionResultType]::ParameterValue, 'Run the tool loop: model, calls, results, until the model answers.')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script on stdout.')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -499,6 +506,9 @@ Register-ArgumentCompleter -Native -CommandName 'toolcall' -ScriptBlock {
             break
         }
         'toolcall;help;loop' {
+            break
+        }
+        'toolcall;help;completions' {
             break
         }
         'toolcall;help;help' {

@@ -16,6 +16,9 @@ _toolcall() {
             ",$1")
                 cmd="toolcall"
                 ;;
+            toolcall,completions)
+                cmd="toolcall__subcmd__completions"
+                ;;
             toolcall,exec)
                 cmd="toolcall__subcmd__exec"
                 ;;
@@ -45,6 +48,9 @@ _toolcall() {
                 ;;
             toolcall,validate)
                 cmd="toolcall__subcmd__validate"
+                ;;
+            toolcall__subcmd__help,completions)
+                cmd="toolcall__subcmd__help__subcmd__completions"
                 ;;
             toolcall__subcmd__help,exec)
                 cmd="toolcall__subcmd__help__subcmd__exec"
@@ -125,8 +131,22 @@ _toolcall() {
 
     case "${cmd}" in
         toolcall)
-            opts="-h -V --help --version parse stream split repair validate formats render exec loop help"
+            opts="-h -V --help --version parse stream split repair validate formats render exec loop completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        toolcall__subcmd__completions)
+            opts="-h --help bash elvish fish powershell zsh"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -295,8 +315,22 @@ _toolcall() {
             return 0
             ;;
         toolcall__subcmd__help)
-            opts="parse stream split repair validate formats render exec loop help"
+            opts="parse stream split repair validate formats render exec loop completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        toolcall__subcmd__help__subcmd__completions)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

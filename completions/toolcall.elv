@@ -31,6 +31,7 @@ set edit:completion:arg-completer[toolcall] = {|@words|
             cand render 'Render the prompt side of a tool loop for a model family.'
             cand exec 'Run tool calls through their commands, asking before risky ones.'
             cand loop 'Run the tool loop: model, calls, results, until the model answers.'
+            cand completions 'Print a shell completion script on stdout.'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'toolcall;parse'= {
@@ -422,6 +423,10 @@ set edit:completion:arg-completer[toolcall] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'toolcall;completions'= {
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'toolcall;help'= {
             cand parse 'Find the tool calls in whole documents.'
             cand stream 'Parse a live stream, writing events as soon as they are certain.'
@@ -432,6 +437,7 @@ set edit:completion:arg-completer[toolcall] = {|@words|
             cand render 'Render the prompt side of a tool loop for a model family.'
             cand exec 'Run tool calls through their commands, asking before risky ones.'
             cand loop 'Run the tool loop: model, calls, results, until the model answers.'
+            cand completions 'Print a shell completion script on stdout.'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'toolcall;help;parse'= {
@@ -463,6 +469,8 @@ set edit:completion:arg-completer[toolcall] = {|@words|
         &'toolcall;help;exec'= {
         }
         &'toolcall;help;loop'= {
+        }
+        &'toolcall;help;completions'= {
         }
         &'toolcall;help;help'= {
         }

@@ -568,3 +568,23 @@ fn repair_messages_start_with_toolcall() {
         r.stderr
     );
 }
+
+#[test]
+fn the_binary_prints_its_own_completions() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for (shell, file) in [
+        ("bash", "toolcall.bash"),
+        ("zsh", "_toolcall"),
+        ("fish", "toolcall.fish"),
+    ] {
+        let r = run_binary(&["completions", shell], None, None);
+        assert_eq!(r.code, 0, "{shell}: {}", r.stderr);
+        let shipped = std::fs::read(root.join("completions").join(file)).expect("completions");
+        assert_eq!(
+            r.stdout, shipped,
+            "{shell}: differs from completions/{file}"
+        );
+    }
+    let r = run_binary(&["completions", "nosh"], None, None);
+    assert_eq!(r.code, 2);
+}

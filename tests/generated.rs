@@ -119,6 +119,10 @@ fn man_page(cmd: clap::Command, sub: Option<&str>, subs: &[String]) -> Vec<u8> {
             "toolcall loop \\-\\-model\\-cmd 'ollama run qwen3' \\-\\-tools tools.json \"What is the weather in Paris?\"\n\
                  toolcall loop \\-\\-model\\-cmd examples/agent/model.sh \\-\\-tools examples/agent/tools.json \\-\\-text \"Hi\""
         }
+        Some("completions") => {
+            "toolcall completions bash > ~/.local/share/bash\\-completion/completions/toolcall\n\
+                 toolcall completions zsh > ~/.zfunc/_toolcall"
+        }
         Some(_) => "",
     };
     let mut extra = String::new();

@@ -72,6 +72,27 @@ pub enum Command {
     Render(render::RenderArgs),
     Exec(exec::ExecArgs),
     Loop(loop_cmd::LoopArgs),
+    Completions(CompletionsArgs),
+}
+
+/// Print a shell completion script on stdout.
+///
+/// The same scripts as the release's `completions/` directory, from the
+/// installed binary itself.
+///
+/// Examples:
+///
+///   toolcall completions bash > ~/.local/share/bash-completion/completions/toolcall
+///
+///   toolcall completions zsh > ~/.zfunc/_toolcall
+///
+///   toolcall completions fish > ~/.config/fish/completions/toolcall.fish
+#[derive(clap::Args, Debug)]
+#[command(verbatim_doc_comment)]
+pub struct CompletionsArgs {
+    /// The shell: bash, zsh, fish, elvish or powershell.
+    #[arg(value_name = "SHELL")]
+    pub shell: clap_complete::Shell,
 }
 
 /// Runs a parsed command line.
@@ -91,6 +112,14 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Render(a) => render::run(&a),
         Command::Exec(a) => exec::run(&a),
         Command::Loop(a) => loop_cmd::run(&a),
+        Command::Completions(a) => {
+            let mut out = Vec::new();
+            clap_complete::generate(a.shell, &mut command(), "toolcall", &mut out);
+            let mut w = output::Output::stdout(output::FlushPolicy::choose(false, false, false));
+            w.raw(&out)?;
+            w.flush()?;
+            Ok(Outcome::Found)
+        }
     }
 }
 
