@@ -19,11 +19,11 @@
 //! stays text.
 
 use super::shared::directly_answer::drop_directly_answer;
+use super::shared::recover::{self, call_head};
 use super::{ids, FormatId, Rank, Values};
 use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
 };
-use super::shared::recover::{self, call_head};
 use crate::call::{calls_from_value, close_truncated, Evidence, ParsedCall};
 use crate::formats::Place;
 use crate::scan::balance::{End, JsonEnd};
@@ -330,9 +330,7 @@ impl ValuesScan {
             };
             return self.damaged(block, eof);
         }
-        BlockEnd::NotBlock {
-            text_len: fallback,
-        }
+        BlockEnd::NotBlock { text_len: fallback }
     }
 
     /// The input ended inside a value: a cut call, unless the candidate
@@ -389,9 +387,7 @@ impl ValuesScan {
             tool_names: self.tools.clone(),
             ..crate::config::Config::default()
         };
-        match recover::recover(&text, &cfg)
-            .and_then(|calls| calls.last().map(|c| c.end))
-        {
+        match recover::recover(&text, &cfg).and_then(|calls| calls.last().map(|c| c.end)) {
             Some(len) if len > 0 && len <= upto => BlockEnd::Done { len, cut: false },
             _ => not,
         }

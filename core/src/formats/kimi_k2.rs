@@ -221,7 +221,10 @@ mod tests {
         assert_eq!(name("ns:tool"), None);
         assert_eq!(name("functions.f:"), None);
         assert_eq!(name("functions_Bash_2").as_deref(), Some("Bash"));
-        assert_eq!(name("functions_get_weather_10").as_deref(), Some("get_weather"));
+        assert_eq!(
+            name("functions_get_weather_10").as_deref(),
+            Some("get_weather")
+        );
         assert_eq!(name("functions_get_weather"), None);
         assert_eq!(name("functions__3"), None);
     }

@@ -305,7 +305,8 @@ impl BlockFormat for PythonTagJson {
             let Some((value, reps)) = parse_value_any(&text, cut, &cx.cfg.repair_options()) else {
                 // damaged call objects (a broken key, a stray quote that
                 // seemed to run to the end …), whose brackets balance
-                if let Some(mut r) = super::shared::recover::block_result(block, values[0].0, cx.cfg)
+                if let Some(mut r) =
+                    super::shared::recover::block_result(block, values[0].0, cx.cfg)
                 {
                     for c in &mut r.calls {
                         c.format = ids::LLAMA3_JSON;

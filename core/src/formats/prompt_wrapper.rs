@@ -148,8 +148,14 @@ impl BlockFormat for Wrapped {
         }
         if self.perl {
             if let Some(json) = perl_hash_to_json(trimmed) {
-                let mut r =
-                    calls_from_json_body(&json, ids::PROMPT_WRAPPER, Evidence::Weak, block.len(), at, cx);
+                let mut r = calls_from_json_body(
+                    &json,
+                    ids::PROMPT_WRAPPER,
+                    Evidence::Weak,
+                    block.len(),
+                    at,
+                    cx,
+                );
                 if r.errors.is_empty() && !r.calls.is_empty() {
                     // the repairs were made on the rewritten text: they are
                     // reported at the body's start
@@ -492,9 +498,21 @@ mod tests {
 
     #[test]
     fn named_head_needs_the_closing_tag() {
-        assert!(matches!(named_head(b"<function>get_x</function>{", true), Ok((15, 26))));
-        assert!(matches!(named_head(b"<function>get x</function>", true), Err(Probe::NotMarker)));
-        assert!(matches!(named_head(b"<function>get_x</fun", false), Err(Probe::NeedMore)));
-        assert!(matches!(named_head(b"<function></function>", true), Err(Probe::NotMarker)));
+        assert!(matches!(
+            named_head(b"<function>get_x</function>{", true),
+            Ok((15, 26))
+        ));
+        assert!(matches!(
+            named_head(b"<function>get x</function>", true),
+            Err(Probe::NotMarker)
+        ));
+        assert!(matches!(
+            named_head(b"<function>get_x</fun", false),
+            Err(Probe::NeedMore)
+        ));
+        assert!(matches!(
+            named_head(b"<function></function>", true),
+            Err(Probe::NotMarker)
+        ));
     }
 }
