@@ -178,6 +178,8 @@ impl Options {
             think_window,
             generation_prompt: prompt,
             truncated,
+            // set from the tools a parse is given (see `Tools::engine`)
+            tool_names: None,
         };
         Ok(Options {
             cfg,
@@ -268,6 +270,22 @@ impl Tools {
 }
 
 impl Tools {
+    /// The engine settings with the declared tool names, which let a
+    /// damaged call naming a declared tool be recovered (as `--tools` does
+    /// on the command line).
+    fn engine(&self, mut cfg: Config) -> Config {
+        let mut names: Vec<String> = self
+            .registry
+            .tools()
+            .iter()
+            .map(|t| t.name.clone())
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        cfg.tool_names = Some(names.into());
+        cfg
+    }
+
     /// Judges a call as `parse --tools` does: text values of XML-style
     /// formats typed by the schema first, then checked.
     fn judge(&self, call: &mut ToolCall) -> CoreVerdict {
@@ -575,7 +593,11 @@ fn parse(
             skip_starts: true,
             ..Collector::default()
         };
-        let mut engine = WireEngine::new(options.cfg.clone(), options.wire.clone());
+        let cfg = match tools {
+            Some(t) => t.engine(options.cfg.clone()),
+            None => options.cfg.clone(),
+        };
+        let mut engine = WireEngine::new(cfg, options.wire.clone());
         engine.feed(bytes, &mut found);
         engine.finish(&mut found);
         let summary = engine.summary();
@@ -756,11 +778,12 @@ impl StreamParser {
     #[new]
     #[pyo3(signature = (options, tools=None, starts=true))]
     fn new(options: &Options, tools: Option<Py<Tools>>, starts: bool) -> StreamParser {
+        let cfg = match &tools {
+            Some(t) => t.get().engine(options.cfg.clone()),
+            None => options.cfg.clone(),
+        };
         StreamParser {
-            engine: Mutex::new(Some(WireEngine::new(
-                options.cfg.clone(),
-                options.wire.clone(),
-            ))),
+            engine: Mutex::new(Some(WireEngine::new(cfg, options.wire.clone()))),
             tools,
             starts,
         }
