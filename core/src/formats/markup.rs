@@ -78,7 +78,7 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 /// Markup when `input` starts with one of `tokens`; waits while it may.
-fn probe_tokens(input: &[u8], tokens: &[&[u8]], cx: &ProbeCx) -> Probe {
+pub(crate) fn probe_tokens(input: &[u8], tokens: &[&[u8]], cx: &ProbeCx) -> Probe {
     let mut partial = false;
     for t in tokens {
         match scan::prefix(input, t) {

@@ -330,19 +330,7 @@ fn probe_bracket(input: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 fn closer(input: &[u8], cx: &ProbeCx) -> Probe {
-    let mut partial = false;
-    for c in CLOSERS {
-        match scan::prefix(input, c) {
-            Prefix::Full => return Probe::Match(Action::Markup { len: c.len() }),
-            Prefix::Partial => partial = true,
-            Prefix::No => {}
-        }
-    }
-    if partial && !cx.eof {
-        Probe::NeedMore
-    } else {
-        Probe::NotMarker
-    }
+    super::markup::probe_tokens(input, CLOSERS, cx)
 }
 
 /// The opening words of the tool sections chat templates write, when they
