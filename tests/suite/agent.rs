@@ -4,11 +4,9 @@
 //!
 //! Golden event logs live beside each scenario's replies in
 //! `tests/agent/<case>/events.ndjson` (timestamps and durations left out);
-//! `BLESS=1 cargo test --release --test agent` rewrites them.
+//! `BLESS=1 cargo test --release --test integration agent` rewrites them.
 
-mod common;
-
-use common::toolcall;
+use crate::common::toolcall;
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
