@@ -29,7 +29,7 @@ use std::rc::Rc;
 /// recover keep their code (TLP-002, TLP-003, TLP-007, TLP-008).
 ///
 /// Writes one `validation` record per call on stdout and compiler-style
-/// diagnostics (FILE:LINE:COL: error[CODE]: PATH: MESSAGE) on stderr. A
+/// diagnostics (FILE:LINE:COL: `error[CODE]`: PATH: MESSAGE) on stderr. A
 /// record's diagnostic points at the record's line, or into its `doc` when
 /// that is also an input on the command line: records are data, and a
 /// file a record names is never opened.

@@ -30,7 +30,7 @@ impl Command {
 /// What the tools file's `x-toolcall` says about running a tool.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RunMeta {
-    /// `exec`: the command (argv[0] of an array resolved against the tools
+    /// `exec`: the command (`argv[0]` of an array resolved against the tools
     /// file's folder when it is a relative path with a `/`).
     pub exec: Option<Command>,
     /// `timeout_s`: this tool's own timeout.
