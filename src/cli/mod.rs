@@ -13,6 +13,7 @@ pub mod output;
 pub mod parse;
 pub mod render;
 pub mod repair;
+pub mod retry;
 pub mod split;
 pub mod stream;
 pub mod tools;
@@ -185,7 +186,7 @@ pub fn kill_retry_on_signal() {
     };
     std::thread::spawn(move || {
         if let Some(sig) = signals.forever().next() {
-            crate::validate::retry::kill_running();
+            crate::cli::retry::kill_running();
             std::process::exit(128 + sig);
         }
     });

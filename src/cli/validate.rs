@@ -5,11 +5,12 @@ use super::common::{for_each_document, BufferArgs, EngineArgs, InputArgs, Readin
 use super::output::{FlushPolicy, Output};
 use super::tools::{Tools, ToolsArgs};
 use super::Outcome;
+use crate::cli::retry::{self, Attempt};
 use crate::document;
 use crate::engine::Config;
 use crate::record::ToolCall;
 use crate::validate::diag::{self, Located, Severity};
-use crate::validate::retry::{self, Attempt, Failure, FailureKind, Usage};
+use crate::validate::retry::{Failure, FailureKind, Usage};
 use crate::validate::{Issue, Verdict};
 use anyhow::{bail, Context};
 use clap::Args;
@@ -833,8 +834,9 @@ impl Run<'_> {
             if self.prompts > 0 {
                 self.out.raw(b"\n")?;
             }
-            self.out
-                .raw(retry::prompt(self.template.as_deref(), &failure).as_bytes())?;
+            self.out.raw(
+                crate::validate::retry::prompt(self.template.as_deref(), &failure).as_bytes(),
+            )?;
             self.prompts += 1;
             self.invalid += 1;
             return Ok(());
