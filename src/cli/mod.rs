@@ -13,6 +13,7 @@ pub mod output;
 pub mod parse;
 pub mod render;
 pub mod repair;
+pub mod sandbox;
 pub mod split;
 pub mod stream;
 pub mod tools;
