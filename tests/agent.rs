@@ -1940,4 +1940,28 @@ fn a_sandbox_pattern_landlock_cannot_express_is_refused() {
             && err.contains("DIR/**"),
         "{err}"
     );
+    // a path that does not exist when the tool starts: not run, and said
+    let missing = dir.join("missing");
+    std::fs::write(
+        &tools_file,
+        json!([{"name": "t", "parameters": {"type": "object"},
+                "x-toolcall": {"risk": "safe", "exec": ["true"],
+                               "sandbox": {"write": [format!("{}/**", missing.display())]}}}])
+        .to_string(),
+    )
+    .expect("w");
+    let out = run(
+        &["exec", "--tools", tools_file.to_str().expect("utf-8")],
+        Some(call("t", json!({})).as_bytes()),
+        &[],
+    );
+    let recs = records(&out.stdout);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(recs[0]["status"], "failed");
+    assert_eq!(recs[0]["exit_code"], 126);
+    let e = recs[0]["error"].as_str().unwrap_or_default();
+    assert!(
+        e.contains("cannot apply x-toolcall.sandbox") && e.contains("missing"),
+        "{e}"
+    );
 }
