@@ -1755,6 +1755,29 @@ fn sighup_stops_loop_and_its_model_command_with_complete() {
     assert!(gone(&model_pid), "the model command outlived loop");
 }
 
+/// Waits (bounded) until process `pid` catches signal `signo` (its
+/// handlers are set up), so a signal sent next is not taken by the default
+/// action of a process still starting.
+fn wait_caught(pid: u32, signo: u32) {
+    let t = Instant::now();
+    loop {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        let caught = status
+            .lines()
+            .find_map(|l| l.strip_prefix("SigCgt:"))
+            .and_then(|h| u64::from_str_radix(h.trim(), 16).ok())
+            .is_some_and(|m| m & (1 << (signo - 1)) != 0);
+        if caught {
+            return;
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(10),
+            "no handler for {signo}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 /// `exec` answers SIGTERM while it waits for its input (a pipe nobody
 /// writes) and SIGINT while it opens a `--permissions` FIFO nobody writes.
 #[test]
@@ -1768,7 +1791,8 @@ fn exec_answers_signals_while_blocked_reading() {
         .spawn()
         .expect("spawn");
     let stdin = child.stdin.take();
-    std::thread::sleep(Duration::from_millis(300));
+    wait_caught(child.id(), 15);
+    std::thread::sleep(Duration::from_millis(100));
     let _ = Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
         .status();
@@ -1795,7 +1819,8 @@ fn exec_answers_signals_while_blocked_reading() {
         .stderr(Stdio::null())
         .spawn()
         .expect("spawn");
-    std::thread::sleep(Duration::from_millis(300));
+    wait_caught(child.id(), 2);
+    std::thread::sleep(Duration::from_millis(100));
     let _ = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status();
