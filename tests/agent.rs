@@ -1779,7 +1779,8 @@ fn wait_caught(pid: u32, signo: u32) {
 }
 
 /// `exec` answers SIGTERM while it waits for its input (a pipe nobody
-/// writes) and SIGINT while it opens a `--permissions` FIFO nobody writes.
+/// writes) and SIGINT while it opens a `--permissions` FIFO nobody writes;
+/// `loop` answers SIGHUP there.
 #[test]
 fn exec_answers_signals_while_blocked_reading() {
     let mut child = toolcall()
@@ -1825,6 +1826,24 @@ fn exec_answers_signals_while_blocked_reading() {
         .args(["-INT", &child.id().to_string()])
         .status();
     let code = wait_for(&mut child, Duration::from_secs(5), "exec opening a FIFO");
+    assert_eq!(code, Some(130));
+    // `loop` too, before its first generation
+    let mut child = toolcall()
+        .current_dir(root())
+        .args(["loop", "--model-cmd", "true", "--permissions"])
+        .arg(&fifo)
+        .arg("Hi")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn");
+    wait_caught(child.id(), 1);
+    std::thread::sleep(Duration::from_millis(100));
+    let _ = Command::new("kill")
+        .args(["-HUP", &child.id().to_string()])
+        .status();
+    let code = wait_for(&mut child, Duration::from_secs(5), "loop opening a FIFO");
     assert_eq!(code, Some(130));
 }
 
