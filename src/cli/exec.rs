@@ -36,15 +36,18 @@ use std::time::Duration;
 /// for `sh -c`), else --tool-dir DIR (the file DIR/NAME). The command gets
 /// the arguments as JSON on stdin and in TOOLCALL_ARGUMENTS (also
 /// TOOLCALL_TOOL, TOOLCALL_CALL_ID, TOOLCALL_RISK), never on its command
-/// line; it runs in its own process group; its stdout is the result
-/// (capped) and exit status 0 is success.
+/// line; it runs in a session of its own with no terminal, and its whole
+/// process group is killed when it ends; its stdout is the result (capped)
+/// and exit status 0 is success. A tool's `x-toolcall.sandbox` (`read`,
+/// `write`: DIR/** or exact paths; `"network": false`) is enforced by the
+/// kernel with Landlock on Linux (see --require-sandbox).
 ///
 /// A call above --auto-approve (default safe), or found as JSON inside
 /// prose, needs approval: asked on /dev/tty, or by --approver CMD, or
 /// decided by --approve deny|yes, --allow/--deny rules, --max-risk and
 /// remembered permissions. With no terminal and no policy, nothing risky
-/// runs. Ctrl-C is passed to the running tools; calls not yet started are
-/// cancelled.
+/// runs. Ctrl-C (SIGINT), SIGTERM and SIGHUP are passed to the running
+/// tools; calls not yet started are cancelled, and the results are written.
 ///
 /// Exit status: 0 every call completed, 1 any did not, 2 usage or I/O
 /// error, 130 interrupted.
@@ -130,6 +133,13 @@ pub struct RunArgs {
     /// Leave timestamps and durations out of the records (golden files).
     #[arg(long)]
     pub no_timestamps: bool,
+
+    /// Refuse to run a tool whose `x-toolcall.sandbox` the kernel cannot
+    /// enforce (no Landlock, or too old for it): its result is `failed`,
+    /// "not run: --require-sandbox …". Without it such a tool runs
+    /// unconfined after a warning on stderr.
+    #[arg(long)]
+    pub require_sandbox: bool,
 }
 
 impl RunArgs {
@@ -248,6 +258,8 @@ pub struct Runner {
     pub no_timestamps: bool,
     /// The request's deadline (`loop`): no tool runs past it.
     pub deadline: Option<std::time::Instant>,
+    /// `--require-sandbox`.
+    pub require_sandbox: bool,
 }
 
 impl Runner {
@@ -303,6 +315,7 @@ impl Runner {
             cancel,
             no_timestamps: run.no_timestamps,
             deadline: None,
+            require_sandbox: run.require_sandbox,
         })
     }
 
@@ -546,7 +559,11 @@ impl Runner {
             Some(d) => own.min(d.saturating_duration_since(std::time::Instant::now())),
             None => own,
         };
-        let ran = child::run(
+        let confine = child::Confine {
+            sandbox: j.meta.as_ref().and_then(|m| m.sandbox.as_ref()),
+            require: self.require_sandbox,
+        };
+        let ran = child::run_tool(
             &child::Spec {
                 command,
                 stdin: format!("{args_json}\n").into_bytes(),
@@ -561,6 +578,7 @@ impl Runner {
                 cap: self.max_output,
                 inherit_stderr: false,
             },
+            &confine,
             &self.cancel,
         );
         let (content, truncated) = capped(&ran.stdout, self.max_output, ran.stdout_total);
@@ -714,6 +732,8 @@ pub fn run(args: &ExecArgs) -> anyhow::Result<Outcome> {
         calls.extend(calls_of(&name, bytes, args, &runner.tools, &docs)?);
     }
     let judged: Vec<Judged> = calls.into_iter().map(|c| runner.judge(c)).collect();
+    // inputs read: from now on a signal cancels the run instead of ending it
+    child::running();
     // Decide in order (asking is one at a time), then run what may run.
     let mut slots: Vec<Option<ToolResult>> = Vec::with_capacity(judged.len());
     let mut jobs: Vec<(usize, Value)> = Vec::new();

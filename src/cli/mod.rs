@@ -14,6 +14,7 @@ pub mod parse;
 pub mod render;
 pub mod repair;
 pub mod retry;
+pub mod sandbox;
 pub mod split;
 pub mod stream;
 pub mod tools;
