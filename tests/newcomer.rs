@@ -867,6 +867,12 @@ fn model_and_family_names_share_one_vocabulary() {
             stdout(&o)
         );
     }
+    let table = stdout(&run(&["formats"], b""));
+    assert!(table.contains("names: llama-4, gemma-3"), "{table}");
+    let models = stdout(&run(&["formats", "--models"], b""));
+    assert!(models
+        .lines()
+        .any(|l| l.starts_with("gemma-3 ") && l.contains("pythonic")));
     let o = run(&["parse", "--format", "llama3.1:8b"], b"no call");
     assert_eq!(code(&o), 1, "{}", stderr(&o));
     let tools = br#"[{"type":"function","function":{"name":"f","parameters":{"type":"object"}}}]"#;

@@ -110,6 +110,12 @@ pub fn run(args: &FormatsArgs) -> anyhow::Result<Outcome> {
                 .models
                 .iter()
                 .map(|m| m.name)
+                .chain(
+                    crate::config::PROMPTED_MODELS
+                        .iter()
+                        .filter(|(_, id, _)| *id == f.id.as_str())
+                        .map(|(n, _, _)| *n),
+                )
                 .filter(|n| *n != f.id.as_str())
                 .collect();
             if !names.is_empty() {

@@ -35,20 +35,10 @@ pub fn resolve(name: &str) -> Option<Named> {
             prompt: Some(m.prompt),
         });
     }
-    let words = registry::name_words(name);
-    PROMPTED_MODELS
-        .iter()
-        .filter(|(known, _, _)| {
-            let known = registry::name_words(known);
-            !known.is_empty() && words.starts_with(&known)
-        })
-        .max_by_key(|(known, _, _)| registry::name_words(known).len())
-        .and_then(|&(_, id, prompt)| {
-            FormatId::from_id(id).map(|format| Named {
-                format,
-                prompt: Some(prompt),
-            })
-        })
+    crate::config::prompted_model(name).map(|(format, prompt)| Named {
+        format,
+        prompt: Some(prompt),
+    })
 }
 
 /// Every model name known: the formats' models, then [`PROMPTED_MODELS`],

@@ -1295,9 +1295,12 @@ impl Core {
         {
             return;
         }
-        if let Some((f, _)) = crate::formats::registry::model(name) {
+        let format = crate::formats::registry::model(name)
+            .map(|(f, _)| f.id)
+            .or_else(|| crate::config::prompted_model(name).map(|(f, _)| f));
+        if let Some(format) = format {
             let mut cfg = cfg.clone();
-            cfg.format = crate::engine::FormatChoice::Only(f.id);
+            cfg.format = crate::engine::FormatChoice::Only(format);
             self.engine = Engine::new(cfg);
         }
     }
