@@ -93,6 +93,7 @@ Register-ArgumentCompleter -Native -CommandName 'toolcall' -ScriptBlock {
             [CompletionResult]::new('--no-filename', '--no-filename', [CompletionResultType]::ParameterName, 'With `-c`, never prefix counts with the document''s name')
             [CompletionResult]::new('--fail-on-error', '--fail-on-error', [CompletionResultType]::ParameterName, 'Exit 2 when an `error` record was written (a call was found but broken), after every record')
             [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent each record over several lines, for reading and reviewing golden files (the output is then a JSON stream, no longer NDJSON)')
+            [CompletionResult]::new('--no-call-ok', '--no-call-ok', [CompletionResultType]::ParameterName, 'Exit 0 when no call was found (instead of 1), so a golden-file loop under `set -eo pipefail` needs no `|| true`')
             [CompletionResult]::new('--no-strict', '--no-strict', [CompletionResultType]::ParameterName, 'Lenient mode: accept properties the schema does not declare, and calls to tools the file does not list (with a warning).')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Strict mode even when the config file turns it off.')
             [CompletionResult]::new('--no-config', '--no-config', [CompletionResultType]::ParameterName, 'Do not look for a `.toolcall.json5` configuration file.')
@@ -133,6 +134,7 @@ Register-ArgumentCompleter -Native -CommandName 'toolcall' -ScriptBlock {
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log to stderr (`-vv`: also argument values), per document with a correlation id.')
             [CompletionResult]::new('--fail-on-error', '--fail-on-error', [CompletionResultType]::ParameterName, 'Exit 2 when an `error` record was written (a call was found but broken), after every record')
             [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent each record over several lines, for reading and reviewing golden files (the output is then a JSON stream, no longer NDJSON)')
+            [CompletionResult]::new('--no-call-ok', '--no-call-ok', [CompletionResultType]::ParameterName, 'Exit 0 when no call was found (instead of 1), so a golden-file loop under `set -eo pipefail` needs no `|| true`')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -178,6 +180,7 @@ Register-ArgumentCompleter -Native -CommandName 'toolcall' -ScriptBlock {
             [CompletionResult]::new('--block-buffered', '--block-buffered', [CompletionResultType]::ParameterName, 'Buffer output in blocks even on a terminal')
             [CompletionResult]::new('--fail-on-error', '--fail-on-error', [CompletionResultType]::ParameterName, 'Exit 2 when an `error` record was written (a call was found but broken), after every record')
             [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent each record over several lines, for reading and reviewing golden files (the output is then a JSON stream, no longer NDJSON)')
+            [CompletionResult]::new('--no-call-ok', '--no-call-ok', [CompletionResultType]::ParameterName, 'Exit 0 when no call was found (instead of 1), so a golden-file loop under `set -eo pipefail` needs no `|| true`')
             [CompletionResult]::new('--text', '--text', [CompletionResultType]::ParameterName, 'Print only the prose (calls, reasoning and markup removed)')
             [CompletionResult]::new('--no-strict', '--no-strict', [CompletionResultType]::ParameterName, 'Lenient mode: accept properties the schema does not declare, and calls to tools the file does not list (with a warning).')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Strict mode even when the config file turns it off.')
@@ -195,6 +198,7 @@ Register-ArgumentCompleter -Native -CommandName 'toolcall' -ScriptBlock {
             [CompletionResult]::new('--max-input', '--max-input', [CompletionResultType]::ParameterName, 'Largest input read, in bytes [default: 256 MiB]')
             [CompletionResult]::new('--lines', '--lines', [CompletionResultType]::ParameterName, 'Treat every input line as its own document')
             [CompletionResult]::new('--report', '--report', [CompletionResultType]::ParameterName, 'Write a `repair` record per document instead of the JSON')
+            [CompletionResult]::new('--text-as-string', '--text-as-string', [CompletionResultType]::ParameterName, 'Read a document that holds no JSON at all (`not json at all`) as one string, `"not json at all"`')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -275,7 +279,7 @@ Register-ArgumentCompleter -Native -CommandName 'toolcall' -ScriptBlock {
             break
         }
         'toolcall;render;tools' {
-            [CompletionResult]::new('--family', '--family', [CompletionResultType]::ParameterName, 'The model family (a format id, see `toolcall render families`).')
+            [CompletionResult]::new('--family', '--family', [CompletionResultType]::ParameterName, 'The model family: a format id (`toolcall render families`) or a model name (`qwen3`, `llama3.2`, `Qwen/Qwen3-8B`).')
             [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Expose every tool as SERVER___NAME (MCP style).')
             [CompletionResult]::new('--max-tools-size', '--max-tools-size', [CompletionResultType]::ParameterName, 'Largest tools file read, in bytes [default: 16 MiB], as for `validate --tools`: a larger one is refused before it is parsed (exit 2)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -283,7 +287,7 @@ Register-ArgumentCompleter -Native -CommandName 'toolcall' -ScriptBlock {
             break
         }
         'toolcall;render;result' {
-            [CompletionResult]::new('--family', '--family', [CompletionResultType]::ParameterName, 'The model family (a format id, see `toolcall render families`).')
+            [CompletionResult]::new('--family', '--family', [CompletionResultType]::ParameterName, 'The model family: a format id (`toolcall render families`) or a model name (`qwen3`, `llama3.2`, `Qwen/Qwen3-8B`).')
             [CompletionResult]::new('--id', '--id', [CompletionResultType]::ParameterName, 'The id of the call this result answers.')
             [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'The tool''s name (required unless --ndjson).')
             [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The tool''s server: the name is written as SERVER___NAME.')
@@ -296,7 +300,7 @@ Register-ArgumentCompleter -Native -CommandName 'toolcall' -ScriptBlock {
             break
         }
         'toolcall;render;call' {
-            [CompletionResult]::new('--family', '--family', [CompletionResultType]::ParameterName, 'The model family (a format id, see `toolcall render families`).')
+            [CompletionResult]::new('--family', '--family', [CompletionResultType]::ParameterName, 'The model family: a format id (`toolcall render families`) or a model name (`qwen3`, `llama3.2`, `Qwen/Qwen3-8B`).')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break

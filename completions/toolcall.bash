@@ -250,11 +250,11 @@ _toolcall() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer prompt-wrapper" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer prompt-wrapper qwen3 qwen3-thinking qwq qwen2.5 hermes-3 hermes-2-pro qwen3-coder qwen3.5 qwen3.6 qwen3.8 glm-4.5 glm-4.6 glm-4.7 glm-5 llama-3.1 llama-3.2 llama-3.3 xlam-2 granite-3 command-r command-a minimax-m2 seed-oss mistral magistral ministral devstral mixtral deepseek-r1 deepseek-v3-0324 deepseek-v3.1 deepseek-v3.1-thinking deepseek-v3.2-exp deepseek-v3.2 deepseek-v3.2-thinking deepseek-v4 deepseek-v4-thinking deepseek-v4.1 deepseek-v4.1-thinking kimi-k2 kimi-k2-thinking kimi-k2.5 kimi-k2.6 kimi-k3 gpt-oss llama-4 lfm2 olmo-3 phi-4-mini gemma-4 functiongemma gigachat3 gigachat-3 minicpm5 gemma-3" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer prompt-wrapper" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer prompt-wrapper qwen3 qwen3-thinking qwq qwen2.5 hermes-3 hermes-2-pro qwen3-coder qwen3.5 qwen3.6 qwen3.8 glm-4.5 glm-4.6 glm-4.7 glm-5 llama-3.1 llama-3.2 llama-3.3 xlam-2 granite-3 command-r command-a minimax-m2 seed-oss mistral magistral ministral devstral mixtral deepseek-r1 deepseek-v3-0324 deepseek-v3.1 deepseek-v3.1-thinking deepseek-v3.2-exp deepseek-v3.2 deepseek-v3.2-thinking deepseek-v4 deepseek-v4-thinking deepseek-v4.1 deepseek-v4.1-thinking kimi-k2 kimi-k2-thinking kimi-k2.5 kimi-k2.6 kimi-k3 gpt-oss llama-4 lfm2 olmo-3 phi-4-mini gemma-4 functiongemma gigachat3 gigachat-3 minicpm5 gemma-3" -- "${cur}"))
                     return 0
                     ;;
                 --repair-max-size)
@@ -270,7 +270,7 @@ _toolcall() {
                     return 0
                     ;;
                 --model)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "qwen3 qwen3-thinking qwq qwen2.5 hermes-3 hermes-2-pro qwen3-coder qwen3.5 qwen3.6 qwen3.8 glm-4.5 glm-4.6 glm-4.7 glm-5 llama-3.1 llama-3.2 llama-3.3 xlam-2 granite-3 command-r command-a minimax-m2 seed-oss mistral magistral ministral devstral mixtral deepseek-r1 deepseek-v3-0324 deepseek-v3.1 deepseek-v3.1-thinking deepseek-v3.2-exp deepseek-v3.2 deepseek-v3.2-thinking deepseek-v4 deepseek-v4-thinking deepseek-v4.1 deepseek-v4.1-thinking kimi-k2 kimi-k2-thinking kimi-k2.5 kimi-k2.6 kimi-k3 gpt-oss llama-4 lfm2 olmo-3 phi-4-mini gemma-4 functiongemma gigachat3 gigachat-3 minicpm5 gemma-3" -- "${cur}"))
                     return 0
                     ;;
                 --finish-reason)
@@ -286,7 +286,7 @@ _toolcall() {
                     return 0
                     ;;
                 --input)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "auto text terminal ollama openai llama-server" -- "${cur}"))
                     return 0
                     ;;
                 --max-buffer)
@@ -674,11 +674,11 @@ _toolcall() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer prompt-wrapper" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer prompt-wrapper qwen3 qwen3-thinking qwq qwen2.5 hermes-3 hermes-2-pro qwen3-coder qwen3.5 qwen3.6 qwen3.8 glm-4.5 glm-4.6 glm-4.7 glm-5 llama-3.1 llama-3.2 llama-3.3 xlam-2 granite-3 command-r command-a minimax-m2 seed-oss mistral magistral ministral devstral mixtral deepseek-r1 deepseek-v3-0324 deepseek-v3.1 deepseek-v3.1-thinking deepseek-v3.2-exp deepseek-v3.2 deepseek-v3.2-thinking deepseek-v4 deepseek-v4-thinking deepseek-v4.1 deepseek-v4.1-thinking kimi-k2 kimi-k2-thinking kimi-k2.5 kimi-k2.6 kimi-k3 gpt-oss llama-4 lfm2 olmo-3 phi-4-mini gemma-4 functiongemma gigachat3 gigachat-3 minicpm5 gemma-3" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer prompt-wrapper" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer prompt-wrapper qwen3 qwen3-thinking qwq qwen2.5 hermes-3 hermes-2-pro qwen3-coder qwen3.5 qwen3.6 qwen3.8 glm-4.5 glm-4.6 glm-4.7 glm-5 llama-3.1 llama-3.2 llama-3.3 xlam-2 granite-3 command-r command-a minimax-m2 seed-oss mistral magistral ministral devstral mixtral deepseek-r1 deepseek-v3-0324 deepseek-v3.1 deepseek-v3.1-thinking deepseek-v3.2-exp deepseek-v3.2 deepseek-v3.2-thinking deepseek-v4 deepseek-v4-thinking deepseek-v4.1 deepseek-v4.1-thinking kimi-k2 kimi-k2-thinking kimi-k2.5 kimi-k2.6 kimi-k3 gpt-oss llama-4 lfm2 olmo-3 phi-4-mini gemma-4 functiongemma gigachat3 gigachat-3 minicpm5 gemma-3" -- "${cur}"))
                     return 0
                     ;;
                 --repair-max-size)
@@ -694,7 +694,7 @@ _toolcall() {
                     return 0
                     ;;
                 --model)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "qwen3 qwen3-thinking qwq qwen2.5 hermes-3 hermes-2-pro qwen3-coder qwen3.5 qwen3.6 qwen3.8 glm-4.5 glm-4.6 glm-4.7 glm-5 llama-3.1 llama-3.2 llama-3.3 xlam-2 granite-3 command-r command-a minimax-m2 seed-oss mistral magistral ministral devstral mixtral deepseek-r1 deepseek-v3-0324 deepseek-v3.1 deepseek-v3.1-thinking deepseek-v3.2-exp deepseek-v3.2 deepseek-v3.2-thinking deepseek-v4 deepseek-v4-thinking deepseek-v4.1 deepseek-v4.1-thinking kimi-k2 kimi-k2-thinking kimi-k2.5 kimi-k2.6 kimi-k3 gpt-oss llama-4 lfm2 olmo-3 phi-4-mini gemma-4 functiongemma gigachat3 gigachat-3 minicpm5 gemma-3" -- "${cur}"))
                     return 0
                     ;;
                 --finish-reason)
@@ -710,7 +710,7 @@ _toolcall() {
                     return 0
                     ;;
                 --input)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "auto text terminal ollama openai llama-server" -- "${cur}"))
                     return 0
                     ;;
                 --max-buffer)
@@ -725,7 +725,7 @@ _toolcall() {
             return 0
             ;;
         toolcall__subcmd__parse)
-            opts="-j -s -L -g -a -f -q -m -c -l -0 -H -v -h --lines --field --jobs --max-input --no-messages --follow --hidden --no-ignore --glob --binary --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --think-window --generation-prompt --model --finish-reason --max-block --label --input --max-buffer --line-buffered --block-buffered --quiet --max-count --count --files-with-calls --null --with-filename --no-filename --shape --fail-on-error --pretty --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --help"
+            opts="-j -s -L -g -a -f -q -m -c -l -0 -H -v -h --lines --field --jobs --max-input --no-messages --follow --hidden --no-ignore --glob --binary --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --think-window --generation-prompt --model --finish-reason --max-block --label --input --max-buffer --line-buffered --block-buffered --quiet --max-count --count --files-with-calls --null --with-filename --no-filename --shape --fail-on-error --pretty --no-call-ok --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -756,11 +756,11 @@ _toolcall() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer prompt-wrapper" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer prompt-wrapper qwen3 qwen3-thinking qwq qwen2.5 hermes-3 hermes-2-pro qwen3-coder qwen3.5 qwen3.6 qwen3.8 glm-4.5 glm-4.6 glm-4.7 glm-5 llama-3.1 llama-3.2 llama-3.3 xlam-2 granite-3 command-r command-a minimax-m2 seed-oss mistral magistral ministral devstral mixtral deepseek-r1 deepseek-v3-0324 deepseek-v3.1 deepseek-v3.1-thinking deepseek-v3.2-exp deepseek-v3.2 deepseek-v3.2-thinking deepseek-v4 deepseek-v4-thinking deepseek-v4.1 deepseek-v4.1-thinking kimi-k2 kimi-k2-thinking kimi-k2.5 kimi-k2.6 kimi-k3 gpt-oss llama-4 lfm2 olmo-3 phi-4-mini gemma-4 functiongemma gigachat3 gigachat-3 minicpm5 gemma-3" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer prompt-wrapper" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer prompt-wrapper qwen3 qwen3-thinking qwq qwen2.5 hermes-3 hermes-2-pro qwen3-coder qwen3.5 qwen3.6 qwen3.8 glm-4.5 glm-4.6 glm-4.7 glm-5 llama-3.1 llama-3.2 llama-3.3 xlam-2 granite-3 command-r command-a minimax-m2 seed-oss mistral magistral ministral devstral mixtral deepseek-r1 deepseek-v3-0324 deepseek-v3.1 deepseek-v3.1-thinking deepseek-v3.2-exp deepseek-v3.2 deepseek-v3.2-thinking deepseek-v4 deepseek-v4-thinking deepseek-v4.1 deepseek-v4.1-thinking kimi-k2 kimi-k2-thinking kimi-k2.5 kimi-k2.6 kimi-k3 gpt-oss llama-4 lfm2 olmo-3 phi-4-mini gemma-4 functiongemma gigachat3 gigachat-3 minicpm5 gemma-3" -- "${cur}"))
                     return 0
                     ;;
                 --repair-max-size)
@@ -776,7 +776,7 @@ _toolcall() {
                     return 0
                     ;;
                 --model)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "qwen3 qwen3-thinking qwq qwen2.5 hermes-3 hermes-2-pro qwen3-coder qwen3.5 qwen3.6 qwen3.8 glm-4.5 glm-4.6 glm-4.7 glm-5 llama-3.1 llama-3.2 llama-3.3 xlam-2 granite-3 command-r command-a minimax-m2 seed-oss mistral magistral ministral devstral mixtral deepseek-r1 deepseek-v3-0324 deepseek-v3.1 deepseek-v3.1-thinking deepseek-v3.2-exp deepseek-v3.2 deepseek-v3.2-thinking deepseek-v4 deepseek-v4-thinking deepseek-v4.1 deepseek-v4.1-thinking kimi-k2 kimi-k2-thinking kimi-k2.5 kimi-k2.6 kimi-k3 gpt-oss llama-4 lfm2 olmo-3 phi-4-mini gemma-4 functiongemma gigachat3 gigachat-3 minicpm5 gemma-3" -- "${cur}"))
                     return 0
                     ;;
                 --finish-reason)
@@ -792,7 +792,7 @@ _toolcall() {
                     return 0
                     ;;
                 --input)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "auto text terminal ollama openai llama-server" -- "${cur}"))
                     return 0
                     ;;
                 --max-buffer)
@@ -860,7 +860,7 @@ _toolcall() {
             fi
             case "${prev}" in
                 --family)
-                    COMPREPLY=($(compgen -W "hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer prompt-wrapper" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer prompt-wrapper qwen3 qwen3-thinking qwq qwen2.5 hermes-3 hermes-2-pro qwen3-coder qwen3.5 qwen3.6 qwen3.8 glm-4.5 glm-4.6 glm-4.7 glm-5 llama-3.1 llama-3.2 llama-3.3 xlam-2 granite-3 command-r command-a minimax-m2 seed-oss mistral magistral ministral devstral mixtral deepseek-r1 deepseek-v3-0324 deepseek-v3.1 deepseek-v3.1-thinking deepseek-v3.2-exp deepseek-v3.2 deepseek-v3.2-thinking deepseek-v4 deepseek-v4-thinking deepseek-v4.1 deepseek-v4.1-thinking kimi-k2 kimi-k2-thinking kimi-k2.5 kimi-k2.6 kimi-k3 gpt-oss llama-4 lfm2 olmo-3 phi-4-mini gemma-4 functiongemma gigachat3 gigachat-3 minicpm5 gemma-3" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -976,7 +976,7 @@ _toolcall() {
             fi
             case "${prev}" in
                 --family)
-                    COMPREPLY=($(compgen -W "hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer prompt-wrapper" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer prompt-wrapper qwen3 qwen3-thinking qwq qwen2.5 hermes-3 hermes-2-pro qwen3-coder qwen3.5 qwen3.6 qwen3.8 glm-4.5 glm-4.6 glm-4.7 glm-5 llama-3.1 llama-3.2 llama-3.3 xlam-2 granite-3 command-r command-a minimax-m2 seed-oss mistral magistral ministral devstral mixtral deepseek-r1 deepseek-v3-0324 deepseek-v3.1 deepseek-v3.1-thinking deepseek-v3.2-exp deepseek-v3.2 deepseek-v3.2-thinking deepseek-v4 deepseek-v4-thinking deepseek-v4.1 deepseek-v4.1-thinking kimi-k2 kimi-k2-thinking kimi-k2.5 kimi-k2.6 kimi-k3 gpt-oss llama-4 lfm2 olmo-3 phi-4-mini gemma-4 functiongemma gigachat3 gigachat-3 minicpm5 gemma-3" -- "${cur}"))
                     return 0
                     ;;
                 --id)
@@ -1010,7 +1010,7 @@ _toolcall() {
             fi
             case "${prev}" in
                 --family)
-                    COMPREPLY=($(compgen -W "hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer prompt-wrapper" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer prompt-wrapper qwen3 qwen3-thinking qwq qwen2.5 hermes-3 hermes-2-pro qwen3-coder qwen3.5 qwen3.6 qwen3.8 glm-4.5 glm-4.6 glm-4.7 glm-5 llama-3.1 llama-3.2 llama-3.3 xlam-2 granite-3 command-r command-a minimax-m2 seed-oss mistral magistral ministral devstral mixtral deepseek-r1 deepseek-v3-0324 deepseek-v3.1 deepseek-v3.1-thinking deepseek-v3.2-exp deepseek-v3.2 deepseek-v3.2-thinking deepseek-v4 deepseek-v4-thinking deepseek-v4.1 deepseek-v4.1-thinking kimi-k2 kimi-k2-thinking kimi-k2.5 kimi-k2.6 kimi-k3 gpt-oss llama-4 lfm2 olmo-3 phi-4-mini gemma-4 functiongemma gigachat3 gigachat-3 minicpm5 gemma-3" -- "${cur}"))
                     return 0
                     ;;
                 --server)
@@ -1029,7 +1029,7 @@ _toolcall() {
             return 0
             ;;
         toolcall__subcmd__repair)
-            opts="-h --lines --report --max-depth --timeout-ms --max-size --max-input --help"
+            opts="-h --lines --report --max-depth --timeout-ms --max-size --max-input --text-as-string --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1059,7 +1059,7 @@ _toolcall() {
             return 0
             ;;
         toolcall__subcmd__split)
-            opts="-j -s -L -g -a -f -v -h --lines --field --jobs --max-input --no-messages --follow --hidden --no-ignore --glob --binary --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --think-window --generation-prompt --model --finish-reason --max-block --label --input --max-buffer --line-buffered --block-buffered --fail-on-error --pretty --text --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --help"
+            opts="-j -s -L -g -a -f -v -h --lines --field --jobs --max-input --no-messages --follow --hidden --no-ignore --glob --binary --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --think-window --generation-prompt --model --finish-reason --max-block --label --input --max-buffer --line-buffered --block-buffered --fail-on-error --pretty --no-call-ok --text --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1090,11 +1090,11 @@ _toolcall() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer prompt-wrapper" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer prompt-wrapper qwen3 qwen3-thinking qwq qwen2.5 hermes-3 hermes-2-pro qwen3-coder qwen3.5 qwen3.6 qwen3.8 glm-4.5 glm-4.6 glm-4.7 glm-5 llama-3.1 llama-3.2 llama-3.3 xlam-2 granite-3 command-r command-a minimax-m2 seed-oss mistral magistral ministral devstral mixtral deepseek-r1 deepseek-v3-0324 deepseek-v3.1 deepseek-v3.1-thinking deepseek-v3.2-exp deepseek-v3.2 deepseek-v3.2-thinking deepseek-v4 deepseek-v4-thinking deepseek-v4.1 deepseek-v4.1-thinking kimi-k2 kimi-k2-thinking kimi-k2.5 kimi-k2.6 kimi-k3 gpt-oss llama-4 lfm2 olmo-3 phi-4-mini gemma-4 functiongemma gigachat3 gigachat-3 minicpm5 gemma-3" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer prompt-wrapper" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer prompt-wrapper qwen3 qwen3-thinking qwq qwen2.5 hermes-3 hermes-2-pro qwen3-coder qwen3.5 qwen3.6 qwen3.8 glm-4.5 glm-4.6 glm-4.7 glm-5 llama-3.1 llama-3.2 llama-3.3 xlam-2 granite-3 command-r command-a minimax-m2 seed-oss mistral magistral ministral devstral mixtral deepseek-r1 deepseek-v3-0324 deepseek-v3.1 deepseek-v3.1-thinking deepseek-v3.2-exp deepseek-v3.2 deepseek-v3.2-thinking deepseek-v4 deepseek-v4-thinking deepseek-v4.1 deepseek-v4.1-thinking kimi-k2 kimi-k2-thinking kimi-k2.5 kimi-k2.6 kimi-k3 gpt-oss llama-4 lfm2 olmo-3 phi-4-mini gemma-4 functiongemma gigachat3 gigachat-3 minicpm5 gemma-3" -- "${cur}"))
                     return 0
                     ;;
                 --repair-max-size)
@@ -1110,7 +1110,7 @@ _toolcall() {
                     return 0
                     ;;
                 --model)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "qwen3 qwen3-thinking qwq qwen2.5 hermes-3 hermes-2-pro qwen3-coder qwen3.5 qwen3.6 qwen3.8 glm-4.5 glm-4.6 glm-4.7 glm-5 llama-3.1 llama-3.2 llama-3.3 xlam-2 granite-3 command-r command-a minimax-m2 seed-oss mistral magistral ministral devstral mixtral deepseek-r1 deepseek-v3-0324 deepseek-v3.1 deepseek-v3.1-thinking deepseek-v3.2-exp deepseek-v3.2 deepseek-v3.2-thinking deepseek-v4 deepseek-v4-thinking deepseek-v4.1 deepseek-v4.1-thinking kimi-k2 kimi-k2-thinking kimi-k2.5 kimi-k2.6 kimi-k3 gpt-oss llama-4 lfm2 olmo-3 phi-4-mini gemma-4 functiongemma gigachat3 gigachat-3 minicpm5 gemma-3" -- "${cur}"))
                     return 0
                     ;;
                 --finish-reason)
@@ -1126,7 +1126,7 @@ _toolcall() {
                     return 0
                     ;;
                 --input)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "auto text terminal ollama openai llama-server" -- "${cur}"))
                     return 0
                     ;;
                 --max-buffer)
@@ -1161,18 +1161,18 @@ _toolcall() {
             return 0
             ;;
         toolcall__subcmd__stream)
-            opts="-f -v -h --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --think-window --generation-prompt --model --finish-reason --max-block --label --input --max-buffer --block-buffered --chunk-size --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --fail-on-error --pretty --help"
+            opts="-f -v -h --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --think-window --generation-prompt --model --finish-reason --max-block --label --input --max-buffer --block-buffered --chunk-size --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --fail-on-error --pretty --no-call-ok --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer prompt-wrapper" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer prompt-wrapper qwen3 qwen3-thinking qwq qwen2.5 hermes-3 hermes-2-pro qwen3-coder qwen3.5 qwen3.6 qwen3.8 glm-4.5 glm-4.6 glm-4.7 glm-5 llama-3.1 llama-3.2 llama-3.3 xlam-2 granite-3 command-r command-a minimax-m2 seed-oss mistral magistral ministral devstral mixtral deepseek-r1 deepseek-v3-0324 deepseek-v3.1 deepseek-v3.1-thinking deepseek-v3.2-exp deepseek-v3.2 deepseek-v3.2-thinking deepseek-v4 deepseek-v4-thinking deepseek-v4.1 deepseek-v4.1-thinking kimi-k2 kimi-k2-thinking kimi-k2.5 kimi-k2.6 kimi-k3 gpt-oss llama-4 lfm2 olmo-3 phi-4-mini gemma-4 functiongemma gigachat3 gigachat-3 minicpm5 gemma-3" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer prompt-wrapper" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer prompt-wrapper qwen3 qwen3-thinking qwq qwen2.5 hermes-3 hermes-2-pro qwen3-coder qwen3.5 qwen3.6 qwen3.8 glm-4.5 glm-4.6 glm-4.7 glm-5 llama-3.1 llama-3.2 llama-3.3 xlam-2 granite-3 command-r command-a minimax-m2 seed-oss mistral magistral ministral devstral mixtral deepseek-r1 deepseek-v3-0324 deepseek-v3.1 deepseek-v3.1-thinking deepseek-v3.2-exp deepseek-v3.2 deepseek-v3.2-thinking deepseek-v4 deepseek-v4-thinking deepseek-v4.1 deepseek-v4.1-thinking kimi-k2 kimi-k2-thinking kimi-k2.5 kimi-k2.6 kimi-k3 gpt-oss llama-4 lfm2 olmo-3 phi-4-mini gemma-4 functiongemma gigachat3 gigachat-3 minicpm5 gemma-3" -- "${cur}"))
                     return 0
                     ;;
                 --repair-max-size)
@@ -1188,7 +1188,7 @@ _toolcall() {
                     return 0
                     ;;
                 --model)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "qwen3 qwen3-thinking qwq qwen2.5 hermes-3 hermes-2-pro qwen3-coder qwen3.5 qwen3.6 qwen3.8 glm-4.5 glm-4.6 glm-4.7 glm-5 llama-3.1 llama-3.2 llama-3.3 xlam-2 granite-3 command-r command-a minimax-m2 seed-oss mistral magistral ministral devstral mixtral deepseek-r1 deepseek-v3-0324 deepseek-v3.1 deepseek-v3.1-thinking deepseek-v3.2-exp deepseek-v3.2 deepseek-v3.2-thinking deepseek-v4 deepseek-v4-thinking deepseek-v4.1 deepseek-v4.1-thinking kimi-k2 kimi-k2-thinking kimi-k2.5 kimi-k2.6 kimi-k3 gpt-oss llama-4 lfm2 olmo-3 phi-4-mini gemma-4 functiongemma gigachat3 gigachat-3 minicpm5 gemma-3" -- "${cur}"))
                     return 0
                     ;;
                 --finish-reason)
@@ -1204,7 +1204,7 @@ _toolcall() {
                     return 0
                     ;;
                 --input)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "auto text terminal ollama openai llama-server" -- "${cur}"))
                     return 0
                     ;;
                 --max-buffer)
@@ -1274,11 +1274,11 @@ _toolcall() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer prompt-wrapper" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer prompt-wrapper qwen3 qwen3-thinking qwq qwen2.5 hermes-3 hermes-2-pro qwen3-coder qwen3.5 qwen3.6 qwen3.8 glm-4.5 glm-4.6 glm-4.7 glm-5 llama-3.1 llama-3.2 llama-3.3 xlam-2 granite-3 command-r command-a minimax-m2 seed-oss mistral magistral ministral devstral mixtral deepseek-r1 deepseek-v3-0324 deepseek-v3.1 deepseek-v3.1-thinking deepseek-v3.2-exp deepseek-v3.2 deepseek-v3.2-thinking deepseek-v4 deepseek-v4-thinking deepseek-v4.1 deepseek-v4.1-thinking kimi-k2 kimi-k2-thinking kimi-k2.5 kimi-k2.6 kimi-k3 gpt-oss llama-4 lfm2 olmo-3 phi-4-mini gemma-4 functiongemma gigachat3 gigachat-3 minicpm5 gemma-3" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer prompt-wrapper" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hermes qwen3-coder-xml glm4-moe functionary fenced-tool-call fenced-json bare-json llama3-json xlam granite cohere internlm jamba minimax minimax-m2 minimax-m3 seed-oss longcat nemotron-toolcall inkling hunyuan-v4 ernie45 mistral deepseek-v3 deepseek-v3.1 deepseek-dsml kimi-k2 kimi-k3 step3 harmony pythonic lfm2 olmo3 llama-python-tag phi4-mini functionary-v3.2 gemini-function-call sarashina apertus gigachat3 minicpm5 solar-open plamo3 iquest dots k2-v3 glm53-flash muse-glimmer prompt-wrapper qwen3 qwen3-thinking qwq qwen2.5 hermes-3 hermes-2-pro qwen3-coder qwen3.5 qwen3.6 qwen3.8 glm-4.5 glm-4.6 glm-4.7 glm-5 llama-3.1 llama-3.2 llama-3.3 xlam-2 granite-3 command-r command-a minimax-m2 seed-oss mistral magistral ministral devstral mixtral deepseek-r1 deepseek-v3-0324 deepseek-v3.1 deepseek-v3.1-thinking deepseek-v3.2-exp deepseek-v3.2 deepseek-v3.2-thinking deepseek-v4 deepseek-v4-thinking deepseek-v4.1 deepseek-v4.1-thinking kimi-k2 kimi-k2-thinking kimi-k2.5 kimi-k2.6 kimi-k3 gpt-oss llama-4 lfm2 olmo-3 phi-4-mini gemma-4 functiongemma gigachat3 gigachat-3 minicpm5 gemma-3" -- "${cur}"))
                     return 0
                     ;;
                 --repair-max-size)
@@ -1294,7 +1294,7 @@ _toolcall() {
                     return 0
                     ;;
                 --model)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "qwen3 qwen3-thinking qwq qwen2.5 hermes-3 hermes-2-pro qwen3-coder qwen3.5 qwen3.6 qwen3.8 glm-4.5 glm-4.6 glm-4.7 glm-5 llama-3.1 llama-3.2 llama-3.3 xlam-2 granite-3 command-r command-a minimax-m2 seed-oss mistral magistral ministral devstral mixtral deepseek-r1 deepseek-v3-0324 deepseek-v3.1 deepseek-v3.1-thinking deepseek-v3.2-exp deepseek-v3.2 deepseek-v3.2-thinking deepseek-v4 deepseek-v4-thinking deepseek-v4.1 deepseek-v4.1-thinking kimi-k2 kimi-k2-thinking kimi-k2.5 kimi-k2.6 kimi-k3 gpt-oss llama-4 lfm2 olmo-3 phi-4-mini gemma-4 functiongemma gigachat3 gigachat-3 minicpm5 gemma-3" -- "${cur}"))
                     return 0
                     ;;
                 --finish-reason)
@@ -1310,7 +1310,7 @@ _toolcall() {
                     return 0
                     ;;
                 --input)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "auto text terminal ollama openai llama-server" -- "${cur}"))
                     return 0
                     ;;
                 --max-buffer)

@@ -89,6 +89,7 @@ set edit:completion:arg-completer[toolcall] = {|@words|
             cand --no-filename 'With `-c`, never prefix counts with the document''s name'
             cand --fail-on-error 'Exit 2 when an `error` record was written (a call was found but broken), after every record'
             cand --pretty 'Indent each record over several lines, for reading and reviewing golden files (the output is then a JSON stream, no longer NDJSON)'
+            cand --no-call-ok 'Exit 0 when no call was found (instead of 1), so a golden-file loop under `set -eo pipefail` needs no `|| true`'
             cand --no-strict 'Lenient mode: accept properties the schema does not declare, and calls to tools the file does not list (with a warning).'
             cand --strict 'Strict mode even when the config file turns it off.'
             cand --no-config 'Do not look for a `.toolcall.json5` configuration file.'
@@ -128,6 +129,7 @@ set edit:completion:arg-completer[toolcall] = {|@words|
             cand --verbose 'Log to stderr (`-vv`: also argument values), per document with a correlation id.'
             cand --fail-on-error 'Exit 2 when an `error` record was written (a call was found but broken), after every record'
             cand --pretty 'Indent each record over several lines, for reading and reviewing golden files (the output is then a JSON stream, no longer NDJSON)'
+            cand --no-call-ok 'Exit 0 when no call was found (instead of 1), so a golden-file loop under `set -eo pipefail` needs no `|| true`'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -172,6 +174,7 @@ set edit:completion:arg-completer[toolcall] = {|@words|
             cand --block-buffered 'Buffer output in blocks even on a terminal'
             cand --fail-on-error 'Exit 2 when an `error` record was written (a call was found but broken), after every record'
             cand --pretty 'Indent each record over several lines, for reading and reviewing golden files (the output is then a JSON stream, no longer NDJSON)'
+            cand --no-call-ok 'Exit 0 when no call was found (instead of 1), so a golden-file loop under `set -eo pipefail` needs no `|| true`'
             cand --text 'Print only the prose (calls, reasoning and markup removed)'
             cand --no-strict 'Lenient mode: accept properties the schema does not declare, and calls to tools the file does not list (with a warning).'
             cand --strict 'Strict mode even when the config file turns it off.'
@@ -188,6 +191,7 @@ set edit:completion:arg-completer[toolcall] = {|@words|
             cand --max-input 'Largest input read, in bytes [default: 256 MiB]'
             cand --lines 'Treat every input line as its own document'
             cand --report 'Write a `repair` record per document instead of the JSON'
+            cand --text-as-string 'Read a document that holds no JSON at all (`not json at all`) as one string, `"not json at all"`'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -264,14 +268,14 @@ set edit:completion:arg-completer[toolcall] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'toolcall;render;tools'= {
-            cand --family 'The model family (a format id, see `toolcall render families`).'
+            cand --family 'The model family: a format id (`toolcall render families`) or a model name (`qwen3`, `llama3.2`, `Qwen/Qwen3-8B`).'
             cand --server 'Expose every tool as SERVER___NAME (MCP style).'
             cand --max-tools-size 'Largest tools file read, in bytes [default: 16 MiB], as for `validate --tools`: a larger one is refused before it is parsed (exit 2)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
         &'toolcall;render;result'= {
-            cand --family 'The model family (a format id, see `toolcall render families`).'
+            cand --family 'The model family: a format id (`toolcall render families`) or a model name (`qwen3`, `llama3.2`, `Qwen/Qwen3-8B`).'
             cand --id 'The id of the call this result answers.'
             cand --name 'The tool''s name (required unless --ndjson).'
             cand --server 'The tool''s server: the name is written as SERVER___NAME.'
@@ -283,7 +287,7 @@ set edit:completion:arg-completer[toolcall] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'toolcall;render;call'= {
-            cand --family 'The model family (a format id, see `toolcall render families`).'
+            cand --family 'The model family: a format id (`toolcall render families`) or a model name (`qwen3`, `llama3.2`, `Qwen/Qwen3-8B`).'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }

@@ -61,6 +61,42 @@ pub struct Config {
     /// call naming one of them is recovered on weaker evidence (see
     /// `docs/recovery.md`). `None` without a tools file.
     pub tool_names: Option<std::sync::Arc<[String]>>,
+    /// How many model replies of the same name came before this one in the
+    /// conversation (`loop` counts the assistant turns, a resumed history's
+    /// included; `0` elsewhere). With `doc` it goes into the ids derived for
+    /// calls that came without one, so that no two documents of a run or
+    /// turns of a conversation share an id.
+    pub turn: u64,
+}
+
+/// Models the format modules do not list because they have no tool-call
+/// format of their own, with the format their prompted tool use writes and
+/// the generation prompt of their chat template: `(name, format id,
+/// prompt)`. `--model` and the other flags that name a model read them
+/// after the formats' own names.
+///
+/// Gemma 3 has no tool tokens; Google's function-calling guide for it, and
+/// the Gemma 3 tool templates of vLLM, prompt it to answer with a Python
+/// list of calls, `[get_weather(city="Paris")]`: the `pythonic` format.
+pub const PROMPTED_MODELS: &[(&str, &str, &str)] =
+    &[("gemma-3", "pythonic", "<start_of_turn>model\n")];
+
+/// The [`PROMPTED_MODELS`] entry a served model name names, matched as
+/// `formats::registry::model` matches the formats' names (word by word,
+/// the longest known name the served name starts with): its format and
+/// generation prompt.
+pub fn prompted_model(name: &str) -> Option<(crate::formats::FormatId, &'static str)> {
+    use crate::formats::registry::name_words;
+    let words = name_words(name);
+    PROMPTED_MODELS
+        .iter()
+        .filter_map(|&(known, id, prompt)| {
+            let known = name_words(known);
+            let fits = !known.is_empty() && words.starts_with(&known);
+            fits.then_some((known.len(), id, prompt))
+        })
+        .max_by_key(|&(n, _, _)| n)
+        .and_then(|(_, id, prompt)| crate::formats::FormatId::from_id(id).map(|f| (f, prompt)))
 }
 
 /// Default [`Config::think_window`]: off. Looking for a closer holds a
@@ -90,6 +126,7 @@ impl Default for Config {
             generation_prompt: None,
             truncated: false,
             tool_names: None,
+            turn: 0,
         }
     }
 }

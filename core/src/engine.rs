@@ -130,6 +130,8 @@ enum Mode {
 /// ```
 pub struct Engine {
     cfg: Config,
+    /// [`id_salt`] of the document, for derived call ids.
+    salt: u64,
     /// Bytes that may lead a marker starting after them (read once from the
     /// registry for the format choice).
     lead_bytes: [bool; 256],
@@ -392,6 +394,7 @@ impl Engine {
         let lead_bytes = registry::lead_bytes(&cfg);
         let extra_stop = registry::extra_stop(&cfg);
         Engine {
+            salt: id_salt(&cfg.doc, cfg.turn),
             cfg,
             lead_bytes,
             buf: Vec::with_capacity(8 * 1024),
@@ -1224,7 +1227,7 @@ impl Engine {
         self.start_tried = head.len();
         if let Some(name) = fmt.early_name(head) {
             let index = self.calls;
-            let id = derive_id(index, self.base + pos as u64, &name);
+            let id = derive_id(self.salt, index, self.base + pos as u64, &name);
             sink.event(Event::ToolCallStart {
                 index,
                 id: &id,
@@ -1364,7 +1367,8 @@ impl Engine {
         self.calls += 1;
         let span = self.span(from, to);
         let raw = &data[from..to];
-        let id = c.id.unwrap_or_else(|| derive_id(index, span[0], &c.name));
+        let id =
+            c.id.unwrap_or_else(|| derive_id(self.salt, index, span[0], &c.name));
         let format = match &self.cfg.format {
             FormatChoice::Only(f) => f.as_str(),
             FormatChoice::Auto => c.format.as_str(),
@@ -1803,18 +1807,38 @@ fn json_fault(block: &[u8]) -> usize {
     (start + line_start + e.column().saturating_sub(1)).min(block.len())
 }
 
-/// A deterministic id derived from the call's index, offset and name (a
-/// 64-bit FNV-1a hash folded to 32 bits). It does not depend on the call's
-/// body, so `tool_call_start` can carry it before the body has arrived.
-pub fn derive_id(index: usize, offset: u64, name: &str) -> String {
+/// FNV-1a over `parts`, from `h`.
+fn fnv1a(mut h: u64, parts: &[&[u8]]) -> u64 {
     const PRIME: u64 = 0x0000_0100_0000_01b3;
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let (index, offset) = ((index as u64).to_le_bytes(), offset.to_le_bytes());
-    for part in [&index[..], &offset[..], name.as_bytes()] {
-        for &b in part {
+    for part in parts {
+        for &b in *part {
             h = (h ^ u64::from(b)).wrapping_mul(PRIME);
         }
     }
+    h
+}
+
+/// The part of a derived call id that names the document: a 64-bit FNV-1a
+/// hash of its name (`doc`, its length first) and its turn
+/// ([`Config::turn`]). Computed once per document.
+pub fn id_salt(doc: &str, turn: u64) -> u64 {
+    let len = (doc.len() as u64).to_le_bytes();
+    fnv1a(
+        0xcbf2_9ce4_8422_2325,
+        &[&len, doc.as_bytes(), &turn.to_le_bytes()],
+    )
+}
+
+/// A deterministic id for a call that came without one: `call_` and 8 hex
+/// digits, a 64-bit FNV-1a hash of the document ([`id_salt`]: its name and
+/// turn), the call's index, its offset and its name, folded to 32 bits.
+/// It does not depend on the call's body, so `tool_call_start` can carry it
+/// before the body has arrived; it does depend on the document, so the
+/// same call in two documents (files, `--lines` records, `loop` turns) gets
+/// two ids.
+pub fn derive_id(salt: u64, index: usize, offset: u64, name: &str) -> String {
+    let (index, offset) = ((index as u64).to_le_bytes(), offset.to_le_bytes());
+    let h = fnv1a(salt, &[&index, &offset, name.as_bytes()]);
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let folded = (h ^ (h >> 32)) as u32;
     let mut id = String::with_capacity(13);

@@ -180,6 +180,7 @@ impl Options {
             truncated,
             // set from the tools a parse is given (see `Tools::engine`)
             tool_names: None,
+            turn: 0,
         };
         Ok(Options {
             cfg,

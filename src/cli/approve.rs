@@ -59,7 +59,7 @@ pub struct ApprovalArgs {
     /// Example:
     ///
     ///   toolcall exec --tools t.json --approver 'jq -c "{approved: (.risk != \"critical\")}"' calls.ndjson
-    #[arg(long, value_name = "CMD", verbatim_doc_comment)]
+    #[arg(hide_short_help = true, long, value_name = "CMD", verbatim_doc_comment)]
     pub approver: Option<String>,
 
     /// Run calls that match RULE without asking (repeatable).
@@ -97,7 +97,12 @@ pub struct ApprovalArgs {
     /// Example:
     ///
     ///   toolcall exec --tools t.json --max-risk medium calls.ndjson
-    #[arg(long, value_name = "LEVEL", verbatim_doc_comment)]
+    #[arg(
+        hide_short_help = true,
+        long,
+        value_name = "LEVEL",
+        verbatim_doc_comment
+    )]
     pub max_risk: Option<Risk>,
 
     /// Remembered permissions (JSON): always_allow, always_deny,
@@ -106,7 +111,12 @@ pub struct ApprovalArgs {
     /// Example:
     ///
     ///   toolcall exec --tools t.json --permissions ~/.config/toolcall/permissions.json c.ndjson
-    #[arg(long, value_name = "FILE", verbatim_doc_comment)]
+    #[arg(
+        hide_short_help = true,
+        long,
+        value_name = "FILE",
+        verbatim_doc_comment
+    )]
     pub permissions: Option<PathBuf>,
 
     /// Session cache (JSON): decisions remembered "for the session" are

@@ -1,7 +1,6 @@
 //! Flags and input handling shared by the subcommands.
 
 use crate::engine::{Config, FormatChoice};
-use crate::formats;
 use crate::wire::{InputKind, WireConfig};
 use anyhow::Context;
 use clap::Args;
@@ -32,25 +31,25 @@ pub struct EngineArgs {
     /// By default a fenced JSON block whose value has the full shape of a call
     /// (a name and an arguments object) is a call; any other JSON in a fence
     /// is text.
-    #[arg(long)]
+    #[arg(hide_short_help = true, long)]
     pub no_json_blocks: bool,
 
     /// Also look for call-shaped JSON inline in prose (least reliable).
-    #[arg(long)]
+    #[arg(hide_short_help = true, long)]
     pub inline_json: bool,
 
     /// Do not repair broken argument JSON.
     ///
     /// Without repair, arguments that are not valid JSON give a TLP-002
     /// error record instead of a call.
-    #[arg(long)]
+    #[arg(hide_short_help = true, long)]
     pub no_repair: bool,
 
     /// Largest broken argument JSON to repair, in bytes.
     ///
     /// Arguments that need repair and are larger give a TLP-007 error
     /// record; valid JSON of any size is taken as it is.
-    #[arg(long, value_name = "BYTES", default_value_t = crate::repair::DEFAULT_MAX_INPUT_BYTES)]
+    #[arg(hide_short_help = true, long, value_name = "BYTES", default_value_t = crate::repair::DEFAULT_MAX_INPUT_BYTES)]
     pub repair_max_size: usize,
 
     /// Also report calls drafted inside reasoning, flagged `in_reasoning`.
@@ -60,7 +59,7 @@ pub struct EngineArgs {
     /// reported with `"in_reasoning": true`. Reasoning left open at the end
     /// of a document with no other call is always reported this way, so a
     /// call is never silently lost.
-    #[arg(long)]
+    #[arg(hide_short_help = true, long)]
     pub reasoning_calls: bool,
 
     /// The output starts inside a think block opened by the prompt.
@@ -71,7 +70,7 @@ pub struct EngineArgs {
     /// Without it (and without `--generation-prompt` or `--model`), a
     /// `</think>` with no opener is markup, unless `--think-window` is set:
     /// see there.
-    #[arg(long)]
+    #[arg(hide_short_help = true, long)]
     pub think_open: bool,
 
     /// How far into a document to look for a reasoning closer the prompt
@@ -89,7 +88,7 @@ pub struct EngineArgs {
     /// the first byte. Past the window a lone closer is markup and what
     /// precedes it text. 0 to 4 GiB, and never more than --max-block: what
     /// is held back stays within that bound.
-    #[arg(long, value_name = "BYTES", default_value_t = toolcall_core::config::DEFAULT_THINK_WINDOW, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=MAX_HELD))]
+    #[arg(hide_short_help = true, long, value_name = "BYTES", default_value_t = toolcall_core::config::DEFAULT_THINK_WINDOW, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=MAX_HELD))]
     pub think_window: usize,
 
     /// The text the chat template appended after the last message.
@@ -102,7 +101,7 @@ pub struct EngineArgs {
     /// The text is taken verbatim (write newlines with $'…\n' in a shell)
     /// and is not part of the document: offsets start after it.
     /// `--think-open` is the short form for a prompt ending in `<think>`.
-    #[arg(long, value_name = "TEXT")]
+    #[arg(hide_short_help = true, long, value_name = "TEXT")]
     pub generation_prompt: Option<String>,
 
     /// The model that wrote the output: its format and default generation
@@ -114,7 +113,8 @@ pub struct EngineArgs {
     /// default. A served name such as `qwen3:8b`, `llama3.2` or
     /// `Qwen/Qwen3-8B` matches the longest known name it starts with, word by
     /// word (case, `-`/`.`/`_`/`:` and an `org/` prefix ignored).
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", value_parser = super::names::NameParser::model(),
+          hide_possible_values = true)]
     pub model: Option<String>,
 
     /// Why the output ended: `stop` (an end token) or `length` (the token
@@ -126,7 +126,7 @@ pub struct EngineArgs {
     /// Without it, a call cut at the end is recovered when its arguments
     /// can be closed (sloppy models do stop early). Wire inputs take it from
     /// `done_reason` / `finish_reason`.
-    #[arg(long, value_name = "REASON", value_parser = ["stop", "length"])]
+    #[arg(hide_short_help = true, long, value_name = "REASON", value_parser = ["stop", "length"])]
     pub finish_reason: Option<String>,
 
     /// Largest candidate block held back while undecided, in bytes.
@@ -135,7 +135,7 @@ pub struct EngineArgs {
     /// those bytes are given back as text with a TLP-007 error and the
     /// search for markers resumes after them (the same in `parse` and
     /// `stream`, however the input arrives).
-    #[arg(long, value_name = "BYTES", default_value_t = 1 << 20, value_parser = bytes_parser(MAX_HELD))]
+    #[arg(hide_short_help = true, long, value_name = "BYTES", default_value_t = 1 << 20, value_parser = bytes_parser(MAX_HELD))]
     pub max_block: usize,
 
     /// The name standard input goes by in records (`doc`) and messages.
@@ -143,7 +143,7 @@ pub struct EngineArgs {
     /// Without it stdin is `-`. `toolcall parse --label x.txt < x.txt`
     /// writes the same records as `toolcall parse x.txt`, so golden files
     /// made either way compare equal.
-    #[arg(long, value_name = "NAME")]
+    #[arg(hide_short_help = true, long, value_name = "NAME")]
     pub label: Option<String>,
 }
 
@@ -163,17 +163,14 @@ impl EngineArgs {
         let mut format = self.format;
         let mut generation_prompt = self.generation_prompt.clone().map(String::into_bytes);
         if let Some(name) = &self.model {
-            let Some((f, model)) = formats::registry::model(name) else {
-                anyhow::bail!(
-                    "unknown model '{name}' (toolcall formats --models lists the known ones; \
-                     --format and --generation-prompt say the same for any model)"
-                );
+            let Some(named) = super::names::resolve(name) else {
+                anyhow::bail!("{}", super::names::unknown("model", name));
             };
             if format == FormatChoice::Auto {
-                format = FormatChoice::Only(f.id);
+                format = FormatChoice::Only(named.format);
             }
             if generation_prompt.is_none() {
-                generation_prompt = Some(model.prompt.as_bytes().to_vec());
+                generation_prompt = named.prompt.map(|p| p.as_bytes().to_vec());
             }
         }
         Ok(Config {
@@ -192,6 +189,7 @@ impl EngineArgs {
             generation_prompt,
             truncated: self.finish_reason.as_deref() == Some("length"),
             tool_names: None,
+            turn: 0,
         })
     }
 }
@@ -272,24 +270,27 @@ fn brackets_to_steps(path: &str) -> Result<String, String> {
     Ok(out)
 }
 
-/// `--format`: `auto`, a format id, or one of a format's other names; clap
-/// lists them for completion and suggests the nearest on a typo.
+/// `--format`: `auto`, a format id, or any name `--model` takes (see
+/// [`super::names`]); completion offers them, an unknown one gets a "did
+/// you mean" from the model table.
 fn format_parser() -> impl clap::builder::TypedValueParser<Value = FormatChoice> {
+    use clap::builder::TypedValueParser;
+    super::names::NameParser::format().map(|name: String| super::names::format_choice(&name))
+}
+
+/// `--input`: the kinds (and their other spellings, `ollama-run`,
+/// `llama.cpp`), offered by completion instead of file names.
+fn input_parser() -> impl clap::builder::TypedValueParser<Value = InputKind> {
     use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
-    let mut values = vec![PossibleValue::new("auto").help("detect the format per document")];
-    for f in formats::FORMATS {
-        values.push(
-            PossibleValue::new(f.id.as_str()).help(f.families).aliases(
-                f.models
-                    .iter()
-                    .map(|m| m.name)
-                    .filter(|n| *n != f.id.as_str()),
-            ),
-        );
-    }
-    PossibleValuesParser::new(values).map(|name: String| {
-        formats::FormatId::lookup(&name).map_or(FormatChoice::Auto, FormatChoice::Only)
-    })
+    let values = InputKind::ALL.into_iter().map(|k| {
+        let v = PossibleValue::new(k.name());
+        match k {
+            InputKind::Terminal => v.alias("ollama-run"),
+            InputKind::LlamaServer => v.aliases(["llama.cpp", "llamacpp"]),
+            _ => v,
+        }
+    });
+    PossibleValuesParser::new(values).try_map(|s: String| InputKind::from_str_arg(&s))
 }
 
 /// What the input is: model text, or a server's wire format.
@@ -304,7 +305,8 @@ pub struct WireArgs {
     /// raw model text. With a wire kind, spans are offsets into the decoded
     /// model text; calls the server parsed itself have an empty span where
     /// they arrived (see the README, "Wire inputs").
-    #[arg(long, value_name = "KIND", default_value = "auto", value_parser = InputKind::from_str_arg)]
+    #[arg(long, value_name = "KIND", default_value = "auto", value_parser = input_parser(),
+          hide_possible_values = true)]
     pub input: InputKind,
 
     /// Most bytes held for one wire line, the open streamed calls together,
@@ -313,7 +315,7 @@ pub struct WireArgs {
     /// Past it, an error record (TLP-007) and the stream goes on. Also the
     /// longest line under `--lines` and `--field`: a longer one is skipped
     /// with a note on stderr (exit 2 at the end).
-    #[arg(long, value_name = "BYTES", default_value_t = 1 << 20, value_parser = bytes_parser(MAX_HELD))]
+    #[arg(hide_short_help = true, long, value_name = "BYTES", default_value_t = 1 << 20, value_parser = bytes_parser(MAX_HELD))]
     pub max_buffer: usize,
 }
 
@@ -360,12 +362,12 @@ pub struct InputArgs {
     /// --tools`) stop reading a larger one with an error (exit 2) instead of
     /// running out of memory on an endless input such as /dev/zero.
     /// Streaming `parse` and `stream` hold only what is undecided.
-    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_INPUT, value_parser = input_size_parser(), hide_default_value = true)]
+    #[arg(hide_short_help = true, long, value_name = "BYTES", default_value_t = DEFAULT_MAX_INPUT, value_parser = input_size_parser(), hide_default_value = true)]
     pub max_input: u64,
 
     /// No messages about files that do not exist or cannot be read (the
     /// exit status is still 2), as `grep -s`.
-    #[arg(short = 's', long)]
+    #[arg(hide_short_help = true, short = 's', long)]
     pub no_messages: bool,
 
     /// How directories given as input are walked.
@@ -379,25 +381,30 @@ pub struct InputArgs {
 #[derive(Args, Debug, Clone, Default)]
 pub struct WalkArgs {
     /// Follow symbolic links found in directories (loops are detected).
-    #[arg(short = 'L', long)]
+    #[arg(hide_short_help = true, short = 'L', long)]
     pub follow: bool,
 
     /// Also read hidden files and directories (names starting with `.`).
-    #[arg(long)]
+    #[arg(hide_short_help = true, long)]
     pub hidden: bool,
 
     /// Do not honour `.gitignore`, `.ignore` and git's exclude files.
-    #[arg(long)]
+    #[arg(hide_short_help = true, long)]
     pub no_ignore: bool,
 
     /// Only read files in directories whose path matches GLOB (`!GLOB`
     /// excludes); repeatable. Files named on the command line are always read.
-    #[arg(short = 'g', long = "glob", value_name = "GLOB")]
+    #[arg(
+        hide_short_help = true,
+        short = 'g',
+        long = "glob",
+        value_name = "GLOB"
+    )]
     pub globs: Vec<String>,
 
     /// Also read binary files found in directories (a NUL byte in the first
     /// 8 KiB marks a file binary; they are skipped by default).
-    #[arg(short = 'a', long)]
+    #[arg(hide_short_help = true, short = 'a', long)]
     pub binary: bool,
 }
 
@@ -416,11 +423,27 @@ pub struct RecordArgs {
 
     /// Indent each record over several lines, for reading and reviewing
     /// golden files (the output is then a JSON stream, no longer NDJSON).
-    #[arg(long)]
+    #[arg(hide_short_help = true, long)]
     pub pretty: bool,
+
+    /// Exit 0 when no call was found (instead of 1), so a golden-file loop
+    /// under `set -eo pipefail` needs no `|| true`.
+    ///
+    /// A usage or I/O error still exits 2, and so does an error record with
+    /// `--fail-on-error`; `-q` then only says whether the run worked.
+    #[arg(long)]
+    pub no_call_ok: bool,
 }
 
 impl RecordArgs {
+    /// The run's outcome under `--no-call-ok`: "no call" becomes success.
+    pub fn outcome(&self, outcome: super::Outcome) -> super::Outcome {
+        match outcome {
+            super::Outcome::NotFound if self.no_call_ok => super::Outcome::Found,
+            other => other,
+        }
+    }
+
     /// At the end of a run: with `--fail-on-error` and `errors` > 0, says so
     /// on stderr and makes the exit status 2.
     pub fn finish(&self, errors: usize) {
@@ -438,10 +461,10 @@ impl RecordArgs {
 #[derive(Args, Debug, Clone)]
 pub struct BufferArgs {
     /// Flush after every record.
-    #[arg(long, conflicts_with = "block_buffered")]
+    #[arg(hide_short_help = true, long, conflicts_with = "block_buffered")]
     pub line_buffered: bool,
     /// Buffer output in blocks even on a terminal.
-    #[arg(long)]
+    #[arg(hide_short_help = true, long)]
     pub block_buffered: bool,
 }
 
@@ -1118,16 +1141,26 @@ pub struct MatchArgs {
 
     /// With `-l`, end each name with a NUL byte instead of a newline (for
     /// `xargs -0`).
-    #[arg(short = '0', long, requires = "files_with_calls")]
+    #[arg(
+        hide_short_help = true,
+        short = '0',
+        long,
+        requires = "files_with_calls"
+    )]
     pub null: bool,
 
     /// With `-c`, prefix every count with its document's name, even for a
     /// single document.
-    #[arg(short = 'H', long, conflicts_with = "no_filename")]
+    #[arg(
+        hide_short_help = true,
+        short = 'H',
+        long,
+        conflicts_with = "no_filename"
+    )]
     pub with_filename: bool,
 
     /// With `-c`, never prefix counts with the document's name.
-    #[arg(long)]
+    #[arg(hide_short_help = true, long)]
     pub no_filename: bool,
 }
 
@@ -1139,7 +1172,11 @@ pub struct ShapeArgs {
     /// `openai` writes `{"id","type":"function","function":{"name",
     /// "arguments":"<json string>"}}` and `ollama` writes `{"function":
     /// {"name","arguments":{…}}}`, so records drop straight into the next
-    /// request's `tool_calls`.
+    /// request's `tool_calls`. A broken call is then written as those APIs
+    /// write an error, never as a call: openai `{"error":{"message","type":
+    /// "invalid_tool_call","code","doc","line","column"}}`, ollama
+    /// `{"error":"CODE: MESSAGE (DOC:LINE:COLUMN)"}` (`jq 'select(.function)'`
+    /// keeps only the calls).
     #[arg(long, value_name = "SHAPE", default_value = "native", value_parser = ["native", "openai", "ollama"])]
     pub shape: String,
 }
@@ -1161,6 +1198,27 @@ impl ShapeArgs {
                 "function": {"name": call.name, "arguments": call.arguments},
             }),
             _ => serde_json::to_value(call).unwrap_or(serde_json::Value::Null),
+        }
+    }
+
+    /// An `error` record in the chosen shape (see `--shape`).
+    pub fn shaped_error(&self, e: &crate::record::ErrorRecord) -> serde_json::Value {
+        use serde_json::json;
+        match self.shape.as_str() {
+            "openai" => json!({
+                "error": {
+                    "message": e.message,
+                    "type": "invalid_tool_call",
+                    "code": e.code,
+                    "doc": e.doc,
+                    "line": e.line,
+                    "column": e.column,
+                },
+            }),
+            "ollama" => json!({
+                "error": format!("{}: {} ({}:{}:{})", e.code, e.message, e.doc, e.line, e.column),
+            }),
+            _ => serde_json::to_value(e).unwrap_or(serde_json::Value::Null),
         }
     }
 }

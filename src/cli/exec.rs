@@ -94,7 +94,12 @@ pub struct RunArgs {
     /// Example:
     ///
     ///   --bind get_weather='python3 tools/weather.py'
-    #[arg(long, value_name = "NAME=CMD", verbatim_doc_comment)]
+    #[arg(
+        hide_short_help = true,
+        long,
+        value_name = "NAME=CMD",
+        verbatim_doc_comment
+    )]
     pub bind: Vec<String>,
 
     /// Run tool NAME as the executable DIR/NAME when nothing else binds it
@@ -103,27 +108,27 @@ pub struct RunArgs {
     /// Example:
     ///
     ///   toolcall exec --tools tools.json --tool-dir ./tools calls.ndjson
-    #[arg(long, value_name = "DIR", verbatim_doc_comment)]
+    #[arg(hide_short_help = true, long, value_name = "DIR", verbatim_doc_comment)]
     pub tool_dir: Option<PathBuf>,
 
     /// Seconds a tool may run, 5 to 86400 (a day) [default: 120]; then its
     /// process group gets SIGTERM, and SIGKILL 5 s later. A tool's own
     /// `x-toolcall.timeout_s` wins.
-    #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(5..=86_400))]
+    #[arg(hide_short_help = true, long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(5..=86_400))]
     pub tool_timeout: Option<u64>,
 
     /// Most bytes of a tool's output kept, note included [default: 16384,
     /// 4096 tokens, or result_cap_tokens]; the rest is dropped with a note
     /// and `truncated: true`. 1 B to 16 MiB (16777216).
-    #[arg(long, value_name = "BYTES", value_parser = super::common::bytes_parser(16 << 20))]
+    #[arg(hide_short_help = true, long, value_name = "BYTES", value_parser = super::common::bytes_parser(16 << 20))]
     pub max_output: Option<usize>,
 
     /// Most tools running at once, 1 to 10 [default: 3].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=10))]
+    #[arg(hide_short_help = true, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=10))]
     pub max_parallel: Option<u32>,
 
     /// Run a failed tool (non-zero exit) once more.
-    #[arg(long)]
+    #[arg(hide_short_help = true, long)]
     pub retry_failed: bool,
 
     /// Decide everything, run nothing: each result says what would run.
@@ -131,7 +136,7 @@ pub struct RunArgs {
     pub dry_run: bool,
 
     /// Leave timestamps and durations out of the records (golden files).
-    #[arg(long)]
+    #[arg(hide_short_help = true, long)]
     pub no_timestamps: bool,
 
     /// Refuse to run a tool whose `x-toolcall.sandbox` the kernel cannot

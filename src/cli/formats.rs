@@ -54,29 +54,27 @@ struct FormatRecord {
 pub fn run(args: &FormatsArgs) -> anyhow::Result<Outcome> {
     let mut out = Output::stdout(FlushPolicy::Block);
     if args.models {
-        let models = FORMATS
-            .iter()
-            .flat_map(|f| f.models.iter().map(move |m| (f, m)));
+        let models = super::names::models();
         if args.json {
-            for (f, m) in models {
+            for (name, format, prompt) in models {
                 out.record(&ModelRecord {
                     kind: "model",
-                    name: m.name,
-                    format: f.id,
-                    generation_prompt: m.prompt,
+                    name,
+                    format,
+                    generation_prompt: prompt,
                 })?;
             }
         } else {
-            let width = models.clone().map(|(_, m)| m.name.len()).max().unwrap_or(0);
+            let width = models.clone().map(|(n, _, _)| n.len()).max().unwrap_or(0);
             let fwidth = FORMATS
                 .iter()
                 .map(|f| f.id.as_str().len())
                 .max()
                 .unwrap_or(0);
-            for (f, m) in models {
+            for (name, format, prompt) in models {
                 // the prompt as a JSON string: newlines and quotes visible
-                let prompt = serde_json::to_string(m.prompt)?;
-                let line = format!("{:width$}  {:fwidth$}  {prompt}\n", m.name, f.id.as_str());
+                let prompt = serde_json::to_string(prompt)?;
+                let line = format!("{name:width$}  {:fwidth$}  {prompt}\n", format.as_str());
                 out.raw(line.as_bytes())?;
             }
         }
@@ -112,6 +110,12 @@ pub fn run(args: &FormatsArgs) -> anyhow::Result<Outcome> {
                 .models
                 .iter()
                 .map(|m| m.name)
+                .chain(
+                    crate::config::PROMPTED_MODELS
+                        .iter()
+                        .filter(|(_, id, _)| *id == f.id.as_str())
+                        .map(|(n, _, _)| *n),
+                )
                 .filter(|n| *n != f.id.as_str())
                 .collect();
             if !names.is_empty() {

@@ -88,51 +88,56 @@ pub struct LoopArgs {
     /// Most iterations, 1 to 100 [default: 10]; one generation and its
     /// tool runs is one iteration. At the limit the run completes with
     /// stop reason max_iterations (exit 1).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100))]
+    #[arg(hide_short_help = true, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100))]
     pub max_iterations: Option<u32>,
 
     /// Seconds the whole request may take, 5 to 604800 (a week) and at
     /// least the tool timeout [default: 600]; the pauses of --delay count.
     /// Then the run ends with an error (exit 124).
-    #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(5..=604_800))]
+    #[arg(hide_short_help = true, long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(5..=604_800))]
     pub request_timeout: Option<u64>,
 
     /// Milliseconds between iterations, 0 (none) to 3600000 (an hour)
     /// [default: 100].
-    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(0..=3_600_000))]
+    #[arg(hide_short_help = true, long, value_name = "MS", value_parser = clap::value_parser!(u64).range(0..=3_600_000))]
     pub delay: Option<u64>,
 
     /// Cap of one tool result fed back, in tokens (4 bytes each), 100 to
     /// 4194304 (16 MiB) [default: 4096].
-    #[arg(long, value_name = "TOKENS", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(100..=4u64 << 20))]
+    #[arg(hide_short_help = true, long, value_name = "TOKENS", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(100..=4u64 << 20))]
     pub result_cap: Option<usize>,
 
     /// Do not keep tool results in the history after the iteration that
     /// used them (only a note that the tool ran stays).
-    #[arg(long)]
+    #[arg(hide_short_help = true, long)]
     pub drop_results: bool,
 
     /// The tool-use system prompt (TEXT, or @FILE to read it).
-    #[arg(long, value_name = "TEXT")]
+    #[arg(hide_short_help = true, long, value_name = "TEXT")]
     pub system: Option<String>,
 
     /// Offer no tools (a plain chat through the same loop).
-    #[arg(long)]
+    #[arg(hide_short_help = true, long)]
     pub no_tools: bool,
 
     /// Prompt layout: plain (a transcript) or messages (OpenAI-style JSON).
-    #[arg(long, value_name = "STYLE", default_value = "plain")]
+    #[arg(
+        hide_short_help = true,
+        long,
+        value_name = "STYLE",
+        default_value = "plain"
+    )]
     pub prompt_style: PromptStyle,
 
     /// Attach a file to the message, FILE or FILE:START-END for a line
     /// range (1-based, inclusive); repeatable. The model reads it after the
     /// message, fenced, tagged with its language, cut at --attach-max.
-    #[arg(long, value_name = "FILE[:START-END]")]
+    #[arg(hide_short_help = true, long, value_name = "FILE[:START-END]")]
     pub attach: Vec<String>,
 
     /// Most bytes of one attached file shown to the model (the rest is cut,
     /// with a note saying so); 1 B to 16 MiB.
-    #[arg(long, value_name = "BYTES", default_value_t = 64 << 10, value_parser = super::common::bytes_parser(16 << 20))]
+    #[arg(hide_short_help = true, long, value_name = "BYTES", default_value_t = 64 << 10, value_parser = super::common::bytes_parser(16 << 20))]
     pub attach_max: usize,
 
     /// Resume a conversation: the `message` records of an earlier run's
@@ -141,12 +146,12 @@ pub struct LoopArgs {
     pub history: Option<PathBuf>,
 
     /// Print only the final reply, no events.
-    #[arg(long)]
+    #[arg(hide_short_help = true, long)]
     pub text: bool,
 
     /// The request id written in every record [default: derived from the
     /// time and process id].
-    #[arg(long, value_name = "ID")]
+    #[arg(hide_short_help = true, long, value_name = "ID")]
     pub request_id: Option<String>,
 
     /// Tools file, strictness, risk, config, logging.
@@ -336,6 +341,7 @@ pub fn run(args: &LoopArgs) -> anyhow::Result<Outcome> {
             &mut ev,
             &text,
             (iteration, settings.max_iterations),
+            history.iter().filter(|m| m.role == "assistant").count() as u64,
             deadline,
             &request_id,
         )?;
@@ -680,10 +686,13 @@ fn generate(
     ev: &mut Events,
     prompt: &str,
     (iteration, max_iterations): (u32, u32),
+    turn: u64,
     deadline: Instant,
     request_id: &str,
 ) -> anyhow::Result<Generation<impl FnMut(Live<'_>)>> {
-    let cfg = runner.tools.engine(args.engine.config("model")?);
+    let mut cfg = runner.tools.engine(args.engine.config("model")?);
+    // every reply is named `model`: its turn keeps the derived ids apart
+    cfg.turn = turn;
     let mut engine = WireEngine::new(cfg, args.wire.config());
     let live: LiveText = Default::default();
     let sink = live.clone();

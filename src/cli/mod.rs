@@ -9,6 +9,7 @@ pub mod common;
 pub mod exec;
 pub mod formats;
 pub mod loop_cmd;
+pub mod names;
 pub mod output;
 pub mod parse;
 pub mod render;
@@ -100,9 +101,9 @@ pub struct CompletionsArgs {
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
     match cli.command {
-        Command::Parse(a) => parse::run(&a),
-        Command::Stream(a) => stream::run(&a),
-        Command::Split(a) => split::run(&a),
+        Command::Parse(a) => parse::run(&a).map(|o| a.records.outcome(o)),
+        Command::Stream(a) => stream::run(&a).map(|o| a.records.outcome(o)),
+        Command::Split(a) => split::run(&a).map(|o| a.records.outcome(o)),
         Command::Repair(a) => {
             let mut out = output::Output::stdout(output::FlushPolicy::choose(false, false, false));
             let outcome = repair::run(&a, &mut out)?;

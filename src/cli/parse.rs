@@ -198,11 +198,18 @@ pub fn run(args: &ParseArgs) -> anyhow::Result<Outcome> {
                 }
                 return Ok(flow);
             }
+            let write_error = |out: &mut Output, e: &crate::record::ErrorRecord| {
+                if args.shape.shape == "native" {
+                    out.record(e)
+                } else {
+                    out.record(&args.shape.shaped_error(e))
+                }
+            };
             // records in document order: merge calls and errors by offset
             let mut errors = found.errors.iter().peekable();
             for call in found.calls.iter().take(n) {
                 while let Some(e) = errors.next_if(|e| e.span[0] < call.span[0]) {
-                    out.record(e)?;
+                    write_error(&mut out, e)?;
                 }
                 if args.shape.shape == "native" {
                     out.tool_call(call)?;
@@ -212,7 +219,7 @@ pub fn run(args: &ParseArgs) -> anyhow::Result<Outcome> {
             }
             if n == found.calls.len() {
                 for e in errors {
-                    out.record(e)?;
+                    write_error(&mut out, e)?;
                 }
             }
             if done {

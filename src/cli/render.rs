@@ -7,7 +7,6 @@ use super::Outcome;
 use crate::render::{self, families, CallSpec, Family, Source, ToolResult};
 use crate::validate::registry::Registry;
 use anyhow::{anyhow, bail, Context};
-use clap::builder::PossibleValuesParser;
 use clap::{Args, Subcommand};
 use serde_json::Value;
 use std::path::PathBuf;
@@ -54,8 +53,10 @@ pub enum RenderCommand {
     Families(FamiliesArgs),
 }
 
-fn family_parser() -> PossibleValuesParser {
-    PossibleValuesParser::new(families().iter().map(|f| f.id))
+/// `--family`: a format id `render` has templates for, or a model name
+/// that writes one (`qwen3`, `llama3.2`, `deepseek-r1`).
+fn family_parser() -> super::names::NameParser {
+    super::names::NameParser::family()
 }
 
 /// The tool-definition block a family expects in its system prompt.
@@ -78,12 +79,14 @@ fn family_parser() -> PossibleValuesParser {
 #[derive(Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct ToolsArgs {
-    /// The model family (a format id, see `toolcall render families`).
+    /// The model family: a format id (`toolcall render families`) or a model
+    /// name (`qwen3`, `llama3.2`, `Qwen/Qwen3-8B`).
     ///
     /// Example:
     ///
     ///   toolcall render tools --family qwen3-coder-xml < tools.json
-    #[arg(long, value_name = "ID", value_parser = family_parser(), verbatim_doc_comment)]
+    #[arg(long, value_name = "ID", value_parser = family_parser(), hide_possible_values = true,
+          verbatim_doc_comment)]
     pub family: String,
 
     /// Expose every tool as SERVER___NAME (MCP style).
@@ -139,12 +142,14 @@ pub struct ToolsArgs {
 #[derive(Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct ResultArgs {
-    /// The model family (a format id, see `toolcall render families`).
+    /// The model family: a format id (`toolcall render families`) or a model
+    /// name (`qwen3`, `llama3.2`, `Qwen/Qwen3-8B`).
     ///
     /// Example:
     ///
     ///   toolcall render result --family glm4-moe --name f < out.txt
-    #[arg(long, value_name = "ID", value_parser = family_parser(), verbatim_doc_comment)]
+    #[arg(long, value_name = "ID", value_parser = family_parser(), hide_possible_values = true,
+          verbatim_doc_comment)]
     pub family: String,
 
     /// The id of the call this result answers.
@@ -243,12 +248,14 @@ pub struct ResultArgs {
 #[derive(Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct CallArgs {
-    /// The model family (a format id, see `toolcall render families`).
+    /// The model family: a format id (`toolcall render families`) or a model
+    /// name (`qwen3`, `llama3.2`, `Qwen/Qwen3-8B`).
     ///
     /// Example:
     ///
     ///   toolcall render call --family kimi-k2 < calls.ndjson
-    #[arg(long, value_name = "ID", value_parser = family_parser(), verbatim_doc_comment)]
+    #[arg(long, value_name = "ID", value_parser = family_parser(), hide_possible_values = true,
+          verbatim_doc_comment)]
     pub family: String,
 
     /// Calls file, one JSON value per line (`-` or none: stdin).

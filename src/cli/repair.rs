@@ -47,9 +47,9 @@ Examples:
 pub struct RepairArgs {
     /// Files to repair (default: standard input; `-` is standard input).
     ///
-    /// Each file is one document. With several files each output ends with
-    /// a newline so that documents stay apart; with one, valid input is
-    /// written exactly as it came, with no newline added.
+    /// Each file is one document. Valid input is written exactly as it
+    /// came; a repaired document ends with a newline, and so does every
+    /// output when there are several files, so that documents stay apart.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
 
@@ -108,6 +108,16 @@ pub struct RepairArgs {
     #[arg(long, value_name = "BYTES", default_value_t = super::common::DEFAULT_MAX_INPUT,
           value_parser = super::common::input_size_parser(), hide_default_value = true)]
     pub max_input: u64,
+
+    /// Read a document that holds no JSON at all (`not json at all`) as
+    /// one string, `"not json at all"`.
+    ///
+    /// Without it such a document is hopeless (TLP-003, exit 1): text
+    /// that is neither JSON nor broken JSON is not taken for a value.
+    /// Unquoted words inside an object or array (`{city: Paris}`) are
+    /// strings either way.
+    #[arg(long)]
+    pub text_as_string: bool,
 }
 
 /// Largest `--timeout-ms`: one hour.
@@ -184,7 +194,14 @@ fn one(
     name: &str,
     lineno: Option<usize>,
 ) -> anyhow::Result<bool> {
-    let result = repair_bytes(doc, opts);
+    let mut result = repair_bytes(doc, opts);
+    if !args.text_as_string {
+        if let Ok(r) = &result {
+            if let Some(e) = bare_text(doc, &r.output) {
+                result = Err(e);
+            }
+        }
+    }
     if args.report {
         let record = match &result {
             Ok(r) => Record {
@@ -210,7 +227,10 @@ fn one(
     match result {
         Ok(r) => {
             out.raw(r.output.as_bytes())?;
-            let newline = lineno.is_some() || (args.files.len() > 1 && !r.output.ends_with('\n'));
+            // valid input goes back byte for byte; what was repaired ends
+            // with a newline, as a text file does
+            let newline = lineno.is_some()
+                || ((args.files.len() > 1 || r.changed) && !r.output.ends_with('\n'));
             if newline {
                 out.raw(b"\n")?;
             }
@@ -237,6 +257,26 @@ fn one(
             Ok(false)
         }
     }
+}
+
+/// The error for a document that holds no JSON: its repair is a bare
+/// string that was not written as one (no quote opens it), so the input is
+/// prose, not JSON (`--text-as-string` keeps the string).
+fn bare_text(doc: &[u8], output: &str) -> Option<RepairError> {
+    let first = doc.iter().position(|b| !b.is_ascii_whitespace())?;
+    let quoted = matches!(doc[first], b'"' | b'\'' | b'`')
+        || doc[first..].starts_with("\u{201c}".as_bytes())
+        || doc[first..].starts_with("\u{2018}".as_bytes());
+    if quoted || !output.trim_start().starts_with('"') {
+        return None;
+    }
+    let text = String::from_utf8_lossy(doc);
+    Some(RepairError::at(
+        "TLP-003",
+        "no JSON value in the input, only text (--text-as-string reads it as a string)",
+        &text,
+        first,
+    ))
 }
 
 /// Lines without their `\n` (a final line without newline counts; a final

@@ -41,6 +41,10 @@ pub struct SplitArgs {
     #[command(flatten)]
     pub records: RecordArgs,
     /// Print only the prose (calls, reasoning and markup removed).
+    ///
+    /// A document with no prose (reasoning and calls with only blank lines
+    /// between them) prints nothing, and a note on stderr says what it
+    /// held; the exit status still says whether a call was found.
     #[arg(long)]
     pub text: bool,
     /// Tools file, config, logging: with `--tools`, each call in
@@ -72,6 +76,8 @@ pub fn run(args: &SplitArgs) -> anyhow::Result<Outcome> {
             let mut sink = TextOut {
                 out: &mut out,
                 failed: None,
+                blank: Vec::new(),
+                prose: false,
             };
             doc.feed(|chunk| {
                 engine.feed(chunk, &mut sink);
@@ -80,6 +86,10 @@ pub fn run(args: &SplitArgs) -> anyhow::Result<Outcome> {
             if sink.failed.is_none() {
                 engine.finish(&mut sink);
             }
+            if sink.prose {
+                let blank = std::mem::take(&mut sink.blank);
+                sink.write(&blank);
+            }
             if let Some(e) = sink.failed {
                 return Err(e.into());
             }
@@ -87,9 +97,53 @@ pub fn run(args: &SplitArgs) -> anyhow::Result<Outcome> {
             if engine.calls() > 0 {
                 outcome = Outcome::Found;
             }
+            if !sink.prose {
+                no_prose(&name, engine.calls());
+            }
             Ok(())
         })?;
         out.flush()?;
+        return Ok(outcome);
+    }
+    if !args.text && tools.registry.is_none() && !args.records.pretty {
+        // Nothing quotes the document: it is fed as it is read, and the
+        // record is written piece by piece from what was kept (text,
+        // reasoning, calls, segments), never built whole, so memory stays
+        // near the size of the text (issue 36: 620 MB for 200 MB before).
+        for_each_document(&args.input, Reading::Streamed, max_line, |doc| {
+            let cfg = tools.engine(args.engine.config(&doc.name)?);
+            let name = args.engine.doc_name(&doc.name);
+            let mut engine = wire::WireEngine::new(cfg, args.wire.config());
+            let mut found = Parts::default();
+            // what is kept grows with the document: --max-input bounds it
+            // as it bounds a document read whole
+            let max = args.input.max_input;
+            let (mut read, mut over) = (0u64, false);
+            doc.feed(|chunk| {
+                read += chunk.len() as u64;
+                if read > max {
+                    over = true;
+                    return false;
+                }
+                engine.feed(chunk, &mut found);
+                true
+            })?;
+            if over {
+                anyhow::bail!(
+                    "{name}: larger than --max-input ({max} bytes); not read (raise --max-input)"
+                );
+            }
+            engine.finish(&mut found);
+            super::report_server_errors(&name, &engine.summary());
+            if found.calls > 0 {
+                outcome = Outcome::Found;
+            }
+            errors += found.errors;
+            write_split(&mut out, &name, &found)?;
+            Ok(())
+        })?;
+        out.flush()?;
+        args.records.finish(errors);
         return Ok(outcome);
     }
     for_each_document(&args.input, Reading::Whole, max_line, |doc| {
@@ -108,7 +162,11 @@ pub fn run(args: &SplitArgs) -> anyhow::Result<Outcome> {
         }
         errors += found.errors.len();
         if args.text {
-            out.raw(&found.text)?;
+            if found.text.iter().all(u8::is_ascii_whitespace) {
+                no_prose(&name, found.calls.len());
+            } else {
+                out.raw(&found.text)?;
+            }
         } else {
             out.record(&found.into_split(&name))?;
         }
@@ -119,11 +177,208 @@ pub fn run(args: &SplitArgs) -> anyhow::Result<Outcome> {
     Ok(outcome)
 }
 
+/// Bytes of text escaped at a time when a `split` record is written in
+/// pieces.
+const PIECE: usize = 64 << 10;
+
+/// What a `split` record is made of, kept as the engine decides it: the
+/// text and reasoning bytes, the tiling, and the calls and errors already
+/// as their JSON (a few hundred bytes each, not a record struct apiece).
+/// The same as `Collector::into_split` gives, serialized.
+#[derive(Default)]
+struct Parts {
+    text: Vec<u8>,
+    reasoning: Vec<u8>,
+    /// Length of `text` before the first call (`None`: no call yet).
+    text_before_len: Option<usize>,
+    /// Length of `text` before the text that follows the last call.
+    text_after_from: usize,
+    segments: Vec<crate::record::Segment>,
+    /// The `tool_calls` array's elements, comma-separated.
+    calls_json: Vec<u8>,
+    calls: usize,
+    /// The `errors` array's elements, comma-separated.
+    errors_json: Vec<u8>,
+    errors: usize,
+}
+
+impl Parts {
+    /// Adds a segment, merged with the last one when it is of the same
+    /// kind and adjacent (calls are never merged), as `Collector` does.
+    fn segment(&mut self, kind: crate::record::SegmentKind, span: crate::record::Span) {
+        use crate::record::{Segment, SegmentKind};
+        if span[0] == span[1] && kind != SegmentKind::ToolCall {
+            return;
+        }
+        if kind != SegmentKind::ToolCall {
+            if let Some(last) = self.segments.last_mut() {
+                if last.kind == kind && last.span[1] == span[0] {
+                    last.span[1] = span[1];
+                    return;
+                }
+            }
+        }
+        self.segments.push(Segment { kind, span });
+    }
+}
+
+impl crate::engine::Sink for Parts {
+    fn wants_starts(&self) -> bool {
+        false
+    }
+
+    fn event(&mut self, ev: Event<'_>) {
+        use crate::record::SegmentKind;
+        match ev {
+            Event::Text { span, bytes } => {
+                self.segment(SegmentKind::Text, span);
+                self.text.extend_from_slice(bytes);
+            }
+            Event::Reasoning { span, content } => {
+                self.segment(SegmentKind::Reasoning, span);
+                self.reasoning.extend_from_slice(content);
+            }
+            Event::Markup { span, .. } => self.segment(SegmentKind::Markup, span),
+            Event::ToolCallStart { .. } => {}
+            Event::ToolCall(call) => {
+                if !call.in_reasoning {
+                    // a call drafted in reasoning lies inside a reasoning segment
+                    self.segment(SegmentKind::ToolCall, call.span);
+                    self.text_before_len.get_or_insert(self.text.len());
+                    self.text_after_from = self.text.len();
+                }
+                if self.calls > 0 {
+                    self.calls_json.push(b',');
+                }
+                call.write_json(&mut self.calls_json);
+                self.calls += 1;
+            }
+            Event::Error(e) => {
+                if self.errors > 0 {
+                    self.errors_json.push(b',');
+                }
+                // an error record always serializes (strings and numbers)
+                let _ = serde_json::to_writer(&mut self.errors_json, &e);
+                self.errors += 1;
+            }
+        }
+    }
+}
+
+/// Writes the `split` record of `found` in pieces: the bytes
+/// `Collector::into_split` serializes to, but no copy of the text is made,
+/// and what is written goes out as it is made.
+fn write_split(out: &mut Output, name: &str, found: &Parts) -> std::io::Result<()> {
+    let mut tmp = Vec::with_capacity(PIECE + PIECE / 4);
+    out.raw(b"{\"type\":\"split\",\"doc\":")?;
+    serde_json::to_writer(&mut tmp, name).map_err(std::io::Error::from)?;
+    out.raw(&tmp)?;
+    let text = &found.text[..];
+    let before = &text[..found.text_before_len.unwrap_or(text.len()).min(text.len())];
+    // with no call, all text is "before" and none is "after"
+    let after = match found.text_before_len {
+        Some(_) => &text[found.text_after_from.min(text.len())..],
+        None => &[][..],
+    };
+    for (key, bytes) in [
+        ("text_before", before),
+        ("text_after", after),
+        ("text", text),
+        ("reasoning", &found.reasoning[..]),
+    ] {
+        out.raw(b",\"")?;
+        out.raw(key.as_bytes())?;
+        out.raw(b"\":\"")?;
+        string_body(out, &mut tmp, bytes)?;
+        out.raw(b"\"")?;
+    }
+    out.raw(b",\"tool_calls\":[")?;
+    out.raw(&found.calls_json)?;
+    out.raw(b"],\"errors\":[")?;
+    out.raw(&found.errors_json)?;
+    out.raw(b"],\"segments\":[")?;
+    array(out, &mut tmp, &found.segments)?;
+    out.raw(b"]}\n")
+}
+
+/// Writes the JSON array elements of `items`, comma-separated, a piece at
+/// a time.
+fn array<T: serde::Serialize>(
+    out: &mut Output,
+    tmp: &mut Vec<u8>,
+    items: &[T],
+) -> std::io::Result<()> {
+    tmp.clear();
+    for (k, item) in items.iter().enumerate() {
+        if k > 0 {
+            tmp.push(b',');
+        }
+        serde_json::to_writer(&mut *tmp, item).map_err(std::io::Error::from)?;
+        if tmp.len() >= PIECE {
+            out.raw(tmp)?;
+            tmp.clear();
+        }
+    }
+    out.raw(tmp)
+}
+
+/// Writes `bytes` (lossy UTF-8) as the inside of a JSON string, escaped as
+/// serde_json escapes it, [`PIECE`] bytes at a time. Pieces end before a
+/// byte that starts a character (or after three continuation bytes), so
+/// no character and no invalid sequence is cut in two.
+fn string_body(out: &mut Output, tmp: &mut Vec<u8>, bytes: &[u8]) -> std::io::Result<()> {
+    let mut at = 0;
+    while at < bytes.len() {
+        let mut end = (at + PIECE).min(bytes.len());
+        let mut back = 0;
+        while end < bytes.len() && back < 3 && end > at + 1 && (bytes[end] & 0xc0) == 0x80 {
+            end -= 1;
+            back += 1;
+        }
+        tmp.clear();
+        let piece = crate::scan::lossy(&bytes[at..end]);
+        serde_json::to_writer(&mut *tmp, &*piece).map_err(std::io::Error::from)?;
+        // without the quotes serde_json puts around it
+        out.raw(&tmp[1..tmp.len() - 1])?;
+        at = end;
+    }
+    Ok(())
+}
+
+/// `split --text` of a document with no prose (only blanks between its
+/// reasoning and calls): nothing on stdout, a note on stderr saying what the
+/// reply held instead.
+fn no_prose(name: &str, calls: usize) {
+    let what = match calls {
+        0 => "no call either".to_string(),
+        1 => "1 call (toolcall parse lists it)".to_string(),
+        n => format!("{n} calls (toolcall parse lists them)"),
+    };
+    super::report(&format!("{name}: no prose, {what}"));
+}
+
 /// Writes the text events straight out (`split --text`); the first write
-/// error is kept and ends the document.
+/// error is kept and ends the document. Blank text is held until prose
+/// follows it (up to [`HELD_BLANKS`] bytes), so a reply of reasoning and
+/// calls alone prints nothing rather than the blank lines between them.
 struct TextOut<'a> {
     out: &'a mut Output,
     failed: Option<std::io::Error>,
+    /// Blank bytes not written yet.
+    blank: Vec<u8>,
+    /// Prose (a byte that is not blank) was written.
+    prose: bool,
+}
+
+/// Most blank bytes `split --text` holds back before writing them anyway.
+const HELD_BLANKS: usize = 64 << 10;
+
+impl TextOut<'_> {
+    fn write(&mut self, bytes: &[u8]) {
+        if self.failed.is_none() && !bytes.is_empty() {
+            self.failed = self.out.raw(bytes).err();
+        }
+    }
 }
 
 impl crate::engine::Sink for TextOut<'_> {
@@ -132,10 +387,21 @@ impl crate::engine::Sink for TextOut<'_> {
     }
 
     fn event(&mut self, ev: Event<'_>) {
-        if let Event::Text { bytes, .. } = ev {
-            if self.failed.is_none() {
-                self.failed = self.out.raw(bytes).err();
+        let Event::Text { bytes, .. } = ev else {
+            return;
+        };
+        if !self.prose && bytes.iter().all(u8::is_ascii_whitespace) {
+            self.blank.extend_from_slice(bytes);
+            if self.blank.len() > HELD_BLANKS {
+                self.prose = true;
+                let blank = std::mem::take(&mut self.blank);
+                self.write(&blank);
             }
+            return;
         }
+        self.prose = true;
+        let blank = std::mem::take(&mut self.blank);
+        self.write(&blank);
+        self.write(bytes);
     }
 }

@@ -90,6 +90,19 @@ struct Writer {
     failed: Option<std::io::Error>,
     tools: super::tools::Tools,
     errors: usize,
+    /// The index and id of the last `tool_call_start` whose call has not
+    /// come: an error next is that call's, and carries them.
+    started: Option<(usize, String)>,
+}
+
+/// An `error` record for a call whose `tool_call_start` was written: the
+/// same fields, then that start's `index` and `id`.
+#[derive(Serialize)]
+struct StartedError<'a> {
+    #[serde(flatten)]
+    error: &'a crate::record::ErrorRecord,
+    index: usize,
+    id: &'a str,
 }
 
 impl Writer {
@@ -124,15 +137,24 @@ impl Sink for Writer {
                 self.text_record("markup", "raw", bytes, span);
             }
             Event::ToolCallStart { index, id, name } => {
+                self.started = Some((index, id.to_string()));
                 self.attempt(|out| out.call_start(index, id, name))
             }
             Event::ToolCall(mut call) => {
+                self.started = None;
                 self.tools.enrich(&mut call, None);
                 self.attempt(|out| out.tool_call(&call));
             }
             Event::Error(e) => {
                 self.errors += 1;
-                self.write(&e)
+                match self.started.take() {
+                    Some((index, id)) => self.write(&StartedError {
+                        error: &e,
+                        index,
+                        id: &id,
+                    }),
+                    None => self.write(&e),
+                }
             }
         }
     }
@@ -172,6 +194,7 @@ pub fn run(args: &StreamArgs) -> anyhow::Result<Outcome> {
         failed: None,
         tools,
         errors: 0,
+        started: None,
     };
     w.out.set_pretty(args.records.pretty);
     let mut buf = vec![0u8; args.chunk_size.max(1)];

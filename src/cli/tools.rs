@@ -38,7 +38,7 @@ pub struct ToolsArgs {
     /// megabytes); a larger one is refused before it is parsed (exit 2),
     /// since parsing and compiling its schemas takes time and memory many
     /// times its size.
-    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_TOOLS,
+    #[arg(hide_short_help = true, long, value_name = "BYTES", default_value_t = DEFAULT_MAX_TOOLS,
           value_parser = crate::cli::common::input_size_parser(), hide_default_value = true)]
     pub max_tools_size: u64,
 
@@ -54,7 +54,12 @@ pub struct ToolsArgs {
     /// Example:
     ///
     ///   toolcall validate --tools tools.json --no-strict reply.txt
-    #[arg(long, conflicts_with = "strict", verbatim_doc_comment)]
+    #[arg(
+        hide_short_help = true,
+        long,
+        conflicts_with = "strict",
+        verbatim_doc_comment
+    )]
     pub no_strict: bool,
 
     /// Strict mode even when the config file turns it off.
@@ -62,7 +67,7 @@ pub struct ToolsArgs {
     /// Example:
     ///
     ///   toolcall validate --tools tools.json --strict reply.txt
-    #[arg(long, verbatim_doc_comment)]
+    #[arg(hide_short_help = true, long, verbatim_doc_comment)]
     pub strict: bool,
 
     /// Risk given to tools the tools file does not list [default: medium].
@@ -73,7 +78,12 @@ pub struct ToolsArgs {
     /// Example:
     ///
     ///   toolcall parse --tools tools.json --no-strict --unknown-risk high reply.txt
-    #[arg(long, value_name = "LEVEL", verbatim_doc_comment)]
+    #[arg(
+        hide_short_help = true,
+        long,
+        value_name = "LEVEL",
+        verbatim_doc_comment
+    )]
     pub unknown_risk: Option<Risk>,
 
     /// Calls whose risk is above this level require approval [default: safe].
@@ -85,7 +95,12 @@ pub struct ToolsArgs {
     ///
     ///   toolcall parse --tools tools.json --auto-approve low reply.txt \
     ///     | jq 'select(.requires_approval)'
-    #[arg(long, value_name = "LEVEL", verbatim_doc_comment)]
+    #[arg(
+        hide_short_help = true,
+        long,
+        value_name = "LEVEL",
+        verbatim_doc_comment
+    )]
     pub auto_approve: Option<Risk>,
 
     /// Configuration file (JSON5) [default: .toolcall.json5 found upward].
@@ -103,6 +118,7 @@ pub struct ToolsArgs {
     ///
     ///   toolcall validate --config ci/toolcall.json5 --tools tools.json logs/
     #[arg(
+        hide_short_help = true,
         long,
         value_name = "FILE",
         conflicts_with = "no_config",
@@ -115,7 +131,7 @@ pub struct ToolsArgs {
     /// Example:
     ///
     ///   toolcall parse --no-config reply.txt
-    #[arg(long, verbatim_doc_comment)]
+    #[arg(hide_short_help = true, long, verbatim_doc_comment)]
     pub no_config: bool,
 
     /// Log to stderr (`-vv`: also argument values), per document with a
@@ -128,7 +144,7 @@ pub struct ToolsArgs {
     /// Example:
     ///
     ///   toolcall validate -vv --tools tools.json reply.txt 2> log.txt
-    #[arg(short = 'v', long = "verbose", action = ArgAction::Count, verbatim_doc_comment)]
+    #[arg(hide_short_help = true, short = 'v', long = "verbose", action = ArgAction::Count, verbatim_doc_comment)]
     pub verbose: u8,
 }
 

@@ -87,7 +87,7 @@ pub struct ValidateArgs {
 
     /// Colour diagnostics: auto (when stderr is a terminal and NO_COLOR is
     /// unset or empty), always or never.
-    #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = ["auto", "always", "never"])]
+    #[arg(hide_short_help = true, long, value_name = "WHEN", default_value = "auto", value_parser = ["auto", "always", "never"])]
     pub color: String,
 }
 
@@ -171,7 +171,7 @@ pub struct RetryArgs {
     /// Example:
     ///
     ///   toolcall validate --tools t.json --retry-cmd ./model.sh --max-retries 1 r.txt
-    #[arg(long, value_name = "N", verbatim_doc_comment,
+    #[arg(hide_short_help = true, long, value_name = "N", verbatim_doc_comment,
           value_parser = clap::value_parser!(u32).range(0..=100))]
     pub max_retries: Option<u32>,
 
@@ -180,7 +180,7 @@ pub struct RetryArgs {
     /// The command runs in a process group of its own; when the time is up
     /// the whole group is killed and the attempt fails. Killing toolcall
     /// (SIGINT, SIGTERM, SIGHUP) kills the group too. 1 to 86400.
-    #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    #[arg(hide_short_help = true, long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub retry_timeout: Option<u64>,
 
     /// Most bytes of the retry command's reply read [default: 16 MiB, or
@@ -188,7 +188,7 @@ pub struct RetryArgs {
     ///
     /// A longer reply kills the command's process group and fails the
     /// attempt, so an endless reply cannot exhaust memory. 1 to 4 GiB.
-    #[arg(long, value_name = "BYTES", value_parser = clap::value_parser!(u64).range(1..=1u64 << 32))]
+    #[arg(hide_short_help = true, long, value_name = "BYTES", value_parser = clap::value_parser!(u64).range(1..=1u64 << 32))]
     pub retry_max_output: Option<u64>,
 
     /// Retry prompt template file [default: built in, or retry_prompt_template].
@@ -199,7 +199,12 @@ pub struct RetryArgs {
     /// Example:
     ///
     ///   toolcall validate --tools t.json --retry-template prompt.txt --retry-prompt r.txt
-    #[arg(long, value_name = "FILE", verbatim_doc_comment)]
+    #[arg(
+        hide_short_help = true,
+        long,
+        value_name = "FILE",
+        verbatim_doc_comment
+    )]
     pub retry_template: Option<PathBuf>,
 
     /// Print only the retry prompt for each failing call; run nothing.
@@ -829,7 +834,12 @@ impl Run<'_> {
         if verdict.valid {
             return self.write(&item.call, &verdict, pos, &[], None);
         }
-        let failure = failure_of(&item, &verdict, pos, tools);
+        // the prompt names the place the first diagnostic points at
+        let first = locate(&verdict.errors, &item.call)
+            .first()
+            .copied()
+            .unwrap_or(pos);
+        let failure = failure_of(&item, &verdict, first, tools);
         if self.args.retry.retry_prompt {
             if self.prompts > 0 {
                 self.out.raw(b"\n")?;

@@ -2007,3 +2007,53 @@ fn a_sandbox_pattern_landlock_cannot_express_is_refused() {
         "{e}"
     );
 }
+
+/// The same call in two turns of a conversation gets two ids (issue 36:
+/// every reply is the document `model`, and its first call had one id in
+/// every turn); a resumed `--history` counts its turns too.
+#[test]
+fn loop_call_ids_differ_between_turns() {
+    let d = scratch("ids-turns");
+    let model = d.join("model.sh");
+    std::fs::write(
+        &model,
+        "if [ \"$TOOLCALL_ITERATION\" -lt 3 ]; then\n  echo '<tool_call>{\"name\":\"get_weather\",\"arguments\":{\"city\":\"Paris\"}}</tool_call>'\nelse\n  echo 'Sunny.'\nfi\n",
+    )
+    .expect("write model");
+    let cmd = format!("sh {}", model.display());
+    let args = [
+        "loop",
+        "--model-cmd",
+        &cmd,
+        "--tools",
+        TOOLS,
+        "--no-timestamps",
+        "--delay",
+        "0",
+        "Weather?",
+    ];
+    let out = run(&args, None, &[]);
+    let recs = records(&out.stdout);
+    let ids = |recs: &[Value]| -> Vec<String> {
+        recs.iter()
+            .filter(|r| r["type"] == "tool_call")
+            .map(|r| r["id"].as_str().unwrap_or("").to_string())
+            .collect()
+    };
+    let first = ids(&recs);
+    assert_eq!(first.len(), 2, "{}", String::from_utf8_lossy(&out.stdout));
+    assert_ne!(first[0], first[1], "two turns, one id");
+    // deterministic: the same run again gives the same ids
+    assert_eq!(ids(&records(&run(&args, None, &[]).stdout)), first);
+    // resumed: the history's assistant turns count, so no id comes back
+    let history = d.join("history.ndjson");
+    std::fs::write(&history, &out.stdout).expect("write history");
+    let mut resumed = args.to_vec();
+    resumed.splice(1..1, ["--history", history.to_str().expect("utf-8 path")]);
+    let again = ids(&records(&run(&resumed, None, &[]).stdout));
+    assert_eq!(again.len(), 2);
+    assert!(
+        again.iter().all(|id| !first.contains(id)),
+        "{again:?} {first:?}"
+    );
+}

@@ -49,11 +49,22 @@ fn generate() -> Vec<(PathBuf, Vec<u8>)> {
 /// subcommand, None for toolcall(1)). SEE ALSO names only the pages
 /// generated here.
 fn man_page(cmd: clap::Command, sub: Option<&str>, subs: &[String]) -> Vec<u8> {
+    // a subcommand's own subcommands (`render tools`, …) have no page of
+    // their own: their flags are listed on this one
+    let nested: Vec<clap::Command> = match sub {
+        Some(_) => cmd
+            .get_subcommands()
+            .filter(|c| c.get_name() != "help")
+            .cloned()
+            .collect(),
+        None => Vec::new(),
+    };
     let mut page = Vec::new();
     clap_mangen::Man::new(cmd)
         .render(&mut page)
         .expect("render man page");
     let page = String::from_utf8(page).expect("roff is UTF-8");
+    let page = subcommand_entries(&page, subs);
     let status = match sub {
         None | Some("parse" | "stream" | "split") => {
             "0 a call was found; 1 none was (also when the only candidates were broken: \\fB\\-\\-fail\\-on\\-error\\fR makes an error record exit 2); \
@@ -126,6 +137,19 @@ fn man_page(cmd: clap::Command, sub: Option<&str>, subs: &[String]) -> Vec<u8> {
         Some(_) => "",
     };
     let mut extra = String::new();
+    for n in nested {
+        let title = format!(
+            ".SH \"{} {} OPTIONS\"",
+            sub.unwrap_or_default().to_uppercase(),
+            n.get_name().to_uppercase()
+        );
+        let mut opts = Vec::new();
+        clap_mangen::Man::new(n)
+            .render_options_section(&mut opts)
+            .expect("render options");
+        let opts = String::from_utf8(opts).expect("roff is UTF-8");
+        extra.push_str(&opts.replacen(".SH OPTIONS", &title, 1));
+    }
     extra.push_str(".SH \"EXIT STATUS\"\n");
     extra.push_str(status);
     extra.push_str("\n.SH ENVIRONMENT\n.TP\n\\fBNO_COLOR\\fR\n");
@@ -170,6 +194,42 @@ fn man_page(cmd: clap::Command, sub: Option<&str>, subs: &[String]) -> Vec<u8> {
     page.into_bytes()
 }
 
+/// The SUBCOMMANDS section as clap_mangen writes it names a page per
+/// entry (`toolcall\-render\-tools(1)`, `toolcall\-help(1)`); only the
+/// subcommands in `subs` have one. A nested subcommand is named as typed
+/// (`toolcall render tools`, its flags further down), and `help` entries
+/// are dropped.
+fn subcommand_entries(page: &str, subs: &[String]) -> String {
+    let lines: Vec<&str> = page.lines().collect();
+    let mut out: Vec<String> = Vec::new();
+    let mut k = 0;
+    while k < lines.len() {
+        let line = lines[k];
+        let entry = line
+            .strip_prefix("toolcall\\-")
+            .and_then(|r| r.strip_suffix("(1)"));
+        match entry {
+            Some(name) if !subs.iter().any(|s| s.replace('-', "\\-") == name) => {
+                let words = name.replace("\\-", " ");
+                if words.ends_with("help") {
+                    // drop the .TP before, this line and its description
+                    if out.last().is_some_and(|l| l == ".TP") {
+                        out.pop();
+                    }
+                    k += 2;
+                    continue;
+                }
+                out.push(format!("\\fBtoolcall {words}\\fR"));
+            }
+            _ => out.push(line.to_string()),
+        }
+        k += 1;
+    }
+    let mut joined = out.join("\n");
+    joined.push('\n');
+    joined
+}
+
 #[test]
 fn man_pages_have_the_sections_a_reader_looks_for() {
     let cmd = toolcall::cli::command();
@@ -198,6 +258,22 @@ fn man_pages_have_the_sections_a_reader_looks_for() {
                 "{}: no {section} section",
                 rel.display()
             );
+        }
+        // every page named anywhere exists (issue 36: toolcall-help(1),
+        // toolcall-render-tools(1))
+        // (SEE ALSO's list is checked below)
+        for line in page.lines().filter(|l| !l.contains(", ")) {
+            if let Some(name) = line
+                .trim_start_matches("\\fB")
+                .strip_suffix("(1)")
+                .map(|n| n.trim_end_matches("\\fR").replace("\\-", "-"))
+            {
+                assert!(
+                    root().join(format!("man/{name}.1")).is_file(),
+                    "{}: names {name}(1), which has no page",
+                    rel.display()
+                );
+            }
         }
         // SEE ALSO names only pages that exist
         let see = &page[page.find(".SH \"SEE ALSO\"").expect("see also")..];
@@ -309,6 +385,14 @@ fn readme_models_table() -> String {
                 prompt.replace('|', "\\|")
             ));
         }
+    }
+    // models with no tool format of their own, after the formats' names
+    for (name, id, prompt) in toolcall::config::PROMPTED_MODELS {
+        let prompt = serde_json::to_string(prompt).expect("a string serialises");
+        t.push_str(&format!(
+            "| `{name}` | `{id}` | `{}` |\n",
+            prompt.replace('|', "\\|")
+        ));
     }
     t
 }

@@ -248,3 +248,61 @@ fn nothing_comes_before_the_settled_offset() {
         }
     }
 }
+
+/// `split` writes its record piece by piece, never building it (issue 36:
+/// bounded memory); the bytes are those of the `Split` struct serialized,
+/// for every fixture without extra flags and for a document over the
+/// 64 KiB piece size full of multi-byte characters, escapes and invalid
+/// UTF-8, so that no piece boundary cuts a character.
+#[test]
+fn split_written_in_pieces_equals_the_split_record() {
+    let mut docs: Vec<Vec<u8>> = fixture_inputs()
+        .into_iter()
+        .filter(|p| fixture_args(p).is_empty())
+        .map(|p| std::fs::read(p).expect("read fixture"))
+        .collect();
+    let mut big = Vec::new();
+    let pieces: [&[u8]; 9] = [
+        "é".as_bytes(),
+        "😀".as_bytes(),
+        "中".as_bytes(),
+        b"a",
+        b"\n",
+        b"\"",
+        b"\\",
+        b"\x01",
+        b"\xff",
+    ];
+    let mut x: u64 = 7;
+    while big.len() < 300_000 {
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        big.extend_from_slice(pieces[(x >> 33) as usize % pieces.len()]);
+        if x.is_multiple_of(9973) {
+            big.extend_from_slice(b"\xe2\x82"); // a character cut short
+        }
+    }
+    let call = br#"<tool_call>{"name":"f","arguments":{"a":"\u00e9"}}</tool_call>"#;
+    docs.push([&big[..], b"\n", call, b"\n", &big[..]].concat());
+    let mut checked = 0;
+    for doc in &docs {
+        let (found, _) = toolcall::wire::parse(
+            doc,
+            &Config::default(),
+            &toolcall::wire::WireConfig::default(),
+        );
+        let mut want = serde_json::to_vec(&found.into_split("-")).expect("serialize");
+        want.push(b'\n');
+        let got = common::run_binary(&["split"], Some(doc), None);
+        assert!(got.code <= 1, "split exited {}: {}", got.code, got.stderr);
+        assert!(
+            got.stdout == want,
+            "split differs from the record:\n{}\n{}",
+            String::from_utf8_lossy(&got.stdout),
+            String::from_utf8_lossy(&want)
+        );
+        checked += 1;
+    }
+    assert!(checked > 100, "{checked}");
+}

@@ -680,3 +680,256 @@ fn formats_table_lists_the_model_names_format_takes() {
     assert!(table.contains("gpt-oss"), "{table}");
     assert!(checked > 10, "{checked}");
 }
+
+// ----- issue 36: ids, "no call" status, repair, shapes, names, help --------
+
+const CALL: &[u8] = br#"<tool_call>{"name":"f","arguments":{"a":1}}</tool_call>"#;
+
+fn ids(out: &[u8]) -> Vec<String> {
+    String::from_utf8_lossy(out)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v["type"] == "tool_call")
+        .map(|v| v["id"].as_str().unwrap_or("").to_string())
+        .collect()
+}
+
+/// The same call in two files or two `--lines` documents of one run gets
+/// two ids (before: `call_0be968a0` twice); one document gives the same id
+/// in `parse` and `stream`, and again on the next run.
+#[test]
+fn call_ids_are_unique_within_a_run() {
+    let d = common::scratch("ids-run");
+    for name in ["a.txt", "b.txt"] {
+        std::fs::write(d.join(name), CALL).expect("write");
+    }
+    let (a, b) = (d.join("a.txt"), d.join("b.txt"));
+    let (a, b) = (a.to_str().expect("utf-8"), b.to_str().expect("utf-8"));
+    let files = ids(&run(&["parse", a, b], b"").stdout);
+    assert_eq!(files.len(), 2);
+    assert_ne!(files[0], files[1], "two files, one id");
+    let lines = [CALL, b"\n", CALL, b"\n"].concat();
+    let per_line = ids(&run(&["parse", "--lines"], &lines).stdout);
+    assert_eq!(per_line.len(), 2);
+    assert_ne!(per_line[0], per_line[1], "two --lines documents, one id");
+    // deterministic, and stream == batch for one document
+    let once = ids(&run(&["parse", "--label", "r.txt"], CALL).stdout);
+    let again = ids(&run(&["parse", "--label", "r.txt"], CALL).stdout);
+    let streamed = ids(&run(&["stream", "--label", "r.txt"], CALL).stdout);
+    assert_eq!(once, again);
+    assert_eq!(once, streamed);
+    assert_eq!(ids(&run(&["parse", a], b"").stdout), files[..1]);
+}
+
+/// `--no-call-ok` makes "no call" status 0 for golden loops under
+/// `pipefail`; an error record with `--fail-on-error` is still 2.
+#[test]
+fn no_call_ok_makes_no_call_a_success() {
+    for sub in ["parse", "stream", "split"] {
+        assert_eq!(code(&run(&[sub], b"just prose")), 1, "{sub}");
+        let o = run(&[sub, "--no-call-ok"], b"just prose");
+        assert_eq!(code(&o), 0, "{sub}: {}", stderr(&o));
+    }
+    let broken = br#"<tool_call>{"name":"f","arguments":{"a":1,}}</tool_call>"#;
+    let o = run(
+        &["parse", "--no-call-ok", "--no-repair", "--fail-on-error"],
+        broken,
+    );
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    let o = run(&["parse", "--no-call-ok", "--format", "nonsense"], b"x");
+    assert_eq!(code(&o), 2);
+}
+
+/// `repair` of text with no JSON in it is hopeless (exit 1, a `toolcall:`
+/// message, nothing on stdout) unless `--text-as-string`; repaired output
+/// ends with a newline, valid input comes back byte for byte.
+#[test]
+fn repair_refuses_prose_and_ends_repairs_with_a_newline() {
+    let o = run(&["repair"], b"not json at all");
+    assert_eq!(code(&o), 1);
+    assert!(o.stdout.is_empty(), "{}", stdout(&o));
+    assert!(
+        stderr(&o).starts_with("toolcall: -:1:1: error[TLP-003]"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&["repair", "--text-as-string"], b"not json at all");
+    assert_eq!(
+        (code(&o), stdout(&o).as_str()),
+        (0, "\"not json at all\"\n")
+    );
+    let o = run(&["repair", "--report"], b"not json at all");
+    assert!(stdout(&o).contains("\"ok\":false"), "{}", stdout(&o));
+    // quoted text and prose around JSON are still repaired
+    assert_eq!(code(&run(&["repair"], b"'single quoted'")), 0);
+    let o = run(&["repair"], b"Sure: {\"a\": 1,}");
+    assert_eq!((code(&o), stdout(&o).as_str()), (0, "{\"a\": 1}\n"));
+    let o = run(&["repair"], b"{\"a\":1");
+    assert!(stdout(&o).ends_with("}\n"), "{:?}", stdout(&o));
+    assert_eq!(stdout(&run(&["repair"], b"{\"a\":1}")), "{\"a\":1}");
+}
+
+/// `--shape openai|ollama` writes a broken call as those APIs write an
+/// error, never in toolcall's own shape.
+#[test]
+fn shaped_output_shapes_errors_too() {
+    let broken = br#"<tool_call>{"name":"f","arguments":{"a":1,}}</tool_call>"#;
+    let o = run(&["parse", "--no-repair", "--shape", "openai"], broken);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON record");
+    assert_eq!(v["error"]["type"], "invalid_tool_call", "{v}");
+    assert_eq!(v["error"]["code"], "TLP-002", "{v}");
+    assert!(v.get("type").is_none(), "{v}");
+    let o = run(&["parse", "--no-repair", "--shape", "ollama"], broken);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON record");
+    assert!(
+        v["error"]
+            .as_str()
+            .is_some_and(|e| e.starts_with("TLP-002: ")),
+        "{v}"
+    );
+}
+
+/// A `stream` error for a call that had a `tool_call_start` carries that
+/// start's `index` and `id`.
+#[test]
+fn stream_error_pairs_with_its_tool_call_start() {
+    let broken = br#"<tool_call>{"name":"f","arguments":{"a":1,}}</tool_call>"#;
+    let o = run(&["stream", "--no-repair"], broken);
+    let recs: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    let start = recs
+        .iter()
+        .find(|r| r["type"] == "tool_call_start")
+        .expect("a start");
+    let error = recs
+        .iter()
+        .find(|r| r["type"] == "error")
+        .expect("an error");
+    assert_eq!(error["index"], start["index"], "{error}");
+    assert_eq!(error["id"], start["id"], "{error}");
+}
+
+/// `split --text` of a reply that is reasoning and calls prints no blank
+/// lines: nothing on stdout, a note on stderr, status 0 (a call).
+#[test]
+fn split_text_of_reasoning_and_calls_says_so() {
+    let reply = b"<think>\nlook it up\n</think>\n\n<tool_call>{\"name\":\"f\",\"arguments\":{}}</tool_call>\n\n<tool_call>{\"name\":\"g\",\"arguments\":{}}</tool_call>\n";
+    let o = run(&["split", "--text"], reply);
+    assert_eq!(code(&o), 0);
+    assert!(o.stdout.is_empty(), "{:?}", stdout(&o));
+    assert!(stderr(&o).contains("no prose, 2 calls"), "{}", stderr(&o));
+    // prose keeps its blank lines, exactly
+    let o = run(
+        &["split", "--text"],
+        b"\n\nHello.\n<tool_call>{\"name\":\"f\",\"arguments\":{}}</tool_call>\n",
+    );
+    assert_eq!(stdout(&o), "\n\nHello.\n\n");
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+}
+
+/// `-h` fits a screen; `--help` keeps every flag.
+#[test]
+fn short_help_fits_a_screen() {
+    for sub in ["parse", "validate", "exec", "loop", "stream", "split"] {
+        let short = stdout(&run(&[sub, "-h"], b""));
+        let long = stdout(&run(&[sub, "--help"], b""));
+        assert!(
+            short.lines().count() <= 40,
+            "{sub} -h: {} lines",
+            short.lines().count()
+        );
+        assert!(
+            long.lines().count() > short.lines().count() * 2,
+            "{sub} --help"
+        );
+        assert!(long.contains("--max-block") || sub == "loop" || sub == "exec");
+    }
+    let usage = stdout(&run(&["loop", "-h"], b""));
+    assert!(usage.contains("[MESSAGE]"), "{usage}");
+}
+
+/// `--model`, `--format` and `render --family` take one vocabulary: format
+/// ids, the model table's names, Ollama's and Hugging Face's spellings; an
+/// unknown name gets a "did you mean" from the model table.
+#[test]
+fn model_and_family_names_share_one_vocabulary() {
+    let pythonic = b"[get_weather(city=\"Paris\")]";
+    for flag in ["--model", "--format"] {
+        let o = run(&["parse", flag, "gemma3"], pythonic);
+        assert_eq!(code(&o), 0, "{flag} gemma3: {}", stderr(&o));
+        assert!(
+            stdout(&o).contains("\"format\":\"pythonic\""),
+            "{}",
+            stdout(&o)
+        );
+    }
+    let table = stdout(&run(&["formats"], b""));
+    assert!(table.contains("names: llama-4, gemma-3"), "{table}");
+    let models = stdout(&run(&["formats", "--models"], b""));
+    assert!(models
+        .lines()
+        .any(|l| l.starts_with("gemma-3 ") && l.contains("pythonic")));
+    let o = run(&["parse", "--format", "llama3.1:8b"], b"no call");
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    let tools = br#"[{"type":"function","function":{"name":"f","parameters":{"type":"object"}}}]"#;
+    for name in [
+        "qwen3",
+        "Qwen/Qwen3-8B",
+        "deepseek-r1",
+        "llama3.2",
+        "hermes",
+    ] {
+        let o = run(&["render", "tools", "--family", name], tools);
+        assert_eq!(code(&o), 0, "--family {name}: {}", stderr(&o));
+    }
+    let o = run(&["parse", "--model", "qwen4"], b"x");
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("did you mean 'qwen3' (format hermes)"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&["render", "tools", "--family", "qwen4"], tools);
+    assert!(
+        stderr(&o).contains("did you mean 'qwen3'"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!stderr(&o).contains("qwen3-coder-xml"), "{}", stderr(&o));
+    let o = run(&["parse", "--model", "deepseek-r2"], b"x");
+    assert!(
+        stderr(&o).contains("'deepseek-r1' (format deepseek-v3)"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// Bash completion offers model names for `--model` and the input kinds
+/// for `--input`, not file names.
+#[test]
+fn bash_completion_offers_names_for_model_and_input() {
+    let script = stdout(&run(&["completions", "bash"], b""));
+    let parse = script
+        .split("toolcall__subcmd__parse)")
+        .nth(1)
+        .expect("a parse section");
+    let section = &parse[..parse.find("\n        toolcall__").unwrap_or(parse.len())];
+    let after = |flag: &str| -> String {
+        let at = section
+            .find(&format!("{flag})"))
+            .unwrap_or_else(|| panic!("{flag} case"));
+        section[at..].lines().take(3).collect::<Vec<_>>().join("\n")
+    };
+    let model = after("--model");
+    assert!(
+        model.contains("gemma-3") && model.contains("llama-3.2"),
+        "{model}"
+    );
+    let input = after("--input");
+    assert!(
+        input.contains("ollama") && input.contains("llama-server"),
+        "{input}"
+    );
+}

@@ -447,8 +447,9 @@ fn cli_valid_input_is_echoed_exactly() {
 
 #[test]
 fn cli_repairs_and_exits_zero() {
+    // a repaired document ends with a newline, as a text file does
     let (code, out, _) = run(&[], b"{\"a\": 1,}");
-    assert_eq!((code, out.as_str()), (0, "{\"a\": 1}"));
+    assert_eq!((code, out.as_str()), (0, "{\"a\": 1}\n"));
 }
 
 #[test]

@@ -603,3 +603,29 @@ fn a_chatml_transcript_has_only_the_assistants_call() {
         r.stderr
     );
 }
+
+/// `--retry-prompt` tells the model the line and column the diagnostic
+/// points at (issue 36: the prompt said 6:3, the call's start, where the
+/// diagnostic said 6:49, the bad value).
+#[test]
+fn retry_prompt_names_the_diagnostics_place() {
+    let d = common::scratch("retry-prompt-place");
+    let reply = d.join("r6.txt");
+    std::fs::write(
+        &reply,
+        "Some text\nmore\n\n\nok here:\n  <tool_call>{\"name\":\"get_weather\",\"arguments\":{\"city\":\"\"}}</tool_call>\n",
+    )
+    .expect("write reply");
+    let reply = reply.to_str().expect("utf-8 path");
+    let (_, diag, _) = run(&["validate", "--tools", "tools/openai-chat.json", reply]);
+    assert!(diag.contains("r6.txt:6:49: error[TLP-004]"), "{diag}");
+    let (prompt, _, code) = run(&[
+        "validate",
+        "--tools",
+        "tools/openai-chat.json",
+        "--retry-prompt",
+        reply,
+    ]);
+    assert_eq!(code, 1);
+    assert!(prompt.contains("at line 6, column 49"), "{prompt}");
+}

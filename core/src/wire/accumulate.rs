@@ -139,6 +139,8 @@ struct Open {
     at: u64,
     started: bool,
     overflow: bool,
+    /// The document's part of a derived id (`engine::id_salt`).
+    salt: u64,
 }
 
 impl Open {
@@ -153,7 +155,12 @@ impl Open {
     fn id_or_derived(&self) -> String {
         match &self.id {
             Some(id) => id.clone(),
-            None => derive_id(self.doc_index, self.at, self.name.as_deref().unwrap_or("")),
+            None => derive_id(
+                self.salt,
+                self.doc_index,
+                self.at,
+                self.name.as_deref().unwrap_or(""),
+            ),
         }
     }
 }
@@ -166,6 +173,8 @@ impl Open {
 /// few map operations however many calls are open.
 #[derive(Debug)]
 pub struct Accumulator {
+    /// The document's part of a derived id (`engine::id_salt`).
+    salt: u64,
     /// Open calls by opening number: iteration is the opening order.
     open: BTreeMap<u64, Open>,
     next_seq: u64,
@@ -218,7 +227,14 @@ where
 impl Accumulator {
     /// An empty accumulator holding at most `max_buffer` bytes.
     pub fn new(max_buffer: usize) -> Self {
+        Self::with_salt(max_buffer, 0)
+    }
+
+    /// [`Accumulator::new`] for a document whose derived ids start from
+    /// `salt` (`engine::id_salt` of its name and turn).
+    pub fn with_salt(max_buffer: usize, salt: u64) -> Self {
         Accumulator {
+            salt,
             open: BTreeMap::new(),
             next_seq: 0,
             by_index: HashMap::new(),
@@ -354,6 +370,7 @@ impl Accumulator {
             at,
             started: false,
             overflow: false,
+            salt: self.salt,
         };
         *next_index += 1;
         self.held += o.cost();

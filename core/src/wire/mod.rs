@@ -761,6 +761,7 @@ impl WireEngine {
     /// A driver for one document.
     pub fn new(cfg: Config, wire: WireConfig) -> Self {
         let max = wire.max_buffer.max(1);
+        let salt = crate::engine::id_salt(&cfg.doc, cfg.turn);
         let mut core = Core {
             engine: Engine::new(cfg.clone()),
             model_seen: false,
@@ -768,7 +769,7 @@ impl WireEngine {
             max,
             input: wire.input,
             state: State::Sniff(Vec::new()),
-            acc: Accumulator::new(max),
+            acc: Accumulator::with_salt(max, salt),
             items: Vec::new(),
             acc_out: Vec::new(),
             last: None,
@@ -1317,9 +1318,12 @@ impl Core {
         {
             return;
         }
-        if let Some((f, _)) = crate::formats::registry::model(name) {
+        let format = crate::formats::registry::model(name)
+            .map(|(f, _)| f.id)
+            .or_else(|| crate::config::prompted_model(name).map(|(f, _)| f));
+        if let Some(format) = format {
             let mut cfg = cfg.clone();
-            cfg.format = crate::engine::FormatChoice::Only(f.id);
+            cfg.format = crate::engine::FormatChoice::Only(format);
             self.engine = Engine::new(cfg);
         }
     }
@@ -1332,8 +1336,14 @@ impl Core {
                 for p in parts {
                     let index = self.next_index;
                     self.next_index += 1;
-                    let id =
-                        p.id.unwrap_or_else(|| derive_id(index, self.pos(), &p.name));
+                    let id = p.id.unwrap_or_else(|| {
+                        derive_id(
+                            crate::engine::id_salt(&self.cfg.doc, self.cfg.turn),
+                            index,
+                            self.pos(),
+                            &p.name,
+                        )
+                    });
                     self.emit_call(
                         index,
                         id,
