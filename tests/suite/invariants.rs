@@ -2,6 +2,7 @@
 //! stream == batch for every chunking, lossless segments, calls' raw bytes
 //! are their spans, and no panics on arbitrary bytes.
 
+use crate::common;
 use crate::common::{chunks_at, chunks_by_size, fixture_args, fixture_inputs};
 use proptest::prelude::*;
 use toolcall::document::{self, Collector};

@@ -2,6 +2,7 @@
 //! golden files that compare whichever way they were made, refusals that
 //! say what was meant, grep's flags.
 
+use crate::common;
 use crate::common::toolcall;
 use std::io::Write;
 use std::process::{Output, Stdio};
