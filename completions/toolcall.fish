@@ -99,7 +99,7 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l finish-reaso
 length\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l max-block -d 'Largest candidate block held back while undecided, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l label -d 'The name standard input goes by in records (`doc`) and messages' -r
-complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l input -d 'Input kind: auto, text, terminal, ollama, openai or llama-server' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l input -d 'Input kind: auto, text, terminal, ollama, openai, llama-server or messages' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l max-buffer -d 'Most bytes held for one wire line, the open streamed calls together, or an undecided line' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -s m -l max-count -d 'Stop after N calls per document (`-m1`: the first call)' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l shape -d 'Record shape: native (ours), openai or ollama' -r -f -a "native\t''
@@ -194,7 +194,7 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l finish-reas
 length\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l max-block -d 'Largest candidate block held back while undecided, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l label -d 'The name standard input goes by in records (`doc`) and messages' -r
-complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l input -d 'Input kind: auto, text, terminal, ollama, openai or llama-server' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l input -d 'Input kind: auto, text, terminal, ollama, openai, llama-server or messages' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l max-buffer -d 'Most bytes held for one wire line, the open streamed calls together, or an undecided line' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l chunk-size -d 'Read size in bytes (small values simulate token-by-token arrival)' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l tools -d 'Tools file (JSON or JSON5) to validate calls against.' -r -F
@@ -277,7 +277,7 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l finish-reaso
 length\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l max-block -d 'Largest candidate block held back while undecided, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l label -d 'The name standard input goes by in records (`doc`) and messages' -r
-complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l input -d 'Input kind: auto, text, terminal, ollama, openai or llama-server' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l input -d 'Input kind: auto, text, terminal, ollama, openai, llama-server or messages' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l max-buffer -d 'Most bytes held for one wire line, the open streamed calls together, or an undecided line' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l tools -d 'Tools file (JSON or JSON5) to validate calls against.' -r -F
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l max-tools-size -d 'Largest tools file read, in bytes [default: 16 MiB]' -r
@@ -374,7 +374,7 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l finish-re
 length\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l max-block -d 'Largest candidate block held back while undecided, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l label -d 'The name standard input goes by in records (`doc`) and messages' -r
-complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l input -d 'Input kind: auto, text, terminal, ollama, openai or llama-server' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l input -d 'Input kind: auto, text, terminal, ollama, openai, llama-server or messages' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l max-buffer -d 'Most bytes held for one wire line, the open streamed calls together, or an undecided line' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l tools -d 'Tools file (JSON or JSON5) to validate calls against.' -r -F
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l max-tools-size -d 'Largest tools file read, in bytes [default: 16 MiB]' -r
@@ -389,6 +389,7 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l retry-tem
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l color -d 'Colour diagnostics: auto (when stderr is a terminal and NO_COLOR is unset or empty), always or never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l allow -d 'Switch a conversation check off by its code (repeatable or comma-separated): TLP-009 unanswered call, TLP-010 result without a call, TLP-011 duplicate call id, TLP-012 tool not offered, TLP-013 arguments string that does not parse, TLP-014 call left in the content.' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l lines -d 'Each input line is its own document'
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -s s -l no-messages -d 'No messages about files that do not exist or cannot be read (the exit status is still 2), as `grep -s`'
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -s L -l follow -d 'Follow symbolic links found in directories (loops are detected)'
@@ -666,7 +667,7 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l finish-reason
 length\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l max-block -d 'Largest candidate block held back while undecided, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l label -d 'The name standard input goes by in records (`doc`) and messages' -r
-complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l input -d 'Input kind: auto, text, terminal, ollama, openai or llama-server' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l input -d 'Input kind: auto, text, terminal, ollama, openai, llama-server or messages' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l max-buffer -d 'Most bytes held for one wire line, the open streamed calls together, or an undecided line' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l no-strict -d 'Lenient mode: accept properties the schema does not declare, and calls to tools the file does not list (with a warning).'
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l strict -d 'Strict mode even when the config file turns it off.'
@@ -775,7 +776,7 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l finish-reason
 length\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l max-block -d 'Largest candidate block held back while undecided, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l label -d 'The name standard input goes by in records (`doc`) and messages' -r
-complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l input -d 'Input kind: auto, text, terminal, ollama, openai or llama-server' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l input -d 'Input kind: auto, text, terminal, ollama, openai, llama-server or messages' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l max-buffer -d 'Most bytes held for one wire line, the open streamed calls together, or an undecided line' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l drop-results -d 'Do not keep tool results in the history after the iteration that used them (only a note that the tool ran stays)'
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l no-tools -d 'Offer no tools (a plain chat through the same loop)'

@@ -295,7 +295,8 @@ fn format_parser() -> impl clap::builder::TypedValueParser<Value = FormatChoice>
 /// What the input is: model text, or a server's wire format.
 #[derive(Args, Debug, Clone)]
 pub struct WireArgs {
-    /// Input kind: auto, text, terminal, ollama, openai or llama-server.
+    /// Input kind: auto, text, terminal, ollama, openai, llama-server or
+    /// messages.
     ///
     /// `auto` sniffs the first non-empty bytes: Ollama NDJSON, OpenAI
     /// objects, chunks or SSE (chat completions and the Responses API),
@@ -303,7 +304,12 @@ pub struct WireArgs {
     /// escape sequence or a `Thinking...` line first), else text. `text` is
     /// raw model text. With a wire kind, spans are offsets into the decoded
     /// model text; calls the server parsed itself have an empty span where
-    /// they arrived (see the README, "Wire inputs").
+    /// they arrived (see the README, "Wire inputs"). `messages` reads whole
+    /// conversations (a JSON document, or JSONL of one per line: OpenAI,
+    /// Ollama, Responses, Anthropic or ShareGPT message lists) in `validate`
+    /// and `parse`; `validate` also takes a document for one when it is a
+    /// `messages`, `conversations` or `input` list (see the README,
+    /// "Linting transcripts").
     #[arg(long, value_name = "KIND", default_value = "auto", value_parser = InputKind::from_str_arg)]
     pub input: InputKind,
 
@@ -503,7 +509,7 @@ static LONG_LINES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsi
 /// Reads the rest of a line (through its `\n`) into `line`, keeping at most
 /// `max + 1` bytes of it; the whole line is always consumed. `Ok(false)` at
 /// the end of input.
-fn read_line_limited(
+pub(crate) fn read_line_limited(
     r: &mut impl std::io::BufRead,
     line: &mut Vec<u8>,
     max: usize,
@@ -795,8 +801,15 @@ pub fn looks_like_tools(bytes: &[u8]) -> bool {
                 }
                 // a request or a reply that carries text is not a tools file
                 // (a request body with no messages yet is)
-                const TEXT: [&str; 6] = [
-                    "messages", "choices", "message", "output", "response", "content",
+                const TEXT: [&str; 8] = [
+                    "messages",
+                    "choices",
+                    "message",
+                    "output",
+                    "response",
+                    "content",
+                    "input",
+                    "conversations",
                 ];
                 let empty = |v: &Value| v.as_array().is_some_and(Vec::is_empty);
                 if TEXT.iter().any(|k| o.get(*k).is_some_and(|v| !empty(v))) {
