@@ -854,3 +854,29 @@ fn parse_reads_conversations_with_turn_role_and_pointer() {
     assert_eq!(recs[0]["in_content"], true);
     assert_eq!(recs[0]["pointer"], "/messages/1/content");
 }
+
+/// Commands that read one reply refuse `--input messages` (exit 2) rather
+/// than read a conversation's JSON as model text.
+#[test]
+fn one_reply_commands_refuse_input_messages() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for cmd in ["split", "stream"] {
+        let r = common::run_binary(
+            &[
+                cmd,
+                "--input",
+                "messages",
+                "fixtures/messages/openai-ok.json",
+            ],
+            None,
+            Some(root),
+        );
+        assert_eq!(r.code, 2, "{cmd}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("does not read --input messages"),
+            "{cmd}: {}",
+            r.stderr
+        );
+        assert!(r.out().is_empty(), "{cmd}");
+    }
+}

@@ -324,6 +324,19 @@ pub struct WireArgs {
 }
 
 impl WireArgs {
+    /// Refuses `--input messages` in a command that reads one reply
+    /// (`split`, `stream`, `exec`, `loop`): only `validate` and `parse`
+    /// read conversations.
+    pub fn refuse_messages(&self, command: &str) -> anyhow::Result<()> {
+        if self.input == InputKind::Messages {
+            anyhow::bail!(
+                "{command} does not read --input messages (whole conversations): \
+                 use validate or parse"
+            );
+        }
+        Ok(())
+    }
+
     /// The wire configuration.
     pub fn config(&self) -> WireConfig {
         WireConfig {
