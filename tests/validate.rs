@@ -880,3 +880,48 @@ fn one_reply_commands_refuse_input_messages() {
         assert!(r.out().is_empty(), "{cmd}");
     }
 }
+
+/// In a JSONL of conversations a line that is not JSON, or JSON but no
+/// conversation, is a TLP-008 error at its line; the lines around it are
+/// judged as usual.
+#[test]
+fn a_bad_line_among_conversations_is_reported_and_skipped() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let good =
+        std::fs::read_to_string(root.join("fixtures/messages/sharegpt-ok.jsonl")).expect("fixture");
+    let input = format!("{good}{{\"conversations\": [cut\n{{\"a\": 1}}\n{good}");
+    let r = common::run_binary(
+        &["validate", "--no-config", "--input", "messages"],
+        Some(input.as_bytes()),
+        Some(root),
+    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let recs = records(&r.out());
+    let docs: Vec<(&str, bool)> = recs
+        .iter()
+        .map(|v| (v["doc"].as_str().expect("doc"), v["valid"] == true))
+        .collect();
+    assert_eq!(
+        docs,
+        [
+            ("-:1", true),
+            ("-:1", true),
+            ("-:2", false),
+            ("-:3", false),
+            ("-:4", true),
+            ("-:4", true)
+        ]
+    );
+    assert!(
+        r.stderr
+            .contains("-:2:1: error[TLP-008]: line 2 is not JSON"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr
+            .contains("-:3:1: error[TLP-008]: line 3 is JSON but no conversation"),
+        "{}",
+        r.stderr
+    );
+}
