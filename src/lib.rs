@@ -12,7 +12,8 @@
 //! ```
 
 pub use toolcall_core::{
-    agent, call, config, document, engine, formats, record, render, repair, scan, validate, wire,
+    agent, call, config, document, engine, formats, messages, record, render, repair, scan,
+    validate, wire,
 };
 
 pub mod cli;

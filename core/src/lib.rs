@@ -15,6 +15,7 @@
 //! * [`formats`] holds one module per dialect and the registry of them;
 //!   [`repair`] fixes broken JSON; [`validate`] checks calls against tool
 //!   schemas; [`wire`] decodes Ollama, OpenAI and llama.cpp server streams;
+//!   [`messages`] reads and lints conversations written as message lists;
 //!   [`render`] writes tools, calls and results in each family's prompt
 //!   format.
 //!
@@ -36,6 +37,7 @@ pub mod config;
 pub mod document;
 pub mod engine;
 pub mod formats;
+pub mod messages;
 pub mod ndjson;
 pub mod record;
 pub mod render;

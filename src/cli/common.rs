@@ -296,7 +296,8 @@ fn input_parser() -> impl clap::builder::TypedValueParser<Value = InputKind> {
 /// What the input is: model text, or a server's wire format.
 #[derive(Args, Debug, Clone)]
 pub struct WireArgs {
-    /// Input kind: auto, text, terminal, ollama, openai or llama-server.
+    /// Input kind: auto, text, terminal, ollama, openai, llama-server or
+    /// messages.
     ///
     /// `auto` sniffs the first non-empty bytes: Ollama NDJSON, OpenAI
     /// objects, chunks or SSE (chat completions and the Responses API),
@@ -304,7 +305,12 @@ pub struct WireArgs {
     /// escape sequence or a `Thinking...` line first), else text. `text` is
     /// raw model text. With a wire kind, spans are offsets into the decoded
     /// model text; calls the server parsed itself have an empty span where
-    /// they arrived (see the README, "Wire inputs").
+    /// they arrived (see the README, "Wire inputs"). `messages` reads whole
+    /// conversations (a JSON document, or JSONL of one per line: OpenAI,
+    /// Ollama, Responses, Anthropic or ShareGPT message lists) in `validate`
+    /// and `parse`; `validate` also takes a document for one when it is a
+    /// `messages`, `conversations` or `input` list (see the README,
+    /// "Linting transcripts").
     #[arg(long, value_name = "KIND", default_value = "auto", value_parser = input_parser(),
           hide_possible_values = true)]
     pub input: InputKind,
@@ -320,6 +326,19 @@ pub struct WireArgs {
 }
 
 impl WireArgs {
+    /// Refuses `--input messages` in a command that reads one reply
+    /// (`split`, `stream`, `exec`, `loop`): only `validate` and `parse`
+    /// read conversations.
+    pub fn refuse_messages(&self, command: &str) -> anyhow::Result<()> {
+        if self.input == InputKind::Messages {
+            anyhow::bail!(
+                "{command} does not read --input messages (whole conversations): \
+                 use validate or parse"
+            );
+        }
+        Ok(())
+    }
+
     /// The wire configuration.
     pub fn config(&self) -> WireConfig {
         WireConfig {
@@ -526,7 +545,7 @@ static LONG_LINES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsi
 /// Reads the rest of a line (through its `\n`) into `line`, keeping at most
 /// `max + 1` bytes of it; the whole line is always consumed. `Ok(false)` at
 /// the end of input.
-fn read_line_limited(
+pub(crate) fn read_line_limited(
     r: &mut impl std::io::BufRead,
     line: &mut Vec<u8>,
     max: usize,
@@ -818,8 +837,15 @@ pub fn looks_like_tools(bytes: &[u8]) -> bool {
                 }
                 // a request or a reply that carries text is not a tools file
                 // (a request body with no messages yet is)
-                const TEXT: [&str; 6] = [
-                    "messages", "choices", "message", "output", "response", "content",
+                const TEXT: [&str; 8] = [
+                    "messages",
+                    "choices",
+                    "message",
+                    "output",
+                    "response",
+                    "content",
+                    "input",
+                    "conversations",
                 ];
                 let empty = |v: &Value| v.as_array().is_some_and(Vec::is_empty);
                 if TEXT.iter().any(|k| o.get(*k).is_some_and(|v| !empty(v))) {

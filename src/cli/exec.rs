@@ -716,6 +716,7 @@ fn calls_of(
 
 /// Runs `exec`.
 pub fn run(args: &ExecArgs) -> anyhow::Result<Outcome> {
+    args.wire.refuse_messages("exec")?;
     if args.tools.tools.is_none() {
         bail!("exec needs a tools file: --tools FILE");
     }

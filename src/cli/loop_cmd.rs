@@ -224,6 +224,7 @@ const BY_TIMEOUT: u8 = 2;
 
 /// Runs `loop`.
 pub fn run(args: &LoopArgs) -> anyhow::Result<Outcome> {
+    args.wire.refuse_messages("loop")?;
     let message = match args.message.as_deref() {
         Some(m) if m != "-" => m.to_string(),
         _ => {

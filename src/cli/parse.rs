@@ -70,6 +70,93 @@ struct Batch {
     last: bool,
 }
 
+/// `--input messages`: the calls of each conversation in `bytes` (one
+/// JSON document, or JSONL of one per line), with their `turn`, `role`,
+/// `pointer` (and `in_content`) and a span over the call's JSON value in
+/// the conversation's text. One batch per conversation, until `push`
+/// asks to stop.
+fn conversation_calls(
+    name: &str,
+    bytes: &[u8],
+    cfg: &crate::engine::Config,
+    tools: &super::tools::Tools,
+    push: &mut dyn FnMut(Batch) -> anyhow::Result<bool>,
+) -> anyhow::Result<()> {
+    use crate::messages::{self, Kind};
+    use serde_json::Value;
+    let whole = serde_json::from_slice::<Value>(bytes).ok();
+    let docs: Vec<(String, &[u8], Option<Value>)> = match whole {
+        Some(v) => vec![(name.to_string(), bytes, Some(v))],
+        None => bytes
+            .split(|&b| b == b'\n')
+            .enumerate()
+            .filter(|(_, l)| !l.trim_ascii().is_empty())
+            .map(|(k, l)| {
+                let l = l.strip_suffix(b"\r").unwrap_or(l);
+                (
+                    format!("{name}:{}", k + 1),
+                    l,
+                    serde_json::from_slice(l).ok(),
+                )
+            })
+            .collect(),
+    };
+    for (doc, text, v) in docs {
+        let cfg = crate::engine::Config {
+            doc: doc.clone(),
+            ..cfg.clone()
+        };
+        let mut found = Collector::calls_only();
+        match v.as_ref().and_then(|v| messages::read(v, &cfg)) {
+            Some(t) => {
+                let wanted = t.entries.iter().map(|e| e.pointer.as_str()).collect();
+                let (spans, _) = messages::spans(text, &wanted);
+                for e in t.entries {
+                    let Kind::Call(c) = e.kind else { continue };
+                    let mut call = c.call;
+                    call.index = found.calls.len();
+                    let span = spans.get(&e.pointer).copied().unwrap_or([0, 0]);
+                    call.span = [span[0] as u64, span[1] as u64];
+                    call.raw = String::from_utf8_lossy(&text[span[0]..span[1]]).into_owned();
+                    call.extra.insert("turn".into(), e.turn.into());
+                    call.extra.insert("role".into(), e.role.into());
+                    call.extra.insert("pointer".into(), e.pointer.into());
+                    if c.in_content {
+                        call.extra.insert("in_content".into(), true.into());
+                    }
+                    tools.enrich(&mut call, None);
+                    found.calls.push(call);
+                }
+            }
+            None => {
+                let raw = crate::scan::lossy(&text[..text.len().min(512)]).into_owned();
+                found.errors.push(crate::record::ErrorRecord {
+                    kind: "error",
+                    code: "TLP-008",
+                    message: "not a conversation (messages, conversations, input, output, \
+                              choices or message)"
+                        .into(),
+                    doc: doc.clone(),
+                    span: [0, text.len() as u64],
+                    raw,
+                    offset: 0,
+                    line: 1,
+                    column: 1,
+                    hint: None,
+                });
+            }
+        }
+        if !push(Batch {
+            name: doc,
+            found,
+            last: true,
+        })? {
+            break;
+        }
+    }
+    Ok(())
+}
+
 /// Runs `parse`.
 pub fn run(args: &ParseArgs) -> anyhow::Result<Outcome> {
     // an unknown --model is a usage error before any input is read
@@ -109,6 +196,11 @@ pub fn run(args: &ParseArgs) -> anyhow::Result<Outcome> {
             let cfg = tools.engine(args.engine.config(&doc.name)?);
             let name = args.engine.doc_name(&doc.name);
             let mut found = Collector::calls_only();
+            if args.wire.input == wire::InputKind::Messages {
+                let bytes = doc.into_bytes(args.input.max_input)?;
+                conversation_calls(&name, &bytes, &cfg, &tools, &mut |batch| push(batch))?;
+                return Ok(());
+            }
             let mut engine = wire::WireEngine::new(cfg, args.wire.config());
             let bytes = if reading == Reading::Streamed {
                 let mut result = Ok(true);

@@ -55,6 +55,7 @@ pub struct SplitArgs {
 
 /// Runs `split`.
 pub fn run(args: &SplitArgs) -> anyhow::Result<Outcome> {
+    args.wire.refuse_messages("split")?;
     let mut out = Output::stdout(FlushPolicy::choose(
         args.buffer.line_buffered,
         args.buffer.block_buffered,

@@ -162,6 +162,7 @@ impl Sink for Writer {
 
 /// Runs `stream`.
 pub fn run(args: &StreamArgs) -> anyhow::Result<Outcome> {
+    args.wire.refuse_messages("stream")?;
     // Records go out after every read, before the next one can wait for
     // input: as live as a flush per record (a model's tokens arrive one
     // read at a time), at one write per read instead of one per record.

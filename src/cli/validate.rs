@@ -1,7 +1,7 @@
 //! `toolcall validate`: one `validation` record per call, compiler-style
 //! diagnostics on stderr, bounded retry through a model command.
 
-use super::common::{for_each_document, BufferArgs, EngineArgs, InputArgs, Reading};
+use super::common::{for_each_document, Body, BufferArgs, EngineArgs, InputArgs, Reading};
 use super::output::{FlushPolicy, Output};
 use super::tools::{Tools, ToolsArgs};
 use super::Outcome;
@@ -12,6 +12,7 @@ use crate::record::ToolCall;
 use crate::validate::diag::{self, Located, Severity};
 use crate::validate::retry::{Failure, FailureKind, Usage};
 use crate::validate::{Issue, Verdict};
+use crate::wire::InputKind;
 use anyhow::{bail, Context};
 use clap::Args;
 use serde::Serialize;
@@ -89,6 +90,30 @@ pub struct ValidateArgs {
     /// unset or empty), always or never.
     #[arg(hide_short_help = true, long, value_name = "WHEN", default_value = "auto", value_parser = ["auto", "always", "never"])]
     pub color: String,
+
+    /// Switch a conversation check off by its code (repeatable or
+    /// comma-separated): TLP-009 unanswered call, TLP-010 result without a
+    /// call, TLP-011 duplicate call id, TLP-012 tool not offered, TLP-013
+    /// arguments string that does not parse, TLP-014 call left in the
+    /// content.
+    ///
+    /// Example:
+    ///
+    ///   toolcall validate --allow TLP-009,TLP-014 chats.jsonl
+    #[arg(long, value_name = "CODE", value_delimiter = ',', value_parser = allow_parser, verbatim_doc_comment)]
+    pub allow: Vec<String>,
+}
+
+/// A `--allow` value: one of the conversation checks' codes.
+fn allow_parser(s: &str) -> Result<String, String> {
+    if crate::messages::CODES.contains(&s) {
+        Ok(s.to_string())
+    } else {
+        Err(format!(
+            "not a conversation check (known: {})",
+            crate::messages::CODES.join(", ")
+        ))
+    }
 }
 
 impl ValidateArgs {
@@ -243,6 +268,14 @@ struct Validation<'a> {
     arguments: Option<&'a Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     format: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    turn: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    role: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pointer: Option<&'a str>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    in_content: bool,
     line: u64,
     column: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -271,6 +304,22 @@ struct Item {
     file: String,
     text: Option<Rc<Located<Vec<u8>>>>,
     offset: usize,
+    /// Set for a call (or a result) of a structured conversation.
+    conv: Option<Conv>,
+}
+
+/// Where an item of a structured conversation sits, and what the
+/// conversation checks found about it.
+struct Conv {
+    turn: usize,
+    role: String,
+    pointer: String,
+    in_content: bool,
+    /// Conversation issues, each with the offset its diagnostic points at.
+    lint: Vec<(Issue, usize)>,
+    /// The tools are the conversation's own: an unknown tool is its
+    /// TLP-012, not TLP-005.
+    own_tools: bool,
 }
 
 struct Run<'a> {
@@ -284,11 +333,19 @@ struct Run<'a> {
     total: usize,
     prompts: usize,
     colored: bool,
+    /// The tools of the conversation being judged, when it brings its own
+    /// and no --tools was given.
+    doc_tools: Option<Rc<Tools>>,
+    /// The last conversation's tools list and what was built from it.
+    tools_cache: Option<(Value, Option<Rc<Tools>>)>,
 }
 
 /// Runs `validate`.
 pub fn run(args: &ValidateArgs) -> anyhow::Result<Outcome> {
-    if args.tools.tools.is_none() {
+    if args.tools.tools.is_none()
+        && args.wire.input != InputKind::Messages
+        && !all_conversations(&args.input.files)
+    {
         let named = args.input.files.iter().find(|f| {
             f.as_os_str() != "-"
                 && super::common::small_regular_file(f)
@@ -345,25 +402,49 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Outcome> {
         total: 0,
         prompts: 0,
         colored: args.colored(),
+        doc_tools: None,
+        tools_cache: None,
     };
     run.out.set_quiet(args.quiet);
     let mut files = 0usize;
-    for_each_document(&args.input, Reading::Whole, args.wire.max_buffer, |doc| {
-        let cfg = tools.engine(args.engine.config(&doc.name)?);
-        let name = args.engine.doc_name(&doc.name);
-        files += 1;
-        judge_items(
-            &name,
-            doc.into_bytes(args.input.max_input)?,
-            &cfg,
-            &args.wire.config(),
-            &Sources {
-                inputs: &args.input.files,
-                max: args.input.max_input,
-            },
-            |item| run.judge(item, &cfg),
-        )
-    })?;
+    for_each_document(
+        &args.input,
+        Reading::Streamed,
+        args.wire.max_buffer,
+        |doc| {
+            let cfg = tools.engine(args.engine.config(&doc.name)?);
+            let name = args.engine.doc_name(&doc.name);
+            files += 1;
+            let explicit = args.wire.input == InputKind::Messages;
+            let bytes = match doc.body {
+                Body::Bytes(b) => b,
+                Body::Reader(r) => {
+                    match conversation_lines(&mut run, r, &name, &cfg, explicit, args)? {
+                        Some(bytes) => bytes,
+                        None => return Ok(()),
+                    }
+                }
+            };
+            match conversations_in(&bytes, explicit) {
+                Some(Layout::Whole(v)) => {
+                    let text = Rc::new(Located::new(bytes));
+                    run.conversation(&v, &text, &name, &name, &cfg)
+                }
+                Some(Layout::Lines) => judge_lines(&mut run, &bytes, &name, &cfg, args),
+                None => judge_items(
+                    &name,
+                    bytes,
+                    &cfg,
+                    &args.wire.config(),
+                    &Sources {
+                        inputs: &args.input.files,
+                        max: args.input.max_input,
+                    },
+                    |item| run.judge(item, &cfg),
+                ),
+            }
+        },
+    )?;
     run.out.flush()?;
     let summary = format!(
         "{} call{}, {} valid, {} invalid in {files} file{}",
@@ -540,6 +621,7 @@ fn found_items(
     let mut items: Vec<Item> = Vec::with_capacity(found.calls.len() + found.errors.len());
     for call in found.calls {
         items.push(Item {
+            conv: None,
             offset: call.span[0] as usize,
             file: name.to_string(),
             text: Some(text.clone()),
@@ -549,6 +631,7 @@ fn found_items(
     }
     for e in found.errors {
         items.push(Item {
+            conv: None,
             offset: e.offset as usize,
             file: name.to_string(),
             text: Some(text.clone()),
@@ -687,6 +770,7 @@ fn record_items(name: &str, bytes: Vec<u8>, sources: &Sources<'_>) -> Vec<Item> 
                 let end = start + line.len();
                 let raw = crate::scan::lossy(&line[..line.len().min(512)]).into_owned();
                 items.push(Item {
+                    conv: None,
                     call: broken_call(name, &raw, [start as u64, end as u64]),
                     broken: Some(Issue::call("TLP-008", bad_line_message(number, why))),
                     file: name.to_string(),
@@ -727,6 +811,7 @@ fn record_items(name: &str, bytes: Vec<u8>, sources: &Sources<'_>) -> Vec<Item> 
                     call.raw = String::from_utf8_lossy(line).into_owned();
                 }
                 items.push(Item {
+                    conv: None,
                     call,
                     broken: None,
                     file,
@@ -749,6 +834,7 @@ fn record_items(name: &str, bytes: Vec<u8>, sources: &Sources<'_>) -> Vec<Item> 
                     _ => offset,
                 };
                 items.push(Item {
+                    conv: None,
                     call: broken_call(&doc_name, &s("raw"), span),
                     broken: Some(Issue::call(code, s("message"))),
                     file,
@@ -765,8 +851,9 @@ fn record_items(name: &str, bytes: Vec<u8>, sources: &Sources<'_>) -> Vec<Item> 
 impl Run<'_> {
     fn judge(&mut self, mut item: Item, cfg: &Config) -> anyhow::Result<()> {
         self.total += 1;
-        let tools = self.tools;
-        let verdict = match &item.broken {
+        let doc_tools = self.doc_tools.clone();
+        let tools: &Tools = doc_tools.as_deref().unwrap_or(self.tools);
+        let mut verdict = match &item.broken {
             Some(issue) => {
                 let mut v = match &tools.registry {
                     Some(r) if !item.call.name.is_empty() => {
@@ -784,8 +871,28 @@ impl Run<'_> {
                 .judge(&mut item.call)
                 .unwrap_or_else(unreachable_verdict),
         };
-        let at = |path: &str, call: &ToolCall, item: &Item| -> usize {
-            if item.broken.is_some() {
+        if let Some(conv) = &item.conv {
+            if conv.own_tools {
+                verdict.errors.retain(|e| e.code != "TLP-005");
+                verdict.warnings.retain(|e| e.code != "TLP-005");
+            }
+            if item.broken.is_none() {
+                verdict
+                    .errors
+                    .extend(conv.lint.iter().map(|(issue, _)| issue.clone()));
+            }
+            verdict.valid = verdict.errors.is_empty();
+        }
+        let at = |issue: &Issue, call: &ToolCall, item: &Item| -> usize {
+            let path = issue.path.as_str();
+            let lint = item.conv.as_ref().and_then(|c| {
+                c.lint
+                    .iter()
+                    .find(|(i, _)| i.code == issue.code && i.path == issue.path)
+            });
+            if let Some((_, off)) = lint {
+                *off
+            } else if item.broken.is_some() {
                 item.offset
             } else if item.offset as u64 == call.span[0] {
                 // the call's markup is in `text` at its span
@@ -807,7 +914,7 @@ impl Run<'_> {
             issues
                 .iter()
                 .map(|i| {
-                    let off = at(&i.path, call, &item);
+                    let off = at(i, call, &item);
                     item.text
                         .as_deref()
                         .map_or(diag::Pos { line: 1, column: 1 }, |t| t.position(off))
@@ -821,7 +928,7 @@ impl Run<'_> {
                 return;
             }
             for i in issues {
-                let off = at(&i.path, call, &item);
+                let off = at(i, call, &item);
                 let text = diag::render_in(&item.file, item.text.as_deref(), off, sev, i);
                 if colored {
                     eprint!("{}", paint(&text, &super::sanitize(&item.file), sev));
@@ -832,7 +939,7 @@ impl Run<'_> {
         };
         emit(Severity::Warning, &verdict.warnings, &item.call);
         if verdict.valid {
-            return self.write(&item.call, &verdict, pos, &[], None);
+            return self.write(&item.call, &verdict, pos, &[], None, item.conv.as_ref());
         }
         // the prompt names the place the first diagnostic points at
         let first = locate(&verdict.errors, &item.call)
@@ -855,7 +962,7 @@ impl Run<'_> {
             emit(Severity::Error, &verdict.errors, &item.call);
             self.invalid += 1;
             let locs = locate(&verdict.errors, &item.call);
-            return self.write(&item.call, &verdict, pos, &locs, None);
+            return self.write(&item.call, &verdict, pos, &locs, None, item.conv.as_ref());
         };
         let doc = item.call.doc.clone();
         let retry_cfg = Config {
@@ -889,7 +996,7 @@ impl Run<'_> {
                 call.doc = item.call.doc.clone();
                 call.span = item.call.span;
                 let extra = (&retried.attempts[..], retried.usage, None);
-                self.write(&call, &v, pos, &[], Some(extra))
+                self.write(&call, &v, pos, &[], Some(extra), item.conv.as_ref())
             }
             Err(last) => {
                 let mut errors = verdict.errors.clone();
@@ -922,7 +1029,7 @@ impl Run<'_> {
                     retried.usage,
                     Some(retried.last_output.as_str()),
                 );
-                self.write(&item.call, &v, pos, &locs, Some(extra))
+                self.write(&item.call, &v, pos, &locs, Some(extra), item.conv.as_ref())
             }
         }
     }
@@ -934,6 +1041,7 @@ impl Run<'_> {
         pos: diag::Pos,
         locs: &[diag::Pos],
         retry: Option<(&[Attempt], Usage, Option<&str>)>,
+        conv: Option<&Conv>,
     ) -> anyhow::Result<()> {
         if self.args.retry.retry_prompt {
             return Ok(());
@@ -968,6 +1076,10 @@ impl Run<'_> {
             summary: (!v.summary.is_empty()).then_some(v.summary.as_str()),
             arguments: (!call.id.is_empty()).then_some(&call.arguments),
             format: (!call.format.is_empty()).then_some(call.format),
+            turn: conv.map(|c| c.turn),
+            role: conv.map(|c| c.role.as_str()),
+            pointer: conv.map(|c| c.pointer.as_str()),
+            in_content: conv.is_some_and(|c| c.in_content),
             line: pos.line,
             column: pos.column,
             attempts: retry.map(|r| r.0),
@@ -1069,6 +1181,7 @@ fn evaluate(
     }
     let pos = diag::position(text.as_bytes(), call.span[0] as usize);
     let item = Item {
+        conv: None,
         call,
         broken: None,
         file: String::new(),
@@ -1078,4 +1191,389 @@ fn evaluate(
     let mut f = failure_of(&item, &v, pos, tools);
     f.raw = text.to_string();
     Err(Box::new(f))
+}
+
+/// How a document holds structured conversations.
+enum Layout {
+    /// The document is one conversation.
+    Whole(Value),
+    /// JSONL: each non-blank line is one.
+    Lines,
+}
+
+/// Whether `v` is a conversation: any shape [`crate::messages::shape`]
+/// knows under `--input messages`, the plain ones ([`crate::messages::sniff`])
+/// otherwise.
+fn is_conversation(v: &Value, explicit: bool) -> bool {
+    if explicit {
+        crate::messages::shape(v).is_some()
+    } else {
+        crate::messages::sniff(v).is_some()
+    }
+}
+
+/// How `bytes` hold conversations, or `None` for model text, records or
+/// wire output. Under `--input messages` a document that is not one JSON
+/// value is read as JSONL (a line that is no conversation is reported).
+fn conversations_in(bytes: &[u8], explicit: bool) -> Option<Layout> {
+    let first = bytes.iter().position(|b| !b.is_ascii_whitespace())?;
+    if !matches!(bytes[first], b'{' | b'[') {
+        return explicit.then_some(Layout::Lines);
+    }
+    match serde_json::from_slice::<Value>(bytes) {
+        Ok(v) if explicit || is_conversation(&v, false) => return Some(Layout::Whole(v)),
+        Ok(_) => return None,
+        Err(_) => {}
+    }
+    let end = memchr::memchr(b'\n', &bytes[first..]).map_or(bytes.len(), |n| first + n);
+    match serde_json::from_slice::<Value>(bytes[first..end].trim_ascii()) {
+        Ok(v) if is_conversation(&v, explicit) => Some(Layout::Lines),
+        _ => explicit.then_some(Layout::Lines),
+    }
+}
+
+/// True when every input is a file that holds conversations (its first
+/// line is one, or it is one JSON conversation): `validate` then needs no
+/// `--tools`, the conversations bring their own.
+fn all_conversations(files: &[PathBuf]) -> bool {
+    !files.is_empty()
+        && files.iter().all(|f| {
+            let Ok(file) = std::fs::File::open(f) else {
+                return false;
+            };
+            if !file.metadata().is_ok_and(|m| m.is_file()) {
+                return false;
+            }
+            let mut line = Vec::new();
+            let mut r = std::io::BufReader::new(file);
+            loop {
+                match super::common::read_line_limited(&mut r, &mut line, 16 << 20) {
+                    Ok(true) if line.trim_ascii().is_empty() => continue,
+                    Ok(true) => break,
+                    _ => return false,
+                }
+            }
+            if serde_json::from_slice::<Value>(line.trim_ascii())
+                .is_ok_and(|v| is_conversation(&v, false))
+            {
+                return true;
+            }
+            super::common::small_regular_file(f)
+                && std::fs::read(f).is_ok_and(|b| conversations_in(&b, false).is_some())
+        })
+}
+
+/// A document coming from a reader (a large file, stdin): when its first
+/// non-blank line is a conversation, its lines are judged one at a time as
+/// they are read (memory: one line) and `None` is returned; otherwise the
+/// whole document is read and returned.
+fn conversation_lines(
+    run: &mut Run<'_>,
+    r: Box<dyn std::io::Read + Send>,
+    name: &str,
+    cfg: &Config,
+    explicit: bool,
+    args: &ValidateArgs,
+) -> anyhow::Result<Option<Vec<u8>>> {
+    let max_line = args.wire.max_buffer;
+    let mut r = std::io::BufReader::with_capacity(64 << 10, r);
+    let mut prefix = Vec::new();
+    let mut line = Vec::new();
+    let mut number = 0usize;
+    // the first line is looked at without reading past --max-buffer: an
+    // input with no line end (/dev/zero) is read whole, up to --max-input
+    let mut whole = true;
+    while let Some(complete) =
+        read_line_capped(&mut r, &mut line, max_line).with_context(|| format!("reading {name}"))?
+    {
+        number += 1;
+        prefix.extend_from_slice(&line);
+        if !complete {
+            whole = false;
+            break;
+        }
+        if !line.trim_ascii().is_empty() {
+            break;
+        }
+    }
+    let first = line.trim_ascii();
+    let lines = whole
+        && first.len() <= max_line
+        && serde_json::from_slice::<Value>(first).is_ok_and(|v| is_conversation(&v, explicit));
+    if !lines {
+        // the bytes looked at, then the rest: one limit for the whole
+        let all = std::io::Read::chain(std::io::Cursor::new(prefix), r);
+        let prefix = super::common::read_limited(all, name, args.input.max_input, "--max-input")?;
+        super::common::refuse_tools_file(name, &prefix)?;
+        return Ok(Some(prefix));
+    }
+    drop(prefix);
+    loop {
+        judge_line(run, &line, number, name, cfg, max_line)?;
+        loop {
+            let more = super::common::read_line_limited(&mut r, &mut line, max_line)
+                .with_context(|| format!("reading {name}"))?;
+            if !more {
+                return Ok(None);
+            }
+            number += 1;
+            if !line.trim_ascii().is_empty() {
+                break;
+            }
+        }
+    }
+}
+
+/// Reads the next line, through its `\n`, into `line` (cleared first),
+/// taking no more than `max` bytes: `None` at the end of input,
+/// `Some(true)` for a whole line (or the last, unterminated one),
+/// `Some(false)` when the line goes on past `max` (the rest stays unread).
+fn read_line_capped(
+    r: &mut impl std::io::BufRead,
+    line: &mut Vec<u8>,
+    max: usize,
+) -> std::io::Result<Option<bool>> {
+    line.clear();
+    loop {
+        let buf = match r.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            return Ok((!line.is_empty()).then_some(true));
+        }
+        let (take, done) = match memchr::memchr(b'\n', buf) {
+            Some(k) => (k + 1, true),
+            None => (buf.len(), false),
+        };
+        let room = max.saturating_sub(line.len());
+        if take > room && !(done && take == room + 1) {
+            line.extend_from_slice(&buf[..room]);
+            r.consume(room);
+            return Ok(Some(false));
+        }
+        line.extend_from_slice(&buf[..take]);
+        r.consume(take);
+        if done {
+            return Ok(Some(true));
+        }
+    }
+}
+
+/// Judges the conversations of a JSONL document held in memory.
+fn judge_lines(
+    run: &mut Run<'_>,
+    bytes: &[u8],
+    name: &str,
+    cfg: &Config,
+    args: &ValidateArgs,
+) -> anyhow::Result<()> {
+    for (k, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        if !line.trim_ascii().is_empty() {
+            judge_line(run, line, k + 1, name, cfg, args.wire.max_buffer)?;
+        }
+    }
+    Ok(())
+}
+
+/// Judges line `number` of a JSONL of conversations: its document is
+/// `NAME:LINE`, its diagnostics point into the file's lines.
+fn judge_line(
+    run: &mut Run<'_>,
+    line: &[u8],
+    number: usize,
+    name: &str,
+    cfg: &Config,
+    max_line: usize,
+) -> anyhow::Result<()> {
+    let line = line.strip_suffix(b"\n").unwrap_or(line);
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let doc = format!("{name}:{number}");
+    let text = Rc::new(Located::at_line(line.to_vec(), number as u64));
+    let why = if line.len() > max_line {
+        Err(format!(
+            "line {number} is longer than --max-buffer ({max_line} bytes); skipped"
+        ))
+    } else {
+        match serde_json::from_slice::<Value>(line) {
+            Ok(v) if crate::messages::shape(&v).is_some() => Ok(v),
+            Ok(_) => Err(format!(
+                "line {number} is JSON but no conversation; skipped"
+            )),
+            Err(e) => Err(format!("line {number} is not JSON ({e}); skipped")),
+        }
+    };
+    match why {
+        Ok(v) => run.conversation(&v, &text, name, &doc, cfg),
+        Err(message) => {
+            let code = if line.len() > max_line {
+                "TLP-007"
+            } else {
+                "TLP-008"
+            };
+            let raw = crate::scan::lossy(&line[..line.len().min(512)]).into_owned();
+            let item = Item {
+                conv: None,
+                call: broken_call(&doc, &raw, [0, line.len() as u64]),
+                broken: Some(Issue::call(code, message)),
+                file: name.to_string(),
+                text: Some(text),
+                offset: 0,
+            };
+            run.judge(item, cfg)
+        }
+    }
+}
+
+impl Run<'_> {
+    /// Judges one conversation: each call (its schema and the conversation
+    /// checks), and each result no call asked for. `text` is the JSON it
+    /// was read from, `file` the name diagnostics carry, `doc` the records'.
+    fn conversation(
+        &mut self,
+        v: &Value,
+        text: &Rc<Located<Vec<u8>>>,
+        file: &str,
+        doc: &str,
+        cfg: &Config,
+    ) -> anyhow::Result<()> {
+        use crate::messages::{self, Kind};
+        let cfg = Config {
+            doc: doc.to_string(),
+            ..cfg.clone()
+        };
+        let Some(t) = messages::read(v, &cfg) else {
+            let item = Item {
+                conv: None,
+                call: broken_call(doc, "", [0, 0]),
+                broken: Some(Issue::call(
+                    "TLP-008",
+                    "the document is JSON but no conversation (messages, conversations, \
+                     input, output, choices or message)",
+                )),
+                file: file.to_string(),
+                text: Some(text.clone()),
+                offset: 0,
+            };
+            return self.judge(item, &cfg);
+        };
+        let own_tools = self.tools.registry.is_none() && t.tools.is_some();
+        self.doc_tools = match (&t.tools, own_tools) {
+            (Some(list), true) => self.conversation_tools(list, file),
+            _ => None,
+        };
+        let allow = &self.args.allow;
+        let findings: Vec<messages::Finding> = messages::lint(&t)
+            .into_iter()
+            .filter(|f| !allow.iter().any(|a| a == f.code))
+            .collect();
+        let bytes = text.bytes();
+        // where each entry and finding lies, in one pass over the text
+        let wanted: std::collections::HashSet<&str> = t
+            .entries
+            .iter()
+            .map(|e| e.pointer.as_str())
+            .chain(findings.iter().map(|f| f.pointer.as_str()))
+            .collect();
+        let (spans, _) = messages::spans(bytes, &wanted);
+        let mut index = 0usize;
+        let mut next = 0usize;
+        for (k, e) in t.entries.iter().enumerate() {
+            let start = next;
+            while next < findings.len() && findings[next].entry == k {
+                next += 1;
+            }
+            let found = &findings[start..next];
+            let [s, end] = spans.get(&e.pointer).copied().unwrap_or([0, 0]);
+            let lint: Vec<(Issue, usize)> = found
+                .iter()
+                .map(|f| {
+                    let issue = Issue {
+                        code: f.code,
+                        path: f.pointer.clone(),
+                        message: f.message.clone(),
+                        expected: String::new(),
+                        actual: String::new(),
+                    };
+                    (issue, spans.get(&f.pointer).map_or(s, |sp| sp[0]))
+                })
+                .collect();
+            let conv = |in_content: bool, lint: Vec<(Issue, usize)>| Conv {
+                turn: e.turn,
+                role: e.role.clone(),
+                pointer: e.pointer.clone(),
+                in_content,
+                lint,
+                own_tools,
+            };
+            let item = match &e.kind {
+                Kind::Call(c) => {
+                    let mut call = c.call.clone();
+                    call.index = index;
+                    call.span = [s as u64, end as u64];
+                    call.raw = String::from_utf8_lossy(&bytes[s..end]).into_owned();
+                    Item {
+                        conv: Some(conv(c.in_content, lint)),
+                        call,
+                        broken: None,
+                        file: file.to_string(),
+                        text: Some(text.clone()),
+                        offset: s,
+                    }
+                }
+                Kind::Result { .. } if !lint.is_empty() => {
+                    let raw = String::from_utf8_lossy(&bytes[s..end.min(s + 512)]).into_owned();
+                    let mut call = broken_call(doc, &raw, [s as u64, end as u64]);
+                    call.index = index;
+                    let issue = lint[0].0.clone();
+                    Item {
+                        conv: Some(conv(false, lint)),
+                        call,
+                        broken: Some(issue),
+                        file: file.to_string(),
+                        text: Some(text.clone()),
+                        offset: s,
+                    }
+                }
+                _ => continue,
+            };
+            index += 1;
+            self.judge(item, &cfg)?;
+        }
+        self.doc_tools = None;
+        Ok(())
+    }
+
+    /// The tools a conversation offers, as a registry (the last list's is
+    /// kept: the lines of a dataset usually share one). `None`, with a
+    /// note, when they cannot be read as tool definitions.
+    fn conversation_tools(&mut self, list: &Value, file: &str) -> Option<Rc<Tools>> {
+        if let Some((last, built)) = &self.tools_cache {
+            if last == list {
+                return built.clone();
+            }
+        }
+        let built = match crate::validate::registry::Registry::from_value(
+            list,
+            self.tools.policy.strict,
+        ) {
+            Ok(registry) => Some(Rc::new(Tools {
+                registry: Some(registry),
+                policy: self.tools.policy,
+                verbose: self.tools.verbose,
+                ..Tools::default()
+            })),
+            Err(e) => {
+                if !self.args.quiet {
+                    super::report(&format!(
+                        "{file}: the conversation's tools are not read ({e}); calls are not checked against schemas"
+                    ));
+                }
+                None
+            }
+        };
+        self.tools_cache = Some((list.clone(), built.clone()));
+        built
+    }
 }

@@ -177,3 +177,64 @@ fn diagnostics_for_every_call_cost_linear_work() {
         assert!(w10 <= 11 * w1.max(1), "{unit:?}: work {w1} -> {w10}");
     }
 }
+
+/// A conversation with `n` parallel calls answered in reverse order, `n`
+/// more left unanswered before the next assistant turn and `n` results no
+/// call asked for: the open calls are looked up by id, by name and by
+/// age, never searched one by one.
+fn conversation(n: usize) -> Vec<u8> {
+    let mut s = String::from(
+        r#"{"tools":[{"type":"function","function":{"name":"f","parameters":{}}}],"messages":[{"role":"user","content":"go"},{"role":"assistant","content":null,"tool_calls":["#,
+    );
+    for k in 0..2 * n {
+        if k > 0 {
+            s.push(',');
+        }
+        s.push_str(&format!(
+            r#"{{"id":"c{k}","type":"function","function":{{"name":"f","arguments":"{{\"k\": {k}}}"}}}}"#
+        ));
+    }
+    s.push_str("]}");
+    for k in (0..n).rev() {
+        s.push_str(&format!(
+            r#",{{"role":"tool","tool_call_id":"c{k}","content":"ok"}}"#
+        ));
+    }
+    for k in 0..n {
+        s.push_str(&format!(
+            r#",{{"role":"tool","tool_call_id":"x{k}","content":"?"}}"#
+        ));
+    }
+    s.push_str(r#",{"role":"assistant","content":"done"}]}"#);
+    s.into_bytes()
+}
+
+/// Work of reading, linting and locating every finding of a conversation.
+fn conversation_work(doc: &[u8]) -> (u64, usize) {
+    use std::collections::HashSet;
+    use toolcall::messages;
+    let v: serde_json::Value = serde_json::from_slice(doc).expect("json");
+    let t = messages::read(&v, &Config::default()).expect("a conversation");
+    let (findings, lint_work) = messages::lint_counted(&t);
+    let wanted: HashSet<&str> = t
+        .entries
+        .iter()
+        .map(|e| e.pointer.as_str())
+        .chain(findings.iter().map(|f| f.pointer.as_str()))
+        .collect();
+    let (spans, span_work) = messages::spans(doc, &wanted);
+    assert_eq!(spans.len(), wanted.len(), "every pointer located");
+    (lint_work + span_work, findings.len())
+}
+
+#[test]
+fn conversation_checks_cost_linear_work() {
+    let (w1, f1) = conversation_work(&conversation(500));
+    let (w10, f10) = conversation_work(&conversation(5_000));
+    // n unanswered calls and n results without a call
+    assert_eq!((f1, f10), (1_000, 10_000));
+    assert!(
+        w10 <= 11 * w1.max(1),
+        "work {w1} -> {w10} for 10x the calls"
+    );
+}

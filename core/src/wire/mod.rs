@@ -72,17 +72,21 @@ pub enum InputKind {
     OpenAi,
     /// llama-server's `/completion` stream and its SSE.
     LlamaServer,
+    /// Conversations as JSON message lists ([`crate::messages`]), read by
+    /// `validate` and `parse`; the wire engine reads them as text.
+    Messages,
 }
 
 impl InputKind {
     /// Every kind, in `--input` order.
-    pub const ALL: [InputKind; 6] = [
+    pub const ALL: [InputKind; 7] = [
         InputKind::Auto,
         InputKind::Text,
         InputKind::Terminal,
         InputKind::Ollama,
         InputKind::OpenAi,
         InputKind::LlamaServer,
+        InputKind::Messages,
     ];
 
     /// The `--input` name.
@@ -94,6 +98,7 @@ impl InputKind {
             InputKind::Ollama => "ollama",
             InputKind::OpenAi => "openai",
             InputKind::LlamaServer => "llama-server",
+            InputKind::Messages => "messages",
         }
     }
 }
@@ -954,7 +959,7 @@ impl Core {
             self.engine.no_prompt_think();
         }
         self.state = match kind {
-            InputKind::Auto | InputKind::Text => State::Text,
+            InputKind::Auto | InputKind::Text | InputKind::Messages => State::Text,
             InputKind::Terminal => State::Terminal(terminal::Terminal::new(self.max)),
             InputKind::Ollama => State::Json(Json::Ollama),
             InputKind::OpenAi => State::Json(Json::OpenAi(openai::OpenAi::default())),

@@ -1,0 +1,1133 @@
+//! Structured transcripts: conversations written as JSON message lists
+//! rather than as model text (issue 32).
+//!
+//! [`read`] takes one conversation as a JSON value, in any of the shapes
+//! agent logs and datasets use:
+//!
+//! * OpenAI Chat Completions request and response bodies (`messages`,
+//!   `choices[].message`, `tool_calls`, `role: "tool"` + `tool_call_id`);
+//! * Ollama `/api/chat` bodies (`messages`, `message`; arguments as objects);
+//! * OpenAI Responses items (`input` / `output`: `message`,
+//!   `function_call`, `function_call_output`, `reasoning`);
+//! * Anthropic Messages (`content` blocks `text`, `tool_use`,
+//!   `tool_result`, `thinking`);
+//! * ShareGPT (`conversations: [{from, value}]`, calls as `<tool_call>` text
+//!   in `gpt` turns).
+//!
+//! Each call, result and reasoning field becomes an [`Entry`] with its turn,
+//! its role and the JSON Pointer of the value it came from
+//! (`/messages/3/tool_calls/0`). Calls a server parsed become tool calls as
+//! wire calls do; assistant text is parsed for calls the server left in
+//! the content ([`CallEntry::in_content`]). [`lint`] checks the
+//! conversation as a whole: every call answered, no result without a call,
+//! no duplicate id, no call to a tool the conversation did not offer,
+//! arguments strings that parse, no call left in the content.
+//!
+//! Nothing here reads files: the caller hands over a parsed value, and
+//! [`locate`] maps a pointer back to a byte offset in the text it was read
+//! from. A JSONL of conversations is read one line at a time by the caller,
+//! so memory is bounded by the longest line.
+
+use crate::config::Config;
+use crate::engine::derive_id;
+use crate::record::ToolCall;
+use serde_json::{Map, Value};
+use std::collections::{HashMap, HashSet};
+
+/// The codes of the conversation checks, in [`lint`]'s order.
+pub const CODES: [&str; 6] = [
+    UNANSWERED,
+    ORPHAN_RESULT,
+    DUPLICATE_ID,
+    NOT_OFFERED,
+    BAD_ARGUMENTS,
+    IN_CONTENT,
+];
+
+/// A call no result answers before the next assistant turn.
+pub const UNANSWERED: &str = "TLP-009";
+/// A result whose call id no earlier call has.
+pub const ORPHAN_RESULT: &str = "TLP-010";
+/// A call id used by an earlier call.
+pub const DUPLICATE_ID: &str = "TLP-011";
+/// A call to a tool the conversation's `tools` do not list.
+pub const NOT_OFFERED: &str = "TLP-012";
+/// Arguments that are a JSON string which does not parse.
+pub const BAD_ARGUMENTS: &str = "TLP-013";
+/// A call left as text in an assistant's content by a server that parses calls.
+pub const IN_CONTENT: &str = "TLP-014";
+
+/// The shape a conversation is written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// A message list (OpenAI Chat Completions, Ollama `/api/chat`,
+    /// Anthropic Messages) or a response body holding one message.
+    Chat,
+    /// OpenAI Responses items.
+    Responses,
+    /// ShareGPT `conversations`.
+    ShareGpt,
+}
+
+/// A call found in a conversation.
+#[derive(Clone, Debug)]
+pub struct CallEntry {
+    /// The call, as `parse` writes it (`format` `openai`, `ollama`,
+    /// `anthropic`, or the text format it was written in).
+    pub call: ToolCall,
+    /// The call was written as text in an assistant's content of a
+    /// conversation whose server parses calls (the "call in content" bug).
+    pub in_content: bool,
+    /// The id came from the conversation (not derived).
+    pub given_id: bool,
+    /// Why the arguments string did not parse, when it did not.
+    pub bad_arguments: Option<String>,
+    /// The pointer of the arguments value, when it has its own.
+    pub arguments_pointer: Option<String>,
+}
+
+/// What an entry holds.
+#[derive(Clone, Debug)]
+pub enum Kind {
+    /// A tool call.
+    Call(Box<CallEntry>),
+    /// A tool result, with the id of the call it answers (when given) and
+    /// the tool's name (when given).
+    Result {
+        /// `tool_call_id`, `tool_use_id` or `call_id`.
+        id: Option<String>,
+        /// The tool's name, when the result names it.
+        name: Option<String>,
+    },
+    /// Reasoning text.
+    Reasoning(String),
+}
+
+/// One call, result or reasoning field of a conversation.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    /// 0-based index of the turn: one message is one turn, and in the
+    /// Responses API a run of assistant items is one turn.
+    pub turn: usize,
+    /// `system`, `user`, `assistant`, `tool`, … as the conversation names
+    /// it (ShareGPT's `human`, `gpt`, `observation` mapped to these).
+    pub role: String,
+    /// JSON Pointer of the value the entry came from.
+    pub pointer: String,
+    /// What it is.
+    pub kind: Kind,
+}
+
+/// One conversation, read.
+#[derive(Clone, Debug)]
+pub struct Transcript {
+    /// Its shape.
+    pub shape: Shape,
+    /// The `tools` the conversation offered (a request body's), as written
+    /// (a JSON string holding the list is decoded).
+    pub tools: Option<Value>,
+    /// The entries in conversation order.
+    pub entries: Vec<Entry>,
+    /// The role of each turn, by turn index (turns without calls, results
+    /// or reasoning included).
+    pub turns: Vec<String>,
+}
+
+impl Transcript {
+    /// The names of the offered tools, when the conversation lists tools.
+    pub fn offered(&self) -> Option<HashSet<String>> {
+        let list = self.tools.as_ref()?.as_array()?;
+        Some(
+            list.iter()
+                .filter_map(|t| {
+                    t.pointer("/function/name")
+                        .or_else(|| t.get("name"))
+                        .and_then(Value::as_str)
+                        .map(str::to_string)
+                })
+                .collect(),
+        )
+    }
+}
+
+/// The shape of a value that is plainly a conversation: an object with a
+/// `messages` list, a ShareGPT `conversations` list or a Responses `input`
+/// list, or a list of messages (`role`) or of Responses items. What
+/// `--input auto` takes for a transcript.
+pub fn sniff(v: &Value) -> Option<Shape> {
+    match v {
+        Value::Object(o) => {
+            if list_of_objects(o.get("conversations")) {
+                Some(Shape::ShareGpt)
+            } else if list_of_objects(o.get("messages")) {
+                Some(Shape::Chat)
+            } else if list_of_objects(o.get("input")) {
+                Some(Shape::Responses)
+            } else {
+                None
+            }
+        }
+        Value::Array(a) if !a.is_empty() && a.iter().all(Value::is_object) => {
+            if a.iter()
+                .all(|m| m.get("role").is_some_and(Value::is_string))
+            {
+                Some(Shape::Chat)
+            } else if a
+                .iter()
+                .all(|m| m.get("type").is_some_and(Value::is_string))
+            {
+                Some(Shape::Responses)
+            } else if a
+                .iter()
+                .all(|m| m.get("from").is_some_and(Value::is_string))
+            {
+                Some(Shape::ShareGpt)
+            } else {
+                None
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The shape of any value [`read`] understands: [`sniff`]'s, and response
+/// bodies (`choices[].message`, Ollama's `message`, Responses `output`).
+/// What `--input messages` takes.
+pub fn shape(v: &Value) -> Option<Shape> {
+    if let Some(s) = sniff(v) {
+        return Some(s);
+    }
+    let o = v.as_object()?;
+    if list_of_objects(o.get("choices")) || o.get("message").is_some_and(Value::is_object) {
+        Some(Shape::Chat)
+    } else if list_of_objects(o.get("output")) {
+        Some(Shape::Responses)
+    } else {
+        None
+    }
+}
+
+fn list_of_objects(v: Option<&Value>) -> bool {
+    matches!(v, Some(Value::Array(a)) if a.iter().all(Value::is_object))
+}
+
+/// Reads one conversation. `cfg` is the engine configuration text content
+/// is parsed with (its `doc` names the calls' document). `None` when the
+/// value is no conversation [`shape`] knows.
+pub fn read(v: &Value, cfg: &Config) -> Option<Transcript> {
+    let shape = shape(v)?;
+    let mut r = Reader {
+        cfg,
+        entries: Vec::new(),
+        turns: Vec::new(),
+        index: 0,
+        native: shape != Shape::ShareGpt,
+    };
+    let tools = v.get("tools").and_then(|t| match t {
+        Value::Array(_) => Some(t.clone()),
+        // datasets keep the list as a JSON string
+        Value::String(s) => serde_json::from_str::<Value>(s)
+            .ok()
+            .filter(Value::is_array),
+        _ => None,
+    });
+    match shape {
+        Shape::ShareGpt => {
+            let (list, base) = match v {
+                Value::Array(a) => (a, String::new()),
+                _ => (
+                    v.get("conversations").and_then(Value::as_array)?,
+                    "/conversations".to_string(),
+                ),
+            };
+            for (k, m) in list.iter().enumerate() {
+                r.sharegpt(m, k, &format!("{base}/{k}"));
+            }
+        }
+        Shape::Responses => {
+            let (list, base) = match v {
+                Value::Array(a) => (a, String::new()),
+                _ => match v.get("input").and_then(Value::as_array) {
+                    Some(a) => (a, "/input".to_string()),
+                    None => (
+                        v.get("output").and_then(Value::as_array)?,
+                        "/output".to_string(),
+                    ),
+                },
+            };
+            let mut turn = 0usize;
+            let mut last: Option<bool> = None;
+            for (k, item) in list.iter().enumerate() {
+                let assistant = responses_role(item) == "assistant";
+                // a run of assistant items (reasoning, message, calls) is one turn
+                if let Some(prev) = last {
+                    if !(prev && assistant) {
+                        turn += 1;
+                    }
+                }
+                last = Some(assistant);
+                if r.turns.len() == turn {
+                    r.turns.push(responses_role(item).to_string());
+                }
+                r.responses(item, turn, &format!("{base}/{k}"));
+            }
+        }
+        Shape::Chat => {
+            if let Value::Array(list) = v {
+                for (k, m) in list.iter().enumerate() {
+                    r.message(m, k, &format!("/{k}"));
+                }
+            } else if let Some(list) = v.get("messages").and_then(Value::as_array) {
+                for (k, m) in list.iter().enumerate() {
+                    r.message(m, k, &format!("/messages/{k}"));
+                }
+            } else if let Some(list) = v.get("choices").and_then(Value::as_array) {
+                for (k, c) in list.iter().enumerate() {
+                    if let Some(m) = c.get("message") {
+                        r.message(m, k, &format!("/choices/{k}/message"));
+                    }
+                }
+            } else if let Some(m) = v.get("message") {
+                r.message(m, 0, "/message");
+            }
+        }
+    }
+    Some(Transcript {
+        shape,
+        tools,
+        entries: r.entries,
+        turns: r.turns,
+    })
+}
+
+/// The role of a Responses item.
+fn responses_role(item: &Value) -> &str {
+    match item.get("type").and_then(Value::as_str) {
+        Some("function_call" | "reasoning" | "custom_tool_call") => "assistant",
+        Some("function_call_output" | "custom_tool_call_output") => "tool",
+        _ => item.get("role").and_then(Value::as_str).unwrap_or("user"),
+    }
+}
+
+struct Reader<'a> {
+    cfg: &'a Config,
+    entries: Vec<Entry>,
+    /// The role of each turn.
+    turns: Vec<String>,
+    /// Calls read so far (the next call's `index`).
+    index: usize,
+    /// The conversation's calls are native (a server parsed them): a call
+    /// in an assistant's text is one the server missed.
+    native: bool,
+}
+
+impl Reader<'_> {
+    fn push(&mut self, turn: usize, role: &str, pointer: String, kind: Kind) {
+        self.entries.push(Entry {
+            turn,
+            role: role.to_string(),
+            pointer,
+            kind,
+        });
+    }
+
+    /// A native call: `name`, `arguments` (object or JSON string), `id`.
+    #[allow(clippy::too_many_arguments)]
+    fn native_call(
+        &mut self,
+        turn: usize,
+        pointer: String,
+        format: &'static str,
+        raw: &Value,
+        name: &str,
+        arguments: Option<(&Value, String)>,
+        id: Option<&str>,
+    ) {
+        let (args, bad) = match arguments.as_ref().map(|a| a.0) {
+            None | Some(Value::Null) => (Map::new(), None),
+            Some(Value::Object(o)) => (o.clone(), None),
+            Some(Value::String(s)) if s.trim().is_empty() => (Map::new(), None),
+            Some(Value::String(s)) => match serde_json::from_str::<Value>(s) {
+                Ok(Value::Object(o)) => (o, None),
+                Ok(other) => (
+                    Map::new(),
+                    Some(format!(
+                        "the arguments string holds {}, not an object",
+                        kind_name(&other)
+                    )),
+                ),
+                Err(e) => (
+                    repaired(name, s),
+                    Some(format!("the arguments string is not JSON ({e})")),
+                ),
+            },
+            Some(other) => (
+                Map::new(),
+                Some(format!(
+                    "the arguments are {}, not an object",
+                    kind_name(other)
+                )),
+            ),
+        };
+        let index = self.index;
+        self.index += 1;
+        let given_id = id.is_some_and(|i| !i.is_empty());
+        let id = match id {
+            Some(i) if !i.is_empty() => i.to_string(),
+            _ => derive_id(index, 0, name),
+        };
+        let mut extra = Map::new();
+        crate::call::add_server_fields(name, &mut extra);
+        let call = ToolCall {
+            kind: "tool_call",
+            doc: self.cfg.doc.clone(),
+            index,
+            id,
+            name: name.to_string(),
+            arguments: Value::Object(args).into(),
+            format,
+            span: [0, 0],
+            raw: raw.to_string(),
+            repairs: Vec::new(),
+            in_reasoning: false,
+            extra,
+        };
+        self.push(
+            turn,
+            "assistant",
+            pointer,
+            Kind::Call(Box::new(CallEntry {
+                call,
+                in_content: false,
+                given_id,
+                bad_arguments: bad,
+                arguments_pointer: arguments.map(|a| a.1),
+            })),
+        );
+    }
+
+    /// Calls written in an assistant's text.
+    fn text_calls(&mut self, turn: usize, role: &str, text: &str, pointer: &str) {
+        if role != "assistant" || text.is_empty() {
+            return;
+        }
+        let found = crate::document::parse(text.as_bytes(), self.cfg);
+        for mut call in found.calls {
+            call.index = self.index;
+            self.index += 1;
+            let in_content = self.native;
+            self.push(
+                turn,
+                role,
+                pointer.to_string(),
+                Kind::Call(Box::new(CallEntry {
+                    call,
+                    in_content,
+                    given_id: false,
+                    bad_arguments: None,
+                    arguments_pointer: None,
+                })),
+            );
+        }
+        if !found.reasoning.is_empty() {
+            self.push(
+                turn,
+                role,
+                pointer.to_string(),
+                Kind::Reasoning(String::from_utf8_lossy(&found.reasoning).into_owned()),
+            );
+        }
+    }
+
+    /// One chat message (OpenAI, Ollama, Anthropic).
+    fn message(&mut self, m: &Value, turn: usize, p: &str) {
+        let role = m.get("role").and_then(Value::as_str).unwrap_or("user");
+        self.turns.push(role.to_string());
+        for key in ["reasoning_content", "reasoning", "thinking"] {
+            if let Some(t) = m.get(key).and_then(Value::as_str) {
+                if !t.is_empty() {
+                    self.push(turn, role, format!("{p}/{key}"), Kind::Reasoning(t.into()));
+                }
+            }
+        }
+        match m.get("content") {
+            Some(Value::String(s)) => self.text_calls(turn, role, s, &format!("{p}/content")),
+            Some(Value::Array(blocks)) => {
+                for (j, b) in blocks.iter().enumerate() {
+                    self.block(b, turn, role, &format!("{p}/content/{j}"));
+                }
+            }
+            _ => {}
+        }
+        if let Some(Value::Array(calls)) = m.get("tool_calls") {
+            for (k, c) in calls.iter().enumerate() {
+                let cp = format!("{p}/tool_calls/{k}");
+                let f = c.get("function").unwrap_or(c);
+                let name = f.get("name").and_then(Value::as_str).unwrap_or("");
+                let args = f.get("arguments");
+                let format = if args.is_some_and(Value::is_string) {
+                    "openai"
+                } else {
+                    "ollama"
+                };
+                let ap = if c.get("function").is_some() {
+                    format!("{cp}/function/arguments")
+                } else {
+                    format!("{cp}/arguments")
+                };
+                let id = c.get("id").and_then(Value::as_str);
+                self.native_call(turn, cp, format, c, name, args.map(|a| (a, ap)), id);
+            }
+        }
+        if let Some(f) = m.get("function_call").filter(|f| f.is_object()) {
+            let name = f.get("name").and_then(Value::as_str).unwrap_or("");
+            let args = f
+                .get("arguments")
+                .map(|a| (a, format!("{p}/function_call/arguments")));
+            self.native_call(
+                turn,
+                format!("{p}/function_call"),
+                "openai",
+                f,
+                name,
+                args,
+                None,
+            );
+        }
+        if matches!(role, "tool" | "function" | "ipython") {
+            let id = m
+                .get("tool_call_id")
+                .and_then(Value::as_str)
+                .map(str::to_string);
+            let name = m
+                .get("tool_name")
+                .or_else(|| m.get("name"))
+                .and_then(Value::as_str)
+                .map(str::to_string);
+            self.push(turn, role, p.to_string(), Kind::Result { id, name });
+        }
+    }
+
+    /// One content block (Anthropic blocks, OpenAI content parts).
+    fn block(&mut self, b: &Value, turn: usize, role: &str, p: &str) {
+        match b.get("type").and_then(Value::as_str) {
+            Some("tool_use") => {
+                let name = b.get("name").and_then(Value::as_str).unwrap_or("");
+                let args = b.get("input").map(|a| (a, format!("{p}/input")));
+                let id = b.get("id").and_then(Value::as_str);
+                self.native_call(turn, p.to_string(), "anthropic", b, name, args, id);
+            }
+            Some("tool_result") => {
+                let id = b
+                    .get("tool_use_id")
+                    .and_then(Value::as_str)
+                    .map(str::to_string);
+                self.push(turn, role, p.to_string(), Kind::Result { id, name: None });
+            }
+            Some("thinking") => {
+                if let Some(t) = b.get("thinking").and_then(Value::as_str) {
+                    self.push(
+                        turn,
+                        role,
+                        format!("{p}/thinking"),
+                        Kind::Reasoning(t.into()),
+                    );
+                }
+            }
+            Some("text" | "input_text" | "output_text") | None => {
+                if let Some(t) = b.get("text").and_then(Value::as_str) {
+                    self.text_calls(turn, role, t, &format!("{p}/text"));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// One Responses item.
+    fn responses(&mut self, item: &Value, turn: usize, p: &str) {
+        let role = responses_role(item);
+        match item.get("type").and_then(Value::as_str) {
+            Some("function_call") => {
+                let name = item.get("name").and_then(Value::as_str).unwrap_or("");
+                let args = item.get("arguments").map(|a| (a, format!("{p}/arguments")));
+                let id = item
+                    .get("call_id")
+                    .or_else(|| item.get("id"))
+                    .and_then(Value::as_str);
+                self.native_call(turn, p.to_string(), "openai", item, name, args, id);
+            }
+            Some("function_call_output") => {
+                let id = item
+                    .get("call_id")
+                    .and_then(Value::as_str)
+                    .map(str::to_string);
+                self.push(turn, role, p.to_string(), Kind::Result { id, name: None });
+            }
+            Some("reasoning") => {
+                for key in ["summary", "content"] {
+                    if let Some(Value::Array(parts)) = item.get(key) {
+                        for (j, s) in parts.iter().enumerate() {
+                            if let Some(t) = s.get("text").and_then(Value::as_str) {
+                                self.push(
+                                    turn,
+                                    role,
+                                    format!("{p}/{key}/{j}/text"),
+                                    Kind::Reasoning(t.into()),
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+            _ => match item.get("content") {
+                Some(Value::String(s)) => self.text_calls(turn, role, s, &format!("{p}/content")),
+                Some(Value::Array(blocks)) => {
+                    for (j, b) in blocks.iter().enumerate() {
+                        self.block(b, turn, role, &format!("{p}/content/{j}"));
+                    }
+                }
+                _ => {}
+            },
+        }
+    }
+
+    /// One ShareGPT turn.
+    fn sharegpt(&mut self, m: &Value, turn: usize, p: &str) {
+        let from = m.get("from").and_then(Value::as_str).unwrap_or("");
+        let role = match from {
+            "human" | "user" => "user",
+            "gpt" | "assistant" | "model" | "function_call" => "assistant",
+            "tool" | "observation" | "function_response" | "ipython" | "function" => "tool",
+            "system" => "system",
+            other => other,
+        };
+        self.turns.push(role.to_string());
+        let text = m.get("value").and_then(Value::as_str).unwrap_or("");
+        let vp = format!("{p}/value");
+        if from == "function_call" {
+            // the value is the call's JSON
+            let parsed = serde_json::from_str::<Value>(text).ok();
+            let name = parsed
+                .as_ref()
+                .and_then(|v| v.get("name"))
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            let args = parsed
+                .as_ref()
+                .and_then(|v| v.get("arguments"))
+                .map(|a| (a, vp.clone()));
+            let raw = Value::String(text.to_string());
+            self.native_call(turn, vp.clone(), "sharegpt", &raw, name, args, None);
+            return;
+        }
+        if role == "tool" {
+            // one result per <tool_response> block, or the whole value
+            let n = text.matches("<tool_response>").count().max(1);
+            for _ in 0..n {
+                self.push(
+                    turn,
+                    role,
+                    vp.clone(),
+                    Kind::Result {
+                        id: None,
+                        name: None,
+                    },
+                );
+            }
+            return;
+        }
+        self.text_calls(turn, role, text, &vp);
+    }
+}
+
+/// The arguments JSON repair recovers from a string that does not parse
+/// (empty when it recovers none): the schema check then judges what the
+/// model meant, beside the finding that the string is broken.
+fn repaired(name: &str, s: &str) -> Map<String, Value> {
+    let envelope = serde_json::json!({"name": name, "arguments": s});
+    match crate::call::calls_from_value(&envelope, crate::call::Evidence::Strong) {
+        Ok(mut parts) if !parts.is_empty() => parts.swap_remove(0).arguments,
+        _ => Map::new(),
+    }
+}
+
+fn kind_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// A problem with a conversation as a whole.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    /// One of [`CODES`].
+    pub code: &'static str,
+    /// The entry it is about (a call, or a result for [`ORPHAN_RESULT`]).
+    pub entry: usize,
+    /// JSON Pointer of the value at fault.
+    pub pointer: String,
+    /// What is wrong, in one line.
+    pub message: String,
+}
+
+/// Checks a conversation: every call is answered by a result with its id
+/// before the next assistant turn ([`UNANSWERED`]); no result without a
+/// call ([`ORPHAN_RESULT`]); no duplicate call id ([`DUPLICATE_ID`]); no
+/// call to a tool the conversation did not offer ([`NOT_OFFERED`], only
+/// when it lists tools); arguments strings that parse ([`BAD_ARGUMENTS`]);
+/// no call left in the content ([`IN_CONTENT`]). A result without an id
+/// answers the oldest open call (of its tool, when it names one). Calls
+/// still open when the conversation ends are not findings: the reply may
+/// be waiting for them. Findings come in entry order.
+pub fn lint(t: &Transcript) -> Vec<Finding> {
+    lint_counted(t).0
+}
+
+/// [`lint`] and the work it did (entries visited plus open-call lookups,
+/// each a map operation): the linear-time test compares it across sizes.
+pub fn lint_counted(t: &Transcript) -> (Vec<Finding>, u64) {
+    use std::collections::{BTreeMap, BTreeSet};
+    let offered = t.offered();
+    let mut out = Vec::new();
+    let mut work = 0u64;
+    // the first assistant turn after each turn (usize::MAX: none); it
+    // never decreases with the turn, so the calls it has passed are the
+    // oldest open ones
+    let mut next_assistant = vec![usize::MAX; t.turns.len() + 1];
+    for k in (0..t.turns.len()).rev() {
+        next_assistant[k] = if t.turns.get(k + 1).is_some_and(|r| r == "assistant") {
+            k + 1
+        } else {
+            next_assistant[k + 1]
+        };
+    }
+    let deadline = |entry: usize| {
+        next_assistant
+            .get(t.entries[entry].turn)
+            .copied()
+            .unwrap_or(usize::MAX)
+    };
+    // open calls by entry, and the same calls by id and by name
+    let mut open: BTreeMap<usize, (&str, &str)> = BTreeMap::new();
+    let mut by_id: HashMap<&str, BTreeSet<usize>> = HashMap::new();
+    let mut by_name: HashMap<&str, BTreeSet<usize>> = HashMap::new();
+    let mut ids: HashMap<&str, usize> = HashMap::new();
+    let close = |entry: usize,
+                 open: &mut BTreeMap<usize, (&str, &str)>,
+                 by_id: &mut HashMap<&str, BTreeSet<usize>>,
+                 by_name: &mut HashMap<&str, BTreeSet<usize>>| {
+        if let Some((id, name)) = open.remove(&entry) {
+            if let Some(set) = by_id.get_mut(id) {
+                set.remove(&entry);
+            }
+            if let Some(set) = by_name.get_mut(name) {
+                set.remove(&entry);
+            }
+        }
+    };
+    for (k, e) in t.entries.iter().enumerate() {
+        work += 1;
+        // calls whose next assistant turn has come were never answered
+        while let Some((&entry, &(id, name))) = open.first_key_value() {
+            if deadline(entry) > e.turn {
+                break;
+            }
+            work += 1;
+            out.push(unanswered(t, entry, id, name));
+            close(entry, &mut open, &mut by_id, &mut by_name);
+        }
+        match &e.kind {
+            Kind::Call(c) => {
+                let name = c.call.name.as_str();
+                if c.given_id {
+                    work += 1;
+                    if let Some(&first) = ids.get(c.call.id.as_str()) {
+                        out.push(Finding {
+                            code: DUPLICATE_ID,
+                            entry: k,
+                            pointer: e.pointer.clone(),
+                            message: format!(
+                                "call id '{}' is used again (first at {})",
+                                c.call.id, t.entries[first].pointer
+                            ),
+                        });
+                    } else {
+                        ids.insert(&c.call.id, k);
+                    }
+                }
+                if let Some(names) = &offered {
+                    if !names.contains(name) {
+                        out.push(Finding {
+                            code: NOT_OFFERED,
+                            entry: k,
+                            pointer: e.pointer.clone(),
+                            message: format!(
+                                "call to '{name}', a tool the conversation does not offer"
+                            ),
+                        });
+                    }
+                }
+                if let Some(why) = &c.bad_arguments {
+                    out.push(Finding {
+                        code: BAD_ARGUMENTS,
+                        entry: k,
+                        pointer: c
+                            .arguments_pointer
+                            .clone()
+                            .unwrap_or_else(|| e.pointer.clone()),
+                        message: why.clone(),
+                    });
+                }
+                if c.in_content {
+                    out.push(Finding {
+                        code: IN_CONTENT,
+                        entry: k,
+                        pointer: e.pointer.clone(),
+                        message: format!(
+                            "call to '{name}' left as {} text in the content: the server did not parse it",
+                            c.call.format
+                        ),
+                    });
+                }
+                work += 3;
+                open.insert(k, (&c.call.id, name));
+                by_id.entry(&c.call.id).or_default().insert(k);
+                by_name.entry(name).or_default().insert(k);
+            }
+            Kind::Result { id, name } => {
+                work += 1;
+                let first = |m: &HashMap<&str, BTreeSet<usize>>, key: &str| {
+                    m.get(key).and_then(|set| set.first().copied())
+                };
+                let answered = match (id, name) {
+                    (Some(id), _) => first(&by_id, id),
+                    (None, Some(n)) => first(&by_name, n).or_else(|| open.keys().next().copied()),
+                    (None, None) => open.keys().next().copied(),
+                };
+                match answered {
+                    Some(entry) => close(entry, &mut open, &mut by_id, &mut by_name),
+                    None => out.push(Finding {
+                        code: ORPHAN_RESULT,
+                        entry: k,
+                        pointer: e.pointer.clone(),
+                        message: match id {
+                            Some(id) => {
+                                format!("result for call id '{id}', which no open call has")
+                            }
+                            None => "result with no call to answer".to_string(),
+                        },
+                    }),
+                }
+            }
+            Kind::Reasoning(_) => {}
+        }
+    }
+    for (&entry, &(id, name)) in &open {
+        work += 1;
+        if deadline(entry) != usize::MAX {
+            out.push(unanswered(t, entry, id, name));
+        }
+    }
+    out.sort_by_key(|f| f.entry);
+    (out, work)
+}
+
+fn unanswered(t: &Transcript, entry: usize, id: &str, name: &str) -> Finding {
+    Finding {
+        code: UNANSWERED,
+        entry,
+        pointer: t.entries[entry].pointer.clone(),
+        message: format!("call '{name}' (id {id}) has no result before the next assistant turn"),
+    }
+}
+
+/// The byte ranges, in the JSON text `json`, of the values the pointers in
+/// `wanted` name, found in one pass over the text (a pointer the text does
+/// not hold is missing from the answer), and the bytes that pass visited.
+pub fn spans(json: &[u8], wanted: &HashSet<&str>) -> (HashMap<String, [usize; 2]>, u64) {
+    let depth = wanted
+        .iter()
+        .map(|p| p.matches('/').count())
+        .max()
+        .unwrap_or(0);
+    let mut walk = Walk {
+        json,
+        wanted,
+        depth,
+        out: HashMap::new(),
+        work: 0,
+    };
+    let mut pointer = String::new();
+    let start = ws(json, 0);
+    walk.value(start, &mut pointer, 0);
+    (walk.out, walk.work)
+}
+
+struct Walk<'a> {
+    json: &'a [u8],
+    wanted: &'a HashSet<&'a str>,
+    depth: usize,
+    out: HashMap<String, [usize; 2]>,
+    work: u64,
+}
+
+impl Walk<'_> {
+    /// Walks the value at `i` (pointer `p`, `level` deep); returns its end.
+    fn value(&mut self, i: usize, p: &mut String, level: usize) -> Option<usize> {
+        let b = self.json;
+        let end = match b.get(i)? {
+            b'{' if level < self.depth => {
+                let mut j = ws(b, i + 1);
+                if b.get(j) == Some(&b'}') {
+                    j + 1
+                } else {
+                    loop {
+                        if b.get(j)? != &b'"' {
+                            return None;
+                        }
+                        let key_end = string_end(b, j)?;
+                        let key: String = serde_json::from_slice(&b[j..key_end]).ok()?;
+                        j = ws(b, key_end);
+                        if b.get(j)? != &b':' {
+                            return None;
+                        }
+                        let len = p.len();
+                        p.push('/');
+                        p.push_str(&key.replace('~', "~0").replace('/', "~1"));
+                        let v_end = self.value(ws(b, j + 1), p, level + 1)?;
+                        p.truncate(len);
+                        j = ws(b, v_end);
+                        match b.get(j)? {
+                            b',' => j = ws(b, j + 1),
+                            b'}' => break j + 1,
+                            _ => return None,
+                        }
+                    }
+                }
+            }
+            b'[' if level < self.depth => {
+                let mut j = ws(b, i + 1);
+                if b.get(j) == Some(&b']') {
+                    j + 1
+                } else {
+                    let mut n = 0usize;
+                    loop {
+                        let len = p.len();
+                        p.push('/');
+                        p.push_str(&n.to_string());
+                        let v_end = self.value(j, p, level + 1)?;
+                        p.truncate(len);
+                        n += 1;
+                        j = ws(b, v_end);
+                        match b.get(j)? {
+                            b',' => j = ws(b, j + 1),
+                            b']' => break j + 1,
+                            _ => return None,
+                        }
+                    }
+                }
+            }
+            _ => value_end(b, i)?,
+        };
+        self.work += (end - i) as u64;
+        if self.wanted.contains(p.as_str()) {
+            self.out.insert(p.clone(), [i, end]);
+        }
+        Some(end)
+    }
+}
+
+/// The byte offset, in the JSON text `json`, of the value JSON Pointer
+/// `pointer` names (`""`: the whole value). `None` when the text does not
+/// hold it. Costs one pass over the text before the value.
+pub fn locate(json: &[u8], pointer: &str) -> Option<usize> {
+    let mut i = ws(json, 0);
+    if pointer.is_empty() {
+        return Some(i);
+    }
+    for raw in pointer.strip_prefix('/')?.split('/') {
+        let tok = raw.replace("~1", "/").replace("~0", "~");
+        match json.get(i)? {
+            b'{' => {
+                i = ws(json, i + 1);
+                loop {
+                    if json.get(i)? != &b'"' {
+                        return None;
+                    }
+                    let end = string_end(json, i)?;
+                    let key: String = serde_json::from_slice(&json[i..end]).ok()?;
+                    i = ws(json, end);
+                    if json.get(i)? != &b':' {
+                        return None;
+                    }
+                    i = ws(json, i + 1);
+                    if key == tok {
+                        break;
+                    }
+                    i = ws(json, value_end(json, i)?);
+                    match json.get(i)? {
+                        b',' => i = ws(json, i + 1),
+                        _ => return None,
+                    }
+                }
+            }
+            b'[' => {
+                let n: usize = tok.parse().ok()?;
+                i = ws(json, i + 1);
+                for _ in 0..n {
+                    i = ws(json, value_end(json, i)?);
+                    match json.get(i)? {
+                        b',' => i = ws(json, i + 1),
+                        _ => return None,
+                    }
+                }
+                if json.get(i)? == &b']' {
+                    return None;
+                }
+            }
+            _ => return None,
+        }
+    }
+    Some(i)
+}
+
+/// The byte range `[start, end)` of the value at `pointer` in the JSON
+/// text `json` ([`locate`] and the value's end).
+pub fn span(json: &[u8], pointer: &str) -> Option<[usize; 2]> {
+    let start = locate(json, pointer)?;
+    Some([start, value_end(json, start)?])
+}
+
+fn ws(b: &[u8], mut i: usize) -> usize {
+    while b.get(i).is_some_and(|c| c.is_ascii_whitespace()) {
+        i += 1;
+    }
+    i
+}
+
+/// The end (one past the closing quote) of the string starting at `i`.
+fn string_end(b: &[u8], i: usize) -> Option<usize> {
+    let mut j = i + 1;
+    loop {
+        let k = j + memchr::memchr2(b'"', b'\\', b.get(j..)?)?;
+        if b[k] == b'\\' {
+            j = k + 2;
+        } else {
+            return Some(k + 1);
+        }
+    }
+}
+
+/// The end of the value starting at `i`.
+fn value_end(b: &[u8], i: usize) -> Option<usize> {
+    match b.get(i)? {
+        b'"' => string_end(b, i),
+        b'{' | b'[' => {
+            let mut depth = 0usize;
+            let mut j = i;
+            while let Some(&c) = b.get(j) {
+                match c {
+                    b'"' => {
+                        j = string_end(b, j)?;
+                        continue;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some(j + 1);
+                        }
+                    }
+                    _ => {}
+                }
+                j += 1;
+            }
+            None
+        }
+        _ => {
+            let mut j = i;
+            while b
+                .get(j)
+                .is_some_and(|c| !matches!(c, b',' | b'}' | b']') && !c.is_ascii_whitespace())
+            {
+                j += 1;
+            }
+            Some(j)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn cfg() -> Config {
+        Config::default()
+    }
+
+    #[test]
+    fn openai_request_with_an_unanswered_call() {
+        let v = json!({"tools":[{"type":"function","function":{"name":"get_weather","parameters":{}}}],
+            "messages":[
+            {"role":"user","content":"hi"},
+            {"role":"assistant","content":null,"tool_calls":[
+                {"id":"c1","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Paris\"}"}},
+                {"id":"c2","type":"function","function":{"name":"nope","arguments":"{bad"}}]},
+            {"role":"tool","tool_call_id":"c1","content":"sunny"},
+            {"role":"tool","tool_call_id":"c9","content":"?"},
+            {"role":"assistant","content":"done"}]});
+        let t = read(&v, &cfg()).expect("a conversation");
+        let codes: Vec<(&str, String)> =
+            lint(&t).into_iter().map(|f| (f.code, f.pointer)).collect();
+        assert_eq!(
+            codes,
+            vec![
+                (NOT_OFFERED, "/messages/1/tool_calls/1".to_string()),
+                (
+                    BAD_ARGUMENTS,
+                    "/messages/1/tool_calls/1/function/arguments".to_string()
+                ),
+                (UNANSWERED, "/messages/1/tool_calls/1".to_string()),
+                (ORPHAN_RESULT, "/messages/3".to_string()),
+            ]
+        );
+    }
+
+    #[test]
+    fn locate_finds_nested_values() {
+        let text = br#"{"a": [1, {"b": "x\"y"}, {"c/d": [true, {"e": 5}]}]}"#;
+        let at = locate(text, "/a/2/c~1d/1/e").expect("found");
+        assert_eq!(&text[at..at + 1], b"5");
+        let at = locate(text, "/a/1/b").expect("found");
+        assert_eq!(text[at], b'"');
+        assert_eq!(locate(text, "/a/3"), None);
+        assert_eq!(locate(text, "/z"), None);
+    }
+
+    #[test]
+    fn anthropic_and_sharegpt_shapes() {
+        let v = json!({"messages":[
+            {"role":"user","content":[{"type":"text","text":"hi"}]},
+            {"role":"assistant","content":[{"type":"thinking","thinking":"hmm"},
+                {"type":"tool_use","id":"t1","name":"f","input":{"a":1}}]},
+            {"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]}]});
+        let t = read(&v, &cfg()).expect("anthropic");
+        assert!(lint(&t).is_empty());
+        assert_eq!(t.entries.len(), 3);
+        let v = json!({"conversations":[
+            {"from":"human","value":"hi"},
+            {"from":"gpt","value":"<tool_call>\n{\"name\": \"f\", \"arguments\": {}}\n</tool_call>"},
+            {"from":"gpt","value":"again"}]});
+        let t = read(&v, &cfg()).expect("sharegpt");
+        let f = lint(&t);
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].code, UNANSWERED);
+        assert_eq!(f[0].pointer, "/conversations/1/value");
+    }
+}
