@@ -286,7 +286,7 @@ _toolcall() {
                     return 0
                     ;;
                 --input)
-                    COMPREPLY=($(compgen -W "auto text terminal ollama openai llama-server" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto text terminal ollama openai llama-server messages" -- "${cur}"))
                     return 0
                     ;;
                 --max-buffer)
@@ -710,7 +710,7 @@ _toolcall() {
                     return 0
                     ;;
                 --input)
-                    COMPREPLY=($(compgen -W "auto text terminal ollama openai llama-server" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto text terminal ollama openai llama-server messages" -- "${cur}"))
                     return 0
                     ;;
                 --max-buffer)
@@ -792,7 +792,7 @@ _toolcall() {
                     return 0
                     ;;
                 --input)
-                    COMPREPLY=($(compgen -W "auto text terminal ollama openai llama-server" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto text terminal ollama openai llama-server messages" -- "${cur}"))
                     return 0
                     ;;
                 --max-buffer)
@@ -1126,7 +1126,7 @@ _toolcall() {
                     return 0
                     ;;
                 --input)
-                    COMPREPLY=($(compgen -W "auto text terminal ollama openai llama-server" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto text terminal ollama openai llama-server messages" -- "${cur}"))
                     return 0
                     ;;
                 --max-buffer)
@@ -1204,7 +1204,7 @@ _toolcall() {
                     return 0
                     ;;
                 --input)
-                    COMPREPLY=($(compgen -W "auto text terminal ollama openai llama-server" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto text terminal ollama openai llama-server messages" -- "${cur}"))
                     return 0
                     ;;
                 --max-buffer)
@@ -1310,7 +1310,7 @@ _toolcall() {
                     return 0
                     ;;
                 --input)
-                    COMPREPLY=($(compgen -W "auto text terminal ollama openai llama-server" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto text terminal ollama openai llama-server messages" -- "${cur}"))
                     return 0
                     ;;
                 --max-buffer)

@@ -29,7 +29,7 @@
 //! so memory is bounded by the longest line.
 
 use crate::config::Config;
-use crate::engine::derive_id;
+use crate::engine::{derive_id, id_salt};
 use crate::record::ToolCall;
 use serde_json::{Map, Value};
 use std::collections::{HashMap, HashSet};
@@ -374,7 +374,7 @@ impl Reader<'_> {
         let given_id = id.is_some_and(|i| !i.is_empty());
         let id = match id {
             Some(i) if !i.is_empty() => i.to_string(),
-            _ => derive_id(index, 0, name),
+            _ => derive_id(id_salt(&self.cfg.doc, turn as u64), index, 0, name),
         };
         let mut extra = Map::new();
         crate::call::add_server_fields(name, &mut extra);
@@ -411,7 +411,13 @@ impl Reader<'_> {
         if role != "assistant" || text.is_empty() {
             return;
         }
-        let found = crate::document::parse(text.as_bytes(), self.cfg);
+        // the turn is part of a derived id: the same call in two turns
+        // gets two ids (no false duplicate-id finding)
+        let cfg = Config {
+            turn: turn as u64,
+            ..self.cfg.clone()
+        };
+        let found = crate::document::parse(text.as_bytes(), &cfg);
         for mut call in found.calls {
             call.index = self.index;
             self.index += 1;
