@@ -23,6 +23,8 @@ pub struct Spec<'a> {
     pub stdin: Vec<u8>,
     /// Variables added to its environment.
     pub env: Vec<(String, String)>,
+    /// Start from an empty environment (only `env`), not toolcall's.
+    pub clear_env: bool,
     /// When to stop it.
     pub timeout: Duration,
     /// Between SIGTERM and SIGKILL.
@@ -146,6 +148,9 @@ pub fn run(spec: &Spec<'_>, cancel: &AtomicBool) -> Ran {
             c
         }
     };
+    if spec.clear_env {
+        cmd.env_clear();
+    }
     cmd.envs(spec.env.iter().map(|(k, v)| (k, v)))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -321,16 +321,63 @@ pub fn prefix_server(server: &str, tool: &str) -> String {
 }
 
 /// The message carrying `results` back, each result's content truncated to
-/// `max_tokens` (see [`truncate`]; 0 means no limit).
+/// `max_tokens` (see [`truncate`]; 0 means no limit) and its turn tokens
+/// broken (see [`neutralize_turn_tokens`]).
 pub fn render_results(family: &Family, results: &[ToolResult], max_tokens: usize) -> Message {
     let cut: Vec<ToolResult> = results
         .iter()
         .map(|x| ToolResult {
-            content: truncate(&x.content, max_tokens).into_owned(),
+            content: neutralize_turn_tokens(&truncate(&x.content, max_tokens)).into_owned(),
             ..x.clone()
         })
         .collect();
     (family.result)(&cut)
+}
+
+/// Turn and role tokens written as words (those of the `<|…|>` and
+/// `<｜…｜>` kinds are caught by their opening pair).
+const TURN_WORDS: &[&str] = &[
+    "<start_of_turn>",
+    "<end_of_turn>",
+    "[INST]",
+    "[/INST]",
+    "[SYSTEM_PROMPT]",
+    "[/SYSTEM_PROMPT]",
+    "[TOOL_RESULTS]",
+    "[/TOOL_RESULTS]",
+    "[TOOL_CALLS]",
+    "[AVAILABLE_TOOLS]",
+];
+
+/// A tool's output made unable to open or close a turn in a chat template:
+/// a backslash goes after the first character of every `<|` and `<｜`
+/// (`<|im_start|>` becomes `<\|im_start|>`, Llama's `<|eot_id|>`
+/// `<\|eot_id|>`, DeepSeek's `<｜User｜>` `<\｜User｜>`) and of the
+/// tokens spelled as words (`<start_of_turn>`, `[INST]`,
+/// `[TOOL_RESULTS]` …). The change is visible, and text without such
+/// tokens is unchanged.
+pub fn neutralize_turn_tokens(content: &str) -> Cow<'_, str> {
+    let hit = |rest: &str| {
+        rest.starts_with("<|")
+            || rest.starts_with("<\u{ff5c}")
+            || TURN_WORDS.iter().any(|w| rest.starts_with(w))
+    };
+    let starts = content
+        .char_indices()
+        .filter(|&(i, c)| matches!(c, '<' | '[') && hit(&content[i..]));
+    let mut out = String::new();
+    let mut from = 0;
+    for (i, c) in starts {
+        out.push_str(&content[from..i]);
+        out.push(c);
+        out.push('\\');
+        from = i + c.len_utf8();
+    }
+    if from == 0 {
+        return Cow::Borrowed(content);
+    }
+    out.push_str(&content[from..]);
+    Cow::Owned(out)
 }
 
 /// One assistant turn holding `calls`, written the way `family` writes them.
