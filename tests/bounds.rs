@@ -875,3 +875,38 @@ fn exec_stops_starting_tools_once_its_output_is_gone() {
     );
     assert!(runs() <= 4, "{} tools ran", runs());
 }
+
+/// `exec >&-`: no result can be written, so nothing runs (exit 2);
+/// `> /dev/null` still runs. Before: every tool ran.
+#[test]
+fn exec_with_stdout_closed_runs_nothing() {
+    let dir = scratch("stdout-closed");
+    let tools = run_tools(&dir);
+    std::fs::write(dir.join("calls.txt"), calls_of("slow", 3)).expect("calls");
+    let bin = env!("CARGO_BIN_EXE_toolcall");
+    let sh = |redirect: &str| {
+        std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "exec \"$0\" exec --tools \"$1\" calls.txt {redirect}"
+            ))
+            .args([bin, tools.as_str()])
+            .current_dir(&dir)
+            .output()
+            .expect("sh")
+    };
+    let out = sh(">&-");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("stdout is closed"), "{err}");
+    assert!(!dir.join("runs.txt").exists(), "a tool ran");
+    let out = sh("> /dev/null");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let runs = std::fs::read_to_string(dir.join("runs.txt")).unwrap_or_default();
+    assert_eq!(runs.lines().count(), 3);
+}

@@ -781,6 +781,9 @@ pub fn run(args: &ExecArgs) -> anyhow::Result<Outcome> {
     if args.tools.tools.is_none() {
         bail!("exec needs a tools file: --tools FILE");
     }
+    if stdout_closed() {
+        bail!("stdout is closed (>&-): no result could be written, so nothing is run");
+    }
     let cancel = child::interrupt_flag();
     let mut runner = Runner::new(&args.tools, &args.approval, &args.run, cancel.clone())?;
     let sources = if args.files.is_empty() {
@@ -887,6 +890,27 @@ pub fn run(args: &ExecArgs) -> anyhow::Result<Outcome> {
     } else {
         Outcome::NotFound
     })
+}
+
+/// True when stdout was closed when toolcall started (`>&-`). The Rust
+/// runtime opens a closed standard descriptor on `/dev/null` before `main`,
+/// read-write; a shell's `> /dev/null` opens it write-only. So `/dev/null`
+/// open read-write on descriptor 1 is taken for a closed stdout.
+#[cfg(unix)]
+fn stdout_closed() -> bool {
+    use rustix::fs::{fcntl_getfl, fstat, major, minor, FileType, OFlags};
+    let out = std::io::stdout();
+    let (Ok(st), Ok(flags)) = (fstat(&out), fcntl_getfl(&out)) else {
+        return false;
+    };
+    FileType::from_raw_mode(st.st_mode) == FileType::CharacterDevice
+        && (major(st.st_rdev), minor(st.st_rdev)) == (1, 3)
+        && flags & OFlags::RWMODE == OFlags::RDWR
+}
+
+#[cfg(not(unix))]
+fn stdout_closed() -> bool {
+    false
 }
 
 /// Whether a call read from a record was JSON inside prose. The record's
