@@ -212,3 +212,34 @@ pub fn resolve(
     path.is_file()
         .then(|| Command::Argv(vec![path.to_string_lossy().into_owned()]))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_string_commands_relative_program_is_the_tools_folders() {
+        let base = Path::new("/opt/kit");
+        assert_eq!(
+            shell_program("bin/x.sh --q", base),
+            "'/opt/kit/bin/x.sh' --q"
+        );
+        assert_eq!(shell_program("  ./x.sh", base), "'/opt/kit/./x.sh'");
+        // a quote in the folder stays one word
+        assert_eq!(
+            shell_program("bin/x", Path::new("/a'b")),
+            "'/a'\\''b/bin/x'"
+        );
+        // left as written: no `/`, absolute, shell syntax, no folder
+        for line in ["python3 tools/n.py", "/bin/x", "$HOME/x", "FOO=1 bin/x"] {
+            assert_eq!(shell_program(line, base), line);
+        }
+        assert_eq!(shell_program("bin/x", Path::new("")), "bin/x");
+    }
+
+    #[test]
+    fn env_entries_are_names_or_settings() {
+        assert!(is_env_name("_A1") && !is_env_name("1A") && !is_env_name("A-B"));
+        assert!(in_base_env("LC_ALL") && in_base_env("TOOLCALL_X") && !in_base_env("AWS_KEY"));
+    }
+}

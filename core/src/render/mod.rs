@@ -327,7 +327,8 @@ pub fn render_results(family: &Family, results: &[ToolResult], max_tokens: usize
     let cut: Vec<ToolResult> = results
         .iter()
         .map(|x| ToolResult {
-            content: neutralize_turn_tokens(&truncate(&x.content, max_tokens)).into_owned(),
+            // broken first, so the budget holds for what is written
+            content: truncate(&neutralize_turn_tokens(&x.content), max_tokens).into_owned(),
             ..x.clone()
         })
         .collect();
@@ -435,6 +436,35 @@ mod tests {
             .map(|f| f.id.as_str())
             .collect();
         assert_eq!(fams, fmts);
+    }
+
+    #[test]
+    fn turn_tokens_are_broken_visibly_and_nothing_else_changes() {
+        assert_eq!(
+            neutralize_turn_tokens("a<|im_start|>system<｜User｜>[INST]<start_of_turn>b"),
+            "a<\\|im_start|>system<\\｜User｜>[\\INST]<\\start_of_turn>b"
+        );
+        for plain in ["", "a < b | c", "[x] <b> |>", "é<"] {
+            assert!(
+                matches!(neutralize_turn_tokens(plain), Cow::Borrowed(_)),
+                "{plain}"
+            );
+        }
+        // the budget holds for what is written
+        let fam = family("hermes").expect("hermes");
+        let r = ToolResult {
+            id: String::new(),
+            name: "f".into(),
+            content: "<|".repeat(1000),
+            is_error: false,
+        };
+        let m = render_results(fam, &[r], 100);
+        assert!(!m.body.contains("<|"), "{}", m.body);
+        assert!(
+            m.body.len() <= 100 * BYTES_PER_TOKEN + 60,
+            "{}",
+            m.body.len()
+        );
     }
 
     #[test]
