@@ -7,6 +7,12 @@ use std::process::ExitCode;
 use toolcall::cli::{self, Cli, Outcome};
 
 fn main() -> ExitCode {
+    // toolcall's internal step for starting a tool (not a subcommand: never
+    // in --help or the completions)
+    let mut args = std::env::args_os();
+    if args.nth(1).is_some_and(|a| a == cli::child::HELPER) {
+        return cli::child::helper_main(args.collect());
+    }
     let cli = Cli::parse();
     match cli::run(cli) {
         Ok(_) if cli::failed() => ExitCode::from(2),

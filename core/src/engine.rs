@@ -105,6 +105,29 @@ enum Mode {
 }
 
 /// The incremental engine. Feed it chunks, then call [`Engine::finish`].
+///
+/// Events reach the [`Sink`] as soon as they are certain; a closure is a
+/// sink. However the input is cut, the events are those of the whole
+/// document fed at once (text may come in more pieces).
+///
+/// ```
+/// use toolcall_core::engine::{Config, Engine, Event};
+///
+/// let reply = "Checking.<tool_call>{\"name\": \"get_time\", \"arguments\": {\"tz\": \"CET\"}}</tool_call>";
+/// let mut engine = Engine::new(Config::default());
+/// let (mut text, mut calls) = (String::new(), Vec::new());
+/// let mut sink = |ev: Event<'_>| match ev {
+///     Event::Text { bytes, .. } => text.push_str(std::str::from_utf8(bytes).unwrap()),
+///     Event::ToolCall(call) => calls.push(call.name),
+///     _ => {}
+/// };
+/// for chunk in reply.as_bytes().chunks(5) {
+///     engine.feed(chunk, &mut sink);
+/// }
+/// engine.finish(&mut sink);
+/// assert_eq!(text, "Checking.");
+/// assert_eq!(calls, ["get_time"]);
+/// ```
 pub struct Engine {
     cfg: Config,
     /// Bytes that may lead a marker starting after them (read once from the

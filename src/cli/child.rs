@@ -1,13 +1,49 @@
 //! Running one command for `exec` and `loop`: its own process group, input
 //! on stdin, output read with a cap, a timeout that stops the whole group
 //! (SIGTERM, then SIGKILL after a grace period) and Ctrl-C passed on to it.
+//!
+//! A tool does not outlive its run (docs/agent.md#bindings):
+//!
+//! * It is started through toolcall's internal step, `toolcall __run-tool
+//!   [--sandbox JSON [--best-effort]] -- PROGRAM ARGS…` ([`helper_main`]):
+//!   a fresh toolcall process that calls `setsid` (a session and process
+//!   group of its own, no controlling terminal, so `/dev/tty` cannot be
+//!   opened), applies the tool's Landlock sandbox to itself and then execs
+//!   the tool. The workspace forbids `unsafe`, so there is no `pre_exec`
+//!   hook; the step costs one exec.
+//! * When the tool's first process ends, its whole group is killed
+//!   (SIGKILL): background children die with it. Output already written
+//!   to the pipes is still read.
+//! * On Linux toolcall is a child subreaper ([`interrupt_flag`]): what a
+//!   tool leaves behind is re-parented to toolcall, not to init, and
+//!   [`end_group`] reaps it. Reaping uses `waitpid(-PGID)` on the tool's
+//!   group only, after its leader was waited for by `std::process::Child`:
+//!   every other child of toolcall (other tools, the model command, the
+//!   approver, an editor) is in another process group, so no exit status
+//!   another wait needs is taken. What a tool moves out of its group
+//!   (`setsid`, `setpgid`) is not killed; on Linux it stays a zombie of
+//!   toolcall's until toolcall exits.
+//! * SIGINT, SIGTERM and SIGHUP (the terminal closed) cancel the run:
+//!   running groups get SIGINT (for SIGINT) or SIGTERM (for the others),
+//!   SIGKILL after the grace period, and `exec`/`loop` write what they have
+//!   and their `complete`. Before the run starts (reading the input, the
+//!   permissions, the session file: reads that may block on a terminal or
+//!   a FIFO) such a signal ends toolcall at once, exit status 130.
 
-use crate::agent::binding::Command as ToolCommand;
+use crate::agent::binding::{Command as ToolCommand, Sandbox};
+use std::ffi::OsString;
 use std::io::{Read, Write};
-use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::process::{Command, ExitCode, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
+
+/// The first argument that makes `toolcall` its internal step (never in
+/// `--help` or the completions: it is not a clap subcommand).
+pub const HELPER: &str = "__run-tool";
+
+/// How long the rest of a group gets to die and be reaped after SIGKILL.
+const REAP_FOR: Duration = Duration::from_secs(1);
 
 /// Most bytes of a command's stderr kept for its error message.
 const STDERR_CAP: usize = 8 << 10;
@@ -33,6 +69,16 @@ pub struct Spec<'a> {
     pub cap: usize,
     /// Let stderr through to ours instead of keeping it.
     pub inherit_stderr: bool,
+}
+
+/// How a tool is confined: a session of its own, and its sandbox.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Confine<'a> {
+    /// The tool's `x-toolcall.sandbox`.
+    pub sandbox: Option<&'a Sandbox>,
+    /// `--require-sandbox`: refuse to run it when the kernel cannot
+    /// enforce the sandbox (else warn once and run it without).
+    pub require: bool,
 }
 
 /// How a command ended.
@@ -62,16 +108,20 @@ pub struct Ran {
     pub duration: Duration,
 }
 
+#[cfg(unix)]
+fn pid_of(pid: u32) -> Option<rustix::process::Pid> {
+    i32::try_from(pid)
+        .ok()
+        .filter(|p| *p > 1)
+        .and_then(rustix::process::Pid::from_raw)
+}
+
 /// Sends `sig` to the process group led by `pid` (best effort: the group
 /// may be gone already).
 #[cfg(unix)]
 fn signal_group(pid: u32, sig: Sig) {
-    use rustix::process::{kill_process_group, Pid, Signal};
-    let Some(pid) = i32::try_from(pid)
-        .ok()
-        .filter(|p| *p > 1)
-        .and_then(Pid::from_raw)
-    else {
+    use rustix::process::{kill_process_group, Signal};
+    let Some(pid) = pid_of(pid) else {
         return;
     };
     let sig = match sig {
@@ -84,6 +134,54 @@ fn signal_group(pid: u32, sig: Sig) {
 
 #[cfg(not(unix))]
 fn signal_group(_: u32, _: Sig) {}
+
+/// Like [`signal_group`] for a leader not yet waited for: while the
+/// internal step has not called `setsid` yet there is no such group, and
+/// the process itself gets the signal (its pid cannot have been reused:
+/// it was not reaped).
+#[cfg(unix)]
+fn signal_leader(pid: u32, sig: Sig) {
+    use rustix::process::{kill_process, kill_process_group, Signal};
+    let Some(p) = pid_of(pid) else {
+        return;
+    };
+    let s = match sig {
+        Sig::Int => Signal::INT,
+        Sig::Term => Signal::TERM,
+        Sig::Kill => Signal::KILL,
+    };
+    if kill_process_group(p, s).is_err() {
+        let _ = kill_process(p, s);
+    }
+}
+
+#[cfg(not(unix))]
+fn signal_leader(_: u32, _: Sig) {}
+
+/// Kills what is left of the process group led by `pid` (whose leader was
+/// already waited for) and reaps the orphans it leaves to toolcall as
+/// subreaper, for at most a second. Only children in that group are
+/// waited for, so no other wait loses its exit status.
+pub fn end_group(pid: u32) {
+    signal_group(pid, Sig::Kill);
+    #[cfg(unix)]
+    {
+        use rustix::process::{waitpgid, WaitOptions};
+        let Some(pgid) = pid_of(pid) else {
+            return;
+        };
+        let until = Instant::now() + REAP_FOR;
+        loop {
+            match waitpgid(pgid, WaitOptions::NOHANG) {
+                Ok(Some(_)) => continue,
+                // members left that are not dead (or not ours) yet
+                Ok(None) if Instant::now() < until => std::thread::sleep(POLL),
+                // no child of ours in the group any more (ECHILD), or time is up
+                _ => break,
+            }
+        }
+    }
+}
 
 /// SIGTERM (or SIGKILL when `kill`) to the process group led by `pid`.
 pub fn stop_group(pid: u32, kill: bool) {
@@ -123,28 +221,109 @@ fn reader(
     })
 }
 
-/// Runs `spec`, watching `cancel` (set by Ctrl-C): when it is set the
-/// command's group gets SIGINT, and SIGKILL after the grace period.
+/// Runs `spec` in a process group of its own, watching `cancel` (set by
+/// Ctrl-C): when it is set the command's group gets SIGINT, and SIGKILL
+/// after the grace period. For the approver, which may talk to the
+/// terminal; tools go through [`run_tool`].
 pub fn run(spec: &Spec<'_>, cancel: &AtomicBool) -> Ran {
+    run_inner(spec, None, cancel)
+}
+
+/// Runs a tool as [`run`] does, in a session of its own with no
+/// controlling terminal and its sandbox applied (the module's doc).
+pub fn run_tool(spec: &Spec<'_>, confine: &Confine<'_>, cancel: &AtomicBool) -> Ran {
+    run_inner(spec, Some(confine), cancel)
+}
+
+/// Warns once per run that sandboxes go unenforced.
+static WARNED: AtomicBool = AtomicBool::new(false);
+
+/// The program and arguments of a command.
+fn argv_of(command: &ToolCommand) -> Option<(String, Vec<String>)> {
+    match command {
+        ToolCommand::Argv(argv) => argv
+            .split_first()
+            .map(|(p, rest)| (p.clone(), rest.to_vec())),
+        ToolCommand::Shell(line) => Some(("sh".into(), vec!["-c".into(), line.clone()])),
+    }
+}
+
+/// Whether `program` can be found as `exec` would look for it: the error
+/// spawning it directly would give, for the result's message.
+fn findable(program: &str) -> Result<(), std::io::Error> {
+    let exists = |p: &std::path::Path| p.is_file();
+    if program.contains('/') {
+        return std::fs::metadata(program).map(|_| ());
+    }
+    let path = std::env::var_os("PATH").unwrap_or_else(|| "/usr/bin:/bin".into());
+    if std::env::split_paths(&path).any(|d| exists(&d.join(program))) {
+        Ok(())
+    } else {
+        Err(std::io::Error::from_raw_os_error(2))
+    }
+}
+
+fn run_inner(spec: &Spec<'_>, confine: Option<&Confine<'_>>, cancel: &AtomicBool) -> Ran {
     let started = Instant::now();
-    let mut cmd = match spec.command {
-        ToolCommand::Argv(argv) => {
-            let Some((program, args)) = argv.split_first() else {
-                return Ran {
-                    end: End::NotStarted("empty command".into()),
-                    stdout: Vec::new(),
-                    stdout_total: 0,
-                    stderr: Vec::new(),
-                    duration: started.elapsed(),
-                };
-            };
-            let mut c = Command::new(program);
-            c.args(args);
+    let not_started = |e: String| Ran {
+        end: End::NotStarted(e),
+        stdout: Vec::new(),
+        stdout_total: 0,
+        stderr: Vec::new(),
+        duration: started.elapsed(),
+    };
+    let Some((program, args)) = argv_of(spec.command) else {
+        return not_started("empty command".into());
+    };
+    let sandbox = confine.and_then(|c| c.sandbox);
+    let mut best_effort = false;
+    if let (Some(sb), Some(c)) = (sandbox, confine) {
+        if let Err(why) = super::sandbox::support(sb) {
+            if c.require {
+                return not_started(format!(
+                    "not run: --require-sandbox, and its x-toolcall.sandbox cannot be enforced: {why}"
+                ));
+            }
+            best_effort = true;
+            if !WARNED.swap(true, Ordering::SeqCst) {
+                super::report(&format!(
+                    "warning: x-toolcall.sandbox is not enforced ({why}); \
+                     tools run without it (--require-sandbox refuses them)"
+                ));
+            }
+        }
+    }
+    // Through the internal step when confined (and when we can name our
+    // own binary); else directly, in a process group of its own.
+    let helper = confine.and_then(|_| std::env::current_exe().ok());
+    if confine.is_some() && helper.is_none() && sandbox.is_some() {
+        return not_started("cannot apply the sandbox: toolcall cannot find its own binary".into());
+    }
+    let mut cmd = match &helper {
+        Some(exe) => {
+            if let Err(e) = findable(&program) {
+                return not_started(format!("cannot start {}: {e}", spec.command.display()));
+            }
+            let mut c = Command::new(exe);
+            c.arg(HELPER);
+            if let Some(sb) = sandbox {
+                c.arg("--sandbox")
+                    .arg(serde_json::to_string(sb).unwrap_or_default());
+                if best_effort {
+                    c.arg("--best-effort");
+                }
+            }
+            c.arg("--").arg(&program).args(&args);
             c
         }
-        ToolCommand::Shell(line) => {
-            let mut c = Command::new("sh");
-            c.arg("-c").arg(line);
+        None => {
+            let mut c = Command::new(&program);
+            c.args(&args);
+            #[cfg(unix)]
+            {
+                use std::os::unix::process::CommandExt;
+                c.process_group(0);
+            }
             c
         }
     };
@@ -159,18 +338,6 @@ pub fn run(spec: &Spec<'_>, cancel: &AtomicBool) -> Ran {
         } else {
             Stdio::piped()
         });
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::CommandExt;
-        cmd.process_group(0);
-    }
-    let not_started = |e: String| Ran {
-        end: End::NotStarted(e),
-        stdout: Vec::new(),
-        stdout_total: 0,
-        stderr: Vec::new(),
-        duration: started.elapsed(),
-    };
     if cancel.load(Ordering::SeqCst) {
         return Ran {
             end: End::Cancelled,
@@ -209,7 +376,7 @@ pub fn run(spec: &Spec<'_>, cancel: &AtomicBool) -> Ran {
             Ok(None) => {}
             Err(e) => {
                 end = Some(End::NotStarted(format!("waiting for it: {e}")));
-                signal_group(pid, Sig::Kill);
+                signal_leader(pid, Sig::Kill);
                 let _ = child.wait();
                 break;
             }
@@ -219,31 +386,41 @@ pub fn run(spec: &Spec<'_>, cancel: &AtomicBool) -> Ran {
         }
         let now = Instant::now();
         if end.is_none() && cancel.load(Ordering::SeqCst) {
-            signal_group(pid, Sig::Int);
+            signal_leader(pid, cancel_signal());
             end = Some(End::Cancelled);
             kill_at = Some(now + spec.grace);
         } else if end.is_none() && now.duration_since(started) >= spec.timeout {
-            signal_group(pid, Sig::Term);
+            signal_leader(pid, Sig::Term);
             end = Some(End::TimedOut);
             kill_at = Some(now + spec.grace);
         } else if kill_at.is_some_and(|k| now >= k) {
-            signal_group(pid, Sig::Kill);
+            signal_leader(pid, Sig::Kill);
             kill_at = None;
         }
         std::thread::sleep(POLL);
     }
-    // The leader is gone; what it started may still hold the pipes open.
-    // Give the readers a moment, then stop the rest of the group.
+    // The leader is gone: the rest of its group goes too (what it started
+    // in the background), and the orphans are reaped. What they wrote to
+    // the pipes is still read.
+    end_group(pid);
     let deadline = Instant::now() + Duration::from_millis(500);
+    let mut all_read = true;
     for _ in 0..readers {
         let left = deadline.saturating_duration_since(Instant::now());
         if done_rx.recv_timeout(left).is_err() {
-            signal_group(pid, Sig::Kill);
+            // something that left the group holds the pipes: what is
+            // read so far is not waited for
+            all_read = false;
             break;
         }
     }
-    let (stdout, stdout_total) = out.and_then(|h| h.join().ok()).unwrap_or_default();
-    let (stderr, _) = err.and_then(|h| h.join().ok()).unwrap_or_default();
+    let join = |h: Option<std::thread::JoinHandle<(Vec<u8>, u64)>>| {
+        h.filter(|h| all_read || h.is_finished())
+            .and_then(|h| h.join().ok())
+            .unwrap_or_default()
+    };
+    let (stdout, stdout_total) = join(out);
+    let (stderr, _) = join(err);
     let end = end.unwrap_or_else(|| End::Exited(status.and_then(|s| s.code())));
     Ran {
         end,
@@ -254,14 +431,133 @@ pub fn run(spec: &Spec<'_>, cancel: &AtomicBool) -> Ran {
     }
 }
 
-/// Ctrl-C (and SIGTERM) as a flag: the first one sets it, so the run can
-/// stop cleanly; the handlers stay, so a second one does not kill us
-/// half-way through writing a record.
+/// The signal that cancelled the run (0: none yet).
+static CANCELLED_BY: AtomicI32 = AtomicI32::new(0);
+
+/// True until [`running`]: a signal ends toolcall at once.
+static SETTING_UP: AtomicBool = AtomicBool::new(true);
+
+/// What running groups get when the run is cancelled: SIGINT for Ctrl-C,
+/// SIGTERM for SIGTERM and SIGHUP.
+fn cancel_signal() -> Sig {
+    if CANCELLED_BY.load(Ordering::SeqCst) == signal_hook::consts::SIGINT {
+        Sig::Int
+    } else {
+        Sig::Term
+    }
+}
+
+/// Sets up `exec` and `loop`: SIGINT, SIGTERM and SIGHUP (the terminal
+/// closed) cancel the run, and on Linux toolcall becomes a child subreaper
+/// (the module's doc). Until [`running`] is called such a signal ends
+/// toolcall at once with exit status 130: nothing has run and a read of
+/// the input or a FIFO may block. After it, the first signal sets the
+/// returned flag so the run can stop cleanly; the handlers stay, so a
+/// second one does not kill toolcall half-way through writing a record.
 pub fn interrupt_flag() -> std::sync::Arc<AtomicBool> {
+    #[cfg(target_os = "linux")]
+    {
+        // best effort: without it orphans go to init, as before
+        let _ = rustix::process::set_child_subreaper(Some(rustix::process::getpid()));
+    }
     let flag = std::sync::Arc::new(AtomicBool::new(false));
-    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        // registration fails only for forbidden signals; these are not
-        let _ = signal_hook::flag::register(sig, flag.clone());
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    match signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) {
+        Ok(mut signals) => {
+            let flag = flag.clone();
+            std::thread::spawn(move || {
+                for sig in signals.forever() {
+                    if SETTING_UP.load(Ordering::SeqCst) {
+                        std::process::exit(130);
+                    }
+                    let _ =
+                        CANCELLED_BY.compare_exchange(0, sig, Ordering::SeqCst, Ordering::SeqCst);
+                    flag.store(true, Ordering::SeqCst);
+                }
+            });
+        }
+        Err(_) => {
+            // cannot happen for these signals; a plain flag then
+            SETTING_UP.store(false, Ordering::SeqCst);
+            for sig in [SIGINT, SIGTERM, SIGHUP] {
+                let _ = signal_hook::flag::register(sig, flag.clone());
+            }
+        }
     }
     flag
+}
+
+/// The run starts (calls are decided and run): from now on a signal sets
+/// the flag of [`interrupt_flag`] instead of ending toolcall.
+pub fn running() {
+    SETTING_UP.store(false, Ordering::SeqCst);
+}
+
+/// The internal step (`toolcall __run-tool [--sandbox JSON
+/// [--best-effort]] -- PROGRAM ARGS…`, `args` after `__run-tool`): a new
+/// session, the sandbox, then exec. Returns only on failure: 126 when the
+/// tool cannot be confined, 127 when it cannot be started, with a message
+/// on stderr (which becomes the result's error).
+pub fn helper_main(args: Vec<OsString>) -> ExitCode {
+    let fail = |code: u8, msg: &str| {
+        super::report(msg);
+        ExitCode::from(code)
+    };
+    let mut it = args.into_iter();
+    let mut sandbox: Option<Sandbox> = None;
+    let mut best_effort = false;
+    loop {
+        match it.next() {
+            Some(a) if a == "--" => break,
+            Some(a) if a == "--best-effort" => best_effort = true,
+            Some(a) if a == "--sandbox" => {
+                let json = it.next().unwrap_or_default();
+                match serde_json::from_str(&json.to_string_lossy()) {
+                    Ok(sb) => sandbox = Some(sb),
+                    Err(e) => return fail(126, &format!("{HELPER}: bad --sandbox: {e}")),
+                }
+            }
+            _ => {
+                return fail(
+                    126,
+                    &format!("{HELPER} is toolcall's internal step: {HELPER} [--sandbox JSON [--best-effort]] -- PROGRAM ARGS..."),
+                )
+            }
+        }
+    }
+    let Some(program) = it.next() else {
+        return fail(126, &format!("{HELPER}: no program"));
+    };
+    #[cfg(unix)]
+    {
+        if let Err(e) = rustix::process::setsid() {
+            return fail(126, &format!("cannot start a session for the tool: {e}"));
+        }
+    }
+    if let Some(sb) = &sandbox {
+        let path = std::path::Path::new(&program);
+        if let Err(e) = super::sandbox::apply(sb, Some(path), best_effort) {
+            return fail(126, &format!("cannot apply x-toolcall.sandbox: {e}"));
+        }
+    }
+    let mut cmd = Command::new(&program);
+    cmd.args(it);
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        let e = cmd.exec();
+        let code = if e.kind() == std::io::ErrorKind::PermissionDenied {
+            126
+        } else {
+            127
+        };
+        fail(
+            code,
+            &format!("cannot start {}: {e}", program.to_string_lossy()),
+        )
+    }
+    #[cfg(not(unix))]
+    {
+        fail(127, &format!("{HELPER} needs Unix"))
+    }
 }

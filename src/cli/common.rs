@@ -720,7 +720,7 @@ pub fn documents_of(
 const TOOLS_SNIFF: u64 = 4 << 20;
 
 /// Whether `path` (or stdin for `-`) is a regular file of at most
-/// [`TOOLS_SNIFF`] bytes: such a file is read whole before parsing (a pipe
+/// `TOOLS_SNIFF` bytes: such a file is read whole before parsing (a pipe
 /// or a terminal never is, so a live stream is parsed as it arrives).
 pub fn small_regular_file(path: &std::path::Path) -> bool {
     let meta = if path.as_os_str() == "-" {

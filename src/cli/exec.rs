@@ -39,17 +39,20 @@ use std::time::Duration;
 /// TOOLCALL_ARGUMENTS (also TOOLCALL_TOOL, TOOLCALL_CALL_ID,
 /// TOOLCALL_RISK), never on its command line; its environment is the base
 /// set (PATH, HOME, LANG, LC_*, TERM, TMPDIR, USER, TZ, TOOLCALL_*) and its
-/// `x-toolcall.env` (--inherit-env: all); it runs in its own process group;
-/// its stdout is the result (capped) and exit status 0 is success. Results
-/// are written as they are known; once one cannot be written (a closed
-/// pipe, a full disk) no more tools start.
+/// `x-toolcall.env` (--inherit-env: all); it runs in a session of its own
+/// with no terminal, and its whole process group is killed when it ends;
+/// its stdout is the result (capped) and exit status 0 is success. A
+/// tool's `x-toolcall.sandbox` (`read`, `write`: DIR/** or exact paths;
+/// `"network": false`) is enforced by the kernel with Landlock on Linux
+/// (see --require-sandbox). Results are written as they are known; once
+/// one cannot be written (a closed pipe, a full disk) no more tools start.
 ///
 /// A call above --auto-approve (default safe), or found as JSON inside
 /// prose, needs approval: asked on /dev/tty, or by --approver CMD, or
 /// decided by --approve deny|yes, --allow/--deny rules, --max-risk and
 /// remembered permissions. With no terminal and no policy, nothing risky
-/// runs. Ctrl-C is passed to the running tools; calls not yet started are
-/// cancelled.
+/// runs. Ctrl-C (SIGINT), SIGTERM and SIGHUP are passed to the running
+/// tools; calls not yet started are cancelled, and the results are written.
 ///
 /// Exit status: 0 every call completed, 1 any did not, 2 usage or I/O
 /// error, 130 interrupted.
@@ -150,6 +153,13 @@ pub struct RunArgs {
     /// Leave timestamps and durations out of the records (golden files).
     #[arg(long)]
     pub no_timestamps: bool,
+
+    /// Refuse to run a tool whose `x-toolcall.sandbox` the kernel cannot
+    /// enforce (no Landlock, or too old for it): its result is `failed`,
+    /// "not run: --require-sandbox …". Without it such a tool runs
+    /// unconfined after a warning on stderr.
+    #[arg(long)]
+    pub require_sandbox: bool,
 }
 
 impl RunArgs {
@@ -273,6 +283,8 @@ pub struct Runner {
     inherit_env: bool,
     /// The request's deadline (`loop`): no tool runs past it.
     pub deadline: Option<std::time::Instant>,
+    /// `--require-sandbox`.
+    pub require_sandbox: bool,
 }
 
 impl Runner {
@@ -331,6 +343,7 @@ impl Runner {
             runs: 0,
             inherit_env: run.inherit_env,
             deadline: None,
+            require_sandbox: run.require_sandbox,
         })
     }
 
@@ -603,7 +616,11 @@ impl Runner {
             ("TOOLCALL_CALL_ID".into(), id.to_string()),
             ("TOOLCALL_RISK".into(), risk.as_str().to_string()),
         ]);
-        let ran = child::run(
+        let confine = child::Confine {
+            sandbox: j.meta.as_ref().and_then(|m| m.sandbox.as_ref()),
+            require: self.require_sandbox,
+        };
+        let ran = child::run_tool(
             &child::Spec {
                 command,
                 stdin,
@@ -614,6 +631,7 @@ impl Runner {
                 cap: self.max_output,
                 inherit_stderr: false,
             },
+            &confine,
             &self.cancel,
         );
         let (content, truncated) = capped(&ran.stdout, self.max_output, ran.stdout_total);
@@ -802,6 +820,8 @@ pub fn run(args: &ExecArgs) -> anyhow::Result<Outcome> {
         calls.extend(calls_of(&name, bytes, args, &runner.tools, &docs)?);
     }
     let judged: Vec<Judged> = calls.into_iter().map(|c| runner.judge(c)).collect();
+    // inputs read: from now on a signal cancels the run instead of ending it
+    child::running();
     // Decide in order (asking is one at a time), then run what may run.
     let mut slots: Vec<Option<ToolResult>> = Vec::with_capacity(judged.len());
     let mut jobs: Vec<(usize, Value)> = Vec::new();

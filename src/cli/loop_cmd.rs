@@ -46,7 +46,8 @@ pub enum PromptStyle {
 /// them; every outcome (not found, invalid, denied, failed, timed out)
 /// goes back to the model as a `[NAME]` message, and the loop goes on.
 /// It stops when the model answers without a call, at --max-iterations,
-/// at --request-timeout, or on Ctrl-C (the running command is stopped).
+/// at --request-timeout, or on Ctrl-C, SIGTERM or SIGHUP (the running
+/// command's process group is stopped, and `complete` is written).
 ///
 /// Every event is an NDJSON record on stdout (state, iteration, text,
 /// tool_call, approval_request, approval, tool_execution, tool_result,
@@ -326,6 +327,8 @@ pub fn run(args: &LoopArgs) -> anyhow::Result<Outcome> {
     let mut final_text = String::new();
     let mut previous_calls = 0usize;
 
+    // inputs read: from now on a signal cancels the run instead of ending it
+    super::child::running();
     ev.go(Transition::Start)?;
     for m in &history {
         ev.emit("message", json!({"role": m.role, "content": m.content}))?;
@@ -853,6 +856,8 @@ fn generate(
         }
     }
     let status = child.wait();
+    // what the model command left running goes with it
+    super::child::end_group(child.id());
     done.store(true, Ordering::SeqCst);
     let _ = watchdog.join();
     engine.finish(&mut gather);

@@ -13,6 +13,8 @@ pub mod output;
 pub mod parse;
 pub mod render;
 pub mod repair;
+pub mod retry;
+pub mod sandbox;
 pub mod split;
 pub mod store;
 pub mod stream;
@@ -187,7 +189,7 @@ pub fn kill_retry_on_signal() {
     };
     std::thread::spawn(move || {
         if let Some(sig) = signals.forever().next() {
-            crate::validate::retry::kill_running();
+            crate::cli::retry::kill_running();
             std::process::exit(128 + sig);
         }
     });

@@ -266,7 +266,7 @@ pub struct CallArgs {
 /// source of its tools block and result message: template (the family's
 /// chat template), approximate (its structure; wording may differ), ours
 /// (toolcall's own form for prompted models), generic (template unknown:
-/// definitions in <tools> with the family's call syntax as the example,
+/// definitions in `<tools>` with the family's call syntax as the example,
 /// results as <tool_response> blocks).
 ///
 /// Examples:

@@ -5,11 +5,12 @@ use super::common::{for_each_document, BufferArgs, EngineArgs, InputArgs, Readin
 use super::output::{FlushPolicy, Output};
 use super::tools::{Tools, ToolsArgs};
 use super::Outcome;
+use crate::cli::retry::{self, Attempt};
 use crate::document;
 use crate::engine::Config;
 use crate::record::ToolCall;
 use crate::validate::diag::{self, Located, Severity};
-use crate::validate::retry::{self, Attempt, Failure, FailureKind, Usage};
+use crate::validate::retry::{Failure, FailureKind, Usage};
 use crate::validate::{Issue, Verdict};
 use anyhow::{bail, Context};
 use clap::Args;
@@ -29,7 +30,7 @@ use std::rc::Rc;
 /// recover keep their code (TLP-002, TLP-003, TLP-007, TLP-008).
 ///
 /// Writes one `validation` record per call on stdout and compiler-style
-/// diagnostics (FILE:LINE:COL: error[CODE]: PATH: MESSAGE) on stderr. A
+/// diagnostics (FILE:LINE:COL: `error[CODE]`: PATH: MESSAGE) on stderr. A
 /// record's diagnostic points at the record's line, or into its `doc` when
 /// that is also an input on the command line: records are data, and a
 /// file a record names is never opened.
@@ -833,8 +834,9 @@ impl Run<'_> {
             if self.prompts > 0 {
                 self.out.raw(b"\n")?;
             }
-            self.out
-                .raw(retry::prompt(self.template.as_deref(), &failure).as_bytes())?;
+            self.out.raw(
+                crate::validate::retry::prompt(self.template.as_deref(), &failure).as_bytes(),
+            )?;
             self.prompts += 1;
             self.invalid += 1;
             return Ok(());

@@ -39,6 +39,8 @@ pub struct RunMeta {
     /// `category`: a free word (`terminal`, `network`, `files` …) that
     /// `--disable-category` refers to.
     pub category: Option<String>,
+    /// `sandbox`: what the kernel lets the tool touch (Landlock).
+    pub sandbox: Option<Sandbox>,
     /// `env`: variables the tool gets beyond the base set
     /// ([`BASE_ENV`]): a name passes toolcall's own value on, `NAME=value`
     /// sets one.
@@ -74,7 +76,93 @@ pub fn is_env_name(name: &str) -> bool {
         && b.all(|c| c.is_ascii_alphanumeric() || c == b'_')
 }
 
-/// Reads `exec`, `timeout_s` and `category` from a tool's `x-toolcall`.
+/// A tool's `x-toolcall.sandbox`, with its patterns turned into the
+/// folders and files Landlock is given (docs/agent.md#the-sandbox).
+///
+/// A pattern is `DIR/**` (DIR and everything below it) or an exact path
+/// (that file, or that folder and everything below it: Landlock rules are
+/// hierarchies). Relative patterns are taken from the tools file's folder.
+/// Anything else with a glob character is refused: Landlock cannot allow
+/// `*.txt` or `a*/b`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Sandbox {
+    /// Where the tool may read and execute; `None` (key absent) is
+    /// everywhere.
+    pub read: Option<Vec<PathBuf>>,
+    /// Where the tool may also write, create, rename and remove; nowhere
+    /// else (but `/dev/null`).
+    pub write: Vec<PathBuf>,
+    /// `false`: no TCP bind or connect at all.
+    pub network: bool,
+}
+
+/// Turns one sandbox pattern into the path Landlock is given (see
+/// [`Sandbox`]); `base` is the tools file's folder.
+pub fn sandbox_path(pattern: &str, base: &Path) -> Result<PathBuf, String> {
+    let dir = if pattern == "**" {
+        "."
+    } else if pattern == "/**" {
+        "/"
+    } else {
+        pattern.strip_suffix("/**").unwrap_or(pattern)
+    };
+    if dir.is_empty() || dir.contains(['*', '?', '[', ']', '{', '}']) || dir.starts_with('~') {
+        return Err(format!(
+            "'{pattern}': Landlock allows whole folders and single paths only: \
+             write DIR/** or an exact path (no other *, ?, [ or {{ pattern, no ~)"
+        ));
+    }
+    let p = Path::new(dir);
+    Ok(if p.is_relative() {
+        base.join(p)
+    } else {
+        p.to_path_buf()
+    })
+}
+
+fn sandbox_meta(tool: &Tool, v: &Value, base: &Path) -> Result<Sandbox, String> {
+    let bad = |what: &str| format!("tool '{}': x-toolcall.sandbox{what}", tool.name);
+    let Value::Object(m) = v else {
+        return Err(bad(
+            " must be an object: {\"read\": [...], \"write\": [...], \"network\": false}",
+        ));
+    };
+    if let Some(k) = m
+        .keys()
+        .find(|k| !matches!(k.as_str(), "read" | "write" | "network"))
+    {
+        return Err(bad(&format!(": unknown key '{k}' (read, write, network)")));
+    }
+    let list = |key: &str| -> Result<Option<Vec<PathBuf>>, String> {
+        match m.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::Array(items)) => items
+                .iter()
+                .map(|it| {
+                    let s = it
+                        .as_str()
+                        .ok_or_else(|| bad(&format!(".{key} must be an array of paths")))?;
+                    sandbox_path(s, base).map_err(|e| bad(&format!(".{key}: {e}")))
+                })
+                .collect::<Result<Vec<_>, _>>()
+                .map(Some),
+            Some(_) => Err(bad(&format!(".{key} must be an array of paths"))),
+        }
+    };
+    let network = match m.get("network") {
+        None | Some(Value::Null) => true,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => return Err(bad(".network must be true or false")),
+    };
+    Ok(Sandbox {
+        read: list("read")?,
+        write: list("write")?.unwrap_or_default(),
+        network,
+    })
+}
+
+/// Reads `exec`, `timeout_s`, `category` and `sandbox` from a tool's
+/// `x-toolcall`.
 /// `base` is the tools file's folder.
 pub fn run_meta(tool: &Tool, base: &Path) -> Result<RunMeta, String> {
     let ext = &tool.extension;
@@ -137,11 +225,16 @@ pub fn run_meta(tool: &Tool, base: &Path) -> Result<RunMeta, String> {
             ))
         }
     };
+    let sandbox = match ext.get("sandbox") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(sandbox_meta(tool, v, base)?),
+    };
     Ok(RunMeta {
         exec,
         timeout,
         category,
         env,
+        sandbox,
     })
 }
 
@@ -241,5 +334,28 @@ mod tests {
     fn env_entries_are_names_or_settings() {
         assert!(is_env_name("_A1") && !is_env_name("1A") && !is_env_name("A-B"));
         assert!(in_base_env("LC_ALL") && in_base_env("TOOLCALL_X") && !in_base_env("AWS_KEY"));
+    }
+
+    #[test]
+    fn sandbox_patterns_map_to_landlock_hierarchies() {
+        let base = Path::new("/srv/tools");
+        let ok = |p: &str| sandbox_path(p, base).expect(p);
+        assert_eq!(ok("/tmp/x/**"), PathBuf::from("/tmp/x"));
+        assert_eq!(ok("/tmp/x/file.txt"), PathBuf::from("/tmp/x/file.txt"));
+        assert_eq!(ok("/**"), PathBuf::from("/"));
+        assert_eq!(ok("out/**"), PathBuf::from("/srv/tools/out"));
+        assert_eq!(ok("**"), PathBuf::from("/srv/tools/."));
+        for bad in [
+            "/tmp/*.txt",
+            "/tmp/**/x",
+            "/tmp/a?",
+            "/tmp/[ab]",
+            "~/x",
+            "",
+            "/tmp/{a,b}",
+        ] {
+            let e = sandbox_path(bad, base).expect_err(bad);
+            assert!(e.contains("DIR/**"), "{bad}: {e}");
+        }
     }
 }

@@ -102,7 +102,7 @@ pub const INLINE_OBJECT: Opener = Opener {
 };
 
 /// `[{"name":` inside a line: an array of call objects that ends its line
-/// (see [`inline_shape`]).
+/// (see `inline_shape`).
 pub const INLINE_ARRAY: Opener = Opener {
     lit: b"[",
     ci: false,

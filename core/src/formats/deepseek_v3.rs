@@ -14,7 +14,7 @@
 //! `function`) and the arguments are not bare JSON, the call is V3 (a type
 //! word, the name on the line after the separator, then a code fence);
 //! otherwise it is V3.1 (`NAME<｜tool▁sep｜>{args}`, see
-//! [`parse_v31`]). Sloppy variants: the outer begin or end token
+//! `parse_v31`). Sloppy variants: the outer begin or end token
 //! missing, `<｜tool▁calls｜>` (an R1-distill slip) for both begin tokens, the fence without `json` tag or without newlines, no fence at
 //! all, whitespace around the name, string arguments, a cut-off last call.
 //! Stray DeepSeek tokens (`<｜tool▁calls▁end｜>`, `<｜tool▁sep｜>`,

@@ -12,7 +12,7 @@
 //! ends with its `</invoke>`. Values are raw text: one leading and one
 //! trailing newline are stripped, JSON objects and arrays are decoded,
 //! other values are typed like every XML-style format. The invoke reader
-//! [`invokes`] is shared with `minimax-m3`, whose parameters are named by
+//! `invokes` is shared with `minimax-m3`, whose parameters are named by
 //! their tag (`<city>Paris</city>`) and whose tags carry a namespace token.
 //! Tolerated: a missing `</parameter>` (the value ends at the next tag), a
 //! missing `</invoke>` when the parameters are complete, a missing wrapper

@@ -11,7 +11,7 @@
 //!
 //! The engine looks for markers at `<`, `[` and backticks, so the token's
 //! first byte `]` is not a candidate: mid-line the token is recognised from
-//! its second byte `<` (`<]minimax[>[<tool_call>`), and [`lead_bracket`]
+//! its second byte `<` (`<]minimax[>[<tool_call>`), and `lead_bracket`
 //! moves the start back over the `]` (the engine holds a `]` back at the end
 //! of a chunk and before an undecided `<`, so streaming agrees). At the start
 //! of a line `]` is a line-start candidate byte, so there the whole token

@@ -1,5 +1,5 @@
 //! Unit tests of the repair engine: one per repair kind, with the exact
-//! output and repairs list (see also tests/repair.rs).
+//! output and repairs list (see also tests/suite/repair.rs).
 
 use super::RepairKind::*;
 use super::*;

@@ -10,12 +10,13 @@
 //! * [`typing`] types the text values of XML-style formats by the schema;
 //! * [`diag`] locates a problem in the input (line:column) and renders
 //!   compiler-style diagnostics;
-//! * [`retry`] builds retry prompts and runs the model again, boundedly;
+//! * [`retry`] builds retry prompts and reads the model's reply (running
+//!   the model command is the program's: the CLI crate does it);
 //! * [`config`] reads the `.toolcall.json5` configuration file.
 //!
 //! Nothing here knows about clap, stdout or exit codes; failures are typed
-//! errors ([`registry::RegistryError`], [`config::ConfigError`],
-//! [`retry::RetryError`]).
+//! errors ([`registry::RegistryError`], [`config::ConfigError`]). Nothing
+//! here starts a process or touches a file.
 //!
 //! ```
 //! use toolcall_core::validate::{registry::Registry, Policy};

@@ -27,7 +27,7 @@ use crate::engine::derive_id;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 
 /// Bytes of keys of dropped calls remembered (each key charged its length
-/// plus [`OVERHEAD`]): their later fragments are dropped without a report.
+/// plus `OVERHEAD`): their later fragments are dropped without a report.
 pub const DROPPED_KEYS: usize = 64 * 1024;
 
 /// A key a fragment selects its call by.

@@ -729,6 +729,29 @@ struct At<'a> {
 /// The wire driver: one decoder (chosen by `--input`, or sniffed) in front of
 /// the text engine. Feed it chunks of any size, then call
 /// [`WireEngine::finish`]; events go to the sink as they become certain.
+///
+/// An Ollama `/api/chat` stream (told from other input by its first line:
+/// an object with `model` and `message`): the native call in `tool_calls` becomes a
+/// call event, the content text a text event.
+///
+/// ```
+/// use toolcall_core::document::Collector;
+/// use toolcall_core::engine::Config;
+/// use toolcall_core::wire::{WireConfig, WireEngine};
+///
+/// let stream = concat!(
+///     r#"{"model":"qwen3","message":{"role":"assistant","content":"On it."},"done":false}"#, "\n",
+///     r#"{"model":"qwen3","message":{"role":"assistant","content":"","tool_calls":[{"function":{"name":"get_time","arguments":{"tz":"CET"}}}]},"done":false}"#, "\n",
+///     r#"{"model":"qwen3","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop"}"#, "\n",
+/// );
+/// let mut found = Collector::default();
+/// let mut wire = WireEngine::new(Config::default(), WireConfig::default());
+/// wire.feed(stream.as_bytes(), &mut found);
+/// wire.finish(&mut found);
+/// assert_eq!(found.calls[0].name, "get_time");
+/// assert_eq!(found.text, b"On it.");
+/// assert_eq!(wire.summary().finish_reason.as_deref(), Some("stop"));
+/// ```
 pub struct WireEngine {
     framer: LineFramer,
     core: Core,

@@ -249,7 +249,7 @@ fn man_pages_and_completions_are_fresh() {
     }
     assert!(
         stale.is_empty(),
-        "stale generated files (run BLESS=1 cargo test --test generated): {stale:?}"
+        "stale generated files (run BLESS=1 cargo test --test integration generated): {stale:?}"
     );
 }
 
@@ -332,7 +332,7 @@ fn readme_part_is_fresh(name: &str, table: String) {
         assert_eq!(
             &readme[start..end],
             table,
-            "README {name} table is stale (run BLESS=1 cargo test --test generated)"
+            "README {name} table is stale (run BLESS=1 cargo test --test integration generated)"
         );
     }
 }

@@ -4,7 +4,7 @@
 //! and flag override. Run with `BLESS=1` to rewrite the expected files under
 //! `fixtures/validate/expected/`.
 
-mod common;
+use crate::common;
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};

@@ -1,9 +1,9 @@
 //! Bounds, bad input and newcomer frictions (issue 36): every case runs the
 //! binary and failed before its fix.
 
-mod common;
+use crate::common;
 
-use common::{run_binary, scratch, Run};
+use crate::common::{run_binary, scratch, Run};
 use std::path::Path;
 
 fn write(dir: &Path, name: &str, bytes: &[u8]) -> String {

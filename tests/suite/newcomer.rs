@@ -2,9 +2,7 @@
 //! golden files that compare whichever way they were made, refusals that
 //! say what was meant, grep's flags.
 
-mod common;
-
-use common::toolcall;
+use crate::common::toolcall;
 use std::io::Write;
 use std::process::{Output, Stdio};
 

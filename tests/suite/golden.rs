@@ -3,7 +3,7 @@
 //! equal `<case>.parse.ndjson`, `<case>.split.ndjson`, `<case>.stream.ndjson`.
 //! Run with `BLESS=1` to rewrite the expected files.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

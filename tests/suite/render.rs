@@ -11,7 +11,7 @@
 //!   (docs/design.md#value-typing).
 //! * Truncation at the token budget, and `server___tool` split and join.
 
-mod common;
+use crate::common;
 
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};

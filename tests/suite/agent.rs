@@ -4,11 +4,9 @@
 //!
 //! Golden event logs live beside each scenario's replies in
 //! `tests/agent/<case>/events.ndjson` (timestamps and durations left out);
-//! `BLESS=1 cargo test --release --test agent` rewrites them.
+//! `BLESS=1 cargo test --release --test integration agent` rewrites them.
 
-mod common;
-
-use common::toolcall;
+use crate::common::toolcall;
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -1774,5 +1772,464 @@ fn string_and_array_exec_take_a_relative_program_from_the_tools_folder() {
         ["tools-folder one\n", "tools-folder two\n"],
         "{}",
         String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+// ------------------------------------- tools that cannot outlive their run
+
+/// Waits for `child` at most `limit`; a child still running then is
+/// killed and the test fails.
+fn wait_for(child: &mut std::process::Child, limit: Duration, what: &str) -> Option<i32> {
+    let t = Instant::now();
+    loop {
+        if let Some(s) = child.try_wait().expect("try_wait") {
+            return s.code();
+        }
+        if t.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what}: still running after {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Waits (bounded) for a file a tool writes, and returns its text.
+fn wait_file(p: &Path) -> String {
+    let t = Instant::now();
+    loop {
+        if let Ok(s) = std::fs::read_to_string(p) {
+            if s.ends_with('\n') {
+                return s.trim().to_string();
+            }
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(10),
+            "{} never came",
+            p.display()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Whether process `pid` is gone: no such process, or a zombie nobody
+/// reaped yet (ours, after toolcall exited, is init's to reap).
+fn gone(pid: &str) -> bool {
+    let t = Instant::now();
+    loop {
+        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            Err(_) => return true,
+            Ok(s) if s.split(' ').nth(2) == Some("Z") => return true,
+            Ok(_) if t.elapsed() > Duration::from_secs(3) => return false,
+            Ok(_) => std::thread::sleep(Duration::from_millis(20)),
+        }
+    }
+}
+
+/// A tool's background child dies with the tool, and toolcall (a child
+/// subreaper) reaps it before the next tool runs: the second run of the
+/// tool finds the first one's `sleep` gone, not running and not a zombie.
+#[test]
+fn a_tools_background_children_die_with_it_and_are_reaped() {
+    let dir = scratch("orphans");
+    let pid = dir.join("pid");
+    let bind = format!(
+        "get_weather=if [ -f {p} ]; then s=$(cut -d' ' -f3 /proc/$(cat {p})/stat 2>/dev/null); \
+         echo \"state:${{s:-gone}}\"; else sleep 30 >/dev/null 2>&1 & echo $! > {p}; echo started; fi",
+        p = pid.display()
+    );
+    let input = [
+        call("get_weather", json!({"city": "a"})),
+        call("get_weather", json!({"city": "b"})),
+    ]
+    .concat();
+    let (recs, code, err) = exec(&["--max-parallel", "1", "--bind", &bind], &input);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(recs[0]["content"], "started\n");
+    assert_eq!(recs[1]["content"], "state:gone\n", "{recs:?}");
+    let sleeper = std::fs::read_to_string(&pid).expect("pid");
+    assert!(gone(sleeper.trim()), "the tool's background child survived");
+}
+
+/// A tool runs in a session of its own: it has no controlling terminal,
+/// so it cannot open `/dev/tty` (to draw over an approval prompt) even
+/// when toolcall runs on one. `script` gives toolcall a terminal.
+#[test]
+fn a_tool_cannot_open_the_terminal() {
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("skipped: no `script` to give toolcall a terminal");
+        return;
+    }
+    let dir = scratch("notty");
+    let out = dir.join("out.ndjson");
+    let input = dir.join("in.txt");
+    std::fs::write(&input, call("get_weather", json!({"city": "x"}))).expect("w");
+    let bin = env!("CARGO_BIN_EXE_toolcall");
+    let cmd = format!(
+        "{bin} exec --tools {TOOLS} --bind 'get_weather=if (exec 3</dev/tty) 2>/dev/null; \
+         then echo tty-open; else echo no-tty; fi' {} > {}",
+        input.display(),
+        out.display()
+    );
+    let mut child = Command::new("script")
+        .current_dir(root())
+        .args(["-qec", &cmd, "/dev/null"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("script");
+    // the terminal itself can be opened here: the control case
+    let mut probe = Command::new("script")
+        .args(["-qec", "(exec 3</dev/tty) && echo tty-open", "/dev/null"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("script");
+    wait_for(&mut probe, Duration::from_secs(10), "script probe");
+    let mut seen = String::new();
+    let _ = std::io::Read::read_to_string(&mut probe.stdout.take().expect("out"), &mut seen);
+    assert!(
+        seen.contains("tty-open"),
+        "script gives no terminal: {seen}"
+    );
+    wait_for(&mut child, Duration::from_secs(10), "exec under script");
+    let recs = records(&std::fs::read(&out).unwrap_or_default());
+    assert_eq!(recs[0]["content"], "no-tty\n", "{recs:?}");
+}
+
+/// Starts `toolcall ARGS` (stdin a pipe kept open), waits until `pid`
+/// (written by the tool or model command) exists, sends `sig`, and returns
+/// the records, the exit code, and the pid of what was running.
+fn signal_mid_run(args: &[&str], pid: &Path, sig: &str) -> (Vec<Value>, Option<i32>, String) {
+    let mut child = toolcall()
+        .current_dir(root())
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let running = wait_file(pid);
+    let _ = Command::new("kill")
+        .args([sig, &child.id().to_string()])
+        .status();
+    let mut stdout = child.stdout.take().expect("stdout");
+    let reader = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut stdout, &mut s);
+        s
+    });
+    let code = wait_for(
+        &mut child,
+        Duration::from_secs(10),
+        "toolcall after the signal",
+    );
+    let out = reader.join().unwrap_or_default();
+    (records(&out), code, running)
+}
+
+/// Closing the terminal (SIGHUP) is SIGTERM: `exec` stops the running
+/// tool's group and writes its results; the tool does not live on.
+#[test]
+fn sighup_stops_exec_and_its_tool_and_writes_the_results() {
+    let dir = scratch("hup-exec");
+    let pid = dir.join("pid");
+    let input = dir.join("in.txt");
+    std::fs::write(&input, call("get_weather", json!({"city": "x"}))).expect("w");
+    let bind = format!("get_weather=echo $$ > {}; exec sleep 30", pid.display());
+    let (recs, code, tool) = signal_mid_run(
+        &[
+            "exec",
+            "--tools",
+            TOOLS,
+            "--bind",
+            &bind,
+            input.to_str().expect("utf-8"),
+        ],
+        &pid,
+        "-HUP",
+    );
+    assert_eq!(code, Some(130));
+    assert_eq!(recs.len(), 1, "{recs:?}");
+    assert_eq!(recs[0]["status"], "cancelled");
+    assert!(gone(&tool), "the tool outlived exec");
+}
+
+/// The same for `loop` while the model command runs: its group is
+/// stopped, and `complete` is written.
+#[test]
+fn sighup_stops_loop_and_its_model_command_with_complete() {
+    let dir = scratch("hup-loop");
+    let pid = dir.join("pid");
+    let model = format!("echo $$ > {}; exec sleep 30", pid.display());
+    let (recs, code, model_pid) = signal_mid_run(
+        &["loop", "--model-cmd", &model, "--no-tools", "Hi"],
+        &pid,
+        "-HUP",
+    );
+    assert_eq!(code, Some(130));
+    let last = recs.last().expect("records");
+    assert_eq!(
+        (last["type"].as_str(), last["stop_reason"].as_str()),
+        (Some("complete"), Some("cancelled"))
+    );
+    assert!(gone(&model_pid), "the model command outlived loop");
+}
+
+/// Waits (bounded) until process `pid` catches signal `signo` (its
+/// handlers are set up), so a signal sent next is not taken by the default
+/// action of a process still starting.
+fn wait_caught(pid: u32, signo: u32) {
+    let t = Instant::now();
+    loop {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        let caught = status
+            .lines()
+            .find_map(|l| l.strip_prefix("SigCgt:"))
+            .and_then(|h| u64::from_str_radix(h.trim(), 16).ok())
+            .is_some_and(|m| m & (1 << (signo - 1)) != 0);
+        if caught {
+            return;
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(10),
+            "no handler for {signo}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// `exec` answers SIGTERM while it waits for its input (a pipe nobody
+/// writes). A `--permissions` FIFO nobody writes does not block `exec` or
+/// `loop` at all: it is opened without waiting and refused (not a regular
+/// file, exit 2).
+#[test]
+fn exec_answers_signals_while_blocked_reading() {
+    let mut child = toolcall()
+        .current_dir(root())
+        .args(["exec", "--tools", TOOLS])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let stdin = child.stdin.take();
+    wait_caught(child.id(), 15);
+    std::thread::sleep(Duration::from_millis(100));
+    let _ = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
+    let code = wait_for(&mut child, Duration::from_secs(5), "exec reading stdin");
+    drop(stdin);
+    assert_eq!(code, Some(130));
+
+    let dir = scratch("fifo");
+    let fifo = dir.join("perms.fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("skipped the FIFO half: no mkfifo");
+        return;
+    }
+    let input = dir.join("in.txt");
+    std::fs::write(&input, call("get_weather", json!({"city": "x"}))).expect("w");
+    let runs: [Vec<std::ffi::OsString>; 2] = [
+        vec![
+            "exec".into(),
+            "--tools".into(),
+            TOOLS.into(),
+            "--permissions".into(),
+            fifo.clone().into(),
+            input.into(),
+        ],
+        vec![
+            "loop".into(),
+            "--model-cmd".into(),
+            "true".into(),
+            "--permissions".into(),
+            fifo.into(),
+            "Hi".into(),
+        ],
+    ];
+    for args in runs {
+        let mut child = toolcall()
+            .current_dir(root())
+            .args(&args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        let code = wait_for(&mut child, Duration::from_secs(5), "a --permissions FIFO");
+        let mut err = String::new();
+        if let Some(mut e) = child.stderr.take() {
+            let _ = std::io::Read::read_to_string(&mut e, &mut err);
+        }
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(err.contains("not a regular file"), "{err}");
+    }
+}
+
+// ------------------------------------------------------------ the sandbox
+
+/// `x-toolcall.sandbox` `{"write": [DIR/allowed/**], "network": false}`:
+/// the tool writes inside its folder, not beside it, and cannot connect to
+/// a TCP listener; the same script without a sandbox can (the control).
+/// `read` limits reading to the listed paths and the system folders.
+#[test]
+fn a_sandboxed_tool_writes_only_its_folder_and_has_no_tcp() {
+    if Command::new("bash").arg("-c").arg("true").status().is_err() {
+        eprintln!("skipped: no bash for /dev/tcp");
+        return;
+    }
+    let dir = scratch("sandbox");
+    let allowed = dir.join("allowed");
+    std::fs::create_dir_all(&allowed).expect("dir");
+    std::fs::write(dir.join("secret"), "s3cret\n").expect("w");
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("listen");
+    listener.set_nonblocking(true).expect("nonblocking");
+    let port = listener.local_addr().expect("addr").port();
+    let (d, a) = (dir.display(), allowed.display());
+    let script = |tag: &str| {
+        format!(
+            "echo in > {a}/{tag} && echo wrote-inside; echo out > {d}/outside-{tag} && echo wrote-outside; \
+             (exec 3<>/dev/tcp/127.0.0.1/{port}) 2>/dev/null && echo connected; \
+             cat {d}/secret 2>/dev/null; head -c 0 /etc/hostname /bin/sh && echo read-system; echo end"
+        )
+    };
+    let tool = |name: &str, x: Value| {
+        json!({"name": name, "description": "probe", "parameters": {"type": "object"},
+               "x-toolcall": x})
+    };
+    let tools = json!([
+        tool(
+            "boxed",
+            json!({"risk": "safe", "exec": ["bash", "-c", script("boxed")],
+            "sandbox": {"write": [format!("{a}/**")], "network": false}})
+        ),
+        tool(
+            "open",
+            json!({"risk": "safe", "exec": ["bash", "-c", script("open")]})
+        ),
+        tool(
+            "reader",
+            json!({"risk": "safe", "exec": ["bash", "-c", script("reader")],
+            "sandbox": {"read": [a.to_string()], "write": [format!("{a}/**")]}})
+        ),
+    ]);
+    let tools_file = dir.join("tools.json");
+    std::fs::write(&tools_file, tools.to_string()).expect("w");
+    let input = ["boxed", "open", "reader"]
+        .iter()
+        .map(|n| call(n, json!({})))
+        .collect::<String>();
+    let out = run(
+        &[
+            "exec",
+            "--tools",
+            tools_file.to_str().expect("utf-8"),
+            "--max-parallel",
+            "1",
+        ],
+        Some(input.as_bytes()),
+        &[],
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    if err.contains("is not enforced") {
+        eprintln!("skipped: the kernel reports no Landlock: {err}");
+        return;
+    }
+    let recs = records(&out.stdout);
+    let content = |k: usize| recs[k]["content"].as_str().unwrap_or_default().to_string();
+    let accepted = |l: &std::net::TcpListener| {
+        let mut n = 0;
+        while l.accept().is_ok() {
+            n += 1;
+        }
+        n
+    };
+    // the control: unconfined, it writes anywhere and connects
+    assert!(
+        content(1).contains("wrote-outside") && content(1).contains("connected"),
+        "{recs:?}"
+    );
+    // the control's connection and the reader's (its network is open)
+    assert_eq!(accepted(&listener), 2, "connections");
+    let boxed = content(0);
+    assert!(
+        boxed.contains("wrote-inside") && boxed.ends_with("end\n"),
+        "{boxed}"
+    );
+    assert!(!boxed.contains("wrote-outside"), "{boxed}");
+    assert!(!boxed.contains("connected"), "{boxed}");
+    assert!(
+        boxed.contains("s3cret"),
+        "read is everywhere by default: {boxed}"
+    );
+    assert!(!dir.join("outside-boxed").exists());
+    assert!(allowed.join("boxed").exists());
+    let reader = content(2);
+    assert!(
+        reader.contains("wrote-inside") && reader.contains("read-system"),
+        "{reader}"
+    );
+    assert!(
+        !reader.contains("s3cret"),
+        "read outside the list: {reader}"
+    );
+    assert!(!reader.contains("wrote-outside"), "{reader}");
+    assert!(reader.contains("connected"), "{reader}");
+}
+
+/// A pattern Landlock cannot express is refused when the tools file is
+/// loaded, with the pattern and what to write instead.
+#[test]
+fn a_sandbox_pattern_landlock_cannot_express_is_refused() {
+    let dir = scratch("sandbox-bad");
+    let tools_file = dir.join("tools.json");
+    std::fs::write(
+        &tools_file,
+        json!([{"name": "t", "parameters": {"type": "object"},
+                "x-toolcall": {"exec": ["true"], "sandbox": {"write": ["/tmp/*.txt"]}}}])
+        .to_string(),
+    )
+    .expect("w");
+    let out = run(
+        &["exec", "--tools", tools_file.to_str().expect("utf-8")],
+        Some(call("t", json!({})).as_bytes()),
+        &[],
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("x-toolcall.sandbox.write")
+            && err.contains("'/tmp/*.txt'")
+            && err.contains("DIR/**"),
+        "{err}"
+    );
+    // a path that does not exist when the tool starts: not run, and said
+    let missing = dir.join("missing");
+    std::fs::write(
+        &tools_file,
+        json!([{"name": "t", "parameters": {"type": "object"},
+                "x-toolcall": {"risk": "safe", "exec": ["true"],
+                               "sandbox": {"write": [format!("{}/**", missing.display())]}}}])
+        .to_string(),
+    )
+    .expect("w");
+    let out = run(
+        &["exec", "--tools", tools_file.to_str().expect("utf-8")],
+        Some(call("t", json!({})).as_bytes()),
+        &[],
+    );
+    let recs = records(&out.stdout);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(recs[0]["status"], "failed");
+    assert_eq!(recs[0]["exit_code"], 126);
+    let e = recs[0]["error"].as_str().unwrap_or_default();
+    assert!(
+        e.contains("cannot apply x-toolcall.sandbox") && e.contains("missing"),
+        "{e}"
     );
 }

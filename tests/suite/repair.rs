@@ -2,7 +2,7 @@
 //! conformance-style cases, the never-change-valid-JSON invariant as
 //! property tests, adversarial inputs that must stay linear, and the CLI.
 
-mod common;
+use crate::common;
 
 use proptest::prelude::*;
 use serde_json::Value;

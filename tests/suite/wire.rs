@@ -3,9 +3,9 @@
 //! ordering / TLP-008 / --max-buffer behaviour, bounded memory on large
 //! streams, and the binary reading a recorded stream.
 
-mod common;
+use crate::common;
 
-use common::{chunks_at, chunks_by_size, fixture_args, fixture_inputs};
+use crate::common::{chunks_at, chunks_by_size, fixture_args, fixture_inputs};
 use proptest::prelude::*;
 use std::io::Write;
 use toolcall::document::Collector;

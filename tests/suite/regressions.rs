@@ -3,9 +3,7 @@
 //! the fuzz target that found it: no panic, lossless segments, and stream
 //! == batch at every chunk size from 1 to 16.
 
-mod common;
-
-use common::chunks_by_size;
+use crate::common::chunks_by_size;
 use toolcall::document::{self, Collector};
 use toolcall::engine::{Config, FormatChoice};
 use toolcall::record::SegmentKind;

@@ -3,9 +3,9 @@
 //! hang runs under a timeout, one that guards memory also under `ulimit -v`
 //! (see `common::run_sh`).
 
-mod common;
+use crate::common;
 
-use common::{run_binary, run_sh, scratch, Run};
+use crate::common::{run_binary, run_sh, scratch, Run};
 use std::path::Path;
 use std::process::{Command, Stdio};
 

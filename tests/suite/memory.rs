@@ -7,7 +7,7 @@
 //! (default 50, a couple of seconds in release); for the issue's 200 MB run:
 //!
 //! ```text
-//! TOOLCALL_MEMORY_MB=200 cargo test --release --test memory
+//! TOOLCALL_MEMORY_MB=200 cargo test --release --test integration memory
 //! ```
 
 use toolcall::engine::{Config, Engine, Event, Sink};

@@ -6,9 +6,7 @@
 //! the binary; the terminal ones through a pseudo-terminal (util-linux
 //! `script`).
 
-mod common;
-
-use common::toolcall;
+use crate::common::toolcall;
 use serde_json::{json, Value};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};

@@ -2,9 +2,7 @@
 //! stream == batch for every chunking, lossless segments, calls' raw bytes
 //! are their spans, and no panics on arbitrary bytes.
 
-mod common;
-
-use common::{chunks_at, chunks_by_size, fixture_args, fixture_inputs};
+use crate::common::{chunks_at, chunks_by_size, fixture_args, fixture_inputs};
 use proptest::prelude::*;
 use toolcall::document::{self, Collector};
 use toolcall::engine::{Config, FormatChoice};

@@ -1,9 +1,9 @@
 //! Behaviour of the binary: exit codes, pipes, incremental streaming.
 
+use crate::common;
 use std::io::{BufRead, BufReader, Write};
-mod common;
 
-use common::toolcall;
+use crate::common::toolcall;
 use std::process::Stdio;
 use std::time::Duration;
 

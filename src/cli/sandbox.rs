@@ -1,0 +1,175 @@
+//! A tool's `x-toolcall.sandbox`, enforced by the kernel with Landlock
+//! (docs/agent.md#the-sandbox). The rules are applied by toolcall's
+//! internal step (`__run-tool`, see [`super::child`]) to itself, just
+//! before it execs the tool: they then hold for the tool and everything it
+//! starts, and cannot be lifted.
+//!
+//! What a sandbox allows:
+//!
+//! * reading and executing: everywhere when `read` is absent; else the
+//!   listed paths, the [`SYSTEM_READ`] folders a program needs to start,
+//!   and the folder of the tool's own program;
+//! * writing (creating, truncating, renaming, removing): only the `write`
+//!   paths (which are readable too) and `/dev/null`;
+//! * with `"network": false`, no TCP bind or connect (Landlock ABI 4).
+//!
+//! Files need Landlock ABI 3 (Linux 6.2), the network rule ABI 4 (Linux
+//! 6.7).
+
+use crate::agent::binding::Sandbox;
+use std::path::Path;
+
+/// What a sandbox with a `read` list may read and execute besides it: the
+/// folders a dynamically linked program and a shell need to start (their
+/// libraries, the loader's cache, locales, `/etc` for names and time zones)
+/// and the harmless device files. Missing ones are skipped.
+pub const SYSTEM_READ: &[&str] = &[
+    "/bin",
+    "/sbin",
+    "/usr",
+    "/lib",
+    "/lib32",
+    "/lib64",
+    "/etc",
+    "/dev/null",
+    "/dev/zero",
+    "/dev/full",
+    "/dev/random",
+    "/dev/urandom",
+];
+
+/// Whether this kernel can enforce `sb` in full: `Err` says what it lacks.
+#[cfg(target_os = "linux")]
+pub fn support(sb: &Sandbox) -> Result<(), String> {
+    imp::ruleset(sb, landlock::CompatLevel::HardRequirement)
+        .and_then(|r| r.create())
+        .map(|_| ())
+        .map_err(|e| imp::lacking(sb, &e))
+}
+
+/// Without Landlock, nothing can be enforced.
+#[cfg(not(target_os = "linux"))]
+pub fn support(_: &Sandbox) -> Result<(), String> {
+    Err("Landlock exists on Linux only".into())
+}
+
+/// Restricts this process (and what it will exec) to `sb`. `program` is
+/// the tool's program (its folder stays readable). With `best_effort`
+/// what the kernel cannot enforce is dropped; else it is an error.
+#[cfg(target_os = "linux")]
+pub fn apply(sb: &Sandbox, program: Option<&Path>, best_effort: bool) -> Result<(), String> {
+    imp::apply(sb, program, best_effort)
+}
+
+/// Without Landlock, nothing to apply: an error unless best effort.
+#[cfg(not(target_os = "linux"))]
+pub fn apply(_: &Sandbox, _: Option<&Path>, best_effort: bool) -> Result<(), String> {
+    if best_effort {
+        Ok(())
+    } else {
+        Err("Landlock exists on Linux only".into())
+    }
+}
+
+#[cfg(target_os = "linux")]
+mod imp {
+    use super::{Sandbox, SYSTEM_READ};
+    use landlock::{
+        Access, AccessFs, AccessNet, BitFlags, CompatLevel, Compatible, PathBeneath, PathFd,
+        Ruleset, RulesetAttr, RulesetCreated, RulesetCreatedAttr, RulesetError, RulesetStatus, ABI,
+    };
+    use std::path::Path;
+
+    /// The file rights handled: ABI 3 (truncation included).
+    const FS: ABI = ABI::V3;
+
+    /// The ruleset `sb` needs, before any rule.
+    pub(super) fn ruleset(sb: &Sandbox, level: CompatLevel) -> Result<Ruleset, RulesetError> {
+        let mut r = Ruleset::default()
+            .set_compatibility(level)
+            .handle_access(AccessFs::from_all(FS))?;
+        if !sb.network {
+            r = r.handle_access(AccessNet::BindTcp | AccessNet::ConnectTcp)?;
+        }
+        Ok(r)
+    }
+
+    /// What the kernel lacks, in words.
+    pub(super) fn lacking(sb: &Sandbox, e: &RulesetError) -> String {
+        let need = if sb.network {
+            "Landlock ABI 3 (Linux 6.2)"
+        } else {
+            "Landlock ABI 4 (Linux 6.7, for \"network\": false)"
+        };
+        format!("the kernel does not offer {need}: {e}")
+    }
+
+    fn add(
+        rs: RulesetCreated,
+        path: &Path,
+        access: BitFlags<AccessFs>,
+        must_exist: bool,
+    ) -> Result<RulesetCreated, String> {
+        let is_dir = match std::fs::metadata(path) {
+            Ok(m) => m.is_dir(),
+            Err(_) if !must_exist => return Ok(rs),
+            Err(e) => return Err(format!("{}: {e}", path.display())),
+        };
+        let fd = match PathFd::new(path) {
+            Ok(fd) => fd,
+            Err(_) if !must_exist => return Ok(rs),
+            Err(e) => return Err(format!("{}: {e}", path.display())),
+        };
+        let access = if is_dir {
+            access
+        } else {
+            access & AccessFs::from_file(FS)
+        };
+        rs.add_rule(PathBeneath::new(fd, access))
+            .map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    pub(super) fn apply(
+        sb: &Sandbox,
+        program: Option<&Path>,
+        best_effort: bool,
+    ) -> Result<(), String> {
+        let level = if best_effort {
+            CompatLevel::BestEffort
+        } else {
+            CompatLevel::HardRequirement
+        };
+        let mut rs = ruleset(sb, level)
+            .and_then(|r| r.create())
+            .map_err(|e| lacking(sb, &e))?;
+        let read = AccessFs::from_read(FS);
+        match &sb.read {
+            None => rs = add(rs, Path::new("/"), read, true)?,
+            Some(list) => {
+                for p in list {
+                    rs = add(rs, p, read, true)?;
+                }
+                for p in SYSTEM_READ {
+                    rs = add(rs, Path::new(p), read, false)?;
+                }
+                if let Some(dir) = program.and_then(Path::parent).filter(|d| d.is_absolute()) {
+                    rs = add(rs, dir, read, false)?;
+                }
+            }
+        }
+        for p in &sb.write {
+            rs = add(rs, p, AccessFs::from_all(FS), true)?;
+        }
+        rs = add(
+            rs,
+            Path::new("/dev/null"),
+            AccessFs::ReadFile | AccessFs::WriteFile | AccessFs::Truncate,
+            false,
+        )?;
+        let status = rs.restrict_self().map_err(|e| e.to_string())?;
+        if !best_effort && status.ruleset != RulesetStatus::FullyEnforced {
+            return Err(format!("only {:?}", status.ruleset));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,31 @@
+//! The command line's integration tests, one binary (as ripgrep keeps
+//! them): each module of `suite/` is one concern, and they share the
+//! helpers of `common/`. Run one concern by its module name, e.g.
+//! `cargo test --release --test integration golden`; `BLESS=1` rewrites
+//! the expected files of `golden`, `render` and `generated`.
+//!
+//! The library's own tests live with it, in `core/tests/`.
+
+mod common;
+
+mod suite {
+    mod agent;
+    mod approval;
+    mod bounds;
+    mod cli;
+    mod conformance;
+    mod docs;
+    mod generated;
+    mod golden;
+    mod hostile;
+    mod invariants;
+    mod linear;
+    mod memory;
+    mod newcomer;
+    mod readme;
+    mod regressions;
+    mod render;
+    mod repair;
+    mod validate;
+    mod wire;
+}
