@@ -30,7 +30,7 @@ impl Command {
 /// What the tools file's `x-toolcall` says about running a tool.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RunMeta {
-    /// `exec`: the command. Its program (argv[0] of an array, the first
+    /// `exec`: the command. Its program (`argv[0]` of an array, the first
     /// word of a string) is taken from the tools file's folder when it is a
     /// relative path with a `/` (see [`shell_program`]).
     pub exec: Option<Command>,
