@@ -159,7 +159,7 @@ _toolcall() {
             return 0
             ;;
         toolcall__subcmd__exec)
-            opts="-v -f -h --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --approve --approver --allow --deny --max-risk --permissions --session-file --clear-session --approval-timeout --disable --enable --disable-category --bind --tool-dir --tool-timeout --max-output --max-parallel --retry-failed --dry-run --no-timestamps --require-sandbox --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --think-window --generation-prompt --model --finish-reason --max-block --label --input --max-buffer --help"
+            opts="-v -f -h --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --approve --approver --allow --deny --max-risk --permissions --session-file --clear-session --approval-timeout --disable --enable --disable-category --bind --tool-dir --tool-timeout --max-output --max-parallel --retry-failed --dry-run --max-tool-runs --inherit-env --no-timestamps --require-sandbox --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --think-window --generation-prompt --model --finish-reason --max-block --label --input --max-buffer --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -246,6 +246,10 @@ _toolcall() {
                     return 0
                     ;;
                 --max-parallel)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-tool-runs)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -539,7 +543,7 @@ _toolcall() {
             return 0
             ;;
         toolcall__subcmd__loop)
-            opts="-v -f -h --model-cmd --max-iterations --request-timeout --delay --result-cap --drop-results --system --no-tools --prompt-style --attach --attach-max --history --text --request-id --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --approve --approver --allow --deny --max-risk --permissions --session-file --clear-session --approval-timeout --disable --enable --disable-category --bind --tool-dir --tool-timeout --max-output --max-parallel --retry-failed --dry-run --no-timestamps --require-sandbox --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --think-window --generation-prompt --model --finish-reason --max-block --label --input --max-buffer --help"
+            opts="-v -f -h --model-cmd --max-iterations --request-timeout --delay --result-cap --drop-results --system --no-tools --prompt-style --attach --attach-max --history --text --max-reply --max-input --request-id --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --approve --approver --allow --deny --max-risk --permissions --session-file --clear-session --approval-timeout --disable --enable --disable-category --bind --tool-dir --tool-timeout --max-output --max-parallel --retry-failed --dry-run --max-tool-runs --inherit-env --no-timestamps --require-sandbox --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --think-window --generation-prompt --model --finish-reason --max-block --label --input --max-buffer --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -582,6 +586,14 @@ _toolcall() {
                     return 0
                     ;;
                 --history)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-reply)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-input)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -670,6 +682,10 @@ _toolcall() {
                     return 0
                     ;;
                 --max-parallel)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-tool-runs)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

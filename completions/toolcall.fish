@@ -1227,8 +1227,8 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l approver -d '
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l allow -d 'Run calls that match RULE without asking (repeatable).' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l deny -d 'Never run calls that match RULE (repeatable; deny wins over allow).' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l max-risk -d 'Never run calls whose risk is above LEVEL.' -r
-complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l permissions -d 'Remembered permissions (JSON): always_allow, always_deny, allowed_patterns, denied_patterns. "Always" answers are saved here.' -r -F
-complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l session-file -d 'Session cache (JSON): decisions remembered "for the session" are kept here between runs of one conversation.' -r -F
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l permissions -d 'Remembered permissions (JSON): always_allow, always_deny, allowed_patterns, denied_patterns. "Always" answers are saved here (merged under a lock with what other runs saved). Refused, as ssh refuses its files, when owned by another user or writable by group or others, when a symbolic link or not a regular file, or over 4 MiB.' -r -F
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l session-file -d 'Session cache (JSON): decisions remembered "for the session" are kept here between runs of one conversation. Checked, locked and merged as --permissions is.' -r -F
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l approval-timeout -d 'Seconds a person or the approver has to answer, 1 to 86400 (a day) [default: 300]' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l disable -d 'Never run TOOL (repeatable; a glob; wins over --enable)' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l enable -d 'Run only these tools (repeatable; globs)' -r
@@ -1238,6 +1238,7 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l tool-dir -d '
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l tool-timeout -d 'Seconds a tool may run, 5 to 86400 (a day) [default: 120]; then its process group gets SIGTERM, and SIGKILL 5 s later. A tool\'s own `x-toolcall.timeout_s` wins' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l max-output -d 'Most bytes of a tool\'s output kept, note included [default: 16384, 4096 tokens, or result_cap_tokens]; the rest is dropped with a note and `truncated: true`. 1 B to 16 MiB (16777216)' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l max-parallel -d 'Most tools running at once, 1 to 10 [default: 3]' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l max-tool-runs -d 'Most tool runs of one `exec` run or one whole `loop`, 1 to 100000 [default: 256]; a call past it is not run (`skipped`, the result says why), so one reply cannot start tools without end' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -s f -l format -d 'Format to look for: auto (detect per document) or a format id' -r -f -a "auto\t'detect the format per document'
 hermes\t'Hermes 2 Pro/3, Qwen2.5, Qwen3, QwQ, Granite 4, DeepSeek-R1 distills, many fine-tunes'
 qwen3-coder-xml\t'Qwen3-Coder, Qwen3.5/3.6, Nemotron-3 Nano, MiniCPM, Step-3.5'
@@ -1419,7 +1420,8 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l no-config -d 
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -s v -l verbose -d 'Log to stderr (`-vv`: also argument values), per document with a correlation id.'
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l clear-session -d 'Forget the session cache first'
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l retry-failed -d 'Run a failed tool (non-zero exit) once more'
-complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l dry-run -d 'Decide everything, run nothing: each result says what would run'
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l dry-run -d 'Decide everything, run nothing: each result says what would run. --approve deny|yes decide as in a real run (a denied call\'s result is `denied`); with --approve ask nobody is asked and the result says the call would be asked about'
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l inherit-env -d 'Give tools toolcall\'s whole environment. By default a tool gets only PATH, HOME, LANG, LC_*, TERM, TMPDIR, USER, TZ and TOOLCALL_*, plus what its `x-toolcall.env` lists (names, or NAME=value)'
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l no-timestamps -d 'Leave timestamps and durations out of the records (golden files)'
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l require-sandbox -d 'Refuse to run a tool whose `x-toolcall.sandbox` the kernel cannot enforce (no Landlock, or too old for it): its result is `failed`, "not run: --require-sandbox …". Without it such a tool runs unconfined after a warning on stderr'
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l no-json-blocks -d 'Do not treat call-shaped ```json fences as calls'
@@ -1439,6 +1441,8 @@ messages\t'`{"messages": [...]}` JSON, for `curl … -d @-`'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l attach -d 'Attach a file to the message, FILE or FILE:START-END for a line range (1-based, inclusive); repeatable. The model reads it after the message, fenced, tagged with its language, cut at --attach-max' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l attach-max -d 'Most bytes of one attached file shown to the model (the rest is cut, with a note saying so); 1 B to 16 MiB' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l history -d 'Resume a conversation: the `message` records of an earlier run\'s output (other records are skipped)' -r -F
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l max-reply -d 'Most bytes of one generation (the model command\'s stdout), 1 to 4 GiB [default: 16 MiB]. Past it the model command\'s group is stopped and the run ends with an `agent_error` and `complete` (exit 2)' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l max-input -d 'Most bytes read from each side input: the message on stdin, --attach, --system @FILE and --history [default: 256 MiB]. A larger input is an error (exit 2)' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l request-id -d 'The request id written in every record [default: derived from the time and process id]' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l tools -d 'Tools file (JSON or JSON5) to validate calls against.' -r -F
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l max-tools-size -d 'Largest tools file read, in bytes [default: 16 MiB]' -r
@@ -1452,8 +1456,8 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l approver -d '
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l allow -d 'Run calls that match RULE without asking (repeatable).' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l deny -d 'Never run calls that match RULE (repeatable; deny wins over allow).' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l max-risk -d 'Never run calls whose risk is above LEVEL.' -r
-complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l permissions -d 'Remembered permissions (JSON): always_allow, always_deny, allowed_patterns, denied_patterns. "Always" answers are saved here.' -r -F
-complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l session-file -d 'Session cache (JSON): decisions remembered "for the session" are kept here between runs of one conversation.' -r -F
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l permissions -d 'Remembered permissions (JSON): always_allow, always_deny, allowed_patterns, denied_patterns. "Always" answers are saved here (merged under a lock with what other runs saved). Refused, as ssh refuses its files, when owned by another user or writable by group or others, when a symbolic link or not a regular file, or over 4 MiB.' -r -F
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l session-file -d 'Session cache (JSON): decisions remembered "for the session" are kept here between runs of one conversation. Checked, locked and merged as --permissions is.' -r -F
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l approval-timeout -d 'Seconds a person or the approver has to answer, 1 to 86400 (a day) [default: 300]' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l disable -d 'Never run TOOL (repeatable; a glob; wins over --enable)' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l enable -d 'Run only these tools (repeatable; globs)' -r
@@ -1463,6 +1467,7 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l tool-dir -d '
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l tool-timeout -d 'Seconds a tool may run, 5 to 86400 (a day) [default: 120]; then its process group gets SIGTERM, and SIGKILL 5 s later. A tool\'s own `x-toolcall.timeout_s` wins' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l max-output -d 'Most bytes of a tool\'s output kept, note included [default: 16384, 4096 tokens, or result_cap_tokens]; the rest is dropped with a note and `truncated: true`. 1 B to 16 MiB (16777216)' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l max-parallel -d 'Most tools running at once, 1 to 10 [default: 3]' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l max-tool-runs -d 'Most tool runs of one `exec` run or one whole `loop`, 1 to 100000 [default: 256]; a call past it is not run (`skipped`, the result says why), so one reply cannot start tools without end' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -s f -l format -d 'Format to look for: auto (detect per document) or a format id' -r -f -a "auto\t'detect the format per document'
 hermes\t'Hermes 2 Pro/3, Qwen2.5, Qwen3, QwQ, Granite 4, DeepSeek-R1 distills, many fine-tunes'
 qwen3-coder-xml\t'Qwen3-Coder, Qwen3.5/3.6, Nemotron-3 Nano, MiniCPM, Step-3.5'
@@ -1640,14 +1645,15 @@ messages\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l max-buffer -d 'Most bytes held for one wire line, the open streamed calls together, or an undecided line' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l drop-results -d 'Do not keep tool results in the history after the iteration that used them (only a note that the tool ran stays)'
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l no-tools -d 'Offer no tools (a plain chat through the same loop)'
-complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l text -d 'Print only the final reply, no events'
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l text -d 'Print only the final reply, no events. On a terminal, control characters in it (ESC included) are shown escaped (`\\u{1b}`), so the model\'s text cannot move the cursor or restyle the terminal; newlines and tabs stay'
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l no-strict -d 'Lenient mode: accept properties the schema does not declare, and calls to tools the file does not list (with a warning).'
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l strict -d 'Strict mode even when the config file turns it off.'
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l no-config -d 'Do not look for a `.toolcall.json5` configuration file.'
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -s v -l verbose -d 'Log to stderr (`-vv`: also argument values), per document with a correlation id.'
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l clear-session -d 'Forget the session cache first'
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l retry-failed -d 'Run a failed tool (non-zero exit) once more'
-complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l dry-run -d 'Decide everything, run nothing: each result says what would run'
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l dry-run -d 'Decide everything, run nothing: each result says what would run. --approve deny|yes decide as in a real run (a denied call\'s result is `denied`); with --approve ask nobody is asked and the result says the call would be asked about'
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l inherit-env -d 'Give tools toolcall\'s whole environment. By default a tool gets only PATH, HOME, LANG, LC_*, TERM, TMPDIR, USER, TZ and TOOLCALL_*, plus what its `x-toolcall.env` lists (names, or NAME=value)'
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l no-timestamps -d 'Leave timestamps and durations out of the records (golden files)'
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l require-sandbox -d 'Refuse to run a tool whose `x-toolcall.sandbox` the kernel cannot enforce (no Landlock, or too old for it): its result is `failed`, "not run: --require-sandbox …". Without it such a tool runs unconfined after a warning on stderr'
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l no-json-blocks -d 'Do not treat call-shaped ```json fences as calls'

@@ -3,6 +3,7 @@
 //! `agent::approval::decide` in the core.
 
 use super::child;
+use super::store;
 use crate::agent::approval::{
     decide, remember, By, Decision, Facts, Pattern, Permissions, Pre, Remembered, Rules, Session,
 };
@@ -106,7 +107,10 @@ pub struct ApprovalArgs {
     pub max_risk: Option<Risk>,
 
     /// Remembered permissions (JSON): always_allow, always_deny,
-    /// allowed_patterns, denied_patterns. "Always" answers are saved here.
+    /// allowed_patterns, denied_patterns. "Always" answers are saved here
+    /// (merged under a lock with what other runs saved). Refused, as ssh
+    /// refuses its files, when owned by another user or writable by group
+    /// or others, when a symbolic link or not a regular file, or over 4 MiB.
     ///
     /// Example:
     ///
@@ -120,7 +124,8 @@ pub struct ApprovalArgs {
     pub permissions: Option<PathBuf>,
 
     /// Session cache (JSON): decisions remembered "for the session" are
-    /// kept here between runs of one conversation.
+    /// kept here between runs of one conversation. Checked, locked and
+    /// merged as --permissions is.
     ///
     /// Example:
     ///
@@ -272,18 +277,18 @@ pub struct Approvals {
 impl Approvals {
     /// Loads the permissions and session files.
     pub fn new(a: &ApprovalArgs, auto_approve: Risk) -> anyhow::Result<Approvals> {
-        let perms = match &a.permissions {
-            Some(p) => Permissions::load(p)?,
+        let perms: Permissions = match &a.permissions {
+            Some(p) => store::load(p, "--permissions")?,
             None => Permissions::default(),
         };
-        let mut session = match &a.session_file {
-            Some(p) => Session::load(p)?,
+        let mut session: Session = match &a.session_file {
+            Some(p) => store::load(p, "--session-file")?,
             None => Session::default(),
         };
         if a.clear_session {
             session.clear();
             if let Some(p) = &a.session_file {
-                session.save(p)?;
+                store::update(p, "--session-file", Session::clear)?;
             }
         }
         Ok(Approvals {
@@ -306,6 +311,12 @@ impl Approvals {
             tty: None,
             tty_failed: false,
         })
+    }
+
+    /// True when a call that needs approval is put to a person or the
+    /// approver (`--approve ask`), not decided by the mode.
+    pub fn asks_someone(&self) -> bool {
+        self.mode == Mode::Ask
     }
 
     /// The decision before asking anyone.
@@ -379,13 +390,20 @@ impl Approvals {
             Ok(Remembered::No) => Ok(None),
             Ok(Remembered::Session) => {
                 if let Some(p) = &self.session_path {
-                    self.session.save(p).map_err(|e| e.to_string())?;
+                    // merged with what other runs saved meanwhile
+                    let mine = self.session.clone();
+                    self.session =
+                        store::update(p, "--session-file", |s: &mut Session| s.absorb(&mine))
+                            .map_err(|e| format!("{e:#}"))?;
                 }
                 Ok(Some("session"))
             }
             Ok(Remembered::Permissions) => {
                 if let Some(p) = &self.perms_path {
-                    self.perms.save(p).map_err(|e| e.to_string())?;
+                    let mine = self.perms.clone();
+                    self.perms =
+                        store::update(p, "--permissions", |s: &mut Permissions| s.absorb(&mine))
+                            .map_err(|e| format!("{e:#}"))?;
                 }
                 Ok(Some("permissions"))
             }
@@ -449,6 +467,7 @@ impl Approvals {
                 command: &command,
                 stdin: format!("{line}\n").into_bytes(),
                 env: vec![("TOOLCALL_TOOL".into(), req.name.to_string())],
+                clear_env: false,
                 timeout: self.timeout,
                 grace: Duration::from_secs(1),
                 cap: 1 << 20,

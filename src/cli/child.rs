@@ -59,6 +59,8 @@ pub struct Spec<'a> {
     pub stdin: Vec<u8>,
     /// Variables added to its environment.
     pub env: Vec<(String, String)>,
+    /// Start from an empty environment (only `env`), not toolcall's.
+    pub clear_env: bool,
     /// When to stop it.
     pub timeout: Duration,
     /// Between SIGTERM and SIGKILL.
@@ -325,6 +327,9 @@ fn run_inner(spec: &Spec<'_>, confine: Option<&Confine<'_>>, cancel: &AtomicBool
             c
         }
     };
+    if spec.clear_env {
+        cmd.env_clear();
+    }
     cmd.envs(spec.env.iter().map(|(k, v)| (k, v)))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

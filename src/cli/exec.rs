@@ -33,14 +33,19 @@ use std::time::Duration;
 ///
 /// A tool's command comes from --bind NAME=CMD, else the tools file's
 /// `x-toolcall.exec` (an argv array run without a shell, or a command line
-/// for `sh -c`), else --tool-dir DIR (the file DIR/NAME). The command gets
-/// the arguments as JSON on stdin and in TOOLCALL_ARGUMENTS (also
-/// TOOLCALL_TOOL, TOOLCALL_CALL_ID, TOOLCALL_RISK), never on its command
-/// line; it runs in a session of its own with no terminal, and its whole
-/// process group is killed when it ends; its stdout is the result (capped)
-/// and exit status 0 is success. A tool's `x-toolcall.sandbox` (`read`,
-/// `write`: DIR/** or exact paths; `"network": false`) is enforced by the
-/// kernel with Landlock on Linux (see --require-sandbox).
+/// for `sh -c`; a relative program with a `/` is taken from the tools
+/// file's folder), else --tool-dir DIR (the file DIR/NAME). The command
+/// gets the arguments as JSON on stdin and, up to 64 KiB, in
+/// TOOLCALL_ARGUMENTS (also TOOLCALL_TOOL, TOOLCALL_CALL_ID,
+/// TOOLCALL_RISK), never on its command line; its environment is the base
+/// set (PATH, HOME, LANG, LC_*, TERM, TMPDIR, USER, TZ, TOOLCALL_*) and its
+/// `x-toolcall.env` (--inherit-env: all); it runs in a session of its own
+/// with no terminal, and its whole process group is killed when it ends;
+/// its stdout is the result (capped) and exit status 0 is success. A
+/// tool's `x-toolcall.sandbox` (`read`, `write`: DIR/** or exact paths;
+/// `"network": false`) is enforced by the kernel with Landlock on Linux
+/// (see --require-sandbox). Results are written as they are known; once
+/// one cannot be written (a closed pipe, a full disk) no more tools start.
 ///
 /// A call above --auto-approve (default safe), or found as JSON inside
 /// prose, needs approval: asked on /dev/tty, or by --approver CMD, or
@@ -132,8 +137,23 @@ pub struct RunArgs {
     pub retry_failed: bool,
 
     /// Decide everything, run nothing: each result says what would run.
+    /// --approve deny|yes decide as in a real run (a denied call's result
+    /// is `denied`); with --approve ask nobody is asked and the result says
+    /// the call would be asked about.
     #[arg(long)]
     pub dry_run: bool,
+
+    /// Most tool runs of one `exec` run or one whole `loop`, 1 to 100000
+    /// [default: 256]; a call past it is not run (`skipped`, the result
+    /// says why), so one reply cannot start tools without end.
+    #[arg(hide_short_help = true, long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub max_tool_runs: Option<u64>,
+
+    /// Give tools toolcall's whole environment. By default a tool gets
+    /// only PATH, HOME, LANG, LC_*, TERM, TMPDIR, USER, TZ and TOOLCALL_*,
+    /// plus what its `x-toolcall.env` lists (names, or NAME=value).
+    #[arg(hide_short_help = true, long)]
+    pub inherit_env: bool,
 
     /// Leave timestamps and durations out of the records (golden files).
     #[arg(hide_short_help = true, long)]
@@ -261,6 +281,11 @@ pub struct Runner {
     pub cancel: Arc<AtomicBool>,
     /// Leave durations out.
     pub no_timestamps: bool,
+    /// Most tool runs (`--max-tool-runs`).
+    pub max_tool_runs: u64,
+    /// Tool runs started so far.
+    pub runs: u64,
+    inherit_env: bool,
     /// The request's deadline (`loop`): no tool runs past it.
     pub deadline: Option<std::time::Instant>,
     /// `--require-sandbox`.
@@ -319,6 +344,9 @@ impl Runner {
             dry_run: run.dry_run,
             cancel,
             no_timestamps: run.no_timestamps,
+            max_tool_runs: run.max_tool_runs.unwrap_or(DEFAULT_MAX_TOOL_RUNS),
+            runs: 0,
+            inherit_env: run.inherit_env,
             deadline: None,
             require_sandbox: run.require_sandbox,
         })
@@ -398,6 +426,17 @@ impl Runner {
                 name,
                 Status::Cancelled,
                 "cancelled before it started",
+            ));
+        }
+        if self.runs >= self.max_tool_runs {
+            return Err(ToolResult::not_run(
+                id,
+                name,
+                Status::Skipped,
+                format!(
+                    "not run: {} tool runs already, the most for one run (--max-tool-runs)",
+                    self.runs
+                ),
             ));
         }
         let meta = self
@@ -482,7 +521,7 @@ impl Runner {
                     category: facts.category,
                     requires_approval: facts.requires_approval,
                 };
-                if self.dry_run {
+                if self.dry_run && self.approvals.asks_someone() {
                     return Err(dry_run(j, &format!("would ask for approval ({reason})")));
                 }
                 on(Step::Asking(&req.fields(self.approvals.timeout)));
@@ -529,6 +568,7 @@ impl Runner {
         if self.dry_run {
             return Err(dry_run(j, &format!("approved ({})", approval.by.as_str())));
         }
+        self.runs += 1;
         Ok(args)
     }
 
@@ -564,6 +604,23 @@ impl Runner {
             Some(d) => own.min(d.saturating_duration_since(std::time::Instant::now())),
             None => own,
         };
+        let stdin = format!("{args_json}\n").into_bytes();
+        let mut env = if self.inherit_env {
+            Vec::new()
+        } else {
+            tool_env(j.meta.as_ref().map_or(&[][..], |m| &m.env[..]))
+        };
+        // stdin always carries the arguments; the environment only up to
+        // a size every system takes (Linux refuses one string over 128 KiB)
+        env.retain(|(k, _)| k != "TOOLCALL_ARGUMENTS");
+        if args_json.len() <= ENV_ARGUMENTS_MAX {
+            env.push(("TOOLCALL_ARGUMENTS".into(), args_json));
+        }
+        env.extend([
+            ("TOOLCALL_TOOL".into(), name.to_string()),
+            ("TOOLCALL_CALL_ID".into(), id.to_string()),
+            ("TOOLCALL_RISK".into(), risk.as_str().to_string()),
+        ]);
         let confine = child::Confine {
             sandbox: j.meta.as_ref().and_then(|m| m.sandbox.as_ref()),
             require: self.require_sandbox,
@@ -571,13 +628,9 @@ impl Runner {
         let ran = child::run_tool(
             &child::Spec {
                 command,
-                stdin: format!("{args_json}\n").into_bytes(),
-                env: vec![
-                    ("TOOLCALL_ARGUMENTS".into(), args_json),
-                    ("TOOLCALL_TOOL".into(), name.to_string()),
-                    ("TOOLCALL_CALL_ID".into(), id.to_string()),
-                    ("TOOLCALL_RISK".into(), risk.as_str().to_string()),
-                ],
+                stdin,
+                env,
+                clear_env: !self.inherit_env,
                 timeout,
                 grace: self.grace,
                 cap: self.max_output,
@@ -631,6 +684,38 @@ impl Runner {
             ..ToolResult::not_run(id, name, status, "")
         }
     }
+}
+
+/// Default `--max-tool-runs`.
+pub const DEFAULT_MAX_TOOL_RUNS: u64 = 256;
+
+/// Largest arguments (JSON bytes) also put in `TOOLCALL_ARGUMENTS`: 64 KiB.
+/// Larger ones reach the tool on stdin only (the variable is then unset):
+/// Linux refuses to start a program with one environment string over
+/// 128 KiB.
+pub const ENV_ARGUMENTS_MAX: usize = 64 << 10;
+
+/// A tool's environment without `--inherit-env`: the base set
+/// ([`binding::in_base_env`]) and what `x-toolcall.env` lists, from
+/// toolcall's own environment (variables that are not UTF-8 are left out).
+fn tool_env(extra: &[binding::EnvEntry]) -> Vec<(String, String)> {
+    let passed = |k: &str| {
+        binding::in_base_env(k)
+            || extra
+                .iter()
+                .any(|e| matches!(e, binding::EnvEntry::Pass(n) if n == k))
+    };
+    let mut env: Vec<(String, String)> = std::env::vars_os()
+        .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
+        .filter(|(k, _)| passed(k))
+        .collect();
+    for e in extra {
+        if let binding::EnvEntry::Set(k, v) = e {
+            env.retain(|(n, _)| n != k);
+            env.push((k.clone(), v.clone()));
+        }
+    }
+    env
 }
 
 /// The result of a dry run: what would happen, nothing run.
@@ -754,11 +839,19 @@ pub fn run(args: &ExecArgs) -> anyhow::Result<Outcome> {
     }
     let runner = &runner;
     let next = std::sync::atomic::AtomicUsize::new(0);
+    // set when a record cannot be written: no more tools start
+    let gone = AtomicBool::new(false);
     let (tx, rx) = std::sync::mpsc::channel::<(usize, ToolResult)>();
+    let mut out = Output::stdout(FlushPolicy::PerRecord);
+    let mut all = true;
+    let mut write_err: Option<std::io::Error> = None;
     std::thread::scope(|s| {
         for _ in 0..runner.max_parallel.min(jobs.len()) {
-            let (tx, next, jobs, judged) = (tx.clone(), &next, &jobs, &judged);
+            let (tx, next, jobs, judged, gone) = (tx.clone(), &next, &jobs, &judged, &gone);
             s.spawn(move || loop {
+                if gone.load(Ordering::SeqCst) {
+                    break;
+                }
                 let i = next.fetch_add(1, Ordering::SeqCst);
                 let Some((k, a)) = jobs.get(i) else { break };
                 let r = if runner.cancel.load(Ordering::SeqCst) {
@@ -776,20 +869,42 @@ pub fn run(args: &ExecArgs) -> anyhow::Result<Outcome> {
                 }
             });
         }
-    });
-    drop(tx);
-    for (k, r) in rx {
-        if let Some(slot) = slots.get_mut(k) {
-            *slot = Some(r);
+        drop(tx);
+        // Results are written in call order as soon as they are known,
+        // each flushed: the first record that cannot be written (a closed
+        // pipe, a full disk) ends the run, and no more tools start.
+        let mut written = 0;
+        'write: loop {
+            while let Some(r) = slots.get_mut(written).and_then(Option::take) {
+                written += 1;
+                all &= r.status == Status::Completed;
+                if let Err(e) = out.record(&r).and_then(|()| out.flush()) {
+                    gone.store(true, Ordering::SeqCst);
+                    write_err = Some(e);
+                    break 'write;
+                }
+            }
+            if written >= slots.len() {
+                break;
+            }
+            match rx.recv() {
+                Ok((k, r)) => {
+                    if let Some(slot) = slots.get_mut(k) {
+                        *slot = Some(r);
+                    }
+                }
+                Err(_) => break,
+            }
         }
+    });
+    if let Some(e) = write_err {
+        out.set_quiet(true);
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            // the reader has gone (`| head -1`): stop quietly
+            return Ok(Outcome::NotFound);
+        }
+        return Err(anyhow::Error::new(e).context("writing the results (no more tools started)"));
     }
-    let mut out = Output::stdout(FlushPolicy::choose(false, false, false));
-    let mut all = true;
-    for r in slots.into_iter().flatten() {
-        all &= r.status == Status::Completed;
-        out.record(&r)?;
-    }
-    out.flush()?;
     if cancel.load(Ordering::SeqCst) {
         return Ok(Outcome::Exit(130));
     }

@@ -145,9 +145,25 @@ pub struct LoopArgs {
     #[arg(long, value_name = "FILE")]
     pub history: Option<PathBuf>,
 
-    /// Print only the final reply, no events.
+    /// Print only the final reply, no events. On a terminal, control
+    /// characters in it (ESC included) are shown escaped (`\u{1b}`), so
+    /// the model's text cannot move the cursor or restyle the terminal;
+    /// newlines and tabs stay.
     #[arg(hide_short_help = true, long)]
     pub text: bool,
+
+    /// Most bytes of one generation (the model command's stdout), 1 to
+    /// 4 GiB [default: 16 MiB]. Past it the model command's group is
+    /// stopped and the run ends with an `agent_error` and `complete`
+    /// (exit 2).
+    #[arg(hide_short_help = true, long, value_name = "BYTES", value_parser = super::common::bytes_parser(super::common::MAX_HELD))]
+    pub max_reply: Option<usize>,
+
+    /// Most bytes read from each side input: the message on stdin,
+    /// --attach, --system @FILE and --history [default: 256 MiB]. A larger
+    /// input is an error (exit 2).
+    #[arg(hide_short_help = true, long, value_name = "BYTES", default_value_t = super::common::DEFAULT_MAX_INPUT, value_parser = super::common::input_size_parser())]
+    pub max_input: u64,
 
     /// The request id written in every record [default: derived from the
     /// time and process id].
@@ -216,7 +232,12 @@ enum GenEnd {
     Cancelled,
     TimedOut,
     Failed(String),
+    /// Past `--max-reply` (the limit).
+    TooLong(usize),
 }
+
+/// Default `--max-reply`: 16 MiB, far above any real reply.
+pub const DEFAULT_MAX_REPLY: usize = 16 << 20;
 
 /// What stopped the watchdog's victim.
 const BY_CANCEL: u8 = 1;
@@ -228,11 +249,11 @@ pub fn run(args: &LoopArgs) -> anyhow::Result<Outcome> {
     let message = match args.message.as_deref() {
         Some(m) if m != "-" => m.to_string(),
         _ => {
-            let mut s = String::new();
-            std::io::stdin()
-                .read_to_string(&mut s)
-                .context("reading the message from stdin")?;
-            s.trim_end_matches('\n').to_string()
+            let bytes = read_limited(std::io::stdin(), "the message on stdin", args.max_input)?;
+            String::from_utf8(bytes)
+                .context("reading the message from stdin")?
+                .trim_end_matches('\n')
+                .to_string()
         }
     };
     if message.trim().is_empty() {
@@ -241,10 +262,10 @@ pub fn run(args: &LoopArgs) -> anyhow::Result<Outcome> {
     let mut message = message;
     for spec in &args.attach {
         message.push_str("\n\n");
-        message.push_str(&attachment(spec, args.attach_max)?.render());
+        message.push_str(&attachment(spec, args.attach_max, args.max_input)?.render());
     }
     let mut history: Vec<Message> = match &args.history {
-        Some(p) => read_history(p)?,
+        Some(p) => read_history(p, args.max_input)?,
         None => Vec::new(),
     };
     let cancel = super::child::interrupt_flag();
@@ -268,8 +289,13 @@ pub fn run(args: &LoopArgs) -> anyhow::Result<Outcome> {
         keep_results: !args.drop_results,
         result_cap_tokens: args.result_cap.unwrap_or(base.result_cap_tokens),
         system_prompt: match &args.system {
-            Some(s) if s.starts_with('@') => std::fs::read_to_string(&s[1..])
-                .with_context(|| format!("reading the system prompt {}", &s[1..]))?,
+            Some(s) if s.starts_with('@') => {
+                let name = format!("the system prompt {}", super::sanitize(&s[1..]));
+                let file =
+                    std::fs::File::open(&s[1..]).with_context(|| format!("reading {name}"))?;
+                String::from_utf8(read_limited(file, &name, args.max_input)?)
+                    .with_context(|| format!("reading {name}"))?
+            }
             Some(s) => s.clone(),
             None => base.system_prompt.clone(),
         },
@@ -361,6 +387,15 @@ pub fn run(args: &LoopArgs) -> anyhow::Result<Outcome> {
             GenEnd::Ok => {}
             GenEnd::Cancelled => break 'run ("cancelled", Some(130)),
             GenEnd::TimedOut => break 'run ("request_timeout", Some(124)),
+            GenEnd::TooLong(max) => {
+                ev.emit(
+                    "agent_error",
+                    json!({"error": format!("the model's reply passed --max-reply ({max} bytes); the model command was stopped"),
+                           "fatal": true, "category": "llm",
+                           "hint": "raise --max-reply, or check that the model command ends its reply"}),
+                )?;
+                break 'run ("error", Some(2));
+            }
             GenEnd::Failed(e) => {
                 ev.emit(
                     "agent_error",
@@ -561,6 +596,10 @@ pub fn run(args: &LoopArgs) -> anyhow::Result<Outcome> {
     complete.insert("tool_usage".into(), Value::Array(usage_list));
     ev.emit("complete", Value::Object(complete))?;
     if args.text && !final_text.is_empty() {
+        use std::io::IsTerminal;
+        if std::io::stdout().is_terminal() {
+            final_text = terminal_text(&final_text);
+        }
         ev.out.raw(final_text.as_bytes())?;
         ev.out.raw(b"\n")?;
     }
@@ -593,8 +632,28 @@ fn result_fields(r: &ToolResult) -> Value {
     v
 }
 
-/// Reads `FILE` or `FILE:START-END` for `--attach`.
-fn attachment(spec: &str, max: usize) -> anyhow::Result<prompt::Attachment> {
+/// Reads all of `r`, at most `max` bytes (`--max-input`).
+fn read_limited(r: impl Read, name: &str, max: u64) -> anyhow::Result<Vec<u8>> {
+    super::common::read_limited(r, name, max, "--max-input")
+}
+
+/// Text for a terminal: control characters but newline and tab (ESC
+/// first of all) and the bidirectional overrides shown escaped.
+fn terminal_text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c == '\n' || c == '\t' {
+            out.push(c);
+        } else {
+            out.push_str(&prompt::escape_controls(c.encode_utf8(&mut [0; 4])));
+        }
+    }
+    out
+}
+
+/// Reads `FILE` or `FILE:START-END` for `--attach`, at most `max_input`
+/// bytes of it.
+fn attachment(spec: &str, max: usize, max_input: u64) -> anyhow::Result<prompt::Attachment> {
     let range = spec.rsplit_once(':').and_then(|(path, r)| {
         let (a, b) = r.split_once('-')?;
         Some((path, a.parse::<usize>().ok()?, b.parse::<usize>().ok()?))
@@ -611,16 +670,19 @@ fn attachment(spec: &str, max: usize) -> anyhow::Result<prompt::Attachment> {
         }
         None => (spec, None),
     };
-    let bytes = std::fs::read(path)
-        .with_context(|| format!("--attach: reading {}", super::sanitize(path)))?;
+    let name = format!("--attach {}", super::sanitize(path));
+    let file = std::fs::File::open(path).with_context(|| format!("{name}: reading"))?;
+    let bytes = read_limited(file, &name, max_input)?;
     let text = String::from_utf8_lossy(&bytes);
     Ok(prompt::Attachment::new(path, &text, lines, max))
 }
 
 /// The `message` records of an earlier run.
-fn read_history(path: &PathBuf) -> anyhow::Result<Vec<Message>> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("reading history {}", path.display()))?;
+fn read_history(path: &PathBuf, max: u64) -> anyhow::Result<Vec<Message>> {
+    let name = format!("history {}", path.display());
+    let file = std::fs::File::open(path).with_context(|| format!("reading {name}"))?;
+    let text = String::from_utf8(read_limited(file, &name, max)?)
+        .with_context(|| format!("reading {name}"))?;
     let mut out = Vec::new();
     for line in text.lines() {
         let Ok(v) = serde_json::from_str::<Value>(line.trim()) else {
@@ -775,11 +837,23 @@ fn generate(
     };
     let mut buf = vec![0u8; 16 << 10];
     let mut read_err = None;
+    let max_reply = args.max_reply.unwrap_or(DEFAULT_MAX_REPLY);
+    let mut replied = 0usize;
+    let mut too_long = false;
     if let Some(mut out) = child.stdout.take() {
         loop {
             match out.read(&mut buf) {
                 Ok(0) => break,
+                Ok(n) if replied.saturating_add(n) > max_reply => {
+                    // what fits is kept; the command is stopped
+                    engine.feed(&buf[..max_reply - replied], &mut gather);
+                    emit_live(ev, &live)?;
+                    too_long = true;
+                    super::child::stop_group(child.id(), true);
+                    break;
+                }
                 Ok(n) => {
+                    replied += n;
                     engine.feed(&buf[..n], &mut gather);
                     emit_live(ev, &live)?;
                 }
@@ -802,6 +876,7 @@ fn generate(
     let end = match why.load(Ordering::SeqCst) {
         BY_CANCEL => GenEnd::Cancelled,
         BY_TIMEOUT => GenEnd::TimedOut,
+        _ if too_long => GenEnd::TooLong(max_reply),
         _ => match (status, read_err) {
             (_, Some(e)) => GenEnd::Failed(format!("reading the model's output: {e}")),
             (Ok(s), None) if s.success() => GenEnd::Ok,

@@ -17,6 +17,7 @@ pub mod repair;
 pub mod retry;
 pub mod sandbox;
 pub mod split;
+pub mod store;
 pub mod stream;
 pub mod tools;
 pub mod validate;
@@ -74,7 +75,8 @@ pub enum Command {
     Formats(formats::FormatsArgs),
     Render(render::RenderArgs),
     Exec(exec::ExecArgs),
-    Loop(loop_cmd::LoopArgs),
+    // boxed: by far the largest arguments (clippy: large_enum_variant)
+    Loop(Box<loop_cmd::LoopArgs>),
     Completions(CompletionsArgs),
 }
 

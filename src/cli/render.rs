@@ -126,6 +126,10 @@ pub struct ToolsArgs {
 ///
 /// Content is cut to --max-tokens (4 bytes a token, never inside a UTF-8
 /// character) with a visible "[truncated: N of M bytes omitted]" marker.
+/// Turn tokens in the output cannot open a turn: a backslash goes after
+/// the first character of every `<|` and `<｜` (`<|im_start|>` becomes
+/// `<\|im_start|>`) and of `<start_of_turn>`, `[INST]`, `[TOOL_RESULTS]`
+/// and the like (docs/agent.md, Results).
 /// An error (--error, or an "error" field) is written in the family's
 /// error form: {"error": "MESSAGE"} as content unless the template has its
 /// own (Command A's is_error).

@@ -592,3 +592,185 @@ fn a_records_doc_is_never_opened() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.starts_with("calls.ndjson:1:"), "{err}");
 }
+
+// ------------------------------------------------------- state files
+
+/// A permissions file others could have written is refused, as ssh refuses
+/// such a file: writable by group or others, owned by another user, a
+/// symbolic link. Before: `allowed_patterns: ["*"]` in such a file
+/// pre-approved every call.
+#[test]
+fn state_files_others_could_write_are_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("state-owner");
+    let perms = dir.join("perms.json");
+    let input = call("marker", json!({"path": "/tmp/x"}));
+    let write = |mode: u32| {
+        let _ = std::fs::remove_file(&perms);
+        std::fs::write(&perms, r#"{"allowed_patterns": ["*"]}"#).expect("perms");
+        std::fs::set_permissions(&perms, std::fs::Permissions::from_mode(mode)).expect("chmod");
+    };
+    let exec_with = |flag: &str| {
+        run(
+            &dir,
+            &[
+                "exec",
+                "--tools",
+                "tools.json",
+                "--approve",
+                "deny",
+                flag,
+                "perms.json",
+            ],
+            input.as_bytes(),
+            &[],
+        )
+    };
+    // the owner's own file, private: its pattern holds
+    write(0o600);
+    let ok = exec_with("--permissions");
+    assert_eq!(statuses(&records(&ok.stdout)), ["completed"]);
+    // writable by group or others: refused, nothing runs
+    for mode in [0o620, 0o602] {
+        write(mode);
+        for flag in ["--permissions", "--session-file"] {
+            let out = exec_with(flag);
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{flag} {mode:o}: {err}");
+            assert!(err.contains("writable by group or others"), "{err}");
+            assert!(out.stdout.is_empty());
+        }
+    }
+    // a symbolic link to a private file: refused
+    write(0o600);
+    let link = dir.join("link.json");
+    std::os::unix::fs::symlink(&perms, &link).expect("symlink");
+    let out = run(
+        &dir,
+        &[
+            "exec",
+            "--tools",
+            "tools.json",
+            "--approve",
+            "deny",
+            "--permissions",
+            "link.json",
+        ],
+        input.as_bytes(),
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("symbolic link"));
+    // owned by another user (root can give it away to check)
+    write(0o600);
+    if std::os::unix::fs::chown(&perms, Some(65534), Some(65534)).is_ok() {
+        let out = exec_with("--permissions");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains("owned by uid 65534"), "{err}");
+    } else {
+        eprintln!("not root: the other-owner case is not checked");
+    }
+}
+
+/// Two runs answering "always" at the same time keep both answers (the
+/// file is locked, read again and merged), the file stays private and no
+/// temporary file is left. Before: the last run to save dropped the other
+/// run's answer.
+#[test]
+fn always_answers_of_runs_at_the_same_time_are_all_kept() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("state-merge");
+    let approver = r#"cat > /dev/null; sleep 1; echo '{"approved": true, "remember": "always"}'"#;
+    let runs: Vec<_> = [
+        call("marker", json!({"path": "/tmp/x"})),
+        call("shell", json!({"cmd": "ls"})),
+    ]
+    .into_iter()
+    .map(|input| {
+        let dir = dir.clone();
+        std::thread::spawn(move || {
+            run(
+                &dir,
+                &[
+                    "exec",
+                    "--tools",
+                    "tools.json",
+                    "--approver",
+                    approver,
+                    "--permissions",
+                    "p.json",
+                ],
+                input.as_bytes(),
+                &[],
+            )
+        })
+    })
+    .collect();
+    for r in runs {
+        let out = r.join().expect("run");
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let saved: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("p.json")).expect("saved"))
+            .expect("JSON");
+    let mut allowed: Vec<&str> = saved["always_allow"]
+        .as_array()
+        .expect("always_allow")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    allowed.sort_unstable();
+    assert_eq!(allowed, ["marker", "shell"]);
+    let mode = std::fs::metadata(dir.join("p.json"))
+        .expect("meta")
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o077, 0, "mode {mode:o}");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .expect("dir")
+        .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+        .collect();
+    names.sort();
+    assert_eq!(names, ["p.json", "tools.json"]);
+}
+
+/// `--dry-run` decides with `--approve` as a real run would: `deny` gives
+/// `denied`, `yes` says it would run. Before: both said "would ask".
+#[test]
+fn a_dry_run_honours_approve() {
+    let dir = scratch("dry-run");
+    let input = call("marker", json!({"path": "/tmp/x"}));
+    let denied = exec(&dir, &["--dry-run", "--approve", "deny"], &input);
+    assert_eq!(statuses(&denied), ["denied"]);
+    let yes = exec(&dir, &["--dry-run", "--approve", "yes"], &input);
+    assert_eq!(statuses(&yes), ["skipped"]);
+    let text = yes[0]["content"].as_str().unwrap_or("");
+    assert!(text.contains("approved (policy)"), "{text}");
+    let ask = exec(&dir, &["--dry-run"], &input);
+    assert!(ask[0]["content"]
+        .as_str()
+        .unwrap_or("")
+        .contains("would ask"));
+}
+
+/// `loop --text` on a terminal shows the model's control characters
+/// escaped; before, an ESC sequence (here: clear the screen) went out raw.
+#[test]
+fn loop_text_on_a_terminal_escapes_control_characters() {
+    let dir = scratch("text-esc");
+    let cmd = format!(
+        "exec {BIN} loop --no-tools --text --model-cmd \"cat >/dev/null; printf 'hi \\033[2J there'\" hello"
+    );
+    let Some(term) = Term::start(&dir, &cmd, &[]) else {
+        return;
+    };
+    let screen = term.finish();
+    assert!(screen.contains("hi \\u{1b}[2J there"), "{screen:?}");
+    assert!(!screen.contains("\u{1b}[2J"), "{screen:?}");
+}

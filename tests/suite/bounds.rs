@@ -588,3 +588,324 @@ fn the_binary_prints_its_own_completions() {
     let r = run_binary(&["completions", "nosh"], None, None);
     assert_eq!(r.code, 2);
 }
+
+// ----- issue 34, fault 9: what a run reads, holds and starts is bounded ----
+
+/// Runs the binary in `dir` under a time limit (killed after 20 s) and an
+/// address-space limit (4 GB), so a run without bounds fails the test
+/// instead of the machine.
+fn run_bounded(dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> Run {
+    let mut all = vec![
+        "-c",
+        "ulimit -v 4000000 2>/dev/null; exec \"$@\"",
+        "sh",
+        "timeout",
+        "-s",
+        "KILL",
+        "20",
+        env!("CARGO_BIN_EXE_toolcall"),
+    ];
+    all.extend_from_slice(args);
+    let mut cmd = std::process::Command::new("sh");
+    cmd.args(&all).current_dir(dir);
+    let out = match stdin {
+        Some(bytes) => {
+            use std::io::Write;
+            let mut child = cmd
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("spawn");
+            let mut w = child.stdin.take().expect("stdin");
+            let bytes = bytes.to_vec();
+            std::thread::spawn(move || {
+                let _ = w.write_all(&bytes);
+            });
+            child.wait_with_output().expect("wait")
+        }
+        None => cmd
+            .stdin(std::process::Stdio::null())
+            .output()
+            .expect("run"),
+    };
+    Run {
+        stdout: out.stdout,
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        code: out.status.code().unwrap_or(-1),
+    }
+}
+
+/// A tools file with `t` (safe, prints its input) and `slow` (safe,
+/// notes each run in `runs.txt`, then waits a tenth of a second).
+fn run_tools(dir: &Path) -> String {
+    write(
+        dir,
+        "tools.json",
+        br#"[{"name":"t","parameters":{"type":"object"},"x-toolcall":{"risk":"safe","exec":"cat"}},
+            {"name":"slow","parameters":{"type":"object"},"x-toolcall":{"risk":"safe",
+             "exec":["sh","-c","echo x >> runs.txt; sleep 0.1; echo ok"]}}]"#,
+    )
+}
+
+fn calls_of(name: &str, n: usize) -> String {
+    (0..n)
+        .map(|k| {
+            format!("<tool_call>{{\"name\":\"{name}\",\"arguments\":{{\"k\":{k}}}}}</tool_call>\n")
+        })
+        .collect()
+}
+
+#[test]
+fn a_reply_without_end_stops_at_max_reply_with_complete() {
+    let dir = scratch("max-reply");
+    let r = run_bounded(
+        &dir,
+        &[
+            "loop",
+            "--no-tools",
+            "--max-reply",
+            "100000",
+            "--model-cmd",
+            "cat >/dev/null; yes",
+            "hi",
+        ],
+        None,
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    let recs = lines(&r);
+    let last = recs.last().expect("records");
+    assert_eq!(last["type"], "complete");
+    assert_eq!(last["stop_reason"], "error");
+    let err = recs
+        .iter()
+        .find(|v| v["type"] == "agent_error")
+        .expect("agent_error");
+    assert!(
+        err["error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("--max-reply (100000 bytes)"),
+        "{err}"
+    );
+    // what was kept is the bound, not more
+    let text: usize = recs
+        .iter()
+        .filter(|v| v["type"] == "text")
+        .map(|v| v["text"].as_str().map_or(0, str::len))
+        .sum();
+    assert!(text <= 100_000, "{text} bytes of text");
+}
+
+#[test]
+fn side_inputs_are_read_under_max_input() {
+    let dir = scratch("side-inputs");
+    let big = write(&dir, "big.txt", &vec![b'a'; 5000]);
+    let history = write(&dir, "history.ndjson", &vec![b' '; 5000]);
+    let model = [
+        "--no-tools",
+        "--model-cmd",
+        "cat >/dev/null; echo ok",
+        "--max-input",
+        "1000",
+    ];
+    let system = format!("@{big}");
+    let cases: [&[&str]; 4] = [
+        &["--attach", "/dev/zero", "hi"],
+        &["--system", &system, "hi"],
+        &["--history", &history, "hi"],
+        &["-"],
+    ];
+    for extra in cases {
+        let mut args = vec!["loop"];
+        args.extend_from_slice(&model);
+        args.extend_from_slice(extra);
+        let r = run_bounded(&dir, &args, Some(&[b'm'; 5000]));
+        assert_eq!(r.code, 2, "{extra:?}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("larger than --max-input (1000 bytes)"),
+            "{extra:?}: {}",
+            r.stderr
+        );
+        assert!(r.stdout.is_empty(), "{extra:?}");
+    }
+    // the same under the bound runs
+    let r = run_bounded(
+        &dir,
+        &[
+            "loop",
+            "--no-tools",
+            "--model-cmd",
+            "cat >/dev/null; echo ok",
+            "--max-input",
+            "10000",
+            "--attach",
+            &big,
+            "hi",
+        ],
+        None,
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // state files have their own bound (4 MiB)
+    let tools = run_tools(&dir);
+    let perms = dir.join("perms.json");
+    std::fs::write(&perms, vec![b' '; (4 << 20) + 1]).expect("perms");
+    let r = run_bounded(
+        &dir,
+        &["exec", "--tools", &tools, "--permissions", "perms.json"],
+        Some(calls_of("t", 1).as_bytes()),
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("larger than 4194304 bytes"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn max_tool_runs_bounds_a_reply_and_a_loop() {
+    let dir = scratch("max-tool-runs");
+    let tools = run_tools(&dir);
+    let r = run_bounded(
+        &dir,
+        &[
+            "exec",
+            "--tools",
+            &tools,
+            "--no-timestamps",
+            "--max-tool-runs",
+            "3",
+        ],
+        Some(calls_of("t", 10).as_bytes()),
+    );
+    let recs = lines(&r);
+    let st: Vec<&str> = recs.iter().filter_map(|v| v["status"].as_str()).collect();
+    assert_eq!(
+        st.iter().filter(|s| **s == "completed").count(),
+        3,
+        "{st:?}"
+    );
+    assert_eq!(st.iter().filter(|s| **s == "skipped").count(), 7, "{st:?}");
+    assert!(recs[9]["error"]
+        .as_str()
+        .unwrap_or("")
+        .contains("--max-tool-runs"));
+    assert_eq!(r.code, 1);
+    // a loop whose model asks for four calls every time: five runs in all
+    let reply = write(&dir, "reply.txt", calls_of("t", 4).as_bytes());
+    let model = format!("cat >/dev/null; cat {reply}");
+    let r = run_bounded(
+        &dir,
+        &[
+            "loop",
+            "--tools",
+            &tools,
+            "--delay",
+            "0",
+            "--max-iterations",
+            "5",
+            "--max-tool-runs",
+            "5",
+            "--model-cmd",
+            &model,
+            "go",
+        ],
+        None,
+    );
+    let recs = lines(&r);
+    let done = recs.last().expect("records");
+    assert_eq!(done["type"], "complete");
+    assert_eq!(done["tool_calls_executed"], 5, "{done}");
+}
+
+/// `exec` writes each result as soon as it is known and stops starting
+/// tools when a write fails: quietly for a closed pipe, with a message for
+/// a full disk. Before, all twenty tools ran whatever became of stdout.
+#[test]
+fn exec_stops_starting_tools_once_its_output_is_gone() {
+    use std::io::Read;
+    let dir = scratch("output-gone");
+    let tools = run_tools(&dir);
+    let input = dir.join("calls.txt");
+    std::fs::write(&input, calls_of("slow", 20)).expect("calls");
+    let runs = || {
+        std::fs::read_to_string(dir.join("runs.txt"))
+            .unwrap_or_default()
+            .lines()
+            .count()
+    };
+    let exec = |stdout: std::process::Stdio| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_toolcall"))
+            .args(["exec", "--tools", &tools, "--max-parallel", "1"])
+            .arg(&input)
+            .current_dir(&dir)
+            .stdin(std::process::Stdio::null())
+            .stdout(stdout)
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("spawn")
+    };
+    // a full disk
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full");
+    let out = exec(full.into()).wait_with_output().expect("wait");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("writing the results"), "{err}");
+    assert!(runs() <= 3, "{} tools ran", runs());
+    // `| head -1`: read one line, close the pipe
+    let _ = std::fs::remove_file(dir.join("runs.txt"));
+    let mut child = exec(std::process::Stdio::piped());
+    let mut stdout = child.stdout.take().expect("stdout");
+    let mut first = Vec::new();
+    let mut byte = [0u8; 1];
+    while stdout.read(&mut byte).unwrap_or(0) == 1 && byte[0] != b'\n' {
+        first.push(byte[0]);
+    }
+    drop(stdout);
+    let out = child.wait_with_output().expect("wait");
+    assert!(String::from_utf8_lossy(&first).contains("tool_result"));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(runs() <= 4, "{} tools ran", runs());
+}
+
+/// `exec` with a stdout that is `/dev/null` runs its tools and exits 0,
+/// however `/dev/null` was opened: write-only (`> /dev/null`), read-write
+/// (`1<> /dev/null`, what Python's `subprocess.DEVNULL` and daemons hand a
+/// child) or closed before the start (`>&-`, which the Rust runtime reopens
+/// read-write on `/dev/null`). The three cannot be told apart honestly, so
+/// none is refused (a refusal broke callers that only want the effect).
+#[test]
+fn exec_with_stdout_on_dev_null_runs_its_tools() {
+    let dir = scratch("stdout-devnull");
+    let tools = run_tools(&dir);
+    std::fs::write(dir.join("calls.txt"), calls_of("slow", 3)).expect("calls");
+    let bin = env!("CARGO_BIN_EXE_toolcall");
+    for redirect in ["> /dev/null", "1<> /dev/null", ">&-"] {
+        let _ = std::fs::remove_file(dir.join("runs.txt"));
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "exec \"$0\" exec --tools \"$1\" calls.txt {redirect}"
+            ))
+            .args([bin, tools.as_str()])
+            .current_dir(&dir)
+            .output()
+            .expect("sh");
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{redirect}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let runs = std::fs::read_to_string(dir.join("runs.txt")).unwrap_or_default();
+        assert_eq!(runs.lines().count(), 3, "{redirect}");
+    }
+}

@@ -14,7 +14,6 @@ use crate::validate::Risk;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
-use std::path::Path;
 
 /// A pattern over calls: `NAME`, `NAME:POINTER=GLOB` (a JSON Pointer into
 /// the arguments) or `NAME:~GLOB` (against the summary). NAME is itself a
@@ -312,51 +311,24 @@ pub struct Permissions {
     pub denied_patterns: Vec<Pattern>,
 }
 
-/// A permissions or session file that could not be used.
-#[derive(Debug)]
-pub struct StoreError(pub String);
-
-impl fmt::Display for StoreError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for StoreError {}
-
-fn load_json<T: for<'de> Deserialize<'de> + Default>(path: &Path) -> Result<T, StoreError> {
-    match std::fs::read_to_string(path) {
-        Ok(text) if text.trim().is_empty() => Ok(T::default()),
-        Ok(text) => {
-            serde_json::from_str(&text).map_err(|e| StoreError(format!("{}: {e}", path.display())))
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(T::default()),
-        Err(e) => Err(StoreError(format!("reading {}: {e}", path.display()))),
-    }
-}
-
-/// Writes `value` as pretty JSON through a temporary file renamed into
-/// place, so a reader never sees half a file.
-fn save_json<T: Serialize>(path: &Path, value: &T) -> Result<(), StoreError> {
-    let text = serde_json::to_string_pretty(value)
-        .map_err(|e| StoreError(format!("{}: {e}", path.display())))?;
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(format!(".tmp{}", std::process::id()));
-    let tmp = std::path::PathBuf::from(tmp);
-    std::fs::write(&tmp, text + "\n")
-        .and_then(|()| std::fs::rename(&tmp, path))
-        .map_err(|e| StoreError(format!("writing {}: {e}", path.display())))
-}
-
 impl Permissions {
-    /// Reads a permissions file; a missing or empty file is no permission.
-    pub fn load(path: &Path) -> Result<Permissions, StoreError> {
-        load_json(path)
+    /// Adds what `other` remembers and `self` does not (lists keep their
+    /// order, `self`'s first): how a file written meanwhile by another run
+    /// is merged before this run's answers are saved.
+    pub fn absorb(&mut self, other: &Permissions) {
+        union(&mut self.always_allow, &other.always_allow);
+        union(&mut self.always_deny, &other.always_deny);
+        union(&mut self.allowed_patterns, &other.allowed_patterns);
+        union(&mut self.denied_patterns, &other.denied_patterns);
     }
+}
 
-    /// Writes the permissions file.
-    pub fn save(&self, path: &Path) -> Result<(), StoreError> {
-        save_json(path, self)
+/// Appends the items of `more` that `list` lacks.
+fn union<T: Clone + PartialEq>(list: &mut Vec<T>, more: &[T]) {
+    for item in more {
+        if !list.contains(item) {
+            list.push(item.clone());
+        }
     }
 }
 
@@ -375,14 +347,12 @@ pub struct Session {
 }
 
 impl Session {
-    /// Reads a session file; a missing or empty file is an empty session.
-    pub fn load(path: &Path) -> Result<Session, StoreError> {
-        load_json(path)
-    }
-
-    /// Writes the session file.
-    pub fn save(&self, path: &Path) -> Result<(), StoreError> {
-        save_json(path, self)
+    /// Adds what `other` remembers and `self` does not (see
+    /// [`Permissions::absorb`]).
+    pub fn absorb(&mut self, other: &Session) {
+        union(&mut self.allowed, &other.allowed);
+        union(&mut self.denied, &other.denied);
+        union(&mut self.allowed_patterns, &other.allowed_patterns);
     }
 
     /// Forgets everything remembered.

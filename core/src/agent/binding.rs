@@ -30,8 +30,9 @@ impl Command {
 /// What the tools file's `x-toolcall` says about running a tool.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RunMeta {
-    /// `exec`: the command (`argv[0]` of an array resolved against the tools
-    /// file's folder when it is a relative path with a `/`).
+    /// `exec`: the command. Its program (`argv[0]` of an array, the first
+    /// word of a string) is taken from the tools file's folder when it is a
+    /// relative path with a `/` (see [`shell_program`]).
     pub exec: Option<Command>,
     /// `timeout_s`: this tool's own timeout.
     pub timeout: Option<Duration>,
@@ -40,6 +41,39 @@ pub struct RunMeta {
     pub category: Option<String>,
     /// `sandbox`: what the kernel lets the tool touch (Landlock).
     pub sandbox: Option<Sandbox>,
+    /// `env`: variables the tool gets beyond the base set
+    /// ([`BASE_ENV`]): a name passes toolcall's own value on, `NAME=value`
+    /// sets one.
+    pub env: Vec<EnvEntry>,
+}
+
+/// One entry of `x-toolcall.env`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EnvEntry {
+    /// Pass this variable on from toolcall's environment (when set).
+    Pass(String),
+    /// Set this variable to this value.
+    Set(String, String),
+}
+
+/// The variables every tool gets from toolcall's environment (when set):
+/// `PATH`, `HOME`, `LANG`, `TERM`, `TMPDIR`, `USER`, `TZ`, every `LC_*`
+/// and every `TOOLCALL_*`. Anything else needs `x-toolcall.env` (or
+/// `--inherit-env`).
+pub const BASE_ENV: &[&str] = &["PATH", "HOME", "LANG", "TERM", "TMPDIR", "USER", "TZ"];
+
+/// True for a variable of the base set ([`BASE_ENV`], `LC_*`,
+/// `TOOLCALL_*`).
+pub fn in_base_env(name: &str) -> bool {
+    BASE_ENV.contains(&name) || name.starts_with("LC_") || name.starts_with("TOOLCALL_")
+}
+
+/// True for a usable variable name: `[A-Za-z_][A-Za-z0-9_]*`.
+pub fn is_env_name(name: &str) -> bool {
+    let mut b = name.bytes();
+    b.next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == b'_')
+        && b.all(|c| c.is_ascii_alphanumeric() || c == b'_')
 }
 
 /// A tool's `x-toolcall.sandbox`, with its patterns turned into the
@@ -135,7 +169,9 @@ pub fn run_meta(tool: &Tool, base: &Path) -> Result<RunMeta, String> {
     let bad = |k: &str, want: &str| format!("tool '{}': x-toolcall.{k} must be {want}", tool.name);
     let exec = match ext.get("exec") {
         None | Some(Value::Null) => None,
-        Some(Value::String(s)) if !s.trim().is_empty() => Some(Command::Shell(s.clone())),
+        Some(Value::String(s)) if !s.trim().is_empty() => {
+            Some(Command::Shell(shell_program(s, base)))
+        }
         Some(Value::Array(items)) if !items.is_empty() => {
             let mut argv = Vec::with_capacity(items.len());
             for it in items {
@@ -167,6 +203,28 @@ pub fn run_meta(tool: &Tool, base: &Path) -> Result<RunMeta, String> {
         Some(Value::String(s)) => Some(s.clone()),
         Some(_) => return Err(bad("category", "a string")),
     };
+    let env = match ext.get("env") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(items)) => {
+            let want = "an array of variable names or NAME=value strings";
+            let mut out = Vec::with_capacity(items.len());
+            for it in items {
+                let e = it.as_str().ok_or_else(|| bad("env", want))?;
+                out.push(match e.split_once('=') {
+                    Some((n, v)) if is_env_name(n) => EnvEntry::Set(n.to_string(), v.to_string()),
+                    None if is_env_name(e) => EnvEntry::Pass(e.to_string()),
+                    _ => return Err(bad("env", want)),
+                });
+            }
+            out
+        }
+        Some(_) => {
+            return Err(bad(
+                "env",
+                "an array of variable names or NAME=value strings",
+            ))
+        }
+    };
     let sandbox = match ext.get("sandbox") {
         None | Some(Value::Null) => None,
         Some(v) => Some(sandbox_meta(tool, v, base)?),
@@ -175,8 +233,33 @@ pub fn run_meta(tool: &Tool, base: &Path) -> Result<RunMeta, String> {
         exec,
         timeout,
         category,
+        env,
         sandbox,
     })
+}
+
+/// A string `x-toolcall.exec` with the one rule of arrays applied: when
+/// its first word is a relative path holding a `/` (`tools/note.sh
+/// --quiet`), that word is taken from the tools file's folder `base`
+/// (written shell-quoted); anything else, the arguments included, is left
+/// as written (relative to the current directory, where tools run). A
+/// first word with characters other than letters, digits, `_`, `.`, `-`,
+/// `/` is left alone too (the shell reads it).
+pub fn shell_program(line: &str, base: &Path) -> String {
+    let rest = line.trim_start();
+    let word = rest.split(char::is_whitespace).next().unwrap_or("");
+    let plain = word
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-' | b'/'));
+    if !plain
+        || !word.contains('/')
+        || !Path::new(word).is_relative()
+        || base.as_os_str().is_empty()
+    {
+        return line.to_string();
+    }
+    let full = base.join(word).to_string_lossy().into_owned();
+    format!("'{}'{}", full.replace('\'', "'\\''"), &rest[word.len()..])
 }
 
 /// True for a name usable as a file in `--tool-dir`: `[A-Za-z0-9_.-]+`,
@@ -225,8 +308,33 @@ pub fn resolve(
 
 #[cfg(test)]
 mod tests {
-    use super::sandbox_path;
-    use std::path::{Path, PathBuf};
+    use super::*;
+
+    #[test]
+    fn a_string_commands_relative_program_is_the_tools_folders() {
+        let base = Path::new("/opt/kit");
+        assert_eq!(
+            shell_program("bin/x.sh --q", base),
+            "'/opt/kit/bin/x.sh' --q"
+        );
+        assert_eq!(shell_program("  ./x.sh", base), "'/opt/kit/./x.sh'");
+        // a quote in the folder stays one word
+        assert_eq!(
+            shell_program("bin/x", Path::new("/a'b")),
+            "'/a'\\''b/bin/x'"
+        );
+        // left as written: no `/`, absolute, shell syntax, no folder
+        for line in ["python3 tools/n.py", "/bin/x", "$HOME/x", "FOO=1 bin/x"] {
+            assert_eq!(shell_program(line, base), line);
+        }
+        assert_eq!(shell_program("bin/x", Path::new("")), "bin/x");
+    }
+
+    #[test]
+    fn env_entries_are_names_or_settings() {
+        assert!(is_env_name("_A1") && !is_env_name("1A") && !is_env_name("A-B"));
+        assert!(in_base_env("LC_ALL") && in_base_env("TOOLCALL_X") && !in_base_env("AWS_KEY"));
+    }
 
     #[test]
     fn sandbox_patterns_map_to_landlock_hierarchies() {

@@ -177,7 +177,7 @@ pub fn build(style: Style, system: &str, history: &[Message]) -> String {
                 out.push_str("\n\n### ");
                 out.push_str(&m.role);
                 out.push('\n');
-                out.push_str(&m.content);
+                push_plain_content(&mut out, &m.content);
             }
             out.push_str("\n\n### assistant\n");
             out
@@ -194,6 +194,22 @@ pub fn build(style: Style, system: &str, history: &[Message]) -> String {
             let body = json!({"messages": Value::Array(msgs)});
             serde_json::to_string(&body).unwrap_or_default() + "\n"
         }
+    }
+}
+
+/// Appends a message's content to a plain transcript: a line that starts
+/// with `###` (after any blanks) gets a backslash in front (`\### user`),
+/// so only the transcript's own headers open a section and a tool's output
+/// or a message cannot fake a turn.
+fn push_plain_content(out: &mut String, content: &str) {
+    for (k, line) in content.split('\n').enumerate() {
+        if k > 0 {
+            out.push('\n');
+        }
+        if line.trim_start().starts_with("###") {
+            out.push('\\');
+        }
+        out.push_str(line);
     }
 }
 

@@ -321,16 +321,64 @@ pub fn prefix_server(server: &str, tool: &str) -> String {
 }
 
 /// The message carrying `results` back, each result's content truncated to
-/// `max_tokens` (see [`truncate`]; 0 means no limit).
+/// `max_tokens` (see [`truncate`]; 0 means no limit) and its turn tokens
+/// broken (see [`neutralize_turn_tokens`]).
 pub fn render_results(family: &Family, results: &[ToolResult], max_tokens: usize) -> Message {
     let cut: Vec<ToolResult> = results
         .iter()
         .map(|x| ToolResult {
-            content: truncate(&x.content, max_tokens).into_owned(),
+            // broken first, so the budget holds for what is written
+            content: truncate(&neutralize_turn_tokens(&x.content), max_tokens).into_owned(),
             ..x.clone()
         })
         .collect();
     (family.result)(&cut)
+}
+
+/// Turn and role tokens written as words (those of the `<|…|>` and
+/// `<｜…｜>` kinds are caught by their opening pair).
+const TURN_WORDS: &[&str] = &[
+    "<start_of_turn>",
+    "<end_of_turn>",
+    "[INST]",
+    "[/INST]",
+    "[SYSTEM_PROMPT]",
+    "[/SYSTEM_PROMPT]",
+    "[TOOL_RESULTS]",
+    "[/TOOL_RESULTS]",
+    "[TOOL_CALLS]",
+    "[AVAILABLE_TOOLS]",
+];
+
+/// A tool's output made unable to open or close a turn in a chat template:
+/// a backslash goes after the first character of every `<|` and `<｜`
+/// (`<|im_start|>` becomes `<\|im_start|>`, Llama's `<|eot_id|>`
+/// `<\|eot_id|>`, DeepSeek's `<｜User｜>` `<\｜User｜>`) and of the
+/// tokens spelled as words (`<start_of_turn>`, `[INST]`,
+/// `[TOOL_RESULTS]` …). The change is visible, and text without such
+/// tokens is unchanged.
+pub fn neutralize_turn_tokens(content: &str) -> Cow<'_, str> {
+    let hit = |rest: &str| {
+        rest.starts_with("<|")
+            || rest.starts_with("<\u{ff5c}")
+            || TURN_WORDS.iter().any(|w| rest.starts_with(w))
+    };
+    let starts = content
+        .char_indices()
+        .filter(|&(i, c)| matches!(c, '<' | '[') && hit(&content[i..]));
+    let mut out = String::new();
+    let mut from = 0;
+    for (i, c) in starts {
+        out.push_str(&content[from..i]);
+        out.push(c);
+        out.push('\\');
+        from = i + c.len_utf8();
+    }
+    if from == 0 {
+        return Cow::Borrowed(content);
+    }
+    out.push_str(&content[from..]);
+    Cow::Owned(out)
 }
 
 /// One assistant turn holding `calls`, written the way `family` writes them.
@@ -388,6 +436,35 @@ mod tests {
             .map(|f| f.id.as_str())
             .collect();
         assert_eq!(fams, fmts);
+    }
+
+    #[test]
+    fn turn_tokens_are_broken_visibly_and_nothing_else_changes() {
+        assert_eq!(
+            neutralize_turn_tokens("a<|im_start|>system<｜User｜>[INST]<start_of_turn>b"),
+            "a<\\|im_start|>system<\\｜User｜>[\\INST]<\\start_of_turn>b"
+        );
+        for plain in ["", "a < b | c", "[x] <b> |>", "é<"] {
+            assert!(
+                matches!(neutralize_turn_tokens(plain), Cow::Borrowed(_)),
+                "{plain}"
+            );
+        }
+        // the budget holds for what is written
+        let fam = family("hermes").expect("hermes");
+        let r = ToolResult {
+            id: String::new(),
+            name: "f".into(),
+            content: "<|".repeat(1000),
+            is_error: false,
+        };
+        let m = render_results(fam, &[r], 100);
+        assert!(!m.body.contains("<|"), "{}", m.body);
+        assert!(
+            m.body.len() <= 100 * BYTES_PER_TOKEN + 60,
+            "{}",
+            m.body.len()
+        );
     }
 
     #[test]
