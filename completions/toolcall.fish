@@ -1228,7 +1228,7 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l allow -d 'Run
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l deny -d 'Never run calls that match RULE (repeatable; deny wins over allow).' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l max-risk -d 'Never run calls whose risk is above LEVEL.' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l permissions -d 'Remembered permissions (JSON): always_allow, always_deny, allowed_patterns, denied_patterns. "Always" answers are saved here (merged under a lock with what other runs saved). Refused, as ssh refuses its files, when owned by another user or writable by group or others, when a symbolic link or not a regular file, or over 4 MiB.' -r -F
-complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l session-file -d 'Session cache (JSON): decisions remembered "for the session" are kept here between runs of one conversation. Checked, locked and merged as --permissions is.' -r -F
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l session-file -d 'Session cache (JSON): decisions remembered "for the session" are kept here between runs of one conversation.' -r -F
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l approval-timeout -d 'Seconds a person or the approver has to answer, 1 to 86400 (a day) [default: 300]' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l disable -d 'Never run TOOL (repeatable; a glob; wins over --enable)' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l enable -d 'Run only these tools (repeatable; globs)' -r
@@ -1457,7 +1457,7 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l allow -d 'Run
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l deny -d 'Never run calls that match RULE (repeatable; deny wins over allow).' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l max-risk -d 'Never run calls whose risk is above LEVEL.' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l permissions -d 'Remembered permissions (JSON): always_allow, always_deny, allowed_patterns, denied_patterns. "Always" answers are saved here (merged under a lock with what other runs saved). Refused, as ssh refuses its files, when owned by another user or writable by group or others, when a symbolic link or not a regular file, or over 4 MiB.' -r -F
-complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l session-file -d 'Session cache (JSON): decisions remembered "for the session" are kept here between runs of one conversation. Checked, locked and merged as --permissions is.' -r -F
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l session-file -d 'Session cache (JSON): decisions remembered "for the session" are kept here between runs of one conversation.' -r -F
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l approval-timeout -d 'Seconds a person or the approver has to answer, 1 to 86400 (a day) [default: 300]' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l disable -d 'Never run TOOL (repeatable; a glob; wins over --enable)' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l enable -d 'Run only these tools (repeatable; globs)' -r

@@ -123,9 +123,9 @@ pub struct ApprovalArgs {
     )]
     pub permissions: Option<PathBuf>,
 
-    /// Session cache (JSON): decisions remembered "for the session" are
-    /// kept here between runs of one conversation. Checked, locked and
-    /// merged as --permissions is.
+    /// Session cache (JSON): decisions remembered "for the session" are kept here between runs of one conversation.
+    ///
+    /// Checked, locked and merged as --permissions is.
     ///
     /// Example:
     ///
@@ -134,7 +134,7 @@ pub struct ApprovalArgs {
     pub session_file: Option<PathBuf>,
 
     /// Forget the session cache first.
-    #[arg(long)]
+    #[arg(hide_short_help = true, long)]
     pub clear_session: bool,
 
     /// Seconds a person or the approver has to answer, 1 to 86400 (a day)
@@ -152,7 +152,11 @@ pub struct ApprovalArgs {
 
     /// Never run tools of this x-toolcall.category (repeatable), e.g.
     /// terminal, network, files.
-    #[arg(long = "disable-category", value_name = "CATEGORY")]
+    #[arg(
+        hide_short_help = true,
+        long = "disable-category",
+        value_name = "CATEGORY"
+    )]
     pub disable_category: Vec<String>,
 }
 

@@ -163,7 +163,7 @@ pub struct RunArgs {
     /// enforce (no Landlock, or too old for it): its result is `failed`,
     /// "not run: --require-sandbox …". Without it such a tool runs
     /// unconfined after a warning on stderr.
-    #[arg(long)]
+    #[arg(hide_short_help = true, long)]
     pub require_sandbox: bool,
 }
 
