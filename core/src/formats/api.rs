@@ -8,7 +8,8 @@ use crate::config::Config;
 /// A format id, as `--format` takes it and records carry it.
 ///
 /// Ids are made only by the registry ([`super::ids`]), so every id names
-/// a known format; [`FormatId::lookup`] reads one from user input.
+/// a known format; `FormatId::lookup` (in the registry) reads one from user
+/// input.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct FormatId(&'static str);
 
@@ -21,22 +22,6 @@ impl FormatId {
     /// The id as text.
     pub const fn as_str(self) -> &'static str {
         self.0
-    }
-
-    /// The format named `name`: its id, or one of its other names (a model
-    /// name such as `qwen3`); ASCII case is ignored.
-    pub fn lookup(name: &str) -> Option<FormatId> {
-        super::registry::by_name(name).map(|f| f.id)
-    }
-
-    /// The format whose id is exactly `id`.
-    pub fn from_id(id: &str) -> Option<FormatId> {
-        super::FORMATS.iter().find(|f| f.id.0 == id).map(|f| f.id)
-    }
-
-    /// This format's descriptor.
-    pub fn format(self) -> &'static Format {
-        super::registry::get(self)
     }
 }
 
@@ -98,6 +83,10 @@ pub struct Format {
     pub lead: Option<Lead>,
     /// How its argument values are written.
     pub values: Values,
+    /// For a format that writes its bodies inside harmony's message headers
+    /// (`<|start|>assistant to=NAME<|message|>…`): how such a header goes
+    /// on, read by harmony's opener ([`HarmonyHeader`]).
+    pub harmony_header: Option<HarmonyHeader>,
     /// The prompt side: tools block, results and calls as the family writes
     /// them (`toolcall render`); `None` when there is none.
     pub render: Option<crate::render::Prompt>,
@@ -110,6 +99,12 @@ impl std::fmt::Debug for Format {
             .finish_non_exhaustive()
     }
 }
+
+/// How a harmony-style header goes on as another format's message:
+/// given the input, the header's recipient, whether it names a channel and
+/// where the message body starts (right after `<|message|>`), the probe's
+/// answer, or `None` when the message is not that format's.
+pub type HarmonyHeader = fn(&[u8], &str, bool, usize, &ProbeCx) -> Option<Probe>;
 
 /// A model that writes a format.
 #[derive(Clone, Copy, Debug)]

@@ -47,6 +47,7 @@ pub const FORMAT: Format = Format {
     doc_start: None,
     lead: None,
     values: Values::Json,
+    harmony_header: None,
     render: Some(crate::render::Prompt {
         models: "prompted models (JSON mode)",
         tools: crate::render::tools::json_prompted,

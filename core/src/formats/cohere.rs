@@ -53,6 +53,7 @@ pub const FORMAT: Format = Format {
     doc_start: None,
     lead: None,
     values: Values::Json,
+    harmony_header: None,
     render: Some(crate::render::Prompt {
         models: "Cohere Command R7B / Command A",
         tools: crate::render::tools::cohere,

@@ -99,6 +99,7 @@ pub const FORMAT: Format = Format {
     doc_start: None,
     lead: None,
     values: Values::TextUnlessDeclared,
+    harmony_header: None,
     render: Some(crate::render::Prompt {
         models: "DeepSeek V3.2 / V4",
         tools: crate::render::tools::deepseek_dsml,
@@ -644,8 +645,7 @@ impl BlockFormat for Dsml {
                         // a JSON object instead of parameters
                         // (`<｜DSML｜invoke name="f"> {"q": 1} </｜DSML｜invoke>`)
                         if !p.any_parameter {
-                            if let Some((m, after)) =
-                                super::shared::invoke::json_body(block, p.body)
+                            if let Some((m, after)) = super::shared::json::json_body(block, p.body)
                             {
                                 if after == start {
                                     p.arguments = m;

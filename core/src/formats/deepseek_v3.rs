@@ -63,6 +63,7 @@ pub const FORMAT: Format = Format {
     doc_start: None,
     lead: None,
     values: Values::Json,
+    harmony_header: None,
     render: Some(crate::render::Prompt {
         models: "DeepSeek V3 / R1",
         tools: crate::render::tools::deepseek_v3,

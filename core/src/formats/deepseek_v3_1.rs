@@ -46,6 +46,7 @@ pub const FORMAT: Format = Format {
     doc_start: None,
     lead: None,
     values: Values::Json,
+    harmony_header: None,
     render: Some(crate::render::Prompt {
         models: "DeepSeek V3.1 / V3.2-Exp",
         tools: crate::render::tools::deepseek_v3_1,

@@ -5,7 +5,7 @@
 //! invoke reader ([`crate::formats::shared::invoke`]); the wrapper may hold
 //! a JSON call object instead (a hermes body). Values are text, typed by the
 //! loose rule without a schema and by the schema with `--tools`. Tolerated
-//! as in [minimax-m2](crate::formats::minimax_m2): a missing
+//! as in `minimax-m2`: a missing
 //! `</parameter>`, `</invoke>` or wrapper close at the end of input. A stray
 //! `</dots_function_call>` is markup, and so is an opening wrapper followed
 //! by neither an invoke nor JSON.
@@ -37,6 +37,7 @@ pub const FORMAT: Format = Format {
     doc_start: None,
     lead: None,
     values: Values::Text,
+    harmony_header: None,
     render: Some(crate::render::Prompt {
         models: "rednote dots",
         tools: crate::render::tools::generic,

@@ -41,6 +41,7 @@ pub const FORMAT: Format = Format {
     doc_start: None,
     lead: None,
     values: Values::Json,
+    harmony_header: None,
     render: Some(crate::render::Prompt {
         models: "Baidu ERNIE 4.5",
         tools: crate::render::tools::generic,
@@ -92,7 +93,7 @@ pub const OPENER_STRAY_CLOSE: Opener = Opener {
     place: Place::Anywhere,
     rank: Rank::Late,
     also: &[],
-    probe: super::hermes::probe_stray_close,
+    probe: super::shared::stray::probe_tool_call_close,
 };
 
 /// A `</think>` outside any reasoning span (the template opened it) is

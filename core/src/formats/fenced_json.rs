@@ -17,6 +17,7 @@ pub const FORMAT: Format = Format {
     doc_start: None,
     lead: None,
     values: Values::Json,
+    harmony_header: None,
     render: Some(crate::render::Prompt {
         models: "prompted models (JSON fences)",
         tools: crate::render::tools::json_prompted,

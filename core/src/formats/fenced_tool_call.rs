@@ -22,6 +22,7 @@ pub const FORMAT: Format = Format {
     doc_start: None,
     lead: None,
     values: Values::Json,
+    harmony_header: None,
     render: Some(crate::render::Prompt {
         models: "prompted models (fenced tool_call blocks)",
         tools: crate::render::tools::fenced_tool_call,

@@ -29,6 +29,7 @@ pub const FORMAT: Format = Format {
     }),
     lead: None,
     values: Values::Json,
+    harmony_header: None,
     render: Some(crate::render::Prompt {
         models: "Llama 3.1 custom tools, Functionary v3.1",
         tools: crate::render::tools::functionary,

@@ -41,6 +41,7 @@ pub const FORMAT: Format = Format {
     }),
     lead: None,
     values: Values::Json,
+    harmony_header: None,
     render: Some(crate::render::Prompt {
         models: "Functionary v3.2",
         tools: crate::render::tools::functionary_v3_2,

@@ -12,7 +12,7 @@
 //! * **Gemini REST JSON** `{"functionCall": {"name", "args"}}` is read by the
 //!   bare JSON format (forced `--format gemini-function-call` accepts it).
 //! * **Gemma 2/3** ```` ```tool_code ```` fences holding `print(NAME(k=v))`
-//!   or `NAME(k=v)` are read by [`super::fenced`] with the pythonic parser.
+//!   or `NAME(k=v)` are read by the code-fence opener with the pythonic parser.
 //!
 //! Tolerated: braces, commas and colons inside delimited strings, either
 //! delimiter under either marker, JSON-quoted strings and keys, a missing
@@ -63,6 +63,7 @@ pub const FORMAT: Format = Format {
     doc_start: None,
     lead: None,
     values: Values::Json,
+    harmony_header: None,
     render: Some(crate::render::Prompt {
         models: "FunctionGemma",
         tools: crate::render::tools::gemini,

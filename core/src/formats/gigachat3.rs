@@ -49,6 +49,7 @@ pub const FORMAT: Format = Format {
     doc_start: None,
     lead: None,
     values: Values::Json,
+    harmony_header: None,
     render: Some(crate::render::Prompt {
         models: "GigaChat 3.1",
         tools: crate::render::tools::generic,

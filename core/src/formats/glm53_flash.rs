@@ -27,6 +27,7 @@ pub const FORMAT: Format = Format {
     doc_start: None,
     lead: None,
     values: Values::Json,
+    harmony_header: None,
     render: Some(crate::render::Prompt {
         models: "GLM-5.3-Flash",
         tools: crate::render::tools::generic,

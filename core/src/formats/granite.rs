@@ -51,6 +51,7 @@ pub const FORMAT: Format = Format {
     doc_start: None,
     lead: None,
     values: Values::Json,
+    harmony_header: None,
     render: Some(crate::render::Prompt {
         models: "IBM Granite 3.x",
         tools: crate::render::tools::granite,

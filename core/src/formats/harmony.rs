@@ -69,6 +69,7 @@ pub const FORMAT: Format = Format {
     doc_start: None,
     lead: None,
     values: Values::Json,
+    harmony_header: None,
     render: Some(crate::render::Prompt {
         models: "OpenAI gpt-oss",
         tools: crate::render::tools::harmony,
@@ -250,12 +251,13 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
     let header_len = m + MESSAGE.len();
     let h = read_header(&input[..m]);
     if let Some(r) = &h.recipient {
-        // Muse Glimmer writes harmony's headers around its own bodies
-        if cx.cfg.allows(ids::MUSE_GLIMMER) {
-            if let Some(p) =
-                super::muse_glimmer::after_header(input, r, h.channel.is_some(), header_len, cx)
-            {
-                return p;
+        // formats that write harmony's headers around their own bodies
+        // (Muse Glimmer) say how such a header goes on
+        for f in super::FORMATS {
+            if let Some(after) = f.harmony_header.filter(|_| cx.cfg.allows(f.id)) {
+                if let Some(p) = after(input, r, h.channel.is_some(), header_len, cx) {
+                    return p;
+                }
             }
         }
         if !NOT_TOOLS.contains(&r.as_str()) {

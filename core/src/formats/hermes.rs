@@ -9,6 +9,7 @@
 //! bodies, arrays of calls, and `</tool_call>` inside string arguments.
 
 use super::shared::json::{json_block, json_calls_end, plain_block, JsonThenClose};
+use super::shared::stray::probe_tool_call_close;
 use super::shared::tag::tag_then_body;
 use super::shared::tagged::{json_after, TaggedJson};
 use super::Model;
@@ -67,6 +68,7 @@ pub const FORMAT: Format = Format {
     doc_start: None,
     lead: None,
     values: Values::Json,
+    harmony_header: None,
     render: Some(crate::render::Prompt {
         models: "Qwen 2.5 / Qwen 3, Hermes 2 Pro / 3",
         tools: crate::render::tools::hermes,
@@ -157,22 +159,8 @@ pub const OPENER_STRAY_CLOSE: Opener = Opener {
     place: Place::Anywhere,
     rank: Rank::Normal,
     also: &[ids::QWEN3_CODER_XML, ids::GLM4_MOE],
-    probe: probe_stray_close,
+    probe: probe_tool_call_close,
 };
-
-/// A `</tool_call>` outside a block: markup, or text after a `<tool_call>`
-/// left as text (see [`OPENER_STRAY_CLOSE`]).
-pub fn probe_stray_close(_: &[u8], cx: &ProbeCx) -> Probe {
-    let opener = |l: &[u8]| {
-        let l = l.strip_suffix(b">").unwrap_or(l);
-        l.eq_ignore_ascii_case(b"<tool_call")
-    };
-    if cx.declined.is_some_and(opener) {
-        Probe::NotMarker
-    } else {
-        Probe::Match(Action::Markup { len: 12 })
-    }
-}
 
 /// The closing tag matching the opener spelling at the start of `block`.
 fn close_for(block: &[u8]) -> &'static [u8] {

@@ -52,6 +52,7 @@ pub const FORMAT: Format = Format {
     doc_start: None,
     lead: None,
     values: Values::Text,
+    harmony_header: None,
     render: Some(crate::render::Prompt {
         models: "Tencent Hunyuan v4",
         tools: crate::render::tools::generic,

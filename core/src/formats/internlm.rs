@@ -38,6 +38,7 @@ pub const FORMAT: Format = Format {
     doc_start: None,
     lead: None,
     values: Values::Json,
+    harmony_header: None,
     render: Some(crate::render::Prompt {
         models: "InternLM 2.5",
         tools: crate::render::tools::internlm,

@@ -4,13 +4,13 @@
 //!
 //! GLM's call grammar (the function name, then key/value tag pairs) under
 //! the family's own wrapper, read by the same pair reader
-//! ([`crate::formats::glm4_moe::PairTags`]). Values are text: typed by the
+//! ([`crate::formats::shared::pairs::PairTags`]). Values are text: typed by the
 //! loose rule without a schema, by the schema with `--tools`. Tolerated as
-//! in [glm4-moe](crate::formats::glm4_moe): a missing value close, the
+//! by [the pair reader](crate::formats::shared::pairs): a missing value close, the
 //! call's close missing at the end of input. A stray closing wrapper is
 //! markup, and so is an opening one followed by no name.
 
-use super::glm4_moe::{markup_unless_more, name_after_token, Glm, PairTags};
+use super::shared::pairs::{markup_unless_more, name_after_token, PairTags, Pairs};
 use super::{ids, Rank, Values};
 use super::{Action, Format, Opener, Probe, ProbeCx};
 use crate::formats::Place;
@@ -41,6 +41,7 @@ pub const FORMAT: Format = Format {
     doc_start: None,
     lead: None,
     values: Values::Text,
+    harmony_header: None,
     render: Some(crate::render::Prompt {
         models: "IQuest-Coder-V2",
         tools: crate::render::tools::generic,
@@ -74,14 +75,14 @@ pub const Q1_TAGS: PairTags = PairTags {
 };
 
 /// The block format of IQuest-Coder-V2's calls.
-pub static IQUEST_CODER: Glm = Glm::new(&CODER_TAGS);
+pub static IQUEST_CODER: Pairs = Pairs::new(&CODER_TAGS);
 
 /// The block format of IQuest Q1's calls.
-pub static IQUEST_Q1: Glm = Glm::new(&Q1_TAGS);
+pub static IQUEST_Q1: Pairs = Pairs::new(&Q1_TAGS);
 
 /// A wrapper then a name: a call read by `glm`; anything else leaves the
 /// wrapper as markup.
-fn probe_wrapper(i: &[u8], cx: &ProbeCx, open: &[u8], glm: &'static Glm) -> Probe {
+fn probe_wrapper(i: &[u8], cx: &ProbeCx, open: &[u8], glm: &'static Pairs) -> Probe {
     name_after_token(i, cx, open.len(), glm, |s| {
         markup_unless_more(i, cx, open.len(), s)
     })

@@ -27,6 +27,7 @@ pub const FORMAT: Format = Format {
     doc_start: None,
     lead: None,
     values: Values::Json,
+    harmony_header: None,
     render: Some(crate::render::Prompt {
         models: "AI21 Jamba 1.5 / 1.6, Tencent Hunyuan-A13B",
         tools: crate::render::tools::hunyuan_a13b,

@@ -3,13 +3,13 @@
 //!
 //! GLM's call grammar (the function name, then key/value tag pairs) with
 //! the `ifm|` tokens, read by the same pair reader
-//! ([`crate::formats::glm4_moe::PairTags`]); an optional
+//! ([`crate::formats::shared::pairs::PairTags`]); an optional
 //! `<ifm|arg_type>` element between a key and its value declares the
 //! value's type (a declared `string` is the text as written). A call may
 //! hold a JSON call object instead (a hermes body). The wrapper is markup
 //! when a call follows it; stray closing tags are markup.
 
-use super::glm4_moe::{markup_unless_more, name_after_token, Glm, PairTags};
+use super::shared::pairs::{markup_unless_more, name_after_token, PairTags, Pairs};
 use super::shared::tagged::{json_after, TaggedJson};
 use super::{ids, Rank, Values};
 use super::{Action, Format, Opener, Probe, ProbeCx};
@@ -44,6 +44,7 @@ pub const FORMAT: Format = Format {
     doc_start: None,
     lead: None,
     values: Values::Text,
+    harmony_header: None,
     render: Some(crate::render::Prompt {
         models: "K2-V3",
         tools: crate::render::tools::generic,
@@ -71,7 +72,7 @@ pub const PAIR_TAGS: PairTags = PairTags {
 };
 
 /// The block format of a name with key/value pairs.
-pub static K2_V3: Glm = Glm::new(&PAIR_TAGS);
+pub static K2_V3: Pairs = Pairs::new(&PAIR_TAGS);
 
 /// The block format of a JSON call object.
 pub static K2_V3_JSON: TaggedJson = TaggedJson::strong(ids::K2_V3, CLOSE);

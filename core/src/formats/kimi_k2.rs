@@ -70,6 +70,7 @@ pub const FORMAT: Format = Format {
     doc_start: None,
     lead: None,
     values: Values::Json,
+    harmony_header: None,
     render: Some(crate::render::Prompt {
         models: "Moonshot Kimi K2",
         tools: crate::render::tools::kimi_k2,

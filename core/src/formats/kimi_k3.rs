@@ -54,6 +54,7 @@ pub const FORMAT: Format = Format {
     doc_start: None,
     lead: None,
     values: Values::Text,
+    harmony_header: None,
     render: Some(crate::render::Prompt {
         models: "Moonshot Kimi K3",
         tools: crate::render::tools::kimi_k3,

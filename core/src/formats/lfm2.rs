@@ -1,6 +1,6 @@
 //! `lfm2`: Liquid LFM2 / LFM2.5, `<|tool_call_start|>[f(a=1), g()]<|tool_call_end|>`.
 //!
-//! The body is a pythonic call list (parsed by [`super::pythonic`]); a JSON
+//! The body is a pythonic call list (parsed by [`crate::formats::shared::python`]); a JSON
 //! array of `{"name", "arguments"}` objects is accepted too. Text usually
 //! follows the closing marker. Tolerated: a missing closing marker, a single
 //! call without list brackets, strings holding `]`, `)` or raw newlines,
@@ -28,6 +28,7 @@ pub const FORMAT: Format = Format {
     doc_start: None,
     lead: None,
     values: Values::Json,
+    harmony_header: None,
     render: Some(crate::render::Prompt {
         models: "Liquid LFM2",
         tools: crate::render::tools::lfm2,

@@ -31,6 +31,7 @@ pub const FORMAT: Format = Format {
     doc_start: None,
     lead: None,
     values: Values::Json,
+    harmony_header: None,
     render: Some(crate::render::Prompt {
         models: "Llama 3.1 / 3.2 / 3.3 JSON tool calling",
         tools: crate::render::tools::llama3_json,

@@ -41,6 +41,7 @@ pub const FORMAT: Format = Format {
     doc_start: None,
     lead: None,
     values: Values::Json,
+    harmony_header: None,
     render: Some(crate::render::Prompt {
         models: "Llama 3.1 built-in tools",
         tools: crate::render::tools::llama_python_tag,

@@ -5,11 +5,11 @@
 //!
 //! A JSON body is a hermes body (object, array, string arguments, OpenAI
 //! shape…); only the tag differs. A name is read as GLM reads its calls,
-//! with LongCat's tags ([`crate::formats::glm4_moe::PairTags`]). A missing
+//! with LongCat's tags ([`crate::formats::shared::pairs::PairTags`]). A missing
 //! closing tag at end of input is tolerated; a stray `</longcat_tool_call>`
 //! is markup, and so is an opening tag followed by neither.
 
-use super::glm4_moe::{name_after_token, Glm, PairTags};
+use super::shared::pairs::{name_after_token, PairTags, Pairs};
 use super::{ids, Rank, Values};
 use super::{Action, Format, Opener, Probe, ProbeCx};
 use crate::formats::Place;
@@ -33,6 +33,7 @@ pub const FORMAT: Format = Format {
     doc_start: None,
     lead: None,
     values: Values::Json,
+    harmony_header: None,
     render: Some(crate::render::Prompt {
         models: "Meituan LongCat",
         tools: crate::render::tools::generic,
@@ -59,7 +60,7 @@ pub const PAIR_TAGS: PairTags = PairTags {
 };
 
 /// The block format of a name with key/value pairs.
-pub static LONGCAT_PAIRS: Glm = Glm::new(&PAIR_TAGS);
+pub static LONGCAT_PAIRS: Pairs = Pairs::new(&PAIR_TAGS);
 
 /// `<longcat_tool_call>`.
 pub const OPENER: Opener = Opener {

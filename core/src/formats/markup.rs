@@ -3,6 +3,7 @@
 //! They delimit no call or reasoning, but leaving them in the text would leak
 //! template tokens to the user, so they become `markup` segments.
 
+use super::shared::stray::probe_tokens;
 use super::Rank;
 use super::{Action, Opener, Probe, ProbeCx};
 use crate::formats::Place;
@@ -74,23 +75,6 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
     match probe_chatml_header(input, cx) {
         Probe::NotMarker => probe_tokens(input, TOKENS, cx),
         p => p,
-    }
-}
-
-/// Markup when `input` starts with one of `tokens`; waits while it may.
-pub(crate) fn probe_tokens(input: &[u8], tokens: &[&[u8]], cx: &ProbeCx) -> Probe {
-    let mut partial = false;
-    for t in tokens {
-        match scan::prefix(input, t) {
-            Prefix::Full => return Probe::Match(Action::Markup { len: t.len() }),
-            Prefix::Partial => partial = true,
-            Prefix::No => {}
-        }
-    }
-    if partial && !cx.eof {
-        Probe::NeedMore
-    } else {
-        Probe::NotMarker
     }
 }
 

@@ -49,6 +49,7 @@ pub const FORMAT: Format = Format {
     doc_start: None,
     lead: None,
     values: Values::Text,
+    harmony_header: None,
     render: Some(crate::render::Prompt {
         models: "MiniCPM 5",
         tools: crate::render::tools::generic,

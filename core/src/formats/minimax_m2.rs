@@ -50,6 +50,7 @@ pub const FORMAT: Format = Format {
     doc_start: None,
     lead: None,
     values: Values::Text,
+    harmony_header: None,
     render: Some(crate::render::Prompt {
         models: "MiniMax-M2",
         tools: crate::render::tools::minimax_m2,

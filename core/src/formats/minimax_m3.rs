@@ -50,6 +50,7 @@ pub const FORMAT: Format = Format {
         probe: |i, cx| after_token(i, NS.len(), cx),
     }),
     values: Values::Text,
+    harmony_header: None,
     render: Some(crate::render::Prompt {
         models: "MiniMax M3",
         tools: crate::render::tools::generic,

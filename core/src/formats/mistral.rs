@@ -61,6 +61,7 @@ pub const FORMAT: Format = Format {
     doc_start: None,
     lead: None,
     values: Values::Json,
+    harmony_header: None,
     render: Some(crate::render::Prompt {
         models: "Mistral (v11+ tokenizers)",
         tools: crate::render::tools::mistral,

@@ -12,8 +12,8 @@
 //! `<|start|>assistant` in the prompt); one to `user` is text; one to a tool
 //! holds `<atem:function_calls>` with MiniMax-M2-style invokes under the
 //! `atem:` prefix, read by the shared invoke reader. `<|start|>` headers are
-//! read by [harmony](crate::formats::harmony)'s opener, which hands these
-//! messages here. Parameter values are JSON when they parse as JSON
+//! read by harmony's opener, which hands these messages here through
+//! [`Format::harmony_header`]. Parameter values are JSON when they parse as JSON
 //! (`42`, `null`, `"Paris"`), else the text. A name written twice around a
 //! dot (`get_weather.get_weather`, the namespace the template repeats) is
 //! the name once. `<|eom|>` and `<|eot|>` are markup. A header whose
@@ -49,6 +49,7 @@ pub const FORMAT: Format = Format {
     doc_start: None,
     lead: None,
     values: Values::Text,
+    harmony_header: Some(after_header),
     render: Some(crate::render::Prompt {
         models: "Muse Glimmer",
         tools: crate::render::tools::generic,

@@ -23,6 +23,7 @@ pub const FORMAT: Format = Format {
     doc_start: None,
     lead: None,
     values: Values::Json,
+    harmony_header: None,
     render: Some(crate::render::Prompt {
         models: "NVIDIA Llama-Nemotron (Llama 3.3 Nemotron Super v1.5)",
         tools: crate::render::tools::nemotron,

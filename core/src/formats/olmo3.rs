@@ -31,6 +31,7 @@ pub const FORMAT: Format = Format {
     doc_start: None,
     lead: None,
     values: Values::Json,
+    harmony_header: None,
     render: Some(crate::render::Prompt {
         models: "AllenAI OLMo 3",
         tools: crate::render::tools::olmo3,

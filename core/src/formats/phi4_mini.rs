@@ -35,6 +35,7 @@ pub const FORMAT: Format = Format {
     doc_start: None,
     lead: None,
     values: Values::Json,
+    harmony_header: None,
     render: Some(crate::render::Prompt {
         models: "Phi-4-mini",
         tools: crate::render::tools::phi4_mini,

@@ -43,6 +43,7 @@ pub const FORMAT: Format = Format {
     doc_start: None,
     lead: None,
     values: Values::Json,
+    harmony_header: None,
     render: Some(crate::render::Prompt {
         models: "Preferred Networks PLaMo 3",
         tools: crate::render::tools::generic,

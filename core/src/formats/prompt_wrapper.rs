@@ -58,6 +58,7 @@ pub const FORMAT: Format = Format {
     doc_start: None,
     lead: None,
     values: Values::Json,
+    harmony_header: None,
     render: Some(crate::render::Prompt {
         models: "LM Studio's default tool prompt",
         tools: crate::render::tools::generic,

@@ -64,6 +64,7 @@ pub const FORMAT: Format = Format {
     }),
     lead: None,
     values: Values::Json,
+    harmony_header: None,
     render: Some(crate::render::Prompt {
         models: "Llama 3.2 / Llama 4 pythonic",
         tools: crate::render::tools::pythonic,

@@ -75,6 +75,7 @@ pub const FORMAT: Format = Format {
     doc_start: None,
     lead: None,
     values: Values::Text,
+    harmony_header: None,
     render: Some(crate::render::Prompt {
         models: "Qwen3-Coder, Qwen3.5",
         tools: crate::render::tools::qwen3_coder,

@@ -1,7 +1,7 @@
 //! `sarashina`: SB Intuitions Sarashina, an optional `<|tool_calls|>` then a
 //! Python-literal list of dicts: `[{'name': 'f', 'arguments': {'q': 'x'}}]`.
 //!
-//! The body is read by the Python-literal parser of [`super::pythonic`]
+//! The body is read by the Python-literal parser of [`crate::formats::shared::python`]
 //! (single quotes, `True/False/None`, tuples); JSON bodies work too. After
 //! the marker the body is strong evidence. Without it, a line that starts
 //! with `[{'` is held back and is a call only when the whole value has the
@@ -27,6 +27,7 @@ pub const FORMAT: Format = Format {
     doc_start: None,
     lead: None,
     values: Values::Json,
+    harmony_header: None,
     render: Some(crate::render::Prompt {
         models: "SB Intuitions Sarashina",
         tools: crate::render::tools::generic,

@@ -46,6 +46,7 @@ pub const FORMAT: Format = Format {
     doc_start: None,
     lead: None,
     values: Values::Text,
+    harmony_header: None,
     render: Some(crate::render::Prompt {
         models: "ByteDance Seed-OSS",
         tools: crate::render::tools::seed_oss,

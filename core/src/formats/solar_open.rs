@@ -3,13 +3,13 @@
 //!
 //! A call is the function name, then one key/value element per argument;
 //! the shape of GLM's calls with other tokens, read by the same pair reader
-//! ([`crate::formats::glm4_moe::PairTags`]). Values are text: typed by the
+//! ([`crate::formats::shared::pairs::PairTags`]). Values are text: typed by the
 //! loose rule without a schema, by the schema with `--tools`. Tolerated as
-//! in [glm4-moe](crate::formats::glm4_moe): a missing value close, the
+//! by [the pair reader](crate::formats::shared::pairs): a missing value close, the
 //! call's close missing at the end of input; a stray `<|tool_call:end|>` is
 //! markup, and so is `<|tool_call:start|>` followed by no name.
 
-use super::glm4_moe::{markup_unless_more, name_after_token, Glm, PairTags};
+use super::shared::pairs::{markup_unless_more, name_after_token, PairTags, Pairs};
 use super::{ids, Rank, Values};
 use super::{Action, Format, Opener, Probe, ProbeCx};
 use crate::formats::Place;
@@ -32,6 +32,7 @@ pub const FORMAT: Format = Format {
     doc_start: None,
     lead: None,
     values: Values::Text,
+    harmony_header: None,
     render: Some(crate::render::Prompt {
         models: "Upstage Solar Open 2",
         tools: crate::render::tools::generic,
@@ -57,7 +58,7 @@ pub const PAIR_TAGS: PairTags = PairTags {
 };
 
 /// The block format.
-pub static SOLAR_OPEN: Glm = Glm::new(&PAIR_TAGS);
+pub static SOLAR_OPEN: Pairs = Pairs::new(&PAIR_TAGS);
 
 /// `<|tool_call:start|>` then a name.
 pub const OPENER: Opener = Opener {

@@ -42,6 +42,7 @@ pub const FORMAT: Format = Format {
     doc_start: None,
     lead: None,
     values: Values::Text,
+    harmony_header: None,
     render: Some(crate::render::Prompt {
         models: "StepFun Step-3",
         tools: crate::render::tools::generic,

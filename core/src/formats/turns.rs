@@ -330,7 +330,7 @@ fn probe_bracket(input: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 fn closer(input: &[u8], cx: &ProbeCx) -> Probe {
-    super::markup::probe_tokens(input, CLOSERS, cx)
+    super::shared::stray::probe_tokens(input, CLOSERS, cx)
 }
 
 /// The opening words of the tool sections chat templates write, when they

@@ -20,6 +20,7 @@ pub const FORMAT: Format = Format {
     doc_start: None,
     lead: None,
     values: Values::Json,
+    harmony_header: None,
     render: Some(crate::render::Prompt {
         models: "Salesforce xLAM-2 (Llama-based)",
         tools: crate::render::tools::xlam,

@@ -11,10 +11,9 @@ use std::time::{Duration, Instant};
 
 use super::edits::Edit;
 use super::text::{
-    control_escape, curly_at, ident_len, is_ident_start, is_unicode_ellipsis, non_ascii_space,
-    skip_json_ws, Curly, Space,
+    control_escape, curly_at, fence_body_start, ident_len, is_ident_start, is_unicode_ellipsis,
+    non_ascii_space, skip_json_ws, Curly, Space,
 };
-use super::top::fence_body_start;
 use super::{Repair, RepairKind, RepairOptions, CODE_BUDGET, CODE_HOPELESS};
 
 /// Why the parser gave up, before line and column are computed.
