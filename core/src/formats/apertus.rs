@@ -39,15 +39,36 @@ pub const FORMAT: Format = Format {
     lead: None,
     values: Values::Json,
     harmony_header: None,
+    unmarked: false,
     render: Some(crate::render::Prompt {
         models: "Swiss AI Apertus",
         tools: crate::render::tools::apertus,
         tools_source: crate::render::Source::Template,
         result: crate::render::results::apertus,
         result_source: crate::render::Source::Template,
-        call: crate::render::calls::apertus,
+        call: write_calls,
     }),
 };
+
+/// `apertus`: `<|tools_prefix|>[{"NAME": {args}}]<|tools_suffix|>`.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::args;
+    use crate::render::text::json_spaced;
+    use serde_json::{Map, Value};
+
+    let items: Vec<Value> = calls
+        .iter()
+        .map(|c| {
+            let mut m = Map::new();
+            m.insert(c.name.clone(), args(c));
+            Value::Object(m)
+        })
+        .collect();
+    format!(
+        "<|tools_prefix|>{}<|tools_suffix|>",
+        json_spaced(&Value::Array(items))
+    )
+}
 
 const WRAP: Wrap = Wrap {
     open_len: 16,

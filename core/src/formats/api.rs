@@ -87,6 +87,9 @@ pub struct Format {
     /// (`<|start|>assistant to=NAME<|message|>…`): how such a header goes
     /// on, read by harmony's opener ([`HarmonyHeader`]).
     pub harmony_header: Option<HarmonyHeader>,
+    /// Its calls carry no marker (a bare JSON value): a `{` in the middle
+    /// of a line of prose is inline JSON, not a call to run.
+    pub unmarked: bool,
     /// The prompt side: tools block, results and calls as the family writes
     /// them (`toolcall render`); `None` when there is none.
     pub render: Option<crate::render::Prompt>,

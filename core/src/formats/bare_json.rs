@@ -48,15 +48,26 @@ pub const FORMAT: Format = Format {
     lead: None,
     values: Values::Json,
     harmony_header: None,
+    unmarked: true,
     render: Some(crate::render::Prompt {
         models: "prompted models (JSON mode)",
         tools: crate::render::tools::json_prompted,
         tools_source: crate::render::Source::Ours,
         result: crate::render::results::bare_json,
         result_source: crate::render::Source::Ours,
-        call: crate::render::calls::bare_json,
+        call: write_calls,
     }),
 };
+
+/// `bare-json`: one `{"name", "arguments"}` object per line.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::{each, obj};
+    use crate::render::text::json_spaced;
+
+    each(calls, "\n", |_, c| {
+        json_spaced(&obj("name", c, "arguments"))
+    })
+}
 
 /// The bare JSON block format.
 pub struct BareJson;

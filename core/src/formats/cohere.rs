@@ -54,15 +54,41 @@ pub const FORMAT: Format = Format {
     lead: None,
     values: Values::Json,
     harmony_header: None,
+    unmarked: false,
     render: Some(crate::render::Prompt {
         models: "Cohere Command R7B / Command A",
         tools: crate::render::tools::cohere,
         tools_source: crate::render::Source::Template,
         result: crate::render::results::cohere,
         result_source: crate::render::Source::Template,
-        call: crate::render::calls::cohere,
+        call: write_calls,
     }),
 };
+
+/// `cohere` (Command R7B / Command A): `<|START_ACTION|>` JSON array
+/// `<|END_ACTION|>`, objects with `tool_call_id`, `tool_name`, `parameters`.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::args;
+    use crate::render::text::json_spaced;
+    use serde_json::{json, Value};
+
+    let items: Vec<Value> = calls
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            json!({
+                "tool_call_id": c.id.clone().unwrap_or_else(|| i.to_string()),
+                "tool_name": c.name,
+                "parameters": args(c),
+            })
+        })
+        .collect();
+    let body: Vec<String> = items
+        .iter()
+        .map(|v| format!("    {}", json_spaced(v)))
+        .collect();
+    format!("<|START_ACTION|>[\n{}\n]<|END_ACTION|>", body.join(",\n"))
+}
 
 /// The `<|START_ACTION|>` block.
 pub struct CohereAction;

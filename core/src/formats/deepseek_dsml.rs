@@ -100,15 +100,41 @@ pub const FORMAT: Format = Format {
     lead: None,
     values: Values::TextUnlessDeclared,
     harmony_header: None,
+    unmarked: false,
     render: Some(crate::render::Prompt {
         models: "DeepSeek V3.2 / V4",
         tools: crate::render::tools::deepseek_dsml,
         tools_source: crate::render::Source::Template,
         result: crate::render::results::deepseek_dsml,
         result_source: crate::render::Source::Template,
-        call: crate::render::calls::deepseek_dsml,
+        call: write_calls,
     }),
 };
+
+/// `deepseek-dsml` (V3.2): `<｜DSML｜invoke>` elements; strings raw with
+/// `string="true"`, other values as JSON with `string="false"`.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::each;
+    use crate::render::text::json_compact;
+    use serde_json::Value;
+
+    let body = each(calls, "\n", |_, c| {
+        let mut s = format!("<｜DSML｜invoke name=\"{}\">\n", c.name);
+        for (k, v) in &c.arguments {
+            let (string, text) = match v {
+                // the parser keeps a string="true" value verbatim
+                Value::String(t) => ("true", t.clone()),
+                other => ("false", json_compact(other)),
+            };
+            s.push_str(&format!(
+                "<｜DSML｜parameter name=\"{k}\" string=\"{string}\">{text}</｜DSML｜parameter>\n"
+            ));
+        }
+        s.push_str("</｜DSML｜invoke>");
+        s
+    });
+    format!("<｜DSML｜function_calls>\n{body}\n</｜DSML｜function_calls>")
+}
 
 const DSML: &[u8] = "｜DSML｜".as_bytes();
 const OPEN: &[u8] = "<｜DSML｜".as_bytes();

@@ -64,15 +64,31 @@ pub const FORMAT: Format = Format {
     lead: None,
     values: Values::Json,
     harmony_header: None,
+    unmarked: false,
     render: Some(crate::render::Prompt {
         models: "DeepSeek V3 / R1",
         tools: crate::render::tools::deepseek_v3,
         tools_source: crate::render::Source::Approximate,
         result: crate::render::results::deepseek_v3,
         result_source: crate::render::Source::Template,
-        call: crate::render::calls::deepseek_v3,
+        call: write_calls,
     }),
 };
+
+/// `deepseek-v3`: `function<｜tool▁sep｜>NAME` and a ```` ```json ```` fence.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::{args, each};
+    use crate::render::text::json_compact;
+
+    let body = each(calls, "\n", |_, c| {
+        format!(
+            "<｜tool▁call▁begin｜>function<｜tool▁sep｜>{}\n```json\n{}\n```<｜tool▁call▁end｜>",
+            c.name,
+            json_compact(&args(c))
+        )
+    });
+    format!("<｜tool▁calls▁begin｜>{body}<｜tool▁calls▁end｜>")
+}
 
 /// `<｜tool▁calls▁begin｜>`.
 pub const SECTION_BEGIN: &[u8] = "<｜tool▁calls▁begin｜>".as_bytes();

@@ -47,12 +47,28 @@ pub const FORMAT: Format = Format {
     lead: None,
     values: Values::Json,
     harmony_header: None,
+    unmarked: false,
     render: Some(crate::render::Prompt {
         models: "DeepSeek V3.1 / V3.2-Exp",
         tools: crate::render::tools::deepseek_v3_1,
         tools_source: crate::render::Source::Approximate,
         result: crate::render::results::deepseek_v3_1,
         result_source: crate::render::Source::Template,
-        call: crate::render::calls::deepseek_v3_1,
+        call: write_calls,
     }),
 };
+
+/// `deepseek-v3.1`: `NAME<｜tool▁sep｜>{args}`.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::{args, each};
+    use crate::render::text::json_compact;
+
+    let body = each(calls, "", |_, c| {
+        format!(
+            "<｜tool▁call▁begin｜>{}<｜tool▁sep｜>{}<｜tool▁call▁end｜>",
+            c.name,
+            json_compact(&args(c))
+        )
+    });
+    format!("<｜tool▁calls▁begin｜>{body}<｜tool▁calls▁end｜>")
+}

@@ -38,15 +38,26 @@ pub const FORMAT: Format = Format {
     lead: None,
     values: Values::Text,
     harmony_header: None,
+    unmarked: false,
     render: Some(crate::render::Prompt {
         models: "rednote dots",
         tools: crate::render::tools::generic,
         tools_source: crate::render::Source::Generic,
         result: crate::render::results::tool_response,
         result_source: crate::render::Source::Generic,
-        call: crate::render::calls::dots,
+        call: write_calls,
     }),
 };
+
+/// `dots`: MiniMax-M2's invokes inside `<dots_function_call>`.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::invokes;
+
+    format!(
+        "<dots_function_call>{}</dots_function_call>",
+        invokes(calls)
+    )
+}
 
 const OPEN: &[u8] = b"<dots_function_call>";
 const CLOSE: &[u8] = b"</dots_function_call>";

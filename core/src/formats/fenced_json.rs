@@ -18,12 +18,27 @@ pub const FORMAT: Format = Format {
     lead: None,
     values: Values::Json,
     harmony_header: None,
+    unmarked: false,
     render: Some(crate::render::Prompt {
         models: "prompted models (JSON fences)",
         tools: crate::render::tools::json_prompted,
         tools_source: crate::render::Source::Ours,
         result: crate::render::results::fenced_json,
         result_source: crate::render::Source::Ours,
-        call: crate::render::calls::fenced_json,
+        call: write_calls,
     }),
 };
+
+/// `fenced-json`: a ```` ```json ```` fence holding `{"name", "arguments"}`.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::obj;
+    use crate::render::text::json_indent;
+    use serde_json::Value;
+
+    let v = if calls.len() == 1 {
+        obj("name", &calls[0], "arguments")
+    } else {
+        Value::Array(calls.iter().map(|c| obj("name", c, "arguments")).collect())
+    };
+    format!("```json\n{}\n```", json_indent(&v, 2))
+}

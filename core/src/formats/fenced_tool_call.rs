@@ -23,12 +23,26 @@ pub const FORMAT: Format = Format {
     lead: None,
     values: Values::Json,
     harmony_header: None,
+    unmarked: false,
     render: Some(crate::render::Prompt {
         models: "prompted models (fenced tool_call blocks)",
         tools: crate::render::tools::fenced_tool_call,
         tools_source: crate::render::Source::Ours,
         result: crate::render::results::fenced,
         result_source: crate::render::Source::Ours,
-        call: crate::render::calls::fenced_tool_call,
+        call: write_calls,
     }),
 };
+
+/// `fenced-tool-call`: a ```` ```tool_call ```` fence with `tool`/`parameters`.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::{each, obj};
+    use crate::render::text::json_spaced;
+
+    each(calls, "\n", |_, c| {
+        format!(
+            "```tool_call\n{}\n```",
+            json_spaced(&obj("tool", c, "parameters"))
+        )
+    })
+}

@@ -30,15 +30,26 @@ pub const FORMAT: Format = Format {
     lead: None,
     values: Values::Json,
     harmony_header: None,
+    unmarked: false,
     render: Some(crate::render::Prompt {
         models: "Llama 3.1 custom tools, Functionary v3.1",
         tools: crate::render::tools::functionary,
         tools_source: crate::render::Source::Template,
         result: crate::render::results::ipython,
         result_source: crate::render::Source::Template,
-        call: crate::render::calls::functionary,
+        call: write_calls,
     }),
 };
+
+/// `functionary` (Llama 3.1 custom tools): `<function=NAME>{args}</function>`.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::{args, each};
+    use crate::render::text::json_compact;
+
+    each(calls, "", |_, c| {
+        format!("<function={}>{}</function>", c.name, json_compact(&args(c)))
+    })
+}
 
 /// Where a block's name lies and its JSON starts: `<function=NAME>`,
 /// `<function name="NAME">`, `<function=NAME={`, or `NAME{` with no opener.

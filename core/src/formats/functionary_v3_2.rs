@@ -42,15 +42,26 @@ pub const FORMAT: Format = Format {
     lead: None,
     values: Values::Json,
     harmony_header: None,
+    unmarked: false,
     render: Some(crate::render::Prompt {
         models: "Functionary v3.2",
         tools: crate::render::tools::functionary_v3_2,
         tools_source: crate::render::Source::Template,
         result: crate::render::results::functionary_v3_2,
         result_source: crate::render::Source::Template,
-        call: crate::render::calls::functionary_v3_2,
+        call: write_calls,
     }),
 };
+
+/// `functionary-v3.2`: `>>>NAME\n{args}` segments.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::{args, each};
+    use crate::render::text::json_spaced;
+
+    each(calls, "", |_, c| {
+        format!(">>>{}\n{}", c.name, json_spaced(&args(c)))
+    })
+}
 
 const MAX_NAME: usize = 128;
 

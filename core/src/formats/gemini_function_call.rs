@@ -64,15 +64,30 @@ pub const FORMAT: Format = Format {
     lead: None,
     values: Values::Json,
     harmony_header: None,
+    unmarked: false,
     render: Some(crate::render::Prompt {
         models: "FunctionGemma",
         tools: crate::render::tools::gemini,
         tools_source: crate::render::Source::Approximate,
         result: crate::render::results::gemini,
         result_source: crate::render::Source::Approximate,
-        call: crate::render::calls::gemini,
+        call: write_calls,
     }),
 };
+
+/// `gemini-function-call` (FunctionGemma):
+/// `<start_function_call>call:NAME{k:<escape>v<escape>}<end_function_call>`.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::{args, each, gemma_value};
+
+    each(calls, "", |_, c| {
+        format!(
+            "<start_function_call>call:{}{}<end_function_call>",
+            c.name,
+            gemma_value(&args(c))
+        )
+    })
+}
 
 /// The two marker pairs: (open, close).
 const GEMMA4: (&[u8], &[u8]) = (b"<|tool_call>", b"<tool_call|>");

@@ -50,15 +50,30 @@ pub const FORMAT: Format = Format {
     lead: None,
     values: Values::Json,
     harmony_header: None,
+    unmarked: false,
     render: Some(crate::render::Prompt {
         models: "GigaChat 3.1",
         tools: crate::render::tools::generic,
         tools_source: crate::render::Source::Generic,
         result: crate::render::results::tool_response,
         result_source: crate::render::Source::Generic,
-        call: crate::render::calls::gigachat3,
+        call: write_calls,
     }),
 };
+
+/// `gigachat3`: `<|function_call|>` and the call's JSON (GigaChat 3.1), one
+/// per call.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::{each, obj};
+    use crate::render::text::json_spaced;
+
+    each(calls, "", |_, c| {
+        format!(
+            "<|function_call|>{}",
+            json_spaced(&obj("name", c, "arguments"))
+        )
+    })
+}
 
 /// A call's block: no closing token.
 pub static GIGACHAT3: TaggedJson = TaggedJson::strong(ids::GIGACHAT3, b"");

@@ -68,15 +68,36 @@ pub const FORMAT: Format = Format {
     lead: None,
     values: Values::Text,
     harmony_header: None,
+    unmarked: false,
     render: Some(crate::render::Prompt {
         models: "GLM-4.5 / 4.6 / 4.7",
         tools: crate::render::tools::glm4_moe,
         tools_source: crate::render::Source::Template,
         result: crate::render::results::glm,
         result_source: crate::render::Source::Template,
-        call: crate::render::calls::glm4_moe,
+        call: write_calls,
     }),
 };
+
+/// `glm4-moe` (GLM-4.5/4.6 layout): name, then `<arg_key>`/`<arg_value>` pairs.
+/// A value is written as it is: GLM's parser strips nothing inside
+/// `<arg_value>`, so no newline guard is needed.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::each;
+    use crate::render::text::value_text;
+
+    each(calls, "\n", |_, c| {
+        let mut s = format!("<tool_call>{}\n", c.name);
+        for (k, v) in &c.arguments {
+            s.push_str(&format!(
+                "<arg_key>{k}</arg_key>\n<arg_value>{}</arg_value>\n",
+                value_text(v)
+            ));
+        }
+        s.push_str("</tool_call>");
+        s
+    })
+}
 
 /// GLM's tags.
 pub const GLM_TAGS: PairTags = PairTags {

@@ -28,15 +28,31 @@ pub const FORMAT: Format = Format {
     lead: None,
     values: Values::Json,
     harmony_header: None,
+    unmarked: false,
     render: Some(crate::render::Prompt {
         models: "GLM-5.3-Flash",
         tools: crate::render::tools::generic,
         tools_source: crate::render::Source::Generic,
         result: crate::render::results::tool_response,
         result_source: crate::render::Source::Generic,
-        call: crate::render::calls::glm53_flash,
+        call: write_calls,
     }),
 };
+
+/// `glm53-flash`: `<![NAME>` then the arguments as compact JSON.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::each;
+    use crate::render::text::json_compact;
+    use serde_json::Value;
+
+    each(calls, "", |_, c| {
+        format!(
+            "<![{}>{}",
+            c.name,
+            json_compact(&Value::Object(c.arguments.clone()))
+        )
+    })
+}
 
 const OPEN: &[u8] = b"<![";
 

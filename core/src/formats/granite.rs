@@ -52,15 +52,23 @@ pub const FORMAT: Format = Format {
     lead: None,
     values: Values::Json,
     harmony_header: None,
+    unmarked: false,
     render: Some(crate::render::Prompt {
         models: "IBM Granite 3.x",
         tools: crate::render::tools::granite,
         tools_source: crate::render::Source::Template,
         result: crate::render::results::granite,
         result_source: crate::render::Source::Template,
-        call: crate::render::calls::granite,
+        call: write_calls,
     }),
 };
+
+/// `granite` (3.0/3.1): `<|tool_call|>` and a JSON array.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::array_of;
+
+    format!("<|tool_call|>{}", array_of(calls, "name", "arguments"))
+}
 
 /// Granite 3.0/3.1 `<|tool_call|>` blocks.
 pub static GRANITE: TaggedJson = TaggedJson::strong(ids::GRANITE, b"</tool_call>");

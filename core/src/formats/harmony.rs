@@ -70,15 +70,32 @@ pub const FORMAT: Format = Format {
     lead: None,
     values: Values::Json,
     harmony_header: None,
+    unmarked: false,
     render: Some(crate::render::Prompt {
         models: "OpenAI gpt-oss",
         tools: crate::render::tools::harmony,
         tools_source: crate::render::Source::Approximate,
         result: crate::render::results::harmony,
         result_source: crate::render::Source::Template,
-        call: crate::render::calls::harmony,
+        call: write_calls,
     }),
 };
+
+/// `harmony` (gpt-oss): one commentary message per call, addressed to
+/// `functions.NAME`, ended by `<|call|>`. Generation starts after
+/// `<|start|>assistant`, so the first message has no `<|start|>`.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::{args, each};
+    use crate::render::text::json_compact;
+
+    each(calls, "<|start|>assistant", |_, c| {
+        format!(
+            "<|channel|>commentary to=functions.{} <|constrain|>json<|message|>{}<|call|>",
+            c.name,
+            json_compact(&args(c))
+        )
+    })
+}
 
 const START: &[u8] = b"<|start|>";
 const CHANNEL: &[u8] = b"<|channel|>";

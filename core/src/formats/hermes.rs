@@ -69,13 +69,14 @@ pub const FORMAT: Format = Format {
     lead: None,
     values: Values::Json,
     harmony_header: None,
+    unmarked: false,
     render: Some(crate::render::Prompt {
         models: "Qwen 2.5 / Qwen 3, Hermes 2 Pro / 3",
         tools: crate::render::tools::hermes,
         tools_source: crate::render::Source::Template,
         result: crate::render::results::qwen,
         result_source: crate::render::Source::Template,
-        call: crate::render::calls::hermes,
+        call: crate::render::calls::tool_call_json,
     }),
 };
 

@@ -53,15 +53,35 @@ pub const FORMAT: Format = Format {
     lead: None,
     values: Values::Text,
     harmony_header: None,
+    unmarked: false,
     render: Some(crate::render::Prompt {
         models: "Tencent Hunyuan v4",
         tools: crate::render::tools::generic,
         tools_source: crate::render::Source::Generic,
         result: crate::render::results::tool_response,
         result_source: crate::render::Source::Generic,
-        call: crate::render::calls::hunyuan_v4,
+        call: write_calls,
     }),
 };
+
+/// `hunyuan-v4`: GLM-like pairs inside `<tool_calls>` (bare tags, no suffix).
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::each;
+    use crate::render::text::{guard_newlines, value_text};
+
+    let body = each(calls, "", |_, c| {
+        let mut s = format!("<tool_call>{}", c.name);
+        for (k, v) in &c.arguments {
+            s.push_str(&format!(
+                "<arg_key>{k}</arg_key><arg_value>{}</arg_value>",
+                guard_newlines(&value_text(v))
+            ));
+        }
+        s.push_str("</tool_call>");
+        s
+    });
+    format!("<tool_calls>{body}</tool_calls>")
+}
 
 /// The Hunyuan block format; the block starts at `<tool_calls…>` or at a
 /// lone `<tool_call…>`.

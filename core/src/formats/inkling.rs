@@ -32,15 +32,29 @@ pub const FORMAT: Format = Format {
     lead: None,
     values: Values::Json,
     harmony_header: None,
+    unmarked: false,
     render: Some(crate::render::Prompt {
         models: "Inkling",
         tools: crate::render::tools::inkling,
         tools_source: crate::render::Source::Approximate,
         result: crate::render::results::inkling,
         result_source: crate::render::Source::Approximate,
-        call: crate::render::calls::inkling,
+        call: write_calls,
     }),
 };
+
+/// `inkling`: `<|content_invoke_tool_json|>{"name", "args"}<|end_message|>`.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::{each, obj};
+    use crate::render::text::json_spaced;
+
+    each(calls, "", |_, c| {
+        format!(
+            "<|content_invoke_tool_json|>{}<|end_message|>",
+            json_spaced(&obj("name", c, "args"))
+        )
+    })
+}
 
 const OPEN: &[u8] = b"<|content_invoke_tool_json|>";
 const END: &[u8] = b"<|end_message|>";

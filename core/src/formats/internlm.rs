@@ -39,15 +39,29 @@ pub const FORMAT: Format = Format {
     lead: None,
     values: Values::Json,
     harmony_header: None,
+    unmarked: false,
     render: Some(crate::render::Prompt {
         models: "InternLM 2.5",
         tools: crate::render::tools::internlm,
         tools_source: crate::render::Source::Template,
         result: crate::render::results::internlm,
         result_source: crate::render::Source::Template,
-        call: crate::render::calls::internlm,
+        call: write_calls,
     }),
 };
+
+/// `internlm`: `<|action_start|><|plugin|>` JSON `<|action_end|>`, one per call.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::{each, obj};
+    use crate::render::text::json_spaced;
+
+    each(calls, "\n", |_, c| {
+        format!(
+            "<|action_start|><|plugin|>\n{}<|action_end|>",
+            json_spaced(&obj("name", c, "parameters"))
+        )
+    })
+}
 
 const START: &[u8] = b"<|action_start|>";
 const END: &[u8] = b"<|action_end|>";

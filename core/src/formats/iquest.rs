@@ -42,15 +42,35 @@ pub const FORMAT: Format = Format {
     lead: None,
     values: Values::Text,
     harmony_header: None,
+    unmarked: false,
     render: Some(crate::render::Prompt {
         models: "IQuest-Coder-V2",
         tools: crate::render::tools::generic,
         tools_source: crate::render::Source::Generic,
         result: crate::render::results::tool_response,
         result_source: crate::render::Source::Generic,
-        call: crate::render::calls::iquest,
+        call: write_calls,
     }),
 };
+
+/// `iquest`: IQuest-Coder-V2's wrapper around GLM's name and key/value
+/// pairs, values inline.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::each;
+    use crate::render::text::value_text;
+
+    each(calls, "", |_, c| {
+        let mut s = format!("<iquestcoder_tool_call>{}", c.name);
+        for (k, v) in &c.arguments {
+            s.push_str(&format!(
+                "<arg_key>{k}</arg_key><arg_value>{}</arg_value>",
+                value_text(v)
+            ));
+        }
+        s.push_str("</iquestcoder_tool_call>");
+        s
+    })
+}
 
 const OPEN_CODER: &[u8] = b"<iquestcoder_tool_call>";
 const CLOSE_CODER: &[u8] = b"</iquestcoder_tool_call>";

@@ -28,15 +28,26 @@ pub const FORMAT: Format = Format {
     lead: None,
     values: Values::Json,
     harmony_header: None,
+    unmarked: false,
     render: Some(crate::render::Prompt {
         models: "AI21 Jamba 1.5 / 1.6, Tencent Hunyuan-A13B",
         tools: crate::render::tools::hunyuan_a13b,
         tools_source: crate::render::Source::Approximate,
         result: crate::render::results::hunyuan_a13b,
         result_source: crate::render::Source::Template,
-        call: crate::render::calls::jamba,
+        call: write_calls,
     }),
 };
+
+/// `jamba`: `<tool_calls>` JSON array `</tool_calls>`.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::array_of;
+
+    format!(
+        "<tool_calls>{}</tool_calls>",
+        array_of(calls, "name", "arguments")
+    )
+}
 
 /// Array bodies.
 pub static JAMBA: super::shared::tagged::TaggedJson =

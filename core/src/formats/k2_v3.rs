@@ -45,15 +45,35 @@ pub const FORMAT: Format = Format {
     lead: None,
     values: Values::Text,
     harmony_header: None,
+    unmarked: false,
     render: Some(crate::render::Prompt {
         models: "K2-V3",
         tools: crate::render::tools::generic,
         tools_source: crate::render::Source::Generic,
         result: crate::render::results::tool_response,
         result_source: crate::render::Source::Generic,
-        call: crate::render::calls::k2_v3,
+        call: write_calls,
     }),
 };
+
+/// `k2-v3`: the `ifm|` wrapper around GLM's name and key/value pairs.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::each;
+    use crate::render::text::value_text;
+
+    let body = each(calls, "\n", |_, c| {
+        let mut s = format!("<ifm|tool_call>{}", c.name);
+        for (k, v) in &c.arguments {
+            s.push_str(&format!(
+                "<ifm|arg_key>{k}</ifm|arg_key><ifm|arg_value>{}</ifm|arg_value>",
+                value_text(v)
+            ));
+        }
+        s.push_str("</ifm|tool_call>");
+        s
+    });
+    format!("<ifm|tool_calls>\n{body}\n</ifm|tool_calls>")
+}
 
 const WRAPPER: &[u8] = b"<ifm|tool_calls>";
 const WRAPPER_CLOSE: &[u8] = b"</ifm|tool_calls>";

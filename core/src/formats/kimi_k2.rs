@@ -71,15 +71,31 @@ pub const FORMAT: Format = Format {
     lead: None,
     values: Values::Json,
     harmony_header: None,
+    unmarked: false,
     render: Some(crate::render::Prompt {
         models: "Moonshot Kimi K2",
         tools: crate::render::tools::kimi_k2,
         tools_source: crate::render::Source::Template,
         result: crate::render::results::kimi_k2,
         result_source: crate::render::Source::Template,
-        call: crate::render::calls::kimi_k2,
+        call: write_calls,
     }),
 };
+
+/// `kimi-k2`: a tools section of `functions.NAME:N` calls with JSON arguments.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::{args, each, kimi_id};
+    use crate::render::text::json_compact;
+
+    let body = each(calls, "", |i, c| {
+        format!(
+            "<|tool_call_begin|>{}<|tool_call_argument_begin|>{}<|tool_call_end|>",
+            kimi_id(c, i),
+            json_compact(&args(c))
+        )
+    });
+    format!("<|tool_calls_section_begin|>{body}<|tool_calls_section_end|>")
+}
 
 const SECTION_BEGIN: &[&[u8]] = &[
     b"<|tool_calls_section_begin|>",

@@ -55,15 +55,52 @@ pub const FORMAT: Format = Format {
     lead: None,
     values: Values::Text,
     harmony_header: None,
+    unmarked: false,
     render: Some(crate::render::Prompt {
         models: "Moonshot Kimi K3",
         tools: crate::render::tools::kimi_k3,
         tools_source: crate::render::Source::Template,
         result: crate::render::results::kimi_k3,
         result_source: crate::render::Source::Template,
-        call: crate::render::calls::kimi_k3,
+        call: write_calls,
     }),
 };
+
+/// `kimi-k3`: `<|open|>call …<|sep|>` blocks of typed `argument` elements.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::each;
+    use crate::render::text::json_compact;
+    use serde_json::Value;
+
+    let body = each(calls, "", |i, c| {
+        let mut s = format!(
+            "<|open|>call tool=\"{}\" index=\"{}\"<|sep|>",
+            c.name,
+            i + 1
+        );
+        for (k, v) in &c.arguments {
+            let ty = match v {
+                Value::String(_) => "string",
+                Value::Number(_) => "number",
+                Value::Bool(_) => "boolean",
+                Value::Null => "null",
+                Value::Array(_) => "array",
+                Value::Object(_) => "object",
+            };
+            // inline: the reader keeps every byte between the tags
+            let text = match v {
+                Value::String(t) => t.clone(),
+                other => json_compact(other),
+            };
+            s.push_str(&format!(
+                "<|open|>argument key=\"{k}\" type=\"{ty}\"<|sep|>{text}<|close|>argument<|sep|>"
+            ));
+        }
+        s.push_str("<|close|>call<|sep|>");
+        s
+    });
+    format!("<|open|>tools<|sep|>{body}<|close|>tools<|sep|>")
+}
 
 const OPEN: &[u8] = b"<|open|>";
 const CLOSE: &[u8] = b"<|close|>";

@@ -29,15 +29,23 @@ pub const FORMAT: Format = Format {
     lead: None,
     values: Values::Json,
     harmony_header: None,
+    unmarked: false,
     render: Some(crate::render::Prompt {
         models: "Liquid LFM2",
         tools: crate::render::tools::lfm2,
         tools_source: crate::render::Source::Template,
         result: crate::render::results::lfm2,
         result_source: crate::render::Source::Template,
-        call: crate::render::calls::lfm2,
+        call: write_calls,
     }),
 };
+
+/// `lfm2`: the pythonic list inside `<|tool_call_start|>`…`<|tool_call_end|>`.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::py_list;
+
+    format!("<|tool_call_start|>{}<|tool_call_end|>", py_list(calls))
+}
 
 const WRAP: Wrap = Wrap {
     open_len: 19,

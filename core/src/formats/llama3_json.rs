@@ -32,12 +32,23 @@ pub const FORMAT: Format = Format {
     lead: None,
     values: Values::Json,
     harmony_header: None,
+    unmarked: true,
     render: Some(crate::render::Prompt {
         models: "Llama 3.1 / 3.2 / 3.3 JSON tool calling",
         tools: crate::render::tools::llama3_json,
         tools_source: crate::render::Source::Template,
         result: crate::render::results::ipython_output,
         result_source: crate::render::Source::Template,
-        call: crate::render::calls::llama3_json,
+        call: write_calls,
     }),
 };
+
+/// `llama3-json`: `{"name": …, "parameters": …}` objects joined by `; `.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::{each, obj};
+    use crate::render::text::json_spaced;
+
+    each(calls, "; ", |_, c| {
+        json_spaced(&obj("name", c, "parameters"))
+    })
+}

@@ -42,15 +42,30 @@ pub const FORMAT: Format = Format {
     lead: None,
     values: Values::Json,
     harmony_header: None,
+    unmarked: false,
     render: Some(crate::render::Prompt {
         models: "Llama 3.1 built-in tools",
         tools: crate::render::tools::llama_python_tag,
         tools_source: crate::render::Source::Template,
         result: crate::render::results::ipython_tojson,
         result_source: crate::render::Source::Template,
-        call: crate::render::calls::llama_python_tag,
+        call: write_calls,
     }),
 };
+
+/// `llama-python-tag`: `<|python_tag|>NAME.call(k=v)<|eom_id|>`.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::each;
+    use crate::render::text::py_kwargs;
+
+    each(calls, "", |_, c| {
+        format!(
+            "<|python_tag|>{}.call({})<|eom_id|>",
+            c.name,
+            py_kwargs(&c.arguments)
+        )
+    })
+}
 
 const TAG: &[u8] = b"<|python_tag|>";
 const TAG_LEN: usize = 14;

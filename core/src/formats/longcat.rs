@@ -34,15 +34,29 @@ pub const FORMAT: Format = Format {
     lead: None,
     values: Values::Json,
     harmony_header: None,
+    unmarked: false,
     render: Some(crate::render::Prompt {
         models: "Meituan LongCat",
         tools: crate::render::tools::generic,
         tools_source: crate::render::Source::Generic,
         result: crate::render::results::tool_response,
         result_source: crate::render::Source::Generic,
-        call: crate::render::calls::longcat,
+        call: write_calls,
     }),
 };
+
+/// `longcat`: the hermes body inside `<longcat_tool_call>`.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::{each, obj};
+    use crate::render::text::json_spaced;
+
+    each(calls, "\n", |_, c| {
+        format!(
+            "<longcat_tool_call>\n{}\n</longcat_tool_call>",
+            json_spaced(&obj("name", c, "arguments"))
+        )
+    })
+}
 
 /// The block format.
 pub static LONGCAT: super::shared::tagged::TaggedJson =

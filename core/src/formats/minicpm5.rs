@@ -50,15 +50,49 @@ pub const FORMAT: Format = Format {
     lead: None,
     values: Values::Text,
     harmony_header: None,
+    unmarked: false,
     render: Some(crate::render::Prompt {
         models: "MiniCPM 5",
         tools: crate::render::tools::generic,
         tools_source: crate::render::Source::Generic,
         result: crate::render::results::tool_response,
         result_source: crate::render::Source::Generic,
-        call: crate::render::calls::minicpm5,
+        call: write_calls,
     }),
 };
+
+/// `minicpm5`: `<function name="NAME">` with `<param name="K">V</param>`
+/// children; a value with markup or edge whitespace in a CDATA section.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::each;
+    use crate::render::text::value_text;
+    use serde_json::Value;
+
+    each(calls, "\n", |_, c| {
+        let mut s = format!("<function name=\"{}\">", c.name);
+        for (k, v) in &c.arguments {
+            let text = value_text(v);
+            // a string that would read back as something else, or that holds
+            // markup or edge whitespace, goes in a CDATA section
+            let cdata = match v {
+                Value::String(t) => {
+                    crate::formats::shared::xml::decode_value(t) != *v
+                        || t.contains('<')
+                        || t.contains('&')
+                        || t.trim() != t
+                }
+                _ => false,
+            };
+            if cdata && !text.contains("]]>") {
+                s.push_str(&format!("<param name=\"{k}\"><![CDATA[{text}]]></param>"));
+            } else {
+                s.push_str(&format!("<param name=\"{k}\">{text}</param>"));
+            }
+        }
+        s.push_str("</function>");
+        s
+    })
+}
 
 /// The block format.
 pub struct MiniCpm5;

@@ -32,15 +32,31 @@ pub const FORMAT: Format = Format {
     lead: None,
     values: Values::Json,
     harmony_header: None,
+    unmarked: false,
     render: Some(crate::render::Prompt {
         models: "MiniMax-M1",
         tools: crate::render::tools::minimax,
         tools_source: crate::render::Source::Template,
         result: crate::render::results::minimax,
         result_source: crate::render::Source::Template,
-        call: crate::render::calls::minimax,
+        call: write_calls,
     }),
 };
+
+/// `minimax` (M1): `<tool_calls>`, one JSON object per line, `</tool_calls>`.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::{each, obj};
+    use crate::render::text::json_spaced;
+
+    format!(
+        "<tool_calls>\n{}\n</tool_calls>",
+        each(calls, "\n", |_, c| json_spaced(&obj(
+            "name",
+            c,
+            "arguments"
+        )))
+    )
+}
 
 const CLOSE: &[u8] = b"</tool_calls>";
 

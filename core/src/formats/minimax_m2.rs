@@ -51,15 +51,27 @@ pub const FORMAT: Format = Format {
     lead: None,
     values: Values::Text,
     harmony_header: None,
+    unmarked: false,
     render: Some(crate::render::Prompt {
         models: "MiniMax-M2",
         tools: crate::render::tools::minimax_m2,
         tools_source: crate::render::Source::Template,
         result: crate::render::results::minimax_m2,
         result_source: crate::render::Source::Template,
-        call: crate::render::calls::minimax_m2,
+        call: write_calls,
     }),
 };
+
+/// `minimax-m2`: `<minimax:tool_call>` with `<invoke name>` and
+/// `<parameter name>` elements.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::invokes;
+
+    format!(
+        "<minimax:tool_call>\n{}\n</minimax:tool_call>",
+        invokes(calls)
+    )
+}
 
 const OPEN: &[u8] = b"<minimax:tool_call>";
 const CLOSE: &[u8] = b"</minimax:tool_call>";

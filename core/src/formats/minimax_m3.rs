@@ -51,15 +51,37 @@ pub const FORMAT: Format = Format {
     }),
     values: Values::Text,
     harmony_header: None,
+    unmarked: false,
     render: Some(crate::render::Prompt {
         models: "MiniMax M3",
         tools: crate::render::tools::generic,
         tools_source: crate::render::Source::Generic,
         result: crate::render::results::tool_response,
         result_source: crate::render::Source::Generic,
-        call: crate::render::calls::minimax_m3,
+        call: write_calls,
     }),
 };
+
+/// `minimax-m3`: the `]<]minimax[>[` namespace token before every tag;
+/// parameters are named by their tags.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::each;
+    use crate::render::text::{guard_newlines, value_text};
+
+    const NS: &str = "]<]minimax[>[";
+    let body = each(calls, "\n", |_, c| {
+        let mut s = format!("{NS}<invoke name=\"{}\">\n", c.name);
+        for (k, v) in &c.arguments {
+            s.push_str(&format!(
+                "{NS}<{k}>{}{NS}</{k}>\n",
+                guard_newlines(&value_text(v))
+            ));
+        }
+        s.push_str(&format!("{NS}</invoke>"));
+        s
+    });
+    format!("{NS}<tool_call>\n{body}\n{NS}</tool_call>")
+}
 
 const CLOSE: &[u8] = b"</tool_call>";
 

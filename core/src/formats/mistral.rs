@@ -62,15 +62,26 @@ pub const FORMAT: Format = Format {
     lead: None,
     values: Values::Json,
     harmony_header: None,
+    unmarked: false,
     render: Some(crate::render::Prompt {
         models: "Mistral (v11+ tokenizers)",
         tools: crate::render::tools::mistral,
         tools_source: crate::render::Source::Template,
         result: crate::render::results::mistral,
         result_source: crate::render::Source::Template,
-        call: crate::render::calls::mistral,
+        call: write_calls,
     }),
 };
+
+/// `mistral` (v11+ tokenizers): `[TOOL_CALLS]NAME[ARGS]{args}` per call.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::{args, each};
+    use crate::render::text::json_compact;
+
+    each(calls, "", |_, c| {
+        format!("[TOOL_CALLS]{}[ARGS]{}", c.name, json_compact(&args(c)))
+    })
+}
 
 const TOKEN: &[u8] = b"[TOOL_CALLS]";
 const ARGS: &[u8] = b"[ARGS]";

@@ -50,15 +50,38 @@ pub const FORMAT: Format = Format {
     lead: None,
     values: Values::Text,
     harmony_header: Some(after_header),
+    unmarked: false,
     render: Some(crate::render::Prompt {
         models: "Muse Glimmer",
         tools: crate::render::tools::generic,
         tools_source: crate::render::Source::Generic,
         result: crate::render::results::tool_response,
         result_source: crate::render::Source::Generic,
-        call: crate::render::calls::muse_glimmer,
+        call: write_calls,
     }),
 };
+
+/// `muse-glimmer`: one message to the tool per call, its invokes under the
+/// `atem:` prefix.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::each;
+    use crate::render::text::json_compact;
+
+    each(calls, "<|eom|>", |_, c| {
+        let mut s = format!(
+            "<|start|>assistant to={}<|message|><atem:function_calls>\n<atem:invoke name=\"{}\">\n",
+            c.name, c.name
+        );
+        for (k, v) in &c.arguments {
+            s.push_str(&format!(
+                "<atem:parameter name=\"{k}\">{}</atem:parameter>\n",
+                json_compact(v)
+            ));
+        }
+        s.push_str("</atem:invoke>\n</atem:function_calls>");
+        s
+    })
+}
 
 const START: &[u8] = b"<|start|>";
 const MESSAGE: &[u8] = b"<|message|>";

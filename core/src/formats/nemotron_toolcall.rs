@@ -24,15 +24,26 @@ pub const FORMAT: Format = Format {
     lead: None,
     values: Values::Json,
     harmony_header: None,
+    unmarked: false,
     render: Some(crate::render::Prompt {
         models: "NVIDIA Llama-Nemotron (Llama 3.3 Nemotron Super v1.5)",
         tools: crate::render::tools::nemotron,
         tools_source: crate::render::Source::Template,
         result: crate::render::results::nemotron,
         result_source: crate::render::Source::Template,
-        call: crate::render::calls::nemotron,
+        call: write_calls,
     }),
 };
+
+/// `nemotron-toolcall`: `<TOOLCALL>` JSON array `</TOOLCALL>`.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::array_of;
+
+    format!(
+        "<TOOLCALL>{}</TOOLCALL>",
+        array_of(calls, "name", "arguments")
+    )
+}
 
 /// The block format (the close is compared ignoring case).
 pub static NEMOTRON: super::shared::tagged::TaggedJson =

@@ -32,15 +32,26 @@ pub const FORMAT: Format = Format {
     lead: None,
     values: Values::Json,
     harmony_header: None,
+    unmarked: false,
     render: Some(crate::render::Prompt {
         models: "AllenAI OLMo 3",
         tools: crate::render::tools::olmo3,
         tools_source: crate::render::Source::Template,
         result: crate::render::results::olmo3,
         result_source: crate::render::Source::Template,
-        call: crate::render::calls::olmo3,
+        call: write_calls,
     }),
 };
+
+/// `olmo3`: newline-separated pythonic calls in `<function_calls>`.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::{each, py_call};
+
+    format!(
+        "<function_calls>\n{}\n</function_calls>",
+        each(calls, "\n", |_, c| py_call(c))
+    )
+}
 
 const WRAP: Wrap = Wrap {
     open_len: 16,

@@ -36,15 +36,23 @@ pub const FORMAT: Format = Format {
     lead: None,
     values: Values::Json,
     harmony_header: None,
+    unmarked: false,
     render: Some(crate::render::Prompt {
         models: "Phi-4-mini",
         tools: crate::render::tools::phi4_mini,
         tools_source: crate::render::Source::Template,
         result: crate::render::results::phi4_mini,
         result_source: crate::render::Source::Template,
-        call: crate::render::calls::phi4_mini,
+        call: write_calls,
     }),
 };
+
+/// `phi4-mini`: `functools[` JSON array `]`.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::array_of;
+
+    format!("functools{}", array_of(calls, "name", "arguments"))
+}
 
 /// The phi-4-mini block format.
 pub struct Phi4Mini;

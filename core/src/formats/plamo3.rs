@@ -44,15 +44,35 @@ pub const FORMAT: Format = Format {
     lead: None,
     values: Values::Json,
     harmony_header: None,
+    unmarked: false,
     render: Some(crate::render::Prompt {
         models: "Preferred Networks PLaMo 3",
         tools: crate::render::tools::generic,
         tools_source: crate::render::Source::Generic,
         result: crate::render::results::tool_response,
         result_source: crate::render::Source::Generic,
-        call: crate::render::calls::plamo3,
+        call: write_calls,
     }),
 };
+
+/// `plamo3`: one tool request per call inside the requests section, the
+/// arguments as compact JSON after `<|plamo:msg|>`.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::each;
+    use crate::render::text::json_compact;
+    use serde_json::Value;
+
+    let body = each(calls, "", |_, c| {
+        format!(
+            "<|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>{}<|plamo:end_tool_name:plamo|>\
+             <|plamo:begin_tool_arguments:plamo|><|plamo:constrain|>json<|plamo:msg|>{}\
+             <|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|>",
+            c.name,
+            json_compact(&Value::Object(c.arguments.clone()))
+        )
+    });
+    format!("<|plamo:begin_tool_requests:plamo|>{body}<|plamo:end_tool_requests:plamo|>")
+}
 
 const SECTION_BEGIN: &[&[u8]] = &[b"<|plamo:begin_tool_requests:plamo|>"];
 const NAME_BEGIN: &[u8] = b"<|plamo:begin_tool_name:plamo|>";

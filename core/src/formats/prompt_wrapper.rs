@@ -59,15 +59,29 @@ pub const FORMAT: Format = Format {
     lead: None,
     values: Values::Json,
     harmony_header: None,
+    unmarked: false,
     render: Some(crate::render::Prompt {
         models: "LM Studio's default tool prompt",
         tools: crate::render::tools::generic,
         tools_source: crate::render::Source::Generic,
         result: crate::render::results::tool_response,
         result_source: crate::render::Source::Generic,
-        call: crate::render::calls::prompt_wrapper,
+        call: write_calls,
     }),
 };
+
+/// `prompt-wrapper`: LM Studio's `[TOOL_REQUEST]` around each call's JSON.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::{each, obj};
+    use crate::render::text::json_spaced;
+
+    each(calls, "\n", |_, c| {
+        format!(
+            "[TOOL_REQUEST]\n{}\n[END_TOOL_REQUEST]",
+            json_spaced(&obj("name", c, "arguments"))
+        )
+    })
+}
 
 /// A call object between an opening and an optional closing marker.
 pub struct Wrapped {

@@ -65,13 +65,14 @@ pub const FORMAT: Format = Format {
     lead: None,
     values: Values::Json,
     harmony_header: None,
+    unmarked: false,
     render: Some(crate::render::Prompt {
         models: "Llama 3.2 / Llama 4 pythonic",
         tools: crate::render::tools::pythonic,
         tools_source: crate::render::Source::Template,
         result: crate::render::results::ipython_output,
         result_source: crate::render::Source::Template,
-        call: crate::render::calls::pythonic,
+        call: crate::render::calls::py_list,
     }),
 };
 

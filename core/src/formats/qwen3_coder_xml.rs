@@ -76,15 +76,35 @@ pub const FORMAT: Format = Format {
     lead: None,
     values: Values::Text,
     harmony_header: None,
+    unmarked: false,
     render: Some(crate::render::Prompt {
         models: "Qwen3-Coder, Qwen3.5",
         tools: crate::render::tools::qwen3_coder,
         tools_source: crate::render::Source::Template,
         result: crate::render::results::qwen3_coder,
         result_source: crate::render::Source::Template,
-        call: crate::render::calls::qwen3_coder,
+        call: write_calls,
     }),
 };
+
+/// `qwen3-coder-xml`: `<function=NAME>` with one `<parameter=KEY>` per
+/// argument, values on their own lines.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::each;
+    use crate::render::text::value_text;
+
+    each(calls, "\n", |_, c| {
+        let mut s = format!("<tool_call>\n<function={}>\n", c.name);
+        for (k, v) in &c.arguments {
+            s.push_str(&format!(
+                "<parameter={k}>\n{}\n</parameter>\n",
+                value_text(v)
+            ));
+        }
+        s.push_str("</function>\n</tool_call>");
+        s
+    })
+}
 
 /// The Qwen3-Coder XML block format. The block starts at `<tool_call>` or at
 /// a bare `<function=`.

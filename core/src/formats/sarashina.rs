@@ -28,15 +28,34 @@ pub const FORMAT: Format = Format {
     lead: None,
     values: Values::Json,
     harmony_header: None,
+    unmarked: false,
     render: Some(crate::render::Prompt {
         models: "SB Intuitions Sarashina",
         tools: crate::render::tools::generic,
         tools_source: crate::render::Source::Generic,
         result: crate::render::results::tool_response,
         result_source: crate::render::Source::Generic,
-        call: crate::render::calls::sarashina,
+        call: write_calls,
     }),
 };
+
+/// `sarashina`: `<|tool_calls|>` and a Python-literal list of dicts.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::args;
+    use crate::render::text::{py_literal, py_str};
+
+    let items: Vec<String> = calls
+        .iter()
+        .map(|c| {
+            format!(
+                "{{'name': {}, 'arguments': {}}}",
+                py_str(&c.name, '\''),
+                py_literal(&args(c), '\'')
+            )
+        })
+        .collect();
+    format!("<|tool_calls|>[{}]", items.join(", "))
+}
 
 /// The closing token is optional; `<|/tool_calls|>` is accepted when present
 /// (not documented for Sarashina, so nothing depends on it).

@@ -47,15 +47,34 @@ pub const FORMAT: Format = Format {
     lead: None,
     values: Values::Text,
     harmony_header: None,
+    unmarked: false,
     render: Some(crate::render::Prompt {
         models: "ByteDance Seed-OSS",
         tools: crate::render::tools::seed_oss,
         tools_source: crate::render::Source::Template,
         result: crate::render::results::seed_oss,
         result_source: crate::render::Source::Template,
-        call: crate::render::calls::seed_oss,
+        call: write_calls,
     }),
 };
+
+/// `seed-oss`: the Qwen3-Coder shape inside `<seed:tool_call>`.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::each;
+    use crate::render::text::{guard_newlines, value_text};
+
+    each(calls, "\n", |_, c| {
+        let mut s = format!("<seed:tool_call>\n<function={}>\n", c.name);
+        for (k, v) in &c.arguments {
+            s.push_str(&format!(
+                "<parameter={k}>{}</parameter>\n",
+                guard_newlines(&value_text(v))
+            ));
+        }
+        s.push_str("</function>\n</seed:tool_call>");
+        s
+    })
+}
 
 const OPEN: &[u8] = b"<seed:tool_call>";
 const CLOSE: &[u8] = b"</seed:tool_call>";

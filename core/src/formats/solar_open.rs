@@ -33,15 +33,35 @@ pub const FORMAT: Format = Format {
     lead: None,
     values: Values::Text,
     harmony_header: None,
+    unmarked: false,
     render: Some(crate::render::Prompt {
         models: "Upstage Solar Open 2",
         tools: crate::render::tools::generic,
         tools_source: crate::render::Source::Generic,
         result: crate::render::results::tool_response,
         result_source: crate::render::Source::Generic,
-        call: crate::render::calls::solar_open,
+        call: write_calls,
     }),
 };
+
+/// `solar-open`: the name, then one key/value element per argument, values
+/// inline as GLM's.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::each;
+    use crate::render::text::value_text;
+
+    each(calls, "\n", |_, c| {
+        let mut s = format!("<|tool_call:start|>{}\n", c.name);
+        for (k, v) in &c.arguments {
+            s.push_str(&format!(
+                "<|tool_arg:start|>{k}<|tool_arg:value|>{}<|tool_arg:end|>\n",
+                value_text(v)
+            ));
+        }
+        s.push_str("<|tool_call:end|>");
+        s
+    })
+}
 
 const OPEN: &[u8] = b"<|tool_call:start|>";
 

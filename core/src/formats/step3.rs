@@ -43,15 +43,39 @@ pub const FORMAT: Format = Format {
     lead: None,
     values: Values::Text,
     harmony_header: None,
+    unmarked: false,
     render: Some(crate::render::Prompt {
         models: "StepFun Step-3",
         tools: crate::render::tools::generic,
         tools_source: crate::render::Source::Generic,
         result: crate::render::results::tool_response,
         result_source: crate::render::Source::Generic,
-        call: crate::render::calls::step3,
+        call: write_calls,
     }),
 };
+
+/// `step3`: steptml invokes inside the Step-3 call tokens.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::each;
+    use crate::render::text::value_text;
+
+    let body = each(calls, "", |_, c| {
+        let mut s = format!(
+            "<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"{}\">",
+            c.name
+        );
+        for (k, v) in &c.arguments {
+            // inline: the reader keeps every byte between the tags
+            s.push_str(&format!(
+                "<steptml:parameter name=\"{k}\">{}</steptml:parameter>",
+                value_text(v)
+            ));
+        }
+        s.push_str("</steptml:invoke><｜tool_call_end｜>");
+        s
+    });
+    format!("<｜tool_calls_begin｜>{body}<｜tool_calls_end｜>")
+}
 
 const SECTION_BEGIN: &[u8] = "<｜tool_calls_begin｜>".as_bytes();
 const CALL_BEGIN: &[u8] = "<｜tool_call_begin｜>".as_bytes();

@@ -21,12 +21,20 @@ pub const FORMAT: Format = Format {
     lead: None,
     values: Values::Json,
     harmony_header: None,
+    unmarked: true,
     render: Some(crate::render::Prompt {
         models: "Salesforce xLAM-2 (Llama-based)",
         tools: crate::render::tools::xlam,
         tools_source: crate::render::Source::Template,
         result: crate::render::results::ipython,
         result_source: crate::render::Source::Template,
-        call: crate::render::calls::xlam,
+        call: write_calls,
     }),
 };
+
+/// `xlam`: the whole reply is a JSON array of `{"name", "arguments"}`.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::array_of;
+
+    array_of(calls, "name", "arguments")
+}
