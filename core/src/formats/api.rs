@@ -95,6 +95,88 @@ pub struct Format {
     pub render: Option<crate::render::Prompt>,
 }
 
+impl Format {
+    /// The descriptor of `id`: its families, markers and body as `toolcall
+    /// formats` shows them; no models, no openers, JSON values, no prompt
+    /// side. The methods below add the rest.
+    pub const fn new(
+        id: FormatId,
+        families: &'static str,
+        markers: &'static [&'static str],
+        body: &'static str,
+    ) -> Format {
+        Format {
+            id,
+            families,
+            markers,
+            body,
+            models: &[],
+            openers: &[],
+            admitted_under: &[],
+            doc_start: None,
+            lead: None,
+            values: Values::Json,
+            harmony_header: None,
+            unmarked: false,
+            render: None,
+        }
+    }
+
+    /// The models known to write it.
+    pub const fn models(mut self, models: &'static [Model]) -> Format {
+        self.models = models;
+        self
+    }
+
+    /// Its openers.
+    pub const fn openers(mut self, openers: &'static [Opener]) -> Format {
+        self.openers = openers;
+        self
+    }
+
+    /// Other formats under whose `--format` its blocks are reported too.
+    pub const fn admitted_under(mut self, ids: &'static [FormatId]) -> Format {
+        self.admitted_under = ids;
+        self
+    }
+
+    /// Its document-start probe.
+    pub const fn doc_start(mut self, d: DocStart) -> Format {
+        self.doc_start = Some(d);
+        self
+    }
+
+    /// Its lead byte.
+    pub const fn lead(mut self, lead: Lead) -> Format {
+        self.lead = Some(lead);
+        self
+    }
+
+    /// How its argument values are written.
+    pub const fn values(mut self, values: Values) -> Format {
+        self.values = values;
+        self
+    }
+
+    /// How a harmony header goes on as its message.
+    pub const fn harmony_header(mut self, h: HarmonyHeader) -> Format {
+        self.harmony_header = Some(h);
+        self
+    }
+
+    /// Its calls carry no marker.
+    pub const fn unmarked(mut self) -> Format {
+        self.unmarked = true;
+        self
+    }
+
+    /// Its prompt side.
+    pub const fn render(mut self, p: crate::render::Prompt) -> Format {
+        self.render = Some(p);
+        self
+    }
+}
+
 impl std::fmt::Debug for Format {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Format")
@@ -415,6 +497,51 @@ pub struct Opener {
     pub also: &'static [FormatId],
     /// Decides what begins here once the literal matched.
     pub probe: fn(&[u8], &ProbeCx) -> Probe,
+}
+
+impl Opener {
+    /// An opener of `lit` that `probe` decides: ASCII case compared, looked
+    /// for anywhere in a line, [`Rank::Normal`], on only under its own
+    /// format. The methods below change one of these.
+    pub const fn new(lit: &'static [u8], probe: fn(&[u8], &ProbeCx) -> Probe) -> Opener {
+        Opener {
+            lit,
+            ci: false,
+            place: Place::Anywhere,
+            rank: Rank::Normal,
+            also: &[],
+            probe,
+        }
+    }
+
+    /// The literal is compared ignoring ASCII case.
+    pub const fn ci(mut self) -> Opener {
+        self.ci = true;
+        self
+    }
+
+    /// Looked for only at the first non-blank byte of a line.
+    pub const fn line_start(self) -> Opener {
+        self.place(Place::LineStart)
+    }
+
+    /// Looked for at `place`.
+    pub const fn place(mut self, place: Place) -> Opener {
+        self.place = place;
+        self
+    }
+
+    /// Tried at `rank` among the openers of the same first byte.
+    pub const fn rank(mut self, rank: Rank) -> Opener {
+        self.rank = rank;
+        self
+    }
+
+    /// On under these formats' `--format` as well.
+    pub const fn also(mut self, also: &'static [FormatId]) -> Opener {
+        self.also = also;
+        self
+    }
 }
 
 /// Where in a line an [`Opener`] is looked for.

@@ -26,16 +26,15 @@
 use super::shared::pairs::{sniff, PairTags, Pairs};
 use super::shared::tag::tag_then_body;
 use super::Model;
-use super::{ids, Opener, Rank, Values};
+use super::{ids, Opener, Values};
 use super::{Format, Probe, ProbeCx};
-use crate::formats::Place;
 use crate::scan;
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::GLM4_MOE,
-    families: "GLM-4.5, GLM-4.6, GLM-4.7, GLM-5",
-    markers: &[
+pub const FORMAT: Format = Format::new(
+    ids::GLM4_MOE,
+    "GLM-4.5, GLM-4.6, GLM-4.7, GLM-5",
+    &[
         "<tool_call>",
         "<arg_key>",
         "</arg_key>",
@@ -43,41 +42,36 @@ pub const FORMAT: Format = Format {
         "</arg_value>",
         "</tool_call>",
     ],
-    body: "function name as text, then key/value tag pairs",
-    models: &[
-        Model {
-            name: "glm-4.5",
-            prompt: "<|assistant|>",
-        },
-        Model {
-            name: "glm-4.6",
-            prompt: "<|assistant|>",
-        },
-        Model {
-            name: "glm-4.7",
-            prompt: "<|assistant|><think>",
-        },
-        Model {
-            name: "glm-5",
-            prompt: "<|assistant|><think>",
-        },
-    ],
-    openers: &[OPENER_TOOL_CALL, OPENER_TOOL_DASH_CALL, OPENER_TOOLCALL],
-    admitted_under: &[],
-    doc_start: None,
-    lead: None,
-    values: Values::Text,
-    harmony_header: None,
-    unmarked: false,
-    render: Some(crate::render::Prompt {
-        models: "GLM-4.5 / 4.6 / 4.7",
-        tools: crate::render::tools::glm4_moe,
-        tools_source: crate::render::Source::Template,
-        result: crate::render::results::glm,
-        result_source: crate::render::Source::Template,
-        call: write_calls,
-    }),
-};
+    "function name as text, then key/value tag pairs",
+)
+.models(&[
+    Model {
+        name: "glm-4.5",
+        prompt: "<|assistant|>",
+    },
+    Model {
+        name: "glm-4.6",
+        prompt: "<|assistant|>",
+    },
+    Model {
+        name: "glm-4.7",
+        prompt: "<|assistant|><think>",
+    },
+    Model {
+        name: "glm-5",
+        prompt: "<|assistant|><think>",
+    },
+])
+.openers(&[OPENER_TOOL_CALL, OPENER_TOOL_DASH_CALL, OPENER_TOOLCALL])
+.values(Values::Text)
+.render(crate::render::Prompt {
+    models: "GLM-4.5 / 4.6 / 4.7",
+    tools: crate::render::tools::glm4_moe,
+    tools_source: crate::render::Source::Template,
+    result: crate::render::results::glm,
+    result_source: crate::render::Source::Template,
+    call: write_calls,
+});
 
 /// `glm4-moe` (GLM-4.5/4.6 layout): name, then `<arg_key>`/`<arg_value>` pairs.
 /// A value is written as it is: GLM's parser strips nothing inside
@@ -124,31 +118,12 @@ fn probe_tagged(input: &[u8], cx: &ProbeCx, lit_len: usize) -> Probe {
 }
 
 /// `<tool_call>` (any ASCII case, attributes allowed) around a name.
-pub const OPENER_TOOL_CALL: Opener = Opener {
-    lit: b"<tool_call",
-    ci: true,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |i, cx| probe_tagged(i, cx, 10),
-};
+pub const OPENER_TOOL_CALL: Opener =
+    Opener::new(b"<tool_call", |i, cx| probe_tagged(i, cx, 10)).ci();
 
 /// `<tool-call>` spelling drift.
-pub const OPENER_TOOL_DASH_CALL: Opener = Opener {
-    lit: b"<tool-call",
-    ci: true,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |i, cx| probe_tagged(i, cx, 10),
-};
+pub const OPENER_TOOL_DASH_CALL: Opener =
+    Opener::new(b"<tool-call", |i, cx| probe_tagged(i, cx, 10)).ci();
 
 /// `<toolcall>` spelling drift.
-pub const OPENER_TOOLCALL: Opener = Opener {
-    lit: b"<toolcall",
-    ci: true,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |i, cx| probe_tagged(i, cx, 9),
-};
+pub const OPENER_TOOLCALL: Opener = Opener::new(b"<toolcall", |i, cx| probe_tagged(i, cx, 9)).ci();

@@ -11,15 +11,14 @@
 //! markup, and so is an opening one followed by no name.
 
 use super::shared::pairs::{markup_unless_more, name_after_token, PairTags, Pairs};
-use super::{ids, Rank, Values};
+use super::{ids, Values};
 use super::{Action, Format, Opener, Probe, ProbeCx};
-use crate::formats::Place;
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::IQUEST,
-    families: "IQuest-Coder-V2, IQuest Q1",
-    markers: &[
+pub const FORMAT: Format = Format::new(
+    ids::IQUEST,
+    "IQuest-Coder-V2, IQuest Q1",
+    &[
         "<iquestcoder_tool_call>",
         "<iquest_tool_call>",
         "<arg_key>",
@@ -29,29 +28,23 @@ pub const FORMAT: Format = Format {
         "</iquestcoder_tool_call>",
         "</iquest_tool_call>",
     ],
-    body: "function name as text, then <arg_key>/<arg_value> pairs (GLM's grammar)",
-    models: &[],
-    openers: &[
-        OPENER_CODER,
-        OPENER_Q1,
-        OPENER_STRAY_CLOSE_CODER,
-        OPENER_STRAY_CLOSE_Q1,
-    ],
-    admitted_under: &[],
-    doc_start: None,
-    lead: None,
-    values: Values::Text,
-    harmony_header: None,
-    unmarked: false,
-    render: Some(crate::render::Prompt {
-        models: "IQuest-Coder-V2",
-        tools: crate::render::tools::generic,
-        tools_source: crate::render::Source::Generic,
-        result: crate::render::results::tool_response,
-        result_source: crate::render::Source::Generic,
-        call: write_calls,
-    }),
-};
+    "function name as text, then <arg_key>/<arg_value> pairs (GLM's grammar)",
+)
+.openers(&[
+    OPENER_CODER,
+    OPENER_Q1,
+    OPENER_STRAY_CLOSE_CODER,
+    OPENER_STRAY_CLOSE_Q1,
+])
+.values(Values::Text)
+.render(crate::render::Prompt {
+    models: "IQuest-Coder-V2",
+    tools: crate::render::tools::generic,
+    tools_source: crate::render::Source::Generic,
+    result: crate::render::results::tool_response,
+    result_source: crate::render::Source::Generic,
+    call: write_calls,
+});
 
 /// `iquest`: IQuest-Coder-V2's wrapper around GLM's name and key/value
 /// pairs, values inline.
@@ -109,49 +102,24 @@ fn probe_wrapper(i: &[u8], cx: &ProbeCx, open: &[u8], glm: &'static Pairs) -> Pr
 }
 
 /// `<iquestcoder_tool_call>` then a name.
-pub const OPENER_CODER: Opener = Opener {
-    lit: OPEN_CODER,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |i, cx| probe_wrapper(i, cx, OPEN_CODER, &IQUEST_CODER),
-};
+pub const OPENER_CODER: Opener = Opener::new(OPEN_CODER, |i, cx| {
+    probe_wrapper(i, cx, OPEN_CODER, &IQUEST_CODER)
+});
 
 /// `<iquest_tool_call>` then a name.
-pub const OPENER_Q1: Opener = Opener {
-    lit: OPEN_Q1,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |i, cx| probe_wrapper(i, cx, OPEN_Q1, &IQUEST_Q1),
-};
+pub const OPENER_Q1: Opener =
+    Opener::new(OPEN_Q1, |i, cx| probe_wrapper(i, cx, OPEN_Q1, &IQUEST_Q1));
 
 /// A stray `</iquestcoder_tool_call>` is markup.
-pub const OPENER_STRAY_CLOSE_CODER: Opener = Opener {
-    lit: CLOSE_CODER,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |_, _| {
-        Probe::Match(Action::Markup {
-            len: CLOSE_CODER.len(),
-        })
-    },
-};
+pub const OPENER_STRAY_CLOSE_CODER: Opener = Opener::new(CLOSE_CODER, |_, _| {
+    Probe::Match(Action::Markup {
+        len: CLOSE_CODER.len(),
+    })
+});
 
 /// A stray `</iquest_tool_call>` is markup.
-pub const OPENER_STRAY_CLOSE_Q1: Opener = Opener {
-    lit: CLOSE_Q1,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |_, _| {
-        Probe::Match(Action::Markup {
-            len: CLOSE_Q1.len(),
-        })
-    },
-};
+pub const OPENER_STRAY_CLOSE_Q1: Opener = Opener::new(CLOSE_Q1, |_, _| {
+    Probe::Match(Action::Markup {
+        len: CLOSE_Q1.len(),
+    })
+});

@@ -22,21 +22,20 @@
 
 use super::shared::{end, section};
 use super::Model;
-use super::{ids, FormatId, Rank, Values};
+use super::{ids, FormatId, Values};
 use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Close, Format, Opener, ParseCx, Probe, ProbeCx,
     Scanner,
 };
 use crate::call::{clean_name, ParsedCall};
-use crate::formats::Place;
 use crate::scan;
 use serde_json::{Map, Value};
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::KIMI_K3,
-    families: "Moonshot Kimi K3",
-    markers: &[
+pub const FORMAT: Format = Format::new(
+    ids::KIMI_K3,
+    "Moonshot Kimi K3",
+    &[
         "<|open|>tools<|sep|>",
         "<|open|>call tool=\"NAME\" index=\"N\"<|sep|>",
         "<|open|>argument key=\"K\" type=\"T\"<|sep|>",
@@ -44,27 +43,22 @@ pub const FORMAT: Format = Format {
         "<|close|>call<|sep|>",
         "<|close|>tools<|sep|>",
     ],
-    body: "argument elements typed by their type attribute, or one json element",
-    models: &[Model {
-        name: "kimi-k3",
-        prompt: "<|open|>message role=\"assistant\"<|sep|><|open|>think<|sep|>",
-    }],
-    openers: &[OPENER_OPEN, OPENER_CLOSE],
-    admitted_under: &[],
-    doc_start: None,
-    lead: None,
-    values: Values::Text,
-    harmony_header: None,
-    unmarked: false,
-    render: Some(crate::render::Prompt {
-        models: "Moonshot Kimi K3",
-        tools: crate::render::tools::kimi_k3,
-        tools_source: crate::render::Source::Template,
-        result: crate::render::results::kimi_k3,
-        result_source: crate::render::Source::Template,
-        call: write_calls,
-    }),
-};
+    "argument elements typed by their type attribute, or one json element",
+)
+.models(&[Model {
+    name: "kimi-k3",
+    prompt: "<|open|>message role=\"assistant\"<|sep|><|open|>think<|sep|>",
+}])
+.openers(&[OPENER_OPEN, OPENER_CLOSE])
+.values(Values::Text)
+.render(crate::render::Prompt {
+    models: "Moonshot Kimi K3",
+    tools: crate::render::tools::kimi_k3,
+    tools_source: crate::render::Source::Template,
+    result: crate::render::results::kimi_k3,
+    result_source: crate::render::Source::Template,
+    call: write_calls,
+});
 
 /// `kimi-k3`: `<|open|>call …<|sep|>` blocks of typed `argument` elements.
 pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
@@ -222,24 +216,10 @@ fn block(bare: bool) -> Probe {
 }
 
 /// `<|open|>…<|sep|>` elements.
-pub const OPENER_OPEN: Opener = Opener {
-    lit: OPEN,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe,
-};
+pub const OPENER_OPEN: Opener = Opener::new(OPEN, probe);
 
 /// `<|close|>…<|sep|>` outside a block: markup.
-pub const OPENER_CLOSE: Opener = Opener {
-    lit: CLOSE,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe,
-};
+pub const OPENER_CLOSE: Opener = Opener::new(CLOSE, probe);
 
 /// The Kimi K3 block: a tools section or a bare call.
 pub struct KimiK3;

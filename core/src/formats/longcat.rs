@@ -9,16 +9,15 @@
 //! closing tag at end of input is tolerated; a stray `</longcat_tool_call>`
 //! is markup, and so is an opening tag followed by neither.
 
+use super::ids;
 use super::shared::pairs::{name_after_token, PairTags, Pairs};
-use super::{ids, Rank, Values};
 use super::{Action, Format, Opener, Probe, ProbeCx};
-use crate::formats::Place;
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::LONGCAT,
-    families: "Meituan LongCat-Flash",
-    markers: &[
+pub const FORMAT: Format = Format::new(
+    ids::LONGCAT,
+    "Meituan LongCat-Flash",
+    &[
         "<longcat_tool_call>",
         "<longcat_arg_key>",
         "</longcat_arg_key>",
@@ -26,24 +25,17 @@ pub const FORMAT: Format = Format {
         "</longcat_arg_value>",
         "</longcat_tool_call>",
     ],
-    body: "JSON object {\"name\", \"arguments\"} (hermes body), or a name then key/value tag pairs",
-    models: &[],
-    openers: &[OPENER, OPENER_STRAY_CLOSE],
-    admitted_under: &[],
-    doc_start: None,
-    lead: None,
-    values: Values::Json,
-    harmony_header: None,
-    unmarked: false,
-    render: Some(crate::render::Prompt {
-        models: "Meituan LongCat",
-        tools: crate::render::tools::generic,
-        tools_source: crate::render::Source::Generic,
-        result: crate::render::results::tool_response,
-        result_source: crate::render::Source::Generic,
-        call: write_calls,
-    }),
-};
+    "JSON object {\"name\", \"arguments\"} (hermes body), or a name then key/value tag pairs",
+)
+.openers(&[OPENER, OPENER_STRAY_CLOSE])
+.render(crate::render::Prompt {
+    models: "Meituan LongCat",
+    tools: crate::render::tools::generic,
+    tools_source: crate::render::Source::Generic,
+    result: crate::render::results::tool_response,
+    result_source: crate::render::Source::Generic,
+    call: write_calls,
+});
 
 /// `longcat`: the hermes body inside `<longcat_tool_call>`.
 pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
@@ -77,14 +69,7 @@ pub const PAIR_TAGS: PairTags = PairTags {
 pub static LONGCAT_PAIRS: Pairs = Pairs::new(&PAIR_TAGS);
 
 /// `<longcat_tool_call>`.
-pub const OPENER: Opener = Opener {
-    lit: b"<longcat_tool_call>",
-    ci: true,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: probe_opener,
-};
+pub const OPENER: Opener = Opener::new(b"<longcat_tool_call>", probe_opener).ci();
 
 /// JSON after the tag is a hermes body, a name one of key/value pairs;
 /// anything else leaves the tag as markup.
@@ -96,11 +81,7 @@ fn probe_opener(i: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 /// A stray `</longcat_tool_call>` is markup.
-pub const OPENER_STRAY_CLOSE: Opener = Opener {
-    lit: b"</longcat_tool_call>",
-    ci: true,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |_, _| Probe::Match(Action::Markup { len: 20 }),
-};
+pub const OPENER_STRAY_CLOSE: Opener = Opener::new(b"</longcat_tool_call>", |_, _| {
+    Probe::Match(Action::Markup { len: 20 })
+})
+.ci();

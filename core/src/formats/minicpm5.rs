@@ -20,46 +20,40 @@ use super::shared::section::{attr, match_any, Hit};
 use super::shared::xml::decode_value;
 use super::{
     ids, Action, BlockEnd, BlockFormat, BlockResult, Format, FormatId, Model, Opener, ParseCx,
-    Probe, ProbeCx, Rank, Scanner, Values,
+    Probe, ProbeCx, Scanner, Values,
 };
 use crate::call::{clean_name, ParsedCall};
-use crate::formats::Place;
 use crate::repair::RepairOptions;
 use crate::scan::{self, Prefix};
 use serde_json::{Map, Value};
 
 /// The descriptor.
-pub const FORMAT: Format = Format {
-    id: ids::MINICPM5,
-    families: "OpenBMB MiniCPM 5",
-    markers: &[
+pub const FORMAT: Format = Format::new(
+    ids::MINICPM5,
+    "OpenBMB MiniCPM 5",
+    &[
         "<function name=\"NAME\">",
         "<param name=\"KEY\">",
         "<![CDATA[…]]>",
         "</param>",
         "</function>",
     ],
-    body: "<param name=\"KEY\">VALUE</param> children, values as text or CDATA",
-    models: &[Model {
-        name: "minicpm5",
-        prompt: "",
-    }],
-    openers: &[OPENER, OPENER_COLLAPSED],
-    admitted_under: &[],
-    doc_start: None,
-    lead: None,
-    values: Values::Text,
-    harmony_header: None,
-    unmarked: false,
-    render: Some(crate::render::Prompt {
-        models: "MiniCPM 5",
-        tools: crate::render::tools::generic,
-        tools_source: crate::render::Source::Generic,
-        result: crate::render::results::tool_response,
-        result_source: crate::render::Source::Generic,
-        call: write_calls,
-    }),
-};
+    "<param name=\"KEY\">VALUE</param> children, values as text or CDATA",
+)
+.models(&[Model {
+    name: "minicpm5",
+    prompt: "",
+}])
+.openers(&[OPENER, OPENER_COLLAPSED])
+.values(Values::Text)
+.render(crate::render::Prompt {
+    models: "MiniCPM 5",
+    tools: crate::render::tools::generic,
+    tools_source: crate::render::Source::Generic,
+    result: crate::render::results::tool_response,
+    result_source: crate::render::Source::Generic,
+    call: write_calls,
+});
 
 /// `minicpm5`: `<function name="NAME">` with `<param name="K">V</param>`
 /// children; a value with markup or edge whitespace in a CDATA section.
@@ -145,24 +139,10 @@ fn probe(input: &[u8], cx: &ProbeCx, lit: usize) -> Probe {
 }
 
 /// `<function name="NAME">`.
-pub const OPENER: Opener = Opener {
-    lit: b"<function name=",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |i, cx| probe(i, cx, 15),
-};
+pub const OPENER: Opener = Opener::new(b"<function name=", |i, cx| probe(i, cx, 15));
 
 /// `<functionname="NAME">` (collapsed by detokenization).
-pub const OPENER_COLLAPSED: Opener = Opener {
-    lit: b"<functionname=",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |i, cx| probe(i, cx, 14),
-};
+pub const OPENER_COLLAPSED: Opener = Opener::new(b"<functionname=", |i, cx| probe(i, cx, 14));
 
 /// Finds `</function>` outside CDATA sections.
 struct FunctionScan {

@@ -23,17 +23,16 @@
 
 use super::shared::invoke::parse_invokes;
 use super::shared::tag::UntilClose;
-use super::{ids, FormatId, Rank, Values};
+use super::{ids, FormatId, Values};
 use super::{Action, BlockFormat, BlockResult, Close, Format, Opener, ParseCx, Probe, ProbeCx};
-use crate::formats::Place;
 use crate::scan::{self, Prefix};
 use serde_json::Value;
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::MUSE_GLIMMER,
-    families: "Muse Glimmer",
-    markers: &[
+pub const FORMAT: Format = Format::new(
+    ids::MUSE_GLIMMER,
+    "Muse Glimmer",
+    &[
         "to=self<|message|>",
         "<|start|>assistant to=NAME<|message|>",
         "<atem:function_calls>",
@@ -42,24 +41,19 @@ pub const FORMAT: Format = Format {
         "<|eom|>",
         "<|eot|>",
     ],
-    body: "<atem:invoke> blocks of named parameters in a message to the tool; to=self is reasoning",
-    models: &[],
-    openers: &[OPENER_SELF, OPENER_EOM, OPENER_EOT, OPENER_CALLS],
-    admitted_under: &[],
-    doc_start: None,
-    lead: None,
-    values: Values::Text,
-    harmony_header: Some(after_header),
-    unmarked: false,
-    render: Some(crate::render::Prompt {
-        models: "Muse Glimmer",
-        tools: crate::render::tools::generic,
-        tools_source: crate::render::Source::Generic,
-        result: crate::render::results::tool_response,
-        result_source: crate::render::Source::Generic,
-        call: write_calls,
-    }),
-};
+    "<atem:invoke> blocks of named parameters in a message to the tool; to=self is reasoning",
+)
+.openers(&[OPENER_SELF, OPENER_EOM, OPENER_EOT, OPENER_CALLS])
+.values(Values::Text)
+.harmony_header(after_header)
+.render(crate::render::Prompt {
+    models: "Muse Glimmer",
+    tools: crate::render::tools::generic,
+    tools_source: crate::render::Source::Generic,
+    result: crate::render::results::tool_response,
+    result_source: crate::render::Source::Generic,
+    call: write_calls,
+});
 
 /// `muse-glimmer`: one message to the tool per call, its invokes under the
 /// `atem:` prefix.
@@ -299,49 +293,22 @@ fn json_if_json(v: &mut Value) {
 /// ` to=NAME<|message|>` at the start of a line: the reply's first message,
 /// its `<|start|>assistant` in the prompt. To `self` it is reasoning, to
 /// `user` text, to a tool a tool message.
-pub const OPENER_SELF: Opener = Opener {
-    lit: b"to=",
-    ci: false,
-    place: Place::LineStart,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |i, cx| probe_bare_header(i, 0, cx),
-};
+pub const OPENER_SELF: Opener =
+    Opener::new(b"to=", |i, cx| probe_bare_header(i, 0, cx)).line_start();
 
 /// `<|eom|>` is markup (with the bare header of the next message when one
 /// follows it).
-pub const OPENER_EOM: Opener = Opener {
-    lit: EOM,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |i, cx| probe_end_token(i, EOM.len(), cx),
-};
+pub const OPENER_EOM: Opener = Opener::new(EOM, |i, cx| probe_end_token(i, EOM.len(), cx));
 
 /// `<|eot|>` is markup (with the bare header of the next message when one
 /// follows it).
-pub const OPENER_EOT: Opener = Opener {
-    lit: EOT,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |i, cx| probe_end_token(i, EOT.len(), cx),
-};
+pub const OPENER_EOT: Opener = Opener::new(EOT, |i, cx| probe_end_token(i, EOT.len(), cx));
 
 /// `<atem:function_calls>` outside a tool message (its header lost, or
 /// never written): its markup is the format's own, so it is a call block.
-pub const OPENER_CALLS: Opener = Opener {
-    lit: CALLS_OPEN,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |_, _| {
-        Probe::Match(Action::Block {
-            fmt: &MUSE_GLIMMER,
-            scanner: Box::new(UntilClose::new(CALLS_CLOSE, CALLS_OPEN.len())),
-        })
-    },
-};
+pub const OPENER_CALLS: Opener = Opener::new(CALLS_OPEN, |_, _| {
+    Probe::Match(Action::Block {
+        fmt: &MUSE_GLIMMER,
+        scanner: Box::new(UntilClose::new(CALLS_CLOSE, CALLS_OPEN.len())),
+    })
+});

@@ -15,18 +15,17 @@
 
 use super::shared::section::{self, CallOutcome, Tokens};
 use super::shared::until::UntilClose;
-use super::{ids, FormatId, Rank, Values};
+use super::{ids, FormatId, Values};
 use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
 use crate::call::{clean_name, ParsedCall};
-use crate::formats::Place;
 use crate::scan;
 use serde_json::Map;
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::STEP3,
-    families: "StepFun Step-3",
-    markers: &[
+pub const FORMAT: Format = Format::new(
+    ids::STEP3,
+    "StepFun Step-3",
+    &[
         "<｜tool_calls_begin｜>",
         "<｜tool_call_begin｜>",
         "<｜tool_sep｜>",
@@ -35,24 +34,18 @@ pub const FORMAT: Format = Format {
         "<｜tool_call_end｜>",
         "<｜tool_calls_end｜>",
     ],
-    body: "steptml invoke with raw-text parameters",
-    models: &[],
-    openers: &[OPENER, OPENER_INVOKE],
-    admitted_under: &[],
-    doc_start: None,
-    lead: None,
-    values: Values::Text,
-    harmony_header: None,
-    unmarked: false,
-    render: Some(crate::render::Prompt {
-        models: "StepFun Step-3",
-        tools: crate::render::tools::generic,
-        tools_source: crate::render::Source::Generic,
-        result: crate::render::results::tool_response,
-        result_source: crate::render::Source::Generic,
-        call: write_calls,
-    }),
-};
+    "steptml invoke with raw-text parameters",
+)
+.openers(&[OPENER, OPENER_INVOKE])
+.values(Values::Text)
+.render(crate::render::Prompt {
+    models: "StepFun Step-3",
+    tools: crate::render::tools::generic,
+    tools_source: crate::render::Source::Generic,
+    result: crate::render::results::tool_response,
+    result_source: crate::render::Source::Generic,
+    call: write_calls,
+});
 
 /// `step3`: steptml invokes inside the Step-3 call tokens.
 pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
@@ -118,14 +111,7 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 /// Any Step-3 `<｜tool_…｜>` token.
-pub const OPENER: Opener = Opener {
-    lit: "<｜tool_".as_bytes(),
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe,
-};
+pub const OPENER: Opener = Opener::new("<｜tool_".as_bytes(), probe);
 
 fn probe_invoke(input: &[u8], cx: &ProbeCx) -> Probe {
     match input.get(INVOKE.len()) {
@@ -139,14 +125,7 @@ fn probe_invoke(input: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 /// A bare `<steptml:invoke name="…">` without the section tokens.
-pub const OPENER_INVOKE: Opener = Opener {
-    lit: INVOKE,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: probe_invoke,
-};
+pub const OPENER_INVOKE: Opener = Opener::new(INVOKE, probe_invoke);
 
 impl BlockFormat for Step3 {
     fn id(&self) -> FormatId {
