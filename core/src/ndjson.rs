@@ -11,7 +11,6 @@
 //! when it is large), with no intermediate `String`, `Value` or `io::Write`
 //! call per piece.
 
-use crate::record::{Span, ToolCall};
 use serde_json::Value;
 
 /// Appends `s` as a JSON string, quotes included: runs of bytes that need
@@ -118,7 +117,7 @@ pub fn write_u64(out: &mut Vec<u8>, n: u64) {
 }
 
 /// Appends a span as `[start,end]`.
-pub fn write_span(out: &mut Vec<u8>, span: Span) {
+pub fn write_span(out: &mut Vec<u8>, span: [u64; 2]) {
     out.push(b'[');
     write_u64(out, span[0]);
     out.push(b',');
@@ -166,7 +165,7 @@ pub fn write_value(out: &mut Vec<u8>, value: &Value) {
 /// Appends a record with only a type, one string field and a span, the
 /// shape of `stream`'s `text`, `reasoning` and `markup` records:
 /// `{"type":KIND,"FIELD":"…","span":[a,b]}`.
-pub fn write_text_record(out: &mut Vec<u8>, kind: &str, field: &str, value: &str, span: Span) {
+pub fn write_text_record(out: &mut Vec<u8>, kind: &str, field: &str, value: &str, span: [u64; 2]) {
     out.extend_from_slice(b"{\"type\":");
     write_str(out, kind);
     out.push(b',');
@@ -190,52 +189,9 @@ pub fn write_call_start(out: &mut Vec<u8>, index: usize, id: &str, name: &str) {
     out.push(b'}');
 }
 
-impl ToolCall {
-    /// Appends the call as one compact JSON object (no newline), the same
-    /// bytes as `serde_json::to_writer`.
-    pub fn write_json(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"type\":");
-        write_str(out, self.kind);
-        out.extend_from_slice(b",\"doc\":");
-        write_str(out, &self.doc);
-        out.extend_from_slice(b",\"index\":");
-        write_u64(out, self.index as u64);
-        out.extend_from_slice(b",\"id\":");
-        write_str(out, &self.id);
-        out.extend_from_slice(b",\"name\":");
-        write_str(out, &self.name);
-        out.extend_from_slice(b",\"arguments\":");
-        self.arguments.write_json(out);
-        out.extend_from_slice(b",\"format\":");
-        write_str(out, self.format);
-        out.extend_from_slice(b",\"span\":");
-        write_span(out, self.span);
-        out.extend_from_slice(b",\"raw\":");
-        write_str(out, &self.raw);
-        out.extend_from_slice(b",\"repairs\":");
-        if self.repairs.is_empty() {
-            out.extend_from_slice(b"[]");
-        } else {
-            // a Vec never refuses a write, and repairs are plain data
-            let _ = serde_json::to_writer(&mut *out, &self.repairs);
-        }
-        if self.in_reasoning {
-            out.extend_from_slice(b",\"in_reasoning\":true");
-        }
-        for (key, value) in &self.extra {
-            out.push(b',');
-            write_str(out, key);
-            out.push(b':');
-            write_value(out, value);
-        }
-        out.push(b'}');
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::repair::{Repair, RepairKind};
     use proptest::prelude::*;
 
     fn ours(s: &str) -> String {
@@ -284,36 +240,6 @@ mod tests {
         }
     }
 
-    fn call(doc: &str, name: &str, raw: &str, repairs: bool, reasoning: bool) -> ToolCall {
-        let mut extra = serde_json::Map::new();
-        if reasoning {
-            extra.insert("valid".into(), serde_json::json!(false));
-            extra.insert("errors".into(), serde_json::json!([{"path": raw}]));
-        }
-        ToolCall {
-            kind: "tool_call",
-            doc: doc.into(),
-            index: raw.len(),
-            id: format!("call_{name}"),
-            name: name.into(),
-            arguments: serde_json::json!({ "q": raw, "n": [1, 2.5, null], "b": {"c": true} })
-                .into(),
-            format: "hermes",
-            span: [u64::MAX - 1, 7],
-            raw: raw.into(),
-            repairs: if repairs {
-                vec![Repair {
-                    kind: RepairKind::TrailingComma,
-                    offset: 3,
-                }]
-            } else {
-                Vec::new()
-            },
-            in_reasoning: reasoning,
-            extra,
-        }
-    }
-
     /// Any JSON value; numbers are read from text, so they keep the digits
     /// they were written with (`-0`, `1.50`, `1E+2`, huge integers).
     fn any_value() -> impl Strategy<Value = serde_json::Value> {
@@ -348,27 +274,13 @@ mod tests {
         }
 
         #[test]
-        fn tool_calls_match_serde_json(
-            doc in any::<String>(),
-            name in any::<String>(),
-            raw in "[ -~\\n\\t\\u{0}-\\u{1f}é日]{0,80}",
-            repairs: bool,
-            reasoning: bool,
-        ) {
-            let c = call(&doc, &name, &raw, repairs, reasoning);
-            let mut v = Vec::new();
-            c.write_json(&mut v);
-            prop_assert_eq!(String::from_utf8(v).unwrap(), serde_json::to_string(&c).unwrap());
-        }
-
-        #[test]
         fn text_records_match_serde_json(text in any::<String>(), a: u64, b: u64) {
             #[derive(serde::Serialize)]
             struct Text<'a> {
                 #[serde(rename = "type")]
                 kind: &'a str,
                 text: &'a str,
-                span: Span,
+                span: [u64; 2],
             }
             let mut v = Vec::new();
             write_text_record(&mut v, "text", "text", &text, [a, b]);

@@ -1,5 +1,6 @@
 //! The NDJSON records the tool writes (docs/records.md).
 
+use crate::ndjson::{write_span, write_str, write_u64, write_value};
 use crate::repair::Repair;
 use serde::Serialize;
 
@@ -36,6 +37,48 @@ pub struct ToolCall {
     /// Fields added by validation against a tools file.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
+}
+
+impl ToolCall {
+    /// Appends the call as one compact JSON object (no newline), the same
+    /// bytes as `serde_json::to_writer`.
+    pub fn write_json(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(b"{\"type\":");
+        write_str(out, self.kind);
+        out.extend_from_slice(b",\"doc\":");
+        write_str(out, &self.doc);
+        out.extend_from_slice(b",\"index\":");
+        write_u64(out, self.index as u64);
+        out.extend_from_slice(b",\"id\":");
+        write_str(out, &self.id);
+        out.extend_from_slice(b",\"name\":");
+        write_str(out, &self.name);
+        out.extend_from_slice(b",\"arguments\":");
+        self.arguments.write_json(out);
+        out.extend_from_slice(b",\"format\":");
+        write_str(out, self.format);
+        out.extend_from_slice(b",\"span\":");
+        write_span(out, self.span);
+        out.extend_from_slice(b",\"raw\":");
+        write_str(out, &self.raw);
+        out.extend_from_slice(b",\"repairs\":");
+        if self.repairs.is_empty() {
+            out.extend_from_slice(b"[]");
+        } else {
+            // a Vec never refuses a write, and repairs are plain data
+            let _ = serde_json::to_writer(&mut *out, &self.repairs);
+        }
+        if self.in_reasoning {
+            out.extend_from_slice(b",\"in_reasoning\":true");
+        }
+        for (key, value) in &self.extra {
+            out.push(b',');
+            write_str(out, key);
+            out.push(b':');
+            write_value(out, value);
+        }
+        out.push(b'}');
+    }
 }
 
 /// A candidate call that could not be recovered (`"type": "error"`).
@@ -193,7 +236,7 @@ impl Arguments {
     pub fn write_json(&self, out: &mut Vec<u8>) {
         match &self.text {
             Some(text) => out.extend_from_slice(text.as_bytes()),
-            None => crate::ndjson::write_value(out, self.as_value()),
+            None => write_value(out, self.as_value()),
         }
     }
 }
@@ -256,5 +299,58 @@ impl std::fmt::Display for Arguments {
         let mut out = Vec::new();
         self.write_json(&mut out);
         f.write_str(&String::from_utf8_lossy(&out))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::repair::RepairKind;
+    use proptest::prelude::*;
+
+    fn call(doc: &str, name: &str, raw: &str, repairs: bool, reasoning: bool) -> ToolCall {
+        let mut extra = serde_json::Map::new();
+        if reasoning {
+            extra.insert("valid".into(), serde_json::json!(false));
+            extra.insert("errors".into(), serde_json::json!([{"path": raw}]));
+        }
+        ToolCall {
+            kind: "tool_call",
+            doc: doc.into(),
+            index: raw.len(),
+            id: format!("call_{name}"),
+            name: name.into(),
+            arguments: serde_json::json!({ "q": raw, "n": [1, 2.5, null], "b": {"c": true} })
+                .into(),
+            format: "hermes",
+            span: [u64::MAX - 1, 7],
+            raw: raw.into(),
+            repairs: if repairs {
+                vec![Repair {
+                    kind: RepairKind::TrailingComma,
+                    offset: 3,
+                }]
+            } else {
+                Vec::new()
+            },
+            in_reasoning: reasoning,
+            extra,
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn tool_calls_match_serde_json(
+            doc in any::<String>(),
+            name in any::<String>(),
+            raw in "[ -~\\n\\t\\u{0}-\\u{1f}é日]{0,80}",
+            repairs: bool,
+            reasoning: bool,
+        ) {
+            let c = call(&doc, &name, &raw, repairs, reasoning);
+            let mut v = Vec::new();
+            c.write_json(&mut v);
+            prop_assert_eq!(String::from_utf8(v).unwrap(), serde_json::to_string(&c).unwrap());
+        }
     }
 }

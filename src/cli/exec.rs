@@ -925,7 +925,8 @@ fn record_inline(
     docs: &mut HashMap<String, Option<Vec<u8>>>,
     sources: &super::validate::Sources<'_>,
 ) -> bool {
-    if !matches!(call.format, "bare-json" | "llama3-json" | "xlam") {
+    let unmarked = crate::formats::FormatId::from_id(call.format);
+    if !unmarked.is_some_and(|id| id.format().unmarked) {
         return false;
     }
     let doc = docs

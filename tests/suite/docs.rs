@@ -223,3 +223,63 @@ fn docs_citations_and_links_resolve() {
         broken.join("\n")
     );
 }
+
+/// The bullet lines a format's section in docs/formats.md opens with, as
+/// its descriptor says them.
+fn header_bullets(f: &toolcall::formats::Format) -> Vec<(&'static str, String)> {
+    let quoted = |items: Vec<&str>| {
+        items
+            .iter()
+            .map(|m| {
+                if m.contains('`') {
+                    format!("`` {m} ``")
+                } else {
+                    format!("`{m}`")
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut out = vec![
+        ("**Families**", format!("{}.", f.families)),
+        ("**Markers**", format!("{}.", quoted(f.markers.to_vec()))),
+    ];
+    if !f.models.is_empty() {
+        let names: Vec<String> = f.models.iter().map(|m| format!("`{}`", m.name)).collect();
+        out.push(("**`--model`**", format!("{}.", names.join(", "))));
+    }
+    let module = f.id.as_str().replace(['-', '.'], "_");
+    out.push(("**Module**", format!("`core/src/formats/{module}.rs`.")));
+    out
+}
+
+#[test]
+fn docs_formats_section_headers_match_the_descriptors() {
+    let page = read(&root().join("docs/formats.md"));
+    let mut drift = Vec::new();
+    for f in toolcall::formats::FORMATS {
+        let id = f.id.as_str();
+        let Some(at) = page.find(&format!("\n## {id}\n")) else {
+            continue; // every_format_has_a_section_in_docs_formats says so
+        };
+        let section: Vec<&str> = page[at + 1..]
+            .lines()
+            .skip(1)
+            .take_while(|l| !l.starts_with("## "))
+            .filter_map(|l| l.strip_prefix("* "))
+            .collect();
+        for (label, want) in header_bullets(f) {
+            let prefix = format!("{label}: ");
+            match section.iter().find_map(|l| l.strip_prefix(prefix.as_str())) {
+                Some(have) if have.trim_end() == want => {}
+                Some(have) => drift.push(format!("{id}: {label}: `{have}`, descriptor: `{want}`")),
+                None => drift.push(format!("{id}: no `* {label}:` line (want `{want}`)")),
+            }
+        }
+    }
+    assert!(
+        drift.is_empty(),
+        "docs/formats.md headers drifted:\n{}",
+        drift.join("\n")
+    );
+}

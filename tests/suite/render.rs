@@ -203,25 +203,11 @@ fn parsed(text: &str) -> Vec<(String, Value)> {
         .collect()
 }
 
-/// Families whose argument values are text in the markup.
+/// Families whose argument values are text in the markup (the
+/// descriptor's `values`).
 fn is_text_valued(id: &str) -> bool {
-    matches!(
-        id,
-        "qwen3-coder-xml"
-            | "glm4-moe"
-            | "minimax-m2"
-            | "minimax-m3"
-            | "seed-oss"
-            | "hunyuan-v4"
-            | "deepseek-dsml"
-            | "kimi-k3"
-            | "step3"
-            | "solar-open"
-            | "iquest"
-            | "dots"
-            | "k2-v3"
-            | "muse-glimmer"
-    )
+    toolcall::formats::FormatId::from_id(id)
+        .is_some_and(|f| f.format().values != toolcall::formats::Values::Json)
 }
 
 /// The loose typing of docs/design.md#value-typing, applied to both sides

@@ -40,9 +40,11 @@ pub struct Gather<F> {
     live: F,
 }
 
-/// Formats whose calls carry no marker: a `{` in the middle of a line of
-/// prose is inline JSON.
-const UNMARKED: [&str; 3] = ["bare-json", "llama3-json", "xlam"];
+/// True for a format whose calls carry no marker (`Format::unmarked`): a
+/// `{` in the middle of a line of prose is inline JSON.
+fn unmarked(format: &str) -> bool {
+    crate::formats::FormatId::from_id(format).is_some_and(|id| id.format().unmarked)
+}
 
 impl<F: FnMut(Live<'_>)> Gather<F> {
     /// A gatherer that reports prose and reasoning to `live` as they come.
@@ -91,7 +93,7 @@ impl<F: FnMut(Live<'_>)> Sink for Gather<F> {
             }
             Event::ToolCallStart { .. } => {}
             Event::ToolCall(call) => {
-                let inline = UNMARKED.contains(&call.format) && self.line_has_content;
+                let inline = unmarked(call.format) && self.line_has_content;
                 if call.span[0] == call.span[1] {
                     // parsed by the server, not written in the text: the
                     // history shows it in the prompt's call format

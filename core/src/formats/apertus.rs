@@ -10,43 +10,57 @@
 //! call drafted in it is a draft), and a stray `<|inner_suffix|>` is markup.
 
 use super::shared::python::{body_text, parse_value_any, parsed_call, Wrap};
-use super::{ids, FormatId, Rank, Values};
+use super::{ids, FormatId, Rank};
 use super::{Action, BlockFormat, BlockResult, Close, Format, Opener, ParseCx, Probe};
 use crate::call::{arguments_from, call_from_object, Evidence, Shape};
-use crate::formats::Place;
 use serde_json::Value;
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::APERTUS,
-    families: "Swiss AI Apertus",
-    markers: &[
+pub const FORMAT: Format = Format::new(
+    ids::APERTUS,
+    "Swiss AI Apertus",
+    &[
         "<|tools_prefix|>",
         "<|tools_suffix|>",
         "<|inner_prefix|>",
         "<|inner_suffix|>",
     ],
-    body: "JSON array of {\"NAME\": {arguments}} objects",
-    models: &[],
-    openers: &[
-        OPENER,
-        OPENER_STRAY_SUFFIX,
-        OPENER_INNER,
-        OPENER_STRAY_INNER_SUFFIX,
-    ],
-    admitted_under: &[],
-    doc_start: None,
-    lead: None,
-    values: Values::Json,
-    render: Some(crate::render::Prompt {
-        models: "Swiss AI Apertus",
-        tools: crate::render::tools::apertus,
-        tools_source: crate::render::Source::Template,
-        result: crate::render::results::apertus,
-        result_source: crate::render::Source::Template,
-        call: crate::render::calls::apertus,
-    }),
-};
+    "JSON array of {\"NAME\": {arguments}} objects",
+)
+.openers(&[
+    OPENER,
+    OPENER_STRAY_SUFFIX,
+    OPENER_INNER,
+    OPENER_STRAY_INNER_SUFFIX,
+])
+.render(crate::render::Prompt {
+    models: "Swiss AI Apertus",
+    tools: crate::render::tools::apertus,
+    tools_source: crate::render::Source::Template,
+    result: crate::render::results::apertus,
+    result_source: crate::render::Source::Template,
+    call: write_calls,
+});
+
+/// `apertus`: `<|tools_prefix|>[{"NAME": {args}}]<|tools_suffix|>`.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::args;
+    use crate::render::text::json_spaced;
+    use serde_json::{Map, Value};
+
+    let items: Vec<Value> = calls
+        .iter()
+        .map(|c| {
+            let mut m = Map::new();
+            m.insert(c.name.clone(), args(c));
+            Value::Object(m)
+        })
+        .collect();
+    format!(
+        "<|tools_prefix|>{}<|tools_suffix|>",
+        json_spaced(&Value::Array(items))
+    )
+}
 
 const WRAP: Wrap = Wrap {
     open_len: 16,
@@ -134,24 +148,12 @@ impl BlockFormat for Apertus {
 }
 
 /// `<|tools_prefix|>`.
-pub const OPENER: Opener = Opener {
-    lit: b"<|tools_prefix|>",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |_, _| WRAP.block(&APERTUS),
-};
+pub const OPENER: Opener = Opener::new(b"<|tools_prefix|>", |_, _| WRAP.block(&APERTUS));
 
 /// A stray `<|tools_suffix|>` is markup.
-pub const OPENER_STRAY_SUFFIX: Opener = Opener {
-    lit: b"<|tools_suffix|>",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |_, _| Probe::Match(Action::Markup { len: 16 }),
-};
+pub const OPENER_STRAY_SUFFIX: Opener = Opener::new(b"<|tools_suffix|>", |_, _| {
+    Probe::Match(Action::Markup { len: 16 })
+});
 
 /// What ends a thought span.
 const INNER_CLOSE: &[Close] = &[Close {
@@ -160,26 +162,15 @@ const INNER_CLOSE: &[Close] = &[Close {
 }];
 
 /// `<|inner_prefix|>`: the assistant's thoughts, up to `<|inner_suffix|>`.
-pub const OPENER_INNER: Opener = Opener {
-    lit: b"<|inner_prefix|>",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Reasoning,
-    also: &[],
-    probe: |_, _| {
-        Probe::Match(Action::Reasoning {
-            open_len: 16,
-            close: INNER_CLOSE,
-        })
-    },
-};
+pub const OPENER_INNER: Opener = Opener::new(b"<|inner_prefix|>", |_, _| {
+    Probe::Match(Action::Reasoning {
+        open_len: 16,
+        close: INNER_CLOSE,
+    })
+})
+.rank(Rank::Reasoning);
 
 /// A stray `<|inner_suffix|>` is markup.
-pub const OPENER_STRAY_INNER_SUFFIX: Opener = Opener {
-    lit: b"<|inner_suffix|>",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |_, _| Probe::Match(Action::Markup { len: 16 }),
-};
+pub const OPENER_STRAY_INNER_SUFFIX: Opener = Opener::new(b"<|inner_suffix|>", |_, _| {
+    Probe::Match(Action::Markup { len: 16 })
+});

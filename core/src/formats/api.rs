@@ -8,7 +8,8 @@ use crate::config::Config;
 /// A format id, as `--format` takes it and records carry it.
 ///
 /// Ids are made only by the registry ([`super::ids`]), so every id names
-/// a known format; [`FormatId::lookup`] reads one from user input.
+/// a known format; `FormatId::lookup` (in the registry) reads one from user
+/// input.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct FormatId(&'static str);
 
@@ -21,22 +22,6 @@ impl FormatId {
     /// The id as text.
     pub const fn as_str(self) -> &'static str {
         self.0
-    }
-
-    /// The format named `name`: its id, or one of its other names (a model
-    /// name such as `qwen3`); ASCII case is ignored.
-    pub fn lookup(name: &str) -> Option<FormatId> {
-        super::registry::by_name(name).map(|f| f.id)
-    }
-
-    /// The format whose id is exactly `id`.
-    pub fn from_id(id: &str) -> Option<FormatId> {
-        super::FORMATS.iter().find(|f| f.id.0 == id).map(|f| f.id)
-    }
-
-    /// This format's descriptor.
-    pub fn format(self) -> &'static Format {
-        super::registry::get(self)
     }
 }
 
@@ -98,9 +83,98 @@ pub struct Format {
     pub lead: Option<Lead>,
     /// How its argument values are written.
     pub values: Values,
+    /// For a format that writes its bodies inside harmony's message headers
+    /// (`<|start|>assistant to=NAME<|message|>…`): how such a header goes
+    /// on, read by harmony's opener ([`HarmonyHeader`]).
+    pub harmony_header: Option<HarmonyHeader>,
+    /// Its calls carry no marker (a bare JSON value): a `{` in the middle
+    /// of a line of prose is inline JSON, not a call to run.
+    pub unmarked: bool,
     /// The prompt side: tools block, results and calls as the family writes
     /// them (`toolcall render`); `None` when there is none.
     pub render: Option<crate::render::Prompt>,
+}
+
+impl Format {
+    /// The descriptor of `id`: its families, markers and body as `toolcall
+    /// formats` shows them; no models, no openers, JSON values, no prompt
+    /// side. The methods below add the rest.
+    pub const fn new(
+        id: FormatId,
+        families: &'static str,
+        markers: &'static [&'static str],
+        body: &'static str,
+    ) -> Format {
+        Format {
+            id,
+            families,
+            markers,
+            body,
+            models: &[],
+            openers: &[],
+            admitted_under: &[],
+            doc_start: None,
+            lead: None,
+            values: Values::Json,
+            harmony_header: None,
+            unmarked: false,
+            render: None,
+        }
+    }
+
+    /// The models known to write it.
+    pub const fn models(mut self, models: &'static [Model]) -> Format {
+        self.models = models;
+        self
+    }
+
+    /// Its openers.
+    pub const fn openers(mut self, openers: &'static [Opener]) -> Format {
+        self.openers = openers;
+        self
+    }
+
+    /// Other formats under whose `--format` its blocks are reported too.
+    pub const fn admitted_under(mut self, ids: &'static [FormatId]) -> Format {
+        self.admitted_under = ids;
+        self
+    }
+
+    /// Its document-start probe.
+    pub const fn doc_start(mut self, d: DocStart) -> Format {
+        self.doc_start = Some(d);
+        self
+    }
+
+    /// Its lead byte.
+    pub const fn lead(mut self, lead: Lead) -> Format {
+        self.lead = Some(lead);
+        self
+    }
+
+    /// How its argument values are written.
+    pub const fn values(mut self, values: Values) -> Format {
+        self.values = values;
+        self
+    }
+
+    /// How a harmony header goes on as its message.
+    pub const fn harmony_header(mut self, h: HarmonyHeader) -> Format {
+        self.harmony_header = Some(h);
+        self
+    }
+
+    /// Its calls carry no marker.
+    pub const fn unmarked(mut self) -> Format {
+        self.unmarked = true;
+        self
+    }
+
+    /// Its prompt side.
+    pub const fn render(mut self, p: crate::render::Prompt) -> Format {
+        self.render = Some(p);
+        self
+    }
 }
 
 impl std::fmt::Debug for Format {
@@ -110,6 +184,12 @@ impl std::fmt::Debug for Format {
             .finish_non_exhaustive()
     }
 }
+
+/// How a harmony-style header goes on as another format's message:
+/// given the input, the header's recipient, whether it names a channel and
+/// where the message body starts (right after `<|message|>`), the probe's
+/// answer, or `None` when the message is not that format's.
+pub type HarmonyHeader = fn(&[u8], &str, bool, usize, &ProbeCx) -> Option<Probe>;
 
 /// A model that writes a format.
 #[derive(Clone, Copy, Debug)]
@@ -417,6 +497,51 @@ pub struct Opener {
     pub also: &'static [FormatId],
     /// Decides what begins here once the literal matched.
     pub probe: fn(&[u8], &ProbeCx) -> Probe,
+}
+
+impl Opener {
+    /// An opener of `lit` that `probe` decides: ASCII case compared, looked
+    /// for anywhere in a line, [`Rank::Normal`], on only under its own
+    /// format. The methods below change one of these.
+    pub const fn new(lit: &'static [u8], probe: fn(&[u8], &ProbeCx) -> Probe) -> Opener {
+        Opener {
+            lit,
+            ci: false,
+            place: Place::Anywhere,
+            rank: Rank::Normal,
+            also: &[],
+            probe,
+        }
+    }
+
+    /// The literal is compared ignoring ASCII case.
+    pub const fn ci(mut self) -> Opener {
+        self.ci = true;
+        self
+    }
+
+    /// Looked for only at the first non-blank byte of a line.
+    pub const fn line_start(self) -> Opener {
+        self.place(Place::LineStart)
+    }
+
+    /// Looked for at `place`.
+    pub const fn place(mut self, place: Place) -> Opener {
+        self.place = place;
+        self
+    }
+
+    /// Tried at `rank` among the openers of the same first byte.
+    pub const fn rank(mut self, rank: Rank) -> Opener {
+        self.rank = rank;
+        self
+    }
+
+    /// On under these formats' `--format` as well.
+    pub const fn also(mut self, also: &'static [FormatId]) -> Opener {
+        self.also = also;
+        self
+    }
 }
 
 /// Where in a line an [`Opener`] is looked for.

@@ -20,42 +20,48 @@
 
 use super::shared::directly_answer::drop_directly_answer;
 use super::shared::recover::{self, call_head};
-use super::{ids, FormatId, Rank, Values};
+use super::{ids, FormatId, Rank};
 use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
 };
 use crate::call::{calls_from_value, close_truncated, Evidence, ParsedCall};
-use crate::formats::Place;
 use crate::scan::balance::{End, JsonEnd};
 use crate::scan::{self, Prefix};
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::BARE_JSON,
-    families: "any model in JSON mode, Ollama templates whose tool tag is `{`",
-    markers: &["{ at the start of a line (whole reply or its own lines)"],
-    body: "call-shaped JSON object, wrapper or array",
-    models: &[],
-    openers: &[OBJECT, ARRAY, SEPARATOR, INLINE_OBJECT, INLINE_ARRAY],
-    admitted_under: &[
-        ids::LLAMA3_JSON,
-        ids::XLAM,
-        ids::GEMINI_FUNCTION_CALL,
-        ids::HERMES,
-        ids::MISTRAL,
-    ],
-    doc_start: None,
-    lead: None,
-    values: Values::Json,
-    render: Some(crate::render::Prompt {
-        models: "prompted models (JSON mode)",
-        tools: crate::render::tools::json_prompted,
-        tools_source: crate::render::Source::Ours,
-        result: crate::render::results::bare_json,
-        result_source: crate::render::Source::Ours,
-        call: crate::render::calls::bare_json,
-    }),
-};
+pub const FORMAT: Format = Format::new(
+    ids::BARE_JSON,
+    "any model in JSON mode, Ollama templates whose tool tag is `{`",
+    &["{ at the start of a line (whole reply or its own lines)"],
+    "call-shaped JSON object, wrapper or array",
+)
+.openers(&[OBJECT, ARRAY, SEPARATOR, INLINE_OBJECT, INLINE_ARRAY])
+.admitted_under(&[
+    ids::LLAMA3_JSON,
+    ids::XLAM,
+    ids::GEMINI_FUNCTION_CALL,
+    ids::HERMES,
+    ids::MISTRAL,
+])
+.unmarked()
+.render(crate::render::Prompt {
+    models: "prompted models (JSON mode)",
+    tools: crate::render::tools::json_prompted,
+    tools_source: crate::render::Source::Ours,
+    result: crate::render::results::bare_json,
+    result_source: crate::render::Source::Ours,
+    call: write_calls,
+});
+
+/// `bare-json`: one `{"name", "arguments"}` object per line.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::{each, obj};
+    use crate::render::text::json_spaced;
+
+    each(calls, "\n", |_, c| {
+        json_spaced(&obj("name", c, "arguments"))
+    })
+}
 
 /// The bare JSON block format.
 pub struct BareJson;
@@ -83,51 +89,41 @@ fn block(placement: Placement, cx: &ProbeCx) -> Probe {
 /// `{` inside a line: any call-shaped object with `--inline-json` (the least
 /// reliable evidence), else only Llama 3's exact `{"name": …, "parameters":
 /// …}` form.
-pub const INLINE_OBJECT: Opener = Opener {
-    lit: b"{",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Structural,
-    also: &[ids::LLAMA3_JSON, ids::XLAM],
-    probe: |input, cx| {
-        if cx.cfg.inline_json {
-            return block(Placement::Inline, cx);
-        }
-        match llama_head(input) {
-            Prefix::Full => block(Placement::InlineLlama, cx),
-            Prefix::Partial if !cx.eof => Probe::NeedMore,
-            _ => Probe::NotMarker,
-        }
-    },
-};
+pub const INLINE_OBJECT: Opener = Opener::new(b"{", |input, cx| {
+    if cx.cfg.inline_json {
+        return block(Placement::Inline, cx);
+    }
+    match llama_head(input) {
+        Prefix::Full => block(Placement::InlineLlama, cx),
+        Prefix::Partial if !cx.eof => Probe::NeedMore,
+        _ => Probe::NotMarker,
+    }
+})
+.rank(Rank::Structural)
+.also(&[ids::LLAMA3_JSON, ids::XLAM]);
 
 /// `[{"name":` inside a line: an array of call objects that ends its line
 /// (see `inline_shape`).
-pub const INLINE_ARRAY: Opener = Opener {
-    lit: b"[",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Structural,
-    also: &[ids::LLAMA3_JSON, ids::XLAM, ids::MISTRAL],
-    probe: |input, cx| {
-        if cx.cfg.inline_json {
-            return Probe::NotMarker;
-        }
-        let mut i = 1;
-        while i < input.len() && i <= HEAD_BLANKS && matches!(input[i], b' ' | b'\t') {
-            i += 1;
-        }
-        match input.get(i) {
-            None if !cx.eof => Probe::NeedMore,
-            Some(b'{') => match llama_head(&input[i..]) {
-                Prefix::Full => block(Placement::InlineLlama, cx),
-                Prefix::Partial if !cx.eof => Probe::NeedMore,
-                _ => Probe::NotMarker,
-            },
+pub const INLINE_ARRAY: Opener = Opener::new(b"[", |input, cx| {
+    if cx.cfg.inline_json {
+        return Probe::NotMarker;
+    }
+    let mut i = 1;
+    while i < input.len() && i <= HEAD_BLANKS && matches!(input[i], b' ' | b'\t') {
+        i += 1;
+    }
+    match input.get(i) {
+        None if !cx.eof => Probe::NeedMore,
+        Some(b'{') => match llama_head(&input[i..]) {
+            Prefix::Full => block(Placement::InlineLlama, cx),
+            Prefix::Partial if !cx.eof => Probe::NeedMore,
             _ => Probe::NotMarker,
-        }
-    },
-};
+        },
+        _ => Probe::NotMarker,
+    }
+})
+.rank(Rank::Structural)
+.also(&[ids::LLAMA3_JSON, ids::XLAM, ids::MISTRAL]);
 
 /// Most blanks looked at between `{` and `"name"` of an inline object.
 const HEAD_BLANKS: usize = 8;
@@ -197,19 +193,15 @@ fn inline_shape(value: &[u8]) -> Option<InlineShape> {
 }
 
 /// `{` at the start of a line.
-pub const OBJECT: Opener = Opener {
-    lit: b"{",
-    ci: false,
-    place: Place::LineStart,
-    rank: Rank::Structural,
-    also: &[
+pub const OBJECT: Opener = Opener::new(b"{", |_, cx| held(cx))
+    .line_start()
+    .rank(Rank::Structural)
+    .also(&[
         ids::LLAMA3_JSON,
         ids::XLAM,
         ids::GEMINI_FUNCTION_CALL,
         ids::HERMES,
-    ],
-    probe: |_, cx| held(cx),
-};
+    ]);
 
 fn probe_array(input: &[u8], cx: &ProbeCx) -> Probe {
     let s = scan::skip_space(input, 1);
@@ -221,49 +213,41 @@ fn probe_array(input: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 /// `[{` at the start of a line.
-pub const ARRAY: Opener = Opener {
-    lit: b"[",
-    ci: false,
-    place: Place::LineStart,
-    rank: Rank::Structural,
-    also: &[
+pub const ARRAY: Opener = Opener::new(b"[", probe_array)
+    .line_start()
+    .rank(Rank::Structural)
+    .also(&[
         ids::LLAMA3_JSON,
         ids::XLAM,
         ids::GEMINI_FUNCTION_CALL,
         ids::MISTRAL,
         ids::HERMES,
-    ],
-    probe: probe_array,
-};
+    ]);
 
 /// `;` at the start of a line before a call object: Llama 3's separator
 /// written before the first call too (`; {"name": …}; {"name": …}`), so
 /// that the separators stay out of the text.
-pub const SEPARATOR: Opener = Opener {
-    lit: b";",
-    ci: false,
-    place: Place::LineStart,
-    rank: Rank::Structural,
-    also: &[ids::LLAMA3_JSON],
-    probe: |input, cx| {
-        let s = scan::skip_blank(input, 1);
-        if s > 1 + HEAD_BLANKS {
-            return Probe::NotMarker;
-        }
-        match input.get(s) {
-            None if !cx.eof => Probe::NeedMore,
-            Some(b'{') => match llama_head(&input[s..]) {
-                Prefix::Full => Probe::Match(Action::Block {
-                    fmt: &BARE_JSON,
-                    scanner: Box::new(ValuesScan::new(Placement::LineStart, s, cx)),
-                }),
-                Prefix::Partial if !cx.eof => Probe::NeedMore,
-                _ => Probe::NotMarker,
-            },
+pub const SEPARATOR: Opener = Opener::new(b";", |input, cx| {
+    let s = scan::skip_blank(input, 1);
+    if s > 1 + HEAD_BLANKS {
+        return Probe::NotMarker;
+    }
+    match input.get(s) {
+        None if !cx.eof => Probe::NeedMore,
+        Some(b'{') => match llama_head(&input[s..]) {
+            Prefix::Full => Probe::Match(Action::Block {
+                fmt: &BARE_JSON,
+                scanner: Box::new(ValuesScan::new(Placement::LineStart, s, cx)),
+            }),
+            Prefix::Partial if !cx.eof => Probe::NeedMore,
             _ => Probe::NotMarker,
-        }
-    },
-};
+        },
+        _ => Probe::NotMarker,
+    }
+})
+.line_start()
+.rank(Rank::Structural)
+.also(&[ids::LLAMA3_JSON]);
 
 /// Where an unmarked JSON candidate stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

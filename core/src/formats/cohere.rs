@@ -21,47 +21,67 @@ use super::shared::directly_answer::drop_directly_answer;
 use super::shared::fence::{count_ticks, FenceScan};
 use super::shared::tagged::{json_after, TaggedJson};
 use super::Model;
-use super::{ids, FormatId, Rank, Values};
+use super::{ids, FormatId};
 use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
-use crate::formats::Place;
 use crate::scan::{self, Prefix};
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::COHERE,
-    families: "Cohere Command R, R+, R7B, Command A",
-    markers: &[
+pub const FORMAT: Format = Format::new(
+    ids::COHERE,
+    "Cohere Command R, R+, R7B, Command A",
+    &[
         "<|START_ACTION|>",
         "<|END_ACTION|>",
         "Action: ```json",
         "<|START_THINKING|>",
         "<|START_RESPONSE|>",
     ],
-    body: "JSON array of {\"tool_call_id\", \"tool_name\", \"parameters\"}",
-    models: &[
-        Model {
-            name: "command-r",
-            prompt: "<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>",
-        },
-        Model {
-            name: "command-a",
-            prompt: "<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>",
-        },
-    ],
-    openers: &[OPENER_ACTION, OPENER_STRAY_END, OPENER_ACTION_LINE],
-    admitted_under: &[],
-    doc_start: None,
-    lead: None,
-    values: Values::Json,
-    render: Some(crate::render::Prompt {
-        models: "Cohere Command R7B / Command A",
-        tools: crate::render::tools::cohere,
-        tools_source: crate::render::Source::Template,
-        result: crate::render::results::cohere,
-        result_source: crate::render::Source::Template,
-        call: crate::render::calls::cohere,
-    }),
-};
+    "JSON array of {\"tool_call_id\", \"tool_name\", \"parameters\"}",
+)
+.models(&[
+    Model {
+        name: "command-r",
+        prompt: "<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>",
+    },
+    Model {
+        name: "command-a",
+        prompt: "<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>",
+    },
+])
+.openers(&[OPENER_ACTION, OPENER_STRAY_END, OPENER_ACTION_LINE])
+.render(crate::render::Prompt {
+    models: "Cohere Command R7B / Command A",
+    tools: crate::render::tools::cohere,
+    tools_source: crate::render::Source::Template,
+    result: crate::render::results::cohere,
+    result_source: crate::render::Source::Template,
+    call: write_calls,
+});
+
+/// `cohere` (Command R7B / Command A): `<|START_ACTION|>` JSON array
+/// `<|END_ACTION|>`, objects with `tool_call_id`, `tool_name`, `parameters`.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::args;
+    use crate::render::text::json_spaced;
+    use serde_json::{json, Value};
+
+    let items: Vec<Value> = calls
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            json!({
+                "tool_call_id": c.id.clone().unwrap_or_else(|| i.to_string()),
+                "tool_name": c.name,
+                "parameters": args(c),
+            })
+        })
+        .collect();
+    let body: Vec<String> = items
+        .iter()
+        .map(|v| format!("    {}", json_spaced(v)))
+        .collect();
+    format!("<|START_ACTION|>[\n{}\n]<|END_ACTION|>", body.join(",\n"))
+}
 
 /// The `<|START_ACTION|>` block.
 pub struct CohereAction;
@@ -84,33 +104,21 @@ impl BlockFormat for CohereAction {
 }
 
 /// `<|START_ACTION|>` + JSON array.
-pub const OPENER_ACTION: Opener = Opener {
-    lit: b"<|START_ACTION|>",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |i, cx| {
-        json_after(
-            i,
-            16,
-            cx,
-            &COHERE_ACTION,
-            ACTION_JSON.close,
-            Probe::Match(Action::Markup { len: 16 }),
-        )
-    },
-};
+pub const OPENER_ACTION: Opener = Opener::new(b"<|START_ACTION|>", |i, cx| {
+    json_after(
+        i,
+        16,
+        cx,
+        &COHERE_ACTION,
+        ACTION_JSON.close,
+        Probe::Match(Action::Markup { len: 16 }),
+    )
+});
 
 /// A stray `<|END_ACTION|>` is markup.
-pub const OPENER_STRAY_END: Opener = Opener {
-    lit: b"<|END_ACTION|>",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |_, _| Probe::Match(Action::Markup { len: 14 }),
-};
+pub const OPENER_STRAY_END: Opener = Opener::new(b"<|END_ACTION|>", |_, _| {
+    Probe::Match(Action::Markup { len: 14 })
+});
 
 /// Command R's `Action:` line followed by a JSON fence (its end is found by
 /// [`FenceScan`]).
@@ -151,14 +159,7 @@ fn probe_action_line(input: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 /// `Action:` at the start of a line (Command R).
-pub const OPENER_ACTION_LINE: Opener = Opener {
-    lit: b"Action:",
-    ci: false,
-    place: Place::LineStart,
-    rank: Rank::Normal,
-    also: &[],
-    probe: probe_action_line,
-};
+pub const OPENER_ACTION_LINE: Opener = Opener::new(b"Action:", probe_action_line).line_start();
 
 impl BlockFormat for CohereFence {
     fn id(&self) -> FormatId {

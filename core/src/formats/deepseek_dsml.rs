@@ -39,20 +39,19 @@
 
 use super::shared::{end, section};
 use super::Model;
-use super::{ids, FormatId, Rank, Values};
+use super::{ids, FormatId, Values};
 use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
 };
 use crate::call::{clean_name, strip_one_newline, ParsedCall};
-use crate::formats::Place;
 use crate::scan::{self, Prefix};
 use serde_json::{Map, Value};
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::DEEPSEEK_DSML,
-    families: "DeepSeek V3.2, DeepSeek V4, GigaChat 3.5 (as ｜GCML｜)",
-    markers: &[
+pub const FORMAT: Format = Format::new(
+    ids::DEEPSEEK_DSML,
+    "DeepSeek V3.2, DeepSeek V4, GigaChat 3.5 (as ｜GCML｜)",
+    &[
         "<｜DSML｜function_calls>",
         "<｜DSML｜tool_calls>",
         "<｜DSML｜invoke name=\"NAME\">",
@@ -60,54 +59,76 @@ pub const FORMAT: Format = Format {
         "</｜DSML｜invoke>",
         "</｜DSML｜function_calls>",
     ],
-    body: "invoke elements with string=\"true\" (raw) or string=\"false\" (JSON) parameters",
-    models: &[
-        Model {
-            name: "deepseek-v3.2",
-            prompt: "<｜Assistant｜></think>",
-        },
-        Model {
-            name: "deepseek-v3.2-thinking",
-            prompt: "<｜Assistant｜><think>",
-        },
-        Model {
-            name: "deepseek-v4",
-            prompt: "<｜Assistant｜></think>",
-        },
-        Model {
-            name: "deepseek-v4-thinking",
-            prompt: "<｜Assistant｜><think>",
-        },
-        Model {
-            name: "deepseek-v4.1",
-            prompt: "<｜Assistant｜></think>",
-        },
-        Model {
-            name: "deepseek-v4.1-thinking",
-            prompt: "<｜Assistant｜><think>",
-        },
-    ],
-    openers: &[
-        OPENER,
-        OPENER_CLOSE,
-        OPENER_GCML,
-        OPENER_CLOSE_GCML,
-        OPENER_PLAIN_FUNCTION_CALLS,
-        OPENER_PLAIN_TOOL_CALLS,
-    ],
-    admitted_under: &[],
-    doc_start: None,
-    lead: None,
-    values: Values::TextUnlessDeclared,
-    render: Some(crate::render::Prompt {
-        models: "DeepSeek V3.2 / V4",
-        tools: crate::render::tools::deepseek_dsml,
-        tools_source: crate::render::Source::Template,
-        result: crate::render::results::deepseek_dsml,
-        result_source: crate::render::Source::Template,
-        call: crate::render::calls::deepseek_dsml,
-    }),
-};
+    "invoke elements with string=\"true\" (raw) or string=\"false\" (JSON) parameters",
+)
+.models(&[
+    Model {
+        name: "deepseek-v3.2",
+        prompt: "<｜Assistant｜></think>",
+    },
+    Model {
+        name: "deepseek-v3.2-thinking",
+        prompt: "<｜Assistant｜><think>",
+    },
+    Model {
+        name: "deepseek-v4",
+        prompt: "<｜Assistant｜></think>",
+    },
+    Model {
+        name: "deepseek-v4-thinking",
+        prompt: "<｜Assistant｜><think>",
+    },
+    Model {
+        name: "deepseek-v4.1",
+        prompt: "<｜Assistant｜></think>",
+    },
+    Model {
+        name: "deepseek-v4.1-thinking",
+        prompt: "<｜Assistant｜><think>",
+    },
+])
+.openers(&[
+    OPENER,
+    OPENER_CLOSE,
+    OPENER_GCML,
+    OPENER_CLOSE_GCML,
+    OPENER_PLAIN_FUNCTION_CALLS,
+    OPENER_PLAIN_TOOL_CALLS,
+])
+.values(Values::TextUnlessDeclared)
+.render(crate::render::Prompt {
+    models: "DeepSeek V3.2 / V4",
+    tools: crate::render::tools::deepseek_dsml,
+    tools_source: crate::render::Source::Template,
+    result: crate::render::results::deepseek_dsml,
+    result_source: crate::render::Source::Template,
+    call: write_calls,
+});
+
+/// `deepseek-dsml` (V3.2): `<｜DSML｜invoke>` elements; strings raw with
+/// `string="true"`, other values as JSON with `string="false"`.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::each;
+    use crate::render::text::json_compact;
+    use serde_json::Value;
+
+    let body = each(calls, "\n", |_, c| {
+        let mut s = format!("<｜DSML｜invoke name=\"{}\">\n", c.name);
+        for (k, v) in &c.arguments {
+            let (string, text) = match v {
+                // the parser keeps a string="true" value verbatim
+                Value::String(t) => ("true", t.clone()),
+                other => ("false", json_compact(other)),
+            };
+            s.push_str(&format!(
+                "<｜DSML｜parameter name=\"{k}\" string=\"{string}\">{text}</｜DSML｜parameter>\n"
+            ));
+        }
+        s.push_str("</｜DSML｜invoke>");
+        s
+    });
+    format!("<｜DSML｜function_calls>\n{body}\n</｜DSML｜function_calls>")
+}
 
 const DSML: &[u8] = "｜DSML｜".as_bytes();
 const OPEN: &[u8] = "<｜DSML｜".as_bytes();
@@ -277,14 +298,7 @@ fn block(bare: bool) -> Probe {
 }
 
 /// `<｜DSML｜…` opening tags.
-pub const OPENER: Opener = Opener {
-    lit: OPEN,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe,
-};
+pub const OPENER: Opener = Opener::new(OPEN, probe);
 
 fn probe_close(input: &[u8], cx: &ProbeCx) -> Probe {
     match tag_len(input, 0, cx.eof) {
@@ -294,14 +308,7 @@ fn probe_close(input: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 /// A stray `</｜DSML｜…>` closing tag is markup.
-pub const OPENER_CLOSE: Opener = Opener {
-    lit: "</｜DSML｜".as_bytes(),
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: probe_close,
-};
+pub const OPENER_CLOSE: Opener = Opener::new("</｜DSML｜".as_bytes(), probe_close);
 
 /// GigaChat 3.5's `<｜GCML｜…` opening tags.
 pub const OPENER_GCML: Opener = Opener {
@@ -644,8 +651,7 @@ impl BlockFormat for Dsml {
                         // a JSON object instead of parameters
                         // (`<｜DSML｜invoke name="f"> {"q": 1} </｜DSML｜invoke>`)
                         if !p.any_parameter {
-                            if let Some((m, after)) =
-                                super::shared::invoke::json_body(block, p.body)
+                            if let Some((m, after)) = super::shared::json::json_body(block, p.body)
                             {
                                 if after == start {
                                     p.arguments = m;
@@ -756,24 +762,14 @@ fn probe_plain(input: &[u8], cx: &ProbeCx, open_len: usize, close: &'static [u8]
 }
 
 /// `<function_calls>` + `<invoke`: V3.2 DSML without its tokens.
-pub const OPENER_PLAIN_FUNCTION_CALLS: Opener = Opener {
-    lit: b"<function_calls>",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |i, cx| probe_plain(i, cx, 16, b"</function_calls>"),
-};
+pub const OPENER_PLAIN_FUNCTION_CALLS: Opener = Opener::new(b"<function_calls>", |i, cx| {
+    probe_plain(i, cx, 16, b"</function_calls>")
+});
 
 /// `<tool_calls>` + `<invoke`: V4 DSML without its tokens.
-pub const OPENER_PLAIN_TOOL_CALLS: Opener = Opener {
-    lit: b"<tool_calls>",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |i, cx| probe_plain(i, cx, 12, b"</tool_calls>"),
-};
+pub const OPENER_PLAIN_TOOL_CALLS: Opener = Opener::new(b"<tool_calls>", |i, cx| {
+    probe_plain(i, cx, 12, b"</tool_calls>")
+});
 
 #[cfg(test)]
 mod tests {

@@ -29,49 +29,60 @@
 
 use super::shared::section::{self, CallOutcome, Tokens};
 use super::Model;
-use super::{ids, FormatId, Rank, Values};
+use super::{ids, FormatId};
 use super::{BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
 use crate::call::{clean_name, ParsedCall};
-use crate::formats::Place;
 use crate::scan;
 use crate::scan::balance::{End, JsonEnd};
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::DEEPSEEK_V3,
-    families: "DeepSeek-V3 (0324), DeepSeek-R1 (0528), R1 distills with the DeepSeek template",
-    markers: &[
+pub const FORMAT: Format = Format::new(
+    ids::DEEPSEEK_V3,
+    "DeepSeek-V3 (0324), DeepSeek-R1 (0528), R1 distills with the DeepSeek template",
+    &[
         "<｜tool▁calls▁begin｜>",
         "<｜tool▁call▁begin｜>",
         "<｜tool▁sep｜>",
         "<｜tool▁call▁end｜>",
         "<｜tool▁calls▁end｜>",
     ],
-    body: "function<｜tool▁sep｜>NAME, then a ```json fence holding the arguments",
-    models: &[
-        Model {
-            name: "deepseek-r1",
-            prompt: "<｜Assistant｜><think>\n",
-        },
-        Model {
-            name: "deepseek-v3-0324",
-            prompt: "<｜Assistant｜>",
-        },
-    ],
-    openers: &[OPENER],
-    admitted_under: &[ids::DEEPSEEK_V3_1],
-    doc_start: None,
-    lead: None,
-    values: Values::Json,
-    render: Some(crate::render::Prompt {
-        models: "DeepSeek V3 / R1",
-        tools: crate::render::tools::deepseek_v3,
-        tools_source: crate::render::Source::Approximate,
-        result: crate::render::results::deepseek_v3,
-        result_source: crate::render::Source::Template,
-        call: crate::render::calls::deepseek_v3,
-    }),
-};
+    "function<｜tool▁sep｜>NAME, then a ```json fence holding the arguments",
+)
+.models(&[
+    Model {
+        name: "deepseek-r1",
+        prompt: "<｜Assistant｜><think>\n",
+    },
+    Model {
+        name: "deepseek-v3-0324",
+        prompt: "<｜Assistant｜>",
+    },
+])
+.openers(&[OPENER])
+.admitted_under(&[ids::DEEPSEEK_V3_1])
+.render(crate::render::Prompt {
+    models: "DeepSeek V3 / R1",
+    tools: crate::render::tools::deepseek_v3,
+    tools_source: crate::render::Source::Approximate,
+    result: crate::render::results::deepseek_v3,
+    result_source: crate::render::Source::Template,
+    call: write_calls,
+});
+
+/// `deepseek-v3`: `function<｜tool▁sep｜>NAME` and a ```` ```json ```` fence.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::{args, each};
+    use crate::render::text::json_compact;
+
+    let body = each(calls, "\n", |_, c| {
+        format!(
+            "<｜tool▁call▁begin｜>function<｜tool▁sep｜>{}\n```json\n{}\n```<｜tool▁call▁end｜>",
+            c.name,
+            json_compact(&args(c))
+        )
+    });
+    format!("<｜tool▁calls▁begin｜>{body}<｜tool▁calls▁end｜>")
+}
 
 /// `<｜tool▁calls▁begin｜>`.
 pub const SECTION_BEGIN: &[u8] = "<｜tool▁calls▁begin｜>".as_bytes();
@@ -121,14 +132,7 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 /// Any DeepSeek `<｜…｜>` token.
-pub const OPENER: Opener = Opener {
-    lit: "<｜".as_bytes(),
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[ids::DEEPSEEK_V3_1],
-    probe,
-};
+pub const OPENER: Opener = Opener::new("<｜".as_bytes(), probe).also(&[ids::DEEPSEEK_V3_1]);
 
 impl BlockFormat for DeepSeek {
     fn id(&self) -> FormatId {

@@ -5,7 +5,7 @@
 //! invoke reader ([`crate::formats::shared::invoke`]); the wrapper may hold
 //! a JSON call object instead (a hermes body). Values are text, typed by the
 //! loose rule without a schema and by the schema with `--tools`. Tolerated
-//! as in [minimax-m2](crate::formats::minimax_m2): a missing
+//! as in `minimax-m2`: a missing
 //! `</parameter>`, `</invoke>` or wrapper close at the end of input. A stray
 //! `</dots_function_call>` is markup, and so is an opening wrapper followed
 //! by neither an invoke nor JSON.
@@ -13,16 +13,15 @@
 use super::shared::invoke::{end_without_close, parse_invokes};
 use super::shared::tag::UntilClose;
 use super::shared::tagged::{json_after, TaggedJson};
-use super::{ids, FormatId, Rank, Values};
+use super::{ids, FormatId, Values};
 use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
-use crate::formats::Place;
 use crate::scan;
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::DOTS,
-    families: "rednote dots",
-    markers: &[
+pub const FORMAT: Format = Format::new(
+    ids::DOTS,
+    "rednote dots",
+    &[
         "<dots_function_call>",
         "<invoke name=\"NAME\">",
         "<parameter name=\"KEY\">",
@@ -30,22 +29,28 @@ pub const FORMAT: Format = Format {
         "</invoke>",
         "</dots_function_call>",
     ],
-    body: "<invoke> blocks of named parameters (MiniMax-M2's), or a JSON call object",
-    models: &[],
-    openers: &[OPENER, OPENER_STRAY_CLOSE],
-    admitted_under: &[],
-    doc_start: None,
-    lead: None,
-    values: Values::Text,
-    render: Some(crate::render::Prompt {
-        models: "rednote dots",
-        tools: crate::render::tools::generic,
-        tools_source: crate::render::Source::Generic,
-        result: crate::render::results::tool_response,
-        result_source: crate::render::Source::Generic,
-        call: crate::render::calls::dots,
-    }),
-};
+    "<invoke> blocks of named parameters (MiniMax-M2's), or a JSON call object",
+)
+.openers(&[OPENER, OPENER_STRAY_CLOSE])
+.values(Values::Text)
+.render(crate::render::Prompt {
+    models: "rednote dots",
+    tools: crate::render::tools::generic,
+    tools_source: crate::render::Source::Generic,
+    result: crate::render::results::tool_response,
+    result_source: crate::render::Source::Generic,
+    call: write_calls,
+});
+
+/// `dots`: MiniMax-M2's invokes inside `<dots_function_call>`.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::invokes;
+
+    format!(
+        "<dots_function_call>{}</dots_function_call>",
+        invokes(calls)
+    )
+}
 
 const OPEN: &[u8] = b"<dots_function_call>";
 const CLOSE: &[u8] = b"</dots_function_call>";
@@ -81,21 +86,9 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 /// `<dots_function_call>`.
-pub const OPENER: Opener = Opener {
-    lit: OPEN,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe,
-};
+pub const OPENER: Opener = Opener::new(OPEN, probe);
 
 /// A stray `</dots_function_call>` is markup.
-pub const OPENER_STRAY_CLOSE: Opener = Opener {
-    lit: CLOSE,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |_, _| Probe::Match(Action::Markup { len: CLOSE.len() }),
-};
+pub const OPENER_STRAY_CLOSE: Opener = Opener::new(CLOSE, |_, _| {
+    Probe::Match(Action::Markup { len: CLOSE.len() })
+});

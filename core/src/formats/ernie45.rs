@@ -11,45 +11,39 @@
 //! the stray `</think>` and ERNIE's `<response>` / `</response>` wrappers on
 //! their own lines are markup, so no marker leaks into the text.
 
-use super::{ids, Rank, Values};
+use super::{ids, Rank};
 use super::{Action, Format, Opener, Probe, ProbeCx};
 use crate::call::Evidence;
-use crate::formats::Place;
 use crate::scan::{self, Prefix};
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::ERNIE45,
-    families: "Baidu ERNIE 4.5 (incl. 21B-A3B-Thinking)",
-    markers: &[
+pub const FORMAT: Format = Format::new(
+    ids::ERNIE45,
+    "Baidu ERNIE 4.5 (incl. 21B-A3B-Thinking)",
+    &[
         "</think>",
         "<tool_call>",
         "</tool_call>",
         "<response>",
         "</response>",
     ],
-    body: "JSON object {\"name\", \"arguments\"} (hermes body)",
-    models: &[],
-    openers: &[
-        OPENER_TOOL_CALL,
-        OPENER_STRAY_CLOSE,
-        OPENER_STRAY_THINK_END,
-        OPENER_RESPONSE,
-        OPENER_RESPONSE_END,
-    ],
-    admitted_under: &[],
-    doc_start: None,
-    lead: None,
-    values: Values::Json,
-    render: Some(crate::render::Prompt {
-        models: "Baidu ERNIE 4.5",
-        tools: crate::render::tools::generic,
-        tools_source: crate::render::Source::Generic,
-        result: crate::render::results::tool_response,
-        result_source: crate::render::Source::Generic,
-        call: crate::render::calls::hermes,
-    }),
-};
+    "JSON object {\"name\", \"arguments\"} (hermes body)",
+)
+.openers(&[
+    OPENER_TOOL_CALL,
+    OPENER_STRAY_CLOSE,
+    OPENER_STRAY_THINK_END,
+    OPENER_RESPONSE,
+    OPENER_RESPONSE_END,
+])
+.render(crate::render::Prompt {
+    models: "Baidu ERNIE 4.5",
+    tools: crate::render::tools::generic,
+    tools_source: crate::render::Source::Generic,
+    result: crate::render::results::tool_response,
+    result_source: crate::render::Source::Generic,
+    call: crate::render::calls::tool_call_json,
+});
 
 /// ERNIE's hermes blocks under `--format ernie45`.
 pub static ERNIE45: super::shared::tagged::TaggedJson = super::shared::tagged::TaggedJson {
@@ -76,35 +70,20 @@ fn probe_tool_call(input: &[u8], cx: &ProbeCx) -> Probe {
 
 /// `<tool_call>` with `--format ernie45` (in auto mode the hermes opener,
 /// earlier in the table, takes it).
-pub const OPENER_TOOL_CALL: Opener = Opener {
-    lit: b"<tool_call",
-    ci: true,
-    place: Place::Anywhere,
-    rank: Rank::Late,
-    also: &[],
-    probe: probe_tool_call,
-};
+pub const OPENER_TOOL_CALL: Opener = Opener::new(b"<tool_call", probe_tool_call)
+    .ci()
+    .rank(Rank::Late);
 
 /// A stray `</tool_call>` under `--format ernie45` (as hermes reads one).
-pub const OPENER_STRAY_CLOSE: Opener = Opener {
-    lit: b"</tool_call>",
-    ci: true,
-    place: Place::Anywhere,
-    rank: Rank::Late,
-    also: &[],
-    probe: super::hermes::probe_stray_close,
-};
+pub const OPENER_STRAY_CLOSE: Opener =
+    Opener::new(b"</tool_call>", super::shared::stray::probe_tool_call_close)
+        .ci()
+        .rank(Rank::Late);
 
 /// A `</think>` outside any reasoning span (the template opened it) is
 /// markup, in every format.
-pub const OPENER_STRAY_THINK_END: Opener = Opener {
-    lit: b"</think>",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Late,
-    also: &[],
-    probe: |_, _| Probe::Match(Action::Markup { len: 8 }),
-};
+pub const OPENER_STRAY_THINK_END: Opener =
+    Opener::new(b"</think>", |_, _| Probe::Match(Action::Markup { len: 8 })).rank(Rank::Late);
 
 /// `<response>` or `</response>` alone on its line (ERNIE's answer wrapper)
 /// is markup. A `<response>` holding a call object is the hermes alias
@@ -138,21 +117,14 @@ fn markup_if_line_ends(input: &[u8], len: usize, cx: &ProbeCx) -> Probe {
 /// `</response>` ending a line (or the input) anywhere: the close of the
 /// answer wrapper when it follows the answer's last word (Granite 3.x's
 /// `…</think><response>answer</response>`), markup.
-pub const OPENER_RESPONSE_END: Opener = Opener {
-    lit: b"</response>",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Late,
-    also: &[ids::HERMES, ids::GRANITE],
-    probe: |input, cx| markup_if_line_ends(input, b"</response>".len(), cx),
-};
+pub const OPENER_RESPONSE_END: Opener = Opener::new(b"</response>", |input, cx| {
+    markup_if_line_ends(input, b"</response>".len(), cx)
+})
+.rank(Rank::Late)
+.also(&[ids::HERMES, ids::GRANITE]);
 
 /// `<response>` / `</response>` lines.
-pub const OPENER_RESPONSE: Opener = Opener {
-    lit: b"<",
-    ci: false,
-    place: Place::LineStart,
-    rank: Rank::Late,
-    also: &[ids::HERMES],
-    probe: probe_response,
-};
+pub const OPENER_RESPONSE: Opener = Opener::new(b"<", probe_response)
+    .line_start()
+    .rank(Rank::Late)
+    .also(&[ids::HERMES]);

@@ -16,7 +16,6 @@ use super::shared::fence::{closing_line, count_ticks, FenceScan};
 use super::{ids, FormatId, Rank};
 use super::{Action, BlockFormat, BlockResult, Opener, ParseCx, Probe, ProbeCx};
 use crate::call::Evidence;
-use crate::formats::Place;
 use crate::scan;
 
 /// A held-back fence (its end is found by [`FenceScan`]).
@@ -132,24 +131,14 @@ fn probe_tilde_fence(input: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 /// A `~~~` fence at the start of a line.
-pub const TILDE_FENCE: Opener = Opener {
-    lit: b"~~~",
-    ci: false,
-    place: Place::LineStart,
-    rank: Rank::Structural,
-    also: &[],
-    probe: probe_tilde_fence,
-};
+pub const TILDE_FENCE: Opener = Opener::new(b"~~~", probe_tilde_fence)
+    .line_start()
+    .rank(Rank::Structural);
 
 /// A fence at the start of a line.
-pub const FENCE: Opener = Opener {
-    lit: b"```",
-    ci: false,
-    place: Place::LineStart,
-    rank: Rank::Structural,
-    also: &[],
-    probe: probe_fence,
-};
+pub const FENCE: Opener = Opener::new(b"```", probe_fence)
+    .line_start()
+    .rank(Rank::Structural);
 
 fn probe_inline(input: &[u8], cx: &ProbeCx) -> Probe {
     let mut t = 0;
@@ -163,14 +152,7 @@ fn probe_inline(input: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 /// Inline code anywhere.
-pub const INLINE: Opener = Opener {
-    lit: b"`",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Structural,
-    also: &[],
-    probe: probe_inline,
-};
+pub const INLINE: Opener = Opener::new(b"`", probe_inline).rank(Rank::Structural);
 
 impl BlockFormat for Fenced {
     fn id(&self) -> FormatId {

@@ -7,37 +7,43 @@
 
 use super::shared::json::JsonThenClose;
 use super::shared::tag::function_tag_end;
-use super::{ids, FormatId, Rank, Values};
+use super::{ids, FormatId};
 use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
 };
-use crate::formats::Place;
 use crate::scan;
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::FUNCTIONARY,
-    families: "Llama 3.1/3.2/3.3 custom tools, Functionary v3.1",
-    markers: &["<function=NAME>", "<function name=\"NAME\">", "</function>"],
-    body: "JSON object that is the arguments",
-    models: &[],
-    openers: &[OPENER, OPENER_NAME_ATTR],
-    admitted_under: &[ids::HERMES],
-    doc_start: Some(super::DocStart {
-        forced_only: false,
-        probe: probe_doc_start,
-    }),
-    lead: None,
-    values: Values::Json,
-    render: Some(crate::render::Prompt {
-        models: "Llama 3.1 custom tools, Functionary v3.1",
-        tools: crate::render::tools::functionary,
-        tools_source: crate::render::Source::Template,
-        result: crate::render::results::ipython,
-        result_source: crate::render::Source::Template,
-        call: crate::render::calls::functionary,
-    }),
-};
+pub const FORMAT: Format = Format::new(
+    ids::FUNCTIONARY,
+    "Llama 3.1/3.2/3.3 custom tools, Functionary v3.1",
+    &["<function=NAME>", "<function name=\"NAME\">", "</function>"],
+    "JSON object that is the arguments",
+)
+.openers(&[OPENER, OPENER_NAME_ATTR])
+.admitted_under(&[ids::HERMES])
+.doc_start(super::DocStart {
+    forced_only: false,
+    probe: probe_doc_start,
+})
+.render(crate::render::Prompt {
+    models: "Llama 3.1 custom tools, Functionary v3.1",
+    tools: crate::render::tools::functionary,
+    tools_source: crate::render::Source::Template,
+    result: crate::render::results::ipython,
+    result_source: crate::render::Source::Template,
+    call: write_calls,
+});
+
+/// `functionary` (Llama 3.1 custom tools): `<function=NAME>{args}</function>`.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::{args, each};
+    use crate::render::text::json_compact;
+
+    each(calls, "", |_, c| {
+        format!("<function={}>{}</function>", c.name, json_compact(&args(c)))
+    })
+}
 
 /// Where a block's name lies and its JSON starts: `<function=NAME>`,
 /// `<function name="NAME">`, `<function=NAME={`, or `NAME{` with no opener.
@@ -230,24 +236,10 @@ impl Scanner for FunctionScan {
 }
 
 /// `<function=NAME>`.
-pub const OPENER: Opener = Opener {
-    lit: b"<function=",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[ids::HERMES],
-    probe,
-};
+pub const OPENER: Opener = Opener::new(b"<function=", probe).also(&[ids::HERMES]);
 
 /// `<function name="NAME">`.
-pub const OPENER_NAME_ATTR: Opener = Opener {
-    lit: b"<function name=",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[ids::HERMES],
-    probe,
-};
+pub const OPENER_NAME_ATTR: Opener = Opener::new(b"<function name=", probe).also(&[ids::HERMES]);
 
 impl BlockFormat for Functionary {
     fn id(&self) -> FormatId {

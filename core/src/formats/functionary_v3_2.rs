@@ -16,7 +16,7 @@
 //! nested quote, a REPL prompt `>>> x`) is text.
 
 use super::shared::python::parse_value_any;
-use super::{ids, DocStart, FormatId, Rank, Values};
+use super::{ids, DocStart, FormatId};
 use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
 };
@@ -27,29 +27,35 @@ use crate::scan::{self, Prefix};
 use serde_json::{Map, Value};
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::FUNCTIONARY_V3_2,
-    families: "Functionary v3.2 (MeetKai)",
-    markers: &[">>>NAME\\n", ">>>all\\n"],
-    body: "JSON arguments per tool segment; `all` segments are text",
-    models: &[],
-    openers: &[OPENER, OPENER_ARMED],
-    admitted_under: &[],
-    doc_start: Some(DocStart {
-        forced_only: true,
-        probe: probe_first,
-    }),
-    lead: None,
-    values: Values::Json,
-    render: Some(crate::render::Prompt {
-        models: "Functionary v3.2",
-        tools: crate::render::tools::functionary_v3_2,
-        tools_source: crate::render::Source::Template,
-        result: crate::render::results::functionary_v3_2,
-        result_source: crate::render::Source::Template,
-        call: crate::render::calls::functionary_v3_2,
-    }),
-};
+pub const FORMAT: Format = Format::new(
+    ids::FUNCTIONARY_V3_2,
+    "Functionary v3.2 (MeetKai)",
+    &[">>>NAME\\n", ">>>all\\n"],
+    "JSON arguments per tool segment; `all` segments are text",
+)
+.openers(&[OPENER, OPENER_ARMED])
+.doc_start(DocStart {
+    forced_only: true,
+    probe: probe_first,
+})
+.render(crate::render::Prompt {
+    models: "Functionary v3.2",
+    tools: crate::render::tools::functionary_v3_2,
+    tools_source: crate::render::Source::Template,
+    result: crate::render::results::functionary_v3_2,
+    result_source: crate::render::Source::Template,
+    call: write_calls,
+});
+
+/// `functionary-v3.2`: `>>>NAME\n{args}` segments.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::{args, each};
+    use crate::render::text::json_spaced;
+
+    each(calls, "", |_, c| {
+        format!(">>>{}\n{}", c.name, json_spaced(&args(c)))
+    })
+}
 
 const MAX_NAME: usize = 128;
 
@@ -468,24 +474,10 @@ fn probe_header(input: &[u8], cx: &ProbeCx, implicit: bool) -> Probe {
 }
 
 /// `>>>` at the start of a line.
-pub const OPENER: Opener = Opener {
-    lit: b">>>",
-    ci: false,
-    place: Place::LineStart,
-    rank: Rank::Normal,
-    also: &[],
-    probe,
-};
+pub const OPENER: Opener = Opener::new(b">>>", probe).line_start();
 
 /// `>>>` inside a line, once a `>>>all` header has armed `>` for the document.
-pub const OPENER_ARMED: Opener = Opener {
-    lit: b">>>",
-    ci: false,
-    place: Place::Armed(b'>'),
-    rank: Rank::Normal,
-    also: &[],
-    probe,
-};
+pub const OPENER_ARMED: Opener = Opener::new(b">>>", probe).place(Place::Armed(b'>'));
 
 #[cfg(test)]
 mod tests {

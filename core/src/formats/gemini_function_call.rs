@@ -12,7 +12,7 @@
 //! * **Gemini REST JSON** `{"functionCall": {"name", "args"}}` is read by the
 //!   bare JSON format (forced `--format gemini-function-call` accepts it).
 //! * **Gemma 2/3** ```` ```tool_code ```` fences holding `print(NAME(k=v))`
-//!   or `NAME(k=v)` are read by [`super::fenced`] with the pythonic parser.
+//!   or `NAME(k=v)` are read by the code-fence opener with the pythonic parser.
 //!
 //! Tolerated: braces, commas and colons inside delimited strings, either
 //! delimiter under either marker, JSON-quoted strings and keys, a missing
@@ -23,21 +23,17 @@
 use super::shared::python::{parse_literal_in, Dialect, Literal, PyError};
 use super::shared::wrapped::marked_body;
 use super::Model;
-use super::{ids, FormatId, Rank, Values};
+use super::{ids, FormatId};
 use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Close, Format, Opener, ParseCx, Probe, Scanner,
 };
 use crate::call::{clean_name, ParsedCall};
-use crate::formats::Place;
 use crate::repair::{Repair, RepairKind};
 use crate::scan::{self, Prefix};
 use serde_json::{Map, Value};
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::GEMINI_FUNCTION_CALL,
-    families: "Gemini API imitations, FunctionGemma, Gemma 2/3 (tool_code fences), Gemma 4",
-    markers: &[
+pub const FORMAT: Format = Format::new(ids::GEMINI_FUNCTION_CALL, "Gemini API imitations, FunctionGemma, Gemma 2/3 (tool_code fences), Gemma 4", &[
         "<|tool_call>",
         "<tool_call|>",
         "<start_function_call>",
@@ -46,9 +42,8 @@ pub const FORMAT: Format = Format {
         "<channel|>",
         "{\"functionCall\": …}",
         "```tool_code",
-    ],
-    body: "call:NAME{key:<|\"|>text<|\"|>,…} (Gemma 4), call:NAME{key:<escape>text<escape>} (FunctionGemma)",
-    models: &[
+    ], "call:NAME{key:<|\"|>text<|\"|>,…} (Gemma 4), call:NAME{key:<escape>text<escape>} (FunctionGemma)")
+    .models(&[
         Model {
             name: "gemma-4",
             prompt: "<|turn>model\n<|channel>thought\n<channel|>",
@@ -57,21 +52,30 @@ pub const FORMAT: Format = Format {
             name: "functiongemma",
             prompt: "<start_of_turn>model\n",
         },
-    ],
-    openers: &[OPENER_CHANNEL, OPENER_GEMMA4, OPENER_FUNCTION_GEMMA, OPENER_BARE, OPENER_FRAGMENT, OPENER_STRAY_GEMMA4, OPENER_STRAY_FUNCTION_GEMMA, OPENER_STRAY_CHANNEL, OPENER_TOOL_RESPONSE, OPENER_TOOL_RESPONSE_END],
-    admitted_under: &[],
-    doc_start: None,
-    lead: None,
-    values: Values::Json,
-    render: Some(crate::render::Prompt {
+    ])
+    .openers(&[OPENER_CHANNEL, OPENER_GEMMA4, OPENER_FUNCTION_GEMMA, OPENER_BARE, OPENER_FRAGMENT, OPENER_STRAY_GEMMA4, OPENER_STRAY_FUNCTION_GEMMA, OPENER_STRAY_CHANNEL, OPENER_TOOL_RESPONSE, OPENER_TOOL_RESPONSE_END])
+    .render(crate::render::Prompt {
         models: "FunctionGemma",
         tools: crate::render::tools::gemini,
         tools_source: crate::render::Source::Approximate,
         result: crate::render::results::gemini,
         result_source: crate::render::Source::Approximate,
-        call: crate::render::calls::gemini,
-    }),
-};
+        call: write_calls,
+    });
+
+/// `gemini-function-call` (FunctionGemma):
+/// `<start_function_call>call:NAME{k:<escape>v<escape>}<end_function_call>`.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::{args, each, gemma_value};
+
+    each(calls, "", |_, c| {
+        format!(
+            "<start_function_call>call:{}{}<end_function_call>",
+            c.name,
+            gemma_value(&args(c))
+        )
+    })
+}
 
 /// The two marker pairs: (open, close).
 const GEMMA4: (&[u8], &[u8]) = (b"<|tool_call>", b"<tool_call|>");
@@ -600,67 +604,41 @@ fn probe_unmarked(input: &[u8], cx: &super::ProbeCx, lit_len: usize) -> Probe {
 
 /// Gemma 4's call without its opening marker, `call:NAME{…}` at the start
 /// of a line (vLLM reads it too: real outputs drop the marker).
-pub const OPENER_BARE: Opener = Opener {
-    lit: b"call:",
-    ci: false,
-    place: Place::LineStart,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |i, cx| probe_unmarked(i, cx, 5),
-};
+pub const OPENER_BARE: Opener =
+    Opener::new(b"call:", |i, cx| probe_unmarked(i, cx, 5)).line_start();
 
 /// The `<call>NAME{…}` fragment.
-pub const OPENER_FRAGMENT: Opener = Opener {
-    lit: FRAGMENT.0,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |i, cx| probe_unmarked(i, cx, FRAGMENT.0.len()),
-};
+pub const OPENER_FRAGMENT: Opener =
+    Opener::new(FRAGMENT.0, |i, cx| probe_unmarked(i, cx, FRAGMENT.0.len()));
 
 /// Gemma 4's `<|tool_call>`: a call when `call:` or a name and its
 /// arguments follow (or the input ends right after it); the token quoted in
 /// prose (`the <|tool_call> marker`) is text.
-pub const OPENER_GEMMA4: Opener = Opener {
-    lit: GEMMA4.0,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |input, cx| {
-        let s = scan::skip_space(input, GEMMA4.0.len());
-        if s == input.len() {
-            return if cx.eof {
-                held(input, cx)
-            } else {
-                Probe::NeedMore
-            };
-        }
-        let rest = &input[s..];
-        let rest = rest.strip_prefix(b":").unwrap_or(rest);
-        match scan::prefix(rest, b"call:") {
-            scan::Prefix::Full => return held(input, cx),
-            scan::Prefix::Partial if !cx.eof => return Probe::NeedMore,
-            _ => {}
-        }
-        match name_then_brace(input, s) {
-            Some(true) => held(input, cx),
-            None if !cx.eof => Probe::NeedMore,
-            _ => Probe::NotMarker,
-        }
-    },
-};
+pub const OPENER_GEMMA4: Opener = Opener::new(GEMMA4.0, |input, cx| {
+    let s = scan::skip_space(input, GEMMA4.0.len());
+    if s == input.len() {
+        return if cx.eof {
+            held(input, cx)
+        } else {
+            Probe::NeedMore
+        };
+    }
+    let rest = &input[s..];
+    let rest = rest.strip_prefix(b":").unwrap_or(rest);
+    match scan::prefix(rest, b"call:") {
+        scan::Prefix::Full => return held(input, cx),
+        scan::Prefix::Partial if !cx.eof => return Probe::NeedMore,
+        _ => {}
+    }
+    match name_then_brace(input, s) {
+        Some(true) => held(input, cx),
+        None if !cx.eof => Probe::NeedMore,
+        _ => Probe::NotMarker,
+    }
+});
 
 /// FunctionGemma's `<start_function_call>`.
-pub const OPENER_FUNCTION_GEMMA: Opener = Opener {
-    lit: FGEMMA.0,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: held,
-};
+pub const OPENER_FUNCTION_GEMMA: Opener = Opener::new(FGEMMA.0, held);
 
 const CHANNEL_CLOSE: &[Close] = &[Close {
     lit: b"<channel|>",
@@ -669,14 +647,7 @@ const CHANNEL_CLOSE: &[Close] = &[Close {
 
 /// Gemma 4's reasoning span `<|channel>thought` newline … `<channel|>`:
 /// the channel's name line is framing, not reasoning.
-pub const OPENER_CHANNEL: Opener = Opener {
-    lit: b"<|channel>",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: probe_channel,
-};
+pub const OPENER_CHANNEL: Opener = Opener::new(b"<|channel>", probe_channel);
 
 /// The name line Gemma 4's template writes after `<|channel>`.
 const THOUGHT_HEADER: &[u8] = b"thought\n";
@@ -698,56 +669,29 @@ fn probe_channel(input: &[u8], cx: &super::ProbeCx) -> Probe {
 }
 
 /// Stray `<tool_call|>` is markup.
-pub const OPENER_STRAY_GEMMA4: Opener = Opener {
-    lit: GEMMA4.1,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |_, _| Probe::Match(Action::Markup { len: 12 }),
-};
+pub const OPENER_STRAY_GEMMA4: Opener =
+    Opener::new(GEMMA4.1, |_, _| Probe::Match(Action::Markup { len: 12 }));
 
 /// Stray `<end_function_call>` is markup.
-pub const OPENER_STRAY_FUNCTION_GEMMA: Opener = Opener {
-    lit: FGEMMA.1,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |_, _| Probe::Match(Action::Markup { len: 19 }),
-};
+pub const OPENER_STRAY_FUNCTION_GEMMA: Opener =
+    Opener::new(FGEMMA.1, |_, _| Probe::Match(Action::Markup { len: 19 }));
 
 /// Gemma 4's `<|tool_response>`: the template writes it right after a
 /// call's `<tool_call|>` to hand over to the tool's result; a special token,
 /// markup, never text.
-pub const OPENER_TOOL_RESPONSE: Opener = Opener {
-    lit: b"<|tool_response>",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |_, _| Probe::Match(Action::Markup { len: 16 }),
-};
+pub const OPENER_TOOL_RESPONSE: Opener = Opener::new(b"<|tool_response>", |_, _| {
+    Probe::Match(Action::Markup { len: 16 })
+});
 
 /// Gemma 4's `<tool_response|>`, closing a tool result: markup.
-pub const OPENER_TOOL_RESPONSE_END: Opener = Opener {
-    lit: b"<tool_response|>",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |_, _| Probe::Match(Action::Markup { len: 16 }),
-};
+pub const OPENER_TOOL_RESPONSE_END: Opener = Opener::new(b"<tool_response|>", |_, _| {
+    Probe::Match(Action::Markup { len: 16 })
+});
 
 /// Stray `<channel|>` is markup.
-pub const OPENER_STRAY_CHANNEL: Opener = Opener {
-    lit: b"<channel|>",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |_, _| Probe::Match(Action::Markup { len: 10 }),
-};
+pub const OPENER_STRAY_CHANNEL: Opener = Opener::new(b"<channel|>", |_, _| {
+    Probe::Match(Action::Markup { len: 10 })
+});
 
 #[cfg(test)]
 mod tests {

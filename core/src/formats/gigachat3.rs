@@ -16,48 +16,57 @@
 //! `<|role_sep|>`.
 
 use super::shared::tagged::{json_after, TaggedJson};
-use super::{ids, Action, Format, Model, Opener, Probe, ProbeCx, Rank, Values};
-use crate::formats::Place;
+use super::{ids, Action, Format, Model, Opener, Probe, ProbeCx};
 use crate::scan::{self, Prefix};
 
 /// The descriptor.
-pub const FORMAT: Format = Format {
-    id: ids::GIGACHAT3,
-    families: "Sber GigaChat 3 (3-10B-A1.8B, 3-702B-A36B), GigaChat 3.1",
-    markers: &[
+pub const FORMAT: Format = Format::new(
+    ids::GIGACHAT3,
+    "Sber GigaChat 3 (3-10B-A1.8B, 3-702B-A36B), GigaChat 3.1",
+    &[
         "<|message_sep|>",
         "function call<|role_sep|>",
         "<|function_call|>",
     ],
-    body: "JSON object {\"name\", \"arguments\"}, ended by its own closing brace",
-    models: &[
-        Model {
-            name: "gigachat3",
-            prompt: "",
-        },
-        Model {
-            name: "gigachat-3",
-            prompt: "",
-        },
-    ],
-    openers: &[
-        OPENER_MESSAGE_SEP,
-        OPENER_FUNCTION_CALL,
-        OPENER_STRAY_ROLE_SEP,
-    ],
-    admitted_under: &[],
-    doc_start: None,
-    lead: None,
-    values: Values::Json,
-    render: Some(crate::render::Prompt {
-        models: "GigaChat 3.1",
-        tools: crate::render::tools::generic,
-        tools_source: crate::render::Source::Generic,
-        result: crate::render::results::tool_response,
-        result_source: crate::render::Source::Generic,
-        call: crate::render::calls::gigachat3,
-    }),
-};
+    "JSON object {\"name\", \"arguments\"}, ended by its own closing brace",
+)
+.models(&[
+    Model {
+        name: "gigachat3",
+        prompt: "",
+    },
+    Model {
+        name: "gigachat-3",
+        prompt: "",
+    },
+])
+.openers(&[
+    OPENER_MESSAGE_SEP,
+    OPENER_FUNCTION_CALL,
+    OPENER_STRAY_ROLE_SEP,
+])
+.render(crate::render::Prompt {
+    models: "GigaChat 3.1",
+    tools: crate::render::tools::generic,
+    tools_source: crate::render::Source::Generic,
+    result: crate::render::results::tool_response,
+    result_source: crate::render::Source::Generic,
+    call: write_calls,
+});
+
+/// `gigachat3`: `<|function_call|>` and the call's JSON (GigaChat 3.1), one
+/// per call.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::{each, obj};
+    use crate::render::text::json_spaced;
+
+    each(calls, "", |_, c| {
+        format!(
+            "<|function_call|>{}",
+            json_spaced(&obj("name", c, "arguments"))
+        )
+    })
+}
 
 /// A call's block: no closing token.
 pub static GIGACHAT3: TaggedJson = TaggedJson::strong(ids::GIGACHAT3, b"");
@@ -92,40 +101,20 @@ fn probe_message_sep(input: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 /// `<|message_sep|>` (GigaChat 3).
-pub const OPENER_MESSAGE_SEP: Opener = Opener {
-    lit: MESSAGE_SEP,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: probe_message_sep,
-};
+pub const OPENER_MESSAGE_SEP: Opener = Opener::new(MESSAGE_SEP, probe_message_sep);
 
 /// `<|function_call|>` (GigaChat 3.1).
-pub const OPENER_FUNCTION_CALL: Opener = Opener {
-    lit: b"<|function_call|>",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |i, cx| {
-        json_after(
-            i,
-            17,
-            cx,
-            &GIGACHAT3,
-            GIGACHAT3.close,
-            Probe::Match(Action::Markup { len: 17 }),
-        )
-    },
-};
+pub const OPENER_FUNCTION_CALL: Opener = Opener::new(b"<|function_call|>", |i, cx| {
+    json_after(
+        i,
+        17,
+        cx,
+        &GIGACHAT3,
+        GIGACHAT3.close,
+        Probe::Match(Action::Markup { len: 17 }),
+    )
+});
 
 /// A stray `<|role_sep|>` is markup.
-pub const OPENER_STRAY_ROLE_SEP: Opener = Opener {
-    lit: ROLE_SEP,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |_, _| Probe::Match(Action::Markup { len: 12 }),
-};
+pub const OPENER_STRAY_ROLE_SEP: Opener =
+    Opener::new(ROLE_SEP, |_, _| Probe::Match(Action::Markup { len: 12 }));

@@ -23,21 +23,18 @@
 //! tools; without `--tools` the name is not known to be wrong, so the call
 //! is reported (with `--tools`, validation flags it).
 
-use super::shared::tag::{block, tag_then_body};
+use super::shared::pairs::{sniff, PairTags, Pairs};
+use super::shared::tag::tag_then_body;
 use super::Model;
-use super::{ids, FormatId, Opener, Rank, Values};
-use super::{BlockEnd, BlockFormat, BlockResult, Format, ParseCx, Probe, ProbeCx, Scanner};
-use crate::call::ParsedCall;
-use crate::formats::Place;
-use crate::repair::{Repair, RepairKind};
-use crate::scan::{self, Prefix};
-use serde_json::{Map, Value};
+use super::{ids, Opener, Values};
+use super::{Format, Probe, ProbeCx};
+use crate::scan;
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::GLM4_MOE,
-    families: "GLM-4.5, GLM-4.6, GLM-4.7, GLM-5",
-    markers: &[
+pub const FORMAT: Format = Format::new(
+    ids::GLM4_MOE,
+    "GLM-4.5, GLM-4.6, GLM-4.7, GLM-5",
+    &[
         "<tool_call>",
         "<arg_key>",
         "</arg_key>",
@@ -45,466 +42,70 @@ pub const FORMAT: Format = Format {
         "</arg_value>",
         "</tool_call>",
     ],
-    body: "function name as text, then key/value tag pairs",
-    models: &[
-        Model {
-            name: "glm-4.5",
-            prompt: "<|assistant|>",
-        },
-        Model {
-            name: "glm-4.6",
-            prompt: "<|assistant|>",
-        },
-        Model {
-            name: "glm-4.7",
-            prompt: "<|assistant|><think>",
-        },
-        Model {
-            name: "glm-5",
-            prompt: "<|assistant|><think>",
-        },
-    ],
-    openers: &[OPENER_TOOL_CALL, OPENER_TOOL_DASH_CALL, OPENER_TOOLCALL],
-    admitted_under: &[],
-    doc_start: None,
-    lead: None,
-    values: Values::Text,
-    render: Some(crate::render::Prompt {
-        models: "GLM-4.5 / 4.6 / 4.7",
-        tools: crate::render::tools::glm4_moe,
-        tools_source: crate::render::Source::Template,
-        result: crate::render::results::glm,
-        result_source: crate::render::Source::Template,
-        call: crate::render::calls::glm4_moe,
-    }),
-};
+    "function name as text, then key/value tag pairs",
+)
+.models(&[
+    Model {
+        name: "glm-4.5",
+        prompt: "<|assistant|>",
+    },
+    Model {
+        name: "glm-4.6",
+        prompt: "<|assistant|>",
+    },
+    Model {
+        name: "glm-4.7",
+        prompt: "<|assistant|><think>",
+    },
+    Model {
+        name: "glm-5",
+        prompt: "<|assistant|><think>",
+    },
+])
+.openers(&[OPENER_TOOL_CALL, OPENER_TOOL_DASH_CALL, OPENER_TOOLCALL])
+.values(Values::Text)
+.render(crate::render::Prompt {
+    models: "GLM-4.5 / 4.6 / 4.7",
+    tools: crate::render::tools::glm4_moe,
+    tools_source: crate::render::Source::Template,
+    result: crate::render::results::glm,
+    result_source: crate::render::Source::Template,
+    call: write_calls,
+});
 
-/// The tags of a call written as a name, then key/value tag pairs: GLM's,
-/// and LongCat-Flash-Lite's (`<longcat_arg_key>`…).
-pub struct PairTags {
-    /// The format its calls are reported as.
-    pub format: FormatId,
-    /// The call's closing tag.
-    pub close: &'static [u8],
-    /// A key's opening tag.
-    pub key_open: &'static [u8],
-    /// A key's closing tag.
-    pub key_close: &'static [u8],
-    /// A value's opening tag.
-    pub value_open: &'static [u8],
-    /// A value's closing tag.
-    pub value_close: &'static [u8],
-    /// The opening and closing tags of an element between a key and its
-    /// value that declares the value's type (`<ifm|arg_type>string
-    /// </ifm|arg_type>`); empty when the format has none.
-    pub type_tags: (&'static [u8], &'static [u8]),
+/// `glm4-moe` (GLM-4.5/4.6 layout): name, then `<arg_key>`/`<arg_value>` pairs.
+/// A value is written as it is: GLM's parser strips nothing inside
+/// `<arg_value>`, so no newline guard is needed.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::each;
+    use crate::render::text::value_text;
+
+    each(calls, "\n", |_, c| {
+        let mut s = format!("<tool_call>{}\n", c.name);
+        for (k, v) in &c.arguments {
+            s.push_str(&format!(
+                "<arg_key>{k}</arg_key>\n<arg_value>{}</arg_value>\n",
+                value_text(v)
+            ));
+        }
+        s.push_str("</tool_call>");
+        s
+    })
 }
 
 /// GLM's tags.
 pub const GLM_TAGS: PairTags = PairTags {
     format: ids::GLM4_MOE,
-    close: CLOSE,
-    key_open: KEY_OPEN,
+    close: b"</tool_call>",
+    key_open: b"<arg_key>",
     key_close: b"</arg_key>",
-    value_open: VALUE_OPEN,
-    value_close: VALUE_CLOSE,
+    value_open: b"<arg_value>",
+    value_close: b"</arg_value>",
     type_tags: (b"", b""),
 };
 
-/// The block format of calls written with [`PairTags`].
-pub struct Glm {
-    tags: &'static PairTags,
-}
-
-impl Glm {
-    /// The block format for `tags`.
-    pub const fn new(tags: &'static PairTags) -> Glm {
-        Glm { tags }
-    }
-}
-
 /// The GLM instance.
-pub static GLM: Glm = Glm::new(&GLM_TAGS);
-
-const CLOSE: &[u8] = b"</tool_call>";
-const KEY_OPEN: &[u8] = b"<arg_key>";
-const VALUE_OPEN: &[u8] = b"<arg_value>";
-const VALUE_CLOSE: &[u8] = b"</arg_value>";
-
-/// Decides whether the name at `s` (after the tag of length `tag`) starts a
-/// GLM body: the name must be followed by `<arg_key>` or `</tool_call>`,
-/// or by a line break and then one of them (the GLM-4.5 layout); the end of
-/// input may cut the body after the line break (when the name follows the
-/// tag with no blank, as the template writes it). A name at the very end of
-/// the input, or a line of prose after it, is not a call (`Use <tool_call>
-/// tags.` in prose).
-pub(crate) fn sniff(input: &[u8], tag: usize, s: usize, cx: &ProbeCx, fmt: &'static Glm) -> Probe {
-    let mut e = s;
-    while e < input.len() && scan::is_name_byte(input[e]) && e - s < 256 {
-        e += 1;
-    }
-    // a name has a letter or digit (`<tool_call>...</tool_call>` is prose)
-    let word = |b: &u8| b.is_ascii_alphanumeric() || *b >= 0x80;
-    if e < input.len() && !input[s..e].iter().any(word) {
-        return Probe::NotMarker;
-    }
-    let after = scan::skip_blank(input, e);
-    if after == input.len() {
-        return if cx.eof {
-            Probe::NotMarker
-        } else {
-            Probe::NeedMore
-        };
-    }
-    let next = match input[after] {
-        b'\n' | b'\r' => {
-            let t = scan::skip_space(input, after);
-            if t == input.len() {
-                // a cut body, when the name sticks to the tag as the
-                // template writes it (`<tool_call> tags.` is prose)
-                return if !cx.eof {
-                    Probe::NeedMore
-                } else if s == tag {
-                    pair_block(fmt, tag)
-                } else {
-                    Probe::NotMarker
-                };
-            }
-            t
-        }
-        _ => after,
-    };
-    if input[next] != b'<' {
-        return Probe::NotMarker;
-    }
-    // `Use <tool_call> and </tool_call> …`: a spaced-out word closed on
-    // its own line, in the middle of a line, is prose, not a call without
-    // arguments (the template writes the name right after the tag)
-    let spaced = s > tag && input[tag..s].iter().all(|&b| b == b' ' || b == b'\t');
-    let prose_like = spaced && next == after && !cx.line_start;
-    for lit in [fmt.tags.key_open, fmt.tags.close] {
-        match scan::prefix_ci(&input[next..], lit) {
-            Prefix::Full if prose_like && lit == fmt.tags.close => return Probe::NotMarker,
-            Prefix::Full => return pair_block(fmt, tag),
-            Prefix::Partial if !cx.eof => return Probe::NeedMore,
-            _ => {}
-        }
-    }
-    Probe::NotMarker
-}
-
-fn pair_block(fmt: &'static Glm, tag: usize) -> Probe {
-    block(fmt, CallEnd::new(tag, fmt.tags))
-}
-
-/// Finds where a GLM call ends: at the first `</tool_call>` outside values.
-struct CallEnd {
-    /// Where the opening tag ends.
-    tag: usize,
-    tags: &'static PairTags,
-    phase: CallPhase,
-}
-
-/// Where a [`CallEnd`] scan is.
-enum CallPhase {
-    /// Outside values: looking for `<arg_value>` or `</tool_call>` from `from`.
-    Outside { from: usize },
-    /// Inside the value that starts at `start`: looking for its end from `from`.
-    Value { start: usize, from: usize },
-}
-
-impl CallEnd {
-    fn new(tag: usize, tags: &'static PairTags) -> Self {
-        CallEnd {
-            tag,
-            tags,
-            phase: CallPhase::Outside { from: tag },
-        }
-    }
-}
-
-/// Where a search for any of several tags may resume when none was found
-/// in `block`: far enough back that a tag split by a chunk is found.
-fn resume_at(block: &[u8], from: usize, tags: &PairTags) -> usize {
-    let longest = tags.value_close.len().max(tags.close.len());
-    block.len().saturating_sub(longest).max(from)
-}
-
-impl Scanner for CallEnd {
-    fn scan(&mut self, block: &[u8], eof: bool) -> BlockEnd {
-        loop {
-            match self.phase {
-                CallPhase::Outside { from } => {
-                    let t = self.tags;
-                    let close = scan::find_ci(block, from, t.close);
-                    let value = scan::find(block, from, t.value_open);
-                    match (close, value) {
-                        (Some(c), v) if v.is_none_or(|v| c < v) => {
-                            return BlockEnd::Done {
-                                len: c + t.close.len(),
-                                cut: false,
-                            }
-                        }
-                        (_, Some(v)) => {
-                            let start = v + t.value_open.len();
-                            self.phase = CallPhase::Value { start, from: start };
-                        }
-                        _ if eof => {
-                            return BlockEnd::Done {
-                                len: block.len(),
-                                cut: true,
-                            }
-                        }
-                        _ => {
-                            self.phase = CallPhase::Outside {
-                                from: resume_at(block, from, self.tags),
-                            };
-                            return BlockEnd::More;
-                        }
-                    }
-                }
-                CallPhase::Value { start, from } => match value_end(block, from, self.tags) {
-                    ValueEnd::Closed { resume } => self.phase = CallPhase::Outside { from: resume },
-                    ValueEnd::Reopened { start } => {
-                        self.phase = CallPhase::Value { start, from: start }
-                    }
-                    ValueEnd::Open if eof => {
-                        // never closed: the call ends at its closing tag
-                        return match scan::find_ci(block, start, self.tags.close) {
-                            Some(c) => BlockEnd::Done {
-                                len: c + self.tags.close.len(),
-                                cut: false,
-                            },
-                            None => BlockEnd::Done {
-                                len: block.len(),
-                                cut: true,
-                            },
-                        };
-                    }
-                    ValueEnd::Open => {
-                        self.phase = CallPhase::Value {
-                            start,
-                            from: resume_at(block, from, self.tags),
-                        };
-                        return BlockEnd::More;
-                    }
-                },
-            }
-        }
-    }
-
-    fn consumed(&self) -> usize {
-        self.tag
-    }
-}
-
-/// How a value ends.
-enum ValueEnd {
-    /// `</arg_value>` closes it; the call goes on at `resume`.
-    Closed { resume: usize },
-    /// Another `<arg_value>` opens (starting at `start`) before any
-    /// `</arg_value>`: this value was never closed.
-    Reopened { start: usize },
-    /// Neither yet.
-    Open,
-}
-
-/// Where a value whose unread part starts at `from` ends: at the first
-/// `</arg_value>`, unless another `<arg_value>` comes first.
-fn value_end(b: &[u8], from: usize, tags: &PairTags) -> ValueEnd {
-    let close = scan::find(b, from, tags.value_close);
-    let reopen = scan::find(b, from, tags.value_open);
-    match (close, reopen) {
-        (Some(c), r) if r.is_none_or(|r| c < r) => ValueEnd::Closed {
-            resume: c + tags.value_close.len(),
-        },
-        (_, Some(r)) => ValueEnd::Reopened {
-            start: r + tags.value_open.len(),
-        },
-        _ => ValueEnd::Open,
-    }
-}
-
-impl BlockFormat for Glm {
-    fn id(&self) -> FormatId {
-        self.tags.format
-    }
-
-    fn early_name(&self, head: &[u8]) -> Option<String> {
-        let tag = memchr::memchr(b'>', head)? + 1;
-        let s = scan::skip_space(head, tag);
-        let mut e = s;
-        while e < head.len() && scan::is_name_byte(head[e]) {
-            e += 1;
-        }
-        // the name is certain once something other than a name byte follows
-        if e == head.len() || e == s {
-            return None;
-        }
-        Some(crate::scan::lossy(&head[s..e]).into_owned())
-    }
-
-    fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
-        let tag = memchr::memchr(b'>', block).map_or(block.len(), |k| k + 1);
-        let t = self.tags;
-        let body_end = if cx.cut {
-            block.len()
-        } else {
-            block.len().saturating_sub(t.close.len())
-        };
-        let body = &block[tag..body_end.max(tag)];
-        let name_end = scan::find(body, 0, t.key_open).unwrap_or(body.len());
-        let name = crate::scan::lossy(scan::trim(&body[..name_end])).into_owned();
-        if name.is_empty() {
-            let msg = format!("{} call has no function name", t.format);
-            return BlockResult::error("TLP-001", msg, tag);
-        }
-        let (arguments, repairs, complete) = pairs(&body[name_end..], tag + name_end, t);
-        if cx.cut && !complete {
-            return BlockResult::truncated(t.format, block.len());
-        }
-        BlockResult {
-            empty_list: false,
-            calls: vec![ParsedCall {
-                name,
-                arguments: arguments.into(),
-                id: None,
-                format: t.format,
-                repairs,
-                end: block.len(),
-            }],
-            errors: Vec::new(),
-        }
-    }
-}
-
-/// Reads `<arg_key>K</arg_key><arg_value>V</arg_value>` pairs; reports
-/// whether the last pair was closed. A value ends at the first
-/// `</arg_value>` (markers before it are text); one never closed ends at
-/// the `<arg_key>` of the next pair, or at the end of the body.
-fn pairs(body: &[u8], off: usize, t: &PairTags) -> (Map<String, Value>, Vec<Repair>, bool) {
-    let mut args = Map::new();
-    let mut repairs = Vec::new();
-    let mut i = 0;
-    let mut complete = true;
-    while let Some(k) = scan::find(body, i, t.key_open) {
-        let kf = k + t.key_open.len();
-        let Some(ke) = scan::find(body, kf, t.key_close) else {
-            complete = false;
-            break;
-        };
-        let key = crate::scan::lossy(scan::trim(&body[kf..ke])).into_owned();
-        let vs = scan::find(body, ke, t.value_open);
-        let vc = scan::find(body, ke, t.value_close);
-        if let Some(vc) = vc.filter(|&c| vs.is_none_or(|v| c < v)) {
-            // `</arg_value>` before any `<arg_value>`: the opener was lost
-            // (vLLM#49248's sampled tokens); the value is what lies between
-            // `</arg_key>` and it, unless another key comes first
-            if scan::find(&body[..vc], ke, t.key_open).is_none() {
-                let kc = ke + t.key_close.len();
-                repairs.push(Repair {
-                    kind: RepairKind::MissingOpen,
-                    offset: off + kc,
-                });
-                let text = crate::scan::lossy(&body[kc..vc]);
-                if !key.is_empty() {
-                    args.insert(key, super::shared::xml::decode_value(&text));
-                }
-                i = vc + t.value_close.len();
-                continue;
-            }
-        }
-        let Some(vs) = vs else {
-            complete = false;
-            break;
-        };
-        if let Some(next_key) = scan::find(&body[..vs], ke, t.key_open) {
-            // a key with no value before the next key: the value that
-            // follows belongs to the later key
-            repairs.push(Repair {
-                kind: RepairKind::DroppedPartialKey,
-                offset: off + k,
-            });
-            i = next_key;
-            continue;
-        }
-        let vf = vs + t.value_open.len();
-        let (ve, next) = match value_end(body, vf, t) {
-            ValueEnd::Closed { resume } => (resume - t.value_close.len(), resume),
-            ValueEnd::Reopened { start } => {
-                complete = false;
-                let reopen = start - t.value_open.len();
-                let e =
-                    memchr::memmem::rfind(&body[vf..reopen], t.key_open).map_or(reopen, |k| vf + k);
-                (e, e)
-            }
-            ValueEnd::Open => {
-                complete = false;
-                let e = scan::find(body, vf, t.key_open).unwrap_or(body.len());
-                (e, e)
-            }
-        };
-        let text = crate::scan::lossy(&body[vf..ve]);
-        let value = match declared_type(&body[ke..vs], t) {
-            // a declared string is the text as written
-            Some(b"string") => Value::String(text.into_owned()),
-            _ => super::shared::xml::decode_value(&text),
-        };
-        if !key.is_empty() {
-            // a repeated key keeps its first place and takes the last value,
-            // as a JSON object read by serde_json (or a Python dict) does
-            args.insert(key, value);
-        }
-        i = next;
-    }
-    (args, repairs, complete)
-}
-
-/// The type declared between a key and its value (`gap`), when the
-/// format declares types.
-fn declared_type<'a>(gap: &'a [u8], t: &PairTags) -> Option<&'a [u8]> {
-    let (open, close) = t.type_tags;
-    if open.is_empty() {
-        return None;
-    }
-    let s = scan::find(gap, 0, open)? + open.len();
-    let e = scan::find(gap, s, close)?;
-    Some(scan::trim(&gap[s..e]))
-}
-
-/// After a call's opening token `open_len` bytes long (LongCat, Solar Open,
-/// IQuest, K2-V3): a name after blanks is read as `fmt`'s pairs ([`sniff`]),
-/// and one that is not a call leaves the token as markup. What is not a
-/// name is `otherwise`'s, given where it starts.
-pub(crate) fn name_after_token(
-    i: &[u8],
-    cx: &ProbeCx,
-    open_len: usize,
-    fmt: &'static Glm,
-    otherwise: impl FnOnce(usize) -> Probe,
-) -> Probe {
-    let s = scan::skip_space(i, open_len);
-    match i.get(s) {
-        Some(&b) if s - open_len <= 256 && scan::is_name_byte(b) => {
-            match sniff(i, open_len, s, cx, fmt) {
-                Probe::NotMarker => Probe::Match(super::Action::Markup { len: open_len }),
-                other => other,
-            }
-        }
-        _ => otherwise(s),
-    }
-}
-
-/// What a call token `open_len` bytes long followed by no name is: markup,
-/// or not known yet when the input ends at `s` (after blanks) and more may
-/// come.
-pub(crate) fn markup_unless_more(i: &[u8], cx: &ProbeCx, open_len: usize, s: usize) -> Probe {
-    if s == i.len() && !cx.eof {
-        Probe::NeedMore
-    } else {
-        Probe::Match(super::Action::Markup { len: open_len })
-    }
-}
+pub static GLM: Pairs = Pairs::new(&GLM_TAGS);
 
 /// After an opening tool-call tag `lit_len` bytes long: a block when a
 /// function name follows (see [`sniff`]).
@@ -517,31 +118,12 @@ fn probe_tagged(input: &[u8], cx: &ProbeCx, lit_len: usize) -> Probe {
 }
 
 /// `<tool_call>` (any ASCII case, attributes allowed) around a name.
-pub const OPENER_TOOL_CALL: Opener = Opener {
-    lit: b"<tool_call",
-    ci: true,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |i, cx| probe_tagged(i, cx, 10),
-};
+pub const OPENER_TOOL_CALL: Opener =
+    Opener::new(b"<tool_call", |i, cx| probe_tagged(i, cx, 10)).ci();
 
 /// `<tool-call>` spelling drift.
-pub const OPENER_TOOL_DASH_CALL: Opener = Opener {
-    lit: b"<tool-call",
-    ci: true,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |i, cx| probe_tagged(i, cx, 10),
-};
+pub const OPENER_TOOL_DASH_CALL: Opener =
+    Opener::new(b"<tool-call", |i, cx| probe_tagged(i, cx, 10)).ci();
 
 /// `<toolcall>` spelling drift.
-pub const OPENER_TOOLCALL: Opener = Opener {
-    lit: b"<toolcall",
-    ci: true,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |i, cx| probe_tagged(i, cx, 9),
-};
+pub const OPENER_TOOLCALL: Opener = Opener::new(b"<toolcall", |i, cx| probe_tagged(i, cx, 9)).ci();

@@ -9,33 +9,42 @@
 
 use super::shared::json::JsonThenClose;
 use super::shared::section::json_arguments;
-use super::{ids, FormatId, Rank, Values};
+use super::{ids, FormatId};
 use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
 use crate::call::ParsedCall;
-use crate::formats::Place;
 use crate::scan;
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::GLM53_FLASH,
-    families: "GLM-5.3-Flash",
-    markers: &["<![NAME>"],
-    body: "a JSON arguments object after each call tag",
-    models: &[],
-    openers: &[OPENER],
-    admitted_under: &[],
-    doc_start: None,
-    lead: None,
-    values: Values::Json,
-    render: Some(crate::render::Prompt {
-        models: "GLM-5.3-Flash",
-        tools: crate::render::tools::generic,
-        tools_source: crate::render::Source::Generic,
-        result: crate::render::results::tool_response,
-        result_source: crate::render::Source::Generic,
-        call: crate::render::calls::glm53_flash,
-    }),
-};
+pub const FORMAT: Format = Format::new(
+    ids::GLM53_FLASH,
+    "GLM-5.3-Flash",
+    &["<![NAME>"],
+    "a JSON arguments object after each call tag",
+)
+.openers(&[OPENER])
+.render(crate::render::Prompt {
+    models: "GLM-5.3-Flash",
+    tools: crate::render::tools::generic,
+    tools_source: crate::render::Source::Generic,
+    result: crate::render::results::tool_response,
+    result_source: crate::render::Source::Generic,
+    call: write_calls,
+});
+
+/// `glm53-flash`: `<![NAME>` then the arguments as compact JSON.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::each;
+    use crate::render::text::json_compact;
+    use serde_json::Value;
+
+    each(calls, "", |_, c| {
+        format!(
+            "<![{}>{}",
+            c.name,
+            json_compact(&Value::Object(c.arguments.clone()))
+        )
+    })
+}
 
 const OPEN: &[u8] = b"<![";
 
@@ -125,11 +134,4 @@ impl BlockFormat for GlmFlash {
 }
 
 /// `<![NAME>` then JSON.
-pub const OPENER: Opener = Opener {
-    lit: OPEN,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe,
-};
+pub const OPENER: Opener = Opener::new(OPEN, probe);

@@ -22,44 +22,47 @@
 
 use super::shared::tagged::{json_after, TaggedJson};
 use super::Model;
-use super::{ids, Rank, Values};
+use super::{ids, Rank};
 use super::{Action, Format, Opener, Probe};
 use crate::call::Evidence;
-use crate::formats::Place;
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::GRANITE,
-    families: "IBM Granite 3.0-3.3, granite-20b-functioncalling",
-    markers: &[
+pub const FORMAT: Format = Format::new(
+    ids::GRANITE,
+    "IBM Granite 3.0-3.3, granite-20b-functioncalling",
+    &[
         "<|tool_call|>",
         "<tool_call> (3.2/3.3, no close)",
         "<function_call>",
     ],
-    body: "JSON array of {\"name\", \"arguments\"} (20b: one object per <function_call>)",
-    models: &[Model {
-        name: "granite-3",
-        prompt: "<|start_of_role|>assistant<|end_of_role|>",
-    }],
-    openers: &[
-        OPENER_SPECIAL,
-        OPENER_FUNCTION_CALL,
-        OPENER_STRAY_CLOSE,
-        OPENER_TOOL_CALL,
-    ],
-    admitted_under: &[ids::HERMES],
-    doc_start: None,
-    lead: None,
-    values: Values::Json,
-    render: Some(crate::render::Prompt {
-        models: "IBM Granite 3.x",
-        tools: crate::render::tools::granite,
-        tools_source: crate::render::Source::Template,
-        result: crate::render::results::granite,
-        result_source: crate::render::Source::Template,
-        call: crate::render::calls::granite,
-    }),
-};
+    "JSON array of {\"name\", \"arguments\"} (20b: one object per <function_call>)",
+)
+.models(&[Model {
+    name: "granite-3",
+    prompt: "<|start_of_role|>assistant<|end_of_role|>",
+}])
+.openers(&[
+    OPENER_SPECIAL,
+    OPENER_FUNCTION_CALL,
+    OPENER_STRAY_CLOSE,
+    OPENER_TOOL_CALL,
+])
+.admitted_under(&[ids::HERMES])
+.render(crate::render::Prompt {
+    models: "IBM Granite 3.x",
+    tools: crate::render::tools::granite,
+    tools_source: crate::render::Source::Template,
+    result: crate::render::results::granite,
+    result_source: crate::render::Source::Template,
+    call: write_calls,
+});
+
+/// `granite` (3.0/3.1): `<|tool_call|>` and a JSON array.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::array_of;
+
+    format!("<|tool_call|>{}", array_of(calls, "name", "arguments"))
+}
 
 /// Granite 3.0/3.1 `<|tool_call|>` blocks.
 pub static GRANITE: TaggedJson = TaggedJson::strong(ids::GRANITE, b"</tool_call>");
@@ -74,60 +77,42 @@ pub static FUNCTION_CALL: TaggedJson = TaggedJson {
 };
 
 /// `<|tool_call|>` + JSON array.
-pub const OPENER_SPECIAL: Opener = Opener {
-    lit: b"<|tool_call|>",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |i, cx| {
-        json_after(
-            i,
-            13,
-            cx,
-            &GRANITE,
-            GRANITE.close,
-            Probe::Match(Action::Markup { len: 13 }),
-        )
-    },
-};
+pub const OPENER_SPECIAL: Opener = Opener::new(b"<|tool_call|>", |i, cx| {
+    json_after(
+        i,
+        13,
+        cx,
+        &GRANITE,
+        GRANITE.close,
+        Probe::Match(Action::Markup { len: 13 }),
+    )
+});
 
 /// `<function_call>` + JSON object (granite-20b, or a hermes alias).
-pub const OPENER_FUNCTION_CALL: Opener = Opener {
-    lit: b"<function_call>",
-    ci: true,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[ids::HERMES],
-    probe: |i, cx| {
-        json_after(
-            i,
-            15,
-            cx,
-            &FUNCTION_CALL,
-            FUNCTION_CALL.close,
-            Probe::NotMarker,
-        )
-    },
-};
+pub const OPENER_FUNCTION_CALL: Opener = Opener::new(b"<function_call>", |i, cx| {
+    json_after(
+        i,
+        15,
+        cx,
+        &FUNCTION_CALL,
+        FUNCTION_CALL.close,
+        Probe::NotMarker,
+    )
+})
+.ci()
+.also(&[ids::HERMES]);
 
 /// A stray `</function_call>` is markup.
-pub const OPENER_STRAY_CLOSE: Opener = Opener {
-    lit: b"</function_call>",
-    ci: true,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[ids::HERMES],
-    probe: |_, _| Probe::Match(Action::Markup { len: 16 }),
-};
+pub const OPENER_STRAY_CLOSE: Opener = Opener::new(b"</function_call>", |_, _| {
+    Probe::Match(Action::Markup { len: 16 })
+})
+.ci()
+.also(&[ids::HERMES]);
 
 /// Granite 3.2/3.3 `<tool_call>[…]` with `--format granite` (in auto mode
 /// the hermes opener, earlier in the table, takes it).
-pub const OPENER_TOOL_CALL: Opener = Opener {
-    lit: b"<tool_call>",
-    ci: true,
-    place: Place::Anywhere,
-    rank: Rank::Late,
-    also: &[],
-    probe: |i, cx| json_after(i, 11, cx, &GRANITE, GRANITE.close, Probe::NotMarker),
-};
+pub const OPENER_TOOL_CALL: Opener = Opener::new(b"<tool_call>", |i, cx| {
+    json_after(i, 11, cx, &GRANITE, GRANITE.close, Probe::NotMarker)
+})
+.ci()
+.rank(Rank::Late);

@@ -33,23 +33,22 @@
 
 use super::shared::{end, section};
 use super::Model;
-use super::{ids, FormatId, Rank, Values};
+use super::{ids, FormatId};
 use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Close, Format, Opener, ParseCx, Probe, ProbeCx,
     Scanner,
 };
 use crate::call::{clean_name, strip_one_newline, ParsedCall};
-use crate::formats::Place;
 use crate::scan;
 use crate::scan::balance::{End, JsonEnd};
 use section::Hit;
 use serde_json::{Map, Value};
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::HARMONY,
-    families: "OpenAI gpt-oss-20b, gpt-oss-120b and fine-tunes",
-    markers: &[
+pub const FORMAT: Format = Format::new(
+    ids::HARMONY,
+    "OpenAI gpt-oss-20b, gpt-oss-120b and fine-tunes",
+    &[
         "<|start|>",
         "<|channel|>",
         "to=functions.NAME",
@@ -59,25 +58,37 @@ pub const FORMAT: Format = Format {
         "<|end|>",
         "<|return|>",
     ],
-    body: "JSON arguments in a message whose header has a recipient; analysis channel is reasoning",
-    models: &[Model {
-        name: "gpt-oss",
-        prompt: "<|start|>assistant",
-    }],
-    openers: &[OPENER_START, OPENER_CHANNEL, OPENER_STRAY],
-    admitted_under: &[],
-    doc_start: None,
-    lead: None,
-    values: Values::Json,
-    render: Some(crate::render::Prompt {
-        models: "OpenAI gpt-oss",
-        tools: crate::render::tools::harmony,
-        tools_source: crate::render::Source::Approximate,
-        result: crate::render::results::harmony,
-        result_source: crate::render::Source::Template,
-        call: crate::render::calls::harmony,
-    }),
-};
+    "JSON arguments in a message whose header has a recipient; analysis channel is reasoning",
+)
+.models(&[Model {
+    name: "gpt-oss",
+    prompt: "<|start|>assistant",
+}])
+.openers(&[OPENER_START, OPENER_CHANNEL, OPENER_STRAY])
+.render(crate::render::Prompt {
+    models: "OpenAI gpt-oss",
+    tools: crate::render::tools::harmony,
+    tools_source: crate::render::Source::Approximate,
+    result: crate::render::results::harmony,
+    result_source: crate::render::Source::Template,
+    call: write_calls,
+});
+
+/// `harmony` (gpt-oss): one commentary message per call, addressed to
+/// `functions.NAME`, ended by `<|call|>`. Generation starts after
+/// `<|start|>assistant`, so the first message has no `<|start|>`.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::{args, each};
+    use crate::render::text::json_compact;
+
+    each(calls, "<|start|>assistant", |_, c| {
+        format!(
+            "<|channel|>commentary to=functions.{} <|constrain|>json<|message|>{}<|call|>",
+            c.name,
+            json_compact(&args(c))
+        )
+    })
+}
 
 const START: &[u8] = b"<|start|>";
 const CHANNEL: &[u8] = b"<|channel|>";
@@ -250,12 +261,13 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
     let header_len = m + MESSAGE.len();
     let h = read_header(&input[..m]);
     if let Some(r) = &h.recipient {
-        // Muse Glimmer writes harmony's headers around its own bodies
-        if cx.cfg.allows(ids::MUSE_GLIMMER) {
-            if let Some(p) =
-                super::muse_glimmer::after_header(input, r, h.channel.is_some(), header_len, cx)
-            {
-                return p;
+        // formats that write harmony's headers around their own bodies
+        // (Muse Glimmer) say how such a header goes on
+        for f in super::FORMATS {
+            if let Some(after) = f.harmony_header.filter(|_| cx.cfg.allows(f.id)) {
+                if let Some(p) = after(input, r, h.channel.is_some(), header_len, cx) {
+                    return p;
+                }
             }
         }
         if !NOT_TOOLS.contains(&r.as_str()) {
@@ -287,24 +299,10 @@ fn block(body: usize) -> Probe {
 }
 
 /// `<|start|>` — a message with a role.
-pub const OPENER_START: Opener = Opener {
-    lit: START,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe,
-};
+pub const OPENER_START: Opener = Opener::new(START, probe);
 
 /// `<|channel|>` — a message whose `<|start|>assistant` was in the prompt.
-pub const OPENER_CHANNEL: Opener = Opener {
-    lit: CHANNEL,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe,
-};
+pub const OPENER_CHANNEL: Opener = Opener::new(CHANNEL, probe);
 
 fn probe_stray(input: &[u8], cx: &ProbeCx) -> Probe {
     match section::match_any(input, &[MESSAGE, b"<|constrain|>"]) {
@@ -315,14 +313,7 @@ fn probe_stray(input: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 /// Stray `<|message|>` / `<|constrain|>` tokens are markup.
-pub const OPENER_STRAY: Opener = Opener {
-    lit: b"<|",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: probe_stray,
-};
+pub const OPENER_STRAY: Opener = Opener::new(b"<|", probe_stray);
 
 /// The harmony call block: a header with a recipient, then the body.
 pub struct Harmony;

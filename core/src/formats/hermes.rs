@@ -9,73 +9,68 @@
 //! bodies, arrays of calls, and `</tool_call>` inside string arguments.
 
 use super::shared::json::{json_block, json_calls_end, plain_block, JsonThenClose};
+use super::shared::stray::probe_tool_call_close;
 use super::shared::tag::tag_then_body;
 use super::shared::tagged::{json_after, TaggedJson};
 use super::Model;
-use super::{ids, FormatId, Rank, Values};
+use super::{ids, FormatId};
 use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
 use crate::call::Evidence;
-use crate::formats::Place;
 use crate::scan::{self, Prefix};
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::HERMES,
-    families:
-        "Hermes 2 Pro/3, Qwen2.5, Qwen3, QwQ, Granite 4, DeepSeek-R1 distills, many fine-tunes",
-    markers: &["<tool_call>", "</tool_call>"],
-    body: "JSON object {\"name\", \"arguments\"} (or an array of them)",
-    models: &[
-        Model {
-            name: "qwen3",
-            prompt: "<|im_start|>assistant\n",
-        },
-        Model {
-            name: "qwen3-thinking",
-            prompt: "<|im_start|>assistant\n<think>\n",
-        },
-        Model {
-            name: "qwq",
-            prompt: "<|im_start|>assistant\n<think>\n",
-        },
-        Model {
-            name: "qwen2.5",
-            prompt: "<|im_start|>assistant\n",
-        },
-        Model {
-            name: "hermes-3",
-            prompt: "<|im_start|>assistant\n",
-        },
-        Model {
-            name: "hermes-2-pro",
-            prompt: "<|im_start|>assistant\n",
-        },
-    ],
-    openers: &[
-        OPENER_TOOL_CALL,
-        OPENER_TOOL_DASH_CALL,
-        OPENER_TOOLCALL,
-        OPENER_STRAY_CLOSE,
-        OPENER_TOOLS,
-        OPENER_TOOL,
-        OPENER_RESPONSE,
-        OPENER_JSON,
-        OPENER_XML,
-        OPENER_TOOL_CALLS,
-    ],
-    admitted_under: &[],
-    doc_start: None,
-    lead: None,
-    values: Values::Json,
-    render: Some(crate::render::Prompt {
-        models: "Qwen 2.5 / Qwen 3, Hermes 2 Pro / 3",
-        tools: crate::render::tools::hermes,
-        tools_source: crate::render::Source::Template,
-        result: crate::render::results::qwen,
-        result_source: crate::render::Source::Template,
-        call: crate::render::calls::hermes,
-    }),
-};
+pub const FORMAT: Format = Format::new(
+    ids::HERMES,
+    "Hermes 2 Pro/3, Qwen2.5, Qwen3, QwQ, Granite 4, DeepSeek-R1 distills, many fine-tunes",
+    &["<tool_call>", "</tool_call>"],
+    "JSON object {\"name\", \"arguments\"} (or an array of them)",
+)
+.models(&[
+    Model {
+        name: "qwen3",
+        prompt: "<|im_start|>assistant\n",
+    },
+    Model {
+        name: "qwen3-thinking",
+        prompt: "<|im_start|>assistant\n<think>\n",
+    },
+    Model {
+        name: "qwq",
+        prompt: "<|im_start|>assistant\n<think>\n",
+    },
+    Model {
+        name: "qwen2.5",
+        prompt: "<|im_start|>assistant\n",
+    },
+    Model {
+        name: "hermes-3",
+        prompt: "<|im_start|>assistant\n",
+    },
+    Model {
+        name: "hermes-2-pro",
+        prompt: "<|im_start|>assistant\n",
+    },
+])
+.openers(&[
+    OPENER_TOOL_CALL,
+    OPENER_TOOL_DASH_CALL,
+    OPENER_TOOLCALL,
+    OPENER_STRAY_CLOSE,
+    OPENER_TOOLS,
+    OPENER_TOOL,
+    OPENER_RESPONSE,
+    OPENER_JSON,
+    OPENER_XML,
+    OPENER_TOOL_CALLS,
+])
+.render(crate::render::Prompt {
+    models: "Qwen 2.5 / Qwen 3, Hermes 2 Pro / 3",
+    tools: crate::render::tools::hermes,
+    tools_source: crate::render::Source::Template,
+    result: crate::render::results::qwen,
+    result_source: crate::render::Source::Template,
+    call: crate::render::calls::tool_call_json,
+});
 
 const CLOSE: &[u8] = b"</tool_call>";
 
@@ -119,60 +114,25 @@ fn probe_with(input: &[u8], cx: &ProbeCx, lit_len: usize, close: &'static [u8]) 
 }
 
 /// `<tool_call>` in any ASCII case, with optional attributes.
-pub const OPENER_TOOL_CALL: Opener = Opener {
-    lit: b"<tool_call",
-    ci: true,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |i, cx| probe_with(i, cx, 10, CLOSE),
-};
+pub const OPENER_TOOL_CALL: Opener =
+    Opener::new(b"<tool_call", |i, cx| probe_with(i, cx, 10, CLOSE)).ci();
 
 /// `<tool-call>` spelling drift.
-pub const OPENER_TOOL_DASH_CALL: Opener = Opener {
-    lit: b"<tool-call",
-    ci: true,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |i, cx| probe_with(i, cx, 10, b"</tool-call>"),
-};
+pub const OPENER_TOOL_DASH_CALL: Opener = Opener::new(b"<tool-call", |i, cx| {
+    probe_with(i, cx, 10, b"</tool-call>")
+})
+.ci();
 
 /// `<toolcall>` spelling drift.
-pub const OPENER_TOOLCALL: Opener = Opener {
-    lit: b"<toolcall",
-    ci: true,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |i, cx| probe_with(i, cx, 9, b"</toolcall>"),
-};
+pub const OPENER_TOOLCALL: Opener =
+    Opener::new(b"<toolcall", |i, cx| probe_with(i, cx, 9, b"</toolcall>")).ci();
 
 /// A stray `</tool_call>` with no opener is markup, never text; one that
 /// closes a `<tool_call>` left as text (`<tool_call>not a call</tool_call>`,
 /// `Use <tool_call> and </tool_call>`) is text like its opener.
-pub const OPENER_STRAY_CLOSE: Opener = Opener {
-    lit: b"</tool_call>",
-    ci: true,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[ids::QWEN3_CODER_XML, ids::GLM4_MOE],
-    probe: probe_stray_close,
-};
-
-/// A `</tool_call>` outside a block: markup, or text after a `<tool_call>`
-/// left as text (see [`OPENER_STRAY_CLOSE`]).
-pub fn probe_stray_close(_: &[u8], cx: &ProbeCx) -> Probe {
-    let opener = |l: &[u8]| {
-        let l = l.strip_suffix(b">").unwrap_or(l);
-        l.eq_ignore_ascii_case(b"<tool_call")
-    };
-    if cx.declined.is_some_and(opener) {
-        Probe::NotMarker
-    } else {
-        Probe::Match(Action::Markup { len: 12 })
-    }
-}
+pub const OPENER_STRAY_CLOSE: Opener = Opener::new(b"</tool_call>", probe_tool_call_close)
+    .ci()
+    .also(&[ids::QWEN3_CODER_XML, ids::GLM4_MOE]);
 
 /// The closing tag matching the opener spelling at the start of `block`.
 fn close_for(block: &[u8]) -> &'static [u8] {
@@ -224,14 +184,10 @@ macro_rules! alias {
             evidence: Evidence::Weak,
         };
         #[doc = $doc]
-        pub const $opener: Opener = Opener {
-            lit: $open,
-            ci: true,
-            place: Place::Anywhere,
-            rank: Rank::Normal,
-            also: &[],
-            probe: |i, cx| json_after(i, $open.len(), cx, &$name, $name.close, Probe::NotMarker),
-        };
+        pub const $opener: Opener = Opener::new($open, |i, cx| {
+            json_after(i, $open.len(), cx, &$name, $name.close, Probe::NotMarker)
+        })
+        .ci();
     };
 }
 
@@ -277,22 +233,16 @@ alias!(
 pub static HERMES_TOOL_CALLS: TaggedJson = TaggedJson::strong(ids::HERMES, b"</tool_calls>");
 
 /// `<tool_calls>` + JSON under `--format hermes`.
-pub const OPENER_TOOL_CALLS: Opener = Opener {
-    lit: b"<tool_calls",
-    ci: true,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |input, cx| {
-        if !cx.cfg.is_only(ids::HERMES) {
-            return Probe::NotMarker;
+pub const OPENER_TOOL_CALLS: Opener = Opener::new(b"<tool_calls", |input, cx| {
+    if !cx.cfg.is_only(ids::HERMES) {
+        return Probe::NotMarker;
+    }
+    match tag_then_body(input, 11, cx) {
+        Ok((tag, Some(s))) if s - tag <= 256 && matches!(input[s], b'{' | b'[') => {
+            HERMES_TOOL_CALLS.block(tag)
         }
-        match tag_then_body(input, 11, cx) {
-            Ok((tag, Some(s))) if s - tag <= 256 && matches!(input[s], b'{' | b'[') => {
-                HERMES_TOOL_CALLS.block(tag)
-            }
-            Ok(_) => Probe::NotMarker,
-            Err(p) => p,
-        }
-    },
-};
+        Ok(_) => Probe::NotMarker,
+        Err(p) => p,
+    }
+})
+.ci();

@@ -19,20 +19,19 @@
 //! error after the complete calls).
 
 use super::shared::tag::{block, tag_then_body};
-use super::{ids, FormatId, Rank, Values};
+use super::{ids, FormatId, Values};
 use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
 };
 use crate::call::{strip_one_newline, ParsedCall};
-use crate::formats::Place;
 use crate::scan::{self, Prefix};
 use serde_json::{Map, Value};
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::HUNYUAN_V4,
-    families: "Tencent Hunyuan v4 (Hy4-preview), Hy3",
-    markers: &[
+pub const FORMAT: Format = Format::new(
+    ids::HUNYUAN_V4,
+    "Tencent Hunyuan v4 (Hy4-preview), Hy3",
+    &[
         "<tool_calls:SUFFIX>",
         "<tool_call:SUFFIX>",
         "<arg_key:SUFFIX>",
@@ -40,27 +39,42 @@ pub const FORMAT: Format = Format {
         "</tool_call:SUFFIX>",
         "</tool_calls:SUFFIX>",
     ],
-    body: "function name as text, then key/value tag pairs",
-    models: &[],
-    openers: &[
-        OPENER_WRAPPER,
-        OPENER_CALL,
-        OPENER_STRAY_CLOSE,
-        OPENER_PLAIN_CALL,
-    ],
-    admitted_under: &[],
-    doc_start: None,
-    lead: None,
-    values: Values::Text,
-    render: Some(crate::render::Prompt {
-        models: "Tencent Hunyuan v4",
-        tools: crate::render::tools::generic,
-        tools_source: crate::render::Source::Generic,
-        result: crate::render::results::tool_response,
-        result_source: crate::render::Source::Generic,
-        call: crate::render::calls::hunyuan_v4,
-    }),
-};
+    "function name as text, then key/value tag pairs",
+)
+.openers(&[
+    OPENER_WRAPPER,
+    OPENER_CALL,
+    OPENER_STRAY_CLOSE,
+    OPENER_PLAIN_CALL,
+])
+.values(Values::Text)
+.render(crate::render::Prompt {
+    models: "Tencent Hunyuan v4",
+    tools: crate::render::tools::generic,
+    tools_source: crate::render::Source::Generic,
+    result: crate::render::results::tool_response,
+    result_source: crate::render::Source::Generic,
+    call: write_calls,
+});
+
+/// `hunyuan-v4`: GLM-like pairs inside `<tool_calls>` (bare tags, no suffix).
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::each;
+    use crate::render::text::{guard_newlines, value_text};
+
+    let body = each(calls, "", |_, c| {
+        let mut s = format!("<tool_call>{}", c.name);
+        for (k, v) in &c.arguments {
+            s.push_str(&format!(
+                "<arg_key>{k}</arg_key><arg_value>{}</arg_value>",
+                guard_newlines(&value_text(v))
+            ));
+        }
+        s.push_str("</tool_call>");
+        s
+    });
+    format!("<tool_calls>{body}</tool_calls>")
+}
 
 /// The Hunyuan block format; the block starts at `<tool_calls…>` or at a
 /// lone `<tool_call…>`.
@@ -100,14 +114,7 @@ fn probe_wrapper(input: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 /// `<tool_calls>` or `<tool_calls:SUFFIX>` around the calls.
-pub const OPENER_WRAPPER: Opener = Opener {
-    lit: b"<tool_calls",
-    ci: true,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: probe_wrapper,
-};
+pub const OPENER_WRAPPER: Opener = Opener::new(b"<tool_calls", probe_wrapper).ci();
 
 /// A plain `<tool_call>` whose name is followed by `<tool_sep>` (HY-V3
 /// without the `<tool_calls>` wrapper): the separator is this format's own.
@@ -138,24 +145,10 @@ fn probe_plain_call(input: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 /// `<tool_call>NAME<tool_sep>` without the wrapper.
-pub const OPENER_PLAIN_CALL: Opener = Opener {
-    lit: b"<tool_call>",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: probe_plain_call,
-};
+pub const OPENER_PLAIN_CALL: Opener = Opener::new(b"<tool_call>", probe_plain_call);
 
 /// `<tool_call:SUFFIX>` without the wrapper.
-pub const OPENER_CALL: Opener = Opener {
-    lit: b"<tool_call:",
-    ci: true,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |i, cx| probe_suffixed(i, 10, cx),
-};
+pub const OPENER_CALL: Opener = Opener::new(b"<tool_call:", |i, cx| probe_suffixed(i, 10, cx)).ci();
 
 fn probe_stray(input: &[u8], cx: &ProbeCx) -> Probe {
     // `</tool_calls:S>` or `</tool_call:S>`
@@ -171,23 +164,17 @@ fn probe_stray(input: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 /// A stray closing tag with a suffix is markup.
-pub const OPENER_STRAY_CLOSE: Opener = Opener {
-    lit: b"</tool_call",
-    ci: true,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |i, cx| match i.get(11) {
+pub const OPENER_STRAY_CLOSE: Opener = Opener::new(b"</tool_call", |i, cx| match i.get(11) {
+    None if !cx.eof => Probe::NeedMore,
+    Some(b':') => probe_stray(i, cx),
+    Some(b's') | Some(b'S') => match i.get(12) {
         None if !cx.eof => Probe::NeedMore,
         Some(b':') => probe_stray(i, cx),
-        Some(b's') | Some(b'S') => match i.get(12) {
-            None if !cx.eof => Probe::NeedMore,
-            Some(b':') => probe_stray(i, cx),
-            _ => Probe::NotMarker,
-        },
         _ => Probe::NotMarker,
     },
-};
+    _ => Probe::NotMarker,
+})
+.ci();
 
 /// Finds where a Hunyuan block ends: at the closing tag of what opened it
 /// (`</tool_calls…>` for the wrapper, else `</tool_call…>`), or, at the end

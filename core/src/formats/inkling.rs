@@ -8,38 +8,45 @@
 //! right before a content token, is markup, and so is `<|content_text|>`
 //! (the kind token of a visible message).
 
-use super::{ids, Rank, Values};
+use super::{ids, Rank};
 use super::{Action, Format, Opener, Probe};
-use crate::formats::Place;
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::INKLING,
-    families: "Inkling",
-    markers: &["<|content_invoke_tool_json|>", "<|end_message|>"],
-    body: "JSON object {\"name\", \"args\"}",
-    models: &[],
-    openers: &[
-        OPENER,
-        OPENER_STRAY_END,
-        OPENER_HEADER,
-        OPENER_CONTENT_TEXT,
-        OPENER_THINKING,
-        OPENER_END_SAMPLING,
-    ],
-    admitted_under: &[],
-    doc_start: None,
-    lead: None,
-    values: Values::Json,
-    render: Some(crate::render::Prompt {
-        models: "Inkling",
-        tools: crate::render::tools::inkling,
-        tools_source: crate::render::Source::Approximate,
-        result: crate::render::results::inkling,
-        result_source: crate::render::Source::Approximate,
-        call: crate::render::calls::inkling,
-    }),
-};
+pub const FORMAT: Format = Format::new(
+    ids::INKLING,
+    "Inkling",
+    &["<|content_invoke_tool_json|>", "<|end_message|>"],
+    "JSON object {\"name\", \"args\"}",
+)
+.openers(&[
+    OPENER,
+    OPENER_STRAY_END,
+    OPENER_HEADER,
+    OPENER_CONTENT_TEXT,
+    OPENER_THINKING,
+    OPENER_END_SAMPLING,
+])
+.render(crate::render::Prompt {
+    models: "Inkling",
+    tools: crate::render::tools::inkling,
+    tools_source: crate::render::Source::Approximate,
+    result: crate::render::results::inkling,
+    result_source: crate::render::Source::Approximate,
+    call: write_calls,
+});
+
+/// `inkling`: `<|content_invoke_tool_json|>{"name", "args"}<|end_message|>`.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::{each, obj};
+    use crate::render::text::json_spaced;
+
+    each(calls, "", |_, c| {
+        format!(
+            "<|content_invoke_tool_json|>{}<|end_message|>",
+            json_spaced(&obj("name", c, "args"))
+        )
+    })
+}
 
 const OPEN: &[u8] = b"<|content_invoke_tool_json|>";
 const END: &[u8] = b"<|end_message|>";
@@ -49,23 +56,16 @@ pub static INKLING: super::shared::tagged::TaggedJson =
     super::shared::tagged::TaggedJson::strong(ids::INKLING, END);
 
 /// `<|content_invoke_tool_json|>`.
-pub const OPENER: Opener = Opener {
-    lit: OPEN,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |i, cx| {
-        super::shared::tagged::json_after(
-            i,
-            OPEN.len(),
-            cx,
-            &INKLING,
-            INKLING.close,
-            Probe::Match(Action::Markup { len: OPEN.len() }),
-        )
-    },
-};
+pub const OPENER: Opener = Opener::new(OPEN, |i, cx| {
+    super::shared::tagged::json_after(
+        i,
+        OPEN.len(),
+        cx,
+        &INKLING,
+        INKLING.close,
+        Probe::Match(Action::Markup { len: OPEN.len() }),
+    )
+});
 
 const HEADER: &[u8] = b"<|message_model|>";
 const CONTENT: &[u8] = b"<|content_";
@@ -73,38 +73,24 @@ const CONTENT_TEXT: &[u8] = b"<|content_text|>";
 
 /// `<|message_model|>`, then a name (or none), then a content token: the
 /// header up to the content token is markup. Anything else is text.
-pub const OPENER_HEADER: Opener = Opener {
-    lit: HEADER,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |i, cx| {
-        let mut k = HEADER.len();
-        while k < i.len() && k < HEADER.len() + 128 && crate::scan::is_name_byte(i[k]) {
-            k += 1;
-        }
-        match crate::scan::prefix(&i[k..], CONTENT) {
-            crate::scan::Prefix::Full => Probe::Match(Action::Markup { len: k }),
-            crate::scan::Prefix::Partial if !cx.eof && k < HEADER.len() + 128 => Probe::NeedMore,
-            _ => Probe::NotMarker,
-        }
-    },
-};
+pub const OPENER_HEADER: Opener = Opener::new(HEADER, |i, cx| {
+    let mut k = HEADER.len();
+    while k < i.len() && k < HEADER.len() + 128 && crate::scan::is_name_byte(i[k]) {
+        k += 1;
+    }
+    match crate::scan::prefix(&i[k..], CONTENT) {
+        crate::scan::Prefix::Full => Probe::Match(Action::Markup { len: k }),
+        crate::scan::Prefix::Partial if !cx.eof && k < HEADER.len() + 128 => Probe::NeedMore,
+        _ => Probe::NotMarker,
+    }
+});
 
 /// `<|content_text|>` is markup: what follows is the message's text.
-pub const OPENER_CONTENT_TEXT: Opener = Opener {
-    lit: CONTENT_TEXT,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |_, _| {
-        Probe::Match(Action::Markup {
-            len: CONTENT_TEXT.len(),
-        })
-    },
-};
+pub const OPENER_CONTENT_TEXT: Opener = Opener::new(CONTENT_TEXT, |_, _| {
+    Probe::Match(Action::Markup {
+        len: CONTENT_TEXT.len(),
+    })
+});
 
 const THINKING: &[u8] = b"<|content_thinking|>";
 
@@ -115,43 +101,24 @@ const THINKING_CLOSE: &[super::Close] = &[super::Close {
 }];
 
 /// `<|content_thinking|>…<|end_message|>`: a thinking message is reasoning.
-pub const OPENER_THINKING: Opener = Opener {
-    lit: THINKING,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Reasoning,
-    also: &[],
-    probe: |_, _| {
-        Probe::Match(Action::Reasoning {
-            open_len: THINKING.len(),
-            close: THINKING_CLOSE,
-        })
-    },
-};
+pub const OPENER_THINKING: Opener = Opener::new(THINKING, |_, _| {
+    Probe::Match(Action::Reasoning {
+        open_len: THINKING.len(),
+        close: THINKING_CLOSE,
+    })
+})
+.rank(Rank::Reasoning);
 
 const END_SAMPLING: &[u8] = b"<|content_model_end_sampling|>";
 
 /// `<|content_model_end_sampling|>`, the end of the model's output, is
 /// markup.
-pub const OPENER_END_SAMPLING: Opener = Opener {
-    lit: END_SAMPLING,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |_, _| {
-        Probe::Match(Action::Markup {
-            len: END_SAMPLING.len(),
-        })
-    },
-};
+pub const OPENER_END_SAMPLING: Opener = Opener::new(END_SAMPLING, |_, _| {
+    Probe::Match(Action::Markup {
+        len: END_SAMPLING.len(),
+    })
+});
 
 /// A stray `<|end_message|>` is markup.
-pub const OPENER_STRAY_END: Opener = Opener {
-    lit: END,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |_, _| Probe::Match(Action::Markup { len: END.len() }),
-};
+pub const OPENER_STRAY_END: Opener =
+    Opener::new(END, |_, _| Probe::Match(Action::Markup { len: END.len() }));

@@ -14,39 +14,46 @@
 //! `<|action_start|>` not followed by a call, is markup.
 
 use super::shared::tag::{block, UntilClose};
-use super::{ids, FormatId, Rank, Values};
+use super::{ids, FormatId};
 use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
 use crate::call::{strip_one_newline, ParsedCall};
-use crate::formats::Place;
 use crate::scan::{self, Prefix};
 use serde_json::{Map, Value};
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::INTERNLM,
-    families: "InternLM 2, InternLM 2.5, Intern-S1 (early)",
-    markers: &[
+pub const FORMAT: Format = Format::new(
+    ids::INTERNLM,
+    "InternLM 2, InternLM 2.5, Intern-S1 (early)",
+    &[
         "<|action_start|>",
         "<|plugin|>",
         "<|interpreter|>",
         "<|action_end|>",
     ],
-    body: "JSON object {\"name\", \"parameters\"}; interpreter: Python code",
-    models: &[],
-    openers: &[OPENER, OPENER_STRAY_END],
-    admitted_under: &[],
-    doc_start: None,
-    lead: None,
-    values: Values::Json,
-    render: Some(crate::render::Prompt {
-        models: "InternLM 2.5",
-        tools: crate::render::tools::internlm,
-        tools_source: crate::render::Source::Template,
-        result: crate::render::results::internlm,
-        result_source: crate::render::Source::Template,
-        call: crate::render::calls::internlm,
-    }),
-};
+    "JSON object {\"name\", \"parameters\"}; interpreter: Python code",
+)
+.openers(&[OPENER, OPENER_STRAY_END])
+.render(crate::render::Prompt {
+    models: "InternLM 2.5",
+    tools: crate::render::tools::internlm,
+    tools_source: crate::render::Source::Template,
+    result: crate::render::results::internlm,
+    result_source: crate::render::Source::Template,
+    call: write_calls,
+});
+
+/// `internlm`: `<|action_start|><|plugin|>` JSON `<|action_end|>`, one per call.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::{each, obj};
+    use crate::render::text::json_spaced;
+
+    each(calls, "\n", |_, c| {
+        format!(
+            "<|action_start|><|plugin|>\n{}<|action_end|>",
+            json_spaced(&obj("name", c, "parameters"))
+        )
+    })
+}
 
 const START: &[u8] = b"<|action_start|>";
 const END: &[u8] = b"<|action_end|>";
@@ -115,24 +122,11 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 /// `<|action_start|>`.
-pub const OPENER: Opener = Opener {
-    lit: START,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe,
-};
+pub const OPENER: Opener = Opener::new(START, probe);
 
 /// A stray `<|action_end|>` is markup.
-pub const OPENER_STRAY_END: Opener = Opener {
-    lit: END,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |_, _| Probe::Match(Action::Markup { len: END.len() }),
-};
+pub const OPENER_STRAY_END: Opener =
+    Opener::new(END, |_, _| Probe::Match(Action::Markup { len: END.len() }));
 
 impl BlockFormat for Interpreter {
     fn id(&self) -> FormatId {

@@ -4,22 +4,21 @@
 //!
 //! GLM's call grammar (the function name, then key/value tag pairs) under
 //! the family's own wrapper, read by the same pair reader
-//! ([`crate::formats::glm4_moe::PairTags`]). Values are text: typed by the
+//! ([`crate::formats::shared::pairs::PairTags`]). Values are text: typed by the
 //! loose rule without a schema, by the schema with `--tools`. Tolerated as
-//! in [glm4-moe](crate::formats::glm4_moe): a missing value close, the
+//! by [the pair reader](crate::formats::shared::pairs): a missing value close, the
 //! call's close missing at the end of input. A stray closing wrapper is
 //! markup, and so is an opening one followed by no name.
 
-use super::glm4_moe::{markup_unless_more, name_after_token, Glm, PairTags};
-use super::{ids, Rank, Values};
+use super::shared::pairs::{markup_unless_more, name_after_token, PairTags, Pairs};
+use super::{ids, Values};
 use super::{Action, Format, Opener, Probe, ProbeCx};
-use crate::formats::Place;
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::IQUEST,
-    families: "IQuest-Coder-V2, IQuest Q1",
-    markers: &[
+pub const FORMAT: Format = Format::new(
+    ids::IQUEST,
+    "IQuest-Coder-V2, IQuest Q1",
+    &[
         "<iquestcoder_tool_call>",
         "<iquest_tool_call>",
         "<arg_key>",
@@ -29,27 +28,42 @@ pub const FORMAT: Format = Format {
         "</iquestcoder_tool_call>",
         "</iquest_tool_call>",
     ],
-    body: "function name as text, then <arg_key>/<arg_value> pairs (GLM's grammar)",
-    models: &[],
-    openers: &[
-        OPENER_CODER,
-        OPENER_Q1,
-        OPENER_STRAY_CLOSE_CODER,
-        OPENER_STRAY_CLOSE_Q1,
-    ],
-    admitted_under: &[],
-    doc_start: None,
-    lead: None,
-    values: Values::Text,
-    render: Some(crate::render::Prompt {
-        models: "IQuest-Coder-V2",
-        tools: crate::render::tools::generic,
-        tools_source: crate::render::Source::Generic,
-        result: crate::render::results::tool_response,
-        result_source: crate::render::Source::Generic,
-        call: crate::render::calls::iquest,
-    }),
-};
+    "function name as text, then <arg_key>/<arg_value> pairs (GLM's grammar)",
+)
+.openers(&[
+    OPENER_CODER,
+    OPENER_Q1,
+    OPENER_STRAY_CLOSE_CODER,
+    OPENER_STRAY_CLOSE_Q1,
+])
+.values(Values::Text)
+.render(crate::render::Prompt {
+    models: "IQuest-Coder-V2",
+    tools: crate::render::tools::generic,
+    tools_source: crate::render::Source::Generic,
+    result: crate::render::results::tool_response,
+    result_source: crate::render::Source::Generic,
+    call: write_calls,
+});
+
+/// `iquest`: IQuest-Coder-V2's wrapper around GLM's name and key/value
+/// pairs, values inline.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::each;
+    use crate::render::text::value_text;
+
+    each(calls, "", |_, c| {
+        let mut s = format!("<iquestcoder_tool_call>{}", c.name);
+        for (k, v) in &c.arguments {
+            s.push_str(&format!(
+                "<arg_key>{k}</arg_key><arg_value>{}</arg_value>",
+                value_text(v)
+            ));
+        }
+        s.push_str("</iquestcoder_tool_call>");
+        s
+    })
+}
 
 const OPEN_CODER: &[u8] = b"<iquestcoder_tool_call>";
 const CLOSE_CODER: &[u8] = b"</iquestcoder_tool_call>";
@@ -74,63 +88,38 @@ pub const Q1_TAGS: PairTags = PairTags {
 };
 
 /// The block format of IQuest-Coder-V2's calls.
-pub static IQUEST_CODER: Glm = Glm::new(&CODER_TAGS);
+pub static IQUEST_CODER: Pairs = Pairs::new(&CODER_TAGS);
 
 /// The block format of IQuest Q1's calls.
-pub static IQUEST_Q1: Glm = Glm::new(&Q1_TAGS);
+pub static IQUEST_Q1: Pairs = Pairs::new(&Q1_TAGS);
 
 /// A wrapper then a name: a call read by `glm`; anything else leaves the
 /// wrapper as markup.
-fn probe_wrapper(i: &[u8], cx: &ProbeCx, open: &[u8], glm: &'static Glm) -> Probe {
+fn probe_wrapper(i: &[u8], cx: &ProbeCx, open: &[u8], glm: &'static Pairs) -> Probe {
     name_after_token(i, cx, open.len(), glm, |s| {
         markup_unless_more(i, cx, open.len(), s)
     })
 }
 
 /// `<iquestcoder_tool_call>` then a name.
-pub const OPENER_CODER: Opener = Opener {
-    lit: OPEN_CODER,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |i, cx| probe_wrapper(i, cx, OPEN_CODER, &IQUEST_CODER),
-};
+pub const OPENER_CODER: Opener = Opener::new(OPEN_CODER, |i, cx| {
+    probe_wrapper(i, cx, OPEN_CODER, &IQUEST_CODER)
+});
 
 /// `<iquest_tool_call>` then a name.
-pub const OPENER_Q1: Opener = Opener {
-    lit: OPEN_Q1,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |i, cx| probe_wrapper(i, cx, OPEN_Q1, &IQUEST_Q1),
-};
+pub const OPENER_Q1: Opener =
+    Opener::new(OPEN_Q1, |i, cx| probe_wrapper(i, cx, OPEN_Q1, &IQUEST_Q1));
 
 /// A stray `</iquestcoder_tool_call>` is markup.
-pub const OPENER_STRAY_CLOSE_CODER: Opener = Opener {
-    lit: CLOSE_CODER,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |_, _| {
-        Probe::Match(Action::Markup {
-            len: CLOSE_CODER.len(),
-        })
-    },
-};
+pub const OPENER_STRAY_CLOSE_CODER: Opener = Opener::new(CLOSE_CODER, |_, _| {
+    Probe::Match(Action::Markup {
+        len: CLOSE_CODER.len(),
+    })
+});
 
 /// A stray `</iquest_tool_call>` is markup.
-pub const OPENER_STRAY_CLOSE_Q1: Opener = Opener {
-    lit: CLOSE_Q1,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |_, _| {
-        Probe::Match(Action::Markup {
-            len: CLOSE_Q1.len(),
-        })
-    },
-};
+pub const OPENER_STRAY_CLOSE_Q1: Opener = Opener::new(CLOSE_Q1, |_, _| {
+    Probe::Match(Action::Markup {
+        len: CLOSE_Q1.len(),
+    })
+});

@@ -10,32 +10,37 @@
 //! `</tool_calls>` is markup. `--format jamba` and `--format minimax` accept
 //! both bodies.
 
+use super::ids;
 use super::shared::tag::tag_then_body;
-use super::{ids, Rank, Values};
 use super::{Action, Format, Opener, Probe, ProbeCx};
-use crate::formats::Place;
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::JAMBA,
-    families: "AI21 Jamba 1.5/1.6, Tencent Hunyuan-A13B",
-    markers: &["<tool_calls>", "</tool_calls>"],
-    body: "JSON array of {\"name\", \"arguments\"}",
-    models: &[],
-    openers: &[OPENER, OPENER_STRAY_CLOSE],
-    admitted_under: &[ids::MINIMAX],
-    doc_start: None,
-    lead: None,
-    values: Values::Json,
-    render: Some(crate::render::Prompt {
-        models: "AI21 Jamba 1.5 / 1.6, Tencent Hunyuan-A13B",
-        tools: crate::render::tools::hunyuan_a13b,
-        tools_source: crate::render::Source::Approximate,
-        result: crate::render::results::hunyuan_a13b,
-        result_source: crate::render::Source::Template,
-        call: crate::render::calls::jamba,
-    }),
-};
+pub const FORMAT: Format = Format::new(
+    ids::JAMBA,
+    "AI21 Jamba 1.5/1.6, Tencent Hunyuan-A13B",
+    &["<tool_calls>", "</tool_calls>"],
+    "JSON array of {\"name\", \"arguments\"}",
+)
+.openers(&[OPENER, OPENER_STRAY_CLOSE])
+.admitted_under(&[ids::MINIMAX])
+.render(crate::render::Prompt {
+    models: "AI21 Jamba 1.5 / 1.6, Tencent Hunyuan-A13B",
+    tools: crate::render::tools::hunyuan_a13b,
+    tools_source: crate::render::Source::Approximate,
+    result: crate::render::results::hunyuan_a13b,
+    result_source: crate::render::Source::Template,
+    call: write_calls,
+});
+
+/// `jamba`: `<tool_calls>` JSON array `</tool_calls>`.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::array_of;
+
+    format!(
+        "<tool_calls>{}</tool_calls>",
+        array_of(calls, "name", "arguments")
+    )
+}
 
 /// Array bodies.
 pub static JAMBA: super::shared::tagged::TaggedJson =
@@ -59,21 +64,13 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 /// `<tool_calls>` (and `<tool_calls:SUFFIX>`).
-pub const OPENER: Opener = Opener {
-    lit: b"<tool_calls",
-    ci: true,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[ids::MINIMAX],
-    probe,
-};
+pub const OPENER: Opener = Opener::new(b"<tool_calls", probe)
+    .ci()
+    .also(&[ids::MINIMAX]);
 
 /// A stray `</tool_calls>` is markup.
-pub const OPENER_STRAY_CLOSE: Opener = Opener {
-    lit: b"</tool_calls>",
-    ci: true,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[ids::MINIMAX, ids::HERMES],
-    probe: |_, _| Probe::Match(Action::Markup { len: 13 }),
-};
+pub const OPENER_STRAY_CLOSE: Opener = Opener::new(b"</tool_calls>", |_, _| {
+    Probe::Match(Action::Markup { len: 13 })
+})
+.ci()
+.also(&[ids::MINIMAX, ids::HERMES]);

@@ -3,24 +3,23 @@
 //!
 //! GLM's call grammar (the function name, then key/value tag pairs) with
 //! the `ifm|` tokens, read by the same pair reader
-//! ([`crate::formats::glm4_moe::PairTags`]); an optional
+//! ([`crate::formats::shared::pairs::PairTags`]); an optional
 //! `<ifm|arg_type>` element between a key and its value declares the
 //! value's type (a declared `string` is the text as written). A call may
 //! hold a JSON call object instead (a hermes body). The wrapper is markup
 //! when a call follows it; stray closing tags are markup.
 
-use super::glm4_moe::{markup_unless_more, name_after_token, Glm, PairTags};
+use super::shared::pairs::{markup_unless_more, name_after_token, PairTags, Pairs};
 use super::shared::tagged::{json_after, TaggedJson};
-use super::{ids, Rank, Values};
+use super::{ids, Values};
 use super::{Action, Format, Opener, Probe, ProbeCx};
-use crate::formats::Place;
 use crate::scan::{self, Prefix};
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::K2_V3,
-    families: "MBZUAI IFM K2-V3 (K2-Horizon)",
-    markers: &[
+pub const FORMAT: Format = Format::new(
+    ids::K2_V3,
+    "MBZUAI IFM K2-V3 (K2-Horizon)",
+    &[
         "<ifm|tool_calls>",
         "<ifm|tool_call>",
         "<ifm|arg_key>",
@@ -32,27 +31,42 @@ pub const FORMAT: Format = Format {
         "</ifm|tool_call>",
         "</ifm|tool_calls>",
     ],
-    body: "function name, then key/(type)/value pairs (GLM's grammar), or a JSON call object",
-    models: &[],
-    openers: &[
-        OPENER_WRAPPER,
-        OPENER_CALL,
-        OPENER_STRAY_CALL_CLOSE,
-        OPENER_WRAPPER_CLOSE,
-    ],
-    admitted_under: &[],
-    doc_start: None,
-    lead: None,
-    values: Values::Text,
-    render: Some(crate::render::Prompt {
-        models: "K2-V3",
-        tools: crate::render::tools::generic,
-        tools_source: crate::render::Source::Generic,
-        result: crate::render::results::tool_response,
-        result_source: crate::render::Source::Generic,
-        call: crate::render::calls::k2_v3,
-    }),
-};
+    "function name, then key/(type)/value pairs (GLM's grammar), or a JSON call object",
+)
+.openers(&[
+    OPENER_WRAPPER,
+    OPENER_CALL,
+    OPENER_STRAY_CALL_CLOSE,
+    OPENER_WRAPPER_CLOSE,
+])
+.values(Values::Text)
+.render(crate::render::Prompt {
+    models: "K2-V3",
+    tools: crate::render::tools::generic,
+    tools_source: crate::render::Source::Generic,
+    result: crate::render::results::tool_response,
+    result_source: crate::render::Source::Generic,
+    call: write_calls,
+});
+
+/// `k2-v3`: the `ifm|` wrapper around GLM's name and key/value pairs.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::each;
+    use crate::render::text::value_text;
+
+    let body = each(calls, "\n", |_, c| {
+        let mut s = format!("<ifm|tool_call>{}", c.name);
+        for (k, v) in &c.arguments {
+            s.push_str(&format!(
+                "<ifm|arg_key>{k}</ifm|arg_key><ifm|arg_value>{}</ifm|arg_value>",
+                value_text(v)
+            ));
+        }
+        s.push_str("</ifm|tool_call>");
+        s
+    });
+    format!("<ifm|tool_calls>\n{body}\n</ifm|tool_calls>")
+}
 
 const WRAPPER: &[u8] = b"<ifm|tool_calls>";
 const WRAPPER_CLOSE: &[u8] = b"</ifm|tool_calls>";
@@ -71,41 +85,27 @@ pub const PAIR_TAGS: PairTags = PairTags {
 };
 
 /// The block format of a name with key/value pairs.
-pub static K2_V3: Glm = Glm::new(&PAIR_TAGS);
+pub static K2_V3: Pairs = Pairs::new(&PAIR_TAGS);
 
 /// The block format of a JSON call object.
 pub static K2_V3_JSON: TaggedJson = TaggedJson::strong(ids::K2_V3, CLOSE);
 
 /// `<ifm|tool_calls>`: markup when a call follows it, else text.
-pub const OPENER_WRAPPER: Opener = Opener {
-    lit: WRAPPER,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |i, cx| {
-        let s = scan::skip_space(i, WRAPPER.len());
-        if s - WRAPPER.len() > 256 {
-            return Probe::NotMarker;
-        }
-        match scan::prefix(&i[s..], OPEN) {
-            Prefix::Full => Probe::Match(Action::Markup { len: s }),
-            Prefix::Partial if !cx.eof => Probe::NeedMore,
-            _ => Probe::NotMarker,
-        }
-    },
-};
+pub const OPENER_WRAPPER: Opener = Opener::new(WRAPPER, |i, cx| {
+    let s = scan::skip_space(i, WRAPPER.len());
+    if s - WRAPPER.len() > 256 {
+        return Probe::NotMarker;
+    }
+    match scan::prefix(&i[s..], OPEN) {
+        Prefix::Full => Probe::Match(Action::Markup { len: s }),
+        Prefix::Partial if !cx.eof => Probe::NeedMore,
+        _ => Probe::NotMarker,
+    }
+});
 
 /// `<ifm|tool_call>` then a name (pairs) or JSON; anything else leaves the
 /// tag as markup.
-pub const OPENER_CALL: Opener = Opener {
-    lit: OPEN,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: probe_call,
-};
+pub const OPENER_CALL: Opener = Opener::new(OPEN, probe_call);
 
 fn probe_call(i: &[u8], cx: &ProbeCx) -> Probe {
     name_after_token(i, cx, OPEN.len(), &K2_V3, |s| match i.get(s) {
@@ -118,30 +118,18 @@ fn probe_call(i: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 /// A stray `</ifm|tool_call>` is markup.
-pub const OPENER_STRAY_CALL_CLOSE: Opener = Opener {
-    lit: CLOSE,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |_, _| Probe::Match(Action::Markup { len: CLOSE.len() }),
-};
+pub const OPENER_STRAY_CALL_CLOSE: Opener = Opener::new(CLOSE, |_, _| {
+    Probe::Match(Action::Markup { len: CLOSE.len() })
+});
 
 /// `</ifm|tool_calls>` is markup, unless it closes a wrapper left as text
 /// (`<ifm|tool_calls>junk</ifm|tool_calls>`), like its opener.
-pub const OPENER_WRAPPER_CLOSE: Opener = Opener {
-    lit: WRAPPER_CLOSE,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |_, cx| {
-        if cx.declined == Some(WRAPPER) {
-            Probe::NotMarker
-        } else {
-            Probe::Match(Action::Markup {
-                len: WRAPPER_CLOSE.len(),
-            })
-        }
-    },
-};
+pub const OPENER_WRAPPER_CLOSE: Opener = Opener::new(WRAPPER_CLOSE, |_, cx| {
+    if cx.declined == Some(WRAPPER) {
+        Probe::NotMarker
+    } else {
+        Probe::Match(Action::Markup {
+            len: WRAPPER_CLOSE.len(),
+        })
+    }
+});

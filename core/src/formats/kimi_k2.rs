@@ -29,56 +29,66 @@
 
 use super::shared::section::{self, CallOutcome, Tokens};
 use super::Model;
-use super::{ids, FormatId, Rank, Values};
+use super::{ids, FormatId};
 use super::{BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
 use crate::call::ParsedCall;
-use crate::formats::Place;
 use crate::scan;
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::KIMI_K2,
-    families: "Moonshot Kimi K2, K2-Instruct-0905, K2-Thinking, K2.5",
-    markers: &[
+pub const FORMAT: Format = Format::new(
+    ids::KIMI_K2,
+    "Moonshot Kimi K2, K2-Instruct-0905, K2-Thinking, K2.5",
+    &[
         "<|tool_calls_section_begin|>",
         "<|tool_call_begin|>",
         "<|tool_call_argument_begin|>",
         "<|tool_call_end|>",
         "<|tool_calls_section_end|>",
     ],
-    body: "id functions.NAME:INDEX, then the JSON arguments",
-    models: &[
-        Model {
-            name: "kimi-k2",
-            prompt: "<|im_assistant|>assistant<|im_middle|>",
-        },
-        Model {
-            name: "kimi-k2-thinking",
-            prompt: "<|im_assistant|>assistant<|im_middle|><think>",
-        },
-        Model {
-            name: "kimi-k2.5",
-            prompt: "<|im_assistant|>assistant<|im_middle|><think>",
-        },
-        Model {
-            name: "kimi-k2.6",
-            prompt: "<|im_assistant|>assistant<|im_middle|><think>",
-        },
-    ],
-    openers: &[OPENER],
-    admitted_under: &[],
-    doc_start: None,
-    lead: None,
-    values: Values::Json,
-    render: Some(crate::render::Prompt {
-        models: "Moonshot Kimi K2",
-        tools: crate::render::tools::kimi_k2,
-        tools_source: crate::render::Source::Template,
-        result: crate::render::results::kimi_k2,
-        result_source: crate::render::Source::Template,
-        call: crate::render::calls::kimi_k2,
-    }),
-};
+    "id functions.NAME:INDEX, then the JSON arguments",
+)
+.models(&[
+    Model {
+        name: "kimi-k2",
+        prompt: "<|im_assistant|>assistant<|im_middle|>",
+    },
+    Model {
+        name: "kimi-k2-thinking",
+        prompt: "<|im_assistant|>assistant<|im_middle|><think>",
+    },
+    Model {
+        name: "kimi-k2.5",
+        prompt: "<|im_assistant|>assistant<|im_middle|><think>",
+    },
+    Model {
+        name: "kimi-k2.6",
+        prompt: "<|im_assistant|>assistant<|im_middle|><think>",
+    },
+])
+.openers(&[OPENER])
+.render(crate::render::Prompt {
+    models: "Moonshot Kimi K2",
+    tools: crate::render::tools::kimi_k2,
+    tools_source: crate::render::Source::Template,
+    result: crate::render::results::kimi_k2,
+    result_source: crate::render::Source::Template,
+    call: write_calls,
+});
+
+/// `kimi-k2`: a tools section of `functions.NAME:N` calls with JSON arguments.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::{args, each, kimi_id};
+    use crate::render::text::json_compact;
+
+    let body = each(calls, "", |i, c| {
+        format!(
+            "<|tool_call_begin|>{}<|tool_call_argument_begin|>{}<|tool_call_end|>",
+            kimi_id(c, i),
+            json_compact(&args(c))
+        )
+    });
+    format!("<|tool_calls_section_begin|>{body}<|tool_calls_section_end|>")
+}
 
 const SECTION_BEGIN: &[&[u8]] = &[
     b"<|tool_calls_section_begin|>",
@@ -116,14 +126,7 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 /// Any `<|tool_call…|>` token of Kimi K2.
-pub const OPENER: Opener = Opener {
-    lit: b"<|tool_call",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe,
-};
+pub const OPENER: Opener = Opener::new(b"<|tool_call", probe);
 
 impl BlockFormat for KimiK2 {
     fn id(&self) -> FormatId {

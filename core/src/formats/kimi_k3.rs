@@ -22,21 +22,20 @@
 
 use super::shared::{end, section};
 use super::Model;
-use super::{ids, FormatId, Rank, Values};
+use super::{ids, FormatId, Values};
 use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Close, Format, Opener, ParseCx, Probe, ProbeCx,
     Scanner,
 };
 use crate::call::{clean_name, ParsedCall};
-use crate::formats::Place;
 use crate::scan;
 use serde_json::{Map, Value};
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::KIMI_K3,
-    families: "Moonshot Kimi K3",
-    markers: &[
+pub const FORMAT: Format = Format::new(
+    ids::KIMI_K3,
+    "Moonshot Kimi K3",
+    &[
         "<|open|>tools<|sep|>",
         "<|open|>call tool=\"NAME\" index=\"N\"<|sep|>",
         "<|open|>argument key=\"K\" type=\"T\"<|sep|>",
@@ -44,25 +43,58 @@ pub const FORMAT: Format = Format {
         "<|close|>call<|sep|>",
         "<|close|>tools<|sep|>",
     ],
-    body: "argument elements typed by their type attribute, or one json element",
-    models: &[Model {
-        name: "kimi-k3",
-        prompt: "<|open|>message role=\"assistant\"<|sep|><|open|>think<|sep|>",
-    }],
-    openers: &[OPENER_OPEN, OPENER_CLOSE],
-    admitted_under: &[],
-    doc_start: None,
-    lead: None,
-    values: Values::Text,
-    render: Some(crate::render::Prompt {
-        models: "Moonshot Kimi K3",
-        tools: crate::render::tools::kimi_k3,
-        tools_source: crate::render::Source::Template,
-        result: crate::render::results::kimi_k3,
-        result_source: crate::render::Source::Template,
-        call: crate::render::calls::kimi_k3,
-    }),
-};
+    "argument elements typed by their type attribute, or one json element",
+)
+.models(&[Model {
+    name: "kimi-k3",
+    prompt: "<|open|>message role=\"assistant\"<|sep|><|open|>think<|sep|>",
+}])
+.openers(&[OPENER_OPEN, OPENER_CLOSE])
+.values(Values::Text)
+.render(crate::render::Prompt {
+    models: "Moonshot Kimi K3",
+    tools: crate::render::tools::kimi_k3,
+    tools_source: crate::render::Source::Template,
+    result: crate::render::results::kimi_k3,
+    result_source: crate::render::Source::Template,
+    call: write_calls,
+});
+
+/// `kimi-k3`: `<|open|>call …<|sep|>` blocks of typed `argument` elements.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::each;
+    use crate::render::text::json_compact;
+    use serde_json::Value;
+
+    let body = each(calls, "", |i, c| {
+        let mut s = format!(
+            "<|open|>call tool=\"{}\" index=\"{}\"<|sep|>",
+            c.name,
+            i + 1
+        );
+        for (k, v) in &c.arguments {
+            let ty = match v {
+                Value::String(_) => "string",
+                Value::Number(_) => "number",
+                Value::Bool(_) => "boolean",
+                Value::Null => "null",
+                Value::Array(_) => "array",
+                Value::Object(_) => "object",
+            };
+            // inline: the reader keeps every byte between the tags
+            let text = match v {
+                Value::String(t) => t.clone(),
+                other => json_compact(other),
+            };
+            s.push_str(&format!(
+                "<|open|>argument key=\"{k}\" type=\"{ty}\"<|sep|>{text}<|close|>argument<|sep|>"
+            ));
+        }
+        s.push_str("<|close|>call<|sep|>");
+        s
+    });
+    format!("<|open|>tools<|sep|>{body}<|close|>tools<|sep|>")
+}
 
 const OPEN: &[u8] = b"<|open|>";
 const CLOSE: &[u8] = b"<|close|>";
@@ -184,24 +216,10 @@ fn block(bare: bool) -> Probe {
 }
 
 /// `<|open|>…<|sep|>` elements.
-pub const OPENER_OPEN: Opener = Opener {
-    lit: OPEN,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe,
-};
+pub const OPENER_OPEN: Opener = Opener::new(OPEN, probe);
 
 /// `<|close|>…<|sep|>` outside a block: markup.
-pub const OPENER_CLOSE: Opener = Opener {
-    lit: CLOSE,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe,
-};
+pub const OPENER_CLOSE: Opener = Opener::new(CLOSE, probe);
 
 /// The Kimi K3 block: a tools section or a bare call.
 pub struct KimiK3;

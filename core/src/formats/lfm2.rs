@@ -1,6 +1,6 @@
 //! `lfm2`: Liquid LFM2 / LFM2.5, `<|tool_call_start|>[f(a=1), g()]<|tool_call_end|>`.
 //!
-//! The body is a pythonic call list (parsed by [`super::pythonic`]); a JSON
+//! The body is a pythonic call list (parsed by [`crate::formats::shared::python`]); a JSON
 //! array of `{"name", "arguments"}` objects is accepted too. Text usually
 //! follows the closing marker. Tolerated: a missing closing marker, a single
 //! call without list brackets, strings holding `]`, `)` or raw newlines,
@@ -9,34 +9,36 @@
 
 use super::shared::python::{parse_wrapped, Wrap};
 use super::Model;
-use super::{ids, FormatId, Rank, Values};
+use super::{ids, FormatId};
 use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe};
-use crate::formats::Place;
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::LFM2,
-    families: "Liquid LFM2, LFM2.5",
-    markers: &["<|tool_call_start|>", "<|tool_call_end|>"],
-    body: "pythonic call list (JSON array also accepted)",
-    models: &[Model {
-        name: "lfm2",
-        prompt: "<|im_start|>assistant\n",
-    }],
-    openers: &[OPENER, OPENER_STRAY_END],
-    admitted_under: &[],
-    doc_start: None,
-    lead: None,
-    values: Values::Json,
-    render: Some(crate::render::Prompt {
-        models: "Liquid LFM2",
-        tools: crate::render::tools::lfm2,
-        tools_source: crate::render::Source::Template,
-        result: crate::render::results::lfm2,
-        result_source: crate::render::Source::Template,
-        call: crate::render::calls::lfm2,
-    }),
-};
+pub const FORMAT: Format = Format::new(
+    ids::LFM2,
+    "Liquid LFM2, LFM2.5",
+    &["<|tool_call_start|>", "<|tool_call_end|>"],
+    "pythonic call list (JSON array also accepted)",
+)
+.models(&[Model {
+    name: "lfm2",
+    prompt: "<|im_start|>assistant\n",
+}])
+.openers(&[OPENER, OPENER_STRAY_END])
+.render(crate::render::Prompt {
+    models: "Liquid LFM2",
+    tools: crate::render::tools::lfm2,
+    tools_source: crate::render::Source::Template,
+    result: crate::render::results::lfm2,
+    result_source: crate::render::Source::Template,
+    call: write_calls,
+});
+
+/// `lfm2`: the pythonic list inside `<|tool_call_start|>`…`<|tool_call_end|>`.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::py_list;
+
+    format!("<|tool_call_start|>{}<|tool_call_end|>", py_list(calls))
+}
 
 const WRAP: Wrap = Wrap {
     open_len: 19,
@@ -61,21 +63,9 @@ impl BlockFormat for Lfm2 {
 }
 
 /// `<|tool_call_start|>`.
-pub const OPENER: Opener = Opener {
-    lit: b"<|tool_call_start|>",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |_, _| WRAP.block(&LFM2),
-};
+pub const OPENER: Opener = Opener::new(b"<|tool_call_start|>", |_, _| WRAP.block(&LFM2));
 
 /// A stray `<|tool_call_end|>` is markup.
-pub const OPENER_STRAY_END: Opener = Opener {
-    lit: b"<|tool_call_end|>",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |_, _| Probe::Match(Action::Markup { len: 17 }),
-};
+pub const OPENER_STRAY_END: Opener = Opener::new(b"<|tool_call_end|>", |_, _| {
+    Probe::Match(Action::Markup { len: 17 })
+});

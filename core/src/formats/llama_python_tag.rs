@@ -19,37 +19,40 @@
 use super::shared::python::{
     block_result, call_head, parse_call_sequence, parse_value_any, parsed_call, PyCalls,
 };
-use super::{ids, FormatId, Rank, Values};
+use super::{ids, FormatId};
 use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
 };
 use crate::call::{calls_from_value, Evidence, ParsedCall, Shape};
-use crate::formats::Place;
 use crate::scan::balance::{End, JsonEnd};
 use crate::scan::{self, Prefix};
 use serde_json::{Map, Value};
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::LLAMA_PYTHON_TAG,
-    families: "Llama 3.1/3.2/3.3 built-in tools (brave_search, wolfram_alpha, code_interpreter), Functionary v3.1 code",
-    markers: &["<|python_tag|>", "<|eom_id|>", "<|eot_id|>"],
-    body: "TOOL.call(k=v) or raw Python code; JSON after the tag is llama3-json",
-    models: &[],
-    openers: &[OPENER],
-    admitted_under: &[],
-    doc_start: None,
-    lead: None,
-    values: Values::Json,
-    render: Some(crate::render::Prompt {
+pub const FORMAT: Format = Format::new(ids::LLAMA_PYTHON_TAG, "Llama 3.1/3.2/3.3 built-in tools (brave_search, wolfram_alpha, code_interpreter), Functionary v3.1 code", &["<|python_tag|>", "<|eom_id|>", "<|eot_id|>"], "TOOL.call(k=v) or raw Python code; JSON after the tag is llama3-json")
+    .openers(&[OPENER])
+    .render(crate::render::Prompt {
         models: "Llama 3.1 built-in tools",
         tools: crate::render::tools::llama_python_tag,
         tools_source: crate::render::Source::Template,
         result: crate::render::results::ipython_tojson,
         result_source: crate::render::Source::Template,
-        call: crate::render::calls::llama_python_tag,
-    }),
-};
+        call: write_calls,
+    });
+
+/// `llama-python-tag`: `<|python_tag|>NAME.call(k=v)<|eom_id|>`.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::each;
+    use crate::render::text::py_kwargs;
+
+    each(calls, "", |_, c| {
+        format!(
+            "<|python_tag|>{}.call({})<|eom_id|>",
+            c.name,
+            py_kwargs(&c.arguments)
+        )
+    })
+}
 
 const TAG: &[u8] = b"<|python_tag|>";
 const TAG_LEN: usize = 14;
@@ -409,11 +412,4 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 /// `<|python_tag|>`.
-pub const OPENER: Opener = Opener {
-    lit: TAG,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[ids::LLAMA3_JSON, ids::FUNCTIONARY],
-    probe,
-};
+pub const OPENER: Opener = Opener::new(TAG, probe).also(&[ids::LLAMA3_JSON, ids::FUNCTIONARY]);

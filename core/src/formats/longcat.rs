@@ -5,20 +5,19 @@
 //!
 //! A JSON body is a hermes body (object, array, string arguments, OpenAI
 //! shape…); only the tag differs. A name is read as GLM reads its calls,
-//! with LongCat's tags ([`crate::formats::glm4_moe::PairTags`]). A missing
+//! with LongCat's tags ([`crate::formats::shared::pairs::PairTags`]). A missing
 //! closing tag at end of input is tolerated; a stray `</longcat_tool_call>`
 //! is markup, and so is an opening tag followed by neither.
 
-use super::glm4_moe::{name_after_token, Glm, PairTags};
-use super::{ids, Rank, Values};
+use super::ids;
+use super::shared::pairs::{name_after_token, PairTags, Pairs};
 use super::{Action, Format, Opener, Probe, ProbeCx};
-use crate::formats::Place;
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::LONGCAT,
-    families: "Meituan LongCat-Flash",
-    markers: &[
+pub const FORMAT: Format = Format::new(
+    ids::LONGCAT,
+    "Meituan LongCat-Flash",
+    &[
         "<longcat_tool_call>",
         "<longcat_arg_key>",
         "</longcat_arg_key>",
@@ -26,22 +25,30 @@ pub const FORMAT: Format = Format {
         "</longcat_arg_value>",
         "</longcat_tool_call>",
     ],
-    body: "JSON object {\"name\", \"arguments\"} (hermes body), or a name then key/value tag pairs",
-    models: &[],
-    openers: &[OPENER, OPENER_STRAY_CLOSE],
-    admitted_under: &[],
-    doc_start: None,
-    lead: None,
-    values: Values::Json,
-    render: Some(crate::render::Prompt {
-        models: "Meituan LongCat",
-        tools: crate::render::tools::generic,
-        tools_source: crate::render::Source::Generic,
-        result: crate::render::results::tool_response,
-        result_source: crate::render::Source::Generic,
-        call: crate::render::calls::longcat,
-    }),
-};
+    "JSON object {\"name\", \"arguments\"} (hermes body), or a name then key/value tag pairs",
+)
+.openers(&[OPENER, OPENER_STRAY_CLOSE])
+.render(crate::render::Prompt {
+    models: "Meituan LongCat",
+    tools: crate::render::tools::generic,
+    tools_source: crate::render::Source::Generic,
+    result: crate::render::results::tool_response,
+    result_source: crate::render::Source::Generic,
+    call: write_calls,
+});
+
+/// `longcat`: the hermes body inside `<longcat_tool_call>`.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::{each, obj};
+    use crate::render::text::json_spaced;
+
+    each(calls, "\n", |_, c| {
+        format!(
+            "<longcat_tool_call>\n{}\n</longcat_tool_call>",
+            json_spaced(&obj("name", c, "arguments"))
+        )
+    })
+}
 
 /// The block format.
 pub static LONGCAT: super::shared::tagged::TaggedJson =
@@ -59,17 +66,10 @@ pub const PAIR_TAGS: PairTags = PairTags {
 };
 
 /// The block format of a name with key/value pairs.
-pub static LONGCAT_PAIRS: Glm = Glm::new(&PAIR_TAGS);
+pub static LONGCAT_PAIRS: Pairs = Pairs::new(&PAIR_TAGS);
 
 /// `<longcat_tool_call>`.
-pub const OPENER: Opener = Opener {
-    lit: b"<longcat_tool_call>",
-    ci: true,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: probe_opener,
-};
+pub const OPENER: Opener = Opener::new(b"<longcat_tool_call>", probe_opener).ci();
 
 /// JSON after the tag is a hermes body, a name one of key/value pairs;
 /// anything else leaves the tag as markup.
@@ -81,11 +81,7 @@ fn probe_opener(i: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 /// A stray `</longcat_tool_call>` is markup.
-pub const OPENER_STRAY_CLOSE: Opener = Opener {
-    lit: b"</longcat_tool_call>",
-    ci: true,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |_, _| Probe::Match(Action::Markup { len: 20 }),
-};
+pub const OPENER_STRAY_CLOSE: Opener = Opener::new(b"</longcat_tool_call>", |_, _| {
+    Probe::Match(Action::Markup { len: 20 })
+})
+.ci();

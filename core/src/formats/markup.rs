@@ -3,9 +3,9 @@
 //! They delimit no call or reasoning, but leaving them in the text would leak
 //! template tokens to the user, so they become `markup` segments.
 
+use super::shared::stray::probe_tokens;
 use super::Rank;
 use super::{Action, Opener, Probe, ProbeCx};
-use crate::formats::Place;
 use crate::scan::{self, Prefix};
 
 /// Tokens that are markup wherever they appear.
@@ -77,44 +77,17 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
     }
 }
 
-/// Markup when `input` starts with one of `tokens`; waits while it may.
-pub(crate) fn probe_tokens(input: &[u8], tokens: &[&[u8]], cx: &ProbeCx) -> Probe {
-    let mut partial = false;
-    for t in tokens {
-        match scan::prefix(input, t) {
-            Prefix::Full => return Probe::Match(Action::Markup { len: t.len() }),
-            Prefix::Partial => partial = true,
-            Prefix::No => {}
-        }
-    }
-    if partial && !cx.eof {
-        Probe::NeedMore
-    } else {
-        Probe::NotMarker
-    }
-}
-
 /// End-of-turn and response-wrapper tokens.
-pub const END_TOKENS: Opener = Opener {
-    lit: b"<",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Last,
-    also: &[],
-    probe,
-};
+pub const END_TOKENS: Opener = Opener::new(b"<", probe).rank(Rank::Last);
 
 /// Hunyuan-A13B's `<answer>` … `</answer>` around the reply (after its
 /// `</think>`): markup, at the start of a line only, so prose that mentions
 /// the tags mid-sentence keeps them.
-pub const ANSWER_TAGS: Opener = Opener {
-    lit: b"<",
-    ci: false,
-    place: Place::LineStart,
-    rank: Rank::Last,
-    also: &[],
-    probe: |input, cx: &ProbeCx| probe_tokens(input, &[b"<answer>", b"</answer>"], cx),
-};
+pub const ANSWER_TAGS: Opener = Opener::new(b"<", |input, cx: &ProbeCx| {
+    probe_tokens(input, &[b"<answer>", b"</answer>"], cx)
+})
+.line_start()
+.rank(Rank::Last);
 
 /// Its openers, in probe order.
 pub static OPENERS: &[Opener] = &[END_TOKENS, ANSWER_TAGS];

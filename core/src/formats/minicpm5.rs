@@ -20,44 +20,73 @@ use super::shared::section::{attr, match_any, Hit};
 use super::shared::xml::decode_value;
 use super::{
     ids, Action, BlockEnd, BlockFormat, BlockResult, Format, FormatId, Model, Opener, ParseCx,
-    Probe, ProbeCx, Rank, Scanner, Values,
+    Probe, ProbeCx, Scanner, Values,
 };
 use crate::call::{clean_name, ParsedCall};
-use crate::formats::Place;
 use crate::repair::RepairOptions;
 use crate::scan::{self, Prefix};
 use serde_json::{Map, Value};
 
 /// The descriptor.
-pub const FORMAT: Format = Format {
-    id: ids::MINICPM5,
-    families: "OpenBMB MiniCPM 5",
-    markers: &[
+pub const FORMAT: Format = Format::new(
+    ids::MINICPM5,
+    "OpenBMB MiniCPM 5",
+    &[
         "<function name=\"NAME\">",
         "<param name=\"KEY\">",
         "<![CDATA[…]]>",
         "</param>",
         "</function>",
     ],
-    body: "<param name=\"KEY\">VALUE</param> children, values as text or CDATA",
-    models: &[Model {
-        name: "minicpm5",
-        prompt: "",
-    }],
-    openers: &[OPENER, OPENER_COLLAPSED],
-    admitted_under: &[],
-    doc_start: None,
-    lead: None,
-    values: Values::Text,
-    render: Some(crate::render::Prompt {
-        models: "MiniCPM 5",
-        tools: crate::render::tools::generic,
-        tools_source: crate::render::Source::Generic,
-        result: crate::render::results::tool_response,
-        result_source: crate::render::Source::Generic,
-        call: crate::render::calls::minicpm5,
-    }),
-};
+    "<param name=\"KEY\">VALUE</param> children, values as text or CDATA",
+)
+.models(&[Model {
+    name: "minicpm5",
+    prompt: "",
+}])
+.openers(&[OPENER, OPENER_COLLAPSED])
+.values(Values::Text)
+.render(crate::render::Prompt {
+    models: "MiniCPM 5",
+    tools: crate::render::tools::generic,
+    tools_source: crate::render::Source::Generic,
+    result: crate::render::results::tool_response,
+    result_source: crate::render::Source::Generic,
+    call: write_calls,
+});
+
+/// `minicpm5`: `<function name="NAME">` with `<param name="K">V</param>`
+/// children; a value with markup or edge whitespace in a CDATA section.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::each;
+    use crate::render::text::value_text;
+    use serde_json::Value;
+
+    each(calls, "\n", |_, c| {
+        let mut s = format!("<function name=\"{}\">", c.name);
+        for (k, v) in &c.arguments {
+            let text = value_text(v);
+            // a string that would read back as something else, or that holds
+            // markup or edge whitespace, goes in a CDATA section
+            let cdata = match v {
+                Value::String(t) => {
+                    crate::formats::shared::xml::decode_value(t) != *v
+                        || t.contains('<')
+                        || t.contains('&')
+                        || t.trim() != t
+                }
+                _ => false,
+            };
+            if cdata && !text.contains("]]>") {
+                s.push_str(&format!("<param name=\"{k}\"><![CDATA[{text}]]></param>"));
+            } else {
+                s.push_str(&format!("<param name=\"{k}\">{text}</param>"));
+            }
+        }
+        s.push_str("</function>");
+        s
+    })
+}
 
 /// The block format.
 pub struct MiniCpm5;
@@ -110,24 +139,10 @@ fn probe(input: &[u8], cx: &ProbeCx, lit: usize) -> Probe {
 }
 
 /// `<function name="NAME">`.
-pub const OPENER: Opener = Opener {
-    lit: b"<function name=",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |i, cx| probe(i, cx, 15),
-};
+pub const OPENER: Opener = Opener::new(b"<function name=", |i, cx| probe(i, cx, 15));
 
 /// `<functionname="NAME">` (collapsed by detokenization).
-pub const OPENER_COLLAPSED: Opener = Opener {
-    lit: b"<functionname=",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |i, cx| probe(i, cx, 14),
-};
+pub const OPENER_COLLAPSED: Opener = Opener::new(b"<functionname=", |i, cx| probe(i, cx, 14));
 
 /// Finds `</function>` outside CDATA sections.
 struct FunctionScan {

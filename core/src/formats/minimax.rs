@@ -10,36 +10,44 @@
 //! brackets are missing, else given back as text after the complete calls.
 
 use super::shared::tag::{block, tag_then_body};
-use super::{ids, FormatId, Values};
-use super::{
-    BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Rank, Scanner,
-};
+use super::{ids, FormatId};
+use super::{BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner};
 use crate::call::close_truncated;
-use crate::formats::Place;
 use crate::scan::balance::{End, JsonEnd};
 use crate::scan::{self, Prefix};
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::MINIMAX,
-    families: "MiniMax-M1, MiniMax-Text-01",
-    markers: &["<tool_calls>", "</tool_calls>"],
-    body: "one JSON object {\"name\", \"arguments\"} per line",
-    models: &[],
-    openers: &[OPENER],
-    admitted_under: &[ids::JAMBA],
-    doc_start: None,
-    lead: None,
-    values: Values::Json,
-    render: Some(crate::render::Prompt {
-        models: "MiniMax-M1",
-        tools: crate::render::tools::minimax,
-        tools_source: crate::render::Source::Template,
-        result: crate::render::results::minimax,
-        result_source: crate::render::Source::Template,
-        call: crate::render::calls::minimax,
-    }),
-};
+pub const FORMAT: Format = Format::new(
+    ids::MINIMAX,
+    "MiniMax-M1, MiniMax-Text-01",
+    &["<tool_calls>", "</tool_calls>"],
+    "one JSON object {\"name\", \"arguments\"} per line",
+)
+.openers(&[OPENER])
+.admitted_under(&[ids::JAMBA])
+.render(crate::render::Prompt {
+    models: "MiniMax-M1",
+    tools: crate::render::tools::minimax,
+    tools_source: crate::render::Source::Template,
+    result: crate::render::results::minimax,
+    result_source: crate::render::Source::Template,
+    call: write_calls,
+});
+
+/// `minimax` (M1): `<tool_calls>`, one JSON object per line, `</tool_calls>`.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::{each, obj};
+    use crate::render::text::json_spaced;
+
+    format!(
+        "<tool_calls>\n{}\n</tool_calls>",
+        each(calls, "\n", |_, c| json_spaced(&obj(
+            "name",
+            c,
+            "arguments"
+        )))
+    )
+}
 
 const CLOSE: &[u8] = b"</tool_calls>";
 
@@ -214,11 +222,4 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 /// `<tool_calls>` before a JSON object.
-pub const OPENER: Opener = Opener {
-    lit: b"<tool_calls",
-    ci: true,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[ids::JAMBA],
-    probe,
-};
+pub const OPENER: Opener = Opener::new(b"<tool_calls", probe).ci().also(&[ids::JAMBA]);

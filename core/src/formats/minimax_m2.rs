@@ -23,16 +23,15 @@
 use super::shared::invoke::{end_without_close, parse_invokes};
 use super::shared::tag::UntilClose;
 use super::Model;
-use super::{ids, FormatId, Rank, Values};
+use super::{ids, FormatId, Values};
 use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
-use crate::formats::Place;
 use crate::scan::{self, Prefix};
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::MINIMAX_M2,
-    families: "MiniMax-M2, M2.1, M2.5",
-    markers: &[
+pub const FORMAT: Format = Format::new(
+    ids::MINIMAX_M2,
+    "MiniMax-M2, M2.1, M2.5",
+    &[
         "<minimax:tool_call>",
         "<invoke name=\"NAME\">",
         "<parameter name=\"KEY\">",
@@ -40,25 +39,33 @@ pub const FORMAT: Format = Format {
         "</invoke>",
         "</minimax:tool_call>",
     ],
-    body: "<invoke> blocks of named parameters; values are text, typed when unambiguous",
-    models: &[Model {
-        name: "minimax-m2",
-        prompt: "",
-    }],
-    openers: &[OPENER, OPENER_STRAY_CLOSE, OPENER_BARE_INVOKE],
-    admitted_under: &[],
-    doc_start: None,
-    lead: None,
-    values: Values::Text,
-    render: Some(crate::render::Prompt {
-        models: "MiniMax-M2",
-        tools: crate::render::tools::minimax_m2,
-        tools_source: crate::render::Source::Template,
-        result: crate::render::results::minimax_m2,
-        result_source: crate::render::Source::Template,
-        call: crate::render::calls::minimax_m2,
-    }),
-};
+    "<invoke> blocks of named parameters; values are text, typed when unambiguous",
+)
+.models(&[Model {
+    name: "minimax-m2",
+    prompt: "",
+}])
+.openers(&[OPENER, OPENER_STRAY_CLOSE, OPENER_BARE_INVOKE])
+.values(Values::Text)
+.render(crate::render::Prompt {
+    models: "MiniMax-M2",
+    tools: crate::render::tools::minimax_m2,
+    tools_source: crate::render::Source::Template,
+    result: crate::render::results::minimax_m2,
+    result_source: crate::render::Source::Template,
+    call: write_calls,
+});
+
+/// `minimax-m2`: `<minimax:tool_call>` with `<invoke name>` and
+/// `<parameter name>` elements.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::invokes;
+
+    format!(
+        "<minimax:tool_call>\n{}\n</minimax:tool_call>",
+        invokes(calls)
+    )
+}
 
 const OPEN: &[u8] = b"<minimax:tool_call>";
 const CLOSE: &[u8] = b"</minimax:tool_call>";
@@ -86,24 +93,12 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 /// `<minimax:tool_call>`.
-pub const OPENER: Opener = Opener {
-    lit: OPEN,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe,
-};
+pub const OPENER: Opener = Opener::new(OPEN, probe);
 
 /// A stray `</minimax:tool_call>` is markup.
-pub const OPENER_STRAY_CLOSE: Opener = Opener {
-    lit: CLOSE,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |_, _| Probe::Match(Action::Markup { len: CLOSE.len() }),
-};
+pub const OPENER_STRAY_CLOSE: Opener = Opener::new(CLOSE, |_, _| {
+    Probe::Match(Action::Markup { len: CLOSE.len() })
+});
 
 /// An `<invoke>` without its wrapper: `<invoke name="…">` (the wrapper
 /// lost), or Claude 2's nameless `<invoke>` whose first child is
@@ -135,11 +130,4 @@ fn probe_bare(input: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 /// A bare `<invoke`.
-pub const OPENER_BARE_INVOKE: Opener = Opener {
-    lit: b"<invoke",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: probe_bare,
-};
+pub const OPENER_BARE_INVOKE: Opener = Opener::new(b"<invoke", probe_bare);

@@ -23,42 +23,59 @@
 
 use super::shared::invoke::{self, NS};
 use super::shared::tag::{block, UntilClose};
-use super::{ids, FormatId, Lead, Rank, Values};
+use super::{ids, FormatId, Lead, Values};
 use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
-use crate::formats::Place;
 use crate::scan::{self, Prefix};
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::MINIMAX_M3,
-    families: "MiniMax M3",
-    markers: &[
+pub const FORMAT: Format = Format::new(
+    ids::MINIMAX_M3,
+    "MiniMax M3",
+    &[
         "]<]minimax[>[<tool_call>",
         "]<]minimax[>[<invoke name=\"NAME\">",
         "]<]minimax[>[<KEY>VALUE]<]minimax[>[</KEY>",
         "]<]minimax[>[</invoke>",
         "]<]minimax[>[</tool_call>",
     ],
-    body: "<invoke> blocks whose parameters are named by their tags",
-    models: &[],
-    openers: &[OPENER, OPENER_LINE, OPENER_TOOL_CALL],
-    admitted_under: &[],
-    doc_start: None,
-    lead: Some(Lead {
-        byte: b']',
-        rest: b"<]minimax[>[",
-        probe: |i, cx| after_token(i, NS.len(), cx),
-    }),
-    values: Values::Text,
-    render: Some(crate::render::Prompt {
-        models: "MiniMax M3",
-        tools: crate::render::tools::generic,
-        tools_source: crate::render::Source::Generic,
-        result: crate::render::results::tool_response,
-        result_source: crate::render::Source::Generic,
-        call: crate::render::calls::minimax_m3,
-    }),
-};
+    "<invoke> blocks whose parameters are named by their tags",
+)
+.openers(&[OPENER, OPENER_LINE, OPENER_TOOL_CALL])
+.lead(Lead {
+    byte: b']',
+    rest: b"<]minimax[>[",
+    probe: |i, cx| after_token(i, NS.len(), cx),
+})
+.values(Values::Text)
+.render(crate::render::Prompt {
+    models: "MiniMax M3",
+    tools: crate::render::tools::generic,
+    tools_source: crate::render::Source::Generic,
+    result: crate::render::results::tool_response,
+    result_source: crate::render::Source::Generic,
+    call: write_calls,
+});
+
+/// `minimax-m3`: the `]<]minimax[>[` namespace token before every tag;
+/// parameters are named by their tags.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::each;
+    use crate::render::text::{guard_newlines, value_text};
+
+    const NS: &str = "]<]minimax[>[";
+    let body = each(calls, "\n", |_, c| {
+        let mut s = format!("{NS}<invoke name=\"{}\">\n", c.name);
+        for (k, v) in &c.arguments {
+            s.push_str(&format!(
+                "{NS}<{k}>{}{NS}</{k}>\n",
+                guard_newlines(&value_text(v))
+            ));
+        }
+        s.push_str(&format!("{NS}</invoke>"));
+        s
+    });
+    format!("{NS}<tool_call>\n{body}\n{NS}</tool_call>")
+}
 
 const CLOSE: &[u8] = b"</tool_call>";
 
@@ -104,24 +121,10 @@ fn after_token(input: &[u8], tok: usize, cx: &ProbeCx) -> Probe {
 }
 
 /// The namespace token from its second byte (`<]minimax[>[`).
-pub const OPENER: Opener = Opener {
-    lit: b"<]minimax[>[",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |i, cx| after_token(i, NS.len() - 1, cx),
-};
+pub const OPENER: Opener = Opener::new(b"<]minimax[>[", |i, cx| after_token(i, NS.len() - 1, cx));
 
 /// The whole namespace token at the start of a line.
-pub const OPENER_LINE: Opener = Opener {
-    lit: NS,
-    ci: false,
-    place: Place::LineStart,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |i, cx| after_token(i, NS.len(), cx),
-};
+pub const OPENER_LINE: Opener = Opener::new(NS, |i, cx| after_token(i, NS.len(), cx)).line_start();
 
 fn probe_tool_call(input: &[u8], cx: &ProbeCx) -> Probe {
     let s = scan::skip_space(input, 11);
@@ -134,11 +137,4 @@ fn probe_tool_call(input: &[u8], cx: &ProbeCx) -> Probe {
 
 /// `<tool_call>` directly followed by namespaced markup (the hermes opener,
 /// earlier in the table, declines such a body).
-pub const OPENER_TOOL_CALL: Opener = Opener {
-    lit: b"<tool_call>",
-    ci: true,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: probe_tool_call,
-};
+pub const OPENER_TOOL_CALL: Opener = Opener::new(b"<tool_call>", probe_tool_call).ci();

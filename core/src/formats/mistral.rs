@@ -19,22 +19,17 @@
 
 use super::shared::{end, section};
 use super::Model;
-use super::{ids, FormatId, Rank, Values};
+use super::{ids, FormatId};
 use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
 };
 use crate::call::{clean_name, ParsedCall};
-use crate::formats::Place;
 use crate::scan::balance::{End, JsonEnd};
 use crate::scan::{self, Prefix};
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::MISTRAL,
-    families: "Mistral 7B v0.3, Mixtral 8x22B, Nemo, Small, Ministral, Codestral, Magistral, Devstral, Medium/Large",
-    markers: &["[TOOL_CALLS]", "[ARGS]", "[CALL_ID]"],
-    body: "JSON array of {name, arguments, id} (v3), or NAME[ARGS]{arguments} per call (v11+)",
-    models: &[
+pub const FORMAT: Format = Format::new(ids::MISTRAL, "Mistral 7B v0.3, Mixtral 8x22B, Nemo, Small, Ministral, Codestral, Magistral, Devstral, Medium/Large", &["[TOOL_CALLS]", "[ARGS]", "[CALL_ID]"], "JSON array of {name, arguments, id} (v3), or NAME[ARGS]{arguments} per call (v11+)")
+    .models(&[
         Model {
             name: "mistral",
             prompt: "",
@@ -55,21 +50,27 @@ pub const FORMAT: Format = Format {
             name: "mixtral",
             prompt: "",
         },
-    ],
-    openers: &[OPENER],
-    admitted_under: &[ids::XLAM],
-    doc_start: None,
-    lead: None,
-    values: Values::Json,
-    render: Some(crate::render::Prompt {
+    ])
+    .openers(&[OPENER])
+    .admitted_under(&[ids::XLAM])
+    .render(crate::render::Prompt {
         models: "Mistral (v11+ tokenizers)",
         tools: crate::render::tools::mistral,
         tools_source: crate::render::Source::Template,
         result: crate::render::results::mistral,
         result_source: crate::render::Source::Template,
-        call: crate::render::calls::mistral,
-    }),
-};
+        call: write_calls,
+    });
+
+/// `mistral` (v11+ tokenizers): `[TOOL_CALLS]NAME[ARGS]{args}` per call.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::{args, each};
+    use crate::render::text::json_compact;
+
+    each(calls, "", |_, c| {
+        format!("[TOOL_CALLS]{}[ARGS]{}", c.name, json_compact(&args(c)))
+    })
+}
 
 const TOKEN: &[u8] = b"[TOOL_CALLS]";
 const ARGS: &[u8] = b"[ARGS]";
@@ -257,14 +258,7 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 /// `[TOOL_CALLS]`.
-pub const OPENER: Opener = Opener {
-    lit: TOKEN,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[ids::XLAM],
-    probe,
-};
+pub const OPENER: Opener = Opener::new(TOKEN, probe).also(&[ids::XLAM]);
 
 /// The `[TOOL_CALLS]` block format.
 pub struct Mistral;

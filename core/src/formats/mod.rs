@@ -100,3 +100,104 @@ registry! {
 
 /// Code fences: text in which no markers are looked for, or a fenced call.
 pub mod fenced;
+
+/// Openers that belong to no format: always on, whatever `--format` says.
+static STRUCTURAL: &[&[Opener]] = &[
+    turns::OPENERS,
+    reasoning::OPENERS,
+    fenced::OPENERS,
+    markup::OPENERS,
+];
+
+#[cfg(test)]
+mod layers {
+    use std::path::{Path, PathBuf};
+
+    fn dir() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("src/formats")
+    }
+
+    /// The modules directly under `formats/` (formats and structural
+    /// openers), by file stem.
+    fn modules() -> Vec<String> {
+        let mut out: Vec<String> = std::fs::read_dir(dir())
+            .expect("formats/ is readable")
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .filter_map(|n| n.strip_suffix(".rs").map(str::to_string))
+            .filter(|n| n != "mod" && n != "api" && n != "registry")
+            .collect();
+        out.sort();
+        out
+    }
+
+    /// Where `src` names module `m` as `super::m` or `formats::m` (in
+    /// code or in a doc link).
+    fn names(src: &str, m: &str) -> bool {
+        ["super::", "formats::"].iter().any(|p| {
+            let pat = format!("{p}{m}");
+            src.match_indices(&pat).any(|(at, _)| {
+                let after = src.as_bytes().get(at + pat.len()).copied();
+                !after.is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_')
+            })
+        })
+    }
+
+    #[test]
+    fn every_registered_format_has_its_module_file() {
+        let mods = modules();
+        for f in super::FORMATS {
+            let m = f.id.as_str().replace(['-', '.'], "_");
+            assert!(mods.contains(&m), "no formats/{m}.rs for {}", f.id);
+        }
+    }
+
+    #[test]
+    fn no_format_module_names_a_sibling() {
+        let mods = modules();
+        let mut bad = Vec::new();
+        for me in &mods {
+            let src = std::fs::read_to_string(dir().join(format!("{me}.rs"))).expect("readable");
+            for other in mods.iter().filter(|o| *o != me) {
+                if names(&src, other) {
+                    bad.push(format!("{me} -> {other}"));
+                }
+            }
+        }
+        assert!(
+            bad.is_empty(),
+            "format modules naming a sibling (share through formats/shared): {bad:?}"
+        );
+    }
+
+    #[test]
+    fn shared_names_no_format_module() {
+        let mods = modules();
+        let mut stack = vec![dir().join("shared")];
+        let mut bad = Vec::new();
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).expect("readable").flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    stack.push(p);
+                    continue;
+                }
+                let src = std::fs::read_to_string(&p).expect("readable");
+                for m in mods.iter().filter(|m| names(&src, m)) {
+                    bad.push(format!("{} -> {m}", p.display()));
+                }
+            }
+        }
+        assert!(
+            bad.is_empty(),
+            "shared code naming a format module: {bad:?}"
+        );
+    }
+
+    #[test]
+    fn the_check_sees_a_sibling() {
+        assert!(names("use super::hermes::X;", "hermes"));
+        assert!(names("[x](crate::formats::hermes)", "hermes"));
+        assert!(!names("use super::hermes_like::X;", "hermes"));
+        assert!(!names("use super::shared::hermes;", "hermes"));
+    }
+}

@@ -12,8 +12,8 @@
 //! `<|start|>assistant` in the prompt); one to `user` is text; one to a tool
 //! holds `<atem:function_calls>` with MiniMax-M2-style invokes under the
 //! `atem:` prefix, read by the shared invoke reader. `<|start|>` headers are
-//! read by [harmony](crate::formats::harmony)'s opener, which hands these
-//! messages here. Parameter values are JSON when they parse as JSON
+//! read by harmony's opener, which hands these messages here through
+//! [`Format::harmony_header`]. Parameter values are JSON when they parse as JSON
 //! (`42`, `null`, `"Paris"`), else the text. A name written twice around a
 //! dot (`get_weather.get_weather`, the namespace the template repeats) is
 //! the name once. `<|eom|>` and `<|eot|>` are markup. A header whose
@@ -23,17 +23,16 @@
 
 use super::shared::invoke::parse_invokes;
 use super::shared::tag::UntilClose;
-use super::{ids, FormatId, Rank, Values};
+use super::{ids, FormatId, Values};
 use super::{Action, BlockFormat, BlockResult, Close, Format, Opener, ParseCx, Probe, ProbeCx};
-use crate::formats::Place;
 use crate::scan::{self, Prefix};
 use serde_json::Value;
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::MUSE_GLIMMER,
-    families: "Muse Glimmer",
-    markers: &[
+pub const FORMAT: Format = Format::new(
+    ids::MUSE_GLIMMER,
+    "Muse Glimmer",
+    &[
         "to=self<|message|>",
         "<|start|>assistant to=NAME<|message|>",
         "<atem:function_calls>",
@@ -42,22 +41,41 @@ pub const FORMAT: Format = Format {
         "<|eom|>",
         "<|eot|>",
     ],
-    body: "<atem:invoke> blocks of named parameters in a message to the tool; to=self is reasoning",
-    models: &[],
-    openers: &[OPENER_SELF, OPENER_EOM, OPENER_EOT, OPENER_CALLS],
-    admitted_under: &[],
-    doc_start: None,
-    lead: None,
-    values: Values::Text,
-    render: Some(crate::render::Prompt {
-        models: "Muse Glimmer",
-        tools: crate::render::tools::generic,
-        tools_source: crate::render::Source::Generic,
-        result: crate::render::results::tool_response,
-        result_source: crate::render::Source::Generic,
-        call: crate::render::calls::muse_glimmer,
-    }),
-};
+    "<atem:invoke> blocks of named parameters in a message to the tool; to=self is reasoning",
+)
+.openers(&[OPENER_SELF, OPENER_EOM, OPENER_EOT, OPENER_CALLS])
+.values(Values::Text)
+.harmony_header(after_header)
+.render(crate::render::Prompt {
+    models: "Muse Glimmer",
+    tools: crate::render::tools::generic,
+    tools_source: crate::render::Source::Generic,
+    result: crate::render::results::tool_response,
+    result_source: crate::render::Source::Generic,
+    call: write_calls,
+});
+
+/// `muse-glimmer`: one message to the tool per call, its invokes under the
+/// `atem:` prefix.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::each;
+    use crate::render::text::json_compact;
+
+    each(calls, "<|eom|>", |_, c| {
+        let mut s = format!(
+            "<|start|>assistant to={}<|message|><atem:function_calls>\n<atem:invoke name=\"{}\">\n",
+            c.name, c.name
+        );
+        for (k, v) in &c.arguments {
+            s.push_str(&format!(
+                "<atem:parameter name=\"{k}\">{}</atem:parameter>\n",
+                json_compact(v)
+            ));
+        }
+        s.push_str("</atem:invoke>\n</atem:function_calls>");
+        s
+    })
+}
 
 const START: &[u8] = b"<|start|>";
 const MESSAGE: &[u8] = b"<|message|>";
@@ -275,49 +293,22 @@ fn json_if_json(v: &mut Value) {
 /// ` to=NAME<|message|>` at the start of a line: the reply's first message,
 /// its `<|start|>assistant` in the prompt. To `self` it is reasoning, to
 /// `user` text, to a tool a tool message.
-pub const OPENER_SELF: Opener = Opener {
-    lit: b"to=",
-    ci: false,
-    place: Place::LineStart,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |i, cx| probe_bare_header(i, 0, cx),
-};
+pub const OPENER_SELF: Opener =
+    Opener::new(b"to=", |i, cx| probe_bare_header(i, 0, cx)).line_start();
 
 /// `<|eom|>` is markup (with the bare header of the next message when one
 /// follows it).
-pub const OPENER_EOM: Opener = Opener {
-    lit: EOM,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |i, cx| probe_end_token(i, EOM.len(), cx),
-};
+pub const OPENER_EOM: Opener = Opener::new(EOM, |i, cx| probe_end_token(i, EOM.len(), cx));
 
 /// `<|eot|>` is markup (with the bare header of the next message when one
 /// follows it).
-pub const OPENER_EOT: Opener = Opener {
-    lit: EOT,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |i, cx| probe_end_token(i, EOT.len(), cx),
-};
+pub const OPENER_EOT: Opener = Opener::new(EOT, |i, cx| probe_end_token(i, EOT.len(), cx));
 
 /// `<atem:function_calls>` outside a tool message (its header lost, or
 /// never written): its markup is the format's own, so it is a call block.
-pub const OPENER_CALLS: Opener = Opener {
-    lit: CALLS_OPEN,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |_, _| {
-        Probe::Match(Action::Block {
-            fmt: &MUSE_GLIMMER,
-            scanner: Box::new(UntilClose::new(CALLS_CLOSE, CALLS_OPEN.len())),
-        })
-    },
-};
+pub const OPENER_CALLS: Opener = Opener::new(CALLS_OPEN, |_, _| {
+    Probe::Match(Action::Block {
+        fmt: &MUSE_GLIMMER,
+        scanner: Box::new(UntilClose::new(CALLS_CLOSE, CALLS_OPEN.len())),
+    })
+});

@@ -7,54 +7,47 @@
 //! A missing `</TOOLCALL>` at end of input is tolerated; a stray
 //! `</TOOLCALL>` is markup.
 
-use super::{ids, Rank, Values};
+use super::{ids, Rank};
 use super::{Action, Format, Opener, Probe};
-use crate::formats::Place;
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::NEMOTRON_TOOLCALL,
-    families: "NVIDIA Nemotron (Llama-3.1-Nemotron, Nemotron-4 tool templates)",
-    markers: &["<TOOLCALL>", "</TOOLCALL>"],
-    body: "JSON array of {\"name\", \"arguments\"} or one object",
-    models: &[],
-    openers: &[OPENER, OPENER_STRAY_CLOSE],
-    admitted_under: &[],
-    doc_start: None,
-    lead: None,
-    values: Values::Json,
-    render: Some(crate::render::Prompt {
-        models: "NVIDIA Llama-Nemotron (Llama 3.3 Nemotron Super v1.5)",
-        tools: crate::render::tools::nemotron,
-        tools_source: crate::render::Source::Template,
-        result: crate::render::results::nemotron,
-        result_source: crate::render::Source::Template,
-        call: crate::render::calls::nemotron,
-    }),
-};
+pub const FORMAT: Format = Format::new(
+    ids::NEMOTRON_TOOLCALL,
+    "NVIDIA Nemotron (Llama-3.1-Nemotron, Nemotron-4 tool templates)",
+    &["<TOOLCALL>", "</TOOLCALL>"],
+    "JSON array of {\"name\", \"arguments\"} or one object",
+)
+.openers(&[OPENER, OPENER_STRAY_CLOSE])
+.render(crate::render::Prompt {
+    models: "NVIDIA Llama-Nemotron (Llama 3.3 Nemotron Super v1.5)",
+    tools: crate::render::tools::nemotron,
+    tools_source: crate::render::Source::Template,
+    result: crate::render::results::nemotron,
+    result_source: crate::render::Source::Template,
+    call: write_calls,
+});
+
+/// `nemotron-toolcall`: `<TOOLCALL>` JSON array `</TOOLCALL>`.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::array_of;
+
+    format!(
+        "<TOOLCALL>{}</TOOLCALL>",
+        array_of(calls, "name", "arguments")
+    )
+}
 
 /// The block format (the close is compared ignoring case).
 pub static NEMOTRON: super::shared::tagged::TaggedJson =
     super::shared::tagged::TaggedJson::strong(ids::NEMOTRON_TOOLCALL, b"</toolcall>");
 
 /// `<TOOLCALL>`.
-pub const OPENER: Opener = Opener {
-    lit: b"<TOOLCALL>",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Early,
-    also: &[],
-    probe: |i, cx| {
-        super::shared::tagged::json_after(i, 10, cx, &NEMOTRON, NEMOTRON.close, Probe::NotMarker)
-    },
-};
+pub const OPENER: Opener = Opener::new(b"<TOOLCALL>", |i, cx| {
+    super::shared::tagged::json_after(i, 10, cx, &NEMOTRON, NEMOTRON.close, Probe::NotMarker)
+})
+.rank(Rank::Early);
 
 /// A stray `</TOOLCALL>` is markup.
-pub const OPENER_STRAY_CLOSE: Opener = Opener {
-    lit: b"</TOOLCALL>",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |_, _| Probe::Match(Action::Markup { len: 11 }),
-};
+pub const OPENER_STRAY_CLOSE: Opener = Opener::new(b"</TOOLCALL>", |_, _| {
+    Probe::Match(Action::Markup { len: 11 })
+});

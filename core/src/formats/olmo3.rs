@@ -12,34 +12,39 @@
 
 use super::shared::python::{call_head, parse_wrapped, skip_space_bounded, Wrap, MAX_GAP};
 use super::Model;
-use super::{ids, FormatId, Rank, Values};
+use super::{ids, FormatId};
 use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
-use crate::formats::Place;
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::OLMO3,
-    families: "AllenAI OLMo 3",
-    markers: &["<function_calls>", "</function_calls>"],
-    body: "newline-separated pythonic calls without list brackets",
-    models: &[Model {
-        name: "olmo-3",
-        prompt: "<|im_start|>assistant\n",
-    }],
-    openers: &[OPENER, OPENER_STRAY_CLOSE],
-    admitted_under: &[],
-    doc_start: None,
-    lead: None,
-    values: Values::Json,
-    render: Some(crate::render::Prompt {
-        models: "AllenAI OLMo 3",
-        tools: crate::render::tools::olmo3,
-        tools_source: crate::render::Source::Template,
-        result: crate::render::results::olmo3,
-        result_source: crate::render::Source::Template,
-        call: crate::render::calls::olmo3,
-    }),
-};
+pub const FORMAT: Format = Format::new(
+    ids::OLMO3,
+    "AllenAI OLMo 3",
+    &["<function_calls>", "</function_calls>"],
+    "newline-separated pythonic calls without list brackets",
+)
+.models(&[Model {
+    name: "olmo-3",
+    prompt: "<|im_start|>assistant\n",
+}])
+.openers(&[OPENER, OPENER_STRAY_CLOSE])
+.render(crate::render::Prompt {
+    models: "AllenAI OLMo 3",
+    tools: crate::render::tools::olmo3,
+    tools_source: crate::render::Source::Template,
+    result: crate::render::results::olmo3,
+    result_source: crate::render::Source::Template,
+    call: write_calls,
+});
+
+/// `olmo3`: newline-separated pythonic calls in `<function_calls>`.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::{each, py_call};
+
+    format!(
+        "<function_calls>\n{}\n</function_calls>",
+        each(calls, "\n", |_, c| py_call(c))
+    )
+}
 
 const WRAP: Wrap = Wrap {
     open_len: 16,
@@ -82,21 +87,9 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 /// `<function_calls>` followed by a call.
-pub const OPENER: Opener = Opener {
-    lit: b"<function_calls>",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe,
-};
+pub const OPENER: Opener = Opener::new(b"<function_calls>", probe);
 
 /// A stray `</function_calls>` is markup.
-pub const OPENER_STRAY_CLOSE: Opener = Opener {
-    lit: b"</function_calls>",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |_, _| Probe::Match(Action::Markup { len: 17 }),
-};
+pub const OPENER_STRAY_CLOSE: Opener = Opener::new(b"</function_calls>", |_, _| {
+    Probe::Match(Action::Markup { len: 17 })
+});

@@ -12,38 +12,40 @@
 
 use super::shared::python::{call_head, parse_body, skip_space_bounded, PyEndAt, PyScan, MAX_GAP};
 use super::Model;
-use super::{ids, FormatId, Rank, Values};
+use super::{ids, FormatId};
 use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
 };
 use crate::call::Evidence;
-use crate::formats::Place;
 use crate::scan;
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::PHI4_MINI,
-    families: "Phi-4-mini-instruct, FireFunction v2",
-    markers: &["functools["],
-    body: "JSON array of {\"name\", \"arguments\"}",
-    models: &[Model {
-        name: "phi-4-mini",
-        prompt: "<|assistant|>",
-    }],
-    openers: &[OPENER],
-    admitted_under: &[],
-    doc_start: None,
-    lead: None,
-    values: Values::Json,
-    render: Some(crate::render::Prompt {
-        models: "Phi-4-mini",
-        tools: crate::render::tools::phi4_mini,
-        tools_source: crate::render::Source::Template,
-        result: crate::render::results::phi4_mini,
-        result_source: crate::render::Source::Template,
-        call: crate::render::calls::phi4_mini,
-    }),
-};
+pub const FORMAT: Format = Format::new(
+    ids::PHI4_MINI,
+    "Phi-4-mini-instruct, FireFunction v2",
+    &["functools["],
+    "JSON array of {\"name\", \"arguments\"}",
+)
+.models(&[Model {
+    name: "phi-4-mini",
+    prompt: "<|assistant|>",
+}])
+.openers(&[OPENER])
+.render(crate::render::Prompt {
+    models: "Phi-4-mini",
+    tools: crate::render::tools::phi4_mini,
+    tools_source: crate::render::Source::Template,
+    result: crate::render::results::phi4_mini,
+    result_source: crate::render::Source::Template,
+    call: write_calls,
+});
+
+/// `phi4-mini`: `functools[` JSON array `]`.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::array_of;
+
+    format!("functools{}", array_of(calls, "name", "arguments"))
+}
 
 /// The phi-4-mini block format.
 pub struct Phi4Mini;
@@ -132,11 +134,4 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 /// `functools[` at the start of a line.
-pub const OPENER: Opener = Opener {
-    lit: b"functools",
-    ci: false,
-    place: Place::LineStart,
-    rank: Rank::Normal,
-    also: &[],
-    probe,
-};
+pub const OPENER: Opener = Opener::new(b"functools", probe).line_start();

@@ -15,17 +15,16 @@
 //! end-of-turn token `<|plamo:tag|>` and stray closing tokens are markup.
 
 use super::shared::section::{self, CallOutcome, Tokens};
-use super::{ids, FormatId, Rank, Values};
+use super::{ids, FormatId};
 use super::{BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
 use crate::call::ParsedCall;
-use crate::formats::Place;
 use crate::scan;
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::PLAMO3,
-    families: "Preferred Networks PLaMo 3",
-    markers: &[
+pub const FORMAT: Format = Format::new(
+    ids::PLAMO3,
+    "Preferred Networks PLaMo 3",
+    &[
         "<|plamo:begin_tool_requests:plamo|>",
         "<|plamo:begin_tool_request:plamo|>",
         "<|plamo:begin_tool_name:plamo|>",
@@ -36,22 +35,36 @@ pub const FORMAT: Format = Format {
         "<|plamo:end_tool_request:plamo|>",
         "<|plamo:end_tool_requests:plamo|>",
     ],
-    body: "the name between its tokens, then the JSON arguments after <|plamo:msg|>",
-    models: &[],
-    openers: &[OPENER],
-    admitted_under: &[],
-    doc_start: None,
-    lead: None,
-    values: Values::Json,
-    render: Some(crate::render::Prompt {
-        models: "Preferred Networks PLaMo 3",
-        tools: crate::render::tools::generic,
-        tools_source: crate::render::Source::Generic,
-        result: crate::render::results::tool_response,
-        result_source: crate::render::Source::Generic,
-        call: crate::render::calls::plamo3,
-    }),
-};
+    "the name between its tokens, then the JSON arguments after <|plamo:msg|>",
+)
+.openers(&[OPENER])
+.render(crate::render::Prompt {
+    models: "Preferred Networks PLaMo 3",
+    tools: crate::render::tools::generic,
+    tools_source: crate::render::Source::Generic,
+    result: crate::render::results::tool_response,
+    result_source: crate::render::Source::Generic,
+    call: write_calls,
+});
+
+/// `plamo3`: one tool request per call inside the requests section, the
+/// arguments as compact JSON after `<|plamo:msg|>`.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::each;
+    use crate::render::text::json_compact;
+    use serde_json::Value;
+
+    let body = each(calls, "", |_, c| {
+        format!(
+            "<|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>{}<|plamo:end_tool_name:plamo|>\
+             <|plamo:begin_tool_arguments:plamo|><|plamo:constrain|>json<|plamo:msg|>{}\
+             <|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|>",
+            c.name,
+            json_compact(&Value::Object(c.arguments.clone()))
+        )
+    });
+    format!("<|plamo:begin_tool_requests:plamo|>{body}<|plamo:end_tool_requests:plamo|>")
+}
 
 const SECTION_BEGIN: &[&[u8]] = &[b"<|plamo:begin_tool_requests:plamo|>"];
 const NAME_BEGIN: &[u8] = b"<|plamo:begin_tool_name:plamo|>";
@@ -88,14 +101,7 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 /// Any `<|plamo:…|>` token.
-pub const OPENER: Opener = Opener {
-    lit: b"<|plamo:",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe,
-};
+pub const OPENER: Opener = Opener::new(b"<|plamo:", probe);
 
 impl BlockFormat for Plamo3 {
     fn id(&self) -> FormatId {

@@ -28,17 +28,16 @@
 //! missing at the end of input is a call; a cut-off one is text.
 
 use super::shared::json::{calls_from_json_body, json_calls_end, split_array_ends, JsonThenClose};
-use super::{ids, FormatId, Rank, Values};
+use super::{ids, FormatId, Rank};
 use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
 use crate::call::Evidence;
-use crate::formats::Place;
 use crate::scan;
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::PROMPT_WRAPPER,
-    families: "models prompted by LM Studio (no tool template), agent prompts",
-    markers: &[
+pub const FORMAT: Format = Format::new(
+    ids::PROMPT_WRAPPER,
+    "models prompted by LM Studio (no tool template), agent prompts",
+    &[
         "[TOOL_REQUEST]",
         "[END_TOOL_REQUEST]",
         "[TOOL_CALL]",
@@ -46,27 +45,35 @@ pub const FORMAT: Format = Format {
         "<function>NAME</function>",
         "[NAME] + JSON + [END_TOOL_REQUEST]",
     ],
-    body: "JSON object {\"name\", \"arguments\"}; after <function>NAME</function> the arguments",
-    models: &[],
-    openers: &[
-        OPENER_TOOL_REQUEST,
-        OPENER_TOOL_CALL,
-        OPENER_FUNCTION,
-        OPENER_BRACKETED_NAME,
-    ],
-    admitted_under: &[],
-    doc_start: None,
-    lead: None,
-    values: Values::Json,
-    render: Some(crate::render::Prompt {
-        models: "LM Studio's default tool prompt",
-        tools: crate::render::tools::generic,
-        tools_source: crate::render::Source::Generic,
-        result: crate::render::results::tool_response,
-        result_source: crate::render::Source::Generic,
-        call: crate::render::calls::prompt_wrapper,
-    }),
-};
+    "JSON object {\"name\", \"arguments\"}; after <function>NAME</function> the arguments",
+)
+.openers(&[
+    OPENER_TOOL_REQUEST,
+    OPENER_TOOL_CALL,
+    OPENER_FUNCTION,
+    OPENER_BRACKETED_NAME,
+])
+.render(crate::render::Prompt {
+    models: "LM Studio's default tool prompt",
+    tools: crate::render::tools::generic,
+    tools_source: crate::render::Source::Generic,
+    result: crate::render::results::tool_response,
+    result_source: crate::render::Source::Generic,
+    call: write_calls,
+});
+
+/// `prompt-wrapper`: LM Studio's `[TOOL_REQUEST]` around each call's JSON.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::{each, obj};
+    use crate::render::text::json_spaced;
+
+    each(calls, "\n", |_, c| {
+        format!(
+            "[TOOL_REQUEST]\n{}\n[END_TOOL_REQUEST]",
+            json_spaced(&obj("name", c, "arguments"))
+        )
+    })
+}
 
 /// A call object between an opening and an optional closing marker.
 pub struct Wrapped {
@@ -238,24 +245,13 @@ fn perl_hash_to_json(body: &str) -> Option<String> {
 }
 
 /// `[TOOL_REQUEST]` (LM Studio).
-pub const OPENER_TOOL_REQUEST: Opener = Opener {
-    lit: b"[TOOL_REQUEST]",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |i, cx| probe_wrapped(i, cx, &TOOL_REQUEST),
-};
+pub const OPENER_TOOL_REQUEST: Opener = Opener::new(b"[TOOL_REQUEST]", |i, cx| {
+    probe_wrapped(i, cx, &TOOL_REQUEST)
+});
 
 /// `[TOOL_CALL]` (agent prompts).
-pub const OPENER_TOOL_CALL: Opener = Opener {
-    lit: b"[TOOL_CALL]",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |i, cx| probe_wrapped(i, cx, &TOOL_CALL),
-};
+pub const OPENER_TOOL_CALL: Opener =
+    Opener::new(b"[TOOL_CALL]", |i, cx| probe_wrapped(i, cx, &TOOL_CALL));
 
 /// `<function>NAME</function>` then the arguments object.
 pub struct NamedFunction;
@@ -309,14 +305,7 @@ fn probe_function(input: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 /// `<function>` followed by a name, `</function>` and a JSON object.
-pub const OPENER_FUNCTION: Opener = Opener {
-    lit: FN_OPEN,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: probe_function,
-};
+pub const OPENER_FUNCTION: Opener = Opener::new(FN_OPEN, probe_function);
 
 impl BlockFormat for NamedFunction {
     fn id(&self) -> FormatId {
@@ -452,14 +441,9 @@ impl super::Scanner for BracketScan {
 }
 
 /// `[NAME]` at the start of a line, before a JSON object.
-pub const OPENER_BRACKETED_NAME: Opener = Opener {
-    lit: b"[",
-    ci: false,
-    place: Place::LineStart,
-    rank: Rank::Late,
-    also: &[],
-    probe: probe_bracket,
-};
+pub const OPENER_BRACKETED_NAME: Opener = Opener::new(b"[", probe_bracket)
+    .line_start()
+    .rank(Rank::Late);
 
 impl BlockFormat for BracketedName {
     fn id(&self) -> FormatId {

@@ -30,49 +30,45 @@
 use super::shared::python::*;
 use super::shared::wrapped::LineValueScan;
 use super::Model;
-use super::{ids, DocStart, FormatId, Rank, Values};
+use super::{ids, DocStart, FormatId};
 use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
 };
-use crate::formats::Place;
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::PYTHONIC,
-    families:
-        "Llama 3.2 1B/3B, Llama 4 (pythonic template), ToolACE, Granite pythonic, small fine-tunes",
-    markers: &[
+pub const FORMAT: Format = Format::new(
+    ids::PYTHONIC,
+    "Llama 3.2 1B/3B, Llama 4 (pythonic template), ToolACE, Granite pythonic, small fine-tunes",
+    &[
         "[ + NAME( at the start of a line",
         "<|python_start|>",
         "<|python_end|>",
     ],
-    body: "Python list literal of calls with keyword arguments",
-    models: &[Model {
-        name: "llama-4",
-        prompt: "<|header_start|>assistant<|header_end|>\n\n",
-    }],
-    openers: &[
-        OPENER_PYTHON_START,
-        OPENER_PYTHON_END,
-        OPENER_LIST,
-        OPENER_INLINE_LIST,
-    ],
-    admitted_under: &[ids::LFM2],
-    doc_start: Some(DocStart {
-        forced_only: false,
-        probe: probe_bare,
-    }),
-    lead: None,
-    values: Values::Json,
-    render: Some(crate::render::Prompt {
-        models: "Llama 3.2 / Llama 4 pythonic",
-        tools: crate::render::tools::pythonic,
-        tools_source: crate::render::Source::Template,
-        result: crate::render::results::ipython_output,
-        result_source: crate::render::Source::Template,
-        call: crate::render::calls::pythonic,
-    }),
-};
+    "Python list literal of calls with keyword arguments",
+)
+.models(&[Model {
+    name: "llama-4",
+    prompt: "<|header_start|>assistant<|header_end|>\n\n",
+}])
+.openers(&[
+    OPENER_PYTHON_START,
+    OPENER_PYTHON_END,
+    OPENER_LIST,
+    OPENER_INLINE_LIST,
+])
+.admitted_under(&[ids::LFM2])
+.doc_start(DocStart {
+    forced_only: false,
+    probe: probe_bare,
+})
+.render(crate::render::Prompt {
+    models: "Llama 3.2 / Llama 4 pythonic",
+    tools: crate::render::tools::pythonic,
+    tools_source: crate::render::Source::Template,
+    result: crate::render::results::ipython_output,
+    result_source: crate::render::Source::Template,
+    call: crate::render::calls::py_list,
+});
 
 // ----- the pythonic block formats ---------------------------------------------
 
@@ -369,45 +365,22 @@ fn probe_inline_list(input: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 /// `[NAME(KEY=` inside a line.
-pub const OPENER_INLINE_LIST: Opener = Opener {
-    lit: b"[",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: probe_inline_list,
-};
+pub const OPENER_INLINE_LIST: Opener = Opener::new(b"[", probe_inline_list);
 
 /// `[NAME(` at the start of a line (on under `--format lfm2` too: LFM2's
 /// list when its opening token is missing).
-pub const OPENER_LIST: Opener = Opener {
-    lit: b"[",
-    ci: false,
-    place: Place::LineStart,
-    rank: Rank::Normal,
-    also: &[ids::LFM2],
-    probe: probe_list,
-};
+pub const OPENER_LIST: Opener = Opener::new(b"[", probe_list)
+    .line_start()
+    .also(&[ids::LFM2]);
 
 /// Llama 4's `<|python_start|>`.
-pub const OPENER_PYTHON_START: Opener = Opener {
-    lit: b"<|python_start|>",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |_, _| START_WRAP.block(&PY_START),
-};
+pub const OPENER_PYTHON_START: Opener =
+    Opener::new(b"<|python_start|>", |_, _| START_WRAP.block(&PY_START));
 
 /// A stray `<|python_end|>` is markup.
-pub const OPENER_PYTHON_END: Opener = Opener {
-    lit: b"<|python_end|>",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |_, _| Probe::Match(Action::Markup { len: 14 }),
-};
+pub const OPENER_PYTHON_END: Opener = Opener::new(b"<|python_end|>", |_, _| {
+    Probe::Match(Action::Markup { len: 14 })
+});
 
 #[cfg(test)]
 mod tests {

@@ -27,17 +27,14 @@ use super::shared::xml::{
 };
 use super::Model;
 use super::{ids, FormatId, Values};
-use super::{
-    BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Rank, Scanner,
-};
-use crate::formats::Place;
+use super::{BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner};
 use crate::scan;
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::QWEN3_CODER_XML,
-    families: "Qwen3-Coder, Qwen3.5/3.6, Nemotron-3 Nano, MiniCPM, Step-3.5",
-    markers: &[
+pub const FORMAT: Format = Format::new(
+    ids::QWEN3_CODER_XML,
+    "Qwen3-Coder, Qwen3.5/3.6, Nemotron-3 Nano, MiniCPM, Step-3.5",
+    &[
         "<tool_call>",
         "<function=",
         "<parameter=",
@@ -45,45 +42,61 @@ pub const FORMAT: Format = Format {
         "</function>",
         "</tool_call>",
     ],
-    body: "XML-ish parameters; values are text, typed when unambiguous",
-    models: &[
-        Model {
-            name: "qwen3-coder",
-            prompt: "<|im_start|>assistant\n",
-        },
-        Model {
-            name: "qwen3.5",
-            prompt: "<|im_start|>assistant\n<think>\n",
-        },
-        Model {
-            name: "qwen3.6",
-            prompt: "<|im_start|>assistant\n<think>\n",
-        },
-        Model {
-            name: "qwen3.8",
-            prompt: "<|im_start|>assistant\n<think>\n",
-        },
-    ],
-    openers: &[
-        OPENER_TOOL_CALL,
-        OPENER_TOOL_DASH_CALL,
-        OPENER_TOOLCALL,
-        OPENER_FUNCTION,
-        OPENER_FUNCTION_NAME_ATTR,
-    ],
-    admitted_under: &[],
-    doc_start: None,
-    lead: None,
-    values: Values::Text,
-    render: Some(crate::render::Prompt {
-        models: "Qwen3-Coder, Qwen3.5",
-        tools: crate::render::tools::qwen3_coder,
-        tools_source: crate::render::Source::Template,
-        result: crate::render::results::qwen3_coder,
-        result_source: crate::render::Source::Template,
-        call: crate::render::calls::qwen3_coder,
-    }),
-};
+    "XML-ish parameters; values are text, typed when unambiguous",
+)
+.models(&[
+    Model {
+        name: "qwen3-coder",
+        prompt: "<|im_start|>assistant\n",
+    },
+    Model {
+        name: "qwen3.5",
+        prompt: "<|im_start|>assistant\n<think>\n",
+    },
+    Model {
+        name: "qwen3.6",
+        prompt: "<|im_start|>assistant\n<think>\n",
+    },
+    Model {
+        name: "qwen3.8",
+        prompt: "<|im_start|>assistant\n<think>\n",
+    },
+])
+.openers(&[
+    OPENER_TOOL_CALL,
+    OPENER_TOOL_DASH_CALL,
+    OPENER_TOOLCALL,
+    OPENER_FUNCTION,
+    OPENER_FUNCTION_NAME_ATTR,
+])
+.values(Values::Text)
+.render(crate::render::Prompt {
+    models: "Qwen3-Coder, Qwen3.5",
+    tools: crate::render::tools::qwen3_coder,
+    tools_source: crate::render::Source::Template,
+    result: crate::render::results::qwen3_coder,
+    result_source: crate::render::Source::Template,
+    call: write_calls,
+});
+
+/// `qwen3-coder-xml`: `<function=NAME>` with one `<parameter=KEY>` per
+/// argument, values on their own lines.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::each;
+    use crate::render::text::value_text;
+
+    each(calls, "\n", |_, c| {
+        let mut s = format!("<tool_call>\n<function={}>\n", c.name);
+        for (k, v) in &c.arguments {
+            s.push_str(&format!(
+                "<parameter={k}>\n{}\n</parameter>\n",
+                value_text(v)
+            ));
+        }
+        s.push_str("</function>\n</tool_call>");
+        s
+    })
+}
 
 /// The Qwen3-Coder XML block format. The block starts at `<tool_call>` or at
 /// a bare `<function=`.
@@ -246,51 +259,18 @@ fn probe_bare(input: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 /// `<tool_call>` (any ASCII case, attributes allowed) around `<function=`.
-pub const OPENER_TOOL_CALL: Opener = Opener {
-    lit: b"<tool_call",
-    ci: true,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |i, cx| probe_tagged(i, cx, 10),
-};
+pub const OPENER_TOOL_CALL: Opener =
+    Opener::new(b"<tool_call", |i, cx| probe_tagged(i, cx, 10)).ci();
 
 /// `<tool-call>` spelling drift.
-pub const OPENER_TOOL_DASH_CALL: Opener = Opener {
-    lit: b"<tool-call",
-    ci: true,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |i, cx| probe_tagged(i, cx, 10),
-};
+pub const OPENER_TOOL_DASH_CALL: Opener =
+    Opener::new(b"<tool-call", |i, cx| probe_tagged(i, cx, 10)).ci();
 
 /// `<toolcall>` spelling drift.
-pub const OPENER_TOOLCALL: Opener = Opener {
-    lit: b"<toolcall",
-    ci: true,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |i, cx| probe_tagged(i, cx, 9),
-};
+pub const OPENER_TOOLCALL: Opener = Opener::new(b"<toolcall", |i, cx| probe_tagged(i, cx, 9)).ci();
 
 /// A bare `<function=NAME>`.
-pub const OPENER_FUNCTION: Opener = Opener {
-    lit: b"<function=",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: probe_bare,
-};
+pub const OPENER_FUNCTION: Opener = Opener::new(b"<function=", probe_bare);
 
 /// A bare `<function name="NAME">`.
-pub const OPENER_FUNCTION_NAME_ATTR: Opener = Opener {
-    lit: b"<function name=",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: probe_bare,
-};
+pub const OPENER_FUNCTION_NAME_ATTR: Opener = Opener::new(b"<function name=", probe_bare);

@@ -5,7 +5,6 @@
 
 use super::Rank;
 use super::{Action, Close, Opener, Probe, ProbeCx};
-use crate::formats::Place;
 
 /// The close of `<think>`; Granite 3.x's thinking layout
 /// `<think>…</think><response>…</response>` closes with the response's
@@ -102,68 +101,38 @@ fn open(len: usize, close: &'static [Close]) -> Probe {
 }
 
 /// `<think>` (Qwen3, QwQ, DeepSeek R1, GLM, MiniMax, Kimi K2-Thinking…).
-pub const THINK: Opener = Opener {
-    lit: b"<think>",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Reasoning,
-    also: &[],
-    probe: |_, _: &ProbeCx| open(7, THINK_CLOSE),
-};
+pub const THINK: Opener =
+    Opener::new(b"<think>", |_, _: &ProbeCx| open(7, THINK_CLOSE)).rank(Rank::Reasoning);
 
 /// `<thinking>` (prompted models imitating Claude-style tags).
-pub const THINKING: Opener = Opener {
-    lit: b"<thinking>",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Reasoning,
-    also: &[],
-    probe: |_, _: &ProbeCx| open(10, THINKING_CLOSE),
-};
+pub const THINKING: Opener =
+    Opener::new(b"<thinking>", |_, _: &ProbeCx| open(10, THINKING_CLOSE)).rank(Rank::Reasoning);
 
 /// `[THINK]` (Magistral and other Mistral reasoning models).
-pub const MISTRAL_THINK: Opener = Opener {
-    lit: b"[THINK]",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Reasoning,
-    also: &[],
-    probe: |_, _: &ProbeCx| open(7, MISTRAL_CLOSE),
-};
+pub const MISTRAL_THINK: Opener =
+    Opener::new(b"[THINK]", |_, _: &ProbeCx| open(7, MISTRAL_CLOSE)).rank(Rank::Reasoning);
 
 /// `<|START_THINKING|>` (Cohere Command R7B / Command A).
-pub const COHERE_THINKING: Opener = Opener {
-    lit: b"<|START_THINKING|>",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Reasoning,
-    also: &[],
-    probe: |_, _: &ProbeCx| open(18, COHERE_CLOSE),
-};
+pub const COHERE_THINKING: Opener = Opener::new(b"<|START_THINKING|>", |_, _: &ProbeCx| {
+    open(18, COHERE_CLOSE)
+})
+.rank(Rank::Reasoning);
 
 /// `<think:SUFFIX>` (Tencent Hunyuan, whose tags may carry a suffix, as
 /// its `<tool_calls:SUFFIX>` do): closed by `</think:SUFFIX>` or `</think>`.
-pub const SUFFIXED_THINK: Opener = Opener {
-    lit: b"<think:",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Reasoning,
-    also: &[],
-    probe: |input, cx: &ProbeCx| match super::shared::tag::suffixed_len(input, 6, cx.eof) {
-        Ok(len) => open(len, SUFFIXED_THINK_CLOSE),
-        Err(p) => p,
-    },
-};
+pub const SUFFIXED_THINK: Opener =
+    Opener::new(
+        b"<think:",
+        |input, cx: &ProbeCx| match super::shared::tag::suffixed_len(input, 6, cx.eof) {
+            Ok(len) => open(len, SUFFIXED_THINK_CLOSE),
+            Err(p) => p,
+        },
+    )
+    .rank(Rank::Reasoning);
 
 /// `<seed:think>` (ByteDance Seed-OSS).
-pub const SEED_THINK: Opener = Opener {
-    lit: b"<seed:think>",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Reasoning,
-    also: &[],
-    probe: |_, _: &ProbeCx| open(12, SEED_CLOSE),
-};
+pub const SEED_THINK: Opener =
+    Opener::new(b"<seed:think>", |_, _: &ProbeCx| open(12, SEED_CLOSE)).rank(Rank::Reasoning);
 
 const MM_CLOSE: &[Close] = &[Close {
     lit: b"</mm:think>",
@@ -171,14 +140,8 @@ const MM_CLOSE: &[Close] = &[Close {
 }];
 
 /// `<mm:think>` (MiniMax-M3).
-pub const MM_THINK: Opener = Opener {
-    lit: b"<mm:think>",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Reasoning,
-    also: &[],
-    probe: |_, _: &ProbeCx| open(10, MM_CLOSE),
-};
+pub const MM_THINK: Opener =
+    Opener::new(b"<mm:think>", |_, _: &ProbeCx| open(10, MM_CLOSE)).rank(Rank::Reasoning);
 
 /// What the start of a document says about reasoning the prompt may have
 /// opened ([`prompt_opened`]).

@@ -3,19 +3,29 @@
 //! (which bytes to look at at a line start, document-start probes, lead
 //! bytes). Nothing here names a format.
 
-use super::{markup, reasoning, turns, Action, Format, FormatId, Opener, Probe, ProbeCx, FORMATS};
+use super::{Action, Format, FormatId, Opener, Probe, ProbeCx, FORMATS, STRUCTURAL};
 use crate::config::Config;
 use crate::formats::Place;
 use crate::scan::{self, Prefix};
 use std::sync::OnceLock;
 
-/// Openers that belong to no format: always on, whatever `--format` says.
-static STRUCTURAL: &[&[Opener]] = &[
-    turns::OPENERS,
-    reasoning::OPENERS,
-    super::fenced::OPENERS,
-    markup::OPENERS,
-];
+impl FormatId {
+    /// The format named `name`: its id, or one of its other names (a model
+    /// name such as `qwen3`); ASCII case is ignored.
+    pub fn lookup(name: &str) -> Option<FormatId> {
+        by_name(name).map(|f| f.id)
+    }
+
+    /// The format whose id is exactly `id`.
+    pub fn from_id(id: &str) -> Option<FormatId> {
+        FORMATS.iter().find(|f| f.id == id).map(|f| f.id)
+    }
+
+    /// This format's descriptor.
+    pub fn format(self) -> &'static Format {
+        get(self)
+    }
+}
 
 /// The descriptor of `id`.
 pub fn get(id: FormatId) -> &'static Format {

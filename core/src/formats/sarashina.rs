@@ -1,7 +1,7 @@
 //! `sarashina`: SB Intuitions Sarashina, an optional `<|tool_calls|>` then a
 //! Python-literal list of dicts: `[{'name': 'f', 'arguments': {'q': 'x'}}]`.
 //!
-//! The body is read by the Python-literal parser of [`super::pythonic`]
+//! The body is read by the Python-literal parser of [`crate::formats::shared::python`]
 //! (single quotes, `True/False/None`, tuples); JSON bodies work too. After
 //! the marker the body is strong evidence. Without it, a line that starts
 //! with `[{'` is held back and is a call only when the whole value has the
@@ -10,32 +10,44 @@
 
 use super::shared::python::{body_text, skip_space_bounded, value_calls, Wrap, MAX_GAP};
 use super::shared::wrapped::LineValueScan;
-use super::{ids, FormatId, Rank, Values};
+use super::{ids, FormatId};
 use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
 use crate::call::Evidence;
-use crate::formats::Place;
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::SARASHINA,
-    families: "SB Intuitions Sarashina",
-    markers: &["<|tool_calls|>", "[{' at the start of a line"],
-    body: "Python-literal list of {'name', 'arguments'} dicts",
-    models: &[],
-    openers: &[OPENER, OPENER_BARE],
-    admitted_under: &[],
-    doc_start: None,
-    lead: None,
-    values: Values::Json,
-    render: Some(crate::render::Prompt {
-        models: "SB Intuitions Sarashina",
-        tools: crate::render::tools::generic,
-        tools_source: crate::render::Source::Generic,
-        result: crate::render::results::tool_response,
-        result_source: crate::render::Source::Generic,
-        call: crate::render::calls::sarashina,
-    }),
-};
+pub const FORMAT: Format = Format::new(
+    ids::SARASHINA,
+    "SB Intuitions Sarashina",
+    &["<|tool_calls|>", "[{' at the start of a line"],
+    "Python-literal list of {'name', 'arguments'} dicts",
+)
+.openers(&[OPENER, OPENER_BARE])
+.render(crate::render::Prompt {
+    models: "SB Intuitions Sarashina",
+    tools: crate::render::tools::generic,
+    tools_source: crate::render::Source::Generic,
+    result: crate::render::results::tool_response,
+    result_source: crate::render::Source::Generic,
+    call: write_calls,
+});
+
+/// `sarashina`: `<|tool_calls|>` and a Python-literal list of dicts.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::args;
+    use crate::render::text::{py_literal, py_str};
+
+    let items: Vec<String> = calls
+        .iter()
+        .map(|c| {
+            format!(
+                "{{'name': {}, 'arguments': {}}}",
+                py_str(&c.name, '\''),
+                py_literal(&args(c), '\'')
+            )
+        })
+        .collect();
+    format!("<|tool_calls|>[{}]", items.join(", "))
+}
 
 /// The closing token is optional; `<|/tool_calls|>` is accepted when present
 /// (not documented for Sarashina, so nothing depends on it).
@@ -95,14 +107,7 @@ impl BlockFormat for Sarashina {
 }
 
 /// `<|tool_calls|>`.
-pub const OPENER: Opener = Opener {
-    lit: b"<|tool_calls|>",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |_, _| WRAP.block(&MARKED),
-};
+pub const OPENER: Opener = Opener::new(b"<|tool_calls|>", |_, _| WRAP.block(&MARKED));
 
 fn probe_bare(input: &[u8], cx: &ProbeCx) -> Probe {
     let s = skip_space_bounded(input, 1);
@@ -129,11 +134,4 @@ fn probe_bare(input: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 /// `[{'` at the start of a line.
-pub const OPENER_BARE: Opener = Opener {
-    lit: b"[",
-    ci: false,
-    place: Place::LineStart,
-    rank: Rank::Normal,
-    also: &[],
-    probe: probe_bare,
-};
+pub const OPENER_BARE: Opener = Opener::new(b"[", probe_bare).line_start();

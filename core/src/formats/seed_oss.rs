@@ -19,16 +19,15 @@
 
 use super::shared::tag::UntilClose;
 use super::Model;
-use super::{ids, FormatId, Rank, Values};
+use super::{ids, FormatId, Values};
 use super::{Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
-use crate::formats::Place;
 use crate::scan;
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::SEED_OSS,
-    families: "ByteDance Seed-OSS",
-    markers: &[
+pub const FORMAT: Format = Format::new(
+    ids::SEED_OSS,
+    "ByteDance Seed-OSS",
+    &[
         "<seed:tool_call>",
         "<function=NAME>",
         "<parameter=KEY>",
@@ -36,25 +35,40 @@ pub const FORMAT: Format = Format {
         "</function>",
         "</seed:tool_call>",
     ],
-    body: "Qwen3-Coder-style XML function and parameters",
-    models: &[Model {
-        name: "seed-oss",
-        prompt: "",
-    }],
-    openers: &[OPENER, OPENER_STRAY_CLOSE],
-    admitted_under: &[],
-    doc_start: None,
-    lead: None,
-    values: Values::Text,
-    render: Some(crate::render::Prompt {
-        models: "ByteDance Seed-OSS",
-        tools: crate::render::tools::seed_oss,
-        tools_source: crate::render::Source::Template,
-        result: crate::render::results::seed_oss,
-        result_source: crate::render::Source::Template,
-        call: crate::render::calls::seed_oss,
-    }),
-};
+    "Qwen3-Coder-style XML function and parameters",
+)
+.models(&[Model {
+    name: "seed-oss",
+    prompt: "",
+}])
+.openers(&[OPENER, OPENER_STRAY_CLOSE])
+.values(Values::Text)
+.render(crate::render::Prompt {
+    models: "ByteDance Seed-OSS",
+    tools: crate::render::tools::seed_oss,
+    tools_source: crate::render::Source::Template,
+    result: crate::render::results::seed_oss,
+    result_source: crate::render::Source::Template,
+    call: write_calls,
+});
+
+/// `seed-oss`: the Qwen3-Coder shape inside `<seed:tool_call>`.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::each;
+    use crate::render::text::{guard_newlines, value_text};
+
+    each(calls, "\n", |_, c| {
+        let mut s = format!("<seed:tool_call>\n<function={}>\n", c.name);
+        for (k, v) in &c.arguments {
+            s.push_str(&format!(
+                "<parameter={k}>{}</parameter>\n",
+                guard_newlines(&value_text(v))
+            ));
+        }
+        s.push_str("</function>\n</seed:tool_call>");
+        s
+    })
+}
 
 const OPEN: &[u8] = b"<seed:tool_call>";
 const CLOSE: &[u8] = b"</seed:tool_call>";
@@ -139,21 +153,9 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 /// `<seed:tool_call>`.
-pub const OPENER: Opener = Opener {
-    lit: OPEN,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe,
-};
+pub const OPENER: Opener = Opener::new(OPEN, probe);
 
 /// A stray `</seed:tool_call>` is markup.
-pub const OPENER_STRAY_CLOSE: Opener = Opener {
-    lit: CLOSE,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |_, _| Probe::Match(Action::Markup { len: CLOSE.len() }),
-};
+pub const OPENER_STRAY_CLOSE: Opener = Opener::new(CLOSE, |_, _| {
+    Probe::Match(Action::Markup { len: CLOSE.len() })
+});

@@ -3,44 +3,58 @@
 //!
 //! A call is the function name, then one key/value element per argument;
 //! the shape of GLM's calls with other tokens, read by the same pair reader
-//! ([`crate::formats::glm4_moe::PairTags`]). Values are text: typed by the
+//! ([`crate::formats::shared::pairs::PairTags`]). Values are text: typed by the
 //! loose rule without a schema, by the schema with `--tools`. Tolerated as
-//! in [glm4-moe](crate::formats::glm4_moe): a missing value close, the
+//! by [the pair reader](crate::formats::shared::pairs): a missing value close, the
 //! call's close missing at the end of input; a stray `<|tool_call:end|>` is
 //! markup, and so is `<|tool_call:start|>` followed by no name.
 
-use super::glm4_moe::{markup_unless_more, name_after_token, Glm, PairTags};
-use super::{ids, Rank, Values};
+use super::shared::pairs::{markup_unless_more, name_after_token, PairTags, Pairs};
+use super::{ids, Values};
 use super::{Action, Format, Opener, Probe, ProbeCx};
-use crate::formats::Place;
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::SOLAR_OPEN,
-    families: "Upstage Solar Open 2",
-    markers: &[
+pub const FORMAT: Format = Format::new(
+    ids::SOLAR_OPEN,
+    "Upstage Solar Open 2",
+    &[
         "<|tool_call:start|>",
         "<|tool_arg:start|>",
         "<|tool_arg:value|>",
         "<|tool_arg:end|>",
         "<|tool_call:end|>",
     ],
-    body: "function name as text, then key/value elements",
-    models: &[],
-    openers: &[OPENER, OPENER_STRAY_CLOSE],
-    admitted_under: &[],
-    doc_start: None,
-    lead: None,
-    values: Values::Text,
-    render: Some(crate::render::Prompt {
-        models: "Upstage Solar Open 2",
-        tools: crate::render::tools::generic,
-        tools_source: crate::render::Source::Generic,
-        result: crate::render::results::tool_response,
-        result_source: crate::render::Source::Generic,
-        call: crate::render::calls::solar_open,
-    }),
-};
+    "function name as text, then key/value elements",
+)
+.openers(&[OPENER, OPENER_STRAY_CLOSE])
+.values(Values::Text)
+.render(crate::render::Prompt {
+    models: "Upstage Solar Open 2",
+    tools: crate::render::tools::generic,
+    tools_source: crate::render::Source::Generic,
+    result: crate::render::results::tool_response,
+    result_source: crate::render::Source::Generic,
+    call: write_calls,
+});
+
+/// `solar-open`: the name, then one key/value element per argument, values
+/// inline as GLM's.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::each;
+    use crate::render::text::value_text;
+
+    each(calls, "\n", |_, c| {
+        let mut s = format!("<|tool_call:start|>{}\n", c.name);
+        for (k, v) in &c.arguments {
+            s.push_str(&format!(
+                "<|tool_arg:start|>{k}<|tool_arg:value|>{}<|tool_arg:end|>\n",
+                value_text(v)
+            ));
+        }
+        s.push_str("<|tool_call:end|>");
+        s
+    })
+}
 
 const OPEN: &[u8] = b"<|tool_call:start|>";
 
@@ -57,17 +71,10 @@ pub const PAIR_TAGS: PairTags = PairTags {
 };
 
 /// The block format.
-pub static SOLAR_OPEN: Glm = Glm::new(&PAIR_TAGS);
+pub static SOLAR_OPEN: Pairs = Pairs::new(&PAIR_TAGS);
 
 /// `<|tool_call:start|>` then a name.
-pub const OPENER: Opener = Opener {
-    lit: OPEN,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: probe_opener,
-};
+pub const OPENER: Opener = Opener::new(OPEN, probe_opener);
 
 fn probe_opener(i: &[u8], cx: &ProbeCx) -> Probe {
     name_after_token(i, cx, OPEN.len(), &SOLAR_OPEN, |s| {
@@ -76,11 +83,6 @@ fn probe_opener(i: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 /// A stray `<|tool_call:end|>` is markup.
-pub const OPENER_STRAY_CLOSE: Opener = Opener {
-    lit: b"<|tool_call:end|>",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: |_, _| Probe::Match(Action::Markup { len: 17 }),
-};
+pub const OPENER_STRAY_CLOSE: Opener = Opener::new(b"<|tool_call:end|>", |_, _| {
+    Probe::Match(Action::Markup { len: 17 })
+});

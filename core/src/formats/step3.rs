@@ -15,18 +15,17 @@
 
 use super::shared::section::{self, CallOutcome, Tokens};
 use super::shared::until::UntilClose;
-use super::{ids, FormatId, Rank, Values};
+use super::{ids, FormatId, Values};
 use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
 use crate::call::{clean_name, ParsedCall};
-use crate::formats::Place;
 use crate::scan;
 use serde_json::Map;
 
 /// Catalog entry.
-pub const FORMAT: Format = Format {
-    id: ids::STEP3,
-    families: "StepFun Step-3",
-    markers: &[
+pub const FORMAT: Format = Format::new(
+    ids::STEP3,
+    "StepFun Step-3",
+    &[
         "<｜tool_calls_begin｜>",
         "<｜tool_call_begin｜>",
         "<｜tool_sep｜>",
@@ -35,22 +34,41 @@ pub const FORMAT: Format = Format {
         "<｜tool_call_end｜>",
         "<｜tool_calls_end｜>",
     ],
-    body: "steptml invoke with raw-text parameters",
-    models: &[],
-    openers: &[OPENER, OPENER_INVOKE],
-    admitted_under: &[],
-    doc_start: None,
-    lead: None,
-    values: Values::Text,
-    render: Some(crate::render::Prompt {
-        models: "StepFun Step-3",
-        tools: crate::render::tools::generic,
-        tools_source: crate::render::Source::Generic,
-        result: crate::render::results::tool_response,
-        result_source: crate::render::Source::Generic,
-        call: crate::render::calls::step3,
-    }),
-};
+    "steptml invoke with raw-text parameters",
+)
+.openers(&[OPENER, OPENER_INVOKE])
+.values(Values::Text)
+.render(crate::render::Prompt {
+    models: "StepFun Step-3",
+    tools: crate::render::tools::generic,
+    tools_source: crate::render::Source::Generic,
+    result: crate::render::results::tool_response,
+    result_source: crate::render::Source::Generic,
+    call: write_calls,
+});
+
+/// `step3`: steptml invokes inside the Step-3 call tokens.
+pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+    use crate::render::calls::each;
+    use crate::render::text::value_text;
+
+    let body = each(calls, "", |_, c| {
+        let mut s = format!(
+            "<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"{}\">",
+            c.name
+        );
+        for (k, v) in &c.arguments {
+            // inline: the reader keeps every byte between the tags
+            s.push_str(&format!(
+                "<steptml:parameter name=\"{k}\">{}</steptml:parameter>",
+                value_text(v)
+            ));
+        }
+        s.push_str("</steptml:invoke><｜tool_call_end｜>");
+        s
+    });
+    format!("<｜tool_calls_begin｜>{body}<｜tool_calls_end｜>")
+}
 
 const SECTION_BEGIN: &[u8] = "<｜tool_calls_begin｜>".as_bytes();
 const CALL_BEGIN: &[u8] = "<｜tool_call_begin｜>".as_bytes();
@@ -93,14 +111,7 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 /// Any Step-3 `<｜tool_…｜>` token.
-pub const OPENER: Opener = Opener {
-    lit: "<｜tool_".as_bytes(),
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe,
-};
+pub const OPENER: Opener = Opener::new("<｜tool_".as_bytes(), probe);
 
 fn probe_invoke(input: &[u8], cx: &ProbeCx) -> Probe {
     match input.get(INVOKE.len()) {
@@ -114,14 +125,7 @@ fn probe_invoke(input: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 /// A bare `<steptml:invoke name="…">` without the section tokens.
-pub const OPENER_INVOKE: Opener = Opener {
-    lit: INVOKE,
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Normal,
-    also: &[],
-    probe: probe_invoke,
-};
+pub const OPENER_INVOKE: Opener = Opener::new(INVOKE, probe_invoke);
 
 impl BlockFormat for Step3 {
     fn id(&self) -> FormatId {

@@ -20,7 +20,7 @@
 //! of a format's block), so the calls of the assistant's turns are read as
 //! in a single reply.
 
-use super::{Action, Opener, Place, Probe, ProbeCx, Rank};
+use super::{Action, Opener, Probe, ProbeCx, Rank};
 use crate::scan::{self, Prefix};
 
 /// Markers that end a turn or begin the next one, in every family this
@@ -330,7 +330,7 @@ fn probe_bracket(input: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 fn closer(input: &[u8], cx: &ProbeCx) -> Probe {
-    super::markup::probe_tokens(input, CLOSERS, cx)
+    super::shared::stray::probe_tokens(input, CLOSERS, cx)
 }
 
 /// The opening words of the tool sections chat templates write, when they
@@ -436,48 +436,24 @@ fn wait_or_not(may_continue: bool, cx: &ProbeCx) -> Probe {
 }
 
 /// Non-assistant turn headers and tool-definition blocks opened by `<`.
-pub const ANGLE_TURNS: Opener = Opener {
-    lit: b"<",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Early,
-    also: &[],
-    probe: probe_angle,
-};
+pub const ANGLE_TURNS: Opener = Opener::new(b"<", probe_angle).rank(Rank::Early);
 
 /// Mistral's `[INST]`, `[AVAILABLE_TOOLS]`, `[TOOL_RESULTS]`,
 /// `[SYSTEM_PROMPT]` and their closing tags.
-pub const BRACKET_TURNS: Opener = Opener {
-    lit: b"[",
-    ci: false,
-    place: Place::Anywhere,
-    rank: Rank::Early,
-    also: &[],
-    probe: probe_bracket,
-};
+pub const BRACKET_TURNS: Opener = Opener::new(b"[", probe_bracket).rank(Rank::Early);
 
 /// A `# Tools` heading followed by a chat template's sentence.
-pub const TOOLS_HEADING: Opener = Opener {
-    lit: b"#",
-    ci: false,
-    place: Place::LineStart,
-    rank: Rank::Early,
-    also: &[],
-    probe: probe_tools_heading,
-};
+pub const TOOLS_HEADING: Opener = Opener::new(b"#", probe_tools_heading)
+    .line_start()
+    .rank(Rank::Early);
 
 /// A template's tool-section opening words at the start of a document.
 /// The literal is the first byte of every [`PROMPT_STARTS`] entry's
 /// group; the probe compares the whole sentence.
 const fn prompt_start(first: &'static [u8]) -> Opener {
-    Opener {
-        lit: first,
-        ci: false,
-        place: Place::LineStart,
-        rank: Rank::Early,
-        also: &[],
-        probe: probe_prompt_start,
-    }
+    Opener::new(first, probe_prompt_start)
+        .line_start()
+        .rank(Rank::Early)
 }
 
 /// Its openers, in probe order.

@@ -11,10 +11,9 @@ use std::time::{Duration, Instant};
 
 use super::edits::Edit;
 use super::text::{
-    control_escape, curly_at, ident_len, is_ident_start, is_unicode_ellipsis, non_ascii_space,
-    skip_json_ws, Curly, Space,
+    control_escape, curly_at, fence_body_start, ident_len, is_ident_start, is_unicode_ellipsis,
+    non_ascii_space, skip_json_ws, Curly, Space,
 };
-use super::top::fence_body_start;
 use super::{Repair, RepairKind, RepairOptions, CODE_BUDGET, CODE_HOPELESS};
 
 /// Why the parser gave up, before line and column are computed.
@@ -67,6 +66,30 @@ struct Frame {
     /// An object that turned out to be a Python set (`{'a', 'b'}`): an
     /// array closed by `}`.
     set: bool,
+}
+
+/// The state of one [`Parser::value_inner`] walk, shared by its steps.
+struct Walk {
+    stack: Vec<Frame>,
+    /// Open objects and arrays on the stack (groups not counted).
+    objs: usize,
+    arrs: usize,
+    st: St,
+    pos: usize,
+    pending_comma: Option<usize>,
+    last_end: usize,
+    /// Where the last scalar began (a string followed by `:` in an array
+    /// is a key).
+    last_scalar: Option<usize>,
+    /// The `]` of an array that was the last member value of an object
+    /// (`"k": [1], [2]` continues it).
+    last_array_close: Option<usize>,
+}
+
+/// What a step of the walk says: go on, or the value ended at this offset.
+enum Flow {
+    Next,
+    Done(usize),
 }
 
 /// What the parser expects next.
@@ -344,510 +367,540 @@ impl<'a> Parser<'a> {
     }
 
     fn value_inner(&mut self, start: usize, end: usize) -> Result<usize, Fail> {
-        let b = self.b;
-        let mut stack: Vec<Frame> = Vec::new();
-        let (mut objs, mut arrs) = (0usize, 0usize);
-        let mut st = St::Value;
-        let mut pos = start;
-        let mut pending_comma: Option<usize> = None;
-        let mut last_end = start;
-        // Where the last scalar began (a string followed by `:` in an array
-        // is a key), and the `]` of an array that was the last member value
-        // of an object (`"k": [1], [2]` continues it).
-        let mut last_scalar: Option<usize> = None;
-        let mut last_array_close: Option<usize> = None;
-
+        let mut w = Walk {
+            stack: Vec::new(),
+            objs: 0,
+            arrs: 0,
+            st: St::Value,
+            pos: start,
+            pending_comma: None,
+            last_end: start,
+            last_scalar: None,
+            last_array_close: None,
+        };
         loop {
-            self.tick(pos)?;
-            self.in_container = !stack.is_empty();
-            pos = self.skip_ws(pos, end);
-            if pos >= end {
-                if stack.is_empty() {
-                    return Err(Fail::hopeless("no JSON value found", start.min(end)));
-                }
-                self.before_close(&mut stack, st, pending_comma, end);
-                let mut closers = String::with_capacity(stack.len());
-                for f in stack.iter().rev() {
-                    if f.paren {
-                        closers.push_str(self.close_paren(f, end, false));
-                    } else {
-                        closers.push(if f.obj { '}' } else { ']' });
-                    }
-                }
-                self.edit(end, end, closers);
-                self.note(RepairKind::MissingClose, end);
-                return Ok(end);
+            self.tick(w.pos)?;
+            self.in_container = !w.stack.is_empty();
+            w.pos = self.skip_ws(w.pos, end);
+            if w.pos >= end {
+                return self.walk_end(&mut w, start, end);
             }
-            let c = b[pos];
-
-            if c == b')' {
-                if stack.last().is_some_and(|f| f.paren) {
-                    self.before_close(&mut stack, st, pending_comma, pos);
-                    pending_comma = None;
-                    let Some(frame) = stack.pop() else {
-                        return Err(Fail::hopeless("internal: empty stack", pos));
-                    };
-                    self.close_paren(&frame, pos, true);
-                    pos += 1;
-                    last_end = pos;
-                    last_scalar = None;
-                    st = St::After;
-                    match stack.last_mut() {
-                        Some(parent) => parent.any = true,
-                        None => return Ok(pos),
-                    }
-                    continue;
+            let c = self.b[w.pos];
+            let flow = if c == b')' {
+                self.walk_paren(&mut w)?
+            } else if c == b'`' && !w.stack.is_empty() && self.b[w.pos..end].starts_with(b"```") {
+                // A closing code fence ends the document (`{"a": 1```).
+                return self.value_end_at(&mut w.stack, w.st, w.pending_comma, w.pos);
+            } else if c == b'}' || c == b']' {
+                // Closers are handled alike in every state.
+                self.walk_closer(&mut w, c, end)?
+            } else {
+                match w.st {
+                    St::Value => self.walk_value(&mut w, c, end)?,
+                    St::Key => self.walk_key(&mut w, c, end)?,
+                    St::Colon => self.walk_colon(&mut w, c, end)?,
+                    St::After => self.walk_after(&mut w, c, end)?,
                 }
-                if stack.is_empty() {
+            };
+            if let Flow::Done(at) = flow {
+                return Ok(at);
+            }
+        }
+    }
+
+    /// The input ended at `end`: closes what is open, or fails when nothing is.
+    fn walk_end(&mut self, w: &mut Walk, start: usize, end: usize) -> Result<usize, Fail> {
+        if w.stack.is_empty() {
+            return Err(Fail::hopeless("no JSON value found", start.min(end)));
+        }
+        self.before_close(&mut w.stack, w.st, w.pending_comma, end);
+        let mut closers = String::with_capacity(w.stack.len());
+        for f in w.stack.iter().rev() {
+            if f.paren {
+                closers.push_str(self.close_paren(f, end, false));
+            } else {
+                closers.push(if f.obj { '}' } else { ']' });
+            }
+        }
+        self.edit(end, end, closers);
+        self.note(RepairKind::MissingClose, end);
+        Ok(end)
+    }
+
+    /// A `)` at `w.pos`: closes a group, or is a stray closer.
+    fn walk_paren(&mut self, w: &mut Walk) -> Result<Flow, Fail> {
+        if w.stack.last().is_some_and(|f| f.paren) {
+            self.before_close(&mut w.stack, w.st, w.pending_comma, w.pos);
+            w.pending_comma = None;
+            let Some(frame) = w.stack.pop() else {
+                return Err(Fail::hopeless("internal: empty stack", w.pos));
+            };
+            self.close_paren(&frame, w.pos, true);
+            w.pos += 1;
+            w.last_end = w.pos;
+            w.last_scalar = None;
+            w.st = St::After;
+            match w.stack.last_mut() {
+                Some(parent) => parent.any = true,
+                None => return Ok(Flow::Done(w.pos)),
+            }
+            return Ok(Flow::Next);
+        }
+        if w.stack.is_empty() {
+            return Err(Fail::hopeless(
+                "unexpected ')' where a value was expected",
+                w.pos,
+            ));
+        }
+        self.delete(w.pos, w.pos + 1);
+        self.note(RepairKind::ExtraClose, w.pos);
+        w.pos += 1;
+        Ok(Flow::Next)
+    }
+
+    /// A `}` or `]` at `w.pos` (`c`), in any state.
+    fn walk_closer(&mut self, w: &mut Walk, c: u8, end: usize) -> Result<Flow, Fail> {
+        let want_obj = c == b'}';
+        let matches_top = w
+            .stack
+            .last()
+            .is_some_and(|f| f.obj == want_obj && !f.paren || f.set && want_obj);
+        let matches_below = matches_top || if want_obj { w.objs > 0 } else { w.arrs > 0 };
+        if !matches_below {
+            // Nothing to close: a stray closer. At the top level the
+            // caller deals with it.
+            if w.stack.is_empty() {
+                return Err(Fail::hopeless(
+                    format!("unexpected '{}' where a value was expected", c as char),
+                    w.pos,
+                ));
+            }
+            self.delete(w.pos, w.pos + 1);
+            self.note(RepairKind::ExtraClose, w.pos);
+            w.pos += 1;
+            return Ok(Flow::Next);
+        }
+        if matches_top
+            && want_obj
+            && w.stack.len() == 1
+            && w.st == St::After
+            && self.members_follow(w.pos + 1, end)
+        {
+            // `{"a": 1}, "b": 2}`: the object goes on after a
+            // brace written too early.
+            self.delete(w.pos, w.pos + 1);
+            self.note(RepairKind::ExtraClose, w.pos);
+            w.pos += 1;
+            return Ok(Flow::Next);
+        }
+        self.before_close(&mut w.stack, w.st, w.pending_comma, w.pos);
+        w.pending_comma = None;
+        let Some(frame) = w.stack.pop() else {
+            return Err(Fail::hopeless("internal: empty stack", w.pos));
+        };
+        if !frame.paren {
+            if frame.obj {
+                w.objs -= 1;
+            } else {
+                w.arrs -= 1;
+            }
+        }
+        w.last_array_close = None;
+        w.last_scalar = None;
+        if matches_top {
+            if frame.set && want_obj {
+                self.edit(w.pos, w.pos + 1, "]");
+            } else if !frame.obj && w.stack.last().is_some_and(|f| f.obj) {
+                w.last_array_close = Some(w.pos);
+            }
+            w.pos += 1;
+        } else if frame.paren {
+            let text = self.close_paren(&frame, w.pos, false);
+            self.edit(w.pos, w.pos, text);
+        } else {
+            // `{"a": [1}`: the array is closed before the brace.
+            self.edit(w.pos, w.pos, if frame.obj { "}" } else { "]" });
+            self.note(RepairKind::MissingClose, w.pos);
+        }
+        w.last_end = w.pos;
+        w.st = St::After;
+        match w.stack.last_mut() {
+            Some(parent) => parent.any = true,
+            None => return Ok(Flow::Done(w.pos)),
+        }
+        Ok(Flow::Next)
+    }
+
+    /// A value is expected: `c` at `w.pos` begins one (or is a comma, a stray token…).
+    fn walk_value(&mut self, w: &mut Walk, c: u8, end: usize) -> Result<Flow, Fail> {
+        let b = self.b;
+        let in_obj = w.stack.last().map(|f| f.obj);
+        if c == b',' {
+            match in_obj {
+                Some(false) => {
+                    // `[,1]` or `[1,,2]`
+                    self.delete(w.pos, w.pos + 1);
+                    self.note(RepairKind::TrailingComma, w.pos);
+                    w.pos += 1;
+                    return Ok(Flow::Next);
+                }
+                Some(true) => {
+                    // `{"a": , "b": 1}`: the member has no value.
+                    let filled = match w.stack.last_mut() {
+                        Some(f) => self.fill_or_drop_member(f, w.pos, true),
+                        None => false,
+                    };
+                    if filled {
+                        w.last_end = w.pos;
+                        w.st = St::After;
+                        return Ok(Flow::Next);
+                    }
+                    w.st = after_or_key(&w.stack);
+                    if w.st == St::Key {
+                        // The comma now follows `{`: superfluous.
+                        self.delete(w.pos, w.pos + 1);
+                        self.note(RepairKind::TrailingComma, w.pos);
+                        w.pos += 1;
+                    }
+                    return Ok(Flow::Next);
+                }
+                None => {
                     return Err(Fail::hopeless(
-                        "unexpected ')' where a value was expected",
-                        pos,
-                    ));
-                }
-                self.delete(pos, pos + 1);
-                self.note(RepairKind::ExtraClose, pos);
-                pos += 1;
-                continue;
-            }
-
-            // A closing code fence ends the document (`{"a": 1```).
-            if c == b'`' && !stack.is_empty() && b[pos..end].starts_with(b"```") {
-                return self.value_end_at(&mut stack, st, pending_comma, pos);
-            }
-
-            // Closers are handled alike in every state.
-            if c == b'}' || c == b']' {
-                let want_obj = c == b'}';
-                let matches_top = stack
-                    .last()
-                    .is_some_and(|f| f.obj == want_obj && !f.paren || f.set && want_obj);
-                let matches_below = matches_top || if want_obj { objs > 0 } else { arrs > 0 };
-                if !matches_below {
-                    // Nothing to close: a stray closer. At the top level the
-                    // caller deals with it.
-                    if stack.is_empty() {
-                        return Err(Fail::hopeless(
-                            format!("unexpected '{}' where a value was expected", c as char),
-                            pos,
-                        ));
-                    }
-                    self.delete(pos, pos + 1);
-                    self.note(RepairKind::ExtraClose, pos);
-                    pos += 1;
-                    continue;
-                }
-                if matches_top
-                    && want_obj
-                    && stack.len() == 1
-                    && st == St::After
-                    && self.members_follow(pos + 1, end)
-                {
-                    // `{"a": 1}, "b": 2}`: the object goes on after a
-                    // brace written too early.
-                    self.delete(pos, pos + 1);
-                    self.note(RepairKind::ExtraClose, pos);
-                    pos += 1;
-                    continue;
-                }
-                self.before_close(&mut stack, st, pending_comma, pos);
-                pending_comma = None;
-                let Some(frame) = stack.pop() else {
-                    return Err(Fail::hopeless("internal: empty stack", pos));
-                };
-                if !frame.paren {
-                    if frame.obj {
-                        objs -= 1;
-                    } else {
-                        arrs -= 1;
-                    }
-                }
-                last_array_close = None;
-                last_scalar = None;
-                if matches_top {
-                    if frame.set && want_obj {
-                        self.edit(pos, pos + 1, "]");
-                    } else if !frame.obj && stack.last().is_some_and(|f| f.obj) {
-                        last_array_close = Some(pos);
-                    }
-                    pos += 1;
-                } else if frame.paren {
-                    let text = self.close_paren(&frame, pos, false);
-                    self.edit(pos, pos, text);
-                } else {
-                    // `{"a": [1}`: the array is closed before the brace.
-                    self.edit(pos, pos, if frame.obj { "}" } else { "]" });
-                    self.note(RepairKind::MissingClose, pos);
-                }
-                last_end = pos;
-                st = St::After;
-                match stack.last_mut() {
-                    Some(parent) => parent.any = true,
-                    None => return Ok(pos),
-                }
-                continue;
-            }
-
-            match st {
-                St::Value => {
-                    let in_obj = stack.last().map(|f| f.obj);
-                    if c == b',' {
-                        match in_obj {
-                            Some(false) => {
-                                // `[,1]` or `[1,,2]`
-                                self.delete(pos, pos + 1);
-                                self.note(RepairKind::TrailingComma, pos);
-                                pos += 1;
-                                continue;
-                            }
-                            Some(true) => {
-                                // `{"a": , "b": 1}`: the member has no value.
-                                let filled = match stack.last_mut() {
-                                    Some(f) => self.fill_or_drop_member(f, pos, true),
-                                    None => false,
-                                };
-                                if filled {
-                                    last_end = pos;
-                                    st = St::After;
-                                    continue;
-                                }
-                                st = after_or_key(&stack);
-                                if st == St::Key {
-                                    // The comma now follows `{`: superfluous.
-                                    self.delete(pos, pos + 1);
-                                    self.note(RepairKind::TrailingComma, pos);
-                                    pos += 1;
-                                }
-                                continue;
-                            }
-                            None => {
-                                return Err(Fail::hopeless(
-                                    "unexpected ',' where a value was expected",
-                                    pos,
-                                ));
-                            }
-                        }
-                    }
-                    if let Some(dots) = self.ellipsis_len(pos, end) {
-                        if in_obj.is_none() {
-                            return Err(Fail::hopeless("an ellipsis is not a JSON value", pos));
-                        }
-                        self.delete(pos, pos + dots);
-                        self.note(RepairKind::Ellipsis, pos);
-                        if in_obj == Some(false) {
-                            if let Some(p) = pending_comma.take() {
-                                // `[1, 2, ...]`: drop the comma before it too.
-                                self.delete(p, p + 1);
-                                st = St::After;
-                            } else {
-                                // `[..., 3]`: drop the comma after it.
-                                let k = skip_json_ws(b, pos + dots, end);
-                                if k < end && b[k] == b',' {
-                                    self.delete(k, k + 1);
-                                    pos = k + 1;
-                                    continue;
-                                }
-                            }
-                        }
-                        pos += dots;
-                        continue;
-                    }
-                    // A value starts here: a pending comma in an array is now
-                    // a real separator.
-                    pending_comma = None;
-                    let ctx = match in_obj {
-                        Some(true) => Ctx::ObjValue,
-                        Some(false) => Ctx::ArrValue,
-                        None => Ctx::Top,
-                    };
-                    self.in_group = stack.last().is_some_and(|f| f.paren);
-                    // `(1, 2)`, or with unquoted text allowed a call
-                    // wrapping a value: `NumberLong("2")`, `callback(…)`
-                    let group = if c == b'(' {
-                        Some(pos)
-                    } else if self.unquoted_strings && is_ident_start(c) {
-                        call_paren(b, pos, end)
-                    } else {
-                        None
-                    };
-                    if c == b'{' || c == b'[' || group.is_some() {
-                        let obj = c == b'{';
-                        let depth = stack.len() + 1;
-                        if depth > self.max_depth && self.too_deep_at.is_none() {
-                            self.too_deep_at = Some(pos);
-                        }
-                        let open = group.unwrap_or(pos);
-                        stack.push(Frame {
-                            obj,
-                            del_start: open + 1,
-                            cp: self.checkpoint(),
-                            key_at: open + 1,
-                            any: false,
-                            paren: group.is_some(),
-                            name_at: pos,
-                            open,
-                            multi: false,
-                            set: false,
-                        });
-                        if obj {
-                            objs += 1;
-                            st = St::Key;
-                        } else {
-                            if group.is_none() {
-                                arrs += 1;
-                            }
-                            st = St::Value;
-                        }
-                        pos = open + 1;
-                        continue;
-                    }
-                    last_array_close = None;
-                    match self.scalar(pos, end, ctx)? {
-                        Some(after) => {
-                            last_scalar = Some(pos);
-                            pos = after;
-                            last_end = after;
-                            st = St::After;
-                            match stack.last_mut() {
-                                Some(f) => f.any = true,
-                                None => return Ok(after),
-                            }
-                        }
-                        None => {
-                            // Nothing usable before the end (a lone `-`):
-                            // drop the slot with its comma.
-                            match stack.last_mut() {
-                                Some(f) if f.obj => self.drop_member(f, end),
-                                Some(f) => {
-                                    self.rollback(f.cp);
-                                    self.delete(f.del_start, end);
-                                    self.note(
-                                        if matches!(c, b'"' | b'\'') {
-                                            RepairKind::TruncatedString
-                                        } else {
-                                            RepairKind::TruncatedNumber
-                                        },
-                                        pos,
-                                    );
-                                    f.cp = self.checkpoint();
-                                }
-                                None => {}
-                            }
-                            st = St::After;
-                            pos = end;
-                        }
-                    }
-                }
-                St::Key => {
-                    if let (b'[', Some(q), Some(_)) = (c, last_array_close, pending_comma) {
-                        // `{"k": [1], [2]}`: the array goes on
-                        self.delete(q, q + 1);
-                        self.delete(pos, pos + 1);
-                        self.note(RepairKind::ExtraClose, q);
-                        // the comma now separates elements of the one array:
-                        // still pending, so it goes if no element follows
-                        last_array_close = None;
-                        arrs += 1;
-                        stack.push(Frame {
-                            obj: false,
-                            del_start: pos + 1,
-                            cp: self.checkpoint(),
-                            key_at: pos + 1,
-                            any: true,
-                            paren: false,
-                            name_at: q,
-                            open: q,
-                            multi: true,
-                            set: false,
-                        });
-                        st = St::Value;
-                        pos += 1;
-                        continue;
-                    }
-                    if c == b'{' && self.object_in_array(&stack) {
-                        // `[{"i": 1, {"i": 2}]`, `[{{]`: the object was
-                        // never closed; the brace starts the next element.
-                        stack.pop();
-                        objs -= 1;
-                        match pending_comma.take() {
-                            Some(p) => self.edit(p, p, "}"),
-                            None => self.edit(pos, pos, "},"),
-                        }
-                        self.note(RepairKind::MissingClose, pos);
-                        if let Some(parent) = stack.last_mut() {
-                            parent.any = true;
-                        }
-                        st = St::Value;
-                        continue;
-                    }
-                    if c == b',' {
-                        // `{,` or `{"a": 1,,`
-                        self.delete(pos, pos + 1);
-                        self.note(RepairKind::TrailingComma, pos);
-                        pos += 1;
-                        continue;
-                    }
-                    if let Some(dots) = self.ellipsis_len(pos, end) {
-                        self.delete(pos, pos + dots);
-                        self.note(RepairKind::Ellipsis, pos);
-                        if let Some(p) = pending_comma.take() {
-                            self.delete(p, p + 1);
-                            st = St::After;
-                        }
-                        pos += dots;
-                        continue;
-                    }
-                    pending_comma = None;
-                    if let Some(f) = stack.last_mut() {
-                        f.key_at = pos;
-                    }
-                    pos = self.key(pos, end)?;
-                    st = St::Colon;
-                }
-                St::Colon => {
-                    if c == b':' {
-                        pos += 1;
-                        st = St::Value;
-                    } else if c == b',' && self.set_follows(&stack, pos, end) {
-                        // `{'a', 'b'}`: a Python set, an array
-                        if let Some(f) = stack.last_mut() {
-                            f.obj = false;
-                            f.set = true;
-                            f.any = true;
-                            self.edit(f.open, f.open + 1, "[");
-                            self.note(RepairKind::PythonSet, f.open);
-                        }
-                        objs -= 1;
-                        arrs += 1;
-                        st = St::After;
-                    } else if c == b',' {
-                        // `{"a", "b": 1}`: a key without a value.
-                        let filled = match stack.last_mut() {
-                            Some(f) => self.fill_or_drop_member(f, pos, false),
-                            None => false,
-                        };
-                        if filled {
-                            last_end = pos;
-                            st = St::After;
-                            continue;
-                        }
-                        st = after_or_key(&stack);
-                        if st == St::Key {
-                            self.delete(pos, pos + 1);
-                            self.note(RepairKind::TrailingComma, pos);
-                            pos += 1;
-                        }
-                    } else if self.starts_value(pos, end) {
-                        self.edit(pos, pos, ":");
-                        self.note(RepairKind::MissingColon, pos);
-                        st = St::Value;
-                    } else {
-                        return Err(Fail::hopeless(
-                            format!(
-                                "expected ':' after an object key, found {}",
-                                describe(b, pos, end)
-                            ),
-                            pos,
-                        ));
-                    }
-                }
-                St::After => {
-                    if c == b'{' && self.object_in_array(&stack) {
-                        // `[{"i": 1 {"i": 2}]`
-                        stack.pop();
-                        objs -= 1;
-                        self.edit(last_end, last_end, "},");
-                        self.note(RepairKind::MissingClose, last_end);
-                        st = St::Value;
-                        continue;
-                    }
-                    if let Some(last_scalar) = last_scalar.filter(|&s| {
-                        c == b':'
-                            && matches!(b[s], b'"' | b'\'')
-                            && stack.last().is_some_and(|f| !f.obj && !f.paren)
-                    }) {
-                        // `["key": "value"]`: the element is a key, and an
-                        // object was meant around the member
-                        self.edit(last_scalar, last_scalar, "{");
-                        self.note(RepairKind::MissingOpen, last_scalar);
-                        objs += 1;
-                        stack.push(Frame {
-                            obj: true,
-                            del_start: last_scalar,
-                            cp: self.checkpoint(),
-                            key_at: last_scalar,
-                            any: false,
-                            paren: false,
-                            name_at: last_scalar,
-                            open: last_scalar,
-                            multi: false,
-                            set: false,
-                        });
-                        st = St::Value;
-                        pos += 1;
-                        continue;
-                    }
-                    let Some(top) = stack.last_mut() else {
-                        return Ok(last_end);
-                    };
-                    if c == b',' {
-                        top.del_start = pos;
-                        top.cp = Checkpoint {
-                            edits: self.edits.len(),
-                            repairs: self.repairs.len(),
-                        };
-                        top.key_at = pos + 1;
-                        top.multi = true;
-                        pending_comma = Some(pos);
-                        st = if top.obj { St::Key } else { St::Value };
-                        pos += 1;
-                        continue;
-                    }
-                    if let Some(dots) = self.ellipsis_len(pos, end) {
-                        // `[1, 2 ...]`
-                        self.delete(pos, pos + dots);
-                        self.note(RepairKind::Ellipsis, pos);
-                        pos += dots;
-                        continue;
-                    }
-                    let obj = top.obj;
-                    if obj && !top.paren && !top.set {
-                        if let Some(brace) = self.words_before_brace(pos, end) {
-                            // `{"b": "x" note}`: words after the last value
-                            self.delete(last_end, brace);
-                            self.note(RepairKind::StrayText, pos);
-                            pos = brace;
-                            continue;
-                        }
-                    }
-                    let next_ok = if obj {
-                        self.starts_key(pos, end)
-                    } else {
-                        self.starts_value(pos, end)
-                    };
-                    if next_ok {
-                        // `{"a": 1 "b": 2}`: insert the comma after the value.
-                        top.del_start = last_end;
-                        top.cp = Checkpoint {
-                            edits: self.edits.len(),
-                            repairs: self.repairs.len(),
-                        };
-                        top.key_at = pos;
-                        self.edit(last_end, last_end, ",");
-                        self.note(RepairKind::MissingComma, last_end);
-                        st = if obj { St::Key } else { St::Value };
-                        continue;
-                    }
-                    return Err(Fail::hopeless(
-                        format!(
-                            "expected ',' or '{}' after a value, found {}",
-                            if obj { '}' } else { ']' },
-                            describe(b, pos, end)
-                        ),
-                        pos,
+                        "unexpected ',' where a value was expected",
+                        w.pos,
                     ));
                 }
             }
         }
+        if let Some(dots) = self.ellipsis_len(w.pos, end) {
+            if in_obj.is_none() {
+                return Err(Fail::hopeless("an ellipsis is not a JSON value", w.pos));
+            }
+            self.delete(w.pos, w.pos + dots);
+            self.note(RepairKind::Ellipsis, w.pos);
+            if in_obj == Some(false) {
+                if let Some(p) = w.pending_comma.take() {
+                    // `[1, 2, ...]`: drop the comma before it too.
+                    self.delete(p, p + 1);
+                    w.st = St::After;
+                } else {
+                    // `[..., 3]`: drop the comma after it.
+                    let k = skip_json_ws(b, w.pos + dots, end);
+                    if k < end && b[k] == b',' {
+                        self.delete(k, k + 1);
+                        w.pos = k + 1;
+                        return Ok(Flow::Next);
+                    }
+                }
+            }
+            w.pos += dots;
+            return Ok(Flow::Next);
+        }
+        // A value starts here: a pending comma in an array is now
+        // a real separator.
+        w.pending_comma = None;
+        let ctx = match in_obj {
+            Some(true) => Ctx::ObjValue,
+            Some(false) => Ctx::ArrValue,
+            None => Ctx::Top,
+        };
+        self.in_group = w.stack.last().is_some_and(|f| f.paren);
+        // `(1, 2)`, or with unquoted text allowed a call
+        // wrapping a value: `NumberLong("2")`, `callback(…)`
+        let group = if c == b'(' {
+            Some(w.pos)
+        } else if self.unquoted_strings && is_ident_start(c) {
+            call_paren(b, w.pos, end)
+        } else {
+            None
+        };
+        if c == b'{' || c == b'[' || group.is_some() {
+            let obj = c == b'{';
+            let depth = w.stack.len() + 1;
+            if depth > self.max_depth && self.too_deep_at.is_none() {
+                self.too_deep_at = Some(w.pos);
+            }
+            let open = group.unwrap_or(w.pos);
+            w.stack.push(Frame {
+                obj,
+                del_start: open + 1,
+                cp: self.checkpoint(),
+                key_at: open + 1,
+                any: false,
+                paren: group.is_some(),
+                name_at: w.pos,
+                open,
+                multi: false,
+                set: false,
+            });
+            if obj {
+                w.objs += 1;
+                w.st = St::Key;
+            } else {
+                if group.is_none() {
+                    w.arrs += 1;
+                }
+                w.st = St::Value;
+            }
+            w.pos = open + 1;
+            return Ok(Flow::Next);
+        }
+        w.last_array_close = None;
+        match self.scalar(w.pos, end, ctx)? {
+            Some(after) => {
+                w.last_scalar = Some(w.pos);
+                w.pos = after;
+                w.last_end = after;
+                w.st = St::After;
+                match w.stack.last_mut() {
+                    Some(f) => f.any = true,
+                    None => return Ok(Flow::Done(after)),
+                }
+            }
+            None => {
+                // Nothing usable before the end (a lone `-`):
+                // drop the slot with its comma.
+                match w.stack.last_mut() {
+                    Some(f) if f.obj => self.drop_member(f, end),
+                    Some(f) => {
+                        self.rollback(f.cp);
+                        self.delete(f.del_start, end);
+                        self.note(
+                            if matches!(c, b'"' | b'\'') {
+                                RepairKind::TruncatedString
+                            } else {
+                                RepairKind::TruncatedNumber
+                            },
+                            w.pos,
+                        );
+                        f.cp = self.checkpoint();
+                    }
+                    None => {}
+                }
+                w.st = St::After;
+                w.pos = end;
+            }
+        }
+        Ok(Flow::Next)
+    }
+
+    /// A key or `}` is expected (after `{` or a comma in an object).
+    fn walk_key(&mut self, w: &mut Walk, c: u8, end: usize) -> Result<Flow, Fail> {
+        if let (b'[', Some(q), Some(_)) = (c, w.last_array_close, w.pending_comma) {
+            // `{"k": [1], [2]}`: the array goes on
+            self.delete(q, q + 1);
+            self.delete(w.pos, w.pos + 1);
+            self.note(RepairKind::ExtraClose, q);
+            // the comma now separates elements of the one array:
+            // still pending, so it goes if no element follows
+            w.last_array_close = None;
+            w.arrs += 1;
+            w.stack.push(Frame {
+                obj: false,
+                del_start: w.pos + 1,
+                cp: self.checkpoint(),
+                key_at: w.pos + 1,
+                any: true,
+                paren: false,
+                name_at: q,
+                open: q,
+                multi: true,
+                set: false,
+            });
+            w.st = St::Value;
+            w.pos += 1;
+            return Ok(Flow::Next);
+        }
+        if c == b'{' && self.object_in_array(&w.stack) {
+            // `[{"i": 1, {"i": 2}]`, `[{{]`: the object was
+            // never closed; the brace starts the next element.
+            w.stack.pop();
+            w.objs -= 1;
+            match w.pending_comma.take() {
+                Some(p) => self.edit(p, p, "}"),
+                None => self.edit(w.pos, w.pos, "},"),
+            }
+            self.note(RepairKind::MissingClose, w.pos);
+            if let Some(parent) = w.stack.last_mut() {
+                parent.any = true;
+            }
+            w.st = St::Value;
+            return Ok(Flow::Next);
+        }
+        if c == b',' {
+            // `{,` or `{"a": 1,,`
+            self.delete(w.pos, w.pos + 1);
+            self.note(RepairKind::TrailingComma, w.pos);
+            w.pos += 1;
+            return Ok(Flow::Next);
+        }
+        if let Some(dots) = self.ellipsis_len(w.pos, end) {
+            self.delete(w.pos, w.pos + dots);
+            self.note(RepairKind::Ellipsis, w.pos);
+            if let Some(p) = w.pending_comma.take() {
+                self.delete(p, p + 1);
+                w.st = St::After;
+            }
+            w.pos += dots;
+            return Ok(Flow::Next);
+        }
+        w.pending_comma = None;
+        if let Some(f) = w.stack.last_mut() {
+            f.key_at = w.pos;
+        }
+        w.pos = self.key(w.pos, end)?;
+        w.st = St::Colon;
+        Ok(Flow::Next)
+    }
+
+    /// The `:` after a key is expected.
+    fn walk_colon(&mut self, w: &mut Walk, c: u8, end: usize) -> Result<Flow, Fail> {
+        let b = self.b;
+        if c == b':' {
+            w.pos += 1;
+            w.st = St::Value;
+        } else if c == b',' && self.set_follows(&w.stack, w.pos, end) {
+            // `{'a', 'b'}`: a Python set, an array
+            if let Some(f) = w.stack.last_mut() {
+                f.obj = false;
+                f.set = true;
+                f.any = true;
+                self.edit(f.open, f.open + 1, "[");
+                self.note(RepairKind::PythonSet, f.open);
+            }
+            w.objs -= 1;
+            w.arrs += 1;
+            w.st = St::After;
+        } else if c == b',' {
+            // `{"a", "b": 1}`: a key without a value.
+            let filled = match w.stack.last_mut() {
+                Some(f) => self.fill_or_drop_member(f, w.pos, false),
+                None => false,
+            };
+            if filled {
+                w.last_end = w.pos;
+                w.st = St::After;
+                return Ok(Flow::Next);
+            }
+            w.st = after_or_key(&w.stack);
+            if w.st == St::Key {
+                self.delete(w.pos, w.pos + 1);
+                self.note(RepairKind::TrailingComma, w.pos);
+                w.pos += 1;
+            }
+        } else if self.starts_value(w.pos, end) {
+            self.edit(w.pos, w.pos, ":");
+            self.note(RepairKind::MissingColon, w.pos);
+            w.st = St::Value;
+        } else {
+            return Err(Fail::hopeless(
+                format!(
+                    "expected ':' after an object key, found {}",
+                    describe(b, w.pos, end)
+                ),
+                w.pos,
+            ));
+        }
+        Ok(Flow::Next)
+    }
+
+    /// A value has ended: a comma, a closer or what stands for them is expected.
+    fn walk_after(&mut self, w: &mut Walk, c: u8, end: usize) -> Result<Flow, Fail> {
+        let b = self.b;
+        if c == b'{' && self.object_in_array(&w.stack) {
+            // `[{"i": 1 {"i": 2}]`
+            w.stack.pop();
+            w.objs -= 1;
+            self.edit(w.last_end, w.last_end, "},");
+            self.note(RepairKind::MissingClose, w.last_end);
+            w.st = St::Value;
+            return Ok(Flow::Next);
+        }
+        if let Some(key) = w.last_scalar.filter(|&s| {
+            c == b':'
+                && matches!(b[s], b'"' | b'\'')
+                && w.stack.last().is_some_and(|f| !f.obj && !f.paren)
+        }) {
+            // `["key": "value"]`: the element is a key, and an
+            // object was meant around the member
+            self.edit(key, key, "{");
+            self.note(RepairKind::MissingOpen, key);
+            w.objs += 1;
+            w.stack.push(Frame {
+                obj: true,
+                del_start: key,
+                cp: self.checkpoint(),
+                key_at: key,
+                any: false,
+                paren: false,
+                name_at: key,
+                open: key,
+                multi: false,
+                set: false,
+            });
+            w.st = St::Value;
+            w.pos += 1;
+            return Ok(Flow::Next);
+        }
+        let Some(top) = w.stack.last_mut() else {
+            return Ok(Flow::Done(w.last_end));
+        };
+        if c == b',' {
+            top.del_start = w.pos;
+            top.cp = Checkpoint {
+                edits: self.edits.len(),
+                repairs: self.repairs.len(),
+            };
+            top.key_at = w.pos + 1;
+            top.multi = true;
+            w.pending_comma = Some(w.pos);
+            w.st = if top.obj { St::Key } else { St::Value };
+            w.pos += 1;
+            return Ok(Flow::Next);
+        }
+        if let Some(dots) = self.ellipsis_len(w.pos, end) {
+            // `[1, 2 ...]`
+            self.delete(w.pos, w.pos + dots);
+            self.note(RepairKind::Ellipsis, w.pos);
+            w.pos += dots;
+            return Ok(Flow::Next);
+        }
+        let obj = top.obj;
+        if obj && !top.paren && !top.set {
+            if let Some(brace) = self.words_before_brace(w.pos, end) {
+                // `{"b": "x" note}`: words after the last value
+                self.delete(w.last_end, brace);
+                self.note(RepairKind::StrayText, w.pos);
+                w.pos = brace;
+                return Ok(Flow::Next);
+            }
+        }
+        let next_ok = if obj {
+            self.starts_key(w.pos, end)
+        } else {
+            self.starts_value(w.pos, end)
+        };
+        if next_ok {
+            // `{"a": 1 "b": 2}`: insert the comma after the value.
+            top.del_start = w.last_end;
+            top.cp = Checkpoint {
+                edits: self.edits.len(),
+                repairs: self.repairs.len(),
+            };
+            top.key_at = w.pos;
+            self.edit(w.last_end, w.last_end, ",");
+            self.note(RepairKind::MissingComma, w.last_end);
+            w.st = if obj { St::Key } else { St::Value };
+            return Ok(Flow::Next);
+        }
+        Err(Fail::hopeless(
+            format!(
+                "expected ',' or '{}' after a value, found {}",
+                if obj { '}' } else { ']' },
+                describe(b, w.pos, end)
+            ),
+            w.pos,
+        ))
     }
 
     /// Closes the group `f` at `at`: `(`/`name(` becomes `[` and the `)` at

@@ -15,6 +15,26 @@ pub(crate) fn line_column(input: &str, offset: usize) -> (usize, usize) {
     (line, column)
 }
 
+/// Skips the info string of a code fence (```` ```json ````) and the end of
+/// its line.
+pub(crate) fn fence_body_start(b: &[u8], mut i: usize, len: usize) -> usize {
+    while i < len
+        && (b[i].is_ascii_alphanumeric() || matches!(b[i], b'_' | b'+' | b'-' | b'.' | b'`'))
+    {
+        i += 1;
+    }
+    while i < len && matches!(b[i], b' ' | b'\t') {
+        i += 1;
+    }
+    if i < len && b[i] == b'\r' {
+        i += 1;
+    }
+    if i < len && b[i] == b'\n' {
+        i += 1;
+    }
+    i
+}
+
 /// JSON whitespace.
 #[inline]
 pub(crate) fn is_json_ws(b: u8) -> bool {

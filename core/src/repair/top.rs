@@ -4,7 +4,7 @@
 
 use super::edits;
 use super::parser::{Fail, Parser};
-use super::text::{skip_json_ws, starts_with_ci};
+use super::text::{fence_body_start, skip_json_ws, starts_with_ci};
 use super::{is_valid_json, Repair, RepairError, RepairKind, RepairOptions, CODE_HOPELESS};
 
 /// How many candidate positions prose extraction tries before giving up.
@@ -248,26 +248,6 @@ fn direct_scalar_start(b: &[u8], pos: usize, len: usize) -> bool {
         || (c == b'/' && pos + 1 < len && !matches!(b[pos + 1], b'/' | b'*'))
         || (c == b'`' && !(pos + 1 < len && b[pos + 1] == b'`'))
         || super::text::curly_at(b, pos, len).is_some()
-}
-
-/// Skips the info string of a code fence (```` ```json ````) and the end of
-/// its line.
-pub(crate) fn fence_body_start(b: &[u8], mut i: usize, len: usize) -> usize {
-    while i < len
-        && (b[i].is_ascii_alphanumeric() || matches!(b[i], b'_' | b'+' | b'-' | b'.' | b'`'))
-    {
-        i += 1;
-    }
-    while i < len && matches!(b[i], b' ' | b'\t') {
-        i += 1;
-    }
-    if i < len && b[i] == b'\r' {
-        i += 1;
-    }
-    if i < len && b[i] == b'\n' {
-        i += 1;
-    }
-    i
 }
 
 /// Parses one top-level value at `start` and any values after it: objects

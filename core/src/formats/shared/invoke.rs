@@ -2,6 +2,7 @@
 //! children (MiniMax-M2) or parameters named by their tags, each tag
 //! possibly behind MiniMax-M3's namespace token `]<]minimax[>[`.
 
+use super::json::json_body;
 use crate::call::{strip_value_framing, ParsedCall};
 use crate::formats::{BlockEnd, BlockResult, FormatId, ParseCx};
 use crate::scan::{self, Prefix};
@@ -329,24 +330,6 @@ fn nested(
         Value::Object(m)
     };
     Some((v, end))
-}
-
-/// A valid JSON object starting after blanks at `from`, and where the
-/// blanks after it end.
-pub(crate) fn json_body(b: &[u8], from: usize) -> Option<(Map<String, Value>, usize)> {
-    use crate::scan::balance::{End, JsonEnd};
-    let s = scan::skip_space(b, from);
-    if b.get(s) != Some(&b'{') {
-        return None;
-    }
-    let End::At(k) = JsonEnd::new().scan(&b[s..]) else {
-        return None;
-    };
-    let text = crate::scan::lossy(&b[s..s + k]);
-    match serde_json::from_str(&text) {
-        Ok(Value::Object(m)) => Some((m, scan::skip_space(b, s + k))),
-        _ => None,
-    }
 }
 
 /// Finds, for increasing positions, the next tag that starts a parameter

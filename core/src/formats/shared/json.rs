@@ -557,3 +557,23 @@ pub fn json_block(
     split_array_ends(&mut r, block, from + lead);
     r
 }
+
+/// A valid JSON object starting after blanks at `from`, and where the
+/// blanks after it end.
+pub fn json_body(
+    b: &[u8],
+    from: usize,
+) -> Option<(serde_json::Map<String, serde_json::Value>, usize)> {
+    let s = scan::skip_space(b, from);
+    if b.get(s) != Some(&b'{') {
+        return None;
+    }
+    let End::At(k) = JsonEnd::new().scan(&b[s..]) else {
+        return None;
+    };
+    let text = crate::scan::lossy(&b[s..s + k]);
+    match serde_json::from_str(&text) {
+        Ok(serde_json::Value::Object(m)) => Some((m, scan::skip_space(b, s + k))),
+        _ => None,
+    }
+}

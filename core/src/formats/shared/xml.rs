@@ -43,7 +43,7 @@ pub fn parse_function(block: &[u8], format: FormatId, cx: &ParseCx) -> BlockResu
     }
     // a JSON object instead of parameters (`<function=f>{"q": 1}</function>`)
     if let (true, Some(tag)) = (args.is_empty(), end) {
-        if let Some((m, after)) = super::invoke::json_body(&block[body..], 0) {
+        if let Some((m, after)) = super::json::json_body(&block[body..], 0) {
             if after == tag.at() {
                 args = m;
                 stray = None;
