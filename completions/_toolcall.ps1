@@ -198,7 +198,7 @@ Register-ArgumentCompleter -Native -CommandName 'toolcall' -ScriptBlock {
             [CompletionResult]::new('--max-input', '--max-input', [CompletionResultType]::ParameterName, 'Largest input read, in bytes [default: 256 MiB]')
             [CompletionResult]::new('--lines', '--lines', [CompletionResultType]::ParameterName, 'Treat every input line as its own document')
             [CompletionResult]::new('--report', '--report', [CompletionResultType]::ParameterName, 'Write a `repair` record per document instead of the JSON')
-            [CompletionResult]::new('--text-as-string', '--text-as-string', [CompletionResultType]::ParameterName, 'Read a document that holds no JSON at all (`not json at all`) as one string, `"not json at all"`')
+            [CompletionResult]::new('--text-as-string', '--text-as-string', [CompletionResultType]::ParameterName, 'Read a document of prose with no JSON at all (`not json at all`) as one string, `"not json at all"`')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break

@@ -191,7 +191,7 @@ set edit:completion:arg-completer[toolcall] = {|@words|
             cand --max-input 'Largest input read, in bytes [default: 256 MiB]'
             cand --lines 'Treat every input line as its own document'
             cand --report 'Write a `repair` record per document instead of the JSON'
-            cand --text-as-string 'Read a document that holds no JSON at all (`not json at all`) as one string, `"not json at all"`'
+            cand --text-as-string 'Read a document of prose with no JSON at all (`not json at all`) as one string, `"not json at all"`'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }

@@ -659,7 +659,7 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand repair" -l max-size -d
 complete -c toolcall -n "__fish_toolcall_using_subcommand repair" -l max-input -d 'Largest input read, in bytes [default: 256 MiB]' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand repair" -l lines -d 'Treat every input line as its own document'
 complete -c toolcall -n "__fish_toolcall_using_subcommand repair" -l report -d 'Write a `repair` record per document instead of the JSON'
-complete -c toolcall -n "__fish_toolcall_using_subcommand repair" -l text-as-string -d 'Read a document that holds no JSON at all (`not json at all`) as one string, `"not json at all"`'
+complete -c toolcall -n "__fish_toolcall_using_subcommand repair" -l text-as-string -d 'Read a document of prose with no JSON at all (`not json at all`) as one string, `"not json at all"`'
 complete -c toolcall -n "__fish_toolcall_using_subcommand repair" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l field -d 'Each input line is a JSON record; the document is the string at PATH' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -s j -l jobs -d 'Process this many files in parallel (output stays in input order; 1 to 256)' -r

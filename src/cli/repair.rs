@@ -109,13 +109,15 @@ pub struct RepairArgs {
           value_parser = super::common::input_size_parser(), hide_default_value = true)]
     pub max_input: u64,
 
-    /// Read a document that holds no JSON at all (`not json at all`) as
+    /// Read a document of prose with no JSON at all (`not json at all`) as
     /// one string, `"not json at all"`.
     ///
-    /// Without it such a document is hopeless (TLP-003, exit 1): text
-    /// that is neither JSON nor broken JSON is not taken for a value.
-    /// Unquoted words inside an object or array (`{city: Paris}`) are
-    /// strings either way.
+    /// Without it such a document is hopeless (TLP-003, exit 1): a sentence
+    /// of three or more words that is neither JSON nor broken JSON is not
+    /// taken for a value. One or two bare tokens (`ES2020`, `0.0.1`,
+    /// `hello world`) are a value that lost its quotes and become a string
+    /// either way, as are unquoted words inside an object or array
+    /// (`{city: Paris}`).
     #[arg(long)]
     pub text_as_string: bool,
 }
@@ -259,15 +261,29 @@ fn one(
     }
 }
 
+/// Words from which a document with no JSON in it is prose, not a value.
+const PROSE_WORDS: usize = 3;
+
 /// The error for a document that holds no JSON: its repair is a bare
-/// string that was not written as one (no quote opens it), so the input is
-/// prose, not JSON (`--text-as-string` keeps the string).
+/// string that was not written as one (no quote opens it) and the input is
+/// a sentence of [`PROSE_WORDS`] words or more, so it is prose, not JSON
+/// (`--text-as-string` keeps the string). One or two bare tokens stay a
+/// string, as other repairers read them: a value that lost its quotes (an
+/// enum such as `ES2020`, a version `0.0.1`, an id, `hello world`).
 fn bare_text(doc: &[u8], output: &str) -> Option<RepairError> {
     let first = doc.iter().position(|b| !b.is_ascii_whitespace())?;
     let quoted = matches!(doc[first], b'"' | b'\'' | b'`')
         || doc[first..].starts_with("\u{201c}".as_bytes())
         || doc[first..].starts_with("\u{2018}".as_bytes());
     if quoted || !output.trim_start().starts_with('"') {
+        return None;
+    }
+    let words = doc
+        .split(|b| b.is_ascii_whitespace())
+        .filter(|w| !w.is_empty())
+        .take(PROSE_WORDS)
+        .count();
+    if words < PROSE_WORDS {
         return None;
     }
     let text = String::from_utf8_lossy(doc);

@@ -741,8 +741,9 @@ fn no_call_ok_makes_no_call_a_success() {
     assert_eq!(code(&o), 2);
 }
 
-/// `repair` of text with no JSON in it is hopeless (exit 1, a `toolcall:`
-/// message, nothing on stdout) unless `--text-as-string`; repaired output
+/// `repair` of prose with no JSON in it (three words or more) is hopeless
+/// (exit 1, a `toolcall:` message, nothing on stdout) unless
+/// `--text-as-string`; one or two bare tokens are a string; repaired output
 /// ends with a newline, valid input comes back byte for byte.
 #[test]
 fn repair_refuses_prose_and_ends_repairs_with_a_newline() {
@@ -761,6 +762,16 @@ fn repair_refuses_prose_and_ends_repairs_with_a_newline() {
     );
     let o = run(&["repair", "--report"], b"not json at all");
     assert!(stdout(&o).contains("\"ok\":false"), "{}", stdout(&o));
+    // one or two bare tokens are a value that lost its quotes, as other
+    // repairers read them (jsonrepair's own tests)
+    for (token, want) in [
+        (&b"ES2020"[..], "\"ES2020\"\n"),
+        (b"0.0.1", "\"0.0.1\"\n"),
+        (b"hello world", "\"hello world\"\n"),
+    ] {
+        let o = run(&["repair"], token);
+        assert_eq!((code(&o), stdout(&o).as_str()), (0, want));
+    }
     // quoted text and prose around JSON are still repaired
     assert_eq!(code(&run(&["repair"], b"'single quoted'")), 0);
     let o = run(&["repair"], b"Sure: {\"a\": 1,}");
