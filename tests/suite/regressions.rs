@@ -330,3 +330,25 @@ er name=\"cmd\">ls -la</pvoke>\n</minimax:tool_call>";
     let pos = diag::position(input, at);
     assert_eq!((pos.line, pos.column), (3, 61));
 }
+
+/// A name glued to JSON at the start of a reply (`NAME{…}`, functionary's
+/// opener without `<function=`) that no `</function>` follows: batch read
+/// the whole rest of the input as text, a stream only what had arrived
+/// when the scanner gave up, so a later `<|message|>` was markup in one
+/// and text in the other (found by `spliced_fixture_fragments_are_consistent`).
+#[test]
+fn glued_name_without_close_is_text_the_same_at_every_chunk_size() {
+    for input in [
+        &br#"config{"debug": true}>json<|message|>{"city": "Berlin"}<|call|>"#[..],
+        br#"config{"debug": true} x<|message|>y"#,
+    ] {
+        let found = check(input, &Config::default());
+        assert!(found.calls.is_empty());
+        let markup = found
+            .segments
+            .iter()
+            .filter(|s| s.kind == SegmentKind::Markup)
+            .count();
+        assert!(markup >= 1, "the stray <|message|> is markup");
+    }
+}

@@ -118,6 +118,7 @@ fn block_at(body: usize) -> Probe {
         scanner: Box::new(FunctionScan {
             json: JsonThenClose::new(body, CLOSE),
             needs_close: false,
+            name_len: 0,
         }),
     })
 }
@@ -158,6 +159,7 @@ fn probe_doc_start(input: &[u8], cx: &ProbeCx) -> Probe {
         scanner: Box::new(FunctionScan {
             json: JsonThenClose::new(e, CLOSE),
             needs_close: true,
+            name_len: e,
         }),
     })
 }
@@ -169,6 +171,10 @@ struct FunctionScan {
     json: JsonThenClose,
     /// The block is a call only when `</function>` follows the JSON.
     needs_close: bool,
+    /// Bytes of the glued name before the JSON (`NAME{…}`): when no
+    /// `</function>` follows, only they are text and the rest is read
+    /// again, so the answer does not depend on how much input had arrived.
+    name_len: usize,
 }
 
 impl Scanner for FunctionScan {
@@ -204,7 +210,7 @@ impl Scanner for FunctionScan {
                 BlockEnd::More => return BlockEnd::More,
                 _ => {
                     return BlockEnd::NotBlock {
-                        text_len: block.len().max(1),
+                        text_len: self.name_len.clamp(1, block.len().max(1)),
                     }
                 }
             }
