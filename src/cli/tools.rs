@@ -173,10 +173,26 @@ impl ToolsArgs {
         } else {
             std::env::current_dir()
                 .ok()
-                .and_then(|d| config::discover(&d))
+                .and_then(|d| discover_config(&d))
         };
         let file = match &config_path {
-            Some(p) => FileConfig::load(p)?,
+            Some(p) => {
+                let name = p.display().to_string();
+                let bytes = std::fs::File::open(p)
+                    .map_err(|e| config::ConfigError::Io(p.clone(), e))
+                    .map_err(anyhow::Error::from)
+                    .and_then(|f| {
+                        crate::cli::common::read_limited(
+                            f,
+                            &name,
+                            self.max_tools_size,
+                            "--max-tools-size",
+                        )
+                    })?;
+                let text = String::from_utf8(bytes)
+                    .map_err(|e| anyhow::anyhow!("reading config {name}: not UTF-8 ({e})"))?;
+                FileConfig::from_file_text(p, &text)?
+            }
             None => FileConfig::default(),
         };
         let strict = if self.no_strict {
@@ -349,4 +365,19 @@ pub fn tools_error(name: &str, e: crate::validate::registry::RegistryError) -> a
         RegistryError::Syntax { .. } => anyhow::anyhow!("{name}:{e}"),
         _ => anyhow::anyhow!("{name}: {e}"),
     }
+}
+
+/// The nearest `.toolcall.json5` in `start` or one of its ancestors (a
+/// configuration file is looked for here, not in the engine, which touches
+/// no file).
+fn discover_config(start: &std::path::Path) -> Option<PathBuf> {
+    let mut dir = Some(start);
+    while let Some(d) = dir {
+        let candidate = d.join(config::FILE_NAME);
+        if candidate.is_file() {
+            return Some(candidate);
+        }
+        dir = d.parent();
+    }
+    None
 }

@@ -145,11 +145,10 @@ impl fmt::Display for ConfigError {
 impl std::error::Error for ConfigError {}
 
 impl FileConfig {
-    /// Reads and checks a configuration file.
-    pub fn load(path: &Path) -> Result<FileConfig, ConfigError> {
-        let text =
-            std::fs::read_to_string(path).map_err(|e| ConfigError::Io(path.to_path_buf(), e))?;
-        if let Err(e) = json5::from_str::<serde_json::Value>(&text) {
+    /// Checks the text of the configuration file at `path` (the path names
+    /// the file in errors; reading it is the caller's business).
+    pub fn from_file_text(path: &Path, text: &str) -> Result<FileConfig, ConfigError> {
+        if let Err(e) = json5::from_str::<serde_json::Value>(text) {
             let (at, reason) = json5_error(&e);
             let (line, column) = at.unwrap_or((1, 1));
             if !text.trim().is_empty() {
@@ -161,7 +160,7 @@ impl FileConfig {
                 ));
             }
         }
-        FileConfig::from_text(&text).map_err(|m| ConfigError::Invalid(path.to_path_buf(), m))
+        FileConfig::from_text(text).map_err(|m| ConfigError::Invalid(path.to_path_buf(), m))
     }
 
     /// Parses a configuration's text (JSON5).
@@ -187,19 +186,6 @@ impl FileConfig {
         }
         serde_json::from_value(value).map_err(|e| e.to_string())
     }
-}
-
-/// The nearest `.toolcall.json5` in `start` or one of its ancestors.
-pub fn discover(start: &Path) -> Option<PathBuf> {
-    let mut dir = Some(start);
-    while let Some(d) = dir {
-        let candidate = d.join(FILE_NAME);
-        if candidate.is_file() {
-            return Some(candidate);
-        }
-        dir = d.parent();
-    }
-    None
 }
 
 #[cfg(test)]

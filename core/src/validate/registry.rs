@@ -47,7 +47,6 @@ use super::Risk;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::fmt;
-use std::path::Path;
 
 /// The name of the per-tool extension object.
 pub const EXTENSION: &str = "x-toolcall";
@@ -155,15 +154,8 @@ pub struct Registry {
 }
 
 impl Registry {
-    /// Reads a tools file (JSON or JSON5). `strict` compiles every schema so
-    /// that properties it does not declare are rejected.
-    pub fn load(path: &Path, strict: bool) -> Result<Registry, RegistryError> {
-        let text =
-            std::fs::read_to_string(path).map_err(|e| RegistryError::Io(path.to_path_buf(), e))?;
-        Registry::from_text(&text, strict)
-    }
-
-    /// Reads a tools file's text (JSON or JSON5).
+    /// Reads a tools file's text (JSON or JSON5). `strict` compiles every
+    /// schema so that properties it does not declare are rejected.
     pub fn from_text(text: &str, strict: bool) -> Result<Registry, RegistryError> {
         let value: Value = match serde_json::from_str(text) {
             Ok(v) => v,
