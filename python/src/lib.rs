@@ -1049,8 +1049,13 @@ fn repair(
 /// `repair_json`'s common case: the repaired text, or `None` when nothing
 /// can be made of the input (no repair list is built). No depth, size or
 /// time limit, as json_repair has none.
+/// A valid `str` comes back as the very object passed in: no copy of its
+/// text and no new string to build.
 #[pyfunction]
-fn repair_text(py: Python<'_>, text: Input) -> Option<String> {
+fn repair_text<'py>(
+    py: Python<'py>,
+    text: Bound<'py, PyAny>,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
     let opts = RepairOptions {
         max_depth: 10_000,
         max_input_bytes: usize::MAX,
@@ -1058,10 +1063,15 @@ fn repair_text(py: Python<'_>, text: Input) -> Option<String> {
         null_for_missing_values: true,
         unquoted_strings: true,
     };
-    let bytes = text.bytes();
-    maybe_detach(py, bytes.len(), || core_repair::repair_bytes(bytes, &opts))
-        .ok()
-        .map(|r| r.output)
+    let input: Input = text.extract()?;
+    let bytes = input.bytes();
+    let Ok(r) = maybe_detach(py, bytes.len(), || core_repair::repair_bytes(bytes, &opts)) else {
+        return Ok(None);
+    };
+    if !r.changed && matches!(input, Input::Str(_)) {
+        return Ok(Some(text));
+    }
+    Ok(Some(PyString::new(py, &r.output).into_any()))
 }
 
 /// Converts a JSON value to Python objects (`dict`, `list`, `str`, `int`,
