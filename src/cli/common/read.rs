@@ -1,0 +1,155 @@
+//! Reading a source: a file or stdin, whole (within a bound), by lines or in
+//! chunks.
+
+use anyhow::Context;
+use std::io::Read;
+use std::path::PathBuf;
+
+/// One document: its name and its bytes, in memory or still to be read.
+pub struct Document {
+    /// `-` for stdin, else the path (with `:LINE` under `--lines`).
+    pub name: String,
+    /// The bytes.
+    pub body: Body,
+}
+
+/// A document's bytes.
+pub enum Body {
+    /// Read into memory.
+    Bytes(Vec<u8>),
+    /// A whole file or stdin not read yet, for a command that feeds the
+    /// engine chunk by chunk and so never holds the document.
+    Reader(Box<dyn Read + Send>),
+}
+
+/// Chunk size for documents fed from a reader.
+pub(super) const READ_CHUNK: usize = 64 << 10;
+
+/// Reads all of `r`, at most `max` bytes: a larger input is an error
+/// naming `--max-input`, and no more than `max + 1` bytes are ever held.
+///
+/// `flag` names the limit in the message (`--max-input`, `--max-tools-size`).
+pub fn read_limited(r: impl Read, name: &str, max: u64, flag: &str) -> anyhow::Result<Vec<u8>> {
+    read_limited_sized(r, name, max, flag, None)
+}
+
+/// [`read_limited`] into a buffer sized for `size` bytes (a regular file's
+/// length) up front, so that a large file is held once and not in a
+/// buffer grown by doubling (which can reach twice its size).
+pub fn read_limited_sized(
+    r: impl Read,
+    name: &str,
+    max: u64,
+    flag: &str,
+    size: Option<u64>,
+) -> anyhow::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    if let Some(size) = size.filter(|&s| s <= max) {
+        // one more byte: reading to the end finds the end without growing
+        bytes.reserve_exact(usize::try_from(size).unwrap_or(0).saturating_add(1));
+    }
+    r.take(max.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("reading {name}"))?;
+    if bytes.len() as u64 > max {
+        anyhow::bail!("{name}: larger than {flag} ({max} bytes); not read (raise {flag})");
+    }
+    Ok(bytes)
+}
+
+/// Reads the rest of a line (through its `\n`) into `line`, keeping at most
+/// `max + 1` bytes of it; the whole line is always consumed. `Ok(false)` at
+/// the end of input.
+pub(crate) fn read_line_limited(
+    r: &mut impl std::io::BufRead,
+    line: &mut Vec<u8>,
+    max: usize,
+) -> std::io::Result<bool> {
+    line.clear();
+    let mut any = false;
+    loop {
+        let buf = match r.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            return Ok(any);
+        }
+        any = true;
+        let (take, done) = match memchr::memchr(b'\n', buf) {
+            Some(k) => (k + 1, true),
+            None => (buf.len(), false),
+        };
+        let room = (max + 1).saturating_sub(line.len());
+        line.extend_from_slice(&buf[..take.min(room)]);
+        r.consume(take);
+        if done {
+            return Ok(true);
+        }
+    }
+}
+
+impl Document {
+    /// The whole document in memory, at most `max` bytes (`--max-input`):
+    /// a larger one is an error, found without holding more than `max`.
+    pub fn into_bytes(self, max: u64) -> anyhow::Result<Vec<u8>> {
+        match self.body {
+            Body::Bytes(b) => Ok(b),
+            Body::Reader(r) => read_limited(r, &self.name, max, "--max-input"),
+        }
+    }
+
+    /// Hands the bytes to `feed` in chunks of 64 KiB, as they are read or
+    /// sliced from memory (the engine's answer is the same either way:
+    /// stream == batch; what a chunk finds is written, and its memory
+    /// reused, before the next). `feed` returns `false` to stop reading
+    /// (`-q` has its answer).
+    pub fn feed(self, mut feed: impl FnMut(&[u8]) -> bool) -> anyhow::Result<()> {
+        match self.body {
+            Body::Bytes(b) => {
+                for chunk in b.chunks(READ_CHUNK) {
+                    if !feed(chunk) {
+                        break;
+                    }
+                }
+            }
+            Body::Reader(mut r) => {
+                let mut buf = vec![0u8; READ_CHUNK];
+                loop {
+                    let n = match r.read(&mut buf) {
+                        Ok(0) => break,
+                        Ok(n) => n,
+                        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                        Err(e) => return Err(e).with_context(|| format!("reading {}", self.name)),
+                    };
+                    if !feed(&buf[..n]) {
+                        break;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Reads a whole file, or stdin for `-`, at most `max` bytes.
+pub fn read_source(path: &PathBuf, max: u64) -> anyhow::Result<(String, Vec<u8>)> {
+    let (name, reader) = open_source(path)?;
+    let bytes = read_limited(reader, &name, max, "--max-input")?;
+    Ok((name, bytes))
+}
+
+/// Opens a file, or stdin for `-`, without reading it.
+pub fn open_source(path: &PathBuf) -> anyhow::Result<(String, Box<dyn Read + Send>)> {
+    if path.as_os_str() == "-" {
+        Ok(("-".to_string(), Box::new(std::io::stdin())))
+    } else {
+        if path.is_dir() {
+            anyhow::bail!("{}: is a directory", path.display());
+        }
+        let file =
+            std::fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;
+        Ok((path.display().to_string(), Box::new(file)))
+    }
+}
