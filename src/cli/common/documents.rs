@@ -186,158 +186,228 @@ pub fn run_documents<T: Send>(
     work: impl Fn(Document, &mut dyn FnMut(T) -> anyhow::Result<bool>) -> anyhow::Result<()> + Sync,
     mut emit: impl FnMut(T) -> anyhow::Result<Flow>,
 ) -> anyhow::Result<()> {
-    use std::sync::atomic::Ordering::Relaxed;
     let sources: Vec<PathBuf> = if input.files.is_empty() {
         vec![PathBuf::from("-")]
     } else {
         expand_dirs(&input.files, &input.walk)?
     };
-    let mut failed = 0usize;
-    let mut report = |e: anyhow::Error| -> anyhow::Result<()> {
+    let split = Split {
+        input,
+        reading,
+        max_line,
+    };
+    let mut failures = Failures { input, count: 0 };
+    let jobs = input.jobs.max(1).min(sources.len());
+    if jobs <= 1 {
+        one_at_a_time(&split, &sources, &work, &mut emit, &mut failures)?;
+    } else {
+        in_parallel(&split, &sources, jobs, &work, &mut emit, &mut failures)?;
+    }
+    failures.finish()
+}
+
+/// How the inputs are split into documents (the arguments of
+/// [`documents_of`] but the path).
+struct Split<'a> {
+    input: &'a InputArgs,
+    reading: Reading,
+    max_line: usize,
+}
+
+impl Split<'_> {
+    /// The documents of `path`.
+    fn of(
+        &self,
+        path: &PathBuf,
+    ) -> anyhow::Result<Box<dyn Iterator<Item = anyhow::Result<Document>> + Send>> {
+        documents_of(self.input, path, self.reading, self.max_line)
+    }
+}
+
+/// The inputs that could not be read, reported as they are met.
+struct Failures<'a> {
+    input: &'a InputArgs,
+    count: usize,
+}
+
+impl Failures<'_> {
+    /// Reports an input that could not be read on stderr (not with `-s`
+    /// when it is an I/O error) and counts it; a broken pipe ends the run.
+    fn report(&mut self, e: anyhow::Error) -> anyhow::Result<()> {
         if super::is_broken_pipe(&e) {
             return Err(e);
         }
         let unreadable = e
             .chain()
             .any(|c| c.downcast_ref::<std::io::Error>().is_some());
-        if !(input.no_messages && unreadable) {
+        if !(self.input.no_messages && unreadable) {
             super::report(&format!("{e:#}"));
         }
-        failed += 1;
+        self.count += 1;
         Ok(())
+    }
+
+    /// At the end of the run: an error (exit 2) when an input could not be
+    /// read or a line was skipped as too long.
+    fn finish(self) -> anyhow::Result<()> {
+        use std::sync::atomic::Ordering::Relaxed;
+        let failed = self.count;
+        if failed > 0 && self.input.no_messages {
+            super::fail_later();
+        } else if failed > 0 {
+            anyhow::bail!(
+                "{failed} input{} could not be read",
+                if failed == 1 { "" } else { "s" }
+            );
+        }
+        let long = LONG_LINES.load(Relaxed);
+        if long > 0 {
+            anyhow::bail!(
+                "{long} line{} longer than --max-buffer {} skipped",
+                if long == 1 { "" } else { "s" },
+                if long == 1 { "was" } else { "were" }
+            );
+        }
+        Ok(())
+    }
+}
+
+/// One file at a time: results go out as they come, so that `-q` on an
+/// endless pipe stops at the first call and nothing piles up.
+fn one_at_a_time<T>(
+    split: &Split<'_>,
+    sources: &[PathBuf],
+    work: &impl Fn(Document, &mut dyn FnMut(T) -> anyhow::Result<bool>) -> anyhow::Result<()>,
+    emit: &mut impl FnMut(T) -> anyhow::Result<Flow>,
+    failures: &mut Failures<'_>,
+) -> anyhow::Result<()> {
+    'outer: for path in sources {
+        let of_path = match split.of(path) {
+            Ok(of_path) => of_path,
+            Err(e) => {
+                failures.report(e)?;
+                continue;
+            }
+        };
+        for doc in of_path {
+            let mut flow = Flow::More;
+            let mut emit_err = None;
+            let r = doc.and_then(|doc| {
+                work(doc, &mut |t| {
+                    if flow != Flow::More || emit_err.is_some() {
+                        return Ok(false);
+                    }
+                    match emit(t) {
+                        Ok(f) => {
+                            flow = f;
+                            Ok(f == Flow::More)
+                        }
+                        Err(e) => {
+                            emit_err = Some(e);
+                            Ok(false)
+                        }
+                    }
+                })
+            });
+            if let Some(e) = emit_err {
+                return Err(e);
+            }
+            if let Err(e) = r {
+                failures.report(e)?;
+                continue 'outer;
+            }
+            if flow == Flow::Stop {
+                break 'outer;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `jobs` threads take files in turn; each file's results are held until
+/// the files before it have been emitted, so the output keeps input order.
+fn in_parallel<T: Send>(
+    split: &Split<'_>,
+    sources: &[PathBuf],
+    jobs: usize,
+    work: &(impl Fn(Document, &mut dyn FnMut(T) -> anyhow::Result<bool>) -> anyhow::Result<()> + Sync),
+    emit: &mut impl FnMut(T) -> anyhow::Result<Flow>,
+    failures: &mut Failures<'_>,
+) -> anyhow::Result<()> {
+    use std::sync::atomic::Ordering::Relaxed;
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    // a file's results, per document
+    let process = |path: &PathBuf| -> anyhow::Result<Vec<Vec<T>>> {
+        let mut all = Vec::new();
+        for doc in split.of(path)? {
+            let mut results = Vec::new();
+            work(doc?, &mut |t| {
+                results.push(t);
+                Ok(!stop.load(Relaxed))
+            })?;
+            all.push(results);
+        }
+        Ok(all)
     };
-    let jobs = input.jobs.max(1).min(sources.len());
-    if jobs <= 1 {
-        // One at a time: results go out as they come, so that `-q` on an
-        // endless pipe stops at the first call and nothing piles up.
-        'outer: for path in &sources {
-            let docs = match documents_of(input, path, reading, max_line) {
-                Ok(docs) => docs,
-                Err(e) => {
-                    report(e)?;
-                    continue;
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, anyhow::Result<Vec<Vec<T>>>)>();
+    std::thread::scope(|scope| -> anyhow::Result<()> {
+        for _ in 0..jobs {
+            let tx = tx.clone();
+            let (next, stop, process) = (&next, &stop, &process);
+            scope.spawn(move || loop {
+                if stop.load(Relaxed) {
+                    break;
                 }
-            };
-            for doc in docs {
-                let mut flow = Flow::More;
-                let mut emit_err = None;
-                let r = doc.and_then(|doc| {
-                    work(doc, &mut |t| {
-                        if flow != Flow::More || emit_err.is_some() {
-                            return Ok(false);
-                        }
-                        match emit(t) {
-                            Ok(f) => {
-                                flow = f;
-                                Ok(f == Flow::More)
-                            }
-                            Err(e) => {
-                                emit_err = Some(e);
-                                Ok(false)
-                            }
-                        }
-                    })
-                });
-                if let Some(e) = emit_err {
-                    return Err(e);
+                let i = next.fetch_add(1, Relaxed);
+                let Some(path) = sources.get(i) else { break };
+                if tx.send((i, process(path))).is_err() {
+                    break;
                 }
-                if let Err(e) = r {
-                    report(e)?;
-                    continue 'outer;
-                }
-                if flow == Flow::Stop {
-                    break 'outer;
+            });
+        }
+        drop(tx);
+        let mut pending = std::collections::BTreeMap::new();
+        let mut want = 0usize;
+        for (i, r) in rx {
+            pending.insert(i, r);
+            while let Some(r) = pending.remove(&want) {
+                want += 1;
+                let flow = match r {
+                    Ok(docs) => emit_file(docs, emit),
+                    Err(e) => failures.report(e).map(|()| Flow::More),
+                };
+                match flow {
+                    Ok(Flow::Stop) => {
+                        stop.store(true, Relaxed);
+                        return Ok(());
+                    }
+                    Ok(_) => {}
+                    Err(e) => {
+                        stop.store(true, Relaxed);
+                        return Err(e);
+                    }
                 }
             }
         }
-    } else {
-        let stop = std::sync::atomic::AtomicBool::new(false);
-        // a file's results, per document
-        let process = |path: &PathBuf| -> anyhow::Result<Vec<Vec<T>>> {
-            let mut all = Vec::new();
-            for doc in documents_of(input, path, reading, max_line)? {
-                let mut results = Vec::new();
-                work(doc?, &mut |t| {
-                    results.push(t);
-                    Ok(!stop.load(Relaxed))
-                })?;
-                all.push(results);
+        Ok(())
+    })
+}
+
+/// Hands one file's results to `emit`, document by document: `Flow::Stop`
+/// when everything asked for is known.
+fn emit_file<T>(
+    docs: Vec<Vec<T>>,
+    emit: &mut impl FnMut(T) -> anyhow::Result<Flow>,
+) -> anyhow::Result<Flow> {
+    for results in docs {
+        for item in results {
+            match emit(item)? {
+                Flow::More => {}
+                Flow::NextDocument => break,
+                Flow::Stop => return Ok(Flow::Stop),
             }
-            Ok(all)
-        };
-        let next = std::sync::atomic::AtomicUsize::new(0);
-        let (tx, rx) = std::sync::mpsc::channel::<(usize, anyhow::Result<Vec<Vec<T>>>)>();
-        std::thread::scope(|scope| -> anyhow::Result<()> {
-            for _ in 0..jobs {
-                let tx = tx.clone();
-                let (next, stop, sources, process) = (&next, &stop, &sources, &process);
-                scope.spawn(move || loop {
-                    if stop.load(Relaxed) {
-                        break;
-                    }
-                    let i = next.fetch_add(1, Relaxed);
-                    let Some(path) = sources.get(i) else { break };
-                    if tx.send((i, process(path))).is_err() {
-                        break;
-                    }
-                });
-            }
-            drop(tx);
-            let mut pending = std::collections::BTreeMap::new();
-            let mut want = 0usize;
-            let mut result = Ok(());
-            'recv: for (i, r) in rx {
-                pending.insert(i, r);
-                while let Some(r) = pending.remove(&want) {
-                    want += 1;
-                    match r {
-                        Ok(docs) => {
-                            for results in docs {
-                                for item in results {
-                                    match emit(item) {
-                                        Ok(Flow::More) => {}
-                                        Ok(Flow::NextDocument) => break,
-                                        Ok(Flow::Stop) => {
-                                            stop.store(true, Relaxed);
-                                            break 'recv;
-                                        }
-                                        Err(e) => {
-                                            stop.store(true, Relaxed);
-                                            result = Err(e);
-                                            break 'recv;
-                                        }
-                                    }
-                                }
-                            }
-                        }
-                        Err(e) => {
-                            if let Err(e) = report(e) {
-                                stop.store(true, Relaxed);
-                                result = Err(e);
-                                break 'recv;
-                            }
-                        }
-                    }
-                }
-            }
-            result
-        })?;
+        }
     }
-    if failed > 0 && input.no_messages {
-        super::fail_later();
-    } else if failed > 0 {
-        anyhow::bail!(
-            "{failed} input{} could not be read",
-            if failed == 1 { "" } else { "s" }
-        );
-    }
-    let long = LONG_LINES.load(Relaxed);
-    if long > 0 {
-        anyhow::bail!(
-            "{long} line{} longer than --max-buffer {} skipped",
-            if long == 1 { "" } else { "s" },
-            if long == 1 { "was" } else { "were" }
-        );
-    }
-    Ok(())
+    Ok(Flow::More)
 }
