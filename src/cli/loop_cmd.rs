@@ -11,7 +11,7 @@ use super::output::{FlushPolicy, Output};
 use super::tools::ToolsArgs;
 use super::Outcome;
 use crate::agent::events::Envelope;
-use crate::agent::gather::{Gather, Live};
+use crate::agent::gather::{Found, Gather, Live};
 use crate::agent::prompt::{self, Message, Style};
 use crate::agent::result::{Status, ToolResult};
 use crate::agent::settings::Settings;
@@ -21,6 +21,7 @@ use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
 use serde_json::{json, Map, Value};
 use std::io::{Read, Write};
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
@@ -243,9 +244,29 @@ pub const DEFAULT_MAX_REPLY: usize = 16 << 20;
 const BY_CANCEL: u8 = 1;
 const BY_TIMEOUT: u8 = 2;
 
+/// Why the run stopped: its `stop_reason` and exit code (none: 0).
+type Stop = (&'static str, Option<u8>);
+
 /// Runs `loop`.
 pub fn run(args: &LoopArgs) -> anyhow::Result<Outcome> {
     args.wire.refuse_messages("loop")?;
+    let message = user_message(args)?;
+    let history: Vec<Message> = match &args.history {
+        Some(p) => read_history(p, args.max_input)?,
+        None => Vec::new(),
+    };
+    let mut run = Run::new(args, history)?;
+    run.start(message)?;
+    let stop = loop {
+        if let ControlFlow::Break(stop) = run.iteration()? {
+            break stop;
+        }
+    };
+    run.finish(stop)
+}
+
+/// The user's message (the argument, or stdin) with its attachments.
+fn user_message(args: &LoopArgs) -> anyhow::Result<String> {
     let message = match args.message.as_deref() {
         Some(m) if m != "-" => m.to_string(),
         _ => {
@@ -264,12 +285,12 @@ pub fn run(args: &LoopArgs) -> anyhow::Result<Outcome> {
         message.push_str("\n\n");
         message.push_str(&attachment(spec, args.attach_max, args.max_input)?.render());
     }
-    let mut history: Vec<Message> = match &args.history {
-        Some(p) => read_history(p, args.max_input)?,
-        None => Vec::new(),
-    };
-    let cancel = super::child::interrupt_flag();
-    let mut runner = Runner::new(&args.tools, &args.approval, &args.run, cancel.clone())?;
+    Ok(message)
+}
+
+/// The loop's settings: each from its flag, else the tools file, else the
+/// default; checked.
+fn settings(args: &LoopArgs, runner: &Runner) -> anyhow::Result<Settings> {
     let file = &runner.tools.file;
     let base = args.run.settings(file);
     let settings = Settings {
@@ -302,77 +323,181 @@ pub fn run(args: &LoopArgs) -> anyhow::Result<Outcome> {
         ..base
     };
     settings.validate()?;
-    if !settings.tools_enabled {
-        runner.approvals.rules.disabled.push("*".into());
-    }
-    runner.max_output = settings.result_cap_bytes();
-    let started = Instant::now();
-    let deadline = started + settings.request_timeout;
-    runner.deadline = Some(deadline);
-    let request_id = args.request_id.clone().unwrap_or_else(new_request_id);
-    let mut ev = Events {
-        env: Envelope::new(request_id.clone(), !args.run.no_timestamps),
-        out: Output::stdout(FlushPolicy::PerRecord),
-        text_only: args.text,
-        machine: Machine::new(),
-        started,
-    };
-    let tools: Vec<&crate::validate::registry::Tool> =
-        match (&runner.tools.registry, settings.tools_enabled) {
-            (Some(r), true) => r.tools().iter().collect(),
-            _ => Vec::new(),
+    Ok(settings)
+}
+
+/// One run of the loop: the tools, the conversation so far, the events
+/// out, and what `complete` reports. Each phase of an iteration is a
+/// method: think (one generation), answer or act (judge, approve and run
+/// the calls), pause.
+struct Run<'a> {
+    args: &'a LoopArgs,
+    runner: Runner,
+    settings: Settings,
+    ev: Events,
+    /// Set by Ctrl-C, SIGTERM or SIGHUP.
+    cancel: Arc<AtomicBool>,
+    /// The end of `--request-timeout`.
+    deadline: Instant,
+    request_id: String,
+    /// The system prompt, with the tools offered.
+    system: String,
+    style: Style,
+    /// The conversation.
+    history: Vec<Message>,
+    /// Per-tool counts, in the order the tools first ran.
+    usage: Vec<(String, Usage)>,
+    /// Tool runs so far.
+    executed: u64,
+    /// The token usage the wire reported, summed.
+    tokens: crate::wire::Usage,
+    /// The text of the latest reply.
+    final_text: String,
+    /// How many calls the previous reply made.
+    previous_calls: usize,
+}
+
+impl<'a> Run<'a> {
+    /// Sets the run up: the tools and their runner, the settings, the
+    /// deadline, the system prompt.
+    fn new(args: &'a LoopArgs, history: Vec<Message>) -> anyhow::Result<Self> {
+        let cancel = super::child::interrupt_flag();
+        let mut runner = Runner::new(&args.tools, &args.approval, &args.run, cancel.clone())?;
+        let settings = settings(args, &runner)?;
+        if !settings.tools_enabled {
+            runner.approvals.rules.disabled.push("*".into());
+        }
+        runner.max_output = settings.result_cap_bytes();
+        let started = Instant::now();
+        let deadline = started + settings.request_timeout;
+        runner.deadline = Some(deadline);
+        let request_id = args.request_id.clone().unwrap_or_else(new_request_id);
+        let ev = Events {
+            env: Envelope::new(request_id.clone(), !args.run.no_timestamps),
+            out: Output::stdout(FlushPolicy::PerRecord),
+            text_only: args.text,
+            machine: Machine::new(),
+            started,
         };
-    let system = prompt::system_text(&settings.system_prompt, &tools);
-    let style = match args.prompt_style {
-        PromptStyle::Plain => Style::Plain,
-        PromptStyle::Messages => Style::Messages,
-    };
-    let mut usage: Vec<(String, Usage)> = Vec::new();
-    let mut executed = 0u64;
-    let mut tokens = crate::wire::Usage::default();
-    let mut final_text = String::new();
-    let mut previous_calls = 0usize;
-
-    // inputs read: from now on a signal cancels the run instead of ending it
-    super::child::running();
-    ev.go(Transition::Start)?;
-    for m in &history {
-        ev.emit("message", json!({"role": m.role, "content": m.content}))?;
+        let tools: Vec<&crate::validate::registry::Tool> =
+            match (&runner.tools.registry, settings.tools_enabled) {
+                (Some(r), true) => r.tools().iter().collect(),
+                _ => Vec::new(),
+            };
+        let system = prompt::system_text(&settings.system_prompt, &tools);
+        let style = match args.prompt_style {
+            PromptStyle::Plain => Style::Plain,
+            PromptStyle::Messages => Style::Messages,
+        };
+        Ok(Run {
+            args,
+            runner,
+            settings,
+            ev,
+            cancel,
+            deadline,
+            request_id,
+            system,
+            style,
+            history,
+            usage: Vec::new(),
+            executed: 0,
+            tokens: crate::wire::Usage::default(),
+            final_text: String::new(),
+            previous_calls: 0,
+        })
     }
-    history.push(Message::new("user", message));
-    ev.emit(
-        "message",
-        json!({"role": "user", "content": history[history.len() - 1].content}),
-    )?;
-    ev.go(Transition::BeginThinking)?;
 
-    let stop: (&str, Option<u8>) = 'run: loop {
-        // Thinking: one generation.
-        let iteration = ev.machine.iteration();
-        ev.emit(
+    /// Opens the conversation: the history read back and the user's
+    /// message, as `message` events.
+    fn start(&mut self, message: String) -> anyhow::Result<()> {
+        // inputs read: from now on a signal cancels the run instead of ending it
+        super::child::running();
+        self.ev.go(Transition::Start)?;
+        for m in &self.history {
+            self.ev
+                .emit("message", json!({"role": m.role, "content": m.content}))?;
+        }
+        self.say("user", message)?;
+        self.ev.go(Transition::BeginThinking)
+    }
+
+    /// Adds a message to the conversation and writes its `message` event.
+    fn say(&mut self, role: &str, content: String) -> anyhow::Result<()> {
+        self.history.push(Message::new(role, content));
+        self.ev.emit(
+            "message",
+            json!({"role": role, "content": self.history[self.history.len() - 1].content}),
+        )
+    }
+
+    /// One iteration: a generation, then its answer or its calls.
+    fn iteration(&mut self) -> anyhow::Result<ControlFlow<Stop>> {
+        let calls = match self.think()? {
+            ControlFlow::Continue(calls) => calls,
+            ControlFlow::Break(stop) => return Ok(ControlFlow::Break(stop)),
+        };
+        if calls.is_empty() {
+            return self.answer().map(ControlFlow::Break);
+        }
+        self.ev.go(Transition::DetectToolCall)?;
+        let total = calls.len();
+        self.previous_calls = total;
+        let denied_back = match self.act(calls)? {
+            ControlFlow::Continue(denied_back) => denied_back,
+            ControlFlow::Break(stop) => return Ok(ControlFlow::Break(stop)),
+        };
+        if !self.settings.keep_results {
+            self.drop_results(total);
+        }
+        if denied_back {
+            // the denial goes back to the model at once: a new iteration
+            self.ev.go(Transition::ApprovalDenied)?;
+            return Ok(ControlFlow::Continue(()));
+        }
+        if self.ev.machine.iteration() >= self.settings.max_iterations {
+            self.ev.go(Transition::LimitReached)?;
+            return Ok(ControlFlow::Break(("max_iterations", Some(1))));
+        }
+        if let ControlFlow::Break(stop) = self.pause() {
+            return Ok(ControlFlow::Break(stop));
+        }
+        self.ev.go(Transition::BeginThinking)?;
+        Ok(ControlFlow::Continue(()))
+    }
+
+    /// Thinking: one generation, its reply added to the conversation. The
+    /// calls it made, or why the run stops.
+    fn think(&mut self) -> anyhow::Result<ControlFlow<Stop, Vec<Found>>> {
+        let iteration = self.ev.machine.iteration();
+        self.ev.emit(
             "iteration",
             json!({
-                "max_iterations": settings.max_iterations,
-                "final": iteration >= settings.max_iterations,
-                "tool_calls_previous": previous_calls,
+                "max_iterations": self.settings.max_iterations,
+                "final": iteration >= self.settings.max_iterations,
+                "tool_calls_previous": self.previous_calls,
             }),
         )?;
-        let text = prompt::build(style, &system, &history);
+        let text = prompt::build(self.style, &self.system, &self.history);
         let Generation {
             gather: gathered,
             end,
             usage: wire_usage,
         } = generate(
-            args,
-            &runner,
-            &mut ev,
+            self.args,
+            &self.runner,
+            &mut self.ev,
             &text,
-            (iteration, settings.max_iterations),
-            history.iter().filter(|m| m.role == "assistant").count() as u64,
-            deadline,
-            &request_id,
+            (iteration, self.settings.max_iterations),
+            self.history
+                .iter()
+                .filter(|m| m.role == "assistant")
+                .count() as u64,
+            self.deadline,
+            &self.request_id,
         )?;
         if let Some(u) = wire_usage {
+            let tokens = &mut self.tokens;
             tokens.prompt_tokens =
                 Some(tokens.prompt_tokens.unwrap_or(0) + u.prompt_tokens.unwrap_or(0));
             tokens.completion_tokens =
@@ -383,232 +508,261 @@ pub fn run(args: &LoopArgs) -> anyhow::Result<Outcome> {
                         .unwrap_or(u.prompt_tokens.unwrap_or(0) + u.completion_tokens.unwrap_or(0)),
             );
         }
-        match end {
-            GenEnd::Ok => {}
-            GenEnd::Cancelled => break 'run ("cancelled", Some(130)),
-            GenEnd::TimedOut => break 'run ("request_timeout", Some(124)),
-            GenEnd::TooLong(max) => {
-                ev.emit(
-                    "agent_error",
-                    json!({"error": format!("the model's reply passed --max-reply ({max} bytes); the model command was stopped"),
-                           "fatal": true, "category": "llm",
-                           "hint": "raise --max-reply, or check that the model command ends its reply"}),
-                )?;
-                break 'run ("error", Some(2));
-            }
-            GenEnd::Failed(e) => {
-                ev.emit(
-                    "agent_error",
-                    json!({"error": e, "fatal": true, "category": "llm",
-                           "hint": "check --model-cmd: run it by hand with the prompt on stdin"}),
-                )?;
-                break 'run ("error", Some(2));
-            }
+        if let ControlFlow::Break(stop) = self.ended(end)? {
+            return Ok(ControlFlow::Break(stop));
         }
         for e in &gathered.errors {
-            ev.emit(
+            self.ev.emit(
                 "agent_error",
                 json!({"error": format!("{}: {}", e.code, e.message), "fatal": false,
                        "category": "parsing", "hint": e.hint.clone().unwrap_or_else(||
                            "the malformed call was skipped".into())}),
             )?;
         }
-        final_text = gathered.text.trim().to_string();
-        history.push(Message::new(
-            "assistant",
-            gathered.history.trim().to_string(),
-        ));
-        ev.emit(
-            "message",
-            json!({"role": "assistant", "content": history[history.len() - 1].content}),
-        )?;
-        if gathered.calls.is_empty() {
-            ev.go(Transition::NoToolCalls)?;
-            let mut fields = json!({"text": final_text, "thinking": false, "complete": true});
-            if let (Some(n), Value::Object(m)) = (tokens.completion_tokens, &mut fields) {
-                m.insert("tokens".into(), json!(n));
-            }
-            ev.emit("text", fields)?;
-            ev.go(Transition::Complete)?;
-            break 'run ("completed", None);
-        }
-        ev.go(Transition::DetectToolCall)?;
-        let total = gathered.calls.len();
-        previous_calls = total;
-        let mut denied_back = false;
-        for (k, found) in gathered.calls.into_iter().enumerate() {
-            if k > 0 {
-                ev.go(Transition::NextCall)?;
-            }
-            let j: Judged = runner.judge(found);
-            ev.emit("tool_call", j.fields(k, total))?;
-            let mut step_err = None;
-            let decided = runner.decide(&j, &mut |step| {
-                let r = match step {
-                    Step::Asking(fields) => ev
-                        .go(Transition::RequestApproval)
-                        .and_then(|()| ev.emit("approval_request", fields.clone())),
-                    Step::Decided(a) => ev.emit("approval", a.fields(&j.call.id)),
-                    Step::Starting => Ok(()),
-                };
-                if let Err(e) = r {
-                    step_err.get_or_insert(e);
-                }
-            });
-            if let Some(e) = step_err {
-                return Err(e);
-            }
-            let result = match decided {
-                Decided::Run(arguments) => {
-                    ev.go(Transition::ApprovalGranted)?;
-                    ev.emit(
-                        "tool_execution",
-                        json!({"id": j.call.id, "status": "starting"}),
-                    )?;
-                    let r = runner.execute(&j, &arguments);
-                    executed += 1;
-                    let u = tool_usage(&mut usage, &j.call.name);
-                    u.invocations += 1;
-                    if r.status == Status::Completed {
-                        u.successes += 1;
-                    } else {
-                        u.failures += 1;
-                    }
-                    u.duration_ms += r.duration_ms.unwrap_or(0);
-                    ev.emit(
-                        "tool_execution",
-                        json!({"id": j.call.id, "status": r.status.as_str()}),
-                    )?;
-                    ev.emit("tool_result", result_fields(&r))?;
-                    ev.go(Transition::ToolComplete)?;
-                    r
-                }
-                Decided::Done(r) => {
-                    ev.emit("tool_result", result_fields(&r))?;
-                    let last = k + 1 == total;
-                    if r.status == Status::Denied
-                        && ev.machine.state() == State::WaitingForApproval
-                        && last
-                        && ev.machine.iteration() < settings.max_iterations
-                        && !cancel.load(Ordering::SeqCst)
-                    {
-                        denied_back = true;
-                    } else {
-                        ev.go(Transition::Skip)?;
-                    }
-                    r
-                }
-            };
-            history.push(Message::new("tool", result.message()));
-            ev.emit(
-                "message",
-                json!({"role": "tool", "content": history[history.len() - 1].content}),
-            )?;
-            if cancel.load(Ordering::SeqCst) {
-                break 'run ("cancelled", Some(130));
-            }
-            if Instant::now() >= deadline {
-                break 'run ("request_timeout", Some(124));
-            }
-        }
-        if !settings.keep_results {
-            // keep only the latest iteration's results in full
-            for m in history.iter_mut().rev().skip(total) {
-                if m.role == "tool" && !m.content.ends_with("(result dropped)") {
-                    let head = m.content.lines().next().unwrap_or("").to_string();
-                    m.content = format!("{head}\n(result dropped)");
-                }
-            }
-        }
-        if denied_back {
-            // the denial goes back to the model at once: a new iteration
-            ev.go(Transition::ApprovalDenied)?;
-            continue;
-        }
-        if ev.machine.iteration() >= settings.max_iterations {
-            ev.go(Transition::LimitReached)?;
-            break 'run ("max_iterations", Some(1));
-        }
-        if !settings.iteration_delay.is_zero() {
-            // the pause counts against --request-timeout
-            let until = (Instant::now() + settings.iteration_delay).min(deadline);
-            while Instant::now() < until && !cancel.load(Ordering::SeqCst) {
-                std::thread::sleep(Duration::from_millis(5).min(settings.iteration_delay));
-            }
-            if cancel.load(Ordering::SeqCst) {
-                break 'run ("cancelled", Some(130));
-            }
-            if Instant::now() >= deadline {
-                break 'run ("request_timeout", Some(124));
-            }
-        }
-        ev.go(Transition::BeginThinking)?;
-    };
+        self.final_text = gathered.text.trim().to_string();
+        self.say("assistant", gathered.history.trim().to_string())?;
+        Ok(ControlFlow::Continue(gathered.calls))
+    }
 
-    let (reason, code) = stop;
-    match reason {
-        "cancelled" => {
-            ev.emit(
-                "agent_error",
-                json!({"error": "cancelled by the user", "fatal": true, "category": "cancellation",
-                       "hint": "run again to continue (--history with this output resumes it)"}),
-            )?;
-            ev.go(Transition::Cancel)?;
-        }
-        "request_timeout" => {
-            ev.emit(
-                "agent_error",
-                json!({"error": format!("the request took longer than {} s", settings.request_timeout.as_secs()),
-                       "fatal": true, "category": "timeout", "hint": "raise --request-timeout"}),
-            )?;
-            ev.go(Transition::Fail)?;
-        }
-        "error" => ev.go(Transition::Fail)?,
-        _ => {}
+    /// How the generation ended: on anything but a normal end, the run
+    /// stops (with an `agent_error` when the model command failed).
+    fn ended(&mut self, end: GenEnd) -> anyhow::Result<ControlFlow<Stop>> {
+        let stop = match end {
+            GenEnd::Ok => return Ok(ControlFlow::Continue(())),
+            GenEnd::Cancelled => ("cancelled", Some(130)),
+            GenEnd::TimedOut => ("request_timeout", Some(124)),
+            GenEnd::TooLong(max) => {
+                self.ev.emit(
+                    "agent_error",
+                    json!({"error": format!("the model's reply passed --max-reply ({max} bytes); the model command was stopped"),
+                           "fatal": true, "category": "llm",
+                           "hint": "raise --max-reply, or check that the model command ends its reply"}),
+                )?;
+                ("error", Some(2))
+            }
+            GenEnd::Failed(e) => {
+                self.ev.emit(
+                    "agent_error",
+                    json!({"error": e, "fatal": true, "category": "llm",
+                           "hint": "check --model-cmd: run it by hand with the prompt on stdin"}),
+                )?;
+                ("error", Some(2))
+            }
+        };
+        Ok(ControlFlow::Break(stop))
     }
-    let usage_list: Vec<Value> = usage
-        .iter()
-        .map(|(name, u)| {
-            json!({"name": name, "invocations": u.invocations, "successes": u.successes,
-                   "failures": u.failures, "duration_ms": u.duration_ms})
+
+    /// The reply made no call: it is the answer, and the run completes.
+    fn answer(&mut self) -> anyhow::Result<Stop> {
+        self.ev.go(Transition::NoToolCalls)?;
+        let mut fields = json!({"text": self.final_text, "thinking": false, "complete": true});
+        if let (Some(n), Value::Object(m)) = (self.tokens.completion_tokens, &mut fields) {
+            m.insert("tokens".into(), json!(n));
+        }
+        self.ev.emit("text", fields)?;
+        self.ev.go(Transition::Complete)?;
+        Ok(("completed", None))
+    }
+
+    /// The reply's calls, in order: each judged, decided and run, its
+    /// result added to the conversation. Whether the last was denied and
+    /// its denial goes straight back to the model, or why the run stops.
+    fn act(&mut self, calls: Vec<Found>) -> anyhow::Result<ControlFlow<Stop, bool>> {
+        let total = calls.len();
+        let mut denied_back = false;
+        for (k, found) in calls.into_iter().enumerate() {
+            if k > 0 {
+                self.ev.go(Transition::NextCall)?;
+            }
+            let (result, denied) = self.call(k, total, found)?;
+            denied_back |= denied;
+            self.say("tool", result.message())?;
+            if self.cancel.load(Ordering::SeqCst) {
+                return Ok(ControlFlow::Break(("cancelled", Some(130))));
+            }
+            if Instant::now() >= self.deadline {
+                return Ok(ControlFlow::Break(("request_timeout", Some(124))));
+            }
+        }
+        Ok(ControlFlow::Continue(denied_back))
+    }
+
+    /// Call `k` of `total`: judged, decided (asking when needed) and run
+    /// when approved. Its result, and whether it is a denial that goes
+    /// straight back to the model.
+    fn call(&mut self, k: usize, total: usize, found: Found) -> anyhow::Result<(ToolResult, bool)> {
+        let j: Judged = self.runner.judge(found);
+        self.ev.emit("tool_call", j.fields(k, total))?;
+        let mut step_err = None;
+        let ev = &mut self.ev;
+        let decided = self.runner.decide(&j, &mut |step| {
+            let r = match step {
+                Step::Asking(fields) => ev
+                    .go(Transition::RequestApproval)
+                    .and_then(|()| ev.emit("approval_request", fields.clone())),
+                Step::Decided(a) => ev.emit("approval", a.fields(&j.call.id)),
+                Step::Starting => Ok(()),
+            };
+            if let Err(e) = r {
+                step_err.get_or_insert(e);
+            }
+        });
+        if let Some(e) = step_err {
+            return Err(e);
+        }
+        let r = match decided {
+            Decided::Run(arguments) => return self.execute(&j, &arguments).map(|r| (r, false)),
+            Decided::Done(r) => r,
+        };
+        self.ev.emit("tool_result", result_fields(&r))?;
+        let last = k + 1 == total;
+        if r.status == Status::Denied
+            && self.ev.machine.state() == State::WaitingForApproval
+            && last
+            && self.ev.machine.iteration() < self.settings.max_iterations
+            && !self.cancel.load(Ordering::SeqCst)
+        {
+            return Ok((r, true));
+        }
+        self.ev.go(Transition::Skip)?;
+        Ok((r, false))
+    }
+
+    /// Runs an approved call, counting it for `complete`.
+    fn execute(&mut self, j: &Judged, arguments: &Value) -> anyhow::Result<ToolResult> {
+        self.ev.go(Transition::ApprovalGranted)?;
+        self.ev.emit(
+            "tool_execution",
+            json!({"id": j.call.id, "status": "starting"}),
+        )?;
+        let r = self.runner.execute(j, arguments);
+        self.executed += 1;
+        let u = tool_usage(&mut self.usage, &j.call.name);
+        u.invocations += 1;
+        if r.status == Status::Completed {
+            u.successes += 1;
+        } else {
+            u.failures += 1;
+        }
+        u.duration_ms += r.duration_ms.unwrap_or(0);
+        self.ev.emit(
+            "tool_execution",
+            json!({"id": j.call.id, "status": r.status.as_str()}),
+        )?;
+        self.ev.emit("tool_result", result_fields(&r))?;
+        self.ev.go(Transition::ToolComplete)?;
+        Ok(r)
+    }
+
+    /// `--drop-results`: only the latest iteration's `total` results stay
+    /// in full; older ones keep their first line.
+    fn drop_results(&mut self, total: usize) {
+        for m in self.history.iter_mut().rev().skip(total) {
+            if m.role == "tool" && !m.content.ends_with("(result dropped)") {
+                let head = m.content.lines().next().unwrap_or("").to_string();
+                m.content = format!("{head}\n(result dropped)");
+            }
+        }
+    }
+
+    /// The pause between iterations (`--delay`); it counts against
+    /// `--request-timeout`, and Ctrl-C cuts it short.
+    fn pause(&self) -> ControlFlow<Stop> {
+        let delay = self.settings.iteration_delay;
+        if delay.is_zero() {
+            return ControlFlow::Continue(());
+        }
+        let until = (Instant::now() + delay).min(self.deadline);
+        while Instant::now() < until && !self.cancel.load(Ordering::SeqCst) {
+            std::thread::sleep(Duration::from_millis(5).min(delay));
+        }
+        if self.cancel.load(Ordering::SeqCst) {
+            return ControlFlow::Break(("cancelled", Some(130)));
+        }
+        if Instant::now() >= self.deadline {
+            return ControlFlow::Break(("request_timeout", Some(124)));
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Ends the run: the error and state its stop calls for, `complete`,
+    /// and with `--text` the final reply.
+    fn finish(mut self, (reason, code): Stop) -> anyhow::Result<Outcome> {
+        match reason {
+            "cancelled" => {
+                self.ev.emit(
+                    "agent_error",
+                    json!({"error": "cancelled by the user", "fatal": true, "category": "cancellation",
+                           "hint": "run again to continue (--history with this output resumes it)"}),
+                )?;
+                self.ev.go(Transition::Cancel)?;
+            }
+            "request_timeout" => {
+                self.ev.emit(
+                    "agent_error",
+                    json!({"error": format!("the request took longer than {} s", self.settings.request_timeout.as_secs()),
+                           "fatal": true, "category": "timeout", "hint": "raise --request-timeout"}),
+                )?;
+                self.ev.go(Transition::Fail)?;
+            }
+            "error" => self.ev.go(Transition::Fail)?,
+            _ => {}
+        }
+        let complete = self.complete(reason);
+        self.ev.emit("complete", complete)?;
+        if self.args.text && !self.final_text.is_empty() {
+            use std::io::IsTerminal;
+            if std::io::stdout().is_terminal() {
+                self.final_text = terminal_text(&self.final_text);
+            }
+            self.ev.out.raw(self.final_text.as_bytes())?;
+            self.ev.out.raw(b"\n")?;
+        }
+        self.ev.out.flush()?;
+        Ok(match code {
+            None => Outcome::Found,
+            Some(1) => Outcome::NotFound,
+            Some(n) => Outcome::Exit(n),
         })
-        .collect();
-    let mut complete = Map::new();
-    complete.insert("final_response".into(), json!(final_text));
-    complete.insert("stop_reason".into(), json!(reason));
-    complete.insert("cancelled".into(), json!(reason == "cancelled"));
-    complete.insert("tool_calls_executed".into(), json!(executed));
-    complete.insert("total_iterations".into(), json!(ev.machine.iteration()));
-    complete.insert(
-        "duration_ms".into(),
-        json!(ev.started.elapsed().as_millis() as u64),
-    );
-    complete.insert(
-        "total_tokens".into(),
-        json!(tokens.total_tokens.unwrap_or(0)),
-    );
-    if tokens.total_tokens.is_some() {
+    }
+
+    /// The `complete` event's fields for a run stopped for `reason`.
+    fn complete(&self, reason: &str) -> Value {
+        let usage_list: Vec<Value> = self
+            .usage
+            .iter()
+            .map(|(name, u)| {
+                json!({"name": name, "invocations": u.invocations, "successes": u.successes,
+                       "failures": u.failures, "duration_ms": u.duration_ms})
+            })
+            .collect();
+        let tokens = &self.tokens;
+        let mut complete = Map::new();
+        complete.insert("final_response".into(), json!(self.final_text));
+        complete.insert("stop_reason".into(), json!(reason));
+        complete.insert("cancelled".into(), json!(reason == "cancelled"));
+        complete.insert("tool_calls_executed".into(), json!(self.executed));
         complete.insert(
-            "usage".into(),
-            serde_json::to_value(tokens).unwrap_or(Value::Null),
+            "total_iterations".into(),
+            json!(self.ev.machine.iteration()),
         );
-    }
-    complete.insert("tool_usage".into(), Value::Array(usage_list));
-    ev.emit("complete", Value::Object(complete))?;
-    if args.text && !final_text.is_empty() {
-        use std::io::IsTerminal;
-        if std::io::stdout().is_terminal() {
-            final_text = terminal_text(&final_text);
+        complete.insert(
+            "duration_ms".into(),
+            json!(self.ev.started.elapsed().as_millis() as u64),
+        );
+        complete.insert(
+            "total_tokens".into(),
+            json!(tokens.total_tokens.unwrap_or(0)),
+        );
+        if tokens.total_tokens.is_some() {
+            complete.insert(
+                "usage".into(),
+                serde_json::to_value(tokens).unwrap_or(Value::Null),
+            );
         }
-        ev.out.raw(final_text.as_bytes())?;
-        ev.out.raw(b"\n")?;
+        complete.insert("tool_usage".into(), Value::Array(usage_list));
+        Value::Object(complete)
     }
-    ev.out.flush()?;
-    Ok(match code {
-        None => Outcome::Found,
-        Some(1) => Outcome::NotFound,
-        Some(n) => Outcome::Exit(n),
-    })
 }
 
 fn tool_usage<'a>(list: &'a mut Vec<(String, Usage)>, name: &str) -> &'a mut Usage {
@@ -767,27 +921,7 @@ fn generate(
             _ => {}
         }
     });
-    let mut cmd = Command::new("sh");
-    cmd.arg("-c")
-        .arg(&args.model_cmd)
-        .env("TOOLCALL_ITERATION", iteration.to_string())
-        .env("TOOLCALL_MAX_ITERATIONS", max_iterations.to_string())
-        .env("TOOLCALL_REQUEST_ID", request_id)
-        .env(
-            "TOOLCALL_PROMPT_STYLE",
-            match args.prompt_style {
-                PromptStyle::Plain => "plain",
-                PromptStyle::Messages => "messages",
-            },
-        )
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit());
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::CommandExt;
-        cmd.process_group(0);
-    }
+    let mut cmd = model_command(args, (iteration, max_iterations), request_id);
     let mut child = match cmd.spawn() {
         Ok(c) => c,
         Err(e) => {
@@ -807,34 +941,13 @@ fn generate(
     // The watchdog stops the model's group on Ctrl-C or at the deadline.
     let done = Arc::new(AtomicBool::new(false));
     let why = Arc::new(AtomicU8::new(0));
-    let watchdog = {
-        let (done, why, cancel, pid) =
-            (done.clone(), why.clone(), runner.cancel.clone(), child.id());
-        std::thread::spawn(move || {
-            let mut kill_at: Option<Instant> = None;
-            while !done.load(Ordering::SeqCst) {
-                let now = Instant::now();
-                if why.load(Ordering::SeqCst) == 0 {
-                    let reason = if cancel.load(Ordering::SeqCst) {
-                        BY_CANCEL
-                    } else if now >= deadline {
-                        BY_TIMEOUT
-                    } else {
-                        0
-                    };
-                    if reason != 0 {
-                        why.store(reason, Ordering::SeqCst);
-                        super::child::stop_group(pid, false);
-                        kill_at = Some(now + Duration::from_secs(2));
-                    }
-                } else if kill_at.is_some_and(|k| now >= k) {
-                    super::child::stop_group(pid, true);
-                    kill_at = None;
-                }
-                std::thread::sleep(Duration::from_millis(10));
-            }
-        })
-    };
+    let watchdog = watchdog(
+        done.clone(),
+        why.clone(),
+        runner.cancel.clone(),
+        child.id(),
+        deadline,
+    );
     let mut buf = vec![0u8; 16 << 10];
     let mut read_err = None;
     let max_reply = args.max_reply.unwrap_or(DEFAULT_MAX_REPLY);
@@ -888,5 +1001,72 @@ fn generate(
         gather,
         end,
         usage: summary.usage,
+    })
+}
+
+/// The model command for one iteration: `sh -c CMD`, the prompt on its
+/// stdin, its stdout read, in a process group of its own.
+fn model_command(
+    args: &LoopArgs,
+    (iteration, max_iterations): (u32, u32),
+    request_id: &str,
+) -> Command {
+    let mut cmd = Command::new("sh");
+    cmd.arg("-c")
+        .arg(&args.model_cmd)
+        .env("TOOLCALL_ITERATION", iteration.to_string())
+        .env("TOOLCALL_MAX_ITERATIONS", max_iterations.to_string())
+        .env("TOOLCALL_REQUEST_ID", request_id)
+        .env(
+            "TOOLCALL_PROMPT_STYLE",
+            match args.prompt_style {
+                PromptStyle::Plain => "plain",
+                PromptStyle::Messages => "messages",
+            },
+        )
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit());
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        cmd.process_group(0);
+    }
+    cmd
+}
+
+/// The watchdog of one generation: until `done`, it stops the model
+/// command's group `pid` on Ctrl-C or at the deadline (SIGTERM, then
+/// SIGKILL two seconds later), saying why in `why`.
+fn watchdog(
+    done: Arc<AtomicBool>,
+    why: Arc<AtomicU8>,
+    cancel: Arc<AtomicBool>,
+    pid: u32,
+    deadline: Instant,
+) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(move || {
+        let mut kill_at: Option<Instant> = None;
+        while !done.load(Ordering::SeqCst) {
+            let now = Instant::now();
+            if why.load(Ordering::SeqCst) == 0 {
+                let reason = if cancel.load(Ordering::SeqCst) {
+                    BY_CANCEL
+                } else if now >= deadline {
+                    BY_TIMEOUT
+                } else {
+                    0
+                };
+                if reason != 0 {
+                    why.store(reason, Ordering::SeqCst);
+                    super::child::stop_group(pid, false);
+                    kill_at = Some(now + Duration::from_secs(2));
+                }
+            } else if kill_at.is_some_and(|k| now >= k) {
+                super::child::stop_group(pid, true);
+                kill_at = None;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
     })
 }
