@@ -272,15 +272,75 @@ fn run_inner(spec: &Spec<'_>, confine: Option<&Confine<'_>>, cancel: &AtomicBool
         stderr: Vec::new(),
         duration: started.elapsed(),
     };
+    let mut cmd = match command(spec, confine) {
+        Ok(cmd) => cmd,
+        Err(e) => return not_started(e),
+    };
+    if cancel.load(Ordering::SeqCst) {
+        return Ran {
+            end: End::Cancelled,
+            ..not_started(String::new())
+        };
+    }
+    let mut child = match cmd.spawn() {
+        Ok(c) => c,
+        Err(e) => return not_started(format!("cannot start {}: {e}", spec.command.display())),
+    };
+    let pid = child.id();
+    let (done_tx, done_rx) = mpsc::channel();
+    let out = child
+        .stdout
+        .take()
+        .map(|o| reader(o, spec.cap, done_tx.clone()));
+    let err = child
+        .stderr
+        .take()
+        .map(|e| reader(e, STDERR_CAP, done_tx.clone()));
+    drop(done_tx);
+    let readers = usize::from(out.is_some()) + usize::from(err.is_some());
+    if let Some(mut stdin) = child.stdin.take() {
+        let data = spec.stdin.clone();
+        // a tool that does not read its input closes the pipe: not an error
+        std::thread::spawn(move || {
+            let _ = stdin.write_all(&data);
+        });
+    }
+    let (end, status) = watch(&mut child, spec, cancel, started);
+    // The leader is gone: the rest of its group goes too (what it started
+    // in the background), and the orphans are reaped. What they wrote to
+    // the pipes is still read.
+    end_group(pid);
+    let all_read = pipes_closed(&done_rx, readers);
+    let join = |h: Option<std::thread::JoinHandle<(Vec<u8>, u64)>>| {
+        h.filter(|h| all_read || h.is_finished())
+            .and_then(|h| h.join().ok())
+            .unwrap_or_default()
+    };
+    let (stdout, stdout_total) = join(out);
+    let (stderr, _) = join(err);
+    let end = end.unwrap_or_else(|| End::Exited(status.and_then(|s| s.code())));
+    Ran {
+        end,
+        stdout,
+        stdout_total,
+        stderr,
+        duration: started.elapsed(),
+    }
+}
+
+/// The command that runs `spec`: through the internal step when confined
+/// (and when we can name our own binary), else directly, in a process
+/// group of its own. `Err` says why it is not started.
+fn command(spec: &Spec<'_>, confine: Option<&Confine<'_>>) -> Result<Command, String> {
     let Some((program, args)) = argv_of(spec.command) else {
-        return not_started("empty command".into());
+        return Err("empty command".into());
     };
     let sandbox = confine.and_then(|c| c.sandbox);
     let mut best_effort = false;
     if let (Some(sb), Some(c)) = (sandbox, confine) {
         if let Err(why) = super::sandbox::support(sb) {
             if c.require {
-                return not_started(format!(
+                return Err(format!(
                     "not run: --require-sandbox, and its x-toolcall.sandbox cannot be enforced: {why}"
                 ));
             }
@@ -293,16 +353,14 @@ fn run_inner(spec: &Spec<'_>, confine: Option<&Confine<'_>>, cancel: &AtomicBool
             }
         }
     }
-    // Through the internal step when confined (and when we can name our
-    // own binary); else directly, in a process group of its own.
     let helper = confine.and_then(|_| std::env::current_exe().ok());
     if confine.is_some() && helper.is_none() && sandbox.is_some() {
-        return not_started("cannot apply the sandbox: toolcall cannot find its own binary".into());
+        return Err("cannot apply the sandbox: toolcall cannot find its own binary".into());
     }
     let mut cmd = match &helper {
         Some(exe) => {
             if let Err(e) = findable(&program) {
-                return not_started(format!("cannot start {}: {e}", spec.command.display()));
+                return Err(format!("cannot start {}: {e}", spec.command.display()));
             }
             let mut c = Command::new(exe);
             c.arg(HELPER);
@@ -338,35 +396,19 @@ fn run_inner(spec: &Spec<'_>, confine: Option<&Confine<'_>>, cancel: &AtomicBool
         } else {
             Stdio::piped()
         });
-    if cancel.load(Ordering::SeqCst) {
-        return Ran {
-            end: End::Cancelled,
-            ..not_started(String::new())
-        };
-    }
-    let mut child = match cmd.spawn() {
-        Ok(c) => c,
-        Err(e) => return not_started(format!("cannot start {}: {e}", spec.command.display())),
-    };
+    Ok(cmd)
+}
+
+/// Waits for the command's leader to end. On Ctrl-C (`cancel`) or at the
+/// timeout it gets a signal, and SIGKILL after the grace period. How it
+/// ended, when it did not simply exit, and its exit status.
+fn watch(
+    child: &mut std::process::Child,
+    spec: &Spec<'_>,
+    cancel: &AtomicBool,
+    started: Instant,
+) -> (Option<End>, Option<std::process::ExitStatus>) {
     let pid = child.id();
-    let (done_tx, done_rx) = mpsc::channel();
-    let out = child
-        .stdout
-        .take()
-        .map(|o| reader(o, spec.cap, done_tx.clone()));
-    let err = child
-        .stderr
-        .take()
-        .map(|e| reader(e, STDERR_CAP, done_tx.clone()));
-    drop(done_tx);
-    let readers = usize::from(out.is_some()) + usize::from(err.is_some());
-    if let Some(mut stdin) = child.stdin.take() {
-        let data = spec.stdin.clone();
-        // a tool that does not read its input closes the pipe: not an error
-        std::thread::spawn(move || {
-            let _ = stdin.write_all(&data);
-        });
-    }
     let mut end = None;
     let mut kill_at: Option<Instant> = None;
     let mut status = None;
@@ -399,36 +441,21 @@ fn run_inner(spec: &Spec<'_>, confine: Option<&Confine<'_>>, cancel: &AtomicBool
         }
         std::thread::sleep(POLL);
     }
-    // The leader is gone: the rest of its group goes too (what it started
-    // in the background), and the orphans are reaped. What they wrote to
-    // the pipes is still read.
-    end_group(pid);
+    (end, status)
+}
+
+/// Whether the `readers` pipe readers all reached the end within half a
+/// second: something that left the group may hold the pipes, and what is
+/// read so far is then not waited for.
+fn pipes_closed(done: &mpsc::Receiver<()>, readers: usize) -> bool {
     let deadline = Instant::now() + Duration::from_millis(500);
-    let mut all_read = true;
     for _ in 0..readers {
         let left = deadline.saturating_duration_since(Instant::now());
-        if done_rx.recv_timeout(left).is_err() {
-            // something that left the group holds the pipes: what is
-            // read so far is not waited for
-            all_read = false;
-            break;
+        if done.recv_timeout(left).is_err() {
+            return false;
         }
     }
-    let join = |h: Option<std::thread::JoinHandle<(Vec<u8>, u64)>>| {
-        h.filter(|h| all_read || h.is_finished())
-            .and_then(|h| h.join().ok())
-            .unwrap_or_default()
-    };
-    let (stdout, stdout_total) = join(out);
-    let (stderr, _) = join(err);
-    let end = end.unwrap_or_else(|| End::Exited(status.and_then(|s| s.code())));
-    Ran {
-        end,
-        stdout,
-        stdout_total,
-        stderr,
-        duration: started.elapsed(),
-    }
+    true
 }
 
 /// The signal that cancelled the run (0: none yet).
