@@ -458,23 +458,8 @@ impl Runner {
             requires_approval: meta.and_then(|m| m.requires_approval),
         };
         let pre = self.approvals.pre(&facts);
-        let not_run = |status: &str, reason: String| {
-            let status = Status::from_name(status).unwrap_or(Status::Skipped);
-            let detail = if status == Status::ValidationFailed && !j.verdict.errors.is_empty() {
-                let errs: Vec<String> = j
-                    .verdict
-                    .errors
-                    .iter()
-                    .map(crate::validate::Issue::summary)
-                    .collect();
-                errs.join("; ")
-            } else {
-                reason
-            };
-            ToolResult::not_run(id, name, status, detail)
-        };
         if let Pre::NotRun { status, reason } = &pre {
-            return Err(not_run(status, reason.clone()));
+            return Err(not_run(j, status, reason.clone()));
         }
         if j.command.is_none() {
             return Err(ToolResult::not_run(
@@ -505,52 +490,7 @@ impl Runner {
                 remember: None,
                 took: Duration::ZERO,
             },
-            Pre::Ask { reason } => {
-                let warnings = j.warnings();
-                let req = Request {
-                    id,
-                    name,
-                    tool_name: &j.verdict.tool_name,
-                    summary: &j.verdict.summary,
-                    risk: j.verdict.risk,
-                    reason: &reason,
-                    details: &j.details,
-                    warnings: &warnings,
-                    arguments: &j.call.arguments,
-                    inline: j.inline,
-                    category: facts.category,
-                    requires_approval: facts.requires_approval,
-                };
-                if self.dry_run && self.approvals.asks_someone() {
-                    return Err(dry_run(j, &format!("would ask for approval ({reason})")));
-                }
-                on(Step::Asking(&req.fields(self.approvals.timeout)));
-                let registry = self.tools.registry.as_ref();
-                let policy = self.tools.policy;
-                let mut check = |args: &Value| -> Checked {
-                    let Some(reg) = registry else {
-                        return Checked {
-                            summary: String::new(),
-                            risk: j.verdict.risk,
-                            errors: Some("no tools file".into()),
-                        };
-                    };
-                    let v = reg.check(name, args, &policy);
-                    Checked {
-                        errors: (!v.valid).then(|| {
-                            v.errors
-                                .iter()
-                                .map(|e| format!("{} {}", e.path, e.message))
-                                .collect::<Vec<_>>()
-                                .join("; ")
-                        }),
-                        summary: v.summary,
-                        risk: v.risk,
-                    }
-                };
-                let cancel = self.cancel.clone();
-                self.approvals.ask(&req, &cancel, &mut check)
-            }
+            Pre::Ask { reason } => self.ask(j, &facts, &reason, on)?,
         };
         on(Step::Decided(&approval));
         if !approval.approved {
@@ -570,6 +510,63 @@ impl Runner {
         }
         self.runs += 1;
         Ok(args)
+    }
+
+    /// Asks whether `j` runs (`Pre::Ask`, for `reason`), the asker able to
+    /// edit the arguments, which are checked again as they are edited.
+    #[allow(clippy::result_large_err)] // private: `?`-style early returns
+    fn ask(
+        &mut self,
+        j: &Judged,
+        facts: &Facts<'_>,
+        reason: &str,
+        on: &mut dyn FnMut(Step<'_>),
+    ) -> Result<Approval, ToolResult> {
+        let (id, name) = (j.call.id.as_str(), j.call.name.as_str());
+        let warnings = j.warnings();
+        let req = Request {
+            id,
+            name,
+            tool_name: &j.verdict.tool_name,
+            summary: &j.verdict.summary,
+            risk: j.verdict.risk,
+            reason,
+            details: &j.details,
+            warnings: &warnings,
+            arguments: &j.call.arguments,
+            inline: j.inline,
+            category: facts.category,
+            requires_approval: facts.requires_approval,
+        };
+        if self.dry_run && self.approvals.asks_someone() {
+            return Err(dry_run(j, &format!("would ask for approval ({reason})")));
+        }
+        on(Step::Asking(&req.fields(self.approvals.timeout)));
+        let registry = self.tools.registry.as_ref();
+        let policy = self.tools.policy;
+        let mut check = |args: &Value| -> Checked {
+            let Some(reg) = registry else {
+                return Checked {
+                    summary: String::new(),
+                    risk: j.verdict.risk,
+                    errors: Some("no tools file".into()),
+                };
+            };
+            let v = reg.check(name, args, &policy);
+            Checked {
+                errors: (!v.valid).then(|| {
+                    v.errors
+                        .iter()
+                        .map(|e| format!("{} {}", e.path, e.message))
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                }),
+                summary: v.summary,
+                risk: v.risk,
+            }
+        };
+        let cancel = self.cancel.clone();
+        Ok(self.approvals.ask(&req, &cancel, &mut check))
     }
 
     /// Runs an approved call's command (once more on failure with
@@ -947,4 +944,23 @@ fn record_inline(
     !text[line_start..start]
         .iter()
         .all(|b| b.is_ascii_whitespace())
+}
+
+/// The result of a call the rules keep from running: with status
+/// `validation_failed`, its validation errors are the detail.
+fn not_run(j: &Judged, status: &str, reason: String) -> ToolResult {
+    let (id, name) = (j.call.id.as_str(), j.call.name.as_str());
+    let status = Status::from_name(status).unwrap_or(Status::Skipped);
+    let detail = if status == Status::ValidationFailed && !j.verdict.errors.is_empty() {
+        let errs: Vec<String> = j
+            .verdict
+            .errors
+            .iter()
+            .map(crate::validate::Issue::summary)
+            .collect();
+        errs.join("; ")
+    } else {
+        reason
+    };
+    ToolResult::not_run(id, name, status, detail)
 }
