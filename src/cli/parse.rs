@@ -2,8 +2,8 @@
 //! candidates that could not be recovered.
 
 use super::common::{
-    run_documents, BufferArgs, EngineArgs, Flow, InputArgs, MatchArgs, Reading, RecordArgs,
-    ShapeArgs, WireArgs,
+    run_documents, BufferArgs, Document, EngineArgs, Flow, InputArgs, MatchArgs, Reading,
+    RecordArgs, ShapeArgs, WireArgs,
 };
 use super::output::{FlushPolicy, Output};
 use super::Outcome;
@@ -168,14 +168,10 @@ pub fn run(args: &ParseArgs) -> anyhow::Result<Outcome> {
     ));
     out.set_quiet(args.matching.quiet);
     out.set_pretty(args.records.pretty);
-    // error records seen (--fail-on-error)
-    let mut errors = 0usize;
     let many = args.input.files.len() > 1
         || args.input.files.iter().any(|p| p.is_dir())
         || args.input.lines
         || args.input.field.is_some();
-    let max = args.matching.max_count.unwrap_or(usize::MAX);
-    let mut outcome = Outcome::NotFound;
     let tools = args.tools.load()?;
     // Without a tools file nothing needs the document once the engine has
     // seen it, so it is fed as it is read and its records go out as they
@@ -186,141 +182,182 @@ pub fn run(args: &ParseArgs) -> anyhow::Result<Outcome> {
     } else {
         Reading::Streamed
     };
-    // calls already written for the current document
-    let mut written = 0usize;
+    let mut writer = Writer {
+        args,
+        out,
+        many,
+        max: args.matching.max_count.unwrap_or(usize::MAX),
+        errors: 0,
+        written: 0,
+        outcome: Outcome::NotFound,
+    };
     run_documents(
         &args.input,
         reading,
         args.wire.max_buffer,
-        |doc, push| {
-            let cfg = tools.engine(args.engine.config(&doc.name)?);
-            let name = args.engine.doc_name(&doc.name);
-            let mut found = Collector::calls_only();
-            if args.wire.input == wire::InputKind::Messages {
-                let bytes = doc.into_bytes(args.input.max_input)?;
-                conversation_calls(&name, &bytes, &cfg, &tools, &mut |batch| push(batch))?;
-                return Ok(());
-            }
-            let mut engine = wire::WireEngine::new(cfg, args.wire.config());
-            let bytes = if reading == Reading::Streamed {
-                let mut result = Ok(true);
-                doc.feed(|chunk| {
-                    engine.feed(chunk, &mut found);
-                    if found.calls.is_empty() && found.errors.is_empty() {
-                        return true;
-                    }
-                    // the next chunk likely finds as many calls: no regrowing
-                    let next = Collector {
-                        calls: Vec::with_capacity(found.calls.len()),
-                        ..Collector::calls_only()
-                    };
-                    let batch = Batch {
-                        name: name.clone(),
-                        found: std::mem::replace(&mut found, next),
-                        last: false,
-                    };
-                    result = push(batch);
-                    matches!(result, Ok(true))
-                })?;
-                if !result? {
-                    return Ok(());
-                }
-                Vec::new()
-            } else {
-                let bytes = doc.into_bytes(args.input.max_input)?;
-                engine.feed(&bytes, &mut found);
-                bytes
-            };
-            engine.finish(&mut found);
-            super::report_server_errors(&name, &engine.summary());
-            let located = crate::validate::diag::Located::new(&bytes[..]);
-            found
-                .calls
-                .iter_mut()
-                .for_each(|c| tools.enrich(c, Some(&located)));
-            push(Batch {
-                name,
-                found,
-                last: true,
-            })
-            .map(|_| ())
-        },
-        |Batch { name, found, last }| {
-            errors += found.errors.len();
-            let n = found.calls.len().min(max - written);
-            written += n;
-            if n > 0 {
-                outcome = Outcome::Found;
-            }
-            let flow = if args.matching.quiet && written > 0 {
-                Flow::Stop
-            } else if written >= max || (args.matching.files_with_calls && written > 0) {
-                Flow::NextDocument
-            } else {
-                Flow::More
-            };
-            let done = last || flow != Flow::More;
-            if args.matching.quiet {
-                if done {
-                    written = 0;
-                }
-                return Ok(flow);
-            }
-            if args.matching.files_with_calls {
-                if done {
-                    if written > 0 {
-                        out.raw(name.as_bytes())?;
-                        out.raw(if args.matching.null { b"\0" } else { b"\n" })?;
-                    }
-                    written = 0;
-                }
-                return Ok(flow);
-            }
-            if args.matching.count {
-                if done {
-                    let prefix =
-                        args.matching.with_filename || (many && !args.matching.no_filename);
-                    let line = if prefix {
-                        format!("{name}:{written}\n")
-                    } else {
-                        format!("{written}\n")
-                    };
-                    out.raw(line.as_bytes())?;
-                    written = 0;
-                }
-                return Ok(flow);
-            }
-            let write_error = |out: &mut Output, e: &crate::record::ErrorRecord| {
-                if args.shape.shape == "native" {
-                    out.record(e)
-                } else {
-                    out.record(&args.shape.shaped_error(e))
-                }
-            };
-            // records in document order: merge calls and errors by offset
-            let mut errors = found.errors.iter().peekable();
-            for call in found.calls.iter().take(n) {
-                while let Some(e) = errors.next_if(|e| e.span[0] < call.span[0]) {
-                    write_error(&mut out, e)?;
-                }
-                if args.shape.shape == "native" {
-                    out.tool_call(call)?;
-                } else {
-                    out.record(&args.shape.shaped(call))?;
-                }
-            }
-            if n == found.calls.len() {
-                for e in errors {
-                    write_error(&mut out, e)?;
-                }
-            }
-            if done {
-                written = 0;
-            }
-            Ok(flow)
-        },
+        |doc, push| parse_document(args, &tools, reading, doc, push),
+        |batch| writer.batch(batch),
     )?;
-    out.flush()?;
-    args.records.finish(errors);
-    Ok(outcome)
+    writer.out.flush()?;
+    args.records.finish(writer.errors);
+    Ok(writer.outcome)
+}
+
+/// Parses one document, handing its calls and errors to `push` in batches
+/// (as they are found when it is streamed); stops when `push` says so.
+fn parse_document(
+    args: &ParseArgs,
+    tools: &super::tools::Tools,
+    reading: Reading,
+    doc: Document,
+    push: &mut dyn FnMut(Batch) -> anyhow::Result<bool>,
+) -> anyhow::Result<()> {
+    let cfg = tools.engine(args.engine.config(&doc.name)?);
+    let name = args.engine.doc_name(&doc.name);
+    let mut found = Collector::calls_only();
+    if args.wire.input == wire::InputKind::Messages {
+        let bytes = doc.into_bytes(args.input.max_input)?;
+        conversation_calls(&name, &bytes, &cfg, tools, &mut |batch| push(batch))?;
+        return Ok(());
+    }
+    let mut engine = wire::WireEngine::new(cfg, args.wire.config());
+    let bytes = if reading == Reading::Streamed {
+        let mut result = Ok(true);
+        doc.feed(|chunk| {
+            engine.feed(chunk, &mut found);
+            if found.calls.is_empty() && found.errors.is_empty() {
+                return true;
+            }
+            // the next chunk likely finds as many calls: no regrowing
+            let next = Collector {
+                calls: Vec::with_capacity(found.calls.len()),
+                ..Collector::calls_only()
+            };
+            let batch = Batch {
+                name: name.clone(),
+                found: std::mem::replace(&mut found, next),
+                last: false,
+            };
+            result = push(batch);
+            matches!(result, Ok(true))
+        })?;
+        if !result? {
+            return Ok(());
+        }
+        Vec::new()
+    } else {
+        let bytes = doc.into_bytes(args.input.max_input)?;
+        engine.feed(&bytes, &mut found);
+        bytes
+    };
+    engine.finish(&mut found);
+    super::report_server_errors(&name, &engine.summary());
+    let located = crate::validate::diag::Located::new(&bytes[..]);
+    found
+        .calls
+        .iter_mut()
+        .for_each(|c| tools.enrich(c, Some(&located)));
+    push(Batch {
+        name,
+        found,
+        last: true,
+    })
+    .map(|_| ())
+}
+
+/// Writes the batches as grep's flags ask: records, or only the status
+/// (`-q`), the names (`-l`) or the counts (`-c`).
+struct Writer<'a> {
+    args: &'a ParseArgs,
+    out: Output,
+    /// Several documents: `-c` prefixes the counts with their names.
+    many: bool,
+    /// `-m N`: most calls per document.
+    max: usize,
+    /// Error records seen (`--fail-on-error`).
+    errors: usize,
+    /// Calls already written for the current document.
+    written: usize,
+    outcome: Outcome,
+}
+
+impl Writer<'_> {
+    /// Takes a batch; what to read next.
+    fn batch(&mut self, Batch { name, found, last }: Batch) -> anyhow::Result<Flow> {
+        let (args, max) = (self.args, self.max);
+        self.errors += found.errors.len();
+        let n = found.calls.len().min(max - self.written);
+        self.written += n;
+        if n > 0 {
+            self.outcome = Outcome::Found;
+        }
+        let written = self.written;
+        let flow = if args.matching.quiet && written > 0 {
+            Flow::Stop
+        } else if written >= max || (args.matching.files_with_calls && written > 0) {
+            Flow::NextDocument
+        } else {
+            Flow::More
+        };
+        let done = last || flow != Flow::More;
+        if args.matching.quiet {
+            // the exit status says it all
+        } else if args.matching.files_with_calls {
+            if done && written > 0 {
+                self.out.raw(name.as_bytes())?;
+                self.out
+                    .raw(if args.matching.null { b"\0" } else { b"\n" })?;
+            }
+        } else if args.matching.count {
+            if done {
+                let prefix =
+                    args.matching.with_filename || (self.many && !args.matching.no_filename);
+                let line = if prefix {
+                    format!("{name}:{written}\n")
+                } else {
+                    format!("{written}\n")
+                };
+                self.out.raw(line.as_bytes())?;
+            }
+        } else {
+            self.records(&found, n)?;
+        }
+        if done {
+            self.written = 0;
+        }
+        Ok(flow)
+    }
+
+    /// The first `n` calls of a batch and its errors, in document order
+    /// (merged by offset); the errors after the last call written only
+    /// when every call was.
+    fn records(&mut self, found: &Collector, n: usize) -> anyhow::Result<()> {
+        let args = self.args;
+        let shape = &args.shape;
+        let write_error = |out: &mut Output, e: &crate::record::ErrorRecord| {
+            if shape.shape == "native" {
+                out.record(e)
+            } else {
+                out.record(&shape.shaped_error(e))
+            }
+        };
+        let out = &mut self.out;
+        let mut errors = found.errors.iter().peekable();
+        for call in found.calls.iter().take(n) {
+            while let Some(e) = errors.next_if(|e| e.span[0] < call.span[0]) {
+                write_error(out, e)?;
+            }
+            if shape.shape == "native" {
+                out.tool_call(call)?;
+            } else {
+                out.record(&shape.shaped(call))?;
+            }
+        }
+        if n == found.calls.len() {
+            for e in errors {
+                write_error(out, e)?;
+            }
+        }
+        Ok(())
+    }
 }
