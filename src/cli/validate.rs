@@ -853,96 +853,22 @@ impl Run<'_> {
         self.total += 1;
         let doc_tools = self.doc_tools.clone();
         let tools: &Tools = doc_tools.as_deref().unwrap_or(self.tools);
-        let mut verdict = match &item.broken {
-            Some(issue) => {
-                let mut v = match &tools.registry {
-                    Some(r) if !item.call.name.is_empty() => {
-                        r.check(&item.call.name, &Value::Null, &tools.policy)
-                    }
-                    _ => unreachable_verdict(),
-                };
-                v.valid = false;
-                v.errors = vec![issue.clone()];
-                v.warnings.clear();
-                v.summary = String::new();
-                v
-            }
-            None => tools
-                .judge(&mut item.call)
-                .unwrap_or_else(unreachable_verdict),
-        };
-        if let Some(conv) = &item.conv {
-            if conv.own_tools {
-                verdict.errors.retain(|e| e.code != "TLP-005");
-                verdict.warnings.retain(|e| e.code != "TLP-005");
-            }
-            if item.broken.is_none() {
-                verdict
-                    .errors
-                    .extend(conv.lint.iter().map(|(issue, _)| issue.clone()));
-            }
-            verdict.valid = verdict.errors.is_empty();
-        }
-        let at = |issue: &Issue, call: &ToolCall, item: &Item| -> usize {
-            let path = issue.path.as_str();
-            let lint = item.conv.as_ref().and_then(|c| {
-                c.lint
-                    .iter()
-                    .find(|(i, _)| i.code == issue.code && i.path == issue.path)
-            });
-            if let Some((_, off)) = lint {
-                *off
-            } else if item.broken.is_some() {
-                item.offset
-            } else if item.offset as u64 == call.span[0] {
-                // the call's markup is in `text` at its span
-                let text = item.text.as_deref().map(Located::bytes);
-                diag::locate_in(text, call.span, &call.raw, path, &call.name)
-            } else {
-                item.offset + diag::locate(&call.raw, path, &call.name)
-            }
-        };
+        let verdict = item_verdict(&mut item, tools);
         let pos = item
             .text
             .as_deref()
             .map(|t| t.position(item.offset))
             .unwrap_or(diag::Pos { line: 1, column: 1 });
-        // where each issue's diagnostic points: the same line:column goes
-        // into the record's errors[] (and the record's own line:column is
-        // its first error's)
-        let locate = |issues: &[Issue], call: &ToolCall| -> Vec<diag::Pos> {
-            issues
-                .iter()
-                .map(|i| {
-                    let off = at(i, call, &item);
-                    item.text
-                        .as_deref()
-                        .map_or(diag::Pos { line: 1, column: 1 }, |t| t.position(off))
-                })
-                .collect()
+        let diags = Diags {
+            on: !self.args.no_diagnostics && !self.args.quiet && !self.args.retry.retry_prompt,
+            colored: self.colored,
         };
-        let diags = !self.args.no_diagnostics && !self.args.quiet && !self.args.retry.retry_prompt;
-        let colored = self.colored;
-        let emit = |sev: Severity, issues: &[Issue], call: &ToolCall| {
-            if !diags {
-                return;
-            }
-            for i in issues {
-                let off = at(i, call, &item);
-                let text = diag::render_in(&item.file, item.text.as_deref(), off, sev, i);
-                if colored {
-                    eprint!("{}", paint(&text, &super::sanitize(&item.file), sev));
-                } else {
-                    eprint!("{text}");
-                }
-            }
-        };
-        emit(Severity::Warning, &verdict.warnings, &item.call);
+        diags.print(&item, Severity::Warning, &verdict.warnings, &item.call);
         if verdict.valid {
             return self.write(&item.call, &verdict, pos, &[], None, item.conv.as_ref());
         }
         // the prompt names the place the first diagnostic points at
-        let first = locate(&verdict.errors, &item.call)
+        let first = issue_positions(&verdict.errors, &item.call, &item)
             .first()
             .copied()
             .unwrap_or(pos);
@@ -959,9 +885,9 @@ impl Run<'_> {
             return Ok(());
         }
         let Some(cmd) = self.args.retry.retry_cmd.clone() else {
-            emit(Severity::Error, &verdict.errors, &item.call);
+            diags.print(&item, Severity::Error, &verdict.errors, &item.call);
             self.invalid += 1;
-            let locs = locate(&verdict.errors, &item.call);
+            let locs = issue_positions(&verdict.errors, &item.call, &item);
             return self.write(&item.call, &verdict, pos, &locs, None, item.conv.as_ref());
         };
         let doc = item.call.doc.clone();
@@ -969,20 +895,33 @@ impl Run<'_> {
             doc: doc.clone(),
             ..cfg.clone()
         };
-        let max = self.max_retries;
         let retried = retry::retry(
             &cmd,
-            max,
+            self.max_retries,
             self.limits,
             self.template.as_deref(),
             failure,
             |text| evaluate(text, &retry_cfg, tools, &item.call),
             |msg| tools.log(&doc, 1, msg),
         )?;
+        self.write_retried(&item, verdict, retried, pos, diags)
+    }
+
+    /// Writes an invalid item after `--retry-cmd`: the model's fixed call,
+    /// or the item with a TLP-006 error when the retries ran out.
+    fn write_retried(
+        &mut self,
+        item: &Item,
+        verdict: Verdict,
+        retried: retry::Retried<(ToolCall, Verdict)>,
+        pos: diag::Pos,
+        diags: Diags,
+    ) -> anyhow::Result<()> {
+        let max = self.max_retries;
         match retried.outcome {
             Ok((call, v)) => {
-                emit(Severity::Warning, &verdict.errors, &item.call);
-                if diags {
+                diags.print(item, Severity::Warning, &verdict.errors, &item.call);
+                if diags.on {
                     eprintln!(
                         "{}:{}:{}: note: fixed by the model on attempt {} of {max}",
                         super::sanitize(&item.file),
@@ -1016,9 +955,9 @@ impl Run<'_> {
                         200,
                     ),
                 });
-                emit(Severity::Error, &errors, &item.call);
+                diags.print(item, Severity::Error, &errors, &item.call);
                 self.invalid += 1;
-                let locs = locate(&errors, &item.call);
+                let locs = issue_positions(&errors, &item.call, item);
                 let v = Verdict {
                     valid: false,
                     errors,
@@ -1088,6 +1027,105 @@ impl Run<'_> {
         };
         self.out.record(&rec)?;
         Ok(())
+    }
+}
+
+/// The verdict on an item: the parser's error for a candidate that is not
+/// a call, else the call judged against the tools; for a call of a
+/// conversation, with its own tools taken into account and its
+/// conversation issues added.
+fn item_verdict(item: &mut Item, tools: &Tools) -> Verdict {
+    let mut verdict = match &item.broken {
+        Some(issue) => {
+            let mut v = match &tools.registry {
+                Some(r) if !item.call.name.is_empty() => {
+                    r.check(&item.call.name, &Value::Null, &tools.policy)
+                }
+                _ => unreachable_verdict(),
+            };
+            v.valid = false;
+            v.errors = vec![issue.clone()];
+            v.warnings.clear();
+            v.summary = String::new();
+            v
+        }
+        None => tools
+            .judge(&mut item.call)
+            .unwrap_or_else(unreachable_verdict),
+    };
+    if let Some(conv) = &item.conv {
+        if conv.own_tools {
+            verdict.errors.retain(|e| e.code != "TLP-005");
+            verdict.warnings.retain(|e| e.code != "TLP-005");
+        }
+        if item.broken.is_none() {
+            verdict
+                .errors
+                .extend(conv.lint.iter().map(|(issue, _)| issue.clone()));
+        }
+        verdict.valid = verdict.errors.is_empty();
+    }
+    verdict
+}
+
+/// The offset in the item's text that an issue's diagnostic points at.
+fn issue_offset(issue: &Issue, call: &ToolCall, item: &Item) -> usize {
+    let path = issue.path.as_str();
+    let lint = item.conv.as_ref().and_then(|c| {
+        c.lint
+            .iter()
+            .find(|(i, _)| i.code == issue.code && i.path == issue.path)
+    });
+    if let Some((_, off)) = lint {
+        *off
+    } else if item.broken.is_some() {
+        item.offset
+    } else if item.offset as u64 == call.span[0] {
+        // the call's markup is in `text` at its span
+        let text = item.text.as_deref().map(Located::bytes);
+        diag::locate_in(text, call.span, &call.raw, path, &call.name)
+    } else {
+        item.offset + diag::locate(&call.raw, path, &call.name)
+    }
+}
+
+/// Where each issue's diagnostic points: the same line:column goes into
+/// the record's errors[] (and the record's own line:column is its first
+/// error's).
+fn issue_positions(issues: &[Issue], call: &ToolCall, item: &Item) -> Vec<diag::Pos> {
+    issues
+        .iter()
+        .map(|i| {
+            let off = issue_offset(i, call, item);
+            item.text
+                .as_deref()
+                .map_or(diag::Pos { line: 1, column: 1 }, |t| t.position(off))
+        })
+        .collect()
+}
+
+/// Whether diagnostics are printed on stderr, and in color.
+#[derive(Clone, Copy)]
+struct Diags {
+    on: bool,
+    colored: bool,
+}
+
+impl Diags {
+    /// Prints a diagnostic for each issue of the item's call.
+    fn print(self, item: &Item, sev: Severity, issues: &[Issue], call: &ToolCall) {
+        if !self.on {
+            return;
+        }
+        for i in issues {
+            let off = issue_offset(i, call, item);
+            let text = diag::render_in(&item.file, item.text.as_deref(), off, sev, i);
+            if self.colored {
+                eprint!("{}", paint(&text, &super::sanitize(&item.file), sev));
+            } else {
+                eprint!("{text}");
+            }
+        }
     }
 }
 
