@@ -1,7 +1,7 @@
 //! `toolcall split`: one `split` record per document.
 
 use super::common::{
-    for_each_document, BufferArgs, EngineArgs, InputArgs, Reading, RecordArgs, WireArgs,
+    for_each_document, BufferArgs, Document, EngineArgs, InputArgs, Reading, RecordArgs, WireArgs,
 };
 use super::output::{FlushPolicy, Output};
 use super::Outcome;
@@ -66,116 +66,139 @@ pub fn run(args: &SplitArgs) -> anyhow::Result<Outcome> {
     let mut errors = 0usize;
     let tools = args.tools.load()?;
     let max_line = args.wire.max_buffer;
-    if args.text && tools.registry.is_none() {
-        // Only the prose is printed and nothing quotes the document: it is
-        // fed as it is read and its text written as it is decided, so memory
-        // stays constant and a closed stdout stops the reading.
-        for_each_document(&args.input, Reading::Streamed, max_line, |doc| {
-            let cfg = tools.engine(args.engine.config(&doc.name)?);
-            let name = doc.name.clone();
-            let mut engine = wire::WireEngine::new(cfg, args.wire.config());
-            let mut sink = TextOut {
-                out: &mut out,
-                failed: None,
-                blank: Vec::new(),
-                prose: false,
-            };
-            doc.feed(|chunk| {
-                engine.feed(chunk, &mut sink);
-                sink.failed.is_none()
-            })?;
-            if sink.failed.is_none() {
-                engine.finish(&mut sink);
-            }
-            if sink.prose {
-                let blank = std::mem::take(&mut sink.blank);
-                sink.write(&blank);
-            }
-            if let Some(e) = sink.failed {
-                return Err(e.into());
-            }
-            super::report_server_errors(&name, &engine.summary());
-            if engine.calls() > 0 {
-                outcome = Outcome::Found;
-            }
-            if !sink.prose {
-                no_prose(&name, engine.calls());
-            }
-            Ok(())
-        })?;
-        out.flush()?;
-        return Ok(outcome);
-    }
-    if !args.text && tools.registry.is_none() && !args.records.pretty {
-        // Nothing quotes the document: it is fed as it is read, and the
-        // record is written piece by piece from what was kept (text,
-        // reasoning, calls, segments), never built whole, so memory stays
-        // near the size of the text (issue 36: 620 MB for 200 MB before).
-        for_each_document(&args.input, Reading::Streamed, max_line, |doc| {
-            let cfg = tools.engine(args.engine.config(&doc.name)?);
-            let name = args.engine.doc_name(&doc.name);
-            let mut engine = wire::WireEngine::new(cfg, args.wire.config());
-            let mut found = Parts::default();
-            // what is kept grows with the document: --max-input bounds it
-            // as it bounds a document read whole
-            let max = args.input.max_input;
-            let (mut read, mut over) = (0u64, false);
-            doc.feed(|chunk| {
-                read += chunk.len() as u64;
-                if read > max {
-                    over = true;
-                    return false;
-                }
-                engine.feed(chunk, &mut found);
-                true
-            })?;
-            if over {
-                anyhow::bail!(
-                    "{name}: larger than --max-input ({max} bytes); not read (raise --max-input)"
-                );
-            }
-            engine.finish(&mut found);
-            super::report_server_errors(&name, &engine.summary());
-            if found.calls > 0 {
-                outcome = Outcome::Found;
-            }
-            errors += found.errors;
-            write_split(&mut out, &name, &found)?;
-            Ok(())
-        })?;
-        out.flush()?;
-        args.records.finish(errors);
-        return Ok(outcome);
-    }
-    for_each_document(&args.input, Reading::Whole, max_line, |doc| {
-        let cfg = tools.engine(args.engine.config(&doc.name)?);
-        let name = args.engine.doc_name(&doc.name);
-        let bytes = doc.into_bytes(args.input.max_input)?;
-        let (mut found, summary) = wire::parse(&bytes, &cfg, &args.wire.config());
-        super::report_server_errors(&name, &summary);
-        let located = crate::validate::diag::Located::new(&bytes[..]);
-        found
-            .calls
-            .iter_mut()
-            .for_each(|c| tools.enrich(c, Some(&located)));
-        if !found.calls.is_empty() {
+    // Nothing quotes the document unless a tools file enriches the calls
+    // or the record is pretty-printed: it is then fed as it is read.
+    let (reading, split): (Reading, SplitOne) = if args.text && tools.registry.is_none() {
+        (Reading::Streamed, text_streamed)
+    } else if !args.text && tools.registry.is_none() && !args.records.pretty {
+        (Reading::Streamed, record_streamed)
+    } else {
+        (Reading::Whole, whole)
+    };
+    for_each_document(&args.input, reading, max_line, |doc| {
+        let (found, errs) = split(args, &tools, &mut out, doc)?;
+        if found {
             outcome = Outcome::Found;
         }
-        errors += found.errors.len();
-        if args.text {
-            if found.text.iter().all(u8::is_ascii_whitespace) {
-                no_prose(&name, found.calls.len());
-            } else {
-                out.raw(&found.text)?;
-            }
-        } else {
-            out.record(&found.into_split(&name))?;
-        }
+        errors += errs;
         Ok(())
     })?;
     out.flush()?;
     args.records.finish(errors);
     Ok(outcome)
+}
+
+/// Splits one document and writes what `split` shows of it: whether it
+/// had a call, and how many error records it gave.
+type SplitOne =
+    fn(&SplitArgs, &super::tools::Tools, &mut Output, Document) -> anyhow::Result<(bool, usize)>;
+
+/// `--text` with nothing to quote the document: its text is written as it
+/// is decided, so memory stays constant and a closed stdout stops the
+/// reading.
+fn text_streamed(
+    args: &SplitArgs,
+    tools: &super::tools::Tools,
+    out: &mut Output,
+    doc: Document,
+) -> anyhow::Result<(bool, usize)> {
+    let cfg = tools.engine(args.engine.config(&doc.name)?);
+    let name = doc.name.clone();
+    let mut engine = wire::WireEngine::new(cfg, args.wire.config());
+    let mut sink = TextOut {
+        out,
+        failed: None,
+        blank: Vec::new(),
+        prose: false,
+    };
+    doc.feed(|chunk| {
+        engine.feed(chunk, &mut sink);
+        sink.failed.is_none()
+    })?;
+    if sink.failed.is_none() {
+        engine.finish(&mut sink);
+    }
+    if sink.prose {
+        let blank = std::mem::take(&mut sink.blank);
+        sink.write(&blank);
+    }
+    if let Some(e) = sink.failed {
+        return Err(e.into());
+    }
+    super::report_server_errors(&name, &engine.summary());
+    if !sink.prose {
+        no_prose(&name, engine.calls());
+    }
+    Ok((engine.calls() > 0, 0))
+}
+
+/// A `split` record with nothing to quote the document: it is written
+/// piece by piece from what was kept (text, reasoning, calls, segments),
+/// never built whole, so memory stays near the size of the text (issue
+/// 36: 620 MB for 200 MB before).
+fn record_streamed(
+    args: &SplitArgs,
+    tools: &super::tools::Tools,
+    out: &mut Output,
+    doc: Document,
+) -> anyhow::Result<(bool, usize)> {
+    let cfg = tools.engine(args.engine.config(&doc.name)?);
+    let name = args.engine.doc_name(&doc.name);
+    let mut engine = wire::WireEngine::new(cfg, args.wire.config());
+    let mut found = Parts::default();
+    // what is kept grows with the document: --max-input bounds it
+    // as it bounds a document read whole
+    let max = args.input.max_input;
+    let (mut read, mut over) = (0u64, false);
+    doc.feed(|chunk| {
+        read += chunk.len() as u64;
+        if read > max {
+            over = true;
+            return false;
+        }
+        engine.feed(chunk, &mut found);
+        true
+    })?;
+    if over {
+        anyhow::bail!(
+            "{name}: larger than --max-input ({max} bytes); not read (raise --max-input)"
+        );
+    }
+    engine.finish(&mut found);
+    super::report_server_errors(&name, &engine.summary());
+    write_split(out, &name, &found)?;
+    Ok((found.calls > 0, found.errors))
+}
+
+/// A document read whole: its calls enriched from the tools file, its
+/// text or its `split` record written.
+fn whole(
+    args: &SplitArgs,
+    tools: &super::tools::Tools,
+    out: &mut Output,
+    doc: Document,
+) -> anyhow::Result<(bool, usize)> {
+    let cfg = tools.engine(args.engine.config(&doc.name)?);
+    let name = args.engine.doc_name(&doc.name);
+    let bytes = doc.into_bytes(args.input.max_input)?;
+    let (mut found, summary) = wire::parse(&bytes, &cfg, &args.wire.config());
+    super::report_server_errors(&name, &summary);
+    let located = crate::validate::diag::Located::new(&bytes[..]);
+    found
+        .calls
+        .iter_mut()
+        .for_each(|c| tools.enrich(c, Some(&located)));
+    let result = (!found.calls.is_empty(), found.errors.len());
+    if args.text {
+        if found.text.iter().all(u8::is_ascii_whitespace) {
+            no_prose(&name, found.calls.len());
+        } else {
+            out.raw(&found.text)?;
+        }
+    } else {
+        out.record(&found.into_split(&name))?;
+    }
+    Ok(result)
 }
 
 /// Bytes of text escaped at a time when a `split` record is written in
