@@ -13,7 +13,8 @@
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::pybacked::{PyBackedBytes, PyBackedStr};
+use pyo3::pybacked::PyBackedBytes;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList, PyString};
 use serde_json::Value;
 use std::sync::Mutex;
@@ -21,7 +22,7 @@ use toolcall_core::config::{Config, FormatChoice};
 use toolcall_core::document::Collector;
 use toolcall_core::engine::{Event as CoreEvent, Sink};
 use toolcall_core::formats::{self, FormatId};
-use toolcall_core::record::{ErrorRecord as CoreError, ToolCall};
+use toolcall_core::record::{Arguments, ErrorRecord as CoreError, ToolCall};
 use toolcall_core::repair::{self as core_repair, RepairOptions};
 use toolcall_core::validate::registry::Registry;
 use toolcall_core::validate::{typing, Policy, Risk, Verdict as CoreVerdict};
@@ -70,7 +71,83 @@ enum Input {
     /// `bytes`, `bytearray` …
     Bytes(PyBackedBytes),
     /// `str`.
-    Str(PyBackedStr),
+    Str(StrUtf8),
+}
+
+/// The UTF-8 text of a `str`, borrowed from the object where CPython keeps
+/// it rather than copied.
+///
+/// `PyUnicode_AsUTF8AndSize` gives a compact ASCII `str`'s own bytes (no
+/// copy at all), and for any other `str` a UTF-8 copy that CPython makes
+/// once and keeps with the object, so a `str` read twice is encoded once.
+/// The function is in the stable ABI from 3.10 only, so PyO3 offers it no
+/// further back than an `abi3-py310` build; yet every CPython 3 since 3.3
+/// exports it with this signature, and the wheel is for CPython 3.9 on.
+/// The dynamic loader finds it there on Linux and macOS. On Windows an
+/// abi3 module links against `python3.dll`, which exports it only from
+/// 3.10: there the text is copied as PyO3 does for 3.9
+/// (`PyUnicode_AsUTF8String`).
+#[cfg(not(windows))]
+struct StrUtf8 {
+    /// Keeps the bytes alive.
+    _owner: Py<PyString>,
+    ptr: *const u8,
+    len: usize,
+}
+
+#[cfg(not(windows))]
+mod cpython {
+    use pyo3::ffi::{PyObject, Py_ssize_t};
+    use std::os::raw::c_char;
+
+    extern "C" {
+        /// The UTF-8 form of a `str` and its length; NULL with an
+        /// exception set when it has a lone surrogate.
+        pub fn PyUnicode_AsUTF8AndSize(
+            unicode: *mut PyObject,
+            size: *mut Py_ssize_t,
+        ) -> *const c_char;
+    }
+}
+
+#[cfg(not(windows))]
+impl StrUtf8 {
+    fn new(s: &Bound<'_, PyString>) -> PyResult<StrUtf8> {
+        let mut size: pyo3::ffi::Py_ssize_t = 0;
+        // SAFETY: `s` is a live `str` and the GIL is held; the returned
+        // buffer belongs to the object and lives as long as it does, which
+        // `_owner` ensures; it is never written to again.
+        let ptr = unsafe { cpython::PyUnicode_AsUTF8AndSize(s.as_ptr(), &mut size) };
+        if ptr.is_null() {
+            return Err(PyErr::fetch(s.py()));
+        }
+        Ok(StrUtf8 {
+            _owner: s.clone().unbind(),
+            ptr: ptr.cast(),
+            len: usize::try_from(size).unwrap_or(0),
+        })
+    }
+
+    fn as_bytes(&self) -> &[u8] {
+        // SAFETY: see `new`: `len` bytes at `ptr`, alive and unchanged as
+        // long as `_owner` is, which outlives `&self`.
+        unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
+    }
+}
+
+/// The UTF-8 text of a `str`, copied (see the other platforms' version).
+#[cfg(windows)]
+struct StrUtf8(pyo3::pybacked::PyBackedStr);
+
+#[cfg(windows)]
+impl StrUtf8 {
+    fn new(s: &Bound<'_, PyString>) -> PyResult<StrUtf8> {
+        Ok(StrUtf8(s.extract()?))
+    }
+
+    fn as_bytes(&self) -> &[u8] {
+        self.0.as_bytes()
+    }
 }
 
 impl<'a, 'py> FromPyObject<'a, 'py> for Input {
@@ -79,8 +156,8 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Input {
     // str is looked at first and by type, so the common case never builds
     // (and throws away) a failed extraction's error
     fn extract(ob: Borrowed<'a, 'py, PyAny>) -> PyResult<Input> {
-        if ob.is_instance_of::<PyString>() {
-            Ok(Input::Str(ob.extract()?))
+        if let Ok(s) = ob.cast::<PyString>() {
+            Ok(Input::Str(StrUtf8::new(&s)?))
         } else {
             Ok(Input::Bytes(ob.extract()?))
         }
@@ -341,68 +418,134 @@ fn repairs_list(py: Python<'_>, repairs: &[core_repair::Repair]) -> PyResult<Py<
 }
 
 /// A tool call the engine found.
-#[pyclass(frozen, get_all, module = "toolcall._toolcall")]
+///
+/// The arguments, their JSON text, the repairs and the validation fields
+/// stay Rust values until first read, then the Python object is kept (a
+/// second read gives the same object): a document's calls are many, and a
+/// caller often reads only some of each.
+#[pyclass(frozen, module = "toolcall._toolcall")]
 pub struct Call {
     /// The function name.
+    #[pyo3(get)]
     name: String,
-    /// The arguments, as Python objects (a dict).
-    arguments: Py<PyAny>,
     /// The provider's id, or a deterministic one derived from the call.
+    #[pyo3(get)]
     id: String,
     /// The format id the call was written in.
+    #[pyo3(get)]
     format: &'static str,
     /// `(start, end)` byte offsets of the call's markup in the document.
+    #[pyo3(get)]
     span: (u64, u64),
-    /// The repairs that made the arguments parse.
-    repairs: Py<PyList>,
     /// The call's markup exactly as written.
+    #[pyo3(get)]
     raw: String,
     /// The call's position among the document's calls, from 0.
+    #[pyo3(get)]
     index: usize,
     /// Drafted inside reasoning (reported with `reasoning_calls=True`).
+    #[pyo3(get)]
     in_reasoning: bool,
-    /// With `tools=`: the validation fields `parse --tools` adds
-    /// (`tool_name`, `risk`, `requires_approval`, `summary`, `valid`,
-    /// `errors`); else None.
-    validation: Option<Py<PyAny>>,
-    /// The arguments as compact JSON text.
-    arguments_json: String,
+    /// The arguments as the engine left them.
+    args: Arguments,
+    /// `arguments`, once read.
+    args_py: PyOnceLock<Py<PyAny>>,
+    /// `arguments_json`, once read.
+    args_json: PyOnceLock<Py<PyString>>,
+    /// The repairs as the engine left them.
+    repairs_core: Vec<core_repair::Repair>,
+    /// `repairs`, once read.
+    repairs_py: PyOnceLock<Py<PyList>>,
+    /// The validation fields as the engine left them (empty: none).
+    extra: serde_json::Map<String, Value>,
+    /// `validation`, once read.
+    validation_py: PyOnceLock<Option<Py<PyAny>>>,
 }
 
 #[pymethods]
 impl Call {
-    fn __repr__(&self) -> String {
+    /// The arguments, as Python objects (a dict).
+    #[getter]
+    fn arguments(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let v = self.args_py.get_or_try_init(py, || {
+            Ok::<_, PyErr>(value_to_py(py, self.args.as_value())?.unbind())
+        })?;
+        Ok(v.clone_ref(py))
+    }
+
+    /// The arguments as compact JSON text.
+    #[getter]
+    fn arguments_json(&self, py: Python<'_>) -> Py<PyString> {
+        self.args_json
+            .get_or_init(py, || match self.args.compact_text() {
+                Some(text) => PyString::new(py, text).unbind(),
+                None => {
+                    let mut compact = Vec::new();
+                    self.args.write_json(&mut compact);
+                    PyString::new(py, &String::from_utf8_lossy(&compact)).unbind()
+                }
+            })
+            .clone_ref(py)
+    }
+
+    /// The repairs that made the arguments parse.
+    #[getter]
+    fn repairs(&self, py: Python<'_>) -> PyResult<Py<PyList>> {
+        let list = self
+            .repairs_py
+            .get_or_try_init(py, || repairs_list(py, &self.repairs_core))?;
+        Ok(list.clone_ref(py))
+    }
+
+    /// With `tools=`: the validation fields `parse --tools` adds
+    /// (`tool_name`, `risk`, `requires_approval`, `summary`, `valid`,
+    /// `errors`); else None.
+    #[getter]
+    fn validation(&self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
+        let v = self.validation_py.get_or_try_init(py, || {
+            if self.extra.is_empty() {
+                return Ok::<_, PyErr>(None);
+            }
+            // one dict, built from the map without cloning it into a value
+            let d = PyDict::new(py);
+            for (k, x) in &self.extra {
+                d.set_item(k, value_to_py(py, x)?)?;
+            }
+            Ok(Some(d.into_any().unbind()))
+        })?;
+        Ok(v.as_ref().map(|x| x.clone_ref(py)))
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> String {
         format!(
             "Call(name={:?}, arguments={}, id={:?}, format={:?}, span={:?})",
-            self.name, self.arguments_json, self.id, self.format, self.span
+            self.name,
+            self.arguments_json(py),
+            self.id,
+            self.format,
+            self.span
         )
     }
 }
 
-fn call_to_py(py: Python<'_>, call: ToolCall) -> PyResult<Call> {
-    let mut compact = Vec::new();
-    call.arguments.write_json(&mut compact);
-    let arguments_json = String::from_utf8(compact)
-        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
-    let arguments = value_to_py(py, call.arguments.as_value())?.unbind();
-    let validation = if call.extra.is_empty() {
-        None
-    } else {
-        Some(value_to_py(py, &Value::Object(call.extra.clone()))?.unbind())
-    };
-    Ok(Call {
-        repairs: repairs_list(py, &call.repairs)?,
+/// The Python object of a call: nothing is converted yet (see [`Call`]).
+fn call_to_py(call: ToolCall) -> Call {
+    Call {
         name: call.name,
-        arguments,
         id: call.id,
         format: call.format,
         span: (call.span[0], call.span[1]),
         raw: call.raw,
         index: call.index,
         in_reasoning: call.in_reasoning,
-        validation,
-        arguments_json,
-    })
+        args: call.arguments,
+        args_py: PyOnceLock::new(),
+        args_json: PyOnceLock::new(),
+        repairs_core: call.repairs,
+        repairs_py: PyOnceLock::new(),
+        extra: call.extra,
+        validation_py: PyOnceLock::new(),
+    }
 }
 
 /// A candidate call that could not be recovered (an `error` record).
@@ -559,7 +702,7 @@ fn document_to_py(
 ) -> PyResult<Document> {
     let mut calls = Vec::with_capacity(found.calls.len());
     for c in found.calls {
-        calls.push(Py::new(py, call_to_py(py, c)?)?);
+        calls.push(Py::new(py, call_to_py(c))?);
     }
     let mut errors = Vec::with_capacity(found.errors.len());
     for e in found.errors {
@@ -740,7 +883,7 @@ fn events_to_py(py: Python<'_>, events: Vec<Owned>) -> PyResult<Py<PyList>> {
                 ..Event::empty("tool_call_start")
             },
             Owned::Call(c) => {
-                let call = call_to_py(py, *c)?;
+                let call = call_to_py(*c);
                 Event {
                     span: Some(call.span),
                     index: Some(call.index),
@@ -1065,13 +1208,22 @@ fn repair_text<'py>(
     };
     let input: Input = text.extract()?;
     let bytes = input.bytes();
-    let Ok(r) = maybe_detach(py, bytes.len(), || core_repair::repair_bytes(bytes, &opts)) else {
-        return Ok(None);
-    };
-    if !r.changed && matches!(input, Input::Str(_)) {
-        return Ok(Some(text));
+    let outcome = maybe_detach(py, bytes.len(), || {
+        // valid input first, which is checked in place: `repair_bytes`
+        // would copy it into its result only for that to be thrown away
+        if std::str::from_utf8(bytes).is_ok_and(core_repair::is_valid_json) {
+            return Ok(None);
+        }
+        core_repair::repair_bytes(bytes, &opts).map(Some)
+    });
+    match outcome {
+        Err(_) => Ok(None),
+        Ok(None) if matches!(input, Input::Str(_)) => Ok(Some(text)),
+        Ok(None) => Ok(Some(
+            PyString::new(py, &String::from_utf8_lossy(bytes)).into_any(),
+        )),
+        Ok(Some(r)) => Ok(Some(PyString::new(py, &r.output).into_any())),
     }
-    Ok(Some(PyString::new(py, &r.output).into_any()))
 }
 
 /// Converts a JSON value to Python objects (`dict`, `list`, `str`, `int`,

@@ -45,6 +45,38 @@ def test_bytes_and_str_agree():
     assert [c.arguments for c in a.calls] == [c.arguments for c in b.calls]
 
 
+def test_str_of_every_width_reads_as_utf8():
+    # ASCII, Latin-1, BMP and astral strs are stored differently by CPython;
+    # each is read through its UTF-8 form, the same bytes as str.encode()
+    for word in ["Paris", "Orl\u00e9ans", "\u6771\u4eac", "\U0001f600 Rome"]:
+        text = HERMES.replace("Paris", word)
+        doc = toolcall.parse(text)
+        assert doc.calls[0].arguments["city"] == word
+        assert doc.calls[0].span == toolcall.parse(text.encode()).calls[0].span
+        assert doc.text == "Let me look.\n"
+        # a second parse of the same object (its UTF-8 kept by CPython)
+        assert toolcall.parse(text).calls[0].arguments == doc.calls[0].arguments
+
+
+def test_str_with_a_lone_surrogate_is_refused():
+    with pytest.raises(UnicodeEncodeError):
+        toolcall.parse(HERMES + "\ud800")
+    with pytest.raises(UnicodeEncodeError):
+        toolcall.repair_json('{"a": "\ud800"}')
+
+
+def test_call_fields_are_built_once_and_kept():
+    call = toolcall.parse(HERMES.replace('"Paris"', "'Paris'")).calls[0]
+    args = call.arguments
+    assert call.arguments is args
+    args["days"] = 4  # a dict like any other: the change stays
+    assert call.arguments["days"] == 4
+    assert call.repairs is call.repairs
+    assert [r.kind for r in call.repairs] == ["single_quotes"]
+    assert call.arguments_json == '{"city":"Paris","days":3}'
+    assert "get_weather" in repr(call)
+
+
 def test_reasoning_and_generation_prompt():
     out = "the user wants weather</think>" + HERMES
     doc = toolcall.parse(out, generation_prompt="<|im_start|>assistant\n<think>\n")
@@ -99,6 +131,13 @@ def test_repair_json_mirrors_json_repair_arguments():
     ]
     with pytest.raises(toolcall.RepairError):
         toolcall.repair_json("{'a': 1}", strict=True)
+
+
+def test_repair_json_gives_valid_input_back():
+    for text in ['{"a": [1, 2.5, "x"]}', '{"city": "Orl\u00e9ans \U0001f600"}', " [] "]:
+        assert toolcall.repair_json(text) is text  # the very object: no copy
+        assert toolcall.repair_json(text.encode()) == text
+    assert toolcall.repair_json('{"a": 1,}'.encode()) == '{"a": 1}'
 
 
 def test_validate_against_tools():
