@@ -25,6 +25,25 @@ pub struct ParsedCall {
     pub end: usize,
 }
 
+impl ParsedCall {
+    /// A call of `format` named `name`: no id, no repairs, ending where the
+    /// engine places it (`end` 0); struct update syntax sets the others.
+    pub fn new(
+        name: String,
+        arguments: impl Into<crate::record::Arguments>,
+        format: crate::formats::FormatId,
+    ) -> ParsedCall {
+        ParsedCall {
+            name,
+            arguments: arguments.into(),
+            id: None,
+            format,
+            repairs: Vec::new(),
+            end: 0,
+        }
+    }
+}
+
 /// Why a value is not a usable call.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Shape {

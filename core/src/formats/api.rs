@@ -202,6 +202,13 @@ pub struct Model {
     pub prompt: &'static str,
 }
 
+impl Model {
+    /// A model named `name` whose generation prompt is `prompt`.
+    pub const fn new(name: &'static str, prompt: &'static str) -> Model {
+        Model { name, prompt }
+    }
+}
+
 /// The probe a format runs at the first byte of a document.
 #[derive(Clone, Copy)]
 pub struct DocStart {
@@ -481,7 +488,35 @@ pub trait BlockFormat: Sync {
     }
 }
 
+/// A block format that is its id and a parse function, for the formats
+/// that need nothing else of [`BlockFormat`] (no early name, no armed
+/// byte).
+pub struct Blocks {
+    /// The format id.
+    pub id: FormatId,
+    /// Parses a complete block.
+    pub parse: fn(&[u8], &ParseCx) -> BlockResult,
+}
+
+impl Blocks {
+    /// The block format of `id` whose blocks `parse` reads.
+    pub const fn new(id: FormatId, parse: fn(&[u8], &ParseCx) -> BlockResult) -> Blocks {
+        Blocks { id, parse }
+    }
+}
+
+impl BlockFormat for Blocks {
+    fn id(&self) -> FormatId {
+        self.id
+    }
+
+    fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
+        (self.parse)(block, cx)
+    }
+}
+
 /// One literal that may begin a marker.
+#[derive(Clone, Copy)]
 pub struct Opener {
     /// The literal.
     pub lit: &'static [u8],
@@ -497,6 +532,9 @@ pub struct Opener {
     pub also: &'static [FormatId],
     /// Decides what begins here once the literal matched.
     pub probe: fn(&[u8], &ProbeCx) -> Probe,
+    /// The literal is markup whatever follows it (a stray closing tag, a
+    /// special token): no probe runs ([`Opener::markup`]).
+    pub markup: bool,
 }
 
 impl Opener {
@@ -511,7 +549,18 @@ impl Opener {
             rank: Rank::Normal,
             also: &[],
             probe,
+            markup: false,
         }
+    }
+
+    /// An opener of `lit` that is markup wherever it stands: a closing tag
+    /// or special token met outside its block, left behind by a template
+    /// or a cut block, is never text. The methods below apply as to
+    /// [`Opener::new`].
+    pub const fn markup(lit: &'static [u8]) -> Opener {
+        let mut op = Opener::new(lit, |_, _| Probe::NotMarker);
+        op.markup = true;
+        op
     }
 
     /// The literal is compared ignoring ASCII case.

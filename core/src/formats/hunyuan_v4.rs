@@ -24,6 +24,7 @@ use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
 };
 use crate::call::{strip_one_newline, ParsedCall};
+use crate::render::{CallSpec, Prompt};
 use crate::scan::{self, Prefix};
 use serde_json::{Map, Value};
 
@@ -48,17 +49,10 @@ pub const FORMAT: Format = Format::new(
     OPENER_PLAIN_CALL,
 ])
 .values(Values::Text)
-.render(crate::render::Prompt {
-    models: "Tencent Hunyuan v4",
-    tools: crate::render::tools::generic,
-    tools_source: crate::render::Source::Generic,
-    result: crate::render::results::tool_response,
-    result_source: crate::render::Source::Generic,
-    call: write_calls,
-});
+.render(Prompt::new("Tencent Hunyuan v4", write_calls));
 
 /// `hunyuan-v4`: GLM-like pairs inside `<tool_calls>` (bare tags, no suffix).
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+pub fn write_calls(calls: &[CallSpec]) -> String {
     use crate::render::calls::each;
     use crate::render::text::{guard_newlines, value_text};
 
@@ -442,12 +436,12 @@ impl BlockFormat for Hunyuan {
                 continue;
             }
             r.calls.push(ParsedCall {
-                name: crate::call::clean_name(&c.name),
-                arguments: c.arguments.into(),
-                id: None,
-                format: ids::HUNYUAN_V4,
-                repairs: Vec::new(),
                 end: c.end,
+                ..ParsedCall::new(
+                    crate::call::clean_name(&c.name),
+                    c.arguments,
+                    ids::HUNYUAN_V4,
+                )
             });
         }
         if r.calls.is_empty() && r.errors.is_empty() {

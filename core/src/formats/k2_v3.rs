@@ -13,6 +13,7 @@ use super::shared::pairs::{markup_unless_more, name_after_token, PairTags, Pairs
 use super::shared::tagged::{json_after, TaggedJson};
 use super::{ids, Values};
 use super::{Action, Format, Opener, Probe, ProbeCx};
+use crate::render::{CallSpec, Prompt};
 use crate::scan::{self, Prefix};
 
 /// Catalog entry.
@@ -40,17 +41,10 @@ pub const FORMAT: Format = Format::new(
     OPENER_WRAPPER_CLOSE,
 ])
 .values(Values::Text)
-.render(crate::render::Prompt {
-    models: "K2-V3",
-    tools: crate::render::tools::generic,
-    tools_source: crate::render::Source::Generic,
-    result: crate::render::results::tool_response,
-    result_source: crate::render::Source::Generic,
-    call: write_calls,
-});
+.render(Prompt::new("K2-V3", write_calls));
 
 /// `k2-v3`: the `ifm|` wrapper around GLM's name and key/value pairs.
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+pub fn write_calls(calls: &[CallSpec]) -> String {
     use crate::render::calls::each;
     use crate::render::text::value_text;
 
@@ -118,9 +112,7 @@ fn probe_call(i: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 /// A stray `</ifm|tool_call>` is markup.
-pub const OPENER_STRAY_CALL_CLOSE: Opener = Opener::new(CLOSE, |_, _| {
-    Probe::Match(Action::Markup { len: CLOSE.len() })
-});
+pub const OPENER_STRAY_CALL_CLOSE: Opener = Opener::markup(CLOSE);
 
 /// `</ifm|tool_calls>` is markup, unless it closes a wrapper left as text
 /// (`<ifm|tool_calls>junk</ifm|tool_calls>`), like its opener.

@@ -23,8 +23,9 @@
 
 use super::shared::invoke::{self, NS};
 use super::shared::tag::{block, UntilClose};
-use super::{ids, FormatId, Lead, Values};
-use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
+use super::{ids, Blocks, Lead, Values};
+use super::{Action, Format, Opener, Probe, ProbeCx};
+use crate::render::{CallSpec, Prompt};
 use crate::scan::{self, Prefix};
 
 /// Catalog entry.
@@ -47,18 +48,11 @@ pub const FORMAT: Format = Format::new(
     probe: |i, cx| after_token(i, NS.len(), cx),
 })
 .values(Values::Text)
-.render(crate::render::Prompt {
-    models: "MiniMax M3",
-    tools: crate::render::tools::generic,
-    tools_source: crate::render::Source::Generic,
-    result: crate::render::results::tool_response,
-    result_source: crate::render::Source::Generic,
-    call: write_calls,
-});
+.render(Prompt::new("MiniMax M3", write_calls));
 
 /// `minimax-m3`: the `]<]minimax[>[` namespace token before every tag;
 /// parameters are named by their tags.
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+pub fn write_calls(calls: &[CallSpec]) -> String {
     use crate::render::calls::each;
     use crate::render::text::{guard_newlines, value_text};
 
@@ -81,20 +75,9 @@ const CLOSE: &[u8] = b"</tool_call>";
 
 /// The M3 block: from the namespace token (or `<tool_call>`) to
 /// `</tool_call>`.
-pub struct MinimaxM3;
-
-/// The shared instance.
-pub static MINIMAX_M3: MinimaxM3 = MinimaxM3;
-
-impl BlockFormat for MinimaxM3 {
-    fn id(&self) -> FormatId {
-        ids::MINIMAX_M3
-    }
-
-    fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
-        invoke::parse_invokes(block, ids::MINIMAX_M3, cx)
-    }
-}
+pub static MINIMAX_M3: Blocks = Blocks::new(ids::MINIMAX_M3, |block, cx| {
+    invoke::parse_invokes(block, ids::MINIMAX_M3, cx)
+});
 
 /// A held-back block whose invokes start at `pos`.
 fn held(pos: usize) -> Probe {

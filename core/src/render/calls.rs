@@ -44,14 +44,23 @@ pub fn array_of(calls: &[CallSpec], name_key: &str, args_key: &str) -> String {
     ))
 }
 
+/// Each call as the JSON object `{KEYS.0: name, KEYS.1: arguments}`
+/// between `wrap.0` and `wrap.1`, joined by `sep`.
+pub fn objects(calls: &[CallSpec], keys: (&str, &str), wrap: (&str, &str), sep: &str) -> String {
+    each(calls, sep, |_, c| {
+        let body = json_spaced(&obj(keys.0, c, keys.1));
+        format!("{}{body}{}", wrap.0, wrap.1)
+    })
+}
+
 /// `<tool_call>` JSON blocks (hermes, ernie45): `<tool_call>\n{"name": …, "arguments": …}\n</tool_call>`.
 pub fn tool_call_json(calls: &[CallSpec]) -> String {
-    each(calls, "\n", |_, c| {
-        format!(
-            "<tool_call>\n{}\n</tool_call>",
-            json_spaced(&obj("name", c, "arguments"))
-        )
-    })
+    objects(
+        calls,
+        ("name", "arguments"),
+        ("<tool_call>\n", "\n</tool_call>"),
+        "\n",
+    )
 }
 
 /// `<invoke name="NAME">` elements of `<parameter name="KEY">` values.
