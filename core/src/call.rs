@@ -18,7 +18,7 @@ pub struct ParsedCall {
     /// The provider's id, if the markup carried one.
     pub id: Option<String>,
     /// The format id.
-    pub format: crate::formats::FormatId,
+    pub format: crate::formats::id::FormatId,
     /// Repairs applied to the arguments.
     pub repairs: Vec<Repair>,
     /// Where this call's markup ends, relative to the block start.
@@ -31,7 +31,7 @@ impl ParsedCall {
     pub fn new(
         name: String,
         arguments: impl Into<crate::record::Arguments>,
-        format: crate::formats::FormatId,
+        format: crate::formats::id::FormatId,
     ) -> ParsedCall {
         ParsedCall {
             name,

@@ -2,58 +2,9 @@
 //! ([`Opener`]: a literal plus a probe deciding what begins there) and its
 //! block scanner and parser ([`BlockFormat`]).
 
+pub use super::id::FormatId;
 use crate::call::ParsedCall;
 use crate::config::Config;
-
-/// A format id, as `--format` takes it and records carry it.
-///
-/// Ids are made only by the registry ([`super::ids`]), so every id names
-/// a known format; `FormatId::lookup` (in the registry) reads one from user
-/// input.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct FormatId(&'static str);
-
-impl FormatId {
-    /// An id; only the registry calls this.
-    pub(crate) const fn new(id: &'static str) -> Self {
-        FormatId(id)
-    }
-
-    /// The id as text.
-    pub const fn as_str(self) -> &'static str {
-        self.0
-    }
-}
-
-impl std::fmt::Debug for FormatId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.0)
-    }
-}
-
-impl std::fmt::Display for FormatId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.0)
-    }
-}
-
-impl serde::Serialize for FormatId {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.0)
-    }
-}
-
-impl PartialEq<str> for FormatId {
-    fn eq(&self, other: &str) -> bool {
-        self.0 == other
-    }
-}
-
-impl PartialEq<&str> for FormatId {
-    fn eq(&self, other: &&str) -> bool {
-        self.0 == *other
-    }
-}
 
 /// Everything about one format, in one place: what `toolcall formats`
 /// prints, the openers the engine tries, the names `--format` takes, and
