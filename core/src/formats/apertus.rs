@@ -152,10 +152,7 @@ pub const OPENER: Opener = Opener::new(b"<|tools_prefix|>", |_, _| WRAP.block(&A
 pub const OPENER_STRAY_SUFFIX: Opener = Opener::markup(b"<|tools_suffix|>");
 
 /// What ends a thought span.
-const INNER_CLOSE: &[Close] = &[Close {
-    lit: b"<|inner_suffix|>",
-    consume: true,
-}];
+const INNER_CLOSE: &[Close] = &[Close::consumed(b"<|inner_suffix|>")];
 
 /// `<|inner_prefix|>`: the assistant's thoughts, up to `<|inner_suffix|>`.
 pub const OPENER_INNER: Opener = Opener::new(b"<|inner_prefix|>", |_, _| {

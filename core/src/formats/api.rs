@@ -302,6 +302,21 @@ pub struct Close {
     pub consume: bool,
 }
 
+impl Close {
+    /// `lit` ends the span and belongs to it.
+    pub const fn consumed(lit: &'static [u8]) -> Close {
+        Close { lit, consume: true }
+    }
+
+    /// `lit` ends the span and starts what follows it.
+    pub const fn ahead(lit: &'static [u8]) -> Close {
+        Close {
+            lit,
+            consume: false,
+        }
+    }
+}
+
 /// Finds where one block ends: the state its scan keeps between chunks.
 pub trait Scanner: Send {
     /// Where the block ends. `block` starts at the marker's first byte and

@@ -33,6 +33,7 @@ use super::Model;
 use super::{Format, Opener};
 use crate::call::{clean_name, ParsedCall};
 use crate::render::{results, tools, CallSpec, Prompt, Source};
+use crate::repair::RepairOptions;
 use crate::scan;
 use crate::scan::balance::{End, JsonEnd};
 
@@ -127,12 +128,7 @@ pub const OPENER: Opener =
     Opener::new("<｜".as_bytes(), |i, cx| DEEPSEEK.probe(i, cx)).also(&[ids::DEEPSEEK_V3_1]);
 
 /// Parses one call body (between the call tokens), deciding V3 or V3.1.
-fn parse_call(
-    body: &[u8],
-    off: usize,
-    cut: bool,
-    opts: &crate::repair::RepairOptions,
-) -> CallOutcome {
+fn parse_call(body: &[u8], off: usize, cut: bool, opts: &RepairOptions) -> CallOutcome {
     let Some(sep) = scan::find(body, 0, SEP) else {
         if cut {
             return Err(section::truncated(ids::DEEPSEEK_V3, off + body.len()));
@@ -163,12 +159,7 @@ fn parse_call(
 
 /// The V3 body after the separator: `NAME\n```json\n{args}\n```` (fence
 /// optional, tag optional).
-fn parse_v3(
-    after: &[u8],
-    off: usize,
-    cut: bool,
-    opts: &crate::repair::RepairOptions,
-) -> CallOutcome {
+fn parse_v3(after: &[u8], off: usize, cut: bool, opts: &RepairOptions) -> CallOutcome {
     // the name runs to the end of its line, a fence or the JSON
     let mut e = 0;
     while e < after.len() && !matches!(after[e], b'\n' | b'`' | b'{') {
@@ -233,7 +224,7 @@ pub(crate) fn parse_v31(
     off: usize,
     after_off: usize,
     cut: bool,
-    opts: &crate::repair::RepairOptions,
+    opts: &RepairOptions,
 ) -> CallOutcome {
     let name = clean_name(&crate::scan::lossy(before));
     if name.is_empty() {

@@ -630,10 +630,7 @@ pub const OPENER_GEMMA4: Opener = Opener::new(GEMMA4.0, |input, cx| {
 /// FunctionGemma's `<start_function_call>`.
 pub const OPENER_FUNCTION_GEMMA: Opener = Opener::new(FGEMMA.0, held);
 
-const CHANNEL_CLOSE: &[Close] = &[Close {
-    lit: b"<channel|>",
-    consume: true,
-}];
+const CHANNEL_CLOSE: &[Close] = &[Close::consumed(b"<channel|>")];
 
 /// Gemma 4's reasoning span `<|channel>thought` newline … `<channel|>`:
 /// the channel's name line is framing, not reasoning.

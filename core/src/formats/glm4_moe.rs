@@ -63,20 +63,21 @@ pub const FORMAT: Format = Format::new(
 /// A value is written as it is: GLM's parser strips nothing inside
 /// `<arg_value>`, so no newline guard is needed.
 pub fn write_calls(calls: &[CallSpec]) -> String {
-    use crate::render::calls::each;
+    use crate::render::calls::with_pairs;
     use crate::render::text::value_text;
 
-    each(calls, "\n", |_, c| {
-        let mut s = format!("<tool_call>{}\n", c.name);
-        for (k, v) in &c.arguments {
-            s.push_str(&format!(
+    with_pairs(
+        calls,
+        "\n",
+        |_, c| format!("<tool_call>{}\n", c.name),
+        |k, v| {
+            format!(
                 "<arg_key>{k}</arg_key>\n<arg_value>{}</arg_value>\n",
                 value_text(v)
-            ));
-        }
-        s.push_str("</tool_call>");
-        s
-    })
+            )
+        },
+        "</tool_call>",
+    )
 }
 
 /// GLM's tags.

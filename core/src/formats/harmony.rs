@@ -100,18 +100,9 @@ const MAX_HEADER: usize = 256;
 /// every message after the first begins with `<|start|>`, so `<|call|>` or
 /// `<|channel|>` inside the analysis text is quoted, not the end of it.
 const ANALYSIS_CLOSE: &[Close] = &[
-    Close {
-        lit: b"<|end|>",
-        consume: true,
-    },
-    Close {
-        lit: b"<|return|>",
-        consume: true,
-    },
-    Close {
-        lit: START,
-        consume: false,
-    },
+    Close::consumed(b"<|end|>"),
+    Close::consumed(b"<|return|>"),
+    Close::ahead(START),
 ];
 
 /// What ends the body of a message that is prose (`final`, a `commentary`

@@ -53,20 +53,21 @@ pub const FORMAT: Format = Format::new(
 
 /// `hunyuan-v4`: GLM-like pairs inside `<tool_calls>` (bare tags, no suffix).
 pub fn write_calls(calls: &[CallSpec]) -> String {
-    use crate::render::calls::each;
+    use crate::render::calls::with_pairs;
     use crate::render::text::{guard_newlines, value_text};
 
-    let body = each(calls, "", |_, c| {
-        let mut s = format!("<tool_call>{}", c.name);
-        for (k, v) in &c.arguments {
-            s.push_str(&format!(
+    let body = with_pairs(
+        calls,
+        "",
+        |_, c| format!("<tool_call>{}", c.name),
+        |k, v| {
+            format!(
                 "<arg_key>{k}</arg_key><arg_value>{}</arg_value>",
                 guard_newlines(&value_text(v))
-            ));
-        }
-        s.push_str("</tool_call>");
-        s
-    });
+            )
+        },
+        "</tool_call>",
+    );
     format!("<tool_calls>{body}</tool_calls>")
 }
 

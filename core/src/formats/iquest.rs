@@ -43,20 +43,21 @@ pub const FORMAT: Format = Format::new(
 /// `iquest`: IQuest-Coder-V2's wrapper around GLM's name and key/value
 /// pairs, values inline.
 pub fn write_calls(calls: &[CallSpec]) -> String {
-    use crate::render::calls::each;
+    use crate::render::calls::with_pairs;
     use crate::render::text::value_text;
 
-    each(calls, "", |_, c| {
-        let mut s = format!("<iquestcoder_tool_call>{}", c.name);
-        for (k, v) in &c.arguments {
-            s.push_str(&format!(
+    with_pairs(
+        calls,
+        "",
+        |_, c| format!("<iquestcoder_tool_call>{}", c.name),
+        |k, v| {
+            format!(
                 "<arg_key>{k}</arg_key><arg_value>{}</arg_value>",
                 value_text(v)
-            ));
-        }
-        s.push_str("</iquestcoder_tool_call>");
-        s
-    })
+            )
+        },
+        "</iquestcoder_tool_call>",
+    )
 }
 
 const OPEN_CODER: &[u8] = b"<iquestcoder_tool_call>";

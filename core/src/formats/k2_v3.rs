@@ -45,20 +45,21 @@ pub const FORMAT: Format = Format::new(
 
 /// `k2-v3`: the `ifm|` wrapper around GLM's name and key/value pairs.
 pub fn write_calls(calls: &[CallSpec]) -> String {
-    use crate::render::calls::each;
+    use crate::render::calls::with_pairs;
     use crate::render::text::value_text;
 
-    let body = each(calls, "\n", |_, c| {
-        let mut s = format!("<ifm|tool_call>{}", c.name);
-        for (k, v) in &c.arguments {
-            s.push_str(&format!(
+    let body = with_pairs(
+        calls,
+        "\n",
+        |_, c| format!("<ifm|tool_call>{}", c.name),
+        |k, v| {
+            format!(
                 "<ifm|arg_key>{k}</ifm|arg_key><ifm|arg_value>{}</ifm|arg_value>",
                 value_text(v)
-            ));
-        }
-        s.push_str("</ifm|tool_call>");
-        s
-    });
+            )
+        },
+        "</ifm|tool_call>",
+    );
     format!("<ifm|tool_calls>\n{body}\n</ifm|tool_calls>")
 }
 

@@ -33,6 +33,7 @@ use super::Model;
 use super::{Format, Opener};
 use crate::call::ParsedCall;
 use crate::render::{results, tools, CallSpec, Prompt, Source};
+use crate::repair::RepairOptions;
 use crate::scan;
 
 /// Catalog entry.
@@ -135,12 +136,7 @@ pub fn name_from_id(id: &str) -> Option<String> {
         .then(|| s[..k].trim().to_string())
 }
 
-fn parse_call(
-    body: &[u8],
-    off: usize,
-    cut: bool,
-    opts: &crate::repair::RepairOptions,
-) -> CallOutcome {
+fn parse_call(body: &[u8], off: usize, cut: bool, opts: &RepairOptions) -> CallOutcome {
     // id, then <|tool_call_argument_begin|> (or, sloppily, straight JSON)
     let (id_end, args_at) = match scan::find(body, 0, ARG_BEGIN) {
         Some(k) => (k, k + ARG_BEGIN.len()),

@@ -100,22 +100,10 @@ const MAX_TAG: usize = 512;
 
 const THINK_CLOSE: &[Close] = &[
     // a reply that skips closing the think channel and answers at once
-    Close {
-        lit: b"<|open|>response<|sep|>",
-        consume: false,
-    },
-    Close {
-        lit: b"<|open|> response <|sep|>",
-        consume: false,
-    },
-    Close {
-        lit: b"<|close|>think<|sep|>",
-        consume: true,
-    },
-    Close {
-        lit: b"<|close|> think <|sep|>",
-        consume: true,
-    },
+    Close::ahead(b"<|open|>response<|sep|>"),
+    Close::ahead(b"<|open|> response <|sep|>"),
+    Close::consumed(b"<|close|>think<|sep|>"),
+    Close::consumed(b"<|close|> think <|sep|>"),
 ];
 
 /// One `<|open|>…<|sep|>` or `<|close|>…<|sep|>` token.

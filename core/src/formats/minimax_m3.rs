@@ -53,21 +53,17 @@ pub const FORMAT: Format = Format::new(
 /// `minimax-m3`: the `]<]minimax[>[` namespace token before every tag;
 /// parameters are named by their tags.
 pub fn write_calls(calls: &[CallSpec]) -> String {
-    use crate::render::calls::each;
+    use crate::render::calls::with_pairs;
     use crate::render::text::{guard_newlines, value_text};
 
     const NS: &str = "]<]minimax[>[";
-    let body = each(calls, "\n", |_, c| {
-        let mut s = format!("{NS}<invoke name=\"{}\">\n", c.name);
-        for (k, v) in &c.arguments {
-            s.push_str(&format!(
-                "{NS}<{k}>{}{NS}</{k}>\n",
-                guard_newlines(&value_text(v))
-            ));
-        }
-        s.push_str(&format!("{NS}</invoke>"));
-        s
-    });
+    let body = with_pairs(
+        calls,
+        "\n",
+        |_, c| format!("{NS}<invoke name=\"{}\">\n", c.name),
+        |k, v| format!("{NS}<{k}>{}{NS}</{k}>\n", guard_newlines(&value_text(v))),
+        &format!("{NS}</invoke>"),
+    );
     format!("{NS}<tool_call>\n{body}\n{NS}</tool_call>")
 }
 

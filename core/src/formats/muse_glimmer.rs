@@ -52,23 +52,26 @@ pub const FORMAT: Format = Format::new(
 /// `muse-glimmer`: one message to the tool per call, its invokes under the
 /// `atem:` prefix.
 pub fn write_calls(calls: &[CallSpec]) -> String {
-    use crate::render::calls::each;
+    use crate::render::calls::with_pairs;
     use crate::render::text::json_compact;
 
-    each(calls, "<|eom|>", |_, c| {
-        let mut s = format!(
+    with_pairs(
+        calls,
+        "<|eom|>",
+        |_, c| {
+            format!(
             "<|start|>assistant to={}<|message|><atem:function_calls>\n<atem:invoke name=\"{}\">\n",
             c.name, c.name
-        );
-        for (k, v) in &c.arguments {
-            s.push_str(&format!(
+        )
+        },
+        |k, v| {
+            format!(
                 "<atem:parameter name=\"{k}\">{}</atem:parameter>\n",
                 json_compact(v)
-            ));
-        }
-        s.push_str("</atem:invoke>\n</atem:function_calls>");
-        s
-    })
+            )
+        },
+        "</atem:invoke>\n</atem:function_calls>",
+    )
 }
 
 const START: &[u8] = b"<|start|>";
@@ -82,18 +85,9 @@ const EOT: &[u8] = b"<|eot|>";
 /// message's `<|start|>` when the model left the end token out.
 pub const SELF_CLOSE: &[Close] = &[
     // left to their openers, which read the next message's header
-    Close {
-        lit: EOM,
-        consume: false,
-    },
-    Close {
-        lit: EOT,
-        consume: false,
-    },
-    Close {
-        lit: START,
-        consume: false,
-    },
+    Close::ahead(EOM),
+    Close::ahead(EOT),
+    Close::ahead(START),
 ];
 
 /// What ends a message to `user` (left for the openers: they are markup).

@@ -19,6 +19,7 @@ use super::shared::section::{self, CallOutcome, Section, Tokens};
 use super::{Format, Opener};
 use crate::call::ParsedCall;
 use crate::render::{CallSpec, Prompt};
+use crate::repair::RepairOptions;
 use crate::scan;
 
 /// Catalog entry.
@@ -96,12 +97,7 @@ pub static PLAMO3: Section = Section {
 /// Any `<|plamo:…|>` token.
 pub const OPENER: Opener = Opener::new(b"<|plamo:", |i, cx| PLAMO3.probe(i, cx));
 
-fn parse_call(
-    body: &[u8],
-    off: usize,
-    cut: bool,
-    opts: &crate::repair::RepairOptions,
-) -> CallOutcome {
+fn parse_call(body: &[u8], off: usize, cut: bool, opts: &RepairOptions) -> CallOutcome {
     let name = match (
         scan::find(body, 0, NAME_BEGIN),
         scan::find(body, 0, NAME_END),

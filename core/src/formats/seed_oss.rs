@@ -49,20 +49,21 @@ pub const FORMAT: Format = Format::new(
 
 /// `seed-oss`: the Qwen3-Coder shape inside `<seed:tool_call>`.
 pub fn write_calls(calls: &[CallSpec]) -> String {
-    use crate::render::calls::each;
+    use crate::render::calls::with_pairs;
     use crate::render::text::{guard_newlines, value_text};
 
-    each(calls, "\n", |_, c| {
-        let mut s = format!("<seed:tool_call>\n<function={}>\n", c.name);
-        for (k, v) in &c.arguments {
-            s.push_str(&format!(
+    with_pairs(
+        calls,
+        "\n",
+        |_, c| format!("<seed:tool_call>\n<function={}>\n", c.name),
+        |k, v| {
+            format!(
                 "<parameter={k}>{}</parameter>\n",
                 guard_newlines(&value_text(v))
-            ));
-        }
-        s.push_str("</function>\n</seed:tool_call>");
-        s
-    })
+            )
+        },
+        "</function>\n</seed:tool_call>",
+    )
 }
 
 const OPEN: &[u8] = b"<seed:tool_call>";

@@ -34,20 +34,21 @@ pub const FORMAT: Format = Format::new(
 /// `solar-open`: the name, then one key/value element per argument, values
 /// inline as GLM's.
 pub fn write_calls(calls: &[CallSpec]) -> String {
-    use crate::render::calls::each;
+    use crate::render::calls::with_pairs;
     use crate::render::text::value_text;
 
-    each(calls, "\n", |_, c| {
-        let mut s = format!("<|tool_call:start|>{}\n", c.name);
-        for (k, v) in &c.arguments {
-            s.push_str(&format!(
+    with_pairs(
+        calls,
+        "\n",
+        |_, c| format!("<|tool_call:start|>{}\n", c.name),
+        |k, v| {
+            format!(
                 "<|tool_arg:start|>{k}<|tool_arg:value|>{}<|tool_arg:end|>\n",
                 value_text(v)
-            ));
-        }
-        s.push_str("<|tool_call:end|>");
-        s
-    })
+            )
+        },
+        "<|tool_call:end|>",
+    )
 }
 
 const OPEN: &[u8] = b"<|tool_call:start|>";

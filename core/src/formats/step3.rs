@@ -43,24 +43,27 @@ pub const FORMAT: Format = Format::new(
 
 /// `step3`: steptml invokes inside the Step-3 call tokens.
 pub fn write_calls(calls: &[CallSpec]) -> String {
-    use crate::render::calls::each;
+    use crate::render::calls::with_pairs;
     use crate::render::text::value_text;
 
-    let body = each(calls, "", |_, c| {
-        let mut s = format!(
-            "<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"{}\">",
-            c.name
-        );
-        for (k, v) in &c.arguments {
-            // inline: the reader keeps every byte between the tags
-            s.push_str(&format!(
+    let body = with_pairs(
+        calls,
+        "",
+        |_, c| {
+            format!(
+                "<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"{}\">",
+                c.name
+            )
+        },
+        // inline: the reader keeps every byte between the tags
+        |k, v| {
+            format!(
                 "<steptml:parameter name=\"{k}\">{}</steptml:parameter>",
                 value_text(v)
-            ));
-        }
-        s.push_str("</steptml:invoke><｜tool_call_end｜>");
-        s
-    });
+            )
+        },
+        "</steptml:invoke><｜tool_call_end｜>",
+    );
     format!("<｜tool_calls_begin｜>{body}<｜tool_calls_end｜>")
 }
 

@@ -63,19 +63,37 @@ pub fn tool_call_json(calls: &[CallSpec]) -> String {
     )
 }
 
-/// `<invoke name="NAME">` elements of `<parameter name="KEY">` values.
-pub fn invokes(calls: &[CallSpec]) -> String {
-    each(calls, "\n", |_, c| {
-        let mut s = format!("<invoke name=\"{}\">\n", c.name);
+/// Each call as `head` (given its index), then `pair(key, value)` for each
+/// of its arguments in order, then `tail`; the calls joined by `sep`.
+pub fn with_pairs(
+    calls: &[CallSpec],
+    sep: &str,
+    head: impl Fn(usize, &CallSpec) -> String,
+    pair: impl Fn(&str, &Value) -> String,
+    tail: &str,
+) -> String {
+    each(calls, sep, |i, c| {
+        let mut s = head(i, c);
         for (k, v) in &c.arguments {
-            s.push_str(&format!(
-                "<parameter name=\"{k}\">{}</parameter>\n",
-                guard_newlines(&value_text(v))
-            ));
+            s.push_str(&pair(k, v));
         }
-        s.push_str("</invoke>");
+        s.push_str(tail);
         s
     })
+}
+
+/// `<invoke name="NAME">` elements of `<parameter name="KEY">` values.
+pub fn invokes(calls: &[CallSpec]) -> String {
+    with_pairs(
+        calls,
+        "\n",
+        |_, c| format!("<invoke name=\"{}\">\n", c.name),
+        |k, v| {
+            let text = guard_newlines(&value_text(v));
+            format!("<parameter name=\"{k}\">{text}</parameter>\n")
+        },
+        "</invoke>",
+    )
 }
 
 /// The Kimi K2 id of a call: the call's own id when it already has the
