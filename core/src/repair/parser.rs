@@ -546,22 +546,7 @@ impl<'a> Parser<'a> {
                 }
                 Some(true) => {
                     // `{"a": , "b": 1}`: the member has no value.
-                    let filled = match w.stack.last_mut() {
-                        Some(f) => self.fill_or_drop_member(f, w.pos, true),
-                        None => false,
-                    };
-                    if filled {
-                        w.last_end = w.pos;
-                        w.st = St::After;
-                        return Ok(Flow::Next);
-                    }
-                    w.st = after_or_key(&w.stack);
-                    if w.st == St::Key {
-                        // The comma now follows `{`: superfluous.
-                        self.delete(w.pos, w.pos + 1);
-                        self.note(RepairKind::TrailingComma, w.pos);
-                        w.pos += 1;
-                    }
+                    self.comma_after_valueless_member(w, true);
                     return Ok(Flow::Next);
                 }
                 None => {
@@ -773,21 +758,7 @@ impl<'a> Parser<'a> {
             w.st = St::After;
         } else if c == b',' {
             // `{"a", "b": 1}`: a key without a value.
-            let filled = match w.stack.last_mut() {
-                Some(f) => self.fill_or_drop_member(f, w.pos, false),
-                None => false,
-            };
-            if filled {
-                w.last_end = w.pos;
-                w.st = St::After;
-                return Ok(Flow::Next);
-            }
-            w.st = after_or_key(&w.stack);
-            if w.st == St::Key {
-                self.delete(w.pos, w.pos + 1);
-                self.note(RepairKind::TrailingComma, w.pos);
-                w.pos += 1;
-            }
+            self.comma_after_valueless_member(w, false);
         } else if self.starts_value(w.pos, end) {
             self.edit(w.pos, w.pos, ":");
             self.note(RepairKind::MissingColon, w.pos);
@@ -802,6 +773,29 @@ impl<'a> Parser<'a> {
             ));
         }
         Ok(Flow::Next)
+    }
+
+    /// A comma at `w.pos` after a member that has no value (`had_colon`:
+    /// its colon was written): the member is given a value or dropped
+    /// (`fill_or_drop_member`); when dropped and the comma now
+    /// follows `{`, the comma goes too.
+    fn comma_after_valueless_member(&mut self, w: &mut Walk, had_colon: bool) {
+        let filled = match w.stack.last_mut() {
+            Some(f) => self.fill_or_drop_member(f, w.pos, had_colon),
+            None => false,
+        };
+        if filled {
+            w.last_end = w.pos;
+            w.st = St::After;
+            return;
+        }
+        w.st = after_or_key(&w.stack);
+        if w.st == St::Key {
+            // The comma now follows `{`: superfluous.
+            self.delete(w.pos, w.pos + 1);
+            self.note(RepairKind::TrailingComma, w.pos);
+            w.pos += 1;
+        }
     }
 
     /// A value has ended: a comma, a closer or what stands for them is expected.
