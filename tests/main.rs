@@ -26,6 +26,7 @@ mod suite {
     mod regressions;
     mod render;
     mod repair;
+    mod units;
     mod validate;
     mod wire;
 }

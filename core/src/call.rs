@@ -18,11 +18,30 @@ pub struct ParsedCall {
     /// The provider's id, if the markup carried one.
     pub id: Option<String>,
     /// The format id.
-    pub format: crate::formats::FormatId,
+    pub format: crate::formats::id::FormatId,
     /// Repairs applied to the arguments.
     pub repairs: Vec<Repair>,
     /// Where this call's markup ends, relative to the block start.
     pub end: usize,
+}
+
+impl ParsedCall {
+    /// A call of `format` named `name`: no id, no repairs, ending where the
+    /// engine places it (`end` 0); struct update syntax sets the others.
+    pub fn new(
+        name: String,
+        arguments: impl Into<crate::record::Arguments>,
+        format: crate::formats::id::FormatId,
+    ) -> ParsedCall {
+        ParsedCall {
+            name,
+            arguments: arguments.into(),
+            id: None,
+            format,
+            repairs: Vec::new(),
+            end: 0,
+        }
+    }
 }
 
 /// Why a value is not a usable call.

@@ -2,7 +2,7 @@
 //! finds. Formats read them while scanning and parsing; they live apart from
 //! the engine so that formats and engine do not depend on each other.
 
-use crate::formats::FormatId;
+use crate::formats::id::FormatId;
 
 /// Which formats to look for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -85,7 +85,7 @@ pub const PROMPTED_MODELS: &[(&str, &str, &str)] =
 /// `formats::registry::model` matches the formats' names (word by word,
 /// the longest known name the served name starts with): its format and
 /// generation prompt.
-pub fn prompted_model(name: &str) -> Option<(crate::formats::FormatId, &'static str)> {
+pub fn prompted_model(name: &str) -> Option<(crate::formats::id::FormatId, &'static str)> {
     use crate::formats::registry::name_words;
     let words = name_words(name);
     PROMPTED_MODELS
@@ -96,7 +96,7 @@ pub fn prompted_model(name: &str) -> Option<(crate::formats::FormatId, &'static 
             fits.then_some((known.len(), id, prompt))
         })
         .max_by_key(|&(n, _, _)| n)
-        .and_then(|(_, id, prompt)| crate::formats::FormatId::from_id(id).map(|f| (f, prompt)))
+        .and_then(|(_, id, prompt)| crate::formats::id::FormatId::from_id(id).map(|f| (f, prompt)))
 }
 
 /// Default [`Config::think_window`]: off. Looking for a closer holds a

@@ -13,6 +13,7 @@ use super::shared::python::{body_text, parse_value_any, parsed_call, Wrap};
 use super::{ids, FormatId, Rank};
 use super::{Action, BlockFormat, BlockResult, Close, Format, Opener, ParseCx, Probe};
 use crate::call::{arguments_from, call_from_object, Evidence, Shape};
+use crate::render::{results, tools, CallSpec, Prompt, Source};
 use serde_json::Value;
 
 /// Catalog entry.
@@ -33,17 +34,14 @@ pub const FORMAT: Format = Format::new(
     OPENER_INNER,
     OPENER_STRAY_INNER_SUFFIX,
 ])
-.render(crate::render::Prompt {
-    models: "Swiss AI Apertus",
-    tools: crate::render::tools::apertus,
-    tools_source: crate::render::Source::Template,
-    result: crate::render::results::apertus,
-    result_source: crate::render::Source::Template,
-    call: write_calls,
-});
+.render(Prompt::new("Swiss AI Apertus", write_calls).both(
+    Source::Template,
+    tools::apertus,
+    results::apertus,
+));
 
 /// `apertus`: `<|tools_prefix|>[{"NAME": {args}}]<|tools_suffix|>`.
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+pub fn write_calls(calls: &[CallSpec]) -> String {
     use crate::render::calls::args;
     use crate::render::text::json_spaced;
     use serde_json::{Map, Value};
@@ -151,15 +149,10 @@ impl BlockFormat for Apertus {
 pub const OPENER: Opener = Opener::new(b"<|tools_prefix|>", |_, _| WRAP.block(&APERTUS));
 
 /// A stray `<|tools_suffix|>` is markup.
-pub const OPENER_STRAY_SUFFIX: Opener = Opener::new(b"<|tools_suffix|>", |_, _| {
-    Probe::Match(Action::Markup { len: 16 })
-});
+pub const OPENER_STRAY_SUFFIX: Opener = Opener::markup(b"<|tools_suffix|>");
 
 /// What ends a thought span.
-const INNER_CLOSE: &[Close] = &[Close {
-    lit: b"<|inner_suffix|>",
-    consume: true,
-}];
+const INNER_CLOSE: &[Close] = &[Close::consumed(b"<|inner_suffix|>")];
 
 /// `<|inner_prefix|>`: the assistant's thoughts, up to `<|inner_suffix|>`.
 pub const OPENER_INNER: Opener = Opener::new(b"<|inner_prefix|>", |_, _| {
@@ -171,6 +164,4 @@ pub const OPENER_INNER: Opener = Opener::new(b"<|inner_prefix|>", |_, _| {
 .rank(Rank::Reasoning);
 
 /// A stray `<|inner_suffix|>` is markup.
-pub const OPENER_STRAY_INNER_SUFFIX: Opener = Opener::new(b"<|inner_suffix|>", |_, _| {
-    Probe::Match(Action::Markup { len: 16 })
-});
+pub const OPENER_STRAY_INNER_SUFFIX: Opener = Opener::markup(b"<|inner_suffix|>");

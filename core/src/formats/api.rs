@@ -2,58 +2,9 @@
 //! ([`Opener`]: a literal plus a probe deciding what begins there) and its
 //! block scanner and parser ([`BlockFormat`]).
 
+pub use super::id::FormatId;
 use crate::call::ParsedCall;
 use crate::config::Config;
-
-/// A format id, as `--format` takes it and records carry it.
-///
-/// Ids are made only by the registry ([`super::ids`]), so every id names
-/// a known format; `FormatId::lookup` (in the registry) reads one from user
-/// input.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct FormatId(&'static str);
-
-impl FormatId {
-    /// An id; only the registry calls this.
-    pub(crate) const fn new(id: &'static str) -> Self {
-        FormatId(id)
-    }
-
-    /// The id as text.
-    pub const fn as_str(self) -> &'static str {
-        self.0
-    }
-}
-
-impl std::fmt::Debug for FormatId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.0)
-    }
-}
-
-impl std::fmt::Display for FormatId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.0)
-    }
-}
-
-impl serde::Serialize for FormatId {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.0)
-    }
-}
-
-impl PartialEq<str> for FormatId {
-    fn eq(&self, other: &str) -> bool {
-        self.0 == other
-    }
-}
-
-impl PartialEq<&str> for FormatId {
-    fn eq(&self, other: &&str) -> bool {
-        self.0 == *other
-    }
-}
 
 /// Everything about one format, in one place: what `toolcall formats`
 /// prints, the openers the engine tries, the names `--format` takes, and
@@ -202,6 +153,13 @@ pub struct Model {
     pub prompt: &'static str,
 }
 
+impl Model {
+    /// A model named `name` whose generation prompt is `prompt`.
+    pub const fn new(name: &'static str, prompt: &'static str) -> Model {
+        Model { name, prompt }
+    }
+}
+
 /// The probe a format runs at the first byte of a document.
 #[derive(Clone, Copy)]
 pub struct DocStart {
@@ -344,6 +302,21 @@ pub struct Close {
     pub consume: bool,
 }
 
+impl Close {
+    /// `lit` ends the span and belongs to it.
+    pub const fn consumed(lit: &'static [u8]) -> Close {
+        Close { lit, consume: true }
+    }
+
+    /// `lit` ends the span and starts what follows it.
+    pub const fn ahead(lit: &'static [u8]) -> Close {
+        Close {
+            lit,
+            consume: false,
+        }
+    }
+}
+
 /// Finds where one block ends: the state its scan keeps between chunks.
 pub trait Scanner: Send {
     /// Where the block ends. `block` starts at the marker's first byte and
@@ -481,7 +454,35 @@ pub trait BlockFormat: Sync {
     }
 }
 
+/// A block format that is its id and a parse function, for the formats
+/// that need nothing else of [`BlockFormat`] (no early name, no armed
+/// byte).
+pub struct Blocks {
+    /// The format id.
+    pub id: FormatId,
+    /// Parses a complete block.
+    pub parse: fn(&[u8], &ParseCx) -> BlockResult,
+}
+
+impl Blocks {
+    /// The block format of `id` whose blocks `parse` reads.
+    pub const fn new(id: FormatId, parse: fn(&[u8], &ParseCx) -> BlockResult) -> Blocks {
+        Blocks { id, parse }
+    }
+}
+
+impl BlockFormat for Blocks {
+    fn id(&self) -> FormatId {
+        self.id
+    }
+
+    fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
+        (self.parse)(block, cx)
+    }
+}
+
 /// One literal that may begin a marker.
+#[derive(Clone, Copy)]
 pub struct Opener {
     /// The literal.
     pub lit: &'static [u8],
@@ -497,6 +498,9 @@ pub struct Opener {
     pub also: &'static [FormatId],
     /// Decides what begins here once the literal matched.
     pub probe: fn(&[u8], &ProbeCx) -> Probe,
+    /// The literal is markup whatever follows it (a stray closing tag, a
+    /// special token): no probe runs ([`Opener::markup`]).
+    pub markup: bool,
 }
 
 impl Opener {
@@ -511,7 +515,18 @@ impl Opener {
             rank: Rank::Normal,
             also: &[],
             probe,
+            markup: false,
         }
+    }
+
+    /// An opener of `lit` that is markup wherever it stands: a closing tag
+    /// or special token met outside its block, left behind by a template
+    /// or a cut block, is never text. The methods below apply as to
+    /// [`Opener::new`].
+    pub const fn markup(lit: &'static [u8]) -> Opener {
+        let mut op = Opener::new(lit, |_, _| Probe::NotMarker);
+        op.markup = true;
+        op
     }
 
     /// The literal is compared ignoring ASCII case.

@@ -20,11 +20,10 @@
 
 use super::shared::directly_answer::drop_directly_answer;
 use super::shared::recover::{self, call_head};
-use super::{ids, FormatId, Rank};
-use super::{
-    Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
-};
+use super::{ids, Blocks, Rank};
+use super::{Action, BlockEnd, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner};
 use crate::call::{calls_from_value, close_truncated, Evidence, ParsedCall};
+use crate::render::{results, tools, CallSpec, Prompt, Source};
 use crate::scan::balance::{End, JsonEnd};
 use crate::scan::{self, Prefix};
 
@@ -44,30 +43,21 @@ pub const FORMAT: Format = Format::new(
     ids::MISTRAL,
 ])
 .unmarked()
-.render(crate::render::Prompt {
-    models: "prompted models (JSON mode)",
-    tools: crate::render::tools::json_prompted,
-    tools_source: crate::render::Source::Ours,
-    result: crate::render::results::bare_json,
-    result_source: crate::render::Source::Ours,
-    call: write_calls,
-});
+.render(
+    Prompt::new("prompted models (JSON mode)", write_calls).both(
+        Source::Ours,
+        tools::json_prompted,
+        results::bare_json,
+    ),
+);
 
 /// `bare-json`: one `{"name", "arguments"}` object per line.
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
-    use crate::render::calls::{each, obj};
-    use crate::render::text::json_spaced;
-
-    each(calls, "\n", |_, c| {
-        json_spaced(&obj("name", c, "arguments"))
-    })
+pub fn write_calls(calls: &[CallSpec]) -> String {
+    crate::render::calls::objects(calls, ("name", "arguments"), ("", ""), "\n")
 }
 
 /// The bare JSON block format.
-pub struct BareJson;
-
-/// The shared instance.
-pub static BARE_JSON: BareJson = BareJson;
+pub static BARE_JSON: Blocks = Blocks::new(ids::BARE_JSON, parse_bare_json);
 
 /// A candidate at the start of a line; with `--inline-json` text may
 /// follow it on its line, as it may follow one inside a line.
@@ -566,24 +556,18 @@ fn end_token_after(block: &[u8], s: usize, end: usize, eof: bool) -> BlockEnd {
     BlockEnd::NotBlock { text_len: end }
 }
 
-impl BlockFormat for BareJson {
-    fn id(&self) -> FormatId {
-        ids::BARE_JSON
+fn parse_bare_json(block: &[u8], cx: &ParseCx) -> BlockResult {
+    let strict = parse_strict(block, cx);
+    let read_all = strict
+        .calls
+        .last()
+        .is_some_and(|c| memchr::memchr(b'{', &block[c.end.min(block.len())..]).is_none());
+    if read_all || call_head(block, true) != Some(true) {
+        return strict;
     }
-
-    fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
-        let strict = parse_strict(block, cx);
-        let read_all = strict
-            .calls
-            .last()
-            .is_some_and(|c| memchr::memchr(b'{', &block[c.end.min(block.len())..]).is_none());
-        if read_all || call_head(block, true) != Some(true) {
-            return strict;
-        }
-        let mut r = recover::block_result(block, 0, cx.cfg).unwrap_or(strict);
-        drop_directly_answer(&mut r);
-        r
-    }
+    let mut r = recover::block_result(block, 0, cx.cfg).unwrap_or(strict);
+    drop_directly_answer(&mut r);
+    r
 }
 
 /// The strict reading: valid (or repaired) JSON values, `;`-separated.
@@ -667,12 +651,10 @@ fn parse_strict(block: &[u8], cx: &ParseCx) -> BlockResult {
                     }
                 }
                 calls.push(ParsedCall {
-                    name: p.name,
-                    arguments: p.arguments.into(),
                     id: p.id,
-                    format: this_label,
                     repairs: reps,
                     end: if j + 1 == m { e } else { block.len() },
+                    ..ParsedCall::new(p.name, p.arguments, this_label)
                 });
             }
         }

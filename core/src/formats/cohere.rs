@@ -21,8 +21,9 @@ use super::shared::directly_answer::drop_directly_answer;
 use super::shared::fence::{count_ticks, FenceScan};
 use super::shared::tagged::{json_after, TaggedJson};
 use super::Model;
-use super::{ids, FormatId};
+use super::{ids, Blocks};
 use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
+use crate::render::{results, tools, CallSpec, Prompt, Source};
 use crate::scan::{self, Prefix};
 
 /// Catalog entry.
@@ -39,28 +40,21 @@ pub const FORMAT: Format = Format::new(
     "JSON array of {\"tool_call_id\", \"tool_name\", \"parameters\"}",
 )
 .models(&[
-    Model {
-        name: "command-r",
-        prompt: "<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>",
-    },
-    Model {
-        name: "command-a",
-        prompt: "<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>",
-    },
+    Model::new("command-r", "<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>"),
+    Model::new("command-a", "<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>"),
 ])
 .openers(&[OPENER_ACTION, OPENER_STRAY_END, OPENER_ACTION_LINE])
-.render(crate::render::Prompt {
-    models: "Cohere Command R7B / Command A",
-    tools: crate::render::tools::cohere,
-    tools_source: crate::render::Source::Template,
-    result: crate::render::results::cohere,
-    result_source: crate::render::Source::Template,
-    call: write_calls,
-});
+.render(
+    Prompt::new("Cohere Command R7B / Command A", write_calls).both(
+        Source::Template,
+        tools::cohere,
+        results::cohere,
+    ),
+);
 
 /// `cohere` (Command R7B / Command A): `<|START_ACTION|>` JSON array
 /// `<|END_ACTION|>`, objects with `tool_call_id`, `tool_name`, `parameters`.
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+pub fn write_calls(calls: &[CallSpec]) -> String {
     use crate::render::calls::args;
     use crate::render::text::json_spaced;
     use serde_json::{json, Value};
@@ -84,23 +78,14 @@ pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
 }
 
 /// The `<|START_ACTION|>` block.
-pub struct CohereAction;
-
-/// The shared instance.
-pub static COHERE_ACTION: CohereAction = CohereAction;
+pub static COHERE_ACTION: Blocks = Blocks::new(ids::COHERE, parse_cohere_action);
 
 static ACTION_JSON: TaggedJson = TaggedJson::strong(ids::COHERE, b"<|end_action|>");
 
-impl BlockFormat for CohereAction {
-    fn id(&self) -> FormatId {
-        ids::COHERE
-    }
-
-    fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
-        let mut r = ACTION_JSON.parse(block, cx);
-        drop_directly_answer(&mut r);
-        r
-    }
+fn parse_cohere_action(block: &[u8], cx: &ParseCx) -> BlockResult {
+    let mut r = ACTION_JSON.parse(block, cx);
+    drop_directly_answer(&mut r);
+    r
 }
 
 /// `<|START_ACTION|>` + JSON array.
@@ -116,16 +101,11 @@ pub const OPENER_ACTION: Opener = Opener::new(b"<|START_ACTION|>", |i, cx| {
 });
 
 /// A stray `<|END_ACTION|>` is markup.
-pub const OPENER_STRAY_END: Opener = Opener::new(b"<|END_ACTION|>", |_, _| {
-    Probe::Match(Action::Markup { len: 14 })
-});
+pub const OPENER_STRAY_END: Opener = Opener::markup(b"<|END_ACTION|>");
 
 /// Command R's `Action:` line followed by a JSON fence (its end is found by
 /// [`FenceScan`]).
-pub struct CohereFence;
-
-/// The shared instance.
-pub static COHERE_FENCE: CohereFence = CohereFence;
+pub static COHERE_FENCE: Blocks = Blocks::new(ids::COHERE, parse_cohere_fence);
 
 fn probe_action_line(input: &[u8], cx: &ProbeCx) -> Probe {
     const LIT: usize = 7; // `Action:`
@@ -161,34 +141,28 @@ fn probe_action_line(input: &[u8], cx: &ProbeCx) -> Probe {
 /// `Action:` at the start of a line (Command R).
 pub const OPENER_ACTION_LINE: Opener = Opener::new(b"Action:", probe_action_line).line_start();
 
-impl BlockFormat for CohereFence {
-    fn id(&self) -> FormatId {
-        ids::COHERE
+fn parse_cohere_fence(block: &[u8], cx: &ParseCx) -> BlockResult {
+    let fence = scan::find(block, 0, b"```").unwrap_or(block.len());
+    let header = memchr::memchr(b'\n', &block[fence..]).map_or(block.len(), |k| fence + k + 1);
+    let content_end = if cx.cut {
+        block.len()
+    } else {
+        memchr::memmem::rfind(&block[header..], b"```").map_or(block.len(), |k| header + k)
+    };
+    // the closing fence line is part of the block, not of the body
+    let mut r = super::shared::json::json_block(
+        &block[..content_end],
+        header,
+        content_end,
+        ids::COHERE,
+        cx,
+    );
+    for c in &mut r.calls {
+        c.end = c.end.min(content_end);
     }
-
-    fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
-        let fence = scan::find(block, 0, b"```").unwrap_or(block.len());
-        let header = memchr::memchr(b'\n', &block[fence..]).map_or(block.len(), |k| fence + k + 1);
-        let content_end = if cx.cut {
-            block.len()
-        } else {
-            memchr::memmem::rfind(&block[header..], b"```").map_or(block.len(), |k| header + k)
-        };
-        // the closing fence line is part of the block, not of the body
-        let mut r = super::shared::json::json_block(
-            &block[..content_end],
-            header,
-            content_end,
-            ids::COHERE,
-            cx,
-        );
-        for c in &mut r.calls {
-            c.end = c.end.min(content_end);
-        }
-        if let Some(last) = r.calls.last_mut() {
-            last.end = block.len();
-        }
-        drop_directly_answer(&mut r);
-        r
+    if let Some(last) = r.calls.last_mut() {
+        last.end = block.len();
     }
+    drop_directly_answer(&mut r);
+    r
 }

@@ -39,11 +39,12 @@
 
 use super::shared::{end, section};
 use super::Model;
-use super::{ids, FormatId, Values};
+use super::{ids, Blocks, FormatId, Values};
 use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
 };
 use crate::call::{clean_name, strip_one_newline, ParsedCall};
+use crate::render::{results, tools, CallSpec, Prompt, Source};
 use crate::scan::{self, Prefix};
 use serde_json::{Map, Value};
 
@@ -62,30 +63,12 @@ pub const FORMAT: Format = Format::new(
     "invoke elements with string=\"true\" (raw) or string=\"false\" (JSON) parameters",
 )
 .models(&[
-    Model {
-        name: "deepseek-v3.2",
-        prompt: "<｜Assistant｜></think>",
-    },
-    Model {
-        name: "deepseek-v3.2-thinking",
-        prompt: "<｜Assistant｜><think>",
-    },
-    Model {
-        name: "deepseek-v4",
-        prompt: "<｜Assistant｜></think>",
-    },
-    Model {
-        name: "deepseek-v4-thinking",
-        prompt: "<｜Assistant｜><think>",
-    },
-    Model {
-        name: "deepseek-v4.1",
-        prompt: "<｜Assistant｜></think>",
-    },
-    Model {
-        name: "deepseek-v4.1-thinking",
-        prompt: "<｜Assistant｜><think>",
-    },
+    Model::new("deepseek-v3.2", "<｜Assistant｜></think>"),
+    Model::new("deepseek-v3.2-thinking", "<｜Assistant｜><think>"),
+    Model::new("deepseek-v4", "<｜Assistant｜></think>"),
+    Model::new("deepseek-v4-thinking", "<｜Assistant｜><think>"),
+    Model::new("deepseek-v4.1", "<｜Assistant｜></think>"),
+    Model::new("deepseek-v4.1-thinking", "<｜Assistant｜><think>"),
 ])
 .openers(&[
     OPENER,
@@ -96,18 +79,15 @@ pub const FORMAT: Format = Format::new(
     OPENER_PLAIN_TOOL_CALLS,
 ])
 .values(Values::TextUnlessDeclared)
-.render(crate::render::Prompt {
-    models: "DeepSeek V3.2 / V4",
-    tools: crate::render::tools::deepseek_dsml,
-    tools_source: crate::render::Source::Template,
-    result: crate::render::results::deepseek_dsml,
-    result_source: crate::render::Source::Template,
-    call: write_calls,
-});
+.render(Prompt::new("DeepSeek V3.2 / V4", write_calls).both(
+    Source::Template,
+    tools::deepseek_dsml,
+    results::deepseek_dsml,
+));
 
 /// `deepseek-dsml` (V3.2): `<｜DSML｜invoke>` elements; strings raw with
 /// `string="true"`, other values as JSON with `string="false"`.
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+pub fn write_calls(calls: &[CallSpec]) -> String {
     use crate::render::calls::each;
     use crate::render::text::json_compact;
     use serde_json::Value;
@@ -569,12 +549,8 @@ impl Dsml {
             return;
         }
         r.calls.push(ParsedCall {
-            name: p.name,
-            arguments: unwrapped(p.arguments).into(),
-            id: None,
-            format: ids::DEEPSEEK_DSML,
-            repairs: Vec::new(),
             end,
+            ..ParsedCall::new(p.name, unwrapped(p.arguments), ids::DEEPSEEK_DSML)
         });
     }
 }
@@ -722,20 +698,9 @@ fn typed(text: &str, string: Option<&str>) -> Value {
 /// `<invoke name="…">` and `<parameter name="…" string="true|false">`,
 /// read as invokes. Only when an `<invoke` follows the wrapper: OLMo 3's
 /// `<function_calls>` and the JSON `<tool_calls>` formats keep theirs.
-pub struct DsmlPlain;
-
-/// The shared instance.
-pub static DSML_PLAIN: DsmlPlain = DsmlPlain;
-
-impl BlockFormat for DsmlPlain {
-    fn id(&self) -> FormatId {
-        ids::DEEPSEEK_DSML
-    }
-
-    fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
-        super::shared::invoke::parse_invokes(block, ids::DEEPSEEK_DSML, cx)
-    }
-}
+pub static DSML_PLAIN: Blocks = Blocks::new(ids::DEEPSEEK_DSML, |block, cx| {
+    super::shared::invoke::parse_invokes(block, ids::DEEPSEEK_DSML, cx)
+});
 
 /// A stripped wrapper of `open_len` bytes closed by `close`, when
 /// `<invoke` follows it.

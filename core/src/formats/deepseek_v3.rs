@@ -27,11 +27,13 @@
 //! where vLLM's test expects no call; text after `<｜tool▁calls▁end｜>` stays
 //! content (content around calls is kept verbatim), where vLLM drops it.
 
-use super::shared::section::{self, CallOutcome, Tokens};
+use super::ids;
+use super::shared::section::{self, CallOutcome, Section, Tokens};
 use super::Model;
-use super::{ids, FormatId};
-use super::{BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
+use super::{Format, Opener};
 use crate::call::{clean_name, ParsedCall};
+use crate::render::{results, tools, CallSpec, Prompt, Source};
+use crate::repair::RepairOptions;
 use crate::scan;
 use crate::scan::balance::{End, JsonEnd};
 
@@ -49,28 +51,19 @@ pub const FORMAT: Format = Format::new(
     "function<｜tool▁sep｜>NAME, then a ```json fence holding the arguments",
 )
 .models(&[
-    Model {
-        name: "deepseek-r1",
-        prompt: "<｜Assistant｜><think>\n",
-    },
-    Model {
-        name: "deepseek-v3-0324",
-        prompt: "<｜Assistant｜>",
-    },
+    Model::new("deepseek-r1", "<｜Assistant｜><think>\n"),
+    Model::new("deepseek-v3-0324", "<｜Assistant｜>"),
 ])
 .openers(&[OPENER])
 .admitted_under(&[ids::DEEPSEEK_V3_1])
-.render(crate::render::Prompt {
-    models: "DeepSeek V3 / R1",
-    tools: crate::render::tools::deepseek_v3,
-    tools_source: crate::render::Source::Approximate,
-    result: crate::render::results::deepseek_v3,
-    result_source: crate::render::Source::Template,
-    call: write_calls,
-});
+.render(
+    Prompt::new("DeepSeek V3 / R1", write_calls)
+        .tools(tools::deepseek_v3, Source::Approximate)
+        .result(results::deepseek_v3, Source::Template),
+);
 
 /// `deepseek-v3`: `function<｜tool▁sep｜>NAME` and a ```` ```json ```` fence.
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+pub fn write_calls(calls: &[CallSpec]) -> String {
     use crate::render::calls::{args, each};
     use crate::render::text::json_compact;
 
@@ -121,39 +114,21 @@ const STRAY: &[&[u8]] = &[
     "<｜User｜>".as_bytes(),
 ];
 
-/// The DeepSeek section block format (both generations).
-pub struct DeepSeek;
-
-/// The shared instance.
-pub static DEEPSEEK: DeepSeek = DeepSeek;
-
-fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
-    section::probe_tokens(input, cx, &[SECTION_BEGIN], STRAY, &TOKENS, &DEEPSEEK)
-}
+/// The DeepSeek section format (both generations).
+pub static DEEPSEEK: Section = Section {
+    id: ids::DEEPSEEK_V3,
+    tokens: &TOKENS,
+    begin: &[SECTION_BEGIN],
+    stray: STRAY,
+    call: parse_call,
+};
 
 /// Any DeepSeek `<｜…｜>` token.
-pub const OPENER: Opener = Opener::new("<｜".as_bytes(), probe).also(&[ids::DEEPSEEK_V3_1]);
-
-impl BlockFormat for DeepSeek {
-    fn id(&self) -> FormatId {
-        ids::DEEPSEEK_V3
-    }
-
-    fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
-        let opts = cx.cfg.repair_options();
-        section::parse_section(block, &TOKENS, ids::DEEPSEEK_V3, cx.cut, |b, o, c| {
-            parse_call(b, o, c, &opts)
-        })
-    }
-}
+pub const OPENER: Opener =
+    Opener::new("<｜".as_bytes(), |i, cx| DEEPSEEK.probe(i, cx)).also(&[ids::DEEPSEEK_V3_1]);
 
 /// Parses one call body (between the call tokens), deciding V3 or V3.1.
-fn parse_call(
-    body: &[u8],
-    off: usize,
-    cut: bool,
-    opts: &crate::repair::RepairOptions,
-) -> CallOutcome {
+fn parse_call(body: &[u8], off: usize, cut: bool, opts: &RepairOptions) -> CallOutcome {
     let Some(sep) = scan::find(body, 0, SEP) else {
         if cut {
             return Err(section::truncated(ids::DEEPSEEK_V3, off + body.len()));
@@ -184,12 +159,7 @@ fn parse_call(
 
 /// The V3 body after the separator: `NAME\n```json\n{args}\n```` (fence
 /// optional, tag optional).
-fn parse_v3(
-    after: &[u8],
-    off: usize,
-    cut: bool,
-    opts: &crate::repair::RepairOptions,
-) -> CallOutcome {
+fn parse_v3(after: &[u8], off: usize, cut: bool, opts: &RepairOptions) -> CallOutcome {
     // the name runs to the end of its line, a fence or the JSON
     let mut e = 0;
     while e < after.len() && !matches!(after[e], b'\n' | b'`' | b'{') {
@@ -219,12 +189,8 @@ fn parse_v3(
     let (arguments, repairs) =
         section::json_arguments(&after[s..end], off + s, cut, ids::DEEPSEEK_V3, opts)?;
     Ok(ParsedCall {
-        name,
-        arguments: arguments.into(),
-        id: None,
-        format: ids::DEEPSEEK_V3,
         repairs,
-        end: 0,
+        ..ParsedCall::new(name, arguments, ids::DEEPSEEK_V3)
     })
 }
 
@@ -258,7 +224,7 @@ pub(crate) fn parse_v31(
     off: usize,
     after_off: usize,
     cut: bool,
-    opts: &crate::repair::RepairOptions,
+    opts: &RepairOptions,
 ) -> CallOutcome {
     let name = clean_name(&crate::scan::lossy(before));
     if name.is_empty() {
@@ -273,12 +239,8 @@ pub(crate) fn parse_v31(
     let (arguments, repairs) =
         section::json_arguments(&after[s..end], after_off + s, cut, ids::DEEPSEEK_V3_1, opts)?;
     Ok(ParsedCall {
-        name,
-        arguments: arguments.into(),
-        id: None,
-        format: ids::DEEPSEEK_V3_1,
         repairs,
-        end: 0,
+        ..ParsedCall::new(name, arguments, ids::DEEPSEEK_V3_1)
     })
 }
 

@@ -14,6 +14,7 @@
 use super::ids;
 use super::Format;
 use super::Model;
+use crate::render::{results, tools, CallSpec, Prompt, Source};
 
 /// Catalog entry.
 pub const FORMAT: Format = Format::new(
@@ -29,30 +30,18 @@ pub const FORMAT: Format = Format::new(
     "NAME<｜tool▁sep｜> then the JSON arguments",
 )
 .models(&[
-    Model {
-        name: "deepseek-v3.1",
-        prompt: "<｜Assistant｜></think>",
-    },
-    Model {
-        name: "deepseek-v3.1-thinking",
-        prompt: "<｜Assistant｜><think>",
-    },
-    Model {
-        name: "deepseek-v3.2-exp",
-        prompt: "<｜Assistant｜></think>",
-    },
+    Model::new("deepseek-v3.1", "<｜Assistant｜></think>"),
+    Model::new("deepseek-v3.1-thinking", "<｜Assistant｜><think>"),
+    Model::new("deepseek-v3.2-exp", "<｜Assistant｜></think>"),
 ])
-.render(crate::render::Prompt {
-    models: "DeepSeek V3.1 / V3.2-Exp",
-    tools: crate::render::tools::deepseek_v3_1,
-    tools_source: crate::render::Source::Approximate,
-    result: crate::render::results::deepseek_v3_1,
-    result_source: crate::render::Source::Template,
-    call: write_calls,
-});
+.render(
+    Prompt::new("DeepSeek V3.1 / V3.2-Exp", write_calls)
+        .tools(tools::deepseek_v3_1, Source::Approximate)
+        .result(results::deepseek_v3_1, Source::Template),
+);
 
 /// `deepseek-v3.1`: `NAME<｜tool▁sep｜>{args}`.
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+pub fn write_calls(calls: &[CallSpec]) -> String {
     use crate::render::calls::{args, each};
     use crate::render::text::json_compact;
 

@@ -13,8 +13,9 @@
 use super::shared::invoke::{end_without_close, parse_invokes};
 use super::shared::tag::UntilClose;
 use super::shared::tagged::{json_after, TaggedJson};
-use super::{ids, FormatId, Values};
-use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
+use super::{ids, Blocks, Values};
+use super::{Action, Format, Opener, Probe, ProbeCx};
+use crate::render::{CallSpec, Prompt};
 use crate::scan;
 
 /// Catalog entry.
@@ -33,17 +34,10 @@ pub const FORMAT: Format = Format::new(
 )
 .openers(&[OPENER, OPENER_STRAY_CLOSE])
 .values(Values::Text)
-.render(crate::render::Prompt {
-    models: "rednote dots",
-    tools: crate::render::tools::generic,
-    tools_source: crate::render::Source::Generic,
-    result: crate::render::results::tool_response,
-    result_source: crate::render::Source::Generic,
-    call: write_calls,
-});
+.render(Prompt::new("rednote dots", write_calls));
 
 /// `dots`: MiniMax-M2's invokes inside `<dots_function_call>`.
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+pub fn write_calls(calls: &[CallSpec]) -> String {
     use crate::render::calls::invokes;
 
     format!(
@@ -56,20 +50,7 @@ const OPEN: &[u8] = b"<dots_function_call>";
 const CLOSE: &[u8] = b"</dots_function_call>";
 
 /// The wrapper around invokes.
-pub struct Dots;
-
-/// The shared instance.
-pub static DOTS: Dots = Dots;
-
-impl BlockFormat for Dots {
-    fn id(&self) -> FormatId {
-        ids::DOTS
-    }
-
-    fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
-        parse_invokes(block, ids::DOTS, cx)
-    }
-}
+pub static DOTS: Blocks = Blocks::new(ids::DOTS, |block, cx| parse_invokes(block, ids::DOTS, cx));
 
 /// The wrapper around a JSON call object.
 pub static DOTS_JSON: TaggedJson = TaggedJson::strong(ids::DOTS, CLOSE);
@@ -89,6 +70,4 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
 pub const OPENER: Opener = Opener::new(OPEN, probe);
 
 /// A stray `</dots_function_call>` is markup.
-pub const OPENER_STRAY_CLOSE: Opener = Opener::new(CLOSE, |_, _| {
-    Probe::Match(Action::Markup { len: CLOSE.len() })
-});
+pub const OPENER_STRAY_CLOSE: Opener = Opener::markup(CLOSE);

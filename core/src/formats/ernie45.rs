@@ -14,6 +14,7 @@
 use super::{ids, Rank};
 use super::{Action, Format, Opener, Probe, ProbeCx};
 use crate::call::Evidence;
+use crate::render::Prompt;
 use crate::scan::{self, Prefix};
 
 /// Catalog entry.
@@ -36,14 +37,10 @@ pub const FORMAT: Format = Format::new(
     OPENER_RESPONSE,
     OPENER_RESPONSE_END,
 ])
-.render(crate::render::Prompt {
-    models: "Baidu ERNIE 4.5",
-    tools: crate::render::tools::generic,
-    tools_source: crate::render::Source::Generic,
-    result: crate::render::results::tool_response,
-    result_source: crate::render::Source::Generic,
-    call: crate::render::calls::tool_call_json,
-});
+.render(Prompt::new(
+    "Baidu ERNIE 4.5",
+    crate::render::calls::tool_call_json,
+));
 
 /// ERNIE's hermes blocks under `--format ernie45`.
 pub static ERNIE45: super::shared::tagged::TaggedJson = super::shared::tagged::TaggedJson {
@@ -82,8 +79,7 @@ pub const OPENER_STRAY_CLOSE: Opener =
 
 /// A `</think>` outside any reasoning span (the template opened it) is
 /// markup, in every format.
-pub const OPENER_STRAY_THINK_END: Opener =
-    Opener::new(b"</think>", |_, _| Probe::Match(Action::Markup { len: 8 })).rank(Rank::Late);
+pub const OPENER_STRAY_THINK_END: Opener = Opener::markup(b"</think>").rank(Rank::Late);
 
 /// `<response>` or `</response>` alone on its line (ERNIE's answer wrapper)
 /// is markup. A `<response>` holding a call object is the hermes alias

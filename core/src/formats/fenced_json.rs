@@ -3,6 +3,7 @@
 //! in `fenced`.
 
 use super::{ids, Format};
+use crate::render::{results, tools, CallSpec, Prompt, Source};
 
 /// The descriptor.
 pub const FORMAT: Format = Format::new(
@@ -13,17 +14,16 @@ pub const FORMAT: Format = Format::new(
 )
 // xLAM models often put their call array in a JSON fence
 .admitted_under(&[ids::XLAM, ids::HERMES])
-.render(crate::render::Prompt {
-    models: "prompted models (JSON fences)",
-    tools: crate::render::tools::json_prompted,
-    tools_source: crate::render::Source::Ours,
-    result: crate::render::results::fenced_json,
-    result_source: crate::render::Source::Ours,
-    call: write_calls,
-});
+.render(
+    Prompt::new("prompted models (JSON fences)", write_calls).both(
+        Source::Ours,
+        tools::json_prompted,
+        results::fenced_json,
+    ),
+);
 
 /// `fenced-json`: a ```` ```json ```` fence holding `{"name", "arguments"}`.
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+pub fn write_calls(calls: &[CallSpec]) -> String {
     use crate::render::calls::obj;
     use crate::render::text::json_indent;
     use serde_json::Value;

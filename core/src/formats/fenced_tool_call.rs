@@ -3,6 +3,7 @@
 //! fence is found by the code-fence opener in `fenced`.
 
 use super::{ids, Format};
+use crate::render::{results, tools, CallSpec, Prompt, Source};
 
 /// The descriptor.
 pub const FORMAT: Format = Format::new(
@@ -18,24 +19,20 @@ pub const FORMAT: Format = Format::new(
     "JSON object or array with tool/name and parameters/arguments",
 )
 .admitted_under(&[ids::GEMINI_FUNCTION_CALL])
-.render(crate::render::Prompt {
-    models: "prompted models (fenced tool_call blocks)",
-    tools: crate::render::tools::fenced_tool_call,
-    tools_source: crate::render::Source::Ours,
-    result: crate::render::results::fenced,
-    result_source: crate::render::Source::Ours,
-    call: write_calls,
-});
+.render(
+    Prompt::new("prompted models (fenced tool_call blocks)", write_calls).both(
+        Source::Ours,
+        tools::fenced_tool_call,
+        results::fenced,
+    ),
+);
 
 /// `fenced-tool-call`: a ```` ```tool_call ```` fence with `tool`/`parameters`.
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
-    use crate::render::calls::{each, obj};
-    use crate::render::text::json_spaced;
-
-    each(calls, "\n", |_, c| {
-        format!(
-            "```tool_call\n{}\n```",
-            json_spaced(&obj("tool", c, "parameters"))
-        )
-    })
+pub fn write_calls(calls: &[CallSpec]) -> String {
+    crate::render::calls::objects(
+        calls,
+        ("tool", "parameters"),
+        ("```tool_call\n", "\n```"),
+        "\n",
+    )
 }

@@ -11,6 +11,7 @@ use super::{ids, FormatId};
 use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
 };
+use crate::render::{results, tools, CallSpec, Prompt, Source};
 use crate::scan;
 
 /// Catalog entry.
@@ -26,17 +27,16 @@ pub const FORMAT: Format = Format::new(
     forced_only: false,
     probe: probe_doc_start,
 })
-.render(crate::render::Prompt {
-    models: "Llama 3.1 custom tools, Functionary v3.1",
-    tools: crate::render::tools::functionary,
-    tools_source: crate::render::Source::Template,
-    result: crate::render::results::ipython,
-    result_source: crate::render::Source::Template,
-    call: write_calls,
-});
+.render(
+    Prompt::new("Llama 3.1 custom tools, Functionary v3.1", write_calls).both(
+        Source::Template,
+        tools::functionary,
+        results::ipython,
+    ),
+);
 
 /// `functionary` (Llama 3.1 custom tools): `<function=NAME>{args}</function>`.
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+pub fn write_calls(calls: &[CallSpec]) -> String {
     use crate::render::calls::{args, each};
     use crate::render::text::json_compact;
 
@@ -326,12 +326,9 @@ impl BlockFormat for Functionary {
         BlockResult {
             empty_list: false,
             calls: vec![crate::call::ParsedCall {
-                name,
-                arguments: arguments.into(),
-                id: None,
-                format: ids::FUNCTIONARY,
                 repairs,
                 end: block.len(),
+                ..crate::call::ParsedCall::new(name, arguments, ids::FUNCTIONARY)
             }],
             errors: Vec::new(),
         }

@@ -22,6 +22,7 @@ use super::{
 };
 use crate::call::{arguments_from, ParsedCall, Shape};
 use crate::formats::Place;
+use crate::render::{results, tools, CallSpec, Prompt, Source};
 use crate::scan::balance::{End, JsonEnd};
 use crate::scan::{self, Prefix};
 use serde_json::{Map, Value};
@@ -38,17 +39,14 @@ pub const FORMAT: Format = Format::new(
     forced_only: true,
     probe: probe_first,
 })
-.render(crate::render::Prompt {
-    models: "Functionary v3.2",
-    tools: crate::render::tools::functionary_v3_2,
-    tools_source: crate::render::Source::Template,
-    result: crate::render::results::functionary_v3_2,
-    result_source: crate::render::Source::Template,
-    call: write_calls,
-});
+.render(Prompt::new("Functionary v3.2", write_calls).both(
+    Source::Template,
+    tools::functionary_v3_2,
+    results::functionary_v3_2,
+));
 
 /// `functionary-v3.2`: `>>>NAME\n{args}` segments.
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+pub fn write_calls(calls: &[CallSpec]) -> String {
     use crate::render::calls::{args, each};
     use crate::render::text::json_spaced;
 
@@ -377,12 +375,13 @@ impl BlockFormat for FunctionaryV32 {
                         Ok((arguments, repairs)) => {
                             starts.push(p);
                             r.calls.push(ParsedCall {
-                                name: crate::call::clean_name(&tool),
-                                arguments: arguments.into(),
-                                id: None,
-                                format: ids::FUNCTIONARY_V3_2,
                                 repairs,
                                 end: block.len(),
+                                ..ParsedCall::new(
+                                    crate::call::clean_name(&tool),
+                                    arguments,
+                                    ids::FUNCTIONARY_V3_2,
+                                )
                             });
                         }
                         Err(Shape::Broken(code, msg)) => r.errors.push(super::BlockError {

@@ -28,6 +28,7 @@ use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Close, Format, Opener, ParseCx, Probe, Scanner,
 };
 use crate::call::{clean_name, ParsedCall};
+use crate::render::{results, tools, CallSpec, Prompt, Source};
 use crate::repair::{Repair, RepairKind};
 use crate::scan::{self, Prefix};
 use serde_json::{Map, Value};
@@ -44,28 +45,21 @@ pub const FORMAT: Format = Format::new(ids::GEMINI_FUNCTION_CALL, "Gemini API im
         "```tool_code",
     ], "call:NAME{key:<|\"|>text<|\"|>,…} (Gemma 4), call:NAME{key:<escape>text<escape>} (FunctionGemma)")
     .models(&[
-        Model {
-            name: "gemma-4",
-            prompt: "<|turn>model\n<|channel>thought\n<channel|>",
-        },
-        Model {
-            name: "functiongemma",
-            prompt: "<start_of_turn>model\n",
-        },
+        Model::new("gemma-4", "<|turn>model\n<|channel>thought\n<channel|>"),
+        Model::new("functiongemma", "<start_of_turn>model\n"),
     ])
     .openers(&[OPENER_CHANNEL, OPENER_GEMMA4, OPENER_FUNCTION_GEMMA, OPENER_BARE, OPENER_FRAGMENT, OPENER_STRAY_GEMMA4, OPENER_STRAY_FUNCTION_GEMMA, OPENER_STRAY_CHANNEL, OPENER_TOOL_RESPONSE, OPENER_TOOL_RESPONSE_END])
-    .render(crate::render::Prompt {
-        models: "FunctionGemma",
-        tools: crate::render::tools::gemini,
-        tools_source: crate::render::Source::Approximate,
-        result: crate::render::results::gemini,
-        result_source: crate::render::Source::Approximate,
-        call: write_calls,
-    });
+    .render(
+        Prompt::new("FunctionGemma", write_calls).both(
+            Source::Approximate,
+            tools::gemini,
+            results::gemini,
+        ),
+    );
 
 /// `gemini-function-call` (FunctionGemma):
 /// `<start_function_call>call:NAME{k:<escape>v<escape>}<end_function_call>`.
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+pub fn write_calls(calls: &[CallSpec]) -> String {
     use crate::render::calls::{args, each, gemma_value};
 
     each(calls, "", |_, c| {
@@ -257,12 +251,8 @@ fn parse_one(text: &str, from: usize, cut: bool) -> Result<ParsedCall, BlockResu
         }
     }
     Ok(ParsedCall {
-        name,
-        arguments: arguments.into(),
-        id: None,
-        format: ids::GEMINI_FUNCTION_CALL,
         repairs,
-        end: 0,
+        ..ParsedCall::new(name, arguments, ids::GEMINI_FUNCTION_CALL)
     })
 }
 
@@ -640,10 +630,7 @@ pub const OPENER_GEMMA4: Opener = Opener::new(GEMMA4.0, |input, cx| {
 /// FunctionGemma's `<start_function_call>`.
 pub const OPENER_FUNCTION_GEMMA: Opener = Opener::new(FGEMMA.0, held);
 
-const CHANNEL_CLOSE: &[Close] = &[Close {
-    lit: b"<channel|>",
-    consume: true,
-}];
+const CHANNEL_CLOSE: &[Close] = &[Close::consumed(b"<channel|>")];
 
 /// Gemma 4's reasoning span `<|channel>thought` newline … `<channel|>`:
 /// the channel's name line is framing, not reasoning.
@@ -669,29 +656,21 @@ fn probe_channel(input: &[u8], cx: &super::ProbeCx) -> Probe {
 }
 
 /// Stray `<tool_call|>` is markup.
-pub const OPENER_STRAY_GEMMA4: Opener =
-    Opener::new(GEMMA4.1, |_, _| Probe::Match(Action::Markup { len: 12 }));
+pub const OPENER_STRAY_GEMMA4: Opener = Opener::markup(GEMMA4.1);
 
 /// Stray `<end_function_call>` is markup.
-pub const OPENER_STRAY_FUNCTION_GEMMA: Opener =
-    Opener::new(FGEMMA.1, |_, _| Probe::Match(Action::Markup { len: 19 }));
+pub const OPENER_STRAY_FUNCTION_GEMMA: Opener = Opener::markup(FGEMMA.1);
 
 /// Gemma 4's `<|tool_response>`: the template writes it right after a
 /// call's `<tool_call|>` to hand over to the tool's result; a special token,
 /// markup, never text.
-pub const OPENER_TOOL_RESPONSE: Opener = Opener::new(b"<|tool_response>", |_, _| {
-    Probe::Match(Action::Markup { len: 16 })
-});
+pub const OPENER_TOOL_RESPONSE: Opener = Opener::markup(b"<|tool_response>");
 
 /// Gemma 4's `<tool_response|>`, closing a tool result: markup.
-pub const OPENER_TOOL_RESPONSE_END: Opener = Opener::new(b"<tool_response|>", |_, _| {
-    Probe::Match(Action::Markup { len: 16 })
-});
+pub const OPENER_TOOL_RESPONSE_END: Opener = Opener::markup(b"<tool_response|>");
 
 /// Stray `<channel|>` is markup.
-pub const OPENER_STRAY_CHANNEL: Opener = Opener::new(b"<channel|>", |_, _| {
-    Probe::Match(Action::Markup { len: 10 })
-});
+pub const OPENER_STRAY_CHANNEL: Opener = Opener::markup(b"<channel|>");
 
 #[cfg(test)]
 mod tests {

@@ -17,6 +17,7 @@
 
 use super::shared::tagged::{json_after, TaggedJson};
 use super::{ids, Action, Format, Model, Opener, Probe, ProbeCx};
+use crate::render::{CallSpec, Prompt};
 use crate::scan::{self, Prefix};
 
 /// The descriptor.
@@ -30,42 +31,18 @@ pub const FORMAT: Format = Format::new(
     ],
     "JSON object {\"name\", \"arguments\"}, ended by its own closing brace",
 )
-.models(&[
-    Model {
-        name: "gigachat3",
-        prompt: "",
-    },
-    Model {
-        name: "gigachat-3",
-        prompt: "",
-    },
-])
+.models(&[Model::new("gigachat3", ""), Model::new("gigachat-3", "")])
 .openers(&[
     OPENER_MESSAGE_SEP,
     OPENER_FUNCTION_CALL,
     OPENER_STRAY_ROLE_SEP,
 ])
-.render(crate::render::Prompt {
-    models: "GigaChat 3.1",
-    tools: crate::render::tools::generic,
-    tools_source: crate::render::Source::Generic,
-    result: crate::render::results::tool_response,
-    result_source: crate::render::Source::Generic,
-    call: write_calls,
-});
+.render(Prompt::new("GigaChat 3.1", write_calls));
 
 /// `gigachat3`: `<|function_call|>` and the call's JSON (GigaChat 3.1), one
 /// per call.
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
-    use crate::render::calls::{each, obj};
-    use crate::render::text::json_spaced;
-
-    each(calls, "", |_, c| {
-        format!(
-            "<|function_call|>{}",
-            json_spaced(&obj("name", c, "arguments"))
-        )
-    })
+pub fn write_calls(calls: &[CallSpec]) -> String {
+    crate::render::calls::objects(calls, ("name", "arguments"), ("<|function_call|>", ""), "")
 }
 
 /// A call's block: no closing token.
@@ -116,5 +93,4 @@ pub const OPENER_FUNCTION_CALL: Opener = Opener::new(b"<|function_call|>", |i, c
 });
 
 /// A stray `<|role_sep|>` is markup.
-pub const OPENER_STRAY_ROLE_SEP: Opener =
-    Opener::new(ROLE_SEP, |_, _| Probe::Match(Action::Markup { len: 12 }));
+pub const OPENER_STRAY_ROLE_SEP: Opener = Opener::markup(ROLE_SEP);

@@ -24,10 +24,11 @@
 //! is reported (with `--tools`, validation flags it).
 
 use super::shared::pairs::{sniff, PairTags, Pairs};
-use super::shared::tag::tag_then_body;
+use super::shared::tag::{tag_then_body, tool_call_len, tool_call_openers};
 use super::Model;
 use super::{ids, Opener, Values};
 use super::{Format, Probe, ProbeCx};
+use crate::render::{results, tools, CallSpec, Prompt, Source};
 use crate::scan;
 
 /// Catalog entry.
@@ -45,52 +46,38 @@ pub const FORMAT: Format = Format::new(
     "function name as text, then key/value tag pairs",
 )
 .models(&[
-    Model {
-        name: "glm-4.5",
-        prompt: "<|assistant|>",
-    },
-    Model {
-        name: "glm-4.6",
-        prompt: "<|assistant|>",
-    },
-    Model {
-        name: "glm-4.7",
-        prompt: "<|assistant|><think>",
-    },
-    Model {
-        name: "glm-5",
-        prompt: "<|assistant|><think>",
-    },
+    Model::new("glm-4.5", "<|assistant|>"),
+    Model::new("glm-4.6", "<|assistant|>"),
+    Model::new("glm-4.7", "<|assistant|><think>"),
+    Model::new("glm-5", "<|assistant|><think>"),
 ])
-.openers(&[OPENER_TOOL_CALL, OPENER_TOOL_DASH_CALL, OPENER_TOOLCALL])
+.openers(&OPENERS_TOOL_CALL)
 .values(Values::Text)
-.render(crate::render::Prompt {
-    models: "GLM-4.5 / 4.6 / 4.7",
-    tools: crate::render::tools::glm4_moe,
-    tools_source: crate::render::Source::Template,
-    result: crate::render::results::glm,
-    result_source: crate::render::Source::Template,
-    call: write_calls,
-});
+.render(Prompt::new("GLM-4.5 / 4.6 / 4.7", write_calls).both(
+    Source::Template,
+    tools::glm4_moe,
+    results::glm,
+));
 
 /// `glm4-moe` (GLM-4.5/4.6 layout): name, then `<arg_key>`/`<arg_value>` pairs.
 /// A value is written as it is: GLM's parser strips nothing inside
 /// `<arg_value>`, so no newline guard is needed.
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
-    use crate::render::calls::each;
+pub fn write_calls(calls: &[CallSpec]) -> String {
+    use crate::render::calls::with_pairs;
     use crate::render::text::value_text;
 
-    each(calls, "\n", |_, c| {
-        let mut s = format!("<tool_call>{}\n", c.name);
-        for (k, v) in &c.arguments {
-            s.push_str(&format!(
+    with_pairs(
+        calls,
+        "\n",
+        |_, c| format!("<tool_call>{}\n", c.name),
+        |k, v| {
+            format!(
                 "<arg_key>{k}</arg_key>\n<arg_value>{}</arg_value>\n",
                 value_text(v)
-            ));
-        }
-        s.push_str("</tool_call>");
-        s
-    })
+            )
+        },
+        "</tool_call>",
+    )
 }
 
 /// GLM's tags.
@@ -109,7 +96,8 @@ pub static GLM: Pairs = Pairs::new(&GLM_TAGS);
 
 /// After an opening tool-call tag `lit_len` bytes long: a block when a
 /// function name follows (see [`sniff`]).
-fn probe_tagged(input: &[u8], cx: &ProbeCx, lit_len: usize) -> Probe {
+fn probe_tagged(input: &[u8], cx: &ProbeCx) -> Probe {
+    let lit_len = tool_call_len(input);
     match tag_then_body(input, lit_len, cx) {
         Ok((tag, Some(s))) if scan::is_name_byte(input[s]) => sniff(input, tag, s, cx, &GLM),
         Ok(_) => Probe::NotMarker,
@@ -117,13 +105,6 @@ fn probe_tagged(input: &[u8], cx: &ProbeCx, lit_len: usize) -> Probe {
     }
 }
 
-/// `<tool_call>` (any ASCII case, attributes allowed) around a name.
-pub const OPENER_TOOL_CALL: Opener =
-    Opener::new(b"<tool_call", |i, cx| probe_tagged(i, cx, 10)).ci();
-
-/// `<tool-call>` spelling drift.
-pub const OPENER_TOOL_DASH_CALL: Opener =
-    Opener::new(b"<tool-call", |i, cx| probe_tagged(i, cx, 10)).ci();
-
-/// `<toolcall>` spelling drift.
-pub const OPENER_TOOLCALL: Opener = Opener::new(b"<toolcall", |i, cx| probe_tagged(i, cx, 9)).ci();
+/// `<tool_call>` and its spelling drift (any ASCII case, attributes
+/// allowed) around a name.
+pub const OPENERS_TOOL_CALL: [Opener; 3] = tool_call_openers(probe_tagged);

@@ -9,9 +9,10 @@
 
 use super::shared::json::JsonThenClose;
 use super::shared::section::json_arguments;
-use super::{ids, FormatId};
-use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
+use super::{ids, Blocks};
+use super::{Action, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
 use crate::call::ParsedCall;
+use crate::render::{CallSpec, Prompt};
 use crate::scan;
 
 /// Catalog entry.
@@ -22,17 +23,10 @@ pub const FORMAT: Format = Format::new(
     "a JSON arguments object after each call tag",
 )
 .openers(&[OPENER])
-.render(crate::render::Prompt {
-    models: "GLM-5.3-Flash",
-    tools: crate::render::tools::generic,
-    tools_source: crate::render::Source::Generic,
-    result: crate::render::results::tool_response,
-    result_source: crate::render::Source::Generic,
-    call: write_calls,
-});
+.render(Prompt::new("GLM-5.3-Flash", write_calls));
 
 /// `glm53-flash`: `<![NAME>` then the arguments as compact JSON.
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+pub fn write_calls(calls: &[CallSpec]) -> String {
     use crate::render::calls::each;
     use crate::render::text::json_compact;
     use serde_json::Value;
@@ -52,10 +46,7 @@ const OPEN: &[u8] = b"<![";
 const MAX_NAME: usize = 128;
 
 /// One call: the tag, then its JSON arguments.
-pub struct GlmFlash;
-
-/// The shared instance.
-pub static GLM53_FLASH: GlmFlash = GlmFlash;
+pub static GLM53_FLASH: Blocks = Blocks::new(ids::GLM53_FLASH, parse_glm53_flash);
 
 /// True for the bytes of a call tag's name and display path.
 fn is_tag_byte(b: u8) -> bool {
@@ -93,43 +84,34 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
     }
 }
 
-impl BlockFormat for GlmFlash {
-    fn id(&self) -> FormatId {
-        ids::GLM53_FLASH
+fn parse_glm53_flash(block: &[u8], cx: &ParseCx) -> BlockResult {
+    let Ok(Some(gt)) = tag_end(block, true) else {
+        return BlockResult::error("TLP-001", "glm53-flash call tag has no name", 0);
+    };
+    let path = crate::scan::lossy(&block[OPEN.len()..gt]);
+    let name = path
+        .rsplit('/')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_string();
+    if name.is_empty() {
+        return BlockResult::error("TLP-001", "glm53-flash call tag has no name", 0);
     }
-
-    fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
-        let Ok(Some(gt)) = tag_end(block, true) else {
-            return BlockResult::error("TLP-001", "glm53-flash call tag has no name", 0);
-        };
-        let path = crate::scan::lossy(&block[OPEN.len()..gt]);
-        let name = path
-            .rsplit('/')
-            .next()
-            .unwrap_or_default()
-            .trim()
-            .to_string();
-        if name.is_empty() {
-            return BlockResult::error("TLP-001", "glm53-flash call tag has no name", 0);
-        }
-        let opts = cx.cfg.repair_options();
-        match json_arguments(&block[gt + 1..], gt + 1, cx.cut, ids::GLM53_FLASH, &opts) {
-            Ok((arguments, repairs)) => BlockResult {
-                calls: vec![ParsedCall {
-                    name,
-                    arguments: arguments.into(),
-                    id: None,
-                    format: ids::GLM53_FLASH,
-                    repairs,
-                    end: block.len(),
-                }],
-                ..BlockResult::default()
-            },
-            Err(e) => BlockResult {
-                errors: vec![e],
-                ..BlockResult::default()
-            },
-        }
+    let opts = cx.cfg.repair_options();
+    match json_arguments(&block[gt + 1..], gt + 1, cx.cut, ids::GLM53_FLASH, &opts) {
+        Ok((arguments, repairs)) => BlockResult {
+            calls: vec![ParsedCall {
+                repairs,
+                end: block.len(),
+                ..ParsedCall::new(name, arguments, ids::GLM53_FLASH)
+            }],
+            ..BlockResult::default()
+        },
+        Err(e) => BlockResult {
+            errors: vec![e],
+            ..BlockResult::default()
+        },
     }
 }
 

@@ -25,6 +25,7 @@ use super::Model;
 use super::{ids, Rank};
 use super::{Action, Format, Opener, Probe};
 use crate::call::Evidence;
+use crate::render::{results, tools, CallSpec, Prompt, Source};
 
 /// Catalog entry.
 pub const FORMAT: Format = Format::new(
@@ -37,10 +38,10 @@ pub const FORMAT: Format = Format::new(
     ],
     "JSON array of {\"name\", \"arguments\"} (20b: one object per <function_call>)",
 )
-.models(&[Model {
-    name: "granite-3",
-    prompt: "<|start_of_role|>assistant<|end_of_role|>",
-}])
+.models(&[Model::new(
+    "granite-3",
+    "<|start_of_role|>assistant<|end_of_role|>",
+)])
 .openers(&[
     OPENER_SPECIAL,
     OPENER_FUNCTION_CALL,
@@ -48,17 +49,14 @@ pub const FORMAT: Format = Format::new(
     OPENER_TOOL_CALL,
 ])
 .admitted_under(&[ids::HERMES])
-.render(crate::render::Prompt {
-    models: "IBM Granite 3.x",
-    tools: crate::render::tools::granite,
-    tools_source: crate::render::Source::Template,
-    result: crate::render::results::granite,
-    result_source: crate::render::Source::Template,
-    call: write_calls,
-});
+.render(Prompt::new("IBM Granite 3.x", write_calls).both(
+    Source::Template,
+    tools::granite,
+    results::granite,
+));
 
 /// `granite` (3.0/3.1): `<|tool_call|>` and a JSON array.
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+pub fn write_calls(calls: &[CallSpec]) -> String {
     use crate::render::calls::array_of;
 
     format!("<|tool_call|>{}", array_of(calls, "name", "arguments"))
@@ -103,11 +101,9 @@ pub const OPENER_FUNCTION_CALL: Opener = Opener::new(b"<function_call>", |i, cx|
 .also(&[ids::HERMES]);
 
 /// A stray `</function_call>` is markup.
-pub const OPENER_STRAY_CLOSE: Opener = Opener::new(b"</function_call>", |_, _| {
-    Probe::Match(Action::Markup { len: 16 })
-})
-.ci()
-.also(&[ids::HERMES]);
+pub const OPENER_STRAY_CLOSE: Opener = Opener::markup(b"</function_call>")
+    .ci()
+    .also(&[ids::HERMES]);
 
 /// Granite 3.2/3.3 `<tool_call>[…]` with `--format granite` (in auto mode
 /// the hermes opener, earlier in the table, takes it).

@@ -33,12 +33,12 @@
 
 use super::shared::{end, section};
 use super::Model;
-use super::{ids, FormatId};
+use super::{ids, Blocks};
 use super::{
-    Action, BlockEnd, BlockFormat, BlockResult, Close, Format, Opener, ParseCx, Probe, ProbeCx,
-    Scanner,
+    Action, BlockEnd, BlockResult, Close, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
 };
 use crate::call::{clean_name, strip_one_newline, ParsedCall};
+use crate::render::{results, tools, CallSpec, Prompt, Source};
 use crate::scan;
 use crate::scan::balance::{End, JsonEnd};
 use section::Hit;
@@ -60,24 +60,18 @@ pub const FORMAT: Format = Format::new(
     ],
     "JSON arguments in a message whose header has a recipient; analysis channel is reasoning",
 )
-.models(&[Model {
-    name: "gpt-oss",
-    prompt: "<|start|>assistant",
-}])
+.models(&[Model::new("gpt-oss", "<|start|>assistant")])
 .openers(&[OPENER_START, OPENER_CHANNEL, OPENER_STRAY])
-.render(crate::render::Prompt {
-    models: "OpenAI gpt-oss",
-    tools: crate::render::tools::harmony,
-    tools_source: crate::render::Source::Approximate,
-    result: crate::render::results::harmony,
-    result_source: crate::render::Source::Template,
-    call: write_calls,
-});
+.render(
+    Prompt::new("OpenAI gpt-oss", write_calls)
+        .tools(tools::harmony, Source::Approximate)
+        .result(results::harmony, Source::Template),
+);
 
 /// `harmony` (gpt-oss): one commentary message per call, addressed to
 /// `functions.NAME`, ended by `<|call|>`. Generation starts after
 /// `<|start|>assistant`, so the first message has no `<|start|>`.
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+pub fn write_calls(calls: &[CallSpec]) -> String {
     use crate::render::calls::{args, each};
     use crate::render::text::json_compact;
 
@@ -106,18 +100,9 @@ const MAX_HEADER: usize = 256;
 /// every message after the first begins with `<|start|>`, so `<|call|>` or
 /// `<|channel|>` inside the analysis text is quoted, not the end of it.
 const ANALYSIS_CLOSE: &[Close] = &[
-    Close {
-        lit: b"<|end|>",
-        consume: true,
-    },
-    Close {
-        lit: b"<|return|>",
-        consume: true,
-    },
-    Close {
-        lit: START,
-        consume: false,
-    },
+    Close::consumed(b"<|end|>"),
+    Close::consumed(b"<|return|>"),
+    Close::ahead(START),
 ];
 
 /// What ends the body of a message that is prose (`final`, a `commentary`
@@ -316,10 +301,7 @@ fn probe_stray(input: &[u8], cx: &ProbeCx) -> Probe {
 pub const OPENER_STRAY: Opener = Opener::new(b"<|", probe_stray);
 
 /// The harmony call block: a header with a recipient, then the body.
-pub struct Harmony;
-
-/// The shared instance.
-pub static HARMONY: Harmony = Harmony;
+pub static HARMONY: Blocks = Blocks::new(ids::HARMONY, parse_harmony);
 
 /// The end token at `at`: `Ok(Some((len, consumed)))`, `Err(())` if the input
 /// ends inside one.
@@ -459,70 +441,61 @@ fn raw_end(block: &[u8], from: &mut usize, eof: bool) -> BlockEnd {
     }
 }
 
-impl BlockFormat for Harmony {
-    fn id(&self) -> FormatId {
-        ids::HARMONY
+fn parse_harmony(block: &[u8], cx: &ParseCx) -> BlockResult {
+    let Some(m) = scan::find(block, 0, MESSAGE) else {
+        return BlockResult::truncated(ids::HARMONY, block.len());
+    };
+    let h = read_header(&block[..m]);
+    let recipient = h.recipient.unwrap_or_default();
+    let name = clean_name(&recipient);
+    if name.is_empty() {
+        return BlockResult::error("TLP-001", "harmony call has no recipient", 0);
     }
-
-    fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
-        let Some(m) = scan::find(block, 0, MESSAGE) else {
-            return BlockResult::truncated(ids::HARMONY, block.len());
-        };
-        let h = read_header(&block[..m]);
-        let recipient = h.recipient.unwrap_or_default();
-        let name = clean_name(&recipient);
-        if name.is_empty() {
-            return BlockResult::error("TLP-001", "harmony call has no recipient", 0);
+    let body_start = m + MESSAGE.len();
+    let mut body_end = block.len();
+    for t in ENDS {
+        if block[body_start..].ends_with(t) {
+            body_end -= t.len();
+            break;
         }
-        let body_start = m + MESSAGE.len();
-        let mut body_end = block.len();
-        for t in ENDS {
-            if block[body_start..].ends_with(t) {
-                body_end -= t.len();
-                break;
-            }
-        }
-        let body = &block[body_start..body_end];
-        let result = if recipient == "python" {
-            if cx.cut {
-                Err(section::truncated(ids::HARMONY, block.len()))
-            } else {
-                let code = crate::scan::lossy(body);
-                let mut args = Map::new();
-                args.insert(
-                    "code".into(),
-                    Value::String(strip_one_newline(&code).to_string()),
-                );
-                Ok((args, Vec::new()))
-            }
+    }
+    let body = &block[body_start..body_end];
+    let result = if recipient == "python" {
+        if cx.cut {
+            Err(section::truncated(ids::HARMONY, block.len()))
         } else {
-            section::json_arguments(
-                body,
-                body_start,
-                cx.cut,
-                ids::HARMONY,
-                &cx.cfg.repair_options(),
-            )
-        };
-        match result {
-            Ok((arguments, repairs)) => BlockResult {
-                empty_list: false,
-                calls: vec![ParsedCall {
-                    name,
-                    arguments: arguments.into(),
-                    id: None,
-                    format: ids::HARMONY,
-                    repairs,
-                    end: block.len(),
-                }],
-                errors: Vec::new(),
-            },
-            Err(e) => BlockResult {
-                empty_list: false,
-                calls: Vec::new(),
-                errors: vec![e],
-            },
+            let code = crate::scan::lossy(body);
+            let mut args = Map::new();
+            args.insert(
+                "code".into(),
+                Value::String(strip_one_newline(&code).to_string()),
+            );
+            Ok((args, Vec::new()))
         }
+    } else {
+        section::json_arguments(
+            body,
+            body_start,
+            cx.cut,
+            ids::HARMONY,
+            &cx.cfg.repair_options(),
+        )
+    };
+    match result {
+        Ok((arguments, repairs)) => BlockResult {
+            empty_list: false,
+            calls: vec![ParsedCall {
+                repairs,
+                end: block.len(),
+                ..ParsedCall::new(name, arguments, ids::HARMONY)
+            }],
+            errors: Vec::new(),
+        },
+        Err(e) => BlockResult {
+            empty_list: false,
+            calls: Vec::new(),
+            errors: vec![e],
+        },
     }
 }
 

@@ -10,12 +10,13 @@
 
 use super::shared::json::{json_block, json_calls_end, plain_block, JsonThenClose};
 use super::shared::stray::probe_tool_call_close;
-use super::shared::tag::tag_then_body;
+use super::shared::tag::{tag_then_body, tool_call_len, tool_call_openers};
 use super::shared::tagged::{json_after, TaggedJson};
 use super::Model;
 use super::{ids, FormatId};
 use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
 use crate::call::Evidence;
+use crate::render::{results, tools, Prompt, Source};
 use crate::scan::{self, Prefix};
 
 /// Catalog entry.
@@ -26,35 +27,17 @@ pub const FORMAT: Format = Format::new(
     "JSON object {\"name\", \"arguments\"} (or an array of them)",
 )
 .models(&[
-    Model {
-        name: "qwen3",
-        prompt: "<|im_start|>assistant\n",
-    },
-    Model {
-        name: "qwen3-thinking",
-        prompt: "<|im_start|>assistant\n<think>\n",
-    },
-    Model {
-        name: "qwq",
-        prompt: "<|im_start|>assistant\n<think>\n",
-    },
-    Model {
-        name: "qwen2.5",
-        prompt: "<|im_start|>assistant\n",
-    },
-    Model {
-        name: "hermes-3",
-        prompt: "<|im_start|>assistant\n",
-    },
-    Model {
-        name: "hermes-2-pro",
-        prompt: "<|im_start|>assistant\n",
-    },
+    Model::new("qwen3", "<|im_start|>assistant\n"),
+    Model::new("qwen3-thinking", "<|im_start|>assistant\n<think>\n"),
+    Model::new("qwq", "<|im_start|>assistant\n<think>\n"),
+    Model::new("qwen2.5", "<|im_start|>assistant\n"),
+    Model::new("hermes-3", "<|im_start|>assistant\n"),
+    Model::new("hermes-2-pro", "<|im_start|>assistant\n"),
 ])
 .openers(&[
-    OPENER_TOOL_CALL,
-    OPENER_TOOL_DASH_CALL,
-    OPENER_TOOLCALL,
+    OPENERS_TOOL_CALL[0],
+    OPENERS_TOOL_CALL[1],
+    OPENERS_TOOL_CALL[2],
     OPENER_STRAY_CLOSE,
     OPENER_TOOLS,
     OPENER_TOOL,
@@ -63,14 +46,13 @@ pub const FORMAT: Format = Format::new(
     OPENER_XML,
     OPENER_TOOL_CALLS,
 ])
-.render(crate::render::Prompt {
-    models: "Qwen 2.5 / Qwen 3, Hermes 2 Pro / 3",
-    tools: crate::render::tools::hermes,
-    tools_source: crate::render::Source::Template,
-    result: crate::render::results::qwen,
-    result_source: crate::render::Source::Template,
-    call: crate::render::calls::tool_call_json,
-});
+.render(
+    Prompt::new(
+        "Qwen 2.5 / Qwen 3, Hermes 2 Pro / 3",
+        crate::render::calls::tool_call_json,
+    )
+    .both(Source::Template, tools::hermes, results::qwen),
+);
 
 const CLOSE: &[u8] = b"</tool_call>";
 
@@ -84,8 +66,9 @@ pub static HERMES: Hermes = Hermes;
 /// an empty tag (`<tool_call></tool_call>`), or the input ending right
 /// after the tag (a cut-off call). Other bodies are for `qwen3-coder-xml`
 /// and `glm4-moe`, which have openers for the same tags.
-fn probe_with(input: &[u8], cx: &ProbeCx, lit_len: usize, close: &'static [u8]) -> Probe {
-    let (tag, body) = match tag_then_body(input, lit_len, cx) {
+fn probe_tool_call(input: &[u8], cx: &ProbeCx) -> Probe {
+    let close = close_for(input);
+    let (tag, body) = match tag_then_body(input, tool_call_len(input), cx) {
         Ok(t) => t,
         Err(p) => return p,
     };
@@ -113,19 +96,9 @@ fn probe_with(input: &[u8], cx: &ProbeCx, lit_len: usize, close: &'static [u8]) 
     }
 }
 
-/// `<tool_call>` in any ASCII case, with optional attributes.
-pub const OPENER_TOOL_CALL: Opener =
-    Opener::new(b"<tool_call", |i, cx| probe_with(i, cx, 10, CLOSE)).ci();
-
-/// `<tool-call>` spelling drift.
-pub const OPENER_TOOL_DASH_CALL: Opener = Opener::new(b"<tool-call", |i, cx| {
-    probe_with(i, cx, 10, b"</tool-call>")
-})
-.ci();
-
-/// `<toolcall>` spelling drift.
-pub const OPENER_TOOLCALL: Opener =
-    Opener::new(b"<toolcall", |i, cx| probe_with(i, cx, 9, b"</toolcall>")).ci();
+/// `<tool_call>` and its spelling drift, any ASCII case, with optional
+/// attributes; each closes with its own spelling.
+pub const OPENERS_TOOL_CALL: [Opener; 3] = tool_call_openers(probe_tool_call);
 
 /// A stray `</tool_call>` with no opener is markup, never text; one that
 /// closes a `<tool_call>` left as text (`<tool_call>not a call</tool_call>`,

@@ -24,6 +24,7 @@ use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
 };
 use crate::call::{strip_one_newline, ParsedCall};
+use crate::render::{CallSpec, Prompt};
 use crate::scan::{self, Prefix};
 use serde_json::{Map, Value};
 
@@ -48,31 +49,25 @@ pub const FORMAT: Format = Format::new(
     OPENER_PLAIN_CALL,
 ])
 .values(Values::Text)
-.render(crate::render::Prompt {
-    models: "Tencent Hunyuan v4",
-    tools: crate::render::tools::generic,
-    tools_source: crate::render::Source::Generic,
-    result: crate::render::results::tool_response,
-    result_source: crate::render::Source::Generic,
-    call: write_calls,
-});
+.render(Prompt::new("Tencent Hunyuan v4", write_calls));
 
 /// `hunyuan-v4`: GLM-like pairs inside `<tool_calls>` (bare tags, no suffix).
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
-    use crate::render::calls::each;
+pub fn write_calls(calls: &[CallSpec]) -> String {
+    use crate::render::calls::with_pairs;
     use crate::render::text::{guard_newlines, value_text};
 
-    let body = each(calls, "", |_, c| {
-        let mut s = format!("<tool_call>{}", c.name);
-        for (k, v) in &c.arguments {
-            s.push_str(&format!(
+    let body = with_pairs(
+        calls,
+        "",
+        |_, c| format!("<tool_call>{}", c.name),
+        |k, v| {
+            format!(
                 "<arg_key>{k}</arg_key><arg_value>{}</arg_value>",
                 guard_newlines(&value_text(v))
-            ));
-        }
-        s.push_str("</tool_call>");
-        s
-    });
+            )
+        },
+        "</tool_call>",
+    );
     format!("<tool_calls>{body}</tool_calls>")
 }
 
@@ -442,12 +437,12 @@ impl BlockFormat for Hunyuan {
                 continue;
             }
             r.calls.push(ParsedCall {
-                name: crate::call::clean_name(&c.name),
-                arguments: c.arguments.into(),
-                id: None,
-                format: ids::HUNYUAN_V4,
-                repairs: Vec::new(),
                 end: c.end,
+                ..ParsedCall::new(
+                    crate::call::clean_name(&c.name),
+                    c.arguments,
+                    ids::HUNYUAN_V4,
+                )
             });
         }
         if r.calls.is_empty() && r.errors.is_empty() {

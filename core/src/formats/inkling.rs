@@ -10,6 +10,7 @@
 
 use super::{ids, Rank};
 use super::{Action, Format, Opener, Probe};
+use crate::render::{results, tools, CallSpec, Prompt, Source};
 
 /// Catalog entry.
 pub const FORMAT: Format = Format::new(
@@ -26,26 +27,20 @@ pub const FORMAT: Format = Format::new(
     OPENER_THINKING,
     OPENER_END_SAMPLING,
 ])
-.render(crate::render::Prompt {
-    models: "Inkling",
-    tools: crate::render::tools::inkling,
-    tools_source: crate::render::Source::Approximate,
-    result: crate::render::results::inkling,
-    result_source: crate::render::Source::Approximate,
-    call: write_calls,
-});
+.render(Prompt::new("Inkling", write_calls).both(
+    Source::Approximate,
+    tools::inkling,
+    results::inkling,
+));
 
 /// `inkling`: `<|content_invoke_tool_json|>{"name", "args"}<|end_message|>`.
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
-    use crate::render::calls::{each, obj};
-    use crate::render::text::json_spaced;
-
-    each(calls, "", |_, c| {
-        format!(
-            "<|content_invoke_tool_json|>{}<|end_message|>",
-            json_spaced(&obj("name", c, "args"))
-        )
-    })
+pub fn write_calls(calls: &[CallSpec]) -> String {
+    crate::render::calls::objects(
+        calls,
+        ("name", "args"),
+        ("<|content_invoke_tool_json|>", "<|end_message|>"),
+        "",
+    )
 }
 
 const OPEN: &[u8] = b"<|content_invoke_tool_json|>";
@@ -86,11 +81,7 @@ pub const OPENER_HEADER: Opener = Opener::new(HEADER, |i, cx| {
 });
 
 /// `<|content_text|>` is markup: what follows is the message's text.
-pub const OPENER_CONTENT_TEXT: Opener = Opener::new(CONTENT_TEXT, |_, _| {
-    Probe::Match(Action::Markup {
-        len: CONTENT_TEXT.len(),
-    })
-});
+pub const OPENER_CONTENT_TEXT: Opener = Opener::markup(CONTENT_TEXT);
 
 const THINKING: &[u8] = b"<|content_thinking|>";
 
@@ -113,12 +104,7 @@ const END_SAMPLING: &[u8] = b"<|content_model_end_sampling|>";
 
 /// `<|content_model_end_sampling|>`, the end of the model's output, is
 /// markup.
-pub const OPENER_END_SAMPLING: Opener = Opener::new(END_SAMPLING, |_, _| {
-    Probe::Match(Action::Markup {
-        len: END_SAMPLING.len(),
-    })
-});
+pub const OPENER_END_SAMPLING: Opener = Opener::markup(END_SAMPLING);
 
 /// A stray `<|end_message|>` is markup.
-pub const OPENER_STRAY_END: Opener =
-    Opener::new(END, |_, _| Probe::Match(Action::Markup { len: END.len() }));
+pub const OPENER_STRAY_END: Opener = Opener::markup(END);

@@ -17,6 +17,7 @@ use super::shared::tag::{block, UntilClose};
 use super::{ids, FormatId};
 use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
 use crate::call::{strip_one_newline, ParsedCall};
+use crate::render::{results, tools, CallSpec, Prompt, Source};
 use crate::scan::{self, Prefix};
 use serde_json::{Map, Value};
 
@@ -33,26 +34,20 @@ pub const FORMAT: Format = Format::new(
     "JSON object {\"name\", \"parameters\"}; interpreter: Python code",
 )
 .openers(&[OPENER, OPENER_STRAY_END])
-.render(crate::render::Prompt {
-    models: "InternLM 2.5",
-    tools: crate::render::tools::internlm,
-    tools_source: crate::render::Source::Template,
-    result: crate::render::results::internlm,
-    result_source: crate::render::Source::Template,
-    call: write_calls,
-});
+.render(Prompt::new("InternLM 2.5", write_calls).both(
+    Source::Template,
+    tools::internlm,
+    results::internlm,
+));
 
 /// `internlm`: `<|action_start|><|plugin|>` JSON `<|action_end|>`, one per call.
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
-    use crate::render::calls::{each, obj};
-    use crate::render::text::json_spaced;
-
-    each(calls, "\n", |_, c| {
-        format!(
-            "<|action_start|><|plugin|>\n{}<|action_end|>",
-            json_spaced(&obj("name", c, "parameters"))
-        )
-    })
+pub fn write_calls(calls: &[CallSpec]) -> String {
+    crate::render::calls::objects(
+        calls,
+        ("name", "parameters"),
+        ("<|action_start|><|plugin|>\n", "<|action_end|>"),
+        "\n",
+    )
 }
 
 const START: &[u8] = b"<|action_start|>";
@@ -125,8 +120,7 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
 pub const OPENER: Opener = Opener::new(START, probe);
 
 /// A stray `<|action_end|>` is markup.
-pub const OPENER_STRAY_END: Opener =
-    Opener::new(END, |_, _| Probe::Match(Action::Markup { len: END.len() }));
+pub const OPENER_STRAY_END: Opener = Opener::markup(END);
 
 impl BlockFormat for Interpreter {
     fn id(&self) -> FormatId {
@@ -148,12 +142,8 @@ impl BlockFormat for Interpreter {
         BlockResult {
             empty_list: false,
             calls: vec![ParsedCall {
-                name: "python".into(),
-                arguments: arguments.into(),
-                id: None,
-                format: ids::INTERNLM,
-                repairs: Vec::new(),
                 end: block.len(),
+                ..ParsedCall::new("python".into(), arguments, ids::INTERNLM)
             }],
             errors: Vec::new(),
         }

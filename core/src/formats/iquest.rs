@@ -12,7 +12,8 @@
 
 use super::shared::pairs::{markup_unless_more, name_after_token, PairTags, Pairs};
 use super::{ids, Values};
-use super::{Action, Format, Opener, Probe, ProbeCx};
+use super::{Format, Opener, Probe, ProbeCx};
+use crate::render::{CallSpec, Prompt};
 
 /// Catalog entry.
 pub const FORMAT: Format = Format::new(
@@ -37,32 +38,26 @@ pub const FORMAT: Format = Format::new(
     OPENER_STRAY_CLOSE_Q1,
 ])
 .values(Values::Text)
-.render(crate::render::Prompt {
-    models: "IQuest-Coder-V2",
-    tools: crate::render::tools::generic,
-    tools_source: crate::render::Source::Generic,
-    result: crate::render::results::tool_response,
-    result_source: crate::render::Source::Generic,
-    call: write_calls,
-});
+.render(Prompt::new("IQuest-Coder-V2", write_calls));
 
 /// `iquest`: IQuest-Coder-V2's wrapper around GLM's name and key/value
 /// pairs, values inline.
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
-    use crate::render::calls::each;
+pub fn write_calls(calls: &[CallSpec]) -> String {
+    use crate::render::calls::with_pairs;
     use crate::render::text::value_text;
 
-    each(calls, "", |_, c| {
-        let mut s = format!("<iquestcoder_tool_call>{}", c.name);
-        for (k, v) in &c.arguments {
-            s.push_str(&format!(
+    with_pairs(
+        calls,
+        "",
+        |_, c| format!("<iquestcoder_tool_call>{}", c.name),
+        |k, v| {
+            format!(
                 "<arg_key>{k}</arg_key><arg_value>{}</arg_value>",
                 value_text(v)
-            ));
-        }
-        s.push_str("</iquestcoder_tool_call>");
-        s
-    })
+            )
+        },
+        "</iquestcoder_tool_call>",
+    )
 }
 
 const OPEN_CODER: &[u8] = b"<iquestcoder_tool_call>";
@@ -111,15 +106,7 @@ pub const OPENER_Q1: Opener =
     Opener::new(OPEN_Q1, |i, cx| probe_wrapper(i, cx, OPEN_Q1, &IQUEST_Q1));
 
 /// A stray `</iquestcoder_tool_call>` is markup.
-pub const OPENER_STRAY_CLOSE_CODER: Opener = Opener::new(CLOSE_CODER, |_, _| {
-    Probe::Match(Action::Markup {
-        len: CLOSE_CODER.len(),
-    })
-});
+pub const OPENER_STRAY_CLOSE_CODER: Opener = Opener::markup(CLOSE_CODER);
 
 /// A stray `</iquest_tool_call>` is markup.
-pub const OPENER_STRAY_CLOSE_Q1: Opener = Opener::new(CLOSE_Q1, |_, _| {
-    Probe::Match(Action::Markup {
-        len: CLOSE_Q1.len(),
-    })
-});
+pub const OPENER_STRAY_CLOSE_Q1: Opener = Opener::markup(CLOSE_Q1);

@@ -12,7 +12,8 @@
 
 use super::ids;
 use super::shared::tag::tag_then_body;
-use super::{Action, Format, Opener, Probe, ProbeCx};
+use super::{Format, Opener, Probe, ProbeCx};
+use crate::render::{results, tools, CallSpec, Prompt, Source};
 
 /// Catalog entry.
 pub const FORMAT: Format = Format::new(
@@ -23,17 +24,14 @@ pub const FORMAT: Format = Format::new(
 )
 .openers(&[OPENER, OPENER_STRAY_CLOSE])
 .admitted_under(&[ids::MINIMAX])
-.render(crate::render::Prompt {
-    models: "AI21 Jamba 1.5 / 1.6, Tencent Hunyuan-A13B",
-    tools: crate::render::tools::hunyuan_a13b,
-    tools_source: crate::render::Source::Approximate,
-    result: crate::render::results::hunyuan_a13b,
-    result_source: crate::render::Source::Template,
-    call: write_calls,
-});
+.render(
+    Prompt::new("AI21 Jamba 1.5 / 1.6, Tencent Hunyuan-A13B", write_calls)
+        .tools(tools::hunyuan_a13b, Source::Approximate)
+        .result(results::hunyuan_a13b, Source::Template),
+);
 
 /// `jamba`: `<tool_calls>` JSON array `</tool_calls>`.
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+pub fn write_calls(calls: &[CallSpec]) -> String {
     use crate::render::calls::array_of;
 
     format!(
@@ -69,8 +67,6 @@ pub const OPENER: Opener = Opener::new(b"<tool_calls", probe)
     .also(&[ids::MINIMAX]);
 
 /// A stray `</tool_calls>` is markup.
-pub const OPENER_STRAY_CLOSE: Opener = Opener::new(b"</tool_calls>", |_, _| {
-    Probe::Match(Action::Markup { len: 13 })
-})
-.ci()
-.also(&[ids::MINIMAX, ids::HERMES]);
+pub const OPENER_STRAY_CLOSE: Opener = Opener::markup(b"</tool_calls>")
+    .ci()
+    .also(&[ids::MINIMAX, ids::HERMES]);

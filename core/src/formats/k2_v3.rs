@@ -13,6 +13,7 @@ use super::shared::pairs::{markup_unless_more, name_after_token, PairTags, Pairs
 use super::shared::tagged::{json_after, TaggedJson};
 use super::{ids, Values};
 use super::{Action, Format, Opener, Probe, ProbeCx};
+use crate::render::{CallSpec, Prompt};
 use crate::scan::{self, Prefix};
 
 /// Catalog entry.
@@ -40,31 +41,25 @@ pub const FORMAT: Format = Format::new(
     OPENER_WRAPPER_CLOSE,
 ])
 .values(Values::Text)
-.render(crate::render::Prompt {
-    models: "K2-V3",
-    tools: crate::render::tools::generic,
-    tools_source: crate::render::Source::Generic,
-    result: crate::render::results::tool_response,
-    result_source: crate::render::Source::Generic,
-    call: write_calls,
-});
+.render(Prompt::new("K2-V3", write_calls));
 
 /// `k2-v3`: the `ifm|` wrapper around GLM's name and key/value pairs.
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
-    use crate::render::calls::each;
+pub fn write_calls(calls: &[CallSpec]) -> String {
+    use crate::render::calls::with_pairs;
     use crate::render::text::value_text;
 
-    let body = each(calls, "\n", |_, c| {
-        let mut s = format!("<ifm|tool_call>{}", c.name);
-        for (k, v) in &c.arguments {
-            s.push_str(&format!(
+    let body = with_pairs(
+        calls,
+        "\n",
+        |_, c| format!("<ifm|tool_call>{}", c.name),
+        |k, v| {
+            format!(
                 "<ifm|arg_key>{k}</ifm|arg_key><ifm|arg_value>{}</ifm|arg_value>",
                 value_text(v)
-            ));
-        }
-        s.push_str("</ifm|tool_call>");
-        s
-    });
+            )
+        },
+        "</ifm|tool_call>",
+    );
     format!("<ifm|tool_calls>\n{body}\n</ifm|tool_calls>")
 }
 
@@ -118,9 +113,7 @@ fn probe_call(i: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 /// A stray `</ifm|tool_call>` is markup.
-pub const OPENER_STRAY_CALL_CLOSE: Opener = Opener::new(CLOSE, |_, _| {
-    Probe::Match(Action::Markup { len: CLOSE.len() })
-});
+pub const OPENER_STRAY_CALL_CLOSE: Opener = Opener::markup(CLOSE);
 
 /// `</ifm|tool_calls>` is markup, unless it closes a wrapper left as text
 /// (`<ifm|tool_calls>junk</ifm|tool_calls>`), like its opener.

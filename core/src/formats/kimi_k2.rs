@@ -27,11 +27,13 @@
 //! between the section-begin token and the first call on the same line
 //! belongs to the section, not to the content.
 
-use super::shared::section::{self, CallOutcome, Tokens};
+use super::ids;
+use super::shared::section::{self, CallOutcome, Section, Tokens};
 use super::Model;
-use super::{ids, FormatId};
-use super::{BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
+use super::{Format, Opener};
 use crate::call::ParsedCall;
+use crate::render::{results, tools, CallSpec, Prompt, Source};
+use crate::repair::RepairOptions;
 use crate::scan;
 
 /// Catalog entry.
@@ -48,35 +50,23 @@ pub const FORMAT: Format = Format::new(
     "id functions.NAME:INDEX, then the JSON arguments",
 )
 .models(&[
-    Model {
-        name: "kimi-k2",
-        prompt: "<|im_assistant|>assistant<|im_middle|>",
-    },
-    Model {
-        name: "kimi-k2-thinking",
-        prompt: "<|im_assistant|>assistant<|im_middle|><think>",
-    },
-    Model {
-        name: "kimi-k2.5",
-        prompt: "<|im_assistant|>assistant<|im_middle|><think>",
-    },
-    Model {
-        name: "kimi-k2.6",
-        prompt: "<|im_assistant|>assistant<|im_middle|><think>",
-    },
+    Model::new("kimi-k2", "<|im_assistant|>assistant<|im_middle|>"),
+    Model::new(
+        "kimi-k2-thinking",
+        "<|im_assistant|>assistant<|im_middle|><think>",
+    ),
+    Model::new("kimi-k2.5", "<|im_assistant|>assistant<|im_middle|><think>"),
+    Model::new("kimi-k2.6", "<|im_assistant|>assistant<|im_middle|><think>"),
 ])
 .openers(&[OPENER])
-.render(crate::render::Prompt {
-    models: "Moonshot Kimi K2",
-    tools: crate::render::tools::kimi_k2,
-    tools_source: crate::render::Source::Template,
-    result: crate::render::results::kimi_k2,
-    result_source: crate::render::Source::Template,
-    call: write_calls,
-});
+.render(Prompt::new("Moonshot Kimi K2", write_calls).both(
+    Source::Template,
+    tools::kimi_k2,
+    results::kimi_k2,
+));
 
 /// `kimi-k2`: a tools section of `functions.NAME:N` calls with JSON arguments.
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+pub fn write_calls(calls: &[CallSpec]) -> String {
     use crate::render::calls::{args, each, kimi_id};
     use crate::render::text::json_compact;
 
@@ -115,31 +105,17 @@ const STRAY: &[&[u8]] = &[
     b"<|tool_call_argument_begin|>",
 ];
 
-/// The Kimi K2 block format.
-pub struct KimiK2;
-
-/// The shared instance.
-pub static KIMI_K2: KimiK2 = KimiK2;
-
-fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
-    section::probe_tokens(input, cx, SECTION_BEGIN, STRAY, &TOKENS, &KIMI_K2)
-}
+/// The Kimi K2 section format.
+pub static KIMI_K2: Section = Section {
+    id: ids::KIMI_K2,
+    tokens: &TOKENS,
+    begin: SECTION_BEGIN,
+    stray: STRAY,
+    call: parse_call,
+};
 
 /// Any `<|tool_call…|>` token of Kimi K2.
-pub const OPENER: Opener = Opener::new(b"<|tool_call", probe);
-
-impl BlockFormat for KimiK2 {
-    fn id(&self) -> FormatId {
-        ids::KIMI_K2
-    }
-
-    fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
-        let opts = cx.cfg.repair_options();
-        section::parse_section(block, &TOKENS, ids::KIMI_K2, cx.cut, |b, o, c| {
-            parse_call(b, o, c, &opts)
-        })
-    }
-}
+pub const OPENER: Opener = Opener::new(b"<|tool_call", |i, cx| KIMI_K2.probe(i, cx));
 
 /// The function name in a Kimi call id: `functions.` dropped, the `:INDEX`
 /// suffix dropped; `None` when the id has no `:INDEX` suffix.
@@ -160,12 +136,7 @@ pub fn name_from_id(id: &str) -> Option<String> {
         .then(|| s[..k].trim().to_string())
 }
 
-fn parse_call(
-    body: &[u8],
-    off: usize,
-    cut: bool,
-    opts: &crate::repair::RepairOptions,
-) -> CallOutcome {
+fn parse_call(body: &[u8], off: usize, cut: bool, opts: &RepairOptions) -> CallOutcome {
     // id, then <|tool_call_argument_begin|> (or, sloppily, straight JSON)
     let (id_end, args_at) = match scan::find(body, 0, ARG_BEGIN) {
         Some(k) => (k, k + ARG_BEGIN.len()),
@@ -197,12 +168,9 @@ fn parse_call(
     let (arguments, repairs) =
         section::json_arguments(&body[args_at..], off + args_at, cut, ids::KIMI_K2, opts)?;
     Ok(ParsedCall {
-        name,
-        arguments: arguments.into(),
         id: Some(id),
-        format: ids::KIMI_K2,
         repairs,
-        end: 0,
+        ..ParsedCall::new(name, arguments, ids::KIMI_K2)
     })
 }
 

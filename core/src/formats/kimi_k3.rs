@@ -22,12 +22,12 @@
 
 use super::shared::{end, section};
 use super::Model;
-use super::{ids, FormatId, Values};
+use super::{ids, Blocks, Values};
 use super::{
-    Action, BlockEnd, BlockFormat, BlockResult, Close, Format, Opener, ParseCx, Probe, ProbeCx,
-    Scanner,
+    Action, BlockEnd, BlockResult, Close, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
 };
 use crate::call::{clean_name, ParsedCall};
+use crate::render::{results, tools, CallSpec, Prompt, Source};
 use crate::scan;
 use serde_json::{Map, Value};
 
@@ -45,23 +45,20 @@ pub const FORMAT: Format = Format::new(
     ],
     "argument elements typed by their type attribute, or one json element",
 )
-.models(&[Model {
-    name: "kimi-k3",
-    prompt: "<|open|>message role=\"assistant\"<|sep|><|open|>think<|sep|>",
-}])
+.models(&[Model::new(
+    "kimi-k3",
+    "<|open|>message role=\"assistant\"<|sep|><|open|>think<|sep|>",
+)])
 .openers(&[OPENER_OPEN, OPENER_CLOSE])
 .values(Values::Text)
-.render(crate::render::Prompt {
-    models: "Moonshot Kimi K3",
-    tools: crate::render::tools::kimi_k3,
-    tools_source: crate::render::Source::Template,
-    result: crate::render::results::kimi_k3,
-    result_source: crate::render::Source::Template,
-    call: write_calls,
-});
+.render(Prompt::new("Moonshot Kimi K3", write_calls).both(
+    Source::Template,
+    tools::kimi_k3,
+    results::kimi_k3,
+));
 
 /// `kimi-k3`: `<|open|>call …<|sep|>` blocks of typed `argument` elements.
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+pub fn write_calls(calls: &[CallSpec]) -> String {
     use crate::render::calls::each;
     use crate::render::text::json_compact;
     use serde_json::Value;
@@ -103,22 +100,10 @@ const MAX_TAG: usize = 512;
 
 const THINK_CLOSE: &[Close] = &[
     // a reply that skips closing the think channel and answers at once
-    Close {
-        lit: b"<|open|>response<|sep|>",
-        consume: false,
-    },
-    Close {
-        lit: b"<|open|> response <|sep|>",
-        consume: false,
-    },
-    Close {
-        lit: b"<|close|>think<|sep|>",
-        consume: true,
-    },
-    Close {
-        lit: b"<|close|> think <|sep|>",
-        consume: true,
-    },
+    Close::ahead(b"<|open|>response<|sep|>"),
+    Close::ahead(b"<|open|> response <|sep|>"),
+    Close::consumed(b"<|close|>think<|sep|>"),
+    Close::consumed(b"<|close|> think <|sep|>"),
 ];
 
 /// One `<|open|>…<|sep|>` or `<|close|>…<|sep|>` token.
@@ -222,10 +207,7 @@ pub const OPENER_OPEN: Opener = Opener::new(OPEN, probe);
 pub const OPENER_CLOSE: Opener = Opener::new(CLOSE, probe);
 
 /// The Kimi K3 block: a tools section or a bare call.
-pub struct KimiK3;
-
-/// The shared instance.
-pub static KIMI_K3: KimiK3 = KimiK3;
+pub static KIMI_K3: Blocks = Blocks::new(ids::KIMI_K3, parse_kimi_k3);
 
 /// Finds where a K3 block ends: at `<|close|>tools<|sep|>`, or (a bare
 /// call) at `<|close|>call<|sep|>`. Inside an `argument` or `json` value
@@ -444,145 +426,135 @@ impl Scanner for K3Scanner {
     }
 }
 
-impl BlockFormat for KimiK3 {
-    fn id(&self) -> FormatId {
-        ids::KIMI_K3
-    }
-
-    fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
-        let mut r = BlockResult::default();
-        let tags = all_tags(block);
-        // the input ends inside a tag (`…<|sep|><|open|>arg`): the call
-        // after it was still being written
-        let cut_in_tag = cx.cut && ends_inside_tag(block, &tags);
-        let mut k = 0;
+fn parse_kimi_k3(block: &[u8], cx: &ParseCx) -> BlockResult {
+    let mut r = BlockResult::default();
+    let tags = all_tags(block);
+    // the input ends inside a tag (`…<|sep|><|open|>arg`): the call
+    // after it was still being written
+    let cut_in_tag = cx.cut && ends_inside_tag(block, &tags);
+    let mut k = 0;
+    while k < tags.len() {
+        let (at, ref t) = tags[k];
+        k += 1;
+        let Tag::Found {
+            open: true,
+            word,
+            attrs,
+            len,
+        } = t
+        else {
+            continue;
+        };
+        if word != "call" {
+            continue;
+        }
+        let tag_attrs = &block[attrs.0..attrs.1];
+        let name = clean_name(
+            &attr(tag_attrs, "tool")
+                .or_else(|| attr(tag_attrs, "name"))
+                .unwrap_or_default(),
+        );
+        // the call's elements up to its close (or the next call)
+        let mut args = Map::new();
+        let mut repairs = Vec::new();
+        let mut closed_at = None;
+        let mut last_closed = true;
+        let mut any_element = false;
+        let mut error = None;
         while k < tags.len() {
-            let (at, ref t) = tags[k];
-            k += 1;
+            let (eat, ref et) = tags[k];
             let Tag::Found {
-                open: true,
+                open,
                 word,
                 attrs,
-                len,
-            } = t
+                len: elen,
+            } = et
             else {
+                k += 1;
                 continue;
             };
-            if word != "call" {
+            if word == "call" {
+                if !*open {
+                    closed_at = Some(eat + elen);
+                    k += 1;
+                }
+                break;
+            }
+            k += 1;
+            if !*open || !(word == "argument" || word == "json") {
                 continue;
             }
-            let tag_attrs = &block[attrs.0..attrs.1];
-            let name = clean_name(
-                &attr(tag_attrs, "tool")
-                    .or_else(|| attr(tag_attrs, "name"))
-                    .unwrap_or_default(),
-            );
-            // the call's elements up to its close (or the next call)
-            let mut args = Map::new();
-            let mut repairs = Vec::new();
-            let mut closed_at = None;
-            let mut last_closed = true;
-            let mut any_element = false;
-            let mut error = None;
-            while k < tags.len() {
-                let (eat, ref et) = tags[k];
-                let Tag::Found {
-                    open,
-                    word,
-                    attrs,
-                    len: elen,
-                } = et
-                else {
-                    k += 1;
-                    continue;
-                };
-                if word == "call" {
-                    if !*open {
-                        closed_at = Some(eat + elen);
+            any_element = true;
+            let vf = eat + elen;
+            let (ve, closed) = match find_value_close(block, vf, word) {
+                Some((c, after)) => {
+                    while tags.get(k).is_some_and(|(at, _)| *at < after) {
                         k += 1;
                     }
-                    break;
+                    (c, true)
                 }
-                k += 1;
-                if !*open || !(word == "argument" || word == "json") {
-                    continue;
+                None => {
+                    let (ve, found, next) = unclosed_value_end(&tags, k, word, block.len());
+                    k = next;
+                    (ve, found)
                 }
-                any_element = true;
-                let vf = eat + elen;
-                let (ve, closed) = match find_value_close(block, vf, word) {
-                    Some((c, after)) => {
-                        while tags.get(k).is_some_and(|(at, _)| *at < after) {
-                            k += 1;
-                        }
-                        (c, true)
+            };
+            last_closed = closed;
+            let ea = &block[attrs.0..attrs.1];
+            if word == "json" {
+                match section::json_arguments(
+                    &block[vf..ve],
+                    vf,
+                    cx.cut && !closed,
+                    ids::KIMI_K3,
+                    &cx.cfg.repair_options(),
+                ) {
+                    Ok((m, reps)) => {
+                        args.extend(m);
+                        repairs.extend(reps);
                     }
-                    None => {
-                        let (ve, found, next) = unclosed_value_end(&tags, k, word, block.len());
-                        k = next;
-                        (ve, found)
-                    }
-                };
-                last_closed = closed;
-                let ea = &block[attrs.0..attrs.1];
-                if word == "json" {
-                    match section::json_arguments(
-                        &block[vf..ve],
-                        vf,
-                        cx.cut && !closed,
-                        ids::KIMI_K3,
-                        &cx.cfg.repair_options(),
-                    ) {
-                        Ok((m, reps)) => {
-                            args.extend(m);
-                            repairs.extend(reps);
-                        }
-                        Err(e) => error = Some(e),
-                    }
-                } else {
-                    let key = attr(ea, "key")
-                        .or_else(|| attr(ea, "name"))
-                        .unwrap_or_default();
-                    let text = crate::scan::lossy(&block[vf..ve]);
-                    let value = typed(&text, section::attr(ea, "type").as_deref());
-                    let key = key.trim().to_string();
-                    if !key.is_empty() {
-                        args.insert(key, value);
-                    }
+                    Err(e) => error = Some(e),
+                }
+            } else {
+                let key = attr(ea, "key")
+                    .or_else(|| attr(ea, "name"))
+                    .unwrap_or_default();
+                let text = crate::scan::lossy(&block[vf..ve]);
+                let value = typed(&text, section::attr(ea, "type").as_deref());
+                let key = key.trim().to_string();
+                if !key.is_empty() {
+                    args.insert(key, value);
                 }
             }
-            let end = closed_at.unwrap_or_else(|| tags.get(k).map_or(block.len(), |(c, _)| *c));
-            let _ = len;
-            if name.is_empty() {
-                r.errors
-                    .push(section::err("TLP-001", "kimi-k3 call has no tool name", at));
-                continue;
-            }
-            if let Some(e) = error {
-                r.errors.push(e);
-                continue;
-            }
-            // cut inside its last value or tag, or right after its header
-            // (its arguments were still to come)
-            let nothing_after_header = !any_element && end == block.len();
-            if cx.cut && closed_at.is_none() && (!last_closed || cut_in_tag || nothing_after_header)
-            {
-                r.errors.push(section::truncated(ids::KIMI_K3, block.len()));
-                continue;
-            }
-            r.calls.push(ParsedCall {
-                name,
-                arguments: args.into(),
-                id: None,
-                format: ids::KIMI_K3,
-                repairs,
-                end,
-            });
         }
-        if r.calls.is_empty() && r.errors.is_empty() && cx.cut {
-            return BlockResult::truncated(ids::KIMI_K3, block.len());
+        let end = closed_at.unwrap_or_else(|| tags.get(k).map_or(block.len(), |(c, _)| *c));
+        let _ = len;
+        if name.is_empty() {
+            r.errors
+                .push(section::err("TLP-001", "kimi-k3 call has no tool name", at));
+            continue;
         }
-        r
+        if let Some(e) = error {
+            r.errors.push(e);
+            continue;
+        }
+        // cut inside its last value or tag, or right after its header
+        // (its arguments were still to come)
+        let nothing_after_header = !any_element && end == block.len();
+        if cx.cut && closed_at.is_none() && (!last_closed || cut_in_tag || nothing_after_header) {
+            r.errors.push(section::truncated(ids::KIMI_K3, block.len()));
+            continue;
+        }
+        r.calls.push(ParsedCall {
+            repairs,
+            end,
+            ..ParsedCall::new(name, args, ids::KIMI_K3)
+        });
     }
+    if r.calls.is_empty() && r.errors.is_empty() && cx.cut {
+        return BlockResult::truncated(ids::KIMI_K3, block.len());
+    }
+    r
 }
 
 /// Where a value ends that no close tag ends (sloppy or cut output): at

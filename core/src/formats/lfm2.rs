@@ -9,8 +9,9 @@
 
 use super::shared::python::{parse_wrapped, Wrap};
 use super::Model;
-use super::{ids, FormatId};
-use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe};
+use super::{ids, Blocks};
+use super::{Format, Opener};
+use crate::render::{results, tools, CallSpec, Prompt, Source};
 
 /// Catalog entry.
 pub const FORMAT: Format = Format::new(
@@ -19,22 +20,12 @@ pub const FORMAT: Format = Format::new(
     &["<|tool_call_start|>", "<|tool_call_end|>"],
     "pythonic call list (JSON array also accepted)",
 )
-.models(&[Model {
-    name: "lfm2",
-    prompt: "<|im_start|>assistant\n",
-}])
+.models(&[Model::new("lfm2", "<|im_start|>assistant\n")])
 .openers(&[OPENER, OPENER_STRAY_END])
-.render(crate::render::Prompt {
-    models: "Liquid LFM2",
-    tools: crate::render::tools::lfm2,
-    tools_source: crate::render::Source::Template,
-    result: crate::render::results::lfm2,
-    result_source: crate::render::Source::Template,
-    call: write_calls,
-});
+.render(Prompt::new("Liquid LFM2", write_calls).both(Source::Template, tools::lfm2, results::lfm2));
 
 /// `lfm2`: the pythonic list inside `<|tool_call_start|>`…`<|tool_call_end|>`.
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+pub fn write_calls(calls: &[CallSpec]) -> String {
     use crate::render::calls::py_list;
 
     format!("<|tool_call_start|>{}<|tool_call_end|>", py_list(calls))
@@ -47,25 +38,12 @@ const WRAP: Wrap = Wrap {
 };
 
 /// The LFM2 block format.
-pub struct Lfm2;
-
-/// The shared instance.
-pub static LFM2: Lfm2 = Lfm2;
-
-impl BlockFormat for Lfm2 {
-    fn id(&self) -> FormatId {
-        ids::LFM2
-    }
-
-    fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
-        parse_wrapped(block, cx, &WRAP, ids::LFM2)
-    }
-}
+pub static LFM2: Blocks = Blocks::new(ids::LFM2, |block, cx| {
+    parse_wrapped(block, cx, &WRAP, ids::LFM2)
+});
 
 /// `<|tool_call_start|>`.
 pub const OPENER: Opener = Opener::new(b"<|tool_call_start|>", |_, _| WRAP.block(&LFM2));
 
 /// A stray `<|tool_call_end|>` is markup.
-pub const OPENER_STRAY_END: Opener = Opener::new(b"<|tool_call_end|>", |_, _| {
-    Probe::Match(Action::Markup { len: 17 })
-});
+pub const OPENER_STRAY_END: Opener = Opener::markup(b"<|tool_call_end|>");

@@ -5,6 +5,7 @@
 
 use super::Model;
 use super::{ids, Format};
+use crate::render::{results, tools, CallSpec, Prompt, Source};
 
 /// The descriptor.
 pub const FORMAT: Format = Format::new(
@@ -14,36 +15,30 @@ pub const FORMAT: Format = Format::new(
     "JSON objects with name and parameters, `;`-separated",
 )
 .models(&[
-    Model {
-        name: "llama-3.1",
-        prompt: "<|start_header_id|>assistant<|end_header_id|>\n\n",
-    },
-    Model {
-        name: "llama-3.2",
-        prompt: "<|start_header_id|>assistant<|end_header_id|>\n\n",
-    },
-    Model {
-        name: "llama-3.3",
-        prompt: "<|start_header_id|>assistant<|end_header_id|>\n\n",
-    },
+    Model::new(
+        "llama-3.1",
+        "<|start_header_id|>assistant<|end_header_id|>\n\n",
+    ),
+    Model::new(
+        "llama-3.2",
+        "<|start_header_id|>assistant<|end_header_id|>\n\n",
+    ),
+    Model::new(
+        "llama-3.3",
+        "<|start_header_id|>assistant<|end_header_id|>\n\n",
+    ),
 ])
 .admitted_under(&[ids::LLAMA_PYTHON_TAG])
 .unmarked()
-.render(crate::render::Prompt {
-    models: "Llama 3.1 / 3.2 / 3.3 JSON tool calling",
-    tools: crate::render::tools::llama3_json,
-    tools_source: crate::render::Source::Template,
-    result: crate::render::results::ipython_output,
-    result_source: crate::render::Source::Template,
-    call: write_calls,
-});
+.render(
+    Prompt::new("Llama 3.1 / 3.2 / 3.3 JSON tool calling", write_calls).both(
+        Source::Template,
+        tools::llama3_json,
+        results::ipython_output,
+    ),
+);
 
 /// `llama3-json`: `{"name": …, "parameters": …}` objects joined by `; `.
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
-    use crate::render::calls::{each, obj};
-    use crate::render::text::json_spaced;
-
-    each(calls, "; ", |_, c| {
-        json_spaced(&obj("name", c, "parameters"))
-    })
+pub fn write_calls(calls: &[CallSpec]) -> String {
+    crate::render::calls::objects(calls, ("name", "parameters"), ("", ""), "; ")
 }

@@ -19,11 +19,12 @@
 use super::shared::python::{
     block_result, call_head, parse_call_sequence, parse_value_any, parsed_call, PyCalls,
 };
-use super::{ids, FormatId};
+use super::{ids, Blocks, FormatId};
 use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
 };
 use crate::call::{calls_from_value, Evidence, ParsedCall, Shape};
+use crate::render::{results, tools, CallSpec, Prompt, Source};
 use crate::scan::balance::{End, JsonEnd};
 use crate::scan::{self, Prefix};
 use serde_json::{Map, Value};
@@ -31,17 +32,16 @@ use serde_json::{Map, Value};
 /// Catalog entry.
 pub const FORMAT: Format = Format::new(ids::LLAMA_PYTHON_TAG, "Llama 3.1/3.2/3.3 built-in tools (brave_search, wolfram_alpha, code_interpreter), Functionary v3.1 code", &["<|python_tag|>", "<|eom_id|>", "<|eot_id|>"], "TOOL.call(k=v) or raw Python code; JSON after the tag is llama3-json")
     .openers(&[OPENER])
-    .render(crate::render::Prompt {
-        models: "Llama 3.1 built-in tools",
-        tools: crate::render::tools::llama_python_tag,
-        tools_source: crate::render::Source::Template,
-        result: crate::render::results::ipython_tojson,
-        result_source: crate::render::Source::Template,
-        call: write_calls,
-    });
+    .render(
+        Prompt::new("Llama 3.1 built-in tools", write_calls).both(
+            Source::Template,
+            tools::llama_python_tag,
+            results::ipython_tojson,
+        ),
+    );
 
 /// `llama-python-tag`: `<|python_tag|>NAME.call(k=v)<|eom_id|>`.
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+pub fn write_calls(calls: &[CallSpec]) -> String {
     use crate::render::calls::each;
     use crate::render::text::py_kwargs;
 
@@ -80,10 +80,7 @@ pub static PYTHON_TAG_FUNCTIONARY: PythonTag = PythonTag {
 };
 
 /// JSON objects after the tag (`llama3-json`).
-pub struct PythonTagJson;
-
-/// The shared instance.
-pub static PYTHON_TAG_JSON: PythonTagJson = PythonTagJson;
+pub static PYTHON_TAG_JSON: Blocks = Blocks::new(ids::LLAMA3_JSON, parse_python_tag_json);
 
 /// Finds the end of raw code (or built-in calls) after the tag: the first
 /// end token, else the end of input.
@@ -262,105 +259,93 @@ impl BlockFormat for PythonTag {
         BlockResult {
             empty_list: false,
             calls: vec![ParsedCall {
-                name: self.code_tool.into(),
-                arguments: arguments.into(),
-                id: None,
-                format: self.id,
-                repairs: Vec::new(),
                 end: block.len(),
+                ..ParsedCall::new(self.code_tool.into(), arguments, self.id)
             }],
             errors: Vec::new(),
         }
     }
 }
 
-impl BlockFormat for PythonTagJson {
-    fn id(&self) -> FormatId {
-        ids::LLAMA3_JSON
-    }
-
-    fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
-        // the values and their ends
-        let mut values = Vec::new();
-        let mut s = scan::skip_space(block, TAG_LEN.min(block.len()));
-        loop {
-            let e = match crate::scan::balance::JsonEnd::new().scan(&block[s..]) {
-                End::At(k) => s + k,
-                _ => block.len(),
-            };
-            values.push((s, e));
-            let t = scan::skip_space(block, e);
-            if block.get(t) != Some(&b';') {
-                break;
-            }
-            let n = scan::skip_space(block, t + 1);
-            if block.get(n) != Some(&b'{') {
-                break;
-            }
-            s = n;
+fn parse_python_tag_json(block: &[u8], cx: &ParseCx) -> BlockResult {
+    // the values and their ends
+    let mut values = Vec::new();
+    let mut s = scan::skip_space(block, TAG_LEN.min(block.len()));
+    loop {
+        let e = match crate::scan::balance::JsonEnd::new().scan(&block[s..]) {
+            End::At(k) => s + k,
+            _ => block.len(),
+        };
+        values.push((s, e));
+        let t = scan::skip_space(block, e);
+        if block.get(t) != Some(&b';') {
+            break;
         }
-        let mut r = BlockResult::default();
-        let count = values.len();
-        for (k, &(s, e)) in values.iter().enumerate() {
-            let last = k + 1 == count;
-            let text = crate::scan::lossy(&block[s..e]);
-            let cut = cx.cut && last;
-            let Some((value, reps)) = parse_value_any(&text, cut, &cx.cfg.repair_options()) else {
-                // damaged call objects (a broken key, a stray quote that
-                // seemed to run to the end …), whose brackets balance
-                if let Some(mut r) =
-                    super::shared::recover::block_result(block, values[0].0, cx.cfg)
-                {
-                    for c in &mut r.calls {
-                        c.format = ids::LLAMA3_JSON;
-                    }
-                    return r;
+        let n = scan::skip_space(block, t + 1);
+        if block.get(n) != Some(&b'{') {
+            break;
+        }
+        s = n;
+    }
+    let mut r = BlockResult::default();
+    let count = values.len();
+    for (k, &(s, e)) in values.iter().enumerate() {
+        let last = k + 1 == count;
+        let text = crate::scan::lossy(&block[s..e]);
+        let cut = cx.cut && last;
+        let Some((value, reps)) = parse_value_any(&text, cut, &cx.cfg.repair_options()) else {
+            // damaged call objects (a broken key, a stray quote that
+            // seemed to run to the end …), whose brackets balance
+            if let Some(mut r) = super::shared::recover::block_result(block, values[0].0, cx.cfg) {
+                for c in &mut r.calls {
+                    c.format = ids::LLAMA3_JSON;
                 }
-                if cut {
-                    return BlockResult::truncated(ids::LLAMA3_JSON, block.len());
+                return r;
+            }
+            if cut {
+                return BlockResult::truncated(ids::LLAMA3_JSON, block.len());
+            }
+            return BlockResult::error(
+                "TLP-003",
+                "llama3-json body after <|python_tag|> is not valid JSON",
+                s,
+            );
+        };
+        let end = match values.get(k + 1) {
+            Some(&(next, _)) => next,
+            None => block.len(),
+        };
+        match calls_from_value(&value, Evidence::Strong) {
+            Ok(parts) => {
+                let m = parts.len();
+                for (j, p) in parts.into_iter().enumerate() {
+                    let end = if j + 1 == m { end } else { s };
+                    r.calls.push(parsed_call(p, &reps, ids::LLAMA3_JSON, end));
                 }
-                return BlockResult::error(
-                    "TLP-003",
-                    "llama3-json body after <|python_tag|> is not valid JSON",
-                    s,
-                );
-            };
-            let end = match values.get(k + 1) {
-                Some(&(next, _)) => next,
-                None => block.len(),
-            };
-            match calls_from_value(&value, Evidence::Strong) {
-                Ok(parts) => {
-                    let m = parts.len();
-                    for (j, p) in parts.into_iter().enumerate() {
-                        let end = if j + 1 == m { end } else { s };
-                        r.calls.push(parsed_call(p, &reps, ids::LLAMA3_JSON, end));
-                    }
-                }
-                Err(Shape::NotCall) => {
-                    r.errors.push(super::BlockError {
-                        code: "TLP-001",
-                        message: "llama3-json object has no function name".into(),
-                        offset: s,
-                        hint: None,
-                    });
-                }
-                Err(Shape::Broken(code, msg)) => r.errors.push(super::BlockError {
-                    code,
-                    message: msg,
+            }
+            Err(Shape::NotCall) => {
+                r.errors.push(super::BlockError {
+                    code: "TLP-001",
+                    message: "llama3-json object has no function name".into(),
                     offset: s,
                     hint: None,
-                }),
+                });
             }
+            Err(Shape::Broken(code, msg)) => r.errors.push(super::BlockError {
+                code,
+                message: msg,
+                offset: s,
+                hint: None,
+            }),
         }
-        if count == 1 && !cx.cut {
-            super::split_array_ends(&mut r, block, values[0].0);
-        }
-        if let Some(last) = r.calls.last_mut() {
-            last.end = block.len();
-        }
-        r
     }
+    if count == 1 && !cx.cut {
+        super::split_array_ends(&mut r, block, values[0].0);
+    }
+    if let Some(last) = r.calls.last_mut() {
+        last.end = block.len();
+    }
+    r
 }
 
 fn probe(input: &[u8], cx: &ProbeCx) -> Probe {

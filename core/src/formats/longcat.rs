@@ -12,6 +12,7 @@
 use super::ids;
 use super::shared::pairs::{name_after_token, PairTags, Pairs};
 use super::{Action, Format, Opener, Probe, ProbeCx};
+use crate::render::{CallSpec, Prompt};
 
 /// Catalog entry.
 pub const FORMAT: Format = Format::new(
@@ -28,26 +29,16 @@ pub const FORMAT: Format = Format::new(
     "JSON object {\"name\", \"arguments\"} (hermes body), or a name then key/value tag pairs",
 )
 .openers(&[OPENER, OPENER_STRAY_CLOSE])
-.render(crate::render::Prompt {
-    models: "Meituan LongCat",
-    tools: crate::render::tools::generic,
-    tools_source: crate::render::Source::Generic,
-    result: crate::render::results::tool_response,
-    result_source: crate::render::Source::Generic,
-    call: write_calls,
-});
+.render(Prompt::new("Meituan LongCat", write_calls));
 
 /// `longcat`: the hermes body inside `<longcat_tool_call>`.
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
-    use crate::render::calls::{each, obj};
-    use crate::render::text::json_spaced;
-
-    each(calls, "\n", |_, c| {
-        format!(
-            "<longcat_tool_call>\n{}\n</longcat_tool_call>",
-            json_spaced(&obj("name", c, "arguments"))
-        )
-    })
+pub fn write_calls(calls: &[CallSpec]) -> String {
+    crate::render::calls::objects(
+        calls,
+        ("name", "arguments"),
+        ("<longcat_tool_call>\n", "\n</longcat_tool_call>"),
+        "\n",
+    )
 }
 
 /// The block format.
@@ -81,7 +72,4 @@ fn probe_opener(i: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 /// A stray `</longcat_tool_call>` is markup.
-pub const OPENER_STRAY_CLOSE: Opener = Opener::new(b"</longcat_tool_call>", |_, _| {
-    Probe::Match(Action::Markup { len: 20 })
-})
-.ci();
+pub const OPENER_STRAY_CLOSE: Opener = Opener::markup(b"</longcat_tool_call>").ci();

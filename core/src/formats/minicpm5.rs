@@ -23,6 +23,7 @@ use super::{
     Probe, ProbeCx, Scanner, Values,
 };
 use crate::call::{clean_name, ParsedCall};
+use crate::render::{CallSpec, Prompt};
 use crate::repair::RepairOptions;
 use crate::scan::{self, Prefix};
 use serde_json::{Map, Value};
@@ -40,24 +41,14 @@ pub const FORMAT: Format = Format::new(
     ],
     "<param name=\"KEY\">VALUE</param> children, values as text or CDATA",
 )
-.models(&[Model {
-    name: "minicpm5",
-    prompt: "",
-}])
+.models(&[Model::new("minicpm5", "")])
 .openers(&[OPENER, OPENER_COLLAPSED])
 .values(Values::Text)
-.render(crate::render::Prompt {
-    models: "MiniCPM 5",
-    tools: crate::render::tools::generic,
-    tools_source: crate::render::Source::Generic,
-    result: crate::render::results::tool_response,
-    result_source: crate::render::Source::Generic,
-    call: write_calls,
-});
+.render(Prompt::new("MiniCPM 5", write_calls));
 
 /// `minicpm5`: `<function name="NAME">` with `<param name="K">V</param>`
 /// children; a value with markup or edge whitespace in a CDATA section.
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+pub fn write_calls(calls: &[CallSpec]) -> String {
     use crate::render::calls::each;
     use crate::render::text::value_text;
     use serde_json::Value;
@@ -240,12 +231,8 @@ impl BlockFormat for MiniCpm5 {
         BlockResult {
             empty_list: false,
             calls: vec![ParsedCall {
-                name,
-                arguments: args.into(),
-                id: None,
-                format: ids::MINICPM5,
-                repairs: Vec::new(),
                 end: block.len(),
+                ..ParsedCall::new(name, args, ids::MINICPM5)
             }],
             errors: Vec::new(),
         }

@@ -10,9 +10,10 @@
 //! brackets are missing, else given back as text after the complete calls.
 
 use super::shared::tag::{block, tag_then_body};
-use super::{ids, FormatId};
-use super::{BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner};
+use super::{ids, Blocks};
+use super::{BlockEnd, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner};
 use crate::call::close_truncated;
+use crate::render::{results, tools, CallSpec, Prompt, Source};
 use crate::scan::balance::{End, JsonEnd};
 use crate::scan::{self, Prefix};
 
@@ -25,17 +26,14 @@ pub const FORMAT: Format = Format::new(
 )
 .openers(&[OPENER])
 .admitted_under(&[ids::JAMBA])
-.render(crate::render::Prompt {
-    models: "MiniMax-M1",
-    tools: crate::render::tools::minimax,
-    tools_source: crate::render::Source::Template,
-    result: crate::render::results::minimax,
-    result_source: crate::render::Source::Template,
-    call: write_calls,
-});
+.render(Prompt::new("MiniMax-M1", write_calls).both(
+    Source::Template,
+    tools::minimax,
+    results::minimax,
+));
 
 /// `minimax` (M1): `<tool_calls>`, one JSON object per line, `</tool_calls>`.
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+pub fn write_calls(calls: &[CallSpec]) -> String {
     use crate::render::calls::{each, obj};
     use crate::render::text::json_spaced;
 
@@ -52,52 +50,43 @@ pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
 const CLOSE: &[u8] = b"</tool_calls>";
 
 /// The JSON-lines block format.
-pub struct Minimax;
+pub static MINIMAX: Blocks = Blocks::new(ids::MINIMAX, parse_minimax);
 
-/// The shared instance.
-pub static MINIMAX: Minimax = Minimax;
-
-impl BlockFormat for Minimax {
-    fn id(&self) -> FormatId {
-        ids::MINIMAX
-    }
-
-    fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
-        let tag = memchr::memchr(b'>', block).map_or(block.len(), |k| k + 1);
-        let mut out = BlockResult::default();
-        let mut i = tag;
-        loop {
-            let s = scan::skip_space(block, i);
-            if s >= block.len() || block[s] != b'{' {
-                break;
-            }
-            let (e, last_cut) = match JsonEnd::new().scan(&block[s..]) {
-                End::At(k) => (s + k, false),
-                _ => (block.len(), true),
-            };
-            let vcx = ParseCx {
-                cfg: cx.cfg,
-                cut: cx.cut && last_cut,
-            };
-            let r = super::shared::json::json_block(&block[..e], s, e, ids::MINIMAX, &vcx);
-            out.errors.extend(r.errors);
-            let n = r.calls.len();
-            for (k, mut c) in r.calls.into_iter().enumerate() {
-                if k + 1 == n {
-                    c.end = e;
-                }
-                out.calls.push(c);
-            }
-            i = e;
+fn parse_minimax(block: &[u8], cx: &ParseCx) -> BlockResult {
+    let tag = memchr::memchr(b'>', block).map_or(block.len(), |k| k + 1);
+    let mut out = BlockResult::default();
+    let mut i = tag;
+    loop {
+        let s = scan::skip_space(block, i);
+        if s >= block.len() || block[s] != b'{' {
+            break;
         }
-        if out.calls.is_empty() && out.errors.is_empty() {
-            if cx.cut {
-                return BlockResult::truncated(ids::MINIMAX, block.len());
+        let (e, last_cut) = match JsonEnd::new().scan(&block[s..]) {
+            End::At(k) => (s + k, false),
+            _ => (block.len(), true),
+        };
+        let vcx = ParseCx {
+            cfg: cx.cfg,
+            cut: cx.cut && last_cut,
+        };
+        let r = super::shared::json::json_block(&block[..e], s, e, ids::MINIMAX, &vcx);
+        out.errors.extend(r.errors);
+        let n = r.calls.len();
+        for (k, mut c) in r.calls.into_iter().enumerate() {
+            if k + 1 == n {
+                c.end = e;
             }
-            return BlockResult::error("TLP-001", "empty minimax <tool_calls> block", tag);
+            out.calls.push(c);
         }
-        out
+        i = e;
     }
+    if out.calls.is_empty() && out.errors.is_empty() {
+        if cx.cut {
+            return BlockResult::truncated(ids::MINIMAX, block.len());
+        }
+        return BlockResult::error("TLP-001", "empty minimax <tool_calls> block", tag);
+    }
+    out
 }
 
 /// Finds where a block of JSON objects ends: at `</tool_calls>`, or after

@@ -23,8 +23,9 @@
 use super::shared::invoke::{end_without_close, parse_invokes};
 use super::shared::tag::UntilClose;
 use super::Model;
-use super::{ids, FormatId, Values};
-use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
+use super::{ids, Blocks, Values};
+use super::{Action, Format, Opener, Probe, ProbeCx};
+use crate::render::{results, tools, CallSpec, Prompt, Source};
 use crate::scan::{self, Prefix};
 
 /// Catalog entry.
@@ -41,24 +42,18 @@ pub const FORMAT: Format = Format::new(
     ],
     "<invoke> blocks of named parameters; values are text, typed when unambiguous",
 )
-.models(&[Model {
-    name: "minimax-m2",
-    prompt: "",
-}])
+.models(&[Model::new("minimax-m2", "")])
 .openers(&[OPENER, OPENER_STRAY_CLOSE, OPENER_BARE_INVOKE])
 .values(Values::Text)
-.render(crate::render::Prompt {
-    models: "MiniMax-M2",
-    tools: crate::render::tools::minimax_m2,
-    tools_source: crate::render::Source::Template,
-    result: crate::render::results::minimax_m2,
-    result_source: crate::render::Source::Template,
-    call: write_calls,
-});
+.render(Prompt::new("MiniMax-M2", write_calls).both(
+    Source::Template,
+    tools::minimax_m2,
+    results::minimax_m2,
+));
 
 /// `minimax-m2`: `<minimax:tool_call>` with `<invoke name>` and
 /// `<parameter name>` elements.
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+pub fn write_calls(calls: &[CallSpec]) -> String {
     use crate::render::calls::invokes;
 
     format!(
@@ -71,20 +66,9 @@ const OPEN: &[u8] = b"<minimax:tool_call>";
 const CLOSE: &[u8] = b"</minimax:tool_call>";
 
 /// The MiniMax-M2 wrapper block.
-pub struct MinimaxM2;
-
-/// The shared instance.
-pub static MINIMAX_M2: MinimaxM2 = MinimaxM2;
-
-impl BlockFormat for MinimaxM2 {
-    fn id(&self) -> FormatId {
-        ids::MINIMAX_M2
-    }
-
-    fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
-        parse_invokes(block, ids::MINIMAX_M2, cx)
-    }
-}
+pub static MINIMAX_M2: Blocks = Blocks::new(ids::MINIMAX_M2, |block, cx| {
+    parse_invokes(block, ids::MINIMAX_M2, cx)
+});
 
 fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
     super::probe_wrapper(input, cx, OPEN.len(), b"<invoke", &MINIMAX_M2, || {
@@ -96,9 +80,7 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
 pub const OPENER: Opener = Opener::new(OPEN, probe);
 
 /// A stray `</minimax:tool_call>` is markup.
-pub const OPENER_STRAY_CLOSE: Opener = Opener::new(CLOSE, |_, _| {
-    Probe::Match(Action::Markup { len: CLOSE.len() })
-});
+pub const OPENER_STRAY_CLOSE: Opener = Opener::markup(CLOSE);
 
 /// An `<invoke>` without its wrapper: `<invoke name="…">` (the wrapper
 /// lost), or Claude 2's nameless `<invoke>` whose first child is

@@ -23,8 +23,9 @@
 
 use super::shared::invoke::{self, NS};
 use super::shared::tag::{block, UntilClose};
-use super::{ids, FormatId, Lead, Values};
-use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
+use super::{ids, Blocks, Lead, Values};
+use super::{Action, Format, Opener, Probe, ProbeCx};
+use crate::render::{CallSpec, Prompt};
 use crate::scan::{self, Prefix};
 
 /// Catalog entry.
@@ -47,33 +48,22 @@ pub const FORMAT: Format = Format::new(
     probe: |i, cx| after_token(i, NS.len(), cx),
 })
 .values(Values::Text)
-.render(crate::render::Prompt {
-    models: "MiniMax M3",
-    tools: crate::render::tools::generic,
-    tools_source: crate::render::Source::Generic,
-    result: crate::render::results::tool_response,
-    result_source: crate::render::Source::Generic,
-    call: write_calls,
-});
+.render(Prompt::new("MiniMax M3", write_calls));
 
 /// `minimax-m3`: the `]<]minimax[>[` namespace token before every tag;
 /// parameters are named by their tags.
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
-    use crate::render::calls::each;
+pub fn write_calls(calls: &[CallSpec]) -> String {
+    use crate::render::calls::with_pairs;
     use crate::render::text::{guard_newlines, value_text};
 
     const NS: &str = "]<]minimax[>[";
-    let body = each(calls, "\n", |_, c| {
-        let mut s = format!("{NS}<invoke name=\"{}\">\n", c.name);
-        for (k, v) in &c.arguments {
-            s.push_str(&format!(
-                "{NS}<{k}>{}{NS}</{k}>\n",
-                guard_newlines(&value_text(v))
-            ));
-        }
-        s.push_str(&format!("{NS}</invoke>"));
-        s
-    });
+    let body = with_pairs(
+        calls,
+        "\n",
+        |_, c| format!("{NS}<invoke name=\"{}\">\n", c.name),
+        |k, v| format!("{NS}<{k}>{}{NS}</{k}>\n", guard_newlines(&value_text(v))),
+        &format!("{NS}</invoke>"),
+    );
     format!("{NS}<tool_call>\n{body}\n{NS}</tool_call>")
 }
 
@@ -81,20 +71,9 @@ const CLOSE: &[u8] = b"</tool_call>";
 
 /// The M3 block: from the namespace token (or `<tool_call>`) to
 /// `</tool_call>`.
-pub struct MinimaxM3;
-
-/// The shared instance.
-pub static MINIMAX_M3: MinimaxM3 = MinimaxM3;
-
-impl BlockFormat for MinimaxM3 {
-    fn id(&self) -> FormatId {
-        ids::MINIMAX_M3
-    }
-
-    fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
-        invoke::parse_invokes(block, ids::MINIMAX_M3, cx)
-    }
-}
+pub static MINIMAX_M3: Blocks = Blocks::new(ids::MINIMAX_M3, |block, cx| {
+    invoke::parse_invokes(block, ids::MINIMAX_M3, cx)
+});
 
 /// A held-back block whose invokes start at `pos`.
 fn held(pos: usize) -> Probe {

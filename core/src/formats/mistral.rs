@@ -24,46 +24,31 @@ use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
 };
 use crate::call::{clean_name, ParsedCall};
+use crate::render::{results, tools, CallSpec, Prompt, Source};
 use crate::scan::balance::{End, JsonEnd};
 use crate::scan::{self, Prefix};
 
 /// Catalog entry.
 pub const FORMAT: Format = Format::new(ids::MISTRAL, "Mistral 7B v0.3, Mixtral 8x22B, Nemo, Small, Ministral, Codestral, Magistral, Devstral, Medium/Large", &["[TOOL_CALLS]", "[ARGS]", "[CALL_ID]"], "JSON array of {name, arguments, id} (v3), or NAME[ARGS]{arguments} per call (v11+)")
     .models(&[
-        Model {
-            name: "mistral",
-            prompt: "",
-        },
-        Model {
-            name: "magistral",
-            prompt: "",
-        },
-        Model {
-            name: "ministral",
-            prompt: "",
-        },
-        Model {
-            name: "devstral",
-            prompt: "",
-        },
-        Model {
-            name: "mixtral",
-            prompt: "",
-        },
+        Model::new("mistral", ""),
+        Model::new("magistral", ""),
+        Model::new("ministral", ""),
+        Model::new("devstral", ""),
+        Model::new("mixtral", ""),
     ])
     .openers(&[OPENER])
     .admitted_under(&[ids::XLAM])
-    .render(crate::render::Prompt {
-        models: "Mistral (v11+ tokenizers)",
-        tools: crate::render::tools::mistral,
-        tools_source: crate::render::Source::Template,
-        result: crate::render::results::mistral,
-        result_source: crate::render::Source::Template,
-        call: write_calls,
-    });
+    .render(
+        Prompt::new("Mistral (v11+ tokenizers)", write_calls).both(
+            Source::Template,
+            tools::mistral,
+            results::mistral,
+        ),
+    );
 
 /// `mistral` (v11+ tokenizers): `[TOOL_CALLS]NAME[ARGS]{args}` per call.
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+pub fn write_calls(calls: &[CallSpec]) -> String {
     use crate::render::calls::{args, each};
     use crate::render::text::json_compact;
 
@@ -305,12 +290,10 @@ impl BlockFormat for Mistral {
                     Ok((arguments, repairs)) => BlockResult {
                         empty_list: false,
                         calls: vec![ParsedCall {
-                            name: name_s,
-                            arguments: arguments.into(),
                             id,
-                            format: ids::MISTRAL,
                             repairs,
                             end: block.len(),
+                            ..ParsedCall::new(name_s, arguments, ids::MISTRAL)
                         }],
                         errors: Vec::new(),
                     },

@@ -14,6 +14,7 @@
 //! [`reasoning`], [`fenced`], [`markup`] and [`turns`].
 
 mod api;
+pub mod id;
 pub mod markup;
 pub mod reasoning;
 pub mod registry;
@@ -124,7 +125,7 @@ mod layers {
             .expect("formats/ is readable")
             .filter_map(|e| e.ok()?.file_name().into_string().ok())
             .filter_map(|n| n.strip_suffix(".rs").map(str::to_string))
-            .filter(|n| n != "mod" && n != "api" && n != "registry")
+            .filter(|n| !["mod", "api", "id", "registry"].contains(&n.as_str()))
             .collect();
         out.sort();
         out

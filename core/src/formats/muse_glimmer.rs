@@ -23,8 +23,9 @@
 
 use super::shared::invoke::parse_invokes;
 use super::shared::tag::UntilClose;
-use super::{ids, FormatId, Values};
-use super::{Action, BlockFormat, BlockResult, Close, Format, Opener, ParseCx, Probe, ProbeCx};
+use super::{ids, Blocks, Values};
+use super::{Action, BlockResult, Close, Format, Opener, ParseCx, Probe, ProbeCx};
+use crate::render::{CallSpec, Prompt};
 use crate::scan::{self, Prefix};
 use serde_json::Value;
 
@@ -46,35 +47,31 @@ pub const FORMAT: Format = Format::new(
 .openers(&[OPENER_SELF, OPENER_EOM, OPENER_EOT, OPENER_CALLS])
 .values(Values::Text)
 .harmony_header(after_header)
-.render(crate::render::Prompt {
-    models: "Muse Glimmer",
-    tools: crate::render::tools::generic,
-    tools_source: crate::render::Source::Generic,
-    result: crate::render::results::tool_response,
-    result_source: crate::render::Source::Generic,
-    call: write_calls,
-});
+.render(Prompt::new("Muse Glimmer", write_calls));
 
 /// `muse-glimmer`: one message to the tool per call, its invokes under the
 /// `atem:` prefix.
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
-    use crate::render::calls::each;
+pub fn write_calls(calls: &[CallSpec]) -> String {
+    use crate::render::calls::with_pairs;
     use crate::render::text::json_compact;
 
-    each(calls, "<|eom|>", |_, c| {
-        let mut s = format!(
+    with_pairs(
+        calls,
+        "<|eom|>",
+        |_, c| {
+            format!(
             "<|start|>assistant to={}<|message|><atem:function_calls>\n<atem:invoke name=\"{}\">\n",
             c.name, c.name
-        );
-        for (k, v) in &c.arguments {
-            s.push_str(&format!(
+        )
+        },
+        |k, v| {
+            format!(
                 "<atem:parameter name=\"{k}\">{}</atem:parameter>\n",
                 json_compact(v)
-            ));
-        }
-        s.push_str("</atem:invoke>\n</atem:function_calls>");
-        s
-    })
+            )
+        },
+        "</atem:invoke>\n</atem:function_calls>",
+    )
 }
 
 const START: &[u8] = b"<|start|>";
@@ -88,18 +85,9 @@ const EOT: &[u8] = b"<|eot|>";
 /// message's `<|start|>` when the model left the end token out.
 pub const SELF_CLOSE: &[Close] = &[
     // left to their openers, which read the next message's header
-    Close {
-        lit: EOM,
-        consume: false,
-    },
-    Close {
-        lit: EOT,
-        consume: false,
-    },
-    Close {
-        lit: START,
-        consume: false,
-    },
+    Close::ahead(EOM),
+    Close::ahead(EOT),
+    Close::ahead(START),
 ];
 
 /// What ends a message to `user` (left for the openers: they are markup).
@@ -219,34 +207,25 @@ fn probe_end_token(input: &[u8], len: usize, cx: &ProbeCx) -> Probe {
 }
 
 /// A tool message's `<atem:function_calls>` block, header included.
-pub struct MuseGlimmer;
+pub static MUSE_GLIMMER: Blocks = Blocks::new(ids::MUSE_GLIMMER, parse_muse_glimmer);
 
-/// The shared instance.
-pub static MUSE_GLIMMER: MuseGlimmer = MuseGlimmer;
-
-impl BlockFormat for MuseGlimmer {
-    fn id(&self) -> FormatId {
-        ids::MUSE_GLIMMER
-    }
-
-    fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
-        let (plain, removed) = without_prefix(block);
-        let mut r = parse_invokes(&plain, ids::MUSE_GLIMMER, cx);
-        let original = |at: usize| at + 5 * removed.iter().take_while(|&&p| p < at).count();
-        for c in &mut r.calls {
-            c.end = original(c.end).min(block.len());
-            c.name = once(&c.name);
-            if let Some(map) = c.arguments.as_object_mut() {
-                for v in map.values_mut() {
-                    json_if_json(v);
-                }
+fn parse_muse_glimmer(block: &[u8], cx: &ParseCx) -> BlockResult {
+    let (plain, removed) = without_prefix(block);
+    let mut r = parse_invokes(&plain, ids::MUSE_GLIMMER, cx);
+    let original = |at: usize| at + 5 * removed.iter().take_while(|&&p| p < at).count();
+    for c in &mut r.calls {
+        c.end = original(c.end).min(block.len());
+        c.name = once(&c.name);
+        if let Some(map) = c.arguments.as_object_mut() {
+            for v in map.values_mut() {
+                json_if_json(v);
             }
         }
-        for e in &mut r.errors {
-            e.offset = original(e.offset).min(block.len());
-        }
-        r
     }
+    for e in &mut r.errors {
+        e.offset = original(e.offset).min(block.len());
+    }
+    r
 }
 
 /// `block` with the `atem:` prefix taken off its tags, and where (in the

@@ -8,7 +8,8 @@
 //! `</TOOLCALL>` is markup.
 
 use super::{ids, Rank};
-use super::{Action, Format, Opener, Probe};
+use super::{Format, Opener, Probe};
+use crate::render::{results, tools, CallSpec, Prompt, Source};
 
 /// Catalog entry.
 pub const FORMAT: Format = Format::new(
@@ -18,17 +19,16 @@ pub const FORMAT: Format = Format::new(
     "JSON array of {\"name\", \"arguments\"} or one object",
 )
 .openers(&[OPENER, OPENER_STRAY_CLOSE])
-.render(crate::render::Prompt {
-    models: "NVIDIA Llama-Nemotron (Llama 3.3 Nemotron Super v1.5)",
-    tools: crate::render::tools::nemotron,
-    tools_source: crate::render::Source::Template,
-    result: crate::render::results::nemotron,
-    result_source: crate::render::Source::Template,
-    call: write_calls,
-});
+.render(
+    Prompt::new(
+        "NVIDIA Llama-Nemotron (Llama 3.3 Nemotron Super v1.5)",
+        write_calls,
+    )
+    .both(Source::Template, tools::nemotron, results::nemotron),
+);
 
 /// `nemotron-toolcall`: `<TOOLCALL>` JSON array `</TOOLCALL>`.
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+pub fn write_calls(calls: &[CallSpec]) -> String {
     use crate::render::calls::array_of;
 
     format!(
@@ -48,6 +48,4 @@ pub const OPENER: Opener = Opener::new(b"<TOOLCALL>", |i, cx| {
 .rank(Rank::Early);
 
 /// A stray `</TOOLCALL>` is markup.
-pub const OPENER_STRAY_CLOSE: Opener = Opener::new(b"</TOOLCALL>", |_, _| {
-    Probe::Match(Action::Markup { len: 11 })
-});
+pub const OPENER_STRAY_CLOSE: Opener = Opener::markup(b"</TOOLCALL>");

@@ -12,8 +12,9 @@
 
 use super::shared::python::{call_head, parse_wrapped, skip_space_bounded, Wrap, MAX_GAP};
 use super::Model;
-use super::{ids, FormatId};
-use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
+use super::{ids, Blocks};
+use super::{Format, Opener, Probe, ProbeCx};
+use crate::render::{results, tools, CallSpec, Prompt, Source};
 
 /// Catalog entry.
 pub const FORMAT: Format = Format::new(
@@ -22,22 +23,16 @@ pub const FORMAT: Format = Format::new(
     &["<function_calls>", "</function_calls>"],
     "newline-separated pythonic calls without list brackets",
 )
-.models(&[Model {
-    name: "olmo-3",
-    prompt: "<|im_start|>assistant\n",
-}])
+.models(&[Model::new("olmo-3", "<|im_start|>assistant\n")])
 .openers(&[OPENER, OPENER_STRAY_CLOSE])
-.render(crate::render::Prompt {
-    models: "AllenAI OLMo 3",
-    tools: crate::render::tools::olmo3,
-    tools_source: crate::render::Source::Template,
-    result: crate::render::results::olmo3,
-    result_source: crate::render::Source::Template,
-    call: write_calls,
-});
+.render(Prompt::new("AllenAI OLMo 3", write_calls).both(
+    Source::Template,
+    tools::olmo3,
+    results::olmo3,
+));
 
 /// `olmo3`: newline-separated pythonic calls in `<function_calls>`.
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+pub fn write_calls(calls: &[CallSpec]) -> String {
     use crate::render::calls::{each, py_call};
 
     format!(
@@ -53,20 +48,9 @@ const WRAP: Wrap = Wrap {
 };
 
 /// The OLMo 3 block format.
-pub struct Olmo3;
-
-/// The shared instance.
-pub static OLMO3: Olmo3 = Olmo3;
-
-impl BlockFormat for Olmo3 {
-    fn id(&self) -> FormatId {
-        ids::OLMO3
-    }
-
-    fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
-        parse_wrapped(block, cx, &WRAP, ids::OLMO3)
-    }
-}
+pub static OLMO3: Blocks = Blocks::new(ids::OLMO3, |block, cx| {
+    parse_wrapped(block, cx, &WRAP, ids::OLMO3)
+});
 
 fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
     let s = skip_space_bounded(input, 16);
@@ -90,6 +74,4 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
 pub const OPENER: Opener = Opener::new(b"<function_calls>", probe);
 
 /// A stray `</function_calls>` is markup.
-pub const OPENER_STRAY_CLOSE: Opener = Opener::new(b"</function_calls>", |_, _| {
-    Probe::Match(Action::Markup { len: 17 })
-});
+pub const OPENER_STRAY_CLOSE: Opener = Opener::markup(b"</function_calls>");

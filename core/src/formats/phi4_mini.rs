@@ -12,11 +12,10 @@
 
 use super::shared::python::{call_head, parse_body, skip_space_bounded, PyEndAt, PyScan, MAX_GAP};
 use super::Model;
-use super::{ids, FormatId};
-use super::{
-    Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
-};
+use super::{ids, Blocks};
+use super::{Action, BlockEnd, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner};
 use crate::call::Evidence;
+use crate::render::{results, tools, CallSpec, Prompt, Source};
 use crate::scan;
 
 /// Catalog entry.
@@ -26,52 +25,37 @@ pub const FORMAT: Format = Format::new(
     &["functools["],
     "JSON array of {\"name\", \"arguments\"}",
 )
-.models(&[Model {
-    name: "phi-4-mini",
-    prompt: "<|assistant|>",
-}])
+.models(&[Model::new("phi-4-mini", "<|assistant|>")])
 .openers(&[OPENER])
-.render(crate::render::Prompt {
-    models: "Phi-4-mini",
-    tools: crate::render::tools::phi4_mini,
-    tools_source: crate::render::Source::Template,
-    result: crate::render::results::phi4_mini,
-    result_source: crate::render::Source::Template,
-    call: write_calls,
-});
+.render(Prompt::new("Phi-4-mini", write_calls).both(
+    Source::Template,
+    tools::phi4_mini,
+    results::phi4_mini,
+));
 
 /// `phi4-mini`: `functools[` JSON array `]`.
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+pub fn write_calls(calls: &[CallSpec]) -> String {
     use crate::render::calls::array_of;
 
     format!("functools{}", array_of(calls, "name", "arguments"))
 }
 
 /// The phi-4-mini block format.
-pub struct Phi4Mini;
-
-/// The shared instance.
-pub static PHI4_MINI: Phi4Mini = Phi4Mini;
+pub static PHI4_MINI: Blocks = Blocks::new(ids::PHI4_MINI, parse_phi4_mini);
 
 const LIT_LEN: usize = 9; // functools
 
-impl BlockFormat for Phi4Mini {
-    fn id(&self) -> FormatId {
-        ids::PHI4_MINI
-    }
-
-    fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
-        let s = scan::skip_blank(block, LIT_LEN).min(block.len());
-        parse_body(
-            block,
-            s,
-            block.len(),
-            cx.cut,
-            ids::PHI4_MINI,
-            Evidence::Strong,
-            &cx.cfg.repair_options(),
-        )
-    }
+fn parse_phi4_mini(block: &[u8], cx: &ParseCx) -> BlockResult {
+    let s = scan::skip_blank(block, LIT_LEN).min(block.len());
+    parse_body(
+        block,
+        s,
+        block.len(),
+        cx.cut,
+        ids::PHI4_MINI,
+        Evidence::Strong,
+        &cx.cfg.repair_options(),
+    )
 }
 
 /// Finds the end of the bracketed list after `functools` (a balanced

@@ -14,10 +14,12 @@
 //! tokens missing, the section end missing, a later call cut off. The
 //! end-of-turn token `<|plamo:tag|>` and stray closing tokens are markup.
 
-use super::shared::section::{self, CallOutcome, Tokens};
-use super::{ids, FormatId};
-use super::{BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
+use super::ids;
+use super::shared::section::{self, CallOutcome, Section, Tokens};
+use super::{Format, Opener};
 use crate::call::ParsedCall;
+use crate::render::{CallSpec, Prompt};
+use crate::repair::RepairOptions;
 use crate::scan;
 
 /// Catalog entry.
@@ -38,18 +40,11 @@ pub const FORMAT: Format = Format::new(
     "the name between its tokens, then the JSON arguments after <|plamo:msg|>",
 )
 .openers(&[OPENER])
-.render(crate::render::Prompt {
-    models: "Preferred Networks PLaMo 3",
-    tools: crate::render::tools::generic,
-    tools_source: crate::render::Source::Generic,
-    result: crate::render::results::tool_response,
-    result_source: crate::render::Source::Generic,
-    call: write_calls,
-});
+.render(Prompt::new("Preferred Networks PLaMo 3", write_calls));
 
 /// `plamo3`: one tool request per call inside the requests section, the
 /// arguments as compact JSON after `<|plamo:msg|>`.
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+pub fn write_calls(calls: &[CallSpec]) -> String {
     use crate::render::calls::each;
     use crate::render::text::json_compact;
     use serde_json::Value;
@@ -90,38 +85,19 @@ const STRAY: &[&[u8]] = &[
     b"<|plamo:tag|>",
 ];
 
-/// The PLaMo 3 block format.
-pub struct Plamo3;
-
-/// The shared instance.
-pub static PLAMO3: Plamo3 = Plamo3;
-
-fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
-    section::probe_tokens(input, cx, SECTION_BEGIN, STRAY, &TOKENS, &PLAMO3)
-}
+/// The PLaMo 3 section format.
+pub static PLAMO3: Section = Section {
+    id: ids::PLAMO3,
+    tokens: &TOKENS,
+    begin: SECTION_BEGIN,
+    stray: STRAY,
+    call: parse_call,
+};
 
 /// Any `<|plamo:…|>` token.
-pub const OPENER: Opener = Opener::new(b"<|plamo:", probe);
+pub const OPENER: Opener = Opener::new(b"<|plamo:", |i, cx| PLAMO3.probe(i, cx));
 
-impl BlockFormat for Plamo3 {
-    fn id(&self) -> FormatId {
-        ids::PLAMO3
-    }
-
-    fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
-        let opts = cx.cfg.repair_options();
-        section::parse_section(block, &TOKENS, ids::PLAMO3, cx.cut, |b, o, c| {
-            parse_call(b, o, c, &opts)
-        })
-    }
-}
-
-fn parse_call(
-    body: &[u8],
-    off: usize,
-    cut: bool,
-    opts: &crate::repair::RepairOptions,
-) -> CallOutcome {
+fn parse_call(body: &[u8], off: usize, cut: bool, opts: &RepairOptions) -> CallOutcome {
     let name = match (
         scan::find(body, 0, NAME_BEGIN),
         scan::find(body, 0, NAME_END),
@@ -144,14 +120,7 @@ fn parse_call(
             return Err(section::truncated(ids::PLAMO3, off + body.len()));
         }
         // a call without an arguments element
-        return Ok(ParsedCall {
-            name,
-            arguments: serde_json::Map::new().into(),
-            id: None,
-            format: ids::PLAMO3,
-            repairs: Vec::new(),
-            end: 0,
-        });
+        return Ok(ParsedCall::new(name, serde_json::Map::new(), ids::PLAMO3));
     };
     let from = m + MSG.len();
     let to = scan::find(body, from, ARGS_END).unwrap_or(body.len());
@@ -163,11 +132,7 @@ fn parse_call(
         opts,
     )?;
     Ok(ParsedCall {
-        name,
-        arguments: arguments.into(),
-        id: None,
-        format: ids::PLAMO3,
         repairs,
-        end: 0,
+        ..ParsedCall::new(name, arguments, ids::PLAMO3)
     })
 }

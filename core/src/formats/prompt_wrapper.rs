@@ -28,9 +28,10 @@
 //! missing at the end of input is a call; a cut-off one is text.
 
 use super::shared::json::{calls_from_json_body, json_calls_end, split_array_ends, JsonThenClose};
-use super::{ids, FormatId, Rank};
+use super::{ids, Blocks, FormatId, Rank};
 use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
 use crate::call::Evidence;
+use crate::render::{CallSpec, Prompt};
 use crate::scan;
 
 /// Catalog entry.
@@ -53,26 +54,16 @@ pub const FORMAT: Format = Format::new(
     OPENER_FUNCTION,
     OPENER_BRACKETED_NAME,
 ])
-.render(crate::render::Prompt {
-    models: "LM Studio's default tool prompt",
-    tools: crate::render::tools::generic,
-    tools_source: crate::render::Source::Generic,
-    result: crate::render::results::tool_response,
-    result_source: crate::render::Source::Generic,
-    call: write_calls,
-});
+.render(Prompt::new("LM Studio's default tool prompt", write_calls));
 
 /// `prompt-wrapper`: LM Studio's `[TOOL_REQUEST]` around each call's JSON.
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
-    use crate::render::calls::{each, obj};
-    use crate::render::text::json_spaced;
-
-    each(calls, "\n", |_, c| {
-        format!(
-            "[TOOL_REQUEST]\n{}\n[END_TOOL_REQUEST]",
-            json_spaced(&obj("name", c, "arguments"))
-        )
-    })
+pub fn write_calls(calls: &[CallSpec]) -> String {
+    crate::render::calls::objects(
+        calls,
+        ("name", "arguments"),
+        ("[TOOL_REQUEST]\n", "\n[END_TOOL_REQUEST]"),
+        "\n",
+    )
 }
 
 /// A call object between an opening and an optional closing marker.
@@ -357,12 +348,9 @@ fn named_call(name: String, block: &[u8], from: usize, to: usize, cx: &ParseCx) 
     BlockResult {
         empty_list: false,
         calls: vec![crate::call::ParsedCall {
-            name,
-            arguments: arguments.into(),
-            id: None,
-            format: ids::PROMPT_WRAPPER,
             repairs,
             end: block.len(),
+            ..crate::call::ParsedCall::new(name, arguments, ids::PROMPT_WRAPPER)
         }],
         errors: Vec::new(),
     }
@@ -370,10 +358,7 @@ fn named_call(name: String, block: &[u8], from: usize, to: usize, cx: &ParseCx) 
 
 /// `[NAME]`, a JSON object and `[END_TOOL_REQUEST]`: LM Studio's wrapper
 /// with its opener written as the tool's name in brackets.
-pub struct BracketedName;
-
-/// The shared instance.
-pub static BRACKETED_NAME: BracketedName = BracketedName;
+pub static BRACKETED_NAME: Blocks = Blocks::new(ids::PROMPT_WRAPPER, parse_bracketed_name);
 
 const END_TOOL_REQUEST: &[u8] = b"[end_tool_request]";
 
@@ -445,22 +430,16 @@ pub const OPENER_BRACKETED_NAME: Opener = Opener::new(b"[", probe_bracket)
     .line_start()
     .rank(Rank::Late);
 
-impl BlockFormat for BracketedName {
-    fn id(&self) -> FormatId {
-        ids::PROMPT_WRAPPER
+fn parse_bracketed_name(block: &[u8], cx: &ParseCx) -> BlockResult {
+    let Ok(head) = bracket_head(block, true) else {
+        return BlockResult::text();
+    };
+    let to = block.len().saturating_sub(END_TOOL_REQUEST.len());
+    if cx.cut || to < head {
+        return BlockResult::text();
     }
-
-    fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
-        let Ok(head) = bracket_head(block, true) else {
-            return BlockResult::text();
-        };
-        let to = block.len().saturating_sub(END_TOOL_REQUEST.len());
-        if cx.cut || to < head {
-            return BlockResult::text();
-        }
-        let name = scan::lossy(&block[1..head - 1]).into_owned();
-        named_call(name, block, head, to, cx)
-    }
+    let name = scan::lossy(&block[1..head - 1]).into_owned();
+    named_call(name, block, head, to, cx)
 }
 
 #[cfg(test)]

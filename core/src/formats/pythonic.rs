@@ -30,10 +30,11 @@
 use super::shared::python::*;
 use super::shared::wrapped::LineValueScan;
 use super::Model;
-use super::{ids, DocStart, FormatId};
+use super::{ids, Blocks, DocStart, FormatId};
 use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
 };
+use crate::render::{results, tools, Prompt, Source};
 
 /// Catalog entry.
 pub const FORMAT: Format = Format::new(
@@ -46,10 +47,10 @@ pub const FORMAT: Format = Format::new(
     ],
     "Python list literal of calls with keyword arguments",
 )
-.models(&[Model {
-    name: "llama-4",
-    prompt: "<|header_start|>assistant<|header_end|>\n\n",
-}])
+.models(&[Model::new(
+    "llama-4",
+    "<|header_start|>assistant<|header_end|>\n\n",
+)])
 .openers(&[
     OPENER_PYTHON_START,
     OPENER_PYTHON_END,
@@ -61,28 +62,23 @@ pub const FORMAT: Format = Format::new(
     forced_only: false,
     probe: probe_bare,
 })
-.render(crate::render::Prompt {
-    models: "Llama 3.2 / Llama 4 pythonic",
-    tools: crate::render::tools::pythonic,
-    tools_source: crate::render::Source::Template,
-    result: crate::render::results::ipython_output,
-    result_source: crate::render::Source::Template,
-    call: crate::render::calls::py_list,
-});
+.render(
+    Prompt::new(
+        "Llama 3.2 / Llama 4 pythonic",
+        crate::render::calls::py_list,
+    )
+    .both(Source::Template, tools::pythonic, results::ipython_output),
+);
 
 // ----- the pythonic block formats ---------------------------------------------
 
 /// The unmarked `[f(a=1)]` list at the start of a line.
-pub struct PyList;
-
-/// The shared instance.
-pub static PY_LIST: PyList = PyList;
+pub static PY_LIST: Blocks = Blocks::new(ids::PYTHONIC, parse_py_list);
 
 /// Llama 4's `<|python_start|>` … `<|python_end|>`.
-pub struct PyStart;
-
-/// The shared instance.
-pub static PY_START: PyStart = PyStart;
+pub static PY_START: Blocks = Blocks::new(ids::PYTHONIC, |block, cx| {
+    parse_wrapped(block, cx, &START_WRAP, ids::PYTHONIC)
+});
 
 const START_WRAP: Wrap = Wrap {
     open_len: 16,
@@ -90,31 +86,15 @@ const START_WRAP: Wrap = Wrap {
     seq: true,
 };
 
-impl BlockFormat for PyList {
-    fn id(&self) -> FormatId {
-        ids::PYTHONIC
-    }
-
-    fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
-        let text = crate::scan::lossy(block);
-        let exact = matches!(text, std::borrow::Cow::Borrowed(_));
-        match parse_call_list(&text, cx.cut) {
-            Ok(pc) => block_result(pc, ids::PYTHONIC, 0, block.len(), exact),
-            // cut off inside what so far is a call list
-            Err(PyError::Eof) if cx.cut => BlockResult::truncated(ids::PYTHONIC, block.len()),
-            // anything that is not entirely a list of calls is text
-            Err(_) => BlockResult::text(),
-        }
-    }
-}
-
-impl BlockFormat for PyStart {
-    fn id(&self) -> FormatId {
-        ids::PYTHONIC
-    }
-
-    fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
-        parse_wrapped(block, cx, &START_WRAP, ids::PYTHONIC)
+fn parse_py_list(block: &[u8], cx: &ParseCx) -> BlockResult {
+    let text = crate::scan::lossy(block);
+    let exact = matches!(text, std::borrow::Cow::Borrowed(_));
+    match parse_call_list(&text, cx.cut) {
+        Ok(pc) => block_result(pc, ids::PYTHONIC, 0, block.len(), exact),
+        // cut off inside what so far is a call list
+        Err(PyError::Eof) if cx.cut => BlockResult::truncated(ids::PYTHONIC, block.len()),
+        // anything that is not entirely a list of calls is text
+        Err(_) => BlockResult::text(),
     }
 }
 
@@ -378,9 +358,7 @@ pub const OPENER_PYTHON_START: Opener =
     Opener::new(b"<|python_start|>", |_, _| START_WRAP.block(&PY_START));
 
 /// A stray `<|python_end|>` is markup.
-pub const OPENER_PYTHON_END: Opener = Opener::new(b"<|python_end|>", |_, _| {
-    Probe::Match(Action::Markup { len: 14 })
-});
+pub const OPENER_PYTHON_END: Opener = Opener::markup(b"<|python_end|>");
 
 #[cfg(test)]
 mod tests {

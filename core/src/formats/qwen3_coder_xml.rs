@@ -20,7 +20,9 @@
 
 use super::shared::end;
 use super::shared::section::{match_any, Hit};
-use super::shared::tag::{block, function_tag_end, tag_then_body};
+use super::shared::tag::{
+    block, function_tag_end, tag_then_body, tool_call_len, tool_call_openers,
+};
 use super::shared::xml::{
     key_end, next_tag, parse_function, read_name, value_end, Tag, ValueEnd, FN_CLOSE, PARAM_CLOSE,
     PARAM_TAG_REACH, TC_CLOSE,
@@ -28,6 +30,7 @@ use super::shared::xml::{
 use super::Model;
 use super::{ids, FormatId, Values};
 use super::{BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner};
+use crate::render::{results, tools, CallSpec, Prompt, Source};
 use crate::scan;
 
 /// Catalog entry.
@@ -45,43 +48,28 @@ pub const FORMAT: Format = Format::new(
     "XML-ish parameters; values are text, typed when unambiguous",
 )
 .models(&[
-    Model {
-        name: "qwen3-coder",
-        prompt: "<|im_start|>assistant\n",
-    },
-    Model {
-        name: "qwen3.5",
-        prompt: "<|im_start|>assistant\n<think>\n",
-    },
-    Model {
-        name: "qwen3.6",
-        prompt: "<|im_start|>assistant\n<think>\n",
-    },
-    Model {
-        name: "qwen3.8",
-        prompt: "<|im_start|>assistant\n<think>\n",
-    },
+    Model::new("qwen3-coder", "<|im_start|>assistant\n"),
+    Model::new("qwen3.5", "<|im_start|>assistant\n<think>\n"),
+    Model::new("qwen3.6", "<|im_start|>assistant\n<think>\n"),
+    Model::new("qwen3.8", "<|im_start|>assistant\n<think>\n"),
 ])
 .openers(&[
-    OPENER_TOOL_CALL,
-    OPENER_TOOL_DASH_CALL,
-    OPENER_TOOLCALL,
+    OPENERS_TOOL_CALL[0],
+    OPENERS_TOOL_CALL[1],
+    OPENERS_TOOL_CALL[2],
     OPENER_FUNCTION,
     OPENER_FUNCTION_NAME_ATTR,
 ])
 .values(Values::Text)
-.render(crate::render::Prompt {
-    models: "Qwen3-Coder, Qwen3.5",
-    tools: crate::render::tools::qwen3_coder,
-    tools_source: crate::render::Source::Template,
-    result: crate::render::results::qwen3_coder,
-    result_source: crate::render::Source::Template,
-    call: write_calls,
-});
+.render(Prompt::new("Qwen3-Coder, Qwen3.5", write_calls).both(
+    Source::Template,
+    tools::qwen3_coder,
+    results::qwen3_coder,
+));
 
 /// `qwen3-coder-xml`: `<function=NAME>` with one `<parameter=KEY>` per
 /// argument, values on their own lines.
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+pub fn write_calls(calls: &[CallSpec]) -> String {
     use crate::render::calls::each;
     use crate::render::text::value_text;
 
@@ -230,7 +218,8 @@ impl Scanner for FunctionEnd {
 
 /// After an opening tool-call tag `lit_len` bytes long: a block when
 /// `<function=` (or `<function `) follows.
-fn probe_tagged(input: &[u8], cx: &ProbeCx, lit_len: usize) -> Probe {
+fn probe_tagged(input: &[u8], cx: &ProbeCx) -> Probe {
+    let lit_len = tool_call_len(input);
     let s = match tag_then_body(input, lit_len, cx) {
         Ok((_, Some(s))) => s,
         Ok((_, None)) => return Probe::NotMarker,
@@ -258,16 +247,9 @@ fn probe_bare(input: &[u8], cx: &ProbeCx) -> Probe {
     }
 }
 
-/// `<tool_call>` (any ASCII case, attributes allowed) around `<function=`.
-pub const OPENER_TOOL_CALL: Opener =
-    Opener::new(b"<tool_call", |i, cx| probe_tagged(i, cx, 10)).ci();
-
-/// `<tool-call>` spelling drift.
-pub const OPENER_TOOL_DASH_CALL: Opener =
-    Opener::new(b"<tool-call", |i, cx| probe_tagged(i, cx, 10)).ci();
-
-/// `<toolcall>` spelling drift.
-pub const OPENER_TOOLCALL: Opener = Opener::new(b"<toolcall", |i, cx| probe_tagged(i, cx, 9)).ci();
+/// `<tool_call>` and its spelling drift (any ASCII case, attributes
+/// allowed) around `<function=`.
+pub const OPENERS_TOOL_CALL: [Opener; 3] = tool_call_openers(probe_tagged);
 
 /// A bare `<function=NAME>`.
 pub const OPENER_FUNCTION: Opener = Opener::new(b"<function=", probe_bare);

@@ -12,14 +12,8 @@ use super::{Action, Close, Opener, Probe, ProbeCx};
 /// in `ernie45.rs`). The longer spelling comes first: the engine waits while
 /// it may still match.
 pub static THINK_CLOSE: &[Close] = &[
-    Close {
-        lit: b"</think><response>",
-        consume: true,
-    },
-    Close {
-        lit: b"</think>",
-        consume: true,
-    },
+    Close::consumed(b"</think><response>"),
+    Close::consumed(b"</think>"),
 ];
 /// The close of a `<think>` the prompt opened (a generation prompt ending in
 /// `<think>`, `--think-open`): `</think>`, or a tool call at the start of a
@@ -27,18 +21,9 @@ pub static THINK_CLOSE: &[Close] = &[
 /// into the prefilled block; llama.cpp reads it the same way). The call is
 /// not part of the reasoning: it is read as a call.
 pub const PREFILLED_THINK_CLOSE: &[Close] = &[
-    Close {
-        lit: b"</think><response>",
-        consume: true,
-    },
-    Close {
-        lit: b"</think>",
-        consume: true,
-    },
-    Close {
-        lit: b"\n<tool_call>",
-        consume: false,
-    },
+    Close::consumed(b"</think><response>"),
+    Close::consumed(b"</think>"),
+    Close::ahead(b"\n<tool_call>"),
 ];
 /// What ends a reasoning span whose opening marker was in the generation
 /// prompt, given what would end it had the model written the marker:
@@ -52,34 +37,14 @@ pub fn prefilled_close(close: &'static [Close]) -> &'static [Close] {
     }
 }
 
-const THINKING_CLOSE: &[Close] = &[Close {
-    lit: b"</thinking>",
-    consume: true,
-}];
-const MISTRAL_CLOSE: &[Close] = &[Close {
-    lit: b"[/THINK]",
-    consume: true,
-}];
-const COHERE_CLOSE: &[Close] = &[Close {
-    lit: b"<|END_THINKING|>",
-    consume: true,
-}];
-const SEED_CLOSE: &[Close] = &[Close {
-    lit: b"</seed:think>",
-    consume: true,
-}];
+const THINKING_CLOSE: &[Close] = &[Close::consumed(b"</thinking>")];
+const MISTRAL_CLOSE: &[Close] = &[Close::consumed(b"[/THINK]")];
+const COHERE_CLOSE: &[Close] = &[Close::consumed(b"<|END_THINKING|>")];
+const SEED_CLOSE: &[Close] = &[Close::consumed(b"</seed:think>")];
 /// `</think:SUFFIX>` (a close literal ending in `:` takes its `SUFFIX>`
 /// with it) or a plain `</think>`.
-const SUFFIXED_THINK_CLOSE: &[Close] = &[
-    Close {
-        lit: b"</think:",
-        consume: true,
-    },
-    Close {
-        lit: b"</think>",
-        consume: true,
-    },
-];
+const SUFFIXED_THINK_CLOSE: &[Close] =
+    &[Close::consumed(b"</think:"), Close::consumed(b"</think>")];
 
 /// Formats whose families make their calls inside reasoning and close it
 /// right after them: when a reasoning span ends with calls of these formats
@@ -134,10 +99,7 @@ pub const SUFFIXED_THINK: Opener =
 pub const SEED_THINK: Opener =
     Opener::new(b"<seed:think>", |_, _: &ProbeCx| open(12, SEED_CLOSE)).rank(Rank::Reasoning);
 
-const MM_CLOSE: &[Close] = &[Close {
-    lit: b"</mm:think>",
-    consume: true,
-}];
+const MM_CLOSE: &[Close] = &[Close::consumed(b"</mm:think>")];
 
 /// `<mm:think>` (MiniMax-M3).
 pub const MM_THINK: Opener =

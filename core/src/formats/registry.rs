@@ -372,6 +372,9 @@ pub fn probe_noting(input: &[u8], cx: &ProbeCx, declined: &mut Option<&'static [
             }
             Prefix::Full => {}
         }
+        if op.markup {
+            return Probe::Match(Action::Markup { len: op.lit.len() });
+        }
         match (op.probe)(input, cx) {
             Probe::NotMarker => {
                 // the longest: `<tool_call`, not a catch-all `<`

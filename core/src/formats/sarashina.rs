@@ -13,6 +13,7 @@ use super::shared::wrapped::LineValueScan;
 use super::{ids, FormatId};
 use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
 use crate::call::Evidence;
+use crate::render::{CallSpec, Prompt};
 
 /// Catalog entry.
 pub const FORMAT: Format = Format::new(
@@ -22,17 +23,10 @@ pub const FORMAT: Format = Format::new(
     "Python-literal list of {'name', 'arguments'} dicts",
 )
 .openers(&[OPENER, OPENER_BARE])
-.render(crate::render::Prompt {
-    models: "SB Intuitions Sarashina",
-    tools: crate::render::tools::generic,
-    tools_source: crate::render::Source::Generic,
-    result: crate::render::results::tool_response,
-    result_source: crate::render::Source::Generic,
-    call: write_calls,
-});
+.render(Prompt::new("SB Intuitions Sarashina", write_calls));
 
 /// `sarashina`: `<|tool_calls|>` and a Python-literal list of dicts.
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+pub fn write_calls(calls: &[CallSpec]) -> String {
     use crate::render::calls::args;
     use crate::render::text::{py_literal, py_str};
 

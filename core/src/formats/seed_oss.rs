@@ -19,8 +19,9 @@
 
 use super::shared::tag::UntilClose;
 use super::Model;
-use super::{ids, FormatId, Values};
-use super::{Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
+use super::{ids, Blocks, Values};
+use super::{BlockEnd, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
+use crate::render::{results, tools, CallSpec, Prompt, Source};
 use crate::scan;
 
 /// Catalog entry.
@@ -37,37 +38,32 @@ pub const FORMAT: Format = Format::new(
     ],
     "Qwen3-Coder-style XML function and parameters",
 )
-.models(&[Model {
-    name: "seed-oss",
-    prompt: "",
-}])
+.models(&[Model::new("seed-oss", "")])
 .openers(&[OPENER, OPENER_STRAY_CLOSE])
 .values(Values::Text)
-.render(crate::render::Prompt {
-    models: "ByteDance Seed-OSS",
-    tools: crate::render::tools::seed_oss,
-    tools_source: crate::render::Source::Template,
-    result: crate::render::results::seed_oss,
-    result_source: crate::render::Source::Template,
-    call: write_calls,
-});
+.render(Prompt::new("ByteDance Seed-OSS", write_calls).both(
+    Source::Template,
+    tools::seed_oss,
+    results::seed_oss,
+));
 
 /// `seed-oss`: the Qwen3-Coder shape inside `<seed:tool_call>`.
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
-    use crate::render::calls::each;
+pub fn write_calls(calls: &[CallSpec]) -> String {
+    use crate::render::calls::with_pairs;
     use crate::render::text::{guard_newlines, value_text};
 
-    each(calls, "\n", |_, c| {
-        let mut s = format!("<seed:tool_call>\n<function={}>\n", c.name);
-        for (k, v) in &c.arguments {
-            s.push_str(&format!(
+    with_pairs(
+        calls,
+        "\n",
+        |_, c| format!("<seed:tool_call>\n<function={}>\n", c.name),
+        |k, v| {
+            format!(
                 "<parameter={k}>{}</parameter>\n",
                 guard_newlines(&value_text(v))
-            ));
-        }
-        s.push_str("</function>\n</seed:tool_call>");
-        s
-    })
+            )
+        },
+        "</function>\n</seed:tool_call>",
+    )
 }
 
 const OPEN: &[u8] = b"<seed:tool_call>";
@@ -75,55 +71,46 @@ const CLOSE: &[u8] = b"</seed:tool_call>";
 const FN_CLOSE: &[u8] = b"</function>";
 
 /// The Seed-OSS block: from `<seed:tool_call>` to its closing tag.
-pub struct SeedOss;
+pub static SEED_OSS: Blocks = Blocks::new(ids::SEED_OSS, parse_seed_oss);
 
-/// The shared instance.
-pub static SEED_OSS: SeedOss = SeedOss;
-
-impl BlockFormat for SeedOss {
-    fn id(&self) -> FormatId {
-        ids::SEED_OSS
+fn parse_seed_oss(block: &[u8], cx: &ParseCx) -> BlockResult {
+    // each function ends at its `</function>` outside values (a value
+    // may hold `<function=…>` as text), else where the next one starts
+    let mut spans = Vec::new();
+    let mut i = 0;
+    while let Some(k) = scan::find(block, i, b"<function") {
+        let end = super::shared::xml::function_end(block, k);
+        let next = scan::find(block, end.unwrap_or(k + 1), b"<function");
+        spans.push((k, end.or(next).unwrap_or(block.len())));
+        match next {
+            Some(n) => i = n,
+            None => break,
+        }
     }
-
-    fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
-        // each function ends at its `</function>` outside values (a value
-        // may hold `<function=…>` as text), else where the next one starts
-        let mut spans = Vec::new();
-        let mut i = 0;
-        while let Some(k) = scan::find(block, i, b"<function") {
-            let end = super::shared::xml::function_end(block, k);
-            let next = scan::find(block, end.unwrap_or(k + 1), b"<function");
-            spans.push((k, end.or(next).unwrap_or(block.len())));
-            match next {
-                Some(n) => i = n,
-                None => break,
-            }
+    if spans.is_empty() {
+        if cx.cut {
+            return BlockResult::truncated(ids::SEED_OSS, block.len());
         }
-        if spans.is_empty() {
-            if cx.cut {
-                return BlockResult::truncated(ids::SEED_OSS, block.len());
-            }
-            return BlockResult::error("TLP-001", "seed-oss call has no <function=NAME>", 0);
-        }
-        let mut out = BlockResult::default();
-        for (n, &(s, end)) in spans.iter().enumerate() {
-            let last = n + 1 == spans.len();
-            let fcx = ParseCx {
-                cfg: cx.cfg,
-                cut: cx.cut && last,
-            };
-            let r = super::shared::xml::parse_function(&block[s..end], ids::SEED_OSS, &fcx);
-            out.errors.extend(r.errors.into_iter().map(|mut e| {
-                e.offset += s;
-                e
-            }));
-            for mut c in r.calls {
-                c.end = end;
-                out.calls.push(c);
-            }
-        }
-        out
+        return BlockResult::error("TLP-001", "seed-oss call has no <function=NAME>", 0);
     }
+    let mut out = BlockResult::default();
+    for (n, &(s, end)) in spans.iter().enumerate() {
+        let last = n + 1 == spans.len();
+        let fcx = ParseCx {
+            cfg: cx.cfg,
+            cut: cx.cut && last,
+        };
+        let r = super::shared::xml::parse_function(&block[s..end], ids::SEED_OSS, &fcx);
+        out.errors.extend(r.errors.into_iter().map(|mut e| {
+            e.offset += s;
+            e
+        }));
+        for mut c in r.calls {
+            c.end = end;
+            out.calls.push(c);
+        }
+    }
+    out
 }
 
 /// No closing tag at the end of input: the block ends after the last
@@ -156,6 +143,4 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
 pub const OPENER: Opener = Opener::new(OPEN, probe);
 
 /// A stray `</seed:tool_call>` is markup.
-pub const OPENER_STRAY_CLOSE: Opener = Opener::new(CLOSE, |_, _| {
-    Probe::Match(Action::Markup { len: CLOSE.len() })
-});
+pub const OPENER_STRAY_CLOSE: Opener = Opener::markup(CLOSE);

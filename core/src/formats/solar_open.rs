@@ -11,7 +11,8 @@
 
 use super::shared::pairs::{markup_unless_more, name_after_token, PairTags, Pairs};
 use super::{ids, Values};
-use super::{Action, Format, Opener, Probe, ProbeCx};
+use super::{Format, Opener, Probe, ProbeCx};
+use crate::render::{CallSpec, Prompt};
 
 /// Catalog entry.
 pub const FORMAT: Format = Format::new(
@@ -28,32 +29,26 @@ pub const FORMAT: Format = Format::new(
 )
 .openers(&[OPENER, OPENER_STRAY_CLOSE])
 .values(Values::Text)
-.render(crate::render::Prompt {
-    models: "Upstage Solar Open 2",
-    tools: crate::render::tools::generic,
-    tools_source: crate::render::Source::Generic,
-    result: crate::render::results::tool_response,
-    result_source: crate::render::Source::Generic,
-    call: write_calls,
-});
+.render(Prompt::new("Upstage Solar Open 2", write_calls));
 
 /// `solar-open`: the name, then one key/value element per argument, values
 /// inline as GLM's.
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
-    use crate::render::calls::each;
+pub fn write_calls(calls: &[CallSpec]) -> String {
+    use crate::render::calls::with_pairs;
     use crate::render::text::value_text;
 
-    each(calls, "\n", |_, c| {
-        let mut s = format!("<|tool_call:start|>{}\n", c.name);
-        for (k, v) in &c.arguments {
-            s.push_str(&format!(
+    with_pairs(
+        calls,
+        "\n",
+        |_, c| format!("<|tool_call:start|>{}\n", c.name),
+        |k, v| {
+            format!(
                 "<|tool_arg:start|>{k}<|tool_arg:value|>{}<|tool_arg:end|>\n",
                 value_text(v)
-            ));
-        }
-        s.push_str("<|tool_call:end|>");
-        s
-    })
+            )
+        },
+        "<|tool_call:end|>",
+    )
 }
 
 const OPEN: &[u8] = b"<|tool_call:start|>";
@@ -83,6 +78,4 @@ fn probe_opener(i: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 /// A stray `<|tool_call:end|>` is markup.
-pub const OPENER_STRAY_CLOSE: Opener = Opener::new(b"<|tool_call:end|>", |_, _| {
-    Probe::Match(Action::Markup { len: 17 })
-});
+pub const OPENER_STRAY_CLOSE: Opener = Opener::markup(b"<|tool_call:end|>");

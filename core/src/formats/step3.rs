@@ -13,11 +13,12 @@
 //! parameter's close tag missing (the value ends at the next parameter or at
 //! `</steptml:invoke>`), a cut-off last call.
 
-use super::shared::section::{self, CallOutcome, Tokens};
+use super::shared::section::{self, CallOutcome, Section, Tokens};
 use super::shared::until::UntilClose;
-use super::{ids, FormatId, Values};
-use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
+use super::{ids, Blocks, Values};
+use super::{Action, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
 use crate::call::{clean_name, ParsedCall};
+use crate::render::{CallSpec, Prompt};
 use crate::scan;
 use serde_json::Map;
 
@@ -38,35 +39,31 @@ pub const FORMAT: Format = Format::new(
 )
 .openers(&[OPENER, OPENER_INVOKE])
 .values(Values::Text)
-.render(crate::render::Prompt {
-    models: "StepFun Step-3",
-    tools: crate::render::tools::generic,
-    tools_source: crate::render::Source::Generic,
-    result: crate::render::results::tool_response,
-    result_source: crate::render::Source::Generic,
-    call: write_calls,
-});
+.render(Prompt::new("StepFun Step-3", write_calls));
 
 /// `step3`: steptml invokes inside the Step-3 call tokens.
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
-    use crate::render::calls::each;
+pub fn write_calls(calls: &[CallSpec]) -> String {
+    use crate::render::calls::with_pairs;
     use crate::render::text::value_text;
 
-    let body = each(calls, "", |_, c| {
-        let mut s = format!(
-            "<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"{}\">",
-            c.name
-        );
-        for (k, v) in &c.arguments {
-            // inline: the reader keeps every byte between the tags
-            s.push_str(&format!(
+    let body = with_pairs(
+        calls,
+        "",
+        |_, c| {
+            format!(
+                "<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"{}\">",
+                c.name
+            )
+        },
+        // inline: the reader keeps every byte between the tags
+        |k, v| {
+            format!(
                 "<steptml:parameter name=\"{k}\">{}</steptml:parameter>",
                 value_text(v)
-            ));
-        }
-        s.push_str("</steptml:invoke><｜tool_call_end｜>");
-        s
-    });
+            )
+        },
+        "</steptml:invoke><｜tool_call_end｜>",
+    );
     format!("<｜tool_calls_begin｜>{body}<｜tool_calls_end｜>")
 }
 
@@ -94,24 +91,20 @@ const STRAY: &[&[u8]] = &[
     "<｜tool_sep｜>".as_bytes(),
 ];
 
-/// The Step-3 section block format.
-pub struct Step3;
-
-/// The shared instance.
-pub static STEP3: Step3 = Step3;
+/// The Step-3 section format.
+pub static STEP3: Section = Section {
+    id: ids::STEP3,
+    tokens: &TOKENS,
+    begin: &[SECTION_BEGIN],
+    stray: STRAY,
+    call: |b, o, c, _| parse_call(b, o, c),
+};
 
 /// A bare `<steptml:invoke …>` … `</steptml:invoke>` block.
-pub struct Step3Invoke;
-
-/// The shared instance.
-pub static STEP3_INVOKE: Step3Invoke = Step3Invoke;
-
-fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
-    section::probe_tokens(input, cx, &[SECTION_BEGIN], STRAY, &TOKENS, &STEP3)
-}
+pub static STEP3_INVOKE: Blocks = Blocks::new(ids::STEP3, parse_step3_invoke);
 
 /// Any Step-3 `<｜tool_…｜>` token.
-pub const OPENER: Opener = Opener::new("<｜tool_".as_bytes(), probe);
+pub const OPENER: Opener = Opener::new("<｜tool_".as_bytes(), |i, cx| STEP3.probe(i, cx));
 
 fn probe_invoke(input: &[u8], cx: &ProbeCx) -> Probe {
     match input.get(INVOKE.len()) {
@@ -127,37 +120,21 @@ fn probe_invoke(input: &[u8], cx: &ProbeCx) -> Probe {
 /// A bare `<steptml:invoke name="…">` without the section tokens.
 pub const OPENER_INVOKE: Opener = Opener::new(INVOKE, probe_invoke);
 
-impl BlockFormat for Step3 {
-    fn id(&self) -> FormatId {
-        ids::STEP3
-    }
-
-    fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
-        section::parse_section(block, &TOKENS, ids::STEP3, cx.cut, parse_call)
-    }
-}
-
-impl BlockFormat for Step3Invoke {
-    fn id(&self) -> FormatId {
-        ids::STEP3
-    }
-
-    fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
-        match parse_call(block, 0, cx.cut) {
-            Ok(mut c) => {
-                c.end = block.len();
-                BlockResult {
-                    empty_list: false,
-                    calls: vec![c],
-                    errors: Vec::new(),
-                }
-            }
-            Err(e) => BlockResult {
+fn parse_step3_invoke(block: &[u8], cx: &ParseCx) -> BlockResult {
+    match parse_call(block, 0, cx.cut) {
+        Ok(mut c) => {
+            c.end = block.len();
+            BlockResult {
                 empty_list: false,
-                calls: Vec::new(),
-                errors: vec![e],
-            },
+                calls: vec![c],
+                errors: Vec::new(),
+            }
         }
+        Err(e) => BlockResult {
+            empty_list: false,
+            calls: Vec::new(),
+            errors: vec![e],
+        },
     }
 }
 
@@ -192,14 +169,7 @@ fn parse_call(body: &[u8], off: usize, cut: bool) -> CallOutcome {
     if cut && inner_end.is_none() && !complete {
         return Err(section::truncated(ids::STEP3, off + body.len()));
     }
-    Ok(ParsedCall {
-        name,
-        arguments: arguments.into(),
-        id: None,
-        format: ids::STEP3,
-        repairs: Vec::new(),
-        end: 0,
-    })
+    Ok(ParsedCall::new(name, arguments, ids::STEP3))
 }
 
 /// Reads `<steptml:parameter name="K">V</steptml:parameter>` pairs; reports

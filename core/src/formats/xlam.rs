@@ -4,6 +4,7 @@
 
 use super::Model;
 use super::{ids, Format};
+use crate::render::{results, tools, CallSpec, Prompt, Source};
 
 /// The descriptor.
 pub const FORMAT: Format = Format::new(
@@ -12,22 +13,18 @@ pub const FORMAT: Format = Format::new(
     &["[ at the start of the reply"],
     "JSON array of {\"name\", \"arguments\"}",
 )
-.models(&[Model {
-    name: "xlam-2",
-    prompt: "",
-}])
+.models(&[Model::new("xlam-2", "")])
 .unmarked()
-.render(crate::render::Prompt {
-    models: "Salesforce xLAM-2 (Llama-based)",
-    tools: crate::render::tools::xlam,
-    tools_source: crate::render::Source::Template,
-    result: crate::render::results::ipython,
-    result_source: crate::render::Source::Template,
-    call: write_calls,
-});
+.render(
+    Prompt::new("Salesforce xLAM-2 (Llama-based)", write_calls).both(
+        Source::Template,
+        tools::xlam,
+        results::ipython,
+    ),
+);
 
 /// `xlam`: the whole reply is a JSON array of `{"name", "arguments"}`.
-pub fn write_calls(calls: &[crate::render::CallSpec]) -> String {
+pub fn write_calls(calls: &[CallSpec]) -> String {
     use crate::render::calls::array_of;
 
     array_of(calls, "name", "arguments")

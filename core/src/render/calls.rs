@@ -44,29 +44,56 @@ pub fn array_of(calls: &[CallSpec], name_key: &str, args_key: &str) -> String {
     ))
 }
 
+/// Each call as the JSON object `{KEYS.0: name, KEYS.1: arguments}`
+/// between `wrap.0` and `wrap.1`, joined by `sep`.
+pub fn objects(calls: &[CallSpec], keys: (&str, &str), wrap: (&str, &str), sep: &str) -> String {
+    each(calls, sep, |_, c| {
+        let body = json_spaced(&obj(keys.0, c, keys.1));
+        format!("{}{body}{}", wrap.0, wrap.1)
+    })
+}
+
 /// `<tool_call>` JSON blocks (hermes, ernie45): `<tool_call>\n{"name": …, "arguments": …}\n</tool_call>`.
 pub fn tool_call_json(calls: &[CallSpec]) -> String {
-    each(calls, "\n", |_, c| {
-        format!(
-            "<tool_call>\n{}\n</tool_call>",
-            json_spaced(&obj("name", c, "arguments"))
-        )
+    objects(
+        calls,
+        ("name", "arguments"),
+        ("<tool_call>\n", "\n</tool_call>"),
+        "\n",
+    )
+}
+
+/// Each call as `head` (given its index), then `pair(key, value)` for each
+/// of its arguments in order, then `tail`; the calls joined by `sep`.
+pub fn with_pairs(
+    calls: &[CallSpec],
+    sep: &str,
+    head: impl Fn(usize, &CallSpec) -> String,
+    pair: impl Fn(&str, &Value) -> String,
+    tail: &str,
+) -> String {
+    each(calls, sep, |i, c| {
+        let mut s = head(i, c);
+        for (k, v) in &c.arguments {
+            s.push_str(&pair(k, v));
+        }
+        s.push_str(tail);
+        s
     })
 }
 
 /// `<invoke name="NAME">` elements of `<parameter name="KEY">` values.
 pub fn invokes(calls: &[CallSpec]) -> String {
-    each(calls, "\n", |_, c| {
-        let mut s = format!("<invoke name=\"{}\">\n", c.name);
-        for (k, v) in &c.arguments {
-            s.push_str(&format!(
-                "<parameter name=\"{k}\">{}</parameter>\n",
-                guard_newlines(&value_text(v))
-            ));
-        }
-        s.push_str("</invoke>");
-        s
-    })
+    with_pairs(
+        calls,
+        "\n",
+        |_, c| format!("<invoke name=\"{}\">\n", c.name),
+        |k, v| {
+            let text = guard_newlines(&value_text(v));
+            format!("<parameter name=\"{k}\">{text}</parameter>\n")
+        },
+        "</invoke>",
+    )
 }
 
 /// The Kimi K2 id of a call: the call's own id when it already has the

@@ -237,6 +237,47 @@ pub struct Prompt {
     pub call: fn(&[CallSpec]) -> String,
 }
 
+impl Prompt {
+    /// The prompt side of `models`, its calls written by `call`; the tools
+    /// block and the results as the generic prompt writes them
+    /// ([`tools::generic`], [`results::tool_response`]). The methods below
+    /// name others.
+    pub const fn new(models: &'static str, call: fn(&[CallSpec]) -> String) -> Prompt {
+        Prompt {
+            models,
+            tools: tools::generic,
+            tools_source: Source::Generic,
+            result: results::tool_response,
+            result_source: Source::Generic,
+            call,
+        }
+    }
+
+    /// Its tools block, and where it comes from.
+    pub const fn tools(mut self, tools: fn(&Family, &[Tool]) -> String, source: Source) -> Prompt {
+        self.tools = tools;
+        self.tools_source = source;
+        self
+    }
+
+    /// Its result message, and where it comes from.
+    pub const fn result(mut self, result: fn(&[ToolResult]) -> Message, source: Source) -> Prompt {
+        self.result = result;
+        self.result_source = source;
+        self
+    }
+
+    /// Its tools block and result message, both from `source`.
+    pub const fn both(
+        self,
+        source: Source,
+        tools: fn(&Family, &[Tool]) -> String,
+        result: fn(&[ToolResult]) -> Message,
+    ) -> Prompt {
+        self.tools(tools, source).result(result, source)
+    }
+}
+
 /// Every family: the formats whose descriptor has a [`Prompt`], in
 /// `toolcall formats` order.
 ///

@@ -546,22 +546,7 @@ impl<'a> Parser<'a> {
                 }
                 Some(true) => {
                     // `{"a": , "b": 1}`: the member has no value.
-                    let filled = match w.stack.last_mut() {
-                        Some(f) => self.fill_or_drop_member(f, w.pos, true),
-                        None => false,
-                    };
-                    if filled {
-                        w.last_end = w.pos;
-                        w.st = St::After;
-                        return Ok(Flow::Next);
-                    }
-                    w.st = after_or_key(&w.stack);
-                    if w.st == St::Key {
-                        // The comma now follows `{`: superfluous.
-                        self.delete(w.pos, w.pos + 1);
-                        self.note(RepairKind::TrailingComma, w.pos);
-                        w.pos += 1;
-                    }
+                    self.comma_after_valueless_member(w, true);
                     return Ok(Flow::Next);
                 }
                 None => {
@@ -773,21 +758,7 @@ impl<'a> Parser<'a> {
             w.st = St::After;
         } else if c == b',' {
             // `{"a", "b": 1}`: a key without a value.
-            let filled = match w.stack.last_mut() {
-                Some(f) => self.fill_or_drop_member(f, w.pos, false),
-                None => false,
-            };
-            if filled {
-                w.last_end = w.pos;
-                w.st = St::After;
-                return Ok(Flow::Next);
-            }
-            w.st = after_or_key(&w.stack);
-            if w.st == St::Key {
-                self.delete(w.pos, w.pos + 1);
-                self.note(RepairKind::TrailingComma, w.pos);
-                w.pos += 1;
-            }
+            self.comma_after_valueless_member(w, false);
         } else if self.starts_value(w.pos, end) {
             self.edit(w.pos, w.pos, ":");
             self.note(RepairKind::MissingColon, w.pos);
@@ -802,6 +773,29 @@ impl<'a> Parser<'a> {
             ));
         }
         Ok(Flow::Next)
+    }
+
+    /// A comma at `w.pos` after a member that has no value (`had_colon`:
+    /// its colon was written): the member is given a value or dropped
+    /// (`fill_or_drop_member`); when dropped and the comma now
+    /// follows `{`, the comma goes too.
+    fn comma_after_valueless_member(&mut self, w: &mut Walk, had_colon: bool) {
+        let filled = match w.stack.last_mut() {
+            Some(f) => self.fill_or_drop_member(f, w.pos, had_colon),
+            None => false,
+        };
+        if filled {
+            w.last_end = w.pos;
+            w.st = St::After;
+            return;
+        }
+        w.st = after_or_key(&w.stack);
+        if w.st == St::Key {
+            // The comma now follows `{`: superfluous.
+            self.delete(w.pos, w.pos + 1);
+            self.note(RepairKind::TrailingComma, w.pos);
+            w.pos += 1;
+        }
     }
 
     /// A value has ended: a comma, a closer or what stands for them is expected.
@@ -1695,30 +1689,7 @@ impl<'a> Parser<'a> {
     /// came first (then a closing `"` has been inserted at `end`).
     fn string(&mut self, open: usize, end: usize, ctx: Ctx) -> Option<usize> {
         let b = self.b;
-        let (quote, open_len) = match b[open] {
-            b'"' => (Quote::Double, 1),
-            b'\'' => (Quote::Single, 1),
-            b'`' => (Quote::Back, 1),
-            _ => match curly_at(b, open, end) {
-                Some(Curly::LeftSingle | Curly::RightSingle) => (Quote::CurlySingle, 3),
-                _ => (Quote::CurlyDouble, 3),
-            },
-        };
-        match quote {
-            Quote::Double => {}
-            Quote::Single => {
-                self.edit(open, open + 1, "\"");
-                self.note(RepairKind::SingleQuotes, open);
-            }
-            Quote::CurlyDouble | Quote::CurlySingle => {
-                self.edit(open, open + 3, "\"");
-                self.note(RepairKind::TypographicQuotes, open);
-            }
-            Quote::Back => {
-                self.edit(open, open + 1, "\"");
-                self.note(RepairKind::TypographicQuotes, open);
-            }
-        }
+        let (quote, open_len) = self.opening_quote(open, end);
         let mut seen = 0u32;
         let mut i = open + open_len;
         let content = self.checkpoint();
@@ -1736,64 +1707,11 @@ impl<'a> Parser<'a> {
                 i += 1;
             }
             if i >= end {
-                if let Some(at) = self.key_colon_value(open + open_len, end, ctx, quote) {
-                    // `{"key:value}`: the key's quote was forgotten before
-                    // its colon
-                    self.rollback_from(content, at);
-                    self.edit(at, at, "\"");
-                    self.note(RepairKind::UnclosedString, at);
-                    return Some(at);
-                }
-                if let Some(at) = self.closers_at_end(open + open_len, end, ctx) {
-                    // blanks after `at` were escaped as string content
-                    self.rollback_from(content, at);
-                    self.edit(at, at, "\"");
-                    self.note(RepairKind::UnclosedString, at);
-                    return Some(at);
-                }
-                self.edit(end, end, "\"");
-                self.note_once(&mut seen, RepairKind::TruncatedString, end);
-                return None;
+                return self.string_ran_out(open + open_len, end, ctx, quote, content, &mut seen);
             }
             let c = b[i];
             if c == b'\\' {
-                if i + 1 >= end {
-                    self.delete(i, end);
-                    i = end;
-                    continue;
-                }
-                match b[i + 1] {
-                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => i += 2,
-                    b'\'' => {
-                        self.delete(i, i + 1);
-                        if quote != Quote::Single {
-                            self.note_once(&mut seen, RepairKind::InvalidEscape, i);
-                        }
-                        i += 2;
-                    }
-                    b'u' => {
-                        let mut h = 0;
-                        while h < 4 && i + 2 + h < end && b[i + 2 + h].is_ascii_hexdigit() {
-                            h += 1;
-                        }
-                        if h == 4 {
-                            i += 6;
-                        } else if i + 2 + h >= end {
-                            // `\u12` cut off by the end.
-                            self.delete(i, end);
-                            i = end;
-                        } else {
-                            self.edit(i, i, "\\");
-                            self.note_once(&mut seen, RepairKind::InvalidEscape, i);
-                            i += 1;
-                        }
-                    }
-                    _ => {
-                        self.edit(i, i, "\\");
-                        self.note_once(&mut seen, RepairKind::InvalidEscape, i);
-                        i += 1;
-                    }
-                }
+                i = self.string_escape(i, end, quote, &mut seen);
                 continue;
             }
             if c < 0x20 && ctx == Ctx::Key && quote == Quote::Double {
@@ -1814,20 +1732,7 @@ impl<'a> Parser<'a> {
                 continue;
             }
             // A quote character: maybe the closer.
-            let closer_len = match (quote, c) {
-                (Quote::Double, b'"') | (Quote::Single, b'\'') => 1,
-                (Quote::CurlyDouble, 0xE2) => match curly_at(b, i, end) {
-                    Some(Curly::RightDouble | Curly::LeftDouble) => 3,
-                    _ => 0,
-                },
-                (Quote::CurlySingle, 0xE2) => match curly_at(b, i, end) {
-                    Some(Curly::RightSingle | Curly::LeftSingle) => 3,
-                    _ => 0,
-                },
-                (Quote::Back, b'`' | b'\'') => 1,
-                (Quote::Back, 0xC2) if b.get(i + 1) == Some(&0xB4) => 2,
-                _ => 0,
-            };
+            let closer_len = closer_len(b, i, end, quote);
             if closer_len == 0 {
                 if c == b'"' {
                     // A double quote inside a string opened by another
@@ -1901,6 +1806,96 @@ impl<'a> Parser<'a> {
             }
             i += closer_len;
         }
+    }
+
+    /// The quote that opens the string at `open` and its length in bytes;
+    /// a quote other than `"` is replaced by one and noted.
+    fn opening_quote(&mut self, open: usize, end: usize) -> (Quote, usize) {
+        let (quote, open_len) = match self.b[open] {
+            b'"' => (Quote::Double, 1),
+            b'\'' => (Quote::Single, 1),
+            b'`' => (Quote::Back, 1),
+            _ => match curly_at(self.b, open, end) {
+                Some(Curly::LeftSingle | Curly::RightSingle) => (Quote::CurlySingle, 3),
+                _ => (Quote::CurlyDouble, 3),
+            },
+        };
+        let kind = match quote {
+            Quote::Double => return (quote, open_len),
+            Quote::Single => RepairKind::SingleQuotes,
+            Quote::CurlyDouble | Quote::CurlySingle | Quote::Back => RepairKind::TypographicQuotes,
+        };
+        self.edit(open, open + open_len, "\"");
+        self.note(kind, open);
+        (quote, open_len)
+    }
+
+    /// The end came before the string's closing quote (its content starts
+    /// at `content`): the quote goes where it was most likely forgotten
+    /// (before a key's colon, before closers at the end) and that offset
+    /// is returned, or at `end`, and then `None`.
+    fn string_ran_out(
+        &mut self,
+        content: usize,
+        end: usize,
+        ctx: Ctx,
+        quote: Quote,
+        cp: Checkpoint,
+        seen: &mut u32,
+    ) -> Option<usize> {
+        // `{"key:value}`: the key's quote was forgotten before its colon;
+        // else blanks after the closers were escaped as string content
+        let at = self
+            .key_colon_value(content, end, ctx, quote)
+            .or_else(|| self.closers_at_end(content, end, ctx));
+        if let Some(at) = at {
+            self.rollback_from(cp, at);
+            self.edit(at, at, "\"");
+            self.note(RepairKind::UnclosedString, at);
+            return Some(at);
+        }
+        self.edit(end, end, "\"");
+        self.note_once(seen, RepairKind::TruncatedString, end);
+        None
+    }
+
+    /// A backslash at `i` inside a string: a valid escape is kept, `\'`
+    /// loses its backslash, any other gets a second backslash, and one cut
+    /// off by the end is dropped. Returns where the content goes on.
+    fn string_escape(&mut self, i: usize, end: usize, quote: Quote, seen: &mut u32) -> usize {
+        let b = self.b;
+        if i + 1 >= end {
+            self.delete(i, end);
+            return end;
+        }
+        match b[i + 1] {
+            b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => return i + 2,
+            b'\'' => {
+                self.delete(i, i + 1);
+                if quote != Quote::Single {
+                    self.note_once(seen, RepairKind::InvalidEscape, i);
+                }
+                return i + 2;
+            }
+            b'u' => {
+                let mut h = 0;
+                while h < 4 && i + 2 + h < end && b[i + 2 + h].is_ascii_hexdigit() {
+                    h += 1;
+                }
+                if h == 4 {
+                    return i + 6;
+                }
+                if i + 2 + h >= end {
+                    // `\u12` cut off by the end.
+                    self.delete(i, end);
+                    return end;
+                }
+            }
+            _ => {}
+        }
+        self.edit(i, i, "\\");
+        self.note_once(seen, RepairKind::InvalidEscape, i);
+        i + 1
     }
 
     /// For a quote at `q` inside a value string whose content starts at
@@ -2269,6 +2264,26 @@ fn scan_plain(b: &[u8], mut i: usize, end: usize) -> usize {
         i += 8;
     }
     i
+}
+
+/// The length of the quote at `i` when it can close a string opened by
+/// `quote` (a curly quote of either side closes a curly string, an acute
+/// accent or apostrophe a backtick one), else 0.
+fn closer_len(b: &[u8], i: usize, end: usize, quote: Quote) -> usize {
+    match (quote, b[i]) {
+        (Quote::Double, b'"') | (Quote::Single, b'\'') => 1,
+        (Quote::CurlyDouble, 0xE2) => match curly_at(b, i, end) {
+            Some(Curly::RightDouble | Curly::LeftDouble) => 3,
+            _ => 0,
+        },
+        (Quote::CurlySingle, 0xE2) => match curly_at(b, i, end) {
+            Some(Curly::RightSingle | Curly::LeftSingle) => 3,
+            _ => 0,
+        },
+        (Quote::Back, b'`' | b'\'') => 1,
+        (Quote::Back, 0xC2) if b.get(i + 1) == Some(&0xB4) => 2,
+        _ => 0,
+    }
 }
 
 /// Bytes the string scanner must stop at.

@@ -436,40 +436,7 @@ fn double_encoded(
             return None;
         }
     }
-    let at = |off: usize| map.get(off).copied().unwrap_or(len);
-    let mut fixed = if is_valid_json(&decoded) {
-        Fixed {
-            output: decoded,
-            repairs: Vec::new(),
-            edits_empty: false,
-        }
-    } else {
-        match repair_document(&decoded, opts, false) {
-            Ok(f) if !f.edits_empty => f,
-            Ok(_) => Fixed {
-                // Valid, but too deep for serde_json: keep the decoded text.
-                output: decoded,
-                repairs: Vec::new(),
-                edits_empty: false,
-            },
-            Err(e) if e.is_budget() => {
-                return Some(Err(RepairError::at(e.code, e.message, input, at(e.offset))));
-            }
-            Err(_) => return None,
-        }
-    };
-    for r in &mut fixed.repairs {
-        r.offset = at(r.offset);
-    }
-    fixed.repairs.insert(
-        0,
-        Repair {
-            kind: RepairKind::DoubleEncoded,
-            offset: pos,
-        },
-    );
-    fixed.edits_empty = false;
-    Some(Ok(fixed))
+    unwrapped_repaired(input, decoded, &map, opts, RepairKind::DoubleEncoded, pos)
 }
 
 /// A document written escaped, as if cut out of a JSON string: its first
@@ -509,18 +476,35 @@ fn escaped_document(
         i = stop;
     }
     map.push(len);
+    unwrapped_repaired(input, out, &map, opts, RepairKind::EscapedDocument, q - 1)
+}
+
+/// `text`, a document taken out of `input` (a string's content, escapes
+/// undone), kept when valid and else repaired, its repairs placed back in
+/// `input` through `map` (an offset in `text` to one in `input`) after a
+/// first one of `kind` at `offset`. `None` when `text` cannot be repaired.
+fn unwrapped_repaired(
+    input: &str,
+    text: String,
+    map: &[usize],
+    opts: &RepairOptions,
+    kind: RepairKind,
+    offset: usize,
+) -> Option<Result<Fixed, RepairError>> {
+    let len = input.len();
     let at = |off: usize| map.get(off).copied().unwrap_or(len);
-    let mut fixed = if is_valid_json(&out) {
+    let mut fixed = if is_valid_json(&text) {
         Fixed {
-            output: out,
+            output: text,
             repairs: Vec::new(),
             edits_empty: false,
         }
     } else {
-        match repair_document(&out, opts, false) {
+        match repair_document(&text, opts, false) {
             Ok(f) if !f.edits_empty => f,
             Ok(_) => Fixed {
-                output: out,
+                // Valid, but too deep for serde_json: keep the text.
+                output: text,
                 repairs: Vec::new(),
                 edits_empty: false,
             },
@@ -533,13 +517,7 @@ fn escaped_document(
     for r in &mut fixed.repairs {
         r.offset = at(r.offset);
     }
-    fixed.repairs.insert(
-        0,
-        Repair {
-            kind: RepairKind::EscapedDocument,
-            offset: q - 1,
-        },
-    );
+    fixed.repairs.insert(0, Repair { kind, offset });
     fixed.edits_empty = false;
     Some(Ok(fixed))
 }

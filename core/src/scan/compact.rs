@@ -118,6 +118,13 @@ struct Compactor<'a> {
 }
 
 impl Compactor<'_> {
+    /// Copies the byte at `pos`, which is `b`, and steps over it.
+    #[inline]
+    fn copy(&mut self, b: u8) {
+        self.pos += 1;
+        self.out.push(b);
+    }
+
     #[inline]
     fn peek(&self) -> Option<u8> {
         self.bytes.get(self.pos).copied()
@@ -171,12 +178,10 @@ impl Compactor<'_> {
                 if depth >= MAX_DEPTH {
                     return None;
                 }
-                self.pos += 1;
-                self.out.push(b'{');
+                self.copy(b'{');
                 self.skip_ws();
                 if self.peek()? == b'}' {
-                    self.pos += 1;
-                    self.out.push(b'}');
+                    self.copy(b'}');
                     return Some(());
                 }
                 let first_key = self.open_keys;
@@ -202,13 +207,11 @@ impl Compactor<'_> {
                     self.skip_ws();
                     match self.peek()? {
                         b',' => {
-                            self.pos += 1;
-                            self.out.push(b',');
+                            self.copy(b',');
                             self.skip_ws();
                         }
                         b'}' => {
-                            self.pos += 1;
-                            self.out.push(b'}');
+                            self.copy(b'}');
                             self.open_keys = first_key;
                             return Some(());
                         }
@@ -220,12 +223,10 @@ impl Compactor<'_> {
                 if depth >= MAX_DEPTH {
                     return None;
                 }
-                self.pos += 1;
-                self.out.push(b'[');
+                self.copy(b'[');
                 self.skip_ws();
                 if self.peek()? == b']' {
-                    self.pos += 1;
-                    self.out.push(b']');
+                    self.copy(b']');
                     return Some(());
                 }
                 loop {
@@ -233,13 +234,11 @@ impl Compactor<'_> {
                     self.skip_ws();
                     match self.peek()? {
                         b',' => {
-                            self.pos += 1;
-                            self.out.push(b',');
+                            self.copy(b',');
                             self.skip_ws();
                         }
                         b']' => {
-                            self.pos += 1;
-                            self.out.push(b']');
+                            self.copy(b']');
                             return Some(());
                         }
                         _ => return None,

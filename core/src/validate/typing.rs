@@ -261,25 +261,31 @@ fn python_literal(t: &str) -> Option<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::formats::ids;
     use serde_json::json;
+
+    /// `args` typed by `schema` as `format` writes them (the text of the
+    /// block is `raw`); something must have changed.
+    fn typed(format: FormatId, schema: Value, args: Value, raw: &str) -> Value {
+        let mut args = args.as_object().cloned().expect("object");
+        assert!(type_arguments_in(format, &mut args, &schema, raw));
+        Value::Object(args)
+    }
 
     #[test]
     fn python_literals_become_objects_and_arrays_by_the_schema() {
         let schema = json!({"type": "object", "properties": {
             "filters": {"type": "object"}, "tags": {"type": "array"}, "note": {"type": "string"}
         }});
-        let mut args = json!({"filters": "{'in_stock': True, 'max': None}",
-                              "tags": "['a', 'b']", "note": "{'kept': True}"})
-        .as_object()
-        .cloned()
-        .expect("object");
-        assert!(type_arguments(
-            crate::formats::ids::QWEN3_CODER_XML,
-            &mut args,
-            &schema
-        ));
+        let got = typed(
+            ids::QWEN3_CODER_XML,
+            schema,
+            json!({"filters": "{'in_stock': True, 'max': None}",
+                   "tags": "['a', 'b']", "note": "{'kept': True}"}),
+            "",
+        );
         assert_eq!(
-            Value::Object(args),
+            got,
             json!({"filters": {"in_stock": true, "max": null}, "tags": ["a", "b"],
                    "note": "{'kept': True}"})
         );
@@ -294,18 +300,15 @@ mod tests {
             "opts": {"$ref": "#/$defs/o"},
             "maybe": {"anyOf": [{"type": "null"}, {"type": "number"}]}
         }, "$defs": {"o": {"type": "object"}}});
-        let mut args = json!({"zip": 7, "n": " 42 ", "flag": "True", "opts": "{\"a\": 1}",
-                              "maybe": "null", "other": "x"})
-        .as_object()
-        .cloned()
-        .expect("object");
-        assert!(type_arguments(
-            crate::formats::ids::QWEN3_CODER_XML,
-            &mut args,
-            &schema
-        ));
+        let got = typed(
+            ids::QWEN3_CODER_XML,
+            schema,
+            json!({"zip": 7, "n": " 42 ", "flag": "True", "opts": "{\"a\": 1}",
+                   "maybe": "null", "other": "x"}),
+            "",
+        );
         assert_eq!(
-            Value::Object(args),
+            got,
             json!({"zip": "7", "n": 42, "flag": true, "opts": {"a": 1}, "maybe": null, "other": "x"})
         );
     }
@@ -317,19 +320,13 @@ mod tests {
             "ratio": {"type": "number"},
             "label": {"type": "string"}
         }});
-        let mut args = json!({"count": "\"42\"", "ratio": "\"0.5\"", "label": "\"42\""})
-            .as_object()
-            .cloned()
-            .expect("object");
-        assert!(type_arguments(
-            crate::formats::ids::GLM4_MOE,
-            &mut args,
-            &schema
-        ));
-        assert_eq!(
-            Value::Object(args),
-            json!({"count": 42, "ratio": 0.5, "label": "\"42\""})
+        let got = typed(
+            ids::GLM4_MOE,
+            schema,
+            json!({"count": "\"42\"", "ratio": "\"0.5\"", "label": "\"42\""}),
+            "",
         );
+        assert_eq!(got, json!({"count": 42, "ratio": 0.5, "label": "\"42\""}));
     }
 
     #[test]
@@ -339,19 +336,13 @@ mod tests {
             "off": {"type": "boolean"},
             "count": {"type": "integer"}
         }});
-        let mut args = json!({"on": 1, "off": "0", "count": 1})
-            .as_object()
-            .cloned()
-            .expect("object");
-        assert!(type_arguments(
-            crate::formats::ids::GLM4_MOE,
-            &mut args,
-            &schema
-        ));
-        assert_eq!(
-            Value::Object(args),
-            json!({"on": true, "off": false, "count": 1})
+        let got = typed(
+            ids::GLM4_MOE,
+            schema,
+            json!({"on": 1, "off": "0", "count": 1}),
+            "",
         );
+        assert_eq!(got, json!({"on": true, "off": false, "count": 1}));
     }
 
     #[test]
@@ -361,19 +352,10 @@ mod tests {
             "plain": {"type": "string"},
             "query": {"type": "string"}
         }});
-        let mut args = json!({"label": "null", "plain": "null", "query": {"a": 1}})
-            .as_object()
-            .cloned()
-            .expect("object");
+        let args = json!({"label": "null", "plain": "null", "query": {"a": 1}});
         let raw = "<arg_value>{\"a\":  1}</arg_value>";
-        assert!(type_arguments_in(
-            crate::formats::ids::GLM4_MOE,
-            &mut args,
-            &schema,
-            raw
-        ));
         assert_eq!(
-            Value::Object(args),
+            typed(ids::GLM4_MOE, schema, args, raw),
             json!({"label": null, "plain": "null", "query": "{\"a\":  1}"})
         );
     }
@@ -384,14 +366,10 @@ mod tests {
         let mut args = Map::new();
         args.insert("zip".into(), serde_json::from_str("1.50").expect("n"));
         args.insert("n".into(), json!("5"));
-        type_arguments(crate::formats::ids::DEEPSEEK_DSML, &mut args, &schema);
+        type_arguments(ids::DEEPSEEK_DSML, &mut args, &schema);
         assert_eq!(args["zip"], json!("1.50"));
         assert_eq!(args["n"], json!("5"));
         let mut args = json!({"n": "5"}).as_object().cloned().expect("o");
-        assert!(!type_arguments(
-            crate::formats::ids::HERMES,
-            &mut args,
-            &schema
-        ));
+        assert!(!type_arguments(ids::HERMES, &mut args, &schema));
     }
 }

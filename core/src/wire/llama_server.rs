@@ -8,7 +8,7 @@
 //! to the OpenAI decoder.
 
 use super::openai::OpenAi;
-use super::{error_text, Item, Usage};
+use super::{error_text, Item};
 use serde_json::Value;
 
 /// The llama-server decoder.
@@ -21,10 +21,7 @@ impl LlamaServer {
     /// Decodes one payload.
     pub(crate) fn decode(&mut self, v: &Value, out: &mut Vec<Item>) {
         let Some(obj) = v.as_object() else {
-            out.push(Item::Error {
-                message: "payload is JSON but not an object".into(),
-                hint: None,
-            });
+            out.push(Item::not_an_object("payload"));
             return;
         };
         if !looks_like(obj) && !obj.contains_key("error") {
@@ -32,10 +29,7 @@ impl LlamaServer {
             return;
         }
         if let Some(e) = obj.get("error") {
-            out.push(Item::ServerError {
-                message: format!("server error: {}", error_text(e)),
-                hint: Some("the server reported an error in the middle of the stream".into()),
-            });
+            out.push(Item::server_error(&error_text(e)));
             return;
         }
         if let Some(Value::String(t)) = obj.get("content") {
@@ -46,13 +40,7 @@ impl LlamaServer {
         if obj.get("stop").and_then(Value::as_bool) == Some(true) {
             let prompt = obj.get("tokens_evaluated").and_then(Value::as_u64);
             let completion = obj.get("tokens_predicted").and_then(Value::as_u64);
-            if prompt.is_some() || completion.is_some() {
-                out.push(Item::Usage(Usage {
-                    prompt_tokens: prompt,
-                    completion_tokens: completion,
-                    total_tokens: prompt.zip(completion).map(|(a, b)| a + b),
-                }));
-            }
+            out.extend(Item::usage(prompt, completion));
             out.push(Item::Finish {
                 choice: None,
                 reason: stop_reason(obj),

@@ -238,6 +238,36 @@ pub(crate) enum Item {
     End,
 }
 
+impl Item {
+    /// The server's error `message`, met in the middle of the stream.
+    fn server_error(message: &str) -> Item {
+        Item::ServerError {
+            message: format!("server error: {message}"),
+            hint: Some("the server reported an error in the middle of the stream".into()),
+        }
+    }
+
+    /// A payload (or line, `what`) that is JSON but not an object.
+    fn not_an_object(what: &str) -> Item {
+        Item::Error {
+            message: format!("{what} is JSON but not an object"),
+            hint: None,
+        }
+    }
+
+    /// The token counts, when the server gave either (the total is their
+    /// sum when it gave both).
+    fn usage(prompt: Option<u64>, completion: Option<u64>) -> Option<Item> {
+        (prompt.is_some() || completion.is_some()).then(|| {
+            Item::Usage(Usage {
+                prompt_tokens: prompt,
+                completion_tokens: completion,
+                total_tokens: prompt.zip(completion).map(|(a, b)| a + b),
+            })
+        })
+    }
+}
+
 /// A readable message from an `error` value (string or `{message, …}`).
 pub(crate) fn error_text(e: &Value) -> String {
     match e {
@@ -1110,10 +1140,7 @@ impl Core {
                 Err(_) => crate::scan::lossy(payload).into_owned(),
             };
             self.payloads += 1;
-            self.items.push(Item::ServerError {
-                message: format!("server error: {message}"),
-                hint: Some("the server reported an error in the middle of the stream".into()),
-            });
+            self.items.push(Item::server_error(&message));
             self.run_items(Some(at), sink);
             return;
         }

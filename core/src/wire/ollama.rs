@@ -8,7 +8,7 @@
 //! ends the response and carries `done_reason` and the token counts
 //! (`prompt_eval_count`, `eval_count`).
 
-use super::{error_text, Item, Usage};
+use super::{error_text, Item};
 use serde_json::Value;
 
 /// Format id of calls Ollama parsed itself.
@@ -17,17 +17,11 @@ pub const FORMAT: &str = "ollama";
 /// Decodes one Ollama line.
 pub(crate) fn decode(v: &Value, out: &mut Vec<Item>) {
     let Some(obj) = v.as_object() else {
-        out.push(Item::Error {
-            message: "line is JSON but not an object".into(),
-            hint: None,
-        });
+        out.push(Item::not_an_object("line"));
         return;
     };
     if let Some(e) = obj.get("error") {
-        out.push(Item::ServerError {
-            message: format!("server error: {}", error_text(e)),
-            hint: Some("the server reported an error in the middle of the stream".into()),
-        });
+        out.push(Item::server_error(&error_text(e)));
         return;
     }
     if let Some(Value::String(m)) = obj.get("model") {
@@ -68,13 +62,7 @@ pub(crate) fn decode(v: &Value, out: &mut Vec<Item>) {
             .map(str::to_string);
         let prompt = obj.get("prompt_eval_count").and_then(Value::as_u64);
         let completion = obj.get("eval_count").and_then(Value::as_u64);
-        if prompt.is_some() || completion.is_some() {
-            out.push(Item::Usage(Usage {
-                prompt_tokens: prompt,
-                completion_tokens: completion,
-                total_tokens: prompt.zip(completion).map(|(a, b)| a + b),
-            }));
-        }
+        out.extend(Item::usage(prompt, completion));
         out.push(Item::Finish {
             choice: None,
             reason,

@@ -78,10 +78,7 @@ impl OpenAi {
     /// Decodes one payload.
     pub(crate) fn decode(&mut self, v: &Value, out: &mut Vec<Item>) {
         let Some(obj) = v.as_object() else {
-            out.push(Item::Error {
-                message: "payload is JSON but not an object".into(),
-                hint: None,
-            });
+            out.push(Item::not_an_object("payload"));
             return;
         };
         if let Some(t) = obj.get("type").and_then(Value::as_str) {
@@ -92,10 +89,7 @@ impl OpenAi {
         }
         if let Some(e) = obj.get("error") {
             if !e.is_null() {
-                out.push(Item::ServerError {
-                    message: format!("server error: {}", error_text(e)),
-                    hint: Some("the server reported an error in the middle of the stream".into()),
-                });
+                out.push(Item::server_error(&error_text(e)));
                 return;
             }
         }
@@ -276,10 +270,7 @@ impl OpenAi {
                 out.push(Item::End);
                 self.seen.clear();
             }
-            "error" => out.push(Item::ServerError {
-                message: format!("server error: {}", error_text(&Value::Object(obj.clone()))),
-                hint: Some("the server reported an error in the middle of the stream".into()),
-            }),
+            "error" => out.push(Item::server_error(&error_text(&Value::Object(obj.clone())))),
             _ => {}
         }
     }

@@ -21,12 +21,8 @@ mod tests {
 
     fn call(name: &str, end: usize) -> ParsedCall {
         ParsedCall {
-            name: name.into(),
-            arguments: Default::default(),
-            id: None,
-            format: ids::COHERE,
-            repairs: Vec::new(),
             end,
+            ..ParsedCall::new(name.into(), serde_json::Map::new(), ids::COHERE)
         }
     }
 

@@ -428,12 +428,8 @@ pub fn parse_invokes(block: &[u8], format: FormatId, cx: &ParseCx) -> BlockResul
             continue;
         }
         r.calls.push(ParsedCall {
-            name: crate::call::clean_name(&c.name),
-            arguments: c.arguments.into(),
-            id: None,
-            format,
-            repairs: Vec::new(),
             end: c.end,
+            ..ParsedCall::new(crate::call::clean_name(&c.name), c.arguments, format)
         });
     }
     if r.calls.is_empty() && r.errors.is_empty() {

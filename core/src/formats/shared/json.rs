@@ -273,12 +273,10 @@ pub fn calls_from_json_body(
                         r.offset += body_offset;
                     }
                     ParsedCall {
-                        name: p.name,
-                        arguments: p.arguments.into(),
                         id: p.id,
-                        format,
                         repairs: reps,
                         end: block_len,
+                        ..ParsedCall::new(p.name, p.arguments, format)
                     }
                 })
                 .collect(),
@@ -492,12 +490,8 @@ fn plain_result(body: &str, format: FormatId, block_len: usize) -> Option<BlockR
     let (name, arguments) = crate::call::plain_call(body)?;
     Some(BlockResult {
         calls: vec![ParsedCall {
-            name,
-            arguments,
-            id: None,
-            format,
-            repairs: Vec::new(),
             end: block_len,
+            ..ParsedCall::new(name, arguments, format)
         }],
         ..BlockResult::default()
     })

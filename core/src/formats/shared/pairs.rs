@@ -286,12 +286,9 @@ impl BlockFormat for Pairs {
         BlockResult {
             empty_list: false,
             calls: vec![ParsedCall {
-                name,
-                arguments: arguments.into(),
-                id: None,
-                format: t.format,
                 repairs,
                 end: block.len(),
+                ..ParsedCall::new(name, arguments, t.format)
             }],
             errors: Vec::new(),
         }

@@ -273,14 +273,7 @@ pub fn block_result(block: &[u8], from: usize, cfg: &Config) -> Option<BlockResu
         .into_iter()
         .enumerate()
         .map(|(k, c)| ParsedCall {
-            name: c.name,
-            arguments: c.arguments.into(),
             id: c.id,
-            format: if c.parameters_key {
-                ids::LLAMA3_JSON
-            } else {
-                ids::BARE_JSON
-            },
             repairs: c
                 .repairs
                 .into_iter()
@@ -294,6 +287,15 @@ pub fn block_result(block: &[u8], from: usize, cfg: &Config) -> Option<BlockResu
             } else {
                 from + c.end
             },
+            ..ParsedCall::new(
+                c.name,
+                c.arguments,
+                if c.parameters_key {
+                    ids::LLAMA3_JSON
+                } else {
+                    ids::BARE_JSON
+                },
+            )
         })
         .collect();
     Some(BlockResult {

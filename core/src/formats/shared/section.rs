@@ -26,9 +26,10 @@
 
 use crate::call::{arguments_from, close_truncated, ParsedCall};
 use crate::formats::{
-    Action, BlockEnd, BlockError, BlockFormat, BlockResult, FormatId, Probe, ProbeCx, Scanner,
+    Action, BlockEnd, BlockError, BlockFormat, BlockResult, FormatId, ParseCx, Probe, ProbeCx,
+    Scanner,
 };
-use crate::repair::{Repair, RepairKind};
+use crate::repair::{Repair, RepairKind, RepairOptions};
 use crate::scan::balance::{End, JsonEnd};
 use crate::scan::{self, Prefix};
 use serde_json::{Map, Value};
@@ -606,6 +607,43 @@ pub fn split_calls(block: &[u8], toks: &'static Tokens) -> Vec<CallSpan> {
 
 /// What a call-body parser returns for one call.
 pub type CallOutcome = Result<ParsedCall, BlockError>;
+
+/// One section format: its tokens, the tokens that open a section and the
+/// ones that are markup outside it, and its call-body parser
+/// (`call(body, body_offset, cut, repair options)`). Its opener's probe is
+/// [`Section::probe`]; it parses blocks with [`parse_section`].
+pub struct Section {
+    /// The format id.
+    pub id: FormatId,
+    /// Its tokens.
+    pub tokens: &'static Tokens,
+    /// The spellings of its section-begin token.
+    pub begin: &'static [&'static [u8]],
+    /// Its tokens that are markup when met outside a section.
+    pub stray: &'static [&'static [u8]],
+    /// Parses one call body.
+    pub call: fn(&[u8], usize, bool, &RepairOptions) -> CallOutcome,
+}
+
+impl Section {
+    /// The opener's probe ([`probe_tokens`] with this format's tokens).
+    pub fn probe(&'static self, input: &[u8], cx: &ProbeCx) -> Probe {
+        probe_tokens(input, cx, self.begin, self.stray, self.tokens, self)
+    }
+}
+
+impl BlockFormat for Section {
+    fn id(&self) -> FormatId {
+        self.id
+    }
+
+    fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
+        let opts = cx.cfg.repair_options();
+        parse_section(block, self.tokens, self.id, cx.cut, |b, o, c| {
+            (self.call)(b, o, c, &opts)
+        })
+    }
+}
 
 /// Parses a whole section block with `parse_call(body, body_offset, cut)`,
 /// where `cut` is true for a call that the end of input cut off.

@@ -2,7 +2,7 @@
 //! must be followed by an inner one, and the scanner of a block that ends
 //! at a closing tag ([`UntilClose`]).
 
-use crate::formats::{Action, BlockEnd, BlockFormat, Probe, ProbeCx, Scanner};
+use crate::formats::{Action, BlockEnd, BlockFormat, Opener, Probe, ProbeCx, Scanner};
 use crate::scan::{self, Prefix};
 
 /// Probe for a wrapper tag (`open_len` bytes) that must be followed, after
@@ -100,6 +100,27 @@ pub fn function_tag_end(input: &[u8], cx: &ProbeCx) -> Result<usize, Probe> {
         Err(Probe::NeedMore)
     } else {
         Err(Probe::NotMarker)
+    }
+}
+
+/// The `<tool_call>` opener and its spelling drift, `<tool-call>` and
+/// `<toolcall>`, in any ASCII case with attributes allowed, all decided by
+/// `probe` (which finds the spelling's length with [`tool_call_len`]).
+pub const fn tool_call_openers(probe: fn(&[u8], &ProbeCx) -> Probe) -> [Opener; 3] {
+    [
+        Opener::new(b"<tool_call", probe).ci(),
+        Opener::new(b"<tool-call", probe).ci(),
+        Opener::new(b"<toolcall", probe).ci(),
+    ]
+}
+
+/// The length of the [`tool_call_openers`] literal `input` starts with:
+/// 9 for `<toolcall`, 10 for `<tool_call` and `<tool-call`.
+pub fn tool_call_len(input: &[u8]) -> usize {
+    if input.get(5).is_some_and(|b| b.eq_ignore_ascii_case(&b'c')) {
+        9
+    } else {
+        10
     }
 }
 

@@ -73,12 +73,9 @@ pub fn parse_function(block: &[u8], format: FormatId, cx: &ParseCx) -> BlockResu
     BlockResult {
         empty_list: false,
         calls: vec![ParsedCall {
-            name,
-            arguments: args.into(),
-            id: None,
-            format,
             repairs,
             end: block.len(),
+            ..ParsedCall::new(name, args, format)
         }],
         errors: Vec::new(),
     }

@@ -71,12 +71,9 @@ pub fn block_result(
             });
         }
         r.calls.push(ParsedCall {
-            name,
-            arguments: c.arguments.into(),
-            id: None,
-            format,
             repairs,
             end,
+            ..ParsedCall::new(name, c.arguments, format)
         });
     }
     // every call but the last must end before the last one's cut
@@ -121,12 +118,10 @@ pub fn parsed_call(p: CallParts, reps: &[Repair], format: FormatId, end: usize) 
     let mut repairs = reps.to_vec();
     repairs.extend(p.repairs);
     ParsedCall {
-        name: clean_name(&p.name),
-        arguments: p.arguments.into(),
         id: p.id,
-        format,
         repairs,
         end,
+        ..ParsedCall::new(clean_name(&p.name), p.arguments, format)
     }
 }
 
