@@ -1,6 +1,7 @@
-//! Units stay short enough to read at once: no function in the library's
-//! sources is longer than [`MAX_LINES`] lines. A longer one is split into
-//! named steps (see `docs/architecture.md`).
+//! Units stay short enough to read at once: no function in the sources
+//! (engine, command line, Python bindings) is longer than [`MAX_LINES`]
+//! lines. A longer one is split into named steps (see
+//! `docs/architecture.md`).
 //!
 //! The sources are rustfmt's, so a function's body closes on a line that
 //! holds only `}` at the indentation of its `fn` line; that is all the
@@ -12,9 +13,9 @@ use std::path::{Path, PathBuf};
 /// The longest a function may be, from its `fn` line to its closing brace.
 const MAX_LINES: usize = 200;
 
-/// The source trees checked. `src/` (the command line) joins once its long
-/// handlers are split into steps.
-const ROOTS: &[&str] = &["core/src"];
+/// The source trees checked: the engine, the command line and the Python
+/// bindings.
+const ROOTS: &[&str] = &["core/src", "src", "python/src"];
 
 /// One function: where it starts, its name and its length in lines.
 #[derive(Debug, PartialEq)]
