@@ -22,6 +22,15 @@
 //! `<｜tool▁sep｜>` are read string-aware: a token or a fence written inside a
 //! JSON string is text and ends nothing.
 //!
+//! The same tokens respelled by a server or client that did not keep them
+//! byte-exact are read too, from their section-begin token on: ASCII `|`
+//! for `｜` (NFKC normalisation: `<|tool▁calls▁begin|>`), and ASCII `|`
+//! and `_` for both (`<|tool_calls_begin|>`, as some servers render the
+//! tokens). Only the section-begin token followed by a call-begin token in
+//! the same spelling opens these (a lone look-alike in prose is text);
+//! Kimi K2's `<|tool_call_begin|>` and `<|tool_call_end|>` are spelled
+//! alike.
+//!
 //! Not followed: an object whose closing brace is missing before
 //! `<｜tool▁call▁end｜>` is repaired into a call (the crate's repair policy),
 //! where vLLM's test expects no call; text after `<｜tool▁calls▁end｜>` stays
@@ -30,7 +39,7 @@
 use super::ids;
 use super::shared::section::{self, CallOutcome, Section, Tokens};
 use super::Model;
-use super::{Format, Opener};
+use super::{Format, Opener, Probe, ProbeCx};
 use crate::call::{clean_name, ParsedCall};
 use crate::render::{results, tools, CallSpec, Prompt, Source};
 use crate::repair::RepairOptions;
@@ -54,7 +63,7 @@ pub const FORMAT: Format = Format::new(
     Model::new("deepseek-r1", "<｜Assistant｜><think>\n"),
     Model::new("deepseek-v3-0324", "<｜Assistant｜>"),
 ])
-.openers(&[OPENER])
+.openers(&[OPENER, OPENER_NFKC, OPENER_ASCII])
 .admitted_under(&[ids::DEEPSEEK_V3_1])
 .render(
     Prompt::new("DeepSeek V3 / R1", write_calls)
@@ -127,9 +136,92 @@ pub static DEEPSEEK: Section = Section {
 pub const OPENER: Opener =
     Opener::new("<｜".as_bytes(), |i, cx| DEEPSEEK.probe(i, cx)).also(&[ids::DEEPSEEK_V3_1]);
 
+/// `｜` written as ASCII `|` (NFKC): `<|tool▁calls▁begin|>`.
+pub static NFKC: Section = Section {
+    id: ids::DEEPSEEK_V3,
+    tokens: &Tokens {
+        common: "<|tool▁".as_bytes(),
+        call_begin: &["<|tool▁call▁begin|>".as_bytes()],
+        call_end: &["<|tool▁call▁end|>".as_bytes()],
+        section_end: &["<|tool▁calls▁end|>".as_bytes()],
+        json_after: &[NFKC_SEP],
+        implicit_after: &[
+            "<|tool▁calls▁begin|>".as_bytes(),
+            "<|tool▁call▁end|>".as_bytes(),
+        ],
+        name_sep: &[NFKC_SEP],
+    },
+    begin: &["<|tool▁calls▁begin|>".as_bytes()],
+    stray: &[],
+    call: |b, o, c, opts| parse_call_with(b, NFKC_SEP, o, c, opts),
+};
+
+/// The NFKC spelling of the separator token.
+const NFKC_SEP: &[u8] = "<|tool▁sep|>".as_bytes();
+
+/// `｜` and `▁` written as ASCII `|` and `_`: `<|tool_calls_begin|>`.
+pub static ASCII: Section = Section {
+    id: ids::DEEPSEEK_V3,
+    tokens: &Tokens {
+        common: b"<|tool_",
+        call_begin: &[b"<|tool_call_begin|>"],
+        call_end: &[b"<|tool_call_end|>"],
+        section_end: &[b"<|tool_calls_end|>"],
+        json_after: &[ASCII_SEP],
+        implicit_after: &[b"<|tool_calls_begin|>", b"<|tool_call_end|>"],
+        name_sep: &[ASCII_SEP],
+    },
+    begin: &[b"<|tool_calls_begin|>"],
+    stray: &[],
+    call: |b, o, c, opts| parse_call_with(b, ASCII_SEP, o, c, opts),
+};
+
+/// The ASCII spelling of the separator token.
+const ASCII_SEP: &[u8] = b"<|tool_sep|>";
+
+/// A respelled section-begin token opens a section only when a call-begin
+/// token in the same spelling follows it (blanks between): alone it is a
+/// look-alike written in prose, and text.
+fn probe_respelled(input: &[u8], cx: &ProbeCx, r: &'static Section) -> Probe {
+    let begin = r.begin.first().map_or(0, |b| b.len());
+    let s = scan::skip_space(input, begin.min(input.len()));
+    match section::match_any(&input[s..], r.tokens.call_begin) {
+        section::Hit::Full(_) => r.probe(input, cx),
+        section::Hit::Partial if !cx.eof => Probe::NeedMore,
+        _ => Probe::NotMarker,
+    }
+}
+
+fn probe_nfkc(input: &[u8], cx: &ProbeCx) -> Probe {
+    probe_respelled(input, cx, &NFKC)
+}
+
+fn probe_ascii(input: &[u8], cx: &ProbeCx) -> Probe {
+    probe_respelled(input, cx, &ASCII)
+}
+
+/// `<|tool▁calls▁begin|>`: the section in the NFKC spelling.
+pub const OPENER_NFKC: Opener =
+    Opener::new("<|tool▁calls▁begin|>".as_bytes(), probe_nfkc).also(&[ids::DEEPSEEK_V3_1]);
+
+/// `<|tool_calls_begin|>`: the section in the ASCII spelling.
+pub const OPENER_ASCII: Opener =
+    Opener::new(b"<|tool_calls_begin|>", probe_ascii).also(&[ids::DEEPSEEK_V3_1]);
+
 /// Parses one call body (between the call tokens), deciding V3 or V3.1.
 fn parse_call(body: &[u8], off: usize, cut: bool, opts: &RepairOptions) -> CallOutcome {
-    let Some(sep) = scan::find(body, 0, SEP) else {
+    parse_call_with(body, SEP, off, cut, opts)
+}
+
+/// [`parse_call`] with the separator token spelled `sep`.
+fn parse_call_with(
+    body: &[u8],
+    sep_tok: &[u8],
+    off: usize,
+    cut: bool,
+    opts: &RepairOptions,
+) -> CallOutcome {
+    let Some(sep) = scan::find(body, 0, sep_tok) else {
         if cut {
             return Err(section::truncated(ids::DEEPSEEK_V3, off + body.len()));
         }
@@ -140,7 +232,7 @@ fn parse_call(body: &[u8], off: usize, cut: bool, opts: &RepairOptions) -> CallO
         ));
     };
     let before = scan::trim(&body[..sep]);
-    let after_at = sep + SEP.len();
+    let after_at = sep + sep_tok.len();
     let after = &body[after_at..];
     let lead = scan::skip_space(after, 0);
     let bare_json = matches!(after.get(lead), Some(b'{') | Some(b'"'));
@@ -287,6 +379,22 @@ mod tests {
                 "{block}"
             );
         }
+    }
+
+    #[test]
+    fn respelled_tokens() {
+        let c = parse_call_with(
+            b"function<|tool_sep|>get\n```json\n{\"a\": 1}\n```",
+            ASCII.sep,
+            0,
+            false,
+            &Default::default(),
+        )
+        .expect("call");
+        assert_eq!(c.name, "get");
+        assert_eq!(c.arguments.into_value(), json!({"a": 1}));
+        let block = "<|tool▁calls▁begin|><|tool▁call▁begin|>f<|tool▁sep|>{}<|tool▁call▁end|><|tool▁calls▁end|>";
+        assert_eq!(section::split_calls(block.as_bytes(), NFKC.tokens).len(), 1);
     }
 
     #[test]

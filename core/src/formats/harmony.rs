@@ -30,17 +30,31 @@
 //! missing at end of input (a complete JSON body is still a call); JSON bodies
 //! that only lack closing brackets at end of input. Stray `<|message|>` and
 //! `<|constrain|>` tokens are markup.
+//!
+//! A recipient written with blanks (`to=functions.get weather json`) names
+//! `get_weather`: a tool name holds no blank, so the name-like words before
+//! the content type are joined with `_` (a `damaged_key` repair).
+//!
+//! Output whose special tokens a server stripped (`skip_special_tokens`)
+//! is read conservatively: `commentary to=functions.NAME` (or glued after
+//! `assistant`) is a call only when a JSON object follows the header's
+//! remains (`<|constrain|>`, `json`, `<|message|>`, a `json` glued to the
+//! name); `analysis` at the start of the output is reasoning only when a
+//! glued `assistantfinal` / `assistantcommentary` / `assistantanalysis`
+//! follows; `assistantfinal` is markup. Once seen, those glued role words
+//! are looked for inside lines too (byte `a` is armed).
 
 use super::shared::{end, section};
 use super::Model;
 use super::{ids, Blocks};
 use super::{
-    Action, BlockEnd, BlockResult, Close, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
+    Action, BlockEnd, BlockResult, Close, Format, Opener, ParseCx, Place, Probe, ProbeCx, Scanner,
 };
 use crate::call::{clean_name, strip_one_newline, ParsedCall};
 use crate::render::{results, tools, CallSpec, Prompt, Source};
 use crate::scan;
 use crate::scan::balance::{End, JsonEnd};
+use crate::scan::Prefix;
 use section::Hit;
 use serde_json::{Map, Value};
 
@@ -61,7 +75,19 @@ pub const FORMAT: Format = Format::new(
     "JSON arguments in a message whose header has a recipient; analysis channel is reasoning",
 )
 .models(&[Model::new("gpt-oss", "<|start|>assistant")])
-.openers(&[OPENER_START, OPENER_CHANNEL, OPENER_STRAY])
+.openers(&[
+    OPENER_START,
+    OPENER_CHANNEL,
+    OPENER_STRAY,
+    OPENER_STRIPPED_CALL,
+    OPENER_STRIPPED_ROLE_CALL,
+    OPENER_STRIPPED_ROLE_CALL_ARMED,
+    OPENER_STRIPPED_ANALYSIS,
+    OPENER_STRIPPED_ROLE_ANALYSIS,
+    OPENER_STRIPPED_ROLE_ANALYSIS_ARMED,
+    OPENER_STRIPPED_FINAL,
+    OPENER_STRIPPED_FINAL_ARMED,
+])
 .render(
     Prompt::new("OpenAI gpt-oss", write_calls)
         .tools(tools::harmony, Source::Approximate)
@@ -126,7 +152,23 @@ const NOT_TOOLS: &[&str] = &["user", "assistant", "all", "system", "developer"];
 struct Header {
     recipient: Option<String>,
     channel: Option<String>,
+    /// Name-like words after the recipient that are neither a content
+    /// type nor a channel (`to=functions.get weather json`: `weather`).
+    extra: Vec<String>,
+    /// The recipient is followed by nothing but the body (no blank, no
+    /// constraint, no content type).
+    bare: bool,
 }
+
+/// Header words that are not part of a recipient.
+const HEADER_WORDS: &[&str] = &[
+    "json",
+    "code",
+    "analysis",
+    "commentary",
+    "final",
+    "assistant",
+];
 
 /// Reads the recipient and channel out of a header's bytes.
 fn read_header(h: &[u8]) -> Header {
@@ -148,6 +190,19 @@ fn read_header(h: &[u8]) -> Header {
         let w = &rest[..word_end(rest)];
         if !w.is_empty() {
             out.recipient = Some(w.to_string());
+            let tail = &rest[w.len()..];
+            out.bare = tail.trim_end().is_empty();
+            let tail = &tail[..tail.find('<').unwrap_or(tail.len())];
+            out.extra = tail
+                .split_whitespace()
+                .take_while(|x| {
+                    !HEADER_WORDS.contains(x)
+                        && !x.starts_with("to=")
+                        && x.bytes()
+                            .all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-')
+                })
+                .map(str::to_string)
+                .collect();
             break;
         }
     }
@@ -300,6 +355,211 @@ fn probe_stray(input: &[u8], cx: &ProbeCx) -> Probe {
 /// Stray `<|message|>` / `<|constrain|>` tokens are markup.
 pub const OPENER_STRAY: Opener = Opener::new(b"<|", probe_stray);
 
+/// The name a call's header gives, and whether it was mended. A tool
+/// name holds no blank, so the words of a recipient written with blanks
+/// (`to=functions.get weather json`) are joined with `_` (`get_weather`);
+/// a `json` glued to the name when the special tokens were stripped
+/// (`to=functions.shelljson{`) is the content type, not part of it.
+fn call_name(h: &Header, recipient: &str, stripped: bool) -> (String, bool) {
+    let name = clean_name(recipient);
+    let functions = recipient.starts_with("functions.");
+    if functions && !h.extra.is_empty() && h.extra.len() <= 4 {
+        return (format!("{name}_{}", h.extra.join("_")), true);
+    }
+    if functions && stripped && h.bare {
+        if let Some(n) = name.strip_suffix("json") {
+            if n.ends_with(|c: char| c.is_ascii_alphanumeric()) {
+                return (n.to_string(), true);
+            }
+        }
+    }
+    (name, false)
+}
+
+/// What follows a stripped call header (see [`probe_stripped_call`]).
+enum Stripped {
+    /// The JSON body starts here.
+    Body(usize),
+    /// Not a call.
+    No,
+    /// The data ends before it can tell.
+    More,
+}
+
+/// gpt-oss output whose special tokens were skipped in decoding
+/// (`commentary to=functions.get_weather json{"city": "Paris"}`): after
+/// `to=functions.`, a name, then blanks, an optional `<|constrain|>`, an
+/// optional `json` (or glued to the name), an optional `<|message|>`, and a
+/// JSON object. Where that object starts.
+fn stripped_body(b: &[u8], eof: bool) -> Stripped {
+    let more = if eof { Stripped::No } else { Stripped::More };
+    let Some(t) = scan::find(b, 0, b"to=functions.") else {
+        return Stripped::No;
+    };
+    let mut i = t + b"to=functions.".len();
+    let name = i;
+    while i < b.len() && (b[i].is_ascii_alphanumeric() || matches!(b[i], b'_' | b'-' | b'.')) {
+        i += 1;
+    }
+    if i == b.len() {
+        return more;
+    }
+    if i == name {
+        return Stripped::No;
+    }
+    // blanks, then the optional constraint, content type and message tokens
+    for lit in [&b"<|constrain|>"[..], b"json", MESSAGE] {
+        i = scan::skip_blank(b, i);
+        match scan::prefix(&b[i..], lit) {
+            Prefix::Full => i += lit.len(),
+            Prefix::Partial if !eof => return Stripped::More,
+            _ => {}
+        }
+    }
+    i = scan::skip_space(b, i);
+    match b.get(i) {
+        Some(b'{') => Stripped::Body(i),
+        Some(_) => Stripped::No,
+        None => more,
+    }
+}
+
+/// The byte armed once stripped output is seen: from then on the glued
+/// role words (`assistantcommentary`, `assistantanalysis`,
+/// `assistantfinal`) are looked for inside lines too, where they follow
+/// the text or call before them without a break.
+const ARM: u8 = b'a';
+
+/// `action` once [`ARM`] is armed; before, an empty markup that arms it
+/// (the engine then probes the same place again).
+fn armed(cx: &ProbeCx, action: Action) -> Probe {
+    if cx.armed == Some(ARM) {
+        Probe::Match(action)
+    } else {
+        Probe::Match(Action::Arm { len: 0, byte: ARM })
+    }
+}
+
+/// A call message whose special tokens were stripped.
+fn probe_stripped_call(input: &[u8], cx: &ProbeCx) -> Probe {
+    let head = &input[..input.len().min(MAX_HEADER)];
+    match stripped_body(head, cx.eof || input.len() >= MAX_HEADER) {
+        Stripped::Body(b) if cx.armed == Some(ARM) => block(b),
+        Stripped::Body(_) => armed(cx, Action::Markup { len: 0 }),
+        Stripped::More => Probe::NeedMore,
+        Stripped::No => Probe::NotMarker,
+    }
+}
+
+/// `commentary to=functions.NAME json{…}` at the start of a line: a call
+/// whose special tokens were stripped.
+pub const OPENER_STRIPPED_CALL: Opener =
+    Opener::new(b"commentary to=functions.", probe_stripped_call).line_start();
+
+/// The same after the role it follows, at the start of a line.
+pub const OPENER_STRIPPED_ROLE_CALL: Opener =
+    Opener::new(b"assistantcommentary to=functions.", probe_stripped_call).line_start();
+
+/// The same inside a line (`…}assistantcommentary to=functions.`), once
+/// stripped output was seen.
+pub const OPENER_STRIPPED_ROLE_CALL_ARMED: Opener =
+    Opener::new(b"assistantcommentary to=functions.", probe_stripped_call).place(Place::Armed(ARM));
+
+/// What ends analysis text whose special tokens were stripped: the next
+/// message's role glued to its channel, or a token that survived.
+const STRIPPED_ANALYSIS_CLOSE: &[Close] = &[
+    Close {
+        lit: b"assistantfinal",
+        consume: true,
+    },
+    Close {
+        lit: b"assistantcommentary",
+        consume: false,
+    },
+    Close {
+        lit: b"assistantanalysis",
+        consume: false,
+    },
+    Close {
+        lit: b"<|end|>",
+        consume: true,
+    },
+    Close {
+        lit: START,
+        consume: false,
+    },
+];
+
+/// How far a stripped `analysis` at the start of the output is looked
+/// past for the glued role that ends it.
+const STRIPPED_REACH: usize = 64 * 1024;
+
+/// `analysis` at the very start of the output, when the special tokens
+/// were stripped: reasoning only when a glued `assistantfinal`,
+/// `assistantcommentary` or `assistantanalysis` follows (prose that
+/// begins with the word is text).
+fn probe_stripped_analysis(input: &[u8], cx: &ProbeCx) -> Probe {
+    if !cx.doc_start {
+        return Probe::NotMarker;
+    }
+    let reach = &input[..input.len().min(STRIPPED_REACH)];
+    let found = [
+        &b"assistantfinal"[..],
+        b"assistantcommentary",
+        b"assistantanalysis",
+    ]
+    .iter()
+    .any(|m| scan::find(reach, 8, m).is_some());
+    if found {
+        armed(
+            cx,
+            Action::Reasoning {
+                open_len: 8,
+                close: STRIPPED_ANALYSIS_CLOSE,
+            },
+        )
+    } else if !cx.eof && input.len() < STRIPPED_REACH {
+        Probe::NeedMore
+    } else {
+        Probe::NotMarker
+    }
+}
+
+/// `analysis…` at the start of output with its special tokens stripped.
+pub const OPENER_STRIPPED_ANALYSIS: Opener =
+    Opener::new(b"analysis", probe_stripped_analysis).line_start();
+
+fn probe_role_analysis(_: &[u8], cx: &ProbeCx) -> Probe {
+    armed(
+        cx,
+        Action::Reasoning {
+            open_len: 17,
+            close: STRIPPED_ANALYSIS_CLOSE,
+        },
+    )
+}
+
+/// `assistantanalysis…` at the start of a line: more stripped reasoning.
+pub const OPENER_STRIPPED_ROLE_ANALYSIS: Opener =
+    Opener::new(b"assistantanalysis", probe_role_analysis).line_start();
+
+/// The same inside a line, once stripped output was seen.
+pub const OPENER_STRIPPED_ROLE_ANALYSIS_ARMED: Opener =
+    Opener::new(b"assistantanalysis", probe_role_analysis).place(Place::Armed(ARM));
+
+fn probe_role_final(_: &[u8], cx: &ProbeCx) -> Probe {
+    armed(cx, Action::Markup { len: 14 })
+}
+
+/// `assistantfinal` at the start of a line: the stripped header of the
+/// answer, markup.
+pub const OPENER_STRIPPED_FINAL: Opener =
+    Opener::new(b"assistantfinal", probe_role_final).line_start();
+
+/// The same inside a line, once stripped output was seen.
+pub const OPENER_STRIPPED_FINAL_ARMED: Opener =
+    Opener::new(b"assistantfinal", probe_role_final).place(Place::Armed(ARM));
+
 /// The harmony call block: a header with a recipient, then the body.
 pub static HARMONY: Blocks = Blocks::new(ids::HARMONY, parse_harmony);
 
@@ -442,16 +702,21 @@ fn raw_end(block: &[u8], from: &mut usize, eof: bool) -> BlockEnd {
 }
 
 fn parse_harmony(block: &[u8], cx: &ParseCx) -> BlockResult {
-    let Some(m) = scan::find(block, 0, MESSAGE) else {
-        return BlockResult::truncated(ids::HARMONY, block.len());
+    let (m, body_start) = match scan::find(block, 0, MESSAGE) {
+        Some(m) => (m, m + MESSAGE.len()),
+        // special tokens stripped: the header runs to the JSON body
+        None => match stripped_body(block, true) {
+            Stripped::Body(b) => (b, b),
+            _ => return BlockResult::truncated(ids::HARMONY, block.len()),
+        },
     };
+    let stripped = m == body_start;
     let h = read_header(&block[..m]);
-    let recipient = h.recipient.unwrap_or_default();
-    let name = clean_name(&recipient);
+    let recipient = h.recipient.clone().unwrap_or_default();
+    let (name, damaged) = call_name(&h, &recipient, stripped);
     if name.is_empty() {
         return BlockResult::error("TLP-001", "harmony call has no recipient", 0);
     }
-    let body_start = m + MESSAGE.len();
     let mut body_end = block.len();
     for t in ENDS {
         if block[body_start..].ends_with(t) {
@@ -482,15 +747,26 @@ fn parse_harmony(block: &[u8], cx: &ParseCx) -> BlockResult {
         )
     };
     match result {
-        Ok((arguments, repairs)) => BlockResult {
-            empty_list: false,
-            calls: vec![ParsedCall {
-                repairs,
-                end: block.len(),
-                ..ParsedCall::new(name, arguments, ids::HARMONY)
-            }],
-            errors: Vec::new(),
-        },
+        Ok((arguments, mut repairs)) => {
+            if damaged {
+                repairs.insert(
+                    0,
+                    crate::repair::Repair {
+                        kind: crate::repair::RepairKind::DamagedKey,
+                        offset: 0,
+                    },
+                );
+            }
+            BlockResult {
+                empty_list: false,
+                calls: vec![ParsedCall {
+                    repairs,
+                    end: block.len(),
+                    ..ParsedCall::new(name, arguments, ids::HARMONY)
+                }],
+                errors: Vec::new(),
+            }
+        }
         Err(e) => BlockResult {
             empty_list: false,
             calls: Vec::new(),
@@ -516,10 +792,66 @@ mod tests {
             h,
             Header {
                 recipient: None,
-                channel: Some("final".into())
+                channel: Some("final".into()),
+                extra: Vec::new(),
+                bare: false,
             }
         );
         let h = read_header(b"<|channel|>commentary veto=x");
         assert_eq!(h.recipient, None);
+        let h = read_header(b"<|channel|>commentary to=functions.get weather <|constrain|>json");
+        assert_eq!(h.recipient.as_deref(), Some("functions.get"));
+        assert_eq!(h.extra, vec!["weather".to_string()]);
+        let h = read_header(b"commentary to=functions.get_weather json");
+        assert!(h.extra.is_empty() && !h.bare);
+    }
+
+    #[test]
+    fn names() {
+        let n = |h: &[u8], stripped| {
+            let h = read_header(h);
+            let r = h.recipient.clone().unwrap_or_default();
+            call_name(&h, &r, stripped)
+        };
+        assert_eq!(
+            n(b"commentary to=functions.get weather json", false),
+            ("get_weather".to_string(), true)
+        );
+        assert_eq!(
+            n(b"commentary to=functions.shelljson", true),
+            ("shell".to_string(), true)
+        );
+        assert_eq!(
+            n(b"commentary to=functions.to_json", true),
+            ("to_json".to_string(), false)
+        );
+        assert_eq!(
+            n(b"commentary to=functions.shelljson", false),
+            ("shelljson".to_string(), false)
+        );
+        assert_eq!(
+            n(b"commentary to=browser.search x", false),
+            ("browser.search".to_string(), false)
+        );
+    }
+
+    #[test]
+    fn stripped_bodies() {
+        assert!(matches!(
+            stripped_body(b"commentary to=functions.f json{\"a\":1}", true),
+            Stripped::Body(30)
+        ));
+        assert!(matches!(
+            stripped_body(b"commentary to=functions.f <|constrain|>json{", true),
+            Stripped::Body(_)
+        ));
+        assert!(matches!(
+            stripped_body(b"commentary to=functions.f is the call", true),
+            Stripped::No
+        ));
+        assert!(matches!(
+            stripped_body(b"commentary to=functions.f js", false),
+            Stripped::More
+        ));
     }
 }

@@ -17,6 +17,13 @@
 //! they parse, other values typed like every XML-style format; a tools
 //! schema retypes them (a string parameter gets JSON text back as written,
 //! one that admits null takes `null` as null).
+//!
+//! Inside `<tool_call>`, a first `<parameter=NAME>` followed by another
+//! parameter tag or `</function>` (no value of its own) names the function:
+//! Qwen3.x sometimes writes the call's name in a parameter tag
+//! (`<tool_call>\n<parameter=bash>\n<parameter=command>\nls\n</parameter>\n</function>`),
+//! read as `bash` with a `damaged_key` repair. Without `<tool_call>` around
+//! it the shape is text.
 
 use super::shared::end;
 use super::shared::section::{match_any, Hit};
@@ -24,8 +31,8 @@ use super::shared::tag::{
     block, function_tag_end, tag_then_body, tool_call_len, tool_call_openers,
 };
 use super::shared::xml::{
-    key_end, next_tag, parse_function, read_name, value_end, Tag, ValueEnd, FN_CLOSE, PARAM_CLOSE,
-    PARAM_TAG_REACH, TC_CLOSE,
+    key_end, next_param, next_tag, param_as_function, parse_function, read_name, value_end,
+    NameTag, Tag, ValueEnd, FN_CLOSE, PARAM_CLOSE, PARAM_TAG_REACH, TC_CLOSE,
 };
 use super::Model;
 use super::{ids, FormatId, Values};
@@ -99,7 +106,14 @@ impl BlockFormat for QwenXml {
     }
 
     fn early_name(&self, head: &[u8]) -> Option<String> {
-        let f = scan::find(head, 0, b"<function")?;
+        let Some(f) = scan::find(head, 0, b"<function") else {
+            // `<parameter=NAME>` where `<function=NAME>` belongs
+            let p = next_param(head, 0)?;
+            return match param_as_function(head, p, false) {
+                NameTag::Found { key, .. } => Some(read_name(&head[key.0..key.1])),
+                _ => None,
+            };
+        };
         let (end, _) = super::shared::xml::function_name_end(head, f)?;
         let name = read_name(head.get(f + 9..end)?);
         (!name.is_empty()).then_some(name)
@@ -226,9 +240,27 @@ fn probe_tagged(input: &[u8], cx: &ProbeCx) -> Probe {
         Err(p) => return p,
     };
     match match_any(&input[s..], &[b"<function=", b"<function "]) {
-        Hit::Full(_) => block(&QWEN_XML, FunctionEnd::new(s)),
-        Hit::Partial if !cx.eof => Probe::NeedMore,
-        _ => Probe::NotMarker,
+        Hit::Full(_) => return block(&QWEN_XML, FunctionEnd::new(s)),
+        Hit::Partial if !cx.eof => return Probe::NeedMore,
+        _ => {}
+    }
+    // `<parameter=NAME>` where `<function=NAME>` belongs
+    if !input[s..].starts_with(b"<parameter") {
+        return match scan::prefix(&input[s..], b"<parameter") {
+            scan::Prefix::Partial if !cx.eof => Probe::NeedMore,
+            _ => Probe::NotMarker,
+        };
+    }
+    match param_as_function(input, s, cx.eof) {
+        NameTag::Found { body, .. } => block(
+            &QWEN_XML,
+            FunctionEnd {
+                start: s,
+                phase: FnPhase::Body { from: body },
+            },
+        ),
+        NameTag::More => Probe::NeedMore,
+        NameTag::No => Probe::NotMarker,
     }
 }
 

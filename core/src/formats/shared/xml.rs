@@ -19,21 +19,38 @@ pub const PARAM_CLOSE: &[u8] = b"</parameter>";
 
 /// Parses the first `<function=NAME>` … in `block` (shared with `seed-oss`).
 pub fn parse_function(block: &[u8], format: FormatId, cx: &ParseCx) -> BlockResult {
-    let Some(fpos) = scan::find(block, 0, b"<function") else {
-        return BlockResult::error("TLP-001", "no <function=NAME> in the call", 0);
+    let fn_at = scan::find(block, 0, b"<function");
+    let mut repairs = Vec::new();
+    // `<parameter=NAME>` where `<function=NAME>` belongs, before any `<function`
+    let misnamed = next_param(block, 0)
+        .filter(|&p| fn_at.is_none_or(|f| p < f))
+        .and_then(|p| match param_as_function(block, p, true) {
+            NameTag::Found { key, body } => Some((p, key, body)),
+            _ => None,
+        });
+    let (name, body) = if let Some((p, key, body)) = misnamed {
+        repairs.push(crate::repair::Repair {
+            kind: crate::repair::RepairKind::DamagedKey,
+            offset: p,
+        });
+        (read_name(&block[key.0..key.1]), body)
+    } else {
+        let Some(fpos) = fn_at else {
+            return BlockResult::error("TLP-001", "no <function=NAME> in the call", 0);
+        };
+        let Some((name_end, body)) = function_name_end(block, fpos) else {
+            return BlockResult::truncated(format, block.len());
+        };
+        let name = read_name(&block[fpos + 9..name_end]);
+        if name.is_empty() {
+            return BlockResult::error("TLP-001", "function name missing", fpos);
+        }
+        (name, body)
     };
-    let Some((name_end, body)) = function_name_end(block, fpos) else {
-        return BlockResult::truncated(format, block.len());
-    };
-    let name = read_name(&block[fpos + 9..name_end]);
-    if name.is_empty() {
-        return BlockResult::error("TLP-001", "function name missing", fpos);
-    }
     let mut stray = None;
     let mut unclosed = None;
     let (mut args, complete, end) =
         parse_parameters_noting(&block[body..], &mut stray, &mut unclosed);
-    let mut repairs = Vec::new();
     // a value whose `</parameter>` is missing or misspelt
     if let Some(at) = unclosed {
         repairs.push(crate::repair::Repair {
@@ -141,6 +158,79 @@ pub fn function_name_end(block: &[u8], fpos: usize) -> Option<(usize, usize)> {
     Some((k, if block[k] == b'>' { k + 1 } else { k }))
 }
 
+/// What a parameter tag at the start of a call is (see [`param_as_function`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NameTag {
+    /// The tag names the function: its key spans `key`, the body starts at
+    /// `body`.
+    Found {
+        /// Where the key starts and ends.
+        key: (usize, usize),
+        /// Where the function's body starts (after the tag's `>`).
+        body: usize,
+    },
+    /// Not a function name.
+    No,
+    /// The data ends before it can tell.
+    More,
+}
+
+/// A call's name written in a parameter tag where `<function=NAME>`
+/// belongs (`<tool_call>\n<parameter=bash>\n<parameter=command>…</function>`,
+/// as Qwen3.x sometimes writes it): the tag at `at` holds a name-like key
+/// closed by `>` and is followed, after blanks, by another parameter tag or
+/// `</function>`, never by a value. A parameter with a value is a parameter.
+pub fn param_as_function(b: &[u8], at: usize, eof: bool) -> NameTag {
+    let more = if eof { NameTag::No } else { NameTag::More };
+    let Some(ks) = param_key_start(b, at) else {
+        return if b.len() < at + PARAM_TAG_REACH {
+            more
+        } else {
+            NameTag::No
+        };
+    };
+    let Some(ke) = key_end(b, at) else {
+        return if b.len() - ks < 128 {
+            more
+        } else {
+            NameTag::No
+        };
+    };
+    if b[ke] != b'>' {
+        return NameTag::No;
+    }
+    let name = read_name(&b[ks..ke]);
+    let name_like = !name.is_empty()
+        && name
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.' | b':'));
+    if !name_like {
+        return NameTag::No;
+    }
+    let rest = &b[scan::skip_space(b, ke + 1)..];
+    let mut partial = false;
+    match scan::prefix(rest, b"<parameter") {
+        Prefix::Full if param_key_start(rest, 0).is_some() => {
+            return NameTag::Found {
+                key: (ks, ke),
+                body: ke + 1,
+            }
+        }
+        Prefix::Full => partial = rest.len() < PARAM_TAG_REACH,
+        Prefix::Partial => partial = true,
+        Prefix::No => {}
+    }
+    match scan::prefix(rest, FN_CLOSE) {
+        Prefix::Full => NameTag::Found {
+            key: (ks, ke),
+            body: ke + 1,
+        },
+        Prefix::Partial => more,
+        Prefix::No if partial => more,
+        Prefix::No => NameTag::No,
+    }
+}
+
 /// `=NAME`, `="NAME"`, ` name="NAME"`: the name with quotes and spaces removed.
 pub fn read_name(raw: &[u8]) -> String {
     let s = crate::scan::lossy(raw);
@@ -185,7 +275,7 @@ pub fn next_tag(b: &[u8], from: usize) -> Option<Tag> {
 pub const PARAM_TAG_REACH: usize = 28;
 
 /// The first parameter tag at or after `from`.
-fn next_param(b: &[u8], mut from: usize) -> Option<usize> {
+pub fn next_param(b: &[u8], mut from: usize) -> Option<usize> {
     while let Some(k) = scan::find(b, from, b"<parameter") {
         if param_key_start(b, k).is_some() {
             return Some(k);
