@@ -361,6 +361,10 @@ pub struct Call {
     index: usize,
     /// Drafted inside reasoning (reported with `reasoning_calls=True`).
     in_reasoning: bool,
+    /// In a transcript: the 0-based turn the call lies in; else None.
+    turn: Option<u32>,
+    /// In a transcript: the turn's role (`assistant`, …); else None.
+    role: Option<&'static str>,
     /// With `tools=`: the validation fields `parse --tools` adds
     /// (`tool_name`, `risk`, `requires_approval`, `summary`, `valid`,
     /// `errors`); else None.
@@ -400,6 +404,8 @@ fn call_to_py(py: Python<'_>, call: ToolCall) -> PyResult<Call> {
         raw: call.raw,
         index: call.index,
         in_reasoning: call.in_reasoning,
+        turn: call.turn.map(|t| t.index),
+        role: call.turn.map(|t| t.role),
         validation,
         arguments_json,
     })
@@ -424,6 +430,10 @@ pub struct ErrorRecord {
     column: u64,
     /// What probably caused it, when recognisable.
     hint: Option<String>,
+    /// In a transcript: the 0-based turn the candidate lies in; else None.
+    turn: Option<u32>,
+    /// In a transcript: the turn's role; else None.
+    role: Option<&'static str>,
 }
 
 #[pymethods]
@@ -446,6 +456,8 @@ fn error_to_py(e: CoreError) -> ErrorRecord {
         line: e.line,
         column: e.column,
         hint: e.hint,
+        turn: e.turn.map(|t| t.index),
+        role: e.turn.map(|t| t.role),
     }
 }
 
@@ -636,7 +648,7 @@ impl Sink for Buffer {
     }
 
     fn event(&mut self, ev: CoreEvent<'_>) {
-        self.events.push(match ev {
+        let owned = match ev {
             CoreEvent::Text { span, bytes } => Owned::Text(span, bytes.to_vec()),
             CoreEvent::Reasoning { span, content } => Owned::Reasoning(span, content.to_vec()),
             CoreEvent::Markup { span, bytes } => Owned::Markup(span, bytes.to_vec()),
@@ -645,7 +657,10 @@ impl Sink for Buffer {
             }
             CoreEvent::ToolCall(c) => Owned::Call(Box::new(c)),
             CoreEvent::Error(e) => Owned::Error(e),
-        });
+            // calls and errors carry their turn
+            CoreEvent::Turn(_) => return,
+        };
+        self.events.push(owned);
     }
 }
 

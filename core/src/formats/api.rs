@@ -185,6 +185,52 @@ impl std::fmt::Debug for Format {
     }
 }
 
+/// A marker that opens a turn of a conversation (a role's header), and how
+/// its role is read: see [`super::turns`].
+#[derive(Clone, Copy, Debug)]
+pub struct TurnMarker {
+    /// The literal.
+    pub open: &'static [u8],
+    /// For a header that names its role: what ends the role word after
+    /// the literal (empty for a marker of one role).
+    pub then: &'static [u8],
+    /// The role a marker of one role opens (empty for a naming header).
+    pub role: &'static str,
+    /// The turns opener reads the header (other roles' turns become
+    /// verbatim text, the assistant's header markup); `false` when the
+    /// format's own opener reads it and only its turn is noted.
+    pub read: bool,
+}
+
+impl TurnMarker {
+    /// A header that names its role: `open`, the role word, then `then`
+    /// (`<|im_start|>` … `\n`).
+    pub const fn named(open: &'static [u8], then: &'static [u8]) -> TurnMarker {
+        TurnMarker {
+            open,
+            then,
+            role: "",
+            read: true,
+        }
+    }
+
+    /// A literal that opens a turn of `role` (`<｜User｜>`, `[INST]`).
+    pub const fn fixed(open: &'static [u8], role: &'static str) -> TurnMarker {
+        TurnMarker {
+            open,
+            then: b"",
+            role,
+            read: true,
+        }
+    }
+
+    /// Read by the format's own opener: the engine only notes the turn.
+    pub const fn noted(mut self) -> TurnMarker {
+        self.read = false;
+        self
+    }
+}
+
 /// How a harmony-style header goes on as another format's message:
 /// given the input, the header's recipient, whether it names a channel and
 /// where the message body starts (right after `<|message|>`), the probe's

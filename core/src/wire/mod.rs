@@ -1425,6 +1425,7 @@ impl Core {
             raw,
             repairs,
             in_reasoning: false,
+            turn: None,
             extra,
         }));
     }
@@ -1460,6 +1461,7 @@ impl Core {
             line,
             column: 1,
             hint,
+            turn: None,
         }));
     }
 }
