@@ -90,6 +90,10 @@ pub struct Format {
     /// Its calls carry no marker (a bare JSON value): a `{` in the middle
     /// of a line of prose is inline JSON, not a call to run.
     pub unmarked: bool,
+    /// The turn headers of its family's chat template (ChatML's
+    /// `<|im_start|>ROLE`, Mistral's `[INST]`): read by
+    /// [`super::turns`] whatever `--format` says.
+    pub turns: &'static [TurnMarker],
     /// The prompt side: tools block, results and calls as the family writes
     /// them (`toolcall render`); `None` when there is none.
     pub render: Option<crate::render::Prompt>,
@@ -118,6 +122,7 @@ impl Format {
             values: Values::Json,
             harmony_header: None,
             unmarked: false,
+            turns: &[],
             render: None,
         }
     }
@@ -167,6 +172,12 @@ impl Format {
     /// Its calls carry no marker.
     pub const fn unmarked(mut self) -> Format {
         self.unmarked = true;
+        self
+    }
+
+    /// Its family's turn headers.
+    pub const fn turns(mut self, turns: &'static [TurnMarker]) -> Format {
+        self.turns = turns;
         self
     }
 

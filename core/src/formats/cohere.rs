@@ -38,6 +38,11 @@ pub const FORMAT: Format = Format::new(
     ],
     "JSON array of {\"tool_call_id\", \"tool_name\", \"parameters\"}",
 )
+.turns(&[
+    super::TurnMarker::fixed(b"<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>", "system"),
+    super::TurnMarker::fixed(b"<|START_OF_TURN_TOKEN|><|USER_TOKEN|>", "user"),
+    super::TurnMarker::fixed(b"<|CHATBOT_TOKEN|>", "assistant").noted(),
+])
 .models(&[
     Model {
         name: "command-r",

@@ -48,6 +48,12 @@ pub const FORMAT: Format = Format::new(
     ],
     "function<｜tool▁sep｜>NAME, then a ```json fence holding the arguments",
 )
+.turns(&[
+    super::TurnMarker::fixed("<｜User｜>".as_bytes(), "user"),
+    super::TurnMarker::fixed("<｜Assistant｜>".as_bytes(), "assistant").noted(),
+    super::TurnMarker::fixed("<｜tool▁outputs▁begin｜>".as_bytes(), "tool"),
+    super::TurnMarker::fixed("<｜tool▁outputs▁end｜>".as_bytes(), "assistant").noted(),
+])
 .models(&[
     Model {
         name: "deepseek-r1",

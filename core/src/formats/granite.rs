@@ -37,6 +37,10 @@ pub const FORMAT: Format = Format::new(
     ],
     "JSON array of {\"name\", \"arguments\"} (20b: one object per <function_call>)",
 )
+.turns(&[super::TurnMarker::named(
+    b"<|start_of_role|>",
+    b"<|end_of_role|>",
+)])
 .models(&[Model {
     name: "granite-3",
     prompt: "<|start_of_role|>assistant<|end_of_role|>",

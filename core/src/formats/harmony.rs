@@ -60,6 +60,7 @@ pub const FORMAT: Format = Format::new(
     ],
     "JSON arguments in a message whose header has a recipient; analysis channel is reasoning",
 )
+.turns(&[super::TurnMarker::named(b"<|start|>", b"<|").noted()])
 .models(&[Model {
     name: "gpt-oss",
     prompt: "<|start|>assistant",

@@ -25,6 +25,7 @@ pub const FORMAT: Format = Format::new(
     &["<tool_call>", "</tool_call>"],
     "JSON object {\"name\", \"arguments\"} (or an array of them)",
 )
+.turns(&[super::TurnMarker::named(b"<|im_start|>", b"\n")])
 .models(&[
     Model {
         name: "qwen3",

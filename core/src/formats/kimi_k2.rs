@@ -47,6 +47,11 @@ pub const FORMAT: Format = Format::new(
     ],
     "id functions.NAME:INDEX, then the JSON arguments",
 )
+.turns(&[
+    super::TurnMarker::fixed(b"<|im_system|>", "system"),
+    super::TurnMarker::fixed(b"<|im_user|>", "user"),
+    super::TurnMarker::fixed(b"<|im_assistant|>", "assistant"),
+])
 .models(&[
     Model {
         name: "kimi-k2",

@@ -23,6 +23,7 @@ pub const FORMAT: Format = Format::new(
     &["<tool_calls>", "</tool_calls>"],
     "one JSON object {\"name\", \"arguments\"} per line",
 )
+.turns(&[super::TurnMarker::named(b"<beginning_of_sentence>", b"\n")])
 .openers(&[OPENER])
 .admitted_under(&[ids::JAMBA])
 .render(crate::render::Prompt {

@@ -51,6 +51,7 @@ pub const FORMAT: Format = Format::new(ids::MISTRAL, "Mistral 7B v0.3, Mixtral 8
             prompt: "",
         },
     ])
+    .turns(&[super::TurnMarker::fixed(b"[INST]", "user"), super::TurnMarker::fixed(b"[AVAILABLE_TOOLS]", "system"), super::TurnMarker::fixed(b"[TOOL_RESULTS]", "tool"), super::TurnMarker::fixed(b"[SYSTEM_PROMPT]", "system"), super::TurnMarker::fixed(b"[/INST]", "assistant"), super::TurnMarker::fixed(b"[/TOOL_RESULTS]", "assistant")])
     .openers(&[OPENER])
     .admitted_under(&[ids::XLAM])
     .render(crate::render::Prompt {

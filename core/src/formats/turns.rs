@@ -10,7 +10,7 @@
 //! `<|start_header_id|>system<|end_header_id|>`, Gemma `<start_of_turn>user`,
 //! Granite, DeepSeek, GLM, Phi, Kimi, Cohere, Mistral `[INST]` …) starts a
 //! verbatim span: its header is markup, its body text, up to the first
-//! turn marker of any family ([`TURN_ENDS`]). A tool-definition prompt
+//! turn marker of any family ([`turn_ends`]). A tool-definition prompt
 //! with no turn markers at all (what `render tools` writes) is recognised
 //! by its template's opening words at the start of the document, or by a
 //! `# Tools` heading followed by a template's sentence, and is text to the
@@ -23,43 +23,63 @@
 use super::{Action, Opener, Probe, ProbeCx, Rank, TurnMarker};
 use crate::scan::{self, Prefix};
 
-/// Markers that end a turn or begin the next one, in every family this
-/// module knows: a span of another role's text ends before the first of
-/// them (the marker itself is read as usual after it).
-pub const TURN_ENDS: &[&[u8]] = &[
+/// Tokens that end a turn, in every family this module knows (the
+/// tokens that begin one are the [`turn_markers`]). They are end tokens,
+/// most of them markup too, not turn headers: the
+/// descriptors list only what opens a turn and names its role.
+const END_TOKENS: &[&[u8]] = &[
     b"<|im_end|>",
-    b"<|im_start|>",
     b"<|eot_id|>",
-    b"<|start_header_id|>",
     b"<end_of_turn>",
-    b"<start_of_turn>",
     b"<|end_of_text|>",
-    b"<|start_of_role|>",
-    "<｜Assistant｜>".as_bytes(),
-    "<｜User｜>".as_bytes(),
     "<｜end▁of▁sentence｜>".as_bytes(),
     "<｜tool▁outputs▁end｜>".as_bytes(),
+    // DeepSeek's assistant header, read by its format's opener
+    "<｜Assistant｜>".as_bytes(),
     b"<|end|>",
-    b"<|assistant|>",
-    b"<|user|>",
-    b"<|system|>",
-    b"<|observation|>",
     b"<|END_OF_TURN_TOKEN|>",
+    // Cohere's turn start, before its role token
     b"<|START_OF_TURN_TOKEN|>",
-    b"<|im_assistant|>",
-    b"<|im_user|>",
-    b"<|im_system|>",
     b"<|end_message|>",
     b"<end_of_sentence>",
-    b"<beginning_of_sentence>",
     b"</s>",
     b"<|endoftext|>",
-    b"[/INST]",
-    b"[INST]",
     b"[/AVAILABLE_TOOLS]",
-    b"[/TOOL_RESULTS]",
     b"[/SYSTEM_PROMPT]",
 ];
+
+/// The turn headers of every format's family ([`super::Format::turns`]),
+/// in registry order, and those of families no format module describes
+/// (none yet: Phi and Zephyr write GLM's `<|system|>`, `<|user|>`,
+/// `<|assistant|>`, listed by `glm4-moe`).
+pub fn turn_markers() -> &'static [TurnMarker] {
+    static ALL: std::sync::OnceLock<Vec<TurnMarker>> = std::sync::OnceLock::new();
+    ALL.get_or_init(|| {
+        super::FORMATS
+            .iter()
+            .flat_map(|f| f.turns.iter().copied())
+            .collect()
+    })
+}
+
+/// Markers that end a turn or begin the next one, in every family: a span
+/// of another role's text ends before the first of them (the marker itself
+/// is read as usual after it). The [`END_TOKENS`] and the literal of
+/// every turn header this module reads: not those another format's opener
+/// reads (harmony's `<|start|>` stands in the call examples of prompts
+/// that are not harmony's, and harmony's opener decides what it starts).
+pub fn turn_ends() -> &'static [&'static [u8]] {
+    static ALL: std::sync::OnceLock<Vec<&'static [u8]>> = std::sync::OnceLock::new();
+    ALL.get_or_init(|| {
+        let mut all: Vec<&'static [u8]> = END_TOKENS.to_vec();
+        for m in turn_markers().iter().filter(|m| m.read) {
+            if !all.contains(&m.open) {
+                all.push(m.open);
+            }
+        }
+        all
+    })
+}
 
 /// Where a tool-definition block of its own ends: its closer, or a turn
 /// marker when the closer was left out.
@@ -105,62 +125,13 @@ pub fn role_of(word: &[u8]) -> Option<&'static str> {
     })
 }
 
-/// The turn headers of every family: what opens a turn and how its role
-/// is read.
-pub static TURN_MARKERS: &[TurnMarker] = &[
-    // ChatML (Qwen, Hermes, …): `<|im_start|>user\n`; the role ends at the
-    // line's end
-    TurnMarker::named(b"<|im_start|>", b"\n"),
-    // Llama 3: `<|start_header_id|>system<|end_header_id|>\n\n`
-    TurnMarker::named(b"<|start_header_id|>", b"<|end_header_id|>"),
-    // MiniMax-Text-01: `<beginning_of_sentence>system tool_setting=tools\n`
-    TurnMarker::named(b"<beginning_of_sentence>", b"\n"),
-    // Gemma: `<start_of_turn>user\n`, `<start_of_turn>model\n`
-    TurnMarker::named(b"<start_of_turn>", b"\n"),
-    // Granite: `<|start_of_role|>system<|end_of_role|>`
-    TurnMarker::named(b"<|start_of_role|>", b"<|end_of_role|>"),
-    // harmony: `<|start|>user<|message|>`, read by harmony's opener
-    TurnMarker::named(b"<|start|>", b"<|").noted(),
-    // DeepSeek: `<｜User｜>` … `<｜Assistant｜>`, and its tool outputs
-    TurnMarker::fixed("<｜User｜>".as_bytes(), "user"),
-    TurnMarker::fixed("<｜Assistant｜>".as_bytes(), "assistant").noted(),
-    TurnMarker::fixed("<｜tool▁outputs▁begin｜>".as_bytes(), "tool"),
-    // the assistant goes on after the tool outputs
-    TurnMarker::fixed("<｜tool▁outputs▁end｜>".as_bytes(), "assistant").noted(),
-    // GLM, Phi, Zephyr: `<|system|>`, `<|user|>`; GLM's tool results
-    TurnMarker::fixed(b"<|system|>", "system"),
-    TurnMarker::fixed(b"<|user|>", "user"),
-    TurnMarker::fixed(b"<|assistant|>", "assistant"),
-    TurnMarker::fixed(b"<|observation|>", "tool"),
-    // Kimi: `<|im_system|>`, `<|im_user|>`, `<|im_assistant|>` … `<|im_end|>`
-    TurnMarker::fixed(b"<|im_system|>", "system"),
-    TurnMarker::fixed(b"<|im_user|>", "user"),
-    TurnMarker::fixed(b"<|im_assistant|>", "assistant"),
-    // Cohere: `<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>`, `<|USER_TOKEN|>`;
-    // the assistant's `<|CHATBOT_TOKEN|>` is an end token's markup
-    TurnMarker::fixed(b"<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>", "system"),
-    TurnMarker::fixed(b"<|START_OF_TURN_TOKEN|><|USER_TOKEN|>", "user"),
-    TurnMarker::fixed(b"<|CHATBOT_TOKEN|>", "assistant").noted(),
-    // Inkling: `<|message_system|>`, `<|message_user|>` … `<|end_message|>`
-    TurnMarker::fixed(b"<|message_system|>", "system"),
-    TurnMarker::fixed(b"<|message_user|>", "user"),
-    // Mistral: the instructions, tools and results, and the closers the
-    // assistant's reply follows
-    TurnMarker::fixed(b"[INST]", "user"),
-    TurnMarker::fixed(b"[AVAILABLE_TOOLS]", "system"),
-    TurnMarker::fixed(b"[TOOL_RESULTS]", "tool"),
-    TurnMarker::fixed(b"[SYSTEM_PROMPT]", "system"),
-    TurnMarker::fixed(b"[/INST]", "assistant"),
-    TurnMarker::fixed(b"[/TOOL_RESULTS]", "assistant"),
-];
-
 /// Tool-definition blocks of their own (Nemotron, LFM2): verbatim text to
 /// their closer, but no turn.
 const TOOL_BLOCKS: &[&[u8]] = &[b"<AVAILABLE_TOOLS>", b"<|tool_list_start|>"];
 
 /// Mistral's closing tags that no reply follows and the tool-definition
 /// closers: markup where they stand (`[/INST]` and `[/TOOL_RESULTS]` open
-/// the assistant's turn: [`TURN_MARKERS`]).
+/// the assistant's turn: [`turn_markers`]).
 const CLOSERS: &[&[u8]] = &[
     b"[/AVAILABLE_TOOLS]",
     b"[/SYSTEM_PROMPT]",
@@ -185,7 +156,7 @@ pub fn turn_at(marker: &[u8]) -> Option<&'static str> {
     if !matches!(marker.first(), Some(b'<' | b'[')) {
         return None;
     }
-    let m = TURN_MARKERS.iter().find(|m| marker.starts_with(m.open))?;
+    let m = turn_markers().iter().find(|m| marker.starts_with(m.open))?;
     if m.then.is_empty() {
         return Some(m.role);
     }
@@ -195,12 +166,12 @@ pub fn turn_at(marker: &[u8]) -> Option<&'static str> {
     role_of(role_word(&rest[..end]))
 }
 
-/// Matches a turn header of [`TURN_MARKERS`] (one this opener reads) or a
+/// Matches a turn header of [`turn_markers`] (one this opener reads) or a
 /// tool-definition block at the start of `input`: another role's header
 /// starts a verbatim span, the assistant's is markup.
 fn header(input: &[u8], cx: &ProbeCx) -> Probe {
     let mut partial = false;
-    for m in TURN_MARKERS.iter().filter(|m| m.read) {
+    for m in turn_markers().iter().filter(|m| m.read) {
         match scan::prefix(input, m.open) {
             Prefix::Full => {}
             Prefix::Partial => {
@@ -214,7 +185,7 @@ fn header(input: &[u8], cx: &ProbeCx) -> Probe {
             return if m.role == "assistant" {
                 Probe::Match(Action::Markup { len: at })
             } else {
-                verbatim(at, TURN_ENDS)
+                verbatim(at, turn_ends())
             };
         }
         let then = m.then;
@@ -246,7 +217,7 @@ fn header(input: &[u8], cx: &ProbeCx) -> Probe {
         return if assistant {
             Probe::Match(Action::Markup { len })
         } else {
-            verbatim(len, TURN_ENDS)
+            verbatim(len, turn_ends())
         };
     }
     for open in TOOL_BLOCKS {
@@ -345,7 +316,7 @@ fn probe_prompt_start(input: &[u8], cx: &ProbeCx) -> Probe {
         let mut partial = false;
         for p in PROMPT_STARTS {
             match scan::prefix(input, p) {
-                Prefix::Full => return verbatim(0, TURN_ENDS),
+                Prefix::Full => return verbatim(0, turn_ends()),
                 Prefix::Partial => partial = true,
                 Prefix::No => {}
             }
@@ -386,7 +357,7 @@ fn probe_tools_heading(input: &[u8], cx: &ProbeCx) -> Probe {
         let mut more = false;
         for s in AFTER_TOOLS_HEADING {
             match scan::prefix(sentence, s) {
-                Prefix::Full => return verbatim(0, TURN_ENDS),
+                Prefix::Full => return verbatim(0, turn_ends()),
                 Prefix::Partial => more = true,
                 Prefix::No => {}
             }
