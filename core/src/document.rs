@@ -119,6 +119,7 @@ impl Sink for Collector {
                 self.calls.push(call);
             }
             Event::Error(e) => self.errors.push(e),
+            Event::Turn(_) => {}
         }
     }
 }

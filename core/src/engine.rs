@@ -18,7 +18,7 @@ use crate::call::ParsedCall;
 use crate::formats::{
     self, registry, Action, BlockEnd, BlockFormat, Close, FormatId, Probe, ProbeCx, Scanner,
 };
-use crate::record::{ErrorRecord, Span, ToolCall};
+use crate::record::{ErrorRecord, Span, ToolCall, Turn};
 use crate::scan::{self, skip_blank};
 
 pub use crate::config::{Config, FormatChoice};
@@ -60,6 +60,10 @@ pub enum Event<'a> {
     ToolCall(ToolCall),
     /// A candidate that could not be recovered.
     Error(ErrorRecord),
+    /// A turn of a transcript begins (a role's header follows): the events
+    /// after it, up to the next, are that turn's. Never sent for a
+    /// document with no turn markers.
+    Turn(Turn),
 }
 
 /// Receives events.
@@ -184,6 +188,9 @@ pub struct Engine {
     /// The document's start, held while it is unknown whether the prompt
     /// opened reasoning ([`Config::think_window`]).
     undecided: Option<Undecided>,
+    /// The turn the text read so far is in (`None` before the first turn
+    /// header, and in a document without them).
+    turn: Option<Turn>,
 }
 
 /// The start of a document held until its first bytes show whether the
@@ -373,6 +380,8 @@ impl Engine {
         self.extra_cache = NextCache::default();
         self.start_sent = false;
         self.start_tried = 0;
+        // the prompt's turns are not the document's
+        self.turn = None;
         if let Some(inner) = self.nested.as_mut() {
             // reasoning content the prompt wrote is not the document's
             let mut fresh = Engine::with_mode(inner.cfg.clone());
@@ -421,6 +430,7 @@ impl Engine {
             probes: 0,
             hidden: Hidden::default(),
             undecided: None,
+            turn: None,
         }
     }
 
@@ -893,9 +903,42 @@ impl Engine {
         self.sp_cache.searched = 0;
     }
 
+    /// Notes the turn a marker found at `at` opens, if it is a turn header
+    /// ([`formats::turns::turn_at`] on the bytes the action covers, so
+    /// the answer does not depend on what arrived after them).
+    fn note_turn(&mut self, data: &[u8], at: usize, action: &Action, sink: &mut dyn Sink) {
+        let len = match action {
+            Action::Markup { len } | Action::Arm { len, .. } => *len,
+            Action::Verbatim { header_len, .. } => *header_len,
+            Action::Reasoning { open_len, .. } => *open_len,
+            Action::Block { scanner, .. } => scanner.consumed(),
+            Action::Fence { .. } | Action::InlineCode { .. } => return,
+        };
+        // a marker the generation prompt left held is the prompt's
+        if self.is_nested || len == 0 || self.base + (at as u64) < self.hidden.len {
+            return;
+        }
+        let marker = &data[at..data.len().min(at + len)];
+        if let Some(role) = formats::turns::turn_at(marker) {
+            // the assistant's own headers before any other role's are one
+            // reply's (harmony writes one per message, servers echo
+            // ChatML's): turns are counted from the first other role's
+            if self.turn.is_none() && role == "assistant" {
+                return;
+            }
+            let turn = Turn {
+                index: self.turn.map_or(0, |t| t.index + 1),
+                role,
+            };
+            self.turn = Some(turn);
+            sink.event(Event::Turn(turn));
+        }
+    }
+
     /// Switches mode for a marker found at `at` (text before it is emitted).
     fn start(&mut self, data: &[u8], at: usize, action: Action, sink: &mut dyn Sink) -> Step {
         self.line_start = false;
+        self.note_turn(data, at, &action, sink);
         match action {
             Action::Arm { len, byte } => {
                 self.arm(byte);
@@ -1111,6 +1154,7 @@ impl Engine {
         if report && !found.is_empty() {
             for mut call in found {
                 call.in_reasoning = true;
+                call.turn = self.turn;
                 sink.event(Event::ToolCallStart {
                     index: call.index,
                     id: &call.id,
@@ -1171,6 +1215,7 @@ impl Engine {
                         line,
                         column,
                         hint: Some("raise --max-block if calls this large are expected".into()),
+                        turn: self.turn,
                     }));
                     self.start_sent = false;
                     self.emit_text(data, pos, pos + len, sink);
@@ -1307,6 +1352,7 @@ impl Engine {
                 line,
                 column,
                 hint: e.hint,
+                turn: self.turn,
             }));
         }
         if calls.is_empty() {
@@ -1387,6 +1433,7 @@ impl Engine {
             raw: scan::lossy(raw).into_owned(),
             repairs: c.repairs,
             in_reasoning: false,
+            turn: self.turn,
             extra,
         }
     }

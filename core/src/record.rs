@@ -34,6 +34,10 @@ pub struct ToolCall {
     /// Set when the call was drafted inside reasoning (`--reasoning-calls`).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub in_reasoning: bool,
+    /// The turn of a transcript the call lies in (`None` in a document
+    /// with no turn markers: one reply).
+    #[serde(flatten)]
+    pub turn: Option<Turn>,
     /// Fields added by validation against a tools file.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -71,6 +75,9 @@ impl ToolCall {
         if self.in_reasoning {
             out.extend_from_slice(b",\"in_reasoning\":true");
         }
+        if let Some(t) = self.turn {
+            t.write_fields(out);
+        }
         for (key, value) in &self.extra {
             out.push(b',');
             write_str(out, key);
@@ -106,6 +113,42 @@ pub struct ErrorRecord {
     /// What probably caused it, when recognisable.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hint: Option<String>,
+    /// The turn of a transcript the candidate lies in, as for calls.
+    #[serde(flatten)]
+    pub turn: Option<Turn>,
+}
+
+/// A turn of a transcript: its index in the document and its role, as
+/// its header names it (`"turn"` and `"role"` on the records inside it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Turn {
+    /// 0-based, counting the turn headers of the document.
+    #[serde(rename = "turn")]
+    pub index: u32,
+    /// `system`, `user`, `assistant`, `tool`, … (see `formats::turns`).
+    pub role: &'static str,
+}
+
+impl Turn {
+    /// Appends `,"turn":N,"role":"R"`: the fields as serde writes them.
+    pub fn write_fields(self, out: &mut Vec<u8>) {
+        out.extend_from_slice(b",\"turn\":");
+        write_u64(out, u64::from(self.index));
+        out.extend_from_slice(b",\"role\":");
+        write_str(out, self.role);
+    }
+
+    /// Appends the fields to a record already written (`out` ends with
+    /// its closing brace); nothing when `turn` is `None`.
+    pub fn append(turn: Option<Turn>, out: &mut Vec<u8>) {
+        if let Some(t) = turn {
+            if out.last() == Some(&b'}') {
+                out.pop();
+                t.write_fields(out);
+                out.push(b'}');
+            }
+        }
+    }
 }
 
 /// The kind of a segment of a document.
@@ -334,6 +377,11 @@ mod tests {
                 Vec::new()
             },
             in_reasoning: reasoning,
+            // the turn's fields, written by hand, against serde's
+            turn: repairs.then_some(Turn {
+                index: raw.len() as u32,
+                role: "assistant",
+            }),
             extra,
         }
     }

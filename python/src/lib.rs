@@ -460,6 +460,12 @@ pub struct Call {
     extra: serde_json::Map<String, Value>,
     /// `validation`, once read.
     validation_py: PyOnceLock<Option<Py<PyAny>>>,
+    /// In a transcript: the 0-based turn the call lies in; else None.
+    #[pyo3(get)]
+    turn: Option<u32>,
+    /// In a transcript: the turn's role (`assistant`, …); else None.
+    #[pyo3(get)]
+    role: Option<&'static str>,
 }
 
 #[pymethods]
@@ -545,6 +551,8 @@ fn call_to_py(call: ToolCall) -> Call {
         repairs_py: PyOnceLock::new(),
         extra: call.extra,
         validation_py: PyOnceLock::new(),
+        turn: call.turn.map(|t| t.index),
+        role: call.turn.map(|t| t.role),
     }
 }
 
@@ -567,6 +575,10 @@ pub struct ErrorRecord {
     column: u64,
     /// What probably caused it, when recognisable.
     hint: Option<String>,
+    /// In a transcript: the 0-based turn the candidate lies in; else None.
+    turn: Option<u32>,
+    /// In a transcript: the turn's role; else None.
+    role: Option<&'static str>,
 }
 
 #[pymethods]
@@ -589,6 +601,8 @@ fn error_to_py(e: CoreError) -> ErrorRecord {
         line: e.line,
         column: e.column,
         hint: e.hint,
+        turn: e.turn.map(|t| t.index),
+        role: e.turn.map(|t| t.role),
     }
 }
 
@@ -779,7 +793,7 @@ impl Sink for Buffer {
     }
 
     fn event(&mut self, ev: CoreEvent<'_>) {
-        self.events.push(match ev {
+        let owned = match ev {
             CoreEvent::Text { span, bytes } => Owned::Text(span, bytes.to_vec()),
             CoreEvent::Reasoning { span, content } => Owned::Reasoning(span, content.to_vec()),
             CoreEvent::Markup { span, bytes } => Owned::Markup(span, bytes.to_vec()),
@@ -788,7 +802,10 @@ impl Sink for Buffer {
             }
             CoreEvent::ToolCall(c) => Owned::Call(Box::new(c)),
             CoreEvent::Error(e) => Owned::Error(e),
-        });
+            // calls and errors carry their turn
+            CoreEvent::Turn(_) => return,
+        };
+        self.events.push(owned);
     }
 }
 

@@ -66,6 +66,9 @@ def record_of(call):
     }
     if call.in_reasoning:
         rec["in_reasoning"] = True
+    if call.turn is not None:
+        rec["turn"] = call.turn
+        rec["role"] = call.role
     if call.validation:
         rec.update(call.validation)
     return rec
@@ -76,6 +79,9 @@ def error_of(e):
            "raw": e.raw, "offset": e.offset, "line": e.line, "column": e.column}
     if e.hint is not None:
         rec["hint"] = e.hint
+    if e.turn is not None:
+        rec["turn"] = e.turn
+        rec["role"] = e.role
     return rec
 
 

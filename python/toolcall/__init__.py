@@ -228,6 +228,9 @@ def _call_record(call: Call) -> dict:
     }
     if call.in_reasoning:
         rec["in_reasoning"] = True
+    if call.turn is not None:
+        rec["turn"] = call.turn
+        rec["role"] = call.role
     if call.validation is not None:
         rec.update(call.validation)
     return rec
@@ -246,6 +249,9 @@ def _error_record(e: ErrorRecord) -> dict:
     }
     if e.hint is not None:
         rec["hint"] = e.hint
+    if e.turn is not None:
+        rec["turn"] = e.turn
+        rec["role"] = e.role
     return rec
 
 

@@ -69,6 +69,8 @@ class Call:
     raw: str
     index: int
     in_reasoning: bool
+    turn: Optional[int]
+    role: Optional[str]
     validation: Optional[dict[str, Any]]
     arguments_json: str
 
@@ -81,6 +83,8 @@ class ErrorRecord:
     line: int
     column: int
     hint: Optional[str]
+    turn: Optional[int]
+    role: Optional[str]
 
 class Document:
     calls: List[Call]

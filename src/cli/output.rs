@@ -14,6 +14,8 @@
 
 use std::io::{self, IsTerminal, Write};
 
+use crate::record::Turn;
+
 /// When the writer flushes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FlushPolicy {
@@ -123,13 +125,15 @@ impl Output {
     }
 
     /// Writes a `{"type":KIND,"FIELD":VALUE,"span":[a,b]}` record (`stream`'s
-    /// text, reasoning and markup): the same bytes as serializing it.
+    /// text, reasoning and markup), with the transcript turn's `turn` and
+    /// `role` when there is one: the same bytes as serializing it.
     pub fn text_record(
         &mut self,
         kind: &str,
         field: &str,
         value: &str,
         span: crate::record::Span,
+        turn: Option<Turn>,
     ) -> io::Result<()> {
         if self.quiet {
             return Ok(());
@@ -139,23 +143,37 @@ impl Output {
             rec.insert("type".into(), kind.into());
             rec.insert(field.into(), value.into());
             rec.insert("span".into(), serde_json::json!(span));
+            add_turn(&mut rec, turn);
             return self.record(&rec);
         }
         toolcall_core::ndjson::write_text_record(&mut self.buf, kind, field, value, span);
+        Turn::append(turn, &mut self.buf);
         self.end_record()
     }
 
-    /// Writes `stream`'s `tool_call_start` record: the same bytes as
-    /// serializing it.
-    pub fn call_start(&mut self, index: usize, id: &str, name: &str) -> io::Result<()> {
+    /// Writes `stream`'s `tool_call_start` record (with `turn` and `role`
+    /// as for text): the same bytes as serializing it.
+    pub fn call_start(
+        &mut self,
+        index: usize,
+        id: &str,
+        name: &str,
+        turn: Option<Turn>,
+    ) -> io::Result<()> {
         if self.quiet {
             return Ok(());
         }
         if self.pretty {
-            let rec = serde_json::json!({"type": "tool_call_start", "index": index, "id": id, "name": name});
+            let mut rec = serde_json::Map::new();
+            rec.insert("type".into(), "tool_call_start".into());
+            rec.insert("index".into(), index.into());
+            rec.insert("id".into(), id.into());
+            rec.insert("name".into(), name.into());
+            add_turn(&mut rec, turn);
             return self.record(&rec);
         }
         toolcall_core::ndjson::write_call_start(&mut self.buf, index, id, name);
+        Turn::append(turn, &mut self.buf);
         self.end_record()
     }
 
@@ -218,5 +236,13 @@ impl Drop for Output {
     /// one to go to (every subcommand flushes, and reports, before it ends).
     fn drop(&mut self) {
         let _ = self.flush();
+    }
+}
+
+/// Adds a transcript turn's `turn` and `role` to a record being built.
+fn add_turn(rec: &mut serde_json::Map<String, serde_json::Value>, turn: Option<Turn>) {
+    if let Some(t) = turn {
+        rec.insert("turn".into(), t.index.into());
+        rec.insert("role".into(), t.role.into());
     }
 }

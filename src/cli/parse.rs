@@ -143,6 +143,7 @@ fn conversation_calls(
                     line: 1,
                     column: 1,
                     hint: None,
+                    turn: None,
                 });
             }
         }

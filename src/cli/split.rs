@@ -263,7 +263,7 @@ impl crate::engine::Sink for Parts {
                 self.reasoning.extend_from_slice(content);
             }
             Event::Markup { span, .. } => self.segment(SegmentKind::Markup, span),
-            Event::ToolCallStart { .. } => {}
+            Event::ToolCallStart { .. } | Event::Turn(_) => {}
             Event::ToolCall(call) => {
                 if !call.in_reasoning {
                     // a call drafted in reasoning lies inside a reasoning segment

@@ -93,6 +93,8 @@ struct Writer {
     /// The index and id of the last `tool_call_start` whose call has not
     /// come: an error next is that call's, and carries them.
     started: Option<(usize, String)>,
+    /// The transcript turn the records are in, once a turn header was read.
+    turn: Option<crate::record::Turn>,
 }
 
 /// An `error` record for a call whose `tool_call_start` was written: the
@@ -120,7 +122,8 @@ impl Writer {
 
     /// Writes a text, reasoning or markup record (bytes as lossy UTF-8).
     fn text_record(&mut self, kind: &str, field: &str, bytes: &[u8], span: Span) {
-        self.attempt(|out| out.text_record(kind, field, &crate::scan::lossy(bytes), span));
+        let turn = self.turn;
+        self.attempt(|out| out.text_record(kind, field, &crate::scan::lossy(bytes), span, turn));
     }
 }
 
@@ -138,7 +141,8 @@ impl Sink for Writer {
             }
             Event::ToolCallStart { index, id, name } => {
                 self.started = Some((index, id.to_string()));
-                self.attempt(|out| out.call_start(index, id, name))
+                let turn = self.turn;
+                self.attempt(|out| out.call_start(index, id, name, turn))
             }
             Event::ToolCall(mut call) => {
                 self.started = None;
@@ -156,6 +160,7 @@ impl Sink for Writer {
                     None => self.write(&e),
                 }
             }
+            Event::Turn(t) => self.turn = Some(t),
         }
     }
 }
@@ -196,6 +201,7 @@ pub fn run(args: &StreamArgs) -> anyhow::Result<Outcome> {
         tools,
         errors: 0,
         started: None,
+        turn: None,
     };
     w.out.set_pretty(args.records.pretty);
     let mut buf = vec![0u8; args.chunk_size.max(1)];

@@ -692,6 +692,7 @@ fn broken_call(doc: &str, raw: &str, span: [u64; 2]) -> ToolCall {
         raw: raw.to_string(),
         repairs: Vec::new(),
         in_reasoning: false,
+        turn: None,
         extra: Default::default(),
     }
 }

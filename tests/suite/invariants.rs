@@ -227,7 +227,7 @@ fn nothing_comes_before_the_settled_offset() {
                     | Event::Markup { span, .. } => span[0],
                     Event::ToolCall(c) => c.span[0],
                     Event::Error(e) => e.span[0],
-                    Event::ToolCallStart { .. } => return,
+                    Event::ToolCallStart { .. } | Event::Turn(_) => return,
                 };
                 if start < floor && broken.is_none() {
                     broken = Some(format!("{ev:?} starts before the settled {floor}"));

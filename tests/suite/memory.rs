@@ -57,7 +57,7 @@ impl Sink for Count {
                 self.errors += 1;
                 None
             }
-            Event::ToolCallStart { .. } => None,
+            Event::ToolCallStart { .. } | Event::Turn(_) => None,
         };
         if let Some(s) = span {
             assert_eq!(s[0], self.at, "spans do not tile the input");

@@ -91,7 +91,7 @@ impl<F: FnMut(Live<'_>)> Sink for Gather<F> {
                 let s = crate::scan::lossy(bytes);
                 self.saw(&s);
             }
-            Event::ToolCallStart { .. } => {}
+            Event::ToolCallStart { .. } | Event::Turn(_) => {}
             Event::ToolCall(call) => {
                 let inline = unmarked(call.format) && self.line_has_content;
                 if call.span[0] == call.span[1] {

@@ -41,6 +41,10 @@ pub struct Format {
     /// Its calls carry no marker (a bare JSON value): a `{` in the middle
     /// of a line of prose is inline JSON, not a call to run.
     pub unmarked: bool,
+    /// The turn headers of its family's chat template (ChatML's
+    /// `<|im_start|>ROLE`, Mistral's `[INST]`): read by
+    /// [`super::turns`] whatever `--format` says.
+    pub turns: &'static [TurnMarker],
     /// The prompt side: tools block, results and calls as the family writes
     /// them (`toolcall render`); `None` when there is none.
     pub render: Option<crate::render::Prompt>,
@@ -69,6 +73,7 @@ impl Format {
             values: Values::Json,
             harmony_header: None,
             unmarked: false,
+            turns: &[],
             render: None,
         }
     }
@@ -121,6 +126,12 @@ impl Format {
         self
     }
 
+    /// Its family's turn headers.
+    pub const fn turns(mut self, turns: &'static [TurnMarker]) -> Format {
+        self.turns = turns;
+        self
+    }
+
     /// Its prompt side.
     pub const fn render(mut self, p: crate::render::Prompt) -> Format {
         self.render = Some(p);
@@ -133,6 +144,52 @@ impl std::fmt::Debug for Format {
         f.debug_struct("Format")
             .field("id", &self.id)
             .finish_non_exhaustive()
+    }
+}
+
+/// A marker that opens a turn of a conversation (a role's header), and how
+/// its role is read: see [`super::turns`].
+#[derive(Clone, Copy, Debug)]
+pub struct TurnMarker {
+    /// The literal.
+    pub open: &'static [u8],
+    /// For a header that names its role: what ends the role word after
+    /// the literal (empty for a marker of one role).
+    pub then: &'static [u8],
+    /// The role a marker of one role opens (empty for a naming header).
+    pub role: &'static str,
+    /// The turns opener reads the header (other roles' turns become
+    /// verbatim text, the assistant's header markup); `false` when the
+    /// format's own opener reads it and only its turn is noted.
+    pub read: bool,
+}
+
+impl TurnMarker {
+    /// A header that names its role: `open`, the role word, then `then`
+    /// (`<|im_start|>` … `\n`).
+    pub const fn named(open: &'static [u8], then: &'static [u8]) -> TurnMarker {
+        TurnMarker {
+            open,
+            then,
+            role: "",
+            read: true,
+        }
+    }
+
+    /// A literal that opens a turn of `role` (`<｜User｜>`, `[INST]`).
+    pub const fn fixed(open: &'static [u8], role: &'static str) -> TurnMarker {
+        TurnMarker {
+            open,
+            then: b"",
+            role,
+            read: true,
+        }
+    }
+
+    /// Read by the format's own opener: the engine only notes the turn.
+    pub const fn noted(mut self) -> TurnMarker {
+        self.read = false;
+        self
     }
 }
 

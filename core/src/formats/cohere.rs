@@ -39,6 +39,11 @@ pub const FORMAT: Format = Format::new(
     ],
     "JSON array of {\"tool_call_id\", \"tool_name\", \"parameters\"}",
 )
+.turns(&[
+    super::TurnMarker::fixed(b"<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>", "system"),
+    super::TurnMarker::fixed(b"<|START_OF_TURN_TOKEN|><|USER_TOKEN|>", "user"),
+    super::TurnMarker::fixed(b"<|CHATBOT_TOKEN|>", "assistant").noted(),
+])
 .models(&[
     Model::new("command-r", "<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>"),
     Model::new("command-a", "<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>"),

@@ -59,6 +59,12 @@ pub const FORMAT: Format = Format::new(
     ],
     "function<｜tool▁sep｜>NAME, then a ```json fence holding the arguments",
 )
+.turns(&[
+    super::TurnMarker::fixed("<｜User｜>".as_bytes(), "user"),
+    super::TurnMarker::fixed("<｜Assistant｜>".as_bytes(), "assistant").noted(),
+    super::TurnMarker::fixed("<｜tool▁outputs▁begin｜>".as_bytes(), "tool"),
+    super::TurnMarker::fixed("<｜tool▁outputs▁end｜>".as_bytes(), "assistant").noted(),
+])
 .models(&[
     Model::new("deepseek-r1", "<｜Assistant｜><think>\n"),
     Model::new("deepseek-v3-0324", "<｜Assistant｜>"),
@@ -385,7 +391,7 @@ mod tests {
     fn respelled_tokens() {
         let c = parse_call_with(
             b"function<|tool_sep|>get\n```json\n{\"a\": 1}\n```",
-            ASCII.sep,
+            ASCII_SEP,
             0,
             false,
             &Default::default(),

@@ -48,6 +48,7 @@ pub const FORMAT: Format = Format::new(ids::GEMINI_FUNCTION_CALL, "Gemini API im
         Model::new("gemma-4", "<|turn>model\n<|channel>thought\n<channel|>"),
         Model::new("functiongemma", "<start_of_turn>model\n"),
     ])
+    .turns(&[super::TurnMarker::named(b"<start_of_turn>", b"\n")])
     .openers(&[OPENER_CHANNEL, OPENER_GEMMA4, OPENER_FUNCTION_GEMMA, OPENER_BARE, OPENER_FRAGMENT, OPENER_STRAY_GEMMA4, OPENER_STRAY_FUNCTION_GEMMA, OPENER_STRAY_CHANNEL, OPENER_TOOL_RESPONSE, OPENER_TOOL_RESPONSE_END])
     .render(
         Prompt::new("FunctionGemma", write_calls).both(

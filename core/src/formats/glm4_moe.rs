@@ -45,6 +45,12 @@ pub const FORMAT: Format = Format::new(
     ],
     "function name as text, then key/value tag pairs",
 )
+.turns(&[
+    super::TurnMarker::fixed(b"<|system|>", "system"),
+    super::TurnMarker::fixed(b"<|user|>", "user"),
+    super::TurnMarker::fixed(b"<|assistant|>", "assistant"),
+    super::TurnMarker::fixed(b"<|observation|>", "tool"),
+])
 .models(&[
     Model::new("glm-4.5", "<|assistant|>"),
     Model::new("glm-4.6", "<|assistant|>"),

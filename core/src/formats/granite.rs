@@ -38,6 +38,10 @@ pub const FORMAT: Format = Format::new(
     ],
     "JSON array of {\"name\", \"arguments\"} (20b: one object per <function_call>)",
 )
+.turns(&[super::TurnMarker::named(
+    b"<|start_of_role|>",
+    b"<|end_of_role|>",
+)])
 .models(&[Model::new(
     "granite-3",
     "<|start_of_role|>assistant<|end_of_role|>",

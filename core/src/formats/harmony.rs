@@ -74,6 +74,7 @@ pub const FORMAT: Format = Format::new(
     ],
     "JSON arguments in a message whose header has a recipient; analysis channel is reasoning",
 )
+.turns(&[super::TurnMarker::named(b"<|start|>", b"<|").noted()])
 .models(&[Model::new("gpt-oss", "<|start|>assistant")])
 .openers(&[
     OPENER_START,

@@ -26,6 +26,7 @@ pub const FORMAT: Format = Format::new(
     &["<tool_call>", "</tool_call>"],
     "JSON object {\"name\", \"arguments\"} (or an array of them)",
 )
+.turns(&[super::TurnMarker::named(b"<|im_start|>", b"\n")])
 .models(&[
     Model::new("qwen3", "<|im_start|>assistant\n"),
     Model::new("qwen3-thinking", "<|im_start|>assistant\n<think>\n"),

@@ -19,6 +19,10 @@ pub const FORMAT: Format = Format::new(
     &["<|content_invoke_tool_json|>", "<|end_message|>"],
     "JSON object {\"name\", \"args\"}",
 )
+.turns(&[
+    super::TurnMarker::fixed(b"<|message_system|>", "system"),
+    super::TurnMarker::fixed(b"<|message_user|>", "user"),
+])
 .openers(&[
     OPENER,
     OPENER_STRAY_END,

@@ -49,6 +49,11 @@ pub const FORMAT: Format = Format::new(
     ],
     "id functions.NAME:INDEX, then the JSON arguments",
 )
+.turns(&[
+    super::TurnMarker::fixed(b"<|im_system|>", "system"),
+    super::TurnMarker::fixed(b"<|im_user|>", "user"),
+    super::TurnMarker::fixed(b"<|im_assistant|>", "assistant"),
+])
 .models(&[
     Model::new("kimi-k2", "<|im_assistant|>assistant<|im_middle|>"),
     Model::new(

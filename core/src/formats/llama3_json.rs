@@ -14,6 +14,10 @@ pub const FORMAT: Format = Format::new(
     &["{\"name\": …, \"parameters\": …}", "; between calls"],
     "JSON objects with name and parameters, `;`-separated",
 )
+.turns(&[super::TurnMarker::named(
+    b"<|start_header_id|>",
+    b"<|end_header_id|>",
+)])
 .models(&[
     Model::new(
         "llama-3.1",

@@ -24,6 +24,7 @@ pub const FORMAT: Format = Format::new(
     &["<tool_calls>", "</tool_calls>"],
     "one JSON object {\"name\", \"arguments\"} per line",
 )
+.turns(&[super::TurnMarker::named(b"<beginning_of_sentence>", b"\n")])
 .openers(&[OPENER])
 .admitted_under(&[ids::JAMBA])
 .render(Prompt::new("MiniMax-M1", write_calls).both(

@@ -37,6 +37,7 @@ pub const FORMAT: Format = Format::new(ids::MISTRAL, "Mistral 7B v0.3, Mixtral 8
         Model::new("devstral", ""),
         Model::new("mixtral", ""),
     ])
+    .turns(&[super::TurnMarker::fixed(b"[INST]", "user"), super::TurnMarker::fixed(b"[AVAILABLE_TOOLS]", "system"), super::TurnMarker::fixed(b"[TOOL_RESULTS]", "tool"), super::TurnMarker::fixed(b"[SYSTEM_PROMPT]", "system"), super::TurnMarker::fixed(b"[/INST]", "assistant"), super::TurnMarker::fixed(b"[/TOOL_RESULTS]", "assistant")])
     .openers(&[OPENER])
     .admitted_under(&[ids::XLAM])
     .render(

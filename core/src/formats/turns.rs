@@ -10,7 +10,7 @@
 //! `<|start_header_id|>system<|end_header_id|>`, Gemma `<start_of_turn>user`,
 //! Granite, DeepSeek, GLM, Phi, Kimi, Cohere, Mistral `[INST]` …) starts a
 //! verbatim span: its header is markup, its body text, up to the first
-//! turn marker of any family ([`TURN_ENDS`]). A tool-definition prompt
+//! turn marker of any family ([`turn_ends`]). A tool-definition prompt
 //! with no turn markers at all (what `render tools` writes) is recognised
 //! by its template's opening words at the start of the document, or by a
 //! `# Tools` heading followed by a template's sentence, and is text to the
@@ -20,46 +20,66 @@
 //! of a format's block), so the calls of the assistant's turns are read as
 //! in a single reply.
 
-use super::{Action, Opener, Probe, ProbeCx, Rank};
+use super::{Action, Opener, Probe, ProbeCx, Rank, TurnMarker};
 use crate::scan::{self, Prefix};
 
-/// Markers that end a turn or begin the next one, in every family this
-/// module knows: a span of another role's text ends before the first of
-/// them (the marker itself is read as usual after it).
-pub const TURN_ENDS: &[&[u8]] = &[
+/// Tokens that end a turn, in every family this module knows (the
+/// tokens that begin one are the [`turn_markers`]). They are end tokens,
+/// most of them markup too, not turn headers: the
+/// descriptors list only what opens a turn and names its role.
+const END_TOKENS: &[&[u8]] = &[
     b"<|im_end|>",
-    b"<|im_start|>",
     b"<|eot_id|>",
-    b"<|start_header_id|>",
     b"<end_of_turn>",
-    b"<start_of_turn>",
     b"<|end_of_text|>",
-    b"<|start_of_role|>",
-    "<｜Assistant｜>".as_bytes(),
-    "<｜User｜>".as_bytes(),
     "<｜end▁of▁sentence｜>".as_bytes(),
     "<｜tool▁outputs▁end｜>".as_bytes(),
+    // DeepSeek's assistant header, read by its format's opener
+    "<｜Assistant｜>".as_bytes(),
     b"<|end|>",
-    b"<|assistant|>",
-    b"<|user|>",
-    b"<|system|>",
-    b"<|observation|>",
     b"<|END_OF_TURN_TOKEN|>",
+    // Cohere's turn start, before its role token
     b"<|START_OF_TURN_TOKEN|>",
-    b"<|im_assistant|>",
-    b"<|im_user|>",
-    b"<|im_system|>",
     b"<|end_message|>",
     b"<end_of_sentence>",
-    b"<beginning_of_sentence>",
     b"</s>",
     b"<|endoftext|>",
-    b"[/INST]",
-    b"[INST]",
     b"[/AVAILABLE_TOOLS]",
-    b"[/TOOL_RESULTS]",
     b"[/SYSTEM_PROMPT]",
 ];
+
+/// The turn headers of every format's family ([`super::Format::turns`]),
+/// in registry order, and those of families no format module describes
+/// (none yet: Phi and Zephyr write GLM's `<|system|>`, `<|user|>`,
+/// `<|assistant|>`, listed by `glm4-moe`).
+pub fn turn_markers() -> &'static [TurnMarker] {
+    static ALL: std::sync::OnceLock<Vec<TurnMarker>> = std::sync::OnceLock::new();
+    ALL.get_or_init(|| {
+        super::FORMATS
+            .iter()
+            .flat_map(|f| f.turns.iter().copied())
+            .collect()
+    })
+}
+
+/// Markers that end a turn or begin the next one, in every family: a span
+/// of another role's text ends before the first of them (the marker itself
+/// is read as usual after it). The [`END_TOKENS`] and the literal of
+/// every turn header this module reads: not those another format's opener
+/// reads (harmony's `<|start|>` stands in the call examples of prompts
+/// that are not harmony's, and harmony's opener decides what it starts).
+pub fn turn_ends() -> &'static [&'static [u8]] {
+    static ALL: std::sync::OnceLock<Vec<&'static [u8]>> = std::sync::OnceLock::new();
+    ALL.get_or_init(|| {
+        let mut all: Vec<&'static [u8]> = END_TOKENS.to_vec();
+        for m in turn_markers().iter().filter(|m| m.read) {
+            if !all.contains(&m.open) {
+                all.push(m.open);
+            }
+        }
+        all
+    })
+}
 
 /// Where a tool-definition block of its own ends: its closer, or a turn
 /// marker when the closer was left out.
@@ -74,7 +94,8 @@ const TOOL_BLOCK_ENDS: &[&[u8]] = &[
     b"</s>",
 ];
 
-/// Roles whose turns are not the model's.
+/// Roles whose turns are not the model's: a header naming one of them
+/// starts a verbatim span.
 const OTHER_ROLES: &[&[u8]] = &[
     b"system",
     b"developer",
@@ -86,152 +107,33 @@ const OTHER_ROLES: &[&[u8]] = &[
     b"documents",
 ];
 
-/// A header: a literal, then (for the role-naming ones) one of
-/// [`OTHER_ROLES`] and the literal that closes the header.
-struct Header {
-    open: &'static [u8],
-    /// `None`: the literal alone is the header of a non-assistant turn.
-    role_then: Option<&'static [u8]>,
-    /// What ends the span ([`TURN_ENDS`] for a turn).
-    close: &'static [&'static [u8]],
+/// The role a header's role word names, as records carry it: `system`,
+/// `developer`, `user`, `assistant`, `tool` or `documents` (Gemma's
+/// `model`, Cohere's `chatbot`, Llama 3's `ipython`, harmony's
+/// `functions.NAME` and the like mapped to these); `None` for a word this
+/// module does not know.
+pub fn role_of(word: &[u8]) -> Option<&'static str> {
+    Some(match word {
+        b"system" | b"available_tools" => "system",
+        b"developer" => "developer",
+        b"user" | b"human" => "user",
+        b"assistant" | b"model" | b"chatbot" | b"ai" | b"gpt" => "assistant",
+        b"tool" | b"ipython" | b"tool_response" | b"observation" | b"function" => "tool",
+        b"documents" => "documents",
+        w if w.starts_with(b"functions.") => "tool",
+        _ => return None,
+    })
 }
 
-/// Headers opened by `<`.
-const ANGLE_HEADERS: &[Header] = &[
-    // ChatML (Qwen, Hermes, …): `<|im_start|>user\n`; the role ends at the
-    // line's end
-    Header {
-        open: b"<|im_start|>",
-        role_then: Some(b"\n"),
-        close: TURN_ENDS,
-    },
-    // Llama 3: `<|start_header_id|>system<|end_header_id|>\n\n`
-    Header {
-        open: b"<|start_header_id|>",
-        role_then: Some(b"<|end_header_id|>"),
-        close: TURN_ENDS,
-    },
-    // MiniMax-Text-01: `<beginning_of_sentence>system tool_setting=tools\n`
-    Header {
-        open: b"<beginning_of_sentence>",
-        role_then: Some(b"\n"),
-        close: TURN_ENDS,
-    },
-    // Gemma: `<start_of_turn>user\n`
-    Header {
-        open: b"<start_of_turn>",
-        role_then: Some(b"\n"),
-        close: TURN_ENDS,
-    },
-    // Granite: `<|start_of_role|>system<|end_of_role|>`
-    Header {
-        open: b"<|start_of_role|>",
-        role_then: Some(b"<|end_of_role|>"),
-        close: TURN_ENDS,
-    },
-    // DeepSeek: `<｜User｜>` … `<｜Assistant｜>`, and its tool outputs
-    Header {
-        open: "<｜User｜>".as_bytes(),
-        role_then: None,
-        close: TURN_ENDS,
-    },
-    Header {
-        open: "<｜tool▁outputs▁begin｜>".as_bytes(),
-        role_then: None,
-        close: TURN_ENDS,
-    },
-    // GLM, Phi, Zephyr: `<|system|>`, `<|user|>`; GLM's tool results
-    Header {
-        open: b"<|system|>",
-        role_then: None,
-        close: TURN_ENDS,
-    },
-    Header {
-        open: b"<|user|>",
-        role_then: None,
-        close: TURN_ENDS,
-    },
-    Header {
-        open: b"<|observation|>",
-        role_then: None,
-        close: TURN_ENDS,
-    },
-    // Kimi: `<|im_system|>`, `<|im_user|>` … `<|im_end|>`
-    Header {
-        open: b"<|im_system|>",
-        role_then: None,
-        close: TURN_ENDS,
-    },
-    Header {
-        open: b"<|im_user|>",
-        role_then: None,
-        close: TURN_ENDS,
-    },
-    // Cohere: `<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>`, `<|USER_TOKEN|>`
-    Header {
-        open: b"<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>",
-        role_then: None,
-        close: TURN_ENDS,
-    },
-    Header {
-        open: b"<|START_OF_TURN_TOKEN|><|USER_TOKEN|>",
-        role_then: None,
-        close: TURN_ENDS,
-    },
-    // Inkling: `<|message_system|>`, `<|message_user|>` … `<|end_message|>`
-    Header {
-        open: b"<|message_system|>",
-        role_then: None,
-        close: TURN_ENDS,
-    },
-    Header {
-        open: b"<|message_user|>",
-        role_then: None,
-        close: TURN_ENDS,
-    },
-    // tool-definition blocks: Nemotron, LFM2
-    Header {
-        open: b"<AVAILABLE_TOOLS>",
-        role_then: None,
-        close: TOOL_BLOCK_ENDS,
-    },
-    Header {
-        open: b"<|tool_list_start|>",
-        role_then: None,
-        close: TOOL_BLOCK_ENDS,
-    },
-];
+/// Tool-definition blocks of their own (Nemotron, LFM2): verbatim text to
+/// their closer, but no turn.
+const TOOL_BLOCKS: &[&[u8]] = &[b"<AVAILABLE_TOOLS>", b"<|tool_list_start|>"];
 
-/// Headers opened by `[` (Mistral).
-const BRACKET_HEADERS: &[Header] = &[
-    Header {
-        open: b"[INST]",
-        role_then: None,
-        close: TURN_ENDS,
-    },
-    Header {
-        open: b"[AVAILABLE_TOOLS]",
-        role_then: None,
-        close: TURN_ENDS,
-    },
-    Header {
-        open: b"[TOOL_RESULTS]",
-        role_then: None,
-        close: TURN_ENDS,
-    },
-    Header {
-        open: b"[SYSTEM_PROMPT]",
-        role_then: None,
-        close: TURN_ENDS,
-    },
-];
-
-/// Mistral's closing tags and the tool-definition closers: markup where
-/// they stand.
+/// Mistral's closing tags that no reply follows and the tool-definition
+/// closers: markup where they stand (`[/INST]` and `[/TOOL_RESULTS]` open
+/// the assistant's turn: [`turn_markers`]).
 const CLOSERS: &[&[u8]] = &[
-    b"[/INST]",
     b"[/AVAILABLE_TOOLS]",
-    b"[/TOOL_RESULTS]",
     b"[/SYSTEM_PROMPT]",
     b"</AVAILABLE_TOOLS>",
     b"<|tool_list_end|>",
@@ -240,11 +142,37 @@ const CLOSERS: &[&[u8]] = &[
 /// Longest role word looked at after a role-naming header.
 const MAX_ROLE: usize = 32;
 
-/// Matches one of `headers` at the start of `input`: the header's length.
-fn header(input: &[u8], headers: &[Header], cx: &ProbeCx) -> Probe {
+/// The first word of a header's role text (InternLM writes
+/// `<|im_start|>system name=<|plugin|>`).
+fn role_word(text: &[u8]) -> &[u8] {
+    let text = text.trim_ascii();
+    text.split(|&b| b == b' ').next().unwrap_or(text)
+}
+
+/// The role of the turn a marker opens, given the marker's bytes exactly
+/// (as an opener matched them): `None` when they open no turn. The engine
+/// asks this of every marker it reads, whichever opener read it.
+pub fn turn_at(marker: &[u8]) -> Option<&'static str> {
+    if !matches!(marker.first(), Some(b'<' | b'[')) {
+        return None;
+    }
+    let m = turn_markers().iter().find(|m| marker.starts_with(m.open))?;
+    if m.then.is_empty() {
+        return Some(m.role);
+    }
+    let rest = &marker[m.open.len()..];
+    let rest = &rest[..rest.len().min(MAX_ROLE + m.then.len())];
+    let end = scan::find(rest, 0, m.then).unwrap_or(rest.len());
+    role_of(role_word(&rest[..end]))
+}
+
+/// Matches a turn header of [`turn_markers`] (one this opener reads) or a
+/// tool-definition block at the start of `input`: another role's header
+/// starts a verbatim span, the assistant's is markup.
+fn header(input: &[u8], cx: &ProbeCx) -> Probe {
     let mut partial = false;
-    for h in headers {
-        match scan::prefix(input, h.open) {
+    for m in turn_markers().iter().filter(|m| m.read) {
+        match scan::prefix(input, m.open) {
             Prefix::Full => {}
             Prefix::Partial => {
                 partial = true;
@@ -252,10 +180,15 @@ fn header(input: &[u8], headers: &[Header], cx: &ProbeCx) -> Probe {
             }
             Prefix::No => continue,
         }
-        let at = h.open.len();
-        let Some(then) = h.role_then else {
-            return verbatim(at, h.close);
-        };
+        let at = m.open.len();
+        if m.then.is_empty() {
+            return if m.role == "assistant" {
+                Probe::Match(Action::Markup { len: at })
+            } else {
+                verbatim(at, turn_ends())
+            };
+        }
+        let then = m.then;
         let rest = &input[at..];
         let Some(end) = scan::find(&rest[..rest.len().min(MAX_ROLE + then.len())], 0, then) else {
             if rest.len() < MAX_ROLE + then.len() && !cx.eof {
@@ -263,12 +196,10 @@ fn header(input: &[u8], headers: &[Header], cx: &ProbeCx) -> Probe {
             }
             return Probe::NotMarker;
         };
-        // the role is the header's first word (InternLM writes
-        // `<|im_start|>system name=<|plugin|>`)
-        let role = rest[..end].trim_ascii();
-        let role = role.split(|&b| b == b' ').next().unwrap_or(role);
-        if !OTHER_ROLES.contains(&role) {
-            // the assistant's turn (or a role this module does not know)
+        let word = role_word(&rest[..end]);
+        let assistant = role_of(word) == Some("assistant");
+        if !assistant && !OTHER_ROLES.contains(&word) {
+            // a role this module does not know
             return Probe::NotMarker;
         }
         let mut len = at + end + then.len();
@@ -283,7 +214,18 @@ fn header(input: &[u8], headers: &[Header], cx: &ProbeCx) -> Probe {
                 }
             }
         }
-        return verbatim(len, h.close);
+        return if assistant {
+            Probe::Match(Action::Markup { len })
+        } else {
+            verbatim(len, turn_ends())
+        };
+    }
+    for open in TOOL_BLOCKS {
+        match scan::prefix(input, open) {
+            Prefix::Full => return verbatim(open.len(), TOOL_BLOCK_ENDS),
+            Prefix::Partial => partial = true,
+            Prefix::No => {}
+        }
     }
     if partial && !cx.eof {
         Probe::NeedMore
@@ -311,7 +253,7 @@ fn probe_angle(input: &[u8], cx: &ProbeCx) -> Probe {
     if !may_be_angle(input) {
         return Probe::NotMarker;
     }
-    match header(input, ANGLE_HEADERS, cx) {
+    match header(input, cx) {
         Probe::NotMarker => closer(input, cx),
         p => p,
     }
@@ -323,7 +265,7 @@ fn probe_bracket(input: &[u8], cx: &ProbeCx) -> Probe {
     if !matches!(input.get(1), None | Some(b'I' | b'A' | b'T' | b'S' | b'/')) {
         return Probe::NotMarker;
     }
-    match header(input, BRACKET_HEADERS, cx) {
+    match header(input, cx) {
         Probe::NotMarker => closer(input, cx),
         p => p,
     }
@@ -374,7 +316,7 @@ fn probe_prompt_start(input: &[u8], cx: &ProbeCx) -> Probe {
         let mut partial = false;
         for p in PROMPT_STARTS {
             match scan::prefix(input, p) {
-                Prefix::Full => return verbatim(0, TURN_ENDS),
+                Prefix::Full => return verbatim(0, turn_ends()),
                 Prefix::Partial => partial = true,
                 Prefix::No => {}
             }
@@ -415,7 +357,7 @@ fn probe_tools_heading(input: &[u8], cx: &ProbeCx) -> Probe {
         let mut more = false;
         for s in AFTER_TOOLS_HEADING {
             match scan::prefix(sentence, s) {
-                Prefix::Full => return verbatim(0, TURN_ENDS),
+                Prefix::Full => return verbatim(0, turn_ends()),
                 Prefix::Partial => more = true,
                 Prefix::No => {}
             }
@@ -516,6 +458,67 @@ mod tests {
         assert_eq!(calls(t), 1);
         let t = "You have access to the following functions:\n<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>";
         assert_eq!(calls(t), 0);
+    }
+
+    #[test]
+    fn markers_name_their_turns_roles() {
+        use super::turn_at;
+        assert_eq!(turn_at(b"<|im_start|>tool\n"), Some("tool"));
+        assert_eq!(turn_at(b"<start_of_turn>model\n"), Some("assistant"));
+        assert_eq!(
+            turn_at(b"<|start_header_id|>ipython<|end_header_id|>\n\n"),
+            Some("tool")
+        );
+        assert_eq!(turn_at("<｜User｜>".as_bytes()), Some("user"));
+        assert_eq!(turn_at(b"[/INST]"), Some("assistant"));
+        assert_eq!(
+            turn_at(b"<|start|>functions.get_weather to=assistant<|channel|>commentary<|message|>"),
+            Some("tool")
+        );
+        assert_eq!(
+            turn_at(b"<|start|>assistant<|channel|>final<|message|>"),
+            Some("assistant")
+        );
+        // a role no table knows, and markup that opens no turn
+        assert_eq!(turn_at(b"<|im_start|>narrator\n"), None);
+        assert_eq!(turn_at(b"<|im_end|>"), None);
+        assert_eq!(turn_at(b"<tool_call>"), None);
+    }
+
+    fn turns(doc: &document::Collector) -> Vec<Option<(u32, &'static str)>> {
+        doc.calls
+            .iter()
+            .map(|c| c.turn.map(|t| (t.index, t.role)))
+            .collect()
+    }
+
+    #[test]
+    fn calls_carry_their_turn_at_every_chunking() {
+        let t = "<|im_start|>system\nTools.<|im_end|>\n<|im_start|>user\nHi<|im_end|>\n\
+                 <|im_start|>assistant\n<tool_call>{\"name\": \"h\", \"arguments\": {}}</tool_call><|im_end|>\n\
+                 <|im_start|>tool\n{\"t\": 1}<|im_end|>\n<|im_start|>assistant\n<tool_call>{\"name\": \"g\", \"arguments\": {}}</tool_call>";
+        let whole = document::parse(t.as_bytes(), &Config::default());
+        assert_eq!(
+            turns(&whole),
+            [Some((2, "assistant")), Some((4, "assistant"))]
+        );
+        for size in 1..8 {
+            let doc = document::parse_chunked(t.as_bytes().chunks(size), &Config::default());
+            assert_eq!(doc, whole, "chunks of {size}");
+        }
+    }
+
+    #[test]
+    fn a_reply_with_its_own_headers_has_no_turns() {
+        // an echoed assistant header, and harmony's header per message
+        for t in [
+            "<|im_start|>assistant\n<tool_call>{\"name\": \"h\", \"arguments\": {}}</tool_call>",
+            "<|channel|>analysis<|message|>Think.<|end|><|start|>assistant<|channel|>commentary to=functions.f <|constrain|>json<|message|>{}<|call|>",
+            "<tool_call>{\"name\": \"h\", \"arguments\": {}}</tool_call><|im_end|>",
+        ] {
+            let doc = document::parse(t.as_bytes(), &Config::default());
+            assert_eq!(turns(&doc), [None], "{t}");
+        }
     }
 
     #[test]

@@ -390,6 +390,7 @@ impl Reader<'_> {
             raw: raw.to_string(),
             repairs: Vec::new(),
             in_reasoning: false,
+            turn: None,
             extra,
         };
         self.push(

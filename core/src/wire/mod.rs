@@ -1452,6 +1452,7 @@ impl Core {
             raw,
             repairs,
             in_reasoning: false,
+            turn: None,
             extra,
         }));
     }
@@ -1487,6 +1488,7 @@ impl Core {
             line,
             column: 1,
             hint,
+            turn: None,
         }));
     }
 }
