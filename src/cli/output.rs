@@ -44,7 +44,7 @@ const BLOCK: usize = 64 * 1024;
 /// Buffered stdout (or any writer) that writes NDJSON records and raw bytes.
 ///
 /// Records are appended to one `Vec<u8>` (the record writers in
-/// `toolcall_core::ndjson` append to a vector, which costs a capacity check
+/// the core's record writers append to a vector, which costs a capacity check
 /// per piece, not a trait call) and handed to the writer once the vector
 /// holds a block, so it never holds more than a block plus one record.
 pub struct Output {
@@ -114,7 +114,7 @@ impl Output {
 
     /// Writes a tool call record: the same bytes as [`Output::record`],
     /// written straight into the buffer.
-    pub fn tool_call(&mut self, call: &crate::record::ToolCall) -> io::Result<()> {
+    pub fn tool_call(&mut self, call: &crate::ToolCall) -> io::Result<()> {
         if self.quiet || self.pretty {
             return self.record(call);
         }
@@ -129,7 +129,7 @@ impl Output {
         kind: &str,
         field: &str,
         value: &str,
-        span: crate::record::Span,
+        span: crate::Span,
     ) -> io::Result<()> {
         if self.quiet {
             return Ok(());
@@ -141,7 +141,7 @@ impl Output {
             rec.insert("span".into(), serde_json::json!(span));
             return self.record(&rec);
         }
-        toolcall_core::ndjson::write_text_record(&mut self.buf, kind, field, value, span);
+        toolcall_core::write_text_record(&mut self.buf, kind, field, value, span);
         self.end_record()
     }
 
@@ -155,7 +155,7 @@ impl Output {
             let rec = serde_json::json!({"type": "tool_call_start", "index": index, "id": id, "name": name});
             return self.record(&rec);
         }
-        toolcall_core::ndjson::write_call_start(&mut self.buf, index, id, name);
+        toolcall_core::write_call_start(&mut self.buf, index, id, name);
         self.end_record()
     }
 

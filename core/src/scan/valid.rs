@@ -16,7 +16,7 @@
 /// (space, tab, line feed, carriage return) around it.
 ///
 /// ```
-/// use toolcall_core::scan::valid::is_json;
+/// use toolcall_core::is_valid_json as is_json;
 /// assert!(is_json(r#" {"a": [1, -2.5e3, "x\u00e9", true, null]} "#));
 /// assert!(!is_json(r#"{"a": 1,}"#));
 /// assert!(!is_json("01"));
