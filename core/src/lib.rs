@@ -21,7 +21,8 @@
 //!   [`parse_value`] parses tool-call arguments, repairing them if needed.
 //! * [`render_tools`], [`render_results`] and [`render_calls`] write tools,
 //!   results and calls in a [`Family`]'s prompt format.
-//! * [`formats`] holds one module per dialect and the registry of them;
+//! * [`formats`] is the format table: every dialect's descriptor, its id
+//!   and the registry's lookups;
 //!   [`validate`] checks calls against tool schemas (behind the default
 //!   `validate` feature) and lints conversations written as message lists
 //!   ([`validate::messages`]); [`wire`] decodes Ollama, OpenAI and

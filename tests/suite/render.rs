@@ -225,7 +225,7 @@ fn norm(args: &Value, loose: bool) -> Value {
     let mut out = Map::new();
     for (k, v) in m {
         let v = match v {
-            Value::String(s) => toolcall::formats::shared::section::typed_value(s),
+            Value::String(s) => toolcall::formats::typed_value(s),
             other => other.clone(),
         };
         out.insert(k.clone(), v);
