@@ -8,7 +8,7 @@
 
 use criterion::{black_box, Criterion, Throughput};
 use std::time::{Duration, Instant};
-use toolcall::engine::{Config, Engine, Event, Sink};
+use toolcall::{Config, Engine, Event, Sink};
 
 /// Counts events without copying anything, so the figure is the engine's.
 #[derive(Default)]

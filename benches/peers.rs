@@ -29,8 +29,8 @@ use std::rc::Rc;
 use std::time::Instant;
 use tool_parser::ToolParser;
 use toolcall::cli::output::{FlushPolicy, Output};
-use toolcall::document::Collector;
-use toolcall::engine::{Config, Engine, Event, FormatChoice, Sink};
+use toolcall::Collector;
+use toolcall::{Config, Engine, Event, FormatChoice, Sink};
 
 #[path = "engine.rs"]
 #[allow(dead_code)]

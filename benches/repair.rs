@@ -4,7 +4,7 @@
 //! baseline that makes the ratios meaningful.
 
 use criterion::{black_box, Criterion, Throughput};
-use toolcall::repair::{parse_value, repair, RepairOptions};
+use toolcall::{parse_value, repair, RepairOptions};
 
 /// A realistic ~1 MB document: an array of tool-call-like objects with
 /// strings, numbers, nested objects and escapes.

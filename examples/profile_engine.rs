@@ -11,7 +11,7 @@
 //! Arguments: `prose|hermes|mixed` and the chunk size (default 8; a huge
 //! one is a single feed, as `parse` does).
 
-use toolcall::engine::{Config, Engine, Event, Sink};
+use toolcall::{Config, Engine, Event, Sink};
 #[path = "../benches/engine.rs"]
 #[allow(dead_code)]
 mod bench;

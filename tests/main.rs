@@ -15,6 +15,7 @@ mod suite {
     mod cli;
     mod conformance;
     mod docs;
+    mod errors;
     mod generated;
     mod golden;
     mod hostile;

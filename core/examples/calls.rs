@@ -8,8 +8,7 @@
 //! ```
 
 use std::io::Read;
-use toolcall_core::config::Config;
-use toolcall_core::engine::{Engine, Event};
+use toolcall_core::{Config, Engine, Event};
 
 fn main() -> std::io::Result<()> {
     let mut engine = Engine::new(Config::default());

@@ -115,7 +115,7 @@ enum Mode {
 /// document fed at once (text may come in more pieces).
 ///
 /// ```
-/// use toolcall_core::engine::{Config, Engine, Event};
+/// use toolcall_core::{Config, Engine, Event};
 ///
 /// let reply = "Checking.<tool_call>{\"name\": \"get_time\", \"arguments\": {\"tz\": \"CET\"}}</tool_call>";
 /// let mut engine = Engine::new(Config::default());

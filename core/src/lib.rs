@@ -7,23 +7,33 @@
 //! the `toolcall` command-line tool, with no command-line parts: no clap, no
 //! stdout, no exit codes; failures are typed values.
 //!
-//! * [`document::parse`] reads a whole document: its text, reasoning and
-//!   calls, every byte accounted for by one segment.
-//! * [`engine::Engine`] is the same parser fed chunk by chunk (a model's
-//!   output as it streams); batch parsing is this engine fed once, so the
-//!   two cannot disagree.
-//! * [`formats`] holds one module per dialect and the registry of them;
-//!   [`repair`] fixes broken JSON; [`validate`] checks calls against tool
-//!   schemas; [`wire`] decodes Ollama, OpenAI and llama.cpp server streams;
-//!   [`messages`] reads and lints conversations written as message lists;
-//!   [`render`] writes tools, calls and results in each family's prompt
-//!   format.
+//! The face is small: four namespaces and the items re-exported at the
+//! root.
+//!
+//! * [`parse`] reads a whole document into a [`Collector`]: its text,
+//!   reasoning and calls ([`ToolCall`]), every byte accounted for by one
+//!   [`Segment`].
+//! * [`Engine`] is the same parser fed chunk by chunk (a model's output as
+//!   it streams), handing [`Event`]s to a [`Sink`]; batch parsing is this
+//!   engine fed once, so the two cannot disagree. [`Config`] holds its
+//!   settings.
+//! * [`repair`] fixes broken JSON and says what it changed ([`Repair`]);
+//!   [`parse_value`] parses tool-call arguments, repairing them if needed.
+//! * [`render_tools`], [`render_results`] and [`render_calls`] write tools,
+//!   results and calls in a [`Family`]'s prompt format.
+//! * [`formats`] is the format table: every dialect's descriptor, its id
+//!   and the registry's lookups;
+//!   [`validate`] checks calls against tool schemas (behind the default
+//!   `validate` feature) and lints conversations written as message lists
+//!   ([`validate::messages`]); [`wire`] decodes Ollama, OpenAI and
+//!   llama.cpp server streams; [`agent`] holds the pieces of an agent loop
+//!   that know nothing of processes or terminals.
 //!
 //! ```
-//! use toolcall_core::{config::Config, document};
+//! use toolcall_core::{parse, Config};
 //!
 //! let out = b"Let me look.\n<tool_call>{\"name\": \"search\", \"arguments\": {\"q\": \"rust\"}}</tool_call>";
-//! let doc = document::parse(out, &Config::default());
+//! let doc = parse(out, &Config::default());
 //! assert_eq!(doc.calls.len(), 1);
 //! assert_eq!(doc.calls[0].name, "search");
 //! assert_eq!(doc.calls[0].arguments["q"], "rust");
@@ -31,17 +41,38 @@
 //!
 //! See `examples/calls.rs` for streaming input through the engine.
 
+// The four namespaces a library user reaches by path (docs/architecture.md,
+// "The core's public face"); everything else is re-exported item by item below.
 pub mod agent;
-pub mod call;
-pub mod config;
-pub mod document;
-pub mod engine;
 pub mod formats;
-pub mod messages;
-pub mod ndjson;
-pub mod record;
-pub mod render;
-pub mod repair;
-pub mod scan;
 pub mod validate;
 pub mod wire;
+
+mod call;
+mod config;
+mod document;
+mod engine;
+mod ndjson;
+mod record;
+mod render;
+mod repair;
+mod scan;
+
+pub use call::join_server_name;
+pub use config::{
+    prompted_model, Config, FormatChoice, DEFAULT_THINK_WINDOW, PROMPTED_MODELS, THINK_WINDOW,
+};
+pub use document::{parse, parse_chunked, Collector};
+pub use engine::{Engine, Event, Sink};
+pub use ndjson::{write_call_start, write_text_record};
+pub use record::{Arguments, ErrorRecord, Segment, SegmentKind, Span, Split, ToolCall, Turn};
+pub use render::tools::plain_json as tool_json;
+pub use render::{
+    families, family, prefix_server, render_calls, render_results, render_tools, CallSpec, Family,
+    Message, Prompt, RenderInputError, Source, ToolResult,
+};
+pub use repair::{
+    is_valid_json, parse_value, repair, repair_bytes, Repair, RepairError, RepairKind,
+    RepairOptions, Repaired, DEFAULT_MAX_INPUT_BYTES, DEFAULT_TIMEOUT_MS,
+};
+pub use scan::{escape_terminal, lossy};

@@ -201,7 +201,7 @@ pub struct Split {
 
 /// A call's arguments: a JSON value (an object for every call the engine
 /// finds), kept as the compact text it will be written as when that text
-/// came straight from the input ([`crate::scan::compact`]), and decoded
+/// came straight from the input (`scan::compact`), and decoded
 /// only when something asks for the value.
 ///
 /// Most records are written and never looked into; for them the arguments

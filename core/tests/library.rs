@@ -4,12 +4,10 @@
 //! crate's `tests/`.
 
 use serde_json::{json, Value};
-use toolcall_core::config::Config;
-use toolcall_core::document::{self, Collector};
-use toolcall_core::engine::Engine;
-use toolcall_core::record::SegmentKind;
-use toolcall_core::render::{self, CallSpec};
-use toolcall_core::repair::{self, RepairOptions};
+use toolcall_core::{
+    families, is_valid_json, parse, render_calls, repair, CallSpec, Collector, Config, Engine,
+    RepairOptions, SegmentKind,
+};
 
 /// Replies in several formats, with prose, reasoning and markup around the
 /// calls.
@@ -29,7 +27,7 @@ fn names(doc: &Collector) -> Vec<&str> {
 #[test]
 fn parse_finds_the_call_and_tiles_the_document() {
     let input = REPLIES[0].as_bytes();
-    let doc = document::parse(input, &Config::default());
+    let doc = parse(input, &Config::default());
     assert_eq!(names(&doc), ["search"]);
     assert_eq!(doc.calls[0].format, "hermes");
     assert_eq!(*doc.calls[0].arguments.as_value(), json!({"q": "rust"}));
@@ -60,18 +58,18 @@ fn every_reply_gives_the_calls_it_holds() {
         &[],
     ];
     for (reply, want) in REPLIES.iter().zip(want) {
-        let doc = document::parse(reply.as_bytes(), &Config::default());
+        let doc = parse(reply.as_bytes(), &Config::default());
         assert_eq!(names(&doc), want, "{reply}");
         assert!(doc.errors.is_empty(), "{reply}: {:?}", doc.errors);
     }
-    let doc = document::parse(REPLIES[1].as_bytes(), &Config::default());
+    let doc = parse(REPLIES[1].as_bytes(), &Config::default());
     assert_eq!(doc.reasoning, b"The user wants weather.");
 }
 
 #[test]
 fn the_engine_fed_in_chunks_gives_what_parse_gives() {
     for reply in REPLIES {
-        let whole = document::parse(reply.as_bytes(), &Config::default());
+        let whole = parse(reply.as_bytes(), &Config::default());
         for size in 1..=17 {
             let mut got = Collector::default();
             let mut engine = Engine::new(Config::default());
@@ -87,24 +85,24 @@ fn the_engine_fed_in_chunks_gives_what_parse_gives() {
 #[test]
 fn repair_fixes_broken_json_and_keeps_valid_json() {
     let opts = RepairOptions::default();
-    let fixed = repair::repair("{'city': 'Paris', \"days\": 3,}", &opts).expect("repairable");
+    let fixed = repair("{'city': 'Paris', \"days\": 3,}", &opts).expect("repairable");
     assert!(fixed.changed);
     assert!(!fixed.repairs.is_empty());
     let v: Value = serde_json::from_str(&fixed.output).expect("the output is JSON");
     assert_eq!(v, json!({"city": "Paris", "days": 3}));
 
     let valid = "{\"a\": [1, 2.5, null]}";
-    let same = repair::repair(valid, &opts).expect("valid");
+    let same = repair(valid, &opts).expect("valid");
     assert!(!same.changed);
     assert!(same.repairs.is_empty());
     assert_eq!(same.output, valid);
-    assert!(repair::is_valid_json(valid));
-    assert!(!repair::is_valid_json("{'a': 1}"));
+    assert!(is_valid_json(valid));
+    assert!(!is_valid_json("{'a': 1}"));
 }
 
 #[test]
 fn a_call_missing_its_last_brace_is_repaired_and_one_cut_inside_is_an_error() {
-    let doc = document::parse(
+    let doc = parse(
         b"<tool_call>{\"name\": \"f\", \"arguments\": {\"x\": \"ab\"}",
         &Config::default(),
     );
@@ -112,7 +110,7 @@ fn a_call_missing_its_last_brace_is_repaired_and_one_cut_inside_is_an_error() {
     assert_eq!(*doc.calls[0].arguments.as_value(), json!({"x": "ab"}));
     assert!(!doc.calls[0].repairs.is_empty());
 
-    let doc = document::parse(
+    let doc = parse(
         b"<tool_call>{\"name\": \"f\", \"arguments\": {\"x\": \"ab",
         &Config::default(),
     );
@@ -127,10 +125,10 @@ fn every_family_reads_back_the_calls_it_writes() {
         CallSpec::new("get_weather", json!({"city": "Paris"})),
         CallSpec::new("get_time", json!({"zone": "CET"})),
     ];
-    assert!(render::families().len() > 30);
-    for fam in render::families() {
-        let text = render::render_calls(fam, &calls);
-        let doc = document::parse(text.as_bytes(), &Config::default());
+    assert!(families().len() > 30);
+    for fam in families() {
+        let text = render_calls(fam, &calls);
+        let doc = parse(text.as_bytes(), &Config::default());
         let got: Vec<(&str, &Value)> = doc
             .calls
             .iter()

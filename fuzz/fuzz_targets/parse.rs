@@ -6,7 +6,6 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use toolcall::document;
 use toolcall_fuzz::{assert_lossless, assert_serialisable, config};
 
 fuzz_target!(|data: &[u8]| {
@@ -14,7 +13,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let cfg = config(*flags, *fmt);
-    let got = document::parse(doc, &cfg);
+    let got = toolcall::parse(doc, &cfg);
     assert_lossless(doc, &got);
     for e in &got.errors {
         assert!(
@@ -24,6 +23,6 @@ fuzz_target!(|data: &[u8]| {
         );
     }
     assert_serialisable(&got);
-    let again = document::parse(doc, &cfg);
+    let again = toolcall::parse(doc, &cfg);
     assert_eq!(got, again, "two runs differ");
 });

@@ -7,7 +7,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use serde::de::IgnoredAny;
-use toolcall::repair::{self, RepairOptions};
+use toolcall::RepairOptions;
 
 fn valid(s: &str) -> bool {
     let mut de = serde_json::Deserializer::from_str(s);
@@ -26,7 +26,7 @@ fuzz_target!(|data: &[u8]| {
     };
     if let Ok(s) = std::str::from_utf8(data) {
         let was_valid = valid(s);
-        match repair::repair(s, &opts) {
+        match toolcall::repair(s, &opts) {
             Ok(r) => {
                 assert!(valid(&r.output), "Ok output does not parse: {:?}", r.output);
                 assert_eq!(r.changed, r.output != s, "changed flag wrong");
@@ -40,17 +40,18 @@ fuzz_target!(|data: &[u8]| {
                 }
                 if r.changed {
                     // a repaired document is valid JSON: repairing it again changes nothing
-                    let again = repair::repair(&r.output, &opts).expect("repaired output repairs");
+                    let again =
+                        toolcall::repair(&r.output, &opts).expect("repaired output repairs");
                     assert!(!again.changed, "repair is not idempotent");
                 }
             }
             Err(e) => assert!(!was_valid, "valid JSON rejected: {e}"),
         }
-        if let Ok((v, _)) = repair::parse_value(s, &opts) {
+        if let Ok((v, _)) = toolcall::parse_value(s, &opts) {
             let _ = serde_json::to_string(&v).expect("value serialises");
         }
     }
-    if let Ok(r) = repair::repair_bytes(data, &opts) {
+    if let Ok(r) = toolcall::repair_bytes(data, &opts) {
         assert!(valid(&r.output), "repair_bytes Ok output does not parse");
     }
 });

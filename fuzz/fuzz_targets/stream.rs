@@ -7,7 +7,6 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use toolcall::document;
 use toolcall_fuzz::{assert_lossless, chunking, chunks, config};
 
 fuzz_target!(|data: &[u8]| {
@@ -18,10 +17,10 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let cfg = config(*flags, *fmt);
-    let batch = document::parse(doc, &cfg);
+    let batch = toolcall::parse(doc, &cfg);
     assert_lossless(doc, &batch);
     let parts = chunks(doc, &sizes, flags & 128 == 0);
-    let streamed = document::parse_chunked(parts.iter().copied(), &cfg);
+    let streamed = toolcall::parse_chunked(parts.iter().copied(), &cfg);
     assert_lossless(doc, &streamed);
     assert_eq!(
         streamed, batch,

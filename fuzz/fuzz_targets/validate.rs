@@ -1,7 +1,7 @@
 //! `validate`: `toolcall::validate` end to end, as `toolcall validate` and
 //! `--tools` use it: a tools registry (one of six fixture shapes, a built-in
 //! registry with the keywords typing follows, or fuzzer-supplied tools
-//! text), a document parsed with `document::parse`, every call typed by its
+//! text), a document parsed with `toolcall::parse`, every call typed by its
 //! tool's schema (`typing::type_arguments`), judged (`Registry::check`) and
 //! located (`diag::locate`, `diag::position`, `diag::render`).
 //!
@@ -41,12 +41,11 @@ use libfuzzer_sys::fuzz_target;
 use serde_json::{Map, Value};
 use std::sync::Mutex;
 use toolcall::cli::tools::Tools;
-use toolcall::document;
-use toolcall::record::ToolCall;
 use toolcall::validate::diag::{self, Severity};
 use toolcall::validate::registry::{close_objects, Registry};
 use toolcall::validate::retry::{self, Failure, FailureKind};
 use toolcall::validate::{typing, Issue, Policy, Risk, Verdict};
+use toolcall::ToolCall;
 use toolcall_fuzz::config;
 
 const FIXTURES: [&str; 6] = [
@@ -351,7 +350,7 @@ fn judge(tools: &Tools, tools_text: Option<&str>, eflags: u8, fmt: u8, doc: &[u8
     let reg = tools.registry.as_ref().expect("registry");
     let policy = tools.policy;
     let cfg = config(eflags, fmt);
-    let found = document::parse(doc, &cfg);
+    let found = toolcall::parse(doc, &cfg);
     for call in &found.calls {
         let schema = reg.get(&call.name).map(|t| &t.parameters);
         let args = match schema {

@@ -8,8 +8,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use toolcall::engine::Config;
 use toolcall::wire::{self, InputKind, WireConfig};
+use toolcall::Config;
 use toolcall_fuzz::{chunking, chunks};
 
 fuzz_target!(|data: &[u8]| {

@@ -4,10 +4,8 @@
 //! the chunking, then treats the rest as the document. The layouts are in
 //! `fuzz/README.md`; `fuzz/seed.py` writes seeds in them.
 
-use toolcall::document::Collector;
-use toolcall::engine::{Config, FormatChoice};
 use toolcall::formats::FORMATS;
-use toolcall::record::SegmentKind;
+use toolcall::{Collector, Config, FormatChoice, SegmentKind};
 
 /// Engine settings from a flags byte and a format byte.
 ///

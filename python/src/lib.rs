@@ -18,15 +18,15 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList, PyString};
 use serde_json::Value;
 use std::sync::Mutex;
-use toolcall_core::config::{Config, FormatChoice};
-use toolcall_core::document::Collector;
-use toolcall_core::engine::{Event as CoreEvent, Sink};
 use toolcall_core::formats::{self, FormatId};
-use toolcall_core::record::{Arguments, ErrorRecord as CoreError, ToolCall};
-use toolcall_core::repair::{self as core_repair, RepairOptions};
 use toolcall_core::validate::registry::Registry;
 use toolcall_core::validate::{typing, Policy, Risk, Verdict as CoreVerdict};
 use toolcall_core::wire::{InputKind, WireConfig, WireEngine};
+use toolcall_core::Collector;
+use toolcall_core::RepairOptions;
+use toolcall_core::{Arguments, ErrorRecord as CoreError, ToolCall};
+use toolcall_core::{Config, FormatChoice};
+use toolcall_core::{Event as CoreEvent, Sink};
 
 create_exception!(
     _toolcall,
@@ -190,7 +190,7 @@ impl Options {
     #[pyo3(signature = (*, format="auto", model=None, generation_prompt=None,
         finish_reason=None, input="text", json_blocks=true, inline_json=false,
         repair=true, reasoning_calls=false, think_open=false, think_window=0,
-        max_block=1 << 20, repair_max_size=core_repair::DEFAULT_MAX_INPUT_BYTES,
+        max_block=1 << 20, repair_max_size=toolcall_core::DEFAULT_MAX_INPUT_BYTES,
         max_buffer=1 << 20, doc="-"))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -240,7 +240,9 @@ impl Options {
                 "max_block and max_buffer must be at least 1",
             ));
         }
-        let input: InputKind = input.parse().map_err(OptionError::new_err)?;
+        let input: InputKind = input
+            .parse()
+            .map_err(|e: toolcall_core::wire::UnknownInput| OptionError::new_err(e.to_string()))?;
         let cfg = Config {
             doc: doc.to_string(),
             format: choice,
@@ -249,7 +251,7 @@ impl Options {
             reasoning_calls,
             max_block,
             repair,
-            repair_timeout_ms: core_repair::DEFAULT_TIMEOUT_MS,
+            repair_timeout_ms: toolcall_core::DEFAULT_TIMEOUT_MS,
             repair_max_bytes: repair_max_size,
             think_open,
             think_window,
@@ -405,7 +407,7 @@ impl Repair {
     }
 }
 
-fn repairs_list(py: Python<'_>, repairs: &[core_repair::Repair]) -> PyResult<Py<PyList>> {
+fn repairs_list(py: Python<'_>, repairs: &[toolcall_core::Repair]) -> PyResult<Py<PyList>> {
     let items = repairs.iter().map(|r| Repair {
         kind: r.kind.name(),
         offset: r.offset,
@@ -453,7 +455,7 @@ pub struct Call {
     /// `arguments_json`, once read.
     args_json: PyOnceLock<Py<PyString>>,
     /// The repairs as the engine left them.
-    repairs_core: Vec<core_repair::Repair>,
+    repairs_core: Vec<toolcall_core::Repair>,
     /// `repairs`, once read.
     repairs_py: PyOnceLock<Py<PyList>>,
     /// The validation fields as the engine left them (empty: none).
@@ -622,7 +624,7 @@ pub struct Document {
     text_before_len: Option<usize>,
     /// Where in `text` the text after the last call starts.
     text_after_from: usize,
-    segments: Vec<toolcall_core::record::Segment>,
+    segments: Vec<toolcall_core::Segment>,
     finish_reason: Option<String>,
 }
 
@@ -678,7 +680,7 @@ impl Document {
     /// `reasoning`, `tool_call`, `markup`.
     #[getter]
     fn segments<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        use toolcall_core::record::SegmentKind;
+        use toolcall_core::SegmentKind;
         let mut out = Vec::with_capacity(self.segments.len());
         for s in &self.segments {
             let kind = match s.kind {
@@ -1104,10 +1106,7 @@ fn validate(py: Python<'_>, calls: Vec<CallIn>, tools: &Tools) -> PyResult<Vec<V
 #[pyfunction]
 fn render_tools(family: &str, tools: &Tools) -> PyResult<String> {
     let fam = render_family(family)?;
-    Ok(toolcall_core::render::render_tools(
-        fam,
-        tools.registry.tools(),
-    ))
+    Ok(toolcall_core::render_tools(fam, tools.registry.tools()))
 }
 
 /// The message carrying results back (`toolcall render result`): each
@@ -1126,20 +1125,18 @@ fn render_result(
         let v: Value =
             serde_json::from_str(r).map_err(|e| ToolcallError::new_err(format!("result: {e}")))?;
         parsed.push(
-            toolcall_core::render::ToolResult::from_value(&v).map_err(ToolcallError::new_err)?,
+            toolcall_core::ToolResult::from_value(&v)
+                .map_err(|e| ToolcallError::new_err(e.to_string()))?,
         );
     }
-    let m = toolcall_core::render::render_results(fam, &parsed, max_tokens);
+    let m = toolcall_core::render_results(fam, &parsed, max_tokens);
     Ok((m.pre, m.body, m.post))
 }
 
-fn render_family(name: &str) -> PyResult<&'static toolcall_core::render::Family> {
+fn render_family(name: &str) -> PyResult<&'static toolcall_core::Family> {
     let id = formats::registry::by_name(name).map_or(name, |f| f.id.as_str());
-    toolcall_core::render::family(id).ok_or_else(|| {
-        let ids: Vec<&str> = toolcall_core::render::families()
-            .iter()
-            .map(|f| f.id)
-            .collect();
+    toolcall_core::family(id).ok_or_else(|| {
+        let ids: Vec<&str> = toolcall_core::families().iter().map(|f| f.id).collect();
         OptionError::new_err(format!(
             "no rendering for '{name}' (families: {})",
             ids.join(", ")
@@ -1191,7 +1188,9 @@ fn repair(
         unquoted_strings: true,
     };
     let bytes = text.bytes();
-    let result = maybe_detach(py, bytes.len(), || core_repair::repair_bytes(bytes, &opts));
+    let result = maybe_detach(py, bytes.len(), || {
+        toolcall_core::repair_bytes(bytes, &opts)
+    });
     match result {
         Ok(r) => Ok((r.output, repairs_list(py, &r.repairs)?)),
         Err(e) => {
@@ -1228,10 +1227,10 @@ fn repair_text<'py>(
     let outcome = maybe_detach(py, bytes.len(), || {
         // valid input first, which is checked in place: `repair_bytes`
         // would copy it into its result only for that to be thrown away
-        if std::str::from_utf8(bytes).is_ok_and(core_repair::is_valid_json) {
+        if std::str::from_utf8(bytes).is_ok_and(toolcall_core::is_valid_json) {
             return Ok(None);
         }
-        core_repair::repair_bytes(bytes, &opts).map(Some)
+        toolcall_core::repair_bytes(bytes, &opts).map(Some)
     });
     match outcome {
         Err(_) => Ok(None),

@@ -111,7 +111,7 @@ pub fn run(args: &FormatsArgs) -> anyhow::Result<Outcome> {
                 .iter()
                 .map(|m| m.name)
                 .chain(
-                    crate::config::PROMPTED_MODELS
+                    crate::PROMPTED_MODELS
                         .iter()
                         .filter(|(_, id, _)| *id == f.id.as_str())
                         .map(|(n, _, _)| *n),

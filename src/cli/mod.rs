@@ -134,12 +134,12 @@ pub fn command() -> clap::Command {
 }
 
 /// A message made safe for a terminal: the one escaping function for
-/// everything written on stderr ([`crate::scan::escape_terminal`]): control
+/// everything written on stderr ([`crate::escape_terminal`]): control
 /// characters (ESC, OSC, BEL, NUL, CR, newlines, C1) and bidirectional
 /// overrides become visible escapes, so text from a model, a server or a file
 /// can neither drive the terminal nor forge a line.
 pub fn sanitize(msg: &str) -> std::borrow::Cow<'_, str> {
-    crate::scan::escape_terminal(msg)
+    crate::escape_terminal(msg)
 }
 
 /// Writes `toolcall: MSG` on stderr, escaped by [`sanitize`]: every message

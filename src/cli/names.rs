@@ -4,8 +4,8 @@
 //! Face (`Qwen/Qwen3-8B`), with a "did you mean" that follows the model
 //! table when a name is unknown.
 
-use crate::config::PROMPTED_MODELS;
 use crate::formats::{registry, FormatId, FORMATS};
+use crate::PROMPTED_MODELS;
 
 /// What a name resolves to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,7 +35,7 @@ pub fn resolve(name: &str) -> Option<Named> {
             prompt: Some(m.prompt),
         });
     }
-    crate::config::prompted_model(name).map(|(format, prompt)| Named {
+    crate::prompted_model(name).map(|(format, prompt)| Named {
         format,
         prompt: Some(prompt),
     })
@@ -165,7 +165,7 @@ impl clap::builder::TypedValueParser for NameParser {
         };
         if self.render {
             let id = named.format.as_str();
-            if crate::render::family(id).is_none() {
+            if crate::family(id).is_none() {
                 return Err(fail(format!(
                     "'{name}' writes the {id} format, which `render` has no templates for \
                      (toolcall render families lists them)"
@@ -186,10 +186,10 @@ impl clap::builder::TypedValueParser for NameParser {
         let render = self.render;
         let ids = FORMATS
             .iter()
-            .filter(move |f| !render || crate::render::family(f.id.as_str()).is_some())
+            .filter(move |f| !render || crate::family(f.id.as_str()).is_some())
             .map(|f| PossibleValue::new(f.id.as_str()).help(f.families));
         let names = models()
-            .filter(move |(_, f, _)| !render || crate::render::family(f.as_str()).is_some())
+            .filter(move |(_, f, _)| !render || crate::family(f.as_str()).is_some())
             .map(|(n, f, _)| PossibleValue::new(n).help(format!("format {f}")));
         let all: Vec<PossibleValue> = if self.what == "model" {
             names.collect()
@@ -202,8 +202,8 @@ impl clap::builder::TypedValueParser for NameParser {
 
 /// The format choice `--format NAME` stands for (`auto`, or the format a
 /// name resolves to).
-pub fn format_choice(name: &str) -> crate::engine::FormatChoice {
-    use crate::engine::FormatChoice;
+pub fn format_choice(name: &str) -> crate::FormatChoice {
+    use crate::FormatChoice;
     if name.trim().eq_ignore_ascii_case("auto") {
         return FormatChoice::Auto;
     }

@@ -14,7 +14,7 @@
 
 use std::io::{self, IsTerminal, Write};
 
-use crate::record::Turn;
+use crate::Turn;
 
 /// When the writer flushes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,7 +46,7 @@ const BLOCK: usize = 64 * 1024;
 /// Buffered stdout (or any writer) that writes NDJSON records and raw bytes.
 ///
 /// Records are appended to one `Vec<u8>` (the record writers in
-/// `toolcall_core::ndjson` append to a vector, which costs a capacity check
+/// the core's record writers append to a vector, which costs a capacity check
 /// per piece, not a trait call) and handed to the writer once the vector
 /// holds a block, so it never holds more than a block plus one record.
 pub struct Output {
@@ -116,7 +116,7 @@ impl Output {
 
     /// Writes a tool call record: the same bytes as [`Output::record`],
     /// written straight into the buffer.
-    pub fn tool_call(&mut self, call: &crate::record::ToolCall) -> io::Result<()> {
+    pub fn tool_call(&mut self, call: &crate::ToolCall) -> io::Result<()> {
         if self.quiet || self.pretty {
             return self.record(call);
         }
@@ -132,7 +132,7 @@ impl Output {
         kind: &str,
         field: &str,
         value: &str,
-        span: crate::record::Span,
+        span: crate::Span,
         turn: Option<Turn>,
     ) -> io::Result<()> {
         if self.quiet {
@@ -146,7 +146,7 @@ impl Output {
             add_turn(&mut rec, turn);
             return self.record(&rec);
         }
-        toolcall_core::ndjson::write_text_record(&mut self.buf, kind, field, value, span);
+        toolcall_core::write_text_record(&mut self.buf, kind, field, value, span);
         Turn::append(turn, &mut self.buf);
         self.end_record()
     }
@@ -172,7 +172,7 @@ impl Output {
             add_turn(&mut rec, turn);
             return self.record(&rec);
         }
-        toolcall_core::ndjson::write_call_start(&mut self.buf, index, id, name);
+        toolcall_core::write_call_start(&mut self.buf, index, id, name);
         Turn::append(turn, &mut self.buf);
         self.end_record()
     }

@@ -7,8 +7,8 @@ use super::common::{
 };
 use super::output::{FlushPolicy, Output};
 use super::Outcome;
-use crate::document::Collector;
 use crate::wire;
+use crate::Collector;
 use clap::Args;
 
 /// Find the tool calls in whole documents.
@@ -78,11 +78,11 @@ struct Batch {
 fn conversation_calls(
     name: &str,
     bytes: &[u8],
-    cfg: &crate::engine::Config,
+    cfg: &crate::Config,
     tools: &super::tools::Tools,
     push: &mut dyn FnMut(Batch) -> anyhow::Result<bool>,
 ) -> anyhow::Result<()> {
-    use crate::messages::{self, Kind};
+    use crate::validate::messages::{self, Kind};
     use serde_json::Value;
     let whole = serde_json::from_slice::<Value>(bytes).ok();
     let docs: Vec<(String, &[u8], Option<Value>)> = match whole {
@@ -102,7 +102,7 @@ fn conversation_calls(
             .collect(),
     };
     for (doc, text, v) in docs {
-        let cfg = crate::engine::Config {
+        let cfg = crate::Config {
             doc: doc.clone(),
             ..cfg.clone()
         };
@@ -129,8 +129,8 @@ fn conversation_calls(
                 }
             }
             None => {
-                let raw = crate::scan::lossy(&text[..text.len().min(512)]).into_owned();
-                found.errors.push(crate::record::ErrorRecord {
+                let raw = crate::lossy(&text[..text.len().min(512)]).into_owned();
+                found.errors.push(crate::ErrorRecord {
                     kind: "error",
                     code: "TLP-008",
                     message: "not a conversation (messages, conversations, input, output, \
@@ -335,7 +335,7 @@ impl Writer<'_> {
     fn records(&mut self, found: &Collector, n: usize) -> anyhow::Result<()> {
         let args = self.args;
         let shape = &args.shape;
-        let write_error = |out: &mut Output, e: &crate::record::ErrorRecord| {
+        let write_error = |out: &mut Output, e: &crate::ErrorRecord| {
             if shape.shape == "native" {
                 out.record(e)
             } else {

@@ -4,8 +4,8 @@
 use super::common::read_source;
 use super::output::{FlushPolicy, Output};
 use super::Outcome;
-use crate::render::{self, families, CallSpec, Family, Source, ToolResult};
 use crate::validate::registry::Registry;
+use crate::{families, CallSpec, Family, Source, ToolResult};
 use anyhow::{anyhow, bail, Context};
 use clap::{Args, Subcommand};
 use serde_json::Value;
@@ -290,7 +290,7 @@ pub struct FamiliesArgs {
 }
 
 fn lookup(id: &str) -> anyhow::Result<&'static Family> {
-    render::family(id).ok_or_else(|| anyhow!("unknown family '{id}'"))
+    crate::family(id).ok_or_else(|| anyhow!("unknown family '{id}'"))
 }
 
 fn write_text(text: &str) -> anyhow::Result<()> {
@@ -341,9 +341,9 @@ fn run_tools(a: &ToolsArgs) -> anyhow::Result<Outcome> {
             let text = with_server(&text, server)?;
             let registry = Registry::from_text(&text, false)
                 .map_err(|e| super::tools::tools_error(&doc, e))?;
-            render::render_tools(fam, registry.tools())
+            crate::render_tools(fam, registry.tools())
         }
-        None => render::render_tools(fam, registry.tools()),
+        None => crate::render_tools(fam, registry.tools()),
     };
     write_text(&rendered)?;
     Ok(Outcome::Found)
@@ -357,8 +357,8 @@ fn with_server(text: &str, server: &str) -> anyhow::Result<String> {
         .tools()
         .iter()
         .map(|t| {
-            let mut v = render::tools::plain_json(t);
-            v["name"] = Value::String(render::prefix_server(server, &t.name));
+            let mut v = crate::tool_json(t);
+            v["name"] = Value::String(crate::prefix_server(server, &t.name));
             v
         })
         .collect();
@@ -379,7 +379,7 @@ fn run_result(a: &ResultArgs) -> anyhow::Result<Outcome> {
                 serde_json::from_str(line).with_context(|| format!("{doc}:{}: not JSON", i + 1))?;
             let mut r = ToolResult::from_value(&v).map_err(|e| anyhow!("{doc}:{}: {e}", i + 1))?;
             if let Some(s) = &a.server {
-                r.name = crate::call::join_server_name(s, &r.name);
+                r.name = crate::join_server_name(s, &r.name);
             }
             results.push(r);
         }
@@ -390,7 +390,7 @@ fn run_result(a: &ResultArgs) -> anyhow::Result<Outcome> {
         };
         vec![ToolResult {
             id: a.id.clone(),
-            name: crate::call::join_server_name(a.server.as_deref().unwrap_or(""), name),
+            name: crate::join_server_name(a.server.as_deref().unwrap_or(""), name),
             content: strip_final_newline(text),
             is_error: a.error,
         }]
@@ -398,7 +398,7 @@ fn run_result(a: &ResultArgs) -> anyhow::Result<Outcome> {
     if results.is_empty() {
         return Ok(Outcome::NotFound);
     }
-    let msg = render::render_results(fam, &results, a.max_tokens);
+    let msg = crate::render_results(fam, &results, a.max_tokens);
     write_text(&if a.body { msg.body } else { msg.full() })?;
     Ok(Outcome::Found)
 }
@@ -449,7 +449,7 @@ fn run_call(a: &CallArgs) -> anyhow::Result<Outcome> {
     if calls.is_empty() {
         return Ok(Outcome::NotFound);
     }
-    write_text(&render::render_calls(fam, &calls))?;
+    write_text(&crate::render_calls(fam, &calls))?;
     Ok(Outcome::Found)
 }
 

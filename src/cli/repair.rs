@@ -2,7 +2,7 @@
 //!
 //! Options become a [`RepairOptions`]; each input (a file, standard input, or
 //! with `--lines` each line of them) is one document given to
-//! [`crate::repair::repair_bytes`]; the result is written as raw JSON or, with
+//! [`crate::repair_bytes`]; the result is written as raw JSON or, with
 //! `--report`, as one `repair` record.
 
 use super::sanitize;
@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 use crate::cli::output::Output;
 use crate::cli::Outcome;
-use crate::repair::{repair_bytes, Repair, RepairError, RepairOptions};
+use crate::{repair_bytes, Repair, RepairError, RepairOptions};
 
 const EXAMPLES: &str = "\
 Examples:

@@ -5,8 +5,8 @@ use super::common::{
 };
 use super::output::{FlushPolicy, Output};
 use super::Outcome;
-use crate::engine::Event;
 use crate::wire;
+use crate::Event;
 use clap::Args;
 
 /// Separate text, reasoning and calls, losslessly.
@@ -217,7 +217,7 @@ struct Parts {
     text_before_len: Option<usize>,
     /// Length of `text` before the text that follows the last call.
     text_after_from: usize,
-    segments: Vec<crate::record::Segment>,
+    segments: Vec<crate::Segment>,
     /// The `tool_calls` array's elements, comma-separated.
     calls_json: Vec<u8>,
     calls: usize,
@@ -229,8 +229,8 @@ struct Parts {
 impl Parts {
     /// Adds a segment, merged with the last one when it is of the same
     /// kind and adjacent (calls are never merged), as `Collector` does.
-    fn segment(&mut self, kind: crate::record::SegmentKind, span: crate::record::Span) {
-        use crate::record::{Segment, SegmentKind};
+    fn segment(&mut self, kind: crate::SegmentKind, span: crate::Span) {
+        use crate::{Segment, SegmentKind};
         if span[0] == span[1] && kind != SegmentKind::ToolCall {
             return;
         }
@@ -246,13 +246,13 @@ impl Parts {
     }
 }
 
-impl crate::engine::Sink for Parts {
+impl crate::Sink for Parts {
     fn wants_starts(&self) -> bool {
         false
     }
 
     fn event(&mut self, ev: Event<'_>) {
-        use crate::record::SegmentKind;
+        use crate::SegmentKind;
         match ev {
             Event::Text { span, bytes } => {
                 self.segment(SegmentKind::Text, span);
@@ -360,7 +360,7 @@ fn string_body(out: &mut Output, tmp: &mut Vec<u8>, bytes: &[u8]) -> std::io::Re
             back += 1;
         }
         tmp.clear();
-        let piece = crate::scan::lossy(&bytes[at..end]);
+        let piece = crate::lossy(&bytes[at..end]);
         serde_json::to_writer(&mut *tmp, &*piece).map_err(std::io::Error::from)?;
         // without the quotes serde_json puts around it
         out.raw(&tmp[1..tmp.len() - 1])?;
@@ -405,7 +405,7 @@ impl TextOut<'_> {
     }
 }
 
-impl crate::engine::Sink for TextOut<'_> {
+impl crate::Sink for TextOut<'_> {
     fn wants_starts(&self) -> bool {
         false
     }

@@ -3,9 +3,9 @@
 use super::common::{EngineArgs, RecordArgs, WireArgs};
 use super::output::{FlushPolicy, Output};
 use super::Outcome;
-use crate::engine::{Event, Sink};
-use crate::record::Span;
 use crate::wire::{InputKind, Usage, WireEngine};
+use crate::Span;
+use crate::{Event, Sink};
 use anyhow::Context;
 use clap::Args;
 use serde::Serialize;
@@ -94,7 +94,7 @@ struct Writer {
     /// come: an error next is that call's, and carries them.
     started: Option<(usize, String)>,
     /// The transcript turn the records are in, once a turn header was read.
-    turn: Option<crate::record::Turn>,
+    turn: Option<crate::Turn>,
 }
 
 /// An `error` record for a call whose `tool_call_start` was written: the
@@ -102,7 +102,7 @@ struct Writer {
 #[derive(Serialize)]
 struct StartedError<'a> {
     #[serde(flatten)]
-    error: &'a crate::record::ErrorRecord,
+    error: &'a crate::ErrorRecord,
     index: usize,
     id: &'a str,
 }
@@ -123,7 +123,7 @@ impl Writer {
     /// Writes a text, reasoning or markup record (bytes as lossy UTF-8).
     fn text_record(&mut self, kind: &str, field: &str, bytes: &[u8], span: Span) {
         let turn = self.turn;
-        self.attempt(|out| out.text_record(kind, field, &crate::scan::lossy(bytes), span, turn));
+        self.attempt(|out| out.text_record(kind, field, &crate::lossy(bytes), span, turn));
     }
 }
 

@@ -2,12 +2,12 @@
 //! `validate`, `parse` and `stream`, and the state they load.
 
 use crate::cli::sanitize;
-use crate::engine::Config;
-use crate::record::ToolCall;
 use crate::validate::config::{self, FileConfig};
 use crate::validate::diag::{self, Severity};
 use crate::validate::registry::Registry;
 use crate::validate::{typing, Policy, Risk, Verdict};
+use crate::Config;
+use crate::ToolCall;
 use clap::{ArgAction, Args};
 use std::path::PathBuf;
 

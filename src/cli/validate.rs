@@ -6,13 +6,12 @@ use super::output::{FlushPolicy, Output};
 use super::tools::{Tools, ToolsArgs};
 use super::Outcome;
 use crate::cli::retry::{self, Attempt};
-use crate::document;
-use crate::engine::Config;
-use crate::record::ToolCall;
 use crate::validate::diag::{self, Located, Severity};
 use crate::validate::retry::{Failure, FailureKind, Usage};
 use crate::validate::{Issue, Verdict};
 use crate::wire::InputKind;
+use crate::Config;
+use crate::ToolCall;
 use anyhow::{bail, Context};
 use clap::Args;
 use serde::Serialize;
@@ -106,12 +105,12 @@ pub struct ValidateArgs {
 
 /// A `--allow` value: one of the conversation checks' codes.
 fn allow_parser(s: &str) -> Result<String, String> {
-    if crate::messages::CODES.contains(&s) {
+    if crate::validate::messages::CODES.contains(&s) {
         Ok(s.to_string())
     } else {
         Err(format!(
             "not a conversation check (known: {})",
-            crate::messages::CODES.join(", ")
+            crate::validate::messages::CODES.join(", ")
         ))
     }
 }
@@ -592,7 +591,7 @@ fn judge_items(
     loop {
         let end = (at + SLICE).min(bytes.len());
         // the calls and errors only: the text is not kept (memory)
-        let mut found = crate::document::Collector::calls_only();
+        let mut found = crate::Collector::calls_only();
         if at < end {
             engine.feed(&bytes[at..end], &mut found);
         } else {
@@ -613,11 +612,7 @@ fn judge_items(
 }
 
 /// The calls and errors a collector found, as items to judge.
-fn found_items(
-    name: &str,
-    text: &Rc<Located<Vec<u8>>>,
-    found: crate::document::Collector,
-) -> Vec<Item> {
+fn found_items(name: &str, text: &Rc<Located<Vec<u8>>>, found: crate::Collector) -> Vec<Item> {
     let mut items: Vec<Item> = Vec::with_capacity(found.calls.len() + found.errors.len());
     for call in found.calls {
         items.push(Item {
@@ -769,7 +764,7 @@ fn record_items(name: &str, bytes: Vec<u8>, sources: &Sources<'_>) -> Vec<Item> 
             Ok(v) => v,
             Err(why) => {
                 let end = start + line.len();
-                let raw = crate::scan::lossy(&line[..line.len().min(512)]).into_owned();
+                let raw = crate::lossy(&line[..line.len().min(512)]).into_owned();
                 items.push(Item {
                     conv: None,
                     call: broken_call(name, &raw, [start as u64, end as u64]),
@@ -1178,7 +1173,7 @@ fn evaluate(
     tools: &Tools,
     original: &ToolCall,
 ) -> Result<(ToolCall, Verdict), Box<Failure>> {
-    let found = document::parse(text.as_bytes(), cfg);
+    let found = crate::parse(text.as_bytes(), cfg);
     let pick =
         found
             .calls
@@ -1240,14 +1235,14 @@ enum Layout {
     Lines,
 }
 
-/// Whether `v` is a conversation: any shape [`crate::messages::shape`]
-/// knows under `--input messages`, the plain ones ([`crate::messages::sniff`])
+/// Whether `v` is a conversation: any shape [`crate::validate::messages::shape`]
+/// knows under `--input messages`, the plain ones ([`crate::validate::messages::sniff`])
 /// otherwise.
 fn is_conversation(v: &Value, explicit: bool) -> bool {
     if explicit {
-        crate::messages::shape(v).is_some()
+        crate::validate::messages::shape(v).is_some()
     } else {
-        crate::messages::sniff(v).is_some()
+        crate::validate::messages::sniff(v).is_some()
     }
 }
 
@@ -1436,7 +1431,7 @@ fn judge_line(
         ))
     } else {
         match serde_json::from_slice::<Value>(line) {
-            Ok(v) if crate::messages::shape(&v).is_some() => Ok(v),
+            Ok(v) if crate::validate::messages::shape(&v).is_some() => Ok(v),
             Ok(_) => Err(format!(
                 "line {number} is JSON but no conversation; skipped"
             )),
@@ -1451,7 +1446,7 @@ fn judge_line(
             } else {
                 "TLP-008"
             };
-            let raw = crate::scan::lossy(&line[..line.len().min(512)]).into_owned();
+            let raw = crate::lossy(&line[..line.len().min(512)]).into_owned();
             let item = Item {
                 conv: None,
                 call: broken_call(&doc, &raw, [0, line.len() as u64]),
@@ -1477,7 +1472,7 @@ impl Run<'_> {
         doc: &str,
         cfg: &Config,
     ) -> anyhow::Result<()> {
-        use crate::messages::{self, Kind};
+        use crate::validate::messages::{self, Kind};
         let cfg = Config {
             doc: doc.to_string(),
             ..cfg.clone()

@@ -377,11 +377,11 @@ struct Count {
     errors: usize,
 }
 
-impl toolcall::engine::Sink for Count {
-    fn event(&mut self, ev: toolcall::engine::Event<'_>) {
+impl toolcall::Sink for Count {
+    fn event(&mut self, ev: toolcall::Event<'_>) {
         match ev {
-            toolcall::engine::Event::ToolCall(_) => self.calls += 1,
-            toolcall::engine::Event::Error(_) => self.errors += 1,
+            toolcall::Event::ToolCall(_) => self.calls += 1,
+            toolcall::Event::Error(_) => self.errors += 1,
             _ => {}
         }
     }
@@ -400,7 +400,7 @@ fn ever_new_fragment_indices_hold_bounded_state() {
         input: InputKind::OpenAi,
         max_buffer: max,
     };
-    let mut engine = WireEngine::new(toolcall::engine::Config::default(), wire);
+    let mut engine = WireEngine::new(toolcall::Config::default(), wire);
     let mut sink = Count::default();
     let (mut peak_open, mut peak_keys, mut peak_held) = (0, 0, 0);
     let mut line = String::new();

@@ -143,6 +143,32 @@ fn anchors(page: &str) -> BTreeSet<String> {
     out
 }
 
+/// The core's public face stays small (issue 33): `core/src/lib.rs` declares
+/// at most four public modules; everything else a user needs is re-exported
+/// as items from the root.
+#[test]
+fn the_core_exposes_at_most_four_public_modules() {
+    let lib = std::fs::read_to_string(root().join("core/src/lib.rs")).expect("core/src/lib.rs");
+    let public: Vec<&str> = lib
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("pub mod "))
+        .collect();
+    assert!(
+        !public.is_empty(),
+        "no `pub mod` line found: the check reads the wrong file"
+    );
+    assert!(
+        public.len() <= 4,
+        "{} public modules in core/src/lib.rs: {public:?}",
+        public.len()
+    );
+    assert!(
+        lib.contains("pub use "),
+        "core/src/lib.rs re-exports no items"
+    );
+}
+
 #[test]
 fn every_format_has_a_section_in_docs_formats() {
     let page = read(&root().join("docs/formats.md"));

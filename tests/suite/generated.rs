@@ -387,7 +387,7 @@ fn readme_models_table() -> String {
         }
     }
     // models with no tool format of their own, after the formats' names
-    for (name, id, prompt) in toolcall::config::PROMPTED_MODELS {
+    for (name, id, prompt) in toolcall::PROMPTED_MODELS {
         let prompt = serde_json::to_string(prompt).expect("a string serialises");
         t.push_str(&format!(
             "| `{name}` | `{id}` | `{}` |\n",

@@ -5,9 +5,9 @@
 use crate::common;
 use crate::common::{chunks_at, chunks_by_size, fixture_args, fixture_inputs};
 use proptest::prelude::*;
-use toolcall::document::{self, Collector};
-use toolcall::engine::{Config, FormatChoice};
-use toolcall::record::SegmentKind;
+use toolcall::SegmentKind;
+use toolcall::{parse, parse_chunked, Collector};
+use toolcall::{Config, FormatChoice};
 
 /// The engine configuration a fixture's `.args` file asks for.
 fn config_for(args: &[String]) -> Config {
@@ -95,7 +95,7 @@ fn assert_lossless(name: &str, input: &[u8], got: &Collector) {
 #[test]
 fn batch_is_lossless_for_every_fixture() {
     for (name, input, cfg) in fixtures() {
-        let got = document::parse(&input, &cfg);
+        let got = parse(&input, &cfg);
         assert_lossless(&name, &input, &got);
     }
 }
@@ -103,15 +103,15 @@ fn batch_is_lossless_for_every_fixture() {
 #[test]
 fn stream_equals_batch_for_chunk_sizes_1_to_64() {
     for (name, input, cfg) in fixtures() {
-        let batch = document::parse(&input, &cfg);
+        let batch = parse(&input, &cfg);
         for size in 1..=64 {
-            let chunked = document::parse_chunked(chunks_by_size(&input, size), &cfg);
+            let chunked = parse_chunked(chunks_by_size(&input, size), &cfg);
             assert_eq!(
                 chunked, batch,
                 "{name}: chunk size {size} differs from batch"
             );
             // raw byte chunks too: a special token split inside a character
-            let raw = document::parse_chunked(input.chunks(size), &cfg);
+            let raw = parse_chunked(input.chunks(size), &cfg);
             assert_eq!(
                 raw, batch,
                 "{name}: raw chunk size {size} differs from batch"
@@ -126,9 +126,9 @@ fn stream_equals_batch_for_every_single_cut() {
         if input.len() > 4096 {
             continue;
         }
-        let batch = document::parse(&input, &cfg);
+        let batch = parse(&input, &cfg);
         for cut in 1..input.len() {
-            let chunked = document::parse_chunked(chunks_at(&input, &[cut]), &cfg);
+            let chunked = parse_chunked(chunks_at(&input, &[cut]), &cfg);
             assert_eq!(
                 chunked, batch,
                 "{name}: one cut at {cut} differs from batch"
@@ -140,10 +140,8 @@ fn stream_equals_batch_for_every_single_cut() {
 #[test]
 fn output_is_deterministic() {
     for (name, input, cfg) in fixtures() {
-        let a =
-            serde_json::to_string(&document::parse(&input, &cfg).into_split("-")).expect("json");
-        let b =
-            serde_json::to_string(&document::parse(&input, &cfg).into_split("-")).expect("json");
+        let a = serde_json::to_string(&parse(&input, &cfg).into_split("-")).expect("json");
+        let b = serde_json::to_string(&parse(&input, &cfg).into_split("-")).expect("json");
         assert_eq!(a, b, "{name}: two runs differ");
     }
 }
@@ -160,8 +158,8 @@ proptest! {
             let mut cuts: Vec<usize> = seed_cuts.iter().map(|c| c % input.len()).collect();
             cuts.sort_unstable();
             cuts.dedup();
-            let batch = document::parse(&input, &cfg);
-            let chunked = document::parse_chunked(chunks_at(&input, &cuts), &cfg);
+            let batch = parse(&input, &cfg);
+            let chunked = parse_chunked(chunks_at(&input, &cuts), &cfg);
             prop_assert_eq!(&chunked, &batch, "{}: cuts {:?}", name, cuts);
         }
     }
@@ -172,10 +170,10 @@ proptest! {
         size in 1usize..16,
     ) {
         let cfg = Config::default();
-        let batch = document::parse(&bytes, &cfg);
+        let batch = parse(&bytes, &cfg);
         assert_lossless("random", &bytes, &batch);
         let raw_chunks: Vec<&[u8]> = bytes.chunks(size).collect();
-        let chunked = document::parse_chunked(raw_chunks, &cfg);
+        let chunked = parse_chunked(raw_chunks, &cfg);
         assert_lossless("random-chunked", &bytes, &chunked);
     }
 
@@ -200,9 +198,9 @@ proptest! {
             doc.extend_from_slice(&input[s..=e.min(input.len() - 1)]);
         }
         let cfg = Config::default();
-        let batch = document::parse(&doc, &cfg);
+        let batch = parse(&doc, &cfg);
         assert_lossless("spliced", &doc, &batch);
-        let chunked = document::parse_chunked(doc.chunks(size), &cfg);
+        let chunked = parse_chunked(doc.chunks(size), &cfg);
         prop_assert_eq!(chunked, batch);
     }
 }
@@ -213,7 +211,7 @@ proptest! {
 /// document at once, with calls in reasoning kept (they come out late).
 #[test]
 fn nothing_comes_before_the_settled_offset() {
-    use toolcall::engine::{Engine, Event};
+    use toolcall::{Engine, Event};
     for (name, input, mut cfg) in fixtures() {
         cfg.reasoning_calls = true;
         for size in (1..=16).chain([input.len().max(1)]) {

@@ -4,7 +4,7 @@
 //! chunks. These shapes once made the batch path quadratic (a newline
 //! search restarted from every call in a document without newlines).
 
-use toolcall::engine::{Config, Engine, Event};
+use toolcall::{Config, Engine, Event};
 
 fn work(doc: &[u8], chunk: usize) -> (u64, usize) {
     let mut calls = 0usize;
@@ -163,7 +163,7 @@ fn diagnostics_for_every_call_cost_linear_work() {
     for unit in units {
         let work = |n: usize| {
             let doc = unit.repeat(n).into_bytes();
-            let calls = toolcall::document::parse(&doc, &Config::default()).calls;
+            let calls = toolcall::parse(&doc, &Config::default()).calls;
             assert_eq!(calls.len(), n);
             let l = Located::new(&doc[..]);
             for c in &calls {
@@ -212,7 +212,7 @@ fn conversation(n: usize) -> Vec<u8> {
 /// Work of reading, linting and locating every finding of a conversation.
 fn conversation_work(doc: &[u8]) -> (u64, usize) {
     use std::collections::HashSet;
-    use toolcall::messages;
+    use toolcall::validate::messages;
     let v: serde_json::Value = serde_json::from_slice(doc).expect("json");
     let t = messages::read(&v, &Config::default()).expect("a conversation");
     let (findings, lint_work) = messages::lint_counted(&t);

@@ -10,8 +10,8 @@
 //! TOOLCALL_MEMORY_MB=200 cargo test --release --test integration memory
 //! ```
 
-use toolcall::engine::{Config, Engine, Event, Sink};
 use toolcall::wire::{InputKind, WireConfig, WireEngine};
+use toolcall::{Config, Engine, Event, Sink};
 
 /// Megabytes each test streams.
 fn megabytes() -> u64 {
@@ -274,8 +274,8 @@ fn unclosed_plain_fence_is_held_at_most_max_block() {
 fn calls_only_collector_keeps_calls_not_prose() {
     let target = ((megabytes() << 20) / 4) as usize;
     let cfg = Config::default();
-    let mut lean = toolcall::document::Collector::calls_only();
-    let mut full = toolcall::document::Collector::default();
+    let mut lean = toolcall::Collector::calls_only();
+    let mut full = toolcall::Collector::default();
     let mut lean_engine = Engine::new(cfg.clone());
     let mut full_engine = Engine::new(cfg);
     let (mut fed, mut k, mut buf) = (0usize, 0u64, Vec::new());

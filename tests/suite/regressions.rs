@@ -4,13 +4,13 @@
 //! == batch at every chunk size from 1 to 16.
 
 use crate::common::chunks_by_size;
-use toolcall::document::{self, Collector};
-use toolcall::engine::{Config, FormatChoice};
-use toolcall::record::SegmentKind;
+use toolcall::SegmentKind;
+use toolcall::{parse, parse_chunked, Collector};
+use toolcall::{Config, FormatChoice};
 
 /// The fuzz targets' invariant checks (see `fuzz/src/lib.rs`).
 fn check(input: &[u8], cfg: &Config) -> Collector {
-    let batch = document::parse(input, cfg);
+    let batch = parse(input, cfg);
     let mut at = 0u64;
     let mut text = Vec::new();
     for seg in &batch.segments {
@@ -27,7 +27,7 @@ fn check(input: &[u8], cfg: &Config) -> Collector {
         assert_eq!(c.raw, String::from_utf8_lossy(raw), "raw is not the span");
     }
     for size in 1..=16 {
-        let chunked = document::parse_chunked(chunks_by_size(input, size), cfg);
+        let chunked = parse_chunked(chunks_by_size(input, size), cfg);
         assert_eq!(chunked, batch, "chunk size {size} differs from batch");
     }
     batch

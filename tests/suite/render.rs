@@ -16,8 +16,8 @@ use crate::common;
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 use std::path::{Path, PathBuf};
-use toolcall::engine::Config;
-use toolcall::render::{self, families, CallSpec};
+use toolcall::Config;
+use toolcall::{families, render_calls, CallSpec};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -125,7 +125,7 @@ fn golden_calls_parse_back() {
         })
         .collect();
     for fam in families() {
-        let text = render::render_calls(
+        let text = render_calls(
             fam,
             &want
                 .iter()
@@ -154,7 +154,7 @@ fn rendered_prompts_hold_no_calls() {
                 .join(fam.id)
                 .join(format!("{case}.out"));
             let text = std::fs::read_to_string(&path).expect("golden rendering");
-            let doc = toolcall::document::parse(text.as_bytes(), &Config::default());
+            let doc = toolcall::parse(text.as_bytes(), &Config::default());
             if !doc.calls.is_empty() || !doc.errors.is_empty() {
                 failures.push(format!(
                     "{}: {} calls, {} errors",
@@ -196,7 +196,7 @@ fn transcripts_give_only_the_assistants_calls() {
 }
 
 fn parsed(text: &str) -> Vec<(String, Value)> {
-    let doc = toolcall::document::parse(text.as_bytes(), &Config::default());
+    let doc = toolcall::parse(text.as_bytes(), &Config::default());
     doc.calls
         .into_iter()
         .map(|c| (c.name, c.arguments.into_value()))
@@ -225,7 +225,7 @@ fn norm(args: &Value, loose: bool) -> Value {
     let mut out = Map::new();
     for (k, v) in m {
         let v = match v {
-            Value::String(s) => toolcall::formats::shared::section::typed_value(s),
+            Value::String(s) => toolcall::formats::typed_value(s),
             other => other.clone(),
         };
         out.insert(k.clone(), v);
@@ -309,31 +309,13 @@ proptest! {
                 continue;
             }
             let call = CallSpec { name: name.clone(), arguments: arguments.clone(), id: None };
-            let text = render::render_calls(fam, std::slice::from_ref(&call));
+            let text = render_calls(fam, std::slice::from_ref(&call));
             let got = parsed(&text);
             prop_assert_eq!(got.len(), 1, "{}: {}", fam.id, text);
             prop_assert_eq!(&got[0].0, &name, "{}: {}", fam.id, text);
             let loose = is_text_valued(fam.id);
             let want = norm(&Value::Object(arguments.clone()), loose);
             prop_assert_eq!(norm(&got[0].1, loose), want, "{}: {}", fam.id, text);
-        }
-    }
-
-    /// Truncation keeps a UTF-8 prefix of the content, shows the marker,
-    /// and stays within the budget once the budget can hold the marker.
-    #[test]
-    fn truncation_is_utf8_safe(content in "(.|\n){0,400}", max in 0usize..120) {
-        let t = render::truncate(&content, max);
-        let budget = max * render::BYTES_PER_TOKEN;
-        if max == 0 || content.len() <= budget {
-            prop_assert_eq!(t.as_ref(), content.as_str());
-        } else {
-            let at = t.rfind("\n[truncated: ").expect("marker");
-            prop_assert!(content.starts_with(&t[..at]));
-            prop_assert_eq!(&t[at..], render::truncation_marker(content.len() - at, content.len()));
-            if budget >= 48 {
-                prop_assert!(t.len() <= budget, "{} > {}", t.len(), budget);
-            }
         }
     }
 }

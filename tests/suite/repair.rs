@@ -6,7 +6,7 @@ use crate::common;
 
 use proptest::prelude::*;
 use serde_json::Value;
-use toolcall::repair::{parse_value, repair, repair_bytes, RepairKind, RepairOptions};
+use toolcall::{parse_value, repair, repair_bytes, RepairKind, RepairOptions};
 
 /// Options with the time budget disabled: nothing here may rely on it.
 fn no_budget() -> RepairOptions {

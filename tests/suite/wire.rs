@@ -8,11 +8,11 @@ use crate::common;
 use crate::common::{chunks_at, chunks_by_size, fixture_args, fixture_inputs};
 use proptest::prelude::*;
 use std::io::Write;
-use toolcall::document::Collector;
-use toolcall::engine::{Config, Event, Sink};
-use toolcall::record::SegmentKind;
 use toolcall::wire::accumulate::{AccEvent, Accumulator, Fragment};
 use toolcall::wire::{self, InputKind, Summary, WireConfig, WireEngine};
+use toolcall::Collector;
+use toolcall::SegmentKind;
+use toolcall::{Config, Event, Sink};
 
 const NATIVE: [&str; 2] = ["ollama", "openai"];
 
@@ -153,7 +153,7 @@ fn text_input_is_the_text_engine() {
     for p in fixture_inputs() {
         let input = std::fs::read(&p).expect("read");
         let cfg = Config::default();
-        let direct = toolcall::document::parse(&input, &cfg);
+        let direct = toolcall::parse(&input, &cfg);
         let w = WireConfig {
             input: InputKind::Text,
             ..WireConfig::default()

@@ -5,8 +5,78 @@
 
 use crate::validate::registry::Tool;
 use serde_json::Value;
+use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+
+/// Why a binding could not be read: a `--bind` flag, or a tool's
+/// `x-toolcall` fields in the tools file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BindingError {
+    /// A sandbox pattern Landlock cannot express (the pattern).
+    Pattern(String),
+    /// A field of a tool's `x-toolcall` has the wrong shape: the tool, the
+    /// field's path under `x-toolcall` (`exec`, `sandbox.read`) and what it
+    /// must be.
+    Field {
+        /// The tool's name.
+        tool: String,
+        /// The field's path under `x-toolcall`.
+        field: String,
+        /// What the field must be.
+        want: &'static str,
+    },
+    /// An unknown key in a tool's `x-toolcall.sandbox`.
+    UnknownKey {
+        /// The tool's name.
+        tool: String,
+        /// The key.
+        key: String,
+    },
+    /// A pattern in a tool's `x-toolcall.sandbox.read` or `.write` that
+    /// Landlock cannot express.
+    SandboxPattern {
+        /// The tool's name.
+        tool: String,
+        /// `read` or `write`.
+        field: String,
+        /// The pattern.
+        pattern: String,
+    },
+    /// A `--bind` value that is not `NAME=COMMAND`.
+    Bind(String),
+}
+
+impl fmt::Display for BindingError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BindingError::Pattern(pattern) => write!(
+                f,
+                "'{pattern}': Landlock allows whole folders and single paths only: \
+                 write DIR/** or an exact path (no other *, ?, [ or {{ pattern, no ~)"
+            ),
+            BindingError::Field { tool, field, want } => {
+                write!(f, "tool '{tool}': x-toolcall.{field} must be {want}")
+            }
+            BindingError::UnknownKey { tool, key } => write!(
+                f,
+                "tool '{tool}': x-toolcall.sandbox: unknown key '{key}' (read, write, network)"
+            ),
+            BindingError::SandboxPattern {
+                tool,
+                field,
+                pattern,
+            } => write!(
+                f,
+                "tool '{tool}': x-toolcall.sandbox.{field}: {}",
+                BindingError::Pattern(pattern.clone())
+            ),
+            BindingError::Bind(s) => write!(f, "--bind '{s}': expected NAME=COMMAND"),
+        }
+    }
+}
+
+impl std::error::Error for BindingError {}
 
 /// How a tool's command is started.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -98,7 +168,7 @@ pub struct Sandbox {
 
 /// Turns one sandbox pattern into the path Landlock is given (see
 /// [`Sandbox`]); `base` is the tools file's folder.
-pub fn sandbox_path(pattern: &str, base: &Path) -> Result<PathBuf, String> {
+pub fn sandbox_path(pattern: &str, base: &Path) -> Result<PathBuf, BindingError> {
     let dir = if pattern == "**" {
         "."
     } else if pattern == "/**" {
@@ -107,10 +177,7 @@ pub fn sandbox_path(pattern: &str, base: &Path) -> Result<PathBuf, String> {
         pattern.strip_suffix("/**").unwrap_or(pattern)
     };
     if dir.is_empty() || dir.contains(['*', '?', '[', ']', '{', '}']) || dir.starts_with('~') {
-        return Err(format!(
-            "'{pattern}': Landlock allows whole folders and single paths only: \
-             write DIR/** or an exact path (no other *, ?, [ or {{ pattern, no ~)"
-        ));
+        return Err(BindingError::Pattern(pattern.to_string()));
     }
     let p = Path::new(dir);
     Ok(if p.is_relative() {
@@ -120,20 +187,28 @@ pub fn sandbox_path(pattern: &str, base: &Path) -> Result<PathBuf, String> {
     })
 }
 
-fn sandbox_meta(tool: &Tool, v: &Value, base: &Path) -> Result<Sandbox, String> {
-    let bad = |what: &str| format!("tool '{}': x-toolcall.sandbox{what}", tool.name);
+fn sandbox_meta(tool: &Tool, v: &Value, base: &Path) -> Result<Sandbox, BindingError> {
+    let bad = |field: &str, want: &'static str| BindingError::Field {
+        tool: tool.name.clone(),
+        field: format!("sandbox{field}"),
+        want,
+    };
     let Value::Object(m) = v else {
         return Err(bad(
-            " must be an object: {\"read\": [...], \"write\": [...], \"network\": false}",
+            "",
+            "an object: {\"read\": [...], \"write\": [...], \"network\": false}",
         ));
     };
     if let Some(k) = m
         .keys()
         .find(|k| !matches!(k.as_str(), "read" | "write" | "network"))
     {
-        return Err(bad(&format!(": unknown key '{k}' (read, write, network)")));
+        return Err(BindingError::UnknownKey {
+            tool: tool.name.clone(),
+            key: k.clone(),
+        });
     }
-    let list = |key: &str| -> Result<Option<Vec<PathBuf>>, String> {
+    let list = |key: &str| -> Result<Option<Vec<PathBuf>>, BindingError> {
         match m.get(key) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::Array(items)) => items
@@ -141,18 +216,22 @@ fn sandbox_meta(tool: &Tool, v: &Value, base: &Path) -> Result<Sandbox, String> 
                 .map(|it| {
                     let s = it
                         .as_str()
-                        .ok_or_else(|| bad(&format!(".{key} must be an array of paths")))?;
-                    sandbox_path(s, base).map_err(|e| bad(&format!(".{key}: {e}")))
+                        .ok_or_else(|| bad(&format!(".{key}"), "an array of paths"))?;
+                    sandbox_path(s, base).map_err(|_| BindingError::SandboxPattern {
+                        tool: tool.name.clone(),
+                        field: key.to_string(),
+                        pattern: s.to_string(),
+                    })
                 })
                 .collect::<Result<Vec<_>, _>>()
                 .map(Some),
-            Some(_) => Err(bad(&format!(".{key} must be an array of paths"))),
+            Some(_) => Err(bad(&format!(".{key}"), "an array of paths")),
         }
     };
     let network = match m.get("network") {
         None | Some(Value::Null) => true,
         Some(Value::Bool(b)) => *b,
-        Some(_) => return Err(bad(".network must be true or false")),
+        Some(_) => return Err(bad(".network", "true or false")),
     };
     Ok(Sandbox {
         read: list("read")?,
@@ -164,9 +243,13 @@ fn sandbox_meta(tool: &Tool, v: &Value, base: &Path) -> Result<Sandbox, String> 
 /// Reads `exec`, `timeout_s`, `category` and `sandbox` from a tool's
 /// `x-toolcall`.
 /// `base` is the tools file's folder.
-pub fn run_meta(tool: &Tool, base: &Path) -> Result<RunMeta, String> {
+pub fn run_meta(tool: &Tool, base: &Path) -> Result<RunMeta, BindingError> {
     let ext = &tool.extension;
-    let bad = |k: &str, want: &str| format!("tool '{}': x-toolcall.{k} must be {want}", tool.name);
+    let bad = |k: &str, want: &'static str| BindingError::Field {
+        tool: tool.name.clone(),
+        field: k.to_string(),
+        want,
+    };
     let exec = match ext.get("exec") {
         None | Some(Value::Null) => None,
         Some(Value::String(s)) if !s.trim().is_empty() => {
@@ -274,12 +357,12 @@ pub fn is_file_name(name: &str) -> bool {
 }
 
 /// A `--bind NAME=CMD` flag: the name and the shell command.
-pub fn parse_bind(s: &str) -> Result<(String, Command), String> {
+pub fn parse_bind(s: &str) -> Result<(String, Command), BindingError> {
     match s.split_once('=') {
         Some((name, cmd)) if !name.trim().is_empty() && !cmd.trim().is_empty() => {
             Ok((name.trim().to_string(), Command::Shell(cmd.to_string())))
         }
-        _ => Err(format!("--bind '{s}': expected NAME=COMMAND")),
+        _ => Err(BindingError::Bind(s.to_string())),
     }
 }
 
@@ -355,7 +438,8 @@ mod tests {
             "/tmp/{a,b}",
         ] {
             let e = sandbox_path(bad, base).expect_err(bad);
-            assert!(e.contains("DIR/**"), "{bad}: {e}");
+            assert_eq!(e, BindingError::Pattern(bad.to_string()));
+            assert!(e.to_string().contains("DIR/**"), "{bad}: {e}");
         }
     }
 }

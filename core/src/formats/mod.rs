@@ -9,29 +9,30 @@
 //! adding its module and one line here. `toolcall formats`, detection,
 //! `render`, `validate`, completions and docs all read [`FORMATS`].
 //!
-//! What formats share lives in [`shared`]; openers that belong to no format
+//! What formats share lives in `shared`; openers that belong to no format
 //! (reasoning tags, code fences, end-of-turn tokens, other roles' turns) in
-//! [`reasoning`], [`fenced`], [`markup`] and [`turns`].
+//! `reasoning`, `fenced`, `markup` and `turns`.
 
 mod api;
-pub mod id;
-pub mod markup;
-pub mod reasoning;
+pub(crate) mod id;
+pub(crate) mod markup;
+pub(crate) mod reasoning;
 pub mod registry;
-pub mod turns;
+pub(crate) mod turns;
 
-pub mod shared;
+pub(crate) mod shared;
 
 pub use api::*;
 pub use registry::probe;
 pub use shared::json::{calls_from_json_body, early_json_name, split_array_ends};
+pub use shared::section::typed_value;
 pub use shared::tag::probe_wrapper;
 
 /// Declares the format modules, their ids ([`ids`]) and [`FORMATS`], in the
 /// order `toolcall formats` lists them.
 macro_rules! registry {
     ($($module:ident: $konst:ident = $id:literal,)*) => {
-        $(pub mod $module;)*
+        $(pub(crate) mod $module;)*
 
         /// The id of every format.
         pub mod ids {
@@ -100,7 +101,7 @@ registry! {
 }
 
 /// Code fences: text in which no markers are looked for, or a fenced call.
-pub mod fenced;
+pub(crate) mod fenced;
 
 /// Openers that belong to no format: always on, whatever `--format` says.
 static STRUCTURAL: &[&[Opener]] = &[

@@ -20,10 +20,10 @@
 //! ([`crate::call::join_server_name`]) and split on parse.
 //!
 //! ```
-//! use toolcall_core::render::{self, CallSpec};
-//! let fam = render::family("mistral").unwrap();
+//! use toolcall_core::{family, render_calls, CallSpec};
+//! let fam = family("mistral").unwrap();
 //! let call = CallSpec::new("get_weather", serde_json::json!({"city": "Paris"}));
-//! assert_eq!(render::render_calls(fam, &[call]),
+//! assert_eq!(render_calls(fam, &[call]),
 //!            r#"[TOOL_CALLS]get_weather[ARGS]{"city":"Paris"}"#);
 //! ```
 
@@ -37,6 +37,35 @@ use crate::validate::registry::Tool;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
+use std::fmt;
+
+/// Why a call or a result handed to `render` could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RenderInputError {
+    /// The value does not look like a call: it has no name and arguments.
+    NotCall,
+    /// It looks like a call but is broken: the diagnostic code and message.
+    BrokenCall(&'static str, String),
+    /// A result that is not a JSON object.
+    ResultNotObject,
+    /// A result with neither `content` nor `error`.
+    ResultWithoutContent,
+}
+
+impl fmt::Display for RenderInputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RenderInputError::NotCall => f.write_str("not a call: needs a name and arguments"),
+            RenderInputError::BrokenCall(code, m) => write!(f, "{code}: {m}"),
+            RenderInputError::ResultNotObject => f.write_str("a result must be a JSON object"),
+            RenderInputError::ResultWithoutContent => {
+                f.write_str("a result needs \"content\" or \"error\"")
+            }
+        }
+    }
+}
+
+impl std::error::Error for RenderInputError {}
 
 /// Where a rendering comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -98,11 +127,11 @@ impl CallSpec {
     /// writes it, a `{"name", "arguments"}` object in any spelling the
     /// parser reads, an OpenAI/Gemini wrapper, or an array of these. A
     /// `server` field is joined onto a name without one (`server___name`).
-    pub fn from_value(v: Value) -> Result<Vec<CallSpec>, String> {
+    pub fn from_value(v: Value) -> Result<Vec<CallSpec>, RenderInputError> {
         let server = v.get("server").and_then(Value::as_str).map(str::to_string);
         let parts = call::calls_from_owned(v, Evidence::Strong).map_err(|e| match e {
-            call::Shape::NotCall => "not a call: needs a name and arguments".to_string(),
-            call::Shape::Broken(code, m) => format!("{code}: {m}"),
+            call::Shape::NotCall => RenderInputError::NotCall,
+            call::Shape::Broken(code, m) => RenderInputError::BrokenCall(code, m),
         })?;
         Ok(parts
             .into_iter()
@@ -136,9 +165,9 @@ impl ToolResult {
     /// `{"id", "name", "error"}`; also `tool_call_id` for `id`, `output`
     /// for `content`, `"is_error": true`, and `server` (joined onto the
     /// name). Content that is not a string is written as compact JSON.
-    pub fn from_value(v: &Value) -> Result<ToolResult, String> {
+    pub fn from_value(v: &Value) -> Result<ToolResult, RenderInputError> {
         let Value::Object(o) = v else {
-            return Err("a result must be a JSON object".into());
+            return Err(RenderInputError::ResultNotObject);
         };
         let text = |x: &Value| match x {
             Value::String(s) => s.clone(),
@@ -162,7 +191,7 @@ impl ToolResult {
                 text(c),
                 o.get("is_error").and_then(Value::as_bool).unwrap_or(false),
             ),
-            (None, None) => return Err("a result needs \"content\" or \"error\"".into()),
+            (None, None) => return Err(RenderInputError::ResultWithoutContent),
         };
         Ok(ToolResult {
             id,
@@ -362,8 +391,8 @@ pub fn prefix_server(server: &str, tool: &str) -> String {
 }
 
 /// The message carrying `results` back, each result's content truncated to
-/// `max_tokens` (see [`truncate`]; 0 means no limit) and its turn tokens
-/// broken (see [`neutralize_turn_tokens`]).
+/// `max_tokens` (see `truncate`; 0 means no limit) and its turn tokens
+/// broken (see `neutralize_turn_tokens`).
 pub fn render_results(family: &Family, results: &[ToolResult], max_tokens: usize) -> Message {
     let cut: Vec<ToolResult> = results
         .iter()
@@ -527,5 +556,29 @@ mod tests {
             t.as_ref(),
             format!("{kept}{}", truncation_marker(s.len() - kept.len(), s.len()))
         );
+    }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+        /// Truncation keeps a UTF-8 prefix of the content, shows the marker,
+        /// and stays within the budget once the budget can hold the marker.
+        #[test]
+        fn truncation_is_utf8_safe(content in "(.|\n){0,400}", max in 0usize..120) {
+            let t = truncate(&content, max);
+            let budget = max * BYTES_PER_TOKEN;
+            if max == 0 || content.len() <= budget {
+                prop_assert_eq!(t.as_ref(), content.as_str());
+            } else {
+                let at = t.rfind("\n[truncated: ").expect("marker");
+                prop_assert!(content.starts_with(&t[..at]));
+                prop_assert_eq!(&t[at..], truncation_marker(content.len() - at, content.len()));
+                if budget >= 48 {
+                    prop_assert!(t.len() <= budget, "{} > {}", t.len(), budget);
+                }
+            }
+        }
     }
 }

@@ -316,98 +316,6 @@ pub fn ts_declaration(name: &str, description: Option<&str>, schema: &Value) -> 
     out
 }
 
-/// The Python annotation for a schema: `str`, `int`, `float`, `bool`,
-/// `list[str]`, `dict`, `Literal["a", "b"]`, `Any`.
-pub fn py_type(schema: &Value) -> String {
-    if let Some(Value::Array(vals)) = schema.get("enum") {
-        let parts: Vec<String> = vals.iter().map(|v| py_literal(v, '"')).collect();
-        if !parts.is_empty() {
-            return format!("Literal[{}]", parts.join(", "));
-        }
-    }
-    match schema_type(schema) {
-        Some("string") => "str".into(),
-        Some("integer") => "int".into(),
-        Some("number") => "float".into(),
-        Some("boolean") => "bool".into(),
-        Some("array") => match schema.get("items") {
-            Some(items) => format!("list[{}]", py_type(items)),
-            None => "list".into(),
-        },
-        Some("object") => "dict".into(),
-        _ => "Any".into(),
-    }
-}
-
-/// A tool as a Python signature with a Google-style docstring. Required
-/// parameters come first; optional ones default to the schema's `default`
-/// or `None`.
-///
-/// ```text
-/// def get_weather(city: str, unit: Literal["c", "f"] = "c"):
-///     """Get the weather.
-///
-///     Args:
-///         city: The city.
-///         unit: The unit.
-///     """
-/// ```
-pub fn py_signature(name: &str, description: Option<&str>, schema: &Value) -> String {
-    let mut props = properties(schema);
-    props.sort_by_key(|(_, _, req)| !*req);
-    let params: Vec<String> = props
-        .iter()
-        .map(|(k, s, req)| {
-            let mut p = format!("{k}: {}", py_type(s));
-            if !req {
-                let def = s
-                    .get("default")
-                    .map(|d| py_literal(d, '"'))
-                    .unwrap_or_else(|| "None".into());
-                p.push_str(&format!(" = {def}"));
-            }
-            p
-        })
-        .collect();
-    let mut out = format!("def {name}({}):\n", params.join(", "));
-    let desc = description.unwrap_or("").trim();
-    let documented: Vec<(&str, &str)> = props
-        .iter()
-        .filter_map(|(k, s, _)| {
-            s.get("description")
-                .and_then(Value::as_str)
-                .map(|d| (*k, d))
-        })
-        .collect();
-    out.push_str("    \"\"\"");
-    let mut first = true;
-    for line in desc.lines() {
-        if !first {
-            out.push_str("\n    ");
-        }
-        out.push_str(&line.replace("\"\"\"", "\\\"\\\"\\\""));
-        first = false;
-    }
-    if !documented.is_empty() {
-        if !desc.is_empty() {
-            out.push_str("\n\n    ");
-        }
-        out.push_str("Args:");
-        for (k, d) in documented {
-            out.push_str(&format!(
-                "\n        {k}: {}",
-                d.replace('\n', " ").replace("\"\"\"", "\\\"\\\"\\\"")
-            ));
-        }
-        out.push_str("\n    \"\"\"\n");
-    } else if desc.contains('\n') {
-        out.push_str("\n    \"\"\"\n");
-    } else {
-        out.push_str("\"\"\"\n");
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -435,10 +343,6 @@ mod tests {
         assert_eq!(
             ts_declaration("w", Some("Weather."), &schema),
             "// Weather.\ntype w = (_: {\n// The city.\ncity: string,\nunit?: \"c\" | \"f\", // default: c\n}) => any;\n"
-        );
-        assert_eq!(
-            py_signature("w", Some("Weather."), &schema),
-            "def w(city: str, unit: Literal[\"c\", \"f\"] = \"c\"):\n    \"\"\"Weather.\n\n    Args:\n        city: The city.\n    \"\"\"\n"
         );
     }
 }

@@ -373,7 +373,7 @@ pub struct Repaired {
 /// gives `TLP-007`.
 ///
 /// ```
-/// use toolcall_core::repair::{repair, RepairKind, RepairOptions};
+/// use toolcall_core::{repair, RepairKind, RepairOptions};
 /// let r = repair(r#"{"city": "Paris",}"#, &RepairOptions::default()).unwrap();
 /// assert_eq!(r.output, r#"{"city": "Paris"}"#);
 /// assert_eq!(r.repairs[0].kind, RepairKind::TrailingComma);
@@ -454,7 +454,7 @@ pub fn repair_bytes(input: &[u8], opts: &RepairOptions) -> Result<Repaired, Repa
 /// the repairs that were needed (empty for valid input).
 ///
 /// ```
-/// use toolcall_core::repair::{parse_value, RepairOptions};
+/// use toolcall_core::{parse_value, RepairOptions};
 /// let (v, repairs) = parse_value("{city: 'Paris'", &RepairOptions::default()).unwrap();
 /// assert_eq!(v["city"], "Paris");
 /// assert_eq!(repairs.len(), 3);
@@ -487,7 +487,7 @@ pub fn parse_value(
 
 /// True when `input` is one valid JSON text (surrounding JSON whitespace
 /// allowed): what `serde_json` accepts, at any depth
-/// ([`crate::scan::valid::is_json`]).
+/// (`scan::valid::is_json`).
 pub fn is_valid_json(input: &str) -> bool {
     crate::scan::valid::is_json(input)
 }

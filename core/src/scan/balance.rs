@@ -17,20 +17,6 @@ pub enum End {
     NotValue,
 }
 
-/// What the scanner saw last when the input ran out (used to decide whether a
-/// value cut off at end of input lost any content).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tail {
-    /// Nothing significant yet.
-    Empty,
-    /// Inside a string.
-    InString,
-    /// Right after a closing bracket or a closing quote of a value.
-    AfterValue,
-    /// Anywhere else (after a colon, a comma, mid-number or mid-literal).
-    Other,
-}
-
 /// Resumable end-of-value scanner for JSON and its sloppy relatives.
 #[derive(Clone, Debug, Default)]
 pub struct JsonEnd {
@@ -134,25 +120,6 @@ impl JsonEnd {
         let _ = self.colon_expected;
         End::More
     }
-
-    /// What the scanner saw last; meaningful after `More`.
-    pub fn tail(&self) -> Tail {
-        if !self.started {
-            Tail::Empty
-        } else if self.quote != 0 {
-            Tail::InString
-        } else {
-            match self.last_sig {
-                b'}' | b']' | b'"' => Tail::AfterValue,
-                _ => Tail::Other,
-            }
-        }
-    }
-
-    /// Current bracket depth (0 before the value starts).
-    pub fn depth(&self) -> u32 {
-        self.depth
-    }
 }
 
 /// The index of the first `quote` or backslash at or after `from`, or
@@ -243,19 +210,6 @@ mod tests {
             }
         }
         assert_eq!(got, End::At(s.len() - 1));
-    }
-
-    #[test]
-    fn tail_reports_cut_position() {
-        let mut sc = JsonEnd::new();
-        assert_eq!(sc.scan(br#"{"a": {"b": 1}"#), End::More);
-        assert_eq!(sc.tail(), Tail::AfterValue);
-        let mut sc = JsonEnd::new();
-        sc.scan(br#"{"a": "hal"#);
-        assert_eq!(sc.tail(), Tail::InString);
-        let mut sc = JsonEnd::new();
-        sc.scan(br#"{"a": 12"#);
-        assert_eq!(sc.tail(), Tail::Other);
     }
 
     #[test]

@@ -24,16 +24,10 @@ const MAX_KEYS: usize = 32;
 
 /// The compact text of `input` when it is exactly one JSON object (with
 /// JSON whitespace around it) that can be copied through as described in
-/// the module documentation; `None` otherwise.
-///
-/// ```
-/// use toolcall_core::scan::compact::object;
-/// assert_eq!(object(r#" { "a": [1, 2.50], "b": {"c": null} } "#).as_deref(),
-///            Some(r#"{"a":[1,2.50],"b":{"c":null}}"#));
-/// assert_eq!(object(r#"{"a": "\u00e9"}"#), None); // an escape: decode it
-/// assert_eq!(object(r#"{"a": 1, "a": 2}"#), None); // a repeated key
-/// ```
-pub fn object(input: &str) -> Option<String> {
+/// the module documentation; `None` otherwise. Only the tests call it:
+/// the engine compacts a whole call body ([`name_and_arguments`]).
+#[cfg(test)]
+fn object(input: &str) -> Option<String> {
     let mut c = Compactor {
         bytes: input.as_bytes(),
         pos: 0,

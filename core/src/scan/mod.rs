@@ -35,8 +35,8 @@ pub fn is_unsafe_for_terminal(c: char) -> bool {
 /// `toolcall` writes on stderr that came from a model, a server or a file:
 /// tool and property names, file names, messages, log lines).
 ///
-/// Every character [`is_unsafe_for_terminal`] is written as a visible Rust
-/// escape (`\n`, `\r`, `\0`, `\u{1b}`, `\u{202e}`), so such text can
+/// Every character for which `is_unsafe_for_terminal` holds is written as a
+/// visible Rust escape (`\n`, `\r`, `\0`, `\u{1b}`, `\u{202e}`), so such text can
 /// neither drive the terminal (colours, titles, cursor moves, a bell) nor
 /// forge a line of output; everything else, tabs and all printable Unicode,
 /// stays as it is. Borrowed when there is nothing to escape.

@@ -71,7 +71,7 @@ pub(crate) fn string_stops(word: u64) -> u64 {
 /// (space, tab, line feed, carriage return) around it.
 ///
 /// ```
-/// use toolcall_core::scan::valid::is_json;
+/// use toolcall_core::is_valid_json as is_json;
 /// assert!(is_json(r#" {"a": [1, -2.5e3, "x\u00e9", true, null]} "#));
 /// assert!(!is_json(r#"{"a": 1,}"#));
 /// assert!(!is_json("01"));

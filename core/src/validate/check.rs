@@ -2,6 +2,7 @@
 
 use super::registry::{Registry, Tool};
 use super::{Policy, Risk};
+#[cfg(feature = "validate")]
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -179,6 +180,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 /// Validates `arguments` against the tool's compiled schema.
+#[cfg(feature = "validate")]
 fn schema_issues(tool: &Tool, arguments: &Value, out: &mut Vec<Issue>) {
     if tool.validator.is_valid(arguments) {
         return;
@@ -274,7 +276,15 @@ fn schema_issues(tool: &Tool, arguments: &Value, out: &mut Vec<Issue>) {
     }
 }
 
+/// Without the `validate` feature schemas are not compiled: nothing to
+/// report.
+#[cfg(not(feature = "validate"))]
+fn schema_issues(tool: &Tool, arguments: &Value, _: &mut Vec<Issue>) {
+    debug_assert!(tool.validator.is_valid(arguments));
+}
+
 /// ` (did you mean "x"?)` for an undeclared property close to a declared one.
+#[cfg(feature = "validate")]
 fn tool_suggestion(tool: &Tool, path: &str, prop: &str) -> String {
     if !path.is_empty() {
         return String::new();
@@ -296,6 +306,7 @@ fn tool_suggestion(tool: &Tool, path: &str, prop: &str) -> String {
         .unwrap_or_default()
 }
 
+#[cfg(feature = "validate")]
 fn expected_of(kind: &ValidationErrorKind) -> String {
     use ValidationErrorKind as K;
     match kind {
@@ -342,6 +353,7 @@ pub fn compact(v: &Value, max: usize) -> String {
     format!("{}…", &s[..end])
 }
 
+#[cfg(feature = "validate")]
 fn escape_pointer(s: &str) -> String {
     s.replace('~', "~0").replace('/', "~1")
 }

@@ -108,7 +108,7 @@ pub enum ConfigError {
     /// It could not be read.
     Io(PathBuf, std::io::Error),
     /// It holds an unknown or ill-typed setting.
-    Invalid(PathBuf, String),
+    Invalid(PathBuf, TextError),
     /// It is not valid JSON5: the file, the 1-based line and column, and
     /// what was expected there.
     Syntax(PathBuf, usize, usize, String),
@@ -144,6 +144,37 @@ impl fmt::Display for ConfigError {
 
 impl std::error::Error for ConfigError {}
 
+/// Why the text of a configuration could not be used
+/// ([`FileConfig::from_text`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TextError {
+    /// Not valid JSON5: the 1-based line and column (when known) and the
+    /// reason.
+    Syntax(Option<(usize, usize)>, String),
+    /// A number outside its [`LIMITS`]: the key, the value as written, the
+    /// smallest and the largest allowed.
+    OutOfRange(&'static str, String, u64, u64),
+    /// An unknown key or an ill-typed setting (the decoder's message).
+    Invalid(String),
+}
+
+impl fmt::Display for TextError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TextError::Syntax(Some((line, column)), reason) => {
+                write!(f, "{line}:{column}: {reason}")
+            }
+            TextError::Syntax(None, reason) => f.write_str(reason),
+            TextError::OutOfRange(key, v, min, max) => {
+                write!(f, "{key}: {v} is not an integer from {min} to {max}")
+            }
+            TextError::Invalid(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for TextError {}
+
 impl FileConfig {
     /// Checks the text of the configuration file at `path` (the path names
     /// the file in errors; reading it is the caller's business).
@@ -164,27 +195,24 @@ impl FileConfig {
     }
 
     /// Parses a configuration's text (JSON5).
-    pub fn from_text(text: &str) -> Result<FileConfig, String> {
+    pub fn from_text(text: &str) -> Result<FileConfig, TextError> {
         if text.trim().is_empty() {
             return Ok(FileConfig::default());
         }
         let value: serde_json::Value = json5::from_str(text).map_err(|e| {
             let (at, reason) = json5_error(&e);
-            match at {
-                Some((line, column)) => format!("{line}:{column}: {reason}"),
-                None => reason,
-            }
+            TextError::Syntax(at, reason)
         })?;
         if let serde_json::Value::Object(m) = &value {
             for (key, min, max) in LIMITS {
                 let Some(v) = m.get(key) else { continue };
                 match v.as_u64() {
                     Some(n) if (min..=max).contains(&n) => {}
-                    _ => return Err(format!("{key}: {v} is not an integer from {min} to {max}")),
+                    _ => return Err(TextError::OutOfRange(key, v.to_string(), min, max)),
                 }
             }
         }
-        serde_json::from_value(value).map_err(|e| e.to_string())
+        serde_json::from_value(value).map_err(|e| TextError::Invalid(e.to_string()))
     }
 }
 

@@ -5,14 +5,18 @@
 //! * [`registry`] loads a tools file in any common shape (OpenAI chat and
 //!   Responses, Ollama, MCP `tools/list`, Anthropic, a plain `{name: schema}`
 //!   map) into one normalised list, each tool's JSON Schema compiled once
-//!   with the `jsonschema` crate;
+//!   with the `jsonschema` crate (the default `validate` feature; without
+//!   it, calls are checked for name, tool and argument shape, not against
+//!   the schema, and `risk_when` rules never apply);
 //! * [`check`] decides whether a call is valid and what its risk is;
 //! * [`typing`] types the text values of XML-style formats by the schema;
 //! * [`diag`] locates a problem in the input (line:column) and renders
 //!   compiler-style diagnostics;
 //! * [`retry`] builds retry prompts and reads the model's reply (running
 //!   the model command is the program's: the CLI crate does it);
-//! * [`config`] reads the `.toolcall.json5` configuration file.
+//! * [`config`] checks the `.toolcall.json5` configuration file's text;
+//! * [`messages`] reads conversations written as JSON message lists and
+//!   lints them (TLP-009 to TLP-014).
 //!
 //! Nothing here knows about clap, stdout or exit codes; failures are typed
 //! errors ([`registry::RegistryError`], [`config::ConfigError`]). Nothing
@@ -35,11 +39,14 @@
 pub mod check;
 pub mod config;
 pub mod diag;
+pub mod messages;
 pub mod registry;
 pub mod retry;
+mod schema;
 pub mod typing;
 
 pub use check::{Issue, Verdict};
+pub(crate) use schema::Schema;
 
 use serde::{Deserialize, Serialize};
 use std::fmt;

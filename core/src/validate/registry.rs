@@ -43,7 +43,7 @@
 //! is the default display name. Other `x-` keys are ignored, as JSON Schema
 //! ignores unknown keywords.
 
-use super::Risk;
+use super::{Risk, Schema};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::fmt;
@@ -80,9 +80,9 @@ pub struct Tool {
     /// for the keys other parts read (`exec`, `timeout_s`, `category`).
     pub extension: Map<String, Value>,
     /// `x-toolcall.risk_when`: each rule's compiled schema and its risk.
-    pub(crate) risk_when: Vec<(jsonschema::Validator, Risk)>,
+    pub(crate) risk_when: Vec<(Schema, Risk)>,
     /// The compiled schema (with strict mode applied when it is on).
-    pub(crate) validator: jsonschema::Validator,
+    pub(crate) validator: Schema,
 }
 
 impl fmt::Debug for Tool {
@@ -348,13 +348,10 @@ fn normalise(
     } else {
         parameters.clone()
     };
-    let validator = jsonschema::options()
-        .should_validate_formats(false)
-        .build(&compiled)
-        .map_err(|e| RegistryError::Schema {
-            tool: name.clone(),
-            message: e.to_string(),
-        })?;
+    let validator = Schema::compile(&compiled).map_err(|message| RegistryError::Schema {
+        tool: name.clone(),
+        message,
+    })?;
     Ok(Tool {
         name,
         description: inner
@@ -423,10 +420,7 @@ fn type_aliases(schema: &mut Value, tool: &str, warnings: &mut Vec<String>, dept
 }
 
 /// Compiles `x-toolcall.risk_when`: a list of `{"if": SCHEMA, "risk": LEVEL}`.
-fn risk_rules(
-    ext: &Map<String, Value>,
-    tool: &str,
-) -> Result<Vec<(jsonschema::Validator, Risk)>, RegistryError> {
+fn risk_rules(ext: &Map<String, Value>, tool: &str) -> Result<Vec<(Schema, Risk)>, RegistryError> {
     let Some(rules) = ext.get("risk_when") else {
         return Ok(Vec::new());
     };
@@ -447,10 +441,8 @@ fn risk_rules(
         let risk: Risk = level
             .parse()
             .map_err(|e: super::BadRisk| bad(format!("[{i}]: {e}")))?;
-        let v = jsonschema::options()
-            .should_validate_formats(false)
-            .build(schema)
-            .map_err(|e| bad(format!("[{i}]: schema is not valid: {e}")))?;
+        let v =
+            Schema::compile(schema).map_err(|e| bad(format!("[{i}]: schema is not valid: {e}")))?;
         out.push((v, risk));
     }
     Ok(out)
@@ -466,7 +458,7 @@ impl Tool {
         let of = |args: &Value| {
             self.risk_when
                 .iter()
-                .find(|(v, _)| v.is_valid(args))
+                .find(|(v, _)| Schema::CHECKED && v.is_valid(args))
                 .map_or(base, |(_, r)| *r)
         };
         let raw = of(arguments);

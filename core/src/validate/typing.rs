@@ -2,7 +2,7 @@
 //!
 //! Formats such as qwen3-coder-xml write every parameter as text. Without a
 //! schema the parser types text that is exactly a number or `true`/`false`
-//! (see [`crate::call::type_text`]); with one, the schema decides: a
+//! (see `call::type_text`); with one, the schema decides: a
 //! `"string"` property keeps `007` and `true` as strings, an `"integer"`
 //! property turns ` 42 ` into 42, an `"object"` property decodes JSON text,
 //! and a `"string"` property keeps JSON text (which the parser decoded) as

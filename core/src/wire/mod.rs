@@ -72,7 +72,7 @@ pub enum InputKind {
     OpenAi,
     /// llama-server's `/completion` stream and its SSE.
     LlamaServer,
-    /// Conversations as JSON message lists ([`crate::messages`]), read by
+    /// Conversations as JSON message lists ([`crate::validate::messages`]), read by
     /// `validate` and `parse`; the wire engine reads them as text.
     Messages,
 }
@@ -105,13 +105,31 @@ impl InputKind {
 
 impl InputKind {
     /// Parses a `--input` value (for command-line parsers).
-    pub fn from_str_arg(s: &str) -> Result<Self, String> {
+    pub fn from_str_arg(s: &str) -> Result<Self, UnknownInput> {
         s.parse()
     }
 }
 
+/// A name that is no [`InputKind`] (the name as given).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownInput(pub String);
+
+impl std::fmt::Display for UnknownInput {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<&str> = InputKind::ALL.iter().map(|k| k.name()).collect();
+        write!(
+            f,
+            "unknown input kind '{}' (known: {})",
+            self.0,
+            names.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownInput {}
+
 impl FromStr for InputKind {
-    type Err = String;
+    type Err = UnknownInput;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s {
@@ -122,10 +140,7 @@ impl FromStr for InputKind {
         InputKind::ALL
             .into_iter()
             .find(|k| k.name() == s)
-            .ok_or_else(|| {
-                let names: Vec<&str> = InputKind::ALL.iter().map(|k| k.name()).collect();
-                format!("unknown input kind '{s}' (known: {})", names.join(", "))
-            })
+            .ok_or_else(|| UnknownInput(s.to_string()))
     }
 }
 
@@ -770,8 +785,7 @@ struct At<'a> {
 /// call event, the content text a text event.
 ///
 /// ```
-/// use toolcall_core::document::Collector;
-/// use toolcall_core::engine::Config;
+/// use toolcall_core::{Collector, Config};
 /// use toolcall_core::wire::{WireConfig, WireEngine};
 ///
 /// let stream = concat!(

@@ -1,7 +1,7 @@
 //! The flags that configure the engine: format, model, reasoning, repair,
 //! the bound on what is held while undecided.
 
-use crate::engine::{Config, FormatChoice};
+use crate::{Config, FormatChoice};
 use clap::Args;
 
 /// Flags that configure the engine.
@@ -46,7 +46,7 @@ pub struct EngineArgs {
     ///
     /// Arguments that need repair and are larger give a TLP-007 error
     /// record; valid JSON of any size is taken as it is.
-    #[arg(hide_short_help = true, long, value_name = "BYTES", default_value_t = crate::repair::DEFAULT_MAX_INPUT_BYTES)]
+    #[arg(hide_short_help = true, long, value_name = "BYTES", default_value_t = crate::DEFAULT_MAX_INPUT_BYTES)]
     pub repair_max_size: usize,
 
     /// Also report calls drafted inside reasoning, flagged `in_reasoning`.
@@ -85,7 +85,7 @@ pub struct EngineArgs {
     /// the first byte. Past the window a lone closer is markup and what
     /// precedes it text. 0 to 4 GiB, and never more than --max-block: what
     /// is held back stays within that bound.
-    #[arg(hide_short_help = true, long, value_name = "BYTES", default_value_t = toolcall_core::config::DEFAULT_THINK_WINDOW, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=MAX_HELD))]
+    #[arg(hide_short_help = true, long, value_name = "BYTES", default_value_t = toolcall_core::DEFAULT_THINK_WINDOW, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=MAX_HELD))]
     pub think_window: usize,
 
     /// The text the chat template appended after the last message.
@@ -178,7 +178,7 @@ impl EngineArgs {
             reasoning_calls: self.reasoning_calls,
             max_block: self.max_block,
             repair: !self.no_repair,
-            repair_timeout_ms: crate::repair::DEFAULT_TIMEOUT_MS,
+            repair_timeout_ms: crate::DEFAULT_TIMEOUT_MS,
             repair_max_bytes: self.repair_max_size,
             think_open: self.think_open,
             // held back while undecided: within --max-block

@@ -133,7 +133,7 @@ pub struct ShapeArgs {
 
 impl ShapeArgs {
     /// A `tool_call` record in the chosen shape.
-    pub fn shaped(&self, call: &crate::record::ToolCall) -> serde_json::Value {
+    pub fn shaped(&self, call: &crate::ToolCall) -> serde_json::Value {
         use serde_json::json;
         match self.shape.as_str() {
             "openai" => json!({
@@ -152,7 +152,7 @@ impl ShapeArgs {
     }
 
     /// An `error` record in the chosen shape (see `--shape`).
-    pub fn shaped_error(&self, e: &crate::record::ErrorRecord) -> serde_json::Value {
+    pub fn shaped_error(&self, e: &crate::ErrorRecord) -> serde_json::Value {
         use serde_json::json;
         match self.shape.as_str() {
             "openai" => json!({

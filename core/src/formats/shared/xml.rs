@@ -501,6 +501,7 @@ fn blank_back_to(b: &[u8], from: usize, k: usize) -> bool {
 /// Reads the parameters of a function body (the bytes after
 /// `<function=NAME>`). Returns them and whether the body looks complete
 /// (its last parameter was closed, or it has none).
+#[cfg(test)]
 pub fn parse_parameters(body: &[u8]) -> (Map<String, Value>, bool) {
     let (args, complete, _) = parse_parameters_until_end(body);
     (args, complete)

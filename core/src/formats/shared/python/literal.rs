@@ -70,7 +70,7 @@ pub enum Dialect {
     /// delimiters from `delims` (read verbatim) or JSON `"…"` strings; any
     /// other value is the bare text up to `,`, `}` or `]`, trimmed: `null`
     /// and `None` are null, `True` and `False` booleans, the rest typed like
-    /// text ([`type_text`]).
+    /// text (`type_text`).
     Gemma {
         /// The string delimiters (`<|"|>`, `<escape>`).
         delims: &'static [&'static [u8]],

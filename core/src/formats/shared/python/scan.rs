@@ -158,7 +158,7 @@ impl PyScan {
 /// marker on every chunk, so what they read must stay bounded).
 pub const MAX_GAP: usize = 256;
 
-/// [`scan::skip_space`] that stops after [`MAX_GAP`] bytes (returning an
+/// `scan::skip_space` that stops after [`MAX_GAP`] bytes (returning an
 /// index past `from + MAX_GAP` when the run is longer).
 pub fn skip_space_bounded(input: &[u8], from: usize) -> usize {
     let limit = input.len().min(from + MAX_GAP + 1);
