@@ -43,7 +43,7 @@ pub struct Format {
     pub unmarked: bool,
     /// The turn headers of its family's chat template (ChatML's
     /// `<|im_start|>ROLE`, Mistral's `[INST]`): read by
-    /// [`super::turns`] whatever `--format` says.
+    /// `formats::turns` whatever `--format` says.
     pub turns: &'static [TurnMarker],
     /// The prompt side: tools block, results and calls as the family writes
     /// them (`toolcall render`); `None` when there is none.
@@ -148,7 +148,7 @@ impl std::fmt::Debug for Format {
 }
 
 /// A marker that opens a turn of a conversation (a role's header), and how
-/// its role is read: see [`super::turns`].
+/// its role is read: see `formats::turns`.
 #[derive(Clone, Copy, Debug)]
 pub struct TurnMarker {
     /// The literal.

@@ -62,6 +62,22 @@ pub fn turn_markers() -> &'static [TurnMarker] {
     })
 }
 
+/// Which bytes stand second in some turn header of [`turn_markers`].
+fn second_bytes() -> &'static [bool; 256] {
+    static SET: std::sync::OnceLock<[bool; 256]> = std::sync::OnceLock::new();
+    SET.get_or_init(|| {
+        let mut set = [false; 256];
+        for m in turn_markers() {
+            match m.open.get(1) {
+                Some(&b) => set[usize::from(b)] = true,
+                // a one-byte header: any second byte may follow
+                None => set = [true; 256],
+            }
+        }
+        set
+    })
+}
+
 /// Markers that end a turn or begin the next one, in every family: a span
 /// of another role's text ends before the first of them (the marker itself
 /// is read as usual after it). The [`END_TOKENS`] and the literal of
@@ -155,6 +171,12 @@ fn role_word(text: &[u8]) -> &[u8] {
 pub fn turn_at(marker: &[u8]) -> Option<&'static str> {
     if !matches!(marker.first(), Some(b'<' | b'[')) {
         return None;
+    }
+    // most markers of a reply (`<tool_call>`, `<think>`) are no turn
+    // header: their second byte already says so, without the list walk
+    match marker.get(1) {
+        Some(&b) if second_bytes()[usize::from(b)] => {}
+        _ => return None,
     }
     let m = turn_markers().iter().find(|m| marker.starts_with(m.open))?;
     if m.then.is_empty() {

@@ -269,7 +269,7 @@ pub struct Prompt {
 impl Prompt {
     /// The prompt side of `models`, its calls written by `call`; the tools
     /// block and the results as the generic prompt writes them
-    /// ([`tools::generic`], [`results::tool_response`]). The methods below
+    /// (`tools::generic`, `results::tool_response`). The methods below
     /// name others.
     pub const fn new(models: &'static str, call: fn(&[CallSpec]) -> String) -> Prompt {
         Prompt {
