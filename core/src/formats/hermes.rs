@@ -110,12 +110,12 @@ pub const OPENER_STRAY_CLOSE: Opener = Opener::new(b"</tool_call>", probe_tool_c
 
 /// The closing tag matching the opener spelling at the start of `block`.
 fn close_for(block: &[u8]) -> &'static [u8] {
-    if scan::prefix_ci(block, b"<tool-call").eq(&Prefix::Full) {
-        b"</tool-call>"
-    } else if scan::prefix_ci(block, b"<toolcall").eq(&Prefix::Full) {
-        b"</toolcall>"
-    } else {
-        CLOSE
+    // the block starts with one of the three spellings: its sixth byte
+    // tells them apart (as `tool_call_len` does)
+    match block.get(5) {
+        Some(b'-') => b"</tool-call>",
+        Some(b'c' | b'C') => b"</toolcall>",
+        _ => CLOSE,
     }
 }
 
