@@ -1562,7 +1562,7 @@ fn conversation_lines(
 /// taking no more than `max` bytes: `None` at the end of input,
 /// `Some(true)` for a whole line (or the last, unterminated one),
 /// `Some(false)` when the line goes on past `max` (the rest stays unread).
-fn read_line_capped(
+pub(crate) fn read_line_capped(
     r: &mut impl std::io::BufRead,
     line: &mut Vec<u8>,
     max: usize,

@@ -869,6 +869,53 @@ fn raw_transcripts_get_the_checks_that_need_no_ids() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
+/// `parse --input messages` reads a JSONL on a pipe a line at a time: a
+/// line longer than --max-buffer is a TLP-007 error record naming that
+/// line, and the lines after it are still parsed; a one-line document is
+/// still named as a whole.
+#[test]
+fn parse_reads_a_piped_jsonl_of_conversations_line_by_line() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let good =
+        std::fs::read_to_string(root.join("fixtures/messages/sharegpt-ok.jsonl")).expect("fixture");
+    let good = good.lines().next().expect("a line");
+    let long = format!("{{\"pad\": \"{}\"}}", "x".repeat(8192));
+    let input = format!("{good}\n\n{long}\r\n{good}\n");
+    let args = [
+        "parse",
+        "--no-config",
+        "--input",
+        "messages",
+        "--max-buffer",
+        "4096",
+    ];
+    let r = common::run_binary(&args, Some(input.as_bytes()), Some(root));
+    let recs = records(&r.out());
+    let docs: Vec<(&str, &str)> = recs
+        .iter()
+        .map(|rec| {
+            (
+                rec["doc"].as_str().expect("doc"),
+                rec["type"].as_str().expect("type"),
+            )
+        })
+        .collect();
+    assert!(docs.contains(&("-:1", "tool_call")), "{docs:?}");
+    assert!(docs.contains(&("-:4", "tool_call")), "{docs:?}");
+    let bad: Vec<&Value> = recs.iter().filter(|r| r["type"] == "error").collect();
+    assert_eq!(bad.len(), 1, "{recs:?}");
+    assert_eq!(
+        (&bad[0]["code"], &bad[0]["doc"]),
+        (&"TLP-007".into(), &"-:3".into())
+    );
+    let one = common::run_binary(&args, Some(format!("{good}\n").as_bytes()), Some(root));
+    let recs = records(&one.out());
+    assert!(
+        !recs.is_empty() && recs.iter().all(|r| r["doc"] == "-"),
+        "{recs:?}"
+    );
+}
+
 /// A JSONL of conversations on stdin is read line by line (the streamed
 /// path) and gives the verdicts the same file gives; model text without
 /// --tools still needs a tools file.
