@@ -676,11 +676,14 @@ impl crate::Sink for TurnsSeen {
     }
 }
 
+/// What a `user` turn that holds tool results opens with: Qwen's
+/// `<tool_response>`, Gemma's fenced `tool_output`.
+const RESULT_OPENERS: &[&[u8]] = &[b"<tool_response>", b"```tool_output"];
+
 /// The conversation checks of a raw transcript that need no call ids, run
 /// as its calls and turns are found. A tool turn (a `tool` header, or a
-/// `user` turn that opens with `<tool_response>`, as Qwen's template
-/// writes results) answers the calls of the assistant turn before it: a
-/// call of an assistant turn that no tool turn follows before the next
+/// `user` turn that opens with one of the [`RESULT_OPENERS`]) answers the
+/// calls of the assistant turn before it: a call of an assistant turn that no tool turn follows before the next
 /// assistant turn is `TLP-009`; a tool turn beyond one per call since the
 /// last assistant turn is `TLP-010`. A document without turn headers (one
 /// reply) is never checked.
@@ -755,8 +758,9 @@ impl TurnCheck<'_> {
         let [start, end] = header.unwrap_or([0, 0]).map(|o| o as usize);
         let bytes = text.bytes();
         let body = bytes.get(end..).unwrap_or_default();
-        let results = turn.role == "tool"
-            || (turn.role == "user" && body.trim_ascii_start().starts_with(b"<tool_response>"));
+        let opens = |o: &&[u8]| body.trim_ascii_start().starts_with(o);
+        let results =
+            turn.role == "tool" || (turn.role == "user" && RESULT_OPENERS.iter().any(opens));
         if turn.role == "assistant" {
             for mut item in self.held.drain(..) {
                 let issue = Issue::call(

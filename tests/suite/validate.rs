@@ -867,6 +867,27 @@ fn raw_transcripts_get_the_checks_that_need_no_ids() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    // Gemma writes results in a user turn as a `tool_output` fence
+    let gemma = |result: &str| {
+        format!(
+            "<start_of_turn>user\nWeather?<end_of_turn>\n<start_of_turn>model\n\
+             <tool_call>{{\"name\": \"get_weather\", \"arguments\": {{\"city\": \"Rome\"}}}}\
+             </tool_call><end_of_turn>\n<start_of_turn>user\n{result}<end_of_turn>\n\
+             <start_of_turn>model\nIt is 21 C.<end_of_turn>\n"
+        )
+    };
+    let args = [
+        "validate",
+        "--no-config",
+        "--tools",
+        "fixtures/validate/tools/openai-chat.json",
+    ];
+    let answered = gemma("```tool_output\n{\"temp\": 21}\n```");
+    let r = common::run_binary(&args, Some(answered.as_bytes()), Some(root));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let r = common::run_binary(&args, Some(gemma("Thanks").as_bytes()), Some(root));
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("-:4:1: error[TLP-009]: "), "{}", r.stderr);
 }
 
 /// `parse --input messages` reads a JSONL on a pipe a line at a time: a
