@@ -82,7 +82,6 @@ fn conversation_calls(
     tools: &super::tools::Tools,
     push: &mut dyn FnMut(Batch) -> anyhow::Result<bool>,
 ) -> anyhow::Result<()> {
-    use crate::validate::messages::{self, Kind};
     use serde_json::Value;
     let whole = serde_json::from_slice::<Value>(bytes).ok();
     let docs: Vec<(String, &[u8], Option<Value>)> = match whole {
@@ -102,60 +101,180 @@ fn conversation_calls(
             .collect(),
     };
     for (doc, text, v) in docs {
-        let cfg = crate::Config {
-            doc: doc.clone(),
-            ..cfg.clone()
-        };
-        let mut found = Collector::calls_only();
-        match v.as_ref().and_then(|v| messages::read(v, &cfg)) {
-            Some(t) => {
-                let wanted = t.entries.iter().map(|e| e.pointer.as_str()).collect();
-                let (spans, _) = messages::spans(text, &wanted);
-                for e in t.entries {
-                    let Kind::Call(c) = e.kind else { continue };
-                    let mut call = c.call;
-                    call.index = found.calls.len();
-                    let span = spans.get(&e.pointer).copied().unwrap_or([0, 0]);
-                    call.span = [span[0] as u64, span[1] as u64];
-                    call.raw = String::from_utf8_lossy(&text[span[0]..span[1]]).into_owned();
-                    call.extra.insert("turn".into(), e.turn.into());
-                    call.extra.insert("role".into(), e.role.into());
-                    call.extra.insert("pointer".into(), e.pointer.into());
-                    if c.in_content {
-                        call.extra.insert("in_content".into(), true.into());
-                    }
-                    tools.enrich(&mut call, None);
-                    found.calls.push(call);
-                }
-            }
-            None => {
-                let raw = crate::lossy(&text[..text.len().min(512)]).into_owned();
-                found.errors.push(crate::ErrorRecord {
-                    kind: "error",
-                    code: "TLP-008",
-                    message: "not a conversation (messages, conversations, input, output, \
-                              choices or message)"
-                        .into(),
-                    doc: doc.clone(),
-                    span: [0, text.len() as u64],
-                    raw,
-                    offset: 0,
-                    line: 1,
-                    column: 1,
-                    hint: None,
-                    turn: None,
-                });
-            }
-        }
-        if !push(Batch {
-            name: doc,
-            found,
-            last: true,
-        })? {
+        if !push(conversation_batch(doc, text, v, cfg, tools))? {
             break;
         }
     }
     Ok(())
+}
+
+/// The calls of one conversation (`v`, parsed from `text`; `None` when
+/// the text is not JSON), or its TLP-008 error, as one batch.
+fn conversation_batch(
+    doc: String,
+    text: &[u8],
+    v: Option<serde_json::Value>,
+    cfg: &crate::Config,
+    tools: &super::tools::Tools,
+) -> Batch {
+    use crate::validate::messages::{self, Kind};
+    let cfg = crate::Config {
+        doc: doc.clone(),
+        ..cfg.clone()
+    };
+    let mut found = Collector::calls_only();
+    match v.as_ref().and_then(|v| messages::read(v, &cfg)) {
+        Some(t) => {
+            let wanted = t.entries.iter().map(|e| e.pointer.as_str()).collect();
+            let (spans, _) = messages::spans(text, &wanted);
+            for e in t.entries {
+                let Kind::Call(c) = e.kind else { continue };
+                let mut call = c.call;
+                call.index = found.calls.len();
+                let span = spans.get(&e.pointer).copied().unwrap_or([0, 0]);
+                call.span = [span[0] as u64, span[1] as u64];
+                call.raw = String::from_utf8_lossy(&text[span[0]..span[1]]).into_owned();
+                call.extra.insert("turn".into(), e.turn.into());
+                call.extra.insert("role".into(), e.role.into());
+                call.extra.insert("pointer".into(), e.pointer.into());
+                if c.in_content {
+                    call.extra.insert("in_content".into(), true.into());
+                }
+                tools.enrich(&mut call, None);
+                found.calls.push(call);
+            }
+        }
+        None => found.errors.push(line_error(
+            &doc,
+            text,
+            "TLP-008",
+            "not a conversation (messages, conversations, input, output, \
+             choices or message)"
+                .into(),
+        )),
+    }
+    Batch {
+        name: doc,
+        found,
+        last: true,
+    }
+}
+
+/// An error record about a whole conversation (or JSONL line) `text`.
+fn line_error(doc: &str, text: &[u8], code: &'static str, message: String) -> crate::ErrorRecord {
+    crate::ErrorRecord {
+        kind: "error",
+        code,
+        message,
+        doc: doc.to_string(),
+        span: [0, text.len() as u64],
+        raw: crate::lossy(&text[..text.len().min(512)]).into_owned(),
+        offset: 0,
+        line: 1,
+        column: 1,
+        hint: None,
+        turn: None,
+    }
+}
+
+/// `--input messages` from a reader: a JSONL of conversations is read and
+/// parsed a line at a time, so memory is bounded by the longest line
+/// (`--max-buffer`: a longer one is a TLP-007 error and the next lines are
+/// read); anything else (one conversation over several lines, a one-line
+/// document) is read whole, up to `--max-input`, as before.
+fn conversation_stream(
+    name: &str,
+    r: Box<dyn std::io::Read + Send>,
+    cfg: &crate::Config,
+    tools: &super::tools::Tools,
+    args: &ParseArgs,
+    push: &mut dyn FnMut(Batch) -> anyhow::Result<bool>,
+) -> anyhow::Result<()> {
+    use anyhow::Context;
+    let max_line = args.wire.max_buffer;
+    let mut r = std::io::BufReader::with_capacity(64 << 10, r);
+    let mut prefix = Vec::new();
+    let mut line = Vec::new();
+    let mut number = 0usize;
+    // the first non-blank line, without reading past --max-buffer
+    let mut whole = true;
+    while let Some(complete) = super::validate::read_line_capped(&mut r, &mut line, max_line)
+        .with_context(|| format!("reading {name}"))?
+    {
+        number += 1;
+        prefix.extend_from_slice(&line);
+        if !complete {
+            whole = false;
+            break;
+        }
+        if !line.trim_ascii().is_empty() {
+            break;
+        }
+    }
+    let first: Option<serde_json::Value> = if whole {
+        serde_json::from_slice(line.trim_ascii()).ok()
+    } else {
+        None
+    };
+    let mut next = Vec::new();
+    let mut more = first.is_some();
+    let mut next_number = number;
+    // a second non-blank line makes it JSONL
+    while more {
+        more = super::common::read_line_limited(&mut r, &mut next, max_line)
+            .with_context(|| format!("reading {name}"))?;
+        prefix.extend_from_slice(&next[..next.len().min(max_line)]);
+        next_number += 1;
+        if !next.trim_ascii().is_empty() {
+            break;
+        }
+    }
+    if first.is_none() || !more {
+        let all = std::io::Read::chain(std::io::Cursor::new(prefix), r);
+        let bytes = super::common::read_limited(all, name, args.input.max_input, "--max-input")?;
+        return conversation_calls(name, &bytes, cfg, tools, push);
+    }
+    drop(prefix);
+    let one = |line: &[u8], number: usize| {
+        let text = line.strip_suffix(b"\n").unwrap_or(line);
+        let text = text.strip_suffix(b"\r").unwrap_or(text);
+        let doc = format!("{name}:{number}");
+        if text.len() > max_line {
+            let mut found = Collector::calls_only();
+            let message =
+                format!("line {number} is longer than --max-buffer ({max_line} bytes); skipped");
+            found
+                .errors
+                .push(line_error(&doc, text, "TLP-007", message));
+            return Batch {
+                name: doc,
+                found,
+                last: true,
+            };
+        }
+        let v = serde_json::from_slice(text).ok();
+        conversation_batch(doc, text, v, cfg, tools)
+    };
+    if !push(one(&line, number))? {
+        return Ok(());
+    }
+    let (mut line, mut number) = (next, next_number);
+    loop {
+        if !push(one(&line, number))? {
+            return Ok(());
+        }
+        loop {
+            let more = super::common::read_line_limited(&mut r, &mut line, max_line)
+                .with_context(|| format!("reading {name}"))?;
+            if !more {
+                return Ok(());
+            }
+            number += 1;
+            if !line.trim_ascii().is_empty() {
+                break;
+            }
+        }
+    }
 }
 
 /// Runs `parse`.
@@ -178,7 +297,7 @@ pub fn run(args: &ParseArgs) -> anyhow::Result<Outcome> {
     // seen it, so it is fed as it is read and its records go out as they
     // are found; enrichment's diagnostics quote the document, so with one it
     // is read whole (up to --max-input).
-    let reading = if tools.registry.is_some() {
+    let reading = if tools.registry.is_some() && args.wire.input != wire::InputKind::Messages {
         Reading::Whole
     } else {
         Reading::Streamed
@@ -217,7 +336,12 @@ fn parse_document(
     let name = args.engine.doc_name(&doc.name);
     let mut found = Collector::calls_only();
     if args.wire.input == wire::InputKind::Messages {
-        let bytes = doc.into_bytes(args.input.max_input)?;
+        let bytes = match doc.body {
+            super::common::Body::Reader(r) => {
+                return conversation_stream(&name, r, &cfg, tools, args, push)
+            }
+            super::common::Body::Bytes(b) => b,
+        };
         conversation_calls(&name, &bytes, &cfg, tools, &mut |batch| push(batch))?;
         return Ok(());
     }

@@ -7,6 +7,7 @@ use super::tools::{Tools, ToolsArgs};
 use super::Outcome;
 use crate::cli::retry::{self, Attempt};
 use crate::validate::diag::{self, Located, Severity};
+use crate::validate::messages;
 use crate::validate::retry::{Failure, FailureKind, Usage};
 use crate::validate::{Issue, Verdict};
 use crate::wire::InputKind;
@@ -312,13 +313,33 @@ struct Item {
 struct Conv {
     turn: usize,
     role: String,
-    pointer: String,
+    /// The call's JSON Pointer (`None` in a raw transcript).
+    pointer: Option<String>,
     in_content: bool,
     /// Conversation issues, each with the offset its diagnostic points at.
     lint: Vec<(Issue, usize)>,
     /// The tools are the conversation's own: an unknown tool is its
     /// TLP-012, not TLP-005.
     own_tools: bool,
+}
+
+impl Conv {
+    /// For a call of a raw transcript: its turn, and the issues the
+    /// transcript's checks found.
+    fn raw(call: &ToolCall, lint: Vec<(Issue, usize)>) -> Conv {
+        let turn = call.turn.unwrap_or(crate::Turn {
+            index: 0,
+            role: "assistant",
+        });
+        Conv {
+            turn: turn.index as usize,
+            role: turn.role.to_string(),
+            pointer: None,
+            in_content: false,
+            lint,
+            own_tools: false,
+        }
+    }
 }
 
 struct Run<'a> {
@@ -439,6 +460,7 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Outcome> {
                         inputs: &args.input.files,
                         max: args.input.max_input,
                     },
+                    &args.allow,
                     |item| run.judge(item, &cfg),
                 ),
             }
@@ -555,12 +577,16 @@ pub(crate) fn bad_line_message(line: usize, why: &str) -> String {
 /// the engine is fed a slice at a time and what lies before its settled
 /// offset is judged and dropped, so a large transcript's calls are never
 /// all held at once (only the document itself, which diagnostics quote).
+/// In a transcript (a document with turn headers) the conversation checks
+/// that need no ids run as the turns go by ([`TurnCheck`]); `allow` holds
+/// the codes switched off.
 fn judge_items(
     name: &str,
     bytes: Vec<u8>,
     cfg: &Config,
     wire: &crate::wire::WireConfig,
     sources: &Sources<'_>,
+    allow: &[String],
     mut judge: impl FnMut(Item) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
     if is_records(&bytes) {
@@ -587,28 +613,205 @@ fn judge_items(
         Ok(())
     };
     let bytes = text.bytes();
+    let mut check = TurnCheck {
+        allow,
+        held: Vec::new(),
+        calls: 0,
+        results: 0,
+    };
     let mut at = 0;
     loop {
         let end = (at + SLICE).min(bytes.len());
         // the calls and errors only: the text is not kept (memory)
-        let mut found = crate::Collector::calls_only();
+        let mut found = TurnsSeen {
+            found: crate::Collector::calls_only(),
+            turns: Vec::new(),
+        };
         if at < end {
             engine.feed(&bytes[at..end], &mut found);
         } else {
             engine.finish(&mut found);
         }
-        pending.extend(found_items(name, &text, found));
+        let items = found_items(name, &text, found.found);
+        check.take(items, found.turns, name, &text, &mut pending);
         if at >= end {
+            pending.append(&mut check.held);
             flush(&mut pending, u64::MAX)?;
             break;
         }
         if let Some(settled) = engine.settled() {
-            flush(&mut pending, settled)?;
+            // a held call is judged once its turn's fate is known
+            let held = check.held.first().map_or(u64::MAX, |it| it.call.span[0]);
+            flush(&mut pending, settled.min(held))?;
         }
         at = end;
     }
     super::report_server_errors(name, &engine.summary());
     Ok(())
+}
+
+/// A collector of calls and errors that also notes the turns of a
+/// transcript, each with the span of its header (the turn's first markup).
+struct TurnsSeen {
+    found: crate::Collector,
+    turns: Vec<(crate::Turn, Option<crate::Span>)>,
+}
+
+impl crate::Sink for TurnsSeen {
+    fn wants_starts(&self) -> bool {
+        crate::Sink::wants_starts(&self.found)
+    }
+
+    fn event(&mut self, ev: crate::Event<'_>) {
+        match &ev {
+            crate::Event::Turn(t) => self.turns.push((*t, None)),
+            crate::Event::Markup { span, .. } => {
+                if let Some((_, header @ None)) = self.turns.last_mut() {
+                    *header = Some(*span);
+                }
+            }
+            _ => {}
+        }
+        crate::Sink::event(&mut self.found, ev);
+    }
+}
+
+/// What a `user` turn that holds tool results opens with: Qwen's
+/// `<tool_response>`, Gemma's fenced `tool_output`.
+const RESULT_OPENERS: &[&[u8]] = &[b"<tool_response>", b"```tool_output"];
+
+/// The conversation checks of a raw transcript that need no call ids, run
+/// as its calls and turns are found. A tool turn (a `tool` header, or a
+/// `user` turn that opens with one of the [`RESULT_OPENERS`]) answers the
+/// calls of the assistant turn before it: a call of an assistant turn that no tool turn follows before the next
+/// assistant turn is `TLP-009`; a tool turn beyond one per call since the
+/// last assistant turn is `TLP-010`. A document without turn headers (one
+/// reply) is never checked.
+struct TurnCheck<'a> {
+    /// The codes switched off (`--allow`).
+    allow: &'a [String],
+    /// The calls of the current assistant turn, held back from judging
+    /// until a tool turn or the next assistant turn tells their fate.
+    held: Vec<Item>,
+    /// Calls and broken candidates since the last assistant turn began.
+    calls: usize,
+    /// Tool turns since then.
+    results: usize,
+}
+
+impl TurnCheck<'_> {
+    fn off(&self, code: &str) -> bool {
+        self.allow.iter().any(|a| a == code)
+    }
+
+    /// Takes the items and turns of one slice, in document order (an item
+    /// lies in the turn its call names, after that turn's header): items
+    /// ready to judge go to `out`, calls whose fate is not known yet are
+    /// held.
+    fn take(
+        &mut self,
+        items: Vec<Item>,
+        turns: Vec<(crate::Turn, Option<crate::Span>)>,
+        name: &str,
+        text: &Rc<Located<Vec<u8>>>,
+        out: &mut Vec<Item>,
+    ) {
+        let key = |it: &Item| it.call.turn.map_or(0, |t| t.index as usize + 1);
+        let mut items = items;
+        items.sort_by_key(|it| (key(it), it.call.span[0]));
+        let mut items = items.into_iter().peekable();
+        for (turn, header) in turns {
+            while let Some(item) = items.next_if(|it| key(it) <= turn.index as usize) {
+                self.item(item, out);
+            }
+            self.turn(turn, header, name, text, out);
+        }
+        for item in items {
+            self.item(item, out);
+        }
+    }
+
+    /// A call or broken candidate: a call of an assistant's turn that no
+    /// tool turn has answered yet is held, the rest go to `out`.
+    fn item(&mut self, item: Item, out: &mut Vec<Item>) {
+        self.calls += 1;
+        if item.broken.is_none()
+            && item.call.turn.is_some_and(|t| t.role == "assistant")
+            && self.results == 0
+            && !self.off(messages::UNANSWERED)
+        {
+            self.held.push(item);
+        } else {
+            out.push(item);
+        }
+    }
+
+    /// A turn begins, its header at `header`.
+    fn turn(
+        &mut self,
+        turn: crate::Turn,
+        header: Option<crate::Span>,
+        name: &str,
+        text: &Rc<Located<Vec<u8>>>,
+        out: &mut Vec<Item>,
+    ) {
+        let [start, end] = header.unwrap_or([0, 0]).map(|o| o as usize);
+        let bytes = text.bytes();
+        let body = bytes.get(end..).unwrap_or_default();
+        let opens = |o: &&[u8]| body.trim_ascii_start().starts_with(o);
+        let results =
+            turn.role == "tool" || (turn.role == "user" && RESULT_OPENERS.iter().any(opens));
+        if turn.role == "assistant" {
+            for mut item in self.held.drain(..) {
+                let issue = Issue::call(
+                    messages::UNANSWERED,
+                    format!(
+                        "call '{}' has no tool result before the next assistant turn (turn {})",
+                        item.call.name, turn.index
+                    ),
+                );
+                item.conv = Some(Conv::raw(&item.call, vec![(issue, item.offset)]));
+                out.push(item);
+            }
+            self.calls = 0;
+            self.results = 0;
+        } else if results {
+            self.results += 1;
+            out.append(&mut self.held);
+            if self.results > self.calls && !self.off(messages::ORPHAN_RESULT) {
+                let message = if self.calls == 0 {
+                    format!(
+                        "tool turn {} answers no call: none was made since the last assistant turn",
+                        turn.index
+                    )
+                } else {
+                    format!(
+                        "tool turn {} answers no call: {} tool turns follow {} call{}",
+                        turn.index,
+                        self.results,
+                        self.calls,
+                        if self.calls == 1 { "" } else { "s" }
+                    )
+                };
+                let issue = Issue::call(messages::ORPHAN_RESULT, message);
+                let line_end = body
+                    .iter()
+                    .position(|&b| b == b'\n')
+                    .map_or(bytes.len(), |k| end + k);
+                let raw = crate::lossy(&bytes[start..line_end.min(start + 512)]).into_owned();
+                let mut call = broken_call(name, &raw, [start as u64, line_end as u64]);
+                call.turn = Some(turn);
+                out.push(Item {
+                    conv: Some(Conv::raw(&call, vec![(issue.clone(), start)])),
+                    call,
+                    broken: Some(issue),
+                    file: name.to_string(),
+                    text: Some(text.clone()),
+                    offset: start,
+                });
+            }
+        }
+    }
 }
 
 /// The calls and errors a collector found, as items to judge.
@@ -632,6 +835,7 @@ fn found_items(name: &str, text: &Rc<Located<Vec<u8>>>, found: crate::Collector)
             text: Some(text.clone()),
             call: ToolCall {
                 name: name_in(&e.raw),
+                turn: e.turn,
                 ..broken_call(name, &e.raw, e.span)
             },
             broken: Some(Issue {
@@ -1011,9 +1215,9 @@ impl Run<'_> {
             summary: (!v.summary.is_empty()).then_some(v.summary.as_str()),
             arguments: (!call.id.is_empty()).then_some(&call.arguments),
             format: (!call.format.is_empty()).then_some(call.format),
-            turn: conv.map(|c| c.turn),
-            role: conv.map(|c| c.role.as_str()),
-            pointer: conv.map(|c| c.pointer.as_str()),
+            turn: conv.map(|c| c.turn).or(call.turn.map(|t| t.index as usize)),
+            role: conv.map(|c| c.role.as_str()).or(call.turn.map(|t| t.role)),
+            pointer: conv.and_then(|c| c.pointer.as_deref()),
             in_content: conv.is_some_and(|c| c.in_content),
             line: pos.line,
             column: pos.column,
@@ -1362,7 +1566,7 @@ fn conversation_lines(
 /// taking no more than `max` bytes: `None` at the end of input,
 /// `Some(true)` for a whole line (or the last, unterminated one),
 /// `Some(false)` when the line goes on past `max` (the rest stays unread).
-fn read_line_capped(
+pub(crate) fn read_line_capped(
     r: &mut impl std::io::BufRead,
     line: &mut Vec<u8>,
     max: usize,
@@ -1536,7 +1740,7 @@ impl Run<'_> {
             let conv = |in_content: bool, lint: Vec<(Issue, usize)>| Conv {
                 turn: e.turn,
                 role: e.role.clone(),
-                pointer: e.pointer.clone(),
+                pointer: Some(e.pointer.clone()),
                 in_content,
                 lint,
                 own_tools,

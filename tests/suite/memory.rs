@@ -405,18 +405,16 @@ fn conversation_line(k: u64, out: &mut Vec<u8>) {
     out.push(b'\n');
 }
 
-/// `validate` on a JSONL of conversations reads it a line at a time: the
-/// process's peak resident memory stays far below the input's size (the
-/// issue's 200 MB file validates in under 64 MB; measured numbers are in
-/// docs/performance.md). Linux only: the peak is read from /proc.
+/// Runs `toolcall ARGS` on a generated JSONL of conversations
+/// (`megabytes()` of them, on a pipe) and returns its exit code, the
+/// lines written and its peak resident memory in KB (`VmHWM`, sampled).
 #[cfg(target_os = "linux")]
-#[test]
-fn validate_holds_one_conversation_of_a_long_jsonl() {
+fn peak_on_conversations(args: &[&str]) -> (Option<i32>, u64, u64) {
     use std::io::Write;
     use std::process::{Command, Stdio};
     let bytes = megabytes() << 20;
     let mut child = Command::new(env!("CARGO_BIN_EXE_toolcall"))
-        .args(["validate", "--no-config", "--input", "messages"])
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -454,7 +452,37 @@ fn validate_holds_one_conversation_of_a_long_jsonl() {
         }
     };
     let lines = writer.join().expect("writer");
-    assert_eq!(status.code(), Some(1), "unanswered calls make it fail");
+    (status.code(), lines, peak)
+}
+
+/// `validate` on a JSONL of conversations reads it a line at a time: the
+/// process's peak resident memory stays far below the input's size (the
+/// issue's 200 MB file validates in under 64 MB; measured numbers are in
+/// docs/performance.md). Linux only: the peak is read from /proc.
+#[cfg(target_os = "linux")]
+#[test]
+fn validate_holds_one_conversation_of_a_long_jsonl() {
+    let (code, lines, peak) =
+        peak_on_conversations(&["validate", "--no-config", "--input", "messages"]);
+    assert_eq!(code, Some(1), "unanswered calls make it fail");
+    assert!(lines > 1_000, "{lines} lines");
+    let peak_mb = peak / 1024;
+    assert!(
+        peak > 0 && peak_mb < 32,
+        "peak RSS {peak_mb} MB for {} MB of conversations",
+        megabytes()
+    );
+}
+
+/// `parse --input messages` reads a JSONL of conversations on a pipe a
+/// line at a time too: its calls go out as each line is parsed, and the
+/// peak resident memory stays far below the input's size.
+#[cfg(target_os = "linux")]
+#[test]
+fn parse_holds_one_conversation_of_a_long_jsonl() {
+    let (code, lines, peak) =
+        peak_on_conversations(&["parse", "--no-config", "--input", "messages"]);
+    assert_eq!(code, Some(0), "every line has a call");
     assert!(lines > 1_000, "{lines} lines");
     let peak_mb = peak / 1024;
     assert!(

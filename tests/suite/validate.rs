@@ -781,6 +781,162 @@ fn conversation_checks_are_switched_off_by_code() {
     assert_eq!((r.code, r.out().as_str(), r.stderr.as_str()), (1, "", ""));
 }
 
+/// Raw transcripts (ChatML text with turn headers, `fixtures/messages/*.chatml`):
+/// the records carry `turn` and `role` but no `pointer`; the checks that
+/// need no ids run (a call no tool turn answers before the next assistant
+/// turn, a tool turn with no call before it), each at FILE:LINE:COL and
+/// switched off by `--allow`; the whole output is golden (`NAME.validate`).
+#[test]
+fn raw_transcripts_get_the_checks_that_need_no_ids() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(root.join("fixtures/messages"))
+        .expect("fixtures/messages")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "chatml"))
+        .collect();
+    cases.sort();
+    assert!(cases.len() >= 3, "{} cases", cases.len());
+    let bless = std::env::var_os("BLESS").is_some();
+    let mut failures = Vec::new();
+    for case in &cases {
+        let name = case
+            .file_name()
+            .expect("name")
+            .to_string_lossy()
+            .into_owned();
+        let rel = format!("fixtures/messages/{name}");
+        let run = |extra: &[&str]| {
+            let mut args = vec!["validate".to_string(), "--no-config".to_string()];
+            args.extend(common::fixture_args(case));
+            args.extend(extra.iter().map(|a| a.to_string()));
+            args.push(rel.clone());
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            common::run_binary(&args, None, Some(root))
+        };
+        let r = run(&[]);
+        let out = r.out();
+        let recs = records(&out);
+        assert!(!recs.is_empty(), "{name}: no records");
+        for rec in &recs {
+            assert!(
+                rec["turn"].is_u64() && rec["role"].is_string() && rec.get("pointer").is_none(),
+                "{name}: {rec}"
+            );
+        }
+        match broken_check(&name) {
+            Some(code) => {
+                assert_eq!(r.code, 1, "{name}: {}", r.stderr);
+                let hits: Vec<&Value> = recs
+                    .iter()
+                    .flat_map(|rec| rec["errors"].as_array().into_iter().flatten())
+                    .filter(|e| e["code"] == code)
+                    .collect();
+                assert_eq!(hits.len(), 1, "{name}: {out}");
+                let (line, column) = (&hits[0]["line"], &hits[0]["column"]);
+                assert!(line.as_u64() > Some(1), "{name}: {}", hits[0]);
+                let at = format!("{rel}:{line}:{column}: error[{code}]: ");
+                assert!(r.stderr.contains(&at), "{name}: {at} not in {}", r.stderr);
+                let others: Vec<String> = recs
+                    .iter()
+                    .flat_map(codes)
+                    .filter(|c| c.as_str() != code)
+                    .collect();
+                assert!(others.is_empty(), "{name}: also {others:?}");
+                let allowed = run(&["--allow", code]);
+                assert_eq!(allowed.code, 0, "{name}: {}", allowed.stderr);
+                assert!(!allowed.stderr.contains(code), "{}", allowed.stderr);
+            }
+            None => {
+                assert_eq!(r.code, 0, "{name}: {}", r.stderr);
+                assert!(recs.iter().all(|rec| rec["valid"] == true), "{name}: {out}");
+                assert!(recs.iter().all(|rec| rec["role"] == "assistant"), "{out}");
+            }
+        }
+        let actual = format!("exit {}\n--- stdout\n{out}--- stderr\n{}", r.code, r.stderr);
+        let golden = case.with_extension("validate");
+        if bless {
+            std::fs::write(&golden, &actual).expect("bless");
+        } else {
+            match std::fs::read_to_string(&golden) {
+                Ok(expected) if expected == actual => {}
+                Ok(expected) => failures.push(format!(
+                    "{name} differs:\n--- expected\n{expected}\n+++ actual\n{actual}"
+                )),
+                Err(_) => failures.push(format!("{name}: missing {} (BLESS=1)", golden.display())),
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    // Gemma writes results in a user turn as a `tool_output` fence
+    let gemma = |result: &str| {
+        format!(
+            "<start_of_turn>user\nWeather?<end_of_turn>\n<start_of_turn>model\n\
+             <tool_call>{{\"name\": \"get_weather\", \"arguments\": {{\"city\": \"Rome\"}}}}\
+             </tool_call><end_of_turn>\n<start_of_turn>user\n{result}<end_of_turn>\n\
+             <start_of_turn>model\nIt is 21 C.<end_of_turn>\n"
+        )
+    };
+    let args = [
+        "validate",
+        "--no-config",
+        "--tools",
+        "fixtures/validate/tools/openai-chat.json",
+    ];
+    let answered = gemma("```tool_output\n{\"temp\": 21}\n```");
+    let r = common::run_binary(&args, Some(answered.as_bytes()), Some(root));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let r = common::run_binary(&args, Some(gemma("Thanks").as_bytes()), Some(root));
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("-:4:1: error[TLP-009]: "), "{}", r.stderr);
+}
+
+/// `parse --input messages` reads a JSONL on a pipe a line at a time: a
+/// line longer than --max-buffer is a TLP-007 error record naming that
+/// line, and the lines after it are still parsed; a one-line document is
+/// still named as a whole.
+#[test]
+fn parse_reads_a_piped_jsonl_of_conversations_line_by_line() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let good =
+        std::fs::read_to_string(root.join("fixtures/messages/sharegpt-ok.jsonl")).expect("fixture");
+    let good = good.lines().next().expect("a line");
+    let long = format!("{{\"pad\": \"{}\"}}", "x".repeat(8192));
+    let input = format!("{good}\n\n{long}\r\n{good}\n");
+    let args = [
+        "parse",
+        "--no-config",
+        "--input",
+        "messages",
+        "--max-buffer",
+        "4096",
+    ];
+    let r = common::run_binary(&args, Some(input.as_bytes()), Some(root));
+    let recs = records(&r.out());
+    let docs: Vec<(&str, &str)> = recs
+        .iter()
+        .map(|rec| {
+            (
+                rec["doc"].as_str().expect("doc"),
+                rec["type"].as_str().expect("type"),
+            )
+        })
+        .collect();
+    assert!(docs.contains(&("-:1", "tool_call")), "{docs:?}");
+    assert!(docs.contains(&("-:4", "tool_call")), "{docs:?}");
+    let bad: Vec<&Value> = recs.iter().filter(|r| r["type"] == "error").collect();
+    assert_eq!(bad.len(), 1, "{recs:?}");
+    assert_eq!(
+        (&bad[0]["code"], &bad[0]["doc"]),
+        (&"TLP-007".into(), &"-:3".into())
+    );
+    let one = common::run_binary(&args, Some(format!("{good}\n").as_bytes()), Some(root));
+    let recs = records(&one.out());
+    assert!(
+        !recs.is_empty() && recs.iter().all(|r| r["doc"] == "-"),
+        "{recs:?}"
+    );
+}
+
 /// A JSONL of conversations on stdin is read line by line (the streamed
 /// path) and gives the verdicts the same file gives; model text without
 /// --tools still needs a tools file.
