@@ -638,6 +638,8 @@ fn loose_eq(a: &Value, b: &Value) -> bool {
             x.len() == y.len() && x.iter().zip(y).all(|(p, q)| loose_eq(p, q))
         }
         (Value::Object(_) | Value::Array(_), _) | (_, Value::Object(_) | Value::Array(_)) => false,
+        // numbers by value, as Python compares them (`1.23e-4` is `0.000123`)
+        (Value::Number(x), Value::Number(y)) if numbers_equal(x, y) => true,
         _ => {
             let text = |v: &Value| match v {
                 Value::String(s) => s.clone(),
@@ -853,6 +855,8 @@ fn loose_comparison_follows_the_scorer() {
     assert!(loose_eq(&v(r#"{"a":"True"}"#), &v(r#"{"a":true}"#)));
     assert!(loose_eq(&v(r#"["None"]"#), &v("[null]")));
     assert!(!loose_eq(&v(r#"{"a":"4"}"#), &v(r#"{"a":3}"#)));
+    assert!(loose_eq(&v(r#"{"a":1.23e-4}"#), &v(r#"{"a":0.000123}"#)));
+    assert!(!loose_eq(&v(r#"{"a":1.23e-4}"#), &v(r#"{"a":0.000124}"#)));
     assert!(!loose_eq(&v(r#"{"a":[3]}"#), &v(r#"{"a":"[3]"}"#)));
     assert!(!loose_eq(&v(r#"{"a":1}"#), &v(r#"{"a":1,"b":2}"#)));
     assert_eq!(collapse_space(" a \n\t b "), "a b");
