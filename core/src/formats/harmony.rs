@@ -207,7 +207,10 @@ fn read_header(h: &[u8]) -> Header {
             break;
         }
     }
-    if let Some(k) = t.find("<|channel|>") {
+    // a header that names its channel twice (`<|channel|>commentary
+    // to=assistant<|channel|>analysis`, gpt-oss restarting the header) is
+    // on the last one
+    if let Some(k) = t.rfind("<|channel|>") {
         let rest = t[k + 11..].trim_start();
         let w = &rest[..word_end(rest)];
         if !w.is_empty() {
@@ -798,6 +801,9 @@ mod tests {
                 bare: false,
             }
         );
+        let h = read_header(b"<|channel|>commentary to=assistant<|channel|>analysis");
+        assert_eq!(h.channel.as_deref(), Some("analysis"));
+        assert_eq!(h.recipient.as_deref(), Some("assistant"));
         let h = read_header(b"<|channel|>commentary veto=x");
         assert_eq!(h.recipient, None);
         let h = read_header(b"<|channel|>commentary to=functions.get weather <|constrain|>json");
