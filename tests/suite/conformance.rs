@@ -17,9 +17,11 @@
 //!
 //! The scored suites `tests/conformance/wild/` (model output quoted in bug
 //! reports) and `tests/conformance/peers/` (the parser tests of vLLM,
-//! SGLang, SGLang's Rust tool-parser and Dynamo) are run the same way per case (calls from `parse`, text from
-//! `split`, `stream` at 1- and 7-byte chunks equal to `parse`), each file
-//! against its line in the `floor` file beside it; see
+//! SGLang, SGLang's Rust tool-parser, Dynamo, llama.cpp and Ollama) are run
+//! the same way per case (calls from `parse`, text and reasoning from
+//! `split`, `stream` at 1- and 7-byte chunks equal to `parse`, the case's
+//! `generation_prompt` passed to each), each file against its line in the
+//! `floor` file beside it; see
 //! `tests/conformance/README.md`.
 
 use serde_json::{Map, Number, Value};
@@ -595,10 +597,11 @@ const LOOSE_FORMATS: [&str; 7] = [
     "functionary-v3.2",
 ];
 
-/// Runs `toolcall CMD` on `input`; its exit code and records.
-fn run_cmd(cmd: &str, input: &[u8]) -> (Option<i32>, Vec<Value>) {
+/// Runs `toolcall CMD ARGS` on `input`; its exit code and records.
+fn run_cmd(cmd: &str, args: &[String], input: &[u8]) -> (Option<i32>, Vec<Value>) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_toolcall"))
         .arg(cmd)
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -636,6 +639,8 @@ fn loose_eq(a: &Value, b: &Value) -> bool {
             x.len() == y.len() && x.iter().zip(y).all(|(p, q)| loose_eq(p, q))
         }
         (Value::Object(_) | Value::Array(_), _) | (_, Value::Object(_) | Value::Array(_)) => false,
+        // numbers by value, as Python compares them (`1.23e-4` is `0.000123`)
+        (Value::Number(x), Value::Number(y)) if numbers_equal(x, y) => true,
         _ => {
             let text = |v: &Value| match v {
                 Value::String(s) => s.clone(),
@@ -652,17 +657,22 @@ fn collapse_space(text: &str) -> String {
 }
 
 /// Why one scored case fails (`None`: it passes). Checks `parse`'s calls,
-/// `split`'s text when the case gives one, and that `stream` at 1- and
-/// 7-byte chunks gives `parse`'s calls.
+/// `split`'s text and reasoning when the case gives them, and that `stream`
+/// at 1- and 7-byte chunks gives `parse`'s calls. A case's
+/// `generation_prompt` goes to every run as `--generation-prompt`.
 fn score_case(case: &Value) -> Option<String> {
     let input = case["input"].as_str().unwrap_or_default().as_bytes();
+    let args: Vec<String> = match case["generation_prompt"].as_str() {
+        Some(prompt) => vec!["--generation-prompt".to_string(), prompt.to_string()],
+        None => Vec::new(),
+    };
     let format = case["format"].as_str().unwrap_or("unknown");
     let eq = if LOOSE_FORMATS.contains(&format) {
         loose_eq
     } else {
         strict_eq
     };
-    let (code, recs) = run_cmd("parse", input);
+    let (code, recs) = run_cmd("parse", &args, input);
     if !matches!(code, Some(0 | 1)) {
         return Some(format!("parse exit {code:?}"));
     }
@@ -704,23 +714,28 @@ fn score_case(case: &Value) -> Option<String> {
             }
         }
     }
-    if let Some(want) = case["expected"]["text"].as_str() {
-        let (_, recs) = run_cmd("split", input);
+    let want_text = case["expected"]["text"].as_str();
+    let want_reasoning = case["expected"]["reasoning"].as_str();
+    if want_text.is_some() || want_reasoning.is_some() {
+        let (_, recs) = run_cmd("split", &args, input);
         let splits: Vec<&Value> = recs.iter().filter(|r| r["type"] == "split").collect();
         let [split] = splits.as_slice() else {
             return Some(format!("split gave {} split records", splits.len()));
         };
-        let got = collapse_space(split["text"].as_str().unwrap_or_default());
-        if got != collapse_space(want) {
-            return Some(format!(
-                "text {:?} != {:?}",
-                cut(&got, 150),
-                cut(&collapse_space(want), 150)
-            ));
+        for (field, want) in [("text", want_text), ("reasoning", want_reasoning)] {
+            let Some(want) = want else { continue };
+            let got = collapse_space(split[field].as_str().unwrap_or_default());
+            if got != collapse_space(want) {
+                return Some(format!(
+                    "{field} {:?} != {:?}",
+                    cut(&got, 150),
+                    cut(&collapse_space(want), 150)
+                ));
+            }
         }
     }
     for size in STREAM_CHUNKS {
-        let streamed = run_stream(&[], input, size);
+        let streamed = run_stream(&args, input, size);
         if streamed != calls {
             return Some(format!(
                 "stream at {size}-byte chunks gave {} != parse {}",
@@ -841,6 +856,8 @@ fn loose_comparison_follows_the_scorer() {
     assert!(loose_eq(&v(r#"{"a":"True"}"#), &v(r#"{"a":true}"#)));
     assert!(loose_eq(&v(r#"["None"]"#), &v("[null]")));
     assert!(!loose_eq(&v(r#"{"a":"4"}"#), &v(r#"{"a":3}"#)));
+    assert!(loose_eq(&v(r#"{"a":1.23e-4}"#), &v(r#"{"a":0.000123}"#)));
+    assert!(!loose_eq(&v(r#"{"a":1.23e-4}"#), &v(r#"{"a":0.000124}"#)));
     assert!(!loose_eq(&v(r#"{"a":[3]}"#), &v(r#"{"a":"[3]"}"#)));
     assert!(!loose_eq(&v(r#"{"a":1}"#), &v(r#"{"a":1,"b":2}"#)));
     assert_eq!(collapse_space(" a \n\t b "), "a b");

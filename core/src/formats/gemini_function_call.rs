@@ -635,25 +635,59 @@ const CHANNEL_CLOSE: &[Close] = &[Close::consumed(b"<channel|>")];
 
 /// Gemma 4's reasoning span `<|channel>thought` newline … `<channel|>`:
 /// the channel's name line is framing, not reasoning.
-pub const OPENER_CHANNEL: Opener = Opener::new(b"<|channel>", probe_channel);
+pub const OPENER_CHANNEL: Opener = Opener::new(CHANNEL_OPEN, probe_channel);
 
-/// The name line Gemma 4's template writes after `<|channel>`.
-const THOUGHT_HEADER: &[u8] = b"thought\n";
+/// The token that opens a Gemma 4 channel.
+const CHANNEL_OPEN: &[u8] = b"<|channel>";
+
+/// The channel name Gemma 4's template writes after `<|channel>`.
+const THOUGHT: &[u8] = b"thought";
+
+/// How the name ends: its line's newline, or the close itself when the
+/// thought is empty (a reasoning budget of 0 forces `<channel|>` at once).
+const THOUGHT_ENDS: [&[u8]; 2] = [b"\n", b"<channel|>"];
+
+/// The framing of a channel span: `<|channel>` (repeated when the prompt
+/// already wrote one), then the `thought` name and its newline. Only the
+/// newline is consumed with the name; a `<channel|>` right after it is the
+/// close. `None`: not decidable before more input.
+fn channel_framing(input: &[u8], cx: &super::ProbeCx) -> Option<usize> {
+    let mut open = CHANNEL_OPEN.len();
+    loop {
+        match scan::prefix(input.get(open..).unwrap_or_default(), CHANNEL_OPEN) {
+            Prefix::Full => open += CHANNEL_OPEN.len(),
+            Prefix::Partial if !cx.eof => return None,
+            _ => break,
+        }
+    }
+    let rest = input.get(open..).unwrap_or_default();
+    let mut undecided = false;
+    for end in THOUGHT_ENDS {
+        let name = rest.strip_prefix(THOUGHT);
+        match name.map(|after| scan::prefix(after, end)) {
+            Some(Prefix::Full) => {
+                let newline = usize::from(end == b"\n");
+                return Some(open + THOUGHT.len() + newline);
+            }
+            Some(Prefix::Partial) => undecided = true,
+            _ => undecided |= matches!(scan::prefix(rest, THOUGHT), Prefix::Partial),
+        }
+    }
+    if undecided && !cx.eof {
+        None
+    } else {
+        Some(open)
+    }
+}
 
 fn probe_channel(input: &[u8], cx: &super::ProbeCx) -> Probe {
-    let rest = input.get(10..).unwrap_or_default();
-    if rest.len() < THOUGHT_HEADER.len() && THOUGHT_HEADER.starts_with(rest) && !cx.eof {
-        return Probe::NeedMore;
+    match channel_framing(input, cx) {
+        None => Probe::NeedMore,
+        Some(open_len) => Probe::Match(Action::Reasoning {
+            open_len,
+            close: CHANNEL_CLOSE,
+        }),
     }
-    let header = if rest.starts_with(THOUGHT_HEADER) {
-        THOUGHT_HEADER.len()
-    } else {
-        0
-    };
-    Probe::Match(Action::Reasoning {
-        open_len: 10 + header,
-        close: CHANNEL_CLOSE,
-    })
 }
 
 /// Stray `<tool_call|>` is markup.

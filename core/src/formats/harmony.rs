@@ -79,6 +79,7 @@ pub const FORMAT: Format = Format::new(
 .openers(&[
     OPENER_START,
     OPENER_CHANNEL,
+    OPENER_RECIPIENT,
     OPENER_STRAY,
     OPENER_STRIPPED_CALL,
     OPENER_STRIPPED_ROLE_CALL,
@@ -207,7 +208,10 @@ fn read_header(h: &[u8]) -> Header {
             break;
         }
     }
-    if let Some(k) = t.find("<|channel|>") {
+    // a header that names its channel twice (`<|channel|>commentary
+    // to=assistant<|channel|>analysis`, gpt-oss restarting the header) is
+    // on the last one
+    if let Some(k) = t.rfind("<|channel|>") {
         let rest = t[k + 11..].trim_start();
         let w = &rest[..word_end(rest)];
         if !w.is_empty() {
@@ -344,6 +348,36 @@ pub const OPENER_START: Opener = Opener::new(START, probe);
 
 /// `<|channel|>` — a message whose `<|start|>assistant` was in the prompt.
 pub const OPENER_CHANNEL: Opener = Opener::new(CHANNEL, probe);
+
+/// A recipient-first header opening a line
+/// (` to=functions.NAME<|channel|>commentary<|message|>…`): the generation
+/// prompt ended with `<|start|>assistant` and the model went on with the
+/// recipient. Only a header written in harmony's own tokens (a
+/// `<|channel|>` or `<|constrain|>` before its `<|message|>`, on its line)
+/// counts; prose that starts with `to=` is text.
+fn probe_recipient_first(input: &[u8], cx: &ProbeCx) -> Probe {
+    let limit = input.len().min(MAX_HEADER);
+    let line = memchr::memchr(b'\n', &input[..limit]).unwrap_or(limit);
+    let Some(m) = scan::find(&input[..line], 0, MESSAGE) else {
+        let open = line == input.len() && limit == input.len();
+        return if open && !cx.eof {
+            Probe::NeedMore
+        } else {
+            Probe::NotMarker
+        };
+    };
+    let head = &input[..m];
+    let tokens = [CHANNEL, b"<|constrain|>"];
+    if read_header(head).recipient.is_none()
+        || !tokens.iter().any(|t| scan::find(head, 0, t).is_some())
+    {
+        return Probe::NotMarker;
+    }
+    probe(input, cx)
+}
+
+/// `to=` opening a line: [`probe_recipient_first`].
+pub const OPENER_RECIPIENT: Opener = Opener::new(b"to=", probe_recipient_first).line_start();
 
 fn probe_stray(input: &[u8], cx: &ProbeCx) -> Probe {
     match section::match_any(input, &[MESSAGE, b"<|constrain|>"]) {
@@ -798,6 +832,9 @@ mod tests {
                 bare: false,
             }
         );
+        let h = read_header(b"<|channel|>commentary to=assistant<|channel|>analysis");
+        assert_eq!(h.channel.as_deref(), Some("analysis"));
+        assert_eq!(h.recipient.as_deref(), Some("assistant"));
         let h = read_header(b"<|channel|>commentary veto=x");
         assert_eq!(h.recipient, None);
         let h = read_header(b"<|channel|>commentary to=functions.get weather <|constrain|>json");
