@@ -349,6 +349,39 @@ fn stdin_endless_parse_m1_stops_after_one_call() {
     assert_eq!(lines[1], "exit 0");
 }
 
+/// A body that never closes before its closing tag (`{"name":"f",` then
+/// `</tool_call>`, or the next `[TOOL_CALLS]`) ends there: each such block
+/// is decided where it ends, not held (and scanned again) to the end of
+/// the input. 50 000 of them, over 1 MiB together, were once held as one
+/// undecided block: one `TLP-007` error and not one call, after minutes of
+/// quadratic scanning.
+#[test]
+fn broken_bodies_end_at_their_closing_tags() {
+    let n = 50_000;
+    // the last mistral body is cut off by the end of input: an error
+    for (unit, cut) in [
+        (r#"<tool_call>{"name":"f",</tool_call>"#, 0),
+        (r#"[TOOL_CALLS]{"name":"f","#, 1),
+    ] {
+        let doc = unit.repeat(n);
+        assert!(doc.len() > 1 << 20);
+        for sub in ["parse", "stream"] {
+            let r = run_binary(&[sub], Some(doc.as_bytes()), None);
+            assert_eq!(r.code, 0, "{unit} {sub}: {}", r.stderr);
+            let recs = records(&r);
+            let calls = of_type(&recs, "tool_call");
+            assert_eq!(calls.len(), n - cut, "{unit} {sub}");
+            assert_eq!(of_type(&recs, "error").len(), cut, "{unit} {sub}");
+            let (k, last) = (unit.len(), n - 2);
+            assert_eq!(
+                calls[last]["span"],
+                serde_json::json!([last * k, (last + 1) * k])
+            );
+            assert_eq!(calls[last]["name"], "f");
+        }
+    }
+}
+
 #[test]
 fn stdin_parse_memory_is_bounded_by_the_largest_document() {
     // 20 MB of calls on stdin: records go out as they are found
