@@ -382,6 +382,26 @@ fn broken_bodies_end_at_their_closing_tags() {
     }
 }
 
+/// JSON's grammar allows `\ud800`, half a surrogate pair, which no string
+/// can hold: it is read as U+FFFD (an `invalid_escape` repair), a pair is
+/// one character, and the call is kept (it was once a `TLP-003` error).
+#[test]
+fn lone_surrogate_escapes_become_replacement_characters() {
+    let doc = r#"<tool_call>{"name":"f","arguments":{"x":"\ud800 \ud83d\ude00 \udc00","y":"\\ud800"}}</tool_call>"#;
+    let r = run_binary(&["parse"], Some(doc.as_bytes()), None);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let recs = records(&r);
+    let calls = of_type(&recs, "tool_call");
+    assert_eq!(calls.len(), 1, "{}", r.out());
+    assert_eq!(calls[0]["arguments"]["x"], "\u{fffd} \u{1f600} \u{fffd}");
+    assert_eq!(calls[0]["arguments"]["y"], "\\ud800");
+    let kinds: Vec<&str> = calls[0]["repairs"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|k| k["kind"].as_str()).collect())
+        .unwrap_or_default();
+    assert_eq!(kinds, ["invalid_escape", "invalid_escape"], "{}", r.out());
+}
+
 #[test]
 fn stdin_parse_memory_is_bounded_by_the_largest_document() {
     // 20 MB of calls on stdin: records go out as they are found
