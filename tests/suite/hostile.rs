@@ -349,6 +349,59 @@ fn stdin_endless_parse_m1_stops_after_one_call() {
     assert_eq!(lines[1], "exit 0");
 }
 
+/// A body that never closes before its closing tag (`{"name":"f",` then
+/// `</tool_call>`, or the next `[TOOL_CALLS]`) ends there: each such block
+/// is decided where it ends, not held (and scanned again) to the end of
+/// the input. 50 000 of them, over 1 MiB together, were once held as one
+/// undecided block: one `TLP-007` error and not one call, after minutes of
+/// quadratic scanning.
+#[test]
+fn broken_bodies_end_at_their_closing_tags() {
+    let n = 50_000;
+    // the last mistral body is cut off by the end of input: an error
+    for (unit, cut) in [
+        (r#"<tool_call>{"name":"f",</tool_call>"#, 0),
+        (r#"[TOOL_CALLS]{"name":"f","#, 1),
+    ] {
+        let doc = unit.repeat(n);
+        assert!(doc.len() > 1 << 20);
+        for sub in ["parse", "stream"] {
+            let r = run_binary(&[sub], Some(doc.as_bytes()), None);
+            assert_eq!(r.code, 0, "{unit} {sub}: {}", r.stderr);
+            let recs = records(&r);
+            let calls = of_type(&recs, "tool_call");
+            assert_eq!(calls.len(), n - cut, "{unit} {sub}");
+            assert_eq!(of_type(&recs, "error").len(), cut, "{unit} {sub}");
+            let (k, last) = (unit.len(), n - 2);
+            assert_eq!(
+                calls[last]["span"],
+                serde_json::json!([last * k, (last + 1) * k])
+            );
+            assert_eq!(calls[last]["name"], "f");
+        }
+    }
+}
+
+/// JSON's grammar allows `\ud800`, half a surrogate pair, which no string
+/// can hold: it is read as U+FFFD (an `invalid_escape` repair), a pair is
+/// one character, and the call is kept (it was once a `TLP-003` error).
+#[test]
+fn lone_surrogate_escapes_become_replacement_characters() {
+    let doc = r#"<tool_call>{"name":"f","arguments":{"x":"\ud800 \ud83d\ude00 \udc00","y":"\\ud800"}}</tool_call>"#;
+    let r = run_binary(&["parse"], Some(doc.as_bytes()), None);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let recs = records(&r);
+    let calls = of_type(&recs, "tool_call");
+    assert_eq!(calls.len(), 1, "{}", r.out());
+    assert_eq!(calls[0]["arguments"]["x"], "\u{fffd} \u{1f600} \u{fffd}");
+    assert_eq!(calls[0]["arguments"]["y"], "\\ud800");
+    let kinds: Vec<&str> = calls[0]["repairs"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|k| k["kind"].as_str()).collect())
+        .unwrap_or_default();
+    assert_eq!(kinds, ["invalid_escape", "invalid_escape"], "{}", r.out());
+}
+
 #[test]
 fn stdin_parse_memory_is_bounded_by_the_largest_document() {
     // 20 MB of calls on stdin: records go out as they are found

@@ -434,9 +434,11 @@ impl Scanner for BodyScan {
                 _ => {}
             }
             self.phase = match block[s] {
+                // a next `[TOOL_CALLS]` outside a string ends a body that
+                // never closed, there and then (not at the end of input)
                 b'{' | b'[' => BodyPhase::Value {
                     start: s,
-                    json: JsonEnd::new(),
+                    json: JsonEnd::stop_at(TOKEN),
                 },
                 b'"' => BodyPhase::Text {
                     start: s,

@@ -178,7 +178,8 @@ pub enum RepairKind {
     /// between tokens became an ASCII space; a zero-width one was removed.
     NonAsciiWhitespace,
     /// An invalid escape in a string (`\x`, `\'`, a lone backslash) was
-    /// fixed: the backslash is escaped, or dropped before `'`.
+    /// fixed: the backslash is escaped, or dropped before `'`; or an escape
+    /// of half a surrogate pair (`\ud800` alone) became `\ufffd`.
     InvalidEscape,
     /// A malformed number (`+1`, `.5`, `01`, `1.`, `82_461_110`) was written
     /// in JSON form with the same value.
@@ -466,8 +467,22 @@ pub fn parse_value(
     if let Ok(v) = serde_json::from_str::<serde_json::Value>(input) {
         return Ok((v, Vec::new()));
     }
-    let r = repair_invalid(input, opts, false)?;
-    match serde_json::from_str::<serde_json::Value>(&r.output) {
+    let mut r = repair_invalid(input, opts, false)?;
+    let mut parsed = serde_json::from_str::<serde_json::Value>(&r.output);
+    if parsed.is_err() {
+        // JSON's grammar allows a `\u` escape of half a surrogate pair, which
+        // no string can hold: it becomes U+FFFD, as bytes that are not UTF-8 do
+        if let Some((fixed, at)) = replace_lone_surrogates(&r.output) {
+            if let Ok(v) = serde_json::from_str::<serde_json::Value>(&fixed) {
+                r.repairs.extend(at.into_iter().map(|offset| Repair {
+                    kind: RepairKind::InvalidEscape,
+                    offset,
+                }));
+                parsed = Ok(v);
+            }
+        }
+    }
+    match parsed {
         Ok(v) => Ok((v, r.repairs)),
         Err(e) => {
             let code = if e.to_string().contains("recursion limit") {
@@ -483,6 +498,54 @@ pub fn parse_value(
             ))
         }
     }
+}
+
+/// `text` with every `\u` escape of a surrogate that is not half of a pair
+/// (`\ud800` alone, `\udc00` first) replaced by `\ufffd`, and where each
+/// was; `None` when there is none. An escaped backslash (`\\ud800`) is
+/// not an escape.
+fn replace_lone_surrogates(text: &str) -> Option<(String, Vec<usize>)> {
+    fn unit(b: &[u8], at: usize) -> Option<u16> {
+        let hex = b.get(at..at + 6)?;
+        if &hex[..2] != b"\\u" {
+            return None;
+        }
+        u16::from_str_radix(std::str::from_utf8(&hex[2..]).ok()?, 16).ok()
+    }
+    let b = text.as_bytes();
+    let mut out = String::new();
+    let mut at = Vec::new();
+    let (mut i, mut copied) = (0, 0);
+    while let Some(k) = b.get(i..).and_then(|rest| memchr::memchr(b'\\', rest)) {
+        i += k;
+        let Some(u) = unit(b, i) else {
+            i += 2; // any other escape, `\\` included
+            continue;
+        };
+        let lone = match u {
+            0xD800..=0xDBFF => !matches!(unit(b, i + 6), Some(0xDC00..=0xDFFF)),
+            0xDC00..=0xDFFF => true,
+            _ => false,
+        };
+        if !lone {
+            i += if (0xD800..=0xDBFF).contains(&u) {
+                12
+            } else {
+                6
+            };
+            continue;
+        }
+        out.push_str(&text[copied..i]);
+        out.push_str("\\ufffd");
+        at.push(i);
+        i += 6;
+        copied = i;
+    }
+    if at.is_empty() {
+        return None;
+    }
+    out.push_str(&text[copied..]);
+    Some((out, at))
 }
 
 /// True when `input` is one valid JSON text (surrounding JSON whitespace

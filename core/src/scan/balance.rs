@@ -31,6 +31,9 @@ pub struct JsonEnd {
     /// Python object starts so (for unmarked candidates, where nothing but
     /// the shape says that this is JSON).
     strict: bool,
+    /// A tag that cannot stand outside a string inside a value: met there,
+    /// it ends the value (which never closed) just before it.
+    stop: &'static [u8],
 }
 
 impl JsonEnd {
@@ -45,6 +48,18 @@ impl JsonEnd {
     pub fn strict() -> Self {
         JsonEnd {
             strict: true,
+            ..Self::default()
+        }
+    }
+
+    /// A scanner that ends a value at `tag` (ASCII case ignored) met outside
+    /// a string while the value is still open: no JSON, JSON5 or Python value
+    /// holds a bare closing tag, so the body is broken there. Without it a
+    /// body that never closes would run on to the end of input, over every
+    /// block after it.
+    pub fn stop_at(tag: &'static [u8]) -> Self {
+        JsonEnd {
+            stop: tag,
             ..Self::default()
         }
     }
@@ -82,6 +97,20 @@ impl JsonEnd {
                 }
                 i += 1;
                 continue;
+            }
+            if self.started && self.stop.first() == Some(&b) {
+                match crate::scan::prefix_ci(&input[i..], self.stop) {
+                    crate::scan::Prefix::Full => {
+                        self.pos = i;
+                        return End::At(i);
+                    }
+                    // the tag may be cut by the chunk's end: look again
+                    crate::scan::Prefix::Partial => {
+                        self.pos = i;
+                        return End::More;
+                    }
+                    crate::scan::Prefix::No => {}
+                }
             }
             match b {
                 b'"' => {

@@ -154,7 +154,7 @@ impl JsonThenClose {
             }
             self.phase = JsonPhase::Value {
                 start: s,
-                json: JsonEnd::new(),
+                json: self.value_scanner(),
             };
         }
         if let JsonPhase::Value {
@@ -181,7 +181,7 @@ impl JsonThenClose {
                     Some(b'{') => {
                         self.phase = JsonPhase::Value {
                             start: o,
-                            json: JsonEnd::new(),
+                            json: self.value_scanner(),
                         };
                         return self.step(block, eof);
                     }
@@ -200,6 +200,19 @@ impl JsonThenClose {
             };
         }
         super::end::close_after_value(block, end, self.close, eof)
+    }
+
+    /// The scanner of one value: with [`Self::broken_ends_at_close`], a
+    /// closing tag outside a string ends a value that never closed, so the
+    /// block is decided there and not held to the end of input (a body
+    /// missing its `}` before `</tool_call>`, many times over, would else
+    /// be scanned again to the end for each block: quadratic time).
+    fn value_scanner(&self) -> JsonEnd {
+        if self.broken_ends_at_close && !self.close.is_empty() {
+            JsonEnd::stop_at(self.close)
+        } else {
+            JsonEnd::new()
+        }
     }
 
     /// The input ended inside the body.
