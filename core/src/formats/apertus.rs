@@ -13,7 +13,7 @@ use super::shared::python::{body_text, parse_value_any, parsed_call, Wrap};
 use super::{ids, FormatId, Rank};
 use super::{Action, BlockFormat, BlockResult, Close, Format, Opener, ParseCx, Probe};
 use crate::call::{arguments_from, call_from_object, Evidence, Shape};
-use crate::render::{results, tools, CallSpec, Prompt, Source};
+use crate::render::{results, tools, CallSpec, Prompt};
 use serde_json::Value;
 
 /// Catalog entry.
@@ -34,11 +34,7 @@ pub const FORMAT: Format = Format::new(
     OPENER_INNER,
     OPENER_STRAY_INNER_SUFFIX,
 ])
-.render(Prompt::new("Swiss AI Apertus", write_calls).both(
-    Source::Template,
-    tools::apertus,
-    results::apertus,
-));
+.render(Prompt::new("Swiss AI Apertus", write_calls).template(tools::apertus, results::apertus));
 
 /// `apertus`: `<|tools_prefix|>[{"NAME": {args}}]<|tools_suffix|>`.
 pub fn write_calls(calls: &[CallSpec]) -> String {

@@ -11,7 +11,7 @@ use super::shared::python::{parse_wrapped, Wrap};
 use super::Model;
 use super::{ids, Blocks};
 use super::{Format, Opener};
-use crate::render::{results, tools, CallSpec, Prompt, Source};
+use crate::render::{results, tools, CallSpec, Prompt};
 
 /// Catalog entry.
 pub const FORMAT: Format = Format::new(
@@ -22,7 +22,7 @@ pub const FORMAT: Format = Format::new(
 )
 .models(&[Model::new("lfm2", "<|im_start|>assistant\n")])
 .openers(&[OPENER, OPENER_STRAY_END])
-.render(Prompt::new("Liquid LFM2", write_calls).both(Source::Template, tools::lfm2, results::lfm2));
+.render(Prompt::new("Liquid LFM2", write_calls).template(tools::lfm2, results::lfm2));
 
 /// `lfm2`: the pythonic list inside `<|tool_call_start|>`…`<|tool_call_end|>`.
 pub fn write_calls(calls: &[CallSpec]) -> String {

@@ -14,7 +14,7 @@ use super::shared::python::{call_head, parse_wrapped, skip_space_bounded, Wrap, 
 use super::Model;
 use super::{ids, Blocks};
 use super::{Format, Opener, Probe, ProbeCx};
-use crate::render::{results, tools, CallSpec, Prompt, Source};
+use crate::render::{results, tools, CallSpec, Prompt};
 
 /// Catalog entry.
 pub const FORMAT: Format = Format::new(
@@ -25,11 +25,7 @@ pub const FORMAT: Format = Format::new(
 )
 .models(&[Model::new("olmo-3", "<|im_start|>assistant\n")])
 .openers(&[OPENER, OPENER_STRAY_CLOSE])
-.render(Prompt::new("AllenAI OLMo 3", write_calls).both(
-    Source::Template,
-    tools::olmo3,
-    results::olmo3,
-));
+.render(Prompt::new("AllenAI OLMo 3", write_calls).template(tools::olmo3, results::olmo3));
 
 /// `olmo3`: newline-separated pythonic calls in `<function_calls>`.
 pub fn write_calls(calls: &[CallSpec]) -> String {

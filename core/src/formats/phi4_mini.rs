@@ -15,7 +15,7 @@ use super::Model;
 use super::{ids, Blocks};
 use super::{Action, BlockEnd, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner};
 use crate::call::Evidence;
-use crate::render::{results, tools, CallSpec, Prompt, Source};
+use crate::render::{results, tools, CallSpec, Prompt};
 use crate::scan;
 
 /// Catalog entry.
@@ -27,11 +27,7 @@ pub const FORMAT: Format = Format::new(
 )
 .models(&[Model::new("phi-4-mini", "<|assistant|>")])
 .openers(&[OPENER])
-.render(Prompt::new("Phi-4-mini", write_calls).both(
-    Source::Template,
-    tools::phi4_mini,
-    results::phi4_mini,
-));
+.render(Prompt::new("Phi-4-mini", write_calls).template(tools::phi4_mini, results::phi4_mini));
 
 /// `phi4-mini`: `functools[` JSON array `]`.
 pub fn write_calls(calls: &[CallSpec]) -> String {

@@ -34,7 +34,7 @@ use super::{ids, Blocks, DocStart, FormatId};
 use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
 };
-use crate::render::{results, tools, Prompt, Source};
+use crate::render::{results, tools, Prompt};
 
 /// Catalog entry.
 pub const FORMAT: Format = Format::new(
@@ -67,7 +67,7 @@ pub const FORMAT: Format = Format::new(
         "Llama 3.2 / Llama 4 pythonic",
         crate::render::calls::py_list,
     )
-    .both(Source::Template, tools::pythonic, results::ipython_output),
+    .template(tools::pythonic, results::ipython_output),
 );
 
 // ----- the pythonic block formats ---------------------------------------------

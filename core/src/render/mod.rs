@@ -296,6 +296,36 @@ impl Prompt {
         self
     }
 
+    /// Its tools block and result message, both following the family's
+    /// published chat template ([`Source::Template`]).
+    pub const fn template(
+        self,
+        tools: fn(&Family, &[Tool]) -> String,
+        result: fn(&[ToolResult]) -> Message,
+    ) -> Prompt {
+        self.both(Source::Template, tools, result)
+    }
+
+    /// Its tools block and result message, both following the template's
+    /// structure ([`Source::Approximate`]).
+    pub const fn approximate(
+        self,
+        tools: fn(&Family, &[Tool]) -> String,
+        result: fn(&[ToolResult]) -> Message,
+    ) -> Prompt {
+        self.both(Source::Approximate, tools, result)
+    }
+
+    /// Its tools block and result message, both toolcall's own documented
+    /// form for a prompted family ([`Source::Ours`]).
+    pub const fn ours(
+        self,
+        tools: fn(&Family, &[Tool]) -> String,
+        result: fn(&[ToolResult]) -> Message,
+    ) -> Prompt {
+        self.both(Source::Ours, tools, result)
+    }
+
     /// Its tools block and result message, both from `source`.
     pub const fn both(
         self,
