@@ -56,11 +56,7 @@ pub fn write_calls(calls: &[CallSpec]) -> String {
     )
 }
 
-const WRAP: Wrap = Wrap {
-    open_len: 16,
-    close: b"<|tools_suffix|>",
-    seq: false,
-};
+const WRAP: Wrap = Wrap::new(b"<|tools_prefix|>", b"<|tools_suffix|>");
 
 /// The Apertus block format.
 pub struct Apertus;
@@ -142,7 +138,7 @@ impl BlockFormat for Apertus {
 }
 
 /// `<|tools_prefix|>`.
-pub const OPENER: Opener = Opener::new(b"<|tools_prefix|>", |_, _| WRAP.block(&APERTUS));
+pub const OPENER: Opener = Opener::new(WRAP.open, |_, _| WRAP.block(&APERTUS));
 
 /// A stray `<|tools_suffix|>` is markup.
 pub const OPENER_STRAY_SUFFIX: Opener = Opener::markup(b"<|tools_suffix|>");

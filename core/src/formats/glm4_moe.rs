@@ -83,15 +83,7 @@ pub fn write_calls(calls: &[CallSpec]) -> String {
 }
 
 /// GLM's tags.
-pub const GLM_TAGS: PairTags = PairTags {
-    format: ids::GLM4_MOE,
-    close: b"</tool_call>",
-    key_open: b"<arg_key>",
-    key_close: b"</arg_key>",
-    value_open: b"<arg_value>",
-    value_close: b"</arg_value>",
-    type_tags: (b"", b""),
-};
+pub const GLM_TAGS: PairTags = PairTags::new(ids::GLM4_MOE, b"</tool_call>");
 
 /// The GLM instance.
 pub static GLM: Pairs = Pairs::new(&GLM_TAGS);

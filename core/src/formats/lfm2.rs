@@ -31,11 +31,7 @@ pub fn write_calls(calls: &[CallSpec]) -> String {
     format!("<|tool_call_start|>{}<|tool_call_end|>", py_list(calls))
 }
 
-const WRAP: Wrap = Wrap {
-    open_len: 19,
-    close: b"<|tool_call_end|>",
-    seq: true,
-};
+const WRAP: Wrap = Wrap::new(b"<|tool_call_start|>", b"<|tool_call_end|>").seq();
 
 /// The LFM2 block format.
 pub static LFM2: Blocks = Blocks::new(ids::LFM2, |block, cx| {
@@ -43,7 +39,7 @@ pub static LFM2: Blocks = Blocks::new(ids::LFM2, |block, cx| {
 });
 
 /// `<|tool_call_start|>`.
-pub const OPENER: Opener = Opener::new(b"<|tool_call_start|>", |_, _| WRAP.block(&LFM2));
+pub const OPENER: Opener = Opener::new(WRAP.open, |_, _| WRAP.block(&LFM2));
 
 /// A stray `<|tool_call_end|>` is markup.
 pub const OPENER_STRAY_END: Opener = Opener::markup(b"<|tool_call_end|>");

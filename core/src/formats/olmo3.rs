@@ -37,11 +37,7 @@ pub fn write_calls(calls: &[CallSpec]) -> String {
     )
 }
 
-const WRAP: Wrap = Wrap {
-    open_len: 16,
-    close: b"</function_calls>",
-    seq: true,
-};
+const WRAP: Wrap = Wrap::new(b"<function_calls>", b"</function_calls>").seq();
 
 /// The OLMo 3 block format.
 pub static OLMO3: Blocks = Blocks::new(ids::OLMO3, |block, cx| {
@@ -49,8 +45,8 @@ pub static OLMO3: Blocks = Blocks::new(ids::OLMO3, |block, cx| {
 });
 
 fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
-    let s = skip_space_bounded(input, 16);
-    if s > 16 + MAX_GAP {
+    let s = skip_space_bounded(input, WRAP.open_len);
+    if s > WRAP.open_len + MAX_GAP {
         return Probe::NotMarker;
     }
     let held = || WRAP.block(&OLMO3);
@@ -67,7 +63,7 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 /// `<function_calls>` followed by a call.
-pub const OPENER: Opener = Opener::new(b"<function_calls>", probe);
+pub const OPENER: Opener = Opener::new(WRAP.open, probe);
 
 /// A stray `</function_calls>` is markup.
 pub const OPENER_STRAY_CLOSE: Opener = Opener::markup(b"</function_calls>");
