@@ -57,6 +57,7 @@ mod record;
 mod render;
 mod repair;
 mod scan;
+mod tool;
 
 pub use call::join_server_name;
 pub use config::{

@@ -33,7 +33,7 @@ pub mod text;
 pub mod tools;
 
 use crate::call::{self, Evidence};
-use crate::validate::registry::Tool;
+use crate::tool::Tool;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
