@@ -138,7 +138,7 @@ pub struct Engine {
     salt: u64,
     /// Bytes that may lead a marker starting after them (read once from the
     /// registry for the format choice).
-    lead_bytes: [bool; 256],
+    leads: Vec<formats::Lead>,
     buf: Vec<u8>,
     /// Absolute offset of `buf[0]` in the document.
     base: u64,
@@ -400,12 +400,12 @@ impl Engine {
     }
 
     fn with_mode(cfg: Config) -> Self {
-        let lead_bytes = registry::lead_bytes(&cfg);
+        let leads = registry::leads(&cfg);
         let extra_stop = registry::extra_stop(&cfg);
         Engine {
             salt: id_salt(&cfg.doc, cfg.turn),
             cfg,
-            lead_bytes,
+            leads,
             buf: Vec::with_capacity(8 * 1024),
             base: 0,
             mode: Mode::Text,
@@ -547,8 +547,8 @@ impl Engine {
             || chunk.len() >= 16
             || self.extra_stop.is_some_and(|b| memchr::memchr(b, chunk).is_some())
             || first_text_stop(chunk).is_some()
-            // a trailing byte may lead a marker that starts after it
-            || chunk.last().is_some_and(|&b| self.lead_bytes[usize::from(b)])
+            // trailing bytes may lead a marker that starts after them
+            || registry::lead_tail(&self.leads, chunk, 0, chunk.len()) > 0
         {
             return None;
         }
@@ -779,15 +779,27 @@ impl Engine {
         p
     }
 
-    /// Where text before a marker candidate at `at` may be emitted up to:
-    /// a byte right before it is held back when it may lead a marker whose
-    /// literal starts after it (a format's [`formats::Lead`]).
+    /// Where text before a marker candidate (or the end of the data) at
+    /// `at` may be emitted up to: bytes right before it are held back when
+    /// they are, or begin, the lead of a marker whose literal starts after
+    /// them (a format's [`formats::Lead`]).
     fn lead_hold(&self, data: &[u8], pos: usize, at: usize) -> usize {
-        if at > pos && self.lead_bytes[usize::from(data[at - 1])] {
-            at - 1
-        } else {
-            at
-        }
+        at - registry::lead_tail(&self.leads, data, pos, at)
+    }
+
+    /// The marker whose lead ends right before the candidate at `c`: where
+    /// it starts and what its probe says there.
+    fn probe_lead(&self, data: &[u8], pos: usize, c: usize, eof: bool) -> Option<(usize, Probe)> {
+        let (start, lead) = registry::lead_probe(&self.leads, data, pos, c)?;
+        let cx = ProbeCx {
+            armed: self.armed,
+            declined: self.declined,
+            line_start: false,
+            doc_start: self.base + start as u64 == 0,
+            eof,
+            cfg: &self.cfg,
+        };
+        Some((start, (lead.probe)(&data[start..], &cx)))
     }
 
     fn step_text(&mut self, data: &[u8], pos: usize, eof: bool, sink: &mut dyn Sink) -> Step {
@@ -857,7 +869,19 @@ impl Engine {
                 continue;
             }
             match self.probe_at(data, c, false, eof) {
-                Probe::NotMarker => i = c + 1,
+                Probe::NotMarker => match self.probe_lead(data, pos, c, eof) {
+                    // no marker starts at `c`, but one its lead starts may
+                    Some((start, Probe::Match(led))) => {
+                        self.emit_text(data, pos, start, sink);
+                        return self.start(data, start, led, sink);
+                    }
+                    Some((start, Probe::NeedMore)) => {
+                        let to = self.emit_text_utf8(data, pos, start, eof, sink);
+                        self.line_start = false;
+                        return Step::Wait(to);
+                    }
+                    _ => i = c + 1,
+                },
                 Probe::NeedMore => {
                     let hold = self.lead_hold(data, pos, c);
                     let to = self.emit_text_utf8(data, pos, hold, eof, sink);
@@ -865,20 +889,10 @@ impl Engine {
                     return Step::Wait(to);
                 }
                 Probe::Match(action) => {
-                    // a marker whose lead byte is just before it starts there
-                    if let Some(probe) = registry::lead_probe(&self.cfg, data, pos, c) {
-                        let cx = ProbeCx {
-                            armed: self.armed,
-                            declined: self.declined,
-                            line_start: false,
-                            doc_start: self.base + (c - 1) as u64 == 0,
-                            eof,
-                            cfg: &self.cfg,
-                        };
-                        if let Probe::Match(led) = probe(&data[c - 1..], &cx) {
-                            self.emit_text(data, pos, c - 1, sink);
-                            return self.start(data, c - 1, led, sink);
-                        }
+                    // a marker whose lead is just before it starts there
+                    if let Some((start, Probe::Match(led))) = self.probe_lead(data, pos, c, eof) {
+                        self.emit_text(data, pos, start, sink);
+                        return self.start(data, start, led, sink);
                     }
                     self.emit_text(data, pos, c, sink);
                     return self.start(data, c, action, sink);

@@ -133,6 +133,17 @@ impl StrUtf8 {
         // long as `_owner` is, which outlives `&self`.
         unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
     }
+
+    /// The same bytes as text, without checking them again.
+    fn as_str(&self) -> &str {
+        // SAFETY: `PyUnicode_AsUTF8AndSize` returns either a compact ASCII
+        // `str`'s own bytes (ASCII is UTF-8) or the UTF-8 form CPython's
+        // strict encoder wrote; a `str` it cannot encode (a lone
+        // surrogate) makes it fail, and `new` then returns the error. So
+        // the bytes are valid UTF-8, and a second check (~4% of a valid
+        // document's `repair_json`) would find nothing.
+        unsafe { std::str::from_utf8_unchecked(self.as_bytes()) }
+    }
 }
 
 /// The UTF-8 text of a `str`, copied (see the other platforms' version).
@@ -147,6 +158,10 @@ impl StrUtf8 {
 
     fn as_bytes(&self) -> &[u8] {
         self.0.as_bytes()
+    }
+
+    fn as_str(&self) -> &str {
+        &self.0
     }
 }
 
@@ -169,6 +184,15 @@ impl Input {
         match self {
             Input::Bytes(b) => b,
             Input::Str(s) => s.as_bytes(),
+        }
+    }
+
+    /// A `str`'s text, known to be UTF-8 without a check; `None` for
+    /// `bytes`, which only a check can tell.
+    fn known_text(&self) -> Option<&str> {
+        match self {
+            Input::Bytes(_) => None,
+            Input::Str(s) => Some(s.as_str()),
         }
     }
 }
@@ -1224,10 +1248,12 @@ fn repair_text<'py>(
     };
     let input: Input = text.extract()?;
     let bytes = input.bytes();
+    let known_text = input.known_text();
     let outcome = maybe_detach(py, bytes.len(), || {
         // valid input first, which is checked in place: `repair_bytes`
         // would copy it into its result only for that to be thrown away
-        if std::str::from_utf8(bytes).is_ok_and(toolcall_core::is_valid_json) {
+        let text = known_text.or_else(|| std::str::from_utf8(bytes).ok());
+        if text.is_some_and(toolcall_core::is_valid_json) {
             return Ok(None);
         }
         toolcall_core::repair_bytes(bytes, &opts).map(Some)

@@ -16,8 +16,8 @@
 //! the failing fixtures go to stderr (`-- --nocapture`).
 //!
 //! The scored suites `tests/conformance/wild/` (model output quoted in bug
-//! reports) and `tests/conformance/peers/` (vLLM's and SGLang's parser
-//! tests) are run the same way per case (calls from `parse`, text from
+//! reports) and `tests/conformance/peers/` (the parser tests of vLLM,
+//! SGLang, SGLang's Rust tool-parser and Dynamo) are run the same way per case (calls from `parse`, text from
 //! `split`, `stream` at 1- and 7-byte chunks equal to `parse`), each file
 //! against its line in the `floor` file beside it; see
 //! `tests/conformance/README.md`.

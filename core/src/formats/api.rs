@@ -102,7 +102,7 @@ impl Format {
         self
     }
 
-    /// Its lead byte.
+    /// Its lead: bytes before a marker candidate that belong to it.
     pub const fn lead(mut self, lead: Lead) -> Format {
         self.lead = Some(lead);
         self
@@ -226,14 +226,18 @@ pub struct DocStart {
     pub probe: fn(&[u8], &ProbeCx) -> Probe,
 }
 
-/// A byte written right before a marker's literal that belongs to it.
+/// Bytes written right before a marker candidate that belong to the
+/// marker: `]` before MiniMax M3's `<]minimax[>[`, `functools` before a
+/// `[` inside a line of prose.
 #[derive(Clone, Copy)]
 pub struct Lead {
-    /// The byte.
-    pub byte: u8,
-    /// What follows the byte when it leads a marker.
+    /// The bytes (at least one).
+    pub lit: &'static [u8],
+    /// What follows them when they lead a marker.
     pub rest: &'static [u8],
-    /// The probe for the marker read from the lead byte on.
+    /// They must start a word: no letter, digit or `_` right before them.
+    pub word: bool,
+    /// The probe for the marker read from the lead on.
     pub probe: fn(&[u8], &ProbeCx) -> Probe,
 }
 

@@ -24,6 +24,17 @@
 //! later invoke (the block ends before it and the cut invoke is read on its
 //! own). Any other `<｜DSML｜…>` tag outside a block is markup.
 //!
+//! The token respelled by a client, proxy or tokenizer that did not keep the
+//! fullwidth bars byte-exact is read too: ASCII `|` (`<|DSML|invoke`), blanks
+//! around the word (`< | DSML | invoke`, `</ | DSML | invoke>`), doubled bars
+//! (`<｜｜DSML｜｜`, `<||DSML||`, a Markdown table escape), the double vertical
+//! line `‖`, the leading bar lost (`<DSML｜`), and a close tag written with
+//! its slash after the token (`<| DSML | /parameter>`). As for DeepSeek V3's
+//! respelled tokens, such a tag opens a block only when the next tag
+//! continues a call in the same spelling (a wrapper then an invoke, an
+//! invoke then a parameter or its close tag); any other respelled tag is
+//! text, not markup. Inside a block every spelling is read.
+//!
 //! DeepSeek V3.2 and V4 models sometimes wrap the whole argument object in one
 //! parameter named `arguments` or `input` (`<｜DSML｜parameter
 //! name="arguments" string="false">{"location": …}`); an invoke whose only
@@ -75,6 +86,13 @@ pub const FORMAT: Format = Format::new(
     OPENER_CLOSE,
     OPENER_GCML,
     OPENER_CLOSE_GCML,
+    OPENER_ASCII,
+    OPENER_ASCII_SPACED,
+    OPENER_DOUBLED,
+    OPENER_SPACED,
+    OPENER_SPACE_BAR,
+    OPENER_DOUBLE_LINE,
+    OPENER_BARLESS,
     OPENER_PLAIN_FUNCTION_CALLS,
     OPENER_PLAIN_TOOL_CALLS,
 ])
@@ -114,21 +132,93 @@ const OPEN: &[u8] = "<｜DSML｜".as_bytes();
 /// GigaChat 3.5 writes the same markup under its own namespace token, of
 /// the same length.
 const GCML: &[u8] = "｜GCML｜".as_bytes();
+/// The fullwidth bar `｜` (U+FF5C) around the namespace word.
+const BAR: &[u8] = "｜".as_bytes();
+/// The bars a respelling writes for it besides ASCII `|`: the fullwidth
+/// bar itself and the double vertical line `‖` (U+2016).
+const BARS: [&[u8]; 2] = [BAR, "‖".as_bytes()];
+/// The namespace word's length (`DSML`, `GCML`).
+const CORE_LEN: usize = 4;
+/// How many bytes of blanks and bars a respelled token may put on either
+/// side of its word (`< ｜｜ DSML ｜｜ ` and the like fit).
+const BARS_MAX: usize = 16;
 
-/// The first namespace token (`｜DSML｜` or `｜GCML｜`) at or after `from`:
-/// one search for their common tail, so a block is scanned once.
+/// The first namespace word (`DSML` or `GCML`) at or after `from`, however
+/// the bars around it are spelled: one search for their common tail, so a
+/// block is scanned once. Whether it stands in a tag is [`read_tag`]'s call.
 fn find_token(b: &[u8], from: usize) -> Option<usize> {
-    const TAIL: &[u8] = "ML｜".as_bytes();
-    let head = DSML.len() - TAIL.len();
-    let mut at = from + head;
+    let mut at = from + 2;
     loop {
-        let k = scan::find(b, at, TAIL)?;
-        let start = k - head;
-        if b[start..].starts_with(DSML) || b[start..].starts_with(GCML) {
+        let k = scan::find(b, at, b"ML")?;
+        let start = k - 2;
+        if &b[start..k] == b"DS" || &b[start..k] == b"GC" {
             return Some(start);
         }
         at = k + 1;
     }
+}
+
+/// `rest` is the start of a fullwidth bar cut off by the end of the input.
+fn partial_bar(rest: &[u8]) -> bool {
+    BARS.iter()
+        .any(|bar| !rest.is_empty() && rest.len() < bar.len() && bar.starts_with(rest))
+}
+
+/// The length of the multi-byte bar `rest` starts with.
+fn bar_at(rest: &[u8]) -> Option<usize> {
+    BARS.iter()
+        .find(|bar| rest.starts_with(bar))
+        .map(|bar| bar.len())
+}
+
+/// The length of the multi-byte bar `before` ends with.
+fn bar_before(before: &[u8]) -> Option<usize> {
+    BARS.iter()
+        .find(|bar| before.ends_with(bar))
+        .map(|bar| bar.len())
+}
+
+/// Skips blanks and bars (`｜` or `|`) from `i` on: where they end and how
+/// many bars there were.
+fn skip_bars(b: &[u8], mut i: usize) -> (usize, usize) {
+    let (start, mut bars) = (i, 0);
+    while i < b.len() && i - start < BARS_MAX {
+        if matches!(b[i], b' ' | b'\t' | b'|') {
+            bars += usize::from(b[i] == b'|');
+            i += 1;
+        } else if let Some(n) = bar_at(&b[i..]) {
+            bars += 1;
+            i += n;
+        } else {
+            break;
+        }
+    }
+    (i, bars)
+}
+
+/// Skips blanks and bars backwards from `i`: where they begin.
+fn skip_bars_back(b: &[u8], mut i: usize) -> usize {
+    let end = i;
+    while i > 0 && end - i < BARS_MAX {
+        if matches!(b[i - 1], b' ' | b'\t' | b'|') {
+            i -= 1;
+        } else if let Some(n) = bar_before(&b[..i]) {
+            i -= n;
+        } else {
+            break;
+        }
+    }
+    i
+}
+
+/// The token as DeepSeek's tokenizer writes it (`｜DSML｜` or `｜GCML｜`,
+/// blanks after it allowed), not a respelling.
+fn canonical(tok: &[u8]) -> bool {
+    let mut t = tok;
+    while let [rest @ .., b' ' | b'\t'] = t {
+        t = rest;
+    }
+    t == DSML || t == GCML
 }
 
 /// What a DSML tag names.
@@ -153,16 +243,17 @@ const WORDS: &[(&[u8], Word)] = &[
     (b"parameter", Word::Parameter),
 ];
 
-/// The tag around one `｜DSML｜` token.
+/// The tag around one namespace word.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum TagRead {
     /// The input ends before the tag's word is certain.
     More,
-    /// No `<` or `</` right before the token: not a tag.
+    /// No `<` or `</` before the token, or no bar after its word: not a
+    /// tag.
     NotTag,
     /// A tag.
     Tag {
-        /// `</…>` rather than `<…>`.
+        /// `</…>` (or `<｜DSML｜/…>`) rather than `<…>`.
         closing: bool,
         /// Where its `<` is.
         start: usize,
@@ -170,19 +261,35 @@ enum TagRead {
         word: Word,
         /// Where its word ends.
         word_end: usize,
+        /// The token as spelled, between `<` (or `</`) and the word.
+        tok: (usize, usize),
     },
 }
 
-/// Reads the tag whose `｜DSML｜` token is at `h`: `<` or `</` before the
-/// token, blanks after it (V4.1 writes one space), then the word.
+/// Reads the tag whose namespace word is at `h`: `<` or `</`, the token
+/// (bars and blanks around the word, in any spelling: `｜DSML｜`,
+/// `|DSML|`, ` | DSML | `, `｜｜DSML｜｜`, `DSML｜`; V4.1 writes one space
+/// after it), an optional `/` that makes it a closing tag, then the word.
 fn read_tag(b: &[u8], h: usize, eof: bool) -> TagRead {
-    let closing = h >= 2 && &b[h - 2..h] == b"</";
-    let opening = !closing && h >= 1 && b[h - 1] == b'<';
+    let s = skip_bars_back(b, h);
+    let closing = s >= 2 && &b[s - 2..s] == b"</";
+    let opening = !closing && s >= 1 && b[s - 1] == b'<';
     if !closing && !opening {
         return TagRead::NotTag;
     }
-    let start = if closing { h - 2 } else { h - 1 };
-    let w = scan::skip_blank(b, h + DSML.len());
+    let start = if closing { s - 2 } else { s - 1 };
+    let (w, bars) = skip_bars(b, h + CORE_LEN);
+    if !eof && (w == b.len() || partial_bar(&b[w..])) {
+        return TagRead::More;
+    }
+    if bars == 0 {
+        return TagRead::NotTag;
+    }
+    let tok = (s, w);
+    let (closing, w) = match b.get(w) {
+        Some(b'/') if !closing => (true, scan::skip_blank(b, w + 1)),
+        _ => (closing, w),
+    };
     if w == b.len() && !eof {
         return TagRead::More;
     }
@@ -197,6 +304,7 @@ fn read_tag(b: &[u8], h: usize, eof: bool) -> TagRead {
                         start,
                         word,
                         word_end: w + lit.len(),
+                        tok,
                     }
                 }
                 _ => {}
@@ -210,6 +318,7 @@ fn read_tag(b: &[u8], h: usize, eof: bool) -> TagRead {
         start,
         word: Word::Other,
         word_end: w,
+        tok,
     }
 }
 
@@ -243,9 +352,23 @@ fn tag_len(input: &[u8], at: usize, eof: bool) -> Result<usize, Probe> {
 }
 
 fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
-    match read_tag(input, 1, cx.eof) {
+    // the namespace word, after the bars of whatever spelling
+    let (c, _) = skip_bars(input, 1);
+    let rest = &input[c..];
+    if !cx.eof && (rest.is_empty() || partial_bar(rest)) {
+        return Probe::NeedMore;
+    }
+    match (scan::prefix(rest, b"DSML"), scan::prefix(rest, b"GCML")) {
+        (Prefix::Full, _) | (_, Prefix::Full) => {}
+        (Prefix::Partial, _) | (_, Prefix::Partial) if !cx.eof => return Probe::NeedMore,
+        _ => return Probe::NotMarker,
+    }
+    let read = read_tag(input, c, cx.eof);
+    match read {
         TagRead::More => Probe::NeedMore,
+        TagRead::Tag { tok, .. } if !canonical(&input[tok.0..tok.1]) => respelled(input, read, cx),
         TagRead::Tag {
+            closing: false,
             word: Word::Wrapper,
             ..
         } => match tag_len(input, 0, cx.eof) {
@@ -253,13 +376,64 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
             Err(p) => p,
         },
         TagRead::Tag {
-            word: Word::Invoke, ..
+            closing: false,
+            word: Word::Invoke,
+            ..
         } => block(true),
         // any other DSML tag is markup
         _ => match tag_len(input, 0, cx.eof) {
             Ok(n) => Probe::Match(Action::Markup { len: n }),
             Err(p) => p,
         },
+    }
+}
+
+/// A tag whose token is respelled (`<|DSML|…`, `< | DSML | …`,
+/// `<｜｜DSML｜｜…`: a client or proxy that did not keep the fullwidth bars
+/// byte-exact) opens a block only when the next tag, after white space,
+/// continues a call in the same spelling: a wrapper followed by an invoke,
+/// or an invoke followed by a parameter or its own close tag. A lone
+/// look-alike in prose is text, and so is any other respelled tag.
+fn respelled(input: &[u8], read: TagRead, cx: &ProbeCx) -> Probe {
+    let TagRead::Tag {
+        closing: false,
+        word: word @ (Word::Wrapper | Word::Invoke),
+        tok,
+        ..
+    } = read
+    else {
+        return Probe::NotMarker;
+    };
+    let n = match tag_len(input, 0, cx.eof) {
+        Ok(n) => n,
+        Err(p) => return p,
+    };
+    let s = scan::skip_space(input, n);
+    if s == input.len() {
+        return if cx.eof {
+            Probe::NotMarker
+        } else {
+            Probe::NeedMore
+        };
+    }
+    let spelled = &input[tok.0..tok.1];
+    let next: &[(&[u8], &[u8])] = match word {
+        Word::Wrapper => &[(b"<", b"invoke")],
+        _ => &[(b"<", b"parameter"), (b"</", b"invoke"), (b"<", b"/invoke")],
+    };
+    let mut partial = false;
+    for &(lt, w) in next {
+        let tag = [lt, spelled, w].concat();
+        match scan::prefix(&input[s..], &tag) {
+            Prefix::Full => return block(word == Word::Invoke),
+            Prefix::Partial => partial = true,
+            _ => {}
+        }
+    }
+    if partial && !cx.eof {
+        Probe::NeedMore
+    } else {
+        Probe::NotMarker
     }
 }
 
@@ -331,7 +505,7 @@ impl DsmlScanner {
     /// Where the token search may resume once `block` has been searched to
     /// its end without a hit (a token may begin in its last bytes).
     fn resume(from: usize, block: &[u8]) -> usize {
-        from.max(block.len().saturating_sub(DSML.len() + 1))
+        from.max(block.len().saturating_sub(CORE_LEN))
     }
 
     /// Inside a value: `None` to go on with the next phase.
@@ -362,7 +536,7 @@ impl DsmlScanner {
             } => DsmlPhase::Tags { from: word_end },
             _ => DsmlPhase::Value {
                 start,
-                from: h + DSML.len(),
+                from: h + CORE_LEN,
             },
         };
         None
@@ -389,9 +563,7 @@ impl DsmlScanner {
                 return Some(BlockEnd::More);
             }
             TagRead::NotTag => {
-                self.phase = DsmlPhase::Tags {
-                    from: h + DSML.len(),
-                };
+                self.phase = DsmlPhase::Tags { from: h + CORE_LEN };
                 return None;
             }
             TagRead::Tag {
@@ -399,6 +571,7 @@ impl DsmlScanner {
                 start,
                 word,
                 word_end,
+                ..
             } => (closing, start, word, word_end),
         };
         self.phase = DsmlPhase::Tags { from: word_end };
@@ -462,11 +635,12 @@ fn next_tag(b: &[u8], mut from: usize) -> Option<(usize, bool, Word, usize)> {
             start,
             word,
             word_end,
+            ..
         } = read_tag(b, h, true)
         {
             return Some((start, closing, word, word_end));
         }
-        from = h + DSML.len();
+        from = h + CORE_LEN;
     }
     None
 }
@@ -725,6 +899,28 @@ fn probe_plain(input: &[u8], cx: &ProbeCx, open_len: usize, close: &'static [u8]
     }
 }
 
+/// `<|DSML|…`, `<||DSML||…`: the token with ASCII bars (see
+/// [`respelled`]).
+pub const OPENER_ASCII: Opener = Opener::new(b"<|", probe);
+
+/// `< | DSML | …`: ASCII bars and blanks.
+pub const OPENER_ASCII_SPACED: Opener = Opener::new(b"< |", probe);
+
+/// `<｜｜DSML｜｜…`: the bars doubled (a Markdown table escape).
+pub const OPENER_DOUBLED: Opener = Opener::new("<｜｜".as_bytes(), probe);
+
+/// `<｜ DSML ｜…`, `< ｜DSML｜…`: fullwidth bars and blanks.
+pub const OPENER_SPACED: Opener = Opener::new("<｜ ".as_bytes(), probe);
+
+/// `< ｜DSML｜…`: a blank before the fullwidth bar.
+pub const OPENER_SPACE_BAR: Opener = Opener::new("< ｜".as_bytes(), probe);
+
+/// `<‖DSML‖…`: the double vertical line for the bar.
+pub const OPENER_DOUBLE_LINE: Opener = Opener::new("<‖".as_bytes(), probe);
+
+/// `<DSML｜…`: the leading bar lost.
+pub const OPENER_BARLESS: Opener = Opener::new(b"<DSML", probe);
+
 /// `<function_calls>` + `<invoke`: V3.2 DSML without its tokens.
 pub const OPENER_PLAIN_FUNCTION_CALLS: Opener = Opener::new(b"<function_calls>", |i, cx| {
     probe_plain(i, cx, 16, b"</function_calls>")
@@ -818,6 +1014,52 @@ mod tests {
         );
         let two = p("input", "false", r#"{"a": 1}"#) + &p("b", "false", "2");
         assert_eq!(call(&two), json!({"input": {"a": 1}, "b": 2}));
+    }
+
+    /// `split`'s calls for `text`, through the whole engine.
+    fn split(text: &str) -> Vec<(String, Value)> {
+        let cfg = crate::engine::Config::default();
+        crate::document::parse(text.as_bytes(), &cfg)
+            .calls
+            .into_iter()
+            .map(|c| (c.name, c.arguments.into_value()))
+            .collect()
+    }
+
+    #[test]
+    fn respelled_tokens_are_read() {
+        let want = vec![("f".to_string(), json!({"a": "x", "n": 2}))];
+        for (open, close) in [
+            ("<|DSML|", "</|DSML|"),
+            ("< | DSML | ", "</ | DSML | "),
+            ("<||DSML||", "</||DSML||"),
+            ("<｜｜DSML｜｜", "</｜｜DSML｜｜"),
+            ("<‖DSML‖", "</‖DSML‖"),
+            ("<DSML｜", "</DSML｜"),
+            ("<| DSML | ", "<| DSML | /"),
+        ] {
+            let text = format!(
+                "{open}tool_calls>\n{open}invoke name=\"f\">\n\
+                 {open}parameter name=\"a\" string=\"true\">x{close}parameter>\n\
+                 {open}parameter name=\"n\" string=\"false\">2{close}parameter>\n\
+                 {close}invoke>\n{close}tool_calls>"
+            );
+            assert_eq!(split(&text), want, "{open}");
+        }
+    }
+
+    #[test]
+    fn a_respelled_tag_alone_is_text() {
+        for text in [
+            "use <|DSML|tool_calls> here",
+            "<|DSML|tool_calls>\nthen prose",
+            "<|DSML|invoke name=\"f\"> and prose",
+            // the next tag in another spelling
+            "<|DSML|tool_calls><||DSML||invoke name=\"f\">",
+            "a <DSML> tag, a <DSML | x> one",
+        ] {
+            assert_eq!(split(text), vec![], "{text}");
+        }
     }
 
     #[test]

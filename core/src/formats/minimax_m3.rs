@@ -43,8 +43,9 @@ pub const FORMAT: Format = Format::new(
 )
 .openers(&[OPENER, OPENER_LINE, OPENER_TOOL_CALL])
 .lead(Lead {
-    byte: b']',
+    lit: b"]",
     rest: b"<]minimax[>[",
+    word: false,
     probe: |i, cx| after_token(i, NS.len(), cx),
 })
 .values(Values::Text)

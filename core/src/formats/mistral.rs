@@ -40,6 +40,10 @@ pub const FORMAT: Format = Format::new(ids::MISTRAL, "Mistral 7B v0.3, Mixtral 8
     .turns(&[super::TurnMarker::fixed(b"[INST]", "user"), super::TurnMarker::fixed(b"[AVAILABLE_TOOLS]", "system"), super::TurnMarker::fixed(b"[TOOL_RESULTS]", "tool"), super::TurnMarker::fixed(b"[SYSTEM_PROMPT]", "system"), super::TurnMarker::fixed(b"[/INST]", "assistant"), super::TurnMarker::fixed(b"[/TOOL_RESULTS]", "assistant")])
     .openers(&[OPENER])
     .admitted_under(&[ids::XLAM])
+    .doc_start(super::DocStart {
+        forced_only: false,
+        probe: probe_consumed,
+    })
     .render(
         Prompt::new("Mistral (v11+ tokenizers)", write_calls).template(tools::mistral, results::mistral),
     );
@@ -239,6 +243,52 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
     })
 }
 
+/// A v11+ call whose `[TOOL_CALLS]` a server consumed (taking it as the
+/// call's start marker) before handing the rest on: `NAME[ARGS]{json}` (or
+/// `NAME[CALL_ID]ID[ARGS]{json}`) at the very start of the output. The
+/// `[ARGS]` control token right after a bare name, then a JSON object, is
+/// what makes it a call; anything looser (a blank before the token, string
+/// arguments, `word{…}`) is text.
+fn probe_consumed(input: &[u8], cx: &ProbeCx) -> Probe {
+    if !cx.cfg.allows(ids::MISTRAL) {
+        return Probe::NotMarker;
+    }
+    let (e, head) = consumed_head(input, cx.eof);
+    let body = match head {
+        Head::More => return Probe::NeedMore,
+        Head::Named { body, .. }
+            if input[e..].starts_with(ARGS) || input[e..].starts_with(CALL_ID) =>
+        {
+            body
+        }
+        _ => return Probe::NotMarker,
+    };
+    match input.get(scan::skip_space(input, body)) {
+        None if !cx.eof => Probe::NeedMore,
+        Some(b'{') => Probe::Match(Action::Block {
+            fmt: &MISTRAL_CONSUMED,
+            scanner: Box::new(BodyScan::new(body, true)),
+        }),
+        _ => Probe::NotMarker,
+    }
+}
+
+/// The head of a call whose `[TOOL_CALLS]` was consumed: the name from the
+/// first byte, then what [`named`] reads; also where the name ends.
+fn consumed_head(input: &[u8], eof: bool) -> (usize, Head) {
+    let mut e = 0;
+    while e < input.len() && e <= MAX_NAME && scan::is_name_byte(input[e]) {
+        e += 1;
+    }
+    if e == 0 || e > MAX_NAME {
+        return (e, Head::Not);
+    }
+    if e == input.len() && !eof {
+        return (e, Head::More);
+    }
+    (e, named(input, 0, e, eof))
+}
+
 /// `[TOOL_CALLS]`.
 pub const OPENER: Opener = Opener::new(TOKEN, probe).also(&[ids::XLAM]);
 
@@ -254,55 +304,77 @@ impl BlockFormat for Mistral {
     }
 
     fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
-        match head(block, true, true) {
-            Head::Json(b) => undetokenised_json(block, b, cx).unwrap_or_else(|| {
-                super::shared::json::json_block(block, b, block.len(), ids::MISTRAL, cx)
-            }),
-            Head::Named { name, id, body } => {
-                let name_s = clean_name(&crate::scan::lossy(&block[name.0..name.1]));
-                if name_s.is_empty() {
-                    return BlockResult::error("TLP-001", "mistral call has no function name", 0);
-                }
-                let id = id
-                    .map(|(a, b)| crate::scan::lossy(scan::trim(&block[a..b])).into_owned())
-                    .filter(|s| !s.is_empty());
-                let lead = scan::skip_space(block, body);
-                if block
-                    .get(lead)
-                    .is_some_and(|b| !matches!(b, b'{' | b'[' | b'"'))
-                {
-                    return BlockResult::error(
-                        "TLP-002",
-                        format!("mistral call {name_s} has arguments that are not JSON"),
-                        lead,
-                    );
-                }
-                match section::json_arguments(
-                    &block[body..],
-                    body,
-                    cx.cut,
-                    ids::MISTRAL,
-                    &cx.cfg.repair_options(),
-                ) {
-                    Ok((arguments, repairs)) => BlockResult {
-                        empty_list: false,
-                        calls: vec![ParsedCall {
-                            id,
-                            repairs,
-                            end: block.len(),
-                            ..ParsedCall::new(name_s, arguments, ids::MISTRAL)
-                        }],
-                        errors: Vec::new(),
-                    },
-                    Err(e) => BlockResult {
-                        empty_list: false,
-                        calls: Vec::new(),
-                        errors: vec![e],
-                    },
-                }
+        parse_head(block, head(block, true, true), cx)
+    }
+}
+
+/// A v11+ call whose `[TOOL_CALLS]` a server consumed (see
+/// [`probe_consumed`]).
+pub struct MistralConsumed;
+
+/// The shared instance.
+pub static MISTRAL_CONSUMED: MistralConsumed = MistralConsumed;
+
+impl BlockFormat for MistralConsumed {
+    fn id(&self) -> FormatId {
+        ids::MISTRAL
+    }
+
+    fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
+        parse_head(block, consumed_head(block, true).1, cx)
+    }
+}
+
+/// Reads a block whose head is `head`.
+fn parse_head(block: &[u8], head: Head, cx: &ParseCx) -> BlockResult {
+    match head {
+        Head::Json(b) => undetokenised_json(block, b, cx).unwrap_or_else(|| {
+            super::shared::json::json_block(block, b, block.len(), ids::MISTRAL, cx)
+        }),
+        Head::Named { name, id, body } => {
+            let name_s = clean_name(&crate::scan::lossy(&block[name.0..name.1]));
+            if name_s.is_empty() {
+                return BlockResult::error("TLP-001", "mistral call has no function name", 0);
             }
-            _ => BlockResult::truncated(ids::MISTRAL, block.len()),
+            let id = id
+                .map(|(a, b)| crate::scan::lossy(scan::trim(&block[a..b])).into_owned())
+                .filter(|s| !s.is_empty());
+            let lead = scan::skip_space(block, body);
+            if block
+                .get(lead)
+                .is_some_and(|b| !matches!(b, b'{' | b'[' | b'"'))
+            {
+                return BlockResult::error(
+                    "TLP-002",
+                    format!("mistral call {name_s} has arguments that are not JSON"),
+                    lead,
+                );
+            }
+            match section::json_arguments(
+                &block[body..],
+                body,
+                cx.cut,
+                ids::MISTRAL,
+                &cx.cfg.repair_options(),
+            ) {
+                Ok((arguments, repairs)) => BlockResult {
+                    empty_list: false,
+                    calls: vec![ParsedCall {
+                        id,
+                        repairs,
+                        end: block.len(),
+                        ..ParsedCall::new(name_s, arguments, ids::MISTRAL)
+                    }],
+                    errors: Vec::new(),
+                },
+                Err(e) => BlockResult {
+                    empty_list: false,
+                    calls: Vec::new(),
+                    errors: vec![e],
+                },
+            }
         }
+        _ => BlockResult::truncated(ids::MISTRAL, block.len()),
     }
 }
 

@@ -8,12 +8,16 @@
 //! and `[`, a single object (`functools{…}`), `parameters` for `arguments`,
 //! Python literals in the body, a pythonic call list
 //! (`functools[f(a=1)]`), and a body cut off after a complete value.
-//! `functools` in prose (`functools.partial`) is text.
+//! `functools` in prose (`functools.partial`) is text. Inside a line, after
+//! prose, `functools[{` starts the list too (the engine finds it from the
+//! `[`, through the format's [`Lead`]).
 
 use super::shared::python::{call_head, parse_body, skip_space_bounded, PyEndAt, PyScan, MAX_GAP};
 use super::Model;
 use super::{ids, Blocks};
-use super::{Action, BlockEnd, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner};
+use super::{
+    Action, BlockEnd, BlockResult, Format, Lead, Opener, ParseCx, Probe, ProbeCx, Scanner,
+};
 use crate::call::Evidence;
 use crate::render::{results, tools, CallSpec, Prompt};
 use crate::scan;
@@ -27,6 +31,12 @@ pub const FORMAT: Format = Format::new(
 )
 .models(&[Model::new("phi-4-mini", "<|assistant|>")])
 .openers(&[OPENER])
+.lead(Lead {
+    lit: b"functools",
+    rest: b"[",
+    word: true,
+    probe: probe_in_line,
+})
 .render(Prompt::new("Phi-4-mini", write_calls).template(tools::phi4_mini, results::phi4_mini));
 
 /// `phi4-mini`: `functools[` JSON array `]`.
@@ -110,6 +120,20 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
             }
         }
         Some(_) => Probe::NotMarker,
+    }
+}
+
+/// `functools[{` inside a line, after prose (`Sure. functools[{…}]`): the
+/// engine stops at the `[` and probes from the `functools` before it. Only
+/// the JSON list is read there; a pythonic list (`functools[partial(f)]`)
+/// inside a line is prose.
+fn probe_in_line(input: &[u8], cx: &ProbeCx) -> Probe {
+    let t = skip_space_bounded(input, LIT_LEN + 1);
+    match input.get(t) {
+        None if cx.eof => Probe::NotMarker,
+        None if t <= LIT_LEN + 1 + MAX_GAP => Probe::NeedMore,
+        Some(b'{') => probe(input, cx),
+        _ => Probe::NotMarker,
     }
 }
 

@@ -317,37 +317,63 @@ pub fn doc_start(cfg: &Config) -> Option<fn(&[u8], &ProbeCx) -> Probe> {
     })
 }
 
-/// The bytes that must be held back right before a marker candidate, as a
-/// table: each may be the lead byte of a marker whose literal starts after
-/// it (one pass over the formats).
-pub fn lead_bytes(cfg: &Config) -> [bool; 256] {
-    let mut table = [false; 256];
-    for f in FORMATS {
-        if let Some(lead) = f.lead {
-            if cfg.allows(f.id) {
-                table[usize::from(lead.byte)] = true;
+/// The leads of the formats on under `cfg` (bytes before a marker
+/// candidate that belong to the marker, [`super::Lead`]).
+pub fn leads(cfg: &Config) -> Vec<super::Lead> {
+    FORMATS
+        .iter()
+        .filter(|f| cfg.allows(f.id))
+        .filter_map(|f| f.lead)
+        .collect()
+}
+
+/// A byte that continues a word: a lead that must start a word may not
+/// follow it.
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// True when `lead` may start at `start` of `data`, whose bytes from
+/// `from` on are not yet emitted: a word lead needs a non-word byte before
+/// it (or the first byte not yet emitted, whose predecessor was checked
+/// when it was held back).
+fn lead_starts(lead: &super::Lead, data: &[u8], from: usize, start: usize) -> bool {
+    !lead.word || start == from || !is_word_byte(data[start - 1])
+}
+
+/// How many bytes right before index `at` of `data` (not before `from`)
+/// must be held back because they are, or begin, one of `leads`: the
+/// longest such run, 0 when none.
+pub fn lead_tail(leads: &[super::Lead], data: &[u8], from: usize, at: usize) -> usize {
+    let mut hold = 0;
+    for lead in leads {
+        for k in (hold + 1..=lead.lit.len().min(at.saturating_sub(from))).rev() {
+            if data[at - k..at] == lead.lit[..k] && lead_starts(lead, data, from, at - k) {
+                hold = k;
+                break;
             }
         }
     }
-    table
+    hold
 }
 
-/// The probe of a marker whose lead byte is right before index `at` of
-/// `data` (at or after `from`, not yet emitted) and whose literal starts at
-/// `at`: the engine probes again from the lead byte with it.
-pub fn lead_probe(
-    cfg: &Config,
+/// The lead of a marker whose literal starts at index `at` of `data` and
+/// whose lead ends right before it (at or after `from`, not yet emitted):
+/// where the lead starts, and the lead (whose probe the engine reads the
+/// marker with from there).
+pub fn lead_probe<'a>(
+    leads: &'a [super::Lead],
     data: &[u8],
     from: usize,
     at: usize,
-) -> Option<fn(&[u8], &ProbeCx) -> Probe> {
-    if at <= from {
-        return None;
-    }
-    FORMATS.iter().find_map(|f| {
-        let lead = f.lead?;
-        (data[at - 1] == lead.byte && data[at..].starts_with(lead.rest) && cfg.allows(f.id))
-            .then_some(lead.probe)
+) -> Option<(usize, &'a super::Lead)> {
+    leads.iter().find_map(|lead| {
+        let start = at.checked_sub(lead.lit.len())?;
+        (start >= from
+            && data[start..at] == *lead.lit
+            && data[at..].starts_with(lead.rest)
+            && lead_starts(lead, data, from, start))
+        .then_some((start, lead))
     })
 }
 
@@ -430,6 +456,28 @@ pub fn probe_noting(input: &[u8], cx: &ProbeCx, declined: &mut Option<&'static [
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn word_leads_are_held_back_and_found_only_at_a_word_start() {
+        let leads = leads(&Config::default());
+        let tail = |s: &str| lead_tail(&leads, s.as_bytes(), 0, s.len());
+        // a trailing `functools`, or the start of it, may lead a `[`
+        assert_eq!(tail("Sure. functools"), 9);
+        assert_eq!(tail("Sure. func"), 4);
+        assert_eq!(tail("Sure. f"), 1);
+        // not inside a word, not past the bytes already emitted
+        assert_eq!(tail("myfunctools"), 0);
+        assert_eq!(tail("Sure. funk"), 0);
+        assert_eq!(lead_tail(&leads, b"Sure. func", 6, 10), 4);
+        assert_eq!(lead_tail(&leads, b"Sure. func", 8, 10), 0);
+        // MiniMax M3's `]` leads whatever precedes it
+        assert_eq!(tail("x]"), 1);
+        let probe = |s: &str| lead_probe(&leads, s.as_bytes(), 0, s.len() - 1).map(|(at, _)| at);
+        assert_eq!(probe("Sure. functools["), Some(6));
+        assert_eq!(probe("functools["), Some(0));
+        assert_eq!(probe("myfunctools["), None);
+        assert_eq!(probe("Sure. functools ["), None);
+    }
 
     #[test]
     fn line_filter_passes_every_line_start_literal_and_little_prose() {

@@ -13,41 +13,65 @@
 //! Callers that need serde_json's limit check depth themselves.
 
 /// Containers open around the current position, one bit each (1 = object).
-#[derive(Default)]
+///
+/// The innermost 64 levels and the depth are plain values the scan keeps
+/// in registers; only the rare levels past 64 live in memory (`Deeper`),
+/// touched by cold functions, so the hot loop never spills the stack.
+#[derive(Clone, Copy, Default)]
 struct BitStack {
     /// The innermost 64 levels.
     low: u64,
-    /// Levels beyond 64, 64 to a word.
-    high: Vec<u64>,
     /// How many containers are open.
     depth: usize,
 }
 
+/// Levels beyond the innermost 64, 64 to a word.
+type Deeper = Vec<u64>;
+
 impl BitStack {
-    #[inline]
-    fn push(&mut self, object: bool) {
+    #[inline(always)]
+    fn push(self, object: bool, deeper: &mut Deeper) -> BitStack {
+        let mut low = self.low;
         if self.depth >= 64 && self.depth.is_multiple_of(64) {
-            self.high.push(self.low);
-            self.low = 0;
+            spill(deeper, low);
+            low = 0;
         }
-        self.low = (self.low << 1) | u64::from(object);
-        self.depth += 1;
+        BitStack {
+            low: (low << 1) | u64::from(object),
+            depth: self.depth + 1,
+        }
     }
 
-    #[inline]
-    fn pop(&mut self) {
-        self.depth -= 1;
-        self.low >>= 1;
-        if self.depth >= 64 && self.depth.is_multiple_of(64) {
-            self.low = self.high.pop().unwrap_or(0);
-        }
+    #[inline(always)]
+    fn pop(self, deeper: &mut Deeper) -> BitStack {
+        let depth = self.depth - 1;
+        let low = if depth >= 64 && depth.is_multiple_of(64) {
+            unspill(deeper)
+        } else {
+            self.low >> 1
+        };
+        BitStack { low, depth }
     }
 
     /// Whether the innermost open container is an object.
-    #[inline]
-    fn in_object(&self) -> bool {
+    #[inline(always)]
+    fn in_object(self) -> bool {
         self.low & 1 == 1
     }
+}
+
+/// Keeps 64 full levels in memory.
+#[cold]
+#[inline(never)]
+fn spill(deeper: &mut Deeper, low: u64) {
+    deeper.push(low);
+}
+
+/// The 64 levels kept last.
+#[cold]
+#[inline(never)]
+fn unspill(deeper: &mut Deeper) -> u64 {
+    deeper.pop().unwrap_or(0)
 }
 
 const ONES: u64 = 0x0101_0101_0101_0101;
@@ -59,12 +83,13 @@ const HIGHS: u64 = 0x8080_8080_8080_8080;
 /// exact, which is all a little-endian scan needs.
 #[inline]
 pub(crate) fn string_stops(word: u64) -> u64 {
-    let control = word.wrapping_sub(ONES * 0x20) & !word;
-    let quote = word ^ (ONES * u64::from(b'"'));
-    let quote = quote.wrapping_sub(ONES) & !quote;
-    let backslash = word ^ (ONES * u64::from(b'\\'));
-    let backslash = backslash.wrapping_sub(ONES) & !backslash;
-    (control | quote | backslash) & HIGHS
+    // XOR with 0x02 keeps 0x00..=0x1f among themselves and turns the
+    // quote (0x22) into 0x20: one "below 0x21" test finds both
+    let control_or_quote = (word ^ (ONES * 0x02)).wrapping_sub(ONES * 0x21);
+    let backslash = (word ^ (ONES * u64::from(b'\\'))).wrapping_sub(ONES);
+    // a byte's high bit after an XOR with a constant below 0x80 is its
+    // own, so `!word` stands for the XORed words' complements
+    (control_or_quote | backslash) & !word & HIGHS
 }
 
 /// Whether `input` is exactly one JSON value, with only JSON whitespace
@@ -88,6 +113,7 @@ pub fn is_json(input: &str) -> bool {
 /// register for the whole scan, which about doubles the speed.
 fn validate(b: &[u8]) -> Option<()> {
     let mut stack = BitStack::default();
+    let mut deeper = Deeper::new();
     let mut i = skip_ws(b, 0);
     'value: loop {
         // At the start of a value.
@@ -98,7 +124,7 @@ fn validate(b: &[u8]) -> Option<()> {
                 if b.get(i) == Some(&b'}') {
                     i += 1;
                 } else {
-                    stack.push(true);
+                    stack = stack.push(true, &mut deeper);
                     i = key(b, i)?;
                     continue 'value;
                 }
@@ -108,7 +134,7 @@ fn validate(b: &[u8]) -> Option<()> {
                 if b.get(i) == Some(&b']') {
                     i += 1;
                 } else {
-                    stack.push(false);
+                    stack = stack.push(false, &mut deeper);
                     continue 'value;
                 }
             }
@@ -124,21 +150,20 @@ fn validate(b: &[u8]) -> Option<()> {
             if stack.depth == 0 {
                 return (i == b.len()).then_some(());
             }
-            match (*b.get(i)?, stack.in_object()) {
-                (b',', true) => {
-                    i = key(b, skip_ws(b, i + 1))?;
-                    continue 'value;
+            let c = *b.get(i)?;
+            // a comma first: most values are followed by one
+            if c == b',' {
+                i = skip_ws(b, i + 1);
+                if stack.in_object() {
+                    i = key(b, i)?;
                 }
-                (b',', false) => {
-                    i = skip_ws(b, i + 1);
-                    continue 'value;
-                }
-                (b'}', true) | (b']', false) => {
-                    i += 1;
-                    stack.pop();
-                }
-                _ => return None,
+                continue 'value;
             }
+            if c != if stack.in_object() { b'}' } else { b']' } {
+                return None;
+            }
+            i += 1;
+            stack = stack.pop(&mut deeper);
         }
     }
 }
@@ -170,17 +195,7 @@ fn key(b: &[u8], i: usize) -> Option<usize> {
 #[inline(always)]
 fn string_end(b: &[u8], mut i: usize) -> Option<usize> {
     loop {
-        // Plain bytes, eight at a time while there are eight.
-        while let Some(chunk) = b.get(i..i + 8) {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(chunk);
-            let stops = string_stops(u64::from_le_bytes(word));
-            if stops != 0 {
-                i += (stops.trailing_zeros() / 8) as usize;
-                break;
-            }
-            i += 8;
-        }
+        i = plain_end(b, i);
         match *b.get(i)? {
             b'"' => return Some(i + 1),
             b'\\' => i = escape_end(b, i)?,
@@ -190,8 +205,24 @@ fn string_end(b: &[u8], mut i: usize) -> Option<usize> {
     }
 }
 
+/// The first byte at or after `i` that is not a plain string byte (a
+/// quote, a backslash or a control character), or `b.len()`.
+#[inline(always)]
+fn plain_end(b: &[u8], mut i: usize) -> usize {
+    while i + 8 <= b.len() {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(&b[i..i + 8]);
+        let stops = string_stops(u64::from_le_bytes(word));
+        if stops != 0 {
+            return i + (stops.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    i
+}
+
 /// Just past the escape sequence whose backslash is at `i`.
-#[inline]
+#[inline(always)]
 fn escape_end(b: &[u8], i: usize) -> Option<usize> {
     match *b.get(i + 1)? {
         b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => Some(i + 2),
@@ -332,6 +363,27 @@ mod tests {
             assert!(!is_json(&s), "{s:?}");
             let fine = s.replace('\u{1}', "é");
             assert!(is_json(&fine), "{fine:?}");
+        }
+    }
+
+    #[test]
+    fn escapes_and_stops_at_every_word_offset() {
+        // each piece lands at every offset of the eight-byte words, and at
+        // the very end of the input, where the scan goes byte by byte
+        let pieces = [
+            "\\\"", "\\\\", "\\u00e9", "\\n", "\\x", "\\u12", "\\", "\"", "é", "\u{7f}", "\u{1f}",
+        ];
+        for piece in pieces {
+            for at in 0..20 {
+                for tail in ["", "b", "bbbbbbbbbbbbbbbbb"] {
+                    let s = format!("\"{}{piece}{tail}\"", "a".repeat(at));
+                    assert_eq!(is_json(&s), serde_accepts(&s), "{s:?}");
+                    let cut = &s[..s.len() - 1];
+                    assert_eq!(is_json(cut), serde_accepts(cut), "{cut:?}");
+                    let inside = format!("[{s},{{{s}:{s}}}]");
+                    assert_eq!(is_json(&inside), serde_accepts(&inside), "{inside:?}");
+                }
+            }
         }
     }
 
@@ -488,6 +540,22 @@ mod tests {
 
         proptest! {
             #![proptest_config(ProptestConfig { cases: 4096, ..ProptestConfig::default() })]
+
+            /// The lowest mark of `string_stops` is the first quote,
+            /// backslash or control byte of the word, byte by byte.
+            #[test]
+            fn string_stops_lowest_mark_is_exact(
+                bytes in prop::array::uniform8(prop_oneof![
+                    Just(b'"'), Just(b'\\'), Just(0u8), Just(0x1f), Just(0x20), Just(0x21),
+                    Just(0x23), Just(0x5b), Just(0x5d), Just(0x7f), Just(0x80), Just(0xa2),
+                    Just(0xdc), Just(0xff), any::<u8>(),
+                ])
+            ) {
+                let first = bytes.iter().position(|&c| c == b'"' || c == b'\\' || c < 0x20);
+                let stops = crate::scan::valid::string_stops(u64::from_le_bytes(bytes));
+                let lowest = (stops != 0).then(|| (stops.trailing_zeros() / 8) as usize);
+                prop_assert_eq!(lowest, first, "{:02x?}", bytes);
+            }
 
             /// Near-JSON: the two judges agree (and some of it is valid).
             #[test]
