@@ -81,24 +81,6 @@ pub struct Config {
 pub const PROMPTED_MODELS: &[(&str, &str, &str)] =
     &[("gemma-3", "pythonic", "<start_of_turn>model\n")];
 
-/// The [`PROMPTED_MODELS`] entry a served model name names, matched as
-/// `formats::registry::model` matches the formats' names (word by word,
-/// the longest known name the served name starts with): its format and
-/// generation prompt.
-pub fn prompted_model(name: &str) -> Option<(crate::formats::id::FormatId, &'static str)> {
-    use crate::formats::registry::name_words;
-    let words = name_words(name);
-    PROMPTED_MODELS
-        .iter()
-        .filter_map(|&(known, id, prompt)| {
-            let known = name_words(known);
-            let fits = !known.is_empty() && words.starts_with(&known);
-            fits.then_some((known.len(), id, prompt))
-        })
-        .max_by_key(|&(n, _, _)| n)
-        .and_then(|(_, id, prompt)| crate::formats::id::FormatId::from_id(id).map(|f| (f, prompt)))
-}
-
 /// Default [`Config::think_window`]: off. Looking for a closer holds a
 /// document's start back, so prose would not stream as it arrives; the
 /// search runs only when asked for ([`THINK_WINDOW`] is a good size).

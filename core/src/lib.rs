@@ -57,13 +57,13 @@ mod record;
 mod render;
 mod repair;
 mod scan;
+mod tool;
 
 pub use call::join_server_name;
-pub use config::{
-    prompted_model, Config, FormatChoice, DEFAULT_THINK_WINDOW, PROMPTED_MODELS, THINK_WINDOW,
-};
+pub use config::{Config, FormatChoice, DEFAULT_THINK_WINDOW, PROMPTED_MODELS, THINK_WINDOW};
 pub use document::{parse, parse_chunked, Collector};
 pub use engine::{Engine, Event, Sink};
+pub use formats::registry::prompted_model;
 pub use ndjson::{write_call_start, write_text_record};
 pub use record::{Arguments, ErrorRecord, Segment, SegmentKind, Span, Split, ToolCall, Turn};
 pub use render::tools::plain_json as tool_json;

@@ -3,7 +3,7 @@
 //! (the executable `DIR/NAME`). Call data never becomes part of a command
 //! line: the arguments reach the command on stdin and in the environment.
 
-use crate::validate::registry::Tool;
+use crate::tool::Tool;
 use serde_json::Value;
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -2,7 +2,7 @@
 //! definitions and the call format, and the conversation so far, as plain
 //! text or as OpenAI `messages` JSON (docs/agent.md#prompts).
 
-use crate::validate::registry::Tool;
+use crate::tool::Tool;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 

@@ -13,7 +13,7 @@ use super::shared::python::{body_text, parse_value_any, parsed_call, Wrap};
 use super::{ids, FormatId, Rank};
 use super::{Action, BlockFormat, BlockResult, Close, Format, Opener, ParseCx, Probe};
 use crate::call::{arguments_from, call_from_object, Evidence, Shape};
-use crate::render::{results, tools, CallSpec, Prompt, Source};
+use crate::render::{results, tools, CallSpec, Prompt};
 use serde_json::Value;
 
 /// Catalog entry.
@@ -34,11 +34,7 @@ pub const FORMAT: Format = Format::new(
     OPENER_INNER,
     OPENER_STRAY_INNER_SUFFIX,
 ])
-.render(Prompt::new("Swiss AI Apertus", write_calls).both(
-    Source::Template,
-    tools::apertus,
-    results::apertus,
-));
+.render(Prompt::new("Swiss AI Apertus", write_calls).template(tools::apertus, results::apertus));
 
 /// `apertus`: `<|tools_prefix|>[{"NAME": {args}}]<|tools_suffix|>`.
 pub fn write_calls(calls: &[CallSpec]) -> String {
@@ -60,11 +56,7 @@ pub fn write_calls(calls: &[CallSpec]) -> String {
     )
 }
 
-const WRAP: Wrap = Wrap {
-    open_len: 16,
-    close: b"<|tools_suffix|>",
-    seq: false,
-};
+const WRAP: Wrap = Wrap::new(b"<|tools_prefix|>", b"<|tools_suffix|>");
 
 /// The Apertus block format.
 pub struct Apertus;
@@ -146,7 +138,7 @@ impl BlockFormat for Apertus {
 }
 
 /// `<|tools_prefix|>`.
-pub const OPENER: Opener = Opener::new(b"<|tools_prefix|>", |_, _| WRAP.block(&APERTUS));
+pub const OPENER: Opener = Opener::new(WRAP.open, |_, _| WRAP.block(&APERTUS));
 
 /// A stray `<|tools_suffix|>` is markup.
 pub const OPENER_STRAY_SUFFIX: Opener = Opener::markup(b"<|tools_suffix|>");

@@ -23,7 +23,7 @@ use super::shared::recover::{self, call_head};
 use super::{ids, Blocks, Rank};
 use super::{Action, BlockEnd, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner};
 use crate::call::{calls_from_value, close_truncated, Evidence, ParsedCall};
-use crate::render::{results, tools, CallSpec, Prompt, Source};
+use crate::render::{results, tools, CallSpec, Prompt};
 use crate::scan::balance::{End, JsonEnd};
 use crate::scan::{self, Prefix};
 
@@ -44,11 +44,8 @@ pub const FORMAT: Format = Format::new(
 ])
 .unmarked()
 .render(
-    Prompt::new("prompted models (JSON mode)", write_calls).both(
-        Source::Ours,
-        tools::json_prompted,
-        results::bare_json,
-    ),
+    Prompt::new("prompted models (JSON mode)", write_calls)
+        .ours(tools::json_prompted, results::bare_json),
 );
 
 /// `bare-json`: one `{"name", "arguments"}` object per line.

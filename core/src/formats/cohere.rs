@@ -23,7 +23,7 @@ use super::shared::tagged::{json_after, TaggedJson};
 use super::Model;
 use super::{ids, Blocks};
 use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
-use crate::render::{results, tools, CallSpec, Prompt, Source};
+use crate::render::{results, tools, CallSpec, Prompt};
 use crate::scan::{self, Prefix};
 
 /// Catalog entry.
@@ -50,11 +50,8 @@ pub const FORMAT: Format = Format::new(
 ])
 .openers(&[OPENER_ACTION, OPENER_STRAY_END, OPENER_ACTION_LINE])
 .render(
-    Prompt::new("Cohere Command R7B / Command A", write_calls).both(
-        Source::Template,
-        tools::cohere,
-        results::cohere,
-    ),
+    Prompt::new("Cohere Command R7B / Command A", write_calls)
+        .template(tools::cohere, results::cohere),
 );
 
 /// `cohere` (Command R7B / Command A): `<|START_ACTION|>` JSON array

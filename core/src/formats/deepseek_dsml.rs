@@ -55,7 +55,7 @@ use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
 };
 use crate::call::{clean_name, strip_one_newline, ParsedCall};
-use crate::render::{results, tools, CallSpec, Prompt, Source};
+use crate::render::{results, tools, CallSpec, Prompt};
 use crate::scan::{self, Prefix};
 use serde_json::{Map, Value};
 
@@ -97,11 +97,10 @@ pub const FORMAT: Format = Format::new(
     OPENER_PLAIN_TOOL_CALLS,
 ])
 .values(Values::TextUnlessDeclared)
-.render(Prompt::new("DeepSeek V3.2 / V4", write_calls).both(
-    Source::Template,
-    tools::deepseek_dsml,
-    results::deepseek_dsml,
-));
+.render(
+    Prompt::new("DeepSeek V3.2 / V4", write_calls)
+        .template(tools::deepseek_dsml, results::deepseek_dsml),
+);
 
 /// `deepseek-dsml` (V3.2): `<｜DSML｜invoke>` elements; strings raw with
 /// `string="true"`, other values as JSON with `string="false"`.

@@ -3,7 +3,7 @@
 //! in `fenced`.
 
 use super::{ids, Format};
-use crate::render::{results, tools, CallSpec, Prompt, Source};
+use crate::render::{results, tools, CallSpec, Prompt};
 
 /// The descriptor.
 pub const FORMAT: Format = Format::new(
@@ -15,11 +15,8 @@ pub const FORMAT: Format = Format::new(
 // xLAM models often put their call array in a JSON fence
 .admitted_under(&[ids::XLAM, ids::HERMES])
 .render(
-    Prompt::new("prompted models (JSON fences)", write_calls).both(
-        Source::Ours,
-        tools::json_prompted,
-        results::fenced_json,
-    ),
+    Prompt::new("prompted models (JSON fences)", write_calls)
+        .ours(tools::json_prompted, results::fenced_json),
 );
 
 /// `fenced-json`: a ```` ```json ```` fence holding `{"name", "arguments"}`.

@@ -3,7 +3,7 @@
 //! fence is found by the code-fence opener in `fenced`.
 
 use super::{ids, Format};
-use crate::render::{results, tools, CallSpec, Prompt, Source};
+use crate::render::{results, tools, CallSpec, Prompt};
 
 /// The descriptor.
 pub const FORMAT: Format = Format::new(
@@ -20,11 +20,8 @@ pub const FORMAT: Format = Format::new(
 )
 .admitted_under(&[ids::GEMINI_FUNCTION_CALL])
 .render(
-    Prompt::new("prompted models (fenced tool_call blocks)", write_calls).both(
-        Source::Ours,
-        tools::fenced_tool_call,
-        results::fenced,
-    ),
+    Prompt::new("prompted models (fenced tool_call blocks)", write_calls)
+        .ours(tools::fenced_tool_call, results::fenced),
 );
 
 /// `fenced-tool-call`: a ```` ```tool_call ```` fence with `tool`/`parameters`.

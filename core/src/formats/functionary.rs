@@ -11,7 +11,7 @@ use super::{ids, FormatId};
 use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
 };
-use crate::render::{results, tools, CallSpec, Prompt, Source};
+use crate::render::{results, tools, CallSpec, Prompt};
 use crate::scan;
 
 /// Catalog entry.
@@ -28,11 +28,8 @@ pub const FORMAT: Format = Format::new(
     probe: probe_doc_start,
 })
 .render(
-    Prompt::new("Llama 3.1 custom tools, Functionary v3.1", write_calls).both(
-        Source::Template,
-        tools::functionary,
-        results::ipython,
-    ),
+    Prompt::new("Llama 3.1 custom tools, Functionary v3.1", write_calls)
+        .template(tools::functionary, results::ipython),
 );
 
 /// `functionary` (Llama 3.1 custom tools): `<function=NAME>{args}</function>`.

@@ -22,7 +22,7 @@ use super::{
 };
 use crate::call::{arguments_from, ParsedCall, Shape};
 use crate::formats::Place;
-use crate::render::{results, tools, CallSpec, Prompt, Source};
+use crate::render::{results, tools, CallSpec, Prompt};
 use crate::scan::balance::{End, JsonEnd};
 use crate::scan::{self, Prefix};
 use serde_json::{Map, Value};
@@ -39,11 +39,10 @@ pub const FORMAT: Format = Format::new(
     forced_only: true,
     probe: probe_first,
 })
-.render(Prompt::new("Functionary v3.2", write_calls).both(
-    Source::Template,
-    tools::functionary_v3_2,
-    results::functionary_v3_2,
-));
+.render(
+    Prompt::new("Functionary v3.2", write_calls)
+        .template(tools::functionary_v3_2, results::functionary_v3_2),
+);
 
 /// `functionary-v3.2`: `>>>NAME\n{args}` segments.
 pub fn write_calls(calls: &[CallSpec]) -> String {

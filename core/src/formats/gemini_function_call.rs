@@ -28,7 +28,7 @@ use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Close, Format, Opener, ParseCx, Probe, Scanner,
 };
 use crate::call::{clean_name, ParsedCall};
-use crate::render::{results, tools, CallSpec, Prompt, Source};
+use crate::render::{results, tools, CallSpec, Prompt};
 use crate::repair::{Repair, RepairKind};
 use crate::scan::{self, Prefix};
 use serde_json::{Map, Value};
@@ -51,11 +51,7 @@ pub const FORMAT: Format = Format::new(ids::GEMINI_FUNCTION_CALL, "Gemini API im
     .turns(&[super::TurnMarker::named(b"<start_of_turn>", b"\n")])
     .openers(&[OPENER_CHANNEL, OPENER_GEMMA4, OPENER_FUNCTION_GEMMA, OPENER_BARE, OPENER_FRAGMENT, OPENER_STRAY_GEMMA4, OPENER_STRAY_FUNCTION_GEMMA, OPENER_STRAY_CHANNEL, OPENER_TOOL_RESPONSE, OPENER_TOOL_RESPONSE_END])
     .render(
-        Prompt::new("FunctionGemma", write_calls).both(
-            Source::Approximate,
-            tools::gemini,
-            results::gemini,
-        ),
+        Prompt::new("FunctionGemma", write_calls).approximate(tools::gemini, results::gemini),
     );
 
 /// `gemini-function-call` (FunctionGemma):

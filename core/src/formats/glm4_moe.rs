@@ -28,7 +28,7 @@ use super::shared::tag::{tag_then_body, tool_call_len, tool_call_openers};
 use super::Model;
 use super::{ids, Opener, Values};
 use super::{Format, Probe, ProbeCx};
-use crate::render::{results, tools, CallSpec, Prompt, Source};
+use crate::render::{results, tools, CallSpec, Prompt};
 use crate::scan;
 
 /// Catalog entry.
@@ -59,11 +59,7 @@ pub const FORMAT: Format = Format::new(
 ])
 .openers(&OPENERS_TOOL_CALL)
 .values(Values::Text)
-.render(Prompt::new("GLM-4.5 / 4.6 / 4.7", write_calls).both(
-    Source::Template,
-    tools::glm4_moe,
-    results::glm,
-));
+.render(Prompt::new("GLM-4.5 / 4.6 / 4.7", write_calls).template(tools::glm4_moe, results::glm));
 
 /// `glm4-moe` (GLM-4.5/4.6 layout): name, then `<arg_key>`/`<arg_value>` pairs.
 /// A value is written as it is: GLM's parser strips nothing inside
@@ -87,15 +83,7 @@ pub fn write_calls(calls: &[CallSpec]) -> String {
 }
 
 /// GLM's tags.
-pub const GLM_TAGS: PairTags = PairTags {
-    format: ids::GLM4_MOE,
-    close: b"</tool_call>",
-    key_open: b"<arg_key>",
-    key_close: b"</arg_key>",
-    value_open: b"<arg_value>",
-    value_close: b"</arg_value>",
-    type_tags: (b"", b""),
-};
+pub const GLM_TAGS: PairTags = PairTags::new(ids::GLM4_MOE, b"</tool_call>");
 
 /// The GLM instance.
 pub static GLM: Pairs = Pairs::new(&GLM_TAGS);

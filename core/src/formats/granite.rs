@@ -25,7 +25,7 @@ use super::Model;
 use super::{ids, Rank};
 use super::{Action, Format, Opener, Probe};
 use crate::call::Evidence;
-use crate::render::{results, tools, CallSpec, Prompt, Source};
+use crate::render::{results, tools, CallSpec, Prompt};
 
 /// Catalog entry.
 pub const FORMAT: Format = Format::new(
@@ -53,11 +53,7 @@ pub const FORMAT: Format = Format::new(
     OPENER_TOOL_CALL,
 ])
 .admitted_under(&[ids::HERMES])
-.render(Prompt::new("IBM Granite 3.x", write_calls).both(
-    Source::Template,
-    tools::granite,
-    results::granite,
-));
+.render(Prompt::new("IBM Granite 3.x", write_calls).template(tools::granite, results::granite));
 
 /// `granite` (3.0/3.1): `<|tool_call|>` and a JSON array.
 pub fn write_calls(calls: &[CallSpec]) -> String {

@@ -16,7 +16,7 @@ use super::Model;
 use super::{ids, FormatId};
 use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
 use crate::call::Evidence;
-use crate::render::{results, tools, Prompt, Source};
+use crate::render::{results, tools, Prompt};
 use crate::scan::{self, Prefix};
 
 /// Catalog entry.
@@ -52,7 +52,7 @@ pub const FORMAT: Format = Format::new(
         "Qwen 2.5 / Qwen 3, Hermes 2 Pro / 3",
         crate::render::calls::tool_call_json,
     )
-    .both(Source::Template, tools::hermes, results::qwen),
+    .template(tools::hermes, results::qwen),
 );
 
 const CLOSE: &[u8] = b"</tool_call>";

@@ -10,7 +10,7 @@
 
 use super::{ids, Rank};
 use super::{Action, Format, Opener, Probe};
-use crate::render::{results, tools, CallSpec, Prompt, Source};
+use crate::render::{results, tools, CallSpec, Prompt};
 
 /// Catalog entry.
 pub const FORMAT: Format = Format::new(
@@ -31,11 +31,7 @@ pub const FORMAT: Format = Format::new(
     OPENER_THINKING,
     OPENER_END_SAMPLING,
 ])
-.render(Prompt::new("Inkling", write_calls).both(
-    Source::Approximate,
-    tools::inkling,
-    results::inkling,
-));
+.render(Prompt::new("Inkling", write_calls).approximate(tools::inkling, results::inkling));
 
 /// `inkling`: `<|content_invoke_tool_json|>{"name", "args"}<|end_message|>`.
 pub fn write_calls(calls: &[CallSpec]) -> String {

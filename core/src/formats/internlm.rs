@@ -17,7 +17,7 @@ use super::shared::tag::{block, UntilClose};
 use super::{ids, FormatId};
 use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
 use crate::call::{strip_one_newline, ParsedCall};
-use crate::render::{results, tools, CallSpec, Prompt, Source};
+use crate::render::{results, tools, CallSpec, Prompt};
 use crate::scan::{self, Prefix};
 use serde_json::{Map, Value};
 
@@ -34,11 +34,7 @@ pub const FORMAT: Format = Format::new(
     "JSON object {\"name\", \"parameters\"}; interpreter: Python code",
 )
 .openers(&[OPENER, OPENER_STRAY_END])
-.render(Prompt::new("InternLM 2.5", write_calls).both(
-    Source::Template,
-    tools::internlm,
-    results::internlm,
-));
+.render(Prompt::new("InternLM 2.5", write_calls).template(tools::internlm, results::internlm));
 
 /// `internlm`: `<|action_start|><|plugin|>` JSON `<|action_end|>`, one per call.
 pub fn write_calls(calls: &[CallSpec]) -> String {

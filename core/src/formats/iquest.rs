@@ -66,21 +66,10 @@ const OPEN_Q1: &[u8] = b"<iquest_tool_call>";
 const CLOSE_Q1: &[u8] = b"</iquest_tool_call>";
 
 /// IQuest-Coder-V2's tags.
-pub const CODER_TAGS: PairTags = PairTags {
-    format: ids::IQUEST,
-    close: CLOSE_CODER,
-    key_open: b"<arg_key>",
-    key_close: b"</arg_key>",
-    value_open: b"<arg_value>",
-    value_close: b"</arg_value>",
-    type_tags: (b"", b""),
-};
+pub const CODER_TAGS: PairTags = PairTags::new(ids::IQUEST, CLOSE_CODER);
 
 /// IQuest Q1's tags.
-pub const Q1_TAGS: PairTags = PairTags {
-    close: CLOSE_Q1,
-    ..CODER_TAGS
-};
+pub const Q1_TAGS: PairTags = PairTags::new(ids::IQUEST, CLOSE_Q1);
 
 /// The block format of IQuest-Coder-V2's calls.
 pub static IQUEST_CODER: Pairs = Pairs::new(&CODER_TAGS);

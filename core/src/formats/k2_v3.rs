@@ -69,15 +69,12 @@ const OPEN: &[u8] = b"<ifm|tool_call>";
 const CLOSE: &[u8] = b"</ifm|tool_call>";
 
 /// K2-V3's key/value tags.
-pub const PAIR_TAGS: PairTags = PairTags {
-    format: ids::K2_V3,
-    close: CLOSE,
-    key_open: b"<ifm|arg_key>",
-    key_close: b"</ifm|arg_key>",
-    value_open: b"<ifm|arg_value>",
-    value_close: b"</ifm|arg_value>",
-    type_tags: (b"<ifm|arg_type>", b"</ifm|arg_type>"),
-};
+pub const PAIR_TAGS: PairTags = PairTags::new(ids::K2_V3, CLOSE)
+    .tags(
+        (b"<ifm|arg_key>", b"</ifm|arg_key>"),
+        (b"<ifm|arg_value>", b"</ifm|arg_value>"),
+    )
+    .typed(b"<ifm|arg_type>", b"</ifm|arg_type>");
 
 /// The block format of a name with key/value pairs.
 pub static K2_V3: Pairs = Pairs::new(&PAIR_TAGS);

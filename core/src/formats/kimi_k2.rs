@@ -32,7 +32,7 @@ use super::shared::section::{self, CallOutcome, Section, Tokens};
 use super::Model;
 use super::{Format, Opener};
 use crate::call::ParsedCall;
-use crate::render::{results, tools, CallSpec, Prompt, Source};
+use crate::render::{results, tools, CallSpec, Prompt};
 use crate::repair::RepairOptions;
 use crate::scan;
 
@@ -64,11 +64,7 @@ pub const FORMAT: Format = Format::new(
     Model::new("kimi-k2.6", "<|im_assistant|>assistant<|im_middle|><think>"),
 ])
 .openers(&[OPENER])
-.render(Prompt::new("Moonshot Kimi K2", write_calls).both(
-    Source::Template,
-    tools::kimi_k2,
-    results::kimi_k2,
-));
+.render(Prompt::new("Moonshot Kimi K2", write_calls).template(tools::kimi_k2, results::kimi_k2));
 
 /// `kimi-k2`: a tools section of `functions.NAME:N` calls with JSON arguments.
 pub fn write_calls(calls: &[CallSpec]) -> String {

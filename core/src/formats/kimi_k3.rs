@@ -27,7 +27,7 @@ use super::{
     Action, BlockEnd, BlockResult, Close, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
 };
 use crate::call::{clean_name, ParsedCall};
-use crate::render::{results, tools, CallSpec, Prompt, Source};
+use crate::render::{results, tools, CallSpec, Prompt};
 use crate::scan;
 use serde_json::{Map, Value};
 
@@ -51,11 +51,7 @@ pub const FORMAT: Format = Format::new(
 )])
 .openers(&[OPENER_OPEN, OPENER_CLOSE])
 .values(Values::Text)
-.render(Prompt::new("Moonshot Kimi K3", write_calls).both(
-    Source::Template,
-    tools::kimi_k3,
-    results::kimi_k3,
-));
+.render(Prompt::new("Moonshot Kimi K3", write_calls).template(tools::kimi_k3, results::kimi_k3));
 
 /// `kimi-k3`: `<|open|>call …<|sep|>` blocks of typed `argument` elements.
 pub fn write_calls(calls: &[CallSpec]) -> String {

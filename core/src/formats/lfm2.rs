@@ -11,7 +11,7 @@ use super::shared::python::{parse_wrapped, Wrap};
 use super::Model;
 use super::{ids, Blocks};
 use super::{Format, Opener};
-use crate::render::{results, tools, CallSpec, Prompt, Source};
+use crate::render::{results, tools, CallSpec, Prompt};
 
 /// Catalog entry.
 pub const FORMAT: Format = Format::new(
@@ -22,7 +22,7 @@ pub const FORMAT: Format = Format::new(
 )
 .models(&[Model::new("lfm2", "<|im_start|>assistant\n")])
 .openers(&[OPENER, OPENER_STRAY_END])
-.render(Prompt::new("Liquid LFM2", write_calls).both(Source::Template, tools::lfm2, results::lfm2));
+.render(Prompt::new("Liquid LFM2", write_calls).template(tools::lfm2, results::lfm2));
 
 /// `lfm2`: the pythonic list inside `<|tool_call_start|>`…`<|tool_call_end|>`.
 pub fn write_calls(calls: &[CallSpec]) -> String {
@@ -31,11 +31,7 @@ pub fn write_calls(calls: &[CallSpec]) -> String {
     format!("<|tool_call_start|>{}<|tool_call_end|>", py_list(calls))
 }
 
-const WRAP: Wrap = Wrap {
-    open_len: 19,
-    close: b"<|tool_call_end|>",
-    seq: true,
-};
+const WRAP: Wrap = Wrap::new(b"<|tool_call_start|>", b"<|tool_call_end|>").seq();
 
 /// The LFM2 block format.
 pub static LFM2: Blocks = Blocks::new(ids::LFM2, |block, cx| {
@@ -43,7 +39,7 @@ pub static LFM2: Blocks = Blocks::new(ids::LFM2, |block, cx| {
 });
 
 /// `<|tool_call_start|>`.
-pub const OPENER: Opener = Opener::new(b"<|tool_call_start|>", |_, _| WRAP.block(&LFM2));
+pub const OPENER: Opener = Opener::new(WRAP.open, |_, _| WRAP.block(&LFM2));
 
 /// A stray `<|tool_call_end|>` is markup.
 pub const OPENER_STRAY_END: Opener = Opener::markup(b"<|tool_call_end|>");

@@ -5,7 +5,7 @@
 
 use super::Model;
 use super::{ids, Format};
-use crate::render::{results, tools, CallSpec, Prompt, Source};
+use crate::render::{results, tools, CallSpec, Prompt};
 
 /// The descriptor.
 pub const FORMAT: Format = Format::new(
@@ -35,11 +35,8 @@ pub const FORMAT: Format = Format::new(
 .admitted_under(&[ids::LLAMA_PYTHON_TAG])
 .unmarked()
 .render(
-    Prompt::new("Llama 3.1 / 3.2 / 3.3 JSON tool calling", write_calls).both(
-        Source::Template,
-        tools::llama3_json,
-        results::ipython_output,
-    ),
+    Prompt::new("Llama 3.1 / 3.2 / 3.3 JSON tool calling", write_calls)
+        .template(tools::llama3_json, results::ipython_output),
 );
 
 /// `llama3-json`: `{"name": …, "parameters": …}` objects joined by `; `.

@@ -24,7 +24,7 @@ use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
 };
 use crate::call::{calls_from_value, Evidence, ParsedCall, Shape};
-use crate::render::{results, tools, CallSpec, Prompt, Source};
+use crate::render::{results, tools, CallSpec, Prompt};
 use crate::scan::balance::{End, JsonEnd};
 use crate::scan::{self, Prefix};
 use serde_json::{Map, Value};
@@ -33,11 +33,7 @@ use serde_json::{Map, Value};
 pub const FORMAT: Format = Format::new(ids::LLAMA_PYTHON_TAG, "Llama 3.1/3.2/3.3 built-in tools (brave_search, wolfram_alpha, code_interpreter), Functionary v3.1 code", &["<|python_tag|>", "<|eom_id|>", "<|eot_id|>"], "TOOL.call(k=v) or raw Python code; JSON after the tag is llama3-json")
     .openers(&[OPENER])
     .render(
-        Prompt::new("Llama 3.1 built-in tools", write_calls).both(
-            Source::Template,
-            tools::llama_python_tag,
-            results::ipython_tojson,
-        ),
+        Prompt::new("Llama 3.1 built-in tools", write_calls).template(tools::llama_python_tag, results::ipython_tojson),
     );
 
 /// `llama-python-tag`: `<|python_tag|>NAME.call(k=v)<|eom_id|>`.

@@ -46,15 +46,10 @@ pub static LONGCAT: super::shared::tagged::TaggedJson =
     super::shared::tagged::TaggedJson::strong(ids::LONGCAT, b"</longcat_tool_call>");
 
 /// LongCat-Flash-Lite's key/value tags.
-pub const PAIR_TAGS: PairTags = PairTags {
-    format: ids::LONGCAT,
-    close: b"</longcat_tool_call>",
-    key_open: b"<longcat_arg_key>",
-    key_close: b"</longcat_arg_key>",
-    value_open: b"<longcat_arg_value>",
-    value_close: b"</longcat_arg_value>",
-    type_tags: (b"", b""),
-};
+pub const PAIR_TAGS: PairTags = PairTags::new(ids::LONGCAT, b"</longcat_tool_call>").tags(
+    (b"<longcat_arg_key>", b"</longcat_arg_key>"),
+    (b"<longcat_arg_value>", b"</longcat_arg_value>"),
+);
 
 /// The block format of a name with key/value pairs.
 pub static LONGCAT_PAIRS: Pairs = Pairs::new(&PAIR_TAGS);

@@ -13,7 +13,7 @@ use super::shared::tag::{block, tag_then_body};
 use super::{ids, Blocks};
 use super::{BlockEnd, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner};
 use crate::call::close_truncated;
-use crate::render::{results, tools, CallSpec, Prompt, Source};
+use crate::render::{results, tools, CallSpec, Prompt};
 use crate::scan::balance::{End, JsonEnd};
 use crate::scan::{self, Prefix};
 
@@ -27,11 +27,7 @@ pub const FORMAT: Format = Format::new(
 .turns(&[super::TurnMarker::named(b"<beginning_of_sentence>", b"\n")])
 .openers(&[OPENER])
 .admitted_under(&[ids::JAMBA])
-.render(Prompt::new("MiniMax-M1", write_calls).both(
-    Source::Template,
-    tools::minimax,
-    results::minimax,
-));
+.render(Prompt::new("MiniMax-M1", write_calls).template(tools::minimax, results::minimax));
 
 /// `minimax` (M1): `<tool_calls>`, one JSON object per line, `</tool_calls>`.
 pub fn write_calls(calls: &[CallSpec]) -> String {

@@ -25,7 +25,7 @@ use super::shared::tag::UntilClose;
 use super::Model;
 use super::{ids, Blocks, Values};
 use super::{Action, Format, Opener, Probe, ProbeCx};
-use crate::render::{results, tools, CallSpec, Prompt, Source};
+use crate::render::{results, tools, CallSpec, Prompt};
 use crate::scan::{self, Prefix};
 
 /// Catalog entry.
@@ -45,11 +45,7 @@ pub const FORMAT: Format = Format::new(
 .models(&[Model::new("minimax-m2", "")])
 .openers(&[OPENER, OPENER_STRAY_CLOSE, OPENER_BARE_INVOKE])
 .values(Values::Text)
-.render(Prompt::new("MiniMax-M2", write_calls).both(
-    Source::Template,
-    tools::minimax_m2,
-    results::minimax_m2,
-));
+.render(Prompt::new("MiniMax-M2", write_calls).template(tools::minimax_m2, results::minimax_m2));
 
 /// `minimax-m2`: `<minimax:tool_call>` with `<invoke name>` and
 /// `<parameter name>` elements.

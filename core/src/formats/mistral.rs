@@ -24,7 +24,7 @@ use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
 };
 use crate::call::{clean_name, ParsedCall};
-use crate::render::{results, tools, CallSpec, Prompt, Source};
+use crate::render::{results, tools, CallSpec, Prompt};
 use crate::scan::balance::{End, JsonEnd};
 use crate::scan::{self, Prefix};
 
@@ -45,11 +45,7 @@ pub const FORMAT: Format = Format::new(ids::MISTRAL, "Mistral 7B v0.3, Mixtral 8
         probe: probe_consumed,
     })
     .render(
-        Prompt::new("Mistral (v11+ tokenizers)", write_calls).both(
-            Source::Template,
-            tools::mistral,
-            results::mistral,
-        ),
+        Prompt::new("Mistral (v11+ tokenizers)", write_calls).template(tools::mistral, results::mistral),
     );
 
 /// `mistral` (v11+ tokenizers): `[TOOL_CALLS]NAME[ARGS]{args}` per call.

@@ -9,7 +9,7 @@
 
 use super::{ids, Rank};
 use super::{Format, Opener, Probe};
-use crate::render::{results, tools, CallSpec, Prompt, Source};
+use crate::render::{results, tools, CallSpec, Prompt};
 
 /// Catalog entry.
 pub const FORMAT: Format = Format::new(
@@ -24,7 +24,7 @@ pub const FORMAT: Format = Format::new(
         "NVIDIA Llama-Nemotron (Llama 3.3 Nemotron Super v1.5)",
         write_calls,
     )
-    .both(Source::Template, tools::nemotron, results::nemotron),
+    .template(tools::nemotron, results::nemotron),
 );
 
 /// `nemotron-toolcall`: `<TOOLCALL>` JSON array `</TOOLCALL>`.

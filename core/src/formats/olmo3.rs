@@ -14,7 +14,7 @@ use super::shared::python::{call_head, parse_wrapped, skip_space_bounded, Wrap, 
 use super::Model;
 use super::{ids, Blocks};
 use super::{Format, Opener, Probe, ProbeCx};
-use crate::render::{results, tools, CallSpec, Prompt, Source};
+use crate::render::{results, tools, CallSpec, Prompt};
 
 /// Catalog entry.
 pub const FORMAT: Format = Format::new(
@@ -25,11 +25,7 @@ pub const FORMAT: Format = Format::new(
 )
 .models(&[Model::new("olmo-3", "<|im_start|>assistant\n")])
 .openers(&[OPENER, OPENER_STRAY_CLOSE])
-.render(Prompt::new("AllenAI OLMo 3", write_calls).both(
-    Source::Template,
-    tools::olmo3,
-    results::olmo3,
-));
+.render(Prompt::new("AllenAI OLMo 3", write_calls).template(tools::olmo3, results::olmo3));
 
 /// `olmo3`: newline-separated pythonic calls in `<function_calls>`.
 pub fn write_calls(calls: &[CallSpec]) -> String {
@@ -41,11 +37,7 @@ pub fn write_calls(calls: &[CallSpec]) -> String {
     )
 }
 
-const WRAP: Wrap = Wrap {
-    open_len: 16,
-    close: b"</function_calls>",
-    seq: true,
-};
+const WRAP: Wrap = Wrap::new(b"<function_calls>", b"</function_calls>").seq();
 
 /// The OLMo 3 block format.
 pub static OLMO3: Blocks = Blocks::new(ids::OLMO3, |block, cx| {
@@ -53,8 +45,8 @@ pub static OLMO3: Blocks = Blocks::new(ids::OLMO3, |block, cx| {
 });
 
 fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
-    let s = skip_space_bounded(input, 16);
-    if s > 16 + MAX_GAP {
+    let s = skip_space_bounded(input, WRAP.open_len);
+    if s > WRAP.open_len + MAX_GAP {
         return Probe::NotMarker;
     }
     let held = || WRAP.block(&OLMO3);
@@ -71,7 +63,7 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 /// `<function_calls>` followed by a call.
-pub const OPENER: Opener = Opener::new(b"<function_calls>", probe);
+pub const OPENER: Opener = Opener::new(WRAP.open, probe);
 
 /// A stray `</function_calls>` is markup.
 pub const OPENER_STRAY_CLOSE: Opener = Opener::markup(b"</function_calls>");

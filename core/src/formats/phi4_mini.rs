@@ -19,7 +19,7 @@ use super::{
     Action, BlockEnd, BlockResult, Format, Lead, Opener, ParseCx, Probe, ProbeCx, Scanner,
 };
 use crate::call::Evidence;
-use crate::render::{results, tools, CallSpec, Prompt, Source};
+use crate::render::{results, tools, CallSpec, Prompt};
 use crate::scan;
 
 /// Catalog entry.
@@ -37,11 +37,7 @@ pub const FORMAT: Format = Format::new(
     word: true,
     probe: probe_in_line,
 })
-.render(Prompt::new("Phi-4-mini", write_calls).both(
-    Source::Template,
-    tools::phi4_mini,
-    results::phi4_mini,
-));
+.render(Prompt::new("Phi-4-mini", write_calls).template(tools::phi4_mini, results::phi4_mini));
 
 /// `phi4-mini`: `functools[` JSON array `]`.
 pub fn write_calls(calls: &[CallSpec]) -> String {

@@ -34,7 +34,7 @@ use super::{ids, Blocks, DocStart, FormatId};
 use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
 };
-use crate::render::{results, tools, Prompt, Source};
+use crate::render::{results, tools, Prompt};
 
 /// Catalog entry.
 pub const FORMAT: Format = Format::new(
@@ -67,7 +67,7 @@ pub const FORMAT: Format = Format::new(
         "Llama 3.2 / Llama 4 pythonic",
         crate::render::calls::py_list,
     )
-    .both(Source::Template, tools::pythonic, results::ipython_output),
+    .template(tools::pythonic, results::ipython_output),
 );
 
 // ----- the pythonic block formats ---------------------------------------------
@@ -80,11 +80,7 @@ pub static PY_START: Blocks = Blocks::new(ids::PYTHONIC, |block, cx| {
     parse_wrapped(block, cx, &START_WRAP, ids::PYTHONIC)
 });
 
-const START_WRAP: Wrap = Wrap {
-    open_len: 16,
-    close: b"<|python_end|>",
-    seq: true,
-};
+const START_WRAP: Wrap = Wrap::new(b"<|python_start|>", b"<|python_end|>").seq();
 
 fn parse_py_list(block: &[u8], cx: &ParseCx) -> BlockResult {
     let text = crate::scan::lossy(block);
@@ -355,7 +351,7 @@ pub const OPENER_LIST: Opener = Opener::new(b"[", probe_list)
 
 /// Llama 4's `<|python_start|>`.
 pub const OPENER_PYTHON_START: Opener =
-    Opener::new(b"<|python_start|>", |_, _| START_WRAP.block(&PY_START));
+    Opener::new(START_WRAP.open, |_, _| START_WRAP.block(&PY_START));
 
 /// A stray `<|python_end|>` is markup.
 pub const OPENER_PYTHON_END: Opener = Opener::markup(b"<|python_end|>");

@@ -37,7 +37,7 @@ use super::shared::xml::{
 use super::Model;
 use super::{ids, FormatId, Values};
 use super::{BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner};
-use crate::render::{results, tools, CallSpec, Prompt, Source};
+use crate::render::{results, tools, CallSpec, Prompt};
 use crate::scan;
 
 /// Catalog entry.
@@ -68,11 +68,10 @@ pub const FORMAT: Format = Format::new(
     OPENER_FUNCTION_NAME_ATTR,
 ])
 .values(Values::Text)
-.render(Prompt::new("Qwen3-Coder, Qwen3.5", write_calls).both(
-    Source::Template,
-    tools::qwen3_coder,
-    results::qwen3_coder,
-));
+.render(
+    Prompt::new("Qwen3-Coder, Qwen3.5", write_calls)
+        .template(tools::qwen3_coder, results::qwen3_coder),
+);
 
 /// `qwen3-coder-xml`: `<function=NAME>` with one `<parameter=KEY>` per
 /// argument, values on their own lines.

@@ -109,6 +109,23 @@ pub fn model(name: &str) -> Option<(&'static Format, &'static super::Model)> {
     best.map(|(_, f, m)| (f, m))
 }
 
+/// The [`PROMPTED_MODELS`](crate::PROMPTED_MODELS) entry a served model
+/// name names, matched as [`model`] matches the formats' names (word by
+/// word, the longest known name the served name starts with): its format
+/// and generation prompt.
+pub fn prompted_model(name: &str) -> Option<(FormatId, &'static str)> {
+    let words = name_words(name);
+    crate::config::PROMPTED_MODELS
+        .iter()
+        .filter_map(|&(known, id, prompt)| {
+            let known = name_words(known);
+            let fits = !known.is_empty() && words.starts_with(&known);
+            fits.then_some((known.len(), id, prompt))
+        })
+        .max_by_key(|&(n, _, _)| n)
+        .and_then(|(_, id, prompt)| FormatId::from_id(id).map(|f| (f, prompt)))
+}
+
 /// An opener with the format it belongs to.
 pub struct Entry {
     /// The opener.

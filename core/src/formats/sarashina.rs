@@ -45,11 +45,7 @@ pub fn write_calls(calls: &[CallSpec]) -> String {
 
 /// The closing token is optional; `<|/tool_calls|>` is accepted when present
 /// (not documented for Sarashina, so nothing depends on it).
-const WRAP: Wrap = Wrap {
-    open_len: 14,
-    close: b"<|/tool_calls|>",
-    seq: false,
-};
+const WRAP: Wrap = Wrap::new(b"<|tool_calls|>", b"<|/tool_calls|>");
 
 /// The Sarashina block format: `marked` after `<|tool_calls|>`.
 pub struct Sarashina {
@@ -101,7 +97,7 @@ impl BlockFormat for Sarashina {
 }
 
 /// `<|tool_calls|>`.
-pub const OPENER: Opener = Opener::new(b"<|tool_calls|>", |_, _| WRAP.block(&MARKED));
+pub const OPENER: Opener = Opener::new(WRAP.open, |_, _| WRAP.block(&MARKED));
 
 fn probe_bare(input: &[u8], cx: &ProbeCx) -> Probe {
     let s = skip_space_bounded(input, 1);

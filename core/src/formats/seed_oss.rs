@@ -21,7 +21,7 @@ use super::shared::tag::UntilClose;
 use super::Model;
 use super::{ids, Blocks, Values};
 use super::{BlockEnd, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
-use crate::render::{results, tools, CallSpec, Prompt, Source};
+use crate::render::{results, tools, CallSpec, Prompt};
 use crate::scan;
 
 /// Catalog entry.
@@ -41,11 +41,9 @@ pub const FORMAT: Format = Format::new(
 .models(&[Model::new("seed-oss", "")])
 .openers(&[OPENER, OPENER_STRAY_CLOSE])
 .values(Values::Text)
-.render(Prompt::new("ByteDance Seed-OSS", write_calls).both(
-    Source::Template,
-    tools::seed_oss,
-    results::seed_oss,
-));
+.render(
+    Prompt::new("ByteDance Seed-OSS", write_calls).template(tools::seed_oss, results::seed_oss),
+);
 
 /// `seed-oss`: the Qwen3-Coder shape inside `<seed:tool_call>`.
 pub fn write_calls(calls: &[CallSpec]) -> String {

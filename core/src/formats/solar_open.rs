@@ -55,15 +55,10 @@ const OPEN: &[u8] = b"<|tool_call:start|>";
 
 /// Solar Open's tokens as key/value pair tags (the key ends where its
 /// value begins).
-pub const PAIR_TAGS: PairTags = PairTags {
-    format: ids::SOLAR_OPEN,
-    close: b"<|tool_call:end|>",
-    key_open: b"<|tool_arg:start|>",
-    key_close: b"<|tool_arg:value|>",
-    value_open: b"<|tool_arg:value|>",
-    value_close: b"<|tool_arg:end|>",
-    type_tags: (b"", b""),
-};
+pub const PAIR_TAGS: PairTags = PairTags::new(ids::SOLAR_OPEN, b"<|tool_call:end|>").tags(
+    (b"<|tool_arg:start|>", b"<|tool_arg:value|>"),
+    (b"<|tool_arg:value|>", b"<|tool_arg:end|>"),
+);
 
 /// The block format.
 pub static SOLAR_OPEN: Pairs = Pairs::new(&PAIR_TAGS);

@@ -4,7 +4,7 @@
 
 use super::Model;
 use super::{ids, Format};
-use crate::render::{results, tools, CallSpec, Prompt, Source};
+use crate::render::{results, tools, CallSpec, Prompt};
 
 /// The descriptor.
 pub const FORMAT: Format = Format::new(
@@ -16,11 +16,8 @@ pub const FORMAT: Format = Format::new(
 .models(&[Model::new("xlam-2", "")])
 .unmarked()
 .render(
-    Prompt::new("Salesforce xLAM-2 (Llama-based)", write_calls).both(
-        Source::Template,
-        tools::xlam,
-        results::ipython,
-    ),
+    Prompt::new("Salesforce xLAM-2 (Llama-based)", write_calls)
+        .template(tools::xlam, results::ipython),
 );
 
 /// `xlam`: the whole reply is a JSON array of `{"name", "arguments"}`.

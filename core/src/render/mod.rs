@@ -33,7 +33,7 @@ pub mod text;
 pub mod tools;
 
 use crate::call::{self, Evidence};
-use crate::validate::registry::Tool;
+use crate::tool::Tool;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
@@ -294,6 +294,36 @@ impl Prompt {
         self.result = result;
         self.result_source = source;
         self
+    }
+
+    /// Its tools block and result message, both following the family's
+    /// published chat template ([`Source::Template`]).
+    pub const fn template(
+        self,
+        tools: fn(&Family, &[Tool]) -> String,
+        result: fn(&[ToolResult]) -> Message,
+    ) -> Prompt {
+        self.both(Source::Template, tools, result)
+    }
+
+    /// Its tools block and result message, both following the template's
+    /// structure ([`Source::Approximate`]).
+    pub const fn approximate(
+        self,
+        tools: fn(&Family, &[Tool]) -> String,
+        result: fn(&[ToolResult]) -> Message,
+    ) -> Prompt {
+        self.both(Source::Approximate, tools, result)
+    }
+
+    /// Its tools block and result message, both toolcall's own documented
+    /// form for a prompted family ([`Source::Ours`]).
+    pub const fn ours(
+        self,
+        tools: fn(&Family, &[Tool]) -> String,
+        result: fn(&[ToolResult]) -> Message,
+    ) -> Prompt {
+        self.both(Source::Ours, tools, result)
     }
 
     /// Its tools block and result message, both from `source`.

@@ -11,7 +11,7 @@ use super::text::{
     json_indent, json_sorted, json_spaced, properties, py_literal, ts_declaration, value_text,
 };
 use super::{CallSpec, Family};
-use crate::validate::registry::Tool;
+use crate::tool::Tool;
 use serde_json::{json, Map, Value};
 
 /// `{"type": "function", "function": {"name", "description", "parameters"}}`.

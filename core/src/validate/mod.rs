@@ -42,85 +42,11 @@ pub mod diag;
 pub mod messages;
 pub mod registry;
 pub mod retry;
-mod schema;
 pub mod typing;
 
+pub(crate) use crate::tool::Schema;
+pub use crate::tool::{BadRisk, Risk};
 pub use check::{Issue, Verdict};
-pub(crate) use schema::Schema;
-
-use serde::{Deserialize, Serialize};
-use std::fmt;
-use std::str::FromStr;
-
-/// How dangerous running a tool is, from `safe` to `critical`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Risk {
-    /// No side effects worth asking about (reads public data).
-    Safe,
-    /// Reads local or private data.
-    Low,
-    /// Changes state that is easy to undo.
-    Medium,
-    /// Changes state that is hard to undo (writes, sends, pays).
-    High,
-    /// Irreversible or far-reaching (deletes, deploys, transfers money).
-    Critical,
-}
-
-impl Risk {
-    /// Every level, lowest first.
-    pub const ALL: [Risk; 5] = [
-        Risk::Safe,
-        Risk::Low,
-        Risk::Medium,
-        Risk::High,
-        Risk::Critical,
-    ];
-
-    /// The level's name as written in files and flags.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Risk::Safe => "safe",
-            Risk::Low => "low",
-            Risk::Medium => "medium",
-            Risk::High => "high",
-            Risk::Critical => "critical",
-        }
-    }
-}
-
-impl fmt::Display for Risk {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// A risk level name that is not one of safe, low, medium, high, critical.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BadRisk(pub String);
-
-impl fmt::Display for BadRisk {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "unknown risk level '{}' (expected safe, low, medium, high or critical)",
-            self.0
-        )
-    }
-}
-
-impl std::error::Error for BadRisk {}
-
-impl FromStr for Risk {
-    type Err = BadRisk;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Risk::ALL
-            .into_iter()
-            .find(|r| r.as_str().eq_ignore_ascii_case(s.trim()))
-            .ok_or_else(|| BadRisk(s.to_string()))
-    }
-}
 
 /// How calls are judged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -44,56 +44,13 @@
 //! ignores unknown keywords.
 
 use super::{Risk, Schema};
+pub use crate::tool::{Tool, ToolMeta};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::fmt;
 
 /// The name of the per-tool extension object.
 pub const EXTENSION: &str = "x-toolcall";
-
-/// Registry metadata from a tool's `x-toolcall` object (and MCP annotations).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ToolMeta {
-    /// Display name.
-    pub display_name: Option<String>,
-    /// Risk level.
-    pub risk: Option<Risk>,
-    /// Summary template, e.g. `Read file {path}`.
-    pub summary: Option<String>,
-    /// Overrides whether calls need approval.
-    pub requires_approval: Option<bool>,
-}
-
-/// One tool, normalised.
-pub struct Tool {
-    /// The function name calls use.
-    pub name: String,
-    /// Its description.
-    pub description: Option<String>,
-    /// Its parameters schema as written (`{"type":"object"}` when absent).
-    pub parameters: Value,
-    /// OpenAI's `strict: true` (structured outputs) was set.
-    pub openai_strict: bool,
-    /// Registry metadata.
-    pub meta: ToolMeta,
-    /// The `x-toolcall` object as written (empty when the tool has none),
-    /// for the keys other parts read (`exec`, `timeout_s`, `category`).
-    pub extension: Map<String, Value>,
-    /// `x-toolcall.risk_when`: each rule's compiled schema and its risk.
-    pub(crate) risk_when: Vec<(Schema, Risk)>,
-    /// The compiled schema (with strict mode applied when it is on).
-    pub(crate) validator: Schema,
-}
-
-impl fmt::Debug for Tool {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Tool")
-            .field("name", &self.name)
-            .field("parameters", &self.parameters)
-            .field("meta", &self.meta)
-            .finish_non_exhaustive()
-    }
-}
 
 /// A tools file that could not be used.
 #[derive(Debug)]

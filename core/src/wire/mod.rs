@@ -1366,7 +1366,7 @@ impl Core {
         }
         let format = crate::formats::registry::model(name)
             .map(|(f, _)| f.id)
-            .or_else(|| crate::config::prompted_model(name).map(|(f, _)| f));
+            .or_else(|| crate::formats::registry::prompted_model(name).map(|(f, _)| f));
         if let Some(format) = format {
             let mut cfg = cfg.clone();
             cfg.format = crate::engine::FormatChoice::Only(format);

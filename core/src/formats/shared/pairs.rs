@@ -33,6 +33,43 @@ pub struct PairTags {
     pub type_tags: (&'static [u8], &'static [u8]),
 }
 
+impl PairTags {
+    /// The tags of calls of `format` that `close` ends, with GLM's key and
+    /// value tags (`<arg_key>`…`</arg_key>`, `<arg_value>`…`</arg_value>`)
+    /// and no type element; the methods below change what differs.
+    pub const fn new(format: FormatId, close: &'static [u8]) -> PairTags {
+        PairTags {
+            format,
+            close,
+            key_open: b"<arg_key>",
+            key_close: b"</arg_key>",
+            value_open: b"<arg_value>",
+            value_close: b"</arg_value>",
+            type_tags: (b"", b""),
+        }
+    }
+
+    /// Its own key and value tags, each an (opening, closing) pair.
+    pub const fn tags(
+        mut self,
+        key: (&'static [u8], &'static [u8]),
+        value: (&'static [u8], &'static [u8]),
+    ) -> PairTags {
+        self.key_open = key.0;
+        self.key_close = key.1;
+        self.value_open = value.0;
+        self.value_close = value.1;
+        self
+    }
+
+    /// The tags of the element between a key and its value that declares
+    /// the value's type.
+    pub const fn typed(mut self, open: &'static [u8], close: &'static [u8]) -> PairTags {
+        self.type_tags = (open, close);
+        self
+    }
+}
+
 /// The block format of calls written with [`PairTags`].
 pub struct Pairs {
     tags: &'static PairTags,

@@ -177,6 +177,8 @@ pub fn value_calls(
 
 /// A block that is an opening marker, a body and an optional closing marker.
 pub struct Wrap {
+    /// The opening marker (its opener's literal).
+    pub open: &'static [u8],
     /// Length of the opening marker.
     pub open_len: usize,
     /// The closing marker.
@@ -186,6 +188,22 @@ pub struct Wrap {
 }
 
 impl Wrap {
+    /// Calls between `open` and `close`, one call or one list.
+    pub const fn new(open: &'static [u8], close: &'static [u8]) -> Wrap {
+        Wrap {
+            open,
+            open_len: open.len(),
+            close,
+            seq: false,
+        }
+    }
+
+    /// Several bare calls may follow each other.
+    pub const fn seq(mut self) -> Wrap {
+        self.seq = true;
+        self
+    }
+
     /// Where the body of `block` lies: `(from, to, cut)` as
     /// [`marked_body`] gives it.
     pub fn body(&self, block: &[u8], cut: bool) -> (usize, usize, bool) {
