@@ -382,6 +382,38 @@ fn broken_bodies_end_at_their_closing_tags() {
     }
 }
 
+/// The same for Python bodies in a wrapper (Llama 4's `<|python_start|>`,
+/// LFM2, OLMo 3, ...): a body whose `(` never closed ends at its closing
+/// tag met outside a string, so every block is decided where it stands (it
+/// was held to the end of input and each later block scanned again:
+/// quadratic, 8 000 blocks took 7 s). A tag inside a string is part of it.
+#[test]
+fn broken_python_bodies_end_at_their_closing_tags() {
+    let n = 30_000;
+    let unit = "<|python_start|>[f(a=1, <|python_end|>";
+    let doc = format!(
+        "{}{}",
+        unit.repeat(n),
+        r#"<|python_start|>[g(a="x <|python_end|> y")]<|python_end|>"#
+    );
+    assert!(doc.len() > 1 << 20);
+    for sub in ["parse", "stream"] {
+        let r = run_binary(&[sub], Some(doc.as_bytes()), None);
+        assert_eq!(r.code, 0, "{sub}: {}", r.stderr);
+        let recs = records(&r);
+        let errors = of_type(&recs, "error");
+        assert_eq!(errors.len(), n, "{sub}");
+        let k = unit.len();
+        assert_eq!(
+            errors[n - 1]["span"],
+            serde_json::json!([(n - 1) * k, n * k])
+        );
+        let calls = of_type(&recs, "tool_call");
+        assert_eq!(calls.len(), 1, "{sub}");
+        assert_eq!(calls[0]["arguments"]["a"], "x <|python_end|> y");
+    }
+}
+
 /// JSON's grammar allows `\ud800`, half a surrogate pair, which no string
 /// can hold: it is read as U+FFFD (an `invalid_escape` repair), a pair is
 /// one character, and the call is kept (it was once a `TLP-003` error).

@@ -108,7 +108,9 @@ impl Scanner for WrapScan {
                         _ => call_head(block, s),
                     };
                     self.phase = match starts_value {
-                        Some(true) => WrapPhase::Value { py: PyScan::at(s) },
+                        Some(true) => WrapPhase::Value {
+                            py: PyScan::stop_at(s, self.close),
+                        },
                         None if !eof => return BlockEnd::More,
                         _ => WrapPhase::Find { from: s },
                     };
@@ -142,7 +144,11 @@ impl Scanner for WrapScan {
                         s = scan::skip_space(block, s + 1);
                     }
                     match call_head(block, s) {
-                        Some(true) => self.phase = WrapPhase::Value { py: PyScan::at(s) },
+                        Some(true) => {
+                            self.phase = WrapPhase::Value {
+                                py: PyScan::stop_at(s, self.close),
+                            }
+                        }
                         None if !eof => return BlockEnd::More,
                         _ => return self.done(),
                     }

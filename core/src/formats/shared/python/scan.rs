@@ -4,7 +4,7 @@
 
 use super::literal::{is_ident_byte, is_ident_start};
 use crate::formats::shared::section::{match_any, Hit};
-use crate::scan;
+use crate::scan::{self, Prefix};
 
 // ----- the resumable end scanner ---------------------------------------------
 
@@ -22,6 +22,9 @@ pub struct PyScan {
     esc: bool,
     started: bool,
     list: bool,
+    /// A closing tag that cannot stand outside a string inside a value
+    /// (empty: none); see [`PyScan::stop_at`].
+    stop: &'static [u8],
 }
 
 /// What [`PyScan::scan`] found.
@@ -55,6 +58,21 @@ impl PyScan {
         PyScan {
             pos,
             list: true,
+            ..PyScan::default()
+        }
+    }
+
+    /// A scanner starting at `pos` that gives a value up
+    /// ([`PyEndAt::NotValue`]) when `tag` stands outside a string while a
+    /// bracket is still open: no Python value holds a bare closing tag, so
+    /// the value is broken there. The block is then decided at once, not
+    /// held to the end of the input (a body missing its `)` before its
+    /// closing tag, many times over, would else be scanned again to the end
+    /// for each block: quadratic time).
+    pub fn stop_at(pos: usize, tag: &'static [u8]) -> Self {
+        PyScan {
+            pos,
+            stop: tag,
             ..PyScan::default()
         }
     }
@@ -111,6 +129,20 @@ impl PyScan {
             {
                 self.pos = i;
                 return PyEndAt::NotValue;
+            }
+            if self.depth > 0 && self.stop.first() == Some(&b) {
+                match scan::prefix(&block[i..], self.stop) {
+                    Prefix::Full => {
+                        self.pos = i;
+                        return PyEndAt::NotValue;
+                    }
+                    // the tag may be cut by the chunk's end: look again
+                    Prefix::Partial if !eof => {
+                        self.pos = i;
+                        return PyEndAt::More;
+                    }
+                    _ => {}
+                }
             }
             match b {
                 b'"' | b'\'' => {
