@@ -9,8 +9,8 @@
 //! ```
 //!
 //! Several `<invoke>`s may share one wrapper; each is one call whose span
-//! ends with its `</invoke>`. Values are raw text: the blanks around them
-//! are stripped (as vLLM and Ollama do), JSON objects and arrays are decoded,
+//! ends with its `</invoke>`. Values are raw text: one leading and one
+//! trailing newline are stripped, JSON objects and arrays are decoded,
 //! other values are typed like every XML-style format. The invoke reader
 //! `invokes` is shared with `minimax-m3`, whose parameters are named by
 //! their tag (`<city>Paris</city>`) and whose tags carry a namespace token.
@@ -61,29 +61,10 @@ pub fn write_calls(calls: &[CallSpec]) -> String {
 const OPEN: &[u8] = b"<minimax:tool_call>";
 const CLOSE: &[u8] = b"</minimax:tool_call>";
 
-/// The MiniMax-M2 wrapper block. Blanks around a value are framing, as
-/// vLLM's `minimax_m2` parser and Ollama read them: `  Paris  ` is `Paris`.
+/// The MiniMax-M2 wrapper block.
 pub static MINIMAX_M2: Blocks = Blocks::new(ids::MINIMAX_M2, |block, cx| {
-    let mut r = parse_invokes(block, ids::MINIMAX_M2, cx);
-    for call in &mut r.calls {
-        if let Some(args) = call.arguments.as_object_mut() {
-            args.values_mut().for_each(trim_value);
-        }
-    }
-    r
+    parse_invokes(block, ids::MINIMAX_M2, cx)
 });
-
-/// A text value with blanks around it, trimmed. It stays text: a value
-/// the reader decoded (an object, a number) has no blanks left, and one
-/// declared `string="true"` keeps its kind.
-fn trim_value(v: &mut serde_json::Value) {
-    if let serde_json::Value::String(s) = v {
-        let t = s.trim();
-        if t.len() != s.len() {
-            *s = t.to_string();
-        }
-    }
-}
 
 fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
     super::probe_wrapper(input, cx, OPEN.len(), b"<invoke", &MINIMAX_M2, || {
