@@ -22,18 +22,31 @@ use crate::scan;
 pub struct Fenced {
     id: FormatId,
     evidence: Evidence,
+    /// The fence opens the document: a body that is one call tag around
+    /// JSON (Qwen2.5-Coder's ```` ```xml ```` around `<function_call>{…}`)
+    /// is the reply's call, not an example quoted in prose.
+    opens_reply: bool,
 }
 
 /// Tool fences.
 pub static TOOL_FENCE: Fenced = Fenced {
     id: ids::FENCED_TOOL_CALL,
     evidence: Evidence::Strong,
+    opens_reply: false,
 };
 
 /// JSON fences.
 pub static JSON_FENCE: Fenced = Fenced {
     id: ids::FENCED_JSON,
     evidence: Evidence::Weak,
+    opens_reply: false,
+};
+
+/// A JSON fence at the very start of the document.
+static JSON_FENCE_OPENING: Fenced = Fenced {
+    id: ids::FENCED_JSON,
+    evidence: Evidence::Weak,
+    opens_reply: true,
 };
 
 const TOOL_INFOS: &[&str] = &[
@@ -94,7 +107,11 @@ fn probe_fence(input: &[u8], cx: &ProbeCx) -> Probe {
         && cx.cfg.json_blocks
         && super::registry::allows_block(cx.cfg, ids::FENCED_JSON)
     {
-        return held(&JSON_FENCE);
+        return held(if cx.doc_start {
+            &JSON_FENCE_OPENING
+        } else {
+            &JSON_FENCE
+        });
     }
     Probe::Match(Action::Fence {
         header_len,
@@ -177,9 +194,15 @@ impl BlockFormat for Fenced {
             };
         }
         let lead = content.len() - content.trim_start().len();
+        let (text, lead) = if self.opens_reply {
+            unwrap_call_tag(text, lead)
+        } else {
+            (text, lead)
+        };
         if self.evidence == Evidence::Weak && !looks_like_json(text) {
             // a call-shaped value must be the fence's content, not an
-            // example wrapped in other markup (```xml around `<tool_call>`)
+            // example wrapped in other markup (```xml around `<tool_call>`
+            // after prose; a fence that opens the reply was unwrapped above)
             return BlockResult::text();
         }
         if self.evidence == Evidence::Strong && !looks_like_json(text) {
@@ -228,6 +251,32 @@ fn glued_json_header(input: &[u8], ticks: usize) -> Option<usize> {
     let info = input.get(ticks..ticks + 4)?;
     (info.eq_ignore_ascii_case(b"json") && matches!(input.get(ticks + 4), Some(b'{' | b'[')))
         .then_some(ticks + 4)
+}
+
+/// Call tags a model may wrap in a code fence as a whole.
+const CALL_TAGS: &[(&str, &str)] = &[
+    ("<tool_call>", "</tool_call>"),
+    ("<function_call>", "</function_call>"),
+];
+
+/// A fence body that is one call tag and nothing else, around JSON: the
+/// JSON inside and where it starts (`lead`, from the content's start);
+/// any other body is returned as it is.
+fn unwrap_call_tag(text: &str, lead: usize) -> (&str, usize) {
+    for (open, close) in CALL_TAGS {
+        let Some(inner) = text
+            .strip_prefix(open)
+            .and_then(|rest| rest.strip_suffix(close))
+        else {
+            continue;
+        };
+        let body = inner.trim();
+        if looks_like_json(body) && !body.contains(open) {
+            let gap = inner.len() - inner.trim_start().len();
+            return (body, lead + open.len() + gap);
+        }
+    }
+    (text, lead)
 }
 
 /// True when a fence body is (meant to be) JSON: it starts with `{`, or with
