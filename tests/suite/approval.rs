@@ -774,3 +774,31 @@ fn loop_text_on_a_terminal_escapes_control_characters() {
     assert!(screen.contains("hi \\u{1b}[2J there"), "{screen:?}");
     assert!(!screen.contains("\u{1b}[2J"), "{screen:?}");
 }
+
+#[test]
+fn the_prompt_shows_bidi_and_invisible_characters_escaped() {
+    let dir = scratch("bidi");
+    // isolates and embeddings reorder what is shown; zero-width characters
+    // and the BOM hide text inside a value that looks like another one
+    let sneaky = "ls \u{2066}\u{2067}\u{2068}\u{2069}\u{202a}\u{202b}\u{202c}\u{202d}\u{202e}\
+                  \u{200b}\u{200c}\u{200d}\u{2060}\u{feff}\u{00ad}\u{061c} end";
+    std::fs::write(dir.join("in.txt"), call("shell", json!({"cmd": sneaky}))).expect("w");
+    let Some(mut t) = exec_on_a_terminal(&dir, "", "", &[]) else {
+        return;
+    };
+    assert!(t.wait_for(QUESTION, 1), "{}", t.screen());
+    t.type_keys("n\n");
+    assert!(t.wait_for("reason for the model", 1), "{}", t.screen());
+    t.type_keys("\n");
+    let screen = t.finish();
+    assert_eq!(statuses(&results(&dir)), ["denied"], "{screen}");
+    for c in sneaky.chars().filter(|c| !c.is_ascii()) {
+        assert!(!screen.contains(c), "{:?} shown raw:\n{screen:?}", c);
+        let shown = format!("\\u{{{:x}}}", c as u32);
+        // in the argument line and in the summary
+        assert!(
+            screen.matches(&shown).count() >= 2,
+            "{shown} missing:\n{screen:?}"
+        );
+    }
+}

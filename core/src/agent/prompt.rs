@@ -214,16 +214,27 @@ fn push_plain_content(out: &mut String, content: &str) {
 }
 
 /// Text safe to show on a terminal: every control character (newlines
-/// too) becomes a visible escape such as `\u{1b}` or `\n`, so a summary or
-/// an argument written by a model cannot move the cursor, clear the
-/// screen or fake a second prompt line.
+/// too), every bidirectional control (U+202A to U+202E, U+2066 to U+2069,
+/// marks) and every invisible format character (zero-width spaces and
+/// joiners, word joiner, BOM, soft hyphen) becomes a visible escape such
+/// as `\u{1b}`, `\n` or `\u{2066}`, so a summary or an argument written by
+/// a model cannot move the cursor, clear the screen, fake a second prompt
+/// line, reorder what is shown or hide characters in it.
 pub fn escape_controls(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         if c.is_control()
+            || crate::scan::is_unsafe_for_terminal(c)
             || matches!(
                 c,
-                '\u{2028}' | '\u{2029}' | '\u{202e}' | '\u{200e}' | '\u{200f}'
+                '\u{00ad}'
+                    | '\u{180e}'
+                    | '\u{200b}'..='\u{200f}'
+                    | '\u{2028}'..='\u{202e}'
+                    | '\u{2060}'..='\u{2064}'
+                    | '\u{2066}'..='\u{206f}'
+                    | '\u{feff}'
+                    | '\u{fff9}'..='\u{fffb}'
             )
         {
             out.extend(c.escape_default());
