@@ -1614,7 +1614,9 @@ impl<'a> Parser<'a> {
         let allow_truncated = ctx != Ctx::Top;
         let b = self.b;
         let mut i = pos;
-        while i < end && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+        // `$` continues a word as it does an unquoted string (`foo$`): a
+        // literal glued to it (`false$`) is one word, not a literal.
+        while i < end && (b[i].is_ascii_alphanumeric() || matches!(b[i], b'_' | b'$')) {
             i += 1;
         }
         let w = &b[pos..i];

@@ -291,6 +291,23 @@ fn python_literal() {
 }
 
 #[test]
+fn literal_glued_to_a_word_character_is_a_word() {
+    // `$` continues a bare word (`foo$`), so `false$` is not `false`
+    let opts = RepairOptions {
+        unquoted_strings: true,
+        ..opts()
+    };
+    let fixed = |s: &str| repair(s, &opts).map(|r| r.output).unwrap_or_default();
+    assert_eq!(fixed("false$"), r#""false$""#);
+    assert_eq!(fixed("[null$]"), r#"["null$"]"#);
+    assert_eq!(fixed(r#"{"a": true$}"#), r#"{"a": "true$"}"#);
+    // the plain literals are untouched
+    assert_eq!(fixed("[false, null]"), "[false, null]");
+    // without unquoted strings the glued word is refused, not cut to `false`
+    refuse("[false$]", CODE_HOPELESS);
+}
+
+#[test]
 fn non_json_literal() {
     check(
         "[NaN, Infinity, undefined]",
