@@ -671,19 +671,27 @@ impl<'a> Parser<'a> {
 
     /// A key or `}` is expected (after `{` or a comma in an object).
     fn walk_key(&mut self, w: &mut Walk, c: u8, end: usize) -> Result<Flow, Fail> {
-        if let (b'[', Some(q), Some(_)) = (c, w.last_array_close, w.pending_comma) {
-            // `{"k": [1], [2]}`: the array goes on
+        let merge = match (c, w.last_array_close, w.pending_comma) {
+            (b'[', Some(q), Some(p)) if skip_json_ws(self.b, q + 1, end) == p => Some((q, p)),
+            _ => None,
+        };
+        if let Some((q, p)) = merge {
+            // `{"k": [1], [2]}`: the array goes on (only the comma
+            // between: not after a later member, `[1], "e":, [`)
             self.delete(q, q + 1);
-            self.delete(w.pos, w.pos + 1);
             self.note(RepairKind::ExtraClose, q);
+            // an element cut to nothing (`[1],[ "`) takes the comma and
+            // this `[` with it: its slot starts at the comma
+            let cp = self.checkpoint();
+            self.delete(w.pos, w.pos + 1);
             // the comma now separates elements of the one array:
             // still pending, so it goes if no element follows
             w.last_array_close = None;
             w.arrs += 1;
             w.stack.push(Frame {
                 obj: false,
-                del_start: w.pos + 1,
-                cp: self.checkpoint(),
+                del_start: p,
+                cp,
                 key_at: w.pos + 1,
                 any: true,
                 paren: false,
@@ -1614,7 +1622,9 @@ impl<'a> Parser<'a> {
         let allow_truncated = ctx != Ctx::Top;
         let b = self.b;
         let mut i = pos;
-        while i < end && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+        // `$` continues a word as it does an unquoted string (`foo$`): a
+        // literal glued to it (`false$`) is one word, not a literal.
+        while i < end && (b[i].is_ascii_alphanumeric() || matches!(b[i], b'_' | b'$')) {
             i += 1;
         }
         let w = &b[pos..i];

@@ -291,6 +291,40 @@ fn python_literal() {
 }
 
 #[test]
+fn literal_glued_to_a_word_character_is_a_word() {
+    // `$` continues a bare word (`foo$`), so `false$` is not `false`
+    let opts = RepairOptions {
+        unquoted_strings: true,
+        ..opts()
+    };
+    let fixed = |s: &str| repair(s, &opts).map(|r| r.output).unwrap_or_default();
+    assert_eq!(fixed("false$"), r#""false$""#);
+    assert_eq!(fixed("[null$]"), r#"["null$"]"#);
+    assert_eq!(fixed(r#"{"a": true$}"#), r#"{"a": "true$"}"#);
+    // the plain literals are untouched
+    assert_eq!(fixed("[false, null]"), "[false, null]");
+    // without unquoted strings the glued word is refused, not cut to `false`
+    refuse("[false$]", CODE_HOPELESS);
+}
+
+#[test]
+fn array_going_on_after_early_close_drops_a_cut_element_with_its_comma() {
+    let fixed = |s: &str| repair(s, &opts()).map(|r| r.output).unwrap_or_default();
+    assert_eq!(fixed(r#"{"a": [1],[ ""#), r#"{"a": [1]}"#);
+    assert_eq!(fixed(r#"{"a": [1], [ ""#), r#"{"a": [1]}"#);
+    assert_eq!(fixed(r#"{"a": [1],[2, ""#), r#"{"a": [1,2]}"#);
+    // a member written after the array: the `[` does not reopen it
+    let o = RepairOptions {
+        null_for_missing_values: true,
+        unquoted_strings: true,
+        ..opts()
+    };
+    let out = repair(r#"{"a": [1], "e":,[ null, "f": true}"#, &o).map(|r| r.output);
+    assert!(out.as_ref().map_or(true, |s| is_valid_json(s)), "{out:?}");
+    assert!(!out.unwrap_or_default().contains("[1, \"e\""));
+}
+
+#[test]
 fn non_json_literal() {
     check(
         "[NaN, Infinity, undefined]",
