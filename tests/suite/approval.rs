@@ -182,6 +182,20 @@ impl Term {
         }
     }
 
+    /// Answers the approval question with no and an empty reason, then
+    /// waits for the end; returns the screen.
+    fn deny_at_the_prompt(mut self) -> String {
+        assert!(self.wait_for(QUESTION, 1), "{}", self.screen());
+        self.type_keys("n\n");
+        assert!(
+            self.wait_for("reason for the model", 1),
+            "{}",
+            self.screen()
+        );
+        self.type_keys("\n");
+        self.finish()
+    }
+
     /// Waits for the end (killing it after [`WAIT`]); returns the screen.
     fn finish(mut self) -> String {
         let until = Instant::now() + WAIT;
@@ -230,14 +244,10 @@ fn the_prompt_is_bounded_and_its_tool_and_risk_lines_come_last() {
         call("marker", json!({"path": spoof, "text": big})),
     )
     .expect("w");
-    let Some(mut t) = exec_on_a_terminal(&dir, "", "", &[]) else {
+    let Some(t) = exec_on_a_terminal(&dir, "", "", &[]) else {
         return;
     };
-    assert!(t.wait_for(QUESTION, 1), "{}", t.screen());
-    t.type_keys("n\n");
-    assert!(t.wait_for("reason for the model", 1), "{}", t.screen());
-    t.type_keys("\n");
-    let screen = t.finish();
+    let screen = t.deny_at_the_prompt();
     assert_eq!(statuses(&results(&dir)), ["denied"], "{screen}");
     // a bounded amount reaches the terminal, and says what it left out
     assert!(
@@ -783,14 +793,10 @@ fn the_prompt_shows_bidi_and_invisible_characters_escaped() {
     let sneaky = "ls \u{2066}\u{2067}\u{2068}\u{2069}\u{202a}\u{202b}\u{202c}\u{202d}\u{202e}\
                   \u{200b}\u{200c}\u{200d}\u{2060}\u{feff}\u{00ad}\u{061c} end";
     std::fs::write(dir.join("in.txt"), call("shell", json!({"cmd": sneaky}))).expect("w");
-    let Some(mut t) = exec_on_a_terminal(&dir, "", "", &[]) else {
+    let Some(t) = exec_on_a_terminal(&dir, "", "", &[]) else {
         return;
     };
-    assert!(t.wait_for(QUESTION, 1), "{}", t.screen());
-    t.type_keys("n\n");
-    assert!(t.wait_for("reason for the model", 1), "{}", t.screen());
-    t.type_keys("\n");
-    let screen = t.finish();
+    let screen = t.deny_at_the_prompt();
     assert_eq!(statuses(&results(&dir)), ["denied"], "{screen}");
     for c in sneaky.chars().filter(|c| !c.is_ascii()) {
         assert!(!screen.contains(c), "{:?} shown raw:\n{screen:?}", c);
