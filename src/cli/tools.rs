@@ -281,9 +281,6 @@ pub fn correlation_id(doc: &str) -> String {
 /// Default `--max-tools-size`: 16 MiB.
 pub const DEFAULT_MAX_TOOLS: u64 = 16 << 20;
 
-/// The engine's default `--max-block`.
-const DEFAULT_MAX_BLOCK: usize = 1 << 20;
-
 impl Tools {
     /// Applies the configuration file to an engine configuration built from
     /// the flags. A flag that was given wins over the file.
@@ -301,7 +298,7 @@ impl Tools {
         if let Some(ms) = f.repair_timeout_ms {
             cfg.repair_timeout_ms = ms;
         }
-        if cfg.max_block == DEFAULT_MAX_BLOCK {
+        if cfg.max_block == crate::Options::default().max_block {
             if let Some(m) = f.max_buffer_size {
                 cfg.max_block = m.max(1);
             }
