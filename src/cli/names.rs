@@ -4,8 +4,7 @@
 //! Face (`Qwen/Qwen3-8B`), with a "did you mean" that follows the model
 //! table when a name is unknown.
 
-use crate::formats::{registry, FormatId, FORMATS};
-use crate::PROMPTED_MODELS;
+use crate::formats::{model_name, FormatId, FORMATS};
 
 /// What a name resolves to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,9 +15,10 @@ pub struct Named {
     pub prompt: Option<&'static str>,
 }
 
-/// Resolves `name`: a format id or one of its names (ASCII case ignored),
-/// else a served model name matched word by word against the model table
-/// ([`registry::model`]), then against [`PROMPTED_MODELS`].
+/// Resolves `name`: a format id (ASCII case ignored), else a served model
+/// name read into family, version and variants and resolved to the model
+/// table ([`model_name::resolve`], the formats' models and
+/// [`PROMPTED_MODELS`](crate::PROMPTED_MODELS)).
 pub fn resolve(name: &str) -> Option<Named> {
     if let Some(f) = FORMATS
         .iter()
@@ -29,61 +29,23 @@ pub fn resolve(name: &str) -> Option<Named> {
             prompt: None,
         });
     }
-    if let Some((f, m)) = registry::model(name) {
-        return Some(Named {
-            format: f.id,
-            prompt: Some(m.prompt),
-        });
-    }
-    crate::prompted_model(name).map(|(format, prompt)| Named {
-        format,
-        prompt: Some(prompt),
+    model_name::resolve(name).map(|r| Named {
+        format: r.format,
+        prompt: Some(r.prompt),
     })
 }
 
-/// Every model name known: the formats' models, then [`PROMPTED_MODELS`],
-/// each with its format.
+/// Every model name known: the formats' models, then
+/// [`PROMPTED_MODELS`](crate::PROMPTED_MODELS), each with its format.
 pub fn models() -> impl Iterator<Item = (&'static str, FormatId, &'static str)> + Clone {
-    FORMATS
-        .iter()
-        .flat_map(|f| f.models.iter().map(move |m| (m.name, f.id, m.prompt)))
-        .chain(
-            PROMPTED_MODELS
-                .iter()
-                .filter_map(|&(n, id, p)| FormatId::from_id(id).map(|f| (n, f, p))),
-        )
+    model_name::rows()
 }
 
-/// The known name nearest to an unknown `name`, by the model table: the
-/// model (or format id) sharing the most leading words with it, the first
-/// in the table on a tie (`qwen4` → `qwen3`, the Qwen3 family's model), or
-/// one whose first word begins the same way. `None` when nothing shares a
-/// first word.
+/// The known name nearest to an unknown `name` ([`model_name::suggest`]):
+/// a row of the same family (`qwen4` → `qwen3`, `deepseek-r2` →
+/// `deepseek-r1`), else one whose family begins the same way.
 pub fn nearest(name: &str) -> Option<(&'static str, FormatId)> {
-    let words = registry::name_words(name);
-    let first = words.first()?;
-    let ids = FORMATS.iter().map(|f| (f.id.as_str(), f.id));
-    let mut best: Option<(usize, &'static str, FormatId)> = None;
-    for (known, id) in models().map(|(n, f, _)| (n, f)).chain(ids) {
-        let kw = registry::name_words(known);
-        let shared = kw.iter().zip(&words).take_while(|(a, b)| a == b).count();
-        // a first word that only begins the same way (`deepsek` is not
-        // close, `qwen` for `qwen3` is)
-        let score = if shared > 0 {
-            shared * 2
-        } else if kw
-            .first()
-            .is_some_and(|k| k.starts_with(first.as_str()) || first.starts_with(k.as_str()))
-        {
-            1
-        } else {
-            0
-        };
-        if score > 0 && best.is_none_or(|(s, _, _)| score > s) {
-            best = Some((score, known, id));
-        }
-    }
-    best.map(|(_, n, f)| (n, f))
+    model_name::suggest(name)
 }
 
 /// The message for an unknown model or family name `name` given to `flag`.
