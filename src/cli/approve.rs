@@ -68,10 +68,11 @@ pub struct ApprovalArgs {
     /// RULE is NAME, NAME:/POINTER=GLOB (a JSON Pointer into the
     /// arguments) or NAME:~GLOB (the summary). Globs: `*` any run but
     /// `/`, `**` any run, `?` one character; in summary globs `*` and `?`
-    /// cross `/` too. A value that looks like a path (it holds a `/`, no
-    /// `://`) is matched normalised: blanks trimmed, `//` and `/./`
-    /// collapsed, `..` resolved (`/tmp/../etc/x` is `/etc/x`; symbolic
-    /// links are not followed).
+    /// cross `/` too. A value that looks like a path (it holds a `/` and
+    /// does not start with a URL scheme) is matched normalised: a relative
+    /// path (and a relative glob) taken from the current folder, blanks
+    /// trimmed, `//` and `/./` collapsed, `..` resolved (`/tmp/../etc/x` is
+    /// `/etc/x`; symbolic links are not followed).
     ///
     /// Examples:
     ///
@@ -304,6 +305,7 @@ impl Approvals {
                 disabled: a.disable.clone(),
                 enabled: a.enable.clone(),
                 disabled_categories: a.disable_category.clone(),
+                base_dir: None,
             },
             perms,
             perms_path: a.permissions.clone(),

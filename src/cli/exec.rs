@@ -322,6 +322,7 @@ impl Runner {
             .map(|b| binding::parse_bind(b).map_err(anyhow::Error::msg))
             .collect::<anyhow::Result<Vec<_>>>()?;
         let mut approvals = Approvals::new(approval, tools.policy.auto_approve)?;
+        approvals.rules.base_dir.clone_from(&tools.base_dir);
         if approval.approval_timeout.is_none() {
             if let Some(s) = tools.file.approval_timeout_s {
                 approvals.timeout = Duration::from_secs(s.max(1));
@@ -544,6 +545,7 @@ impl Runner {
         on(Step::Asking(&req.fields(self.approvals.timeout)));
         let registry = self.tools.registry.as_ref();
         let policy = self.tools.policy;
+        let dir = self.tools.base_dir.as_deref();
         let mut check = |args: &Value| -> Checked {
             let Some(reg) = registry else {
                 return Checked {
@@ -552,7 +554,7 @@ impl Runner {
                     errors: Some("no tools file".into()),
                 };
             };
-            let v = reg.check(name, args, &policy);
+            let v = reg.check_in(name, args, &policy, dir);
             Checked {
                 errors: (!v.valid).then(|| {
                     v.errors
@@ -588,7 +590,13 @@ impl Runner {
         // edited arguments carry their own risk
         let risk = match &self.tools.registry {
             Some(reg) if arguments != j.call.arguments.as_value() => {
-                reg.check(name, arguments, &self.tools.policy).risk
+                reg.check_in(
+                    name,
+                    arguments,
+                    &self.tools.policy,
+                    self.tools.base_dir.as_deref(),
+                )
+                .risk
             }
             _ => j.verdict.risk,
         };

@@ -261,3 +261,79 @@ fn config_discovery_stops_at_a_folder_another_user_owns() {
     assert_eq!(risk(&out), "medium", "{}", stderr(&out));
     assert!(!stderr(&out).contains("using config"), "{}", stderr(&out));
 }
+
+// ------------------------------------------------------------ path rules
+
+/// The README's CI pattern (`--approve deny --allow 'TOOL:/path=DIR/**'`)
+/// holds against paths that hide a way out: a value is a URL only when it
+/// starts with a scheme (`DIR/x://../../f` is a path, and leaves DIR), and
+/// a relative path is resolved against the folder the tool runs in before
+/// any rule or `risk_when` sees it. Before: `DIR/x://../../outside/f` was
+/// allowed and `../../../../etc/passwd` dodged `--deny /etc/**` and
+/// `risk_when ^/etc/`.
+#[test]
+fn path_rules_see_through_url_lookalikes_and_relative_paths() {
+    let dir = scratch("paths");
+    let allowed = folder(&dir, "allowed");
+    let a = allowed.display().to_string();
+    let allow = format!("marker:/path={a}/**");
+    let ci = |path: &str| {
+        let input = call("marker", json!({"path": path}));
+        let out = run(
+            &dir,
+            &[
+                "exec",
+                "--tools",
+                "tools.json",
+                "--approve",
+                "deny",
+                "--allow",
+                &allow,
+            ],
+            input.as_bytes(),
+        );
+        (statuses(&out), stderr(&out))
+    };
+    let up = "../".repeat(dir.components().count() + 2);
+    for escape in [
+        format!("{a}/x://../../outside/f"),
+        format!("{a}/x://../../../etc/passwd"),
+        "allowed/../../outside/f".to_string(),
+        format!("{up}etc/passwd"),
+    ] {
+        let (st, err) = ci(&escape);
+        assert_eq!(st, ["denied"], "{escape} ran: {err}");
+    }
+    // inside DIR, as written or relative: allowed
+    for inside in [format!("{a}/notes/f.txt"), "allowed/notes/f.txt".into()] {
+        let (st, err) = ci(&inside);
+        assert_eq!(st, ["completed"], "{inside}: {err}");
+    }
+    // a URL is still a URL
+    let (st, _) = ci("https://example.com/allowed/../x");
+    assert_eq!(st, ["denied"]);
+    // --deny /etc/** and risk_when ^/etc/ see the same paths
+    for hidden in [
+        format!("{up}etc/passwd"),
+        "/tmp/x://../../etc/passwd".into(),
+    ] {
+        let input = call("marker", json!({"path": hidden}));
+        let out = run(
+            &dir,
+            &[
+                "exec",
+                "--tools",
+                "tools.json",
+                "--approve",
+                "yes",
+                "--deny",
+                "marker:/path=/etc/**",
+            ],
+            input.as_bytes(),
+        );
+        assert_eq!(statuses(&out), ["denied"], "{hidden}: {}", stderr(&out));
+        let out = run(&dir, &["parse", "--tools", "tools.json"], input.as_bytes());
+        assert_eq!(records(&out.stdout)[0]["risk"], "critical", "{hidden}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
