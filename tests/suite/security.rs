@@ -337,3 +337,126 @@ fn path_rules_see_through_url_lookalikes_and_relative_paths() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+// ----------------------------------------------- what a tool inherits
+
+/// Runs `script` with `sh -c` in `dir` (`$TC` is the binary under test),
+/// killed if it outlives [`WAIT`]; `signal` is sent to it (then the
+/// binary it execs) after `after`, when given.
+fn shell(dir: &Path, script: &str, signal: Option<(&str, Duration)>) -> Output {
+    let child = Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .env("TC", env!("CARGO_BIN_EXE_toolcall"))
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("sh");
+    let id = child.id();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    if let Some((sig, after)) = signal {
+        std::thread::sleep(after);
+        let _ = Command::new("kill")
+            .args([&format!("-{sig}"), &id.to_string()])
+            .stderr(Stdio::null())
+            .status();
+    }
+    match rx.recv_timeout(WAIT) {
+        Ok(out) => out.expect("wait"),
+        Err(_) => {
+            let _ = Command::new("kill").args(["-9", &id.to_string()]).status();
+            panic!("{script}: still running after {WAIT:?}");
+        }
+    }
+}
+
+/// A tools file in `dir` of safe tools running these shell lines, the
+/// first ones confined to `dir/allowed` by a sandbox.
+fn shell_tools(dir: &Path, boxed: &[(&str, &str)], open: &[(&str, &str)]) {
+    let allowed = folder(dir, "allowed").display().to_string();
+    let tool = |name: &str, line: &str, sandbox: bool| {
+        let mut x = json!({"risk": "safe", "exec": ["sh", "-c", line]});
+        if sandbox {
+            x["sandbox"] = json!({"write": [format!("{allowed}/**")]});
+        }
+        json!({"name": name, "description": "probe",
+               "parameters": {"type": "object"}, "x-toolcall": x})
+    };
+    let list: Vec<Value> = boxed
+        .iter()
+        .map(|(n, l)| tool(n, l, true))
+        .chain(open.iter().map(|(n, l)| tool(n, l, false)))
+        .collect();
+    write(dir, "tools.json", &Value::Array(list).to_string());
+}
+
+/// A descriptor toolcall's caller left open (`3>>file`) does not reach a
+/// tool, sandboxed or not: the internal step marks everything above 2
+/// close-on-exec. Before: `echo >&3` wrote to a file outside the sandbox's
+/// write list.
+#[test]
+fn descriptors_from_the_caller_do_not_reach_a_tool() {
+    let dir = scratch("fds");
+    let line = "echo pwned >&3 && echo wrote; echo end";
+    shell_tools(&dir, &[("boxed", line)], &[("open", line)]);
+    let input = format!("{}{}", call("boxed", json!({})), call("open", json!({})));
+    write(&dir, "in.txt", &input);
+    let out = shell(
+        &dir,
+        "exec 3>>outside.txt; exec \"$TC\" exec --tools tools.json --no-timestamps in.txt",
+        None,
+    );
+    let err = stderr(&out);
+    assert_eq!(statuses(&out), ["completed", "completed"], "{err}");
+    for r in records(&out.stdout) {
+        let c = r["content"].as_str().unwrap_or_default();
+        assert!(!c.contains("wrote") && c.contains("end"), "{c}");
+    }
+    let written = std::fs::read_to_string(dir.join("outside.txt")).unwrap_or_default();
+    assert_eq!(written, "", "a tool wrote through an inherited descriptor");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A signal the caller ignores stays ignored (`nohup`, `trap '' HUP`):
+/// toolcall does not stop on it, and its tools inherit it ignored. Before:
+/// `exec` caught SIGHUP anyway, cancelled the running tool, and the tool
+/// died of a SIGHUP it sent itself.
+#[test]
+fn an_ignored_sighup_stays_ignored() {
+    let dir = scratch("nohup");
+    shell_tools(
+        &dir,
+        &[],
+        &[("slow", "kill -HUP $$; sleep 1; echo survived")],
+    );
+    write(&dir, "in.txt", &call("slow", json!({})));
+    let out = shell(
+        &dir,
+        "trap '' HUP; exec \"$TC\" exec --tools tools.json --no-timestamps in.txt",
+        Some(("HUP", Duration::from_millis(500))),
+    );
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert_eq!(statuses(&out), ["completed"], "{err}");
+    let r = &records(&out.stdout)[0];
+    assert!(
+        r["content"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("survived"),
+        "{r}"
+    );
+    // the control: not ignored, SIGHUP cancels the run
+    let out = shell(
+        &dir,
+        "exec \"$TC\" exec --tools tools.json --no-timestamps in.txt",
+        Some(("HUP", Duration::from_millis(500))),
+    );
+    assert_ne!(statuses(&out), ["completed"], "{}", stderr(&out));
+    let _ = std::fs::remove_dir_all(&dir);
+}
