@@ -461,6 +461,11 @@ fn pipes_closed(done: &mpsc::Receiver<()>, readers: usize) -> bool {
 /// The signal that cancelled the run (0: none yet).
 static CANCELLED_BY: AtomicI32 = AtomicI32::new(0);
 
+/// True once SIGINT, SIGTERM or SIGHUP cancelled the run.
+pub fn cancelled() -> bool {
+    CANCELLED_BY.load(Ordering::SeqCst) != 0
+}
+
 /// True until [`running`]: a signal ends toolcall at once.
 static SETTING_UP: AtomicBool = AtomicBool::new(true);
 

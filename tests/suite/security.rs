@@ -460,3 +460,89 @@ fn an_ignored_sighup_stays_ignored() {
     assert_ne!(statuses(&out), ["completed"], "{}", stderr(&out));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+// ------------------------------------------------------------ state files
+
+/// `cmd` as `nobody` (`setpriv`), or `None` with a message when this
+/// machine does not allow it.
+fn as_nobody(cmd: &[&str]) -> Option<Command> {
+    let probe = Command::new("setpriv")
+        .args([
+            "--reuid=nobody",
+            "--regid=nogroup",
+            "--clear-groups",
+            "true",
+        ])
+        .status();
+    if !probe.is_ok_and(|s| s.success()) {
+        eprintln!("skipped as nobody: setpriv cannot switch to nobody here");
+        return None;
+    }
+    let mut c = Command::new("setpriv");
+    c.args(["--reuid=nobody", "--regid=nogroup", "--clear-groups"])
+        .args(cmd);
+    Some(c)
+}
+
+/// Another user who can read a state file and holds its lock stalls the
+/// run no longer: waiting for the lock gives up after 10 s (the answer is
+/// not saved, the call still runs) and SIGTERM ends the wait at once.
+/// Before: the run waited for ever, through SIGINT and SIGTERM.
+#[test]
+fn a_lock_held_by_another_user_does_not_stall_the_run() {
+    let dir = scratch("lock");
+    let perms = write(&dir, "perms.json", "{}");
+    let mut holder = match as_nobody(&["flock", "-s", "perms.json", "sleep", "60"]) {
+        Some(c) => c,
+        None => {
+            let mut c = Command::new("flock");
+            c.args(["-s", "perms.json", "sleep", "60"]);
+            c
+        }
+    };
+    let mut holder = holder
+        .current_dir(&dir)
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("flock");
+    std::thread::sleep(Duration::from_millis(300));
+    write(&dir, "in.txt", &call("marker", json!({"path": "/tmp/x"})));
+    let script = "exec \"$TC\" exec --tools tools.json --no-timestamps --permissions perms.json \
+                  --approver 'cat >/dev/null; echo {\\\"approved\\\": true, \\\"remember\\\": \\\"always\\\"}' in.txt";
+    // SIGTERM while waiting: the run ends within a second or two
+    let started = Instant::now();
+    let out = shell(&dir, script, Some(("TERM", Duration::from_millis(1500))));
+    let took = started.elapsed();
+    assert!(
+        took < Duration::from_secs(5),
+        "took {took:?}: {}",
+        stderr(&out)
+    );
+    assert!(
+        stderr(&out).contains("interrupted while waiting for its lock"),
+        "{}",
+        stderr(&out)
+    );
+    // no signal: it gives up after the deadline, and the call still runs
+    let started = Instant::now();
+    let out = shell(&dir, script, None);
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(15), "took {took:?}");
+    assert!(stderr(&out).contains("not saved"), "{}", stderr(&out));
+    assert_eq!(statuses(&out), ["completed"], "{}", stderr(&out));
+    let _ = holder.kill();
+    let _ = holder.wait();
+    // a state file toolcall creates is private
+    let session = dir.join("session.json");
+    let script = "exec \"$TC\" exec --tools tools.json --no-timestamps --session-file session.json \
+                  --approver 'cat >/dev/null; echo {\\\"approved\\\": true, \\\"remember\\\": \\\"session\\\"}' in.txt";
+    let out = shell(&dir, script, None);
+    assert_eq!(statuses(&out), ["completed"], "{}", stderr(&out));
+    let mode = std::fs::metadata(&session)
+        .expect("created")
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o600);
+    drop(perms);
+    let _ = std::fs::remove_dir_all(&dir);
+}
