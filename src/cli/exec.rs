@@ -309,6 +309,9 @@ impl Runner {
             .and_then(Path::parent)
             .map(Path::to_path_buf)
             .unwrap_or_default();
+        // absolute, so a sandbox's `read` list can name the program's
+        // folder (Landlock rules are paths) whatever --tools was
+        let base = std::path::absolute(&base).unwrap_or(base);
         let mut metas = HashMap::new();
         if let Some(reg) = &tools.registry {
             for t in reg.tools() {

@@ -546,3 +546,48 @@ fn a_lock_held_by_another_user_does_not_stall_the_run() {
     drop(perms);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+// ------------------------------------------------------------ the sandbox
+
+/// True (with a message) when toolcall said sandboxes go unenforced here.
+fn no_landlock(out: &Output) -> bool {
+    let err = stderr(out);
+    if err.contains("is not enforced") {
+        eprintln!("skipped: the kernel reports no Landlock: {err}");
+        return true;
+    }
+    false
+}
+
+/// A sandbox with a `read` list runs a tool whose program is relative to
+/// a tools file given by a relative `--tools` path: the program's folder
+/// is made absolute before it becomes a rule. Before: such a tool could
+/// not even start (exit 126, permission denied).
+#[test]
+fn a_sandboxed_tool_starts_from_a_relative_tools_path() {
+    let dir = scratch("relative-tools");
+    let t = folder(&dir, "t");
+    let data = folder(&t, "data");
+    write(&data, "note.txt", "inside\n");
+    let probe = write(&t, "probe.sh", "#!/bin/sh\ncat data/note.txt 2>/dev/null || cat \"$(dirname \"$0\")/data/note.txt\"\necho end\n");
+    std::fs::set_permissions(&probe, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let tools = json!([{"name": "probe", "description": "probe", "parameters": {"type": "object"},
+        "x-toolcall": {"risk": "safe", "exec": ["./probe.sh"],
+                       "sandbox": {"read": ["data"]}}}]);
+    write(&t, "tools.json", &tools.to_string());
+    let out = run(
+        &dir,
+        &["exec", "--tools", "t/tools.json", "--no-timestamps"],
+        call("probe", json!({})).as_bytes(),
+    );
+    if no_landlock(&out) {
+        return;
+    }
+    assert_eq!(statuses(&out), ["completed"], "{}", stderr(&out));
+    let r = &records(&out.stdout)[0];
+    assert!(
+        r["content"].as_str().unwrap_or_default().contains("inside"),
+        "{r}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
