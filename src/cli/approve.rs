@@ -10,7 +10,6 @@ use crate::agent::approval::{
 use crate::agent::binding::Command as ToolCommand;
 use crate::agent::prompt::escape_controls;
 use crate::validate::Risk;
-use anyhow::Context;
 use clap::{Args, ValueEnum};
 use serde_json::{json, Value};
 use std::io::Write;
@@ -68,10 +67,11 @@ pub struct ApprovalArgs {
     /// RULE is NAME, NAME:/POINTER=GLOB (a JSON Pointer into the
     /// arguments) or NAME:~GLOB (the summary). Globs: `*` any run but
     /// `/`, `**` any run, `?` one character; in summary globs `*` and `?`
-    /// cross `/` too. A value that looks like a path (it holds a `/`, no
-    /// `://`) is matched normalised: blanks trimmed, `//` and `/./`
-    /// collapsed, `..` resolved (`/tmp/../etc/x` is `/etc/x`; symbolic
-    /// links are not followed).
+    /// cross `/` too. A value that looks like a path (it holds a `/` and
+    /// does not start with a URL scheme) is matched normalised: a relative
+    /// path (and a relative glob) taken from the current folder, blanks
+    /// trimmed, `//` and `/./` collapsed, `..` resolved (`/tmp/../etc/x` is
+    /// `/etc/x`; symbolic links are not followed).
     ///
     /// Examples:
     ///
@@ -304,6 +304,7 @@ impl Approvals {
                 disabled: a.disable.clone(),
                 enabled: a.enable.clone(),
                 disabled_categories: a.disable_category.clone(),
+                base_dir: None,
             },
             perms,
             perms_path: a.permissions.clone(),
@@ -855,25 +856,20 @@ fn read_answer(r: &mut std::fs::File) -> Option<String> {
 }
 
 /// Lets the person edit the arguments in `$VISUAL` or `$EDITOR` (else
-/// `vi`), on the terminal.
+/// `vi`), on the terminal. The file is `tempfile`'s: a random name,
+/// created exclusively, mode 0600, so no other user can guess, read or
+/// replace it while the editor has it.
 fn edit(arguments: &Value, tty: &Tty) -> Result<Value, String> {
-    static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
-    let path = std::env::temp_dir().join(format!(
-        "toolcall-args-{}-{}.json",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
     let text = serde_json::to_string_pretty(arguments).unwrap_or_default() + "\n";
-    let write = || -> anyhow::Result<()> {
-        let mut f = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&path)
-            .with_context(|| format!("creating {}", path.display()))?;
-        f.write_all(text.as_bytes())?;
-        Ok(())
-    };
-    write().map_err(|e| format!("{e:#}"))?;
+    let mut file = tempfile::Builder::new()
+        .prefix("toolcall-args-")
+        .suffix(".json")
+        .tempfile()
+        .map_err(|e| format!("creating the file to edit: {e}"))?;
+    file.write_all(text.as_bytes())
+        .and_then(|()| file.flush())
+        .map_err(|e| format!("writing {}: {e}", file.path().display()))?;
+    let path = file.path().to_path_buf();
     let editor = std::env::var("VISUAL")
         .ok()
         .filter(|e| !e.trim().is_empty())
@@ -912,6 +908,8 @@ fn edit(arguments: &Value, tty: &Tty) -> Result<Value, String> {
         Ok(s) => Err(format!("the editor exited with {s}; arguments unchanged")),
         Err(e) => Err(format!("cannot start the editor '{editor}': {e}")),
     };
+    // an editor that saves by renaming leaves a new file at the path
     let _ = std::fs::remove_file(&path);
+    drop(file);
     result
 }

@@ -461,6 +461,11 @@ fn pipes_closed(done: &mpsc::Receiver<()>, readers: usize) -> bool {
 /// The signal that cancelled the run (0: none yet).
 static CANCELLED_BY: AtomicI32 = AtomicI32::new(0);
 
+/// True once SIGINT, SIGTERM or SIGHUP cancelled the run.
+pub fn cancelled() -> bool {
+    CANCELLED_BY.load(Ordering::SeqCst) != 0
+}
+
 /// True until [`running`]: a signal ends toolcall at once.
 static SETTING_UP: AtomicBool = AtomicBool::new(true);
 
@@ -489,7 +494,18 @@ pub fn interrupt_flag() -> std::sync::Arc<AtomicBool> {
     }
     let flag = std::sync::Arc::new(AtomicBool::new(false));
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-    match signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) {
+    // a signal the caller ignores (`nohup`, `trap '' HUP`) stays ignored,
+    // here and in the tools, as POSIX shells keep it
+    let ignored = ignored_signals();
+    let wanted: Vec<i32> = [SIGINT, SIGTERM, SIGHUP]
+        .into_iter()
+        .filter(|s| !ignored.contains(s))
+        .collect();
+    if wanted.is_empty() {
+        SETTING_UP.store(false, Ordering::SeqCst);
+        return flag;
+    }
+    match signal_hook::iterator::Signals::new(&wanted) {
         Ok(mut signals) => {
             let flag = flag.clone();
             std::thread::spawn(move || {
@@ -506,12 +522,26 @@ pub fn interrupt_flag() -> std::sync::Arc<AtomicBool> {
         Err(_) => {
             // cannot happen for these signals; a plain flag then
             SETTING_UP.store(false, Ordering::SeqCst);
-            for sig in [SIGINT, SIGTERM, SIGHUP] {
+            for &sig in &wanted {
                 let _ = signal_hook::flag::register(sig, flag.clone());
             }
         }
     }
     flag
+}
+
+/// The signals this process was started with set to be ignored
+/// (`SIG_IGN` survives exec): read from `/proc/self/status` (`SigIgn`, a
+/// hexadecimal mask, bit N-1 for signal N), since asking the kernel for a
+/// disposition needs unsafe code. Empty where there is no `/proc`.
+pub fn ignored_signals() -> Vec<i32> {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let mask = status
+        .lines()
+        .find_map(|l| l.strip_prefix("SigIgn:"))
+        .and_then(|m| u64::from_str_radix(m.trim(), 16).ok())
+        .unwrap_or(0);
+    (1..=64).filter(|n| mask & (1u64 << (n - 1)) != 0).collect()
 }
 
 /// The run starts (calls are decided and run): from now on a signal sets
@@ -572,6 +602,10 @@ pub fn helper_main(args: Vec<OsString>) -> ExitCode {
     #[cfg(unix)]
     {
         use std::os::unix::process::CommandExt;
+        // only stdin, stdout and stderr reach the tool: a descriptor
+        // toolcall's caller left open (`3>>file`) would let it write
+        // where its sandbox forbids (this process has one thread here)
+        close_fds::set_fds_cloexec(3, &[]);
         let e = cmd.exec();
         let code = if e.kind() == std::io::ErrorKind::PermissionDenied {
             126

@@ -309,6 +309,9 @@ impl Runner {
             .and_then(Path::parent)
             .map(Path::to_path_buf)
             .unwrap_or_default();
+        // absolute, so a sandbox's `read` list can name the program's
+        // folder (Landlock rules are paths) whatever --tools was
+        let base = std::path::absolute(&base).unwrap_or(base);
         let mut metas = HashMap::new();
         if let Some(reg) = &tools.registry {
             for t in reg.tools() {
@@ -322,6 +325,7 @@ impl Runner {
             .map(|b| binding::parse_bind(b).map_err(anyhow::Error::msg))
             .collect::<anyhow::Result<Vec<_>>>()?;
         let mut approvals = Approvals::new(approval, tools.policy.auto_approve)?;
+        approvals.rules.base_dir.clone_from(&tools.base_dir);
         if approval.approval_timeout.is_none() {
             if let Some(s) = tools.file.approval_timeout_s {
                 approvals.timeout = Duration::from_secs(s.max(1));
@@ -544,6 +548,7 @@ impl Runner {
         on(Step::Asking(&req.fields(self.approvals.timeout)));
         let registry = self.tools.registry.as_ref();
         let policy = self.tools.policy;
+        let dir = self.tools.base_dir.as_deref();
         let mut check = |args: &Value| -> Checked {
             let Some(reg) = registry else {
                 return Checked {
@@ -552,7 +557,7 @@ impl Runner {
                     errors: Some("no tools file".into()),
                 };
             };
-            let v = reg.check(name, args, &policy);
+            let v = reg.check_in(name, args, &policy, dir);
             Checked {
                 errors: (!v.valid).then(|| {
                     v.errors
@@ -588,7 +593,13 @@ impl Runner {
         // edited arguments carry their own risk
         let risk = match &self.tools.registry {
             Some(reg) if arguments != j.call.arguments.as_value() => {
-                reg.check(name, arguments, &self.tools.policy).risk
+                reg.check_in(
+                    name,
+                    arguments,
+                    &self.tools.policy,
+                    self.tools.base_dir.as_deref(),
+                )
+                .risk
             }
             _ => j.verdict.risk,
         };

@@ -185,7 +185,16 @@ pub fn report_server_errors(doc: &str, summary: &crate::wire::Summary) {
 #[cfg(unix)]
 pub fn kill_retry_on_signal() {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+    // a signal the caller ignores (`nohup`) stays ignored
+    let ignored = child::ignored_signals();
+    let wanted: Vec<i32> = [SIGINT, SIGTERM, SIGHUP]
+        .into_iter()
+        .filter(|s| !ignored.contains(s))
+        .collect();
+    if wanted.is_empty() {
+        return;
+    }
+    let Ok(mut signals) = signal_hook::iterator::Signals::new(&wanted) else {
         return; // cannot happen for these signals; the default action stays
     };
     std::thread::spawn(move || {

@@ -71,9 +71,26 @@ pub fn apply(_: &Sandbox, _: Option<&Path>, best_effort: bool) -> Result<(), Str
     }
 }
 
+/// The folder of a tool's program, absolute: a relative path is taken
+/// from the current folder, a bare name from `$PATH` (as exec looks it
+/// up). `None` when it cannot be found.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+pub fn program_folder(program: &Path) -> Option<std::path::PathBuf> {
+    let found = if program.components().count() > 1 {
+        std::path::absolute(program).ok()?
+    } else {
+        let path = std::env::var_os("PATH")?;
+        std::env::split_paths(&path)
+            .map(|d| d.join(program))
+            .find(|p| p.is_file())
+            .and_then(|p| std::path::absolute(p).ok())?
+    };
+    found.parent().map(Path::to_path_buf)
+}
+
 #[cfg(target_os = "linux")]
 mod imp {
-    use super::{Sandbox, SYSTEM_READ};
+    use super::{program_folder, Sandbox, SYSTEM_READ};
     use landlock::{
         Access, AccessFs, AccessNet, BitFlags, CompatLevel, Compatible, PathBeneath, PathFd,
         Ruleset, RulesetAttr, RulesetCreated, RulesetCreatedAttr, RulesetError, RulesetStatus, ABI,
@@ -152,8 +169,8 @@ mod imp {
                 for p in SYSTEM_READ {
                     rs = add(rs, Path::new(p), read, false)?;
                 }
-                if let Some(dir) = program.and_then(Path::parent).filter(|d| d.is_absolute()) {
-                    rs = add(rs, dir, read, false)?;
+                if let Some(dir) = program.and_then(program_folder) {
+                    rs = add(rs, &dir, read, false)?;
                 }
             }
         }

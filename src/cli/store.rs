@@ -25,6 +25,37 @@ pub const MAX_STATE_BYTES: u64 = 4 << 20;
 /// file between opening and locking it.
 const LOCK_TRIES: usize = 20;
 
+/// How long [`update`] waits for a file's lock. Another run holds it for
+/// milliseconds; whoever holds it longer (another user who can read the
+/// file) does not stall the run: the answer is then not saved.
+pub const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Takes the advisory lock on `f`, trying again every 20 ms until
+/// [`LOCK_WAIT`] has passed or a signal cancelled the run.
+fn lock(f: &File, what: &dyn Fn() -> String) -> anyhow::Result<()> {
+    let until = std::time::Instant::now() + LOCK_WAIT;
+    loop {
+        match f.try_lock() {
+            Ok(()) => return Ok(()),
+            Err(std::fs::TryLockError::WouldBlock) => {}
+            Err(std::fs::TryLockError::Error(e)) => {
+                return Err(e).with_context(|| format!("{}: locking", what()))
+            }
+        }
+        if crate::cli::child::cancelled() {
+            bail!("{}: interrupted while waiting for its lock", what());
+        }
+        if std::time::Instant::now() >= until {
+            bail!(
+                "{}: another process has held its lock for {} s; not saved",
+                what(),
+                LOCK_WAIT.as_secs()
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
 /// Opening flags: never follow a symbolic link at the path, never block on
 /// a FIFO (it is refused once opened).
 fn open_options(write: bool) -> OpenOptions {
@@ -148,7 +179,7 @@ pub fn update<T: DeserializeOwned + Default + Serialize>(
         let Some(mut f) = open(path, flag, true)? else {
             bail!("{}: cannot be created", what());
         };
-        f.lock().with_context(|| format!("{}: locking", what()))?;
+        lock(&f, &what)?;
         if !same_file(&f, path) {
             // renamed over by another run while we waited: lock the new one
             continue;

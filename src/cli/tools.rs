@@ -163,6 +163,9 @@ pub struct Tools {
     pub config_path: Option<PathBuf>,
     /// `-v` count.
     pub verbose: u8,
+    /// The current directory, where tools run: relative paths in arguments
+    /// are resolved against it before rules and `risk_when` see them.
+    pub base_dir: Option<String>,
 }
 
 impl ToolsArgs {
@@ -260,6 +263,9 @@ impl ToolsArgs {
             file,
             config_path,
             verbose: self.verbose,
+            base_dir: std::env::current_dir()
+                .ok()
+                .and_then(|d| d.to_str().map(str::to_string)),
         };
         if let (false, Some(p)) = (implicit, &tools.config_path) {
             tools.log("config", 1, &format!("using config {}", p.display()));
@@ -332,7 +338,12 @@ impl Tools {
                 }
             }
         }
-        let v = reg.check(&call.name, &call.arguments, &self.policy);
+        let v = reg.check_in(
+            &call.name,
+            &call.arguments,
+            &self.policy,
+            self.base_dir.as_deref(),
+        );
         self.log(
             &call.doc,
             1,

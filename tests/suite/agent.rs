@@ -438,6 +438,19 @@ fn patterns_and_globs() {
         decide(&f, &rules, &Permissions::default(), &Session::default()),
         Pre::Ask { .. }
     ));
+    // a URL starts with its scheme; `://` further in is a path's
+    assert!(looks_like_path("/tmp/a/x://../../b"));
+    assert_eq!(normalize_path("/tmp/a/x://../../b"), "/tmp/b");
+    assert!(!looks_like_path("git+ssh://host/a"));
+    // an allow rule never matches a path that still climbs out (`..`
+    // left, no base to resolve it against); a deny rule still does
+    let climbing = json!({"path": "../etc/x"});
+    assert!(!p("w:/path=**").matches("w", &climbing, ""));
+    assert!(p("w:/path=**").matches_either_form("w", &climbing, ""));
+    // with the tools' folder, relative paths and globs are resolved
+    assert!(p("w:/path=/etc/**").matches_in("w", &climbing, "", Some("/srv")));
+    assert!(p("w:/path=out/**").matches_in("w", &json!({"path": "out/a"}), "", Some("/srv")));
+    assert!(!p("w:/path=out/**").matches_in("w", &json!({"path": "out/../a"}), "", Some("/srv")));
 }
 
 // ---------------------------------------------------------- running it

@@ -808,3 +808,45 @@ fn the_prompt_shows_bidi_and_invisible_characters_escaped() {
         );
     }
 }
+
+/// The `[e]dit` file is private and unguessable: mode 0600 and a random
+/// name, so another user can neither read the arguments nor plant the
+/// file first. Before: `$TMPDIR/toolcall-args-PID-0.json`, mode 644.
+#[test]
+fn the_edit_file_is_private_with_a_random_name() {
+    let dir = scratch("edit-file");
+    std::fs::write(
+        dir.join("in.txt"),
+        call("marker", json!({"path": "/tmp/a"})),
+    )
+    .expect("w");
+    let seen = dir.join("seen.txt");
+    let ed = dir.join("editor.sh");
+    std::fs::write(
+        &ed,
+        format!(
+            "#!/bin/sh\nstat -c '%a %n' \"$1\" > '{}'\nprintf '%s\\n' '{{\"path\": \"/tmp/b\"}}' > \"$1\"\n",
+            seen.display()
+        ),
+    )
+    .expect("w");
+    let _ = Command::new("chmod").arg("+x").arg(&ed).status();
+    let ed = ed.display().to_string();
+    let Some(mut t) = exec_on_a_terminal(&dir, "", "", &[("EDITOR", &ed)]) else {
+        return;
+    };
+    assert!(t.wait_for(QUESTION, 1), "{}", t.screen());
+    t.type_keys("e\n");
+    let again = t.wait_for(QUESTION, 2);
+    t.type_keys("n\n");
+    let _ = t.wait_for("reason for the model", 1);
+    t.type_keys("\n");
+    let screen = t.finish();
+    assert!(again, "{screen}");
+    let seen = std::fs::read_to_string(&seen).expect("the editor ran");
+    let (mode, name) = seen.trim().split_once(' ').expect("mode and name");
+    assert_eq!(mode, "600", "{seen}");
+    let predictable = regex::Regex::new(r"toolcall-args-[0-9]+-[0-9]+\.json$").expect("re");
+    assert!(!predictable.is_match(name), "{seen}");
+    assert!(!Path::new(name).exists(), "left behind: {name}");
+}

@@ -261,3 +261,333 @@ fn config_discovery_stops_at_a_folder_another_user_owns() {
     assert_eq!(risk(&out), "medium", "{}", stderr(&out));
     assert!(!stderr(&out).contains("using config"), "{}", stderr(&out));
 }
+
+// ------------------------------------------------------------ path rules
+
+/// The README's CI pattern (`--approve deny --allow 'TOOL:/path=DIR/**'`)
+/// holds against paths that hide a way out: a value is a URL only when it
+/// starts with a scheme (`DIR/x://../../f` is a path, and leaves DIR), and
+/// a relative path is resolved against the folder the tool runs in before
+/// any rule or `risk_when` sees it. Before: `DIR/x://../../outside/f` was
+/// allowed and `../../../../etc/passwd` dodged `--deny /etc/**` and
+/// `risk_when ^/etc/`.
+#[test]
+fn path_rules_see_through_url_lookalikes_and_relative_paths() {
+    let dir = scratch("paths");
+    let allowed = folder(&dir, "allowed");
+    let a = allowed.display().to_string();
+    let allow = format!("marker:/path={a}/**");
+    let ci = |path: &str| {
+        let input = call("marker", json!({"path": path}));
+        let out = run(
+            &dir,
+            &[
+                "exec",
+                "--tools",
+                "tools.json",
+                "--approve",
+                "deny",
+                "--allow",
+                &allow,
+            ],
+            input.as_bytes(),
+        );
+        (statuses(&out), stderr(&out))
+    };
+    let up = "../".repeat(dir.components().count() + 2);
+    for escape in [
+        format!("{a}/x://../../outside/f"),
+        format!("{a}/x://../../../etc/passwd"),
+        "allowed/../../outside/f".to_string(),
+        format!("{up}etc/passwd"),
+    ] {
+        let (st, err) = ci(&escape);
+        assert_eq!(st, ["denied"], "{escape} ran: {err}");
+    }
+    // inside DIR, as written or relative: allowed
+    for inside in [format!("{a}/notes/f.txt"), "allowed/notes/f.txt".into()] {
+        let (st, err) = ci(&inside);
+        assert_eq!(st, ["completed"], "{inside}: {err}");
+    }
+    // a URL is still a URL
+    let (st, _) = ci("https://example.com/allowed/../x");
+    assert_eq!(st, ["denied"]);
+    // --deny /etc/** and risk_when ^/etc/ see the same paths
+    for hidden in [
+        format!("{up}etc/passwd"),
+        "/tmp/x://../../etc/passwd".into(),
+    ] {
+        let input = call("marker", json!({"path": hidden}));
+        let out = run(
+            &dir,
+            &[
+                "exec",
+                "--tools",
+                "tools.json",
+                "--approve",
+                "yes",
+                "--deny",
+                "marker:/path=/etc/**",
+            ],
+            input.as_bytes(),
+        );
+        assert_eq!(statuses(&out), ["denied"], "{hidden}: {}", stderr(&out));
+        let out = run(&dir, &["parse", "--tools", "tools.json"], input.as_bytes());
+        assert_eq!(records(&out.stdout)[0]["risk"], "critical", "{hidden}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+// ----------------------------------------------- what a tool inherits
+
+/// Runs `script` with `sh -c` in `dir` (`$TC` is the binary under test),
+/// killed if it outlives [`WAIT`]; `signal` is sent to it (then the
+/// binary it execs) after `after`, when given.
+fn shell(dir: &Path, script: &str, signal: Option<(&str, Duration)>) -> Output {
+    let child = Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .env("TC", env!("CARGO_BIN_EXE_toolcall"))
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("sh");
+    let id = child.id();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    if let Some((sig, after)) = signal {
+        std::thread::sleep(after);
+        let _ = Command::new("kill")
+            .args([&format!("-{sig}"), &id.to_string()])
+            .stderr(Stdio::null())
+            .status();
+    }
+    match rx.recv_timeout(WAIT) {
+        Ok(out) => out.expect("wait"),
+        Err(_) => {
+            let _ = Command::new("kill").args(["-9", &id.to_string()]).status();
+            panic!("{script}: still running after {WAIT:?}");
+        }
+    }
+}
+
+/// A tools file in `dir` of safe tools running these shell lines, the
+/// first ones confined to `dir/allowed` by a sandbox.
+fn shell_tools(dir: &Path, boxed: &[(&str, &str)], open: &[(&str, &str)]) {
+    let allowed = folder(dir, "allowed").display().to_string();
+    let tool = |name: &str, line: &str, sandbox: bool| {
+        let mut x = json!({"risk": "safe", "exec": ["sh", "-c", line]});
+        if sandbox {
+            x["sandbox"] = json!({"write": [format!("{allowed}/**")]});
+        }
+        json!({"name": name, "description": "probe",
+               "parameters": {"type": "object"}, "x-toolcall": x})
+    };
+    let list: Vec<Value> = boxed
+        .iter()
+        .map(|(n, l)| tool(n, l, true))
+        .chain(open.iter().map(|(n, l)| tool(n, l, false)))
+        .collect();
+    write(dir, "tools.json", &Value::Array(list).to_string());
+}
+
+/// A descriptor toolcall's caller left open (`3>>file`) does not reach a
+/// tool, sandboxed or not: the internal step marks everything above 2
+/// close-on-exec. Before: `echo >&3` wrote to a file outside the sandbox's
+/// write list.
+#[test]
+fn descriptors_from_the_caller_do_not_reach_a_tool() {
+    let dir = scratch("fds");
+    let line = "echo pwned >&3 && echo wrote; echo end";
+    shell_tools(&dir, &[("boxed", line)], &[("open", line)]);
+    let input = format!("{}{}", call("boxed", json!({})), call("open", json!({})));
+    write(&dir, "in.txt", &input);
+    let out = shell(
+        &dir,
+        "exec 3>>outside.txt; exec \"$TC\" exec --tools tools.json --no-timestamps in.txt",
+        None,
+    );
+    let err = stderr(&out);
+    assert_eq!(statuses(&out), ["completed", "completed"], "{err}");
+    for r in records(&out.stdout) {
+        let c = r["content"].as_str().unwrap_or_default();
+        assert!(!c.contains("wrote") && c.contains("end"), "{c}");
+    }
+    let written = std::fs::read_to_string(dir.join("outside.txt")).unwrap_or_default();
+    assert_eq!(written, "", "a tool wrote through an inherited descriptor");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A signal the caller ignores stays ignored (`nohup`, `trap '' HUP`):
+/// toolcall does not stop on it, and its tools inherit it ignored. Before:
+/// `exec` caught SIGHUP anyway, cancelled the running tool, and the tool
+/// died of a SIGHUP it sent itself.
+#[test]
+fn an_ignored_sighup_stays_ignored() {
+    let dir = scratch("nohup");
+    shell_tools(
+        &dir,
+        &[],
+        &[("slow", "kill -HUP $$; sleep 1; echo survived")],
+    );
+    write(&dir, "in.txt", &call("slow", json!({})));
+    let out = shell(
+        &dir,
+        "trap '' HUP; exec \"$TC\" exec --tools tools.json --no-timestamps in.txt",
+        Some(("HUP", Duration::from_millis(500))),
+    );
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert_eq!(statuses(&out), ["completed"], "{err}");
+    let r = &records(&out.stdout)[0];
+    assert!(
+        r["content"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("survived"),
+        "{r}"
+    );
+    // the control: not ignored, SIGHUP cancels the run
+    let out = shell(
+        &dir,
+        "exec \"$TC\" exec --tools tools.json --no-timestamps in.txt",
+        Some(("HUP", Duration::from_millis(500))),
+    );
+    assert_ne!(statuses(&out), ["completed"], "{}", stderr(&out));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+// ------------------------------------------------------------ state files
+
+/// `cmd` as `nobody` (`setpriv`), or `None` with a message when this
+/// machine does not allow it.
+fn as_nobody(cmd: &[&str]) -> Option<Command> {
+    let probe = Command::new("setpriv")
+        .args([
+            "--reuid=nobody",
+            "--regid=nogroup",
+            "--clear-groups",
+            "true",
+        ])
+        .status();
+    if !probe.is_ok_and(|s| s.success()) {
+        eprintln!("skipped as nobody: setpriv cannot switch to nobody here");
+        return None;
+    }
+    let mut c = Command::new("setpriv");
+    c.args(["--reuid=nobody", "--regid=nogroup", "--clear-groups"])
+        .args(cmd);
+    Some(c)
+}
+
+/// Another user who can read a state file and holds its lock stalls the
+/// run no longer: waiting for the lock gives up after 10 s (the answer is
+/// not saved, the call still runs) and SIGTERM ends the wait at once.
+/// Before: the run waited for ever, through SIGINT and SIGTERM.
+#[test]
+fn a_lock_held_by_another_user_does_not_stall_the_run() {
+    let dir = scratch("lock");
+    let perms = write(&dir, "perms.json", "{}");
+    let mut holder = match as_nobody(&["flock", "-s", "perms.json", "sleep", "60"]) {
+        Some(c) => c,
+        None => {
+            let mut c = Command::new("flock");
+            c.args(["-s", "perms.json", "sleep", "60"]);
+            c
+        }
+    };
+    let mut holder = holder
+        .current_dir(&dir)
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("flock");
+    std::thread::sleep(Duration::from_millis(300));
+    write(&dir, "in.txt", &call("marker", json!({"path": "/tmp/x"})));
+    let script = "exec \"$TC\" exec --tools tools.json --no-timestamps --permissions perms.json \
+                  --approver 'cat >/dev/null; echo {\\\"approved\\\": true, \\\"remember\\\": \\\"always\\\"}' in.txt";
+    // SIGTERM while waiting: the run ends within a second or two
+    let started = Instant::now();
+    let out = shell(&dir, script, Some(("TERM", Duration::from_millis(1500))));
+    let took = started.elapsed();
+    assert!(
+        took < Duration::from_secs(5),
+        "took {took:?}: {}",
+        stderr(&out)
+    );
+    assert!(
+        stderr(&out).contains("interrupted while waiting for its lock"),
+        "{}",
+        stderr(&out)
+    );
+    // no signal: it gives up after the deadline, and the call still runs
+    let started = Instant::now();
+    let out = shell(&dir, script, None);
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(15), "took {took:?}");
+    assert!(stderr(&out).contains("not saved"), "{}", stderr(&out));
+    assert_eq!(statuses(&out), ["completed"], "{}", stderr(&out));
+    let _ = holder.kill();
+    let _ = holder.wait();
+    // a state file toolcall creates is private
+    let session = dir.join("session.json");
+    let script = "exec \"$TC\" exec --tools tools.json --no-timestamps --session-file session.json \
+                  --approver 'cat >/dev/null; echo {\\\"approved\\\": true, \\\"remember\\\": \\\"session\\\"}' in.txt";
+    let out = shell(&dir, script, None);
+    assert_eq!(statuses(&out), ["completed"], "{}", stderr(&out));
+    let mode = std::fs::metadata(&session)
+        .expect("created")
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o600);
+    drop(perms);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+// ------------------------------------------------------------ the sandbox
+
+/// True (with a message) when toolcall said sandboxes go unenforced here.
+fn no_landlock(out: &Output) -> bool {
+    let err = stderr(out);
+    if err.contains("is not enforced") {
+        eprintln!("skipped: the kernel reports no Landlock: {err}");
+        return true;
+    }
+    false
+}
+
+/// A sandbox with a `read` list runs a tool whose program is relative to
+/// a tools file given by a relative `--tools` path: the program's folder
+/// is made absolute before it becomes a rule. Before: such a tool could
+/// not even start (exit 126, permission denied).
+#[test]
+fn a_sandboxed_tool_starts_from_a_relative_tools_path() {
+    let dir = scratch("relative-tools");
+    let t = folder(&dir, "t");
+    let data = folder(&t, "data");
+    write(&data, "note.txt", "inside\n");
+    let probe = write(&t, "probe.sh", "#!/bin/sh\ncat data/note.txt 2>/dev/null || cat \"$(dirname \"$0\")/data/note.txt\"\necho end\n");
+    std::fs::set_permissions(&probe, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let tools = json!([{"name": "probe", "description": "probe", "parameters": {"type": "object"},
+        "x-toolcall": {"risk": "safe", "exec": ["./probe.sh"],
+                       "sandbox": {"read": ["data"]}}}]);
+    write(&t, "tools.json", &tools.to_string());
+    let out = run(
+        &dir,
+        &["exec", "--tools", "t/tools.json", "--no-timestamps"],
+        call("probe", json!({})).as_bytes(),
+    );
+    if no_landlock(&out) {
+        return;
+    }
+    assert_eq!(statuses(&out), ["completed"], "{}", stderr(&out));
+    let r = &records(&out.stdout)[0];
+    assert!(
+        r["content"].as_str().unwrap_or_default().contains("inside"),
+        "{r}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -106,19 +106,51 @@ impl Pattern {
 
     /// True when the call to `name` with `arguments` and `summary` matches.
     /// A string value that looks like a path is compared in its normalised
-    /// form only (what allow rules use).
+    /// form only (what allow rules use), and never matches while it still
+    /// holds a `..` (a relative path no base resolved).
     pub fn matches(&self, name: &str, arguments: &Value, summary: &str) -> bool {
-        self.test(name, arguments, summary, false)
+        self.test(name, arguments, summary, false, None)
+    }
+
+    /// Like [`Pattern::matches`], a relative path resolved against `base`
+    /// (the tool's working directory) first.
+    pub fn matches_in(
+        &self,
+        name: &str,
+        arguments: &Value,
+        summary: &str,
+        base: Option<&str>,
+    ) -> bool {
+        self.test(name, arguments, summary, false, base)
     }
 
     /// Like [`Pattern::matches`], but a path value matches in its
     /// normalised form or as written (what deny rules use: a denial is
     /// never dodged by spelling).
     pub fn matches_either_form(&self, name: &str, arguments: &Value, summary: &str) -> bool {
-        self.test(name, arguments, summary, true)
+        self.test(name, arguments, summary, true, None)
     }
 
-    fn test(&self, name: &str, arguments: &Value, summary: &str, raw_too: bool) -> bool {
+    /// Like [`Pattern::matches_either_form`], a relative path resolved
+    /// against `base` (the tool's working directory) first.
+    pub fn matches_either_form_in(
+        &self,
+        name: &str,
+        arguments: &Value,
+        summary: &str,
+        base: Option<&str>,
+    ) -> bool {
+        self.test(name, arguments, summary, true, base)
+    }
+
+    fn test(
+        &self,
+        name: &str,
+        arguments: &Value,
+        summary: &str,
+        raw_too: bool,
+        base: Option<&str>,
+    ) -> bool {
         if !glob_match(&self.tool, name) {
             return false;
         }
@@ -127,7 +159,20 @@ impl Pattern {
             PatternKind::Summary(g) => summary_glob_match(g, summary),
             PatternKind::Pointer { pointer, glob } => match arguments.pointer(pointer) {
                 Some(Value::String(s)) if looks_like_path(s) => {
-                    glob_match(glob, &normalize_path(s)) || (raw_too && glob_match(glob, s))
+                    let normal = resolve_path(s, base);
+                    // a relative glob is taken from the same folder as the
+                    // values: `out/**` is BASE/out/**
+                    let resolved;
+                    let glob = match base {
+                        Some(_) if !glob.starts_with('/') && !glob.starts_with('*') => {
+                            resolved = resolve_path(glob, base);
+                            resolved.as_str()
+                        }
+                        _ => glob.as_str(),
+                    };
+                    let escapes = normal.split('/').any(|seg| seg == "..");
+                    (!escapes || raw_too) && glob_match(glob, &normal)
+                        || (raw_too && glob_match(glob, s))
                 }
                 Some(Value::String(s)) => glob_match(glob, s),
                 Some(other) => glob_match(glob, &other.to_string()),
@@ -151,11 +196,34 @@ impl<'de> Deserialize<'de> for Pattern {
 }
 
 /// True for a string value that rules and `risk_when` read as a path:
-/// after trimming blanks it is `.` or `..`, or holds a `/` and no `://`
-/// (a URL is not a path).
+/// after trimming blanks it is `.` or `..`, or holds a `/` and is not a
+/// URL ([`is_url`]). `DIR/x://../../f` is a path (one that leaves DIR).
 pub fn looks_like_path(s: &str) -> bool {
     let t = s.trim();
-    t == "." || t == ".." || (t.contains('/') && !t.contains("://"))
+    t == "." || t == ".." || (t.contains('/') && !is_url(t))
+}
+
+/// True when `s` starts with a URL scheme and `://`: a letter, then
+/// letters, digits, `+`, `-` or `.` (RFC 3986). A `://` further in does
+/// not make a URL.
+pub fn is_url(s: &str) -> bool {
+    let Some((scheme, _)) = s.split_once("://") else {
+        return false;
+    };
+    let mut chars = scheme.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+}
+
+/// [`normalize_path`] of `s`, a relative `s` first joined to `base` (the
+/// tool's working directory, absolute) when there is one:
+/// `../../etc/passwd` from `/home/me/proj` is `/etc/passwd`.
+pub fn resolve_path(s: &str, base: Option<&str>) -> String {
+    let t = s.trim();
+    match base {
+        Some(b) if b.starts_with('/') && !t.starts_with('/') => normalize_path(&format!("{b}/{t}")),
+        _ => normalize_path(t),
+    }
 }
 
 /// The lexical form of a path: surrounding blanks trimmed, `//` collapsed,
@@ -198,13 +266,20 @@ pub fn normalize_path(s: &str) -> String {
 /// ([`looks_like_path`], [`normalize_path`]), or `None` when that changes
 /// nothing.
 pub fn normalized_paths(value: &Value) -> Option<Value> {
+    resolved_paths(value, None)
+}
+
+/// [`normalized_paths`], a relative path first joined to `base` (the
+/// tool's working directory) when there is one ([`resolve_path`]).
+pub fn resolved_paths(value: &Value, base: Option<&str>) -> Option<Value> {
     match value {
         Value::String(s) if looks_like_path(s) => {
-            let n = normalize_path(s);
+            let n = resolve_path(s, base);
             (n != *s).then_some(Value::String(n))
         }
         Value::Array(items) => {
-            let changed: Vec<Option<Value>> = items.iter().map(normalized_paths).collect();
+            let changed: Vec<Option<Value>> =
+                items.iter().map(|v| resolved_paths(v, base)).collect();
             changed.iter().any(Option::is_some).then(|| {
                 Value::Array(
                     changed
@@ -216,7 +291,8 @@ pub fn normalized_paths(value: &Value) -> Option<Value> {
             })
         }
         Value::Object(map) => {
-            let changed: Vec<Option<Value>> = map.values().map(normalized_paths).collect();
+            let changed: Vec<Option<Value>> =
+                map.values().map(|v| resolved_paths(v, base)).collect();
             changed.iter().any(Option::is_some).then(|| {
                 Value::Object(
                     changed
@@ -378,6 +454,9 @@ pub struct Rules {
     pub enabled: Vec<String>,
     /// Categories that may not run (`x-toolcall.category`).
     pub disabled_categories: Vec<String>,
+    /// The tools' working directory (absolute): relative paths in the
+    /// arguments are resolved against it before any rule sees them.
+    pub base_dir: Option<String>,
 }
 
 impl Default for Rules {
@@ -390,6 +469,7 @@ impl Default for Rules {
             disabled: Vec::new(),
             enabled: Vec::new(),
             disabled_categories: Vec::new(),
+            base_dir: None,
         }
     }
 }
@@ -519,14 +599,15 @@ pub fn decide(f: &Facts<'_>, rules: &Rules, perms: &Permissions, session: &Sessi
     }
     // allow lists match the normalised paths; deny lists the normalised
     // paths or the paths as written
+    let base = rules.base_dir.as_deref();
     let hit = |ps: &[Pattern]| {
         ps.iter()
-            .find(|p| p.matches(f.name, f.arguments, f.summary))
+            .find(|p| p.matches_in(f.name, f.arguments, f.summary, base))
             .map(|p| p.as_str().to_string())
     };
     let deny_hit = |ps: &[Pattern]| {
         ps.iter()
-            .find(|p| p.matches_either_form(f.name, f.arguments, f.summary))
+            .find(|p| p.matches_either_form_in(f.name, f.arguments, f.summary, base))
             .map(|p| p.as_str().to_string())
     };
     if let Some(max) = rules.max_risk {

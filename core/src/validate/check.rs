@@ -88,6 +88,18 @@ impl Verdict {
 impl Registry {
     /// Judges a call to `name` with `arguments` under `policy`.
     pub fn check(&self, name: &str, arguments: &Value, policy: &Policy) -> Verdict {
+        self.check_in(name, arguments, policy, None)
+    }
+
+    /// [`Registry::check`], relative paths in the arguments resolved
+    /// against `dir` (the tool's working directory) for `risk_when`.
+    pub fn check_in(
+        &self,
+        name: &str,
+        arguments: &Value,
+        policy: &Policy,
+        dir: Option<&str>,
+    ) -> Verdict {
         let mut errors = Vec::new();
         let mut warnings = Vec::new();
         let tool = self.get(name);
@@ -127,7 +139,7 @@ impl Registry {
                     .display_name
                     .clone()
                     .unwrap_or_else(|| t.name.clone()),
-                t.risk_for(arguments, t.meta.risk.unwrap_or(policy.unknown_risk)),
+                t.risk_for_in(arguments, t.meta.risk.unwrap_or(policy.unknown_risk), dir),
                 summary(t.meta.summary.as_deref(), name, arguments),
                 t.meta.requires_approval,
             ),

@@ -412,6 +412,13 @@ impl Tool {
     /// `/tmp/../etc/passwd` and ` /etc/passwd` are `/etc/passwd`), and the
     /// higher of the two risks is the call's.
     pub fn risk_for(&self, arguments: &Value, base: Risk) -> Risk {
+        self.risk_for_in(arguments, base, None)
+    }
+
+    /// [`Tool::risk_for`], relative paths first resolved against `dir`
+    /// (the tool's working directory): `../../etc/passwd` from
+    /// `/home/me/proj` meets `^/etc/`.
+    pub fn risk_for_in(&self, arguments: &Value, base: Risk, dir: Option<&str>) -> Risk {
         let of = |args: &Value| {
             self.risk_when
                 .iter()
@@ -422,10 +429,12 @@ impl Tool {
         if self.risk_when.is_empty() {
             return raw;
         }
-        match crate::agent::approval::normalized_paths(arguments) {
-            Some(normal) => raw.max(of(&normal)),
-            None => raw,
-        }
+        let normal = crate::agent::approval::normalized_paths(arguments);
+        let resolved = dir.and_then(|d| crate::agent::approval::resolved_paths(arguments, Some(d)));
+        [normal, resolved]
+            .iter()
+            .flatten()
+            .fold(raw, |r, args| r.max(of(args)))
     }
 }
 
