@@ -527,6 +527,7 @@ const END_OF_TURN: &[&[u8]] = &[
     b"<|end_of_text|>",
     b"<end_of_turn>",
     b"<|END_OF_TURN_TOKEN|>",
+    b"<eos>",
 ];
 
 /// After a value ending at `end`, a `<` at `s`: a closing `</tool_call>`

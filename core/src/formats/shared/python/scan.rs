@@ -249,6 +249,8 @@ const TRAILERS: &[&[u8]] = &[
     b"<|end_of_text|>",
     b"<end_of_turn>",
     b"</s>",
+    // Gemma's end of sequence, left in by servers that do not stop on it
+    b"<eos>",
 ];
 
 /// After a value ending at `end`: only blanks up to the end of the line (or
