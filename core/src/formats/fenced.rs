@@ -12,7 +12,13 @@
 //! `gemini-function-call` for `tool_code` fences.
 
 use super::shared::directly_answer::drop_directly_answer;
+use super::shared::evidence;
 use super::shared::fence::{closing_line, count_ticks, FenceScan};
+use super::shared::python::loose;
+use super::shared::python::{
+    block_result, call_head, parse_call_sequence, skip_space_bounded, unwrap_print, PyCalls,
+    MAX_GAP,
+};
 use super::{ids, FormatId, Rank};
 use super::{Action, BlockFormat, BlockResult, Opener, ParseCx, Probe, ProbeCx};
 use crate::call::Evidence;
@@ -42,6 +48,14 @@ pub static JSON_FENCE: Fenced = Fenced {
     opens_reply: false,
 };
 
+/// A Python fence (```` ```python ````) whose content starts with a call
+/// list or a call: a prompted call list fenced by a model that formats.
+pub static PY_FENCE: Fenced = Fenced {
+    id: ids::PYTHONIC,
+    evidence: Evidence::Weak,
+    opens_reply: false,
+};
+
 /// A JSON fence at the very start of the document.
 static JSON_FENCE_OPENING: Fenced = Fenced {
     id: ids::FENCED_JSON,
@@ -60,6 +74,29 @@ const TOOL_INFOS: &[&str] = &[
 // `xml`: llama.cpp's hermes handler accepts a call object in an xml fence
 // (`docs/formats.md#fenced-json`); only a call-shaped JSON value counts, XML stays text.
 const JSON_INFOS: &[&str] = &["json", "json5", "jsonc", "xml", ""];
+/// Fences held back when their content starts with a call list or a call.
+const PY_INFOS: &[&str] = &["python", "py", "python3", "tool_code_python"];
+
+/// Whether the content after a fence header starts like a call list
+/// (`[NAME(`) or a call (`NAME(`); `None` while it cannot be told.
+fn starts_with_call(content: &[u8], eof: bool) -> Option<bool> {
+    let s = skip_space_bounded(content, 0);
+    if s > MAX_GAP {
+        return Some(false);
+    }
+    let answer = match content.get(s) {
+        None => None,
+        Some(b'[') => {
+            let k = skip_space_bounded(content, s + 1);
+            call_head(content, k)
+        }
+        Some(_) => call_head(content, s),
+    };
+    match answer {
+        None if eof => Some(false),
+        a => a,
+    }
+}
 
 fn probe_fence(input: &[u8], cx: &ProbeCx) -> Probe {
     let t = count_ticks(input);
@@ -102,6 +139,13 @@ fn probe_fence(input: &[u8], cx: &ProbeCx) -> Probe {
             || (info == "tool_code" && cx.cfg.allows(ids::GEMINI_FUNCTION_CALL)))
     {
         return held(&TOOL_FENCE);
+    }
+    if PY_INFOS.contains(&info.as_str()) && cx.cfg.allows(ids::PYTHONIC) {
+        match starts_with_call(&input[header_len..], cx.eof) {
+            Some(true) => return held(&PY_FENCE),
+            None => return Probe::NeedMore,
+            Some(false) => {}
+        }
     }
     if JSON_INFOS.contains(&info.as_str())
         && cx.cfg.json_blocks
@@ -165,6 +209,15 @@ fn probe_inline(input: &[u8], cx: &ProbeCx) -> Probe {
     if t == input.len() && !cx.eof {
         return Probe::NeedMore;
     }
+    // a call list in inline code (`` `[f(a=1)]` ``) is read by the
+    // pythonic list's openers, the backticks around it matched there
+    if t <= 3 && input.get(t) == Some(&b'[') {
+        match call_head(input, skip_space_bounded(input, t + 1).min(t + 1 + MAX_GAP)) {
+            Some(true) => return Probe::NotMarker,
+            None if !cx.eof => return Probe::NeedMore,
+            _ => {}
+        }
+    }
     Probe::Match(Action::InlineCode { ticks: t })
 }
 
@@ -199,7 +252,16 @@ impl BlockFormat for Fenced {
         } else {
             (text, lead)
         };
+        if self.evidence == Evidence::Weak && evidence::example_lead(cx.before) {
+            // a fence shown as an example of the format is never a call
+            return BlockResult::text();
+        }
         if self.evidence == Evidence::Weak && !looks_like_json(text) {
+            // a prompted call list in a fence (```python, ``` or ```json
+            // around `[f(a=1)]`; calls one per line when the fence is the reply)
+            if let Some(r) = fenced_calls(block, header + lead, text, cx) {
+                return r;
+            }
             // a call-shaped value must be the fence's content, not an
             // example wrapped in other markup (```xml around `<tool_call>`
             // after prose; a fence that opens the reply was unwrapped above)
@@ -243,6 +305,39 @@ impl BlockFormat for Fenced {
         drop_directly_answer(&mut r);
         r
     }
+}
+
+/// A fence's content (`text`, at `at` in the block) that is a Python-style
+/// call list with keyword arguments (`[f(a=1), g(b="x")]`, a closer too
+/// many dropped), or, when the fence stands as the reply, calls one per
+/// line (`f(a=1)`); `None` for anything else (code stays text).
+fn fenced_calls(block: &[u8], at: usize, text: &str, cx: &ParseCx) -> Option<BlockResult> {
+    let keywords = |pc: &PyCalls| pc.calls.iter().all(|c| c.positional == 0);
+    let (pc, repairs) = if text.starts_with('[') {
+        loose::call_list_dropping_extra(text).ok()?
+    } else if cx.reply_start {
+        (parse_call_sequence(text, false).ok()?, Vec::new())
+    } else {
+        return None;
+    };
+    let pc = PyCalls {
+        calls: pc.calls.into_iter().map(unwrap_print).collect(),
+        ..pc
+    };
+    if !keywords(&pc)
+        || pc.calls.iter().any(|c| c.name == "print")
+        || loose::placeholder_calls(pc.calls.iter().map(|c| c.name.clone()), cx)
+    {
+        return None;
+    }
+    let mut r = block_result(pc, ids::PYTHONIC, at, block.len(), repairs.is_empty());
+    if let Some(first) = r.calls.first_mut() {
+        first.repairs.extend(repairs.into_iter().map(|mut rep| {
+            rep.offset += at;
+            rep
+        }));
+    }
+    Some(r)
 }
 
 /// ```` ```json{…} ````: the JSON glued to the info string, no newline
