@@ -106,6 +106,18 @@ fn probe_fence(input: &[u8], cx: &ProbeCx) -> Probe {
     if t < 3 {
         return Probe::NotMarker;
     }
+    if cx.cfg.json_blocks && super::registry::allows_block(cx.cfg, ids::FENCED_JSON) {
+        match one_line_fence(input, t, cx.eof) {
+            Some(Ok(len)) => {
+                return Probe::Match(Action::Block {
+                    fmt: &JSON_FENCE,
+                    scanner: Box::new(FixedEnd(len)),
+                })
+            }
+            Some(Err(())) => return Probe::NeedMore,
+            None => {}
+        }
+    }
     if let Some(header_len) = glued_json_header(input, t) {
         if cx.cfg.json_blocks && super::registry::allows_block(cx.cfg, ids::FENCED_JSON) {
             return Probe::Match(Action::Block {
@@ -231,9 +243,16 @@ impl BlockFormat for Fenced {
 
     fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
         let ticks = count_ticks(block);
-        let header = glued_json_header(block, ticks)
-            .unwrap_or_else(|| memchr::memchr(b'\n', block).map_or(block.len(), |k| k + 1));
-        let content_end = if cx.cut {
+        let one_line = one_line_fence(block, ticks, true).and_then(Result::ok) == Some(block.len());
+        let header = if one_line {
+            scan::skip_blank(block, ticks + 4)
+        } else {
+            glued_json_header(block, ticks)
+                .unwrap_or_else(|| memchr::memchr(b'\n', block).map_or(block.len(), |k| k + 1))
+        };
+        let content_end = if one_line {
+            block.len() - 3
+        } else if cx.cut {
             block.len()
         } else {
             closing_line(block, header, ticks, true).map_or(block.len(), |(s, _)| s)
@@ -260,6 +279,9 @@ impl BlockFormat for Fenced {
             // a prompted call list in a fence (```python, ``` or ```json
             // around `[f(a=1)]`; calls one per line when the fence is the reply)
             if let Some(r) = fenced_calls(block, header + lead, text, cx) {
+                return r;
+            }
+            if let Some(r) = fenced_markup(block, header + lead, text, cx) {
                 return r;
             }
             // a call-shaped value must be the fence's content, not an
@@ -338,6 +360,118 @@ fn fenced_calls(block: &[u8], at: usize, text: &str, cx: &ParseCx) -> Option<Blo
         }));
     }
     Some(r)
+}
+
+/// A fence that stands as the reply whose content is a call in markup
+/// (```` ```json ```` around `<function name="f">…</function>`, a model
+/// fencing what its prompt taught): the content read as a document of its
+/// own, its calls the fence's; `None` when it holds none, or the fence
+/// does not stand as the reply (then it is an example).
+fn fenced_markup(block: &[u8], at: usize, text: &str, cx: &ParseCx) -> Option<BlockResult> {
+    if !cx.reply_start || !text.starts_with('<') {
+        return None;
+    }
+    let cfg = crate::config::Config {
+        generation_prompt: None,
+        think_open: false,
+        ..cx.cfg.clone()
+    };
+    let found = crate::document::parse(text.as_bytes(), &cfg);
+    if found.calls.is_empty() || !found.errors.is_empty() {
+        return None;
+    }
+    let n = found.calls.len();
+    let calls = found
+        .calls
+        .into_iter()
+        .enumerate()
+        .map(|(k, c)| {
+            let format = crate::formats::FormatId::lookup(c.format).unwrap_or(ids::FENCED_JSON);
+            crate::call::ParsedCall {
+                repairs: c
+                    .repairs
+                    .into_iter()
+                    .map(|mut r| {
+                        r.offset += at;
+                        r
+                    })
+                    .collect(),
+                end: if k + 1 == n {
+                    block.len()
+                } else {
+                    (at + c.span[1] as usize).min(block.len())
+                },
+                ..crate::call::ParsedCall::new(c.name, c.arguments, format)
+            }
+        })
+        .collect();
+    Some(BlockResult {
+        calls,
+        errors: Vec::new(),
+        empty_list: false,
+    })
+}
+
+/// Most bytes a fence written on one line may span.
+const ONE_LINE_MAX: usize = 16 << 10;
+
+/// ```` ```json {…} ``` ````: a JSON fence written on one line, its value
+/// after the info string and the closing backticks ending the line (as a
+/// chat UI shows a call it did not run). `Ok(where the closing backticks
+/// end)`, `Err(())` while that cannot be told, `None` when it is not one.
+fn one_line_fence(input: &[u8], ticks: usize, eof: bool) -> Option<Result<usize, ()>> {
+    let info = input.get(ticks..ticks + 4);
+    match info {
+        Some(i) if i.eq_ignore_ascii_case(b"json") => {}
+        Some(_) => return None,
+        None if eof || !b"json".starts_with(&input[ticks..].to_ascii_lowercase()) => return None,
+        None => return Some(Err(())),
+    }
+    let s = scan::skip_blank(input, ticks + 4);
+    match input.get(s) {
+        Some(b'{' | b'[') => {}
+        Some(_) => return None,
+        None if eof => return None,
+        None => return Some(Err(())),
+    }
+    let window = &input[s..input.len().min(s + ONE_LINE_MAX)];
+    let line_end = match memchr::memchr(b'\n', window) {
+        Some(k) => s + k,
+        None if window.len() == ONE_LINE_MAX => return None,
+        None if eof => input.len(),
+        None => return Some(Err(())),
+    };
+    let mut end = line_end;
+    while end > s && matches!(input[end - 1], b' ' | b'\t' | b'\r') {
+        end -= 1;
+    }
+    let line = &input[s..end];
+    (line.len() > 3 && line.ends_with(b"```") && line[line.len() - 4] != b'`').then_some(Ok(end))
+}
+
+/// A block whose length the probe already knows.
+struct FixedEnd(usize);
+
+impl super::Scanner for FixedEnd {
+    fn scan(&mut self, block: &[u8], eof: bool) -> super::BlockEnd {
+        if block.len() >= self.0 {
+            super::BlockEnd::Done {
+                len: self.0,
+                cut: false,
+            }
+        } else if eof {
+            super::BlockEnd::Done {
+                len: block.len(),
+                cut: true,
+            }
+        } else {
+            super::BlockEnd::More
+        }
+    }
+
+    fn consumed(&self) -> usize {
+        self.0
+    }
 }
 
 /// ```` ```json{…} ````: the JSON glued to the info string, no newline

@@ -151,6 +151,14 @@ fn placeholder_value(v: &Value) -> bool {
     }
 }
 
+/// A key or value in angle brackets (`<param>`), or an ellipsis.
+fn bracketed(s: &str) -> bool {
+    let t = s.trim();
+    t == "..."
+        || t == "\u{2026}"
+        || (t.len() >= 3 && t.starts_with('<') && t.ends_with('>') && !t[1..].contains('<'))
+}
+
 fn placeholder_text(s: &str) -> bool {
     let t = s.trim();
     let folded: String = t
@@ -203,7 +211,7 @@ pub fn placeholder_arguments(args: &Map<String, Value>) -> bool {
     !args.is_empty()
         && args
             .iter()
-            .all(|(k, v)| placeholder_text(k) || placeholder_value(v) || blank_pair(k, v))
+            .all(|(k, v)| bracketed(k) || placeholder_value(v) || blank_pair(k, v))
 }
 
 #[cfg(test)]

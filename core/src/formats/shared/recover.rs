@@ -622,12 +622,96 @@ fn member(seg: &str, i: usize, cfg: &Config, repairs: &mut Vec<Repair>) -> Optio
     Some((member, end))
 }
 
+/// Arguments text with the damage small models leave around their keys
+/// undone (`None` when there is none): junk bytes (`\\`, `>`) between an
+/// opening brace or a comma and a key's quote (`{\\>"city": …}`), a key
+/// whose quotes do not match (`"data': …`, `'data": …`), and a stray quote
+/// between a closing bracket and the brace that closes the object
+/// (`true]"}`). Quoted values are left alone.
+fn mend_keys(text: &str) -> Option<String> {
+    let b = text.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut changed = false;
+    let mut i = 0;
+    // a key may start after `{` or `,` and blanks
+    let mut key_place = false;
+    while i < b.len() {
+        let c = b[i];
+        if key_place && matches!(c, b'\\' | b'>') {
+            let mut j = i;
+            while j < b.len() && matches!(b[j], b'\\' | b'>' | b' ') {
+                j += 1;
+            }
+            if b.get(j) == Some(&b'"') {
+                changed = true;
+                i = j;
+                continue;
+            }
+        }
+        if key_place && matches!(c, b'"' | b'\'') {
+            // a key: a word, then the other quote and a colon
+            let mut j = i + 1;
+            while j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'_') {
+                j += 1;
+            }
+            let other = if c == b'"' { b'\'' } else { b'"' };
+            if j > i + 1 && b.get(j) == Some(&other) && b.get(j + 1) == Some(&b':') {
+                out.push(b'"');
+                out.extend_from_slice(&b[i + 1..j]);
+                out.push(b'"');
+                changed = true;
+                i = j + 1;
+                key_place = false;
+                continue;
+            }
+        }
+        if matches!(c, b']' | b'}') && b.get(i + 1) == Some(&b'"') && b.get(i + 2) == Some(&b'}') {
+            out.push(c);
+            changed = true;
+            i += 2;
+            continue;
+        }
+        match c {
+            b'{' | b',' => key_place = true,
+            b' ' | b'\t' | b'\r' | b'\n' => {}
+            _ => key_place = false,
+        }
+        // a quoted value is copied as it is
+        if c == b'"' && !key_place {
+            let mut j = i + 1;
+            while j < b.len() && b[j] != b'"' && b[j] != b'\n' {
+                j += if b[j] == b'\\' { 2 } else { 1 };
+            }
+            let end = (j + 1).min(b.len());
+            out.extend_from_slice(&b[i..end]);
+            i = end;
+            continue;
+        }
+        out.push(c);
+        i += 1;
+    }
+    if !changed {
+        return None;
+    }
+    String::from_utf8(out).ok()
+}
+
 /// Arguments text read by the repair engine; written escaped (`{\"a\": 1}`)
 /// it is unescaped first.
 fn arguments_text(text: &str, cfg: &Config) -> Option<(Value, Vec<Repair>)> {
     let opts = cfg.repair_options();
     if let Ok(ok) = crate::call::parse_json(text, &opts) {
         return Some(ok);
+    }
+    if let Some(mended) = mend_keys(text) {
+        if let Ok((v, _)) = crate::call::parse_json(&mended, &opts) {
+            // one repair at the start says what was done
+            let reps = vec![Repair {
+                kind: RepairKind::DamagedKey,
+                offset: 0,
+            }];
+            return Some((v, reps));
+        }
     }
     if text.contains("\\\"") {
         let unescaped = text.replace("\\\"", "\"");
