@@ -222,6 +222,11 @@ fn is_object_schema(v: &Value) -> bool {
     let Value::Object(m) = v else {
         return false;
     };
+    is_object_schema_map(m)
+}
+
+/// [`is_object_schema`] of a map.
+pub(crate) fn is_object_schema_map(m: &Map<String, Value>) -> bool {
     matches!(field(m, "type"), Some(Value::String(t)) if t == "object")
         && matches!(field(m, "properties"), Some(Value::Object(_)))
         && m.keys().all(|k| SCHEMA_KEYS.contains(&k.as_str()))

@@ -188,9 +188,45 @@ pub struct Engine {
     /// The document's start, held while it is unknown whether the prompt
     /// opened reasoning ([`Config::think_window`]).
     undecided: Option<Undecided>,
+    /// The document's text just before the position (see [`TextTail`]).
+    tail: TextTail,
     /// The turn the text read so far is in (`None` before the first turn
     /// header, and in a document without them).
     turn: Option<Turn>,
+}
+
+/// The last bytes of text the engine emitted, and whether any of its text
+/// was more than blanks: what a block's parse may weigh as the words that
+/// introduce it (`reply like this: {…}`) and whether it stands as the
+/// reply. Text is emitted in document order whatever the chunking, so both
+/// are the same in stream and batch.
+#[derive(Default)]
+struct TextTail {
+    /// Up to [`TextTail::KEEP`] bytes, the most recent last.
+    bytes: Vec<u8>,
+    /// Non-blank text was emitted.
+    seen: bool,
+}
+
+impl TextTail {
+    /// The most bytes kept.
+    const KEEP: usize = 256;
+
+    fn push(&mut self, text: &[u8]) {
+        if !self.seen {
+            self.seen = !text.iter().all(u8::is_ascii_whitespace);
+        }
+        let text = &text[text.len().saturating_sub(Self::KEEP)..];
+        let over = (self.bytes.len() + text.len()).saturating_sub(Self::KEEP);
+        if over > 0 {
+            self.bytes.drain(..over);
+        }
+        self.bytes.extend_from_slice(text);
+    }
+
+    fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
 }
 
 /// The start of a document held until its first bytes show whether the
@@ -380,8 +416,9 @@ impl Engine {
         self.extra_cache = NextCache::default();
         self.start_sent = false;
         self.start_tried = 0;
-        // the prompt's turns are not the document's
+        // the prompt's turns are not the document's, nor its text
         self.turn = None;
+        self.tail = TextTail::default();
         if let Some(inner) = self.nested.as_mut() {
             // reasoning content the prompt wrote is not the document's
             let mut fresh = Engine::with_mode(inner.cfg.clone());
@@ -431,6 +468,7 @@ impl Engine {
             hidden: Hidden::default(),
             undecided: None,
             turn: None,
+            tail: TextTail::default(),
         }
     }
 
@@ -658,8 +696,9 @@ impl Engine {
         }
     }
 
-    fn emit_text(&self, data: &[u8], from: usize, to: usize, sink: &mut dyn Sink) {
+    fn emit_text(&mut self, data: &[u8], from: usize, to: usize, sink: &mut dyn Sink) {
         if to > from {
+            self.tail.push(&data[from..to]);
             sink.event(Event::Text {
                 span: self.span(from, to),
                 bytes: &data[from..to],
@@ -670,7 +709,7 @@ impl Engine {
     /// Emits text `[from, to)`, holding back an incomplete UTF-8 character at
     /// the end unless `eof`. Returns the index emitted up to.
     fn emit_text_utf8(
-        &self,
+        &mut self,
         data: &[u8],
         from: usize,
         to: usize,
@@ -944,6 +983,8 @@ impl Engine {
                 index: self.turn.map_or(0, |t| t.index + 1),
                 role,
             };
+            // a new turn's reply starts afresh
+            self.tail = TextTail::default();
             self.turn = Some(turn);
             sink.event(Event::Turn(turn));
         }
@@ -1251,6 +1292,8 @@ impl Engine {
                 let cx = formats::ParseCx {
                     cfg: &self.cfg,
                     cut,
+                    before: self.tail.bytes(),
+                    reply_start: !self.tail.seen,
                 };
                 let result = fmt.parse(&data[pos..pos + len], &cx);
                 let result = if cut && self.cfg.truncated {
@@ -1258,7 +1301,13 @@ impl Engine {
                 } else {
                     result
                 };
+                let had_calls = !result.calls.is_empty();
                 self.place(data, pos, len, result, cut, sink);
+                if had_calls {
+                    // what introduces a later candidate is the text after
+                    // this call
+                    self.tail.bytes.clear();
+                }
                 if let Some(byte) = fmt.arms_after() {
                     self.arm(byte);
                 }

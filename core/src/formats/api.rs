@@ -415,11 +415,19 @@ pub enum BlockEnd {
 }
 
 /// Context for parsing a complete block.
+#[derive(Clone, Copy)]
 pub struct ParseCx<'a> {
     /// The engine settings.
     pub cfg: &'a Config,
     /// The input ended inside the block.
     pub cut: bool,
+    /// The document's text right before the block (its last bytes, at most
+    /// a few hundred): the words that introduce an unmarked candidate.
+    pub before: &'a [u8],
+    /// No text but blanks came before the block in this reply (markup,
+    /// reasoning and calls may have): an unmarked candidate stands as the
+    /// reply.
+    pub reply_start: bool,
 }
 
 impl ParseCx<'_> {

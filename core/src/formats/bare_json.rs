@@ -19,6 +19,7 @@
 //! stays text.
 
 use super::shared::directly_answer::drop_directly_answer;
+use super::shared::evidence;
 use super::shared::recover::{self, call_head};
 use super::{ids, Blocks, Rank};
 use super::{Action, BlockEnd, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner};
@@ -526,6 +527,7 @@ const END_OF_TURN: &[&[u8]] = &[
     b"<|end_of_text|>",
     b"<end_of_turn>",
     b"<|END_OF_TURN_TOKEN|>",
+    b"<eos>",
 ];
 
 /// After a value ending at `end`, a `<` at `s`: a closing `</tool_call>`
@@ -554,17 +556,57 @@ fn end_token_after(block: &[u8], s: usize, end: usize, eof: bool) -> BlockEnd {
 }
 
 fn parse_bare_json(block: &[u8], cx: &ParseCx) -> BlockResult {
+    // JSON shown as an example of a format is never a call
+    if evidence::example_lead(cx.before) {
+        return BlockResult::text();
+    }
     let strict = parse_strict(block, cx);
     let read_all = strict
         .calls
         .last()
         .is_some_and(|c| memchr::memchr(b'{', &block[c.end.min(block.len())..]).is_none());
-    if read_all || call_head(block, true) != Some(true) {
-        return strict;
-    }
-    let mut r = recover::block_result(block, 0, cx.cfg).unwrap_or(strict);
+    let mut r = if read_all || call_head(block, true) != Some(true) {
+        strict
+    } else {
+        // a damaged call needs more evidence than its shape: it stands as
+        // the reply, or it names a declared tool
+        match recover::block_result(block, 0, cx.cfg) {
+            Some(r)
+                if cx.reply_start || r.calls.iter().all(|c| cx.cfg.declares(&c.name)) =>
+            {
+                r
+            }
+            _ => strict,
+        }
+    };
     drop_directly_answer(&mut r);
+    if placeholders(&r, cx) {
+        return BlockResult::text();
+    }
     r
+}
+
+/// [`evidence::placeholder_arguments`], with a quick look at the compact
+/// text first (no placeholder can be in arguments without `<`, `.`, `…`
+/// or `value`).
+fn placeholder_args(args: &crate::record::Arguments) -> bool {
+    if let Some(t) = args.compact_text() {
+        if !t.contains(['<', '.', '\u{2026}']) && !t.contains("value") {
+            return false;
+        }
+    }
+    args.as_value()
+        .as_object()
+        .is_some_and(evidence::placeholder_arguments)
+}
+
+/// A template's blanks rather than a call: a placeholder name no tools
+/// file declares, or arguments that are all placeholders.
+fn placeholders(r: &BlockResult, cx: &ParseCx) -> bool {
+    r.calls.iter().any(|c| {
+        (evidence::placeholder_name(&c.name) && !cx.cfg.declares(&c.name))
+            || placeholder_args(&c.arguments)
+    })
 }
 
 /// The strict reading: valid (or repaired) JSON values, `;`-separated.

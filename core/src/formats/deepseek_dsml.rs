@@ -941,6 +941,8 @@ mod tests {
         let cx = ParseCx {
             cfg: &cfg,
             cut: false,
+            before: b"",
+            reply_start: true,
         };
         DSML_BLOCK
             .parse(text.as_bytes(), &cx)

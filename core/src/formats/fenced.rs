@@ -12,7 +12,13 @@
 //! `gemini-function-call` for `tool_code` fences.
 
 use super::shared::directly_answer::drop_directly_answer;
+use super::shared::evidence;
 use super::shared::fence::{closing_line, count_ticks, FenceScan};
+use super::shared::python::loose;
+use super::shared::python::{
+    block_result, call_head, parse_call_sequence, skip_space_bounded, unwrap_print, PyCalls,
+    MAX_GAP,
+};
 use super::{ids, FormatId, Rank};
 use super::{Action, BlockFormat, BlockResult, Opener, ParseCx, Probe, ProbeCx};
 use crate::call::Evidence;
@@ -42,6 +48,14 @@ pub static JSON_FENCE: Fenced = Fenced {
     opens_reply: false,
 };
 
+/// A Python fence (```` ```python ````) whose content starts with a call
+/// list or a call: a prompted call list fenced by a model that formats.
+pub static PY_FENCE: Fenced = Fenced {
+    id: ids::PYTHONIC,
+    evidence: Evidence::Weak,
+    opens_reply: false,
+};
+
 /// A JSON fence at the very start of the document.
 static JSON_FENCE_OPENING: Fenced = Fenced {
     id: ids::FENCED_JSON,
@@ -60,6 +74,29 @@ const TOOL_INFOS: &[&str] = &[
 // `xml`: llama.cpp's hermes handler accepts a call object in an xml fence
 // (`docs/formats.md#fenced-json`); only a call-shaped JSON value counts, XML stays text.
 const JSON_INFOS: &[&str] = &["json", "json5", "jsonc", "xml", ""];
+/// Fences held back when their content starts with a call list or a call.
+const PY_INFOS: &[&str] = &["python", "py", "python3", "tool_code_python"];
+
+/// Whether the content after a fence header starts like a call list
+/// (`[NAME(`) or a call (`NAME(`); `None` while it cannot be told.
+fn starts_with_call(content: &[u8], eof: bool) -> Option<bool> {
+    let s = skip_space_bounded(content, 0);
+    if s > MAX_GAP {
+        return Some(false);
+    }
+    let answer = match content.get(s) {
+        None => None,
+        Some(b'[') => {
+            let k = skip_space_bounded(content, s + 1);
+            call_head(content, k)
+        }
+        Some(_) => call_head(content, s),
+    };
+    match answer {
+        None if eof => Some(false),
+        a => a,
+    }
+}
 
 fn probe_fence(input: &[u8], cx: &ProbeCx) -> Probe {
     let t = count_ticks(input);
@@ -68,6 +105,18 @@ fn probe_fence(input: &[u8], cx: &ProbeCx) -> Probe {
     }
     if t < 3 {
         return Probe::NotMarker;
+    }
+    if cx.cfg.json_blocks && super::registry::allows_block(cx.cfg, ids::FENCED_JSON) {
+        match one_line_fence(input, t, cx.eof) {
+            Some(Ok(len)) => {
+                return Probe::Match(Action::Block {
+                    fmt: &JSON_FENCE,
+                    scanner: Box::new(FixedEnd(len)),
+                })
+            }
+            Some(Err(())) => return Probe::NeedMore,
+            None => {}
+        }
     }
     if let Some(header_len) = glued_json_header(input, t) {
         if cx.cfg.json_blocks && super::registry::allows_block(cx.cfg, ids::FENCED_JSON) {
@@ -102,6 +151,13 @@ fn probe_fence(input: &[u8], cx: &ProbeCx) -> Probe {
             || (info == "tool_code" && cx.cfg.allows(ids::GEMINI_FUNCTION_CALL)))
     {
         return held(&TOOL_FENCE);
+    }
+    if PY_INFOS.contains(&info.as_str()) && cx.cfg.allows(ids::PYTHONIC) {
+        match starts_with_call(&input[header_len..], cx.eof) {
+            Some(true) => return held(&PY_FENCE),
+            None => return Probe::NeedMore,
+            Some(false) => {}
+        }
     }
     if JSON_INFOS.contains(&info.as_str())
         && cx.cfg.json_blocks
@@ -165,6 +221,15 @@ fn probe_inline(input: &[u8], cx: &ProbeCx) -> Probe {
     if t == input.len() && !cx.eof {
         return Probe::NeedMore;
     }
+    // a call list in inline code (`` `[f(a=1)]` ``) is read by the
+    // pythonic list's openers, the backticks around it matched there
+    if t <= 3 && input.get(t) == Some(&b'[') {
+        match call_head(input, skip_space_bounded(input, t + 1).min(t + 1 + MAX_GAP)) {
+            Some(true) => return Probe::NotMarker,
+            None if !cx.eof => return Probe::NeedMore,
+            _ => {}
+        }
+    }
     Probe::Match(Action::InlineCode { ticks: t })
 }
 
@@ -178,9 +243,16 @@ impl BlockFormat for Fenced {
 
     fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
         let ticks = count_ticks(block);
-        let header = glued_json_header(block, ticks)
-            .unwrap_or_else(|| memchr::memchr(b'\n', block).map_or(block.len(), |k| k + 1));
-        let content_end = if cx.cut {
+        let one_line = one_line_fence(block, ticks, true).and_then(Result::ok) == Some(block.len());
+        let header = if one_line {
+            scan::skip_blank(block, ticks + 4)
+        } else {
+            glued_json_header(block, ticks)
+                .unwrap_or_else(|| memchr::memchr(b'\n', block).map_or(block.len(), |k| k + 1))
+        };
+        let content_end = if one_line {
+            block.len() - 3
+        } else if cx.cut {
             block.len()
         } else {
             closing_line(block, header, ticks, true).map_or(block.len(), |(s, _)| s)
@@ -199,7 +271,19 @@ impl BlockFormat for Fenced {
         } else {
             (text, lead)
         };
+        if self.evidence == Evidence::Weak && evidence::example_lead(cx.before) {
+            // a fence shown as an example of the format is never a call
+            return BlockResult::text();
+        }
         if self.evidence == Evidence::Weak && !looks_like_json(text) {
+            // a prompted call list in a fence (```python, ``` or ```json
+            // around `[f(a=1)]`; calls one per line when the fence is the reply)
+            if let Some(r) = fenced_calls(block, header + lead, text, cx) {
+                return r;
+            }
+            if let Some(r) = fenced_markup(block, header + lead, text, cx) {
+                return r;
+            }
             // a call-shaped value must be the fence's content, not an
             // example wrapped in other markup (```xml around `<tool_call>`
             // after prose; a fence that opens the reply was unwrapped above)
@@ -242,6 +326,151 @@ impl BlockFormat for Fenced {
         // Command R's `directly_answer` pseudo-tool is never a call
         drop_directly_answer(&mut r);
         r
+    }
+}
+
+/// A fence's content (`text`, at `at` in the block) that is a Python-style
+/// call list with keyword arguments (`[f(a=1), g(b="x")]`, a closer too
+/// many dropped), or, when the fence stands as the reply, calls one per
+/// line (`f(a=1)`); `None` for anything else (code stays text).
+fn fenced_calls(block: &[u8], at: usize, text: &str, cx: &ParseCx) -> Option<BlockResult> {
+    let keywords = |pc: &PyCalls| pc.calls.iter().all(|c| c.positional == 0);
+    let (pc, repairs) = if text.starts_with('[') {
+        loose::call_list_dropping_extra(text).ok()?
+    } else if cx.reply_start {
+        (parse_call_sequence(text, false).ok()?, Vec::new())
+    } else {
+        return None;
+    };
+    let pc = PyCalls {
+        calls: pc.calls.into_iter().map(unwrap_print).collect(),
+        ..pc
+    };
+    if !keywords(&pc)
+        || pc.calls.iter().any(|c| c.name == "print")
+        || loose::placeholder_calls(pc.calls.iter().map(|c| c.name.clone()), cx)
+    {
+        return None;
+    }
+    let mut r = block_result(pc, ids::PYTHONIC, at, block.len(), repairs.is_empty());
+    if let Some(first) = r.calls.first_mut() {
+        first.repairs.extend(repairs.into_iter().map(|mut rep| {
+            rep.offset += at;
+            rep
+        }));
+    }
+    Some(r)
+}
+
+/// A fence that stands as the reply whose content is a call in markup
+/// (```` ```json ```` around `<function name="f">…</function>`, a model
+/// fencing what its prompt taught): the content read as a document of its
+/// own, its calls the fence's; `None` when it holds none, or the fence
+/// does not stand as the reply (then it is an example).
+fn fenced_markup(block: &[u8], at: usize, text: &str, cx: &ParseCx) -> Option<BlockResult> {
+    if !cx.reply_start || !text.starts_with('<') {
+        return None;
+    }
+    let cfg = crate::config::Config {
+        generation_prompt: None,
+        think_open: false,
+        ..cx.cfg.clone()
+    };
+    let found = crate::document::parse(text.as_bytes(), &cfg);
+    if found.calls.is_empty() || !found.errors.is_empty() {
+        return None;
+    }
+    let n = found.calls.len();
+    let calls = found
+        .calls
+        .into_iter()
+        .enumerate()
+        .map(|(k, c)| {
+            let format = crate::formats::FormatId::lookup(c.format).unwrap_or(ids::FENCED_JSON);
+            crate::call::ParsedCall {
+                repairs: c
+                    .repairs
+                    .into_iter()
+                    .map(|mut r| {
+                        r.offset += at;
+                        r
+                    })
+                    .collect(),
+                end: if k + 1 == n {
+                    block.len()
+                } else {
+                    (at + c.span[1] as usize).min(block.len())
+                },
+                ..crate::call::ParsedCall::new(c.name, c.arguments, format)
+            }
+        })
+        .collect();
+    Some(BlockResult {
+        calls,
+        errors: Vec::new(),
+        empty_list: false,
+    })
+}
+
+/// Most bytes a fence written on one line may span.
+const ONE_LINE_MAX: usize = 16 << 10;
+
+/// ```` ```json {…} ``` ````: a JSON fence written on one line, its value
+/// after the info string and the closing backticks ending the line (as a
+/// chat UI shows a call it did not run). `Ok(where the closing backticks
+/// end)`, `Err(())` while that cannot be told, `None` when it is not one.
+fn one_line_fence(input: &[u8], ticks: usize, eof: bool) -> Option<Result<usize, ()>> {
+    let info = input.get(ticks..ticks + 4);
+    match info {
+        Some(i) if i.eq_ignore_ascii_case(b"json") => {}
+        Some(_) => return None,
+        None if eof || !b"json".starts_with(&input[ticks..].to_ascii_lowercase()) => return None,
+        None => return Some(Err(())),
+    }
+    let s = scan::skip_blank(input, ticks + 4);
+    match input.get(s) {
+        Some(b'{' | b'[') => {}
+        Some(_) => return None,
+        None if eof => return None,
+        None => return Some(Err(())),
+    }
+    let window = &input[s..input.len().min(s + ONE_LINE_MAX)];
+    let line_end = match memchr::memchr(b'\n', window) {
+        Some(k) => s + k,
+        None if window.len() == ONE_LINE_MAX => return None,
+        None if eof => input.len(),
+        None => return Some(Err(())),
+    };
+    let mut end = line_end;
+    while end > s && matches!(input[end - 1], b' ' | b'\t' | b'\r') {
+        end -= 1;
+    }
+    let line = &input[s..end];
+    (line.len() > 3 && line.ends_with(b"```") && line[line.len() - 4] != b'`').then_some(Ok(end))
+}
+
+/// A block whose length the probe already knows.
+struct FixedEnd(usize);
+
+impl super::Scanner for FixedEnd {
+    fn scan(&mut self, block: &[u8], eof: bool) -> super::BlockEnd {
+        if block.len() >= self.0 {
+            super::BlockEnd::Done {
+                len: self.0,
+                cut: false,
+            }
+        } else if eof {
+            super::BlockEnd::Done {
+                len: block.len(),
+                cut: true,
+            }
+        } else {
+            super::BlockEnd::More
+        }
+    }
+
+    fn consumed(&self) -> usize {
+        self.0
     }
 }
 

@@ -715,6 +715,8 @@ mod tests {
             &ParseCx {
                 cfg: &cfg,
                 cut: false,
+                before: b"",
+                reply_start: true,
             },
         )
     }

@@ -26,6 +26,10 @@ pub const TOKENS: &[&[u8]] = &[
     b"</s>",
     b"<|end_of_msg|>",
     b"<end_of_turn>",
+    // Gemma's end of sequence; FunctionGemma's stop token after a call
+    // (the tool's response would follow it in the next turn)
+    b"<eos>",
+    b"<start_function_response>",
     // Command R/R+ assistant header (the turn's end is above)
     b"<|START_OF_TURN_TOKEN|>",
     b"<|CHATBOT_TOKEN|>",
@@ -43,6 +47,20 @@ pub const TOKENS: &[&[u8]] = &[
     b"<|END_THINKING|>",
     b"</think>",
 ];
+
+/// Llama 3.1's end of message: the model stops to wait for a tool.
+const EOM: &[u8] = b"<|eom_id|>";
+
+/// What follows `<|eom_id|>` in the same document was not written in that
+/// message (a server's or a tool's text glued on): it is text, and no call
+/// is looked for in it, up to the next message (`<|python_tag|>`, another
+/// built-in call, or a header).
+fn end_of_message() -> Probe {
+    Probe::Match(Action::Verbatim {
+        header_len: EOM.len(),
+        close: &[b"<|python_tag|>", b"<|start_header_id|>", b"<|eot_id|>"],
+    })
+}
 
 /// ChatML's assistant header, echoed into the output by some servers.
 const CHATML_ASSISTANT: &[u8] = b"<|im_start|>assistant";
@@ -73,6 +91,11 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
             Prefix::Partial if !cx.eof => return Probe::NeedMore,
             _ => {}
         }
+    }
+    match scan::prefix(input, EOM) {
+        Prefix::Full => return end_of_message(),
+        Prefix::Partial if !cx.eof => return Probe::NeedMore,
+        _ => {}
     }
     match probe_chatml_header(input, cx) {
         Probe::NotMarker => probe_tokens(input, TOKENS, cx),

@@ -14,7 +14,10 @@
 //! `properties` or `arguments` parameter holding the whole arguments object
 //! (JSON or a Python dict), which is unwrapped, the parameters wrapped in
 //! an `<arguments>` element, and `</function>` inside a CDATA value (it does
-//! not end the call).
+//! not end the call). A parameter may also carry its value as attributes,
+//! `<param name="city" value="Oslo" type="string"/>`, typed by `type`, or
+//! hold further parameters (optionally in a `<dict>` element), which make
+//! an object: the XML that prompts describing tools as XML teach.
 
 use super::shared::section::{attr, match_any, Hit};
 use super::shared::xml::decode_value;
@@ -242,38 +245,120 @@ impl BlockFormat for MiniCpm5 {
 /// The `<param name="K">V</param>` children; false when the last one is
 /// not closed.
 fn params(body: &[u8]) -> (Map<String, Value>, bool) {
+    let (args, _, complete) = params_from(body, 0, 0);
+    (args, complete)
+}
+
+/// Deepest nesting of `<param>` elements followed.
+const MAX_NESTING: usize = 32;
+
+/// The `<param>` children from `i` on, up to the `</param>` that closes the
+/// element they are in (`depth` > 0) or the end of `body`: the arguments,
+/// where reading stopped, and false when an element is not closed.
+///
+/// Besides `<param name="K">V</param>`, a parameter may carry its value as
+/// attributes, `<param name="K" value="V" type="T"/>` (typed by `type`),
+/// or hold further parameters, which make an object (`<param name="opts"
+/// type="dict"><param …/></param>`, an optional `<dict>` element around
+/// them).
+fn params_from(body: &[u8], mut i: usize, depth: usize) -> (Map<String, Value>, usize, bool) {
     let mut args = Map::new();
-    let mut i = 0;
-    while let Some(p) = scan::find(body, i, b"<param") {
+    loop {
+        let next = scan::find(body, i, b"<param");
+        let close = scan::find(body, i, b"</param>");
+        let p = match (next, close) {
+            (Some(p), Some(c)) if c < p => return (args, c, depth > 0),
+            (None, Some(c)) => return (args, c, depth > 0),
+            (Some(p), _) => p,
+            (None, None) => return (args, body.len(), depth == 0),
+        };
         let Some(gt) = memchr::memchr(b'>', &body[p..]).map(|k| p + k) else {
-            return (args, false);
+            return (args, body.len(), false);
         };
         let tag = crate::scan::lossy(&body[p..gt]).replacen("<paramname=", "<param name=", 1);
         let key = attr(tag.as_bytes(), "name").unwrap_or_default();
+        let kind = attr(tag.as_bytes(), "type");
         let vs = gt + 1;
-        let (value, next) = if body[vs..].starts_with(CDATA_OPEN) {
+        let (value, next) = if tag.ends_with('/') {
+            // `<param name="K" value="V" type="T"/>`
+            let text = attr(tag.as_bytes(), "value").unwrap_or_default();
+            (typed(&text, kind.as_deref()), vs)
+        } else if body[vs..].starts_with(CDATA_OPEN) {
             let from = vs + CDATA_OPEN.len();
             let Some(e) = scan::find(body, from, CDATA_CLOSE) else {
-                return (args, false);
+                return (args, body.len(), false);
             };
             let text = crate::scan::lossy(&body[from..e]).into_owned();
             match scan::find(body, e, b"</param>") {
                 Some(c) => (Value::String(text), c + 8),
-                None => return (args, false),
+                None => return (args, body.len(), false),
             }
+        } else if let Some(inner) = nested_start(body, vs).filter(|_| depth < MAX_NESTING) {
+            // parameters inside a parameter: an object
+            let (map, c, complete) = params_from(body, inner, depth + 1);
+            if !complete {
+                return (args, body.len(), false);
+            }
+            (Value::Object(map), c + 8)
         } else {
             let Some(c) = scan::find(body, vs, b"</param>") else {
-                return (args, false);
+                return (args, body.len(), false);
             };
             let text = crate::scan::lossy(&body[vs..c]);
-            (param_value(&text), c + 8)
+            let value = match attr(tag.as_bytes(), "value") {
+                // `<param name="K" value="V"></param>`
+                Some(v) if text.trim().is_empty() => typed(&v, kind.as_deref()),
+                _ if kind.is_some() => typed(&crate::call::strip_value_framing(&text), kind.as_deref()),
+                _ => param_value(&text),
+            };
+            (value, c + 8)
         };
         if !key.is_empty() {
             args.insert(key, value);
         }
         i = next;
     }
-    (args, true)
+}
+
+/// Where the children of a parameter start when its content is further
+/// parameters (after blanks and an optional `<dict>` tag); `None` when it
+/// is a value.
+fn nested_start(body: &[u8], vs: usize) -> Option<usize> {
+    let mut s = scan::skip_space(body, vs);
+    for wrapper in [&b"<dict>"[..], b"<object>"] {
+        if body[s..].starts_with(wrapper) {
+            s = scan::skip_space(body, s + wrapper.len());
+        }
+    }
+    body[s..].starts_with(b"<param").then_some(s)
+}
+
+/// A value written as text, typed by a `type` attribute (`string`, `int`,
+/// `float`, `bool`, `dict`, `list`, `null` and their JSON Schema and
+/// Python spellings); without one, or with another, typed like every
+/// XML-style value.
+fn typed(text: &str, kind: Option<&str>) -> Value {
+    let t = text.trim();
+    match kind.map(str::to_ascii_lowercase).as_deref() {
+        Some("string" | "str" | "text") => Value::String(text.to_string()),
+        Some("int" | "integer" | "long") => t
+            .parse::<i64>()
+            .map(Value::from)
+            .unwrap_or_else(|_| param_value(text)),
+        Some("float" | "number" | "double" | "decimal") => t
+            .parse::<f64>()
+            .ok()
+            .and_then(serde_json::Number::from_f64)
+            .map(Value::Number)
+            .unwrap_or_else(|| param_value(text)),
+        Some("bool" | "boolean") => match t.to_ascii_lowercase().as_str() {
+            "true" | "1" | "yes" => Value::Bool(true),
+            "false" | "0" | "no" => Value::Bool(false),
+            _ => param_value(text),
+        },
+        Some("null" | "none") => Value::Null,
+        _ => param_value(text),
+    }
 }
 
 /// A parameter's value: one framing newline on each side dropped (the
@@ -335,6 +420,18 @@ mod tests {
         assert_eq!(
             Value::Object(args),
             json!({"code": "  a </param> </function>\n", "n": 3})
+        );
+    }
+
+    #[test]
+    fn attribute_values_are_typed_and_nest() {
+        let (args, complete) = params(
+            b"<param name=\"city\" value=\"Oslo\" type=\"string\"/>\n<param name=\"days\" value=\"3\" type=\"int\"/><param name=\"opts\" type=\"dict\"><dict><param name=\"metric\" value=\"true\" type=\"bool\"/><param name=\"zip\" value=\"0150\" type=\"string\"/></dict></param><param name=\"n\">2</param>",
+        );
+        assert!(complete);
+        assert_eq!(
+            Value::Object(args),
+            json!({"city": "Oslo", "days": 3, "opts": {"metric": true, "zip": "0150"}, "n": 2})
         );
     }
 

@@ -65,6 +65,7 @@ fn parse_minimax(block: &[u8], cx: &ParseCx) -> BlockResult {
         let vcx = ParseCx {
             cfg: cx.cfg,
             cut: cx.cut && last_cut,
+            ..*cx
         };
         let r = super::shared::json::json_block(&block[..e], s, e, ids::MINIMAX, &vcx);
         out.errors.extend(r.errors);

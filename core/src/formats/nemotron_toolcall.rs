@@ -43,6 +43,12 @@ pub static NEMOTRON: super::shared::tagged::TaggedJson =
 
 /// `<TOOLCALL>`.
 pub const OPENER: Opener = Opener::new(b"<TOOLCALL>", |i, cx| {
+    // an empty wrapper (`<TOOLCALL><functions></functions>`, the list
+    // scaffolding some NeMo templates prompt with) is markup, not a call
+    match super::shared::stray::empty_wrapper(i, 10, b"</toolcall>", cx) {
+        Probe::NotMarker => {}
+        p => return p,
+    }
     super::shared::tagged::json_after(i, 10, cx, &NEMOTRON, NEMOTRON.close, Probe::NotMarker)
 })
 .rank(Rank::Early);

@@ -12,6 +12,11 @@
 //!
 //! * LM Studio's `[TOOL_REQUEST]` … `[END_TOOL_REQUEST]`, which its default
 //!   tool prompt teaches every model it serves without a tool template;
+//! * `<functioncall>` … `</functioncall>` (the closer optional), as Glaive's
+//!   function-calling data and the models trained on it write a call
+//!   (`<functioncall> {"name": …, "arguments": '{…}'}`, the arguments often
+//!   a single-quoted JSON string); an empty `<functioncall> </functioncall>`
+//!   is markup;
 //! * `[TOOL_CALL]` … `[/TOOL_CALL]`, which agent prompts teach (OpenFang
 //!   and others); its body may also be written Perl-hash style, `{tool =>
 //!   "NAME", args => {--key "value"}}`, read as the call it spells;
@@ -43,6 +48,8 @@ pub const FORMAT: Format = Format::new(
         "[END_TOOL_REQUEST]",
         "[TOOL_CALL]",
         "[/TOOL_CALL]",
+        "<functioncall>",
+        "</functioncall>",
         "<function>NAME</function>",
         "[NAME] + JSON + [END_TOOL_REQUEST]",
     ],
@@ -51,6 +58,8 @@ pub const FORMAT: Format = Format::new(
 .openers(&[
     OPENER_TOOL_REQUEST,
     OPENER_TOOL_CALL,
+    OPENER_FUNCTIONCALL,
+    OPENER_FUNCTIONCALL_CLOSE,
     OPENER_FUNCTION,
     OPENER_BRACKETED_NAME,
 ])
@@ -88,6 +97,13 @@ pub static TOOL_CALL: Wrapped = Wrapped {
     open: b"[TOOL_CALL]",
     close: b"[/tool_call]",
     perl: true,
+};
+
+/// `<functioncall>` … `</functioncall>` (Glaive).
+pub static FUNCTIONCALL: Wrapped = Wrapped {
+    open: b"<functioncall>",
+    close: b"</functioncall>",
+    perl: false,
 };
 
 /// After an opening marker: a held-back block when a JSON object or array
@@ -239,6 +255,17 @@ fn perl_hash_to_json(body: &str) -> Option<String> {
 pub const OPENER_TOOL_REQUEST: Opener = Opener::new(b"[TOOL_REQUEST]", |i, cx| {
     probe_wrapped(i, cx, &TOOL_REQUEST)
 });
+
+/// `<functioncall>` (Glaive): a call, or an empty wrapper (markup).
+pub const OPENER_FUNCTIONCALL: Opener = Opener::new(b"<functioncall>", |i, cx| {
+    match super::shared::stray::empty_wrapper(i, FUNCTIONCALL.open.len(), FUNCTIONCALL.close, cx) {
+        Probe::NotMarker => probe_wrapped(i, cx, &FUNCTIONCALL),
+        p => p,
+    }
+});
+
+/// A stray `</functioncall>` is markup.
+pub const OPENER_FUNCTIONCALL_CLOSE: Opener = Opener::markup(b"</functioncall>");
 
 /// `[TOOL_CALL]` (agent prompts).
 pub const OPENER_TOOL_CALL: Opener =

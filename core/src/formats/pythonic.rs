@@ -27,7 +27,9 @@
 //! A call with positional arguments cannot be named without the schema: it
 //! is reported as a `TLP-002` error record, not a call.
 
+use super::shared::evidence;
 use super::shared::python::*;
+use crate::repair::Repair;
 use super::shared::wrapped::LineValueScan;
 use super::Model;
 use super::{ids, Blocks, DocStart, FormatId};
@@ -56,6 +58,7 @@ pub const FORMAT: Format = Format::new(
     OPENER_PYTHON_END,
     OPENER_LIST,
     OPENER_INLINE_LIST,
+    OPENER_STRING_LIST,
 ])
 .admitted_under(&[ids::LFM2])
 .doc_start(DocStart {
@@ -83,15 +86,50 @@ pub static PY_START: Blocks = Blocks::new(ids::PYTHONIC, |block, cx| {
 const START_WRAP: Wrap = Wrap::new(b"<|python_start|>", b"<|python_end|>").seq();
 
 fn parse_py_list(block: &[u8], cx: &ParseCx) -> BlockResult {
+    // a list shown as an example of the format is never a call
+    if evidence::example_lead(cx.before) {
+        return BlockResult::text();
+    }
     let text = crate::scan::lossy(block);
     let exact = matches!(text, std::borrow::Cow::Borrowed(_));
     match parse_call_list(&text, cx.cut) {
-        Ok(pc) => block_result(pc, ids::PYTHONIC, 0, block.len(), exact),
+        Ok(pc) => checked(pc, Vec::new(), block.len(), exact, cx),
         // cut off inside what so far is a call list
         Err(PyError::Eof) if cx.cut => BlockResult::truncated(ids::PYTHONIC, block.len()),
+        // written loosely: wrapped in code or emphasis, a closer too many
+        Err(_) if !cx.cut => loose_list(&text, block.len(), cx, false),
         // anything that is not entirely a list of calls is text
         Err(_) => BlockResult::text(),
     }
+}
+
+/// A list written loosely ([`loose`]): the wrap run must match the text
+/// before it, extra closers are dropped. With `keywords`, every call must
+/// have keyword arguments only.
+fn loose_list(text: &str, len: usize, cx: &ParseCx, keywords: bool) -> BlockResult {
+    let Some((list, _)) = loose::unwrap(text, cx.before) else {
+        return BlockResult::text();
+    };
+    match loose::call_list_dropping_extra(list) {
+        Ok((pc, repairs)) if !keywords || pc.calls.iter().all(|c| c.positional == 0) => {
+            checked(pc, repairs, len, false, cx)
+        }
+        _ => BlockResult::text(),
+    }
+}
+
+/// The block result of a parsed unmarked list, unless a call's name is a
+/// template placeholder (`[tool_name(arg="value")]`): then text. `repairs`
+/// go on the first call.
+fn checked(pc: PyCalls, repairs: Vec<Repair>, len: usize, exact: bool, cx: &ParseCx) -> BlockResult {
+    if loose::placeholder_calls(pc.calls.iter().map(|c| c.name.clone()), cx) {
+        return BlockResult::text();
+    }
+    let mut r = block_result(pc, ids::PYTHONIC, 0, len, exact);
+    if let Some(first) = r.calls.first_mut() {
+        first.repairs.extend(repairs);
+    }
+    r
 }
 
 /// The `[f(a=1)]` list inside a line of prose (`Here you go: [f(a=1)]`):
@@ -108,16 +146,17 @@ impl BlockFormat for PyInlineList {
     }
 
     fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
-        if cx.cut {
+        if cx.cut || evidence::example_lead(cx.before) {
             return BlockResult::text();
         }
         let text = crate::scan::lossy(block);
         let exact = matches!(text, std::borrow::Cow::Borrowed(_));
         match parse_call_list(&text, false) {
             Ok(pc) if pc.calls.iter().all(|c| c.positional == 0) => {
-                block_result(pc, ids::PYTHONIC, 0, block.len(), exact)
+                checked(pc, Vec::new(), block.len(), exact, cx)
             }
-            _ => BlockResult::text(),
+            Ok(_) => BlockResult::text(),
+            Err(_) => loose_list(&text, block.len(), cx, true),
         }
     }
 }
@@ -142,6 +181,14 @@ impl BlockFormat for PyBare {
     fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
         let text = crate::scan::lossy(block);
         let exact = matches!(text, std::borrow::Cow::Borrowed(_));
+        if loose::placeholder_calls(
+            parse_call_sequence(&text, false)
+                .map(|pc| pc.calls.into_iter().map(|c| c.name).collect::<Vec<_>>())
+                .unwrap_or_default(),
+            cx,
+        ) {
+            return BlockResult::text();
+        }
         match parse_call_sequence(&text, cx.cut) {
             Ok(pc)
                 if pc.calls.iter().any(|c| c.positional > 0) && !cx.cfg.is_only(ids::PYTHONIC) =>
@@ -305,7 +352,7 @@ fn probe_list(input: &[u8], cx: &ProbeCx) -> Probe {
     }
     match call_head(input, s) {
         Some(true) => {
-            let scan = LineValueScan::with(PyScan::list_at(0));
+            let scan = LineValueScan::with(PyScan::list_at(0)).loose();
             // LFM2's list whose opening token is in the prompt (or dropped)
             // starts the reply and may end with its closing token
             let scan = if cx.doc_start {
@@ -333,12 +380,88 @@ fn probe_inline_list(input: &[u8], cx: &ProbeCx) -> Probe {
     match input.get(s..).and_then(|rest| bare_call_head(rest, false)) {
         Some(true) => Probe::Match(Action::Block {
             fmt: &PY_INLINE_LIST,
-            scanner: Box::new(LineValueScan::with(PyScan::list_at(0))),
+            scanner: Box::new(LineValueScan::with(PyScan::list_at(0)).loose()),
         }),
         None if !cx.eof => Probe::NeedMore,
         _ => Probe::NotMarker,
     }
 }
+
+/// A JSON array of call strings (`["f(a=1)", "g(b=2)"]`) or of `[name,
+/// {args}]` pairs standing as the reply (or naming declared tools), on
+/// lines of its own.
+pub struct PyStringList;
+
+/// The shared instance.
+pub static PY_STRING_LIST: PyStringList = PyStringList;
+
+impl BlockFormat for PyStringList {
+    fn id(&self) -> FormatId {
+        ids::PYTHONIC
+    }
+
+    fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
+        if cx.cut || evidence::example_lead(cx.before) {
+            return BlockResult::text();
+        }
+        match loose::string_list_calls(block, ids::PYTHONIC, cx) {
+            Some(r) if cx.reply_start || r.calls.iter().all(|c| cx.cfg.declares(&c.name)) => r,
+            _ => BlockResult::text(),
+        }
+    }
+}
+
+/// `[` (or `[[`), then `"NAME(` or `"NAME",` at the start of a line.
+fn probe_string_list(input: &[u8], cx: &ProbeCx) -> Probe {
+    let mut i = skip_space_bounded(input, 1);
+    if input.get(i) == Some(&b'[') {
+        i = skip_space_bounded(input, i + 1);
+    }
+    if i > MAX_GAP {
+        return Probe::NotMarker;
+    }
+    let need = if cx.eof {
+        Probe::NotMarker
+    } else {
+        Probe::NeedMore
+    };
+    match input.get(i) {
+        None => return need,
+        Some(b'"') => {}
+        Some(_) => return Probe::NotMarker,
+    }
+    let s = i + 1;
+    let mut e = s;
+    while e < input.len() && e - s <= 128 && (is_ident_byte(input[e]) || input[e] == b'.') {
+        e += 1;
+    }
+    if e == s || !input.get(s).copied().is_some_and(is_ident_start) {
+        return if e == input.len() { need } else { Probe::NotMarker };
+    }
+    let named = match input.get(e) {
+        None => return need,
+        Some(b'(') => true,
+        Some(b'"') => {
+            let k = skip_space_bounded(input, e + 1);
+            match input.get(k) {
+                None => return need,
+                Some(b',') => true,
+                Some(_) => false,
+            }
+        }
+        Some(_) => false,
+    };
+    if !named {
+        return Probe::NotMarker;
+    }
+    Probe::Match(Action::Block {
+        fmt: &PY_STRING_LIST,
+        scanner: Box::new(LineValueScan::new()),
+    })
+}
+
+/// `["NAME(…)", …]` or `["NAME", {…}]` at the start of a line.
+pub const OPENER_STRING_LIST: Opener = Opener::new(b"[", probe_string_list).line_start();
 
 /// `[NAME(KEY=` inside a line.
 pub const OPENER_INLINE_LIST: Opener = Opener::new(b"[", probe_inline_list);

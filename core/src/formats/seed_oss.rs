@@ -97,6 +97,7 @@ fn parse_seed_oss(block: &[u8], cx: &ParseCx) -> BlockResult {
         let fcx = ParseCx {
             cfg: cx.cfg,
             cut: cx.cut && last,
+            ..*cx
         };
         let r = super::shared::xml::parse_function(&block[s..end], ids::SEED_OSS, &fcx);
         out.errors.extend(r.errors.into_iter().map(|mut e| {

@@ -248,6 +248,9 @@ pub enum RepairKind {
     /// (`"parameters": [{"a": 1}]`) were unwrapped (only when recognising a
     /// call).
     ArgumentsInArray,
+    /// Braces doubled by a template's escaping (`{{"a": 1}}`, a Jinja or
+    /// Python format string's `{{`) were undone.
+    DoubledBraces,
 }
 
 impl RepairKind {
@@ -297,6 +300,7 @@ impl RepairKind {
             RepairKind::StrayText => "stray_text",
             RepairKind::DamagedKey => "damaged_key",
             RepairKind::ArgumentsInArray => "arguments_in_array",
+            RepairKind::DoubledBraces => "doubled_braces",
         }
     }
 }

@@ -68,6 +68,9 @@ pub(crate) fn repair_document(
         if let Some(fixed) = escaped_document(input, pos, opts) {
             return fixed;
         }
+        if let Some(fixed) = doubled_braces(input, pos, opts) {
+            return fixed;
+        }
     }
 
     let c = b[pos];
@@ -477,6 +480,51 @@ fn escaped_document(
     }
     map.push(len);
     unwrapped_repaired(input, out, &map, opts, RepairKind::EscapedDocument, q - 1)
+}
+
+/// A document whose braces a template's escaping doubled (`{{"a": {{"b":
+/// 1}}}}`, copied from a Jinja or Python format string): it opens with `{{`
+/// and ends with `}}` (no JSON value can), and every `{{` and `}}` outside
+/// strings is undone before the rest is repaired. `None` for any other
+/// document.
+fn doubled_braces(
+    input: &str,
+    pos: usize,
+    opts: &RepairOptions,
+) -> Option<Result<Fixed, RepairError>> {
+    let b = input.as_bytes();
+    if !b[pos..].starts_with(b"{{") || !input.trim_end().ends_with("}}") {
+        return None;
+    }
+    let len = b.len();
+    let mut out = String::with_capacity(len);
+    let mut map = Vec::with_capacity(len + 1);
+    let mut quote = false;
+    let mut i = 0;
+    while i < len {
+        let c = b[i];
+        if !quote && matches!(c, b'{' | b'}') && b.get(i + 1) == Some(&c) {
+            out.push(c as char);
+            map.push(i);
+            i += 2;
+            continue;
+        }
+        if c == b'"' {
+            quote = !quote;
+        } else if quote && c == b'\\' && i + 1 < len {
+            out.push('\\');
+            map.push(i);
+            i += 1;
+        }
+        let w = utf8_width(b[i]);
+        let stop = (i + w).min(len);
+        let s = input.get(i..stop)?;
+        out.push_str(s);
+        map.extend(std::iter::repeat_n(i, s.len()));
+        i = stop;
+    }
+    map.push(len);
+    unwrapped_repaired(input, out, &map, opts, RepairKind::DoubledBraces, pos)
 }
 
 /// `text`, a document taken out of `input` (a string's content, escapes

@@ -12,6 +12,15 @@ pub fn closing_line(block: &[u8], from: usize, ticks: usize, eof: bool) -> Optio
     let mut line = from;
     loop {
         let m = scan::skip_blank(block, line);
+        // the model's turn ended without closing the fence (Gemma's
+        // `tool_code` then `<end_of_turn>`): the fence ends before the token
+        for token in TURN_ENDS {
+            match scan::prefix(&block[m..], token) {
+                scan::Prefix::Full => return Some((line, line)),
+                scan::Prefix::Partial if !eof => return None,
+                _ => {}
+            }
+        }
         let t = m + count_ticks(&block[m..]);
         if t - m >= ticks {
             let rest_end = memchr::memchr(b'\n', &block[t..]).map(|k| t + k);
@@ -29,6 +38,9 @@ pub fn closing_line(block: &[u8], from: usize, ticks: usize, eof: bool) -> Optio
         }
     }
 }
+
+/// End-of-turn tokens that close a fence left open at the start of a line.
+const TURN_ENDS: &[&[u8]] = &[b"<end_of_turn>", b"<eos>", b"<|im_end|>", b"<|eot_id|>"];
 
 /// How many backticks `b` starts with.
 pub fn count_ticks(b: &[u8]) -> usize {
@@ -94,7 +106,8 @@ impl Scanner for FenceScan {
                 // the last, unfinished line: can it still be the closing fence?
                 let m = scan::skip_blank(block, line);
                 let t = m + count_ticks(&block[m..]);
-                self.phase = if t < len && t - m < self.ticks {
+                // (a line starting `<` may still be an end-of-turn token)
+                self.phase = if t < len && t - m < self.ticks && block[m] != b'<' {
                     FencePhase::InLine { from: len }
                 } else {
                     FencePhase::Lines { from: line }

@@ -3,6 +3,7 @@
 
 pub mod directly_answer;
 pub mod end;
+pub mod evidence;
 pub mod fence;
 pub mod invoke;
 pub mod json;

@@ -307,13 +307,42 @@ pub fn block_result(block: &[u8], from: usize, cfg: &Config) -> Option<BlockResu
 
 /// The calls of one top-level object: the repair engine's reading if it is
 /// call-shaped, else the envelope's.
+///
+/// The rungs a tools file adds are tried only when those without it find
+/// nothing, so a tools file never makes a reading worse (a name alone is
+/// never preferred to the envelope's arguments).
 fn read_object(seg: &str, cfg: &Config) -> Option<Vec<Recovered>> {
-    if let Ok((value, repairs)) = crate::call::parse_json(seg, &cfg.repair_options()) {
-        if let Some(calls) = from_value(seg, value, repairs, cfg) {
-            return Some(calls);
+    let parsed = crate::call::parse_json(seg, &cfg.repair_options()).ok();
+    for tools in [false, true] {
+        if tools && cfg.tool_names.is_none() {
+            break;
+        }
+        let rung = Rung { cfg, tools };
+        if let Some((value, repairs)) = &parsed {
+            if let Some(calls) = from_value(seg, value.clone(), repairs.clone(), rung) {
+                return Some(calls);
+            }
+        }
+        if let Some(c) = envelope(seg, rung) {
+            return Some(vec![c]);
         }
     }
-    envelope(seg, cfg).map(|c| vec![c])
+    None
+}
+
+/// The settings a reading runs under, and whether the rungs a tools file
+/// adds are on.
+#[derive(Clone, Copy)]
+struct Rung<'a> {
+    cfg: &'a Config,
+    tools: bool,
+}
+
+impl Rung<'_> {
+    /// The tools file declares `name`, and its rungs are on.
+    fn declares(self, name: &str) -> bool {
+        self.tools && self.cfg.declares(name)
+    }
 }
 
 /// A name that reads as a function name (without a tools file).
@@ -327,8 +356,8 @@ fn identifier(name: &str) -> bool {
 }
 
 /// Whether `name` may be a recovered call's name under `cfg`.
-fn name_ok(name: &str, cfg: &Config) -> bool {
-    identifier(name) || cfg.declares(name)
+fn name_ok(name: &str, rung: Rung) -> bool {
+    identifier(name) || rung.declares(name)
 }
 
 /// The call or calls a repaired value holds, or `None`.
@@ -336,7 +365,7 @@ fn from_value(
     seg: &str,
     mut value: Value,
     mut repairs: Vec<Repair>,
-    cfg: &Config,
+    rung: Rung,
 ) -> Option<Vec<Recovered>> {
     if let Value::Object(obj) = &mut value {
         for key in ARG_KEYS {
@@ -359,12 +388,12 @@ fn from_value(
             .into_iter()
             .map(|p| (p.name, p.arguments, p.id, p.repairs))
             .collect::<Vec<_>>(),
-        Err(_) => vec![declared_shape(value, cfg)?],
+        Err(_) => vec![declared_shape(value, rung)?],
     };
     let n = calls.len();
     let mut out = Vec::with_capacity(n);
     for (name, arguments, id, more) in calls {
-        if !name_ok(&name, cfg) {
+        if !name_ok(&name, rung) {
             return None;
         }
         let mut reps = repairs.clone();
@@ -385,7 +414,7 @@ type Parts = (String, Map<String, Value>, Option<String>, Vec<Repair>);
 
 /// With `--tools`: an object naming a declared tool, alone or with one
 /// other key holding an object that is not a report.
-fn declared_shape(value: Value, cfg: &Config) -> Option<Parts> {
+fn declared_shape(value: Value, rung: Rung) -> Option<Parts> {
     let Value::Object(mut obj) = value else {
         return None;
     };
@@ -393,7 +422,7 @@ fn declared_shape(value: Value, cfg: &Config) -> Option<Parts> {
         .iter()
         .find(|k| obj.get(**k).is_some_and(Value::is_string))?;
     let name = obj.remove(*name_key)?.as_str()?.trim().to_string();
-    if !cfg.declares(&name) || obj.len() > 1 {
+    if !rung.declares(&name) || obj.len() > 1 {
         return None;
     }
     let arguments = match obj.into_iter().next() {
@@ -415,7 +444,7 @@ enum Member {
 /// Reads a damaged envelope: brackets, then two members (a name and the
 /// arguments, in either order) or, for a declared tool, the name alone;
 /// then only stray closers, quotes and blanks.
-fn envelope(seg: &str, cfg: &Config) -> Option<Recovered> {
+fn envelope(seg: &str, rung: Rung) -> Option<Recovered> {
     let b = seg.as_bytes();
     let mut repairs = Vec::new();
     let mut i = 0;
@@ -429,12 +458,12 @@ fn envelope(seg: &str, cfg: &Config) -> Option<Recovered> {
             offset: 0,
         });
     }
-    let (first, e1) = member(seg, i, cfg, &mut repairs)?;
+    let (first, e1) = member(seg, i, rung.cfg, &mut repairs)?;
     let mut j = e1;
     while j < b.len() && matches!(b[j], b' ' | b'\t' | b'\r' | b'\n' | b',') {
         j += 1;
     }
-    let (second, end) = match member(seg, j, cfg, &mut repairs) {
+    let (second, end) = match member(seg, j, rung.cfg, &mut repairs) {
         Some((m, e)) => (Some(m), e),
         None => (None, e1),
     };
@@ -448,11 +477,13 @@ fn envelope(seg: &str, cfg: &Config) -> Option<Recovered> {
         (a, Some(Member::Name(n))) => (n, Some(a)),
         _ => return None,
     };
-    if !name_ok(&name, cfg) {
+    if !name_ok(&name, rung) {
         return None;
     }
-    let declared = cfg.declares(&name);
+    let declared = rung.declares(&name);
     let (arguments, parameters_key) = match args {
+        // a tool list's entry: its parameters are a schema, never arguments
+        Some(Member::Args(map, true)) if crate::call::is_object_schema_map(&map) => return None,
         Some(Member::Args(map, parameters)) => (map, parameters),
         Some(Member::Other(key, map)) if declared && !NOT_ARG_KEYS.contains(&key.as_str()) => {
             (map, false)
@@ -591,12 +622,96 @@ fn member(seg: &str, i: usize, cfg: &Config, repairs: &mut Vec<Repair>) -> Optio
     Some((member, end))
 }
 
+/// Arguments text with the damage small models leave around their keys
+/// undone (`None` when there is none): junk bytes (`\\`, `>`) between an
+/// opening brace or a comma and a key's quote (`{\\>"city": …}`), a key
+/// whose quotes do not match (`"data': …`, `'data": …`), and a stray quote
+/// between a closing bracket and the brace that closes the object
+/// (`true]"}`). Quoted values are left alone.
+fn mend_keys(text: &str) -> Option<String> {
+    let b = text.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut changed = false;
+    let mut i = 0;
+    // a key may start after `{` or `,` and blanks
+    let mut key_place = false;
+    while i < b.len() {
+        let c = b[i];
+        if key_place && matches!(c, b'\\' | b'>') {
+            let mut j = i;
+            while j < b.len() && matches!(b[j], b'\\' | b'>' | b' ') {
+                j += 1;
+            }
+            if b.get(j) == Some(&b'"') {
+                changed = true;
+                i = j;
+                continue;
+            }
+        }
+        if key_place && matches!(c, b'"' | b'\'') {
+            // a key: a word, then the other quote and a colon
+            let mut j = i + 1;
+            while j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'_') {
+                j += 1;
+            }
+            let other = if c == b'"' { b'\'' } else { b'"' };
+            if j > i + 1 && b.get(j) == Some(&other) && b.get(j + 1) == Some(&b':') {
+                out.push(b'"');
+                out.extend_from_slice(&b[i + 1..j]);
+                out.push(b'"');
+                changed = true;
+                i = j + 1;
+                key_place = false;
+                continue;
+            }
+        }
+        if matches!(c, b']' | b'}') && b.get(i + 1) == Some(&b'"') && b.get(i + 2) == Some(&b'}') {
+            out.push(c);
+            changed = true;
+            i += 2;
+            continue;
+        }
+        match c {
+            b'{' | b',' => key_place = true,
+            b' ' | b'\t' | b'\r' | b'\n' => {}
+            _ => key_place = false,
+        }
+        // a quoted value is copied as it is
+        if c == b'"' && !key_place {
+            let mut j = i + 1;
+            while j < b.len() && b[j] != b'"' && b[j] != b'\n' {
+                j += if b[j] == b'\\' { 2 } else { 1 };
+            }
+            let end = (j + 1).min(b.len());
+            out.extend_from_slice(&b[i..end]);
+            i = end;
+            continue;
+        }
+        out.push(c);
+        i += 1;
+    }
+    if !changed {
+        return None;
+    }
+    String::from_utf8(out).ok()
+}
+
 /// Arguments text read by the repair engine; written escaped (`{\"a\": 1}`)
 /// it is unescaped first.
 fn arguments_text(text: &str, cfg: &Config) -> Option<(Value, Vec<Repair>)> {
     let opts = cfg.repair_options();
     if let Ok(ok) = crate::call::parse_json(text, &opts) {
         return Some(ok);
+    }
+    if let Some(mended) = mend_keys(text) {
+        if let Ok((v, _)) = crate::call::parse_json(&mended, &opts) {
+            // one repair at the start says what was done
+            let reps = vec![Repair {
+                kind: RepairKind::DamagedKey,
+                offset: 0,
+            }];
+            return Some((v, reps));
+        }
     }
     if text.contains("\\\"") {
         let unescaped = text.replace("\\\"", "\"");

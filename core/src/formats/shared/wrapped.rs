@@ -2,7 +2,7 @@
 //! marker and an optional closing one (LFM2, OLMo 3, Apertus, Sarashina),
 //! and an unmarked bracketed value that must end its line.
 
-use crate::formats::shared::python::{call_head, rest_of_line_blank, PyEndAt, PyScan};
+use crate::formats::shared::python::{call_head, loose, rest_of_line_blank, PyEndAt, PyScan};
 use crate::formats::{BlockEnd, Scanner};
 use crate::scan::{self, Prefix};
 
@@ -182,6 +182,9 @@ pub struct LineValueScan {
     phase: LinePhase,
     /// A closing token that may follow the value too (empty: none).
     also: &'static [u8],
+    /// Stray closers and a run of code or emphasis bytes may follow the
+    /// value before the end of its line (`[f(a=1)])`, `[f(a=1)]**`).
+    loose: bool,
 }
 
 /// Where a [`LineValueScan`] is.
@@ -198,6 +201,7 @@ impl LineValueScan {
         LineValueScan {
             phase: LinePhase::Value { py: PyScan::at(0) },
             also: b"",
+            loose: false,
         }
     }
 }
@@ -208,7 +212,15 @@ impl LineValueScan {
         LineValueScan {
             phase: LinePhase::Value { py },
             also: b"",
+            loose: false,
         }
+    }
+
+    /// Lets stray closers and a wrap run follow the value (see
+    /// [`super::python::loose`]); they are part of the block.
+    pub fn loose(mut self) -> Self {
+        self.loose = true;
+        self
     }
 
     /// Lets `token` follow the value on its line as well.
@@ -245,6 +257,22 @@ impl Scanner for LineValueScan {
         }
         let LinePhase::After { end } = self.phase else {
             return BlockEnd::More;
+        };
+        let end = if self.loose {
+            let mut e = end;
+            while e < block.len() && e - end < loose::MAX_EXTRA && matches!(block[e], b')' | b']') {
+                e += 1;
+            }
+            let w = e;
+            while e < block.len() && e - w < loose::MAX_WRAP && loose::is_wrap_byte(block[e]) {
+                e += 1;
+            }
+            if e == block.len() && !eof {
+                return BlockEnd::More;
+            }
+            e
+        } else {
+            end
         };
         match rest_of_line_blank(block, end, eof, self.also) {
             Some(true) => BlockEnd::Done {

@@ -828,6 +828,22 @@ impl<'a> Parser<'a> {
     }
 
     /// A `[call, …]` list (not empty).
+    /// Skips `NAME =` before a call (`result = f(x=1)`, as Gemma writes
+    /// in its `tool_code`): the call is what runs, the name only keeps its
+    /// result. `NAME ==` and anything else are left alone.
+    fn skip_assignment(&mut self) {
+        let at = self.i;
+        if self.ident().is_some() {
+            self.ws();
+            if self.peek() == Some(b'=') && self.b.get(self.i + 1) != Some(&b'=') {
+                self.i += 1;
+                self.ws();
+                return;
+            }
+        }
+        self.i = at;
+    }
+
     fn call_list(&mut self) -> Result<Vec<PyCall>, PyError> {
         self.ws();
         if self.peek() != Some(b'[') {
@@ -941,6 +957,7 @@ fn call_sequence(src: &str, close_at_eof: bool, inner_quotes: bool) -> Result<Py
                 }
             }
         }
+        p.skip_assignment();
         calls.push(p.call()?);
         if p.closed_at.is_some() {
             break;

@@ -5,6 +5,7 @@
 
 pub mod calls;
 pub mod literal;
+pub mod loose;
 pub mod scan;
 
 pub use calls::*;

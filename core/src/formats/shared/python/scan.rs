@@ -51,7 +51,8 @@ impl PyScan {
     }
 
     /// A scanner for an unmarked call list starting at `pos`: directly
-    /// inside the list only names, dots, blanks, `(`, `,` and `]` may appear
+    /// inside the list only names, dots, blanks, `(`, `,`, `]` and a stray
+    /// `)` (one closer too many, which ends the scan) may appear
     /// (anything else is [`PyEndAt::NotValue`] at once, so prose with a stray
     /// quote is not held back to the end of the input).
     pub fn list_at(pos: usize) -> Self {
@@ -124,7 +125,7 @@ impl PyScan {
                 && !(is_ident_byte(b)
                     || matches!(
                         b,
-                        b'.' | b'-' | b' ' | b'\t' | b'\r' | b'\n' | b'(' | b',' | b']'
+                        b'.' | b'-' | b' ' | b'\t' | b'\r' | b'\n' | b'(' | b',' | b']' | b')'
                     ))
             {
                 self.pos = i;
@@ -249,6 +250,8 @@ const TRAILERS: &[&[u8]] = &[
     b"<|end_of_text|>",
     b"<end_of_turn>",
     b"</s>",
+    // Gemma's end of sequence, left in by servers that do not stop on it
+    b"<eos>",
 ];
 
 /// After a value ending at `end`: only blanks up to the end of the line (or

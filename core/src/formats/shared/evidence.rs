@@ -1,0 +1,282 @@
+//! Whether an unmarked candidate was meant as a call.
+//!
+//! Unmarked calls (bare JSON, Python-style lists) carry no marker that says
+//! a model meant to call: the same JSON is what a model writes to *show* a
+//! format (`reply like this: {"name": …}`), to list its tools or to fill a
+//! template's placeholders. These checks weigh the evidence around a
+//! candidate (`docs/recovery.md`, "Evidence"):
+//!
+//! * [`example_lead`]: the words right before it introduce an example;
+//! * [`placeholder_name`] / [`placeholder_arguments`]: its name or its
+//!   arguments are a template's blanks (`tool_name`, `<value>`, `...`).
+//!
+//! A declared tool (`--tools`) outweighs a placeholder-looking name; an
+//! example's lead-in outweighs everything.
+
+use serde_json::{Map, Value};
+
+/// Words that, in the line introducing a candidate, show it is an example
+/// of a format rather than a call, whoever speaks.
+const EXAMPLE_WORDS: &[&str] = &[
+    "example",
+    "e.g.",
+    "for instance",
+    "syntax",
+    "template",
+    "schema",
+    "placeholder",
+    "should look",
+    "would look",
+    "looks like",
+    "in the form",
+];
+
+/// Words that show an example when the line gives an instruction, but not
+/// when the model announces its own call (`Let me do it like this:`).
+const INSTRUCTION_WORDS: &[&str] = &[
+    "like this",
+    "like so",
+    "following format",
+    "this format",
+    "the format",
+    "format like",
+    "reply with",
+    "respond with",
+    "answer with",
+];
+
+/// Words of a model announcing its own call, or saying the call that
+/// follows is the right one.
+const OWN_CALL: &[&str] = &[
+    "i'll",
+    "i will",
+    "let me",
+    "let's",
+    "here is",
+    "here's",
+    "i'm going",
+    "i am going",
+    "correct",
+    "proper",
+    "revised",
+    "corrected",
+    "fixed",
+];
+
+/// Most bytes of the introducing line looked at, back from the candidate.
+const LEAD_WINDOW: usize = 160;
+
+/// Whether the text right before a candidate (`before`, the document's
+/// last bytes of text) introduces an example: its last line with words on
+/// it, read back at most [`LEAD_WINDOW`] bytes, names an example
+/// (`For example:`, `e.g.`, `the syntax is`), or instructs how to answer
+/// (`reply like this:`, `respond in the following format:`) without the
+/// model announcing its own call (`Let me do it like this:`, `Here is the
+/// revised call in the correct format:`).
+pub fn example_lead(before: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(before);
+    let trimmed = text.trim_end();
+    // the last line with words on it, and at most a window of it
+    let line = match trimmed.rfind('\n') {
+        Some(k) => &trimmed[k + 1..],
+        None => trimmed,
+    };
+    let mut from = line.len().saturating_sub(LEAD_WINDOW);
+    while !line.is_char_boundary(from) {
+        from += 1;
+    }
+    let line = line[from..].to_lowercase().replace('\u{2019}', "'");
+    if line.is_empty() {
+        return false;
+    }
+    EXAMPLE_WORDS.iter().any(|w| line.contains(w))
+        || (INSTRUCTION_WORDS.iter().any(|w| line.contains(w))
+            && !OWN_CALL.iter().any(|w| line.contains(w)))
+}
+
+/// Names a template or a prompt writes where a real tool's name goes.
+const PLACEHOLDER_NAMES: &[&str] = &[
+    "toolname",
+    "functionname",
+    "funcname",
+    "fnname",
+    "methodname",
+    "tool",
+    "function",
+    "func",
+    "name",
+    "yourtool",
+    "yourfunction",
+    "yourtoolname",
+    "yourfunctionname",
+    "exampletool",
+    "examplefunction",
+    "sometool",
+    "somefunction",
+    "nameofthetool",
+    "nameofthefunction",
+    "toolnamehere",
+    "functionnamehere",
+];
+
+/// Whether `name` is a placeholder rather than a tool's name: in angle,
+/// curly or square brackets (`<function_name>`, `{tool}`), with an
+/// ellipsis, or one of the names templates use for the blank
+/// (`tool_name`, `function_name`, `your_function` …; case, `_`, `-` and
+/// blanks ignored).
+pub fn placeholder_name(name: &str) -> bool {
+    let n = name.trim();
+    if n.contains("...") || n.contains('…') {
+        return true;
+    }
+    let wrapped = |open: char, close: char| n.starts_with(open) && n.ends_with(close);
+    if n.len() >= 2 && (wrapped('<', '>') || wrapped('{', '}') || wrapped('[', ']')) {
+        return true;
+    }
+    let folded: String = n
+        .chars()
+        .filter(|c| !matches!(c, '_' | '-' | ' '))
+        .flat_map(char::to_lowercase)
+        .collect();
+    PLACEHOLDER_NAMES.contains(&folded.as_str())
+}
+
+/// Whether a placeholder stands where a value goes: a string in angle
+/// brackets (`<value>`, `<city name>`), an ellipsis, or one of the words
+/// templates use for the blank.
+fn placeholder_value(v: &Value) -> bool {
+    match v {
+        Value::String(s) => placeholder_text(s),
+        _ => false,
+    }
+}
+
+/// A key or value in angle brackets (`<param>`), or an ellipsis.
+fn bracketed(s: &str) -> bool {
+    let t = s.trim();
+    t == "..."
+        || t == "\u{2026}"
+        || (t.len() >= 3 && t.starts_with('<') && t.ends_with('>') && !t[1..].contains('<'))
+}
+
+fn placeholder_text(s: &str) -> bool {
+    let t = s.trim();
+    let folded: String = t
+        .chars()
+        .filter(|c| !matches!(c, '_' | '-' | ' '))
+        .flat_map(char::to_lowercase)
+        .collect();
+    t == "..."
+        || t == "…"
+        || (t.len() >= 3 && t.starts_with('<') && t.ends_with('>') && !t[1..].contains('<'))
+        || matches!(
+            folded.as_str(),
+            "value"
+                | "argvalue"
+                | "argumentvalue"
+                | "parametervalue"
+                | "paramvalue"
+                | "yourvalue"
+                | "value1"
+                | "value2"
+        )
+}
+
+/// Keys a template writes for a blank parameter.
+const PLACEHOLDER_KEYS: &[&str] = &[
+    "arg",
+    "arg1",
+    "arg2",
+    "argument",
+    "argument1",
+    "param",
+    "param1",
+    "param2",
+    "parameter",
+    "parameter1",
+    "key",
+    "param_name",
+    "arg_name",
+];
+
+/// Whether every argument is a template's blank: its key or its value a
+/// placeholder (`{"<param>": "<value>"}`, `{"city": "..."}`), or a blank
+/// key holding a word with `value` in it (`{"arg1": "value1"}`). Empty
+/// arguments are not.
+pub fn placeholder_arguments(args: &Map<String, Value>) -> bool {
+    let blank_pair = |k: &str, v: &Value| {
+        PLACEHOLDER_KEYS.contains(&k.to_ascii_lowercase().as_str())
+            && matches!(v, Value::String(s) if s.to_ascii_lowercase().contains("value"))
+    };
+    !args.is_empty()
+        && args
+            .iter()
+            .all(|(k, v)| bracketed(k) || placeholder_value(v) || blank_pair(k, v))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn example_leads() {
+        for s in [
+            "Reply like this: ",
+            "To call a tool, respond with a JSON object in this format:\n",
+            "For example:\n\n",
+            "Some words.\nExample of a call:\n",
+            "e.g. ",
+            "The syntax is:\n",
+            "Always reply like this:\n",
+        ] {
+            assert!(example_lead(s.as_bytes()), "{s:?}");
+        }
+        for s in [
+            "",
+            "I apologize for the error. Here is the revised tool call:\n\n",
+            "Here is the call in the correct format:\n",
+            "Let me check the weather.\n",
+            "For example, see below.\nNow the call:\n",
+            "Let me do it like this: ",
+            "Here is the function call in the following format:\n",
+        ] {
+            assert!(!example_lead(s.as_bytes()), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn placeholders() {
+        for n in [
+            "tool_name",
+            "<function_name>",
+            "Function Name",
+            "{tool}",
+            "...",
+        ] {
+            assert!(placeholder_name(n), "{n}");
+        }
+        for n in ["get_weather", "search", "name_lookup", "tools.search"] {
+            assert!(!placeholder_name(n), "{n}");
+        }
+        assert!(placeholder_arguments(
+            json!({"<param>": "<value>"}).as_object().expect("map")
+        ));
+        assert!(placeholder_arguments(
+            json!({"arg1": "value1", "arg2": "value2"})
+                .as_object()
+                .expect("map")
+        ));
+        assert!(placeholder_arguments(
+            json!({"city": "..."}).as_object().expect("map")
+        ));
+        for v in [
+            json!({}),
+            json!({"city": "Oslo"}),
+            json!({"html": "<b>x</b>"}),
+            json!({"n": 1}),
+        ] {
+            assert!(!placeholder_arguments(v.as_object().expect("map")), "{v}");
+        }
+    }
+}
