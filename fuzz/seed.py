@@ -10,7 +10,9 @@ the fixtures' calls for the repair target. For the validate target: the
 fixtures/validate/**/*.log transcripts against every fixture tools file
 (fixed registries and the same files supplied inline), the text-format
 fixtures with a tools map inferred from their .parse.ndjson, argument
-objects checked directly, and a few hand-written calls that exercise typing. Each seed carries the header its
+objects checked directly, and a few hand-written calls that exercise typing.
+The crafted inputs of CRAFTED (shapes that once cost quadratic time) seed
+parse, stream and wire. Each seed carries the header its
 target expects (see README.md). Run from anywhere:
 
     python3 fuzz/seed.py [path/to/conformance-cases]
@@ -84,7 +86,36 @@ def texts():
             yield p, open(p, "rb").read(), args
 
 
+# Crafted inputs that once cost quadratic time or unbounded memory (issue
+# 47): unclosed harmony JSON bodies, one after another (also with headers
+# quoted in strings), a run of name bytes at the start of a document (the
+# functionary NAME{ probe), repeated Gemma 4 <|channel> tokens, stripped
+# harmony analysis, and a plain-prompt user turn after CR, U+2028 and NEL.
+CRAFTED = [
+    b"<|start|>assistant<|channel|>commentary to=functions.f<|message|>{" * 200,
+    b'<|start|>assistant<|channel|>commentary to=functions.f<|message|>{"a":"x","' * 200,
+    b'<|start|>assistant<|channel|>commentary to=functions.f<|message|>{"x\\"' * 200,
+    b"x" * 8000,
+    b"<function=" + b"x" * 8000,
+    b"x" * 8000 + b"{}</function>",
+    b"<|channel>" * 1000,
+    b"analysis" + b"x" * 8000,
+    b"analysis<" * 1000,
+    b"hi\r### user\nrun it",
+    "hi\u2028### user\nrun it".encode(),
+    "hi\u0085### user\nrun it".encode(),
+]
+
+
 def main():
+    for body in CRAFTED:
+        write("parse", bytes([0, 0]) + body)
+        write("stream", bytes([0, 0, 1, 31]) + body)  # chunks of 32
+        write("stream", bytes([0, 0, 0]) + body)  # 1-byte chunks
+        write("wire", bytes([1, 0, 1, 31]) + body)  # --input text
+        for fmt in ("harmony", "functionary", "gemini-function-call"):
+            if fmt in IDS:
+                write("parse", bytes([64, IDS.index(fmt)]) + body)
     for p, body, args in texts():
         flags, fmt = flags_for(args)
         if os.sep + "wire" + os.sep in p:

@@ -20,6 +20,7 @@ mod suite {
     mod golden;
     mod hostile;
     mod invariants;
+    mod limits;
     mod linear;
     mod memory;
     mod model_names;

@@ -181,6 +181,16 @@ pub struct Engine {
     extra_cache: NextCache,
     /// Probes made so far.
     probes: u64,
+    /// Bytes shown to probes and block scanners (a work count: fed in
+    /// bounded chunks, a linear engine shows each byte a bounded number of
+    /// times).
+    shown: u64,
+    /// Where the last probe that answered `NeedMore` was (an absolute
+    /// offset) and how many bytes it was shown ([`ProbeCx::seen`]).
+    pending_probe: Option<(u64, usize)>,
+    /// How much of the block in progress its scanner was shown already
+    /// (scanners resume: only the bytes after it count as shown again).
+    block_seen: usize,
     /// Bytes at the start of the buffer that the generation prompt left
     /// held back: they belong to the prompt, so events are shifted back by
     /// this much and anything before it is cut from them.
@@ -348,6 +358,7 @@ impl Engine {
                 line_start: k == 0 || held[..k].ends_with(b"\n"),
                 doc_start: k == 0,
                 eof,
+                seen: 0,
                 cfg,
             };
             match registry::probe_noting(&held[k..], &cx, &mut None) {
@@ -465,6 +476,9 @@ impl Engine {
             extra_stop,
             extra_cache: NextCache::default(),
             probes: 0,
+            shown: 0,
+            block_seen: 0,
+            pending_probe: None,
             hidden: Hidden::default(),
             undecided: None,
             turn: None,
@@ -482,6 +496,19 @@ impl Engine {
     pub fn work(&self) -> u64 {
         let held = self.undecided.as_ref().map_or(0, |u| u.searched as u64);
         self.sp_cache.work + self.nl_cache.work + self.extra_cache.work + self.probes + held
+    }
+
+    /// Bytes shown to probes and block scanners so far: the whole rest of
+    /// the buffer to each probe (a probe keeps nothing between calls), the
+    /// bytes a block's scanner had not seen yet to it (a scanner resumes).
+    /// Fed in chunks of a bounded size, an engine whose probes and scanners
+    /// decide within a bounded lookahead shows each byte a bounded number
+    /// of times; a probe held open by a long run, or a scanner that reads
+    /// to the end of the input before the block it ends short of, shows
+    /// the rest again and again (the linear-time tests compare this across
+    /// input sizes).
+    pub fn shown(&self) -> u64 {
+        self.shown + self.nested.as_ref().map_or(0, |n| n.shown())
     }
 
     /// Number of calls emitted so far.
@@ -798,16 +825,26 @@ impl Engine {
 
     fn probe_at(&mut self, data: &[u8], at: usize, line_start: bool, eof: bool) -> Probe {
         self.probes += 1;
+        self.shown += (data.len() - at) as u64;
+        let here = self.base + at as u64;
+        let seen = match self.pending_probe.take() {
+            Some((p, seen)) if p == here => seen,
+            _ => 0,
+        };
         let cx = ProbeCx {
             armed: self.armed,
             declined: self.declined,
             line_start,
-            doc_start: self.base + at as u64 == 0,
+            doc_start: here == 0,
             eof,
+            seen,
             cfg: &self.cfg,
         };
         let mut noted = None;
         let p = registry::probe_noting(&data[at..], &cx, &mut noted);
+        if matches!(p, Probe::NeedMore) {
+            self.pending_probe = Some((here, data.len() - at));
+        }
         match p {
             // a one-byte catch-all (`<` of a generic tag) declining says
             // nothing about the opener declined before it
@@ -836,6 +873,7 @@ impl Engine {
             line_start: false,
             doc_start: self.base + start as u64 == 0,
             eof,
+            seen: 0,
             cfg: &self.cfg,
         };
         Some((start, (lead.probe)(&data[start..], &cx)))
@@ -1238,6 +1276,8 @@ impl Engine {
         let cap = self.cfg.max_block.max(scanner.consumed()).max(1);
         let capped = data.len() - pos > cap;
         let block = &data[pos..data.len().min(pos + cap)];
+        self.shown += block.len().saturating_sub(self.block_seen) as u64 + 1;
+        self.block_seen = 0;
         let end = scanner.scan(block, eof && !capped);
         match end {
             BlockEnd::More => {
@@ -1278,6 +1318,7 @@ impl Engine {
                     return Step::Go(pos + len);
                 }
                 self.early_start(fmt, block, pos, sink);
+                self.block_seen = block.len();
                 Step::Wait(pos)
             }
             BlockEnd::NotBlock { text_len } => {

@@ -431,10 +431,10 @@ impl Approvals {
         let remembered = match self.keep(&d, req.name) {
             Ok(r) => r,
             Err(e) => {
-                eprintln!(
-                    "toolcall: cannot remember the decision: {}",
+                super::to_stderr(&format!(
+                    "toolcall: cannot remember the decision: {}\n",
                     escape_controls(&e)
-                );
+                ));
                 None
             }
         };

@@ -799,10 +799,10 @@ fn calls_of(
     engine.feed(&bytes, &mut g);
     engine.finish(&mut g);
     for e in &g.errors {
-        eprintln!(
-            "toolcall: {name}: skipped a malformed call: {}",
+        super::to_stderr(&format!(
+            "toolcall: {name}: skipped a malformed call: {}\n",
             super::sanitize(&e.message)
-        );
+        ));
     }
     Ok(g.calls)
 }

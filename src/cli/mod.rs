@@ -145,7 +145,16 @@ pub fn sanitize(msg: &str) -> std::borrow::Cow<'_, str> {
 /// Writes `toolcall: MSG` on stderr, escaped by [`sanitize`]: every message
 /// is one line.
 pub fn report(msg: &str) {
-    eprintln!("toolcall: {}", sanitize(msg));
+    to_stderr(&format!("toolcall: {}\n", sanitize(msg)));
+}
+
+/// The one writer of stderr: writes `text` as it is, and drops what cannot
+/// be written (a full disk, a closed pipe, a reader gone). A diagnostic is
+/// never worth the run: `eprintln!` would panic there and lose the records
+/// still in stdout's buffer.
+pub fn to_stderr(text: &str) {
+    use std::io::Write;
+    let _ = std::io::stderr().lock().write_all(text.as_bytes());
 }
 
 static FAILED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);

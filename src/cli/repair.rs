@@ -6,7 +6,6 @@
 //! `--report`, as one `repair` record.
 
 use super::sanitize;
-use std::io::{self, Write};
 use std::path::PathBuf;
 
 use crate::cli::output::Output;
@@ -255,7 +254,7 @@ fn one(
                 e.code,
                 sanitize(&e.message)
             );
-            let _ = io::stderr().lock().write_all(msg.as_bytes());
+            super::to_stderr(&msg);
             Ok(false)
         }
     }

@@ -251,7 +251,7 @@ impl ToolsArgs {
                     .map_err(|e| anyhow::anyhow!("reading tools file {name}: not UTF-8 ({e})"))?;
                 let r = Registry::from_text(&text, strict).map_err(|e| tools_error(&name, e))?;
                 for w in &r.warnings {
-                    eprintln!("{}: warning: {}", sanitize(&name), sanitize(w));
+                    super::to_stderr(&format!("{}: warning: {}\n", sanitize(&name), sanitize(w)));
                 }
                 Some(r)
             }
@@ -315,7 +315,11 @@ impl Tools {
     /// Writes a log line at `level` (1 = `-v`, 2 = `-vv`).
     pub fn log(&self, doc: &str, level: u8, msg: &str) {
         if self.verbose >= level {
-            eprintln!("toolcall[{}] {}", correlation_id(doc), sanitize(msg));
+            super::to_stderr(&format!(
+                "toolcall[{}] {}\n",
+                correlation_id(doc),
+                sanitize(msg)
+            ));
         }
     }
 
@@ -378,10 +382,13 @@ impl Tools {
             let at = diag::locate_in(bytes, call.span, &call.raw, &w.path, &call.name);
             let mut issue = w.clone();
             issue.message = format!("{} (risk {})", issue.message, v.risk);
-            eprint!(
-                "{}",
-                diag::render_in(&call.doc, doc, at, Severity::Warning, &issue)
-            );
+            super::to_stderr(&diag::render_in(
+                &call.doc,
+                doc,
+                at,
+                Severity::Warning,
+                &issue,
+            ));
         }
         v.write_into(&mut call.extra);
     }

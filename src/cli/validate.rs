@@ -1122,13 +1122,13 @@ impl Run<'_> {
             Ok((call, v)) => {
                 diags.print(item, Severity::Warning, &verdict.errors, &item.call);
                 if diags.on {
-                    eprintln!(
-                        "{}:{}:{}: note: fixed by the model on attempt {} of {max}",
+                    super::to_stderr(&format!(
+                        "{}:{}:{}: note: fixed by the model on attempt {} of {max}\n",
                         super::sanitize(&item.file),
                         pos.line,
                         pos.column,
                         retried.attempts.len()
-                    );
+                    ));
                 }
                 let mut call = call;
                 call.index = item.call.index;
@@ -1321,9 +1321,9 @@ impl Diags {
             let off = issue_offset(i, call, item);
             let text = diag::render_in(&item.file, item.text.as_deref(), off, sev, i);
             if self.colored {
-                eprint!("{}", paint(&text, &super::sanitize(&item.file), sev));
+                super::to_stderr(&paint(&text, &super::sanitize(&item.file), sev));
             } else {
-                eprint!("{text}");
+                super::to_stderr(&text);
             }
         }
     }

@@ -238,3 +238,144 @@ fn conversation_checks_cost_linear_work() {
         "work {w1} -> {w10} for 10x the calls"
     );
 }
+
+/// The work of one document fed in `chunk`-byte pieces: the text scanner's
+/// and the bytes shown to probes and block scanners.
+fn shown_work(doc: &[u8], cfg: &Config, chunk: usize) -> u64 {
+    let mut sink = |_: Event<'_>| {};
+    let mut e = Engine::new(cfg.clone());
+    for c in doc.chunks(chunk) {
+        e.feed(c, &mut sink);
+    }
+    e.finish(&mut sink);
+    e.work() + e.shown()
+}
+
+/// The pieces a crafted input repeats for one format, read from the
+/// registry so that a new format is covered without naming it: each
+/// opener's literal alone and followed by the first bytes of a body, and
+/// the format's own call (as `render` writes it) cut at a few points and
+/// whole.
+/// A unit is also tried under detection when it is a call (`true`).
+fn format_units(f: &toolcall::formats::Format) -> Vec<(Vec<u8>, bool)> {
+    const BODIES: &[&str] = &["", "{", "{\"a\": \"", "(", "<", "f>{"];
+    let mut units = Vec::new();
+    for o in f.openers {
+        for b in BODIES {
+            let mut u = o.lit.to_vec();
+            u.extend_from_slice(b.as_bytes());
+            units.push((u, false));
+        }
+    }
+    if let Some(p) = &f.render {
+        let call = (p.call)(&[toolcall::CallSpec::new(
+            "f",
+            serde_json::json!({"a": "x", "b": [1, {"c": null}]}),
+        )]);
+        let b = call.as_bytes();
+        for cut in [
+            b.len() / 4,
+            b.len() / 2,
+            3 * b.len() / 4,
+            b.len() - 1,
+            b.len(),
+        ] {
+            if cut > 0 {
+                units.push((b[..cut].to_vec(), true));
+            }
+        }
+    }
+    units.sort();
+    units.dedup();
+    units
+}
+
+/// Every format's block scanners and probes, on the crafted inputs of
+/// [`format_units`] repeated (at least 4 KiB, fed 32 bytes at a time) and
+/// never closed: ten times the input shows at most eleven times the bytes
+/// to the probes and scanners (plus the text scanner's work), under the
+/// format alone and, for its calls, under detection. A
+/// scanner that reads to the end of the input before it decides (a
+/// harmony body once did) or a probe that waits for the end of a run of
+/// name bytes (the functionary reader once did) costs a hundred times.
+#[test]
+fn every_format_s_blocks_cost_linear_work() {
+    use toolcall::formats::FORMATS;
+    use toolcall::FormatChoice;
+    let mut failures = Vec::new();
+    let mut tried = 0;
+    for f in FORMATS {
+        for choice in [FormatChoice::Only(f.id), FormatChoice::Auto] {
+            let cfg = Config {
+                format: choice,
+                ..Config::default()
+            };
+            for (unit, call) in format_units(f) {
+                if choice == FormatChoice::Auto && !call {
+                    continue;
+                }
+                let n = (4096 / unit.len()).max(20);
+                // after a newline: the document-start probes, which look
+                // a bounded way ahead, are the next test's
+                let doc = |n: usize| [&b"\n"[..], &unit.repeat(n)].concat();
+                let (small, large) = (doc(n), doc(10 * n));
+                let (w1, w10) = (shown_work(&small, &cfg, 32), shown_work(&large, &cfg, 32));
+                tried += 1;
+                if w10 > 11 * w1.max(1) {
+                    let fail = format!(
+                        "{} ({choice:?}) {:?}: work {w1} -> {w10}",
+                        f.id,
+                        String::from_utf8_lossy(&unit)
+                    );
+                    eprintln!("{fail}");
+                    failures.push(fail);
+                }
+            }
+        }
+    }
+    assert!(tried > 500, "only {tried} shapes");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Every opener followed by one long run of name bytes (a minified blob
+/// after a marker), and the run alone at the start of a document, fed 4 KiB
+/// at a time: a probe
+/// or scanner that waits for the run to end before it decides is shown it
+/// again on every chunk. Blocks are capped small (`max_block`), so a block
+/// that legitimately waits for its closer costs linear work too.
+#[test]
+fn long_name_runs_after_every_opener_cost_linear_work() {
+    use toolcall::formats::FORMATS;
+    use toolcall::FormatChoice;
+    let mut failures = Vec::new();
+    let mut heads: Vec<(FormatChoice, Vec<u8>)> = vec![(FormatChoice::Auto, Vec::new())];
+    for f in FORMATS {
+        heads.push((FormatChoice::Only(f.id), Vec::new()));
+        for o in f.openers {
+            heads.push((FormatChoice::Only(f.id), o.lit.to_vec()));
+        }
+    }
+    for (choice, head) in heads {
+        let cfg = Config {
+            format: choice,
+            max_block: 4096,
+            ..Config::default()
+        };
+        let doc = |n: usize| {
+            let mut d = head.clone();
+            d.extend(std::iter::repeat_n(b'x', n));
+            d
+        };
+        let (w1, w10) = (
+            shown_work(&doc(100_000), &cfg, 4096),
+            shown_work(&doc(1_000_000), &cfg, 4096),
+        );
+        if w10 > 11 * w1.max(1) {
+            failures.push(format!(
+                "{choice:?} {:?}: work {w1} -> {w10}",
+                String::from_utf8_lossy(&head)
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -287,6 +287,13 @@ pub struct ProbeCx<'a> {
     /// (`<tool_call` before prose), until a block starts or another literal
     /// is declined: a closing tag after it closes that text, not a call.
     pub declined: Option<&'static [u8]>,
+    /// How many bytes of this same position the probes were shown last
+    /// time, when the answer was [`Probe::NeedMore`] (0 otherwise): a probe
+    /// that searches ahead may resume its search there instead of reading
+    /// again what it read. The registry stops at the first `NeedMore`, so
+    /// a probe may rely on it only when no opener tried before it can match
+    /// the same bytes (its literal is the only one that begins so).
+    pub seen: usize,
     /// The engine settings.
     pub cfg: &'a Config,
 }

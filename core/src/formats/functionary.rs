@@ -75,13 +75,24 @@ pub static FUNCTIONARY: Functionary = Functionary;
 
 const CLOSE: &[u8] = b"</function>";
 
-/// The end of a name written from `from` on (name bytes, `.`, `-`).
+/// The longest name read: a longer run of name bytes (a minified blob) is
+/// no call's name, and is not read on to its end.
+const MAX_NAME: usize = 256;
+
+/// The end of a name written from `from` on (name bytes, `.`, `-`), at
+/// most [`MAX_NAME`] + 1 bytes on (past `MAX_NAME` it is no name).
 fn name_end(input: &[u8], from: usize) -> usize {
+    let limit = input.len().min(from + MAX_NAME + 1);
     let mut e = from;
-    while e < input.len() && (scan::is_name_byte(input[e]) || matches!(input[e], b'.' | b'-')) {
+    while e < limit && (scan::is_name_byte(input[e]) || matches!(input[e], b'.' | b'-')) {
         e += 1;
     }
     e
+}
+
+/// Whether a name ending at `e` (from `from`) is too long to be one.
+fn too_long(from: usize, e: usize) -> bool {
+    e - from > MAX_NAME
 }
 
 /// `<function=NAME={…}`: the tag's `>` written as a second `=` (a damaged
@@ -93,6 +104,9 @@ fn eq_json_head(input: &[u8], eof: bool) -> Result<usize, Probe> {
         return Err(Probe::NotMarker);
     }
     let e = name_end(input, from);
+    if too_long(from, e) {
+        return Err(Probe::NotMarker);
+    }
     if e == input.len() && !eof {
         return Err(Probe::NeedMore);
     }
@@ -145,6 +159,9 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
 /// tag right after the JSON makes it a call; anything else is text.
 fn probe_doc_start(input: &[u8], cx: &ProbeCx) -> Probe {
     let e = name_end(input, 0);
+    if too_long(0, e) {
+        return Probe::NotMarker;
+    }
     if e == input.len() && !cx.eof {
         return Probe::NeedMore;
     }

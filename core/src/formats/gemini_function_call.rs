@@ -643,13 +643,17 @@ const THOUGHT: &[u8] = b"thought";
 /// thought is empty (a reasoning budget of 0 forces `<channel|>` at once).
 const THOUGHT_ENDS: [&[u8]; 2] = [b"\n", b"<channel|>"];
 
+/// How many `<|channel>` tokens in a row one channel's framing takes.
+const MAX_REPEATS: usize = 4;
+
 /// The framing of a channel span: `<|channel>` (repeated when the prompt
 /// already wrote one), then the `thought` name and its newline. Only the
 /// newline is consumed with the name; a `<channel|>` right after it is the
 /// close. `None`: not decidable before more input.
 fn channel_framing(input: &[u8], cx: &super::ProbeCx) -> Option<usize> {
     let mut open = CHANNEL_OPEN.len();
-    loop {
+    // a few repeats at most: a run of them is not read to its end
+    for _ in 0..MAX_REPEATS {
         match scan::prefix(input.get(open..).unwrap_or_default(), CHANNEL_OPEN) {
             Prefix::Full => open += CHANNEL_OPEN.len(),
             Prefix::Partial if !cx.eof => return None,

@@ -22,7 +22,11 @@
 //!
 //! A message body ends only at its own end token (or, when that is missing,
 //! at the `<|start|>` of the next message): marker strings quoted inside the
-//! text (`<|call|>`, `<|channel|>final`) are text.
+//! text (`<|call|>`, `<|channel|>final`) are text. A call's JSON body that
+//! is still open at a `<|start|>` or `<|channel|>` outside its strings, or
+//! at the ninth inside them, ends there: the header is the next message's
+//! (waiting for the JSON to close would read every message after it again,
+//! for each one).
 //!
 //! Tolerated: channel-first and recipient-first headers, `<|constrain|>json`,
 //! a bare ` json` / ` code`, or no constraint; a first message without
@@ -538,13 +542,16 @@ fn probe_stripped_analysis(input: &[u8], cx: &ProbeCx) -> Probe {
         return Probe::NotMarker;
     }
     let reach = &input[..input.len().min(STRIPPED_REACH)];
+    // what an earlier probe here read holds none of them (but may end
+    // inside one)
+    let from = cx.seen.saturating_sub(b"assistantcommentary".len()).max(8);
     let found = [
         &b"assistantfinal"[..],
         b"assistantcommentary",
         b"assistantanalysis",
     ]
     .iter()
-    .any(|m| scan::find(reach, 8, m).is_some());
+    .any(|m| scan::find(reach, from, m).is_some());
     if found {
         armed(
             cx,
@@ -632,8 +639,14 @@ struct BodyScan {
 enum BodyPhase {
     /// Blanks so far, up to `from`.
     Lead { from: usize },
-    /// Inside the JSON value that begins at `start`.
-    Json { start: usize, json: JsonEnd },
+    /// Inside the JSON value that begins at `start`; the next header is
+    /// searched for from `header` on, `quoted` headers were inside strings.
+    Json {
+        start: usize,
+        json: JsonEnd,
+        header: usize,
+        quoted: usize,
+    },
     /// The JSON value ended at `end`: an end token may follow after blanks.
     AfterJson { end: usize },
     /// A raw body (or broken JSON), searched for a token from `from` on.
@@ -651,6 +664,8 @@ impl Scanner for BodyScan {
                 BodyPhase::Json {
                     start: s,
                     json: JsonEnd::new(),
+                    header: s,
+                    quoted: 0,
                 }
             } else {
                 BodyPhase::Raw { from: s }
@@ -659,14 +674,31 @@ impl Scanner for BodyScan {
         if let BodyPhase::Json {
             start,
             ref mut json,
+            ref mut header,
+            ref mut quoted,
         } = self.phase
         {
-            match json.scan(&block[start..]) {
-                End::At(k) => self.phase = BodyPhase::AfterJson { end: start + k },
-                End::More if !eof => return BlockEnd::More,
-                // broken or cut JSON: fall back to the end tokens
-                _ => self.phase = BodyPhase::Raw { from: start },
-            }
+            // the JSON is read up to the next message's header, no further
+            let next = loop {
+                let (limit, at_header) = match next_header(block, header, eof) {
+                    Ok(Some(h)) => (h, true),
+                    Ok(None) => (block.len(), false),
+                    Err(p) => (p, false),
+                };
+                match json.scan(&block[start..limit]) {
+                    End::At(k) => break BodyPhase::AfterJson { end: start + k },
+                    // a header quoted in a string value: read on, a few times
+                    End::More if at_header && json.in_string() && *quoted < MAX_QUOTED_HEADERS => {
+                        *quoted += 1;
+                        *header += 1;
+                    }
+                    End::More if !eof && !at_header => return BlockEnd::More,
+                    // broken, cut, or still open at the next header: fall
+                    // back to the end tokens
+                    _ => break BodyPhase::Raw { from: start },
+                }
+            };
+            self.phase = next;
         }
         match self.phase {
             BodyPhase::AfterJson { end } => after_json(block, end, eof),
@@ -678,6 +710,27 @@ impl Scanner for BodyScan {
     fn consumed(&self) -> usize {
         self.body
     }
+}
+
+/// How many header tokens a call's JSON body may quote in its strings
+/// before one ends it (each body reads at most this many messages ahead).
+const MAX_QUOTED_HEADERS: usize = 8;
+
+/// The next message's header token (`<|start|>`, `<|channel|>`) at or
+/// after `*from`: `Ok(Some(at))`, `Ok(None)` when there is none yet,
+/// `Err(at)` when the block ends inside what may be one. `*from` advances
+/// past what cannot be one, so each byte is searched once.
+fn next_header(block: &[u8], from: &mut usize, eof: bool) -> Result<Option<usize>, usize> {
+    while let Some(h) = scan::find(block, *from, b"<|") {
+        *from = h;
+        match section::match_any(&block[h..], NEXT) {
+            Hit::Full(_) => return Ok(Some(h)),
+            Hit::Partial if !eof => return Err(h),
+            _ => *from = h + 1,
+        }
+    }
+    *from = (*from).max(block.len().saturating_sub(1));
+    Ok(None)
 }
 
 /// After a JSON body ending at `end`: the end token that follows it after

@@ -64,6 +64,11 @@ impl JsonEnd {
         }
     }
 
+    /// Whether the scanner stands inside a string.
+    pub fn in_string(&self) -> bool {
+        self.quote != 0
+    }
+
     /// How many bytes of the input the scanner has consumed.
     pub fn scanned(&self) -> usize {
         self.pos
