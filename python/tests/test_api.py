@@ -211,3 +211,14 @@ def test_formats_and_render():
     assert "<tool_response>" in msg and "sunny" in msg
     with pytest.raises(toolcall.OptionError):
         toolcall.render_tools("no-such-family", TOOLS)
+
+
+def test_the_sample_consumer_runs():
+    pytest.importorskip("openai")
+    import runpy
+
+    from conftest import ROOT
+
+    ns = runpy.run_path(str(ROOT / "python" / "examples" / "consumer.py"))
+    assert ns["names_as_they_stream"](ns["REPLY"]) == ["get_weather"]
+    assert len(ns["history"](ns["REPLY"])) == 3

@@ -222,14 +222,15 @@ def validate(
     else:
         items = doc_or_calls
     if not isinstance(tools, Tools):
-        text = tools
         if isinstance(tools, _os.PathLike):
             with open(tools, encoding="utf-8") as f:
                 text = f.read()
-        elif not isinstance(tools, (str, bytes)):
+        elif isinstance(tools, bytes):
+            text = tools.decode("utf-8")
+        elif isinstance(tools, str):
+            text = tools
+        else:
             text = _json.dumps(tools)
-        if isinstance(text, bytes):
-            text = text.decode("utf-8")
         tools = Tools(text, strict=strict, unknown_risk=unknown_risk, auto_approve=auto_approve)
     return _toolcall.validate([_name_args(c) for c in items], tools)
 
