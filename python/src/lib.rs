@@ -1232,6 +1232,24 @@ fn format_table<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
     record_to_py(py, &records)
 }
 
+/// The conversation checks of a raw transcript (`TLP-009`, `TLP-010`, as
+/// `toolcall validate` runs them): one dict per finding, serialised by the
+/// core; the codes in `allow` are off.
+#[pyfunction]
+#[pyo3(signature = (text, options, allow=Vec::new()))]
+fn check_transcript<'py>(
+    py: Python<'py>,
+    text: Input,
+    options: &Options,
+    allow: Vec<String>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let bytes = text.bytes();
+    let found = maybe_detach(py, bytes.len(), || {
+        toolcall_core::validate::turns::check_transcript(bytes, &options.resolved, &allow)
+    });
+    record_to_py(py, &found)
+}
+
 /// The core's default options, as a dict (every option's name and
 /// default, written once in the core).
 #[pyfunction]
@@ -1395,6 +1413,7 @@ fn _toolcall(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(format_table, m)?)?;
     m.add_function(wrap_pyfunction!(models, m)?)?;
     m.add_function(wrap_pyfunction!(default_options, m)?)?;
+    m.add_function(wrap_pyfunction!(check_transcript, m)?)?;
     m.add_function(wrap_pyfunction!(split, m)?)?;
     m.add_function(wrap_pyfunction!(repair, m)?)?;
     m.add_function(wrap_pyfunction!(repair_text, m)?)?;

@@ -126,3 +126,17 @@ def test_options_defaults_are_the_engines():
         toolcall.parse("x", model="qwen4")
     with pytest.raises(toolcall.OptionError):
         toolcall.parse("x", modle="qwen3")  # type: ignore[call-arg]
+
+
+@pytest.mark.parametrize("name", ["chatml-unanswered", "chatml-orphan-result", "chatml-ok"])
+def test_transcript_checks_match_validate(name):
+    case = ROOT / "fixtures" / "messages" / f"{name}.chatml"
+    found = toolcall.check_transcript(case.read_bytes())
+    r = subprocess.run([str(cli_binary()), "validate", *flags(case), str(case)],
+                       capture_output=True, cwd=ROOT)
+    cli_found = [(e["code"], e["message"]) for line in r.stdout.decode().splitlines()
+                 if line.strip() for e in json.loads(line).get("errors", [])
+                 if e["code"] in ("TLP-009", "TLP-010")]
+    assert [(f["code"], f["message"]) for f in found] == cli_found
+    assert bool(found) == (name != "chatml-ok")
+    assert toolcall.check_transcript(case.read_bytes(), allow=["TLP-009", "TLP-010"]) == []

@@ -76,6 +76,7 @@ __all__ = [
     "Tools",
     "ToolsError",
     "Verdict",
+    "check_transcript",
     "formats",
     "loads",
     "models",
@@ -185,6 +186,21 @@ def split(
     ``segments``), written by the engine. Takes :func:`parse`'s options."""
     out: dict[str, Any] = _toolcall.split(text, _toolcall.Options(**options), _tools(tools))
     return out
+
+
+def check_transcript(
+    text: Union[str, bytes],
+    *,
+    allow: Sequence[str] = (),
+    **options: Unpack[Options],
+) -> List[dict[str, Any]]:
+    """The conversation checks of a raw transcript (model text with turn
+    headers), as ``toolcall validate`` runs them: ``TLP-009`` (a call no
+    tool turn answers before the next assistant turn) and ``TLP-010`` (a
+    tool turn that answers no call). One dict per finding (``code``,
+    ``message``, ``doc``, ``span``, ``turn``, ``role``); codes in ``allow``
+    are off. Takes :func:`parse`'s options."""
+    return _toolcall.check_transcript(text, _toolcall.Options(**options), list(allow))
 
 
 def _name_args(item: Any) -> Tuple[str, str]:

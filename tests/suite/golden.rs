@@ -87,7 +87,11 @@ fn conversation_goldens_match() {
             args.extend(["--input".to_string(), "messages".to_string()]);
         }
         let (out, code) = run("parse", input, &args);
-        assert!(code == 0 || code == 1, "{}: parse exited {code}", input.display());
+        assert!(
+            code == 0 || code == 1,
+            "{}: parse exited {code}",
+            input.display()
+        );
         let expected_path = input.with_extension("parse.ndjson");
         if bless {
             std::fs::write(&expected_path, &out).expect("bless");
