@@ -502,7 +502,7 @@ fn checked_item(c: Checked<Item>, name: &str, text: &Rc<Located<Vec<u8>>>) -> It
             offset,
         } => Item {
             conv: Some(Conv::raw(&call, vec![(issue.clone(), offset)])),
-            call,
+            call: *call,
             broken: Some(issue),
             file: name.to_string(),
             text: Some(text.clone()),

@@ -75,7 +75,7 @@ pub enum Checked<T> {
     /// over its header line, and the offset of its header.
     Orphan {
         /// The record (no name, the header line as `raw`).
-        call: ToolCall,
+        call: Box<ToolCall>,
         /// The issue.
         issue: Issue,
         /// The header's byte offset.
@@ -227,7 +227,7 @@ impl<T: Candidate> TurnCheck<T> {
                 let mut call = super::records::stand_in(doc, &raw, [start as u64, line_end as u64]);
                 call.turn = Some(turn);
                 out.push(Checked::Orphan {
-                    call,
+                    call: Box::new(call),
                     issue: Issue::call(ORPHAN_RESULT, message),
                     offset: start,
                 });
@@ -273,16 +273,16 @@ pub fn check_transcript(
     let mut findings: Vec<TurnFinding> = out
         .into_iter()
         .filter_map(|c| match c {
-            Checked::Item(call, Some(issue)) | Checked::Orphan { call, issue, .. } => {
-                Some(TurnFinding {
-                    code: issue.code,
-                    message: issue.message,
-                    doc: call.doc,
-                    span: call.span,
-                    turn: call.turn,
-                })
-            }
+            Checked::Item(call, Some(issue)) => Some((call, issue)),
+            Checked::Orphan { call, issue, .. } => Some((*call, issue)),
             Checked::Item(_, None) => None,
+        })
+        .map(|(call, issue)| TurnFinding {
+            code: issue.code,
+            message: issue.message,
+            doc: call.doc,
+            span: call.span,
+            turn: call.turn,
         })
         .collect();
     findings.sort_by_key(|f| f.span[0]);
