@@ -1245,7 +1245,8 @@ fn check_transcript<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let bytes = text.bytes();
     let found = maybe_detach(py, bytes.len(), || {
-        toolcall_core::validate::turns::check_transcript(bytes, &options.resolved, &allow)
+        let r = &options.resolved;
+        toolcall_core::validate::turns::check_transcript(bytes, &r.config, &r.wire, &allow)
     });
     record_to_py(py, &found)
 }

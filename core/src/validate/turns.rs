@@ -252,23 +252,25 @@ pub struct TurnFinding {
     pub turn: Option<Turn>,
 }
 
-/// Runs the checks over a whole raw transcript read as `r` says (the
-/// codes in `allow` off): the findings in document order.
+/// Runs the checks over a whole raw transcript read with `cfg` and `wire`
+/// (a `Resolved`'s two halves; the codes in `allow` off): the findings in
+/// document order.
 pub fn check_transcript(
     text: &[u8],
-    r: &crate::door::Resolved,
+    cfg: &crate::config::Config,
+    wire: &crate::wire::WireConfig,
     allow: &[String],
 ) -> Vec<TurnFinding> {
     let mut seen = TurnsSeen {
         found: Collector::calls_only(),
         turns: Vec::new(),
     };
-    let mut engine = crate::wire::WireEngine::new(r.config.clone(), r.wire.clone());
+    let mut engine = crate::wire::WireEngine::new(cfg.clone(), wire.clone());
     engine.feed(text, &mut seen);
     engine.finish(&mut seen);
     let mut check = TurnCheck::<ToolCall>::new(allow);
     let mut out = Vec::new();
-    check.take(seen.found.calls, seen.turns, &r.config.doc, text, &mut out);
+    check.take(seen.found.calls, seen.turns, &cfg.doc, text, &mut out);
     check.finish(&mut out);
     let mut findings: Vec<TurnFinding> = out
         .into_iter()
@@ -293,14 +295,15 @@ pub fn check_transcript(
 mod tests {
     use super::*;
 
-    fn resolved() -> crate::door::Resolved {
-        crate::door::Options::default().resolve().unwrap()
+    fn check(text: &[u8], allow: &[String]) -> Vec<TurnFinding> {
+        let r = crate::door::Options::default().resolve().unwrap();
+        check_transcript(text, &r.config, &r.wire, allow)
     }
 
     #[test]
     fn an_unanswered_call_and_an_orphan_result_are_found() {
         let text = b"<|im_start|>user\nweather?<|im_end|>\n<|im_start|>assistant\n<tool_call>\n{\"name\": \"f\", \"arguments\": {}}\n</tool_call><|im_end|>\n<|im_start|>assistant\nno result came<|im_end|>\n<|im_start|>tool\n<tool_response>x</tool_response><|im_end|>\n";
-        let found = check_transcript(text, &resolved(), &[]);
+        let found = check(text, &[]);
         let codes: Vec<&str> = found.iter().map(|f| f.code).collect();
         assert_eq!(codes, ["TLP-009", "TLP-010"], "{found:?}");
         assert!(
@@ -311,6 +314,6 @@ mod tests {
     #[test]
     fn one_reply_is_never_checked() {
         let text = b"<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>";
-        assert!(check_transcript(text, &resolved(), &[]).is_empty());
+        assert!(check(text, &[]).is_empty());
     }
 }
