@@ -65,7 +65,7 @@ pub use config::{Config, FormatChoice, DEFAULT_THINK_WINDOW, PROMPTED_MODELS, TH
 pub use document::{parse, parse_chunked, Collector};
 pub use door::names::{format_records, models, nearest, resolve_name};
 pub use door::{
-    conversation, conversations, read, Document, FormatRecord, ModelRecord, Named, OptionError,
+    conversation, conversations, read, At, Document, FormatRecord, ModelRecord, Named, OptionError,
     Options, Reader, Record, Resolved, MAX_HELD,
 };
 pub use engine::{Engine, Event, Sink};

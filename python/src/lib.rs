@@ -1,11 +1,13 @@
 //! `toolcall._toolcall`: the Python face of `toolcall-core`.
 //!
-//! Every function here hands its input to the same engine, repairer,
-//! validator and renderers the `toolcall` command runs; nothing parses on
-//! its own. Options map to [`Config`] as the command's flags do
-//! (`src/cli/common.rs`, `EngineArgs::config`). The pure-Python package
-//! `toolcall` (python/toolcall/__init__.py) wraps this module with the
-//! documented signatures.
+//! Every function here hands its input to the core's front door, the same
+//! one the `toolcall` command goes through: options are the core's
+//! [`CoreOptions`] (read from the keyword arguments, their defaults the
+//! core's), resolved by the core; documents are read by [`toolcall_core::read`]
+//! and [`Reader`]; records are the core's types, serialised by the core.
+//! Nothing here resolves a name, holds a default or builds a record. The
+//! pure-Python package `toolcall` (python/toolcall/__init__.py) wraps this
+//! module with the documented signatures.
 //!
 //! Work on a large input runs with the GIL released (`Python::detach`), so
 //! other Python threads run while a document is parsed or repaired.
@@ -18,15 +20,12 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList, PyString};
 use serde_json::Value;
 use std::sync::Mutex;
-use toolcall_core::formats::{self, FormatId};
 use toolcall_core::validate::registry::Registry;
-use toolcall_core::validate::{typing, Policy, Risk, Verdict as CoreVerdict};
-use toolcall_core::wire::{InputKind, WireConfig, WireEngine};
-use toolcall_core::Collector;
+use toolcall_core::validate::{Policy, Risk, Verdict as CoreVerdict};
 use toolcall_core::RepairOptions;
-use toolcall_core::{Arguments, ErrorRecord as CoreError, ToolCall};
-use toolcall_core::{Config, FormatChoice};
-use toolcall_core::{Event as CoreEvent, Sink};
+use toolcall_core::{At, Options as CoreOptions, Reader, Resolved};
+use toolcall_core::{ErrorRecord as CoreError, ToolCall};
+use toolcall_core::{Event as CoreEvent, FormatChoice, Sink};
 
 create_exception!(
     _toolcall,
@@ -197,104 +196,43 @@ impl Input {
     }
 }
 
-/// The engine settings of the Python functions: the flags of `toolcall
-/// parse`, under their Python names.
+/// The engine settings of the Python functions: the core's `Options`
+/// (the flags of `toolcall parse` under their option names), resolved by
+/// the core.
 #[derive(Clone, Debug)]
 #[pyclass(frozen, module = "toolcall._toolcall")]
 pub struct Options {
-    cfg: Config,
-    wire: WireConfig,
+    resolved: Resolved,
 }
 
 #[pymethods]
 impl Options {
-    /// Builds the settings; raises `OptionError` on an unknown format,
-    /// model, finish reason or input kind.
+    /// Builds the settings from keyword arguments (a `None` is the
+    /// default); raises `OptionError` on an unknown option, format, model,
+    /// finish reason or input kind, or a bound out of range.
     #[new]
-    #[pyo3(signature = (*, format="auto", model=None, generation_prompt=None,
-        finish_reason=None, input="text", json_blocks=true, inline_json=false,
-        repair=true, reasoning_calls=false, think_open=false, think_window=0,
-        max_block=1 << 20, repair_max_size=toolcall_core::DEFAULT_MAX_INPUT_BYTES,
-        max_buffer=1 << 20, doc="-"))]
-    #[allow(clippy::too_many_arguments)]
-    fn new(
-        format: &str,
-        model: Option<&str>,
-        generation_prompt: Option<&str>,
-        finish_reason: Option<&str>,
-        input: &str,
-        json_blocks: bool,
-        inline_json: bool,
-        repair: bool,
-        reasoning_calls: bool,
-        think_open: bool,
-        think_window: usize,
-        max_block: usize,
-        repair_max_size: usize,
-        max_buffer: usize,
-        doc: &str,
-    ) -> PyResult<Options> {
-        let mut choice = format_choice(format)?;
-        let mut prompt = generation_prompt.map(|p| p.as_bytes().to_vec());
-        if let Some(name) = model {
-            let Some(r) = formats::model_name::resolve(name) else {
-                return Err(OptionError::new_err(format!(
-                    "unknown model '{name}' (toolcall.formats() lists the known ones; \
-                     format= and generation_prompt= say the same for any model)"
-                )));
-            };
-            if choice == FormatChoice::Auto {
-                choice = FormatChoice::Only(r.format);
-            }
-            if prompt.is_none() {
-                prompt = Some(r.prompt.as_bytes().to_vec());
+    #[pyo3(signature = (**options))]
+    fn new(options: Option<&Bound<'_, PyDict>>) -> PyResult<Options> {
+        let mut given = serde_json::Map::new();
+        if let Some(d) = options {
+            for (k, v) in d.iter() {
+                if !v.is_none() {
+                    given.insert(k.extract::<String>()?, py_to_value(&v)?);
+                }
             }
         }
-        let truncated = match finish_reason {
-            None | Some("stop") => false,
-            Some("length") => true,
-            Some(other) => {
-                return Err(OptionError::new_err(format!(
-                    "unknown finish_reason '{other}' (expected 'stop' or 'length')"
-                )))
-            }
-        };
-        if max_block == 0 || max_buffer == 0 {
-            return Err(OptionError::new_err(
-                "max_block and max_buffer must be at least 1",
-            ));
-        }
-        let input: InputKind = input
-            .parse()
-            .map_err(|e: toolcall_core::wire::UnknownInput| OptionError::new_err(e.to_string()))?;
-        let cfg = Config {
-            doc: doc.to_string(),
-            format: choice,
-            json_blocks,
-            inline_json,
-            reasoning_calls,
-            max_block,
-            repair,
-            repair_timeout_ms: toolcall_core::DEFAULT_TIMEOUT_MS,
-            repair_max_bytes: repair_max_size,
-            think_open,
-            think_window,
-            generation_prompt: prompt,
-            truncated,
-            // set from the tools a parse is given (see `Tools::engine`)
-            tool_names: None,
-            turn: 0,
-        };
-        Ok(Options {
-            cfg,
-            wire: WireConfig { input, max_buffer },
-        })
+        let options: CoreOptions = serde_json::from_value(Value::Object(given))
+            .map_err(|e| OptionError::new_err(e.to_string()))?;
+        let resolved = options
+            .resolve()
+            .map_err(|e| OptionError::new_err(e.to_string()))?;
+        Ok(Options { resolved })
     }
 
     /// The format looked for: `auto` or a format id.
     #[getter]
     fn format(&self) -> &'static str {
-        match self.cfg.format {
+        match self.resolved.config.format {
             FormatChoice::Auto => "auto",
             FormatChoice::Only(f) => f.as_str(),
         }
@@ -303,24 +241,46 @@ impl Options {
     /// The generation prompt the engine starts after, if any.
     #[getter]
     fn generation_prompt(&self) -> Option<String> {
-        self.cfg
+        self.resolved
+            .config
             .generation_prompt
             .as_deref()
             .map(|p| String::from_utf8_lossy(p).into_owned())
     }
 }
 
-/// `auto`, a format id or one of its model names (ASCII case ignored), as
-/// `--format` takes them.
-fn format_choice(name: &str) -> PyResult<FormatChoice> {
-    if name.eq_ignore_ascii_case("auto") {
-        return Ok(FormatChoice::Auto);
-    }
-    match formats::registry::by_name(name) {
-        Some(f) => Ok(FormatChoice::Only(f.id)),
-        None => Err(OptionError::new_err(format!(
-            "unknown format '{name}' (toolcall.formats() lists them)"
-        ))),
+/// A Python value as JSON (`dict` with `str` keys, `list`, `tuple`, `str`,
+/// `int`, `float`, `bool`, `None`).
+fn py_to_value(v: &Bound<'_, PyAny>) -> PyResult<Value> {
+    if v.is_none() {
+        Ok(Value::Null)
+    } else if let Ok(b) = v.cast::<pyo3::types::PyBool>() {
+        Ok(Value::Bool(b.is_true()))
+    } else if let Ok(i) = v.extract::<i64>() {
+        Ok(i.into())
+    } else if let Ok(u) = v.extract::<u64>() {
+        Ok(u.into())
+    } else if let Ok(f) = v.cast::<pyo3::types::PyFloat>() {
+        Ok(serde_json::Number::from_f64(f.value()).map_or(Value::Null, Value::Number))
+    } else if let Ok(s) = v.cast::<PyString>() {
+        Ok(Value::String(s.to_cow()?.into_owned()))
+    } else if let Ok(d) = v.cast::<PyDict>() {
+        let mut m = serde_json::Map::new();
+        for (k, x) in d.iter() {
+            m.insert(k.extract::<String>()?, py_to_value(&x)?);
+        }
+        Ok(Value::Object(m))
+    } else if let Ok(items) = v.try_iter() {
+        Ok(Value::Array(
+            items
+                .map(|x| py_to_value(&x?))
+                .collect::<PyResult<Vec<_>>>()?,
+        ))
+    } else {
+        Err(OptionError::new_err(format!(
+            "{} is not a JSON value",
+            v.get_type().name()?
+        )))
     }
 }
 
@@ -374,33 +334,18 @@ impl Tools {
 }
 
 impl Tools {
-    /// The engine settings with the declared tool names, which let a
-    /// damaged call naming a declared tool be recovered (as `--tools` does
-    /// on the command line).
-    fn engine(&self, mut cfg: Config) -> Config {
-        let mut names: Vec<String> = self
-            .registry
-            .tools()
-            .iter()
-            .map(|t| t.name.clone())
-            .collect();
-        names.sort_unstable();
-        names.dedup();
-        cfg.tool_names = Some(names.into());
-        cfg
+    /// The settings with the declared tool names, which let a damaged
+    /// call naming a declared tool be recovered (as `--tools` does on the
+    /// command line).
+    fn engine(&self, r: &Resolved) -> Resolved {
+        let names = self.registry.tools().iter().map(|t| t.name.clone());
+        r.clone().with_tool_names(names)
     }
 
-    /// Judges a call as `parse --tools` does: text values of XML-style
-    /// formats typed by the schema first, then checked.
+    /// Judges a call as `parse --tools` does (the core's
+    /// `Registry::judge`).
     fn judge(&self, call: &mut ToolCall) -> CoreVerdict {
-        let text_format = FormatId::from_id(call.format).filter(|&f| typing::is_text_format(f));
-        if let (Some(tool), Some(format)) = (self.registry.get(&call.name), text_format) {
-            if let Value::Object(args) = &mut *call.arguments {
-                typing::type_arguments_in(format, args, &tool.parameters, &call.raw);
-            }
-        }
-        self.registry
-            .check(&call.name, &call.arguments, &self.policy)
+        self.registry.judge(call, &self.policy).0
     }
 }
 
@@ -445,62 +390,92 @@ fn repairs_list(py: Python<'_>, repairs: &[toolcall_core::Repair]) -> PyResult<P
 
 /// A tool call the engine found.
 ///
-/// The arguments, their JSON text, the repairs and the validation fields
-/// stay Rust values until first read, then the Python object is kept (a
-/// second read gives the same object): a document's calls are many, and a
-/// caller often reads only some of each.
+/// The core's record, kept as it is: the arguments, their JSON text, the
+/// repairs and the validation fields stay Rust values until first read,
+/// then the Python object is kept (a second read gives the same object):
+/// a document's calls are many, and a caller often reads only some of
+/// each.
 #[pyclass(frozen, module = "toolcall._toolcall")]
 pub struct Call {
-    /// The function name.
-    #[pyo3(get)]
-    name: String,
-    /// The provider's id, or a deterministic one derived from the call.
-    #[pyo3(get)]
-    id: String,
-    /// The format id the call was written in.
-    #[pyo3(get)]
-    format: &'static str,
-    /// `(start, end)` byte offsets of the call's markup in the document.
-    #[pyo3(get)]
-    span: (u64, u64),
-    /// The call's markup exactly as written.
-    #[pyo3(get)]
-    raw: String,
-    /// The call's position among the document's calls, from 0.
-    #[pyo3(get)]
-    index: usize,
-    /// Drafted inside reasoning (reported with `reasoning_calls=True`).
-    #[pyo3(get)]
-    in_reasoning: bool,
-    /// The arguments as the engine left them.
-    args: Arguments,
+    /// The record.
+    call: ToolCall,
     /// `arguments`, once read.
     args_py: PyOnceLock<Py<PyAny>>,
     /// `arguments_json`, once read.
     args_json: PyOnceLock<Py<PyString>>,
-    /// The repairs as the engine left them.
-    repairs_core: Vec<toolcall_core::Repair>,
     /// `repairs`, once read.
     repairs_py: PyOnceLock<Py<PyList>>,
-    /// The validation fields as the engine left them (empty: none).
-    extra: serde_json::Map<String, Value>,
     /// `validation`, once read.
     validation_py: PyOnceLock<Option<Py<PyAny>>>,
-    /// In a transcript: the 0-based turn the call lies in; else None.
-    #[pyo3(get)]
-    turn: Option<u32>,
-    /// In a transcript: the turn's role (`assistant`, …); else None.
-    #[pyo3(get)]
-    role: Option<&'static str>,
 }
 
 #[pymethods]
 impl Call {
+    /// The function name.
+    #[getter]
+    fn name(&self) -> &str {
+        &self.call.name
+    }
+
+    /// The provider's id, or a deterministic one derived from the call.
+    #[getter]
+    fn id(&self) -> &str {
+        &self.call.id
+    }
+
+    /// The format id the call was written in.
+    #[getter]
+    fn format(&self) -> &'static str {
+        self.call.format
+    }
+
+    /// The document the call came from.
+    #[getter]
+    fn doc(&self) -> &str {
+        &self.call.doc
+    }
+
+    /// `(start, end)` byte offsets of the call's markup in the document.
+    #[getter]
+    fn span(&self) -> (u64, u64) {
+        (self.call.span[0], self.call.span[1])
+    }
+
+    /// The call's markup exactly as written.
+    #[getter]
+    fn raw(&self) -> &str {
+        &self.call.raw
+    }
+
+    /// The call's position among the document's calls, from 0.
+    #[getter]
+    fn index(&self) -> usize {
+        self.call.index
+    }
+
+    /// Drafted inside reasoning (reported with `reasoning_calls=True`).
+    #[getter]
+    fn in_reasoning(&self) -> bool {
+        self.call.in_reasoning
+    }
+
+    /// In a transcript: the 0-based turn the call lies in; else None.
+    #[getter]
+    fn turn(&self) -> Option<u32> {
+        self.call.turn.map(|t| t.index)
+    }
+
+    /// In a transcript: the turn's role (`assistant`, …); else None.
+    #[getter]
+    fn role(&self) -> Option<&'static str> {
+        self.call.turn.map(|t| t.role)
+    }
+
     /// The arguments, as Python objects (a dict).
     #[getter]
     fn arguments(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         let v = self.args_py.get_or_try_init(py, || {
-            Ok::<_, PyErr>(value_to_py(py, self.args.as_value())?.unbind())
+            Ok::<_, PyErr>(value_to_py(py, self.call.arguments.as_value())?.unbind())
         })?;
         Ok(v.clone_ref(py))
     }
@@ -509,11 +484,11 @@ impl Call {
     #[getter]
     fn arguments_json(&self, py: Python<'_>) -> Py<PyString> {
         self.args_json
-            .get_or_init(py, || match self.args.compact_text() {
+            .get_or_init(py, || match self.call.arguments.compact_text() {
                 Some(text) => PyString::new(py, text).unbind(),
                 None => {
                     let mut compact = Vec::new();
-                    self.args.write_json(&mut compact);
+                    self.call.arguments.write_json(&mut compact);
                     PyString::new(py, &String::from_utf8_lossy(&compact)).unbind()
                 }
             })
@@ -525,22 +500,23 @@ impl Call {
     fn repairs(&self, py: Python<'_>) -> PyResult<Py<PyList>> {
         let list = self
             .repairs_py
-            .get_or_try_init(py, || repairs_list(py, &self.repairs_core))?;
+            .get_or_try_init(py, || repairs_list(py, &self.call.repairs))?;
         Ok(list.clone_ref(py))
     }
 
-    /// With `tools=`: the validation fields `parse --tools` adds
-    /// (`tool_name`, `risk`, `requires_approval`, `summary`, `valid`,
-    /// `errors`); else None.
+    /// The fields past the call itself, as its record carries them: with
+    /// `tools=` the validation (`tool_name`, `risk`, `requires_approval`,
+    /// `summary`, `valid`, `errors`), in a conversation `turn`, `role`
+    /// and `pointer`; else None.
     #[getter]
     fn validation(&self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
         let v = self.validation_py.get_or_try_init(py, || {
-            if self.extra.is_empty() {
+            if self.call.extra.is_empty() {
                 return Ok::<_, PyErr>(None);
             }
             // one dict, built from the map without cloning it into a value
             let d = PyDict::new(py);
-            for (k, x) in &self.extra {
+            for (k, x) in &self.call.extra {
                 d.set_item(k, value_to_py(py, x)?)?;
             }
             Ok(Some(d.into_any().unbind()))
@@ -548,88 +524,132 @@ impl Call {
         Ok(v.as_ref().map(|x| x.clone_ref(py)))
     }
 
+    /// The `tool_call` record `toolcall parse` writes for this call, as a
+    /// dict (the core serialises it: one schema).
+    fn record<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        record_to_py(py, &self.call)
+    }
+
     fn __repr__(&self, py: Python<'_>) -> String {
         format!(
             "Call(name={:?}, arguments={}, id={:?}, format={:?}, span={:?})",
-            self.name,
+            self.call.name,
             self.arguments_json(py),
-            self.id,
-            self.format,
-            self.span
+            self.call.id,
+            self.call.format,
+            self.span()
         )
     }
+}
+
+/// A record the core serialises, as Python objects.
+fn record_to_py<'py, T: serde::Serialize>(py: Python<'py>, rec: &T) -> PyResult<Bound<'py, PyAny>> {
+    let v = serde_json::to_value(rec).map_err(|e| ToolcallError::new_err(e.to_string()))?;
+    value_to_py(py, &v)
 }
 
 /// The Python object of a call: nothing is converted yet (see [`Call`]).
 fn call_to_py(call: ToolCall) -> Call {
     Call {
-        name: call.name,
-        id: call.id,
-        format: call.format,
-        span: (call.span[0], call.span[1]),
-        raw: call.raw,
-        index: call.index,
-        in_reasoning: call.in_reasoning,
-        args: call.arguments,
+        call,
         args_py: PyOnceLock::new(),
         args_json: PyOnceLock::new(),
-        repairs_core: call.repairs,
         repairs_py: PyOnceLock::new(),
-        extra: call.extra,
         validation_py: PyOnceLock::new(),
-        turn: call.turn.map(|t| t.index),
-        role: call.turn.map(|t| t.role),
     }
 }
 
 /// A candidate call that could not be recovered (an `error` record).
-#[pyclass(frozen, get_all, module = "toolcall._toolcall")]
+#[pyclass(frozen, module = "toolcall._toolcall")]
 pub struct ErrorRecord {
-    /// A `TLP-00N` code.
-    code: &'static str,
-    /// What went wrong.
-    message: String,
-    /// `(start, end)` byte offsets of the candidate.
-    span: (u64, u64),
-    /// The candidate's bytes (lossy UTF-8).
-    raw: String,
-    /// Byte offset of the fault.
-    offset: u64,
-    /// 1-based line of the fault.
-    line: u64,
-    /// 1-based byte column of the fault.
-    column: u64,
-    /// What probably caused it, when recognisable.
-    hint: Option<String>,
-    /// In a transcript: the 0-based turn the candidate lies in; else None.
-    turn: Option<u32>,
-    /// In a transcript: the turn's role; else None.
-    role: Option<&'static str>,
+    error: CoreError,
 }
 
 #[pymethods]
 impl ErrorRecord {
+    /// A `TLP-00N` code.
+    #[getter]
+    fn code(&self) -> &'static str {
+        self.error.code
+    }
+
+    /// What went wrong.
+    #[getter]
+    fn message(&self) -> &str {
+        &self.error.message
+    }
+
+    /// The document it came from.
+    #[getter]
+    fn doc(&self) -> &str {
+        &self.error.doc
+    }
+
+    /// `(start, end)` byte offsets of the candidate.
+    #[getter]
+    fn span(&self) -> (u64, u64) {
+        (self.error.span[0], self.error.span[1])
+    }
+
+    /// The candidate's bytes (lossy UTF-8).
+    #[getter]
+    fn raw(&self) -> &str {
+        &self.error.raw
+    }
+
+    /// Byte offset of the fault.
+    #[getter]
+    fn offset(&self) -> u64 {
+        self.error.offset
+    }
+
+    /// 1-based line of the fault.
+    #[getter]
+    fn line(&self) -> u64 {
+        self.error.line
+    }
+
+    /// 1-based byte column of the fault.
+    #[getter]
+    fn column(&self) -> u64 {
+        self.error.column
+    }
+
+    /// What probably caused it, when recognisable.
+    #[getter]
+    fn hint(&self) -> Option<&str> {
+        self.error.hint.as_deref()
+    }
+
+    /// In a transcript: the 0-based turn the candidate lies in; else None.
+    #[getter]
+    fn turn(&self) -> Option<u32> {
+        self.error.turn.map(|t| t.index)
+    }
+
+    /// In a transcript: the turn's role; else None.
+    #[getter]
+    fn role(&self) -> Option<&'static str> {
+        self.error.turn.map(|t| t.role)
+    }
+
+    /// The `error` record `toolcall parse` writes, as a dict.
+    fn record<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        record_to_py(py, &self.error)
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "ErrorRecord(code={:?}, message={:?}, span={:?})",
-            self.code, self.message, self.span
+            self.error.code,
+            self.error.message,
+            self.span()
         )
     }
 }
 
-fn error_to_py(e: CoreError) -> ErrorRecord {
-    ErrorRecord {
-        code: e.code,
-        message: e.message,
-        span: (e.span[0], e.span[1]),
-        raw: e.raw,
-        offset: e.offset,
-        line: e.line,
-        column: e.column,
-        hint: e.hint,
-        turn: e.turn.map(|t| t.index),
-        role: e.turn.map(|t| t.role),
-    }
+fn error_to_py(error: CoreError) -> ErrorRecord {
+    ErrorRecord { error }
 }
 
 /// A whole document: its calls, prose, reasoning and errors.
@@ -642,6 +662,8 @@ fn error_to_py(e: CoreError) -> ErrorRecord {
 pub struct Document {
     calls: Py<PyList>,
     errors: Py<PyList>,
+    /// The records' order (see `toolcall_core::Document::order`).
+    order: Vec<At>,
     text: Vec<u8>,
     reasoning: Vec<u8>,
     /// Length of `text` before the first call (None: no call).
@@ -724,6 +746,26 @@ impl Document {
         self.finish_reason.clone()
     }
 
+    /// The records `toolcall parse` writes for this input, in its order
+    /// (each error before the call after it): `tool_call` and `error`
+    /// dicts, serialised by the core.
+    fn records<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let (calls, errors) = (self.calls.bind(py), self.errors.bind(py));
+        let out = PyList::empty(py);
+        for at in &self.order {
+            let rec = match *at {
+                At::Call(k) => calls.get_item(k)?.cast::<Call>()?.get().record(py)?,
+                At::Error(k) => errors
+                    .get_item(k)?
+                    .cast::<ErrorRecord>()?
+                    .get()
+                    .record(py)?,
+            };
+            out.append(rec)?;
+        }
+        Ok(out)
+    }
+
     fn __repr__(&self, py: Python<'_>) -> String {
         format!(
             "Document(calls={}, errors={}, text={} bytes, reasoning={} bytes)",
@@ -735,11 +777,9 @@ impl Document {
     }
 }
 
-fn document_to_py(
-    py: Python<'_>,
-    found: Collector,
-    finish_reason: Option<String>,
-) -> PyResult<Document> {
+fn document_to_py(py: Python<'_>, doc: toolcall_core::Document) -> PyResult<Document> {
+    let order = doc.order();
+    let found = doc.found;
     let mut calls = Vec::with_capacity(found.calls.len());
     for c in found.calls {
         calls.push(Py::new(py, call_to_py(c))?);
@@ -751,16 +791,41 @@ fn document_to_py(
     Ok(Document {
         calls: PyList::new(py, calls)?.unbind(),
         errors: PyList::new(py, errors)?.unbind(),
+        order,
         text: found.text,
         reasoning: found.reasoning,
         text_before_len: found.text_before_len,
         text_after_from: found.text_after_from,
         segments: found.segments,
-        finish_reason,
+        finish_reason: doc.summary.finish_reason,
     })
 }
 
-/// Parses a whole document (`toolcall split`): the engine fed once.
+/// Reads a whole input with the core's `read` (the command's `parse` and
+/// `split`), the calls judged against `tools` when given.
+fn read_judged(
+    py: Python<'_>,
+    text: &Input,
+    options: &Options,
+    tools: Option<&Tools>,
+) -> toolcall_core::Document {
+    let bytes = text.bytes();
+    maybe_detach(py, bytes.len(), || {
+        let mut doc = match tools {
+            Some(t) => toolcall_core::read(bytes, &t.engine(&options.resolved)),
+            None => toolcall_core::read(bytes, &options.resolved),
+        };
+        if let Some(t) = tools {
+            for call in &mut doc.found.calls {
+                let v = t.judge(call);
+                v.write_into(&mut call.extra);
+            }
+        }
+        doc
+    })
+}
+
+/// Parses a whole document: the engine fed once.
 #[pyfunction]
 #[pyo3(signature = (text, options, tools=None))]
 fn parse(
@@ -769,31 +834,21 @@ fn parse(
     options: &Options,
     tools: Option<&Tools>,
 ) -> PyResult<Document> {
-    let bytes = text.bytes();
-    let (found, finish) = maybe_detach(py, bytes.len(), || {
-        // everything but `tool_call_start` events, which a whole document
-        // does not need (the engine then skips finding names early)
-        let mut found = Collector {
-            skip_starts: true,
-            ..Collector::default()
-        };
-        let cfg = match tools {
-            Some(t) => t.engine(options.cfg.clone()),
-            None => options.cfg.clone(),
-        };
-        let mut engine = WireEngine::new(cfg, options.wire.clone());
-        engine.feed(bytes, &mut found);
-        engine.finish(&mut found);
-        let summary = engine.summary();
-        if let Some(t) = tools {
-            for call in &mut found.calls {
-                let v = t.judge(call);
-                v.write_into(&mut call.extra);
-            }
-        }
-        (found, summary.finish_reason)
-    });
-    document_to_py(py, found, finish)
+    let doc = read_judged(py, &text, options, tools);
+    document_to_py(py, doc)
+}
+
+/// The `split` record of `toolcall split` (serialised by the core).
+#[pyfunction]
+#[pyo3(signature = (text, options, tools=None))]
+fn split<'py>(
+    py: Python<'py>,
+    text: Input,
+    options: &Options,
+    tools: Option<&Tools>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let doc = read_judged(py, &text, options, tools);
+    record_to_py(py, &doc.into_split())
 }
 
 /// An engine event with its bytes copied out of the engine's buffer.
@@ -928,10 +983,10 @@ fn events_to_py(py: Python<'_>, events: Vec<Owned>) -> PyResult<Py<PyList>> {
             Owned::Call(c) => {
                 let call = call_to_py(*c);
                 Event {
-                    span: Some(call.span),
-                    index: Some(call.index),
-                    id: Some(call.id.clone()),
-                    name: Some(call.name.clone()),
+                    span: Some(call.span()),
+                    index: Some(call.call.index),
+                    id: Some(call.call.id.clone()),
+                    name: Some(call.call.name.clone()),
                     call: Some(Py::new(py, call)?),
                     ..Event::empty("tool_call")
                 }
@@ -954,7 +1009,7 @@ fn events_to_py(py: Python<'_>, events: Vec<Owned>) -> PyResult<Py<PyList>> {
 /// time: a second thread's feed waits for the first.
 #[pyclass(frozen, module = "toolcall._toolcall")]
 pub struct StreamParser {
-    engine: Mutex<Option<WireEngine>>,
+    engine: Mutex<Option<Reader>>,
     tools: Option<Py<Tools>>,
     starts: bool,
 }
@@ -965,12 +1020,12 @@ impl StreamParser {
     #[new]
     #[pyo3(signature = (options, tools=None, starts=true))]
     fn new(options: &Options, tools: Option<Py<Tools>>, starts: bool) -> StreamParser {
-        let cfg = match &tools {
-            Some(t) => t.get().engine(options.cfg.clone()),
-            None => options.cfg.clone(),
+        let resolved = match &tools {
+            Some(t) => t.get().engine(&options.resolved),
+            None => options.resolved.clone(),
         };
         StreamParser {
-            engine: Mutex::new(Some(WireEngine::new(cfg, options.wire.clone()))),
+            engine: Mutex::new(Some(Reader::new(&resolved))),
             tools,
             starts,
         }
@@ -1028,7 +1083,7 @@ impl StreamParser {
     #[getter]
     fn held(&self) -> usize {
         let guard = self.engine.lock().unwrap_or_else(|p| p.into_inner());
-        guard.as_ref().map_or(0, WireEngine::held)
+        guard.as_ref().map_or(0, Reader::held)
     }
 
     /// True once `close()` was called.
@@ -1158,7 +1213,7 @@ fn render_result(
 }
 
 fn render_family(name: &str) -> PyResult<&'static toolcall_core::Family> {
-    let id = formats::registry::by_name(name).map_or(name, |f| f.id.as_str());
+    let id = toolcall_core::resolve_name(name).map_or(name, |n| n.format.as_str());
     toolcall_core::family(id).ok_or_else(|| {
         let ids: Vec<&str> = toolcall_core::families().iter().map(|f| f.id).collect();
         OptionError::new_err(format!(
@@ -1168,29 +1223,47 @@ fn render_family(name: &str) -> PyResult<&'static toolcall_core::Family> {
     })
 }
 
-/// The format table (`toolcall formats --json`): one dict per format.
+/// The format table (`toolcall formats --json`): one record per format,
+/// serialised by the core.
 #[pyfunction]
 #[pyo3(name = "formats")]
-fn format_table(py: Python<'_>) -> PyResult<Py<PyList>> {
-    let list = PyList::empty(py);
-    for f in formats::FORMATS {
-        let d = PyDict::new(py);
-        d.set_item("id", f.id.as_str())?;
-        d.set_item("families", f.families)?;
-        d.set_item("markers", f.markers.to_vec())?;
-        d.set_item("body", f.body)?;
-        let models = PyList::empty(py);
-        for m in f.models {
-            let md = PyDict::new(py);
-            md.set_item("name", m.name)?;
-            md.set_item("generation_prompt", m.prompt)?;
-            models.append(md)?;
-        }
-        d.set_item("models", models)?;
-        d.set_item("render", f.render.is_some())?;
-        list.append(d)?;
-    }
-    Ok(list.unbind())
+fn format_table<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+    let records: Vec<_> = toolcall_core::format_records().collect();
+    record_to_py(py, &records)
+}
+
+/// The conversation checks of a raw transcript (`TLP-009`, `TLP-010`, as
+/// `toolcall validate` runs them): one dict per finding, serialised by the
+/// core; the codes in `allow` are off.
+#[pyfunction]
+#[pyo3(signature = (text, options, allow=Vec::new()))]
+fn check_transcript<'py>(
+    py: Python<'py>,
+    text: Input,
+    options: &Options,
+    allow: Vec<String>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let bytes = text.bytes();
+    let found = maybe_detach(py, bytes.len(), || {
+        let r = &options.resolved;
+        toolcall_core::validate::turns::check_transcript(bytes, &r.config, &r.wire, &allow)
+    });
+    record_to_py(py, &found)
+}
+
+/// The core's default options, as a dict (every option's name and
+/// default, written once in the core).
+#[pyfunction]
+fn default_options<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+    record_to_py(py, &CoreOptions::default())
+}
+
+/// The known models (`toolcall formats --models --json`): name, format and
+/// generation prompt.
+#[pyfunction]
+fn models<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+    let records: Vec<_> = toolcall_core::models().collect();
+    record_to_py(py, &records)
 }
 
 /// Repairs one JSON document as `toolcall repair` does; returns the text
@@ -1339,6 +1412,10 @@ fn _toolcall(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(render_tools, m)?)?;
     m.add_function(wrap_pyfunction!(render_result, m)?)?;
     m.add_function(wrap_pyfunction!(format_table, m)?)?;
+    m.add_function(wrap_pyfunction!(models, m)?)?;
+    m.add_function(wrap_pyfunction!(default_options, m)?)?;
+    m.add_function(wrap_pyfunction!(check_transcript, m)?)?;
+    m.add_function(wrap_pyfunction!(split, m)?)?;
     m.add_function(wrap_pyfunction!(repair, m)?)?;
     m.add_function(wrap_pyfunction!(repair_text, m)?)?;
     m.add_function(wrap_pyfunction!(loads_json, m)?)?;

@@ -203,11 +203,22 @@ def test_formats_and_render():
     table = toolcall.formats()
     ids = [f["id"] for f in table]
     assert "hermes" in ids and "harmony" in ids
-    hermes = next(f for f in table if f["id"] == "hermes")
-    assert any(m["name"] == "qwen3" for m in hermes["models"])
+    assert all(f["type"] == "format" for f in table)
+    assert any(m["name"] == "qwen3" and m["format"] == "hermes" for m in toolcall.models())
     block = toolcall.render_tools("hermes", TOOLS)
     assert "<tools>" in block and "get_weather" in block
     msg = toolcall.render_result("hermes", {"id": "c1", "name": "get_weather", "content": "sunny"})
     assert "<tool_response>" in msg and "sunny" in msg
     with pytest.raises(toolcall.OptionError):
         toolcall.render_tools("no-such-family", TOOLS)
+
+
+def test_the_sample_consumer_runs():
+    pytest.importorskip("openai")
+    import runpy
+
+    from conftest import ROOT
+
+    ns = runpy.run_path(str(ROOT / "python" / "examples" / "consumer.py"))
+    assert ns["names_as_they_stream"](ns["REPLY"]) == ["get_weather"]
+    assert len(ns["history"](ns["REPLY"])) == 3

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json as _json
 import os as _os
-from typing import Any, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _toolcall
 from ._toolcall import (
@@ -33,11 +33,38 @@ from ._toolcall import (
     ToolsError,
     Verdict,
 )
+from ._types import AssistantMessage, Options
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from ._toolcall import (
+        DoneEvent,
+        ErrorEvent,
+        MarkupEvent,
+        ReasoningEvent,
+        TextEvent,
+        ToolCallEvent,
+        ToolCallStartEvent,
+    )
+else:
+    # one runtime class; the type checker sees one class per `type`
+    DoneEvent = ErrorEvent = MarkupEvent = ReasoningEvent = Event
+    TextEvent = ToolCallEvent = ToolCallStartEvent = Event
 
 __version__: str = _toolcall.__version__
 
 __all__ = [
+    "AssistantMessage",
     "Call",
+    "DoneEvent",
+    "ErrorEvent",
+    "MarkupEvent",
+    "Options",
+    "ReasoningEvent",
+    "TextEvent",
+    "ToolCallEvent",
+    "ToolCallStartEvent",
     "Document",
     "ErrorRecord",
     "Event",
@@ -49,8 +76,10 @@ __all__ = [
     "Tools",
     "ToolsError",
     "Verdict",
+    "check_transcript",
     "formats",
     "loads",
+    "models",
     "parse",
     "render_result",
     "render_tools",
@@ -80,69 +109,27 @@ def _tools(tools: Optional[ToolsLike], strict: bool = True) -> Optional[Tools]:
     return Tools(_json.dumps(tools), strict=strict)
 
 
-def _options(
-    format: str,
-    model: Optional[str],
-    generation_prompt: Optional[str],
-    finish_reason: Optional[str],
-    input: str,
-    engine: Mapping[str, Any],
-) -> _toolcall.Options:
-    return _toolcall.Options(
-        format=format,
-        model=model,
-        generation_prompt=generation_prompt,
-        finish_reason=finish_reason,
-        input=input,
-        **engine,
-    )
-
-
 def parse(
     text: Union[str, bytes],
     *,
-    format: str = "auto",
-    model: Optional[str] = None,
-    generation_prompt: Optional[str] = None,
-    finish_reason: Optional[str] = None,
     tools: Optional[ToolsLike] = None,
-    input: str = "text",
-    json_blocks: bool = True,
-    inline_json: bool = False,
-    repair: bool = True,
-    reasoning_calls: bool = False,
-    think_open: bool = False,
-    think_window: int = 0,
-    max_block: int = 1 << 20,
+    **options: Unpack[Options],
 ) -> Document:
     """Parse a whole model output: its calls, prose, reasoning and errors.
 
-    The options are ``toolcall parse``'s flags: ``format`` (``"auto"``, a
-    format id or a model name), ``model`` (a served model name: its format
-    and default generation prompt), ``generation_prompt`` (the text the chat
-    template appended after the last message), ``finish_reason``
-    (``"length"``: a call still open at the end is a truncation error),
-    ``tools`` (calls get a ``validation`` dict), ``input`` (``"text"``, or
-    ``"auto"``/``"ollama"``/``"openai"``/``"llama-server"``/``"terminal"``
-    for a server's stream).
+    The options are ``toolcall parse``'s flags under their option names,
+    their defaults the engine's (see :class:`Options`): ``format``
+    (``"auto"``, a format id or a model name), ``model`` (a served model
+    name: its format and default generation prompt), ``generation_prompt``
+    (the text the chat template appended after the last message),
+    ``finish_reason`` (``"length"``: a call still open at the end is a
+    truncation error), ``input`` (``"auto"``, ``"text"``, a server's stream
+    ``"ollama"``/``"openai"``/``"llama-server"``/``"terminal"``, or
+    ``"messages"`` for conversations written as message lists) and the
+    rest. ``tools``: calls get a ``validation`` dict. An unknown option or
+    name raises :class:`OptionError`.
     """
-    opts = _options(
-        format,
-        model,
-        generation_prompt,
-        finish_reason,
-        input,
-        dict(
-            json_blocks=json_blocks,
-            inline_json=inline_json,
-            repair=repair,
-            reasoning_calls=reasoning_calls,
-            think_open=think_open,
-            think_window=think_window,
-            max_block=max_block,
-        ),
-    )
-    return _toolcall.parse(text, opts, _tools(tools))
+    return _toolcall.parse(text, _toolcall.Options(**options), _tools(tools))
 
 
 class StreamParser:
@@ -155,38 +142,11 @@ class StreamParser:
     def __init__(
         self,
         *,
-        format: str = "auto",
-        model: Optional[str] = None,
-        generation_prompt: Optional[str] = None,
-        finish_reason: Optional[str] = None,
         tools: Optional[ToolsLike] = None,
-        input: str = "text",
-        json_blocks: bool = True,
-        inline_json: bool = False,
-        repair: bool = True,
-        reasoning_calls: bool = False,
-        think_open: bool = False,
-        think_window: int = 0,
-        max_block: int = 1 << 20,
         starts: bool = True,
+        **options: Unpack[Options],
     ) -> None:
-        opts = _options(
-            format,
-            model,
-            generation_prompt,
-            finish_reason,
-            input,
-            dict(
-                json_blocks=json_blocks,
-                inline_json=inline_json,
-                repair=repair,
-                reasoning_calls=reasoning_calls,
-                think_open=think_open,
-                think_window=think_window,
-                max_block=max_block,
-            ),
-        )
-        self._parser = _toolcall.StreamParser(opts, _tools(tools), starts)
+        self._parser = _toolcall.StreamParser(_toolcall.Options(**options), _tools(tools), starts)
 
     def feed(self, chunk: Union[str, bytes]) -> List[Event]:
         """Feed the next chunk; return the events it decided."""
@@ -214,63 +174,33 @@ class StreamParser:
             self.close()
 
 
-def _call_record(call: Call) -> dict:
-    rec = {
-        "type": "tool_call",
-        "index": call.index,
-        "id": call.id,
-        "name": call.name,
-        "arguments": call.arguments,
-        "format": call.format,
-        "span": list(call.span),
-        "raw": call.raw,
-        "repairs": [{"kind": r.kind, "offset": r.offset} for r in call.repairs],
-    }
-    if call.in_reasoning:
-        rec["in_reasoning"] = True
-    if call.turn is not None:
-        rec["turn"] = call.turn
-        rec["role"] = call.role
-    if call.validation is not None:
-        rec.update(call.validation)
-    return rec
-
-
-def _error_record(e: ErrorRecord) -> dict:
-    rec = {
-        "type": "error",
-        "code": e.code,
-        "message": e.message,
-        "span": list(e.span),
-        "raw": e.raw,
-        "offset": e.offset,
-        "line": e.line,
-        "column": e.column,
-    }
-    if e.hint is not None:
-        rec["hint"] = e.hint
-    if e.turn is not None:
-        rec["turn"] = e.turn
-        rec["role"] = e.role
-    return rec
-
-
-def split(text: Union[str, bytes], **options: Any) -> dict:
+def split(
+    text: Union[str, bytes],
+    *,
+    tools: Optional[ToolsLike] = None,
+    **options: Unpack[Options],
+) -> dict[str, Any]:
     """Separate text, reasoning and calls losslessly: the ``split`` record
-    of ``toolcall split`` as a dict (``text_before``, ``text_after``,
-    ``text``, ``reasoning``, ``tool_calls``, ``errors``, ``segments``).
-    Takes :func:`parse`'s options."""
-    doc = parse(text, **options)
-    return {
-        "type": "split",
-        "text_before": doc.text_before,
-        "text_after": doc.text_after,
-        "text": doc.text,
-        "reasoning": doc.reasoning,
-        "tool_calls": [_call_record(c) for c in doc.calls],
-        "errors": [_error_record(e) for e in doc.errors],
-        "segments": [{"kind": k, "span": list(s)} for k, s in doc.segments],
-    }
+    of ``toolcall split`` as a dict (``doc``, ``text_before``,
+    ``text_after``, ``text``, ``reasoning``, ``tool_calls``, ``errors``,
+    ``segments``), written by the engine. Takes :func:`parse`'s options."""
+    out: dict[str, Any] = _toolcall.split(text, _toolcall.Options(**options), _tools(tools))
+    return out
+
+
+def check_transcript(
+    text: Union[str, bytes],
+    *,
+    allow: Sequence[str] = (),
+    **options: Unpack[Options],
+) -> List[dict[str, Any]]:
+    """The conversation checks of a raw transcript (model text with turn
+    headers), as ``toolcall validate`` runs them: ``TLP-009`` (a call no
+    tool turn answers before the next assistant turn) and ``TLP-010`` (a
+    tool turn that answers no call). One dict per finding (``code``,
+    ``message``, ``doc``, ``span``, ``turn``, ``role``); codes in ``allow``
+    are off. Takes :func:`parse`'s options."""
+    return _toolcall.check_transcript(text, _toolcall.Options(**options), list(allow))
 
 
 def _name_args(item: Any) -> Tuple[str, str]:
@@ -308,14 +238,15 @@ def validate(
     else:
         items = doc_or_calls
     if not isinstance(tools, Tools):
-        text = tools
         if isinstance(tools, _os.PathLike):
             with open(tools, encoding="utf-8") as f:
                 text = f.read()
-        elif not isinstance(tools, (str, bytes)):
+        elif isinstance(tools, bytes):
+            text = tools.decode("utf-8")
+        elif isinstance(tools, str):
+            text = tools
+        else:
             text = _json.dumps(tools)
-        if isinstance(text, bytes):
-            text = text.decode("utf-8")
         tools = Tools(text, strict=strict, unknown_risk=unknown_risk, auto_approve=auto_approve)
     return _toolcall.validate([_name_args(c) for c in items], tools)
 
@@ -348,11 +279,16 @@ def render_result(
     return body if body_only else pre + body + post
 
 
-def formats() -> List[dict]:
-    """The formats the engine reads (``toolcall formats --json``): ``id``,
-    ``families``, ``markers``, ``body``, ``models`` (each ``name`` and
-    ``generation_prompt``) and ``render`` (prompt-side renderings exist)."""
+def formats() -> List[dict[str, Any]]:
+    """The formats the engine reads: the records of ``toolcall formats
+    --json`` (``type``, ``id``, ``families``, ``markers``, ``body``)."""
     return _toolcall.formats()
+
+
+def models() -> List[dict[str, Any]]:
+    """The known models: the records of ``toolcall formats --models
+    --json`` (``type``, ``name``, ``format``, ``generation_prompt``)."""
+    return _toolcall.models()
 
 
 def repair(
@@ -435,11 +371,12 @@ def loads(json_str: str, **kwargs: Any) -> Any:
     return repair_json(json_str, return_objects=True, **kwargs)
 
 
-def to_openai(doc: Document) -> dict:
+def to_openai(doc: Document) -> AssistantMessage:
     """The assistant message an OpenAI-compatible server returns for this
     output: ``role``, ``content`` (the prose, None when blank),
     ``reasoning_content`` (None when there is none) and ``tool_calls`` with
-    the arguments as JSON text."""
+    the arguments as JSON text. It type-checks as the OpenAI SDK's
+    ``ChatCompletionMessageParam``."""
     return {
         "role": "assistant",
         "content": doc.text if doc.text.strip() else None,

@@ -2,6 +2,8 @@
 
 from typing import Any, List, Optional, Tuple, Union
 
+from typing_extensions import Literal, TypeAlias
+
 __version__: str
 
 class ToolcallError(ValueError): ...
@@ -16,25 +18,7 @@ class ToolsError(ToolcallError): ...
 class OptionError(ToolcallError): ...
 
 class Options:
-    def __init__(
-        self,
-        *,
-        format: str = "auto",
-        model: Optional[str] = None,
-        generation_prompt: Optional[str] = None,
-        finish_reason: Optional[str] = None,
-        input: str = "text",
-        json_blocks: bool = True,
-        inline_json: bool = False,
-        repair: bool = True,
-        reasoning_calls: bool = False,
-        think_open: bool = False,
-        think_window: int = 0,
-        max_block: int = 1048576,
-        repair_max_size: int = 1048576,
-        max_buffer: int = 1048576,
-        doc: str = "-",
-    ) -> None: ...
+    def __init__(self, **options: Any) -> None: ...
     @property
     def format(self) -> str: ...
     @property
@@ -60,6 +44,7 @@ class Repair:
     offset: int
 
 class Call:
+    doc: str
     name: str
     arguments: dict[str, Any]
     id: str
@@ -73,8 +58,10 @@ class Call:
     role: Optional[str]
     validation: Optional[dict[str, Any]]
     arguments_json: str
+    def record(self) -> dict[str, Any]: ...
 
 class ErrorRecord:
+    doc: str
     code: str
     message: str
     span: Tuple[int, int]
@@ -85,6 +72,7 @@ class ErrorRecord:
     hint: Optional[str]
     turn: Optional[int]
     role: Optional[str]
+    def record(self) -> dict[str, Any]: ...
 
 class Document:
     calls: List[Call]
@@ -95,19 +83,60 @@ class Document:
     text_after: str
     segments: List[Tuple[str, Tuple[int, int]]]
     finish_reason: Optional[str]
+    def records(self) -> List[dict[str, Any]]: ...
 
-class Event:
-    type: str
-    span: Optional[Tuple[int, int]]
-    text: Optional[str]
-    index: Optional[int]
-    id: Optional[str]
-    name: Optional[str]
-    call: Optional[Call]
-    error: Optional[ErrorRecord]
-    calls: Optional[int]
-    bytes: Optional[int]
+# One runtime class, `Event`; to a type checker one class per `type`, so
+# that `if ev.type == "tool_call": ev.call.name` needs no check for None.
+
+class TextEvent:
+    type: Literal["text"]
+    span: Tuple[int, int]
+    text: str
+
+class ReasoningEvent:
+    type: Literal["reasoning"]
+    span: Tuple[int, int]
+    text: str
+
+class MarkupEvent:
+    type: Literal["markup"]
+    span: Tuple[int, int]
+    text: str
+
+class ToolCallStartEvent:
+    type: Literal["tool_call_start"]
+    index: int
+    id: str
+    name: str
+
+class ToolCallEvent:
+    type: Literal["tool_call"]
+    span: Tuple[int, int]
+    index: int
+    id: str
+    name: str
+    call: Call
+
+class ErrorEvent:
+    type: Literal["error"]
+    span: Tuple[int, int]
+    error: ErrorRecord
+
+class DoneEvent:
+    type: Literal["done"]
+    calls: int
+    bytes: int
     finish_reason: Optional[str]
+
+Event: TypeAlias = Union[
+    TextEvent,
+    ReasoningEvent,
+    MarkupEvent,
+    ToolCallStartEvent,
+    ToolCallEvent,
+    ErrorEvent,
+    DoneEvent,
+]
 
 class StreamParser:
     def __init__(self, options: Options, tools: Optional[Tools] = None, starts: bool = True) -> None: ...
@@ -134,7 +163,11 @@ def parse(text: Union[str, bytes], options: Options, tools: Optional[Tools] = No
 def validate(calls: List[Tuple[str, str]], tools: Tools) -> List[Verdict]: ...
 def render_tools(family: str, tools: Tools) -> str: ...
 def render_result(family: str, results: List[str], max_tokens: int = 0) -> Tuple[str, str, str]: ...
+def split(text: Union[str, bytes], options: Options, tools: Optional[Tools] = None) -> dict[str, Any]: ...
 def formats() -> List[dict[str, Any]]: ...
+def models() -> List[dict[str, Any]]: ...
+def default_options() -> dict[str, Any]: ...
+def check_transcript(text: Union[str, bytes], options: Options, allow: List[str] = ...) -> List[dict[str, Any]]: ...
 def repair(
     text: Union[str, bytes],
     *,

@@ -767,10 +767,10 @@ fn calls_of(
     tools: &Tools,
     sources: &super::validate::Sources<'_>,
 ) -> anyhow::Result<Vec<Found>> {
-    if super::validate::is_records(&bytes) {
+    if crate::validate::records::is_records(&bytes) {
         let mut out = Vec::new();
         let mut docs = HashMap::new();
-        for (number, _, _, rec) in super::validate::record_lines(&bytes) {
+        for (number, _, _, rec) in crate::validate::records::record_lines(&bytes) {
             let v = match rec {
                 Ok(v) => v,
                 Err(why) => {
@@ -778,7 +778,7 @@ fn calls_of(
                     // says the input was not read whole
                     super::report(&format!(
                         "{name}: TLP-008 {}",
-                        super::validate::bad_line_message(number, why)
+                        crate::validate::records::bad_line_message(number, why)
                     ));
                     super::fail_later();
                     continue;
@@ -787,7 +787,7 @@ fn calls_of(
             if v.get("type").and_then(Value::as_str) != Some("tool_call") {
                 continue;
             }
-            let call = super::validate::call_from_record(&v, name);
+            let call = crate::validate::records::call_from_record(&v, name);
             let inline = record_inline(&call, &mut docs, sources);
             out.push(Found { call, inline });
         }

@@ -130,7 +130,7 @@ fn conversation_stream(
     let mut number = 0usize;
     // the first non-blank line, without reading past --max-buffer
     let mut whole = true;
-    while let Some(complete) = super::validate::read_line_capped(&mut r, &mut line, max_line)
+    while let Some(complete) = super::common::read_line_capped(&mut r, &mut line, max_line)
         .with_context(|| format!("reading {name}"))?
     {
         number += 1;

@@ -15,9 +15,11 @@
 //! (`toolcall_core::validate::retry`).
 
 use crate::validate::retry::{prompt, reply_from_output, Failure, Usage};
+use clap::Args;
 use serde::Serialize;
 use std::fmt;
 use std::io::{Read, Write};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
@@ -276,4 +278,80 @@ pub fn retry<T>(
         usage,
         last_output,
     })
+}
+
+/// Flags of bounded retry.
+#[derive(Args, Debug, Clone)]
+pub struct RetryArgs {
+    /// Shell command that plays the model for retries (run with `sh -c`).
+    ///
+    /// It reads the retry prompt on stdin and writes its reply on stdout:
+    /// plain text, or Ollama / OpenAI JSON (one object, NDJSON or SSE), whose
+    /// token usage is summed across attempts. TOOLCALL_ATTEMPT holds the
+    /// attempt number.
+    ///
+    /// Examples:
+    ///
+    ///   --retry-cmd 'ollama run qwen3'
+    ///
+    ///   --retry-cmd 'jq -Rs "{model:\"m\",messages:[{role:\"user\",content:.}]}" \
+    ///     | curl -s localhost:8080/v1/chat/completions -d @-'
+    #[arg(long, value_name = "CMD", verbatim_doc_comment)]
+    pub retry_cmd: Option<String>,
+
+    /// Most attempts per failing call [default: 3, or max_retries].
+    ///
+    /// After N failed attempts the call gets a TLP-006 error with the
+    /// attempt count and the last reply.
+    ///
+    /// Example:
+    ///
+    ///   toolcall validate --tools t.json --retry-cmd ./model.sh --max-retries 1 r.txt
+    #[arg(hide_short_help = true, long, value_name = "N", verbatim_doc_comment,
+          value_parser = clap::value_parser!(u32).range(0..=100))]
+    pub max_retries: Option<u32>,
+
+    /// Seconds the retry command may run [default: 120, or retry_timeout_secs].
+    ///
+    /// The command runs in a process group of its own; when the time is up
+    /// the whole group is killed and the attempt fails. Killing toolcall
+    /// (SIGINT, SIGTERM, SIGHUP) kills the group too. 1 to 86400.
+    #[arg(hide_short_help = true, long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub retry_timeout: Option<u64>,
+
+    /// Most bytes of the retry command's reply read [default: 16 MiB, or
+    /// retry_max_output].
+    ///
+    /// A longer reply kills the command's process group and fails the
+    /// attempt, so an endless reply cannot exhaust memory. 1 to 4 GiB.
+    #[arg(hide_short_help = true, long, value_name = "BYTES", value_parser = clap::value_parser!(u64).range(1..=1u64 << 32))]
+    pub retry_max_output: Option<u64>,
+
+    /// Retry prompt template file [default: built in, or retry_prompt_template].
+    ///
+    /// Placeholders: {kind} (parse or schema), {code}, {errors}, {line},
+    /// {column}, {raw}, {tool}, {schema}, {hint}.
+    ///
+    /// Example:
+    ///
+    ///   toolcall validate --tools t.json --retry-template prompt.txt --retry-prompt r.txt
+    #[arg(
+        hide_short_help = true,
+        long,
+        value_name = "FILE",
+        verbatim_doc_comment
+    )]
+    pub retry_template: Option<PathBuf>,
+
+    /// Print only the retry prompt for each failing call; run nothing.
+    ///
+    /// For agents that call the model themselves. Prompts are separated by
+    /// a blank line; exit status 1 when a prompt was printed, 0 when every
+    /// call is valid.
+    ///
+    /// Example:
+    ///
+    ///   toolcall validate --tools tools.json --retry-prompt reply.txt
+    #[arg(long, conflicts_with = "retry_cmd", verbatim_doc_comment)]
+    pub retry_prompt: bool,
 }

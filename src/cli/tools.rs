@@ -5,7 +5,7 @@ use crate::cli::sanitize;
 use crate::validate::config::{self, FileConfig};
 use crate::validate::diag::{self, Severity};
 use crate::validate::registry::Registry;
-use crate::validate::{typing, Policy, Risk, Verdict};
+use crate::validate::{Policy, Risk, Verdict};
 use crate::Config;
 use crate::ToolCall;
 use clap::{ArgAction, Args};
@@ -327,27 +327,14 @@ impl Tools {
     /// touching the record's fields. `None` without `--tools`.
     pub fn judge(&self, call: &mut ToolCall) -> Option<Verdict> {
         let reg = self.registry.as_ref()?;
-        // only text values are typed: JSON arguments keep the text they
-        // were read with, never decoded to be changed
-        let text_format =
-            crate::formats::FormatId::from_id(call.format).filter(|&f| typing::is_text_format(f));
-        if let (Some(tool), Some(format)) = (reg.get(&call.name), text_format) {
-            if let serde_json::Value::Object(args) = &mut *call.arguments {
-                if typing::type_arguments_in(format, args, &tool.parameters, &call.raw) {
-                    self.log(
-                        &call.doc,
-                        2,
-                        &format!("call {} typed by schema", call.index),
-                    );
-                }
-            }
+        let (v, typed) = reg.judge_in(call, &self.policy, self.base_dir.as_deref());
+        if typed {
+            self.log(
+                &call.doc,
+                2,
+                &format!("call {} typed by schema", call.index),
+            );
         }
-        let v = reg.check_in(
-            &call.name,
-            &call.arguments,
-            &self.policy,
-            self.base_dir.as_deref(),
-        );
         self.log(
             &call.doc,
             1,

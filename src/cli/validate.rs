@@ -7,8 +7,9 @@ use super::tools::{Tools, ToolsArgs};
 use super::Outcome;
 use crate::cli::retry::{self, Attempt};
 use crate::validate::diag::{self, Located, Severity};
-use crate::validate::messages;
+use crate::validate::records::{bad_line_message, call_from_record, is_records, record_lines};
 use crate::validate::retry::{Failure, FailureKind, Usage};
+use crate::validate::turns::{Candidate, Checked, TurnCheck, TurnsSeen};
 use crate::validate::{Issue, Verdict};
 use crate::wire::InputKind;
 use crate::Config;
@@ -69,7 +70,7 @@ pub struct ValidateArgs {
     pub tools: ToolsArgs,
     /// Retry settings.
     #[command(flatten)]
-    pub retry: RetryArgs,
+    pub retry: super::retry::RetryArgs,
     /// Output buffering.
     #[command(flatten)]
     pub buffer: BufferArgs,
@@ -167,82 +168,6 @@ fn paint(rendered: &str, file: &str, sev: Severity) -> String {
         _ => out.push_str(after),
     }
     out
-}
-
-/// Flags of bounded retry.
-#[derive(Args, Debug, Clone)]
-pub struct RetryArgs {
-    /// Shell command that plays the model for retries (run with `sh -c`).
-    ///
-    /// It reads the retry prompt on stdin and writes its reply on stdout:
-    /// plain text, or Ollama / OpenAI JSON (one object, NDJSON or SSE), whose
-    /// token usage is summed across attempts. TOOLCALL_ATTEMPT holds the
-    /// attempt number.
-    ///
-    /// Examples:
-    ///
-    ///   --retry-cmd 'ollama run qwen3'
-    ///
-    ///   --retry-cmd 'jq -Rs "{model:\"m\",messages:[{role:\"user\",content:.}]}" \
-    ///     | curl -s localhost:8080/v1/chat/completions -d @-'
-    #[arg(long, value_name = "CMD", verbatim_doc_comment)]
-    pub retry_cmd: Option<String>,
-
-    /// Most attempts per failing call [default: 3, or max_retries].
-    ///
-    /// After N failed attempts the call gets a TLP-006 error with the
-    /// attempt count and the last reply.
-    ///
-    /// Example:
-    ///
-    ///   toolcall validate --tools t.json --retry-cmd ./model.sh --max-retries 1 r.txt
-    #[arg(hide_short_help = true, long, value_name = "N", verbatim_doc_comment,
-          value_parser = clap::value_parser!(u32).range(0..=100))]
-    pub max_retries: Option<u32>,
-
-    /// Seconds the retry command may run [default: 120, or retry_timeout_secs].
-    ///
-    /// The command runs in a process group of its own; when the time is up
-    /// the whole group is killed and the attempt fails. Killing toolcall
-    /// (SIGINT, SIGTERM, SIGHUP) kills the group too. 1 to 86400.
-    #[arg(hide_short_help = true, long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..=86_400))]
-    pub retry_timeout: Option<u64>,
-
-    /// Most bytes of the retry command's reply read [default: 16 MiB, or
-    /// retry_max_output].
-    ///
-    /// A longer reply kills the command's process group and fails the
-    /// attempt, so an endless reply cannot exhaust memory. 1 to 4 GiB.
-    #[arg(hide_short_help = true, long, value_name = "BYTES", value_parser = clap::value_parser!(u64).range(1..=1u64 << 32))]
-    pub retry_max_output: Option<u64>,
-
-    /// Retry prompt template file [default: built in, or retry_prompt_template].
-    ///
-    /// Placeholders: {kind} (parse or schema), {code}, {errors}, {line},
-    /// {column}, {raw}, {tool}, {schema}, {hint}.
-    ///
-    /// Example:
-    ///
-    ///   toolcall validate --tools t.json --retry-template prompt.txt --retry-prompt r.txt
-    #[arg(
-        hide_short_help = true,
-        long,
-        value_name = "FILE",
-        verbatim_doc_comment
-    )]
-    pub retry_template: Option<PathBuf>,
-
-    /// Print only the retry prompt for each failing call; run nothing.
-    ///
-    /// For agents that call the model themselves. Prompts are separated by
-    /// a blank line; exit status 1 when a prompt was printed, 0 when every
-    /// call is valid.
-    ///
-    /// Example:
-    ///
-    ///   toolcall validate --tools tools.json --retry-prompt reply.txt
-    #[arg(long, conflicts_with = "retry_cmd", verbatim_doc_comment)]
-    pub retry_prompt: bool,
 }
 
 /// A `validation` record.
@@ -487,98 +412,12 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Outcome> {
     })
 }
 
-/// True when the input is our NDJSON records rather than model output: its
-/// first non-blank line is a record (a JSON object with a string "type"),
-/// or opens like one (`{"type":"tool_call"…` cut off, garbage after it or
-/// nested too deeply), and one line is a `tool_call` or `error` record; or
-/// every non-blank line opens an object and one is such a record. A bad
-/// line among records is reported (TLP-008, [`record_lines`]), not taken
-/// for model text.
-pub(crate) fn is_records(bytes: &[u8]) -> bool {
-    let mut lines = bytes
-        .split(|&b| b == b'\n')
-        .map(<[u8]>::trim_ascii)
-        .filter(|l| !l.is_empty());
-    let Some(first) = lines.next() else {
-        return false;
-    };
-    let is_call = |v: &Value| {
-        matches!(
-            v.get("type").and_then(Value::as_str),
-            Some("tool_call" | "error")
-        )
-    };
-    let (first_record, mut any) = match serde_json::from_slice::<Value>(first) {
-        Ok(v) => (v.get("type").is_some_and(Value::is_string), is_call(&v)),
-        Err(_) => match opens_record(first) {
-            Some(call) => (true, call),
-            None => (false, false),
-        },
-    };
-    let mut all_objects = first.first() == Some(&b'{');
-    for line in lines {
-        if any && (first_record || !all_objects) {
-            break;
-        }
-        all_objects &= line.first() == Some(&b'{');
-        if !any && line.first() == Some(&b'{') {
-            any = serde_json::from_slice::<Value>(line).is_ok_and(|v| is_call(&v));
-        }
-    }
-    any && (first_record || all_objects)
-}
-
-/// For a line that is not JSON: `Some(is a call or error)` when it opens as
-/// a record does (`{"type":"…"`), whitespace allowed.
-fn opens_record(line: &[u8]) -> Option<bool> {
-    let rest = line.strip_prefix(b"{")?.trim_ascii_start();
-    let rest = rest.strip_prefix(b"\"type\"")?.trim_ascii_start();
-    let rest = rest.strip_prefix(b":")?.trim_ascii_start();
-    let rest = rest.strip_prefix(b"\"")?;
-    Some(rest.starts_with(b"tool_call\"") || rest.starts_with(b"error\""))
-}
-
-/// The non-blank lines of a records file, each with its 1-based line
-/// number, byte offset and bytes, and the record (a JSON object with a
-/// string "type") or why the line is none (for the TLP-008 report).
-pub(crate) fn record_lines(
-    bytes: &[u8],
-) -> impl Iterator<Item = (usize, usize, &[u8], Result<Value, &'static str>)> {
-    let mut start = 0usize;
-    bytes
-        .split(|&b| b == b'\n')
-        .enumerate()
-        .filter_map(move |(k, line)| {
-            let at = start;
-            start += line.len() + 1;
-            let trimmed = line.trim_ascii();
-            if trimmed.is_empty() {
-                return None;
-            }
-            let rec = match serde_json::from_slice::<Value>(trimmed) {
-                Ok(v) if v.get("type").is_some_and(Value::is_string) => Ok(v),
-                Ok(_) => Err("a JSON value with no string \"type\""),
-                Err(e) if e.is_eof() => Err("cut off"),
-                Err(e) if e.to_string().contains("recursion limit") => {
-                    Err("nested more than 128 deep")
-                }
-                Err(_) => Err("not JSON"),
-            };
-            Some((k + 1, at, line, rec))
-        })
-}
-
-/// The message for a bad line of a records file (TLP-008).
-pub(crate) fn bad_line_message(line: usize, why: &str) -> String {
-    format!("line {line} is not a record ({why}); skipped, the other records are read")
-}
-
 /// Judges the items of one document in document order, as they are found:
 /// the engine is fed a slice at a time and what lies before its settled
 /// offset is judged and dropped, so a large transcript's calls are never
 /// all held at once (only the document itself, which diagnostics quote).
 /// In a transcript (a document with turn headers) the conversation checks
-/// that need no ids run as the turns go by ([`TurnCheck`]); `allow` holds
+/// that need no ids run as the turns go by (the core's `TurnCheck`); `allow` holds
 /// the codes switched off.
 fn judge_items(
     name: &str,
@@ -613,12 +452,8 @@ fn judge_items(
         Ok(())
     };
     let bytes = text.bytes();
-    let mut check = TurnCheck {
-        allow,
-        held: Vec::new(),
-        calls: 0,
-        results: 0,
-    };
+    let mut check = TurnCheck::new(allow);
+    let mut checked = Vec::new();
     let mut at = 0;
     loop {
         let end = (at + SLICE).min(bytes.len());
@@ -633,15 +468,18 @@ fn judge_items(
             engine.finish(&mut found);
         }
         let items = found_items(name, &text, found.found);
-        check.take(items, found.turns, name, &text, &mut pending);
+        check.take(items, found.turns, name, bytes, &mut checked);
         if at >= end {
-            pending.append(&mut check.held);
+            check.finish(&mut checked);
+        }
+        pending.extend(checked.drain(..).map(|c| checked_item(c, name, &text)));
+        if at >= end {
             flush(&mut pending, u64::MAX)?;
             break;
         }
         if let Some(settled) = engine.settled() {
             // a held call is judged once its turn's fate is known
-            let held = check.held.first().map_or(u64::MAX, |it| it.call.span[0]);
+            let held = check.held_from().unwrap_or(u64::MAX);
             flush(&mut pending, settled.min(held))?;
         }
         at = end;
@@ -650,167 +488,36 @@ fn judge_items(
     Ok(())
 }
 
-/// A collector of calls and errors that also notes the turns of a
-/// transcript, each with the span of its header (the turn's first markup).
-struct TurnsSeen {
-    found: crate::Collector,
-    turns: Vec<(crate::Turn, Option<crate::Span>)>,
-}
-
-impl crate::Sink for TurnsSeen {
-    fn wants_starts(&self) -> bool {
-        crate::Sink::wants_starts(&self.found)
-    }
-
-    fn event(&mut self, ev: crate::Event<'_>) {
-        match &ev {
-            crate::Event::Turn(t) => self.turns.push((*t, None)),
-            crate::Event::Markup { span, .. } => {
-                if let Some((_, header @ None)) = self.turns.last_mut() {
-                    *header = Some(*span);
-                }
-            }
-            _ => {}
+/// An item the transcript checks handed on, with what they found.
+fn checked_item(c: Checked<Item>, name: &str, text: &Rc<Located<Vec<u8>>>) -> Item {
+    match c {
+        Checked::Item(item, None) => item,
+        Checked::Item(mut item, Some(issue)) => {
+            item.conv = Some(Conv::raw(&item.call, vec![(issue, item.offset)]));
+            item
         }
-        crate::Sink::event(&mut self.found, ev);
+        Checked::Orphan {
+            call,
+            issue,
+            offset,
+        } => Item {
+            conv: Some(Conv::raw(&call, vec![(issue.clone(), offset)])),
+            call: *call,
+            broken: Some(issue),
+            file: name.to_string(),
+            text: Some(text.clone()),
+            offset,
+        },
     }
 }
 
-/// What a `user` turn that holds tool results opens with: Qwen's
-/// `<tool_response>`, Gemma's fenced `tool_output`.
-const RESULT_OPENERS: &[&[u8]] = &[b"<tool_response>", b"```tool_output"];
-
-/// The conversation checks of a raw transcript that need no call ids, run
-/// as its calls and turns are found. A tool turn (a `tool` header, or a
-/// `user` turn that opens with one of the [`RESULT_OPENERS`]) answers the
-/// calls of the assistant turn before it: a call of an assistant turn that no tool turn follows before the next
-/// assistant turn is `TLP-009`; a tool turn beyond one per call since the
-/// last assistant turn is `TLP-010`. A document without turn headers (one
-/// reply) is never checked.
-struct TurnCheck<'a> {
-    /// The codes switched off (`--allow`).
-    allow: &'a [String],
-    /// The calls of the current assistant turn, held back from judging
-    /// until a tool turn or the next assistant turn tells their fate.
-    held: Vec<Item>,
-    /// Calls and broken candidates since the last assistant turn began.
-    calls: usize,
-    /// Tool turns since then.
-    results: usize,
-}
-
-impl TurnCheck<'_> {
-    fn off(&self, code: &str) -> bool {
-        self.allow.iter().any(|a| a == code)
+impl Candidate for Item {
+    fn call(&self) -> &ToolCall {
+        &self.call
     }
 
-    /// Takes the items and turns of one slice, in document order (an item
-    /// lies in the turn its call names, after that turn's header): items
-    /// ready to judge go to `out`, calls whose fate is not known yet are
-    /// held.
-    fn take(
-        &mut self,
-        items: Vec<Item>,
-        turns: Vec<(crate::Turn, Option<crate::Span>)>,
-        name: &str,
-        text: &Rc<Located<Vec<u8>>>,
-        out: &mut Vec<Item>,
-    ) {
-        let key = |it: &Item| it.call.turn.map_or(0, |t| t.index as usize + 1);
-        let mut items = items;
-        items.sort_by_key(|it| (key(it), it.call.span[0]));
-        let mut items = items.into_iter().peekable();
-        for (turn, header) in turns {
-            while let Some(item) = items.next_if(|it| key(it) <= turn.index as usize) {
-                self.item(item, out);
-            }
-            self.turn(turn, header, name, text, out);
-        }
-        for item in items {
-            self.item(item, out);
-        }
-    }
-
-    /// A call or broken candidate: a call of an assistant's turn that no
-    /// tool turn has answered yet is held, the rest go to `out`.
-    fn item(&mut self, item: Item, out: &mut Vec<Item>) {
-        self.calls += 1;
-        if item.broken.is_none()
-            && item.call.turn.is_some_and(|t| t.role == "assistant")
-            && self.results == 0
-            && !self.off(messages::UNANSWERED)
-        {
-            self.held.push(item);
-        } else {
-            out.push(item);
-        }
-    }
-
-    /// A turn begins, its header at `header`.
-    fn turn(
-        &mut self,
-        turn: crate::Turn,
-        header: Option<crate::Span>,
-        name: &str,
-        text: &Rc<Located<Vec<u8>>>,
-        out: &mut Vec<Item>,
-    ) {
-        let [start, end] = header.unwrap_or([0, 0]).map(|o| o as usize);
-        let bytes = text.bytes();
-        let body = bytes.get(end..).unwrap_or_default();
-        let opens = |o: &&[u8]| body.trim_ascii_start().starts_with(o);
-        let results =
-            turn.role == "tool" || (turn.role == "user" && RESULT_OPENERS.iter().any(opens));
-        if turn.role == "assistant" {
-            for mut item in self.held.drain(..) {
-                let issue = Issue::call(
-                    messages::UNANSWERED,
-                    format!(
-                        "call '{}' has no tool result before the next assistant turn (turn {})",
-                        item.call.name, turn.index
-                    ),
-                );
-                item.conv = Some(Conv::raw(&item.call, vec![(issue, item.offset)]));
-                out.push(item);
-            }
-            self.calls = 0;
-            self.results = 0;
-        } else if results {
-            self.results += 1;
-            out.append(&mut self.held);
-            if self.results > self.calls && !self.off(messages::ORPHAN_RESULT) {
-                let message = if self.calls == 0 {
-                    format!(
-                        "tool turn {} answers no call: none was made since the last assistant turn",
-                        turn.index
-                    )
-                } else {
-                    format!(
-                        "tool turn {} answers no call: {} tool turns follow {} call{}",
-                        turn.index,
-                        self.results,
-                        self.calls,
-                        if self.calls == 1 { "" } else { "s" }
-                    )
-                };
-                let issue = Issue::call(messages::ORPHAN_RESULT, message);
-                let line_end = body
-                    .iter()
-                    .position(|&b| b == b'\n')
-                    .map_or(bytes.len(), |k| end + k);
-                let raw = crate::lossy(&bytes[start..line_end.min(start + 512)]).into_owned();
-                let mut call = broken_call(name, &raw, [start as u64, line_end as u64]);
-                call.turn = Some(turn);
-                out.push(Item {
-                    conv: Some(Conv::raw(&call, vec![(issue.clone(), start)])),
-                    call,
-                    broken: Some(issue),
-                    file: name.to_string(),
-                    text: Some(text.clone()),
-                    offset: start,
-                });
-            }
-        }
+    fn is_broken(&self) -> bool {
+        self.broken.is_some()
     }
 }
 
@@ -834,9 +541,9 @@ fn found_items(name: &str, text: &Rc<Located<Vec<u8>>>, found: crate::Collector)
             file: name.to_string(),
             text: Some(text.clone()),
             call: ToolCall {
-                name: name_in(&e.raw),
+                name: crate::validate::records::name_in(&e.raw),
                 turn: e.turn,
-                ..broken_call(name, &e.raw, e.span)
+                ..crate::validate::records::stand_in(name, &e.raw, e.span)
             },
             broken: Some(Issue {
                 code: e.code,
@@ -851,74 +558,6 @@ fn found_items(name: &str, text: &Rc<Located<Vec<u8>>>, found: crate::Collector)
         });
     }
     items
-}
-
-/// The tool name a broken candidate names, when it is legible
-/// (`"name": "x"` or `<function=x>`), so the retry prompt can show its schema.
-fn name_in(raw: &str) -> String {
-    for (open, close) in [("\"name\"", '"'), ("<function=", '>')] {
-        if let Some(i) = raw.find(open) {
-            let rest = raw[i + open.len()..].trim_start();
-            let rest = if close == '"' {
-                match rest.strip_prefix(':').map(str::trim_start) {
-                    Some(r) => r.strip_prefix('"').unwrap_or(""),
-                    None => "",
-                }
-            } else {
-                rest
-            };
-            if let Some(end) = rest.find(close) {
-                let n = rest[..end].trim();
-                if !n.is_empty() && n.len() <= 64 {
-                    return n.to_string();
-                }
-            }
-        }
-    }
-    String::new()
-}
-
-fn broken_call(doc: &str, raw: &str, span: [u64; 2]) -> ToolCall {
-    ToolCall {
-        kind: "tool_call",
-        doc: doc.to_string(),
-        index: 0,
-        id: String::new(),
-        name: String::new(),
-        arguments: Value::Object(Default::default()).into(),
-        format: "",
-        span,
-        raw: raw.to_string(),
-        repairs: Vec::new(),
-        in_reasoning: false,
-        turn: None,
-        extra: Default::default(),
-    }
-}
-
-/// A `tool_call` record read back: the fields `parse` wrote (a missing
-/// `arguments` becomes `null`, which validation reports). Fields that
-/// validation adds are not read: they are recomputed, never trusted.
-pub(crate) fn call_from_record(v: &Value, name: &str) -> ToolCall {
-    let s = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_string();
-    let span = [
-        v.pointer("/span/0").and_then(Value::as_u64).unwrap_or(0),
-        v.pointer("/span/1").and_then(Value::as_u64).unwrap_or(0),
-    ];
-    let doc = s("doc");
-    let doc_name = if doc.is_empty() {
-        name.to_string()
-    } else {
-        doc
-    };
-    let mut call = broken_call(&doc_name, &s("raw"), span);
-    call.index = v.get("index").and_then(Value::as_u64).unwrap_or(0) as usize;
-    call.id = s("id");
-    call.name = s("name");
-    call.arguments = v.get("arguments").cloned().unwrap_or(Value::Null).into();
-    call.format = crate::formats::FormatId::from_id(&s("format")).map_or("", |f| f.as_str());
-    call.in_reasoning = v.get("in_reasoning").and_then(Value::as_bool) == Some(true);
-    call
 }
 
 /// The documents a record's `doc` may name for its diagnostics to quote:
@@ -971,7 +610,11 @@ fn record_items(name: &str, bytes: Vec<u8>, sources: &Sources<'_>) -> Vec<Item> 
                 let raw = crate::lossy(&line[..line.len().min(512)]).into_owned();
                 items.push(Item {
                     conv: None,
-                    call: broken_call(name, &raw, [start as u64, end as u64]),
+                    call: crate::validate::records::stand_in(
+                        name,
+                        &raw,
+                        [start as u64, end as u64],
+                    ),
                     broken: Some(Issue::call("TLP-008", bad_line_message(number, why))),
                     file: name.to_string(),
                     text: Some(ndjson.clone()),
@@ -1035,7 +678,7 @@ fn record_items(name: &str, bytes: Vec<u8>, sources: &Sources<'_>) -> Vec<Item> 
                 };
                 items.push(Item {
                     conv: None,
-                    call: broken_call(&doc_name, &s("raw"), span),
+                    call: crate::validate::records::stand_in(&doc_name, &s("raw"), span),
                     broken: Some(Issue::call(code, s("message"))),
                     file,
                     text,
@@ -1521,8 +1164,8 @@ fn conversation_lines(
     // the first line is looked at without reading past --max-buffer: an
     // input with no line end (/dev/zero) is read whole, up to --max-input
     let mut whole = true;
-    while let Some(complete) =
-        read_line_capped(&mut r, &mut line, max_line).with_context(|| format!("reading {name}"))?
+    while let Some(complete) = super::common::read_line_capped(&mut r, &mut line, max_line)
+        .with_context(|| format!("reading {name}"))?
     {
         number += 1;
         prefix.extend_from_slice(&line);
@@ -1558,43 +1201,6 @@ fn conversation_lines(
             if !line.trim_ascii().is_empty() {
                 break;
             }
-        }
-    }
-}
-
-/// Reads the next line, through its `\n`, into `line` (cleared first),
-/// taking no more than `max` bytes: `None` at the end of input,
-/// `Some(true)` for a whole line (or the last, unterminated one),
-/// `Some(false)` when the line goes on past `max` (the rest stays unread).
-pub(crate) fn read_line_capped(
-    r: &mut impl std::io::BufRead,
-    line: &mut Vec<u8>,
-    max: usize,
-) -> std::io::Result<Option<bool>> {
-    line.clear();
-    loop {
-        let buf = match r.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if buf.is_empty() {
-            return Ok((!line.is_empty()).then_some(true));
-        }
-        let (take, done) = match memchr::memchr(b'\n', buf) {
-            Some(k) => (k + 1, true),
-            None => (buf.len(), false),
-        };
-        let room = max.saturating_sub(line.len());
-        if take > room && !(done && take == room + 1) {
-            line.extend_from_slice(&buf[..room]);
-            r.consume(room);
-            return Ok(Some(false));
-        }
-        line.extend_from_slice(&buf[..take]);
-        r.consume(take);
-        if done {
-            return Ok(Some(true));
         }
     }
 }
@@ -1653,7 +1259,7 @@ fn judge_line(
             let raw = crate::lossy(&line[..line.len().min(512)]).into_owned();
             let item = Item {
                 conv: None,
-                call: broken_call(&doc, &raw, [0, line.len() as u64]),
+                call: crate::validate::records::stand_in(&doc, &raw, [0, line.len() as u64]),
                 broken: Some(Issue::call(code, message)),
                 file: name.to_string(),
                 text: Some(text),
@@ -1684,7 +1290,7 @@ impl Run<'_> {
         let Some(t) = messages::read(v, &cfg) else {
             let item = Item {
                 conv: None,
-                call: broken_call(doc, "", [0, 0]),
+                call: crate::validate::records::stand_in(doc, "", [0, 0]),
                 broken: Some(Issue::call(
                     "TLP-008",
                     "the document is JSON but no conversation (messages, conversations, \
@@ -1762,7 +1368,8 @@ impl Run<'_> {
                 }
                 Kind::Result { .. } if !lint.is_empty() => {
                     let raw = String::from_utf8_lossy(&bytes[s..end.min(s + 512)]).into_owned();
-                    let mut call = broken_call(doc, &raw, [s as u64, end as u64]);
+                    let mut call =
+                        crate::validate::records::stand_in(doc, &raw, [s as u64, end as u64]);
                     call.index = index;
                     let issue = lint[0].0.clone();
                     Item {

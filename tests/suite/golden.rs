@@ -63,3 +63,48 @@ fn golden_outputs_match() {
         failures.join("\n\n")
     );
 }
+
+/// Conversations (`fixtures/messages/*.json`, `*.jsonl`): `parse --input
+/// messages` with the case's flags must equal `<case>.parse.ndjson` (the
+/// records the core's `conversation` reader gives: each call with its
+/// `turn`, `role` and `pointer`). Run with `BLESS=1` to rewrite them.
+#[test]
+fn conversation_goldens_match() {
+    let bless = std::env::var_os("BLESS").is_some();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/messages");
+    let mut cases: Vec<_> = std::fs::read_dir(&dir)
+        .expect("fixtures/messages")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json" || e == "jsonl"))
+        .collect();
+    cases.sort();
+    assert!(cases.len() > 20, "{} conversation fixtures", cases.len());
+    let mut failures = Vec::new();
+    for input in &cases {
+        let mut args = common::fixture_args(input);
+        if !args.iter().any(|a| a == "messages") {
+            args.extend(["--input".to_string(), "messages".to_string()]);
+        }
+        let (out, code) = run("parse", input, &args);
+        assert!(
+            code == 0 || code == 1,
+            "{}: parse exited {code}",
+            input.display()
+        );
+        let expected_path = input.with_extension("parse.ndjson");
+        if bless {
+            std::fs::write(&expected_path, &out).expect("bless");
+            continue;
+        }
+        match std::fs::read(&expected_path) {
+            Ok(expected) if expected == out => {}
+            _ => failures.push(format!(
+                "{} differs from {} (run with BLESS=1 and review)",
+                input.display(),
+                expected_path.display()
+            )),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

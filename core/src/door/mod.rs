@@ -22,7 +22,7 @@ pub mod names;
 mod read;
 
 pub use names::{FormatRecord, ModelRecord, Named};
-pub use read::{conversation, conversations, read, Document, Reader, Record};
+pub use read::{conversation, conversations, read, At, Document, Reader, Record};
 
 use crate::config::{Config, FormatChoice};
 use crate::wire::{InputKind, WireConfig};

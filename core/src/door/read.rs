@@ -36,10 +36,33 @@ pub enum Record<'a> {
     Error(&'a ErrorRecord),
 }
 
+/// Where a record is in a [`Document`]: its position among the calls or
+/// the errors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum At {
+    /// `found.calls[k]`.
+    Call(usize),
+    /// `found.errors[k]`.
+    Error(usize),
+}
+
 impl Document {
     /// The records in document order: each error before the first call
     /// that starts after it, conversation by conversation.
     pub fn records(&self) -> Vec<Record<'_>> {
+        self.order()
+            .into_iter()
+            .map(|at| match at {
+                At::Call(k) => Record::Call(&self.found.calls[k]),
+                At::Error(k) => Record::Error(&self.found.errors[k]),
+            })
+            .collect()
+    }
+
+    /// [`Document::records`] as positions in `found.calls` and
+    /// `found.errors` (for a binding that has moved the records into its
+    /// own objects).
+    pub fn order(&self) -> Vec<At> {
         let (calls, errors) = (&self.found.calls, &self.found.errors);
         let mut out = Vec::with_capacity(calls.len() + errors.len());
         let whole = [(calls.len(), errors.len())];
@@ -50,14 +73,14 @@ impl Document {
         };
         let (mut c, mut e) = (0, 0);
         for &(c_end, e_end) in parts {
-            for call in &calls[c..c_end] {
+            for (k, call) in calls.iter().enumerate().take(c_end).skip(c) {
                 while e < e_end && errors[e].span[0] < call.span[0] {
-                    out.push(Record::Error(&errors[e]));
+                    out.push(At::Error(e));
                     e += 1;
                 }
-                out.push(Record::Call(call));
+                out.push(At::Call(k));
             }
-            out.extend(errors[e..e_end].iter().map(Record::Error));
+            out.extend((e..e_end).map(At::Error));
             (c, e) = (c_end, e_end);
         }
         out

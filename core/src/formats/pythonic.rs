@@ -5,20 +5,13 @@
 //! expressions with keyword arguments. Llama 4 may wrap it in
 //! `<|python_start|>` … `<|python_end|>`.
 //!
-//! This module also holds the reusable pieces other formats build on:
-//!
-//! * a real Python-literal parser ([`parse_call_list`], [`parse_call_sequence`],
-//!   [`parse_literal`]): strings in both quote styles (also triple-quoted,
-//!   raw and prefixed, with escapes and raw newlines, adjacent literals
-//!   concatenated), ints (`_` separators, hex/octal/binary), floats,
-//!   negative numbers, `True/False/None` (and JSON's `true/false/null`),
-//!   lists, dicts, tuples and sets (→ arrays), dotted names, keyword names
-//!   that are Python keywords (`from=`), calls with no arguments;
-//! * [`PyScan`], a resumable end scanner for a Python expression that knows
-//!   triple-quoted strings (the typed block scanners built on it live in
-//!   `shared/wrapped.rs`);
-//! * [`parse_wrapped`]: a block that is an opening marker, a pythonic (or
-//!   JSON) body and an optional closing marker.
+//! What other formats reuse lives in `shared/python/`: the Python-literal
+//! parser (`literal.rs`: `parse_call_list`, `parse_call_sequence`,
+//! `parse_literal`; strings in both quote styles, numbers, `True`/`None`,
+//! lists, dicts, tuples and sets, dotted names, keyword names such as
+//! `from=`), `PyScan` (`scan.rs`), the resumable end scanner that knows
+//! triple-quoted strings, and `parse_wrapped` (`calls.rs`): a block that is
+//! an opening marker, a pythonic (or JSON) body and an optional closer.
 //!
 //! The unmarked list is a call only when it *starts a line*, begins with
 //! `[` + identifier + `(`, parses entirely as a list of calls and is followed

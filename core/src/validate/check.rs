@@ -86,6 +86,33 @@ impl Verdict {
 }
 
 impl Registry {
+    /// Judges a call the engine found, as `parse --tools` does: the text
+    /// values of an XML-style format are typed by the tool's schema first
+    /// (JSON arguments keep the text they were read with), then the call
+    /// is checked. Also returns whether typing changed the arguments.
+    pub fn judge(&self, call: &mut crate::record::ToolCall, policy: &Policy) -> (Verdict, bool) {
+        self.judge_in(call, policy, None)
+    }
+
+    /// [`Registry::judge`], relative paths in the arguments resolved
+    /// against `dir` (the tool's working directory) for `risk_when`.
+    pub fn judge_in(
+        &self,
+        call: &mut crate::record::ToolCall,
+        policy: &Policy,
+        dir: Option<&str>,
+    ) -> (Verdict, bool) {
+        let text_format = crate::formats::FormatId::from_id(call.format)
+            .filter(|&f| super::typing::is_text_format(f));
+        let mut typed = false;
+        if let (Some(tool), Some(format)) = (self.get(&call.name), text_format) {
+            if let Value::Object(args) = &mut *call.arguments {
+                typed = super::typing::type_arguments_in(format, args, &tool.parameters, &call.raw);
+            }
+        }
+        (self.check_in(&call.name, &call.arguments, policy, dir), typed)
+    }
+
     /// Judges a call to `name` with `arguments` under `policy`.
     pub fn check(&self, name: &str, arguments: &Value, policy: &Policy) -> Verdict {
         self.check_in(name, arguments, policy, None)

@@ -40,8 +40,10 @@ pub mod check;
 pub mod config;
 pub mod diag;
 pub mod messages;
+pub mod records;
 pub mod registry;
 pub mod retry;
+pub mod turns;
 pub mod typing;
 
 pub(crate) use crate::tool::Schema;

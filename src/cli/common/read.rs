@@ -153,3 +153,40 @@ pub fn open_source(path: &PathBuf) -> anyhow::Result<(String, Box<dyn Read + Sen
         Ok((path.display().to_string(), Box::new(file)))
     }
 }
+
+/// Reads the next line, through its `\n`, into `line` (cleared first),
+/// taking no more than `max` bytes: `None` at the end of input,
+/// `Some(true)` for a whole line (or the last, unterminated one),
+/// `Some(false)` when the line goes on past `max` (the rest stays unread).
+pub(crate) fn read_line_capped(
+    r: &mut impl std::io::BufRead,
+    line: &mut Vec<u8>,
+    max: usize,
+) -> std::io::Result<Option<bool>> {
+    line.clear();
+    loop {
+        let buf = match r.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            return Ok((!line.is_empty()).then_some(true));
+        }
+        let (take, done) = match memchr::memchr(b'\n', buf) {
+            Some(k) => (k + 1, true),
+            None => (buf.len(), false),
+        };
+        let room = max.saturating_sub(line.len());
+        if take > room && !(done && take == room + 1) {
+            line.extend_from_slice(&buf[..room]);
+            r.consume(room);
+            return Ok(Some(false));
+        }
+        line.extend_from_slice(&buf[..take]);
+        r.consume(take);
+        if done {
+            return Ok(Some(true));
+        }
+    }
+}
