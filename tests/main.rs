@@ -30,5 +30,6 @@ mod suite {
     mod repair;
     mod units;
     mod validate;
+    mod whole_documents;
     mod wire;
 }

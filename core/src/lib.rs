@@ -60,7 +60,10 @@ mod scan;
 mod tool;
 
 pub use call::join_server_name;
-pub use config::{Config, FormatChoice, DEFAULT_THINK_WINDOW, PROMPTED_MODELS, THINK_WINDOW};
+pub use config::{
+    Config, FormatChoice, DEFAULT_THINK_WINDOW, PROMPTED_MODELS, THINK_WINDOW,
+    WHOLE_DOCUMENT_THINK_WINDOW,
+};
 pub use document::{parse, parse_chunked, Collector};
 pub use engine::{Engine, Event, Sink};
 pub use formats::registry::prompted_model;

@@ -213,7 +213,7 @@ impl Options {
     #[new]
     #[pyo3(signature = (*, format="auto", model=None, generation_prompt=None,
         finish_reason=None, input="text", json_blocks=true, inline_json=false,
-        repair=true, reasoning_calls=false, think_open=false, think_window=0,
+        repair=true, reasoning_calls=false, think_open=false, think_window=None,
         max_block=1 << 20, repair_max_size=toolcall_core::DEFAULT_MAX_INPUT_BYTES,
         max_buffer=1 << 20, doc="-"))]
     #[allow(clippy::too_many_arguments)]
@@ -228,7 +228,7 @@ impl Options {
         repair: bool,
         reasoning_calls: bool,
         think_open: bool,
-        think_window: usize,
+        think_window: Option<usize>,
         max_block: usize,
         repair_max_size: usize,
         max_buffer: usize,
@@ -278,7 +278,11 @@ impl Options {
             repair_timeout_ms: toolcall_core::DEFAULT_TIMEOUT_MS,
             repair_max_bytes: repair_max_size,
             think_open,
-            think_window,
+            // unset: the whole document (what `parse` reads); the stream
+            // parser passes its own default, 0
+            think_window: think_window
+                .unwrap_or(toolcall_core::WHOLE_DOCUMENT_THINK_WINDOW)
+                .min(max_block),
             generation_prompt: prompt,
             truncated,
             // set from the tools a parse is given (see `Tools::engine`)

@@ -112,7 +112,7 @@ def parse(
     repair: bool = True,
     reasoning_calls: bool = False,
     think_open: bool = False,
-    think_window: int = 0,
+    think_window: Optional[int] = None,
     max_block: int = 1 << 20,
 ) -> Document:
     """Parse a whole model output: its calls, prose, reasoning and errors.

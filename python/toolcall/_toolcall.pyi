@@ -29,7 +29,7 @@ class Options:
         repair: bool = True,
         reasoning_calls: bool = False,
         think_open: bool = False,
-        think_window: int = 0,
+        think_window: Optional[int] = None,
         max_block: int = 1048576,
         repair_max_size: int = 1048576,
         max_buffer: int = 1048576,

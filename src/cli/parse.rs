@@ -280,7 +280,7 @@ fn conversation_stream(
 /// Runs `parse`.
 pub fn run(args: &ParseArgs) -> anyhow::Result<Outcome> {
     // an unknown --model is a usage error before any input is read
-    args.engine.config("-")?;
+    args.engine.document_config("-")?;
     let mut out = Output::stdout(FlushPolicy::choose(
         args.buffer.line_buffered,
         args.buffer.block_buffered,
@@ -332,7 +332,7 @@ fn parse_document(
     doc: Document,
     push: &mut dyn FnMut(Batch) -> anyhow::Result<bool>,
 ) -> anyhow::Result<()> {
-    let cfg = tools.engine(args.engine.config(&doc.name)?);
+    let cfg = tools.engine(args.engine.document_config(&doc.name)?);
     let name = args.engine.doc_name(&doc.name);
     let mut found = Collector::calls_only();
     if args.wire.input == wire::InputKind::Messages {
