@@ -148,7 +148,7 @@ minicpm5\t'format minicpm5'
 glm-5.3-flash\t'format glm53-flash'
 gemma-3\t'format pythonic'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
-complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l think-window -d 'How far into a document to look for a reasoning closer the prompt opened, in bytes (default 0: not at all; 8192 covers about 2,000 tokens of reasoning)' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l think-window -d 'How far into a document to look for a reasoning closer the prompt opened, in bytes (default: the whole document for parse, split and validate; 0, not at all, for stream, exec and loop)' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l generation-prompt -d 'The text the chat template appended after the last message' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l model -d 'The model that wrote the output: its format and default generation prompt' -r -f -a "qwen3\t'format hermes'
 qwen3-thinking\t'format hermes'
@@ -361,7 +361,7 @@ minicpm5\t'format minicpm5'
 glm-5.3-flash\t'format glm53-flash'
 gemma-3\t'format pythonic'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
-complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l think-window -d 'How far into a document to look for a reasoning closer the prompt opened, in bytes (default 0: not at all; 8192 covers about 2,000 tokens of reasoning)' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l think-window -d 'How far into a document to look for a reasoning closer the prompt opened, in bytes (default: the whole document for parse, split and validate; 0, not at all, for stream, exec and loop)' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l generation-prompt -d 'The text the chat template appended after the last message' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l model -d 'The model that wrote the output: its format and default generation prompt' -r -f -a "qwen3\t'format hermes'
 qwen3-thinking\t'format hermes'
@@ -562,7 +562,7 @@ minicpm5\t'format minicpm5'
 glm-5.3-flash\t'format glm53-flash'
 gemma-3\t'format pythonic'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
-complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l think-window -d 'How far into a document to look for a reasoning closer the prompt opened, in bytes (default 0: not at all; 8192 covers about 2,000 tokens of reasoning)' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l think-window -d 'How far into a document to look for a reasoning closer the prompt opened, in bytes (default: the whole document for parse, split and validate; 0, not at all, for stream, exec and loop)' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l generation-prompt -d 'The text the chat template appended after the last message' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l model -d 'The model that wrote the output: its format and default generation prompt' -r -f -a "qwen3\t'format hermes'
 qwen3-thinking\t'format hermes'
@@ -778,7 +778,7 @@ minicpm5\t'format minicpm5'
 glm-5.3-flash\t'format glm53-flash'
 gemma-3\t'format pythonic'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
-complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l think-window -d 'How far into a document to look for a reasoning closer the prompt opened, in bytes (default 0: not at all; 8192 covers about 2,000 tokens of reasoning)' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l think-window -d 'How far into a document to look for a reasoning closer the prompt opened, in bytes (default: the whole document for parse, split and validate; 0, not at all, for stream, exec and loop)' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l generation-prompt -d 'The text the chat template appended after the last message' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l model -d 'The model that wrote the output: its format and default generation prompt' -r -f -a "qwen3\t'format hermes'
 qwen3-thinking\t'format hermes'
@@ -1357,7 +1357,7 @@ minicpm5\t'format minicpm5'
 glm-5.3-flash\t'format glm53-flash'
 gemma-3\t'format pythonic'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
-complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l think-window -d 'How far into a document to look for a reasoning closer the prompt opened, in bytes (default 0: not at all; 8192 covers about 2,000 tokens of reasoning)' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l think-window -d 'How far into a document to look for a reasoning closer the prompt opened, in bytes (default: the whole document for parse, split and validate; 0, not at all, for stream, exec and loop)' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l generation-prompt -d 'The text the chat template appended after the last message' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l model -d 'The model that wrote the output: its format and default generation prompt' -r -f -a "qwen3\t'format hermes'
 qwen3-thinking\t'format hermes'
@@ -1588,7 +1588,7 @@ minicpm5\t'format minicpm5'
 glm-5.3-flash\t'format glm53-flash'
 gemma-3\t'format pythonic'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
-complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l think-window -d 'How far into a document to look for a reasoning closer the prompt opened, in bytes (default 0: not at all; 8192 covers about 2,000 tokens of reasoning)' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l think-window -d 'How far into a document to look for a reasoning closer the prompt opened, in bytes (default: the whole document for parse, split and validate; 0, not at all, for stream, exec and loop)' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l generation-prompt -d 'The text the chat template appended after the last message' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l model -d 'The model that wrote the output: its format and default generation prompt' -r -f -a "qwen3\t'format hermes'
 qwen3-thinking\t'format hermes'

@@ -32,5 +32,6 @@ mod suite {
     mod security;
     mod units;
     mod validate;
+    mod whole_documents;
     mod wire;
 }

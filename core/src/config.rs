@@ -81,10 +81,21 @@ pub struct Config {
 pub const PROMPTED_MODELS: &[(&str, &str, &str)] =
     &[("gemma-3", "pythonic", "<start_of_turn>model\n")];
 
-/// Default [`Config::think_window`]: off. Looking for a closer holds a
-/// document's start back, so prose would not stream as it arrives; the
-/// search runs only when asked for ([`THINK_WINDOW`] is a good size).
+/// Default [`Config::think_window`] of what reads output as it arrives
+/// (`stream`, `exec`, `loop`, [`Config::default`]): off. Looking for a
+/// closer holds a document's start back, so prose would not stream as it
+/// arrives; the search runs only when asked for ([`THINK_WINDOW`] is a good
+/// size).
 pub const DEFAULT_THINK_WINDOW: usize = 0;
+
+/// Default [`Config::think_window`] of what reads whole documents (`parse`,
+/// `split`, `validate`, Python's `parse`): the whole document, so that a
+/// lone closer anywhere in it (DeepSeek-R1 distills, QwQ, Qwen3 thinking:
+/// the template opened `<think>`) makes what precedes it reasoning. Nothing
+/// streams there, so holding the start costs nothing a reader sees; what is
+/// held stays within [`Config::max_block`] (callers take the smaller).
+/// `stream` with the same window gives the same records (docs/design.md).
+pub const WHOLE_DOCUMENT_THINK_WINDOW: usize = usize::MAX;
 
 /// A [`Config::think_window`] that covers the short reasoning before a call
 /// or an answer (8 KiB, about 2,000 tokens) while `stream` holds back no

@@ -61,7 +61,10 @@ mod scan;
 mod tool;
 
 pub use call::join_server_name;
-pub use config::{Config, FormatChoice, DEFAULT_THINK_WINDOW, PROMPTED_MODELS, THINK_WINDOW};
+pub use config::{
+    Config, FormatChoice, DEFAULT_THINK_WINDOW, PROMPTED_MODELS, THINK_WINDOW,
+    WHOLE_DOCUMENT_THINK_WINDOW,
+};
 pub use document::{parse, parse_chunked, Collector};
 pub use door::names::{format_records, models, nearest, resolve_name};
 pub use door::{

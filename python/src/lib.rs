@@ -1020,9 +1020,11 @@ impl StreamParser {
     #[new]
     #[pyo3(signature = (options, tools=None, starts=true))]
     fn new(options: &Options, tools: Option<Py<Tools>>, starts: bool) -> StreamParser {
+        // read as it arrives: the stream's think window unless one was given
+        let resolved = options.resolved.clone().streaming();
         let resolved = match &tools {
-            Some(t) => t.get().engine(&options.resolved),
-            None => options.resolved.clone(),
+            Some(t) => t.get().engine(&resolved),
+            None => resolved,
         };
         StreamParser {
             engine: Mutex::new(Some(Reader::new(&resolved))),

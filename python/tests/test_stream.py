@@ -59,7 +59,9 @@ def test_byte_by_byte_stream_equals_parse(fx):
     raw = fx["raw_output"].encode("utf-8")
     kw = kwargs(fx)
     doc = toolcall.parse(raw, **kw)
-    p = toolcall.StreamParser(**kw)
+    # under the same settings: parse judges a lone closer by the whole
+    # document (within max_block), the stream parser only when told to
+    p = toolcall.StreamParser(think_window=1 << 20, **kw)
     events = []
     for i in range(len(raw)):
         events += p.feed(raw[i : i + 1])

@@ -102,7 +102,7 @@ fn text_streamed(
     out: &mut Output,
     doc: Document,
 ) -> anyhow::Result<(bool, usize)> {
-    let cfg = tools.engine(args.engine.config(&doc.name)?);
+    let cfg = tools.engine(args.engine.document_config(&doc.name)?);
     let name = doc.name.clone();
     let mut engine = wire::WireEngine::new(cfg, args.wire.config());
     let mut sink = TextOut {
@@ -142,7 +142,7 @@ fn record_streamed(
     out: &mut Output,
     doc: Document,
 ) -> anyhow::Result<(bool, usize)> {
-    let cfg = tools.engine(args.engine.config(&doc.name)?);
+    let cfg = tools.engine(args.engine.document_config(&doc.name)?);
     let name = args.engine.doc_name(&doc.name);
     let mut engine = wire::WireEngine::new(cfg, args.wire.config());
     let mut found = Parts::default();
@@ -178,7 +178,7 @@ fn whole(
     out: &mut Output,
     doc: Document,
 ) -> anyhow::Result<(bool, usize)> {
-    let cfg = tools.engine(args.engine.config(&doc.name)?);
+    let cfg = tools.engine(args.engine.document_config(&doc.name)?);
     let name = args.engine.doc_name(&doc.name);
     let bytes = doc.into_bytes(args.input.max_input)?;
     let (mut found, summary) = wire::parse(&bytes, &cfg, &args.wire.config());

@@ -357,7 +357,7 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Outcome> {
         Reading::Streamed,
         args.wire.max_buffer,
         |doc| {
-            let cfg = tools.engine(args.engine.config(&doc.name)?);
+            let cfg = tools.engine(args.engine.document_config(&doc.name)?);
             let name = args.engine.doc_name(&doc.name);
             files += 1;
             let explicit = args.wire.input == InputKind::Messages;

@@ -35,6 +35,11 @@ use std::sync::Mutex;
 /// Chunk sizes `stream` is fed in.
 const STREAM_CHUNKS: [usize; 2] = [1, 7];
 
+/// The `--think-window` `stream` is given so that it runs under the
+/// settings `parse` and `split` use by default: the whole document, within
+/// the default `--max-block` (1 MiB).
+const WHOLE_DOCUMENT_WINDOW: &str = "1048576";
+
 /// One fixture line, with the file it came from.
 struct Fixture {
     /// Path of its `.jsonl` file relative to the suite directory.
@@ -222,6 +227,7 @@ fn run_split(args: &[String], input: &[u8]) -> (Option<i32>, Vec<Value>) {
 fn run_stream(args: &[String], input: &[u8], size: usize) -> Vec<(Value, Value)> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_toolcall"))
         .arg("stream")
+        .args(["--think-window", WHOLE_DOCUMENT_WINDOW])
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

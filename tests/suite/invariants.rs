@@ -285,12 +285,12 @@ fn split_written_in_pieces_equals_the_split_record() {
     let call = br#"<tool_call>{"name":"f","arguments":{"a":"\u00e9"}}</tool_call>"#;
     docs.push([&big[..], b"\n", call, b"\n", &big[..]].concat());
     let mut checked = 0;
+    // `split` reads whole documents: a lone closer is judged by the whole
+    // document (`WHOLE_DOCUMENT_THINK_WINDOW`), within --max-block
+    let mut cfg = Config::default();
+    cfg.think_window = cfg.max_block;
     for doc in &docs {
-        let (found, _) = toolcall::wire::parse(
-            doc,
-            &Config::default(),
-            &toolcall::wire::WireConfig::default(),
-        );
+        let (found, _) = toolcall::wire::parse(doc, &cfg, &toolcall::wire::WireConfig::default());
         let mut want = serde_json::to_vec(&found.into_split("-")).expect("serialize");
         want.push(b'\n');
         let got = common::run_binary(&["split"], Some(doc), None);

@@ -71,8 +71,12 @@ pub struct Options {
     /// The output starts inside a think block the prompt opened.
     pub think_open: bool,
     /// Bytes at a document's start searched for a reasoning closer with no
-    /// opener (`0`: off); never more than `max_block`.
-    pub think_window: usize,
+    /// opener (`0`: off); never more than `max_block`. Unset: the whole
+    /// document when it is read whole ([`read`],
+    /// [`WHOLE_DOCUMENT_THINK_WINDOW`](crate::WHOLE_DOCUMENT_THINK_WINDOW)),
+    /// off when it is read as it arrives ([`Resolved::streaming`],
+    /// [`DEFAULT_THINK_WINDOW`](crate::DEFAULT_THINK_WINDOW)).
+    pub think_window: Option<usize>,
     /// Largest candidate block held back while undecided, in bytes.
     pub max_block: usize,
     /// Most bytes a wire input holds for one line or the open calls.
@@ -98,7 +102,7 @@ impl Default for Options {
             repair_timeout_ms: c.repair_timeout_ms,
             reasoning_calls: c.reasoning_calls,
             think_open: c.think_open,
-            think_window: c.think_window,
+            think_window: None,
             max_block: c.max_block,
             max_buffer: w.max_buffer,
             doc: c.doc,
@@ -107,18 +111,35 @@ impl Default for Options {
 }
 
 /// The settings a request resolves to: the engine's and the wire
-/// decoder's. Built by [`Options::resolve`]; a front end may adjust the
-/// fields it owns (tool names from a tools file, a configuration file's
-/// values) before reading.
+/// decoder's, for a document read whole. Built by [`Options::resolve`]; a
+/// front end may adjust the fields it owns (tool names from a tools file, a
+/// configuration file's values) before reading, and reads as the output
+/// arrives with [`Resolved::streaming`].
 #[derive(Clone, Debug)]
 pub struct Resolved {
     /// The engine's settings.
     pub config: Config,
     /// What the input is and how much a wire decoder may hold.
     pub wire: WireConfig,
+    /// The `think_window` asked for, `None` for the reading's default.
+    think_window: Option<usize>,
 }
 
 impl Resolved {
+    /// The same settings for output read as it arrives (`stream`, `exec`,
+    /// `loop`, the bindings' stream parsers): unless `think_window` was
+    /// given, no closer is looked for
+    /// ([`DEFAULT_THINK_WINDOW`](crate::DEFAULT_THINK_WINDOW)), so prose
+    /// is handed on from the first byte. Under the same window a stream
+    /// and a whole read give the same records.
+    pub fn streaming(mut self) -> Resolved {
+        let window = self
+            .think_window
+            .unwrap_or(crate::config::DEFAULT_THINK_WINDOW);
+        self.config.think_window = window.min(self.config.max_block);
+        self
+    }
+
     /// True when the input is conversations written as message lists
     /// (`input = "messages"`).
     pub fn conversations(&self) -> bool {
@@ -272,7 +293,10 @@ impl Options {
             .map_err(|_| OptionError::UnknownInput(self.input.clone()))?;
         let max_block = bounded("max_block", self.max_block, 1)?;
         let max_buffer = bounded("max_buffer", self.max_buffer, 1)?;
-        let think_window = bounded("think_window", self.think_window, 0)?;
+        let think_window = match self.think_window {
+            Some(w) => Some(bounded("think_window", w, 0)?),
+            None => None,
+        };
         let config = Config {
             doc: self.doc.clone(),
             format,
@@ -284,7 +308,10 @@ impl Options {
             repair_timeout_ms: self.repair_timeout_ms,
             repair_max_bytes: self.repair_max_size,
             think_open: self.think_open,
-            think_window: think_window.min(max_block),
+            // held back while undecided: within max_block
+            think_window: think_window
+                .unwrap_or(crate::config::WHOLE_DOCUMENT_THINK_WINDOW)
+                .min(max_block),
             generation_prompt,
             truncated,
             tool_names: None,
@@ -293,6 +320,7 @@ impl Options {
         Ok(Resolved {
             config,
             wire: WireConfig { input, max_buffer },
+            think_window,
         })
     }
 }
@@ -306,8 +334,11 @@ mod tests {
         let r = Options::default().resolve().unwrap();
         let c = Config::default();
         assert_eq!(r.config.max_block, c.max_block);
-        assert_eq!(r.config.think_window, c.think_window);
+        // a whole document is searched for a lone closer, within max_block
+        assert_eq!(r.config.think_window, c.max_block);
         assert_eq!(r.wire, WireConfig::default());
+        // read as it arrives: the engine's default, off
+        assert_eq!(r.streaming().config.think_window, c.think_window);
     }
 
     #[test]
@@ -359,10 +390,16 @@ mod tests {
         assert!(matches!(o.resolve(), Err(OptionError::OutOfRange { .. })));
         let o = Options {
             max_block: 100,
-            think_window: 8192,
+            think_window: Some(8192),
             ..Options::default()
         };
         assert_eq!(o.resolve().unwrap().config.think_window, 100);
+        assert_eq!(o.resolve().unwrap().streaming().config.think_window, 100);
+        let o = Options {
+            think_window: Some(0),
+            ..Options::default()
+        };
+        assert_eq!(o.resolve().unwrap().config.think_window, 0);
     }
 
     #[test]

@@ -65,28 +65,29 @@ pub struct EngineArgs {
     /// the prompt, so the model's output has only the closing `</think>`.
     /// With this flag everything up to the first `</think>` is reasoning.
     /// Without it (and without `--generation-prompt` or `--model`), a
-    /// `</think>` with no opener is markup, unless `--think-window` is set:
-    /// see there.
+    /// `</think>` with no opener is judged by `--think-window`: see there.
     #[arg(hide_short_help = true, long)]
     pub think_open: bool,
 
     /// How far into a document to look for a reasoning closer the prompt
-    /// opened, in bytes (default 0: not at all; 8192 covers about 2,000
-    /// tokens of reasoning).
+    /// opened, in bytes (default: the whole document for parse, split and
+    /// validate; 0, not at all, for stream, exec and loop).
     ///
     /// When neither `--think-open`, `--generation-prompt` nor `--model`
     /// says how the prompt left the output, a `</think>` (or
     /// `</thinking>`, `<|END_THINKING|>`, `</mm:think>`) that starts in the
-    /// first BYTES bytes with no opening tag before it shows the prompt
-    /// opened the reasoning: everything before it is reasoning. To decide,
-    /// `parse` and `stream` hold the document's start back until such a
-    /// closer, an opening tag or the end of the window arrives (or the
-    /// input ends), which is why it is off by default: prose streams from
-    /// the first byte. Past the window a lone closer is markup and what
-    /// precedes it text. 0 to 4 GiB, and never more than --max-block: what
-    /// is held back stays within that bound.
-    #[arg(hide_short_help = true, long, value_name = "BYTES", default_value_t = Options::default().think_window, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=MAX_HELD))]
-    pub think_window: usize,
+    /// first BYTES bytes with no opening tag and no call before it shows the
+    /// prompt opened the reasoning: everything before it is reasoning. To
+    /// decide, the document's start is held back until such a closer, an
+    /// opening tag, a call or the end of the window arrives (or the input
+    /// ends); that is why `stream` does not look by default: its prose
+    /// streams from the first byte (8192 covers about 2,000 tokens of
+    /// reasoning). Past the window a lone closer is markup and what precedes
+    /// it text. Under the same window, `stream` and `parse` give the same
+    /// records. 0 to 4 GiB, and never more than --max-block: what is held
+    /// back stays within that bound.
+    #[arg(hide_short_help = true, long, value_name = "BYTES", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=MAX_HELD))]
+    pub think_window: Option<usize>,
 
     /// The text the chat template appended after the last message.
     ///
@@ -176,8 +177,19 @@ impl EngineArgs {
         o
     }
 
-    /// The engine configuration for a document named `doc`.
+    /// The engine configuration for a document named `doc`, read as it
+    /// arrives (`stream`, `exec`, `loop`): `--think-window` defaults to
+    /// [`DEFAULT_THINK_WINDOW`](crate::DEFAULT_THINK_WINDOW), off
+    /// ([`Resolved::streaming`]).
     pub fn config(&self, doc: &str) -> anyhow::Result<Config> {
+        Ok(resolve(&self.options(doc))?.streaming().config)
+    }
+
+    /// The engine configuration for a whole document named `doc` (`parse`,
+    /// `split`, `validate`): `--think-window` defaults to
+    /// [`WHOLE_DOCUMENT_THINK_WINDOW`](crate::WHOLE_DOCUMENT_THINK_WINDOW),
+    /// so a lone closer is judged by the whole document.
+    pub fn document_config(&self, doc: &str) -> anyhow::Result<Config> {
         Ok(resolve(&self.options(doc))?.config)
     }
 }
