@@ -110,7 +110,10 @@ impl Registry {
                 typed = super::typing::type_arguments_in(format, args, &tool.parameters, &call.raw);
             }
         }
-        (self.check_in(&call.name, &call.arguments, policy, dir), typed)
+        (
+            self.check_in(&call.name, &call.arguments, policy, dir),
+            typed,
+        )
     }
 
     /// Judges a call to `name` with `arguments` under `policy`.

@@ -18,7 +18,7 @@ use crate::call::ParsedCall;
 use crate::formats::shared::evidence;
 use crate::formats::{BlockResult, FormatId, ParseCx};
 use crate::repair::{Repair, RepairKind};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// Bytes that may wrap an inline call list: code and emphasis.
 pub fn is_wrap_byte(b: u8) -> bool {
@@ -125,16 +125,12 @@ pub fn string_list_calls(block: &[u8], format: FormatId, cx: &ParseCx) -> Option
     if placeholder_calls(calls.iter().map(|(n, _)| n.clone()), cx) {
         return None;
     }
-    let n = calls.len();
     let calls = calls
         .into_iter()
-        .enumerate()
-        .map(
-            |(k, (name, arguments)): (usize, (String, Map<String, Value>))| ParsedCall {
-                end: if k + 1 == n { block.len() } else { block.len() },
-                ..ParsedCall::new(name, arguments, format)
-            },
-        )
+        .map(|(name, arguments)| ParsedCall {
+            end: block.len(),
+            ..ParsedCall::new(name, arguments, format)
+        })
         .collect();
     Some(BlockResult {
         calls,
