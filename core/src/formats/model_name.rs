@@ -179,25 +179,25 @@ fn is_letter_version(s: &str) -> bool {
 /// is a quantisation such as `q4_k_m`), blanks, brackets, and at a `.` not
 /// between two digits.
 fn segments(name: &str) -> Vec<String> {
-    let bytes: Vec<u8> = name.bytes().collect();
+    let chars: Vec<char> = name.chars().collect();
     let mut coarse: Vec<String> = Vec::new();
     let mut cur = String::new();
-    for (i, &b) in bytes.iter().enumerate() {
-        let dot_in_number = b == b'.'
+    for (i, &c) in chars.iter().enumerate() {
+        let dot_in_number = c == '.'
             && i > 0
-            && bytes[i - 1].is_ascii_digit()
-            && bytes.get(i + 1).is_some_and(u8::is_ascii_digit);
-        let sep = match b {
-            b'.' => !dot_in_number,
-            b'-' | b':' | b'/' | b'(' | b')' | b'[' | b']' | b',' | b'+' | b'@' => true,
-            _ => b.is_ascii_whitespace(),
+            && chars[i - 1].is_ascii_digit()
+            && chars.get(i + 1).is_some_and(char::is_ascii_digit);
+        let sep = match c {
+            '.' => !dot_in_number,
+            '-' | ':' | '/' | '(' | ')' | '[' | ']' | ',' | '+' | '@' => true,
+            _ => c.is_whitespace(),
         };
         if sep {
             if !cur.is_empty() {
                 coarse.push(std::mem::take(&mut cur));
             }
         } else {
-            cur.push(char::from(b.to_ascii_lowercase()));
+            cur.extend(c.to_lowercase());
         }
     }
     if !cur.is_empty() {
@@ -598,6 +598,69 @@ mod tests {
         );
         for n in ["qwen2:7b", "qwen3.7", "glm4:9b", "llama3:8b", "phi4"] {
             assert_eq!(resolve(n), None, "{n}");
+        }
+    }
+
+    #[test]
+    fn any_text_is_read_without_panicking() {
+        for name in [
+            "",
+            " ",
+            "/",
+            "org/",
+            ":",
+            "...",
+            "é",
+            "Qwen3-8B-Ωmega",
+            "v",
+            "8b",
+            "a",
+            "1.2.3.4",
+            "q4_k_m",
+            "__",
+            "-x-",
+            "deepseek-v3.",
+            "llama3..1",
+            "x\u{0}y",
+            "🦙3.1:8b",
+        ] {
+            let _ = parse(name);
+            let _ = resolve(name);
+            let _ = suggest(name);
+        }
+    }
+
+    #[test]
+    fn size_quantisation_and_tag_suffixes_keep_every_row() {
+        for (n, f, prompt) in rows() {
+            for tag in [
+                ":8b",
+                "-8B",
+                ":70b-instruct-q8_0",
+                "-30B-A3B-Instruct-2507",
+                "-Q4_K_M.gguf",
+                ":latest",
+                "-AWQ",
+                "-4bit",
+                ":e2b",
+                "-8x7B",
+            ] {
+                let served = format!("{n}{tag}");
+                let r = resolve(&served).map(|r| (r.format, r.prompt));
+                assert_eq!(r, Some((f, prompt)), "{served}");
+                let org = format!("org/{}", served.to_ascii_uppercase());
+                let r = resolve(&org).map(|r| (r.format, r.prompt));
+                assert_eq!(r, Some((f, prompt)), "{org}");
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_string_is_read_without_panicking(name in "\\PC{0,40}") {
+            let _ = parse(&name);
+            let _ = resolve(&name);
+            let _ = suggest(&name);
         }
     }
 
