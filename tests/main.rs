@@ -28,6 +28,7 @@ mod suite {
     mod regressions;
     mod render;
     mod repair;
+    mod security;
     mod units;
     mod validate;
     mod whole_documents;

@@ -51,6 +51,7 @@ pub mod wire;
 mod call;
 mod config;
 mod document;
+mod door;
 mod engine;
 mod ndjson;
 mod record;
@@ -65,6 +66,11 @@ pub use config::{
     WHOLE_DOCUMENT_THINK_WINDOW,
 };
 pub use document::{parse, parse_chunked, Collector};
+pub use door::names::{format_records, models, nearest, resolve_name};
+pub use door::{
+    conversation, conversations, read, Document, FormatRecord, ModelRecord, Named, OptionError,
+    Options, Reader, Record, Resolved, MAX_HELD,
+};
 pub use engine::{Engine, Event, Sink};
 pub use formats::registry::prompted_model;
 pub use ndjson::{write_call_start, write_text_record};

@@ -1,7 +1,7 @@
 //! The flags that configure the engine: format, model, reasoning, repair,
 //! the bound on what is held while undecided.
 
-use crate::{Config, FormatChoice};
+use crate::{Config, Options, Resolved};
 use clap::Args;
 
 /// Flags that configure the engine.
@@ -17,11 +17,11 @@ pub struct EngineArgs {
         short = 'f',
         value_name = "ID",
         default_value = "auto",
-        value_parser = format_parser(),
+        value_parser = super::names::NameParser::format(),
         ignore_case = true,
         hide_possible_values = true
     )]
-    pub format: FormatChoice,
+    pub format: String,
 
     /// Do not treat call-shaped ```json fences as calls.
     ///
@@ -46,7 +46,7 @@ pub struct EngineArgs {
     ///
     /// Arguments that need repair and are larger give a TLP-007 error
     /// record; valid JSON of any size is taken as it is.
-    #[arg(hide_short_help = true, long, value_name = "BYTES", default_value_t = crate::DEFAULT_MAX_INPUT_BYTES)]
+    #[arg(hide_short_help = true, long, value_name = "BYTES", default_value_t = Options::default().repair_max_size)]
     pub repair_max_size: usize,
 
     /// Also report calls drafted inside reasoning, flagged `in_reasoning`.
@@ -65,7 +65,8 @@ pub struct EngineArgs {
     /// the prompt, so the model's output has only the closing `</think>`.
     /// With this flag everything up to the first `</think>` is reasoning.
     /// Without it (and without `--generation-prompt` or `--model`), a
-    /// `</think>` with no opener is judged by `--think-window`: see there.
+    /// `</think>` with no opener is markup, unless `--think-window` is set:
+    /// see there.
     #[arg(hide_short_help = true, long)]
     pub think_open: bool,
 
@@ -134,7 +135,7 @@ pub struct EngineArgs {
     /// those bytes are given back as text with a TLP-007 error and the
     /// search for markers resumes after them (the same in `parse` and
     /// `stream`, however the input arrives).
-    #[arg(hide_short_help = true, long, value_name = "BYTES", default_value_t = 1 << 20, value_parser = bytes_parser(MAX_HELD))]
+    #[arg(hide_short_help = true, long, value_name = "BYTES", default_value_t = Options::default().max_block, value_parser = bytes_parser(MAX_HELD))]
     pub max_block: usize,
 
     /// The name standard input goes by in records (`doc`) and messages.
@@ -157,72 +158,58 @@ impl EngineArgs {
         }
     }
 
+    /// The request these flags make for a document named `doc` (the
+    /// wire flags are [`super::WireArgs::options`]'s).
+    pub fn options(&self, doc: &str) -> Options {
+        let mut o = Options::default();
+        o.format.clone_from(&self.format);
+        o.model.clone_from(&self.model);
+        o.generation_prompt.clone_from(&self.generation_prompt);
+        o.finish_reason.clone_from(&self.finish_reason);
+        o.json_blocks = !self.no_json_blocks;
+        o.inline_json = self.inline_json;
+        o.repair = !self.no_repair;
+        o.repair_max_size = self.repair_max_size;
+        o.reasoning_calls = self.reasoning_calls;
+        o.think_open = self.think_open;
+        o.think_window = self.think_window;
+        o.max_block = self.max_block;
+        o.doc = self.doc_name(doc);
+        o
+    }
+
     /// The engine configuration for a document named `doc`, read as it
-    /// arrives (`stream`, `exec`, `loop`): `--think-window` defaults to
-    /// [`DEFAULT_THINK_WINDOW`](crate::DEFAULT_THINK_WINDOW), off.
+    /// arrives (`stream`, `exec`, `loop`: `--think-window` off by default).
     pub fn config(&self, doc: &str) -> anyhow::Result<Config> {
-        self.config_with(doc, crate::DEFAULT_THINK_WINDOW)
+        Ok(resolve(&self.options(doc))?.config)
     }
 
     /// The engine configuration for a whole document named `doc` (`parse`,
-    /// `split`, `validate`): `--think-window` defaults to
-    /// [`WHOLE_DOCUMENT_THINK_WINDOW`](crate::WHOLE_DOCUMENT_THINK_WINDOW),
-    /// so a lone closer is judged by the whole document.
+    /// `split`, `validate`: by default a lone closer is judged by the whole
+    /// document).
     pub fn document_config(&self, doc: &str) -> anyhow::Result<Config> {
-        self.config_with(doc, crate::WHOLE_DOCUMENT_THINK_WINDOW)
+        Ok(resolve_document(&self.options(doc))?.config)
     }
+}
 
-    fn config_with(&self, doc: &str, think_window: usize) -> anyhow::Result<Config> {
-        let mut format = self.format;
-        let mut generation_prompt = self.generation_prompt.clone().map(String::into_bytes);
-        if let Some(name) = &self.model {
-            let Some(named) = super::names::resolve(name) else {
-                anyhow::bail!("{}", super::names::unknown("model", name));
-            };
-            if format == FormatChoice::Auto {
-                format = FormatChoice::Only(named.format);
-            }
-            if generation_prompt.is_none() {
-                generation_prompt = named.prompt.map(|p| p.as_bytes().to_vec());
-            }
-        }
-        Ok(Config {
-            doc: self.doc_name(doc),
-            format,
-            json_blocks: !self.no_json_blocks,
-            inline_json: self.inline_json,
-            reasoning_calls: self.reasoning_calls,
-            max_block: self.max_block,
-            repair: !self.no_repair,
-            repair_timeout_ms: crate::DEFAULT_TIMEOUT_MS,
-            repair_max_bytes: self.repair_max_size,
-            think_open: self.think_open,
-            // held back while undecided: within --max-block
-            think_window: self
-                .think_window
-                .unwrap_or(think_window)
-                .min(self.max_block),
-            generation_prompt,
-            truncated: self.finish_reason.as_deref() == Some("length"),
-            tool_names: None,
-            turn: 0,
-        })
-    }
+/// Resolves a request for output read as it arrives, an unknown name's
+/// message saying where the known names are listed.
+pub fn resolve(options: &Options) -> anyhow::Result<Resolved> {
+    options.resolve().map_err(super::names::option_error)
+}
+
+/// Resolves a request for whole documents ([`Options::resolve_document`]).
+pub fn resolve_document(options: &Options) -> anyhow::Result<Resolved> {
+    options
+        .resolve_document()
+        .map_err(super::names::option_error)
 }
 
 /// Largest value of a flag that bounds what is held in memory
 /// (`--max-block`, `--max-buffer`): 4 GiB.
-pub const MAX_HELD: u64 = 1 << 32;
+pub const MAX_HELD: u64 = crate::MAX_HELD;
 
 /// A byte count in `1..=max`, checked when the command line is parsed.
 pub fn bytes_parser(max: u64) -> clap::builder::RangedU64ValueParser<usize> {
     clap::builder::RangedU64ValueParser::<usize>::new().range(1..=max)
-}
-
-/// `--format`: `auto`, a format id, or any name `--model` takes (see
-/// [`super::names`]); completion offers them, an unknown one gets a "did
-/// you mean" from the model table.
-fn format_parser() -> impl clap::builder::TypedValueParser<Value = FormatChoice> {
-    use clap::builder::TypedValueParser;
-    super::names::NameParser::format().map(|name: String| super::names::format_choice(&name))
 }
