@@ -175,6 +175,12 @@ impl EngineArgs {
         o
     }
 
+    /// The request for a document named `doc` with the wire flags,
+    /// resolved by the core.
+    pub fn resolved(&self, doc: &str, wire: &super::WireArgs) -> anyhow::Result<Resolved> {
+        resolve(&wire.options(self.options(doc)))
+    }
+
     /// The engine configuration for a document named `doc`.
     pub fn config(&self, doc: &str) -> anyhow::Result<Config> {
         Ok(resolve(&self.options(doc))?.config)
