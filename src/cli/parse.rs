@@ -125,24 +125,13 @@ fn conversation_stream(
     use anyhow::Context;
     let max_line = args.wire.max_buffer;
     let mut r = std::io::BufReader::with_capacity(64 << 10, r);
-    let mut prefix = Vec::new();
-    let mut line = Vec::new();
-    let mut number = 0usize;
     // the first non-blank line, without reading past --max-buffer
-    let mut whole = true;
-    while let Some(complete) = super::common::read_line_capped(&mut r, &mut line, max_line)
-        .with_context(|| format!("reading {name}"))?
-    {
-        number += 1;
-        prefix.extend_from_slice(&line);
-        if !complete {
-            whole = false;
-            break;
-        }
-        if !line.trim_ascii().is_empty() {
-            break;
-        }
-    }
+    let super::common::FirstLine {
+        mut prefix,
+        line,
+        number,
+        whole,
+    } = super::common::first_line(&mut r, max_line, name)?;
     let first: Option<serde_json::Value> = if whole {
         serde_json::from_slice(line.trim_ascii()).ok()
     } else {
@@ -211,7 +200,7 @@ fn conversation_stream(
 /// Runs `parse`.
 pub fn run(args: &ParseArgs) -> anyhow::Result<Outcome> {
     // an unknown --model is a usage error before any input is read
-    super::common::resolve(&args.wire.options(args.engine.options("-")))?;
+    args.engine.resolved("-", &args.wire)?;
     let mut out = Output::stdout(FlushPolicy::choose(
         args.buffer.line_buffered,
         args.buffer.block_buffered,

@@ -5,7 +5,6 @@ use super::common::{
 };
 use super::output::{FlushPolicy, Output};
 use super::Outcome;
-use crate::wire;
 use crate::Event;
 use clap::Args;
 
@@ -93,6 +92,18 @@ pub fn run(args: &SplitArgs) -> anyhow::Result<Outcome> {
 type SplitOne =
     fn(&SplitArgs, &super::tools::Tools, &mut Output, Document) -> anyhow::Result<(bool, usize)>;
 
+/// The request for a document, resolved by the core, with the tools
+/// file's settings.
+fn resolved(
+    args: &SplitArgs,
+    tools: &super::tools::Tools,
+    doc: &str,
+) -> anyhow::Result<crate::Resolved> {
+    let mut r = args.engine.resolved(doc, &args.wire)?;
+    r.config = tools.engine(r.config);
+    Ok(r)
+}
+
 /// `--text` with nothing to quote the document: its text is written as it
 /// is decided, so memory stays constant and a closed stdout stops the
 /// reading.
@@ -102,9 +113,8 @@ fn text_streamed(
     out: &mut Output,
     doc: Document,
 ) -> anyhow::Result<(bool, usize)> {
-    let cfg = tools.engine(args.engine.document_config(&doc.name)?);
     let name = doc.name.clone();
-    let mut engine = wire::WireEngine::new(cfg, args.wire.config());
+    let mut engine = crate::Reader::new(&resolved(args, tools, &doc.name)?);
     let mut sink = TextOut {
         out,
         failed: None,
@@ -142,9 +152,9 @@ fn record_streamed(
     out: &mut Output,
     doc: Document,
 ) -> anyhow::Result<(bool, usize)> {
-    let cfg = tools.engine(args.engine.document_config(&doc.name)?);
-    let name = args.engine.doc_name(&doc.name);
-    let mut engine = wire::WireEngine::new(cfg, args.wire.config());
+    let r = resolved(args, tools, &doc.name)?;
+    let name = r.config.doc.clone();
+    let mut engine = crate::Reader::new(&r);
     let mut found = Parts::default();
     // what is kept grows with the document: --max-input bounds it
     // as it bounds a document read whole
@@ -178,10 +188,12 @@ fn whole(
     out: &mut Output,
     doc: Document,
 ) -> anyhow::Result<(bool, usize)> {
-    let cfg = tools.engine(args.engine.document_config(&doc.name)?);
-    let name = args.engine.doc_name(&doc.name);
+    let r = resolved(args, tools, &doc.name)?;
+    let name = r.config.doc.clone();
     let bytes = doc.into_bytes(args.input.max_input)?;
-    let (mut found, summary) = wire::parse(&bytes, &cfg, &args.wire.config());
+    let crate::Document {
+        mut found, summary, ..
+    } = crate::read(&bytes, &r);
     super::report_server_errors(&name, &summary);
     let located = crate::validate::diag::Located::new(&bytes[..]);
     found

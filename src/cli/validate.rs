@@ -1158,25 +1158,14 @@ fn conversation_lines(
 ) -> anyhow::Result<Option<Vec<u8>>> {
     let max_line = args.wire.max_buffer;
     let mut r = std::io::BufReader::with_capacity(64 << 10, r);
-    let mut prefix = Vec::new();
-    let mut line = Vec::new();
-    let mut number = 0usize;
     // the first line is looked at without reading past --max-buffer: an
     // input with no line end (/dev/zero) is read whole, up to --max-input
-    let mut whole = true;
-    while let Some(complete) = super::common::read_line_capped(&mut r, &mut line, max_line)
-        .with_context(|| format!("reading {name}"))?
-    {
-        number += 1;
-        prefix.extend_from_slice(&line);
-        if !complete {
-            whole = false;
-            break;
-        }
-        if !line.trim_ascii().is_empty() {
-            break;
-        }
-    }
+    let super::common::FirstLine {
+        prefix,
+        mut line,
+        mut number,
+        whole,
+    } = super::common::first_line(&mut r, max_line, name)?;
     let first = line.trim_ascii();
     let lines = whole
         && first.len() <= max_line

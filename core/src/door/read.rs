@@ -193,6 +193,14 @@ impl Reader {
         }
     }
 
+    /// Calls reported so far.
+    pub fn calls(&self) -> usize {
+        match &self.inner {
+            Inner::Wire(w) => w.calls(),
+            Inner::Conversations { .. } => 0,
+        }
+    }
+
     /// What the stream said of itself so far (wire inputs).
     pub fn summary(&self) -> Summary {
         match &self.inner {

@@ -165,17 +165,46 @@ impl Compactor<'_> {
         }
     }
 
+    /// Opens a container (`open` at `pos`), copying it: `None` past the
+    /// depth limit, `Some(true)` when it is empty (its `close` copied too).
+    #[inline]
+    fn open(&mut self, open: u8, close: u8, depth: usize) -> Option<bool> {
+        if depth >= MAX_DEPTH {
+            return None;
+        }
+        self.copy(open);
+        self.skip_ws();
+        if self.peek()? == close {
+            self.copy(close);
+            return Some(true);
+        }
+        Some(false)
+    }
+
+    /// After a container's item: a comma (copied, `Some(false)`: more
+    /// follow) or the container's `close` (copied, `Some(true)`); `None`
+    /// for anything else.
+    #[inline]
+    fn after_item(&mut self, close: u8) -> Option<bool> {
+        self.skip_ws();
+        let b = self.peek()?;
+        if b == b',' {
+            self.copy(b',');
+            self.skip_ws();
+            Some(false)
+        } else if b == close {
+            self.copy(close);
+            Some(true)
+        } else {
+            None
+        }
+    }
+
     /// One value at `pos` (whitespace before it skipped), copied compact.
     fn value(&mut self, depth: usize) -> Option<()> {
         match self.peek()? {
             b'{' => {
-                if depth >= MAX_DEPTH {
-                    return None;
-                }
-                self.copy(b'{');
-                self.skip_ws();
-                if self.peek()? == b'}' {
-                    self.copy(b'}');
+                if self.open(b'{', b'}', depth)? {
                     return Some(());
                 }
                 let first_key = self.open_keys;
@@ -198,44 +227,20 @@ impl Compactor<'_> {
                     self.out.push(b':');
                     self.skip_ws();
                     self.value(depth + 1)?;
-                    self.skip_ws();
-                    match self.peek()? {
-                        b',' => {
-                            self.copy(b',');
-                            self.skip_ws();
-                        }
-                        b'}' => {
-                            self.copy(b'}');
-                            self.open_keys = first_key;
-                            return Some(());
-                        }
-                        _ => return None,
+                    if self.after_item(b'}')? {
+                        self.open_keys = first_key;
+                        return Some(());
                     }
                 }
             }
             b'[' => {
-                if depth >= MAX_DEPTH {
-                    return None;
-                }
-                self.copy(b'[');
-                self.skip_ws();
-                if self.peek()? == b']' {
-                    self.copy(b']');
+                if self.open(b'[', b']', depth)? {
                     return Some(());
                 }
                 loop {
                     self.value(depth + 1)?;
-                    self.skip_ws();
-                    match self.peek()? {
-                        b',' => {
-                            self.copy(b',');
-                            self.skip_ws();
-                        }
-                        b']' => {
-                            self.copy(b']');
-                            return Some(());
-                        }
-                        _ => return None,
+                    if self.after_item(b']')? {
+                        return Some(());
                     }
                 }
             }

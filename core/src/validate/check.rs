@@ -240,14 +240,7 @@ fn schema_issues(tool: &Tool, arguments: &Value, out: &mut Vec<Issue>) {
                         .collect::<Vec<_>>()
                         .join(" or "),
                 };
-                let actual = describe(instance);
-                out.push(Issue {
-                    code: "TLP-004",
-                    message: format!("expected {expected}, got {actual}"),
-                    path,
-                    expected,
-                    actual,
-                });
+                out.push(mismatch(path, expected, instance));
             }
             ValidationErrorKind::Required { property } => {
                 let prop = property
@@ -279,25 +272,11 @@ fn schema_issues(tool: &Tool, arguments: &Value, out: &mut Vec<Issue>) {
             }
             ValidationErrorKind::Enum { options } => {
                 let expected = format!("one of {}", compact(options, 80));
-                let actual = describe(instance);
-                out.push(Issue {
-                    code: "TLP-004",
-                    message: format!("expected {expected}, got {actual}"),
-                    path,
-                    expected,
-                    actual,
-                });
+                out.push(mismatch(path, expected, instance));
             }
             ValidationErrorKind::Constant { expected_value } => {
                 let expected = compact(expected_value, 80);
-                let actual = describe(instance);
-                out.push(Issue {
-                    code: "TLP-004",
-                    message: format!("expected {expected}, got {actual}"),
-                    path,
-                    expected,
-                    actual,
-                });
+                out.push(mismatch(path, expected, instance));
             }
             kind => {
                 let expected = expected_of(kind);
@@ -452,6 +431,18 @@ pub fn summary(template: Option<&str>, name: &str, arguments: &Value) -> String 
     out
 }
 
+/// A TLP-004 issue: `instance` at `path` is not what the schema expects.
+#[cfg(feature = "validate")]
+fn mismatch(path: String, expected: String, instance: &Value) -> Issue {
+    let actual = describe(instance);
+    Issue {
+        code: "TLP-004",
+        message: format!("expected {expected}, got {actual}"),
+        path,
+        expected,
+        actual,
+    }
+}
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -177,6 +177,12 @@ impl EngineArgs {
         o
     }
 
+    /// The request for a whole document named `doc` with the wire flags,
+    /// resolved by the core.
+    pub fn resolved(&self, doc: &str, wire: &super::WireArgs) -> anyhow::Result<Resolved> {
+        resolve(&wire.options(self.options(doc)))
+    }
+
     /// The engine configuration for a document named `doc`, read as it
     /// arrives (`stream`, `exec`, `loop`): `--think-window` defaults to
     /// [`DEFAULT_THINK_WINDOW`](crate::DEFAULT_THINK_WINDOW), off

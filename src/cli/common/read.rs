@@ -57,6 +57,20 @@ pub fn read_limited_sized(
     Ok(bytes)
 }
 
+/// The reader's buffered bytes, filled when empty (an interrupted read is
+/// tried again); empty at the end of input.
+fn fill(r: &mut impl std::io::BufRead) -> std::io::Result<&[u8]> {
+    loop {
+        match r.fill_buf() {
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+            Ok(_) => break,
+        }
+    }
+    // the bytes just buffered (a second call reads nothing new)
+    r.fill_buf()
+}
+
 /// Reads the rest of a line (through its `\n`) into `line`, keeping at most
 /// `max + 1` bytes of it; the whole line is always consumed. `Ok(false)` at
 /// the end of input.
@@ -68,11 +82,7 @@ pub(crate) fn read_line_limited(
     line.clear();
     let mut any = false;
     loop {
-        let buf = match r.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
+        let buf = fill(r)?;
         if buf.is_empty() {
             return Ok(any);
         }
@@ -165,11 +175,7 @@ pub(crate) fn read_line_capped(
 ) -> std::io::Result<Option<bool>> {
     line.clear();
     loop {
-        let buf = match r.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
+        let buf = fill(r)?;
         if buf.is_empty() {
             return Ok((!line.is_empty()).then_some(true));
         }
@@ -189,4 +195,46 @@ pub(crate) fn read_line_capped(
             return Ok(Some(true));
         }
     }
+}
+
+/// The first non-blank line of an input, read without going past a bound.
+pub(crate) struct FirstLine {
+    /// Every byte read so far (the blank lines and the line).
+    pub prefix: Vec<u8>,
+    /// The line (at most the bound's bytes of it).
+    pub line: Vec<u8>,
+    /// Its 1-based number.
+    pub number: usize,
+    /// The line ended within the bound (or the input ended).
+    pub whole: bool,
+}
+
+/// Reads up to the first non-blank line of `r` (named `name` in errors),
+/// taking no more than `max` bytes of any line.
+pub(crate) fn first_line(
+    r: &mut impl std::io::BufRead,
+    max: usize,
+    name: &str,
+) -> anyhow::Result<FirstLine> {
+    use anyhow::Context;
+    let mut first = FirstLine {
+        prefix: Vec::new(),
+        line: Vec::new(),
+        number: 0,
+        whole: true,
+    };
+    while let Some(complete) =
+        read_line_capped(r, &mut first.line, max).with_context(|| format!("reading {name}"))?
+    {
+        first.number += 1;
+        first.prefix.extend_from_slice(&first.line);
+        if !complete {
+            first.whole = false;
+            break;
+        }
+        if !first.line.trim_ascii().is_empty() {
+            break;
+        }
+    }
+    Ok(first)
 }
