@@ -125,13 +125,12 @@ pub fn string_list_calls(block: &[u8], format: FormatId, cx: &ParseCx) -> Option
     if placeholder_calls(calls.iter().map(|(n, _)| n.clone()), cx) {
         return None;
     }
-    let n = calls.len();
+    // the calls are not told apart within the value: each runs to its end
     let calls = calls
         .into_iter()
-        .enumerate()
         .map(
-            |(k, (name, arguments)): (usize, (String, Map<String, Value>))| ParsedCall {
-                end: if k + 1 == n { block.len() } else { block.len() },
+            |(name, arguments): (String, Map<String, Value>)| ParsedCall {
+                end: block.len(),
                 ..ParsedCall::new(name, arguments, format)
             },
         )
