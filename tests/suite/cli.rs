@@ -377,3 +377,66 @@ fn damaged_call_json_is_recovered_with_its_repairs() {
     let (out, _, code) = run_with(&["parse"], b"{\"name\": \"Ada\", \"born>{\"y\": 1815}}\n");
     assert_eq!((code, out.as_str()), (1, ""));
 }
+
+/// A tools file never makes a damaged call worse: the escaped-quotes call
+/// that is recovered with its arguments without one keeps them with one
+/// (its name declared), instead of the name alone with `{}`.
+#[test]
+fn tools_never_make_a_recovered_call_worse() {
+    let reply = br#"{"name":"get_time","parameters\":{\"timezone\":\"UTC\"}}"#;
+    let tools = common::scratch("tools-never-worse").join("tools.json");
+    std::fs::write(
+        &tools,
+        r#"[{"type": "function", "function": {"name": "get_time", "parameters": {"type": "object", "properties": {"timezone": {"type": "string"}}}}}]"#,
+    )
+    .expect("write tools");
+    let calls = |args: &[&str]| -> Vec<serde_json::Value> {
+        let (out, _, _) = run_with(args, reply);
+        out.lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .filter(|r| r["type"] == "tool_call")
+            .map(|r| serde_json::json!([r["name"], r["arguments"]]))
+            .collect()
+    };
+    let without = calls(&["parse"]);
+    assert_eq!(
+        without,
+        vec![serde_json::json!(["get_time", {"timezone": "UTC"}])]
+    );
+    let tools_arg = tools.to_string_lossy().into_owned();
+    assert_eq!(calls(&["parse", "--tools", &tools_arg]), without);
+}
+
+/// A call needs evidence the model meant it: JSON introduced as an example
+/// of a format, a template's placeholders, a tool list and a damaged call
+/// after prose are text; the same damaged call standing as the reply, or
+/// naming a declared tool after prose, is a call.
+#[test]
+fn unmarked_calls_need_evidence() {
+    let none = |input: &[u8]| {
+        let (out, _, code) = run_with(&["parse"], input);
+        assert_eq!(
+            (code, out.as_str()),
+            (1, ""),
+            "{}",
+            String::from_utf8_lossy(input)
+        );
+    };
+    none(b"Reply like this: {\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\"}}\n");
+    none(b"To call a tool, respond with:\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\"}}\n");
+    none(b"{\"name\": \"<function_name>\", \"arguments\": {\"<param>\": \"<value>\"}}\n");
+    none(b"{\"name\": \"get_weather\", \"parameters\": {\"type\": \"object\", \"properties\": {\"city\": {\"type\": \"string\"}}}}\n");
+    none(b"For example:\n```python\n[get_weather(city=\"Oslo\")]\n```\n");
+    let damaged_after_prose =
+        b"It wrote:\n{\"name\":\"get_weather\",\"parameters>{\"city\":\"Tokyo\"}}\n";
+    none(damaged_after_prose);
+    let (out, _, code) = run_with(&["parse"], &damaged_after_prose[9..]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("\"name\":\"get_weather\""), "{out}");
+    let tools = common::scratch("evidence-declared").join("tools.json");
+    std::fs::write(&tools, r#"{"get_weather": {"type": "object"}}"#).expect("write tools");
+    let tools_arg = tools.to_string_lossy().into_owned();
+    let (out, _, code) = run_with(&["parse", "--tools", &tools_arg], damaged_after_prose);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("\"name\":\"get_weather\""), "{out}");
+}

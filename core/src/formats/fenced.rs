@@ -16,8 +16,7 @@ use super::shared::evidence;
 use super::shared::fence::{closing_line, count_ticks, FenceScan};
 use super::shared::python::loose;
 use super::shared::python::{
-    block_result, call_head, parse_call_sequence, skip_space_bounded, unwrap_print, PyCalls,
-    MAX_GAP,
+    block_result, call_head, parse_call_sequence, skip_space_bounded, MAX_GAP,
 };
 use super::{ids, FormatId, Rank};
 use super::{Action, BlockFormat, BlockResult, Opener, ParseCx, Probe, ProbeCx};
@@ -278,7 +277,8 @@ impl BlockFormat for Fenced {
         if self.evidence == Evidence::Weak && !looks_like_json(text) {
             // a prompted call list in a fence (```python, ``` or ```json
             // around `[f(a=1)]`; calls one per line when the fence is the reply)
-            if let Some(r) = fenced_calls(block, header + lead, text, cx) {
+            let python = self.id == ids::PYTHONIC;
+            if let Some(r) = fenced_calls(block, header + lead, text, python, cx) {
                 return r;
             }
             if let Some(r) = fenced_markup(block, header + lead, text, cx) {
@@ -331,23 +331,28 @@ impl BlockFormat for Fenced {
 
 /// A fence's content (`text`, at `at` in the block) that is a Python-style
 /// call list with keyword arguments (`[f(a=1), g(b="x")]`, a closer too
-/// many dropped), or, when the fence stands as the reply, calls one per
-/// line (`f(a=1)`); `None` for anything else (code stays text).
-fn fenced_calls(block: &[u8], at: usize, text: &str, cx: &ParseCx) -> Option<BlockResult> {
-    let keywords = |pc: &PyCalls| pc.calls.iter().all(|c| c.positional == 0);
+/// many dropped), or, when a fence that is not a ```` ```python ```` one
+/// (`python`) stands as the reply, calls one per line (`f(a=1)`); `None`
+/// for anything else (code, `print(…)`, stays text).
+fn fenced_calls(
+    block: &[u8],
+    at: usize,
+    text: &str,
+    python: bool,
+    cx: &ParseCx,
+) -> Option<BlockResult> {
     let (pc, repairs) = if text.starts_with('[') {
         loose::call_list_dropping_extra(text).ok()?
-    } else if cx.reply_start {
+    } else if cx.reply_start && !python {
         (parse_call_sequence(text, false).ok()?, Vec::new())
     } else {
         return None;
     };
-    let pc = PyCalls {
-        calls: pc.calls.into_iter().map(unwrap_print).collect(),
-        ..pc
-    };
-    if !keywords(&pc)
-        || pc.calls.iter().any(|c| c.name == "print")
+    // `print(f(x=1))` is code in a fence that is not a tool fence
+    if pc
+        .calls
+        .iter()
+        .any(|c| c.positional > 0 || c.name == "print")
         || loose::placeholder_calls(pc.calls.iter().map(|c| c.name.clone()), cx)
     {
         return None;

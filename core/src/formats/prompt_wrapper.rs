@@ -21,6 +21,9 @@
 //!   and others); its body may also be written Perl-hash style, `{tool =>
 //!   "NAME", args => {--key "value"}}`, read as the call it spells;
 //! * `<function>NAME</function>` followed by the arguments object;
+//! * a tool written as one self-closing XML element with its arguments as
+//!   attributes, `<run_command command="ls -l" />`, when it is the whole
+//!   reply (prompts that describe each tool as an XML element teach it);
 //! * `[NAME]` at the start of a line, the arguments object and
 //!   `[END_TOOL_REQUEST]`: LM Studio's wrapper whose opener the model wrote
 //!   as the tool's name (only with the closing marker; without it `[NAME]`
@@ -38,6 +41,7 @@ use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, Pr
 use crate::call::Evidence;
 use crate::render::{CallSpec, Prompt};
 use crate::scan;
+use serde_json::{Map, Value};
 
 /// Catalog entry.
 pub const FORMAT: Format = Format::new(
@@ -56,6 +60,7 @@ pub const FORMAT: Format = Format::new(
     "JSON object {\"name\", \"arguments\"}; after <function>NAME</function> the arguments",
 )
 .openers(&[
+    OPENER_ELEMENT,
     OPENER_TOOL_REQUEST,
     OPENER_TOOL_CALL,
     OPENER_FUNCTIONCALL,
@@ -266,6 +271,159 @@ pub const OPENER_FUNCTIONCALL: Opener = Opener::new(b"<functioncall>", |i, cx| {
 
 /// A stray `</functioncall>` is markup.
 pub const OPENER_FUNCTIONCALL_CLOSE: Opener = Opener::markup(b"</functioncall>");
+
+/// Most bytes of a self-closing element call.
+const ELEMENT_MAX: usize = 4096;
+
+/// `<NAME key="value" …/>` as the whole reply: the tag's name (a tool name
+/// with `_`, as no HTML or prose tag has), at least one attribute, and
+/// nothing after it but blanks. `Ok(len)` the element's length, `Err(probe)`
+/// otherwise.
+fn element_call(input: &[u8], eof: bool) -> Result<(usize, String, Map<String, Value>), Probe> {
+    let need = if eof { Probe::NotMarker } else { Probe::NeedMore };
+    let window = &input[..input.len().min(ELEMENT_MAX)];
+    // the name first: a tool's name with `_`, then a blank
+    let name_end = 1 + window[1..]
+        .iter()
+        .position(|&b| !(b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')))
+        .unwrap_or(window.len() - 1);
+    if name_end == window.len() {
+        return Err(if window.len() == ELEMENT_MAX { Probe::NotMarker } else { need });
+    }
+    let name = scan::lossy(&window[1..name_end]).into_owned();
+    if !name.contains('_')
+        || !name.starts_with(|c: char| c.is_ascii_alphabetic())
+        || !matches!(window[name_end], b' ' | b'\t' | b'\n')
+    {
+        return Err(Probe::NotMarker);
+    }
+    let Some(close) = memchr::memmem::find(window, b"/>") else {
+        return Err(if window.len() == ELEMENT_MAX || window[1..].contains(&b'<') {
+            Probe::NotMarker
+        } else {
+            need
+        });
+    };
+    let tag = &window[1..close];
+    if tag.contains(&b'<') {
+        return Err(Probe::NotMarker);
+    }
+    let name_end = name_end - 1;
+    let args = element_attributes(&tag[name_end..]).ok_or(Probe::NotMarker)?;
+    if args.is_empty() {
+        return Err(Probe::NotMarker);
+    }
+    let end = close + 2;
+    let rest = scan::skip_space(input, end);
+    if rest < input.len() {
+        return Err(Probe::NotMarker);
+    }
+    if !eof {
+        return Err(Probe::NeedMore);
+    }
+    Ok((end, name, args))
+}
+
+/// The attributes of a tag (`key="value"`, either quote), nothing else
+/// between them but blanks; values typed as XML-style text. `None` when
+/// anything else stands there.
+fn element_attributes(b: &[u8]) -> Option<Map<String, Value>> {
+    let mut args = Map::new();
+    let mut i = scan::skip_space(b, 0);
+    while i < b.len() {
+        let ks = i;
+        while i < b.len() && (b[i].is_ascii_alphanumeric() || matches!(b[i], b'_' | b'-')) {
+            i += 1;
+        }
+        if i == ks {
+            return None;
+        }
+        let key = scan::lossy(&b[ks..i]).into_owned();
+        i = scan::skip_space(b, i);
+        if b.get(i) != Some(&b'=') {
+            return None;
+        }
+        i = scan::skip_space(b, i + 1);
+        let q = *b.get(i)?;
+        if !matches!(q, b'"' | b'\'') {
+            return None;
+        }
+        let vs = i + 1;
+        let ve = vs + memchr::memchr(q, &b[vs..])?;
+        let text = scan::lossy(&b[vs..ve]);
+        args.insert(key, super::shared::xml::decode_value(&text));
+        i = scan::skip_space(b, ve + 1);
+    }
+    Some(args)
+}
+
+/// A self-closing element call (see [`element_call`]).
+pub struct Element;
+
+/// The shared instance.
+pub static ELEMENT: Element = Element;
+
+impl BlockFormat for Element {
+    fn id(&self) -> FormatId {
+        ids::PROMPT_WRAPPER
+    }
+
+    fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
+        if !cx.reply_start || cx.cut {
+            return BlockResult::text();
+        }
+        match element_call(block, true) {
+            Ok((_, name, args)) => BlockResult {
+                calls: vec![crate::call::ParsedCall {
+                    end: block.len(),
+                    ..crate::call::ParsedCall::new(name, args, ids::PROMPT_WRAPPER)
+                }],
+                errors: Vec::new(),
+                empty_list: false,
+            },
+            Err(_) => BlockResult::text(),
+        }
+    }
+}
+
+/// `<` at the very start of the reply: a self-closing element call.
+pub const OPENER_ELEMENT: Opener = Opener::new(b"<", |input, cx| {
+    if !cx.doc_start || !cx.cfg.allows(ids::PROMPT_WRAPPER) {
+        return Probe::NotMarker;
+    }
+    match input.get(1) {
+        None if !cx.eof => return Probe::NeedMore,
+        Some(c) if c.is_ascii_alphabetic() => {}
+        _ => return Probe::NotMarker,
+    }
+    match element_call(input, cx.eof) {
+        Ok((len, _, _)) => Probe::Match(Action::Block {
+            fmt: &ELEMENT,
+            scanner: Box::new(Whole(len)),
+        }),
+        Err(p) => p,
+    }
+});
+
+/// A block whose length the probe already knows.
+struct Whole(usize);
+
+impl super::Scanner for Whole {
+    fn scan(&mut self, block: &[u8], eof: bool) -> super::BlockEnd {
+        if block.len() >= self.0 || eof {
+            super::BlockEnd::Done {
+                len: self.0.min(block.len()),
+                cut: block.len() < self.0,
+            }
+        } else {
+            super::BlockEnd::More
+        }
+    }
+
+    fn consumed(&self) -> usize {
+        self.0
+    }
+}
 
 /// `[TOOL_CALL]` (agent prompts).
 pub const OPENER_TOOL_CALL: Opener =

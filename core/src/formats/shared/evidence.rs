@@ -109,8 +109,6 @@ const PLACEHOLDER_NAMES: &[&str] = &[
     "yourfunction",
     "yourtoolname",
     "yourfunctionname",
-    "exampletool",
-    "examplefunction",
     "sometool",
     "somefunction",
     "nameofthetool",

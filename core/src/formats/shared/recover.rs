@@ -15,6 +15,10 @@
 //! backslashes), with the arguments read by the repair engine. Anything else
 //! in the envelope (a third key, prose) refuses the whole candidate.
 //!
+//! A recovered call also needs evidence that it was meant (checked by the
+//! callers, `docs/recovery.md` "Evidence"): it stands as the reply, or it
+//! names a declared tool; a tool list's schema is never its arguments.
+//!
 //! The ladder (`docs/recovery.md`): without a tools file a recovered call
 //! needs a name that reads as an identifier and an arguments key
 //! (`parameters`, `arguments`, `args`, `input`, `params`) holding an object

@@ -18,7 +18,7 @@ use crate::call::ParsedCall;
 use crate::formats::shared::evidence;
 use crate::formats::{BlockResult, FormatId, ParseCx};
 use crate::repair::{Repair, RepairKind};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// Bytes that may wrap an inline call list: code and emphasis.
 pub fn is_wrap_byte(b: u8) -> bool {
@@ -125,12 +125,15 @@ pub fn string_list_calls(block: &[u8], format: FormatId, cx: &ParseCx) -> Option
     if placeholder_calls(calls.iter().map(|(n, _)| n.clone()), cx) {
         return None;
     }
+    // the calls are not told apart within the value: each runs to its end
     let calls = calls
         .into_iter()
-        .map(|(name, arguments)| ParsedCall {
-            end: block.len(),
-            ..ParsedCall::new(name, arguments, format)
-        })
+        .map(
+            |(name, arguments): (String, Map<String, Value>)| ParsedCall {
+                end: block.len(),
+                ..ParsedCall::new(name, arguments, format)
+            },
+        )
         .collect();
     Some(BlockResult {
         calls,
