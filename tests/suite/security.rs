@@ -694,3 +694,48 @@ fn toolcall_is_not_dumpable_for_its_tools() {
     assert!(!c.contains("opened-fd") && c.ends_with("end\n"), "{c}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// What the sandbox does not hold yet, pinned so the security model's
+/// "does not hold" column stays true (docs/agent.md, The sandbox): with
+/// `"network": false` a UDP socket still sends, and metadata (`chmod`) of
+/// a file outside the write list still changes. When a seccomp filter
+/// closes these, this test fails and the documentation changes with it.
+#[test]
+fn what_the_sandbox_does_not_hold_is_documented() {
+    let dir = scratch("limits");
+    let private = write(&dir, "private.txt", "p\n");
+    std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o600)).expect("chmod");
+    let allowed = folder(&dir, "allowed").display().to_string();
+    let p = private.display();
+    let line = format!(
+        "chmod 644 {p} && echo chmod-outside; \
+         echo x > {p} 2>/dev/null && echo wrote-outside; \
+         python3 -c 'import socket; s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); \
+         s.sendto(b\"x\", (\"127.0.0.1\", 9)); print(\"udp-sent\")' 2>/dev/null; echo end"
+    );
+    let tools = json!([{"name": "boxed", "description": "probe", "parameters": {"type": "object"},
+        "x-toolcall": {"risk": "safe", "exec": ["sh", "-c", line],
+                       "sandbox": {"write": [format!("{allowed}/**")], "network": false}}}]);
+    write(&dir, "tools.json", &tools.to_string());
+    let out = run(
+        &dir,
+        &["exec", "--tools", "tools.json", "--no-timestamps"],
+        call("boxed", json!({})).as_bytes(),
+    );
+    if no_landlock(&out) {
+        return;
+    }
+    let c = records(&out.stdout)[0]["content"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(!c.contains("wrote-outside") && c.ends_with("end\n"), "{c}");
+    // the documented limits
+    assert!(c.contains("chmod-outside"), "metadata is now covered: {c}");
+    if Command::new("python3").arg("-V").output().is_ok() {
+        assert!(c.contains("udp-sent"), "UDP is now covered: {c}");
+    } else {
+        eprintln!("UDP limit not checked: no python3");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
