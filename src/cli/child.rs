@@ -491,6 +491,12 @@ pub fn interrupt_flag() -> std::sync::Arc<AtomicBool> {
     {
         // best effort: without it orphans go to init, as before
         let _ = rustix::process::set_child_subreaper(Some(rustix::process::getpid()));
+        // not dumpable: another process of the user (a tool, what it left
+        // behind) cannot open /proc/<toolcall>/fd/2 (the terminal) or read
+        // /proc/<toolcall>/environ (the API keys); only root with
+        // CAP_SYS_PTRACE can, and a sandboxed tool has no capabilities
+        let _ =
+            rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable);
     }
     let flag = std::sync::Arc::new(AtomicBool::new(false));
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
@@ -595,6 +601,9 @@ pub fn helper_main(args: Vec<OsString>) -> ExitCode {
         let path = std::path::Path::new(&program);
         if let Err(e) = super::sandbox::apply(sb, Some(path), best_effort) {
             return fail(126, &format!("cannot apply x-toolcall.sandbox: {e}"));
+        }
+        if let Err(e) = super::sandbox::drop_capabilities() {
+            return fail(126, &format!("cannot drop the tool's capabilities: {e}"));
         }
     }
     let mut cmd = Command::new(&program);

@@ -88,6 +88,44 @@ pub fn program_folder(program: &Path) -> Option<std::path::PathBuf> {
     found.parent().map(Path::to_path_buf)
 }
 
+/// Drops every capability of this process (bounding, ambient,
+/// inheritable, permitted, effective) so that a sandboxed tool started as
+/// root (containers, CI) keeps none: no raw sockets, no `chown`, no
+/// reading another process's memory or environment, nothing gained back
+/// by exec (the bounding set is empty and `no_new_privs` is set). Its user
+/// stays root: files root owns stay root's to change where the sandbox
+/// lets it write. Without capabilities to begin with, nothing changes.
+#[cfg(target_os = "linux")]
+pub fn drop_capabilities() -> Result<(), String> {
+    use rustix::thread::{self, CapabilitySet, CapabilitySets};
+    // the bounding set first: dropping from it needs CAP_SETPCAP, which
+    // goes with the rest below
+    for bit in 0..64u32 {
+        let cap = CapabilitySet::from_bits_retain(1u64 << bit);
+        if thread::capability_is_in_bounding_set(cap).unwrap_or(false) {
+            thread::remove_capability_from_bounding_set(cap)
+                .map_err(|e| format!("bounding set, capability {bit}: {e}"))?;
+        }
+    }
+    // ambient capabilities exist from Linux 4.3: EINVAL before
+    match thread::clear_ambient_capability_set() {
+        Ok(()) | Err(rustix::io::Errno::INVAL) => {}
+        Err(e) => return Err(format!("ambient set: {e}")),
+    }
+    let none = CapabilitySets {
+        effective: CapabilitySet::empty(),
+        permitted: CapabilitySet::empty(),
+        inheritable: CapabilitySet::empty(),
+    };
+    thread::set_capabilities(None, none).map_err(|e| format!("capabilities: {e}"))
+}
+
+/// Capabilities are Linux's: nothing to drop elsewhere.
+#[cfg(not(target_os = "linux"))]
+pub fn drop_capabilities() -> Result<(), String> {
+    Ok(())
+}
+
 #[cfg(target_os = "linux")]
 mod imp {
     use super::{program_folder, Sandbox, SYSTEM_READ};

@@ -850,3 +850,31 @@ fn the_edit_file_is_private_with_a_random_name() {
     assert!(!predictable.is_match(name), "{seen}");
     assert!(!Path::new(name).exists(), "left behind: {name}");
 }
+
+/// Every character that shows as nothing or draws over its neighbour is
+/// escaped in the prompt: Unicode tag characters (a hidden sentence that
+/// showed as `""`), variation selectors, Hangul fillers, U+034F, the
+/// Mongolian free variation selectors, other format characters (`Cf`)
+/// and combining overlays. Before: they reached the terminal raw.
+#[test]
+fn the_prompt_escapes_every_invisible_and_overlay_character() {
+    let dir = scratch("invisible");
+    let hidden: String = "rm -rf ~"
+        .chars()
+        .map(|c| char::from_u32(0xe0000 + c as u32).unwrap_or('?'))
+        .collect();
+    let sneaky = format!(
+        "ls{hidden} \u{fe0f}\u{3164}\u{115f}\u{ffa0}\u{034f}\u{180b}\u{0600}\u{06dd}\u{0336}\u{20d2}\u{1d173} end"
+    );
+    std::fs::write(dir.join("in.txt"), call("shell", json!({"cmd": sneaky}))).expect("w");
+    let Some(t) = exec_on_a_terminal(&dir, "", "", &[]) else {
+        return;
+    };
+    let screen = t.deny_at_the_prompt();
+    assert_eq!(statuses(&results(&dir)), ["denied"], "{screen}");
+    for c in sneaky.chars().filter(|c| !c.is_ascii()) {
+        assert!(!screen.contains(c), "{:?} shown raw:\n{screen:?}", c);
+        let shown = format!("\\u{{{:x}}}", c as u32);
+        assert!(screen.contains(&shown), "{shown} missing:\n{screen:?}");
+    }
+}

@@ -591,3 +591,151 @@ fn a_sandboxed_tool_starts_from_a_relative_tools_path() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A sandboxed tool started as root keeps no capability: its sets are
+/// empty, `chown` fails in its own folder, and toolcall's environment
+/// (`/proc/<toolcall>/environ`, the API keys) is closed to it since
+/// toolcall is not dumpable. The same script unsandboxed (the control)
+/// keeps root's. Before: the sandboxed tool chowned files and read the
+/// environment. Skipped, with a message, when not run as root.
+#[test]
+fn a_sandboxed_tool_keeps_no_capability_as_root() {
+    if !rustix_is_root() {
+        eprintln!("skipped: not root, no capabilities to drop");
+        return;
+    }
+    let dir = scratch("caps");
+    let line = "grep CapEff /proc/self/status; touch allowed/f; \
+                chown 65534 allowed/f 2>/dev/null && echo chowned; \
+                cat /proc/$PPID/environ >/dev/null 2>&1 && echo read-environ; echo end";
+    shell_tools(&dir, &[("boxed", line)], &[("open", line)]);
+    let input = format!("{}{}", call("boxed", json!({})), call("open", json!({})));
+    write(&dir, "in.txt", &input);
+    let out = shell(
+        &dir,
+        "exec \"$TC\" exec --tools tools.json --no-timestamps --max-parallel 1 in.txt",
+        None,
+    );
+    if no_landlock(&out) {
+        return;
+    }
+    let recs = records(&out.stdout);
+    let content = |k: usize| recs[k]["content"].as_str().unwrap_or_default().to_string();
+    let boxed = content(0);
+    assert!(boxed.contains("CapEff:\t0000000000000000"), "{boxed}");
+    assert!(
+        !boxed.contains("chowned") && !boxed.contains("read-environ"),
+        "{boxed}"
+    );
+    assert!(boxed.ends_with("end\n"), "{boxed}");
+    let open = content(1);
+    assert!(!open.contains("CapEff:\t0000000000000000"), "{open}");
+    assert!(open.contains("chowned"), "{open}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn rustix_is_root() -> bool {
+    std::fs::read_to_string("/proc/self/status")
+        .unwrap_or_default()
+        .lines()
+        .any(|l| l.starts_with("Uid:") && l.split_whitespace().nth(2) == Some("0"))
+}
+
+/// toolcall is not dumpable: a tool of the same user, unsandboxed, can
+/// neither read `/proc/<toolcall>/environ` (where the API keys are) nor
+/// open `/proc/<toolcall>/fd/2` (the terminal, to draw over the prompt).
+/// Run as `nobody`, which has no capability to get past it. Before: both
+/// worked.
+#[test]
+fn toolcall_is_not_dumpable_for_its_tools() {
+    let dir = scratch("dumpable");
+    let line =
+        "cat /proc/$PPID/environ 2>/dev/null | tr '\\0' '\\n' | grep -c TOOLCALL_TEST_SECRET; \
+                (exec 3>/proc/$PPID/fd/2) 2>/dev/null && echo opened-fd; echo end";
+    shell_tools(&dir, &[], &[("peek", line)]);
+    write(&dir, "in.txt", &call("peek", json!({})));
+    for p in [
+        dir.clone(),
+        dir.join("allowed"),
+        dir.join("tools.json"),
+        dir.join("in.txt"),
+    ] {
+        if !give_to_nobody(&p, "running toolcall as nobody") {
+            return;
+        }
+    }
+    let bin = env!("CARGO_BIN_EXE_toolcall");
+    let Some(mut cmd) = as_nobody(&[
+        bin,
+        "exec",
+        "--tools",
+        "tools.json",
+        "--no-timestamps",
+        "in.txt",
+    ]) else {
+        return;
+    };
+    let out = cmd
+        .current_dir(&dir)
+        .env("TOOLCALL_TEST_SECRET", "k3y")
+        .stdin(Stdio::null())
+        .output()
+        .expect("setpriv");
+    if out.status.code() == Some(2) && stderr(&out).contains("Permission denied") {
+        eprintln!(
+            "skipped: nobody cannot run the binary here: {}",
+            stderr(&out)
+        );
+        return;
+    }
+    let recs = records(&out.stdout);
+    let c = recs[0]["content"].as_str().unwrap_or_default();
+    assert!(c.starts_with("0\n"), "the environment was read: {c}");
+    assert!(!c.contains("opened-fd") && c.ends_with("end\n"), "{c}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// What the sandbox does not hold yet, pinned so the security model's
+/// "does not hold" column stays true (docs/agent.md, The sandbox): with
+/// `"network": false` a UDP socket still sends, and metadata (`chmod`) of
+/// a file outside the write list still changes. When a seccomp filter
+/// closes these, this test fails and the documentation changes with it.
+#[test]
+fn what_the_sandbox_does_not_hold_is_documented() {
+    let dir = scratch("limits");
+    let private = write(&dir, "private.txt", "p\n");
+    std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o600)).expect("chmod");
+    let allowed = folder(&dir, "allowed").display().to_string();
+    let p = private.display();
+    let line = format!(
+        "chmod 644 {p} && echo chmod-outside; \
+         echo x > {p} 2>/dev/null && echo wrote-outside; \
+         python3 -c 'import socket; s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); \
+         s.sendto(b\"x\", (\"127.0.0.1\", 9)); print(\"udp-sent\")' 2>/dev/null; echo end"
+    );
+    let tools = json!([{"name": "boxed", "description": "probe", "parameters": {"type": "object"},
+        "x-toolcall": {"risk": "safe", "exec": ["sh", "-c", line],
+                       "sandbox": {"write": [format!("{allowed}/**")], "network": false}}}]);
+    write(&dir, "tools.json", &tools.to_string());
+    let out = run(
+        &dir,
+        &["exec", "--tools", "tools.json", "--no-timestamps"],
+        call("boxed", json!({})).as_bytes(),
+    );
+    if no_landlock(&out) {
+        return;
+    }
+    let c = records(&out.stdout)[0]["content"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(!c.contains("wrote-outside") && c.ends_with("end\n"), "{c}");
+    // the documented limits
+    assert!(c.contains("chmod-outside"), "metadata is now covered: {c}");
+    if Command::new("python3").arg("-V").output().is_ok() {
+        assert!(c.contains("udp-sent"), "UDP is now covered: {c}");
+    } else {
+        eprintln!("UDP limit not checked: no python3");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

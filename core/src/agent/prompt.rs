@@ -213,6 +213,64 @@ fn push_plain_content(out: &mut String, content: &str) {
     }
 }
 
+/// True for a character that shows as nothing, or draws over its
+/// neighbour, so a value can hide text in plain sight: every
+/// `Default_Ignorable_Code_Point` (Unicode 16: the soft hyphen, U+034F,
+/// Hangul fillers, Mongolian free variation selectors, zero-width
+/// characters, bidi controls, variation selectors, the BOM, tag
+/// characters that spell a hidden sentence), every other format
+/// character (`Cf`: Arabic number signs, interlinear annotation marks and
+/// the like), the line and paragraph separators, and the combining
+/// overlays (canonical combining class 1, a stroke through the letter
+/// before).
+pub fn is_hidden(c: char) -> bool {
+    matches!(
+        c,
+        // Default_Ignorable_Code_Point
+        '\u{00ad}'
+            | '\u{034f}'
+            | '\u{061c}'
+            | '\u{115f}'..='\u{1160}'
+            | '\u{17b4}'..='\u{17b5}'
+            | '\u{180b}'..='\u{180f}'
+            | '\u{200b}'..='\u{200f}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2060}'..='\u{206f}'
+            | '\u{3164}'
+            | '\u{fe00}'..='\u{fe0f}'
+            | '\u{feff}'
+            | '\u{ffa0}'
+            | '\u{fff0}'..='\u{fff8}'
+            | '\u{1bca0}'..='\u{1bca3}'
+            | '\u{1d173}'..='\u{1d17a}'
+            | '\u{e0000}'..='\u{e0fff}'
+            // other format characters (Cf)
+            | '\u{0600}'..='\u{0605}'
+            | '\u{06dd}'
+            | '\u{070f}'
+            | '\u{0890}'..='\u{0891}'
+            | '\u{08e2}'
+            | '\u{fff9}'..='\u{fffb}'
+            | '\u{110bd}'
+            | '\u{110cd}'
+            | '\u{13430}'..='\u{1343f}'
+            // line and paragraph separators
+            | '\u{2028}'..='\u{2029}'
+            // combining overlays (ccc 1)
+            | '\u{0334}'..='\u{0338}'
+            | '\u{1cd4}'
+            | '\u{1ce2}'..='\u{1ce8}'
+            | '\u{20d2}'..='\u{20d3}'
+            | '\u{20d8}'..='\u{20da}'
+            | '\u{20e5}'..='\u{20e6}'
+            | '\u{20ea}'..='\u{20eb}'
+            | '\u{10a39}'
+            | '\u{16af0}'..='\u{16af4}'
+            | '\u{1bc9e}'
+            | '\u{1d167}'..='\u{1d169}'
+    )
+}
+
 /// Text safe to show on a terminal: every control character (newlines
 /// too), every bidirectional control (U+202A to U+202E, U+2066 to U+2069,
 /// marks) and every invisible format character (zero-width spaces and
@@ -223,20 +281,7 @@ fn push_plain_content(out: &mut String, content: &str) {
 pub fn escape_controls(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
-        if c.is_control()
-            || crate::scan::is_unsafe_for_terminal(c)
-            || matches!(
-                c,
-                '\u{00ad}'
-                    | '\u{180e}'
-                    | '\u{200b}'..='\u{200f}'
-                    | '\u{2028}'..='\u{202e}'
-                    | '\u{2060}'..='\u{2064}'
-                    | '\u{2066}'..='\u{206f}'
-                    | '\u{feff}'
-                    | '\u{fff9}'..='\u{fffb}'
-            )
-        {
+        if c.is_control() || crate::scan::is_unsafe_for_terminal(c) || is_hidden(c) {
             out.extend(c.escape_default());
         } else {
             out.push(c);
