@@ -1,0 +1,597 @@
+//! `toolcall` for Node.js: the native half of the npm package.
+//!
+//! Every function hands its input to the same engine, repairer, validator
+//! and renderers the `toolcall` command runs; nothing parses on its own.
+//! Results cross into JavaScript as the JSON text of the core's own records
+//! (the bytes `toolcall split` and `toolcall stream` write), which the
+//! package's JavaScript layer (`node/js/`) reads with `JSON.parse`: one
+//! record schema, written by the core, and one string per call across the
+//! boundary instead of one Node-API call per field.
+//!
+//! Options arrive as one object and go to the core as one value
+//! ([`interim::resolve`]). The `*Async` functions run the same work on the
+//! libuv thread pool (napi `AsyncTask`) so a long input does not hold up
+//! the event loop.
+
+use napi::bindgen_prelude::{AsyncTask, Either, Env, Task};
+use napi::{Error, Result, Status};
+use napi_derive::napi;
+use serde::Serialize;
+use serde_json::Value;
+use std::sync::Arc;
+use toolcall_core::validate::registry::Registry;
+use toolcall_core::validate::Policy;
+use toolcall_core::wire::{InputKind, WireConfig, WireEngine};
+use toolcall_core::{Collector, Config, ErrorRecord, Event, RepairOptions, Sink, Turn};
+
+mod interim;
+
+/// Text as JavaScript hands it: a string, or bytes (`Buffer`,
+/// `Uint8Array`) read as UTF-8 by the engine.
+type Input<'a> = Either<String, &'a [u8]>;
+
+fn bytes_of<'a>(input: &'a Input<'_>) -> &'a [u8] {
+    match input {
+        Either::A(s) => s.as_bytes(),
+        Either::B(b) => b,
+    }
+}
+
+/// An error whose `code` the JavaScript layer maps to its error classes:
+/// `OptionError`, `ToolsError`, `ToolcallError`.
+fn err(kind: &str, message: impl std::fmt::Display) -> Error {
+    Error::new(Status::GenericFailure, format!("{kind}\u{1}{message}"))
+}
+
+fn option_error(message: String) -> Error {
+    err("OptionError", message)
+}
+
+/// A tools definition loaded once: its schemas compiled, with the policy
+/// calls are judged under.
+#[napi]
+pub struct Tools {
+    inner: Arc<Loaded>,
+}
+
+/// The registry and policy, shared with work on other threads.
+struct Loaded {
+    registry: Registry,
+    policy: Policy,
+}
+
+#[napi]
+impl Tools {
+    /// Loads tools from JSON (or JSON5) text in any shape `--tools` reads.
+    #[napi(constructor)]
+    pub fn new(
+        text: String,
+        strict: Option<bool>,
+        unknown_risk: Option<String>,
+        auto_approve: Option<String>,
+    ) -> Result<Tools> {
+        let strict = strict.unwrap_or(true);
+        let policy = interim::policy(
+            strict,
+            unknown_risk.as_deref().unwrap_or("medium"),
+            auto_approve.as_deref().unwrap_or("safe"),
+        )
+        .map_err(option_error)?;
+        let registry = Registry::from_text(&text, strict).map_err(|e| err("ToolsError", e))?;
+        Ok(Tools {
+            inner: Arc::new(Loaded { registry, policy }),
+        })
+    }
+
+    /// The tool names, in the file's order.
+    #[napi(getter)]
+    pub fn names(&self) -> Vec<String> {
+        self.inner
+            .registry
+            .tools()
+            .iter()
+            .map(|t| t.name.clone())
+            .collect()
+    }
+
+    /// Warnings found while loading (duplicate names …).
+    #[napi(getter)]
+    pub fn warnings(&self) -> Vec<String> {
+        self.inner.registry.warnings.clone()
+    }
+
+    /// How many tools.
+    #[napi(getter)]
+    pub fn length(&self) -> u32 {
+        u32::try_from(self.inner.registry.len()).unwrap_or(u32::MAX)
+    }
+}
+
+/// The settings of one parse, resolved from the options object.
+struct Setup {
+    cfg: Config,
+    wire: WireConfig,
+    tools: Option<Arc<Loaded>>,
+}
+
+impl Setup {
+    fn new(options: Option<Value>, tools: Option<&Tools>) -> Result<Setup> {
+        let (cfg, wire) = interim::resolve(options).map_err(option_error)?;
+        let tools = tools.map(|t| Arc::clone(&t.inner));
+        let cfg = match &tools {
+            Some(t) => interim::with_tool_names(&t.registry, cfg),
+            None => cfg,
+        };
+        Ok(Setup { cfg, wire, tools })
+    }
+
+    /// Parses a whole document: the `split` record and the finish reason,
+    /// as one JSON object `{"split": …, "finish_reason": …}`.
+    fn parse(&self, bytes: &[u8]) -> String {
+        let mut found = Collector {
+            skip_starts: true,
+            ..Collector::default()
+        };
+        let mut engine = WireEngine::new(self.cfg.clone(), self.wire.clone());
+        engine.feed(bytes, &mut found);
+        engine.finish(&mut found);
+        let summary = engine.summary();
+        if let Some(t) = &self.tools {
+            for call in &mut found.calls {
+                let v = interim::judge(&t.registry, &t.policy, call);
+                v.write_into(&mut call.extra);
+            }
+        }
+        #[derive(Serialize)]
+        struct Out {
+            split: toolcall_core::Split,
+            finish_reason: Option<String>,
+        }
+        let out = Out {
+            split: found.into_split(&self.cfg.doc),
+            finish_reason: summary.finish_reason,
+        };
+        // plain data into a String: serde_json cannot fail here
+        serde_json::to_string(&out).unwrap_or_default()
+    }
+}
+
+/// Parses a whole model output (`toolcall split`): the JSON text of
+/// `{"split": <split record>, "finish_reason": …}`.
+#[napi(js_name = "parseJson")]
+pub fn parse_json(
+    input: Input<'_>,
+    options: Option<Value>,
+    tools: Option<&Tools>,
+) -> Result<String> {
+    let setup = Setup::new(options, tools)?;
+    Ok(setup.parse(bytes_of(&input)))
+}
+
+/// [`parse_json`] on the thread pool.
+pub struct ParseTask {
+    setup: Setup,
+    input: Vec<u8>,
+}
+
+impl Task for ParseTask {
+    type Output = String;
+    type JsValue = String;
+
+    fn compute(&mut self) -> Result<String> {
+        Ok(self.setup.parse(&self.input))
+    }
+
+    fn resolve(&mut self, _env: Env, output: String) -> Result<String> {
+        Ok(output)
+    }
+}
+
+/// [`parse_json`] off the main thread: a promise of the same text.
+#[napi(js_name = "parseJsonAsync")]
+pub fn parse_json_async(
+    input: Input<'_>,
+    options: Option<Value>,
+    tools: Option<&Tools>,
+) -> Result<AsyncTask<ParseTask>> {
+    let setup = Setup::new(options, tools)?;
+    let input = match input {
+        Either::A(s) => s.into_bytes(),
+        Either::B(b) => b.to_vec(),
+    };
+    Ok(AsyncTask::new(ParseTask { setup, input }))
+}
+
+/// Collects one feed's events as `toolcall stream` records, in one JSON
+/// array.
+struct Records<'a> {
+    out: Vec<u8>,
+    starts: bool,
+    tools: Option<&'a Loaded>,
+    /// The last `tool_call_start` whose call has not come: an error next
+    /// is that call's and carries its index and id.
+    started: &'a mut Option<(usize, String)>,
+    /// The transcript turn the records are in, once a turn header was read.
+    turn: &'a mut Option<Turn>,
+}
+
+impl Records<'_> {
+    fn begin(&mut self) {
+        self.out.push(if self.out.is_empty() { b'[' } else { b',' });
+    }
+
+    fn finish(mut self) -> String {
+        if self.out.is_empty() {
+            self.out.push(b'[');
+        }
+        self.out.push(b']');
+        String::from_utf8(self.out).unwrap_or_default()
+    }
+
+    fn text(&mut self, kind: &str, field: &str, bytes: &[u8], span: [u64; 2]) {
+        self.begin();
+        toolcall_core::write_text_record(&mut self.out, kind, field, &toolcall_core::lossy(bytes), span);
+        Turn::append(*self.turn, &mut self.out);
+    }
+
+    fn serde<T: Serialize>(&mut self, rec: &T) {
+        self.begin();
+        // plain data into a Vec: serde_json cannot fail here
+        let _ = serde_json::to_writer(&mut self.out, rec);
+    }
+}
+
+/// An `error` record for a call whose `tool_call_start` was written: the
+/// same fields, then that start's `index` and `id` (as `toolcall stream`).
+#[derive(Serialize)]
+struct StartedError<'a> {
+    #[serde(flatten)]
+    error: &'a ErrorRecord,
+    index: usize,
+    id: &'a str,
+}
+
+impl Sink for Records<'_> {
+    fn wants_starts(&self) -> bool {
+        self.starts
+    }
+
+    fn event(&mut self, ev: Event<'_>) {
+        match ev {
+            Event::Text { span, bytes } => self.text("text", "text", bytes, span),
+            Event::Reasoning { span, content } => self.text("reasoning", "text", content, span),
+            Event::Markup { span, bytes } => self.text("markup", "raw", bytes, span),
+            Event::ToolCallStart { index, id, name } => {
+                *self.started = Some((index, id.to_string()));
+                self.begin();
+                toolcall_core::write_call_start(&mut self.out, index, id, name);
+                Turn::append(*self.turn, &mut self.out);
+            }
+            Event::ToolCall(mut call) => {
+                *self.started = None;
+                if let Some(t) = self.tools {
+                    let v = interim::judge(&t.registry, &t.policy, &mut call);
+                    v.write_into(&mut call.extra);
+                }
+                self.begin();
+                call.write_json(&mut self.out);
+            }
+            Event::Error(e) => match self.started.take() {
+                Some((index, id)) => self.serde(&StartedError {
+                    error: &e,
+                    index,
+                    id: &id,
+                }),
+                None => self.serde(&e),
+            },
+            Event::Turn(t) => *self.turn = Some(t),
+        }
+    }
+}
+
+/// The `done` record that ends a stream.
+#[derive(Serialize)]
+struct Done {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    calls: usize,
+    bytes: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    input: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    text_bytes: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    finish_reason: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    usage: Option<toolcall_core::wire::Usage>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    truncated: Option<bool>,
+}
+
+/// The engine fed chunk by chunk (`toolcall stream`): each `feed` returns
+/// the JSON text of an array of the records its chunk decided.
+#[napi]
+pub struct NativeStream {
+    engine: Option<WireEngine>,
+    tools: Option<Arc<Loaded>>,
+    starts: bool,
+    started: Option<(usize, String)>,
+    turn: Option<Turn>,
+}
+
+#[napi]
+impl NativeStream {
+    /// A parser in the state `options` describe; `starts: false` asks for
+    /// no `tool_call_start` records.
+    #[napi(constructor)]
+    pub fn new(options: Option<Value>, tools: Option<&Tools>, starts: Option<bool>) -> Result<Self> {
+        let setup = Setup::new(options, tools)?;
+        Ok(NativeStream {
+            engine: Some(WireEngine::new(setup.cfg, setup.wire)),
+            tools: setup.tools,
+            starts: starts.unwrap_or(true),
+            started: None,
+            turn: None,
+        })
+    }
+
+    /// Feeds a chunk (a string, or bytes that may split a UTF-8
+    /// character); returns the records it decided.
+    #[napi]
+    pub fn feed(&mut self, chunk: Input<'_>) -> Result<String> {
+        let Some(engine) = self.engine.as_mut() else {
+            return Err(err("ToolcallError", "feed() after close()"));
+        };
+        let mut recs = Records {
+            out: Vec::new(),
+            starts: self.starts,
+            tools: self.tools.as_deref(),
+            started: &mut self.started,
+            turn: &mut self.turn,
+        };
+        engine.feed(bytes_of(&chunk), &mut recs);
+        Ok(recs.finish())
+    }
+
+    /// Ends the input: the last records, then a `done` record.
+    #[napi]
+    pub fn close(&mut self) -> Result<String> {
+        let Some(mut engine) = self.engine.take() else {
+            return Err(err("ToolcallError", "close() called twice"));
+        };
+        let mut recs = Records {
+            out: Vec::new(),
+            starts: self.starts,
+            tools: self.tools.as_deref(),
+            started: &mut self.started,
+            turn: &mut self.turn,
+        };
+        engine.finish(&mut recs);
+        let sum = engine.summary();
+        let wire = sum.input != InputKind::Text;
+        recs.serde(&Done {
+            kind: "done",
+            calls: sum.calls,
+            bytes: sum.bytes,
+            input: wire.then(|| sum.input.name()),
+            text_bytes: wire.then_some(sum.text_bytes),
+            finish_reason: sum.finish_reason,
+            usage: sum.usage,
+            truncated: wire.then_some(sum.truncated),
+        });
+        Ok(recs.finish())
+    }
+
+    /// Bytes held back, undecided, so far.
+    #[napi(getter)]
+    pub fn held(&self) -> u32 {
+        let held = self.engine.as_ref().map_or(0, WireEngine::held);
+        u32::try_from(held).unwrap_or(u32::MAX)
+    }
+
+    /// True once `close()` was called.
+    #[napi(getter)]
+    pub fn closed(&self) -> bool {
+        self.engine.is_none()
+    }
+}
+
+/// Judges calls against tools (`toolcall validate`): `calls` is a JSON
+/// array of `[name, argumentsJsonText]` pairs; returns the JSON text of
+/// one verdict per call.
+#[napi(js_name = "validateJson")]
+pub fn validate_json(calls: String, tools: &Tools) -> Result<String> {
+    let pairs: Vec<(String, String)> =
+        serde_json::from_str(&calls).map_err(|e| err("ToolcallError", e))?;
+    let mut out = Vec::with_capacity(pairs.len());
+    for (name, args) in pairs {
+        let value: Value = serde_json::from_str(&args)
+            .map_err(|e| err("ToolcallError", format!("arguments of {name}: {e}")))?;
+        let v = tools
+            .inner
+            .registry
+            .check(&name, &value, &tools.inner.policy);
+        let issues = |list: &[toolcall_core::validate::Issue]| -> Value {
+            list.iter()
+                .map(|i| {
+                    serde_json::json!({
+                        "code": i.code, "path": i.path, "message": i.message,
+                        "expected": i.expected, "actual": i.actual,
+                    })
+                })
+                .collect()
+        };
+        out.push(serde_json::json!({
+            "name": name,
+            "valid": v.valid,
+            "errors": issues(&v.errors),
+            "warnings": issues(&v.warnings),
+            "known": v.known,
+            "tool_name": v.tool_name,
+            "risk": v.risk.as_str(),
+            "requires_approval": v.requires_approval,
+            "summary": v.summary,
+        }));
+    }
+    Ok(Value::Array(out).to_string())
+}
+
+/// The tools block a family's chat template writes (`toolcall render
+/// tools`); `family` is a format id or model name.
+#[napi(js_name = "renderTools")]
+pub fn render_tools(family: String, tools: &Tools) -> Result<String> {
+    let fam = interim::family(&family).map_err(option_error)?;
+    Ok(toolcall_core::render_tools(fam, tools.inner.registry.tools()))
+}
+
+/// The message carrying results back (`toolcall render result`): `results`
+/// is a JSON array of result objects; returns `[pre, body, post]`.
+#[napi(js_name = "renderResult")]
+pub fn render_result(family: String, results: String, max_tokens: Option<u32>) -> Result<Vec<String>> {
+    let fam = interim::family(&family).map_err(option_error)?;
+    let values: Vec<Value> =
+        serde_json::from_str(&results).map_err(|e| err("ToolcallError", format!("results: {e}")))?;
+    let mut parsed = Vec::with_capacity(values.len());
+    for v in &values {
+        parsed.push(
+            toolcall_core::ToolResult::from_value(v).map_err(|e| err("ToolcallError", e))?,
+        );
+    }
+    let max = usize::try_from(max_tokens.unwrap_or(0)).unwrap_or(usize::MAX);
+    let m = toolcall_core::render_results(fam, &parsed, max);
+    Ok(vec![m.pre, m.body, m.post])
+}
+
+/// The format table (`toolcall formats --json`), as JSON text.
+#[napi(js_name = "formatsJson")]
+pub fn formats_json() -> String {
+    interim::format_table().to_string()
+}
+
+/// What a repair returns across the boundary: the text and its repairs,
+/// or the error's fields.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum RepairOut {
+    Done {
+        text: String,
+        changed: bool,
+        repairs: Vec<toolcall_core::Repair>,
+    },
+    Failed {
+        error: ErrorOut,
+    },
+}
+
+#[derive(Serialize)]
+struct ErrorOut {
+    code: &'static str,
+    message: String,
+    offset: usize,
+    line: usize,
+    column: usize,
+}
+
+fn repair_out(bytes: &[u8], opts: &RepairOptions) -> String {
+    let out = match toolcall_core::repair_bytes(bytes, opts) {
+        Ok(r) => RepairOut::Done {
+            text: r.output,
+            changed: r.changed,
+            repairs: r.repairs,
+        },
+        Err(e) => RepairOut::Failed {
+            error: ErrorOut {
+                code: e.code,
+                message: e.message,
+                offset: e.offset,
+                line: e.line,
+                column: e.column,
+            },
+        },
+    };
+    serde_json::to_string(&out).unwrap_or_default()
+}
+
+/// `jsonrepair`'s limits: none on depth, size or time.
+const UNBOUNDED: RepairOptions = RepairOptions {
+    max_depth: 10_000,
+    max_input_bytes: usize::MAX,
+    timeout_ms: 0,
+    null_for_missing_values: true,
+    unquoted_strings: true,
+};
+
+/// Repairs one JSON document (`toolcall repair`): the JSON text of
+/// `{"text", "changed", "repairs"}` or `{"error": {code, message, offset,
+/// line, column}}`. Without limits the repair is `jsonrepair`'s: no
+/// depth, size or time bound.
+#[napi(js_name = "repairJson")]
+pub fn repair_json(
+    input: Input<'_>,
+    max_depth: Option<u32>,
+    timeout_ms: Option<u32>,
+    max_size: Option<f64>,
+) -> String {
+    let mut opts = UNBOUNDED;
+    if let Some(d) = max_depth {
+        opts.max_depth = usize::try_from(d).unwrap_or(usize::MAX).max(1);
+    }
+    if let Some(t) = timeout_ms {
+        opts.timeout_ms = u64::from(t);
+    }
+    if let Some(s) = max_size {
+        // a JS number: whole bytes, saturating
+        opts.max_input_bytes = if s >= 0.0 { s as usize } else { 0 };
+    }
+    repair_out(bytes_of(&input), &opts)
+}
+
+/// `repairJson`'s common case: `null` when the text is already valid JSON
+/// (the caller keeps its own string), else the repaired text; throws with
+/// the error's fields as JSON text when nothing can be made of it.
+#[napi(js_name = "repairText")]
+pub fn repair_text(input: String) -> Result<Option<String>> {
+    if toolcall_core::is_valid_json(&input) {
+        return Ok(None);
+    }
+    match toolcall_core::repair(&input, &UNBOUNDED) {
+        Ok(r) => Ok(Some(r.output)),
+        Err(e) => Err(err(
+            "RepairError",
+            serde_json::json!({
+                "code": e.code, "message": e.message, "offset": e.offset,
+                "line": e.line, "column": e.column,
+            }),
+        )),
+    }
+}
+
+/// [`repair_text`] on the thread pool.
+pub struct RepairTask {
+    input: String,
+}
+
+impl Task for RepairTask {
+    type Output = String;
+    type JsValue = String;
+
+    fn compute(&mut self) -> Result<String> {
+        Ok(repair_out(self.input.as_bytes(), &UNBOUNDED))
+    }
+
+    fn resolve(&mut self, _env: Env, output: String) -> Result<String> {
+        Ok(output)
+    }
+}
+
+/// [`repair_json`] without limits, off the main thread.
+#[napi(js_name = "repairJsonAsync")]
+pub fn repair_json_async(input: String) -> AsyncTask<RepairTask> {
+    AsyncTask::new(RepairTask { input })
+}
+
+/// The engine's version.
+#[napi]
+pub fn version() -> &'static str {
+    env!("CARGO_PKG_VERSION")
+}

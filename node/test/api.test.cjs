@@ -1,0 +1,165 @@
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const toolcall = require('..');
+
+const HERMES = '<think>plan</think>Sure.<tool_call>{"name": "get_weather", "arguments": {"city": "Paris",}}</tool_call> Done.';
+const TOOLS = [
+  {
+    type: 'function',
+    function: {
+      name: 'get_weather',
+      parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    },
+  },
+];
+
+test('parse: calls, prose, reasoning and the tiling', () => {
+  const doc = toolcall.parse(HERMES);
+  assert.equal(doc.calls.length, 1);
+  const [c] = doc.calls;
+  assert.equal(c.type, 'tool_call');
+  assert.equal(c.name, 'get_weather');
+  assert.deepEqual(c.arguments, { city: 'Paris' });
+  assert.equal(c.format, 'hermes');
+  assert.deepEqual(c.repairs.map((r) => r.kind), ['trailing_comma']);
+  assert.equal(doc.text, 'Sure. Done.');
+  assert.equal(doc.textBefore, 'Sure.');
+  assert.equal(doc.textAfter, ' Done.');
+  assert.equal(doc.reasoning, 'plan');
+  assert.deepEqual(doc.segments.map((s) => s.kind), ['reasoning', 'text', 'tool_call', 'text']);
+  assert.equal(doc.finishReason, null);
+});
+
+test('parse: a Buffer gives what the string gives, spans in bytes', () => {
+  const s = 'é<tool_call>{"name":"f","arguments":{}}</tool_call>';
+  const a = toolcall.parse(s);
+  const b = toolcall.parse(Buffer.from(s));
+  assert.deepEqual(a, b);
+  assert.deepEqual(a.calls[0].span, [2, Buffer.byteLength(s)]);
+});
+
+test('parse: options by name, errors as classes', () => {
+  const gemma = '```tool_code\nprint(get_weather(city="Paris"))\n```';
+  assert.equal(toolcall.parse(gemma, { format: 'gemma-3' }).calls[0].name, 'get_weather');
+  assert.throws(() => toolcall.parse('x', { format: 'nope' }), (e) => {
+    assert.ok(e instanceof toolcall.OptionError);
+    assert.ok(e instanceof toolcall.ToolcallError);
+    assert.match(e.message, /unknown format 'nope'/);
+    return true;
+  });
+  assert.throws(() => toolcall.parse('x', { noSuchOption: 1 }), toolcall.OptionError);
+  assert.throws(() => toolcall.parse('x', { finishReason: 'maybe' }), toolcall.OptionError);
+  assert.throws(() => toolcall.parse(42), TypeError);
+});
+
+test('parse: finishReason length makes an open call a truncation error', () => {
+  const doc = toolcall.parse('<tool_call>{"name": "f", "argu', { finishReason: 'length' });
+  assert.equal(doc.calls.length, 0);
+  assert.equal(doc.errors.length, 1);
+  assert.equal(doc.errors[0].type, 'error');
+});
+
+test('parse with tools: the validation fields', () => {
+  const doc = toolcall.parse(HERMES, { tools: TOOLS });
+  assert.equal(doc.calls[0].valid, true);
+  assert.equal(doc.calls[0].tool_name, 'get_weather');
+  assert.throws(() => toolcall.parse(HERMES, { tools: '{not json' }), toolcall.ToolsError);
+});
+
+test('parseAsync gives what parse gives', async () => {
+  const big = 'x'.repeat(1 << 20) + HERMES;
+  assert.deepEqual(await toolcall.parseAsync(big), toolcall.parse(big));
+  await assert.rejects(toolcall.parseAsync('x', { input: 'fax' }), toolcall.OptionError);
+});
+
+test('split: the record toolcall split writes', () => {
+  const rec = toolcall.split(HERMES);
+  assert.equal(rec.type, 'split');
+  assert.equal(rec.doc, '-');
+  assert.equal(rec.tool_calls[0].name, 'get_weather');
+  assert.equal(rec.text_before, 'Sure.');
+});
+
+test('validate: documents, plain calls and OpenAI calls', () => {
+  const doc = toolcall.parse(HERMES);
+  const [v] = toolcall.validate(doc, TOOLS);
+  assert.equal(v.valid, true);
+  assert.equal(v.risk, 'medium');
+  const bad = toolcall.validate(
+    [{ name: 'get_weather', arguments: { city: 3 } }, { function: { name: 'nope', arguments: '{}' } }],
+    TOOLS,
+  );
+  assert.equal(bad[0].valid, false);
+  assert.ok(bad[0].errors.length > 0);
+  assert.equal(bad[1].known, false);
+  const tools = new toolcall.Tools(TOOLS);
+  assert.deepEqual(tools.names, ['get_weather']);
+  assert.equal(tools.length, 1);
+});
+
+test('renderTools and renderResult', () => {
+  const block = toolcall.renderTools('hermes', TOOLS);
+  assert.match(block, /<tools>/);
+  assert.match(block, /get_weather/);
+  const msg = toolcall.renderResult('hermes', { id: 'c1', name: 'get_weather', content: 'sunny' });
+  assert.match(msg, /<tool_response>/);
+  assert.match(msg, /sunny/);
+  const body = toolcall.renderResult('hermes', [{ id: 'c1', name: 'f', content: 'x' }], { bodyOnly: true });
+  assert.ok(msg.length > body.length);
+  assert.throws(() => toolcall.renderTools('no-such-family', TOOLS), toolcall.OptionError);
+});
+
+test('formats(): the table toolcall formats --json lists', () => {
+  const f = toolcall.formats();
+  assert.ok(f.length > 20);
+  const hermes = f.find((x) => x.id === 'hermes');
+  assert.ok(hermes.markers.includes('<tool_call>'));
+  assert.ok(Array.isArray(hermes.models));
+});
+
+test("repairJson: jsonrepair's contract", () => {
+  const valid = '{"a": [1, 2]}';
+  assert.equal(toolcall.repairJson(valid), valid);
+  assert.equal(toolcall.repairJson("{'a': 1,}"), '{"a": 1}');
+  assert.throws(() => toolcall.repairJson('é{"a": 1}}}x'.repeat(0) + '"é'.repeat(0) + ']'), (e) => {
+    assert.ok(e instanceof toolcall.JSONRepairError);
+    assert.equal(typeof e.position, 'number');
+    assert.match(e.message, / at position \d+$/);
+    return true;
+  });
+});
+
+test('repairJson: the position counts string characters, not bytes', () => {
+  let err;
+  try {
+    toolcall.repairJson('"ééé" ]');
+  } catch (e) {
+    err = e;
+  }
+  if (err) {
+    assert.ok(err instanceof toolcall.JSONRepairError);
+    assert.ok(err.offset >= err.position, 'bytes >= characters');
+    assert.equal(err.offset - err.position, 3, 'three two-byte characters before the fault');
+  }
+});
+
+test('repair: the text, whether it changed, the repairs', async () => {
+  const r = toolcall.repair('{"a": 1,}');
+  assert.equal(r.text, '{"a": 1}');
+  assert.equal(r.changed, true);
+  assert.equal(r.repairs[0].kind, 'trailing_comma');
+  assert.equal(await toolcall.repairJsonAsync('[1, 2'), '[1, 2]');
+});
+
+test('toOpenAI: an assistant message the openai package accepts', () => {
+  const m = toolcall.toOpenAI(toolcall.parse(HERMES));
+  assert.equal(m.role, 'assistant');
+  assert.equal(m.content, 'Sure. Done.');
+  assert.equal(m.reasoning_content, 'plan');
+  assert.equal(m.tool_calls[0].type, 'function');
+  assert.deepEqual(JSON.parse(m.tool_calls[0].function.arguments), { city: 'Paris' });
+  const none = toolcall.toOpenAI(toolcall.parse('  '));
+  assert.equal(none.content, null);
+  assert.equal('tool_calls' in none, false);
+});
