@@ -94,7 +94,10 @@ pub fn resolve(options: Option<Value>) -> Result<(Config, WireConfig), String> {
     if o.max_block == 0 || o.max_buffer == 0 {
         return Err("maxBlock and maxBuffer must be at least 1".into());
     }
-    let input: InputKind = o.input.parse().map_err(|e: toolcall_core::wire::UnknownInput| e.to_string())?;
+    let input: InputKind = o
+        .input
+        .parse()
+        .map_err(|e: toolcall_core::wire::UnknownInput| e.to_string())?;
     let cfg = Config {
         doc: o.doc,
         format: choice,

@@ -9,7 +9,7 @@
 //! boundary instead of one Node-API call per field.
 //!
 //! Options arrive as one object and go to the core as one value
-//! ([`interim::resolve`]). The `*Async` functions run the same work on the
+//! (`interim::resolve`). The `*Async` functions run the same work on the
 //! libuv thread pool (napi `AsyncTask`) so a long input does not hold up
 //! the event loop.
 
@@ -27,7 +27,8 @@ use toolcall_core::{Collector, Config, ErrorRecord, Event, RepairOptions, Sink, 
 mod interim;
 
 /// Text as JavaScript hands it: a string, or bytes (`Buffer`,
-/// `Uint8Array`) read as UTF-8 by the engine.
+/// `Uint8Array`) read as UTF-8 by the engine. (Written out in each
+/// signature: napi's declarations do not follow a type alias.)
 type Input<'a> = Either<String, &'a [u8]>;
 
 fn bytes_of<'a>(input: &'a Input<'_>) -> &'a [u8] {
@@ -160,7 +161,7 @@ impl Setup {
 /// `{"split": <split record>, "finish_reason": …}`.
 #[napi(js_name = "parseJson")]
 pub fn parse_json(
-    input: Input<'_>,
+    input: Either<String, &[u8]>,
     options: Option<Value>,
     tools: Option<&Tools>,
 ) -> Result<String> {
@@ -188,9 +189,9 @@ impl Task for ParseTask {
 }
 
 /// [`parse_json`] off the main thread: a promise of the same text.
-#[napi(js_name = "parseJsonAsync")]
+#[napi(js_name = "parseJsonAsync", ts_return_type = "Promise<string>")]
 pub fn parse_json_async(
-    input: Input<'_>,
+    input: Either<String, &[u8]>,
     options: Option<Value>,
     tools: Option<&Tools>,
 ) -> Result<AsyncTask<ParseTask>> {
@@ -230,7 +231,13 @@ impl Records<'_> {
 
     fn text(&mut self, kind: &str, field: &str, bytes: &[u8], span: [u64; 2]) {
         self.begin();
-        toolcall_core::write_text_record(&mut self.out, kind, field, &toolcall_core::lossy(bytes), span);
+        toolcall_core::write_text_record(
+            &mut self.out,
+            kind,
+            field,
+            &toolcall_core::lossy(bytes),
+            span,
+        );
         Turn::append(*self.turn, &mut self.out);
     }
 
@@ -324,7 +331,11 @@ impl NativeStream {
     /// A parser in the state `options` describe; `starts: false` asks for
     /// no `tool_call_start` records.
     #[napi(constructor)]
-    pub fn new(options: Option<Value>, tools: Option<&Tools>, starts: Option<bool>) -> Result<Self> {
+    pub fn new(
+        options: Option<Value>,
+        tools: Option<&Tools>,
+        starts: Option<bool>,
+    ) -> Result<Self> {
         let setup = Setup::new(options, tools)?;
         Ok(NativeStream {
             engine: Some(WireEngine::new(setup.cfg, setup.wire)),
@@ -338,7 +349,7 @@ impl NativeStream {
     /// Feeds a chunk (a string, or bytes that may split a UTF-8
     /// character); returns the records it decided.
     #[napi]
-    pub fn feed(&mut self, chunk: Input<'_>) -> Result<String> {
+    pub fn feed(&mut self, chunk: Either<String, &[u8]>) -> Result<String> {
         let Some(engine) = self.engine.as_mut() else {
             return Err(err("ToolcallError", "feed() after close()"));
         };
@@ -441,21 +452,26 @@ pub fn validate_json(calls: String, tools: &Tools) -> Result<String> {
 #[napi(js_name = "renderTools")]
 pub fn render_tools(family: String, tools: &Tools) -> Result<String> {
     let fam = interim::family(&family).map_err(option_error)?;
-    Ok(toolcall_core::render_tools(fam, tools.inner.registry.tools()))
+    Ok(toolcall_core::render_tools(
+        fam,
+        tools.inner.registry.tools(),
+    ))
 }
 
 /// The message carrying results back (`toolcall render result`): `results`
 /// is a JSON array of result objects; returns `[pre, body, post]`.
 #[napi(js_name = "renderResult")]
-pub fn render_result(family: String, results: String, max_tokens: Option<u32>) -> Result<Vec<String>> {
+pub fn render_result(
+    family: String,
+    results: String,
+    max_tokens: Option<u32>,
+) -> Result<Vec<String>> {
     let fam = interim::family(&family).map_err(option_error)?;
-    let values: Vec<Value> =
-        serde_json::from_str(&results).map_err(|e| err("ToolcallError", format!("results: {e}")))?;
+    let values: Vec<Value> = serde_json::from_str(&results)
+        .map_err(|e| err("ToolcallError", format!("results: {e}")))?;
     let mut parsed = Vec::with_capacity(values.len());
     for v in &values {
-        parsed.push(
-            toolcall_core::ToolResult::from_value(v).map_err(|e| err("ToolcallError", e))?,
-        );
+        parsed.push(toolcall_core::ToolResult::from_value(v).map_err(|e| err("ToolcallError", e))?);
     }
     let max = usize::try_from(max_tokens.unwrap_or(0)).unwrap_or(usize::MAX);
     let m = toolcall_core::render_results(fam, &parsed, max);
@@ -527,7 +543,7 @@ const UNBOUNDED: RepairOptions = RepairOptions {
 /// depth, size or time bound.
 #[napi(js_name = "repairJson")]
 pub fn repair_json(
-    input: Input<'_>,
+    input: Either<String, &[u8]>,
     max_depth: Option<u32>,
     timeout_ms: Option<u32>,
     max_size: Option<f64>,
@@ -585,7 +601,7 @@ impl Task for RepairTask {
 }
 
 /// [`repair_json`] without limits, off the main thread.
-#[napi(js_name = "repairJsonAsync")]
+#[napi(js_name = "repairJsonAsync", ts_return_type = "Promise<string>")]
 pub fn repair_json_async(input: String) -> AsyncTask<RepairTask> {
     AsyncTask::new(RepairTask { input })
 }

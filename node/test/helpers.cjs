@@ -23,7 +23,7 @@ function canitoolcall() {
   const out = [];
   for (const fam of fs.readdirSync(SUITE).sort()) {
     const dir = path.join(SUITE, fam);
-    if (!fs.statSync(dir).isDirectory()) continue;
+    if (!fs.existsSync(path.join(dir, 'family.json'))) continue;
     const meta = JSON.parse(fs.readFileSync(path.join(dir, 'family.json'), 'utf8'));
     const prompts = Object.fromEntries(
       (meta.reference_models ?? []).map((m) => [m.repo ?? '', m.default_generation_prompt ?? '']),
