@@ -27,6 +27,7 @@ mod suite {
     mod regressions;
     mod render;
     mod repair;
+    mod security;
     mod units;
     mod validate;
     mod wire;
