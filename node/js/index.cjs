@@ -252,9 +252,14 @@ function renderResult(family, results, options = {}) {
   return options.bodyOnly ? body : pre + body + post;
 }
 
-/** The formats the engine reads (`toolcall formats --json`). */
+/** The formats the engine reads: `toolcall formats --json`'s records. */
 function formats() {
   return JSON.parse(native.formatsJson());
+}
+
+/** The model names it knows: `toolcall formats --models --json`'s records. */
+function models() {
+  return JSON.parse(native.modelsJson());
 }
 
 /** The UTF-16 index of a UTF-8 byte offset into `text`. */
@@ -346,6 +351,7 @@ module.exports = {
   ToolsError,
   events,
   formats,
+  models,
   parse,
   parseAsync,
   renderResult,

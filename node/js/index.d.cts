@@ -45,6 +45,10 @@ export interface ToolCall {
   /** In a transcript: the 0-based turn and its role. */
   turn?: number;
   role?: string;
+  /** With `input: 'messages'`: the JSON pointer of the call in the conversation. */
+  pointer?: string;
+  /** With `input: 'messages'`: the call was written in a message's content. */
+  in_content?: true;
   /** With `tools`: the validation fields `toolcall parse --tools` adds. */
   tool_name?: string;
   risk?: Risk;
@@ -262,15 +266,27 @@ export function renderResult(
   options?: { maxTokens?: number; bodyOnly?: boolean },
 ): string;
 
-export interface FormatInfo {
+/** A format the engine reads (`toolcall formats --json`). */
+export interface FormatRecord {
+  type: 'format';
   id: string;
-  families: string[];
+  /** The model families that write it, in prose. */
+  families: string;
   markers: string[];
   body: string;
-  models: { name: string; generation_prompt: string }[];
-  render: boolean;
 }
-export function formats(): FormatInfo[];
+export function formats(): FormatRecord[];
+
+/** A model name `format` and `model` take (`toolcall formats --models --json`). */
+export interface ModelRecord {
+  type: 'model';
+  name: string;
+  /** The format id it writes. */
+  format: string;
+  /** Its chat template's default generation prompt. */
+  generation_prompt: string;
+}
+export function models(): ModelRecord[];
 
 export function repairJson(text: string): string;
 export function repairJsonAsync(text: string): Promise<string>;

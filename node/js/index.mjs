@@ -14,6 +14,7 @@ export const {
   ToolsError,
   events,
   formats,
+  models,
   parse,
   parseAsync,
   renderResult,

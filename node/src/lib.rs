@@ -8,10 +8,13 @@
 //! record schema, written by the core, and one string per call across the
 //! boundary instead of one Node-API call per field.
 //!
-//! Options arrive as one object and go to the core as one value
-//! (`interim::resolve`). The `*Async` functions run the same work on the
-//! libuv thread pool (napi `AsyncTask`) so a long input does not hold up
-//! the event loop.
+//! Options arrive as one object and go to the core's front door as one
+//! value: [`toolcall_core::Options`] read by serde (unknown keys refused,
+//! every default the core's), [`toolcall_core::Options::resolve`], then
+//! [`toolcall_core::read`] or a [`toolcall_core::Reader`]. No option, name
+//! or default is handled here. The `*Async` functions run the same work on
+//! the libuv thread pool (napi `AsyncTask`) so a long input does not hold
+//! up the event loop.
 
 use napi::bindgen_prelude::{AsyncTask, Either, Env, Task};
 use napi::{Error, Result, Status};
@@ -19,12 +22,11 @@ use napi_derive::napi;
 use serde::Serialize;
 use serde_json::Value;
 use std::sync::Arc;
+use toolcall_core::formats::FormatId;
 use toolcall_core::validate::registry::Registry;
-use toolcall_core::validate::Policy;
-use toolcall_core::wire::{InputKind, WireConfig, WireEngine};
-use toolcall_core::{Collector, Config, ErrorRecord, Event, RepairOptions, Sink, Turn};
-
-mod interim;
+use toolcall_core::validate::{typing, Policy, Risk, Verdict};
+use toolcall_core::wire::InputKind;
+use toolcall_core::{ErrorRecord, Event, Reader, RepairOptions, Resolved, Sink, ToolCall, Turn};
 
 /// Text as JavaScript hands it: a string, or bytes (`Buffer`,
 /// `Uint8Array`) read as UTF-8 by the engine. (Written out in each
@@ -71,13 +73,17 @@ impl Tools {
         unknown_risk: Option<String>,
         auto_approve: Option<String>,
     ) -> Result<Tools> {
-        let strict = strict.unwrap_or(true);
-        let policy = interim::policy(
+        let defaults = Policy::default();
+        let strict = strict.unwrap_or(defaults.strict);
+        let risk = |s: Option<String>, default: Risk| match s {
+            None => Ok(default),
+            Some(s) => s.parse::<Risk>().map_err(|e| option_error(e.to_string())),
+        };
+        let policy = Policy {
             strict,
-            unknown_risk.as_deref().unwrap_or("medium"),
-            auto_approve.as_deref().unwrap_or("safe"),
-        )
-        .map_err(option_error)?;
+            unknown_risk: risk(unknown_risk, defaults.unknown_risk)?,
+            auto_approve: risk(auto_approve, defaults.auto_approve)?,
+        };
         let registry = Registry::from_text(&text, strict).map_err(|e| err("ToolsError", e))?;
         Ok(Tools {
             inner: Arc::new(Loaded { registry, policy }),
@@ -108,49 +114,66 @@ impl Tools {
     }
 }
 
-/// The settings of one parse, resolved from the options object.
+impl Loaded {
+    /// Judges a call as `toolcall parse --tools` does (`src/cli/tools.rs`,
+    /// `Tools::judge`): the text values of an XML-style format typed by
+    /// the tool's schema first, then checked; the verdict's fields are
+    /// added to the record.
+    fn judge(&self, call: &mut ToolCall) {
+        let text_format = FormatId::from_id(call.format).filter(|&f| typing::is_text_format(f));
+        if let (Some(tool), Some(format)) = (self.registry.get(&call.name), text_format) {
+            if let Value::Object(args) = &mut *call.arguments {
+                typing::type_arguments_in(format, args, &tool.parameters, &call.raw);
+            }
+        }
+        let v: Verdict = self
+            .registry
+            .check(&call.name, &call.arguments, &self.policy);
+        v.write_into(&mut call.extra);
+    }
+}
+
+/// One request: the options object resolved by the core, and the tools.
 struct Setup {
-    cfg: Config,
-    wire: WireConfig,
+    resolved: Resolved,
     tools: Option<Arc<Loaded>>,
 }
 
 impl Setup {
     fn new(options: Option<Value>, tools: Option<&Tools>) -> Result<Setup> {
-        let (cfg, wire) = interim::resolve(options).map_err(option_error)?;
-        let tools = tools.map(|t| Arc::clone(&t.inner));
-        let cfg = match &tools {
-            Some(t) => interim::with_tool_names(&t.registry, cfg),
-            None => cfg,
+        let options: toolcall_core::Options = match options {
+            None | Some(Value::Null) => toolcall_core::Options::default(),
+            Some(v) => {
+                serde_json::from_value(v).map_err(|e| option_error(format!("options: {e}")))?
+            }
         };
-        Ok(Setup { cfg, wire, tools })
+        let mut resolved = options.resolve().map_err(|e| option_error(e.to_string()))?;
+        let tools = tools.map(|t| Arc::clone(&t.inner));
+        if let Some(t) = &tools {
+            let names = t.registry.tools().iter().map(|t| t.name.clone());
+            resolved = resolved.with_tool_names(names);
+        }
+        Ok(Setup { resolved, tools })
     }
 
-    /// Parses a whole document: the `split` record and the finish reason,
-    /// as one JSON object `{"split": …, "finish_reason": …}`.
+    /// Reads a whole input: the `split` record and the finish reason, as
+    /// one JSON object `{"split": …, "finish_reason": …}`.
     fn parse(&self, bytes: &[u8]) -> String {
-        let mut found = Collector {
-            skip_starts: true,
-            ..Collector::default()
-        };
-        let mut engine = WireEngine::new(self.cfg.clone(), self.wire.clone());
-        engine.feed(bytes, &mut found);
-        engine.finish(&mut found);
-        let summary = engine.summary();
+        let mut doc = toolcall_core::read(bytes, &self.resolved);
         if let Some(t) = &self.tools {
-            for call in &mut found.calls {
-                let v = interim::judge(&t.registry, &t.policy, call);
-                v.write_into(&mut call.extra);
+            for call in &mut doc.found.calls {
+                t.judge(call);
             }
         }
+        let finish_reason = doc.summary.finish_reason.take();
         #[derive(Serialize)]
         struct Out {
             split: toolcall_core::Split,
             finish_reason: Option<String>,
         }
         let out = Out {
-            split: found.into_split(&self.cfg.doc),
-            finish_reason: summary.finish_reason,
+            split: doc.into_split(),
+            finish_reason,
         };
         // plain data into a String: serde_json cannot fail here
         serde_json::to_string(&out).unwrap_or_default()
@@ -277,8 +300,7 @@ impl Sink for Records<'_> {
             Event::ToolCall(mut call) => {
                 *self.started = None;
                 if let Some(t) = self.tools {
-                    let v = interim::judge(&t.registry, &t.policy, &mut call);
-                    v.write_into(&mut call.extra);
+                    t.judge(&mut call);
                 }
                 self.begin();
                 call.write_json(&mut self.out);
@@ -319,7 +341,7 @@ struct Done {
 /// the JSON text of an array of the records its chunk decided.
 #[napi]
 pub struct NativeStream {
-    engine: Option<WireEngine>,
+    reader: Option<Reader>,
     tools: Option<Arc<Loaded>>,
     starts: bool,
     started: Option<(usize, String)>,
@@ -338,7 +360,7 @@ impl NativeStream {
     ) -> Result<Self> {
         let setup = Setup::new(options, tools)?;
         Ok(NativeStream {
-            engine: Some(WireEngine::new(setup.cfg, setup.wire)),
+            reader: Some(Reader::new(&setup.resolved)),
             tools: setup.tools,
             starts: starts.unwrap_or(true),
             started: None,
@@ -350,7 +372,7 @@ impl NativeStream {
     /// character); returns the records it decided.
     #[napi]
     pub fn feed(&mut self, chunk: Either<String, &[u8]>) -> Result<String> {
-        let Some(engine) = self.engine.as_mut() else {
+        let Some(reader) = self.reader.as_mut() else {
             return Err(err("ToolcallError", "feed() after close()"));
         };
         let mut recs = Records {
@@ -360,14 +382,14 @@ impl NativeStream {
             started: &mut self.started,
             turn: &mut self.turn,
         };
-        engine.feed(bytes_of(&chunk), &mut recs);
+        reader.feed(bytes_of(&chunk), &mut recs);
         Ok(recs.finish())
     }
 
     /// Ends the input: the last records, then a `done` record.
     #[napi]
     pub fn close(&mut self) -> Result<String> {
-        let Some(mut engine) = self.engine.take() else {
+        let Some(mut reader) = self.reader.take() else {
             return Err(err("ToolcallError", "close() called twice"));
         };
         let mut recs = Records {
@@ -377,8 +399,8 @@ impl NativeStream {
             started: &mut self.started,
             turn: &mut self.turn,
         };
-        engine.finish(&mut recs);
-        let sum = engine.summary();
+        reader.finish(&mut recs);
+        let sum = reader.summary();
         let wire = sum.input != InputKind::Text;
         recs.serde(&Done {
             kind: "done",
@@ -396,14 +418,14 @@ impl NativeStream {
     /// Bytes held back, undecided, so far.
     #[napi(getter)]
     pub fn held(&self) -> u32 {
-        let held = self.engine.as_ref().map_or(0, WireEngine::held);
+        let held = self.reader.as_ref().map_or(0, Reader::held);
         u32::try_from(held).unwrap_or(u32::MAX)
     }
 
     /// True once `close()` was called.
     #[napi(getter)]
     pub fn closed(&self) -> bool {
-        self.engine.is_none()
+        self.reader.is_none()
     }
 }
 
@@ -451,7 +473,7 @@ pub fn validate_json(calls: String, tools: &Tools) -> Result<String> {
 /// tools`); `family` is a format id or model name.
 #[napi(js_name = "renderTools")]
 pub fn render_tools(family: String, tools: &Tools) -> Result<String> {
-    let fam = interim::family(&family).map_err(option_error)?;
+    let fam = render_family(&family)?;
     Ok(toolcall_core::render_tools(
         fam,
         tools.inner.registry.tools(),
@@ -466,7 +488,7 @@ pub fn render_result(
     results: String,
     max_tokens: Option<u32>,
 ) -> Result<Vec<String>> {
-    let fam = interim::family(&family).map_err(option_error)?;
+    let fam = render_family(&family)?;
     let values: Vec<Value> = serde_json::from_str(&results)
         .map_err(|e| err("ToolcallError", format!("results: {e}")))?;
     let mut parsed = Vec::with_capacity(values.len());
@@ -478,10 +500,33 @@ pub fn render_result(
     Ok(vec![m.pre, m.body, m.post])
 }
 
-/// The format table (`toolcall formats --json`), as JSON text.
+/// The rendering family of a format id or model name (the core resolves
+/// the name, as `toolcall render --family` does).
+fn render_family(name: &str) -> Result<&'static toolcall_core::Family> {
+    let named = toolcall_core::resolve_name(name).ok_or_else(|| {
+        option_error(toolcall_core::OptionError::unknown_name("format", name).to_string())
+    })?;
+    let id = named.format.as_str();
+    toolcall_core::family(id).ok_or_else(|| {
+        option_error(format!(
+            "'{name}' writes the {id} format, which has no prompt-side templates"
+        ))
+    })
+}
+
+/// The format records (`toolcall formats --json`), as a JSON array.
 #[napi(js_name = "formatsJson")]
 pub fn formats_json() -> String {
-    interim::format_table().to_string()
+    let records: Vec<toolcall_core::FormatRecord> = toolcall_core::format_records().collect();
+    serde_json::to_string(&records).unwrap_or_default()
+}
+
+/// The model records (`toolcall formats --models --json`), as a JSON
+/// array.
+#[napi(js_name = "modelsJson")]
+pub fn models_json() -> String {
+    let records: Vec<toolcall_core::ModelRecord> = toolcall_core::models().collect();
+    serde_json::to_string(&records).unwrap_or_default()
 }
 
 /// What a repair returns across the boundary: the text and its repairs,

@@ -40,8 +40,11 @@ test('parse: a Buffer gives what the string gives, spans in bytes', () => {
 });
 
 test('parse: options by name, errors as classes', () => {
-  const gemma = '```tool_code\nprint(get_weather(city="Paris"))\n```';
-  assert.equal(toolcall.parse(gemma, { format: 'fenced-tool-call' }).calls[0].name, 'get_weather');
+  // a model name as the format, and as the model (its generation prompt too)
+  const gemma = '[get_weather(city="Paris")]';
+  assert.equal(toolcall.parse(gemma, { format: 'gemma-3' }).calls[0].name, 'get_weather');
+  assert.equal(toolcall.parse(gemma, { model: 'gemma-3' }).calls[0].format, 'pythonic');
+  assert.throws(() => toolcall.parse('x', { model: 'qwen4' }), /unknown model 'qwen4'; did you mean 'qwen3'/);
   assert.throws(() => toolcall.parse('x', { format: 'nope' }), (e) => {
     assert.ok(e instanceof toolcall.OptionError);
     assert.ok(e instanceof toolcall.ToolcallError);
@@ -58,6 +61,23 @@ test('parse: finishReason length makes an open call a truncation error', () => {
   assert.equal(doc.calls.length, 0);
   assert.equal(doc.errors.length, 1);
   assert.equal(doc.errors[0].type, 'error');
+});
+
+test("input 'messages': a conversation's calls, with their pointers", () => {
+  const conv = JSON.stringify({
+    messages: [
+      { role: 'user', content: 'hi' },
+      {
+        role: 'assistant',
+        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{"x": 1}' } }],
+      },
+    ],
+  });
+  const doc = toolcall.parse(conv, { input: 'messages' });
+  assert.equal(doc.calls.length, 1);
+  assert.equal(doc.calls[0].pointer, '/messages/1/tool_calls/0');
+  assert.deepEqual(doc.calls[0].arguments, { x: 1 });
+  assert.equal(toolcall.parse(conv).calls.length, 0, 'read as text: no call');
 });
 
 test('parse with tools: the validation fields', () => {
@@ -110,12 +130,17 @@ test('renderTools and renderResult', () => {
   assert.throws(() => toolcall.renderTools('no-such-family', TOOLS), toolcall.OptionError);
 });
 
-test('formats(): the table toolcall formats --json lists', () => {
+test('formats() and models(): the records toolcall formats --json writes', () => {
   const f = toolcall.formats();
   assert.ok(f.length > 20);
   const hermes = f.find((x) => x.id === 'hermes');
+  assert.equal(hermes.type, 'format');
   assert.ok(hermes.markers.includes('<tool_call>'));
-  assert.ok(Array.isArray(hermes.models));
+  const m = toolcall.models();
+  const gemma = m.find((x) => x.name === 'gemma-3');
+  assert.equal(gemma.type, 'model');
+  assert.equal(gemma.format, 'pythonic');
+  assert.equal(typeof gemma.generation_prompt, 'string');
 });
 
 test("repairJson: jsonrepair's contract", () => {
