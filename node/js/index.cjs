@@ -113,42 +113,54 @@ function toTools(t, options) {
   return t instanceof Tools ? t : new Tools(t, options);
 }
 
-function documentOf(json) {
-  const { split, finish_reason: finishReason } = JSON.parse(json);
+function documentOf(raw) {
+  const r = JSON.parse(raw.records);
   return {
-    calls: split.tool_calls,
-    errors: split.errors,
-    text: split.text,
-    reasoning: split.reasoning,
-    textBefore: split.text_before,
-    textAfter: split.text_after,
-    segments: split.segments,
-    finishReason: finishReason ?? null,
+    calls: r.tool_calls,
+    errors: r.errors,
+    text: raw.text,
+    reasoning: raw.reasoning,
+    textBefore: raw.textBefore,
+    textAfter: raw.textAfter,
+    segments: r.segments,
+    finishReason: r.finish_reason ?? null,
   };
 }
 
 /** Parses a whole model output: its calls, prose, reasoning and errors. */
 function parse(text, options) {
   const { opts, tools } = engineOptions(options);
-  return documentOf(call(native.parseJson, checkInput(text), opts, tools));
+  return documentOf(call(native.parseRaw, checkInput(text), opts, tools));
 }
 
 /** `parse` on a worker thread of libuv's pool: for long inputs. */
 async function parseAsync(text, options) {
   const { opts, tools } = engineOptions(options);
-  let json;
+  let raw;
   try {
-    json = await native.parseJsonAsync(checkInput(text), opts, tools);
+    raw = await native.parseRawAsync(checkInput(text), opts, tools);
   } catch (e) {
     rethrow(e);
   }
-  return documentOf(json);
+  return documentOf(raw);
 }
 
 /** The `split` record of `toolcall split`, as the command writes it. */
 function split(text, options) {
   const { opts, tools } = engineOptions(options);
-  return JSON.parse(call(native.parseJson, checkInput(text), opts, tools)).split;
+  const raw = call(native.parseRaw, checkInput(text), opts, tools);
+  const r = JSON.parse(raw.records);
+  return {
+    type: 'split',
+    doc: r.doc,
+    text_before: raw.textBefore,
+    text_after: raw.textAfter,
+    text: raw.text,
+    reasoning: raw.reasoning,
+    tool_calls: r.tool_calls,
+    errors: r.errors,
+    segments: r.segments,
+  };
 }
 
 /**

@@ -156,9 +156,8 @@ impl Setup {
         Ok(Setup { resolved, tools })
     }
 
-    /// Reads a whole input: the `split` record and the finish reason, as
-    /// one JSON object `{"split": …, "finish_reason": …}`.
-    fn parse(&self, bytes: &[u8]) -> String {
+    /// Reads a whole input into the `split` record's parts.
+    fn parse(&self, bytes: &[u8]) -> Parsed {
         let mut doc = toolcall_core::read(bytes, &self.resolved);
         if let Some(t) = &self.tools {
             for call in &mut doc.found.calls {
@@ -166,54 +165,88 @@ impl Setup {
             }
         }
         let finish_reason = doc.summary.finish_reason.take();
-        #[derive(Serialize)]
-        struct Out {
-            split: toolcall_core::Split,
-            finish_reason: Option<String>,
+        let split = doc.into_split();
+        // the records as JSON text: the calls by the core's own writer (the
+        // bytes `toolcall split` writes), the rest by serde
+        let mut out = Vec::with_capacity(256 + split.tool_calls.len() * 256);
+        out.extend_from_slice(b"{\"doc\":");
+        let _ = serde_json::to_writer(&mut out, &split.doc);
+        out.extend_from_slice(b",\"tool_calls\":[");
+        for (k, call) in split.tool_calls.iter().enumerate() {
+            if k > 0 {
+                out.push(b',');
+            }
+            call.write_json(&mut out);
         }
-        let out = Out {
-            split: doc.into_split(),
-            finish_reason,
-        };
-        // plain data into a String: serde_json cannot fail here
-        serde_json::to_string(&out).unwrap_or_default()
+        out.extend_from_slice(b"],\"errors\":");
+        // plain data into a Vec: serde_json cannot fail here
+        let _ = serde_json::to_writer(&mut out, &split.errors);
+        out.extend_from_slice(b",\"segments\":");
+        let _ = serde_json::to_writer(&mut out, &split.segments);
+        out.extend_from_slice(b",\"finish_reason\":");
+        let _ = serde_json::to_writer(&mut out, &finish_reason);
+        out.push(b'}');
+        Parsed {
+            records: String::from_utf8(out).unwrap_or_default(),
+            text: split.text,
+            reasoning: split.reasoning,
+            text_before: split.text_before,
+            text_after: split.text_after,
+        }
     }
 }
 
-/// Parses a whole model output (`toolcall split`): the JSON text of
-/// `{"split": <split record>, "finish_reason": …}`.
-#[napi(js_name = "parseJson")]
-pub fn parse_json(
+/// A whole input read: the `split` record's long strings as strings (no
+/// JSON round trip for the prose of a long document), and its records
+/// with the finish reason as the JSON text of `{doc, tool_calls, errors,
+/// segments, finish_reason}`.
+#[napi(object)]
+pub struct Parsed {
+    /// The JSON text of the records.
+    pub records: String,
+    /// All prose.
+    pub text: String,
+    /// All reasoning content.
+    pub reasoning: String,
+    /// Prose before the first call.
+    pub text_before: String,
+    /// Prose after the last call.
+    pub text_after: String,
+}
+
+/// Parses a whole model output (`toolcall split`).
+#[napi(js_name = "parseRaw")]
+pub fn parse_raw(
     input: Either<String, &[u8]>,
     options: Option<Value>,
     tools: Option<&Tools>,
-) -> Result<String> {
+) -> Result<Parsed> {
     let setup = Setup::new(options, tools)?;
     Ok(setup.parse(bytes_of(&input)))
 }
 
-/// [`parse_json`] on the thread pool.
+/// [`parse_raw`] on the thread pool.
 pub struct ParseTask {
     setup: Setup,
     input: Vec<u8>,
 }
 
 impl Task for ParseTask {
-    type Output = String;
-    type JsValue = String;
+    type Output = Parsed;
+    type JsValue = Parsed;
 
-    fn compute(&mut self) -> Result<String> {
+    fn compute(&mut self) -> Result<Parsed> {
         Ok(self.setup.parse(&self.input))
     }
 
-    fn resolve(&mut self, _env: Env, output: String) -> Result<String> {
+    fn resolve(&mut self, _env: Env, output: Parsed) -> Result<Parsed> {
         Ok(output)
     }
 }
 
-/// [`parse_json`] off the main thread: a promise of the same text.
-#[napi(js_name = "parseJsonAsync", ts_return_type = "Promise<string>")]
-pub fn parse_json_async(
+/// [`parse_raw`] off the main thread.
+#[napi(js_name = "parseRawAsync", ts_return_type = "Promise<Parsed>")]
+pub fn parse_raw_async(
     input: Either<String, &[u8]>,
     options: Option<Value>,
     tools: Option<&Tools>,

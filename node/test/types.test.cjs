@@ -23,7 +23,7 @@ function tsc(project) {
 
 test('the build generated the native declarations', () => {
   const dts = fs.readFileSync(path.join(PKG, 'native', 'toolcall.d.node.ts'), 'utf8');
-  for (const name of ['parseJson', 'parseJsonAsync', 'NativeStream', 'Tools', 'repairText', 'formatsJson']) {
+  for (const name of ['parseRaw', 'parseRawAsync', 'NativeStream', 'Tools', 'repairText', 'formatsJson']) {
     assert.match(dts, new RegExp(`\\b${name}\\b`), name);
   }
 });
