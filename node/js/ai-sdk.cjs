@@ -61,7 +61,9 @@ function* pieces(events) {
         if (ev.text) yield ['reasoning', ev.text];
         break;
       case 'tool_call':
-        if (!ev.in_reasoning) yield ['call', ev];
+        // a call the engine reports from inside reasoning (a Kimi call
+        // section before </think>, or any with reasoningCalls) is a call
+        yield ['call', ev];
         break;
       case 'error':
         if (ev.raw) yield ['text', ev.raw];

@@ -95,6 +95,20 @@ test('any family the engine reads: a Mistral call, a Llama python_tag call', asy
   }
 });
 
+test('a call the engine reports from inside reasoning is a call (Kimi K2 Thinking)', async () => {
+  // vybestack/llxprt-code#749: the call section sits before </think>
+  const text =
+    '<think>Let me look. <|tool_calls_section_begin|> <|tool_call_begin|> functions.get_weather:0 ' +
+    '<|tool_call_argument_begin|> {"city": "Oslo"} <|tool_call_end|> <|tool_calls_section_end|></think>';
+  const result = await generateText({
+    model: wrapLanguageModel({ model: model(text), middleware: toolcallMiddleware() }),
+    prompt: 'x',
+    tools,
+  });
+  assert.deepEqual(result.toolCalls.map((c) => c.input), [{ city: 'Oslo' }]);
+  assert.equal(result.text, '');
+});
+
 test('prose with no call passes through unchanged', async () => {
   const text = 'No tools needed: 2 + 2 = 4. Use `{"a": 1}` as JSON.';
   const result = await generateText({
