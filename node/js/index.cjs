@@ -74,8 +74,14 @@ function engineOptions(options) {
   return { opts, tools: tools == null ? undefined : toTools(tools)._native };
 }
 
+// From this length on a string is handed over as its UTF-8 bytes, encoded
+// by Buffer.from in one pass (Node-API's string read measures the UTF-8
+// length in one pass and copies in a second).
+const ENCODE_FROM = 32 << 10;
+
 function checkInput(text) {
-  if (typeof text === 'string' || text instanceof Uint8Array) return text;
+  if (typeof text === 'string') return text.length >= ENCODE_FROM ? Buffer.from(text, 'utf8') : text;
+  if (text instanceof Uint8Array) return text;
   throw new TypeError('expected a string, Buffer or Uint8Array');
 }
 
