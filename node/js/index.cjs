@@ -119,18 +119,30 @@ function toTools(t, options) {
   return t instanceof Tools ? t : new Tools(t, options);
 }
 
+/** `obj[key]`, computed by `get` on first read and kept. */
+function lazy(obj, key, get) {
+  Object.defineProperty(obj, key, {
+    enumerable: true,
+    configurable: true,
+    get() {
+      const value = get();
+      Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+      return value;
+    },
+  });
+}
+
 function documentOf(raw) {
   const r = JSON.parse(raw.records);
-  return {
-    calls: r.tool_calls,
-    errors: r.errors,
-    text: raw.text,
-    reasoning: raw.reasoning,
-    textBefore: raw.textBefore,
-    textAfter: raw.textAfter,
-    segments: r.segments,
-    finishReason: r.finish_reason ?? null,
-  };
+  const doc = { calls: r.tool_calls, errors: r.errors };
+  // the prose of a long document becomes a string only when read
+  lazy(doc, 'text', () => raw.text);
+  lazy(doc, 'reasoning', () => raw.reasoning);
+  lazy(doc, 'textBefore', () => raw.textBefore);
+  lazy(doc, 'textAfter', () => raw.textAfter);
+  doc.segments = r.segments;
+  doc.finishReason = r.finish_reason ?? null;
+  return doc;
 }
 
 /** Parses a whole model output: its calls, prose, reasoning and errors. */

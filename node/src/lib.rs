@@ -196,22 +196,51 @@ impl Setup {
     }
 }
 
-/// A whole input read: the `split` record's long strings as strings (no
-/// JSON round trip for the prose of a long document), and its records
-/// with the finish reason as the JSON text of `{doc, tool_calls, errors,
-/// segments, finish_reason}`.
-#[napi(object)]
+/// A whole input read: the records with the finish reason as the JSON text
+/// of `{doc, tool_calls, errors, segments, finish_reason}`, and the
+/// `split` record's long strings, each made a JavaScript string only when
+/// read (a caller after the calls never pays for the prose of a long
+/// document).
+#[napi]
 pub struct Parsed {
+    records: String,
+    text: String,
+    reasoning: String,
+    text_before: String,
+    text_after: String,
+}
+
+#[napi]
+impl Parsed {
     /// The JSON text of the records.
-    pub records: String,
+    #[napi(getter)]
+    pub fn records(&self) -> String {
+        self.records.clone()
+    }
+
     /// All prose.
-    pub text: String,
+    #[napi(getter)]
+    pub fn text(&self) -> String {
+        self.text.clone()
+    }
+
     /// All reasoning content.
-    pub reasoning: String,
+    #[napi(getter)]
+    pub fn reasoning(&self) -> String {
+        self.reasoning.clone()
+    }
+
     /// Prose before the first call.
-    pub text_before: String,
+    #[napi(getter)]
+    pub fn text_before(&self) -> String {
+        self.text_before.clone()
+    }
+
     /// Prose after the last call.
-    pub text_after: String,
+    #[napi(getter)]
+    pub fn text_after(&self) -> String {
+        self.text_after.clone()
+    }
 }
 
 /// Parses a whole model output (`toolcall split`).
