@@ -184,18 +184,19 @@ function transformStream(engine) {
  * tool definitions from the engine (by default their names let it recover
  * a damaged call that names one). `prompt: family` (a format id or model
  * name) also writes the tools into the system prompt as that family's chat
- * template does, and takes them out of the provider call: for a model
- * served without tool support.
+ * template does, and takes them out of the provider call, with the
+ * conversation's earlier calls and results written as that family's text:
+ * for a model served without tool support.
  */
 function toolcallMiddleware(options = {}) {
   return {
     specificationVersion: 'v3',
     async transformParams({ params }) {
-      if (!options.prompt || !params.tools?.length) return params;
-      const tools = toolsOf(params);
-      if (!tools) return params;
+      if (!options.prompt) return params;
+      const prompt = historyAsText(options.prompt, params.prompt);
+      const tools = params.tools?.length ? toolsOf(params) : undefined;
+      if (!tools) return { ...params, prompt };
       const block = toolcall.renderTools(options.prompt, tools);
-      const prompt = [...params.prompt];
       if (prompt[0]?.role === 'system') {
         prompt[0] = { ...prompt[0], content: `${prompt[0].content}\n\n${block}` };
       } else {
@@ -216,6 +217,62 @@ function toolcallMiddleware(options = {}) {
       return { stream: stream.pipeThrough(transformStream(engine)), ...rest };
     },
   };
+}
+
+/** A tool result's output as the text the model reads. */
+function resultContent(output) {
+  if (output == null) return '';
+  switch (output.type) {
+    case 'text':
+    case 'error-text':
+      return output.value;
+    case 'json':
+    case 'error-json':
+      return JSON.stringify(output.value);
+    case 'content':
+      return output.value.map((p) => (p.type === 'text' ? p.text : '')).join('');
+    default:
+      return typeof output.value === 'string' ? output.value : JSON.stringify(output.value ?? output);
+  }
+}
+
+/**
+ * The conversation with its earlier calls and results written as the
+ * family's text (for a provider call without tools, which cannot carry
+ * them): an assistant's tool-call parts as the model writes calls, a tool
+ * message's results as a user message in the family's result shape.
+ */
+function historyAsText(family, prompt) {
+  return prompt.map((m) => {
+    if (m.role === 'assistant' && Array.isArray(m.content) && m.content.some((p) => p.type === 'tool-call')) {
+      const content = [];
+      for (const p of m.content) {
+        if (p.type !== 'tool-call') {
+          content.push(p);
+          continue;
+        }
+        let args = p.input;
+        if (typeof args === 'string') {
+          try {
+            args = JSON.parse(args);
+          } catch {
+            args = {};
+          }
+        }
+        const text = toolcall.renderCalls(family, { name: p.toolName, arguments: args ?? {}, id: p.toolCallId });
+        content.push({ type: 'text', text });
+      }
+      return { ...m, content };
+    }
+    if (m.role === 'tool') {
+      const results = m.content
+        .filter((p) => p.type === 'tool-result')
+        .map((p) => ({ id: p.toolCallId, name: p.toolName, content: resultContent(p.output) }));
+      const text = results.length ? toolcall.renderResult(family, results, { bodyOnly: true }) : '';
+      return { role: 'user', content: [{ type: 'text', text }] };
+    }
+    return m;
+  });
 }
 
 /** The params' tools, or those `transformParams` moved out of the call. */

@@ -282,6 +282,15 @@ function renderResult(family, results, options = {}) {
   return options.bodyOnly ? body : pre + body + post;
 }
 
+/**
+ * Calls written as the family's model writes them (`toolcall render
+ * call`): each `{name, arguments, id?}`, a found call, or OpenAI's shape.
+ */
+function renderCalls(family, calls) {
+  const list = Array.isArray(calls) ? calls : [calls];
+  return call(native.renderCalls, family, JSON.stringify(list));
+}
+
 /** The formats the engine reads: `toolcall formats --json`'s records. */
 function formats() {
   return JSON.parse(native.formatsJson());
@@ -384,6 +393,7 @@ module.exports = {
   models,
   parse,
   parseAsync,
+  renderCalls,
   renderResult,
   renderTools,
   repair,

@@ -254,6 +254,11 @@ export function validate(
 ): Verdict[];
 
 export function renderTools(family: string, tools: ToolsLike): string;
+/** Calls written as the family's model writes them (`toolcall render call`). */
+export function renderCalls(
+  family: string,
+  calls: CallLike | readonly CallLike[] | { name: string; arguments?: unknown; id?: string },
+): string;
 export interface ToolResult {
   id: string;
   name: string;

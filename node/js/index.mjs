@@ -17,6 +17,7 @@ export const {
   models,
   parse,
   parseAsync,
+  renderCalls,
   renderResult,
   renderTools,
   repair,

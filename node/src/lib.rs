@@ -562,6 +562,18 @@ pub fn render_result(
     Ok(vec![m.pre, m.body, m.post])
 }
 
+/// Calls as a family's model writes them (`toolcall render call`):
+/// `calls` is JSON the core's call reader takes (`{name, arguments, id?}`
+/// objects, `tool_call` records, OpenAI wrappers, or an array of these).
+#[napi(js_name = "renderCalls")]
+pub fn render_calls(family: String, calls: String) -> Result<String> {
+    let fam = render_family(&family)?;
+    let value: Value =
+        serde_json::from_str(&calls).map_err(|e| err("ToolcallError", format!("calls: {e}")))?;
+    let specs = toolcall_core::CallSpec::from_value(value).map_err(|e| err("ToolcallError", e))?;
+    Ok(toolcall_core::render_calls(fam, &specs))
+}
+
 /// The rendering family of a format id or model name (the core resolves
 /// the name, as `toolcall render --family` does).
 fn render_family(name: &str) -> Result<&'static toolcall_core::Family> {

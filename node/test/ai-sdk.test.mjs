@@ -135,6 +135,34 @@ test('prompt: the family writes the tools into the system prompt', async () => {
   assert.deepEqual(result.toolCalls[0].input, { city: 'Rome' });
 });
 
+test('prompt: earlier calls and results are written as the family writes them', async () => {
+  const m = model('The weather in Rome is sunny.');
+  const result = await generateText({
+    model: wrapLanguageModel({ model: m, middleware: toolcallMiddleware({ prompt: 'hermes' }) }),
+    messages: [
+      { role: 'user', content: 'weather in Rome?' },
+      {
+        role: 'assistant',
+        content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'get_weather', input: { city: 'Rome' } }],
+      },
+      {
+        role: 'tool',
+        content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'get_weather', output: { type: 'text', value: 'sunny, 24 C' } }],
+      },
+    ],
+    tools,
+  });
+  const sent = m.doGenerateCalls[0].prompt;
+  const assistant = sent.find((x) => x.role === 'assistant');
+  assert.equal(assistant.content[0].type, 'text');
+  assert.match(assistant.content[0].text, /<tool_call>[\s\S]*"get_weather"[\s\S]*"Rome"[\s\S]*<\/tool_call>/);
+  assert.equal(sent.some((x) => x.role === 'tool'), false);
+  const back = sent[sent.length - 1];
+  assert.equal(back.role, 'user');
+  assert.match(back.content[0].text, /<tool_response>[\s\S]*sunny, 24 C/);
+  assert.equal(result.text, 'The weather in Rome is sunny.');
+});
+
 test('repairToolCall: broken JSON, schema types, a near-miss tool name', async () => {
   const schema = {
     type: 'object',

@@ -128,6 +128,10 @@ test('renderTools and renderResult', () => {
   const body = toolcall.renderResult('hermes', [{ id: 'c1', name: 'f', content: 'x' }], { bodyOnly: true });
   assert.ok(msg.length > body.length);
   assert.throws(() => toolcall.renderTools('no-such-family', TOOLS), toolcall.OptionError);
+  const calls = toolcall.renderCalls('hermes', { name: 'get_weather', arguments: { city: 'Paris' } });
+  assert.deepEqual(toolcall.parse(calls, { format: 'hermes' }).calls.map((c) => [c.name, c.arguments]), [
+    ['get_weather', { city: 'Paris' }],
+  ]);
 });
 
 test('formats() and models(): the records toolcall formats --json writes', () => {
