@@ -22,6 +22,7 @@ mod suite {
     mod invariants;
     mod linear;
     mod memory;
+    mod model_names;
     mod newcomer;
     mod readme;
     mod regressions;

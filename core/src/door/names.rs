@@ -2,12 +2,13 @@
 //! `model`, `render`'s family): format ids, the model table's names and
 //! the spellings of Ollama (`llama3.1:8b`, `gemma3`) and Hugging Face
 //! (`Qwen/Qwen3-8B`), with a "did you mean" that follows the model table
-//! when a name is unknown. Matching a served name is the registry's
-//! ([`registry::model`], [`registry::prompted_model`]); this module only
-//! puts the lookups in order.
+//! when a name is unknown. Reading a served name is
+//! [`model_name`]'s (through [`registry::model`] and
+//! [`registry::prompted_model`]); this module only puts the lookups in
+//! order.
 
 use crate::config::{FormatChoice, PROMPTED_MODELS};
-use crate::formats::{registry, FormatId, FORMATS};
+use crate::formats::{model_name, registry, FormatId, FORMATS};
 
 /// What a name resolves to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,9 +20,9 @@ pub struct Named {
 }
 
 /// Resolves `name`: a format id (ASCII case ignored), else a served model
-/// name matched word by word against the model table
-/// ([`registry::model`]), then against [`PROMPTED_MODELS`]
-/// ([`registry::prompted_model`]).
+/// name read into family, version and variants and resolved to the model
+/// table ([`registry::model`]), then to [`PROMPTED_MODELS`]
+/// ([`registry::prompted_model`]); see [`model_name`].
 pub fn resolve_name(name: &str) -> Option<Named> {
     if let Some(f) = FORMATS
         .iter()
@@ -88,36 +89,12 @@ pub fn models() -> impl Iterator<Item = ModelRecord> + Clone {
         )
 }
 
-/// The known name nearest to an unknown `name`, by the model table: the
-/// model (or format id) sharing the most leading words with it, the first
-/// in the table on a tie (`qwen4` → `qwen3`, the Qwen3 family's model), or
-/// one whose first word begins the same way. `None` when nothing shares a
-/// first word.
+/// The known name nearest to an unknown `name`, for a "did you mean"
+/// ([`model_name::suggest`]): a row of the same family (`qwen4` →
+/// `qwen3`, `deepseek-r2` → `deepseek-r1`), else one whose family begins
+/// the same way. `None` when nothing is close.
 pub fn nearest(name: &str) -> Option<(&'static str, FormatId)> {
-    let words = registry::name_words(name);
-    let first = words.first()?;
-    let ids = FORMATS.iter().map(|f| (f.id.as_str(), f.id));
-    let mut best: Option<(usize, &'static str, FormatId)> = None;
-    for (known, id) in models().map(|m| (m.name, m.format)).chain(ids) {
-        let kw = registry::name_words(known);
-        let shared = kw.iter().zip(&words).take_while(|(a, b)| a == b).count();
-        // a first word that only begins the same way (`deepsek` is not
-        // close, `qwen` for `qwen3` is)
-        let score = if shared > 0 {
-            shared * 2
-        } else if kw
-            .first()
-            .is_some_and(|k| k.starts_with(first.as_str()) || first.starts_with(k.as_str()))
-        {
-            1
-        } else {
-            0
-        };
-        if score > 0 && best.is_none_or(|(s, _, _)| score > s) {
-            best = Some((score, known, id));
-        }
-    }
-    best.map(|(_, n, f)| (n, f))
+    model_name::suggest(name)
 }
 
 /// The format record of `toolcall formats --json` and the bindings'

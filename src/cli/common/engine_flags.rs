@@ -107,9 +107,10 @@ pub struct EngineArgs {
     /// Known names (`toolcall formats --models` lists them) select the
     /// format as `--format` would and, unless `--generation-prompt` is
     /// given, the generation prompt the model's chat template appends by
-    /// default. A served name such as `qwen3:8b`, `llama3.2` or
-    /// `Qwen/Qwen3-8B` matches the longest known name it starts with, word by
-    /// word (case, `-`/`.`/`_`/`:` and an `org/` prefix ignored).
+    /// default. A served name such as `qwen3:8b-q4_K_M`, `llama3.2` or
+    /// `Qwen/Qwen3-8B` is read into family, version and variants (sizes,
+    /// quantisations, dates and an `org/` prefix never decide) and names the
+    /// most specific row that fits; a name no row fits is an error.
     #[arg(long, value_name = "NAME", value_parser = super::names::NameParser::model(),
           hide_possible_values = true)]
     pub model: Option<String>,
