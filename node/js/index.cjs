@@ -1,0 +1,407 @@
+'use strict';
+// toolcall for Node.js: the JavaScript face of the native engine
+// (native/toolcall.node, built from node/src by napi-rs).
+//
+// Nothing here parses, resolves a name or builds a record: options go to
+// the engine as one object (keys spelt as the engine spells them), and
+// results come back as the JSON text of the engine's own records, read
+// here with JSON.parse. What this file adds is JavaScript's shape: errors
+// as classes, streams, async iteration.
+
+const native = require('../native/toolcall.node');
+
+/** Base class of toolcall's errors. */
+class ToolcallError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+/** An unknown format, model, input kind or option value. */
+class OptionError extends ToolcallError {}
+/** A tools definition that could not be read. */
+class ToolsError extends ToolcallError {}
+/**
+ * JSON that could not be repaired: jsonrepair's JSONRepairError contract
+ * (`message` ending "at position N", `position` a string index), with the
+ * engine's `code`, byte `offset`, `line` and `column`.
+ */
+class JSONRepairError extends ToolcallError {
+  constructor(message, position, fields = {}) {
+    super(`${message} at position ${position}`);
+    this.position = position;
+    this.code = fields.code;
+    this.offset = fields.offset;
+    this.line = fields.line;
+    this.column = fields.column;
+  }
+}
+
+const KINDS = { OptionError, ToolsError, ToolcallError };
+
+/** Turns a native error (`Kind\u0001message`) into its class. */
+function rethrow(e) {
+  const m = typeof e?.message === 'string' ? e.message : '';
+  const cut = m.indexOf('\u0001');
+  if (cut < 0) throw e;
+  const Kind = KINDS[m.slice(0, cut)] ?? ToolcallError;
+  throw new Kind(m.slice(cut + 1));
+}
+
+function call(fn, ...args) {
+  try {
+    return fn(...args);
+  } catch (e) {
+    rethrow(e);
+  }
+}
+
+/** `generationPrompt` -> `generation_prompt`: the engine's spelling. */
+function engineKey(key) {
+  return key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+function engineOptions(options) {
+  if (options == null) return { opts: undefined, tools: undefined };
+  if (typeof options !== 'object') throw new TypeError('options must be an object');
+  const opts = {};
+  let tools;
+  for (const [k, v] of Object.entries(options)) {
+    if (v === undefined) continue;
+    if (k === 'tools') tools = v;
+    else opts[engineKey(k)] = v;
+  }
+  return { opts, tools: tools == null ? undefined : toTools(tools)._native };
+}
+
+// From this length on a string is handed over as its UTF-8 bytes, encoded
+// by Buffer.from in one pass (Node-API's string read measures the UTF-8
+// length in one pass and copies in a second).
+const ENCODE_FROM = 32 << 10;
+
+function checkInput(text) {
+  if (typeof text === 'string') return text.length >= ENCODE_FROM ? Buffer.from(text, 'utf8') : text;
+  if (text instanceof Uint8Array) return text;
+  throw new TypeError('expected a string, Buffer or Uint8Array');
+}
+
+const decoder = new TextDecoder();
+
+/**
+ * A tools definition loaded once (its schemas compiled): JSON or JSON5
+ * text, bytes, or the parsed value (an OpenAI `tools` list, an MCP
+ * `tools/list` result, a `{name: schema}` map ...).
+ */
+class Tools {
+  constructor(definition, options = {}) {
+    let text = definition;
+    if (text instanceof Uint8Array) text = decoder.decode(text);
+    else if (typeof text !== 'string') text = JSON.stringify(text);
+    this._native = call(
+      (t) => new native.Tools(t, options.strict, options.unknownRisk, options.autoApprove),
+      text,
+    );
+  }
+  /** The tool names, in the definition's order. */
+  get names() {
+    return this._native.names;
+  }
+  /** Warnings found while loading (duplicate names ...). */
+  get warnings() {
+    return this._native.warnings;
+  }
+  get length() {
+    return this._native.length;
+  }
+}
+
+function toTools(t, options) {
+  return t instanceof Tools ? t : new Tools(t, options);
+}
+
+/** `obj[key]`, computed by `get` on first read and kept. */
+function lazy(obj, key, get) {
+  Object.defineProperty(obj, key, {
+    enumerable: true,
+    configurable: true,
+    get() {
+      const value = get();
+      Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+      return value;
+    },
+  });
+}
+
+function documentOf(raw) {
+  const r = JSON.parse(raw.records);
+  const doc = { calls: r.tool_calls, errors: r.errors };
+  // the prose of a long document becomes a string only when read
+  lazy(doc, 'text', () => raw.text);
+  lazy(doc, 'reasoning', () => raw.reasoning);
+  lazy(doc, 'textBefore', () => raw.textBefore);
+  lazy(doc, 'textAfter', () => raw.textAfter);
+  doc.segments = r.segments;
+  doc.finishReason = r.finish_reason ?? null;
+  return doc;
+}
+
+/** Parses a whole model output: its calls, prose, reasoning and errors. */
+function parse(text, options) {
+  const { opts, tools } = engineOptions(options);
+  return documentOf(call(native.parseRaw, checkInput(text), opts, tools));
+}
+
+/** `parse` on a worker thread of libuv's pool: for long inputs. */
+async function parseAsync(text, options) {
+  const { opts, tools } = engineOptions(options);
+  let raw;
+  try {
+    raw = await native.parseRawAsync(checkInput(text), opts, tools);
+  } catch (e) {
+    rethrow(e);
+  }
+  return documentOf(raw);
+}
+
+/** The `split` record of `toolcall split`, as the command writes it. */
+function split(text, options) {
+  const { opts, tools } = engineOptions(options);
+  const raw = call(native.parseRaw, checkInput(text), opts, tools);
+  const r = JSON.parse(raw.records);
+  return {
+    type: 'split',
+    doc: r.doc,
+    text_before: raw.textBefore,
+    text_after: raw.textAfter,
+    text: raw.text,
+    reasoning: raw.reasoning,
+    tool_calls: r.tool_calls,
+    errors: r.errors,
+    segments: r.segments,
+  };
+}
+
+/**
+ * The engine fed chunk by chunk, as `toolcall stream` reads a live output:
+ * `feed` returns the events its chunk decided, `close` the rest and a
+ * final `done` event. The calls, text and reasoning are those `parse`
+ * gives for the whole input, however it is cut (bytes may split a UTF-8
+ * character).
+ */
+class StreamParser {
+  constructor(options = {}) {
+    const { starts, ...rest } = options ?? {};
+    const { opts, tools } = engineOptions(rest);
+    this._native = call((o, t) => new native.NativeStream(o, t, starts), opts, tools);
+  }
+  feed(chunk) {
+    return JSON.parse(call((c) => this._native.feed(c), checkInput(chunk)));
+  }
+  close() {
+    return JSON.parse(call(() => this._native.close()));
+  }
+  /** Bytes held back, undecided (a possible marker's start). */
+  get held() {
+    return this._native.held;
+  }
+  get closed() {
+    return this._native.closed;
+  }
+}
+
+/** The events of a stream of chunks (strings or bytes), as they are decided. */
+async function* events(source, options) {
+  const parser = new StreamParser(options);
+  for await (const chunk of source) {
+    yield* parser.feed(chunk);
+  }
+  yield* parser.close();
+}
+
+/**
+ * A WHATWG TransformStream from chunks (strings or bytes) to events:
+ * `response.body.pipeThrough(toolcall.stream({ input: 'openai' }))`.
+ */
+function stream(options) {
+  let parser;
+  return new TransformStream({
+    start() {
+      parser = new StreamParser(options);
+    },
+    transform(chunk, controller) {
+      for (const ev of parser.feed(chunk)) controller.enqueue(ev);
+    },
+    flush(controller) {
+      for (const ev of parser.close()) controller.enqueue(ev);
+    },
+  });
+}
+
+function nameArgs(item) {
+  if (item == null || typeof item !== 'object') {
+    throw new TypeError('cannot validate: give calls as objects');
+  }
+  const fn = item.function ?? item;
+  let args = fn.arguments ?? fn.parameters ?? {};
+  if (typeof args !== 'string') args = JSON.stringify(args);
+  return [String(fn.name ?? ''), args];
+}
+
+/**
+ * Judges calls against tool schemas, as `toolcall validate` does: a
+ * Document, one call, or calls (`{name, arguments}` or OpenAI's
+ * `{function: {...}}`, arguments as an object or JSON text). One verdict
+ * per call.
+ */
+function validate(docOrCalls, tools, options = {}) {
+  let items;
+  if (Array.isArray(docOrCalls)) items = docOrCalls;
+  else if (Array.isArray(docOrCalls?.calls)) items = docOrCalls.calls;
+  else items = [docOrCalls];
+  const t = toTools(tools, options);
+  return JSON.parse(call(native.validateJson, JSON.stringify(items.map(nameArgs)), t._native));
+}
+
+/** The tools block a family's chat template writes (`toolcall render tools`). */
+function renderTools(family, tools) {
+  return call(native.renderTools, family, toTools(tools, { strict: false })._native);
+}
+
+/**
+ * The message carrying tool results back to the model (`toolcall render
+ * result`): each result `{id, name, content}` or `{id, name, error}`.
+ */
+function renderResult(family, results, options = {}) {
+  const list = Array.isArray(results) ? results : [results];
+  const [pre, body, post] = call(
+    native.renderResult,
+    family,
+    JSON.stringify(list),
+    options.maxTokens ?? 0,
+  );
+  return options.bodyOnly ? body : pre + body + post;
+}
+
+/**
+ * Calls written as the family's model writes them (`toolcall render
+ * call`): each `{name, arguments, id?}`, a found call, or OpenAI's shape.
+ */
+function renderCalls(family, calls) {
+  const list = Array.isArray(calls) ? calls : [calls];
+  return call(native.renderCalls, family, JSON.stringify(list));
+}
+
+/** The formats the engine reads: `toolcall formats --json`'s records. */
+function formats() {
+  return JSON.parse(native.formatsJson());
+}
+
+/** The model names it knows: `toolcall formats --models --json`'s records. */
+function models() {
+  return JSON.parse(native.modelsJson());
+}
+
+/** The UTF-16 index of a UTF-8 byte offset into `text`. */
+function position(text, offset) {
+  if (typeof text !== 'string') return offset;
+  const bytes = Buffer.from(text, 'utf8');
+  return bytes.subarray(0, Math.min(offset, bytes.length)).toString('utf8').length;
+}
+
+function repairError(text, e) {
+  return new JSONRepairError(e.message, position(text, e.offset), e);
+}
+
+/**
+ * jsonrepair's contract: the repaired JSON text (valid input comes back
+ * as it is); throws JSONRepairError when nothing can be made of it.
+ */
+function repairJson(text) {
+  if (typeof text !== 'string') throw new TypeError('repairJson expects a string');
+  let out;
+  try {
+    out = native.repairText(text);
+  } catch (e) {
+    const m = String(e?.message ?? '');
+    const cut = m.indexOf('\u0001');
+    if (cut >= 0 && m.slice(0, cut) === 'RepairError') {
+      throw repairError(text, JSON.parse(m.slice(cut + 1)));
+    }
+    throw e;
+  }
+  return out ?? text;
+}
+
+/** `repairJson` on a worker thread: for long inputs. */
+async function repairJsonAsync(text) {
+  if (typeof text !== 'string') throw new TypeError('repairJsonAsync expects a string');
+  const r = JSON.parse(await native.repairJsonAsync(text));
+  if (r.error) throw repairError(text, r.error);
+  return r.text;
+}
+
+/**
+ * Repairs one JSON document as `toolcall repair` does: the text, whether
+ * it changed, and what was changed. Limits: `maxDepth` (64), `timeoutMs`
+ * (100), `maxSize` (bytes, none).
+ */
+function repair(text, options = {}) {
+  const r = JSON.parse(
+    native.repairJson(
+      checkInput(text),
+      options.maxDepth ?? 64,
+      options.timeoutMs ?? 100,
+      options.maxSize,
+    ),
+  );
+  if (r.error) throw repairError(text, r.error);
+  return r;
+}
+
+/**
+ * The assistant message an OpenAI-compatible server returns for this
+ * output (a `ChatCompletionAssistantMessageParam`): `content` is the prose
+ * (null when blank), `tool_calls` the calls with their arguments as JSON
+ * text (absent when there is none: OpenAI rejects an empty list), and
+ * `reasoning_content` the reasoning when there is some.
+ */
+function toOpenAI(doc) {
+  const msg = {
+    role: 'assistant',
+    content: doc.text.trim() ? doc.text : null,
+  };
+  if (doc.reasoning) msg.reasoning_content = doc.reasoning;
+  if (doc.calls.length) {
+    msg.tool_calls = doc.calls.map((c) => ({
+      id: c.id,
+      type: 'function',
+      function: { name: c.name, arguments: JSON.stringify(c.arguments) },
+    }));
+  }
+  return msg;
+}
+
+module.exports = {
+  JSONRepairError,
+  OptionError,
+  StreamParser,
+  Tools,
+  ToolcallError,
+  ToolsError,
+  events,
+  formats,
+  models,
+  parse,
+  parseAsync,
+  renderCalls,
+  renderResult,
+  renderTools,
+  repair,
+  repairJson,
+  repairJsonAsync,
+  split,
+  stream,
+  toOpenAI,
+  validate,
+  version: native.version(),
+};

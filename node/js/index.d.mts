@@ -1,0 +1,3 @@
+export * from './index.cjs';
+import * as toolcall from './index.cjs';
+export default toolcall;

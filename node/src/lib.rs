@@ -1,0 +1,733 @@
+//! `toolcall` for Node.js: the native half of the npm package.
+//!
+//! Every function hands its input to the same engine, repairer, validator
+//! and renderers the `toolcall` command runs; nothing parses on its own.
+//! Results cross into JavaScript as the JSON text of the core's own records
+//! (the bytes `toolcall split` and `toolcall stream` write), which the
+//! package's JavaScript layer (`node/js/`) reads with `JSON.parse`: one
+//! record schema, written by the core, and one string per call across the
+//! boundary instead of one Node-API call per field.
+//!
+//! Options arrive as one object and go to the core's front door as one
+//! value: [`toolcall_core::Options`] read by serde (unknown keys refused,
+//! every default the core's), [`toolcall_core::Options::resolve`], then
+//! [`toolcall_core::read`] or a [`toolcall_core::Reader`]. No option, name
+//! or default is handled here. The `*Async` functions run the same work on
+//! the libuv thread pool (napi `AsyncTask`) so a long input does not hold
+//! up the event loop.
+
+use napi::bindgen_prelude::{AsyncTask, Either, Env, Task};
+use napi::{Error, Result, Status};
+use napi_derive::napi;
+use serde::Serialize;
+use serde_json::Value;
+use std::sync::Arc;
+use toolcall_core::formats::FormatId;
+use toolcall_core::validate::registry::Registry;
+use toolcall_core::validate::{typing, Policy, Risk, Verdict};
+use toolcall_core::wire::InputKind;
+use toolcall_core::{ErrorRecord, Event, Reader, RepairOptions, Resolved, Sink, ToolCall, Turn};
+
+/// Text as JavaScript hands it: a string, or bytes (`Buffer`,
+/// `Uint8Array`) read as UTF-8 by the engine. (Written out in each
+/// signature: napi's declarations do not follow a type alias.)
+type Input<'a> = Either<String, &'a [u8]>;
+
+fn bytes_of<'a>(input: &'a Input<'_>) -> &'a [u8] {
+    match input {
+        Either::A(s) => s.as_bytes(),
+        Either::B(b) => b,
+    }
+}
+
+/// An error whose `code` the JavaScript layer maps to its error classes:
+/// `OptionError`, `ToolsError`, `ToolcallError`.
+fn err(kind: &str, message: impl std::fmt::Display) -> Error {
+    Error::new(Status::GenericFailure, format!("{kind}\u{1}{message}"))
+}
+
+fn option_error(message: String) -> Error {
+    err("OptionError", message)
+}
+
+/// A tools definition loaded once: its schemas compiled, with the policy
+/// calls are judged under.
+#[napi]
+pub struct Tools {
+    inner: Arc<Loaded>,
+}
+
+/// The registry and policy, shared with work on other threads.
+struct Loaded {
+    registry: Registry,
+    policy: Policy,
+}
+
+#[napi]
+impl Tools {
+    /// Loads tools from JSON (or JSON5) text in any shape `--tools` reads.
+    #[napi(constructor)]
+    pub fn new(
+        text: String,
+        strict: Option<bool>,
+        unknown_risk: Option<String>,
+        auto_approve: Option<String>,
+    ) -> Result<Tools> {
+        let defaults = Policy::default();
+        let strict = strict.unwrap_or(defaults.strict);
+        let risk = |s: Option<String>, default: Risk| match s {
+            None => Ok(default),
+            Some(s) => s.parse::<Risk>().map_err(|e| option_error(e.to_string())),
+        };
+        let policy = Policy {
+            strict,
+            unknown_risk: risk(unknown_risk, defaults.unknown_risk)?,
+            auto_approve: risk(auto_approve, defaults.auto_approve)?,
+        };
+        let registry = Registry::from_text(&text, strict).map_err(|e| err("ToolsError", e))?;
+        Ok(Tools {
+            inner: Arc::new(Loaded { registry, policy }),
+        })
+    }
+
+    /// The tool names, in the file's order.
+    #[napi(getter)]
+    pub fn names(&self) -> Vec<String> {
+        self.inner
+            .registry
+            .tools()
+            .iter()
+            .map(|t| t.name.clone())
+            .collect()
+    }
+
+    /// Warnings found while loading (duplicate names …).
+    #[napi(getter)]
+    pub fn warnings(&self) -> Vec<String> {
+        self.inner.registry.warnings.clone()
+    }
+
+    /// How many tools.
+    #[napi(getter)]
+    pub fn length(&self) -> u32 {
+        u32::try_from(self.inner.registry.len()).unwrap_or(u32::MAX)
+    }
+}
+
+impl Loaded {
+    /// Judges a call as `toolcall parse --tools` does (`src/cli/tools.rs`,
+    /// `Tools::judge`): the text values of an XML-style format typed by
+    /// the tool's schema first, then checked; the verdict's fields are
+    /// added to the record.
+    fn judge(&self, call: &mut ToolCall) {
+        let text_format = FormatId::from_id(call.format).filter(|&f| typing::is_text_format(f));
+        if let (Some(tool), Some(format)) = (self.registry.get(&call.name), text_format) {
+            if let Value::Object(args) = &mut *call.arguments {
+                typing::type_arguments_in(format, args, &tool.parameters, &call.raw);
+            }
+        }
+        let v: Verdict = self
+            .registry
+            .check(&call.name, &call.arguments, &self.policy);
+        v.write_into(&mut call.extra);
+    }
+}
+
+/// One request: the options object resolved by the core, and the tools.
+struct Setup {
+    resolved: Resolved,
+    tools: Option<Arc<Loaded>>,
+}
+
+impl Setup {
+    fn new(options: Option<Value>, tools: Option<&Tools>) -> Result<Setup> {
+        let options: toolcall_core::Options = match options {
+            None | Some(Value::Null) => toolcall_core::Options::default(),
+            Some(v) => {
+                serde_json::from_value(v).map_err(|e| option_error(format!("options: {e}")))?
+            }
+        };
+        let mut resolved = options.resolve().map_err(|e| option_error(e.to_string()))?;
+        let tools = tools.map(|t| Arc::clone(&t.inner));
+        if let Some(t) = &tools {
+            let names = t.registry.tools().iter().map(|t| t.name.clone());
+            resolved = resolved.with_tool_names(names);
+        }
+        Ok(Setup { resolved, tools })
+    }
+
+    /// Reads a whole input into the `split` record's parts.
+    fn parse(&self, bytes: &[u8]) -> Parsed {
+        let mut doc = toolcall_core::read(bytes, &self.resolved);
+        if let Some(t) = &self.tools {
+            for call in &mut doc.found.calls {
+                t.judge(call);
+            }
+        }
+        let finish_reason = doc.summary.finish_reason.take();
+        let split = doc.into_split();
+        // the records as JSON text: the calls by the core's own writer (the
+        // bytes `toolcall split` writes), the rest by serde
+        let mut out = Vec::with_capacity(256 + split.tool_calls.len() * 256);
+        out.extend_from_slice(b"{\"doc\":");
+        let _ = serde_json::to_writer(&mut out, &split.doc);
+        out.extend_from_slice(b",\"tool_calls\":[");
+        for (k, call) in split.tool_calls.iter().enumerate() {
+            if k > 0 {
+                out.push(b',');
+            }
+            call.write_json(&mut out);
+        }
+        out.extend_from_slice(b"],\"errors\":");
+        // plain data into a Vec: serde_json cannot fail here
+        let _ = serde_json::to_writer(&mut out, &split.errors);
+        out.extend_from_slice(b",\"segments\":");
+        let _ = serde_json::to_writer(&mut out, &split.segments);
+        out.extend_from_slice(b",\"finish_reason\":");
+        let _ = serde_json::to_writer(&mut out, &finish_reason);
+        out.push(b'}');
+        Parsed {
+            records: String::from_utf8(out).unwrap_or_default(),
+            text: split.text,
+            reasoning: split.reasoning,
+            text_before: split.text_before,
+            text_after: split.text_after,
+        }
+    }
+}
+
+/// A whole input read: the records with the finish reason as the JSON text
+/// of `{doc, tool_calls, errors, segments, finish_reason}`, and the
+/// `split` record's long strings, each made a JavaScript string only when
+/// read (a caller after the calls never pays for the prose of a long
+/// document).
+#[napi]
+pub struct Parsed {
+    records: String,
+    text: String,
+    reasoning: String,
+    text_before: String,
+    text_after: String,
+}
+
+#[napi]
+impl Parsed {
+    /// The JSON text of the records.
+    #[napi(getter)]
+    pub fn records(&self) -> String {
+        self.records.clone()
+    }
+
+    /// All prose.
+    #[napi(getter)]
+    pub fn text(&self) -> String {
+        self.text.clone()
+    }
+
+    /// All reasoning content.
+    #[napi(getter)]
+    pub fn reasoning(&self) -> String {
+        self.reasoning.clone()
+    }
+
+    /// Prose before the first call.
+    #[napi(getter)]
+    pub fn text_before(&self) -> String {
+        self.text_before.clone()
+    }
+
+    /// Prose after the last call.
+    #[napi(getter)]
+    pub fn text_after(&self) -> String {
+        self.text_after.clone()
+    }
+}
+
+/// Parses a whole model output (`toolcall split`).
+#[napi(js_name = "parseRaw")]
+pub fn parse_raw(
+    input: Either<String, &[u8]>,
+    options: Option<Value>,
+    tools: Option<&Tools>,
+) -> Result<Parsed> {
+    let setup = Setup::new(options, tools)?;
+    Ok(setup.parse(bytes_of(&input)))
+}
+
+/// [`parse_raw`] on the thread pool.
+pub struct ParseTask {
+    setup: Setup,
+    input: Vec<u8>,
+}
+
+impl Task for ParseTask {
+    type Output = Parsed;
+    type JsValue = Parsed;
+
+    fn compute(&mut self) -> Result<Parsed> {
+        Ok(self.setup.parse(&self.input))
+    }
+
+    fn resolve(&mut self, _env: Env, output: Parsed) -> Result<Parsed> {
+        Ok(output)
+    }
+}
+
+/// [`parse_raw`] off the main thread.
+#[napi(js_name = "parseRawAsync", ts_return_type = "Promise<Parsed>")]
+pub fn parse_raw_async(
+    input: Either<String, &[u8]>,
+    options: Option<Value>,
+    tools: Option<&Tools>,
+) -> Result<AsyncTask<ParseTask>> {
+    let setup = Setup::new(options, tools)?;
+    let input = match input {
+        Either::A(s) => s.into_bytes(),
+        Either::B(b) => b.to_vec(),
+    };
+    Ok(AsyncTask::new(ParseTask { setup, input }))
+}
+
+/// Collects one feed's events as `toolcall stream` records, in one JSON
+/// array.
+struct Records<'a> {
+    out: Vec<u8>,
+    starts: bool,
+    tools: Option<&'a Loaded>,
+    /// The last `tool_call_start` whose call has not come: an error next
+    /// is that call's and carries its index and id.
+    started: &'a mut Option<(usize, String)>,
+    /// The transcript turn the records are in, once a turn header was read.
+    turn: &'a mut Option<Turn>,
+}
+
+impl Records<'_> {
+    fn begin(&mut self) {
+        self.out.push(if self.out.is_empty() { b'[' } else { b',' });
+    }
+
+    fn finish(mut self) -> String {
+        if self.out.is_empty() {
+            self.out.push(b'[');
+        }
+        self.out.push(b']');
+        String::from_utf8(self.out).unwrap_or_default()
+    }
+
+    fn text(&mut self, kind: &str, field: &str, bytes: &[u8], span: [u64; 2]) {
+        self.begin();
+        toolcall_core::write_text_record(
+            &mut self.out,
+            kind,
+            field,
+            &toolcall_core::lossy(bytes),
+            span,
+        );
+        Turn::append(*self.turn, &mut self.out);
+    }
+
+    fn serde<T: Serialize>(&mut self, rec: &T) {
+        self.begin();
+        // plain data into a Vec: serde_json cannot fail here
+        let _ = serde_json::to_writer(&mut self.out, rec);
+    }
+}
+
+/// An `error` record for a call whose `tool_call_start` was written: the
+/// same fields, then that start's `index` and `id` (as `toolcall stream`).
+#[derive(Serialize)]
+struct StartedError<'a> {
+    #[serde(flatten)]
+    error: &'a ErrorRecord,
+    index: usize,
+    id: &'a str,
+}
+
+impl Sink for Records<'_> {
+    fn wants_starts(&self) -> bool {
+        self.starts
+    }
+
+    fn event(&mut self, ev: Event<'_>) {
+        match ev {
+            Event::Text { span, bytes } => self.text("text", "text", bytes, span),
+            Event::Reasoning { span, content } => self.text("reasoning", "text", content, span),
+            Event::Markup { span, bytes } => self.text("markup", "raw", bytes, span),
+            Event::ToolCallStart { index, id, name } => {
+                *self.started = Some((index, id.to_string()));
+                self.begin();
+                toolcall_core::write_call_start(&mut self.out, index, id, name);
+                Turn::append(*self.turn, &mut self.out);
+            }
+            Event::ToolCall(mut call) => {
+                *self.started = None;
+                if let Some(t) = self.tools {
+                    t.judge(&mut call);
+                }
+                self.begin();
+                call.write_json(&mut self.out);
+            }
+            Event::Error(e) => match self.started.take() {
+                Some((index, id)) => self.serde(&StartedError {
+                    error: &e,
+                    index,
+                    id: &id,
+                }),
+                None => self.serde(&e),
+            },
+            Event::Turn(t) => *self.turn = Some(t),
+        }
+    }
+}
+
+/// The `done` record that ends a stream.
+#[derive(Serialize)]
+struct Done {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    calls: usize,
+    bytes: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    input: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    text_bytes: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    finish_reason: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    usage: Option<toolcall_core::wire::Usage>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    truncated: Option<bool>,
+}
+
+/// The engine fed chunk by chunk (`toolcall stream`): each `feed` returns
+/// the JSON text of an array of the records its chunk decided.
+#[napi]
+pub struct NativeStream {
+    reader: Option<Reader>,
+    tools: Option<Arc<Loaded>>,
+    starts: bool,
+    started: Option<(usize, String)>,
+    turn: Option<Turn>,
+}
+
+#[napi]
+impl NativeStream {
+    /// A parser in the state `options` describe; `starts: false` asks for
+    /// no `tool_call_start` records.
+    #[napi(constructor)]
+    pub fn new(
+        options: Option<Value>,
+        tools: Option<&Tools>,
+        starts: Option<bool>,
+    ) -> Result<Self> {
+        let setup = Setup::new(options, tools)?;
+        Ok(NativeStream {
+            // read as it arrives: the stream's think window unless given
+            reader: Some(Reader::new(&setup.resolved.clone().streaming())),
+            tools: setup.tools,
+            starts: starts.unwrap_or(true),
+            started: None,
+            turn: None,
+        })
+    }
+
+    /// Feeds a chunk (a string, or bytes that may split a UTF-8
+    /// character); returns the records it decided.
+    #[napi]
+    pub fn feed(&mut self, chunk: Either<String, &[u8]>) -> Result<String> {
+        let Some(reader) = self.reader.as_mut() else {
+            return Err(err("ToolcallError", "feed() after close()"));
+        };
+        let mut recs = Records {
+            out: Vec::new(),
+            starts: self.starts,
+            tools: self.tools.as_deref(),
+            started: &mut self.started,
+            turn: &mut self.turn,
+        };
+        reader.feed(bytes_of(&chunk), &mut recs);
+        Ok(recs.finish())
+    }
+
+    /// Ends the input: the last records, then a `done` record.
+    #[napi]
+    pub fn close(&mut self) -> Result<String> {
+        let Some(mut reader) = self.reader.take() else {
+            return Err(err("ToolcallError", "close() called twice"));
+        };
+        let mut recs = Records {
+            out: Vec::new(),
+            starts: self.starts,
+            tools: self.tools.as_deref(),
+            started: &mut self.started,
+            turn: &mut self.turn,
+        };
+        reader.finish(&mut recs);
+        let sum = reader.summary();
+        let wire = sum.input != InputKind::Text;
+        recs.serde(&Done {
+            kind: "done",
+            calls: sum.calls,
+            bytes: sum.bytes,
+            input: wire.then(|| sum.input.name()),
+            text_bytes: wire.then_some(sum.text_bytes),
+            finish_reason: sum.finish_reason,
+            usage: sum.usage,
+            truncated: wire.then_some(sum.truncated),
+        });
+        Ok(recs.finish())
+    }
+
+    /// Bytes held back, undecided, so far.
+    #[napi(getter)]
+    pub fn held(&self) -> u32 {
+        let held = self.reader.as_ref().map_or(0, Reader::held);
+        u32::try_from(held).unwrap_or(u32::MAX)
+    }
+
+    /// True once `close()` was called.
+    #[napi(getter)]
+    pub fn closed(&self) -> bool {
+        self.reader.is_none()
+    }
+}
+
+/// Judges calls against tools (`toolcall validate`): `calls` is a JSON
+/// array of `[name, argumentsJsonText]` pairs; returns the JSON text of
+/// one verdict per call.
+#[napi(js_name = "validateJson")]
+pub fn validate_json(calls: String, tools: &Tools) -> Result<String> {
+    let pairs: Vec<(String, String)> =
+        serde_json::from_str(&calls).map_err(|e| err("ToolcallError", e))?;
+    let mut out = Vec::with_capacity(pairs.len());
+    for (name, args) in pairs {
+        let value: Value = serde_json::from_str(&args)
+            .map_err(|e| err("ToolcallError", format!("arguments of {name}: {e}")))?;
+        let v = tools
+            .inner
+            .registry
+            .check(&name, &value, &tools.inner.policy);
+        let issues = |list: &[toolcall_core::validate::Issue]| -> Value {
+            list.iter()
+                .map(|i| {
+                    serde_json::json!({
+                        "code": i.code, "path": i.path, "message": i.message,
+                        "expected": i.expected, "actual": i.actual,
+                    })
+                })
+                .collect()
+        };
+        out.push(serde_json::json!({
+            "name": name,
+            "valid": v.valid,
+            "errors": issues(&v.errors),
+            "warnings": issues(&v.warnings),
+            "known": v.known,
+            "tool_name": v.tool_name,
+            "risk": v.risk.as_str(),
+            "requires_approval": v.requires_approval,
+            "summary": v.summary,
+        }));
+    }
+    Ok(Value::Array(out).to_string())
+}
+
+/// The tools block a family's chat template writes (`toolcall render
+/// tools`); `family` is a format id or model name.
+#[napi(js_name = "renderTools")]
+pub fn render_tools(family: String, tools: &Tools) -> Result<String> {
+    let fam = render_family(&family)?;
+    Ok(toolcall_core::render_tools(
+        fam,
+        tools.inner.registry.tools(),
+    ))
+}
+
+/// The message carrying results back (`toolcall render result`): `results`
+/// is a JSON array of result objects; returns `[pre, body, post]`.
+#[napi(js_name = "renderResult")]
+pub fn render_result(
+    family: String,
+    results: String,
+    max_tokens: Option<u32>,
+) -> Result<Vec<String>> {
+    let fam = render_family(&family)?;
+    let values: Vec<Value> = serde_json::from_str(&results)
+        .map_err(|e| err("ToolcallError", format!("results: {e}")))?;
+    let mut parsed = Vec::with_capacity(values.len());
+    for v in &values {
+        parsed.push(toolcall_core::ToolResult::from_value(v).map_err(|e| err("ToolcallError", e))?);
+    }
+    let max = usize::try_from(max_tokens.unwrap_or(0)).unwrap_or(usize::MAX);
+    let m = toolcall_core::render_results(fam, &parsed, max);
+    Ok(vec![m.pre, m.body, m.post])
+}
+
+/// Calls as a family's model writes them (`toolcall render call`):
+/// `calls` is JSON the core's call reader takes (`{name, arguments, id?}`
+/// objects, `tool_call` records, OpenAI wrappers, or an array of these).
+#[napi(js_name = "renderCalls")]
+pub fn render_calls(family: String, calls: String) -> Result<String> {
+    let fam = render_family(&family)?;
+    let value: Value =
+        serde_json::from_str(&calls).map_err(|e| err("ToolcallError", format!("calls: {e}")))?;
+    let specs = toolcall_core::CallSpec::from_value(value).map_err(|e| err("ToolcallError", e))?;
+    Ok(toolcall_core::render_calls(fam, &specs))
+}
+
+/// The rendering family of a format id or model name (the core resolves
+/// the name, as `toolcall render --family` does).
+fn render_family(name: &str) -> Result<&'static toolcall_core::Family> {
+    let named = toolcall_core::resolve_name(name).ok_or_else(|| {
+        option_error(toolcall_core::OptionError::unknown_name("format", name).to_string())
+    })?;
+    let id = named.format.as_str();
+    toolcall_core::family(id).ok_or_else(|| {
+        option_error(format!(
+            "'{name}' writes the {id} format, which has no prompt-side templates"
+        ))
+    })
+}
+
+/// The format records (`toolcall formats --json`), as a JSON array.
+#[napi(js_name = "formatsJson")]
+pub fn formats_json() -> String {
+    let records: Vec<toolcall_core::FormatRecord> = toolcall_core::format_records().collect();
+    serde_json::to_string(&records).unwrap_or_default()
+}
+
+/// The model records (`toolcall formats --models --json`), as a JSON
+/// array.
+#[napi(js_name = "modelsJson")]
+pub fn models_json() -> String {
+    let records: Vec<toolcall_core::ModelRecord> = toolcall_core::models().collect();
+    serde_json::to_string(&records).unwrap_or_default()
+}
+
+/// What a repair returns across the boundary: the text and its repairs,
+/// or the error's fields.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum RepairOut {
+    Done {
+        text: String,
+        changed: bool,
+        repairs: Vec<toolcall_core::Repair>,
+    },
+    Failed {
+        error: ErrorOut,
+    },
+}
+
+#[derive(Serialize)]
+struct ErrorOut {
+    code: &'static str,
+    message: String,
+    offset: usize,
+    line: usize,
+    column: usize,
+}
+
+fn repair_out(bytes: &[u8], opts: &RepairOptions) -> String {
+    let out = match toolcall_core::repair_bytes(bytes, opts) {
+        Ok(r) => RepairOut::Done {
+            text: r.output,
+            changed: r.changed,
+            repairs: r.repairs,
+        },
+        Err(e) => RepairOut::Failed {
+            error: ErrorOut {
+                code: e.code,
+                message: e.message,
+                offset: e.offset,
+                line: e.line,
+                column: e.column,
+            },
+        },
+    };
+    serde_json::to_string(&out).unwrap_or_default()
+}
+
+/// `jsonrepair`'s limits: none on depth, size or time.
+const UNBOUNDED: RepairOptions = RepairOptions {
+    max_depth: 10_000,
+    max_input_bytes: usize::MAX,
+    timeout_ms: 0,
+    null_for_missing_values: true,
+    unquoted_strings: true,
+};
+
+/// Repairs one JSON document (`toolcall repair`): the JSON text of
+/// `{"text", "changed", "repairs"}` or `{"error": {code, message, offset,
+/// line, column}}`. Without limits the repair is `jsonrepair`'s: no
+/// depth, size or time bound.
+#[napi(js_name = "repairJson")]
+pub fn repair_json(
+    input: Either<String, &[u8]>,
+    max_depth: Option<u32>,
+    timeout_ms: Option<u32>,
+    max_size: Option<f64>,
+) -> String {
+    let mut opts = UNBOUNDED;
+    if let Some(d) = max_depth {
+        opts.max_depth = usize::try_from(d).unwrap_or(usize::MAX).max(1);
+    }
+    if let Some(t) = timeout_ms {
+        opts.timeout_ms = u64::from(t);
+    }
+    if let Some(s) = max_size {
+        // a JS number: whole bytes, saturating
+        opts.max_input_bytes = if s >= 0.0 { s as usize } else { 0 };
+    }
+    repair_out(bytes_of(&input), &opts)
+}
+
+/// `repairJson`'s common case: `null` when the text is already valid JSON
+/// (the caller keeps its own string), else the repaired text; throws with
+/// the error's fields as JSON text when nothing can be made of it.
+#[napi(js_name = "repairText")]
+pub fn repair_text(input: String) -> Result<Option<String>> {
+    if toolcall_core::is_valid_json(&input) {
+        return Ok(None);
+    }
+    match toolcall_core::repair(&input, &UNBOUNDED) {
+        Ok(r) => Ok(Some(r.output)),
+        Err(e) => Err(err(
+            "RepairError",
+            serde_json::json!({
+                "code": e.code, "message": e.message, "offset": e.offset,
+                "line": e.line, "column": e.column,
+            }),
+        )),
+    }
+}
+
+/// [`repair_text`] on the thread pool.
+pub struct RepairTask {
+    input: String,
+}
+
+impl Task for RepairTask {
+    type Output = String;
+    type JsValue = String;
+
+    fn compute(&mut self) -> Result<String> {
+        Ok(repair_out(self.input.as_bytes(), &UNBOUNDED))
+    }
+
+    fn resolve(&mut self, _env: Env, output: String) -> Result<String> {
+        Ok(output)
+    }
+}
+
+/// [`repair_json`] without limits, off the main thread.
+#[napi(js_name = "repairJsonAsync", ts_return_type = "Promise<string>")]
+pub fn repair_json_async(input: String) -> AsyncTask<RepairTask> {
+    AsyncTask::new(RepairTask { input })
+}
+
+/// The engine's version.
+#[napi]
+pub fn version() -> &'static str {
+    env!("CARGO_PKG_VERSION")
+}

@@ -1,0 +1,194 @@
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const toolcall = require('..');
+
+const HERMES = '<think>plan</think>Sure.<tool_call>{"name": "get_weather", "arguments": {"city": "Paris",}}</tool_call> Done.';
+const TOOLS = [
+  {
+    type: 'function',
+    function: {
+      name: 'get_weather',
+      parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    },
+  },
+];
+
+test('parse: calls, prose, reasoning and the tiling', () => {
+  const doc = toolcall.parse(HERMES);
+  assert.equal(doc.calls.length, 1);
+  const [c] = doc.calls;
+  assert.equal(c.type, 'tool_call');
+  assert.equal(c.name, 'get_weather');
+  assert.deepEqual(c.arguments, { city: 'Paris' });
+  assert.equal(c.format, 'hermes');
+  assert.deepEqual(c.repairs.map((r) => r.kind), ['trailing_comma']);
+  assert.equal(doc.text, 'Sure. Done.');
+  assert.equal(doc.textBefore, 'Sure.');
+  assert.equal(doc.textAfter, ' Done.');
+  assert.equal(doc.reasoning, 'plan');
+  assert.deepEqual(doc.segments.map((s) => s.kind), ['reasoning', 'text', 'tool_call', 'text']);
+  assert.equal(doc.finishReason, null);
+});
+
+test('parse: a Buffer gives what the string gives, spans in bytes', () => {
+  const s = 'é<tool_call>{"name":"f","arguments":{}}</tool_call>';
+  const a = toolcall.parse(s);
+  const b = toolcall.parse(Buffer.from(s));
+  assert.deepEqual(a, b);
+  assert.deepEqual(a.calls[0].span, [2, Buffer.byteLength(s)]);
+});
+
+test('parse: options by name, errors as classes', () => {
+  // a model name as the format, and as the model (its generation prompt too)
+  const gemma = '[get_weather(city="Paris")]';
+  assert.equal(toolcall.parse(gemma, { format: 'gemma-3' }).calls[0].name, 'get_weather');
+  assert.equal(toolcall.parse(gemma, { model: 'gemma-3' }).calls[0].format, 'pythonic');
+  assert.throws(() => toolcall.parse('x', { model: 'qwen4' }), /unknown model 'qwen4'; did you mean 'qwen3'/);
+  assert.throws(() => toolcall.parse('x', { format: 'nope' }), (e) => {
+    assert.ok(e instanceof toolcall.OptionError);
+    assert.ok(e instanceof toolcall.ToolcallError);
+    assert.match(e.message, /unknown format 'nope'/);
+    return true;
+  });
+  assert.throws(() => toolcall.parse('x', { noSuchOption: 1 }), toolcall.OptionError);
+  assert.throws(() => toolcall.parse('x', { finishReason: 'maybe' }), toolcall.OptionError);
+  assert.throws(() => toolcall.parse(42), TypeError);
+});
+
+test('parse: finishReason length makes an open call a truncation error', () => {
+  const doc = toolcall.parse('<tool_call>{"name": "f", "argu', { finishReason: 'length' });
+  assert.equal(doc.calls.length, 0);
+  assert.equal(doc.errors.length, 1);
+  assert.equal(doc.errors[0].type, 'error');
+});
+
+test("input 'messages': a conversation's calls, with their pointers", () => {
+  const conv = JSON.stringify({
+    messages: [
+      { role: 'user', content: 'hi' },
+      {
+        role: 'assistant',
+        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{"x": 1}' } }],
+      },
+    ],
+  });
+  const doc = toolcall.parse(conv, { input: 'messages' });
+  assert.equal(doc.calls.length, 1);
+  assert.equal(doc.calls[0].pointer, '/messages/1/tool_calls/0');
+  assert.deepEqual(doc.calls[0].arguments, { x: 1 });
+  assert.equal(toolcall.parse(conv).calls.length, 0, 'read as text: no call');
+});
+
+test('parse with tools: the validation fields', () => {
+  const doc = toolcall.parse(HERMES, { tools: TOOLS });
+  assert.equal(doc.calls[0].valid, true);
+  assert.equal(doc.calls[0].tool_name, 'get_weather');
+  assert.throws(() => toolcall.parse(HERMES, { tools: '{not json' }), toolcall.ToolsError);
+});
+
+test('parseAsync gives what parse gives', async () => {
+  const big = 'x'.repeat(1 << 20) + HERMES;
+  assert.deepEqual(await toolcall.parseAsync(big), toolcall.parse(big));
+  await assert.rejects(toolcall.parseAsync('x', { input: 'fax' }), toolcall.OptionError);
+});
+
+test('split: the record toolcall split writes', () => {
+  const rec = toolcall.split(HERMES);
+  assert.equal(rec.type, 'split');
+  assert.equal(rec.doc, '-');
+  assert.equal(rec.tool_calls[0].name, 'get_weather');
+  assert.equal(rec.text_before, 'Sure.');
+});
+
+test('validate: documents, plain calls and OpenAI calls', () => {
+  const doc = toolcall.parse(HERMES);
+  const [v] = toolcall.validate(doc, TOOLS);
+  assert.equal(v.valid, true);
+  assert.equal(v.risk, 'medium');
+  const bad = toolcall.validate(
+    [{ name: 'get_weather', arguments: { city: 3 } }, { function: { name: 'nope', arguments: '{}' } }],
+    TOOLS,
+  );
+  assert.equal(bad[0].valid, false);
+  assert.ok(bad[0].errors.length > 0);
+  assert.equal(bad[1].known, false);
+  const tools = new toolcall.Tools(TOOLS);
+  assert.deepEqual(tools.names, ['get_weather']);
+  assert.equal(tools.length, 1);
+});
+
+test('renderTools and renderResult', () => {
+  const block = toolcall.renderTools('hermes', TOOLS);
+  assert.match(block, /<tools>/);
+  assert.match(block, /get_weather/);
+  const msg = toolcall.renderResult('hermes', { id: 'c1', name: 'get_weather', content: 'sunny' });
+  assert.match(msg, /<tool_response>/);
+  assert.match(msg, /sunny/);
+  const body = toolcall.renderResult('hermes', [{ id: 'c1', name: 'f', content: 'x' }], { bodyOnly: true });
+  assert.ok(msg.length > body.length);
+  assert.throws(() => toolcall.renderTools('no-such-family', TOOLS), toolcall.OptionError);
+  const calls = toolcall.renderCalls('hermes', { name: 'get_weather', arguments: { city: 'Paris' } });
+  assert.deepEqual(toolcall.parse(calls, { format: 'hermes' }).calls.map((c) => [c.name, c.arguments]), [
+    ['get_weather', { city: 'Paris' }],
+  ]);
+});
+
+test('formats() and models(): the records toolcall formats --json writes', () => {
+  const f = toolcall.formats();
+  assert.ok(f.length > 20);
+  const hermes = f.find((x) => x.id === 'hermes');
+  assert.equal(hermes.type, 'format');
+  assert.ok(hermes.markers.includes('<tool_call>'));
+  const m = toolcall.models();
+  const gemma = m.find((x) => x.name === 'gemma-3');
+  assert.equal(gemma.type, 'model');
+  assert.equal(gemma.format, 'pythonic');
+  assert.equal(typeof gemma.generation_prompt, 'string');
+});
+
+test("repairJson: jsonrepair's contract", () => {
+  const valid = '{"a": [1, 2]}';
+  assert.equal(toolcall.repairJson(valid), valid);
+  assert.equal(toolcall.repairJson("{'a': 1,}"), '{"a": 1}');
+  assert.throws(() => toolcall.repairJson(']'), (e) => {
+    assert.ok(e instanceof toolcall.JSONRepairError);
+    assert.ok(e instanceof toolcall.ToolcallError);
+    assert.equal(e.position, 0);
+    assert.equal(e.code, 'TLP-003');
+    assert.match(e.message, / at position 0$/);
+    return true;
+  });
+  assert.throws(() => toolcall.repairJson(42), TypeError);
+});
+
+test('repairJson: the position counts string characters, not bytes', () => {
+  // three two-byte characters before the fault
+  assert.throws(() => toolcall.repairJson('{"ééé": @}'), (e) => {
+    assert.equal(e.offset, 11);
+    assert.equal(e.position, 8);
+    assert.equal('{"ééé": @}'[e.position], '@');
+    assert.match(e.message, /at position 8$/);
+    return true;
+  });
+});
+
+test('repair: the text, whether it changed, the repairs', async () => {
+  const r = toolcall.repair('{"a": 1,}');
+  assert.equal(r.text, '{"a": 1}');
+  assert.equal(r.changed, true);
+  assert.equal(r.repairs[0].kind, 'trailing_comma');
+  assert.equal(await toolcall.repairJsonAsync('[1, 2'), '[1, 2]');
+});
+
+test('toOpenAI: an assistant message the openai package accepts', () => {
+  const m = toolcall.toOpenAI(toolcall.parse(HERMES));
+  assert.equal(m.role, 'assistant');
+  assert.equal(m.content, 'Sure. Done.');
+  assert.equal(m.reasoning_content, 'plan');
+  assert.equal(m.tool_calls[0].type, 'function');
+  assert.deepEqual(JSON.parse(m.tool_calls[0].function.arguments), { city: 'Paris' });
+  const none = toolcall.toOpenAI(toolcall.parse('  '));
+  assert.equal(none.content, null);
+  assert.equal('tool_calls' in none, false);
+});
