@@ -14,6 +14,7 @@ pub mod output;
 pub mod parse;
 pub mod render;
 pub mod repair;
+pub mod report;
 pub mod retry;
 pub mod sandbox;
 pub mod split;

@@ -640,10 +640,16 @@ fn events(v: &Value, p: &str) -> Option<Found> {
 /// after "… you can invoke" (ToolACE, BFCL prompts). `None` when it
 /// declares none.
 pub fn prompt_tools(text: &str) -> Option<Value> {
-    if let Some(i) = text.find("<tools>") {
-        let rest = &text[i + "<tools>".len()..];
+    // the first <tools> block that holds tools (the prompt may name the
+    // tags before it writes them)
+    let mut from = 0;
+    while let Some(i) = text[from..].find("<tools>") {
+        let rest = &text[from + i + "<tools>".len()..];
         let end = rest.find("</tools>").unwrap_or(rest.len());
-        return values_in(&rest[..end]);
+        if let Some(t) = values_in(&rest[..end]) {
+            return Some(t);
+        }
+        from += i + "<tools>".len();
     }
     for marker in [
         "Use them if required -",
