@@ -6,6 +6,7 @@
 pub mod approve;
 pub mod child;
 pub mod common;
+pub mod data;
 pub mod exec;
 pub mod formats;
 pub mod loop_cmd;

@@ -84,6 +84,21 @@ fn conversation_calls(
 ) -> anyhow::Result<()> {
     use serde_json::Value;
     let whole = serde_json::from_slice::<Value>(bytes).ok();
+    if whole.is_none() && super::data::is_session(bytes) {
+        let cfg = crate::Config {
+            doc: name.to_string(),
+            ..cfg.clone()
+        };
+        let mut found = Collector::calls_only();
+        let ts = super::data::session_transcripts(bytes, &cfg);
+        super::data::transcript_calls(name, ts, bytes, true, tools, &mut found);
+        push(Batch {
+            name: name.to_string(),
+            found,
+            last: true,
+        })?;
+        return Ok(());
+    }
     let docs: Vec<(String, &[u8], Option<Value>)> = match whole {
         Some(v) => vec![(name.to_string(), bytes, Some(v))],
         None => bytes
@@ -117,34 +132,18 @@ fn conversation_batch(
     cfg: &crate::Config,
     tools: &super::tools::Tools,
 ) -> Batch {
-    use crate::validate::messages::{self, Kind};
     let cfg = crate::Config {
         doc: doc.clone(),
         ..cfg.clone()
     };
     let mut found = Collector::calls_only();
-    match v.as_ref().and_then(|v| messages::read(v, &cfg)) {
-        Some(t) => {
-            let wanted = t.entries.iter().map(|e| e.pointer.as_str()).collect();
-            let (spans, _) = messages::spans(text, &wanted);
-            for e in t.entries {
-                let Kind::Call(c) = e.kind else { continue };
-                let mut call = c.call;
-                call.index = found.calls.len();
-                let span = spans.get(&e.pointer).copied().unwrap_or([0, 0]);
-                call.span = [span[0] as u64, span[1] as u64];
-                call.raw = String::from_utf8_lossy(&text[span[0]..span[1]]).into_owned();
-                call.extra.insert("turn".into(), e.turn.into());
-                call.extra.insert("role".into(), e.role.into());
-                call.extra.insert("pointer".into(), e.pointer.into());
-                if c.in_content {
-                    call.extra.insert("in_content".into(), true.into());
-                }
-                tools.enrich(&mut call, None);
-                found.calls.push(call);
-            }
-        }
-        None => found.errors.push(line_error(
+    let ts = v
+        .as_ref()
+        .map(|v| crate::validate::shapes::conversations(v, None, true, &cfg))
+        .unwrap_or_default();
+    match ts.is_empty() {
+        false => super::data::transcript_calls(&doc, ts, text, false, tools, &mut found),
+        true => found.errors.push(line_error(
             &doc,
             text,
             "TLP-008",
@@ -229,7 +228,7 @@ fn conversation_stream(
             break;
         }
     }
-    if first.is_none() || !more {
+    if first.is_none() || !more || first.as_ref().is_some_and(crate::validate::shapes::is_event) {
         let all = std::io::Read::chain(std::io::Cursor::new(prefix), r);
         let bytes = super::common::read_limited(all, name, args.input.max_input, "--max-input")?;
         return conversation_calls(name, &bytes, cfg, tools, push);
@@ -335,7 +334,13 @@ fn parse_document(
     let cfg = tools.engine(args.engine.config(&doc.name)?);
     let name = args.engine.doc_name(&doc.name);
     let mut found = Collector::calls_only();
-    if args.wire.input == wire::InputKind::Messages {
+    // conversations are sniffed as validate sniffs them
+    let (doc, peek) = if args.wire.input == wire::InputKind::Auto {
+        super::data::peek(doc, args.wire.max_buffer, args.input.max_input)?
+    } else {
+        (doc, super::data::Peek::default())
+    };
+    if args.wire.input == wire::InputKind::Messages || peek.conversations {
         let bytes = match doc.body {
             super::common::Body::Reader(r) => {
                 return conversation_stream(&name, r, &cfg, tools, args, push)
@@ -376,7 +381,15 @@ fn parse_document(
         bytes
     };
     engine.finish(&mut found);
-    super::report_server_errors(&name, &engine.summary());
+    let summary = engine.summary();
+    super::report_server_errors(&name, &summary);
+    if peek.json && summary.input == wire::InputKind::Text {
+        super::report(&format!(
+            "{}: JSON that is no conversation and no server output; read as model text \
+             (--input messages reads it as a conversation)",
+            super::sanitize(&name)
+        ));
+    }
     let located = crate::validate::diag::Located::new(&bytes[..]);
     found
         .calls

@@ -329,7 +329,27 @@ fn python_type(ty: &str) -> Option<&'static str> {
 /// A conversation written the way a chat server takes it (what
 /// [`messages::shape`] knows), where it stands.
 fn chat(v: &Value, p: &str) -> Option<Found> {
-    messages::sniff(v)?;
+    let shape = messages::sniff(v)?;
+    if let (Value::Array(items), messages::Shape::Responses) = (v, shape) {
+        // any list of typed objects (a message's tool_calls) is not a list
+        // of Responses items: one of them must be an item of that API
+        let item = |i: &Value| {
+            matches!(
+                i.get("type").and_then(Value::as_str),
+                Some(
+                    "message"
+                        | "function_call"
+                        | "function_call_output"
+                        | "reasoning"
+                        | "custom_tool_call"
+                        | "custom_tool_call_output"
+                )
+            )
+        };
+        if !items.iter().any(item) {
+            return None;
+        }
+    }
     let mut f = Found::moved("chat", p, v.clone());
     if let Value::Object(o) = v {
         f.tools = o.get("functions").and_then(tool_list);
