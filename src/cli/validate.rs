@@ -1799,6 +1799,8 @@ impl Run<'_> {
             doc: doc.to_string(),
             ..cfg.clone()
         };
+        // a document's calls are numbered from 0 (a JSONL line is one)
+        self.next_index = 0;
         let explicit = self.args.wire.input == InputKind::Messages;
         let at = self.args.messages_at.as_deref();
         let found = shapes::conversations(v, at, explicit, &cfg);
@@ -1837,6 +1839,7 @@ impl Run<'_> {
             }
         }
         let text = Rc::new(Located::new(bytes));
+        self.next_index = 0;
         for t in shapes::sessions(&lines, &cfg) {
             self.transcript(&t, &text, name, name, &cfg, true)?;
         }
