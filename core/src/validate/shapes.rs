@@ -84,7 +84,7 @@ impl Found {
     }
 
     fn sort(&mut self) {
-        self.remap.sort_by(|a, b| b.0.len().cmp(&a.0.len()));
+        self.remap.sort_by_key(|r| std::cmp::Reverse(r.0.len()));
     }
 }
 
