@@ -145,6 +145,7 @@ functiongemma\t'format gemini-function-call'
 gigachat3\t'format gigachat3'
 gigachat-3\t'format gigachat3'
 minicpm5\t'format minicpm5'
+glm-5.3-flash\t'format glm53-flash'
 gemma-3\t'format pythonic'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l think-window -d 'How far into a document to look for a reasoning closer the prompt opened, in bytes (default 0: not at all; 8192 covers about 2,000 tokens of reasoning)' -r
@@ -203,6 +204,7 @@ functiongemma\t'format gemini-function-call'
 gigachat3\t'format gigachat3'
 gigachat-3\t'format gigachat3'
 minicpm5\t'format minicpm5'
+glm-5.3-flash\t'format glm53-flash'
 gemma-3\t'format pythonic'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l finish-reason -d 'Why the output ended: `stop` (an end token) or `length` (the token limit)' -r -f -a "stop\t''
 length\t''"
@@ -356,6 +358,7 @@ functiongemma\t'format gemini-function-call'
 gigachat3\t'format gigachat3'
 gigachat-3\t'format gigachat3'
 minicpm5\t'format minicpm5'
+glm-5.3-flash\t'format glm53-flash'
 gemma-3\t'format pythonic'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l think-window -d 'How far into a document to look for a reasoning closer the prompt opened, in bytes (default 0: not at all; 8192 covers about 2,000 tokens of reasoning)' -r
@@ -414,6 +417,7 @@ functiongemma\t'format gemini-function-call'
 gigachat3\t'format gigachat3'
 gigachat-3\t'format gigachat3'
 minicpm5\t'format minicpm5'
+glm-5.3-flash\t'format glm53-flash'
 gemma-3\t'format pythonic'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l finish-reason -d 'Why the output ended: `stop` (an end token) or `length` (the token limit)' -r -f -a "stop\t''
 length\t''"
@@ -555,6 +559,7 @@ functiongemma\t'format gemini-function-call'
 gigachat3\t'format gigachat3'
 gigachat-3\t'format gigachat3'
 minicpm5\t'format minicpm5'
+glm-5.3-flash\t'format glm53-flash'
 gemma-3\t'format pythonic'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l think-window -d 'How far into a document to look for a reasoning closer the prompt opened, in bytes (default 0: not at all; 8192 covers about 2,000 tokens of reasoning)' -r
@@ -613,6 +618,7 @@ functiongemma\t'format gemini-function-call'
 gigachat3\t'format gigachat3'
 gigachat-3\t'format gigachat3'
 minicpm5\t'format minicpm5'
+glm-5.3-flash\t'format glm53-flash'
 gemma-3\t'format pythonic'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l finish-reason -d 'Why the output ended: `stop` (an end token) or `length` (the token limit)' -r -f -a "stop\t''
 length\t''"
@@ -769,6 +775,7 @@ functiongemma\t'format gemini-function-call'
 gigachat3\t'format gigachat3'
 gigachat-3\t'format gigachat3'
 minicpm5\t'format minicpm5'
+glm-5.3-flash\t'format glm53-flash'
 gemma-3\t'format pythonic'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l think-window -d 'How far into a document to look for a reasoning closer the prompt opened, in bytes (default 0: not at all; 8192 covers about 2,000 tokens of reasoning)' -r
@@ -827,6 +834,7 @@ functiongemma\t'format gemini-function-call'
 gigachat3\t'format gigachat3'
 gigachat-3\t'format gigachat3'
 minicpm5\t'format minicpm5'
+glm-5.3-flash\t'format glm53-flash'
 gemma-3\t'format pythonic'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l finish-reason -d 'Why the output ended: `stop` (an end token) or `length` (the token limit)' -r -f -a "stop\t''
 length\t''"
@@ -987,6 +995,7 @@ functiongemma\t'format gemini-function-call'
 gigachat3\t'format gigachat3'
 gigachat-3\t'format gigachat3'
 minicpm5\t'format minicpm5'
+glm-5.3-flash\t'format glm53-flash'
 gemma-3\t'format pythonic'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from tools" -l server -d 'Expose every tool as SERVER___NAME (MCP style).' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from tools" -l max-tools-size -d 'Largest tools file read, in bytes [default: 16 MiB], as for `validate --tools`: a larger one is refused before it is parsed (exit 2)' -r
@@ -1094,6 +1103,7 @@ functiongemma\t'format gemini-function-call'
 gigachat3\t'format gigachat3'
 gigachat-3\t'format gigachat3'
 minicpm5\t'format minicpm5'
+glm-5.3-flash\t'format glm53-flash'
 gemma-3\t'format pythonic'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from result" -l id -d 'The id of the call this result answers.' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from result" -l name -d 'The tool\'s name (required unless --ndjson).' -r
@@ -1206,6 +1216,7 @@ functiongemma\t'format gemini-function-call'
 gigachat3\t'format gigachat3'
 gigachat-3\t'format gigachat3'
 minicpm5\t'format minicpm5'
+glm-5.3-flash\t'format glm53-flash'
 gemma-3\t'format pythonic'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from call" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from families" -l json -d 'One JSON record per family instead of a table'
@@ -1343,6 +1354,7 @@ functiongemma\t'format gemini-function-call'
 gigachat3\t'format gigachat3'
 gigachat-3\t'format gigachat3'
 minicpm5\t'format minicpm5'
+glm-5.3-flash\t'format glm53-flash'
 gemma-3\t'format pythonic'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l think-window -d 'How far into a document to look for a reasoning closer the prompt opened, in bytes (default 0: not at all; 8192 covers about 2,000 tokens of reasoning)' -r
@@ -1401,6 +1413,7 @@ functiongemma\t'format gemini-function-call'
 gigachat3\t'format gigachat3'
 gigachat-3\t'format gigachat3'
 minicpm5\t'format minicpm5'
+glm-5.3-flash\t'format glm53-flash'
 gemma-3\t'format pythonic'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l finish-reason -d 'Why the output ended: `stop` (an end token) or `length` (the token limit)' -r -f -a "stop\t''
 length\t''"
@@ -1572,6 +1585,7 @@ functiongemma\t'format gemini-function-call'
 gigachat3\t'format gigachat3'
 gigachat-3\t'format gigachat3'
 minicpm5\t'format minicpm5'
+glm-5.3-flash\t'format glm53-flash'
 gemma-3\t'format pythonic'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l repair-max-size -d 'Largest broken argument JSON to repair, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l think-window -d 'How far into a document to look for a reasoning closer the prompt opened, in bytes (default 0: not at all; 8192 covers about 2,000 tokens of reasoning)' -r
@@ -1630,6 +1644,7 @@ functiongemma\t'format gemini-function-call'
 gigachat3\t'format gigachat3'
 gigachat-3\t'format gigachat3'
 minicpm5\t'format minicpm5'
+glm-5.3-flash\t'format glm53-flash'
 gemma-3\t'format pythonic'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l finish-reason -d 'Why the output ended: `stop` (an end token) or `length` (the token limit)' -r -f -a "stop\t''
 length\t''"

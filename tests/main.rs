@@ -23,11 +23,13 @@ mod suite {
     mod invariants;
     mod linear;
     mod memory;
+    mod model_names;
     mod newcomer;
     mod readme;
     mod regressions;
     mod render;
     mod repair;
+    mod security;
     mod units;
     mod validate;
     mod wire;

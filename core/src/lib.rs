@@ -51,6 +51,7 @@ pub mod wire;
 mod call;
 mod config;
 mod document;
+mod door;
 mod engine;
 mod ndjson;
 mod record;
@@ -62,6 +63,11 @@ mod tool;
 pub use call::join_server_name;
 pub use config::{Config, FormatChoice, DEFAULT_THINK_WINDOW, PROMPTED_MODELS, THINK_WINDOW};
 pub use document::{parse, parse_chunked, Collector};
+pub use door::names::{format_records, models, nearest, resolve_name};
+pub use door::{
+    conversation, conversations, read, Document, FormatRecord, ModelRecord, Named, OptionError,
+    Options, Reader, Record, Resolved, MAX_HELD,
+};
 pub use engine::{Engine, Event, Sink};
 pub use formats::registry::prompted_model;
 pub use ndjson::{write_call_start, write_text_record};

@@ -118,6 +118,26 @@ pub struct ErrorRecord {
     pub turn: Option<Turn>,
 }
 
+impl ErrorRecord {
+    /// An error about a whole document (a conversation, a JSONL line)
+    /// `text`: its span covers all of it, its `raw` the first 512 bytes.
+    pub fn whole(doc: &str, text: &[u8], code: &'static str, message: String) -> ErrorRecord {
+        ErrorRecord {
+            kind: "error",
+            code,
+            message,
+            doc: doc.to_string(),
+            span: [0, text.len() as u64],
+            raw: crate::scan::lossy(&text[..text.len().min(512)]).into_owned(),
+            offset: 0,
+            line: 1,
+            column: 1,
+            hint: None,
+            turn: None,
+        }
+    }
+}
+
 /// A turn of a transcript: its index in the document and its role, as
 /// its header names it (`"turn"` and `"role"` on the records inside it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -237,17 +237,17 @@ impl Options {
         let mut choice = format_choice(format)?;
         let mut prompt = generation_prompt.map(|p| p.as_bytes().to_vec());
         if let Some(name) = model {
-            let Some((f, m)) = formats::registry::model(name) else {
+            let Some(r) = formats::model_name::resolve(name) else {
                 return Err(OptionError::new_err(format!(
                     "unknown model '{name}' (toolcall.formats() lists the known ones; \
                      format= and generation_prompt= say the same for any model)"
                 )));
             };
             if choice == FormatChoice::Auto {
-                choice = FormatChoice::Only(f.id);
+                choice = FormatChoice::Only(r.format);
             }
             if prompt.is_none() {
-                prompt = Some(m.prompt.as_bytes().to_vec());
+                prompt = Some(r.prompt.as_bytes().to_vec());
             }
         }
         let truncated = match finish_reason {

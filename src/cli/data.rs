@@ -1,10 +1,9 @@
 //! Conversations in the commands that read model output (`parse`): the
-//! same sniffing as `validate` (through `validate::shapes`), and the
-//! calls of the conversations a document holds, as records.
+//! same sniffing as `validate` (through `validate::shapes`); the core
+//! reads them (`conversations`).
 
 use super::common::{Body, Document};
-use crate::validate::{diag, messages, shapes};
-use crate::{Collector, Config, ErrorRecord};
+use crate::validate::shapes;
 use serde_json::Value;
 use std::io::{BufRead, Read};
 
@@ -105,80 +104,3 @@ fn peek_bytes(b: &[u8]) -> Peek {
     }
 }
 
-/// Whether the JSONL text `bytes` is a per-event session log (its first
-/// non-blank line is an event).
-pub fn is_session(bytes: &[u8]) -> bool {
-    bytes
-        .split(|&b| b == b'\n')
-        .find(|l| !l.trim_ascii().is_empty())
-        .and_then(|l| serde_json::from_slice::<Value>(l.trim_ascii()).ok())
-        .is_some_and(|v| shapes::is_event(&v))
-}
-
-/// The transcripts of a session log's text (`lines`: pointers start with
-/// a line index).
-pub fn session_transcripts(bytes: &[u8], cfg: &Config) -> Vec<messages::Transcript> {
-    let lines: Vec<(usize, Value)> = bytes
-        .split(|&b| b == b'\n')
-        .enumerate()
-        .filter_map(|(k, l)| Some((k, serde_json::from_slice(l.trim_ascii()).ok()?)))
-        .collect();
-    shapes::sessions(&lines, cfg)
-}
-
-/// The calls of transcripts read from `text` (each with its `turn`,
-/// `role`, `pointer` and a span over its JSON value), and an error record
-/// for each call that could not be read, into `found`.
-pub fn transcript_calls(
-    doc: &str,
-    ts: Vec<messages::Transcript>,
-    text: &[u8],
-    lines: bool,
-    tools: &super::tools::Tools,
-    found: &mut Collector,
-) {
-    for t in ts {
-        let wanted = t.entries.iter().map(|e| e.pointer.as_str()).collect();
-        let (spans, _) = if lines {
-            shapes::line_spans(text, &wanted)
-        } else {
-            messages::spans(text, &wanted)
-        };
-        for e in t.entries {
-            let span = spans.get(&e.pointer).copied().unwrap_or([0, 0]);
-            match e.kind {
-                messages::Kind::Call(c) => {
-                    let mut call = c.call;
-                    call.index = found.calls.len();
-                    call.span = [span[0] as u64, span[1] as u64];
-                    call.raw = String::from_utf8_lossy(&text[span[0]..span[1]]).into_owned();
-                    call.extra.insert("turn".into(), e.turn.into());
-                    call.extra.insert("role".into(), e.role.into());
-                    call.extra.insert("pointer".into(), e.pointer.into());
-                    if c.in_content {
-                        call.extra.insert("in_content".into(), true.into());
-                    }
-                    tools.enrich(&mut call, None);
-                    found.calls.push(call);
-                }
-                messages::Kind::Broken { code, message, raw } => {
-                    let pos = diag::position(text, span[0]);
-                    found.errors.push(ErrorRecord {
-                        kind: "error",
-                        code,
-                        message,
-                        doc: doc.to_string(),
-                        span: [span[0] as u64, span[1] as u64],
-                        raw,
-                        offset: span[0] as u64,
-                        line: pos.line,
-                        column: pos.column,
-                        hint: None,
-                        turn: None,
-                    });
-                }
-                _ => {}
-            }
-        }
-    }
-}

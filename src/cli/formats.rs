@@ -31,50 +31,30 @@ pub struct FormatsArgs {
     pub models: bool,
 }
 
-#[derive(serde::Serialize)]
-struct ModelRecord {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    name: &'static str,
-    format: crate::formats::FormatId,
-    generation_prompt: &'static str,
-}
-
-#[derive(serde::Serialize)]
-struct FormatRecord {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    id: crate::formats::FormatId,
-    families: &'static str,
-    markers: &'static [&'static str],
-    body: &'static str,
-}
-
 /// Runs `formats`.
 pub fn run(args: &FormatsArgs) -> anyhow::Result<Outcome> {
     let mut out = Output::stdout(FlushPolicy::Block);
     if args.models {
-        let models = super::names::models();
+        let models = crate::models();
         if args.json {
-            for (name, format, prompt) in models {
-                out.record(&ModelRecord {
-                    kind: "model",
-                    name,
-                    format,
-                    generation_prompt: prompt,
-                })?;
+            for m in models {
+                out.record(&m)?;
             }
         } else {
-            let width = models.clone().map(|(n, _, _)| n.len()).max().unwrap_or(0);
+            let width = models.clone().map(|m| m.name.len()).max().unwrap_or(0);
             let fwidth = FORMATS
                 .iter()
                 .map(|f| f.id.as_str().len())
                 .max()
                 .unwrap_or(0);
-            for (name, format, prompt) in models {
+            for m in models {
                 // the prompt as a JSON string: newlines and quotes visible
-                let prompt = serde_json::to_string(prompt)?;
-                let line = format!("{name:width$}  {:fwidth$}  {prompt}\n", format.as_str());
+                let prompt = serde_json::to_string(m.generation_prompt)?;
+                let line = format!(
+                    "{:width$}  {:fwidth$}  {prompt}\n",
+                    m.name,
+                    m.format.as_str()
+                );
                 out.raw(line.as_bytes())?;
             }
         }
@@ -82,14 +62,8 @@ pub fn run(args: &FormatsArgs) -> anyhow::Result<Outcome> {
         return Ok(Outcome::Found);
     }
     if args.json {
-        for f in FORMATS {
-            out.record(&FormatRecord {
-                kind: "format",
-                id: f.id,
-                families: f.families,
-                markers: f.markers,
-                body: f.body,
-            })?;
+        for f in crate::format_records() {
+            out.record(&f)?;
         }
     } else {
         let width = FORMATS

@@ -1,102 +1,30 @@
-//! One vocabulary for the flags that name a model or a family
-//! (`--format`, `--model`, `render --family`): format ids, the model table's
-//! names and the spellings of Ollama (`llama3.1:8b`, `gemma3`) and Hugging
-//! Face (`Qwen/Qwen3-8B`), with a "did you mean" that follows the model
-//! table when a name is unknown.
+//! The clap side of the names `--format`, `--model` and `render --family`
+//! take: completion offers the known names, an unknown one is a usage
+//! error with the core's "did you mean" (`toolcall_core::nearest`).
+//! What a name means is the core's ([`crate::resolve_name`]).
 
-use crate::formats::{registry, FormatId, FORMATS};
-use crate::PROMPTED_MODELS;
-
-/// What a name resolves to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Named {
-    /// The format the model writes (or the format the id names).
-    pub format: FormatId,
-    /// The model's default generation prompt (`None` for a format id).
-    pub prompt: Option<&'static str>,
-}
-
-/// Resolves `name`: a format id or one of its names (ASCII case ignored),
-/// else a served model name matched word by word against the model table
-/// ([`registry::model`]), then against [`PROMPTED_MODELS`].
-pub fn resolve(name: &str) -> Option<Named> {
-    if let Some(f) = FORMATS
-        .iter()
-        .find(|f| f.id.as_str().eq_ignore_ascii_case(name.trim()))
-    {
-        return Some(Named {
-            format: f.id,
-            prompt: None,
-        });
-    }
-    if let Some((f, m)) = registry::model(name) {
-        return Some(Named {
-            format: f.id,
-            prompt: Some(m.prompt),
-        });
-    }
-    crate::prompted_model(name).map(|(format, prompt)| Named {
-        format,
-        prompt: Some(prompt),
-    })
-}
-
-/// Every model name known: the formats' models, then [`PROMPTED_MODELS`],
-/// each with its format.
-pub fn models() -> impl Iterator<Item = (&'static str, FormatId, &'static str)> + Clone {
-    FORMATS
-        .iter()
-        .flat_map(|f| f.models.iter().map(move |m| (m.name, f.id, m.prompt)))
-        .chain(
-            PROMPTED_MODELS
-                .iter()
-                .filter_map(|&(n, id, p)| FormatId::from_id(id).map(|f| (n, f, p))),
-        )
-}
-
-/// The known name nearest to an unknown `name`, by the model table: the
-/// model (or format id) sharing the most leading words with it, the first
-/// in the table on a tie (`qwen4` → `qwen3`, the Qwen3 family's model), or
-/// one whose first word begins the same way. `None` when nothing shares a
-/// first word.
-pub fn nearest(name: &str) -> Option<(&'static str, FormatId)> {
-    let words = registry::name_words(name);
-    let first = words.first()?;
-    let ids = FORMATS.iter().map(|f| (f.id.as_str(), f.id));
-    let mut best: Option<(usize, &'static str, FormatId)> = None;
-    for (known, id) in models().map(|(n, f, _)| (n, f)).chain(ids) {
-        let kw = registry::name_words(known);
-        let shared = kw.iter().zip(&words).take_while(|(a, b)| a == b).count();
-        // a first word that only begins the same way (`deepsek` is not
-        // close, `qwen` for `qwen3` is)
-        let score = if shared > 0 {
-            shared * 2
-        } else if kw
-            .first()
-            .is_some_and(|k| k.starts_with(first.as_str()) || first.starts_with(k.as_str()))
-        {
-            1
-        } else {
-            0
-        };
-        if score > 0 && best.is_none_or(|(s, _, _)| score > s) {
-            best = Some((score, known, id));
-        }
-    }
-    best.map(|(_, n, f)| (n, f))
-}
+use crate::formats::FORMATS;
+use crate::{models, resolve_name, OptionError};
 
 /// The message for an unknown model or family name `name` given to `flag`.
-pub fn unknown(flag: &str, name: &str) -> String {
-    let hint = match nearest(name) {
-        Some((known, f)) if known == f.as_str() => format!("; did you mean '{known}'?"),
-        Some((known, f)) => format!("; did you mean '{known}' (format {f})?"),
-        None => String::new(),
-    };
-    format!(
-        "unknown {flag} '{name}'{hint} (toolcall formats --models lists the known models, \
-         toolcall formats the formats)"
-    )
+pub fn unknown(flag: &'static str, name: &str) -> String {
+    hinted(&OptionError::unknown_name(flag, name))
+}
+
+/// An option error's message, with where the known names are listed when
+/// it is about a name.
+fn hinted(e: &OptionError) -> String {
+    match e {
+        OptionError::UnknownName { .. } => format!(
+            "{e} (toolcall formats --models lists the known models, toolcall formats the formats)"
+        ),
+        _ => e.to_string(),
+    }
+}
+
+/// A request the core refused, as the CLI reports it.
+pub fn option_error(e: OptionError) -> anyhow::Error {
+    anyhow::anyhow!("{}", hinted(&e))
 }
 
 /// A clap value parser for `--format` (`auto` or a name), `--model` and
@@ -160,7 +88,7 @@ impl clap::builder::TypedValueParser for NameParser {
         if self.auto && name.trim().eq_ignore_ascii_case("auto") {
             return Ok("auto".to_string());
         }
-        let Some(named) = resolve(name) else {
+        let Some(named) = resolve_name(name) else {
             return Err(fail(unknown(self.what, name)));
         };
         if self.render {
@@ -189,8 +117,8 @@ impl clap::builder::TypedValueParser for NameParser {
             .filter(move |f| !render || crate::family(f.id.as_str()).is_some())
             .map(|f| PossibleValue::new(f.id.as_str()).help(f.families));
         let names = models()
-            .filter(move |(_, f, _)| !render || crate::family(f.as_str()).is_some())
-            .map(|(n, f, _)| PossibleValue::new(n).help(format!("format {f}")));
+            .filter(move |m| !render || crate::family(m.format.as_str()).is_some())
+            .map(|m| PossibleValue::new(m.name).help(format!("format {}", m.format)));
         let all: Vec<PossibleValue> = if self.what == "model" {
             names.collect()
         } else {
@@ -198,14 +126,4 @@ impl clap::builder::TypedValueParser for NameParser {
         };
         Some(Box::new(all.into_iter()))
     }
-}
-
-/// The format choice `--format NAME` stands for (`auto`, or the format a
-/// name resolves to).
-pub fn format_choice(name: &str) -> crate::FormatChoice {
-    use crate::FormatChoice;
-    if name.trim().eq_ignore_ascii_case("auto") {
-        return FormatChoice::Auto;
-    }
-    resolve(name).map_or(FormatChoice::Auto, |n| FormatChoice::Only(n.format))
 }

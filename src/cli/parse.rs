@@ -70,110 +70,43 @@ struct Batch {
     last: bool,
 }
 
-/// `--input messages`: the calls of each conversation in `bytes` (one
-/// JSON document, or JSONL of one per line), with their `turn`, `role`,
-/// `pointer` (and `in_content`) and a span over the call's JSON value in
-/// the conversation's text. One batch per conversation, until `push`
-/// asks to stop.
-fn conversation_calls(
-    name: &str,
-    bytes: &[u8],
-    cfg: &crate::Config,
-    tools: &super::tools::Tools,
-    push: &mut dyn FnMut(Batch) -> anyhow::Result<bool>,
-) -> anyhow::Result<()> {
-    use serde_json::Value;
-    let whole = serde_json::from_slice::<Value>(bytes).ok();
-    if whole.is_none() && super::data::is_session(bytes) {
-        let cfg = crate::Config {
-            doc: name.to_string(),
-            ..cfg.clone()
-        };
-        let mut found = Collector::calls_only();
-        let ts = super::data::session_transcripts(bytes, &cfg);
-        super::data::transcript_calls(name, ts, bytes, true, tools, &mut found);
-        push(Batch {
-            name: name.to_string(),
-            found,
-            last: true,
-        })?;
-        return Ok(());
-    }
-    let docs: Vec<(String, &[u8], Option<Value>)> = match whole {
-        Some(v) => vec![(name.to_string(), bytes, Some(v))],
-        None => bytes
-            .split(|&b| b == b'\n')
-            .enumerate()
-            .filter(|(_, l)| !l.trim_ascii().is_empty())
-            .map(|(k, l)| {
-                let l = l.strip_suffix(b"\r").unwrap_or(l);
-                (
-                    format!("{name}:{}", k + 1),
-                    l,
-                    serde_json::from_slice(l).ok(),
-                )
-            })
-            .collect(),
-    };
-    for (doc, text, v) in docs {
-        if !push(conversation_batch(doc, text, v, cfg, tools))? {
-            break;
-        }
-    }
-    Ok(())
-}
-
-/// The calls of one conversation (`v`, parsed from `text`; `None` when
-/// the text is not JSON), or its TLP-008 error, as one batch.
-fn conversation_batch(
-    doc: String,
-    text: &[u8],
-    v: Option<serde_json::Value>,
-    cfg: &crate::Config,
-    tools: &super::tools::Tools,
-) -> Batch {
-    let cfg = crate::Config {
-        doc: doc.clone(),
-        ..cfg.clone()
-    };
-    let mut found = Collector::calls_only();
-    let ts = v
-        .as_ref()
-        .map(|v| crate::validate::shapes::conversations(v, None, true, &cfg))
-        .unwrap_or_default();
-    match ts.is_empty() {
-        false => super::data::transcript_calls(&doc, ts, text, false, tools, &mut found),
-        true => found.errors.push(line_error(
-            &doc,
-            text,
-            "TLP-008",
-            "not a conversation (messages, conversations, input, output, \
-             choices or message)"
-                .into(),
-        )),
+/// One conversation the core read, its calls judged against the tools,
+/// as a batch.
+fn conversation_batch(mut doc: crate::Document, tools: &super::tools::Tools) -> Batch {
+    for call in &mut doc.found.calls {
+        tools.enrich(call, None);
     }
     Batch {
-        name: doc,
-        found,
+        name: doc.doc,
+        found: doc.found,
         last: true,
     }
 }
 
-/// An error record about a whole conversation (or JSONL line) `text`.
-fn line_error(doc: &str, text: &[u8], code: &'static str, message: String) -> crate::ErrorRecord {
-    crate::ErrorRecord {
-        kind: "error",
-        code,
-        message,
-        doc: doc.to_string(),
-        span: [0, text.len() as u64],
-        raw: crate::lossy(&text[..text.len().min(512)]).into_owned(),
-        offset: 0,
-        line: 1,
-        column: 1,
-        hint: None,
-        turn: None,
-    }
+/// `--input messages` on a document read whole: each of its
+/// conversations ([`crate::conversations`]) as a batch, until `push` asks
+/// to stop.
+fn conversation_calls(
+    name: &str,
+    bytes: &[u8],
+    r: &crate::Resolved,
+    tools: &super::tools::Tools,
+    push: &mut dyn FnMut(Batch) -> anyhow::Result<bool>,
+) -> anyhow::Result<()> {
+    let mut result = Ok(());
+    crate::conversations(
+        name,
+        bytes,
+        r,
+        &mut |doc| match push(conversation_batch(doc, tools)) {
+            Ok(more) => more,
+            Err(e) => {
+                result = Err(e);
+                false
+            }
+        },
+    );
+    result
 }
 
 /// `--input messages` from a reader: a JSONL of conversations is read and
@@ -184,7 +117,7 @@ fn line_error(doc: &str, text: &[u8], code: &'static str, message: String) -> cr
 fn conversation_stream(
     name: &str,
     r: Box<dyn std::io::Read + Send>,
-    cfg: &crate::Config,
+    resolved: &crate::Resolved,
     tools: &super::tools::Tools,
     args: &ParseArgs,
     push: &mut dyn FnMut(Batch) -> anyhow::Result<bool>,
@@ -228,15 +161,10 @@ fn conversation_stream(
             break;
         }
     }
-    if first.is_none()
-        || !more
-        || first
-            .as_ref()
-            .is_some_and(crate::validate::shapes::is_event)
-    {
+    if first.is_none() || !more || first.as_ref().is_some_and(crate::validate::shapes::is_event) {
         let all = std::io::Read::chain(std::io::Cursor::new(prefix), r);
         let bytes = super::common::read_limited(all, name, args.input.max_input, "--max-input")?;
-        return conversation_calls(name, &bytes, cfg, tools, push);
+        return conversation_calls(name, &bytes, resolved, tools, push);
     }
     drop(prefix);
     let one = |line: &[u8], number: usize| {
@@ -249,15 +177,14 @@ fn conversation_stream(
                 format!("line {number} is longer than --max-buffer ({max_line} bytes); skipped");
             found
                 .errors
-                .push(line_error(&doc, text, "TLP-007", message));
+                .push(crate::ErrorRecord::whole(&doc, text, "TLP-007", message));
             return Batch {
                 name: doc,
                 found,
                 last: true,
             };
         }
-        let v = serde_json::from_slice(text).ok();
-        conversation_batch(doc, text, v, cfg, tools)
+        conversation_batch(crate::conversation(doc, text, resolved), tools)
     };
     if !push(one(&line, number))? {
         return Ok(());
@@ -284,7 +211,7 @@ fn conversation_stream(
 /// Runs `parse`.
 pub fn run(args: &ParseArgs) -> anyhow::Result<Outcome> {
     // an unknown --model is a usage error before any input is read
-    args.engine.config("-")?;
+    super::common::resolve(&args.wire.options(args.engine.options("-")))?;
     let mut out = Output::stdout(FlushPolicy::choose(
         args.buffer.line_buffered,
         args.buffer.block_buffered,
@@ -336,8 +263,9 @@ fn parse_document(
     doc: Document,
     push: &mut dyn FnMut(Batch) -> anyhow::Result<bool>,
 ) -> anyhow::Result<()> {
-    let cfg = tools.engine(args.engine.config(&doc.name)?);
-    let name = args.engine.doc_name(&doc.name);
+    let mut resolved = super::common::resolve(&args.wire.options(args.engine.options(&doc.name)))?;
+    resolved.config = tools.engine(resolved.config);
+    let name = resolved.config.doc.clone();
     let mut found = Collector::calls_only();
     // conversations are sniffed as validate sniffs them
     let (doc, peek) = if args.wire.input == wire::InputKind::Auto {
@@ -345,17 +273,16 @@ fn parse_document(
     } else {
         (doc, super::data::Peek::default())
     };
-    if args.wire.input == wire::InputKind::Messages || peek.conversations {
+    if resolved.conversations() || peek.conversations {
         let bytes = match doc.body {
             super::common::Body::Reader(r) => {
-                return conversation_stream(&name, r, &cfg, tools, args, push)
+                return conversation_stream(&name, r, &resolved, tools, args, push)
             }
             super::common::Body::Bytes(b) => b,
         };
-        conversation_calls(&name, &bytes, &cfg, tools, &mut |batch| push(batch))?;
-        return Ok(());
+        return conversation_calls(&name, &bytes, &resolved, tools, push);
     }
-    let mut engine = wire::WireEngine::new(cfg, args.wire.config());
+    let mut engine = crate::Reader::new(&resolved);
     let bytes = if reading == Reading::Streamed {
         let mut result = Ok(true);
         doc.feed(|chunk| {

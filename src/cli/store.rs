@@ -61,6 +61,13 @@ fn open(path: &Path, flag: &str, write: bool) -> anyhow::Result<Option<File>> {
     }
 }
 
+/// Opens a file only its owner (or root) could have written, for reading,
+/// with the checks of a state file; `Ok(None)` when it does not exist.
+/// `flag` names it in messages.
+pub fn open_private(path: &Path, flag: &str) -> anyhow::Result<Option<File>> {
+    open(path, flag, false)
+}
+
 fn is_symlink(path: &Path) -> bool {
     std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
 }

@@ -112,7 +112,9 @@ pub struct ToolsArgs {
     /// max_parallel_tools, tool_timeout_s, request_timeout_s,
     /// iteration_delay_ms, result_cap_tokens, retry_failed_tools,
     /// approval_timeout_s. Flags override the file. Without this flag the
-    /// nearest `.toolcall.json5` in the current directory or above is used.
+    /// nearest `.toolcall.json5` in the current directory or above is used
+    /// (named on stderr; refused when another user could have written it;
+    /// its settings that widen approval are ignored: see docs/agent.md).
     ///
     /// Example:
     ///
@@ -166,35 +168,55 @@ pub struct Tools {
 impl ToolsArgs {
     /// Reads the configuration file and the tools file.
     pub fn load(&self) -> anyhow::Result<Tools> {
-        let config_path = if self.no_config {
+        let found = if self.no_config || self.config.is_some() {
             None
-        } else if let Some(p) = &self.config {
-            Some(p.clone())
         } else {
-            std::env::current_dir()
-                .ok()
-                .and_then(|d| discover_config(&d))
+            match std::env::current_dir() {
+                Ok(d) => discover_config(&d, home().as_deref())?,
+                Err(_) => None,
+            }
         };
-        let file = match &config_path {
-            Some(p) => {
+        let implicit = found.is_some();
+        let (config_path, opened) = match (&self.config, found) {
+            (Some(p), _) => {
+                let f =
+                    std::fs::File::open(p).map_err(|e| config::ConfigError::Io(p.clone(), e))?;
+                (Some(p.clone()), Some(f))
+            }
+            (None, Some((p, f))) => (Some(p), Some(f)),
+            (None, None) => (None, None),
+        };
+        let mut file = match (&config_path, opened) {
+            (Some(p), Some(f)) => {
                 let name = p.display().to_string();
-                let bytes = std::fs::File::open(p)
-                    .map_err(|e| config::ConfigError::Io(p.clone(), e))
-                    .map_err(anyhow::Error::from)
-                    .and_then(|f| {
-                        crate::cli::common::read_limited(
-                            f,
-                            &name,
-                            self.max_tools_size,
-                            "--max-tools-size",
-                        )
-                    })?;
+                let bytes = crate::cli::common::read_limited(
+                    f,
+                    &name,
+                    self.max_tools_size,
+                    "--max-tools-size",
+                )?;
                 let text = String::from_utf8(bytes)
                     .map_err(|e| anyhow::anyhow!("reading config {name}: not UTF-8 ({e})"))?;
                 FileConfig::from_file_text(p, &text)?
             }
-            None => FileConfig::default(),
+            _ => FileConfig::default(),
         };
+        if let (true, Some(p)) = (implicit, &config_path) {
+            // nobody named this file: say which one applies, and take from
+            // it nothing that widens what runs without asking
+            crate::cli::report(&format!(
+                "using config {} (found upward; --config FILE or --no-config to choose)",
+                p.display()
+            ));
+            for (key, value) in file.drop_widening() {
+                crate::cli::report(&format!(
+                    "config {}: {key}: {value} ignored: a file found upward may not widen \
+                     approval (give the file with --config, or use {})",
+                    p.display(),
+                    widening_flag(key)
+                ));
+            }
+        }
         let strict = if self.no_strict {
             false
         } else {
@@ -239,7 +261,7 @@ impl ToolsArgs {
             config_path,
             verbose: self.verbose,
         };
-        if let Some(p) = &tools.config_path {
+        if let (false, Some(p)) = (implicit, &tools.config_path) {
             tools.log("config", 1, &format!("using config {}", p.display()));
         }
         Ok(tools)
@@ -259,9 +281,6 @@ pub fn correlation_id(doc: &str) -> String {
 /// Default `--max-tools-size`: 16 MiB.
 pub const DEFAULT_MAX_TOOLS: u64 = 16 << 20;
 
-/// The engine's default `--max-block`.
-const DEFAULT_MAX_BLOCK: usize = 1 << 20;
-
 impl Tools {
     /// Applies the configuration file to an engine configuration built from
     /// the flags. A flag that was given wins over the file.
@@ -279,7 +298,7 @@ impl Tools {
         if let Some(ms) = f.repair_timeout_ms {
             cfg.repair_timeout_ms = ms;
         }
-        if cfg.max_block == DEFAULT_MAX_BLOCK {
+        if cfg.max_block == crate::Options::default().max_block {
             if let Some(m) = f.max_buffer_size {
                 cfg.max_block = m.max(1);
             }
@@ -367,17 +386,69 @@ pub fn tools_error(name: &str, e: crate::validate::registry::RegistryError) -> a
     }
 }
 
-/// The nearest `.toolcall.json5` in `start` or one of its ancestors (a
-/// configuration file is looked for here, not in the engine, which touches
-/// no file).
-fn discover_config(start: &std::path::Path) -> Option<PathBuf> {
+/// The flag that sets what the configuration key `key` sets.
+fn widening_flag(key: &str) -> &'static str {
+    match key {
+        "auto_approval_threshold" => "--auto-approve",
+        "unknown_tool_risk" => "--unknown-risk",
+        "strict_validation" => "--no-strict",
+        "retry_failed_tools" => "--retry-failed",
+        _ => "its flag",
+    }
+}
+
+/// `$HOME`, resolved, when set.
+fn home() -> Option<PathBuf> {
+    let h = std::env::var_os("HOME").filter(|h| !h.is_empty())?;
+    std::fs::canonicalize(h).ok()
+}
+
+/// The nearest `.toolcall.json5` in `start` or one of its ancestors, open
+/// (a configuration file is looked for here, not in the engine, which
+/// touches no file).
+///
+/// As git stops looking for a repository where its `safe.directory` rule
+/// would not trust one, the walk stops at a folder owned by another user
+/// (root excepted; such a folder is not looked in), at the edge of the
+/// file system `start` is on, and after `home`. A file found is checked as
+/// a state file is (see [`super::store`]): refused, exit 2, when it is a
+/// symbolic link, not a regular file, owned by another user (root
+/// excepted) or writable by group or others.
+fn discover_config(
+    start: &std::path::Path,
+    home: Option<&std::path::Path>,
+) -> anyhow::Result<Option<(PathBuf, std::fs::File)>> {
+    #[cfg(unix)]
+    use std::os::unix::fs::MetadataExt;
+    #[cfg(unix)]
+    let (me, device) = (
+        rustix::process::geteuid().as_raw(),
+        std::fs::metadata(start).map(|m| m.dev()).ok(),
+    );
     let mut dir = Some(start);
     while let Some(d) = dir {
+        #[cfg(unix)]
+        {
+            let Ok(meta) = std::fs::metadata(d) else {
+                break;
+            };
+            if Some(meta.dev()) != device || (meta.uid() != me && meta.uid() != 0) {
+                break;
+            }
+        }
         let candidate = d.join(config::FILE_NAME);
-        if candidate.is_file() {
-            return Some(candidate);
+        if let Some(f) = crate::cli::store::open_private(&candidate, "config").map_err(|e| {
+            anyhow::anyhow!(
+                "{e:#} (found upward from the current folder: remove it, or choose with \
+                 --config FILE or --no-config)"
+            )
+        })? {
+            return Ok(Some((candidate, f)));
+        }
+        if home == Some(d) {
+            break;
         }
         dir = d.parent();
     }
-    None
+    Ok(None)
 }

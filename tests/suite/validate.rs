@@ -304,20 +304,33 @@ fn retry_prompt_only() {
 
 #[test]
 fn config_found_upward_and_flags_override() {
+    use std::os::unix::fs::PermissionsExt;
+    // a file found upward is refused when group or others may write it:
+    // keep the checked-out fixture private whatever the umask was
+    let found = dir().join("config/proj/.toolcall.json5");
+    std::fs::set_permissions(&found, std::fs::Permissions::from_mode(0o644)).expect("chmod");
     let tools = "../../../tools/openai-chat.json";
     let (out, err, code) = run_in(
         "config/proj/sub",
         &["validate", "--tools", tools, "unknown.log"],
     );
-    assert_eq!(code, 0, "config says lenient: {err}");
+    // the file is named; its lenient mode and auto-approval level widen
+    // what runs unasked, so a file nobody named cannot set them
+    assert!(err.contains("using config "), "{err}");
+    assert!(err.contains("strict_validation: false ignored"), "{err}");
+    assert!(
+        err.contains("auto_approval_threshold: \"low\" ignored"),
+        "{err}"
+    );
+    assert_eq!(code, 1, "strict: {err}");
     let r = &records(&out)[0];
     assert_eq!(r["risk"], "high");
     assert_eq!(r["requires_approval"], true);
     let (_, _, code) = run_in(
         "config/proj/sub",
-        &["validate", "--strict", "--tools", tools, "unknown.log"],
+        &["validate", "--no-strict", "--tools", tools, "unknown.log"],
     );
-    assert_eq!(code, 1);
+    assert_eq!(code, 0);
     let (_, _, code) = run_in(
         "config/proj/sub",
         &["validate", "--no-config", "--tools", tools, "unknown.log"],
@@ -335,9 +348,11 @@ fn config_found_upward_and_flags_override() {
         ],
     );
     let r = &records(&out)[0];
+    // the file's auto_approval_threshold "low" was not taken: low needs
+    // approval
     assert_eq!(
         (r["risk"].as_str(), r["requires_approval"].as_bool()),
-        (Some("low"), Some(false))
+        (Some("low"), Some(true))
     );
     // max_retries: 1 from the file
     let (out, _, _) = run_in(

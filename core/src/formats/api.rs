@@ -202,8 +202,10 @@ pub type HarmonyHeader = fn(&[u8], &str, bool, usize, &ProbeCx) -> Option<Probe>
 /// A model that writes a format.
 #[derive(Clone, Copy, Debug)]
 pub struct Model {
-    /// Its name, lowercase (`qwen3`, `gpt-oss`, `deepseek-v3.2`); a served
-    /// name such as `qwen3:8b` or `Qwen/Qwen3-8B` matches it by prefix.
+    /// Its name, lowercase (`qwen3`, `gpt-oss`, `deepseek-v3.2`): a family,
+    /// a version and the variants it needs; a served name such as
+    /// `qwen3:8b` or `Qwen/Qwen3-8B` resolves to it by those
+    /// ([`model_name`](super::model_name)).
     pub name: &'static str,
     /// The text its chat template appends after the last message by default
     /// (its generation prompt).

@@ -10,7 +10,7 @@
 use super::shared::json::JsonThenClose;
 use super::shared::section::json_arguments;
 use super::{ids, Blocks};
-use super::{Action, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
+use super::{Action, BlockResult, Format, Model, Opener, ParseCx, Probe, ProbeCx};
 use crate::call::ParsedCall;
 use crate::render::{CallSpec, Prompt};
 use crate::scan;
@@ -23,6 +23,9 @@ pub const FORMAT: Format = Format::new(
     "a JSON arguments object after each call tag",
 )
 .openers(&[OPENER])
+// its own row, so that `GLM-5.3-Flash` is not read as a GLM-5 minor
+// (`glm4-moe`); no generation prompt is known for it
+.models(&[Model::new("glm-5.3-flash", "")])
 .render(Prompt::new("GLM-5.3-Flash", write_calls));
 
 /// `glm53-flash`: `<![NAME>` then the arguments as compact JSON.

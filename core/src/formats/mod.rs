@@ -16,6 +16,7 @@
 mod api;
 pub(crate) mod id;
 pub(crate) mod markup;
+pub mod model_name;
 pub(crate) mod reasoning;
 pub mod registry;
 pub(crate) mod turns;

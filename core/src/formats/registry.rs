@@ -62,68 +62,29 @@ pub fn all_names() -> impl Iterator<Item = &'static str> {
         }))
 }
 
-/// A model name as words: ASCII lowercase, an `org/` prefix dropped, split
-/// at every character that is not a letter or digit and between letters and
-/// digits, so that the spellings of Ollama (`llama3.2`, `llama3.1:8b`,
-/// `phi4-mini`), Hugging Face (`meta-llama/Llama-3.2-3B-Instruct`) and the
-/// model table (`llama-3.2`) give the same words.
-pub fn name_words(name: &str) -> Vec<String> {
-    let name = name.trim();
-    let name = name.rsplit('/').next().unwrap_or(name).to_ascii_lowercase();
-    let mut words: Vec<String> = Vec::new();
-    let mut prev: Option<char> = None;
-    for c in name.chars() {
-        if !c.is_ascii_alphanumeric() {
-            prev = None;
-            continue;
-        }
-        let same = prev.is_some_and(|p| p.is_ascii_digit() == c.is_ascii_digit());
-        match words.last_mut() {
-            Some(w) if same => w.push(c),
-            _ => words.push(c.to_string()),
-        }
-        prev = Some(c);
-    }
-    words
-}
-
-/// The model a served model name names, with its format: the known name
-/// whose words ([`name_words`]) begin the name's, the one with the most
-/// words when several do (`qwen3:8b`, `Qwen/Qwen3-8B-Instruct` → `qwen3`;
-/// `llama3.1:8b` → `llama-3.1`; `gpt-oss-20b` → `gpt-oss`). Separators,
-/// case, an `org/` prefix and trailing size or tag words do not matter.
+/// The model a served model name names, with its format: the model-table
+/// row [`model_name::resolve`](super::model_name::resolve) picks from the
+/// name's family, version and variants (`qwen3:8b`,
+/// `Qwen/Qwen3-8B-Instruct` → `qwen3`; `llama3.1:8b` → `llama-3.1`;
+/// `gpt-oss-20b` → `gpt-oss`). Sizes, quantisations, dates and an `org/`
+/// prefix never decide. `None` for a name no row fits, and for a row of
+/// [`PROMPTED_MODELS`](crate::PROMPTED_MODELS) (see [`prompted_model`]).
 pub fn model(name: &str) -> Option<(&'static Format, &'static super::Model)> {
-    let words = name_words(name);
-    let mut best: Option<(usize, &'static Format, &'static super::Model)> = None;
-    for f in FORMATS {
-        for m in f.models {
-            let known = name_words(m.name);
-            if known.is_empty() || !words.starts_with(&known) {
-                continue;
-            }
-            if best.is_none_or(|(n, _, _)| known.len() > n) {
-                best = Some((known.len(), f, m));
-            }
-        }
-    }
-    best.map(|(_, f, m)| (f, m))
+    let r = super::model_name::resolve(name)?;
+    let f = get(r.format);
+    f.models.iter().find(|m| m.name == r.name).map(|m| (f, m))
 }
 
 /// The [`PROMPTED_MODELS`](crate::PROMPTED_MODELS) entry a served model
-/// name names, matched as [`model`] matches the formats' names (word by
-/// word, the longest known name the served name starts with): its format
-/// and generation prompt.
+/// name names, resolved as [`model`] resolves the formats' rows: its format
+/// and generation prompt. `None` when the name resolves to a format's own
+/// row or to nothing.
 pub fn prompted_model(name: &str) -> Option<(FormatId, &'static str)> {
-    let words = name_words(name);
+    let r = super::model_name::resolve(name)?;
     crate::config::PROMPTED_MODELS
         .iter()
-        .filter_map(|&(known, id, prompt)| {
-            let known = name_words(known);
-            let fits = !known.is_empty() && words.starts_with(&known);
-            fits.then_some((known.len(), id, prompt))
-        })
-        .max_by_key(|&(n, _, _)| n)
-        .and_then(|(_, id, prompt)| FormatId::from_id(id).map(|f| (f, prompt)))
+        .any(|&(known, _, _)| known == r.name)
+        .then_some((r.format, r.prompt))
 }
 
 /// An opener with the format it belongs to.

@@ -176,6 +176,35 @@ impl fmt::Display for TextError {
 impl std::error::Error for TextError {}
 
 impl FileConfig {
+    /// Drops the settings that widen what runs without a person's consent,
+    /// for a file nobody named (found upward, which whoever can write a
+    /// folder above the current one, or a tool allowed to write its own,
+    /// could have planted): an auto-approval level above `safe`, an
+    /// unknown-tool risk below `medium`, lenient validation, and running a
+    /// failed (approved) call a second time. Returns each dropped key with
+    /// its value as written. Settings that only narrow, bound or slow
+    /// things (timeouts, limits, the retry template) are kept.
+    pub fn drop_widening(&mut self) -> Vec<(&'static str, String)> {
+        let mut dropped = Vec::new();
+        if let Some(r) = self.auto_approval_threshold.filter(|&r| r > Risk::Safe) {
+            self.auto_approval_threshold = None;
+            dropped.push(("auto_approval_threshold", format!("\"{r}\"")));
+        }
+        if let Some(r) = self.unknown_tool_risk.filter(|&r| r < Risk::Medium) {
+            self.unknown_tool_risk = None;
+            dropped.push(("unknown_tool_risk", format!("\"{r}\"")));
+        }
+        if self.strict_validation == Some(false) {
+            self.strict_validation = None;
+            dropped.push(("strict_validation", "false".into()));
+        }
+        if self.retry_failed_tools == Some(true) {
+            self.retry_failed_tools = None;
+            dropped.push(("retry_failed_tools", "true".into()));
+        }
+        dropped
+    }
+
     /// Checks the text of the configuration file at `path` (the path names
     /// the file in errors; reading it is the caller's business).
     pub fn from_file_text(path: &Path, text: &str) -> Result<FileConfig, ConfigError> {

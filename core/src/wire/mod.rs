@@ -1349,7 +1349,7 @@ impl Core {
 
     /// The stream names its model: with `--format auto` and before any
     /// model text, the model's format is looked for (see
-    /// [`crate::formats::registry::model`]). Its generation prompt is not
+    /// [`crate::formats::model_name::resolve`]). Its generation prompt is not
     /// applied: a server that applied the chat template also splits off the
     /// reasoning the prompt opened.
     fn model_named(&mut self, name: &str) {
@@ -1364,10 +1364,7 @@ impl Core {
         {
             return;
         }
-        let format = crate::formats::registry::model(name)
-            .map(|(f, _)| f.id)
-            .or_else(|| crate::formats::registry::prompted_model(name).map(|(f, _)| f));
-        if let Some(format) = format {
+        if let Some(format) = crate::formats::model_name::resolve(name).map(|r| r.format) {
             let mut cfg = cfg.clone();
             cfg.format = crate::engine::FormatChoice::Only(format);
             self.engine = Engine::new(cfg);

@@ -1,7 +1,7 @@
 //! The flags that configure the engine: format, model, reasoning, repair,
 //! the bound on what is held while undecided.
 
-use crate::{Config, FormatChoice};
+use crate::{Config, Options, Resolved};
 use clap::Args;
 
 /// Flags that configure the engine.
@@ -17,11 +17,11 @@ pub struct EngineArgs {
         short = 'f',
         value_name = "ID",
         default_value = "auto",
-        value_parser = format_parser(),
+        value_parser = super::names::NameParser::format(),
         ignore_case = true,
         hide_possible_values = true
     )]
-    pub format: FormatChoice,
+    pub format: String,
 
     /// Do not treat call-shaped ```json fences as calls.
     ///
@@ -46,7 +46,7 @@ pub struct EngineArgs {
     ///
     /// Arguments that need repair and are larger give a TLP-007 error
     /// record; valid JSON of any size is taken as it is.
-    #[arg(hide_short_help = true, long, value_name = "BYTES", default_value_t = crate::DEFAULT_MAX_INPUT_BYTES)]
+    #[arg(hide_short_help = true, long, value_name = "BYTES", default_value_t = Options::default().repair_max_size)]
     pub repair_max_size: usize,
 
     /// Also report calls drafted inside reasoning, flagged `in_reasoning`.
@@ -85,7 +85,7 @@ pub struct EngineArgs {
     /// the first byte. Past the window a lone closer is markup and what
     /// precedes it text. 0 to 4 GiB, and never more than --max-block: what
     /// is held back stays within that bound.
-    #[arg(hide_short_help = true, long, value_name = "BYTES", default_value_t = toolcall_core::DEFAULT_THINK_WINDOW, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=MAX_HELD))]
+    #[arg(hide_short_help = true, long, value_name = "BYTES", default_value_t = Options::default().think_window, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=MAX_HELD))]
     pub think_window: usize,
 
     /// The text the chat template appended after the last message.
@@ -107,9 +107,10 @@ pub struct EngineArgs {
     /// Known names (`toolcall formats --models` lists them) select the
     /// format as `--format` would and, unless `--generation-prompt` is
     /// given, the generation prompt the model's chat template appends by
-    /// default. A served name such as `qwen3:8b`, `llama3.2` or
-    /// `Qwen/Qwen3-8B` matches the longest known name it starts with, word by
-    /// word (case, `-`/`.`/`_`/`:` and an `org/` prefix ignored).
+    /// default. A served name such as `qwen3:8b-q4_K_M`, `llama3.2` or
+    /// `Qwen/Qwen3-8B` is read into family, version and variants (sizes,
+    /// quantisations, dates and an `org/` prefix never decide) and names the
+    /// most specific row that fits; a name no row fits is an error.
     #[arg(long, value_name = "NAME", value_parser = super::names::NameParser::model(),
           hide_possible_values = true)]
     pub model: Option<String>,
@@ -132,7 +133,7 @@ pub struct EngineArgs {
     /// those bytes are given back as text with a TLP-007 error and the
     /// search for markers resumes after them (the same in `parse` and
     /// `stream`, however the input arrives).
-    #[arg(hide_short_help = true, long, value_name = "BYTES", default_value_t = 1 << 20, value_parser = bytes_parser(MAX_HELD))]
+    #[arg(hide_short_help = true, long, value_name = "BYTES", default_value_t = Options::default().max_block, value_parser = bytes_parser(MAX_HELD))]
     pub max_block: usize,
 
     /// The name standard input goes by in records (`doc`) and messages.
@@ -155,55 +156,43 @@ impl EngineArgs {
         }
     }
 
+    /// The request these flags make for a document named `doc` (the
+    /// wire flags are [`super::WireArgs::options`]'s).
+    pub fn options(&self, doc: &str) -> Options {
+        let mut o = Options::default();
+        o.format.clone_from(&self.format);
+        o.model.clone_from(&self.model);
+        o.generation_prompt.clone_from(&self.generation_prompt);
+        o.finish_reason.clone_from(&self.finish_reason);
+        o.json_blocks = !self.no_json_blocks;
+        o.inline_json = self.inline_json;
+        o.repair = !self.no_repair;
+        o.repair_max_size = self.repair_max_size;
+        o.reasoning_calls = self.reasoning_calls;
+        o.think_open = self.think_open;
+        o.think_window = self.think_window;
+        o.max_block = self.max_block;
+        o.doc = self.doc_name(doc);
+        o
+    }
+
     /// The engine configuration for a document named `doc`.
     pub fn config(&self, doc: &str) -> anyhow::Result<Config> {
-        let mut format = self.format;
-        let mut generation_prompt = self.generation_prompt.clone().map(String::into_bytes);
-        if let Some(name) = &self.model {
-            let Some(named) = super::names::resolve(name) else {
-                anyhow::bail!("{}", super::names::unknown("model", name));
-            };
-            if format == FormatChoice::Auto {
-                format = FormatChoice::Only(named.format);
-            }
-            if generation_prompt.is_none() {
-                generation_prompt = named.prompt.map(|p| p.as_bytes().to_vec());
-            }
-        }
-        Ok(Config {
-            doc: self.doc_name(doc),
-            format,
-            json_blocks: !self.no_json_blocks,
-            inline_json: self.inline_json,
-            reasoning_calls: self.reasoning_calls,
-            max_block: self.max_block,
-            repair: !self.no_repair,
-            repair_timeout_ms: crate::DEFAULT_TIMEOUT_MS,
-            repair_max_bytes: self.repair_max_size,
-            think_open: self.think_open,
-            // held back while undecided: within --max-block
-            think_window: self.think_window.min(self.max_block),
-            generation_prompt,
-            truncated: self.finish_reason.as_deref() == Some("length"),
-            tool_names: None,
-            turn: 0,
-        })
+        Ok(resolve(&self.options(doc))?.config)
     }
+}
+
+/// Resolves a request, an unknown name's message saying where the known
+/// names are listed.
+pub fn resolve(options: &Options) -> anyhow::Result<Resolved> {
+    options.resolve().map_err(super::names::option_error)
 }
 
 /// Largest value of a flag that bounds what is held in memory
 /// (`--max-block`, `--max-buffer`): 4 GiB.
-pub const MAX_HELD: u64 = 1 << 32;
+pub const MAX_HELD: u64 = crate::MAX_HELD;
 
 /// A byte count in `1..=max`, checked when the command line is parsed.
 pub fn bytes_parser(max: u64) -> clap::builder::RangedU64ValueParser<usize> {
     clap::builder::RangedU64ValueParser::<usize>::new().range(1..=max)
-}
-
-/// `--format`: `auto`, a format id, or any name `--model` takes (see
-/// [`super::names`]); completion offers them, an unknown one gets a "did
-/// you mean" from the model table.
-fn format_parser() -> impl clap::builder::TypedValueParser<Value = FormatChoice> {
-    use clap::builder::TypedValueParser;
-    super::names::NameParser::format().map(|name: String| super::names::format_choice(&name))
 }

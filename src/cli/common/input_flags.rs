@@ -116,7 +116,7 @@ pub struct WireArgs {
     /// Past it, an error record (TLP-007) and the stream goes on. Also the
     /// longest line under `--lines` and `--field`: a longer one is skipped
     /// with a note on stderr (exit 2 at the end).
-    #[arg(hide_short_help = true, long, value_name = "BYTES", default_value_t = 1 << 20, value_parser = bytes_parser(MAX_HELD))]
+    #[arg(hide_short_help = true, long, value_name = "BYTES", default_value_t = crate::Options::default().max_buffer, value_parser = bytes_parser(MAX_HELD))]
     pub max_buffer: usize,
 }
 
@@ -132,6 +132,13 @@ impl WireArgs {
             );
         }
         Ok(())
+    }
+
+    /// `options` with these flags' input kind and bound.
+    pub fn options(&self, mut options: crate::Options) -> crate::Options {
+        options.input = self.input.name().to_string();
+        options.max_buffer = self.max_buffer;
+        options
     }
 
     /// The wire configuration.

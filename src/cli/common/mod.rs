@@ -13,7 +13,7 @@ mod sniff;
 mod walk;
 
 pub use documents::{documents_of, field_of, for_each_document, run_documents, Flow, Reading};
-pub use engine_flags::{bytes_parser, EngineArgs, MAX_HELD};
+pub use engine_flags::{bytes_parser, resolve, EngineArgs, MAX_HELD};
 pub use input_flags::{
     input_size_parser, InputArgs, WalkArgs, WireArgs, DEFAULT_MAX_INPUT, MAX_INPUT,
 };

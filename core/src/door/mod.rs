@@ -1,0 +1,374 @@
+//! The front door: everything between what a caller asks for and the
+//! records that come out, so that the command line and every binding
+//! (Python, Node) are thin shells that cannot disagree.
+//!
+//! * [`Options`] is the request in plain values (strings, numbers,
+//!   booleans), serde-readable, with every default written once
+//!   ([`Options::default`], from [`Config::default`] and
+//!   [`WireConfig::default`]).
+//! * [`Options::resolve`] turns it into [`Resolved`] (the engine's
+//!   [`Config`] and the [`WireConfig`]): format ids, model names, prompted
+//!   models and the "did you mean" for an unknown one ([`names`]), the
+//!   finish reason, the input kind, the bounds clamped. Failures are an
+//!   [`OptionError`].
+//! * [`read`] reads one whole input (model text, a server's wire stream,
+//!   or conversations written as message lists) into a [`Document`];
+//!   [`Reader`] is the same fed chunk by chunk.
+//! * Records are the core's own types ([`ToolCall`](crate::ToolCall),
+//!   [`ErrorRecord`](crate::ErrorRecord), [`Split`](crate::Split),
+//!   [`FormatRecord`], [`ModelRecord`]), serialised by serde: one schema.
+
+pub mod names;
+mod read;
+
+pub use names::{FormatRecord, ModelRecord, Named};
+pub use read::{conversation, conversations, read, Document, Reader, Record};
+
+use crate::config::{Config, FormatChoice};
+use crate::wire::{InputKind, WireConfig};
+use serde::{Deserialize, Serialize};
+
+/// Largest value of a bound on what is held in memory (`max_block`,
+/// `max_buffer`, `think_window`): 4 GiB.
+pub const MAX_HELD: u64 = 1 << 32;
+
+/// What a caller asks for: the flags of `toolcall parse` under their
+/// option names, as plain values any binding can pass (a Python keyword
+/// argument, a JavaScript object's field, a JSON object's key).
+///
+/// [`Options::default`] holds every default, once. Read from JSON (serde)
+/// a missing field takes its default and an unknown one is an error.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+#[non_exhaustive]
+pub struct Options {
+    /// `auto` (detect per document), a format id or any model name.
+    pub format: String,
+    /// The model that wrote the output: its format (unless `format` names
+    /// one) and its default generation prompt (unless
+    /// `generation_prompt` is given).
+    pub model: Option<String>,
+    /// The text the chat template appended after the last message.
+    pub generation_prompt: Option<String>,
+    /// Why the output ended: `stop` or `length` (cut at the token limit).
+    pub finish_reason: Option<String>,
+    /// What the input is: `auto`, `text`, a server's stream (`ollama`,
+    /// `openai`, `llama-server`, `terminal`) or `messages`
+    /// (conversations written as message lists).
+    pub input: String,
+    /// Treat call-shaped ```` ```json ```` fences as calls.
+    pub json_blocks: bool,
+    /// Treat call-shaped JSON inline in prose as calls.
+    pub inline_json: bool,
+    /// Repair broken argument JSON.
+    pub repair: bool,
+    /// Largest broken argument JSON repaired, in bytes.
+    pub repair_max_size: usize,
+    /// Time budget of one repair, in milliseconds (`0`: none).
+    pub repair_timeout_ms: u64,
+    /// Report calls drafted inside reasoning.
+    pub reasoning_calls: bool,
+    /// The output starts inside a think block the prompt opened.
+    pub think_open: bool,
+    /// Bytes at a document's start searched for a reasoning closer with no
+    /// opener (`0`: off); never more than `max_block`.
+    pub think_window: usize,
+    /// Largest candidate block held back while undecided, in bytes.
+    pub max_block: usize,
+    /// Most bytes a wire input holds for one line or the open calls.
+    pub max_buffer: usize,
+    /// The document's name in records (`-` for stdin).
+    pub doc: String,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        let c = Config::default();
+        let w = WireConfig::default();
+        Options {
+            format: "auto".to_string(),
+            model: None,
+            generation_prompt: None,
+            finish_reason: None,
+            input: w.input.name().to_string(),
+            json_blocks: c.json_blocks,
+            inline_json: c.inline_json,
+            repair: c.repair,
+            repair_max_size: c.repair_max_bytes,
+            repair_timeout_ms: c.repair_timeout_ms,
+            reasoning_calls: c.reasoning_calls,
+            think_open: c.think_open,
+            think_window: c.think_window,
+            max_block: c.max_block,
+            max_buffer: w.max_buffer,
+            doc: c.doc,
+        }
+    }
+}
+
+/// The settings a request resolves to: the engine's and the wire
+/// decoder's. Built by [`Options::resolve`]; a front end may adjust the
+/// fields it owns (tool names from a tools file, a configuration file's
+/// values) before reading.
+#[derive(Clone, Debug)]
+pub struct Resolved {
+    /// The engine's settings.
+    pub config: Config,
+    /// What the input is and how much a wire decoder may hold.
+    pub wire: WireConfig,
+}
+
+impl Resolved {
+    /// True when the input is conversations written as message lists
+    /// (`input = "messages"`).
+    pub fn conversations(&self) -> bool {
+        self.wire.input == InputKind::Messages
+    }
+
+    /// The same settings for a document named `doc`.
+    pub fn for_doc(&self, doc: &str) -> Resolved {
+        let mut r = self.clone();
+        r.config.doc = doc.to_string();
+        r
+    }
+
+    /// The settings with the tool names a tools definition declares: a
+    /// damaged call naming one of them is recovered on weaker evidence.
+    pub fn with_tool_names<I: IntoIterator<Item = String>>(mut self, names: I) -> Resolved {
+        let mut names: Vec<String> = names.into_iter().collect();
+        names.sort_unstable();
+        names.dedup();
+        self.config.tool_names = Some(names.into());
+        self
+    }
+}
+
+/// A request that cannot be resolved. Its `Display` is the message a
+/// front end shows (a front end may add where to look the names up).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum OptionError {
+    /// A format or model name that is neither a format id nor a known
+    /// model.
+    UnknownName {
+        /// The option: `format` or `model`.
+        option: &'static str,
+        /// The name given.
+        name: String,
+        /// The nearest known name and its format, for a "did you mean".
+        nearest: Option<(&'static str, crate::formats::FormatId)>,
+    },
+    /// An input kind that is not one of [`InputKind::ALL`].
+    UnknownInput(String),
+    /// A finish reason other than `stop` or `length`.
+    UnknownFinishReason(String),
+    /// A bound outside its range.
+    OutOfRange {
+        /// The option.
+        option: &'static str,
+        /// The value given.
+        value: u64,
+        /// The least value allowed.
+        min: u64,
+        /// The largest value allowed.
+        max: u64,
+    },
+}
+
+impl OptionError {
+    /// The error for an unknown name given to `option`, with the nearest
+    /// known name.
+    pub fn unknown_name(option: &'static str, name: &str) -> OptionError {
+        OptionError::UnknownName {
+            option,
+            name: name.to_string(),
+            nearest: names::nearest(name),
+        }
+    }
+}
+
+impl std::fmt::Display for OptionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OptionError::UnknownName {
+                option,
+                name,
+                nearest,
+            } => {
+                write!(f, "unknown {option} '{name}'")?;
+                match nearest {
+                    Some((known, id)) if *known == id.as_str() => {
+                        write!(f, "; did you mean '{known}'?")
+                    }
+                    Some((known, id)) => write!(f, "; did you mean '{known}' (format {id})?"),
+                    None => Ok(()),
+                }
+            }
+            OptionError::UnknownInput(kind) => {
+                let kinds: Vec<&str> = InputKind::ALL.iter().map(|k| k.name()).collect();
+                write!(
+                    f,
+                    "unknown input kind '{kind}' (expected one of {})",
+                    kinds.join(", ")
+                )
+            }
+            OptionError::UnknownFinishReason(r) => {
+                write!(
+                    f,
+                    "unknown finish reason '{r}' (expected 'stop' or 'length')"
+                )
+            }
+            OptionError::OutOfRange {
+                option,
+                value,
+                min,
+                max,
+            } => write!(f, "{option} {value} is out of range ({min} to {max})"),
+        }
+    }
+}
+
+impl std::error::Error for OptionError {}
+
+/// A bound in `min..=MAX_HELD`.
+fn bounded(option: &'static str, value: usize, min: u64) -> Result<usize, OptionError> {
+    let v = value as u64;
+    if v < min || v > MAX_HELD {
+        return Err(OptionError::OutOfRange {
+            option,
+            value: v,
+            min,
+            max: MAX_HELD,
+        });
+    }
+    Ok(value)
+}
+
+impl Options {
+    /// Resolves the request: names to a format and generation prompt,
+    /// the finish reason and input kind to their values, the bounds
+    /// checked and `think_window` clamped to `max_block` (what is held
+    /// back stays within that bound).
+    pub fn resolve(&self) -> Result<Resolved, OptionError> {
+        let mut format = names::format_choice(&self.format)
+            .ok_or_else(|| OptionError::unknown_name("format", &self.format))?;
+        let mut generation_prompt = self.generation_prompt.clone().map(String::into_bytes);
+        if let Some(name) = &self.model {
+            let named = names::resolve_name(name)
+                .ok_or_else(|| OptionError::unknown_name("model", name))?;
+            if format == FormatChoice::Auto {
+                format = FormatChoice::Only(named.format);
+            }
+            if generation_prompt.is_none() {
+                generation_prompt = named.prompt.map(|p| p.as_bytes().to_vec());
+            }
+        }
+        let truncated = match self.finish_reason.as_deref() {
+            None | Some("stop") => false,
+            Some("length") => true,
+            Some(other) => return Err(OptionError::UnknownFinishReason(other.to_string())),
+        };
+        let input = InputKind::from_str_arg(&self.input)
+            .map_err(|_| OptionError::UnknownInput(self.input.clone()))?;
+        let max_block = bounded("max_block", self.max_block, 1)?;
+        let max_buffer = bounded("max_buffer", self.max_buffer, 1)?;
+        let think_window = bounded("think_window", self.think_window, 0)?;
+        let config = Config {
+            doc: self.doc.clone(),
+            format,
+            json_blocks: self.json_blocks,
+            inline_json: self.inline_json,
+            reasoning_calls: self.reasoning_calls,
+            max_block,
+            repair: self.repair,
+            repair_timeout_ms: self.repair_timeout_ms,
+            repair_max_bytes: self.repair_max_size,
+            think_open: self.think_open,
+            think_window: think_window.min(max_block),
+            generation_prompt,
+            truncated,
+            tool_names: None,
+            turn: 0,
+        };
+        Ok(Resolved {
+            config,
+            wire: WireConfig { input, max_buffer },
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_resolve_to_the_engines_defaults() {
+        let r = Options::default().resolve().unwrap();
+        let c = Config::default();
+        assert_eq!(r.config.max_block, c.max_block);
+        assert_eq!(r.config.think_window, c.think_window);
+        assert_eq!(r.wire, WireConfig::default());
+    }
+
+    #[test]
+    fn a_model_sets_format_and_prompt_unless_given() {
+        let o = Options {
+            model: Some("gemma-3".into()),
+            ..Options::default()
+        };
+        let r = o.resolve().unwrap();
+        let pythonic = crate::formats::FormatId::from_id("pythonic").unwrap();
+        assert_eq!(r.config.format, FormatChoice::Only(pythonic));
+        assert!(r.config.generation_prompt.is_some());
+        let o = Options {
+            model: Some("hermes".into()),
+            generation_prompt: Some("x".into()),
+            ..Options::default()
+        };
+        let r = o.resolve().unwrap();
+        assert_eq!(r.config.generation_prompt.as_deref(), Some(&b"x"[..]));
+    }
+
+    #[test]
+    fn unknown_names_say_what_is_near() {
+        let o = Options {
+            model: Some("qwen4".into()),
+            ..Options::default()
+        };
+        let e = o.resolve().unwrap_err().to_string();
+        assert!(
+            e.contains("unknown model 'qwen4'; did you mean 'qwen3'"),
+            "{e}"
+        );
+        let o = Options {
+            finish_reason: Some("tired".into()),
+            ..Options::default()
+        };
+        assert!(matches!(
+            o.resolve(),
+            Err(OptionError::UnknownFinishReason(_))
+        ));
+    }
+
+    #[test]
+    fn bounds_are_checked_and_the_window_clamped() {
+        let o = Options {
+            max_block: 0,
+            ..Options::default()
+        };
+        assert!(matches!(o.resolve(), Err(OptionError::OutOfRange { .. })));
+        let o = Options {
+            max_block: 100,
+            think_window: 8192,
+            ..Options::default()
+        };
+        assert_eq!(o.resolve().unwrap().config.think_window, 100);
+    }
+
+    #[test]
+    fn options_read_from_json_take_defaults_and_refuse_unknown_keys() {
+        let o: Options = serde_json::from_str(r#"{"model": "qwen3"}"#).unwrap();
+        assert_eq!(o.max_block, Options::default().max_block);
+        assert!(serde_json::from_str::<Options>(r#"{"modle": "qwen3"}"#).is_err());
+    }
+}

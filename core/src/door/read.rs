@@ -1,0 +1,419 @@
+//! Reading one input the way a [`Resolved`] request says: model text, a
+//! server's wire stream, or conversations written as message lists, whole
+//! ([`read`]) or fed chunk by chunk ([`Reader`]).
+
+use super::Resolved;
+use crate::document::Collector;
+use crate::engine::{Event, Sink};
+use crate::record::{ErrorRecord, Split, ToolCall};
+use crate::wire::{Summary, WireEngine};
+use serde::Serialize;
+
+/// What one input held: its calls, errors, prose, reasoning and tiling
+/// (conversations: their calls and errors only), and what a wire stream
+/// said of itself.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Document {
+    /// The document's name, as records carry it.
+    pub doc: String,
+    /// The calls, errors, text, reasoning and segments.
+    pub found: Collector,
+    /// With a wire input: how the stream ended, the errors its server
+    /// reported (default for text and conversations).
+    pub summary: Summary,
+    /// Where each conversation's calls and errors end (`(calls, errors)`),
+    /// one entry per conversation of a JSONL; empty for one document.
+    parts: Vec<(usize, usize)>,
+}
+
+/// One record: a call or an error, as `toolcall parse` writes it.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Record<'a> {
+    /// A `tool_call` record.
+    Call(&'a ToolCall),
+    /// An `error` record.
+    Error(&'a ErrorRecord),
+}
+
+impl Document {
+    /// The records in document order: each error before the first call
+    /// that starts after it, conversation by conversation.
+    pub fn records(&self) -> Vec<Record<'_>> {
+        let (calls, errors) = (&self.found.calls, &self.found.errors);
+        let mut out = Vec::with_capacity(calls.len() + errors.len());
+        let whole = [(calls.len(), errors.len())];
+        let parts = if self.parts.is_empty() {
+            &whole[..]
+        } else {
+            &self.parts[..]
+        };
+        let (mut c, mut e) = (0, 0);
+        for &(c_end, e_end) in parts {
+            for call in &calls[c..c_end] {
+                while e < e_end && errors[e].span[0] < call.span[0] {
+                    out.push(Record::Error(&errors[e]));
+                    e += 1;
+                }
+                out.push(Record::Call(call));
+            }
+            out.extend(errors[e..e_end].iter().map(Record::Error));
+            (c, e) = (c_end, e_end);
+        }
+        out
+    }
+
+    /// The `split` record: text, reasoning and calls separated losslessly.
+    pub fn into_split(self) -> Split {
+        self.found.into_split(&self.doc)
+    }
+
+    /// Appends the conversation `part` (a document of its own) to this
+    /// one.
+    fn append(&mut self, part: Document) {
+        self.found.calls.extend(part.found.calls);
+        self.found.errors.extend(part.found.errors);
+        self.parts
+            .push((self.found.calls.len(), self.found.errors.len()));
+    }
+}
+
+/// Reads a whole input: the engine fed once (model text, a wire stream),
+/// or each conversation of a message-list input ([`conversations`]).
+pub fn read(bytes: &[u8], r: &Resolved) -> Document {
+    let doc = r.config.doc.clone();
+    if r.conversations() {
+        let mut all = Document {
+            doc,
+            ..Document::default()
+        };
+        conversations(&r.config.doc, bytes, r, &mut |part| {
+            all.append(part);
+            true
+        });
+        return all;
+    }
+    let mut reader = Reader::new(r);
+    let mut found = Collector {
+        skip_starts: true,
+        ..Collector::default()
+    };
+    reader.feed(bytes, &mut found);
+    reader.finish(&mut found);
+    Document {
+        doc,
+        found,
+        summary: reader.summary(),
+        parts: Vec::new(),
+    }
+}
+
+/// A [`read`] fed chunk by chunk: the same records, however the input is
+/// cut. Conversations are held until [`Reader::finish`], then read whole.
+pub struct Reader {
+    inner: Inner,
+}
+
+enum Inner {
+    Wire(Box<WireEngine>),
+    Conversations { held: Vec<u8>, resolved: Resolved },
+}
+
+impl Reader {
+    /// A reader in the state `r` describes.
+    pub fn new(r: &Resolved) -> Reader {
+        let inner = if r.conversations() {
+            Inner::Conversations {
+                held: Vec::new(),
+                resolved: r.clone(),
+            }
+        } else {
+            Inner::Wire(Box::new(WireEngine::new(r.config.clone(), r.wire.clone())))
+        };
+        Reader { inner }
+    }
+
+    /// Feeds the next chunk; what it decided goes to `sink`.
+    pub fn feed(&mut self, chunk: &[u8], sink: &mut dyn Sink) {
+        match &mut self.inner {
+            Inner::Wire(w) => w.feed(chunk, sink),
+            Inner::Conversations { held, .. } => held.extend_from_slice(chunk),
+        }
+    }
+
+    /// Ends the input: the rest goes to `sink` (a conversation input's
+    /// calls and errors, as events).
+    pub fn finish(&mut self, sink: &mut dyn Sink) {
+        match &mut self.inner {
+            Inner::Wire(w) => w.finish(sink),
+            Inner::Conversations { held, resolved } => {
+                let bytes = std::mem::take(held);
+                let name = resolved.config.doc.clone();
+                conversations(&name, &bytes, resolved, &mut |part| {
+                    for rec in part.records() {
+                        match rec {
+                            Record::Call(c) => sink.event(Event::ToolCall(c.clone())),
+                            Record::Error(e) => sink.event(Event::Error(e.clone())),
+                        }
+                    }
+                    true
+                });
+            }
+        }
+    }
+
+    /// Bytes held back, undecided.
+    pub fn held(&self) -> usize {
+        match &self.inner {
+            Inner::Wire(w) => w.held(),
+            Inner::Conversations { held, .. } => held.len(),
+        }
+    }
+
+    /// What the stream said of itself so far (wire inputs).
+    pub fn summary(&self) -> Summary {
+        match &self.inner {
+            Inner::Wire(w) => w.summary(),
+            Inner::Conversations { .. } => Summary::default(),
+        }
+    }
+
+    /// The wire engine, for a consumer that must keep document order
+    /// (`None` for conversations).
+    pub fn engine(&self) -> Option<&WireEngine> {
+        match &self.inner {
+            Inner::Wire(w) => Some(w),
+            Inner::Conversations { .. } => None,
+        }
+    }
+}
+
+/// The conversations in `bytes`, named `name`: one JSON document, or a
+/// JSONL of one per line (each named `name:LINE`), handed to `push` one at
+/// a time until it returns `false`.
+pub fn conversations(
+    name: &str,
+    bytes: &[u8],
+    r: &Resolved,
+    push: &mut dyn FnMut(Document) -> bool,
+) {
+    if let Ok(v) = serde_json::from_slice::<serde_json::Value>(bytes) {
+        push(read_conversation(name.to_string(), bytes, Some(v), r));
+        return;
+    }
+    if is_session(bytes) {
+        push(session(name.to_string(), bytes, r));
+        return;
+    }
+    for (k, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        if line.trim_ascii().is_empty() {
+            continue;
+        }
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if !push(conversation(format!("{name}:{}", k + 1), line, r)) {
+            return;
+        }
+    }
+}
+
+/// One conversation (the text of a JSON document or of one JSONL line),
+/// named `doc`: its calls with their `turn`, `role`, `pointer` (and
+/// `in_content`) and a span over the call's JSON value in `text`, or a
+/// TLP-008 error when `text` is not a conversation.
+pub fn conversation(doc: String, text: &[u8], r: &Resolved) -> Document {
+    let v = serde_json::from_slice(text).ok();
+    read_conversation(doc, text, v, r)
+}
+
+fn read_conversation(
+    doc: String,
+    text: &[u8],
+    v: Option<serde_json::Value>,
+    r: &Resolved,
+) -> Document {
+    let cfg = crate::config::Config {
+        doc: doc.clone(),
+        ..r.config.clone()
+    };
+    let mut found = Collector::calls_only();
+    let ts = v
+        .as_ref()
+        .map(|v| crate::validate::shapes::conversations(v, None, true, &cfg))
+        .unwrap_or_default();
+    if ts.is_empty() {
+        found.errors.push(ErrorRecord::whole(
+            &doc,
+            text,
+            "TLP-008",
+            "not a conversation (no message list, dataset row, recording or \
+             agent events in any shape validate reads)"
+                .into(),
+        ));
+    }
+    transcript_records(&doc, ts, text, false, &mut found);
+    Document {
+        doc,
+        found,
+        summary: Summary::default(),
+        parts: Vec::new(),
+    }
+}
+
+/// Whether the JSONL text `bytes` is a per-event session log (its first
+/// non-blank line is an event: Claude Code, Codex CLI).
+pub fn is_session(bytes: &[u8]) -> bool {
+    bytes
+        .split(|&b| b == b'\n')
+        .find(|l| !l.trim_ascii().is_empty())
+        .and_then(|l| serde_json::from_slice::<serde_json::Value>(l.trim_ascii()).ok())
+        .is_some_and(|v| crate::validate::shapes::is_event(&v))
+}
+
+/// A per-event session log, read whole: its conversations' calls (one
+/// per session; see [`crate::validate::shapes::sessions`]).
+fn session(doc: String, bytes: &[u8], r: &Resolved) -> Document {
+    let cfg = crate::config::Config {
+        doc: doc.clone(),
+        ..r.config.clone()
+    };
+    let lines: Vec<(usize, serde_json::Value)> = bytes
+        .split(|&b| b == b'\n')
+        .enumerate()
+        .filter_map(|(k, l)| Some((k, serde_json::from_slice(l.trim_ascii()).ok()?)))
+        .collect();
+    let ts = crate::validate::shapes::sessions(&lines, &cfg);
+    let mut found = Collector::calls_only();
+    transcript_records(&doc, ts, bytes, true, &mut found);
+    Document {
+        doc,
+        found,
+        summary: Summary::default(),
+        parts: Vec::new(),
+    }
+}
+
+/// The calls of transcripts read from `text` (each with its `turn`,
+/// `role`, `pointer`, `in_content` and a span over its JSON value), and an
+/// error record for each call that could not be read. `lines`: the
+/// pointers start with a line index of `text` (a session log).
+fn transcript_records(
+    doc: &str,
+    ts: Vec<crate::validate::messages::Transcript>,
+    text: &[u8],
+    lines: bool,
+    found: &mut Collector,
+) {
+    use crate::validate::messages::{self, Kind};
+    for t in ts {
+        let wanted = t.entries.iter().map(|e| e.pointer.as_str()).collect();
+        let (spans, _) = if lines {
+            crate::validate::shapes::line_spans(text, &wanted)
+        } else {
+            messages::spans(text, &wanted)
+        };
+        for e in t.entries {
+            let span = spans.get(&e.pointer).copied().unwrap_or([0, 0]);
+            let bytes = text.get(span[0]..span[1]).unwrap_or_default();
+            match e.kind {
+                Kind::Call(c) => {
+                    let mut call = c.call;
+                    call.index = found.calls.len();
+                    call.span = [span[0] as u64, span[1] as u64];
+                    call.raw = String::from_utf8_lossy(bytes).into_owned();
+                    call.extra.insert("turn".into(), e.turn.into());
+                    call.extra.insert("role".into(), e.role.into());
+                    call.extra.insert("pointer".into(), e.pointer.into());
+                    if c.in_content {
+                        call.extra.insert("in_content".into(), true.into());
+                    }
+                    found.calls.push(call);
+                }
+                Kind::Broken { code, message, raw } => {
+                    let pos = crate::validate::diag::position(text, span[0]);
+                    found.errors.push(ErrorRecord {
+                        kind: "error",
+                        code,
+                        message,
+                        doc: doc.to_string(),
+                        span: [span[0] as u64, span[1] as u64],
+                        raw,
+                        offset: span[0] as u64,
+                        line: pos.line,
+                        column: pos.column,
+                        hint: None,
+                        turn: None,
+                    });
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::door::Options;
+
+    fn resolved(input: &str) -> Resolved {
+        Options {
+            input: input.into(),
+            ..Options::default()
+        }
+        .resolve()
+        .unwrap()
+    }
+
+    const CONVERSATION: &str = r#"{"messages": [{"role": "user", "content": "hi"},
+        {"role": "assistant", "tool_calls": [{"id": "c1", "type": "function",
+         "function": {"name": "f", "arguments": "{\"x\": 1}"}}]}]}"#;
+
+    #[test]
+    fn conversations_give_their_calls_with_pointers() {
+        let d = read(CONVERSATION.as_bytes(), &resolved("messages"));
+        assert_eq!(d.found.calls.len(), 1);
+        assert_eq!(
+            d.found.calls[0].extra["pointer"],
+            "/messages/1/tool_calls/0"
+        );
+        // read as text, the same bytes hold no call
+        assert!(read(CONVERSATION.as_bytes(), &resolved("text"))
+            .found
+            .calls
+            .is_empty());
+    }
+
+    #[test]
+    fn jsonl_lines_are_conversations_and_records_keep_their_order() {
+        let input = format!(
+            "{}\nnot json\n{}\n",
+            CONVERSATION.replace('\n', ""),
+            CONVERSATION.replace('\n', "")
+        );
+        let d = read(input.as_bytes(), &resolved("messages"));
+        let docs: Vec<String> = d
+            .records()
+            .iter()
+            .map(|r| match r {
+                Record::Call(c) => c.doc.clone(),
+                Record::Error(e) => format!("{} {}", e.doc, e.code),
+            })
+            .collect();
+        assert_eq!(docs, ["-:1", "-:2 TLP-008", "-:3"]);
+    }
+
+    #[test]
+    fn the_reader_gives_what_read_gives() {
+        for input in ["text", "messages"] {
+            let r = resolved(input);
+            let whole = read(CONVERSATION.as_bytes(), &r);
+            let mut reader = Reader::new(&r);
+            let mut found = Collector::calls_only();
+            for chunk in CONVERSATION.as_bytes().chunks(7) {
+                reader.feed(chunk, &mut found);
+            }
+            reader.finish(&mut found);
+            assert_eq!(found.calls, whole.found.calls, "{input}");
+        }
+    }
+}
