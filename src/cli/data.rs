@@ -103,4 +103,3 @@ fn peek_bytes(b: &[u8]) -> Peek {
         conversations,
     }
 }
-

@@ -161,7 +161,12 @@ fn conversation_stream(
             break;
         }
     }
-    if first.is_none() || !more || first.as_ref().is_some_and(crate::validate::shapes::is_event) {
+    if first.is_none()
+        || !more
+        || first
+            .as_ref()
+            .is_some_and(crate::validate::shapes::is_event)
+    {
         let all = std::io::Read::chain(std::io::Cursor::new(prefix), r);
         let bytes = super::common::read_limited(all, name, args.input.max_input, "--max-input")?;
         return conversation_calls(name, &bytes, resolved, tools, push);

@@ -1869,7 +1869,7 @@ impl Run<'_> {
             _ => None,
         };
         let allow = &self.args.allow;
-        let findings: Vec<messages::Finding> = messages::lint(&t)
+        let findings: Vec<messages::Finding> = messages::lint(t)
             .into_iter()
             .filter(|f| !allow.iter().any(|a| a == f.code))
             .collect();
