@@ -491,7 +491,11 @@ pub struct Call {
     turn: Option<u32>,
     /// In a transcript: the turn's role (`assistant`, …); else None.
     #[pyo3(get)]
-    role: Option<&'static str>,
+    role: Option<String>,
+    /// In a conversation (`input="messages"`): the JSON Pointer of the
+    /// call in the document (`/messages/3/tool_calls/0`); else None.
+    #[pyo3(get)]
+    pointer: Option<String>,
 }
 
 #[pymethods]
@@ -561,7 +565,19 @@ impl Call {
 }
 
 /// The Python object of a call: nothing is converted yet (see [`Call`]).
-fn call_to_py(call: ToolCall) -> Call {
+fn call_to_py(mut call: ToolCall) -> Call {
+    // a conversation's call keeps where it is beside its fields, not in
+    // the validation fields
+    let pointer = match call.extra.remove("pointer") {
+        Some(Value::String(p)) => Some(p),
+        _ => None,
+    };
+    let conv_turn = call.extra.remove("turn").and_then(|t| t.as_u64());
+    let conv_role = match call.extra.remove("role") {
+        Some(Value::String(r)) => Some(r),
+        _ => None,
+    };
+    call.extra.remove("in_content");
     Call {
         name: call.name,
         id: call.id,
@@ -577,8 +593,12 @@ fn call_to_py(call: ToolCall) -> Call {
         repairs_py: PyOnceLock::new(),
         extra: call.extra,
         validation_py: PyOnceLock::new(),
-        turn: call.turn.map(|t| t.index),
-        role: call.turn.map(|t| t.role),
+        turn: call
+            .turn
+            .map(|t| t.index)
+            .or(conv_turn.and_then(|t| u32::try_from(t).ok())),
+        role: call.turn.map(|t| t.role.to_string()).or(conv_role),
+        pointer,
     }
 }
 
@@ -781,10 +801,23 @@ fn parse(
             Some(t) => t.engine(options.cfg.clone()),
             None => options.cfg.clone(),
         };
-        let mut engine = WireEngine::new(cfg, options.wire.clone());
-        engine.feed(bytes, &mut found);
-        engine.finish(&mut found);
-        let summary = engine.summary();
+        let summary = if options.wire.input == InputKind::Messages {
+            // conversations: the core's one table of shapes, as `parse`
+            // and `validate` read them
+            let resolved = toolcall_core::Resolved {
+                config: cfg,
+                wire: options.wire.clone(),
+            };
+            let doc = toolcall_core::read(bytes, &resolved);
+            found.calls = doc.found.calls;
+            found.errors = doc.found.errors;
+            doc.summary
+        } else {
+            let mut engine = WireEngine::new(cfg, options.wire.clone());
+            engine.feed(bytes, &mut found);
+            engine.finish(&mut found);
+            engine.summary()
+        };
         if let Some(t) = tools {
             for call in &mut found.calls {
                 let v = t.judge(call);

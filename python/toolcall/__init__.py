@@ -124,7 +124,9 @@ def parse(
     (``"length"``: a call still open at the end is a truncation error),
     ``tools`` (calls get a ``validation`` dict), ``input`` (``"text"``, or
     ``"auto"``/``"ollama"``/``"openai"``/``"llama-server"``/``"terminal"``
-    for a server's stream).
+    for a server's stream, ``"messages"`` for conversations: every shape
+    ``toolcall validate`` reads, from the core's one table; each call then
+    has its ``pointer``, ``turn`` and ``role``).
     """
     opts = _options(
         format,
