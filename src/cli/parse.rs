@@ -320,7 +320,7 @@ fn parse_document(
     engine.finish(&mut found);
     let summary = engine.summary();
     super::report_server_errors(&name, &summary);
-    if peek.json && summary.input == wire::InputKind::Text {
+    if peek.json && summary.input == wire::InputKind::Text && !args.matching.quiet {
         super::report(&format!(
             "{}: JSON that is no conversation and no server output; read as model text \
              (--input messages reads it as a conversation)",

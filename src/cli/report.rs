@@ -39,8 +39,19 @@ pub struct ReportArgs {
     /// Example:
     ///
     ///   toolcall validate --stats --no-diagnostics data.jsonl | tail -n 1 | jq .codes
-    #[arg(long, verbatim_doc_comment)]
+    #[arg(hide_short_help = true, long, verbatim_doc_comment)]
     pub stats: bool,
+
+    /// Write the rows (JSONL lines, or whole JSON documents) whose
+    /// conversations are all valid (`valid`), or those with a finding
+    /// (`invalid`), back out byte for byte instead of records: a dataset
+    /// is cleaned in one pass.
+    ///
+    /// Example:
+    ///
+    ///   toolcall validate --keep valid --no-diagnostics data.jsonl > clean.jsonl
+    #[arg(hide_short_help = true, long, value_name = "WHICH", value_parser = ["valid", "invalid"], verbatim_doc_comment)]
+    pub keep: Option<String>,
 }
 
 /// One finding, where it points.
@@ -71,6 +82,7 @@ struct Case {
 pub struct Report {
     format: String,
     stats: bool,
+    keep: bool,
     findings: Vec<Finding>,
     cases: Vec<Case>,
     calls: usize,
@@ -89,17 +101,19 @@ impl Report {
         Report {
             format: args.output_format.clone(),
             stats: args.stats,
+            keep: args.keep.is_some(),
             ..Report::default()
         }
     }
 
-    /// Whether stdout carries `validation` records (the default format).
+    /// Whether stdout carries `validation` records (the default format,
+    /// without `--keep`).
     pub fn records(&self) -> bool {
-        self.format == "records"
+        self.format == "records" && !self.keep
     }
 
     fn keeps_findings(&self) -> bool {
-        !self.records()
+        self.format != "records"
     }
 
     fn keeps_cases(&self) -> bool {
@@ -237,7 +251,7 @@ impl Report {
                 v["findings"] = self.findings.iter().map(finding_json).collect();
                 Some(format!("{v}\n"))
             }
-            _ if self.stats => Some(format!("{}\n", self.summary())),
+            _ if self.stats && !self.keep => Some(format!("{}\n", self.summary())),
             _ => None,
         }
     }

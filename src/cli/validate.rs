@@ -111,7 +111,12 @@ pub struct ValidateArgs {
     /// Example:
     ///
     ///   toolcall validate --messages-at /trajectory/steps run.json
-    #[arg(long, value_name = "POINTER", verbatim_doc_comment)]
+    #[arg(
+        hide_short_help = true,
+        long,
+        value_name = "POINTER",
+        verbatim_doc_comment
+    )]
     pub messages_at: Option<String>,
 
     /// Report formats and data-curation flags (`--output-format`,
@@ -400,6 +405,8 @@ struct Run<'a> {
     /// The item being judged is a call (not a refused document or a
     /// result without a call).
     counted: bool,
+    /// `invalid` when the current row (a JSONL line or a document) began.
+    invalid_before: usize,
 }
 
 /// Runs `validate`.
@@ -472,6 +479,7 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Outcome> {
         warned_no_tools: None,
         next_index: 0,
         counted: true,
+        invalid_before: 0,
     };
     run.out.set_quiet(args.quiet);
     let mut files = 0usize;
@@ -498,7 +506,9 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Outcome> {
             match conversations_in(&bytes, explicit) {
                 Some(Layout::Whole(v)) => {
                     let text = Rc::new(Located::new(bytes));
-                    run.conversation(&v, &text, &name, &name, &cfg)
+                    run.invalid_before = run.invalid;
+                    run.conversation(&v, &text, &name, &name, &cfg)?;
+                    run.keep(text.bytes())
                 }
                 Some(Layout::Lines) => judge_lines(&mut run, &bytes, &name, &cfg, args),
                 Some(Layout::Session) => run.session(bytes, &name, &cfg),
@@ -1726,7 +1736,7 @@ fn judge_lines(
     cfg: &Config,
     args: &ValidateArgs,
 ) -> anyhow::Result<()> {
-    for (k, line) in bytes.split(|&b| b == b'\n').enumerate() {
+    for (k, line) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
         if !line.trim_ascii().is_empty() {
             judge_line(run, line, k + 1, name, cfg, args.wire.max_buffer)?;
         }
@@ -1744,6 +1754,7 @@ fn judge_line(
     cfg: &Config,
     max_line: usize,
 ) -> anyhow::Result<()> {
+    let original = line;
     let line = line.strip_suffix(b"\n").unwrap_or(line);
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     let doc = format!("{name}:{number}");
@@ -1762,7 +1773,12 @@ fn judge_line(
         }
     };
     match why {
-        Ok(v) => run.conversation(&v, &text, name, &doc, cfg),
+        Ok(v) => {
+            run.invalid_before = run.invalid;
+            run.conversation(&v, &text, name, &doc, cfg)?;
+            // the row as read, with its line end
+            run.keep(original)
+        }
         Err(message) => {
             let code = if line.len() > max_line {
                 "TLP-007"
@@ -1778,7 +1794,9 @@ fn judge_line(
                 text: Some(text),
                 offset: 0,
             };
-            run.judge(item, cfg)
+            run.invalid_before = run.invalid;
+            run.judge(item, cfg)?;
+            run.keep(original)
         }
     }
 }
@@ -1968,6 +1986,19 @@ impl Run<'_> {
         }
         self.next_index = index;
         self.doc_tools = None;
+        Ok(())
+    }
+
+    /// `--keep valid|invalid`: writes the row just judged (its bytes as
+    /// read) when its verdict is the one kept.
+    fn keep(&mut self, row: &[u8]) -> anyhow::Result<()> {
+        let Some(keep) = self.args.report.keep.as_deref() else {
+            return Ok(());
+        };
+        let valid = self.invalid == self.invalid_before;
+        if (keep == "valid") == valid {
+            self.out.raw(row)?;
+        }
         Ok(())
     }
 

@@ -123,6 +123,9 @@ pub fn find(doc: &Value, at: Option<&str>, bodies: bool) -> Vec<Found> {
             Value::Array(items) if !items.is_empty() && items.iter().all(Value::is_object) => {
                 let key = if items.iter().any(|m| m.get("from").is_some()) {
                     "conversations"
+                } else if items.iter().all(|m| m.get("role").is_none()) {
+                    // Responses items (a response body's `output`)
+                    "input"
                 } else {
                     "messages"
                 };
@@ -331,6 +334,11 @@ fn python_type(ty: &str) -> Option<&'static str> {
 fn chat(v: &Value, p: &str) -> Option<Found> {
     let shape = messages::sniff(v)?;
     if let (Value::Array(items), messages::Shape::Responses) = (v, shape) {
+        // a bare list of Responses items is a conversation at the top
+        // only: inside a document it is a response body's `output`
+        if !p.is_empty() {
+            return None;
+        }
         // any list of typed objects (a message's tool_calls) is not a list
         // of Responses items: one of them must be an item of that API
         let item = |i: &Value| {
