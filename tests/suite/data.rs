@@ -464,3 +464,42 @@ impl Lines for crate::common::Run {
             .collect()
     }
 }
+
+/// `--keep valid` and `--keep invalid` write the rows back byte for byte
+/// (CRLF and a last line without its end included), and together they
+/// are the whole file.
+#[test]
+fn keep_writes_rows_back_byte_for_byte() {
+    let dir = scratch("data-keep");
+    let ok = std::fs::read(root().join("fixtures/messages/xlam-ok.jsonl")).expect("ok");
+    let bad = std::fs::read(root().join("fixtures/messages/xlam-not-offered.jsonl")).expect("bad");
+    let mut crlf = ok.clone();
+    crlf.pop();
+    crlf.extend_from_slice(b"\r\n");
+    let mut all = Vec::new();
+    all.extend_from_slice(&ok);
+    all.extend_from_slice(&bad);
+    all.extend_from_slice(b"not json\n");
+    all.extend_from_slice(&crlf);
+    all.extend_from_slice(&ok[..ok.len() - 1]);
+    let f = dir.join("rows.jsonl");
+    std::fs::write(&f, &all).expect("write");
+    let path = f.to_str().expect("utf-8");
+    let valid = run_binary(
+        &["validate", "--no-config", "--keep", "valid", path],
+        None,
+        None,
+    );
+    let invalid = run_binary(
+        &["validate", "--no-config", "--keep", "invalid", path],
+        None,
+        None,
+    );
+    let mut want_valid = ok.clone();
+    want_valid.extend_from_slice(&crlf);
+    want_valid.extend_from_slice(&ok[..ok.len() - 1]);
+    assert_eq!(valid.stdout, want_valid);
+    let mut want_invalid = bad.clone();
+    want_invalid.extend_from_slice(b"not json\n");
+    assert_eq!(invalid.stdout, want_invalid);
+}
