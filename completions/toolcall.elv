@@ -225,6 +225,9 @@ set edit:completion:arg-completer[toolcall] = {|@words|
             cand --retry-template 'Retry prompt template file [default: built in, or retry_prompt_template].'
             cand --color 'Colour diagnostics: auto (when stderr is a terminal and NO_COLOR is unset or empty), always or never'
             cand --allow 'Switch a conversation check off by its code (repeatable or comma-separated): TLP-009 unanswered call, TLP-010 result without a call, TLP-011 duplicate call id, TLP-012 tool not offered, TLP-013 arguments string that does not parse, TLP-014 call left in the content.'
+            cand --messages-at 'Read the conversation at this JSON Pointer of each document (`/history`, `/answer_generation/train_messages/0`) when the search for one finds the wrong list or none.'
+            cand --output-format 'What stdout carries: `records` (a `validation` record per call), `github` (GitHub Actions annotations), `sarif` (SARIF 2.1.0, for code scanning), `junit` (JUnit XML: GitLab, Jenkins) or `json` (one summary object with every finding). Diagnostics on stderr and the exit status are the same in every format.'
+            cand --keep 'Write the rows (JSONL lines, or whole JSON documents) whose conversations are all valid (`valid`), or those with a finding (`invalid`), back out byte for byte instead of records: a dataset is cleaned in one pass.'
             cand --lines 'Each input line is its own document'
             cand -s 'No messages about files that do not exist or cannot be read (the exit status is still 2), as `grep -s`'
             cand --no-messages 'No messages about files that do not exist or cannot be read (the exit status is still 2), as `grep -s`'
@@ -250,6 +253,7 @@ set edit:completion:arg-completer[toolcall] = {|@words|
             cand --no-diagnostics 'Do not print diagnostics on stderr (records only).'
             cand -q 'No records, no diagnostics, no summary: the exit status only (0 every call valid, 1 any invalid, 2 error)'
             cand --quiet 'No records, no diagnostics, no summary: the exit status only (0 every call valid, 1 any invalid, 2 error)'
+            cand --stats 'After the records, one `summary` record: documents read and skipped (and why), conversations, calls, valid and invalid, counts per code, calls per conversation, calls per tool name.'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }

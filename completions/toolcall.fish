@@ -862,6 +862,14 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l color -d 
 always\t''
 never\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l allow -d 'Switch a conversation check off by its code (repeatable or comma-separated): TLP-009 unanswered call, TLP-010 result without a call, TLP-011 duplicate call id, TLP-012 tool not offered, TLP-013 arguments string that does not parse, TLP-014 call left in the content.' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l messages-at -d 'Read the conversation at this JSON Pointer of each document (`/history`, `/answer_generation/train_messages/0`) when the search for one finds the wrong list or none.' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l output-format -d 'What stdout carries: `records` (a `validation` record per call), `github` (GitHub Actions annotations), `sarif` (SARIF 2.1.0, for code scanning), `junit` (JUnit XML: GitLab, Jenkins) or `json` (one summary object with every finding). Diagnostics on stderr and the exit status are the same in every format.' -r -f -a "records\t''
+github\t''
+sarif\t''
+junit\t''
+json\t''"
+complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l keep -d 'Write the rows (JSONL lines, or whole JSON documents) whose conversations are all valid (`valid`), or those with a finding (`invalid`), back out byte for byte instead of records: a dataset is cleaned in one pass.' -r -f -a "valid\t''
+invalid\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l lines -d 'Each input line is its own document'
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -s s -l no-messages -d 'No messages about files that do not exist or cannot be read (the exit status is still 2), as `grep -s`'
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -s L -l follow -d 'Follow symbolic links found in directories (loops are detected)'
@@ -882,6 +890,7 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l line-buff
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l block-buffered -d 'Buffer output in blocks even on a terminal'
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l no-diagnostics -d 'Do not print diagnostics on stderr (records only).'
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -s q -l quiet -d 'No records, no diagnostics, no summary: the exit status only (0 every call valid, 1 any invalid, 2 error)'
+complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l stats -d 'After the records, one `summary` record: documents read and skipped (and why), conversations, calls, valid and invalid, counts per code, calls per conversation, calls per tool name.'
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c toolcall -n "__fish_toolcall_using_subcommand formats" -l json -d 'One JSON record per format instead of a table'
 complete -c toolcall -n "__fish_toolcall_using_subcommand formats" -l models -d 'The known models instead: name, format and the generation prompt their chat template appends (what `--model NAME` sets)'

@@ -14,6 +14,7 @@ mod suite {
     mod bounds;
     mod cli;
     mod conformance;
+    mod data;
     mod docs;
     mod errors;
     mod generated;

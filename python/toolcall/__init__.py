@@ -125,8 +125,9 @@ def parse(
     ``finish_reason`` (``"length"``: a call still open at the end is a
     truncation error), ``input`` (``"auto"``, ``"text"``, a server's stream
     ``"ollama"``/``"openai"``/``"llama-server"``/``"terminal"``, or
-    ``"messages"`` for conversations written as message lists) and the
-    rest. ``tools``: calls get a ``validation`` dict. An unknown option or
+    ``"messages"`` for conversations: every shape ``toolcall validate``
+    reads, from the core's one table; each call then has its ``pointer``,
+    ``turn`` and ``role``) and the rest. ``tools``: calls get a ``validation`` dict. An unknown option or
     name raises :class:`OptionError`.
     """
     return _toolcall.parse(text, _toolcall.Options(**options), _tools(tools))

@@ -56,6 +56,7 @@ class Call:
     in_reasoning: bool
     turn: Optional[int]
     role: Optional[str]
+    pointer: Optional[str]
     validation: Optional[dict[str, Any]]
     arguments_json: str
     def record(self) -> dict[str, Any]: ...

@@ -6,6 +6,7 @@
 pub mod approve;
 pub mod child;
 pub mod common;
+pub mod data;
 pub mod exec;
 pub mod formats;
 pub mod loop_cmd;
@@ -14,6 +15,7 @@ pub mod output;
 pub mod parse;
 pub mod render;
 pub mod repair;
+pub mod report;
 pub mod retry;
 pub mod sandbox;
 pub mod split;

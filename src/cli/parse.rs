@@ -150,7 +150,12 @@ fn conversation_stream(
             break;
         }
     }
-    if first.is_none() || !more {
+    if first.is_none()
+        || !more
+        || first
+            .as_ref()
+            .is_some_and(crate::validate::shapes::is_event)
+    {
         let all = std::io::Read::chain(std::io::Cursor::new(prefix), r);
         let bytes = super::common::read_limited(all, name, args.input.max_input, "--max-input")?;
         return conversation_calls(name, &bytes, resolved, tools, push);
@@ -256,7 +261,13 @@ fn parse_document(
     resolved.config = tools.engine(resolved.config);
     let name = resolved.config.doc.clone();
     let mut found = Collector::calls_only();
-    if resolved.conversations() {
+    // conversations are sniffed as validate sniffs them
+    let (doc, peek) = if args.wire.input == wire::InputKind::Auto {
+        super::data::peek(doc, args.wire.max_buffer, args.input.max_input)?
+    } else {
+        (doc, super::data::Peek::default())
+    };
+    if resolved.conversations() || peek.conversations {
         let bytes = match doc.body {
             super::common::Body::Reader(r) => {
                 return conversation_stream(&name, r, &resolved, tools, args, push)
@@ -296,7 +307,15 @@ fn parse_document(
         bytes
     };
     engine.finish(&mut found);
-    super::report_server_errors(&name, &engine.summary());
+    let summary = engine.summary();
+    super::report_server_errors(&name, &summary);
+    if peek.json && summary.input == wire::InputKind::Text && !args.matching.quiet {
+        super::report(&format!(
+            "{}: JSON that is no conversation and no server output; read as model text \
+             (--input messages reads it as a conversation)",
+            super::sanitize(&name)
+        ));
+    }
     let located = crate::validate::diag::Located::new(&bytes[..]);
     found
         .calls

@@ -7,8 +7,10 @@ use super::tools::{Tools, ToolsArgs};
 use super::Outcome;
 use crate::cli::retry::{self, Attempt};
 use crate::validate::diag::{self, Located, Severity};
+use crate::validate::messages;
 use crate::validate::records::{bad_line_message, call_from_record, is_records, record_lines};
 use crate::validate::retry::{Failure, FailureKind, Usage};
+use crate::validate::shapes;
 use crate::validate::turns::{Candidate, Checked, TurnCheck, TurnsSeen};
 use crate::validate::{Issue, Verdict};
 use crate::wire::InputKind;
@@ -103,19 +105,45 @@ pub struct ValidateArgs {
     ///   toolcall validate --allow TLP-009,TLP-014 chats.jsonl
     #[arg(long, value_name = "CODE", value_delimiter = ',', value_parser = allow_parser, verbatim_doc_comment)]
     pub allow: Vec<String>,
+
+    /// Read the conversation at this JSON Pointer of each document
+    /// (`/history`, `/answer_generation/train_messages/0`) when the
+    /// search for one finds the wrong list or none.
+    ///
+    /// Example:
+    ///
+    ///   toolcall validate --messages-at /trajectory/steps run.json
+    #[arg(
+        hide_short_help = true,
+        long,
+        value_name = "POINTER",
+        verbatim_doc_comment
+    )]
+    pub messages_at: Option<String>,
+
+    /// Report formats and data-curation flags (`--output-format`,
+    /// `--stats`, `--keep`).
+    #[command(flatten)]
+    pub report: super::report::ReportArgs,
 }
 
 /// A `--allow` value: one of the conversation checks' codes.
 fn allow_parser(s: &str) -> Result<String, String> {
-    if crate::validate::messages::CODES.contains(&s) {
+    if crate::validate::messages::CODES.contains(&s) || ALLOWABLE.contains(&s) {
         Ok(s.to_string())
     } else {
         Err(format!(
-            "not a conversation check (known: {})",
-            crate::validate::messages::CODES.join(", ")
+            "not a conversation check (known: {}, {})",
+            crate::validate::messages::CODES.join(", "),
+            ALLOWABLE.join(", ")
         ))
     }
 }
+
+/// The data checks `--allow` takes besides the conversation checks: a
+/// document that holds no conversation (TLP-008), no tools (TLP-015), a
+/// repaired call (TLP-016).
+const ALLOWABLE: [&str; 3] = ["TLP-008", shapes::NO_TOOLS, shapes::REPAIRED];
 
 impl ValidateArgs {
     /// Whether diagnostics are coloured (`--color`, `NO_COLOR`).
@@ -201,6 +229,8 @@ struct Validation<'a> {
     pointer: Option<&'a str>,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     in_content: bool,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    repairs: &'a [crate::Repair],
     line: u64,
     column: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -246,6 +276,9 @@ struct Conv {
     /// The tools are the conversation's own: an unknown tool is its
     /// TLP-012, not TLP-005.
     own_tools: bool,
+    /// The arguments string did not parse and TLP-013 is allowed: the
+    /// schema errors that follow from it are not reported either.
+    skip_schema: bool,
 }
 
 impl Conv {
@@ -263,6 +296,7 @@ impl Conv {
             in_content: false,
             lint,
             own_tools: false,
+            skip_schema: false,
         }
     }
 }
@@ -283,13 +317,29 @@ struct Run<'a> {
     doc_tools: Option<Rc<Tools>>,
     /// The last conversation's tools list and what was built from it.
     tools_cache: Option<(Value, Option<Rc<Tools>>)>,
+    /// Findings that are not calls (refused documents, results without
+    /// a call): in `invalid`, not in the call counts.
+    other: usize,
+    /// The report at the end (`--output-format`, `--stats`).
+    report: super::report::Report,
+    /// The file whose items are being judged.
+    file: String,
+    /// The last document warned to offer no tools (once per document).
+    warned_no_tools: Option<String>,
+    /// The next call index of the document being read.
+    next_index: usize,
+    /// The item being judged is a call (not a refused document or a
+    /// result without a call).
+    counted: bool,
+    /// `invalid` when the current row (a JSONL line or a document) began.
+    invalid_before: usize,
 }
 
 /// Runs `validate`.
 pub fn run(args: &ValidateArgs) -> anyhow::Result<Outcome> {
     if args.tools.tools.is_none()
         && args.wire.input != InputKind::Messages
-        && !all_conversations(&args.input.files)
+        && !any_conversations(&args.input.files)
     {
         let named = args.input.files.iter().find(|f| {
             f.as_os_str() != "-"
@@ -349,6 +399,13 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Outcome> {
         colored: args.colored(),
         doc_tools: None,
         tools_cache: None,
+        other: 0,
+        report: super::report::Report::new(&args.report),
+        file: String::new(),
+        warned_no_tools: None,
+        next_index: 0,
+        counted: true,
+        invalid_before: 0,
     };
     run.out.set_quiet(args.quiet);
     let mut files = 0usize;
@@ -360,6 +417,8 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Outcome> {
             let cfg = tools.engine(args.engine.document_config(&doc.name)?);
             let name = args.engine.doc_name(&doc.name);
             files += 1;
+            run.report.document();
+            run.next_index = 0;
             let explicit = args.wire.input == InputKind::Messages;
             let bytes = match doc.body {
                 Body::Bytes(b) => b,
@@ -373,9 +432,20 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Outcome> {
             match conversations_in(&bytes, explicit) {
                 Some(Layout::Whole(v)) => {
                     let text = Rc::new(Located::new(bytes));
-                    run.conversation(&v, &text, &name, &name, &cfg)
+                    run.invalid_before = run.invalid;
+                    run.conversation(&v, &text, &name, &name, &cfg)?;
+                    run.keep(text.bytes())
                 }
                 Some(Layout::Lines) => judge_lines(&mut run, &bytes, &name, &cfg, args),
+                Some(Layout::Session) => run.session(bytes, &name, &cfg),
+                // no tools to check model output against: named, not checked
+                None if tools.registry.is_none() && !explicit => {
+                    run.report.skipped(
+                        &name,
+                        "not a conversation, and no --tools to check its calls against",
+                    );
+                    Ok(())
+                }
                 None => judge_items(
                     &name,
                     bytes,
@@ -391,20 +461,44 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Outcome> {
             }
         },
     )?;
+    if let Some(text) = run.report.finish() {
+        run.out.raw(text.as_bytes())?;
+    }
     run.out.flush()?;
-    let summary = format!(
+    let invalid_calls = run.invalid - run.other;
+    let mut summary = format!(
         "{} call{}, {} valid, {} invalid in {files} file{}",
         run.total,
         if run.total == 1 { "" } else { "s" },
-        run.total - run.invalid,
-        run.invalid,
+        run.total - invalid_calls,
+        invalid_calls,
         if files == 1 { "" } else { "s" }
     );
+    if run.other > 0 {
+        summary.push_str(&format!(
+            "; {} other finding{} (documents without a conversation, results without a call)",
+            run.other,
+            if run.other == 1 { "" } else { "s" }
+        ));
+    }
     // with the diagnostics (not under -q, --no-diagnostics, --retry-prompt)
     if !args.quiet && !args.no_diagnostics && !args.retry.retry_prompt {
         super::report(&summary);
     }
     tools.log("-", 1, &summary);
+    let skipped = run.report.skipped_files();
+    if !skipped.is_empty() {
+        bail!(
+            "{} file{} not checked: not conversations, and validate needs a tools file for them (--tools FILE): {}",
+            skipped.len(),
+            if skipped.len() == 1 { " was" } else { "s were" },
+            skipped
+                .iter()
+                .map(|f| super::sanitize(f))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
     Ok(if run.invalid == 0 {
         Outcome::Found
     } else {
@@ -693,10 +787,23 @@ fn record_items(name: &str, bytes: Vec<u8>, sources: &Sources<'_>) -> Vec<Item> 
 
 impl Run<'_> {
     fn judge(&mut self, mut item: Item, cfg: &Config) -> anyhow::Result<()> {
-        self.total += 1;
+        let broken = item.broken.as_ref().map(|b| b.code);
+        if broken.is_some_and(|c| self.args.allow.iter().any(|a| a == c)) {
+            return Ok(());
+        }
+        // a refused document or a result without a call is no call
+        self.counted = !matches!(broken, Some("TLP-008" | messages::ORPHAN_RESULT));
+        if self.counted {
+            self.total += 1;
+        } else {
+            self.other += 1;
+        }
+        if self.file != item.file {
+            self.file.clone_from(&item.file);
+        }
         let doc_tools = self.doc_tools.clone();
         let tools: &Tools = doc_tools.as_deref().unwrap_or(self.tools);
-        let verdict = item_verdict(&mut item, tools);
+        let verdict = item_verdict(&mut item, tools, &self.args.allow, self.args.tools.strict);
         let pos = item
             .text
             .as_deref()
@@ -862,13 +969,27 @@ impl Run<'_> {
             role: conv.map(|c| c.role.as_str()).or(call.turn.map(|t| t.role)),
             pointer: conv.and_then(|c| c.pointer.as_deref()),
             in_content: conv.is_some_and(|c| c.in_content),
+            repairs: if conv.is_some() { &call.repairs } else { &[] },
             line: pos.line,
             column: pos.column,
             attempts: retry.map(|r| r.0),
             usage: retry.map(|r| r.1),
             last_output: retry.and_then(|r| r.2),
         };
-        self.out.record(&rec)?;
+        let counted = self.counted;
+        let placed: Vec<(u64, u64)> = rec.errors.iter().map(|e| (e.line, e.column)).collect();
+        self.report.call(
+            &self.file,
+            call,
+            rec.pointer,
+            v,
+            &placed,
+            (rec.line, rec.column),
+            counted,
+        );
+        if self.report.records() {
+            self.out.record(&rec)?;
+        }
         Ok(())
     }
 }
@@ -877,7 +998,9 @@ impl Run<'_> {
 /// a call, else the call judged against the tools; for a call of a
 /// conversation, with its own tools taken into account and its
 /// conversation issues added.
-fn item_verdict(item: &mut Item, tools: &Tools) -> Verdict {
+/// `strict`: `--strict` was given (a repaired call in data is then an
+/// error, not a warning).
+fn item_verdict(item: &mut Item, tools: &Tools, allow: &[String], strict: bool) -> Verdict {
     let mut verdict = match &item.broken {
         Some(issue) => {
             let mut v = match &tools.registry {
@@ -901,6 +1024,10 @@ fn item_verdict(item: &mut Item, tools: &Tools) -> Verdict {
             verdict.errors.retain(|e| e.code != "TLP-005");
             verdict.warnings.retain(|e| e.code != "TLP-005");
         }
+        if conv.skip_schema {
+            verdict.errors.retain(|e| e.code != "TLP-004");
+        }
+        super::report::repaired_in_data(&mut verdict, &item.call, strict, allow);
         if item.broken.is_none() {
             verdict
                 .errors
@@ -1080,17 +1207,15 @@ enum Layout {
     Whole(Value),
     /// JSONL: each non-blank line is one.
     Lines,
+    /// A per-event session log: its lines make conversations together.
+    Session,
 }
 
 /// Whether `v` is a conversation: any shape [`crate::validate::messages::shape`]
 /// knows under `--input messages`, the plain ones ([`crate::validate::messages::sniff`])
 /// otherwise.
 fn is_conversation(v: &Value, explicit: bool) -> bool {
-    if explicit {
-        crate::validate::messages::shape(v).is_some()
-    } else {
-        crate::validate::messages::sniff(v).is_some()
-    }
+    shapes::sniff(v) || explicit && crate::validate::messages::shape(v).is_some()
 }
 
 /// How `bytes` hold conversations, or `None` for model text, records or
@@ -1108,17 +1233,22 @@ fn conversations_in(bytes: &[u8], explicit: bool) -> Option<Layout> {
     }
     let end = memchr::memchr(b'\n', &bytes[first..]).map_or(bytes.len(), |n| first + n);
     match serde_json::from_slice::<Value>(bytes[first..end].trim_ascii()) {
+        Ok(v) if shapes::is_event(&v) => Some(Layout::Session),
         Ok(v) if is_conversation(&v, explicit) => Some(Layout::Lines),
         _ => explicit.then_some(Layout::Lines),
     }
 }
 
-/// True when every input is a file that holds conversations (its first
-/// line is one, or it is one JSON conversation): `validate` then needs no
-/// `--tools`, the conversations bring their own.
-fn all_conversations(files: &[PathBuf]) -> bool {
+/// True when an input is a directory or a file that holds conversations
+/// (its first line is one, or it is one JSON conversation): `validate`
+/// then runs without `--tools` (the conversations bring their own), and
+/// names the files it could not check.
+fn any_conversations(files: &[PathBuf]) -> bool {
     !files.is_empty()
-        && files.iter().all(|f| {
+        && files.iter().any(|f| {
+            if f.is_dir() {
+                return true;
+            }
             let Ok(file) = std::fs::File::open(f) else {
                 return false;
             };
@@ -1135,7 +1265,7 @@ fn all_conversations(files: &[PathBuf]) -> bool {
                 }
             }
             if serde_json::from_slice::<Value>(line.trim_ascii())
-                .is_ok_and(|v| is_conversation(&v, false))
+                .is_ok_and(|v| shapes::is_event(&v) || is_conversation(&v, false))
             {
                 return true;
             }
@@ -1202,7 +1332,7 @@ fn judge_lines(
     cfg: &Config,
     args: &ValidateArgs,
 ) -> anyhow::Result<()> {
-    for (k, line) in bytes.split(|&b| b == b'\n').enumerate() {
+    for (k, line) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
         if !line.trim_ascii().is_empty() {
             judge_line(run, line, k + 1, name, cfg, args.wire.max_buffer)?;
         }
@@ -1220,6 +1350,7 @@ fn judge_line(
     cfg: &Config,
     max_line: usize,
 ) -> anyhow::Result<()> {
+    let original = line;
     let line = line.strip_suffix(b"\n").unwrap_or(line);
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     let doc = format!("{name}:{number}");
@@ -1230,7 +1361,7 @@ fn judge_line(
         ))
     } else {
         match serde_json::from_slice::<Value>(line) {
-            Ok(v) if crate::validate::messages::shape(&v).is_some() => Ok(v),
+            Ok(v) if is_conversation(&v, true) => Ok(v),
             Ok(_) => Err(format!(
                 "line {number} is JSON but no conversation; skipped"
             )),
@@ -1238,7 +1369,12 @@ fn judge_line(
         }
     };
     match why {
-        Ok(v) => run.conversation(&v, &text, name, &doc, cfg),
+        Ok(v) => {
+            run.invalid_before = run.invalid;
+            run.conversation(&v, &text, name, &doc, cfg)?;
+            // the row as read, with its line end
+            run.keep(original)
+        }
         Err(message) => {
             let code = if line.len() > max_line {
                 "TLP-007"
@@ -1254,7 +1390,9 @@ fn judge_line(
                 text: Some(text),
                 offset: 0,
             };
-            run.judge(item, cfg)
+            run.invalid_before = run.invalid;
+            run.judge(item, cfg)?;
+            run.keep(original)
         }
     }
 }
@@ -1271,12 +1409,16 @@ impl Run<'_> {
         doc: &str,
         cfg: &Config,
     ) -> anyhow::Result<()> {
-        use crate::validate::messages::{self, Kind};
         let cfg = Config {
             doc: doc.to_string(),
             ..cfg.clone()
         };
-        let Some(t) = messages::read(v, &cfg) else {
+        // a document's calls are numbered from 0 (a JSONL line is one)
+        self.next_index = 0;
+        let explicit = self.args.wire.input == InputKind::Messages;
+        let at = self.args.messages_at.as_deref();
+        let found = shapes::conversations(v, at, explicit, &cfg);
+        if found.is_empty() {
             let item = Item {
                 conv: None,
                 call: crate::validate::records::stand_in(doc, "", [0, 0]),
@@ -1290,14 +1432,58 @@ impl Run<'_> {
                 offset: 0,
             };
             return self.judge(item, &cfg);
+        }
+        for t in &found {
+            self.transcript(t, text, file, doc, &cfg, false)?;
+        }
+        Ok(())
+    }
+
+    /// Judges the conversations of a per-event session log (one event a
+    /// line; see [`shapes::sessions`]).
+    fn session(&mut self, bytes: Vec<u8>, name: &str, cfg: &Config) -> anyhow::Result<()> {
+        let cfg = Config {
+            doc: name.to_string(),
+            ..cfg.clone()
         };
+        let mut lines = Vec::new();
+        for (k, line) in bytes.split(|&b| b == b'\n').enumerate() {
+            if let Ok(v) = serde_json::from_slice::<Value>(line.trim_ascii()) {
+                lines.push((k, v));
+            }
+        }
+        let text = Rc::new(Located::new(bytes));
+        self.next_index = 0;
+        for t in shapes::sessions(&lines, &cfg) {
+            self.transcript(&t, &text, name, name, &cfg, true)?;
+        }
+        Ok(())
+    }
+
+    /// Judges one conversation read: each call (its schema and the
+    /// conversation checks), and each result no call asked for. `lines`:
+    /// its pointers start with a line index of `text` (a session log).
+    fn transcript(
+        &mut self,
+        t: &messages::Transcript,
+        text: &Rc<Located<Vec<u8>>>,
+        file: &str,
+        doc: &str,
+        cfg: &Config,
+        lines: bool,
+    ) -> anyhow::Result<()> {
+        use crate::validate::messages::Kind;
+        self.report.conversation(shapes::calls(t).count());
+        if t.tools.is_none() && self.tools.registry.is_none() {
+            self.no_tools(t, text, file);
+        }
         let own_tools = self.tools.registry.is_none() && t.tools.is_some();
         self.doc_tools = match (&t.tools, own_tools) {
             (Some(list), true) => self.conversation_tools(list, file),
             _ => None,
         };
         let allow = &self.args.allow;
-        let findings: Vec<messages::Finding> = messages::lint(&t)
+        let findings: Vec<messages::Finding> = messages::lint(t)
             .into_iter()
             .filter(|f| !allow.iter().any(|a| a == f.code))
             .collect();
@@ -1309,8 +1495,13 @@ impl Run<'_> {
             .map(|e| e.pointer.as_str())
             .chain(findings.iter().map(|f| f.pointer.as_str()))
             .collect();
-        let (spans, _) = messages::spans(bytes, &wanted);
-        let mut index = 0usize;
+        let (spans, _) = if lines {
+            shapes::line_spans(bytes, &wanted)
+        } else {
+            messages::spans(bytes, &wanted)
+        };
+        let allow_13 = allow.iter().any(|a| a == messages::BAD_ARGUMENTS);
+        let mut index = self.next_index;
         let mut next = 0usize;
         for (k, e) in t.entries.iter().enumerate() {
             let start = next;
@@ -1332,6 +1523,8 @@ impl Run<'_> {
                     (issue, spans.get(&f.pointer).map_or(s, |sp| sp[0]))
                 })
                 .collect();
+            let skip_schema =
+                allow_13 && matches!(&e.kind, Kind::Call(c) if c.bad_arguments.is_some());
             let conv = |in_content: bool, lint: Vec<(Issue, usize)>| Conv {
                 turn: e.turn,
                 role: e.role.clone(),
@@ -1339,6 +1532,7 @@ impl Run<'_> {
                 in_content,
                 lint,
                 own_tools,
+                skip_schema,
             };
             let item = match &e.kind {
                 Kind::Call(c) => {
@@ -1370,13 +1564,70 @@ impl Run<'_> {
                         offset: s,
                     }
                 }
+                Kind::Broken { code, message, raw } => {
+                    let mut call = broken_call(doc, raw, [s as u64, end as u64]);
+                    call.index = index;
+                    Item {
+                        conv: Some(conv(false, lint)),
+                        call,
+                        broken: Some(Issue::call(code, message.clone())),
+                        file: file.to_string(),
+                        text: Some(text.clone()),
+                        offset: s,
+                    }
+                }
                 _ => continue,
             };
             index += 1;
-            self.judge(item, &cfg)?;
+            self.judge(item, cfg)?;
         }
+        self.next_index = index;
         self.doc_tools = None;
         Ok(())
+    }
+
+    /// `--keep valid|invalid`: writes the row just judged (its bytes as
+    /// read) when its verdict is the one kept.
+    fn keep(&mut self, row: &[u8]) -> anyhow::Result<()> {
+        let Some(keep) = self.args.report.keep.as_deref() else {
+            return Ok(());
+        };
+        let valid = self.invalid == self.invalid_before;
+        if (keep == "valid") == valid {
+            self.out.raw(row)?;
+        }
+        Ok(())
+    }
+
+    /// Says once per document that a conversation offers no tools, so
+    /// "valid" is not taken for "checked" (TLP-015, a warning).
+    fn no_tools(&mut self, t: &messages::Transcript, text: &Rc<Located<Vec<u8>>>, file: &str) {
+        if self.warned_no_tools.as_deref() == Some(file)
+            || shapes::calls(t).next().is_none()
+            || self.args.allow.iter().any(|a| a == shapes::NO_TOOLS)
+        {
+            return;
+        }
+        self.warned_no_tools = Some(file.to_string());
+        let issue = Issue::call(
+            shapes::NO_TOOLS,
+            "the conversation offers no tools (no `tools`, no list beside it, none in its \
+             system prompt): its calls are checked for shape only; give --tools FILE",
+        );
+        let pos = text.position(0);
+        self.report
+            .finding(file, pos.line, pos.column, &issue, false);
+        if !self.args.quiet && !self.args.no_diagnostics && !self.args.retry.retry_prompt {
+            let rendered = diag::render_in(file, Some(text), 0, Severity::Warning, &issue);
+            if self.colored {
+                eprint!(
+                    "{}",
+                    paint(&rendered, &super::sanitize(file), Severity::Warning)
+                );
+            } else {
+                eprint!("{rendered}");
+            }
+        }
     }
 
     /// The tools a conversation offers, as a registry (the last list's is
@@ -1409,5 +1660,25 @@ impl Run<'_> {
         };
         self.tools_cache = Some((list.clone(), built.clone()));
         built
+    }
+}
+
+/// The placeholder record of a call that could not be read (its raw text
+/// and span kept), for the diagnostic at its own pointer.
+fn broken_call(doc: &str, raw: &str, span: [u64; 2]) -> ToolCall {
+    ToolCall {
+        kind: "tool_call",
+        doc: doc.to_string(),
+        index: 0,
+        id: String::new(),
+        name: String::new(),
+        arguments: Value::Object(Default::default()).into(),
+        format: "",
+        span,
+        raw: raw.to_string(),
+        repairs: Vec::new(),
+        in_reasoning: false,
+        turn: None,
+        extra: Default::default(),
     }
 }

@@ -232,6 +232,10 @@ pub fn conversations(
         push(read_conversation(name.to_string(), bytes, Some(v), r));
         return;
     }
+    if is_session(bytes) {
+        push(session(name.to_string(), bytes, r));
+        return;
+    }
     for (k, line) in bytes.split(|&b| b == b'\n').enumerate() {
         if line.trim_ascii().is_empty() {
             continue;
@@ -258,46 +262,122 @@ fn read_conversation(
     v: Option<serde_json::Value>,
     r: &Resolved,
 ) -> Document {
-    use crate::validate::messages::{self, Kind};
     let cfg = crate::config::Config {
         doc: doc.clone(),
         ..r.config.clone()
     };
     let mut found = Collector::calls_only();
-    match v.as_ref().and_then(|v| messages::read(v, &cfg)) {
-        Some(t) => {
-            let wanted = t.entries.iter().map(|e| e.pointer.as_str()).collect();
-            let (spans, _) = messages::spans(text, &wanted);
-            for e in t.entries {
-                let Kind::Call(c) = e.kind else { continue };
-                let mut call = c.call;
-                call.index = found.calls.len();
-                let span = spans.get(&e.pointer).copied().unwrap_or([0, 0]);
-                call.span = [span[0] as u64, span[1] as u64];
-                call.raw = String::from_utf8_lossy(text.get(span[0]..span[1]).unwrap_or_default())
-                    .into_owned();
-                call.extra.insert("turn".into(), e.turn.into());
-                call.extra.insert("role".into(), e.role.into());
-                call.extra.insert("pointer".into(), e.pointer.into());
-                if c.in_content {
-                    call.extra.insert("in_content".into(), true.into());
-                }
-                found.calls.push(call);
-            }
-        }
-        None => found.errors.push(ErrorRecord::whole(
+    let ts = v
+        .as_ref()
+        .map(|v| crate::validate::shapes::conversations(v, None, true, &cfg))
+        .unwrap_or_default();
+    if ts.is_empty() {
+        found.errors.push(ErrorRecord::whole(
             &doc,
             text,
             "TLP-008",
-            "not a conversation (messages, conversations, input, output, choices or message)"
+            "not a conversation (no message list, dataset row, recording or \
+             agent events in any shape validate reads)"
                 .into(),
-        )),
+        ));
     }
+    transcript_records(&doc, ts, text, false, &mut found);
     Document {
         doc,
         found,
         summary: Summary::default(),
         parts: Vec::new(),
+    }
+}
+
+/// Whether the JSONL text `bytes` is a per-event session log (its first
+/// non-blank line is an event: Claude Code, Codex CLI).
+pub fn is_session(bytes: &[u8]) -> bool {
+    bytes
+        .split(|&b| b == b'\n')
+        .find(|l| !l.trim_ascii().is_empty())
+        .and_then(|l| serde_json::from_slice::<serde_json::Value>(l.trim_ascii()).ok())
+        .is_some_and(|v| crate::validate::shapes::is_event(&v))
+}
+
+/// A per-event session log, read whole: its conversations' calls (one
+/// per session; see [`crate::validate::shapes::sessions`]).
+fn session(doc: String, bytes: &[u8], r: &Resolved) -> Document {
+    let cfg = crate::config::Config {
+        doc: doc.clone(),
+        ..r.config.clone()
+    };
+    let lines: Vec<(usize, serde_json::Value)> = bytes
+        .split(|&b| b == b'\n')
+        .enumerate()
+        .filter_map(|(k, l)| Some((k, serde_json::from_slice(l.trim_ascii()).ok()?)))
+        .collect();
+    let ts = crate::validate::shapes::sessions(&lines, &cfg);
+    let mut found = Collector::calls_only();
+    transcript_records(&doc, ts, bytes, true, &mut found);
+    Document {
+        doc,
+        found,
+        summary: Summary::default(),
+        parts: Vec::new(),
+    }
+}
+
+/// The calls of transcripts read from `text` (each with its `turn`,
+/// `role`, `pointer`, `in_content` and a span over its JSON value), and an
+/// error record for each call that could not be read. `lines`: the
+/// pointers start with a line index of `text` (a session log).
+fn transcript_records(
+    doc: &str,
+    ts: Vec<crate::validate::messages::Transcript>,
+    text: &[u8],
+    lines: bool,
+    found: &mut Collector,
+) {
+    use crate::validate::messages::{self, Kind};
+    for t in ts {
+        let wanted = t.entries.iter().map(|e| e.pointer.as_str()).collect();
+        let (spans, _) = if lines {
+            crate::validate::shapes::line_spans(text, &wanted)
+        } else {
+            messages::spans(text, &wanted)
+        };
+        for e in t.entries {
+            let span = spans.get(&e.pointer).copied().unwrap_or([0, 0]);
+            let bytes = text.get(span[0]..span[1]).unwrap_or_default();
+            match e.kind {
+                Kind::Call(c) => {
+                    let mut call = c.call;
+                    call.index = found.calls.len();
+                    call.span = [span[0] as u64, span[1] as u64];
+                    call.raw = String::from_utf8_lossy(bytes).into_owned();
+                    call.extra.insert("turn".into(), e.turn.into());
+                    call.extra.insert("role".into(), e.role.into());
+                    call.extra.insert("pointer".into(), e.pointer.into());
+                    if c.in_content {
+                        call.extra.insert("in_content".into(), true.into());
+                    }
+                    found.calls.push(call);
+                }
+                Kind::Broken { code, message, raw } => {
+                    let pos = crate::validate::diag::position(text, span[0]);
+                    found.errors.push(ErrorRecord {
+                        kind: "error",
+                        code,
+                        message,
+                        doc: doc.to_string(),
+                        span: [span[0] as u64, span[1] as u64],
+                        raw,
+                        offset: span[0] as u64,
+                        line: pos.line,
+                        column: pos.column,
+                        hint: None,
+                        turn: None,
+                    });
+                }
+                _ => {}
+            }
+        }
     }
 }
 

@@ -348,6 +348,21 @@ fn render_at(
     s.push_str(&esc(&issue.message));
     s.push('\n');
     if let Some((d, _, begin, end)) = line {
+        // a column past what is shown (a long JSONL row): the frame starts
+        // shortly before it, marked with an ellipsis
+        let prefix = &d[begin..offset];
+        let far = prefix.len() > SHOWN - 20
+            && (prefix.len() > SHOWN * 4
+                || String::from_utf8_lossy(prefix).chars().count() > SHOWN - 20);
+        let (begin, mark) = if far {
+            let mut b = offset.saturating_sub(60).max(begin);
+            while b < offset && (d[b] & 0xC0) == 0x80 {
+                b += 1;
+            }
+            (b, "…")
+        } else {
+            (begin, "")
+        };
         let whole = &d[begin..end];
         let cut = shown(whole);
         // trailing carriage returns are dropped only at the line's real end
@@ -375,8 +390,9 @@ fn render_at(
             .take(SHOWN)
             .map(|c| if c == '\t' { '\t' } else { ' ' })
             .collect();
-        s.push_str(&format!("{:>gutter$} | {line}\n", pos.line));
-        s.push_str(&format!("{:>gutter$} | {pad}^\n", ""));
+        let pad_mark = if mark.is_empty() { "" } else { " " };
+        s.push_str(&format!("{:>gutter$} | {mark}{line}\n", pos.line));
+        s.push_str(&format!("{:>gutter$} | {pad_mark}{pad}^\n", ""));
     }
     s
 }

@@ -101,6 +101,17 @@ pub enum Kind {
     },
     /// Reasoning text.
     Reasoning(String),
+    /// Text that opens a call which cannot be read (a call in a ShareGPT
+    /// turn or an assistant's content the parser refused, a `function_call`
+    /// turn whose JSON is hopeless): the parser's code and message.
+    Broken {
+        /// `TLP-001`, `TLP-002` or `TLP-003`.
+        code: &'static str,
+        /// What is wrong.
+        message: String,
+        /// The text of the candidate (at most 512 bytes).
+        raw: String,
+    },
 }
 
 /// One call, result or reasoning field of a conversation.
@@ -131,6 +142,11 @@ pub struct Transcript {
     /// The role of each turn, by turn index (turns without calls, results
     /// or reasoning included).
     pub turns: Vec<String>,
+    /// JSON Pointer, in the document, of what the conversation was read
+    /// from (`""`: the whole document; see [`super::shapes`]).
+    pub pointer: String,
+    /// The name of the shape it was found in (`chat` when read directly).
+    pub source: &'static str,
 }
 
 impl Transcript {
@@ -223,14 +239,17 @@ pub fn read(v: &Value, cfg: &Config) -> Option<Transcript> {
         index: 0,
         native: shape != Shape::ShareGpt,
     };
-    let tools = v.get("tools").and_then(|t| match t {
-        Value::Array(_) => Some(t.clone()),
-        // datasets keep the list as a JSON string
-        Value::String(s) => serde_json::from_str::<Value>(s)
-            .ok()
-            .filter(Value::is_array),
-        _ => None,
-    });
+    let tools = v
+        .get("tools")
+        .or_else(|| v.get("functions"))
+        .and_then(|t| match t {
+            Value::Array(_) => Some(t.clone()),
+            // datasets keep the list as a JSON string
+            Value::String(s) => serde_json::from_str::<Value>(s)
+                .ok()
+                .filter(Value::is_array),
+            _ => None,
+        });
     match shape {
         Shape::ShareGpt => {
             let (list, base) = match v {
@@ -297,6 +316,8 @@ pub fn read(v: &Value, cfg: &Config) -> Option<Transcript> {
         tools,
         entries: r.entries,
         turns: r.turns,
+        pointer: String::new(),
+        source: "chat",
     })
 }
 
@@ -349,6 +370,23 @@ impl Reader<'_> {
             Some(Value::String(s)) if s.trim().is_empty() => (Map::new(), None),
             Some(Value::String(s)) => match serde_json::from_str::<Value>(s) {
                 Ok(Value::Object(o)) => (o, None),
+                // double-encoded: a JSON string that holds the object's text
+                Ok(Value::String(inner))
+                    if serde_json::from_str::<Value>(&inner).is_ok_and(|v| v.is_object()) =>
+                {
+                    let o = match serde_json::from_str::<Value>(&inner) {
+                        Ok(Value::Object(o)) => o,
+                        _ => Map::new(),
+                    };
+                    (
+                        o,
+                        Some(
+                            "the arguments are encoded twice (a JSON string holding the \
+                             object's text); decoded"
+                                .to_string(),
+                        ),
+                    )
+                }
                 Ok(other) => (
                     Map::new(),
                     Some(format!(
@@ -436,6 +474,23 @@ impl Reader<'_> {
                 })),
             );
         }
+        for e in found.errors {
+            // a call the parser saw but could not read is the data's
+            // defect, at the turn's own pointer (a budget is not)
+            if matches!(e.code, "TLP-001" | "TLP-002" | "TLP-003") {
+                let raw: String = e.raw.chars().take(512).collect();
+                self.push(
+                    turn,
+                    role,
+                    pointer.to_string(),
+                    Kind::Broken {
+                        code: e.code,
+                        message: e.message,
+                        raw,
+                    },
+                );
+            }
+        }
         if !found.reasoning.is_empty() {
             self.push(
                 turn,
@@ -443,6 +498,68 @@ impl Reader<'_> {
                 pointer.to_string(),
                 Kind::Reasoning(String::from_utf8_lossy(&found.reasoning).into_owned()),
             );
+        }
+    }
+
+    /// A turn whose whole text is a call's JSON (ShareGPT `function_call`,
+    /// glaive's `<functioncall>`): one call, or a list of parallel calls.
+    /// JSON that had to be repaired gives the call its repairs; JSON that
+    /// cannot be read is a [`Kind::Broken`] entry.
+    fn json_call(&mut self, turn: usize, text: &str, p: &str) {
+        let (value, mut repairs) = match serde_json::from_str::<Value>(text) {
+            Ok(v) => (v, Vec::new()),
+            Err(_) => {
+                match crate::repair::repair(text, &crate::repair::RepairOptions::default())
+                    .ok()
+                    .and_then(|r| Some((serde_json::from_str::<Value>(&r.output).ok()?, r.repairs)))
+                {
+                    Some(v) => v,
+                    None => {
+                        self.push(
+                            turn,
+                            "assistant",
+                            p.to_string(),
+                            Kind::Broken {
+                                code: "TLP-003",
+                                message: "the call's JSON cannot be read, even repaired".into(),
+                                raw: text.chars().take(512).collect(),
+                            },
+                        );
+                        return;
+                    }
+                }
+            }
+        };
+        let items = match value {
+            Value::Array(items) => items,
+            other => vec![other],
+        };
+        for item in items {
+            let name = item.get("name").and_then(Value::as_str).unwrap_or("");
+            if name.is_empty() {
+                self.push(
+                    turn,
+                    "assistant",
+                    p.to_string(),
+                    Kind::Broken {
+                        code: "TLP-001",
+                        message: "the call has no name".into(),
+                        raw: text.chars().take(512).collect(),
+                    },
+                );
+                continue;
+            }
+            let raw = Value::String(text.to_string());
+            let args = item.get("arguments").map(|a| (a, p.to_string()));
+            let id = item.get("id").and_then(Value::as_str);
+            self.native_call(turn, p.to_string(), "sharegpt", &raw, name, args, id);
+            if let Some(Entry {
+                kind: Kind::Call(c),
+                ..
+            }) = self.entries.last_mut()
+            {
+                c.call.repairs.append(&mut repairs);
+            }
         }
     }
 
@@ -603,28 +720,19 @@ impl Reader<'_> {
         let from = m.get("from").and_then(Value::as_str).unwrap_or("");
         let role = match from {
             "human" | "user" => "user",
-            "gpt" | "assistant" | "model" | "function_call" => "assistant",
-            "tool" | "observation" | "function_response" | "ipython" | "function" => "tool",
+            "gpt" | "assistant" | "model" | "chatgpt" | "bard" | "bing" | "function_call"
+            | "function-call" | "tool_call" => "assistant",
+            "tool" | "observation" | "function_response" | "function-response"
+            | "tool_response" | "ipython" | "function" => "tool",
             "system" => "system",
             other => other,
         };
         self.turns.push(role.to_string());
         let text = m.get("value").and_then(Value::as_str).unwrap_or("");
         let vp = format!("{p}/value");
-        if from == "function_call" {
+        if matches!(from, "function_call" | "function-call" | "tool_call") {
             // the value is the call's JSON
-            let parsed = serde_json::from_str::<Value>(text).ok();
-            let name = parsed
-                .as_ref()
-                .and_then(|v| v.get("name"))
-                .and_then(Value::as_str)
-                .unwrap_or("");
-            let args = parsed
-                .as_ref()
-                .and_then(|v| v.get("arguments"))
-                .map(|a| (a, vp.clone()));
-            let raw = Value::String(text.to_string());
-            self.native_call(turn, vp.clone(), "sharegpt", &raw, name, args, None);
+            self.json_call(turn, text, &vp);
             return;
         }
         if role == "tool" {
@@ -724,6 +832,8 @@ pub fn lint_counted(t: &Transcript) -> (Vec<Finding>, u64) {
     let mut by_id: HashMap<&str, BTreeSet<usize>> = HashMap::new();
     let mut by_name: HashMap<&str, BTreeSet<usize>> = HashMap::new();
     let mut ids: HashMap<&str, usize> = HashMap::new();
+    // calls that could not be read, whose results are not orphans
+    let mut broken = 0usize;
     let close = |entry: usize,
                  open: &mut BTreeMap<usize, (&str, &str)>,
                  by_id: &mut HashMap<&str, BTreeSet<usize>>,
@@ -818,6 +928,9 @@ pub fn lint_counted(t: &Transcript) -> (Vec<Finding>, u64) {
                 };
                 match answered {
                     Some(entry) => close(entry, &mut open, &mut by_id, &mut by_name),
+                    // the call it answers is one that could not be read:
+                    // that call is the finding, not its result
+                    None if broken > 0 => broken -= 1,
                     None => out.push(Finding {
                         code: ORPHAN_RESULT,
                         entry: k,
@@ -831,6 +944,7 @@ pub fn lint_counted(t: &Transcript) -> (Vec<Finding>, u64) {
                     }),
                 }
             }
+            Kind::Broken { .. } => broken += 1,
             Kind::Reasoning(_) => {}
         }
     }

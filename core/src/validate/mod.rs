@@ -16,7 +16,9 @@
 //!   the model command is the program's: the CLI crate does it);
 //! * [`config`] checks the `.toolcall.json5` configuration file's text;
 //! * [`messages`] reads conversations written as JSON message lists and
-//!   lints them (TLP-009 to TLP-014).
+//!   lints them (TLP-009 to TLP-014);
+//! * [`shapes`] finds the conversations of datasets and agent logs in
+//!   every common shape (one table) and reads them with [`messages`].
 //!
 //! Nothing here knows about clap, stdout or exit codes; failures are typed
 //! errors ([`registry::RegistryError`], [`config::ConfigError`]). Nothing
@@ -43,6 +45,7 @@ pub mod messages;
 pub mod records;
 pub mod registry;
 pub mod retry;
+pub mod shapes;
 pub mod turns;
 pub mod typing;
 

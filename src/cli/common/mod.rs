@@ -18,6 +18,7 @@ pub use input_flags::{
     input_size_parser, InputArgs, WalkArgs, WireArgs, DEFAULT_MAX_INPUT, MAX_INPUT,
 };
 pub use output_flags::{BufferArgs, MatchArgs, RecordArgs, ShapeArgs};
+pub(crate) use read::read_line_capped;
 pub(crate) use read::{first_line, read_line_limited, FirstLine};
 pub use read::{open_source, read_limited, read_limited_sized, read_source, Body, Document};
 pub use sniff::{looks_like_tools, refuse_tools_file, small_regular_file};

@@ -1,0 +1,1102 @@
+//! Where the conversations of a document are, in every common shape of
+//! dataset and agent log (issue 43), as one table ([`SHAPES`]).
+//!
+//! [`messages::read`](super::messages::read) reads one conversation written
+//! the way a chat server takes it. Datasets and logs keep conversations
+//! other ways: a top-level array of them, under another key
+//! (`answer_generation.train_messages`, `history`), inside an HTTP
+//! recording (`request.body` / `response.body`), as agent events
+//! (OpenHands `action` / `observation`), as single-turn rows whose calls
+//! are a field (xLAM `query`/`tools`/`answers`, glaive `system` + `chat`),
+//! or one event per line (Claude Code and Codex CLI sessions, see
+//! [`sessions`]). Each shape here turns what it recognises into a
+//! conversation `messages::read` knows, with a map from that
+//! conversation's pointers back to the document's; [`conversations`] reads
+//! them all and hands back transcripts whose pointers are the document's.
+//!
+//! Tools are the conversation's own `tools` (or OpenAI's legacy
+//! `functions`), a list kept beside the message list (`function`,
+//! `functions`, `tools`), or the tools a system prompt declares (Hermes
+//! `<tools>…</tools>`, glaive's "Use them if required -", a JSON list after
+//! "functions … you can invoke"). [`Transcript::tools`] stays `None` only
+//! when none of these holds a tool list: the caller says so
+//! ([`NO_TOOLS`]), so "valid" is never mistaken for "checked".
+//!
+//! The command line and the Python package call [`conversations`] and
+//! [`sessions`]; there is no second reader.
+
+use super::messages::{self, Entry, Kind, Transcript};
+use crate::config::Config;
+use serde_json::{json, Map, Value};
+
+/// A conversation offers no tools: its calls are checked for shape only.
+pub const NO_TOOLS: &str = "TLP-015";
+/// A call in data whose JSON had to be repaired to be read.
+pub const REPAIRED: &str = "TLP-016";
+
+/// One conversation found in a document, before it is read.
+#[derive(Clone, Debug)]
+pub struct Found {
+    /// The shape's name in [`SHAPES`] (`chat`, `recording`, `xlam`, …).
+    pub shape: &'static str,
+    /// JSON Pointer, in the document, of what the conversation was read
+    /// from (`""`: the whole document).
+    pub pointer: String,
+    /// The conversation, in a shape [`messages::read`] reads.
+    pub value: Value,
+    /// Pointer prefixes of `value` and the document pointers they come
+    /// from, longest first; `true` when what follows the prefix is the
+    /// same path in the document (a value moved, not rewritten).
+    remap: Vec<(String, String, bool)>,
+    /// A tool list found beside the conversation (not in it).
+    tools: Option<Value>,
+}
+
+impl Found {
+    fn moved(shape: &'static str, pointer: &str, value: Value) -> Found {
+        Found {
+            shape,
+            pointer: pointer.to_string(),
+            value,
+            remap: vec![(String::new(), pointer.to_string(), true)],
+            tools: None,
+        }
+    }
+
+    /// The document pointer of a pointer of [`Found::value`].
+    pub fn original(&self, p: &str) -> String {
+        for (from, to, keep) in &self.remap {
+            if let Some(rest) = p.strip_prefix(from.as_str()) {
+                if from.is_empty() || rest.is_empty() || rest.starts_with('/') {
+                    return if *keep {
+                        format!("{to}{rest}")
+                    } else {
+                        to.clone()
+                    };
+                }
+            }
+        }
+        self.pointer.clone()
+    }
+
+    fn map(&mut self, from: String, to: String, keep: bool) {
+        self.remap.push((from, to, keep));
+    }
+
+    fn sort(&mut self) {
+        self.remap.sort_by_key(|r| std::cmp::Reverse(r.0.len()));
+    }
+}
+
+/// A shape: its name and what recognises it in a value at a pointer.
+pub type Detector = fn(&Value, &str) -> Option<Found>;
+
+/// The shapes a value can be, in the order they are tried. A value that
+/// none recognises is searched: a top-level array of conversations, then
+/// the values under its keys (breadth first, a few levels deep).
+pub const SHAPES: &[(&str, Detector)] = &[
+    ("recording", recording),
+    ("chat", chat),
+    ("xlam", xlam),
+    ("glaive", glaive),
+    ("events", events),
+];
+
+/// How deep under a document's keys a conversation is looked for.
+const DEPTH: usize = 4;
+
+/// The conversations of a JSON document, as [`SHAPES`] find them (or, with
+/// `at`, the one at that JSON Pointer: an array of objects there is taken
+/// for a message list). With `bodies` (`--input messages`), a document
+/// that is a response body (`choices[].message`, Ollama's `message`,
+/// Responses `output`) is one too; otherwise such values are wire output.
+/// Empty when it holds none.
+pub fn find(doc: &Value, at: Option<&str>, bodies: bool) -> Vec<Found> {
+    if let Some(p) = at {
+        let Some(v) = doc.pointer(p) else {
+            return Vec::new();
+        };
+        if let Some(f) = detect(v, p) {
+            return vec![f];
+        }
+        return match v {
+            Value::Array(items) if !items.is_empty() && items.iter().all(Value::is_object) => {
+                let key = if items.iter().any(|m| m.get("from").is_some()) {
+                    "conversations"
+                } else if items.iter().all(|m| m.get("role").is_none()) {
+                    // Responses items (a response body's `output`)
+                    "input"
+                } else {
+                    "messages"
+                };
+                let mut f = Found::moved("chat", p, json!({ key: v }));
+                f.remap = vec![(format!("/{key}"), p.to_string(), true)];
+                vec![f]
+            }
+            _ => Vec::new(),
+        };
+    }
+    let mut out = Vec::new();
+    search(doc, "", 0, &mut out);
+    if out.is_empty() && bodies && messages::shape(doc).is_some() {
+        out.push(Found::moved("chat", "", doc.clone()));
+    }
+    out
+}
+
+/// Whether `v` holds a conversation [`find`] sees (what `--input auto`
+/// takes for a transcript).
+pub fn sniff(v: &Value) -> bool {
+    matches!(v, Value::Object(_) | Value::Array(_)) && !find(v, None, false).is_empty()
+}
+
+fn detect(v: &Value, p: &str) -> Option<Found> {
+    SHAPES.iter().find_map(|(_, d)| d(v, p))
+}
+
+fn search(v: &Value, p: &str, depth: usize, out: &mut Vec<Found>) {
+    if let Some(f) = detect(v, p) {
+        out.push(f);
+        return;
+    }
+    match v {
+        Value::Array(items) if !items.is_empty() => {
+            // a list of conversations (or of message lists)
+            let before = out.len();
+            for (k, item) in items.iter().enumerate() {
+                let ip = format!("{p}/{k}");
+                if let Some(f) = detect(item, &ip) {
+                    out.push(f);
+                } else if let Some(f) = message_list(item, &ip, None) {
+                    out.push(f);
+                }
+            }
+            if out.len() == before && depth < DEPTH {
+                for (k, item) in items.iter().enumerate().take(64) {
+                    if item.is_object() {
+                        search(item, &format!("{p}/{k}"), depth + 1, out);
+                    }
+                }
+            }
+        }
+        Value::Object(o) if depth < DEPTH => {
+            // message lists directly under a key first, then deeper
+            let before = out.len();
+            for (k, child) in o {
+                let cp = format!("{p}/{}", escape(k));
+                if let Some(f) = message_list(child, &cp, Some(o)) {
+                    out.push(f);
+                } else if let Value::Array(items) = child {
+                    // a list of message lists (ToolBench's train_messages)
+                    let lists: Vec<Found> = items
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(j, l)| message_list(l, &format!("{cp}/{j}"), Some(o)))
+                        .collect();
+                    if !lists.is_empty() && lists.len() == items.len() {
+                        out.extend(lists);
+                    }
+                }
+            }
+            if out.len() > before {
+                return;
+            }
+            for (k, child) in o {
+                if child.is_object() || child.is_array() {
+                    search(child, &format!("{p}/{}", escape(k)), depth + 1, out);
+                    if out.len() > before {
+                        return;
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+fn escape(k: &str) -> String {
+    k.replace('~', "~0").replace('/', "~1")
+}
+
+/// The keys that name a message's role, and those that hold what it says.
+const ROLE_KEYS: [&str; 2] = ["role", "from"];
+const CONTENT_KEYS: [&str; 5] = ["content", "value", "tool_calls", "function_call", "text"];
+
+fn is_message(m: &Value) -> bool {
+    let Some(o) = m.as_object() else {
+        return false;
+    };
+    ROLE_KEYS
+        .iter()
+        .any(|k| o.get(*k).is_some_and(Value::is_string))
+        && CONTENT_KEYS.iter().any(|k| o.contains_key(*k))
+}
+
+/// A list of messages (objects with a role-like and a content-like key),
+/// with the tools its parent object keeps beside it.
+fn message_list(v: &Value, p: &str, parent: Option<&Map<String, Value>>) -> Option<Found> {
+    let items = v.as_array()?;
+    if items.is_empty() || !items.iter().all(is_message) {
+        return None;
+    }
+    let key = if items[0].get("role").is_some() {
+        "messages"
+    } else {
+        "conversations"
+    };
+    let mut f = Found::moved("list", p, json!({ key: v }));
+    f.remap = vec![(format!("/{key}"), p.to_string(), true)];
+    f.tools = parent.and_then(side_tools);
+    Some(f)
+}
+
+/// A tool list kept beside a conversation.
+fn side_tools(o: &Map<String, Value>) -> Option<Value> {
+    ["tools", "functions", "function"]
+        .iter()
+        .find_map(|k| tool_list(o.get(*k)?))
+}
+
+/// A tool list: an array of tool objects (or a JSON string holding one).
+fn tool_list(v: &Value) -> Option<Value> {
+    let v = match v {
+        Value::String(s) => serde_json::from_str::<Value>(s).ok()?,
+        other => other.clone(),
+    };
+    let items = v.as_array()?;
+    items
+        .iter()
+        .all(|t| t.get("name").is_some() || t.get("function").is_some())
+        .then(|| normalise_tools(v.clone()))
+}
+
+/// Tool lists as datasets write them, made registry-shaped: xLAM's
+/// parameter maps (`{"city": {"type": "str", …}}`, no `properties`)
+/// become object schemas (their Python type names are mapped by the
+/// registry's type aliases; no parameter is required, as the map does not
+/// say which are).
+fn normalise_tools(mut v: Value) -> Value {
+    if let Value::Array(items) = &mut v {
+        for t in items {
+            let Some(params) = t.get_mut("parameters") else {
+                continue;
+            };
+            let Value::Object(map) = params else { continue };
+            let schema_like = map.contains_key("type") && !map["type"].is_object()
+                || map.contains_key("properties");
+            if schema_like || map.is_empty() || !map.values().all(Value::is_object) {
+                continue;
+            }
+            let mut props = Map::new();
+            for (k, spec) in map.iter() {
+                let mut spec = spec.clone();
+                if let Some(Value::String(ty)) = spec.get("type") {
+                    match python_type(ty) {
+                        Some(t) => spec["type"] = Value::String(t.into()),
+                        None => {
+                            if let Some(o) = spec.as_object_mut() {
+                                o.remove("type");
+                            }
+                        }
+                    }
+                }
+                props.insert(k.clone(), spec);
+            }
+            *params = json!({"type": "object", "properties": props});
+        }
+    }
+    v
+}
+
+/// The JSON Schema type of a Python-style type name (`str`, `int`,
+/// `List[int]`, `str, optional`); `None` when it names none.
+fn python_type(ty: &str) -> Option<&'static str> {
+    let t = ty
+        .split(',')
+        .next()
+        .unwrap_or(ty)
+        .trim()
+        .to_ascii_lowercase();
+    let head = t.split('[').next().unwrap_or(&t).trim();
+    Some(match head {
+        "str" | "string" => "string",
+        "int" | "integer" => "integer",
+        "float" | "number" | "double" => "number",
+        "bool" | "boolean" => "boolean",
+        "list" | "array" | "tuple" | "set" => "array",
+        "dict" | "object" | "mapping" => "object",
+        _ => return None,
+    })
+}
+
+/// A conversation written the way a chat server takes it (what
+/// [`messages::shape`] knows), where it stands.
+fn chat(v: &Value, p: &str) -> Option<Found> {
+    let shape = messages::sniff(v)?;
+    if let (Value::Array(items), messages::Shape::Responses) = (v, shape) {
+        // a bare list of Responses items is a conversation at the top
+        // only: inside a document it is a response body's `output`
+        if !p.is_empty() {
+            return None;
+        }
+        // any list of typed objects (a message's tool_calls) is not a list
+        // of Responses items: one of them must be an item of that API
+        let item = |i: &Value| {
+            matches!(
+                i.get("type").and_then(Value::as_str),
+                Some(
+                    "message"
+                        | "function_call"
+                        | "function_call_output"
+                        | "reasoning"
+                        | "custom_tool_call"
+                        | "custom_tool_call_output"
+                )
+            )
+        };
+        if !items.iter().any(item) {
+            return None;
+        }
+    }
+    let mut f = Found::moved("chat", p, v.clone());
+    if let Value::Object(o) = v {
+        f.tools = o.get("functions").and_then(tool_list);
+    }
+    Some(f)
+}
+
+/// A JSON value at `key` of `o`: an object, or a JSON string holding one
+/// (HTTP recordings keep bodies as text). The pointer of the value and
+/// whether it was text.
+fn body(o: &Map<String, Value>, p: &str, keys: &[&str]) -> Option<(Value, String, bool)> {
+    for k in keys {
+        let Some(v) = o.get(*k) else { continue };
+        let kp = format!("{p}/{k}");
+        match v {
+            Value::Object(inner) => {
+                // VCR's {"body": {"string": "…"}}
+                if let Some(Value::String(s)) = inner.get("string") {
+                    if let Ok(v) = serde_json::from_str::<Value>(s) {
+                        return Some((v, format!("{kp}/string"), true));
+                    }
+                }
+                return Some((v.clone(), kp, false));
+            }
+            Value::String(s) => {
+                if let Ok(v @ Value::Object(_)) = serde_json::from_str::<Value>(s) {
+                    return Some((v, kp, true));
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// An HTTP recording: a `request` whose body is a chat request and a
+/// `response` whose body holds the reply (OpenAI `choices`, Anthropic
+/// `content`). One conversation: the request's messages, then the reply.
+fn recording(v: &Value, p: &str) -> Option<Found> {
+    let o = v.as_object()?;
+    let req = o.get("request")?.as_object()?;
+    let resp = o.get("response").and_then(Value::as_object);
+    let rp = format!("{p}/request");
+    let (rv, rvp, rtext) = body(req, &rp, &["body", "json", "content", "data"])
+        .or_else(|| Some((Value::Object(req.clone()), rp.clone(), false)))?;
+    let msgs = rv.get("messages")?.as_array()?;
+    let mut messages = msgs.clone();
+    let mut f = Found::moved("recording", p, Value::Null);
+    f.remap.clear();
+    let base = if rtext {
+        None
+    } else {
+        Some(format!("{rvp}/messages"))
+    };
+    for k in 0..msgs.len() {
+        match &base {
+            Some(b) => f.map(format!("/messages/{k}"), format!("{b}/{k}"), true),
+            None => f.map(format!("/messages/{k}"), rvp.clone(), false),
+        }
+    }
+    if let Some(resp) = resp {
+        let sp = format!("{p}/response");
+        let found = body(resp, &sp, &["body", "json", "content", "data"])
+            .or_else(|| Some((Value::Object(resp.clone()), sp.clone(), false)));
+        if let Some((sv, svp, stext)) = found {
+            let reply = sv
+                .pointer("/choices/0/message")
+                .map(|m| (m.clone(), "/choices/0/message"))
+                .or_else(|| {
+                    sv.get("content")
+                        .filter(|c| c.is_array())
+                        .map(|_| (sv.clone(), ""))
+                })
+                .or_else(|| sv.get("message").map(|m| (m.clone(), "/message")));
+            if let Some((mut m, inner)) = reply {
+                if m.get("role").is_none() {
+                    m["role"] = Value::String("assistant".into());
+                }
+                let k = messages.len();
+                messages.push(m);
+                if stext {
+                    f.map(format!("/messages/{k}"), svp, false);
+                } else {
+                    f.map(format!("/messages/{k}"), format!("{svp}{inner}"), true);
+                }
+            }
+        }
+    }
+    let mut conv = Map::new();
+    conv.insert("messages".into(), Value::Array(messages));
+    for key in ["tools", "functions"] {
+        if let Some(t) = rv.get(key) {
+            conv.insert(key.into(), t.clone());
+        }
+    }
+    f.value = Value::Object(conv);
+    f.sort();
+    Some(f)
+}
+
+/// A single-turn row whose calls are a field: xLAM's `query`, `tools`
+/// and `answers` (both lists often kept as JSON strings).
+fn xlam(v: &Value, p: &str) -> Option<Found> {
+    let o = v.as_object()?;
+    let query = o.get("query")?.as_str()?;
+    let answers = o.get("answers").or_else(|| o.get("answer"))?;
+    let (list, text) = match answers {
+        Value::String(s) => (serde_json::from_str::<Value>(s).ok()?, true),
+        Value::Array(_) => (answers.clone(), false),
+        _ => return None,
+    };
+    let calls = list.as_array()?;
+    if !calls.iter().all(|c| c.get("name").is_some()) {
+        return None;
+    }
+    let key = if o.contains_key("answers") {
+        "answers"
+    } else {
+        "answer"
+    };
+    let mut f = Found::moved("xlam", p, Value::Null);
+    f.remap.clear();
+    f.map("/messages/0".into(), format!("{p}/query"), false);
+    let mut tool_calls = Vec::new();
+    for (k, c) in calls.iter().enumerate() {
+        let args = c.get("arguments").cloned().unwrap_or(Value::Null);
+        tool_calls.push(json!({"function": {"name": c["name"], "arguments": args}}));
+        if text {
+            f.map(
+                format!("/messages/1/tool_calls/{k}"),
+                format!("{p}/{key}"),
+                false,
+            );
+        } else {
+            f.map(
+                format!("/messages/1/tool_calls/{k}/function"),
+                format!("{p}/{key}/{k}"),
+                true,
+            );
+            f.map(
+                format!("/messages/1/tool_calls/{k}"),
+                format!("{p}/{key}/{k}"),
+                false,
+            );
+        }
+    }
+    f.value = json!({"messages": [
+        {"role": "user", "content": query},
+        {"role": "assistant", "content": null, "tool_calls": tool_calls},
+    ]});
+    f.tools = o.get("tools").and_then(tool_list);
+    f.sort();
+    Some(f)
+}
+
+/// The turn markers of glaive's `chat` text.
+const GLAIVE_TURNS: [(&str, &str); 4] = [
+    ("USER:", "human"),
+    ("ASSISTANT:", "gpt"),
+    ("FUNCTION RESPONSE:", "observation"),
+    ("SYSTEM:", "system"),
+];
+
+/// A glaive-function-calling row: `system` (the tools after "Use them if
+/// required -") and `chat`, a text of `USER:` / `ASSISTANT:` /
+/// `FUNCTION RESPONSE:` turns whose calls are `<functioncall> {…}
+/// <|endoftext|>`. Read as ShareGPT turns, each call a `function_call`.
+fn glaive(v: &Value, p: &str) -> Option<Found> {
+    let o = v.as_object()?;
+    let chat = o.get("chat")?.as_str()?;
+    let mut marks: Vec<(usize, usize, &str)> = Vec::new();
+    for (m, role) in GLAIVE_TURNS {
+        let mut from = 0;
+        while let Some(i) = chat[from..].find(m) {
+            let at = from + i;
+            marks.push((at, at + m.len(), role));
+            from = at + m.len();
+        }
+    }
+    if marks.is_empty() {
+        return None;
+    }
+    marks.sort();
+    let mut turns = Vec::new();
+    for (k, &(_, start, role)) in marks.iter().enumerate() {
+        let end = marks.get(k + 1).map_or(chat.len(), |m| m.0);
+        let text = chat[start..end]
+            .trim()
+            .trim_end_matches("<|endoftext|>")
+            .trim();
+        if role == "gpt" {
+            if let Some(i) = text.find("<functioncall>") {
+                let before = text[..i].trim();
+                if !before.is_empty() {
+                    turns.push(json!({"from": "gpt", "value": before}));
+                }
+                let call = text[i + "<functioncall>".len()..]
+                    .trim()
+                    .trim_end_matches("<|endoftext|>")
+                    .trim();
+                turns.push(json!({"from": "function_call", "value": call}));
+                continue;
+            }
+        }
+        turns.push(json!({"from": role, "value": text}));
+    }
+    let mut f = Found::moved("glaive", p, Value::Null);
+    f.remap = vec![("/conversations".into(), format!("{p}/chat"), false)];
+    let mut conv = json!({ "conversations": turns });
+    if let Some(s) = o.get("system") {
+        conv["system"] = s.clone();
+    }
+    f.value = conv;
+    Some(f)
+}
+
+/// Agent events (OpenHands): a list of objects with `source` and an
+/// `action` or an `observation`. An action with `tool_call_metadata` is a
+/// call (its arguments those of the model response's matching call), an
+/// observation with one is its result; the user's and the agent's
+/// messages are turns.
+fn events(v: &Value, p: &str) -> Option<Found> {
+    let items = v.as_array()?;
+    let is_event = |e: &Value| {
+        e.get("source").is_some_and(Value::is_string)
+            && (e.get("action").is_some() || e.get("observation").is_some())
+    };
+    if items.is_empty() || !items.iter().all(is_event) {
+        return None;
+    }
+    let mut f = Found::moved("events", p, Value::Null);
+    f.remap.clear();
+    let mut messages = Vec::new();
+    for (k, e) in items.iter().enumerate() {
+        let ep = format!("{p}/{k}");
+        let meta = e.get("tool_call_metadata").filter(|m| m.is_object());
+        let n = messages.len();
+        if let Some(meta) = meta {
+            let id = meta
+                .get("tool_call_id")
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            let name = meta
+                .get("function_name")
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            if e.get("observation").is_some() {
+                messages.push(json!({"role": "tool", "tool_call_id": id, "name": name,
+                    "content": e.get("content").cloned().unwrap_or(Value::Null)}));
+                f.map(format!("/messages/{n}"), ep, false);
+                continue;
+            }
+            // the model response's own call with that id
+            let calls = meta
+                .pointer("/model_response/choices/0/message/tool_calls")
+                .and_then(Value::as_array);
+            let found = calls.and_then(|cs| {
+                cs.iter()
+                    .position(|c| c.get("id").and_then(Value::as_str) == Some(id))
+            });
+            let call = match (calls, found) {
+                (Some(cs), Some(j)) => {
+                    f.map(
+                        format!("/messages/{n}/tool_calls/0"),
+                        format!(
+                            "{ep}/tool_call_metadata/model_response/choices/0/message/tool_calls/{j}"
+                        ),
+                        true,
+                    );
+                    cs[j].clone()
+                }
+                _ => {
+                    f.map(
+                        format!("/messages/{n}/tool_calls/0/function"),
+                        ep.clone(),
+                        false,
+                    );
+                    json!({"id": id, "function": {"name": name,
+                        "arguments": e.get("args").cloned().unwrap_or(Value::Null)}})
+                }
+            };
+            messages.push(json!({"role": "assistant", "content": null, "tool_calls": [call]}));
+            f.map(format!("/messages/{n}"), ep, false);
+            continue;
+        }
+        let role = match e.get("source").and_then(Value::as_str) {
+            Some("user") => "user",
+            Some("agent") => "assistant",
+            _ => continue,
+        };
+        if e.get("action").and_then(Value::as_str) == Some("message") {
+            let text = e
+                .pointer("/args/content")
+                .or_else(|| e.get("message"))
+                .cloned()
+                .unwrap_or(Value::Null);
+            messages.push(json!({"role": role, "content": text}));
+            f.map(format!("/messages/{n}"), ep, false);
+        }
+    }
+    f.value = json!({ "messages": messages });
+    f.sort();
+    Some(f)
+}
+
+/// The tools a system prompt declares: Hermes `<tools>…</tools>`,
+/// glaive's "Use them if required -" followed by JSON objects, a JSON list
+/// after "… you can invoke" (ToolACE, BFCL prompts). `None` when it
+/// declares none.
+pub fn prompt_tools(text: &str) -> Option<Value> {
+    // the first <tools> block that holds tools (the prompt may name the
+    // tags before it writes them)
+    let mut from = 0;
+    while let Some(i) = text[from..].find("<tools>") {
+        let rest = &text[from + i + "<tools>".len()..];
+        let end = rest.find("</tools>").unwrap_or(rest.len());
+        if let Some(t) = values_in(&rest[..end]) {
+            return Some(t);
+        }
+        from += i + "<tools>".len();
+    }
+    for marker in [
+        "Use them if required -",
+        "Use them if required:",
+        "you can invoke:",
+        "you can invoke.",
+        "You have access to the following functions:",
+        "You have access to the following tools:",
+    ] {
+        if let Some(i) = text.find(marker) {
+            return values_in(&text[i + marker.len()..]);
+        }
+    }
+    None
+}
+
+/// The tool objects written one after another (or as a list) at the start
+/// of `s`, JSON or Python literals.
+fn values_in(s: &str) -> Option<Value> {
+    let s = s.trim();
+    let mut tools = Vec::new();
+    let mut take = |v: Value| match v {
+        Value::Array(items) => tools.extend(items.into_iter().filter(Value::is_object)),
+        o @ Value::Object(_) => tools.push(o),
+        _ => {}
+    };
+    let mut stream = serde_json::Deserializer::from_str(s).into_iter::<Value>();
+    let mut read = 0usize;
+    for v in stream.by_ref() {
+        match v {
+            Ok(v) => {
+                read += 1;
+                take(v);
+            }
+            Err(_) => break,
+        }
+    }
+    if read == 0 {
+        // Python literals (`[{'name': …, 'required': True}]`)
+        let open = s.find(['[', '{'])?;
+        let close = s.rfind([']', '}'])?;
+        if close < open {
+            return None;
+        }
+        let opts = crate::repair::RepairOptions::default();
+        let r = crate::repair::repair(&s[open..=close], &opts).ok()?;
+        take(serde_json::from_str(&r.output).ok()?);
+    }
+    if tools.is_empty() {
+        return None;
+    }
+    tool_list(&Value::Array(tools))
+}
+
+/// The system prompt of a conversation in a shape `messages::read` knows.
+fn system_text(v: &Value) -> Option<&str> {
+    if let Some(s) = v.get("system").and_then(Value::as_str) {
+        return Some(s);
+    }
+    let list = v
+        .get("messages")
+        .or_else(|| v.get("conversations"))
+        .or_else(|| v.get("input"))
+        .and_then(Value::as_array)?;
+    let first = list.iter().find(|m| {
+        matches!(
+            m.get("role")
+                .or_else(|| m.get("from"))
+                .and_then(Value::as_str),
+            Some("system" | "developer")
+        )
+    })?;
+    first
+        .get("content")
+        .or_else(|| first.get("value"))
+        .and_then(Value::as_str)
+}
+
+/// Reads what [`find`] found: the transcript's pointers are the
+/// document's, its tools the conversation's own, the list beside it, or
+/// those its system prompt declares.
+pub fn read(found: &Found, cfg: &Config) -> Option<Transcript> {
+    let mut t = messages::read(&found.value, cfg)?;
+    if t.tools.is_none() {
+        t.tools = found
+            .tools
+            .clone()
+            .or_else(|| system_text(&found.value).and_then(prompt_tools));
+    }
+    if let Some(tools) = t.tools.take() {
+        t.tools = Some(normalise_tools(tools));
+    }
+    for e in &mut t.entries {
+        e.pointer = found.original(&e.pointer);
+        if let Kind::Call(c) = &mut e.kind {
+            if let Some(ap) = &c.arguments_pointer {
+                c.arguments_pointer = Some(found.original(ap));
+            }
+        }
+    }
+    t.pointer = found.pointer.clone();
+    t.source = found.shape;
+    Some(t)
+}
+
+/// Every conversation of a JSON document ([`find`], then [`read`]).
+pub fn conversations(doc: &Value, at: Option<&str>, bodies: bool, cfg: &Config) -> Vec<Transcript> {
+    find(doc, at, bodies)
+        .iter()
+        .filter_map(|f| read(f, cfg))
+        .collect()
+}
+
+/// Whether a JSONL line is one event of a per-event session log: a Claude
+/// Code line (`type` and a `message`, a `sessionId`, a `uuid`) or a Codex
+/// CLI rollout line (`type` and a `payload`).
+pub fn is_event(v: &Value) -> bool {
+    let Some(o) = v.as_object() else {
+        return false;
+    };
+    let Some(ty) = o.get("type").and_then(Value::as_str) else {
+        return false;
+    };
+    // not a server's stream events (Anthropic's `message_start` has a
+    // `message` too)
+    const TYPES: [&str; 12] = [
+        "user",
+        "assistant",
+        "system",
+        "summary",
+        "result",
+        "queue-operation",
+        "file-history-snapshot",
+        "response_item",
+        "session_meta",
+        "turn_context",
+        "event_msg",
+        "compacted",
+    ];
+    TYPES.contains(&ty)
+        && (o.get("message").is_some_and(Value::is_object)
+            || o.get("payload").is_some_and(Value::is_object)
+            || ["sessionId", "session_id", "uuid", "leafUuid", "messageId"]
+                .iter()
+                .any(|k| o.contains_key(*k)))
+}
+
+/// The conversations of a per-event session log, one event per line:
+/// `lines` holds each line's 0-based index in the file and its value.
+/// Lines that carry parts of one message (the same `message.id`, one after
+/// another) make one message; each session (`sessionId`, and subagent
+/// side chains apart) one conversation. The transcripts' pointers start
+/// with the line's index (`/5/message/content/0`: line 6).
+pub fn sessions(lines: &[(usize, Value)], cfg: &Config) -> Vec<Transcript> {
+    // session key -> (messages or items, remap, is_codex)
+    let mut order: Vec<String> = Vec::new();
+    let mut convs: std::collections::HashMap<String, (Vec<Value>, Found, bool)> =
+        std::collections::HashMap::new();
+    let mut last_id: Option<(String, String)> = None;
+    for (k, v) in lines {
+        let session = v
+            .get("sessionId")
+            .or_else(|| v.get("session_id"))
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
+        let side = v.get("isSidechain").and_then(Value::as_bool) == Some(true);
+        let key = format!("{session}{}", if side { "#side" } else { "" });
+        let entry = convs.entry(key.clone()).or_insert_with(|| {
+            order.push(key.clone());
+            let mut f = Found::moved("session", "", Value::Null);
+            f.remap.clear();
+            (Vec::new(), f, false)
+        });
+        let (list, found, codex) = entry;
+        if let Some(payload) = v
+            .get("payload")
+            .filter(|_| v.get("type").and_then(Value::as_str) == Some("response_item"))
+        {
+            *codex = true;
+            let n = list.len();
+            list.push(payload.clone());
+            found.map(format!("/input/{n}"), format!("/{k}/payload"), true);
+            continue;
+        }
+        let Some(m) = v.get("message").filter(|m| m.is_object()) else {
+            continue;
+        };
+        let role = m
+            .get("role")
+            .or_else(|| v.get("type"))
+            .and_then(Value::as_str)
+            .unwrap_or("user");
+        if !matches!(role, "user" | "assistant" | "system" | "tool") {
+            continue;
+        }
+        let id = m.get("id").and_then(Value::as_str).map(str::to_string);
+        let content = match m.get("content") {
+            Some(Value::Array(blocks)) => blocks.clone(),
+            Some(Value::String(s)) => vec![json!({"type": "text", "text": s})],
+            _ => Vec::new(),
+        };
+        let string_content = m.get("content").is_some_and(Value::is_string);
+        // a line that goes on the message before it (same id, same session)
+        let same = match (&id, &last_id) {
+            (Some(id), Some((s, last))) => s == &key && id == last,
+            _ => false,
+        };
+        if same && !list.is_empty() {
+            let n = list.len() - 1;
+            let prev = &mut list[n];
+            let start = prev["content"].as_array().map_or(0, Vec::len);
+            if let Some(Value::Array(blocks)) = prev.get_mut("content") {
+                for (j, b) in content.into_iter().enumerate() {
+                    blocks.push(b);
+                    found.map(
+                        format!("/messages/{n}/content/{}", start + j),
+                        format!("/{k}/message/content/{j}"),
+                        true,
+                    );
+                }
+            }
+        } else {
+            let n = list.len();
+            list.push(json!({"role": role, "content": content}));
+            if string_content {
+                found.map(
+                    format!("/messages/{n}"),
+                    format!("/{k}/message/content"),
+                    false,
+                );
+            } else {
+                found.map(
+                    format!("/messages/{n}/content"),
+                    format!("/{k}/message/content"),
+                    true,
+                );
+                found.map(format!("/messages/{n}"), format!("/{k}/message"), false);
+            }
+        }
+        last_id = id.map(|i| (key.clone(), i));
+    }
+    let mut out = Vec::new();
+    for key in order {
+        let Some((list, mut found, codex)) = convs.remove(&key) else {
+            continue;
+        };
+        if list.is_empty() {
+            continue;
+        }
+        found.value = if codex {
+            json!({ "input": list })
+        } else {
+            json!({ "messages": list })
+        };
+        found.sort();
+        if let Some(t) = read(&found, cfg) {
+            out.push(t);
+        }
+    }
+    out
+}
+
+/// The byte ranges, in a JSONL text, of the values the pointers in
+/// `wanted` name, each pointer starting with its line's 0-based index
+/// ([`sessions`]' pointers), and the bytes looked at.
+pub fn line_spans(
+    text: &[u8],
+    wanted: &std::collections::HashSet<&str>,
+) -> (std::collections::HashMap<String, [usize; 2]>, u64) {
+    use std::collections::{HashMap, HashSet};
+    let mut by_line: HashMap<usize, Vec<&str>> = HashMap::new();
+    for p in wanted {
+        let rest = p.strip_prefix('/').unwrap_or(p);
+        let (line, _) = rest.split_once('/').unwrap_or((rest, ""));
+        if let Ok(k) = line.parse::<usize>() {
+            by_line.entry(k).or_default().push(p);
+        }
+    }
+    let mut out = HashMap::new();
+    let mut work = 0u64;
+    let mut start = 0usize;
+    for (k, line) in text.split(|&b| b == b'\n').enumerate() {
+        if let Some(ps) = by_line.get(&k) {
+            let inner: Vec<String> = ps
+                .iter()
+                .map(|p| {
+                    let rest = p.strip_prefix('/').unwrap_or(p);
+                    rest.split_once('/')
+                        .map_or(String::new(), |(_, r)| format!("/{r}"))
+                })
+                .collect();
+            let set: HashSet<&str> = inner.iter().map(String::as_str).collect();
+            let (spans, w) = messages::spans(line, &set);
+            work += w;
+            for (p, i) in ps.iter().zip(&inner) {
+                if let Some([a, b]) = spans.get(i.as_str()) {
+                    out.insert((*p).to_string(), [start + a, start + b]);
+                }
+            }
+        }
+        start += line.len() + 1;
+    }
+    (out, work)
+}
+
+/// The entries of a transcript that are calls.
+pub fn calls(t: &Transcript) -> impl Iterator<Item = &Entry> {
+    t.entries.iter().filter(|e| matches!(e.kind, Kind::Call(_)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn n_calls(doc: &Value) -> usize {
+        conversations(doc, None, false, &Config::default())
+            .iter()
+            .map(|t| calls(t).count())
+            .sum()
+    }
+
+    #[test]
+    fn a_top_level_array_of_sharegpt_rows() {
+        let doc = json!([
+            {"conversations": [{"from": "human", "value": "hi"},
+                {"from": "function_call", "value": "{\"name\": \"f\", \"arguments\": {\"a\": 1}}"},
+                {"from": "observation", "value": "{}"}],
+             "tools": "[{\"name\": \"f\", \"parameters\": {\"type\": \"object\"}}]"},
+            {"conversations": [{"from": "human", "value": "hi"}, {"from": "gpt", "value": "yo"}]}
+        ]);
+        let ts = conversations(&doc, None, false, &Config::default());
+        assert_eq!(ts.len(), 2);
+        assert_eq!(ts[0].pointer, "/0");
+        assert!(ts[0].tools.is_some());
+        assert_eq!(
+            calls(&ts[0]).next().map(|e| e.pointer.as_str()),
+            Some("/0/conversations/1/value")
+        );
+    }
+
+    #[test]
+    fn a_list_of_message_lists_under_a_key() {
+        let m = json!([{"role": "user", "content": "x"},
+            {"role": "assistant", "content": null, "function_call": {"name": "f", "arguments": "{}"}}]);
+        let doc = json!({"answer_generation": {"function": [{"name": "f", "parameters": {}}],
+            "train_messages": [m, m]}});
+        let ts = conversations(&doc, None, false, &Config::default());
+        assert_eq!(ts.len(), 2);
+        assert_eq!(
+            calls(&ts[1]).next().map(|e| e.pointer.as_str()),
+            Some("/answer_generation/train_messages/1/1/function_call")
+        );
+        assert!(ts[0].tools.is_some());
+    }
+
+    #[test]
+    fn xlam_rows_and_their_type_strings() {
+        let doc = json!({"query": "q", "answers": "[{\"name\": \"f\", \"arguments\": {\"a\": \"x\"}}]",
+            "tools": "[{\"name\": \"f\", \"parameters\": {\"a\": {\"type\": \"str\", \"description\": \"d\"}}}]"});
+        let ts = conversations(&doc, None, false, &Config::default());
+        assert_eq!(ts.len(), 1);
+        let tools = ts[0].tools.as_ref().expect("tools");
+        assert_eq!(tools[0]["parameters"]["properties"]["a"]["type"], "string");
+        assert_eq!(
+            calls(&ts[0]).next().map(|e| e.pointer.as_str()),
+            Some("/answers")
+        );
+    }
+
+    #[test]
+    fn system_prompt_tools() {
+        let t = prompt_tools(
+            "x <tools>\n[{'name': 'f', 'parameters': {'type': 'object'}}]\n</tools> y",
+        )
+        .expect("hermes");
+        assert_eq!(t[0]["name"], "f");
+        let t = prompt_tools("Use them if required - {\"name\": \"a\", \"parameters\": {}}\n{\"name\": \"b\", \"parameters\": {}}")
+            .expect("glaive");
+        assert_eq!(t.as_array().map(Vec::len), Some(2));
+        assert!(prompt_tools("You are a helpful assistant.").is_none());
+    }
+
+    #[test]
+    fn glaive_chat_text() {
+        let doc = json!({"system": "SYSTEM: Use them if required - {\"name\": \"f\", \"parameters\": {}}",
+            "chat": "USER: hi ASSISTANT: <functioncall> {\"name\": \"f\", \"arguments\": '{\"a\": 1}'} <|endoftext|> FUNCTION RESPONSE: {} ASSISTANT: ok <|endoftext|>"});
+        assert_eq!(n_calls(&doc), 1);
+    }
+
+    #[test]
+    fn session_lines_merge_by_message_id() {
+        let lines: Vec<(usize, Value)> = vec![
+            (
+                0,
+                json!({"type": "user", "sessionId": "s", "message": {"role": "user", "content": "hi"}}),
+            ),
+            (
+                1,
+                json!({"type": "assistant", "sessionId": "s", "message": {"id": "m1", "role": "assistant",
+                "content": [{"type": "text", "text": "ok"}]}}),
+            ),
+            (
+                2,
+                json!({"type": "assistant", "sessionId": "s", "message": {"id": "m1", "role": "assistant",
+                "content": [{"type": "tool_use", "id": "t1", "name": "f", "input": {}}]}}),
+            ),
+            (
+                3,
+                json!({"type": "user", "sessionId": "s", "message": {"role": "user",
+                "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "x"}]}}),
+            ),
+        ];
+        let ts = sessions(&lines, &Config::default());
+        assert_eq!(ts.len(), 1);
+        assert!(messages::lint(&ts[0]).is_empty());
+        assert_eq!(
+            calls(&ts[0]).next().map(|e| e.pointer.as_str()),
+            Some("/2/message/content/0")
+        );
+    }
+}

@@ -1,0 +1,505 @@
+//! Data as people keep it (issue 43): real samples of every common shape
+//! of dataset and agent log, the findings that must not happen, and the
+//! report formats CI systems read.
+
+use crate::common::{run_binary, scratch};
+use serde_json::Value;
+use std::path::Path;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn records(out: &str) -> Vec<Value> {
+    out.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+fn codes(diag: &str) -> Vec<String> {
+    let re = regex::Regex::new(r"(error|warning)\[(TLP-\d{3})\]").expect("regex");
+    re.captures_iter(diag).map(|c| c[2].to_string()).collect()
+}
+
+/// The collected samples (`tests/conformance/data`): `validate` and
+/// `parse` (no flags) find every call they hold, and `validate` says
+/// nothing but the codes `expected.json` documents as policy.
+#[test]
+fn real_samples_are_read_with_every_call_and_no_false_diagnostic() {
+    let dir = root().join("tests/conformance/data");
+    let expected: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("expected.json")).expect("expected.json"),
+    )
+    .expect("json");
+    let mut want = 0u64;
+    let mut found = 0u64;
+    let mut failures = Vec::new();
+    let files = expected.as_object().expect("object");
+    assert!(files.len() > 10, "at least ten sources");
+    for (file, exp) in files {
+        if file.starts_with('_') {
+            continue;
+        }
+        let rel = format!("tests/conformance/data/{file}");
+        let calls = exp["calls"].as_u64().expect("calls");
+        want += calls;
+        let v = run_binary(&["validate", "--no-config", &rel], None, Some(root()));
+        let recs = records(&v.out());
+        let n = recs
+            .iter()
+            .filter(|r| !r["name"].as_str().unwrap_or("").is_empty())
+            .count() as u64;
+        found += n.min(calls);
+        if n != calls {
+            failures.push(format!("{file}: validate found {n} calls, not {calls}"));
+        }
+        let policy: Vec<&str> = exp["policy"]
+            .as_array()
+            .expect("policy")
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
+        for c in codes(&v.stderr) {
+            if !policy.contains(&c.as_str()) {
+                failures.push(format!("{file}: undocumented {c}:\n{}", v.stderr));
+            }
+        }
+        if v.code != 0 {
+            failures.push(format!("{file}: exit {}: {}", v.code, v.stderr));
+        }
+        let p = run_binary(&["parse", "--no-config", &rel], None, Some(root()));
+        let parsed = records(&p.out())
+            .iter()
+            .filter(|r| r["type"] == "tool_call")
+            .count() as u64;
+        if parsed != calls {
+            failures.push(format!("{file}: parse found {parsed} calls, not {calls}"));
+        }
+    }
+    assert!(found * 100 >= want * 95, "{found} of {want} calls found");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A call that cannot be read inside a ShareGPT turn is an error at that
+/// turn's pointer, and the result after it is not blamed (before: `0
+/// calls`, exit 0, or a TLP-010 on the result).
+#[test]
+fn an_unreadable_call_in_a_turn_is_an_error_at_its_own_pointer() {
+    let dir = scratch("data-broken-call");
+    let doc = r#"{"conversations": [
+  {"from": "human", "value": "Weather in Paris?"},
+  {"from": "gpt", "value": "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": [1, 2]}\n</tool_call>"},
+  {"from": "tool", "value": "<tool_response>\n{\"temp\": 21}\n</tool_response>"},
+  {"from": "gpt", "value": "21 degrees."}
+], "tools": [{"name": "get_weather", "parameters": {"type": "object"}}]}
+"#;
+    let f = dir.join("broken.json");
+    std::fs::write(&f, doc).expect("write");
+    let r = run_binary(
+        &["validate", "--no-config", f.to_str().expect("utf-8")],
+        None,
+        None,
+    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let recs = records(&r.out());
+    assert_eq!(recs.len(), 1, "{}", r.out());
+    assert_eq!(recs[0]["pointer"], "/conversations/1/value");
+    assert_eq!(recs[0]["line"], 3, "{}", recs[0]);
+    let c = codes(&r.stderr);
+    assert!(
+        c.iter().any(|c| c == "TLP-002" || c == "TLP-003"),
+        "{}",
+        r.stderr
+    );
+    assert!(!c.iter().any(|c| c == "TLP-010"), "{}", r.stderr);
+    // the same candidate is an error record in parse
+    let p = run_binary(
+        &["parse", "--no-config", f.to_str().expect("utf-8")],
+        None,
+        None,
+    );
+    let errs: Vec<Value> = records(&p.out())
+        .into_iter()
+        .filter(|r| r["type"] == "error")
+        .collect();
+    assert_eq!(errs.len(), 1, "{}", p.out());
+    assert_eq!(errs[0]["line"], 3);
+}
+
+/// A call whose JSON had to be repaired is a finding in data: a warning
+/// of its own code with `repairs` on the record, an error under
+/// `--strict`, nothing under `--allow TLP-016`.
+#[test]
+fn a_repaired_call_in_data_is_a_warning_and_an_error_under_strict() {
+    let dir = scratch("data-repaired");
+    let doc = r#"{"conversations": [
+  {"from": "human", "value": "Weather in Paris?"},
+  {"from": "function_call", "value": "{'name': 'get_weather', 'arguments': {'city': 'Paris'}}"},
+  {"from": "observation", "value": "21"}
+], "tools": "[{\"name\": \"get_weather\", \"parameters\": {\"type\": \"object\"}}]"}
+"#;
+    let f = dir.join("repaired.json");
+    std::fs::write(&f, doc).expect("write");
+    let path = f.to_str().expect("utf-8");
+    let r = run_binary(&["validate", "--no-config", path], None, None);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("warning[TLP-016]"), "{}", r.stderr);
+    let recs = records(&r.out());
+    assert!(
+        recs[0]["repairs"].as_array().is_some_and(|a| !a.is_empty()),
+        "{}",
+        recs[0]
+    );
+    let r = run_binary(&["validate", "--no-config", "--strict", path], None, None);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("error[TLP-016]"), "{}", r.stderr);
+    let r = run_binary(
+        &["validate", "--no-config", "--allow", "TLP-016", path],
+        None,
+        None,
+    );
+    assert_eq!(r.code, 0);
+    assert!(!r.stderr.contains("TLP-016"), "{}", r.stderr);
+}
+
+/// A folder with a conversation and a file that needs `--tools`: the
+/// conversation is checked, the other file named, the run exits 2 after
+/// (before: exit 2 at once, no file named, nothing checked).
+#[test]
+fn a_file_that_needs_tools_does_not_stop_a_folder_run() {
+    let dir = scratch("data-folder");
+    std::fs::copy(
+        root().join("fixtures/messages/openai-ok.json"),
+        dir.join("chat.json"),
+    )
+    .expect("copy");
+    std::fs::write(
+        dir.join("reply.txt"),
+        "<tool_call>\n{\"name\": \"f\", \"arguments\": {}}\n</tool_call>\n",
+    )
+    .expect("write");
+    let r = run_binary(
+        &["validate", "--no-config", dir.to_str().expect("utf-8")],
+        None,
+        None,
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(!records(&r.out()).is_empty(), "the conversation is checked");
+    assert!(r.stderr.contains("reply.txt"), "{}", r.stderr);
+    assert!(r.stderr.contains("--tools"), "{}", r.stderr);
+}
+
+/// `parse` with no flags reads a conversation file as `validate` does
+/// (before: it parsed the JSON as model text), from a file and from
+/// stdin, and says so on stderr when JSON is read as text.
+#[test]
+fn parse_sniffs_conversations_like_validate() {
+    let f = "fixtures/messages/sharegpt-array-ok.json";
+    let p = run_binary(&["parse", "--no-config", f], None, Some(root()));
+    let calls: Vec<Value> = records(&p.out())
+        .into_iter()
+        .filter(|r| r["type"] == "tool_call")
+        .collect();
+    assert_eq!(calls.len(), 1, "{}", p.out());
+    assert_eq!(calls[0]["pointer"], "/0/conversations/1/value");
+    let bytes = std::fs::read(root().join(f)).expect("read");
+    let p = run_binary(&["parse", "--no-config"], Some(&bytes), Some(root()));
+    assert_eq!(
+        records(&p.out())
+            .iter()
+            .filter(|r| r["type"] == "tool_call")
+            .count(),
+        1,
+        "{}",
+        p.out()
+    );
+    let p = run_binary(&["parse", "--no-config"], Some(b"{\"a\": [1, 2]}\n"), None);
+    assert!(p.stderr.contains("read as model text"), "{}", p.stderr);
+}
+
+/// Double-encoded arguments are decoded (before: `{}` with no error) and
+/// reported; `--allow TLP-013` leaves no TLP-004 behind it; TLP-008 can be
+/// allowed.
+#[test]
+fn double_encoded_arguments_and_allow() {
+    let dir = scratch("data-double");
+    // the arguments string holds a JSON string that holds the object
+    let inner = serde_json::to_string(&serde_json::json!({"city": "Paris"})).expect("s");
+    let once = serde_json::to_string(&inner).expect("s");
+    let args = serde_json::to_string(&once).expect("s");
+    let doc = format!(
+        r#"{{"tools": [{{"type": "function", "function": {{"name": "get_weather", "parameters": {{"type": "object", "properties": {{"city": {{"type": "string"}}}}, "required": ["city"]}}}}}}],
+ "messages": [{{"role": "user", "content": "x"}},
+  {{"role": "assistant", "content": null, "tool_calls": [{{"id": "c1", "type": "function", "function": {{"name": "get_weather", "arguments": {args}}}}}]}},
+  {{"role": "tool", "tool_call_id": "c1", "content": "21"}}]}}
+"#
+    );
+    let f = dir.join("double.json");
+    std::fs::write(&f, doc).expect("write");
+    let path = f.to_str().expect("utf-8");
+    let p = run_binary(&["parse", "--no-config", path], None, None);
+    let call = records(&p.out())
+        .into_iter()
+        .find(|r| r["type"] == "tool_call")
+        .expect("a call");
+    assert_eq!(call["arguments"]["city"], "Paris", "{call}");
+    let v = run_binary(&["validate", "--no-config", path], None, None);
+    assert!(
+        codes(&v.stderr).contains(&"TLP-013".to_string()),
+        "{}",
+        v.stderr
+    );
+    // bad arguments: allowing TLP-013 drops the schema error it causes
+    let doc = r#"{"tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}],
+ "messages": [{"role": "user", "content": "x"},
+  {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": "{bad"}}]},
+  {"role": "tool", "tool_call_id": "c1", "content": "21"}]}
+"#;
+    let g = dir.join("bad.json");
+    std::fs::write(&g, doc).expect("write");
+    let path = g.to_str().expect("utf-8");
+    let v = run_binary(&["validate", "--no-config", path], None, None);
+    assert!(
+        codes(&v.stderr).contains(&"TLP-004".to_string()),
+        "{}",
+        v.stderr
+    );
+    let v = run_binary(
+        &["validate", "--no-config", "--allow", "TLP-013", path],
+        None,
+        None,
+    );
+    assert_eq!(v.code, 0, "{}", v.stderr);
+    assert!(codes(&v.stderr).is_empty(), "{}", v.stderr);
+    let h = dir.join("none.jsonl");
+    std::fs::write(
+        &h,
+        "{\"messages\": [{\"role\": \"user\", \"content\": \"x\"}]}\n{\"not\": 1}\n",
+    )
+    .expect("write");
+    let path = h.to_str().expect("utf-8");
+    let v = run_binary(&["validate", "--no-config", path], None, None);
+    assert_eq!(v.code, 1, "{}", v.stderr);
+    let v = run_binary(
+        &["validate", "--no-config", "--allow", "TLP-008", path],
+        None,
+        None,
+    );
+    assert_eq!(v.code, 0, "{}", v.stderr);
+}
+
+/// A diagnostic far into a long JSONL row frames the column it points at
+/// (before: the start of the row), and the summary counts calls, not
+/// refused lines or results without a call.
+#[test]
+fn jsonl_code_frame_and_summary_counts() {
+    let r = run_binary(
+        &[
+            "validate",
+            "--no-config",
+            "fixtures/messages/xlam-not-offered.jsonl",
+        ],
+        None,
+        Some(root()),
+    );
+    let frame = r.stderr.lines().nth(1).unwrap_or("");
+    assert!(
+        frame.contains('…') && frame.contains("get_forecast"),
+        "{}",
+        r.stderr
+    );
+    let r = run_binary(
+        &[
+            "validate",
+            "--no-config",
+            "fixtures/messages/events-orphan-result.json",
+        ],
+        None,
+        Some(root()),
+    );
+    assert!(
+        r.stderr.contains("toolcall: 1 call, 1 valid, 0 invalid"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("1 other finding"), "{}", r.stderr);
+}
+
+/// `--messages-at` reads the conversation at a pointer the search would
+/// not take.
+#[test]
+fn messages_at_names_the_list() {
+    let dir = scratch("data-at");
+    let doc = r#"{"run": {"steps": [
+  {"role": "user", "content": "x"},
+  {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]},
+  {"role": "tool", "tool_call_id": "c1", "content": "ok"}],
+ "other": [{"role": "user", "content": "y"}]}}
+"#;
+    let f = dir.join("at.json");
+    std::fs::write(&f, doc).expect("write");
+    let path = f.to_str().expect("utf-8");
+    let r = run_binary(
+        &[
+            "validate",
+            "--no-config",
+            "--messages-at",
+            "/run/steps",
+            path,
+        ],
+        None,
+        None,
+    );
+    let recs = records(&r.out());
+    assert_eq!(recs.len(), 1, "{}", r.stderr);
+    assert_eq!(recs[0]["pointer"], "/run/steps/1/tool_calls/0");
+}
+
+/// The CI formats pass their consumers: SARIF against the SARIF 2.1.0
+/// schema, JUnit through an XML parser, GitHub annotations against the
+/// workflow-command grammar, JSON as one object.
+#[test]
+fn report_formats_pass_their_validators() {
+    let files = [
+        "fixtures/messages/openai-not-offered.json",
+        "fixtures/messages/xlam-ok.jsonl",
+        "fixtures/messages/events-orphan-result.json",
+    ];
+    let run = |fmt: &str| {
+        let mut args = vec!["validate", "--no-config", "--output-format", fmt];
+        args.extend(files);
+        run_binary(&args, None, Some(root()))
+    };
+    // SARIF
+    let r = run("sarif");
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let log: Value = serde_json::from_str(&r.out()).expect("sarif is JSON");
+    // this release of the schema has a stray `]` in its language
+    // patterns, which the meta-schema's regex check refuses: the pattern
+    // they mean
+    let text =
+        std::fs::read_to_string(root().join("tests/conformance/sarif/sarif-2.1.0-rtm.5.json"))
+            .expect("schema")
+            .replace(
+                "^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$",
+                "^[a-zA-Z]{2}(-[a-zA-Z]{2})?$",
+            );
+    let schema: Value = serde_json::from_str(&text).expect("schema json");
+    let validator = jsonschema::validator_for(&schema).expect("schema compiles");
+    let errors: Vec<String> = validator.iter_errors(&log).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    let results = log["runs"][0]["results"].as_array().expect("results");
+    assert!(results.iter().any(|r| r["ruleId"] == "TLP-012"));
+    assert!(results.iter().any(|r| r["ruleId"] == "TLP-010"));
+    // JUnit
+    let r = run("junit");
+    let xml = r.out();
+    let mut reader = quick_xml::Reader::from_str(&xml);
+    let (mut cases, mut failures, mut depth) = (0, 0, 0i32);
+    loop {
+        match reader.read_event().expect("well-formed XML") {
+            quick_xml::events::Event::Start(e) => {
+                depth += 1;
+                match e.name().as_ref() {
+                    b"testcase" => cases += 1,
+                    b"failure" => failures += 1,
+                    _ => {}
+                }
+            }
+            quick_xml::events::Event::Empty(e) if e.name().as_ref() == b"testcase" => cases += 1,
+            quick_xml::events::Event::End(_) => depth -= 1,
+            quick_xml::events::Event::Eof => break,
+            _ => {}
+        }
+    }
+    assert_eq!(depth, 0);
+    assert!(cases >= 4 && failures >= 2, "{xml}");
+    // GitHub workflow commands
+    let r = run("github");
+    let re = regex::Regex::new(
+        r"^::(error|warning|notice) file=[^,:]+,line=\d+,col=\d+,title=[^,:]+::[^\r\n]*$",
+    )
+    .expect("regex");
+    let lines: Vec<&str> = r.stdout_lines();
+    assert!(lines.len() >= 2, "{}", r.out());
+    for l in &lines {
+        assert!(re.is_match(l), "{l}");
+    }
+    // JSON
+    let r = run("json");
+    let v: Value = serde_json::from_str(&r.out()).expect("one JSON object");
+    assert_eq!(v["type"], "summary");
+    assert_eq!(v["documents"], 3);
+    assert!(v["codes"]["TLP-012"].as_u64() >= Some(1));
+    assert!(v["findings"].as_array().is_some_and(|f| !f.is_empty()));
+    // --stats: the records, then one summary record
+    let r = run_binary(
+        &[
+            "validate",
+            "--no-config",
+            "--stats",
+            "fixtures/messages/xlam-ok.jsonl",
+        ],
+        None,
+        Some(root()),
+    );
+    let recs = records(&r.out());
+    let last = recs.last().expect("summary");
+    assert_eq!(last["type"], "summary");
+    assert_eq!(last["calls"], 2);
+    assert_eq!(last["tools"]["get_weather"], 2);
+}
+
+trait Lines {
+    fn stdout_lines(&self) -> Vec<&str>;
+}
+
+impl Lines for crate::common::Run {
+    fn stdout_lines(&self) -> Vec<&str> {
+        std::str::from_utf8(&self.stdout)
+            .unwrap_or("")
+            .lines()
+            .filter(|l| !l.is_empty())
+            .collect()
+    }
+}
+
+/// `--keep valid` and `--keep invalid` write the rows back byte for byte
+/// (CRLF and a last line without its end included), and together they
+/// are the whole file.
+#[test]
+fn keep_writes_rows_back_byte_for_byte() {
+    let dir = scratch("data-keep");
+    let ok = std::fs::read(root().join("fixtures/messages/xlam-ok.jsonl")).expect("ok");
+    let bad = std::fs::read(root().join("fixtures/messages/xlam-not-offered.jsonl")).expect("bad");
+    let mut crlf = ok.clone();
+    crlf.pop();
+    crlf.extend_from_slice(b"\r\n");
+    let mut all = Vec::new();
+    all.extend_from_slice(&ok);
+    all.extend_from_slice(&bad);
+    all.extend_from_slice(b"not json\n");
+    all.extend_from_slice(&crlf);
+    all.extend_from_slice(&ok[..ok.len() - 1]);
+    let f = dir.join("rows.jsonl");
+    std::fs::write(&f, &all).expect("write");
+    let path = f.to_str().expect("utf-8");
+    let valid = run_binary(
+        &["validate", "--no-config", "--keep", "valid", path],
+        None,
+        None,
+    );
+    let invalid = run_binary(
+        &["validate", "--no-config", "--keep", "invalid", path],
+        None,
+        None,
+    );
+    let mut want_valid = ok.clone();
+    want_valid.extend_from_slice(&crlf);
+    want_valid.extend_from_slice(&ok[..ok.len() - 1]);
+    assert_eq!(valid.stdout, want_valid);
+    let mut want_invalid = bad.clone();
+    want_invalid.extend_from_slice(b"not json\n");
+    assert_eq!(invalid.stdout, want_invalid);
+}
