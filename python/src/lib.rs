@@ -549,19 +549,7 @@ fn record_to_py<'py, T: serde::Serialize>(py: Python<'py>, rec: &T) -> PyResult<
 }
 
 /// The Python object of a call: nothing is converted yet (see [`Call`]).
-fn call_to_py(mut call: ToolCall) -> Call {
-    // a conversation's call keeps where it is beside its fields, not in
-    // the validation fields
-    let pointer = match call.extra.remove("pointer") {
-        Some(Value::String(p)) => Some(p),
-        _ => None,
-    };
-    let conv_turn = call.extra.remove("turn").and_then(|t| t.as_u64());
-    let conv_role = match call.extra.remove("role") {
-        Some(Value::String(r)) => Some(r),
-        _ => None,
-    };
-    call.extra.remove("in_content");
+fn call_to_py(call: ToolCall) -> Call {
     Call {
         call,
         args_py: PyOnceLock::new(),
