@@ -7,32 +7,26 @@ use crate::common::{chunks_at, chunks_by_size, fixture_args, fixture_inputs};
 use proptest::prelude::*;
 use toolcall::SegmentKind;
 use toolcall::{parse, parse_chunked, Collector};
-use toolcall::{Config, FormatChoice};
+use toolcall::Config;
 
-/// The engine configuration a fixture's `.args` file asks for.
+/// The engine configuration a fixture's `.args` file asks for, resolved
+/// by the core's front door as the CLI resolves its flags.
 fn config_for(args: &[String]) -> Config {
-    let mut cfg = Config::default();
+    let mut o = toolcall::Options::default();
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
-            "--format" | "-f" => {
-                if let Some(f) = it.next() {
-                    if f != "auto" {
-                        cfg.format = FormatChoice::Only(
-                            toolcall::formats::FormatId::lookup(f).expect("known format"),
-                        );
-                    }
-                }
-            }
-            "--no-json-blocks" => cfg.json_blocks = false,
-            "--inline-json" => cfg.inline_json = true,
-            "--no-repair" => cfg.repair = false,
-            "--reasoning-calls" => cfg.reasoning_calls = true,
-            "--think-open" => cfg.think_open = true,
+            "--format" | "-f" => o.format = it.next().cloned().unwrap_or_default(),
+            "--model" => o.model = it.next().cloned(),
+            "--no-json-blocks" => o.json_blocks = false,
+            "--inline-json" => o.inline_json = true,
+            "--no-repair" => o.repair = false,
+            "--reasoning-calls" => o.reasoning_calls = true,
+            "--think-open" => o.think_open = true,
             _ => {}
         }
     }
-    cfg
+    o.resolve().expect("a fixture's flags resolve").config
 }
 
 fn fixtures() -> Vec<(String, Vec<u8>, Config)> {
