@@ -5,9 +5,9 @@
 use crate::common;
 use crate::common::{chunks_at, chunks_by_size, fixture_args, fixture_inputs};
 use proptest::prelude::*;
+use toolcall::Config;
 use toolcall::SegmentKind;
 use toolcall::{parse, parse_chunked, Collector};
-use toolcall::Config;
 
 /// The engine configuration a fixture's `.args` file asks for, resolved
 /// by the core's front door as the CLI resolves its flags.
