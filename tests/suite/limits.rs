@@ -118,3 +118,39 @@ fn a_long_run_of_name_bytes_is_not_held() {
     );
     assert_eq!(got[1], "1", "{}", r.stderr);
 }
+
+/// `validate --input messages` without tools: a call with no name (a
+/// `null`, a number, a string or an empty object in `tool_calls`) is
+/// TLP-001, not a valid call named ""; a message field of the wrong type
+/// is a TLP-008 error, not silence.
+#[test]
+fn conversation_calls_and_fields_of_the_wrong_type_are_errors() {
+    let dir = scratch("wrong-types");
+    let calls = write(
+        &dir,
+        "calls.json",
+        br#"{"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":null,"tool_calls":[null,1,"x",{}]}]}"#,
+    );
+    let r = run_sh(&format!("$TC validate --input messages {calls}"), 60);
+    let recs = records(&r);
+    assert_eq!(recs.len(), 4, "{}", r.out());
+    for rec in &recs {
+        assert_eq!(rec["valid"], false, "{rec}");
+        assert_eq!(rec["errors"][0]["code"], "TLP-001", "{rec}");
+    }
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let fields = write(
+        &dir,
+        "fields.json",
+        br#"{"messages":[{"role":"assistant","content":5},{"role":["assistant"],"content":"x"},{"role":"assistant","tool_calls":"notalist"}]}"#,
+    );
+    let r = run_sh(&format!("$TC validate --input messages {fields}"), 60);
+    let recs = records(&r);
+    let codes: Vec<&str> = recs
+        .iter()
+        .map(|r| r["errors"][0]["code"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(codes, ["TLP-008"; 3], "{}", r.out());
+    assert!(r.out().contains("/messages/1/role"), "{}", r.out());
+    assert_ne!(r.code, 0, "{}", r.stderr);
+}
