@@ -57,12 +57,17 @@ create_exception!(
 /// it, releasing and taking it back again costs more than it frees.
 const DETACH_BYTES: usize = 16 << 10;
 
-/// Runs `f` with the GIL released when `len` is large.
-fn maybe_detach<T: Send, F: Send + FnOnce() -> T>(py: Python<'_>, len: usize, f: F) -> T {
+/// Runs `f` with the GIL released when `len` is large. A signal that
+/// arrived meanwhile (Ctrl-C) is handled when the GIL is taken back: its
+/// handler's exception (`KeyboardInterrupt`) is raised instead of the
+/// result, as a pure-Python loop would have raised it.
+fn maybe_detach<T: Send, F: Send + FnOnce() -> T>(py: Python<'_>, len: usize, f: F) -> PyResult<T> {
     if len >= DETACH_BYTES {
-        py.detach(f)
+        let out = py.detach(f);
+        py.check_signals()?;
+        Ok(out)
     } else {
-        f()
+        Ok(f())
     }
 }
 
@@ -792,7 +797,7 @@ fn parse(
             }
         }
         (found, summary.finish_reason)
-    });
+    })?;
     document_to_py(py, found, finish)
 }
 
@@ -993,7 +998,7 @@ impl StreamParser {
             drop(guard);
             judge_events(tools, &mut buf.events);
             true
-        });
+        })?;
         if !fed {
             return Err(ToolcallError::new_err("feed() after close()"));
         }
@@ -1214,7 +1219,7 @@ fn repair(
     let bytes = text.bytes();
     let result = maybe_detach(py, bytes.len(), || {
         toolcall_core::repair_bytes(bytes, &opts)
-    });
+    })?;
     match result {
         Ok(r) => Ok((r.output, repairs_list(py, &r.repairs)?)),
         Err(e) => {
@@ -1257,7 +1262,7 @@ fn repair_text<'py>(
             return Ok(None);
         }
         toolcall_core::repair_bytes(bytes, &opts).map(Some)
-    });
+    })?;
     match outcome {
         Err(_) => Ok(None),
         Ok(None) if matches!(input, Input::Str(_)) => Ok(Some(text)),
@@ -1311,7 +1316,7 @@ fn value_to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
 /// `repair_json(return_objects=True)`).
 #[pyfunction]
 fn loads_json<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
-    let v: Value = maybe_detach(py, text.len(), || serde_json::from_str(text))
+    let v: Value = maybe_detach(py, text.len(), || serde_json::from_str(text))?
         .map_err(|e| ToolcallError::new_err(e.to_string()))?;
     value_to_py(py, &v)
 }
