@@ -154,3 +154,47 @@ fn conversation_calls_and_fields_of_the_wrong_type_are_errors() {
     assert!(r.out().contains("/messages/1/role"), "{}", r.out());
     assert_ne!(r.code, 0, "{}", r.stderr);
 }
+
+/// The README's bless loop for your own golden files, run as written
+/// under `set -euo pipefail`: a file with no call must not stop it (it
+/// stopped silently at the first one), and every expected file is
+/// written. The README names the test target that exists.
+#[test]
+fn the_readme_bless_loop_runs_under_set_euo_pipefail() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README");
+    let line = readme
+        .lines()
+        .find(|l| {
+            l.starts_with("for f in golden/*.txt; do toolcall parse") && l.contains(".expected\"")
+        })
+        .expect("the bless loop in the README");
+    assert!(
+        !readme.contains("--test\ngolden") && !readme.contains("--test golden"),
+        "the README names a test target that does not exist"
+    );
+    let dir = scratch("bless-loop");
+    let golden = dir.join("golden");
+    std::fs::create_dir_all(&golden).expect("golden dir");
+    write(&golden, "a-prose.txt", b"No tool needed: the answer is 4.");
+    write(&golden, "b-call.txt", CALL.as_bytes());
+    let bin = Path::new(env!("CARGO_BIN_EXE_toolcall"))
+        .parent()
+        .expect("bin dir");
+    let out = std::process::Command::new("bash")
+        .args(["-euo", "pipefail", "-c", line])
+        .current_dir(&dir)
+        .env(
+            "PATH",
+            format!(
+                "{}:{}",
+                bin.display(),
+                std::env::var("PATH").unwrap_or_default()
+            ),
+        )
+        .output()
+        .expect("bash");
+    assert!(out.status.success(), "{out:?}");
+    let blessed = std::fs::read_to_string(golden.join("b-call.expected")).expect("b-call.expected");
+    assert_eq!(blessed.lines().count(), 1, "{blessed}");
+}
