@@ -123,6 +123,17 @@ fn conversation_batch(
         ..cfg.clone()
     };
     let mut found = Collector::calls_only();
+    // why a text that is no JSON value is not one (UTF-8 first: JSON is)
+    let not_json = || match std::str::from_utf8(text) {
+        Err(e) => format!(
+            "not a conversation: not UTF-8 (an invalid byte at offset {})",
+            e.valid_up_to()
+        ),
+        Ok(t) => match serde_json::from_str::<serde_json::Value>(t) {
+            Err(e) => format!("not a conversation: not JSON ({e})"),
+            Ok(_) => "not a conversation".into(),
+        },
+    };
     match v.as_ref().and_then(|v| messages::read(v, &cfg)) {
         Some(t) => {
             let wanted = t.entries.iter().map(|e| e.pointer.as_str()).collect();
@@ -144,6 +155,9 @@ fn conversation_batch(
                 found.calls.push(call);
             }
         }
+        None if v.is_none() => found
+            .errors
+            .push(line_error(&doc, text, "TLP-008", not_json())),
         None => found.errors.push(line_error(
             &doc,
             text,

@@ -198,3 +198,23 @@ fn the_readme_bless_loop_runs_under_set_euo_pipefail() {
     let blessed = std::fs::read_to_string(golden.join("b-call.expected")).expect("b-call.expected");
     assert_eq!(blessed.lines().count(), 1, "{blessed}");
 }
+
+/// `parse --input messages` on a conversation that is not UTF-8 says so,
+/// with where (it read "not a conversation").
+#[test]
+fn a_conversation_that_is_not_utf8_says_so() {
+    let dir = scratch("not-utf8");
+    let f = write(
+        &dir,
+        "c.json",
+        b"{\"messages\":[{\"role\":\"assistant\",\"content\":\"\xff\xfe hi\"}]}",
+    );
+    let r = run_sh(&format!("$TC parse --input messages {f}"), 60);
+    let recs = records(&r);
+    assert_eq!(recs.len(), 1, "{}", r.out());
+    let msg = recs[0]["message"].as_str().unwrap_or("");
+    assert!(
+        msg.contains("not UTF-8") && msg.contains("offset 44"),
+        "{msg}"
+    );
+}
