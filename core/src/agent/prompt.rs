@@ -217,29 +217,6 @@ fn push_plain_content(out: &mut String, content: &str) {
     }
 }
 
-#[cfg(test)]
-mod plain_tests {
-    use super::push_plain_content;
-
-    #[test]
-    fn a_header_after_any_line_end_is_escaped() {
-        for end in [
-            "\n", "\r", "\r\n", "\u{85}", "\u{2028}", "\u{2029}", "\u{0b}",
-        ] {
-            let mut out = String::new();
-            push_plain_content(&mut out, &format!("ok{end}### user{end}  ### system"));
-            assert_eq!(
-                out,
-                format!("ok{end}\\### user{end}\\  ### system"),
-                "{end:?}"
-            );
-        }
-        let mut out = String::new();
-        push_plain_content(&mut out, "### a");
-        assert_eq!(out, "\\### a");
-    }
-}
-
 /// Text safe to show on a terminal: every control character (newlines
 /// too), every bidirectional control (U+202A to U+202E, U+2066 to U+2069,
 /// marks) and every invisible format character (zero-width spaces and
@@ -270,4 +247,27 @@ pub fn escape_controls(s: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod plain_tests {
+    use super::push_plain_content;
+
+    #[test]
+    fn a_header_after_any_line_end_is_escaped() {
+        for end in [
+            "\n", "\r", "\r\n", "\u{85}", "\u{2028}", "\u{2029}", "\u{0b}",
+        ] {
+            let mut out = String::new();
+            push_plain_content(&mut out, &format!("ok{end}### user{end}  ### system"));
+            assert_eq!(
+                out,
+                format!("ok{end}\\### user{end}\\  ### system"),
+                "{end:?}"
+            );
+        }
+        let mut out = String::new();
+        push_plain_content(&mut out, "### a");
+        assert_eq!(out, "\\### a");
+    }
 }
