@@ -56,12 +56,17 @@ create_exception!(
 /// it, releasing and taking it back again costs more than it frees.
 const DETACH_BYTES: usize = 16 << 10;
 
-/// Runs `f` with the GIL released when `len` is large.
-fn maybe_detach<T: Send, F: Send + FnOnce() -> T>(py: Python<'_>, len: usize, f: F) -> T {
+/// Runs `f` with the GIL released when `len` is large. A signal that
+/// arrived meanwhile (Ctrl-C) is handled when the GIL is taken back: its
+/// handler's exception (`KeyboardInterrupt`) is raised instead of the
+/// result, as a pure-Python loop would have raised it.
+fn maybe_detach<T: Send, F: Send + FnOnce() -> T>(py: Python<'_>, len: usize, f: F) -> PyResult<T> {
     if len >= DETACH_BYTES {
-        py.detach(f)
+        let out = py.detach(f);
+        py.check_signals()?;
+        Ok(out)
     } else {
-        f()
+        Ok(f())
     }
 }
 
@@ -808,7 +813,7 @@ fn read_judged(
     text: &Input,
     options: &Options,
     tools: Option<&Tools>,
-) -> toolcall_core::Document {
+) -> PyResult<toolcall_core::Document> {
     let bytes = text.bytes();
     maybe_detach(py, bytes.len(), || {
         let mut doc = match tools {
@@ -834,7 +839,7 @@ fn parse(
     options: &Options,
     tools: Option<&Tools>,
 ) -> PyResult<Document> {
-    let doc = read_judged(py, &text, options, tools);
+    let doc = read_judged(py, &text, options, tools)?;
     document_to_py(py, doc)
 }
 
@@ -847,7 +852,7 @@ fn split<'py>(
     options: &Options,
     tools: Option<&Tools>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let doc = read_judged(py, &text, options, tools);
+    let doc = read_judged(py, &text, options, tools)?;
     record_to_py(py, &doc.into_split())
 }
 
@@ -1050,7 +1055,7 @@ impl StreamParser {
             drop(guard);
             judge_events(tools, &mut buf.events);
             true
-        });
+        })?;
         if !fed {
             return Err(ToolcallError::new_err("feed() after close()"));
         }
@@ -1249,7 +1254,7 @@ fn check_transcript<'py>(
     let found = maybe_detach(py, bytes.len(), || {
         let r = &options.resolved;
         toolcall_core::validate::turns::check_transcript(bytes, &r.config, &r.wire, &allow)
-    });
+    })?;
     record_to_py(py, &found)
 }
 
@@ -1289,7 +1294,7 @@ fn repair(
     let bytes = text.bytes();
     let result = maybe_detach(py, bytes.len(), || {
         toolcall_core::repair_bytes(bytes, &opts)
-    });
+    })?;
     match result {
         Ok(r) => Ok((r.output, repairs_list(py, &r.repairs)?)),
         Err(e) => {
@@ -1332,7 +1337,7 @@ fn repair_text<'py>(
             return Ok(None);
         }
         toolcall_core::repair_bytes(bytes, &opts).map(Some)
-    });
+    })?;
     match outcome {
         Err(_) => Ok(None),
         Ok(None) if matches!(input, Input::Str(_)) => Ok(Some(text)),
@@ -1386,7 +1391,7 @@ fn value_to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
 /// `repair_json(return_objects=True)`).
 #[pyfunction]
 fn loads_json<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
-    let v: Value = maybe_detach(py, text.len(), || serde_json::from_str(text))
+    let v: Value = maybe_detach(py, text.len(), || serde_json::from_str(text))?
         .map_err(|e| ToolcallError::new_err(e.to_string()))?;
     value_to_py(py, &v)
 }

@@ -99,3 +99,23 @@ def test_one_parser_shared_by_threads_stays_consistent():
     tail = [e for e in p.close() if e.type == "tool_call"]
     assert len(out) + len(tail) == 800
     assert all(e.call.arguments == {"q": "rust", "n": 3} for e in out + tail)
+
+
+def test_ctrl_c_during_a_long_parse_raises_keyboard_interrupt():
+    # a parse of a large input runs with the GIL released; a Ctrl-C that
+    # arrives meanwhile is raised when the GIL is taken back (issue 47)
+    import _thread
+    import time
+
+    doc = b"plain prose without a call, " * (1 << 19)  # 14 MB
+
+    def interrupt() -> None:
+        time.sleep(0.05)
+        _thread.interrupt_main()
+
+    t = threading.Thread(target=interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        t.start()
+        for _ in range(400):
+            toolcall.parse(doc)
+    t.join()

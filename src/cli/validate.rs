@@ -1019,6 +1019,22 @@ fn item_verdict(item: &mut Item, tools: &Tools, allow: &[String], strict: bool) 
             .judge(&mut item.call)
             .unwrap_or_else(unreachable_verdict),
     };
+    // a conversation's call with no name (missing, empty, not a string, or
+    // no object at all) is no call, with or without a tools registry
+    if item.conv.is_some()
+        && item.broken.is_none()
+        && item.call.name.trim().is_empty()
+        && !verdict.errors.iter().any(|e| e.code == "TLP-001")
+    {
+        verdict.errors.insert(
+            0,
+            Issue::call(
+                "TLP-001",
+                "the call has no name (missing, empty or not a string)",
+            ),
+        );
+        verdict.valid = false;
+    }
     if let Some(conv) = &item.conv {
         if conv.own_tools {
             verdict.errors.retain(|e| e.code != "TLP-005");
@@ -1494,6 +1510,7 @@ impl Run<'_> {
             .iter()
             .map(|e| e.pointer.as_str())
             .chain(findings.iter().map(|f| f.pointer.as_str()))
+            .chain(t.malformed.iter().map(|(p, _)| p.as_str()))
             .collect();
         let (spans, _) = if lines {
             shapes::line_spans(bytes, &wanted)
@@ -1502,6 +1519,25 @@ impl Run<'_> {
         };
         let allow_13 = allow.iter().any(|a| a == messages::BAD_ARGUMENTS);
         let mut index = self.next_index;
+        // fields of the wrong type: a TLP-008 error each, before the calls
+        for (pointer, message) in &t.malformed {
+            let [s, end] = spans.get(pointer).copied().unwrap_or([0, 0]);
+            let raw = String::from_utf8_lossy(&bytes[s..end.min(s + 512)]).into_owned();
+            let mut call = broken_call(doc, &raw, [s as u64, end as u64]);
+            call.index = index;
+            let mut issue = Issue::call("TLP-008", message.clone());
+            issue.path = pointer.clone();
+            let item = Item {
+                conv: None,
+                call,
+                broken: Some(issue),
+                file: file.to_string(),
+                text: Some(text.clone()),
+                offset: s,
+            };
+            index += 1;
+            self.judge(item, &cfg)?;
+        }
         let mut next = 0usize;
         for (k, e) in t.entries.iter().enumerate() {
             let start = next;

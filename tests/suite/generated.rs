@@ -346,7 +346,7 @@ fn every_flag_has_help() {
     assert!(missing.is_empty(), "flags without help: {missing:?}");
 }
 
-/// The formats table in README.md, generated from the format table.
+/// The formats table in docs/models.md, generated from the format table.
 fn readme_formats_table() -> String {
     let mut t = String::from("| id | model families | markers |\n|---|---|---|\n");
     for f in toolcall::formats::FORMATS {
@@ -372,7 +372,7 @@ fn readme_formats_table() -> String {
     t
 }
 
-/// The models table in README.md, generated from the descriptors' models.
+/// The models table in docs/models.md, generated from the descriptors' models.
 fn readme_models_table() -> String {
     let mut t = String::from("| `--model` | format | generation prompt |\n|---|---|---|\n");
     for f in toolcall::formats::FORMATS {
@@ -400,8 +400,8 @@ fn readme_models_table() -> String {
 /// Replaces (BLESS=1) or checks the README part between `<!-- NAME:start`
 /// and `<!-- NAME:end -->`.
 fn readme_part_is_fresh(name: &str, table: String) {
-    let path = root().join("README.md");
-    let readme = std::fs::read_to_string(&path).expect("README.md");
+    let path = root().join("docs/models.md");
+    let readme = std::fs::read_to_string(&path).expect("docs/models.md");
     let start = readme
         .find(&format!("<!-- {name}:start"))
         .unwrap_or_else(|| panic!("{name}:start marker"));
@@ -411,7 +411,7 @@ fn readme_part_is_fresh(name: &str, table: String) {
         .unwrap_or_else(|| panic!("{name}:end marker"));
     if std::env::var_os("BLESS").is_some() {
         let updated = format!("{}{}{}", &readme[..start], table, &readme[end..]);
-        std::fs::write(&path, updated).expect("write README.md");
+        std::fs::write(&path, updated).expect("write docs/models.md");
     } else {
         assert_eq!(
             &readme[start..end],

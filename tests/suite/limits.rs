@@ -118,3 +118,103 @@ fn a_long_run_of_name_bytes_is_not_held() {
     );
     assert_eq!(got[1], "1", "{}", r.stderr);
 }
+
+/// `validate --input messages` without tools: a call with no name (a
+/// `null`, a number, a string or an empty object in `tool_calls`) is
+/// TLP-001, not a valid call named ""; a message field of the wrong type
+/// is a TLP-008 error, not silence.
+#[test]
+fn conversation_calls_and_fields_of_the_wrong_type_are_errors() {
+    let dir = scratch("wrong-types");
+    let calls = write(
+        &dir,
+        "calls.json",
+        br#"{"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":null,"tool_calls":[null,1,"x",{}]}]}"#,
+    );
+    let r = run_sh(&format!("$TC validate --input messages {calls}"), 60);
+    let recs = records(&r);
+    assert_eq!(recs.len(), 4, "{}", r.out());
+    for rec in &recs {
+        assert_eq!(rec["valid"], false, "{rec}");
+        assert_eq!(rec["errors"][0]["code"], "TLP-001", "{rec}");
+    }
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let fields = write(
+        &dir,
+        "fields.json",
+        br#"{"messages":[{"role":"assistant","content":5},{"role":["assistant"],"content":"x"},{"role":"assistant","tool_calls":"notalist"}]}"#,
+    );
+    let r = run_sh(&format!("$TC validate --input messages {fields}"), 60);
+    let recs = records(&r);
+    let codes: Vec<&str> = recs
+        .iter()
+        .map(|r| r["errors"][0]["code"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(codes, ["TLP-008"; 3], "{}", r.out());
+    assert!(r.out().contains("/messages/1/role"), "{}", r.out());
+    assert_ne!(r.code, 0, "{}", r.stderr);
+}
+
+/// The README's bless loop for your own golden files, run as written
+/// under `set -euo pipefail`: a file with no call must not stop it (it
+/// stopped silently at the first one), and every expected file is
+/// written. The README names the test target that exists.
+#[test]
+fn the_readme_bless_loop_runs_under_set_euo_pipefail() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README");
+    let line = readme
+        .lines()
+        .find(|l| {
+            l.starts_with("for f in golden/*.txt; do toolcall parse") && l.contains(".expected\"")
+        })
+        .expect("the bless loop in the README");
+    assert!(
+        !readme.contains("--test\ngolden") && !readme.contains("--test golden"),
+        "the README names a test target that does not exist"
+    );
+    let dir = scratch("bless-loop");
+    let golden = dir.join("golden");
+    std::fs::create_dir_all(&golden).expect("golden dir");
+    write(&golden, "a-prose.txt", b"No tool needed: the answer is 4.");
+    write(&golden, "b-call.txt", CALL.as_bytes());
+    let bin = Path::new(env!("CARGO_BIN_EXE_toolcall"))
+        .parent()
+        .expect("bin dir");
+    let out = std::process::Command::new("bash")
+        .args(["-euo", "pipefail", "-c", line])
+        .current_dir(&dir)
+        .env(
+            "PATH",
+            format!(
+                "{}:{}",
+                bin.display(),
+                std::env::var("PATH").unwrap_or_default()
+            ),
+        )
+        .output()
+        .expect("bash");
+    assert!(out.status.success(), "{out:?}");
+    let blessed = std::fs::read_to_string(golden.join("b-call.expected")).expect("b-call.expected");
+    assert_eq!(blessed.lines().count(), 1, "{blessed}");
+}
+
+/// `parse --input messages` on a conversation that is not UTF-8 says so,
+/// with where (it read "not a conversation").
+#[test]
+fn a_conversation_that_is_not_utf8_says_so() {
+    let dir = scratch("not-utf8");
+    let f = write(
+        &dir,
+        "c.json",
+        b"{\"messages\":[{\"role\":\"assistant\",\"content\":\"\xff\xfe hi\"}]}",
+    );
+    let r = run_sh(&format!("$TC parse --input messages {f}"), 60);
+    let recs = records(&r);
+    assert_eq!(recs.len(), 1, "{}", r.out());
+    let msg = recs[0]["message"].as_str().unwrap_or("");
+    assert!(
+        msg.contains("not UTF-8") && msg.contains("offset 44"),
+        "{msg}"
+    );
+}

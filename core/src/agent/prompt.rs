@@ -200,12 +200,16 @@ pub fn build(style: Style, system: &str, history: &[Message]) -> String {
 /// Appends a message's content to a plain transcript: a line that starts
 /// with `###` (after any blanks) gets a backslash in front (`\### user`),
 /// so only the transcript's own headers open a section and a tool's output
-/// or a message cannot fake a turn.
+/// or a message cannot fake a turn. A line is what follows any line end a
+/// model or a terminal may honour: LF, CR, VT, FF, NEL, U+2028, U+2029.
 fn push_plain_content(out: &mut String, content: &str) {
-    for (k, line) in content.split('\n').enumerate() {
-        if k > 0 {
-            out.push('\n');
-        }
+    let line_end = |c: char| {
+        matches!(
+            c,
+            '\n' | '\r' | '\u{0b}' | '\u{0c}' | '\u{85}' | '\u{2028}' | '\u{2029}'
+        )
+    };
+    for line in content.split_inclusive(line_end) {
         if line.trim_start().starts_with("###") {
             out.push('\\');
         }
@@ -288,4 +292,27 @@ pub fn escape_controls(s: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod plain_tests {
+    use super::push_plain_content;
+
+    #[test]
+    fn a_header_after_any_line_end_is_escaped() {
+        for end in [
+            "\n", "\r", "\r\n", "\u{85}", "\u{2028}", "\u{2029}", "\u{0b}",
+        ] {
+            let mut out = String::new();
+            push_plain_content(&mut out, &format!("ok{end}### user{end}  ### system"));
+            assert_eq!(
+                out,
+                format!("ok{end}\\### user{end}\\  ### system"),
+                "{end:?}"
+            );
+        }
+        let mut out = String::new();
+        push_plain_content(&mut out, "### a");
+        assert_eq!(out, "\\### a");
+    }
 }

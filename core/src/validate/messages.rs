@@ -147,6 +147,10 @@ pub struct Transcript {
     pub pointer: String,
     /// The name of the shape it was found in (`chat` when read directly).
     pub source: &'static str,
+    /// Fields of a chat message whose value has the wrong type (`role` not
+    /// a string, `content` neither a string, a list nor null, `tool_calls`
+    /// not a list): their JSON Pointer and what is wrong, in message order.
+    pub malformed: Vec<(String, String)>,
 }
 
 impl Transcript {
@@ -238,6 +242,7 @@ pub fn read(v: &Value, cfg: &Config) -> Option<Transcript> {
         turns: Vec::new(),
         index: 0,
         native: shape != Shape::ShareGpt,
+        malformed: Vec::new(),
     };
     let tools = v
         .get("tools")
@@ -318,6 +323,7 @@ pub fn read(v: &Value, cfg: &Config) -> Option<Transcript> {
         turns: r.turns,
         pointer: String::new(),
         source: "chat",
+        malformed: r.malformed,
     })
 }
 
@@ -340,6 +346,8 @@ struct Reader<'a> {
     /// The conversation's calls are native (a server parsed them): a call
     /// in an assistant's text is one the server missed.
     native: bool,
+    /// See [`Transcript::malformed`].
+    malformed: Vec<(String, String)>,
 }
 
 impl Reader<'_> {
@@ -565,6 +573,33 @@ impl Reader<'_> {
 
     /// One chat message (OpenAI, Ollama, Anthropic).
     fn message(&mut self, m: &Value, turn: usize, p: &str) {
+        let wrong = [
+            (
+                "role",
+                m.get("role").is_some_and(|r| !r.is_string()),
+                "a string",
+            ),
+            (
+                "content",
+                m.get("content")
+                    .is_some_and(|c| !(c.is_string() || c.is_array() || c.is_null())),
+                "a string, a list of parts or null",
+            ),
+            (
+                "tool_calls",
+                m.get("tool_calls")
+                    .is_some_and(|c| !(c.is_array() || c.is_null())),
+                "a list",
+            ),
+        ];
+        for (key, bad, want) in wrong {
+            if let (true, Some(v)) = (bad, m.get(key)) {
+                self.malformed.push((
+                    format!("{p}/{key}"),
+                    format!("the message's {key} is {}, not {want}", kind_name(v)),
+                ));
+            }
+        }
         let role = m.get("role").and_then(Value::as_str).unwrap_or("user");
         self.turns.push(role.to_string());
         for key in ["reasoning_content", "reasoning", "thinking"] {
