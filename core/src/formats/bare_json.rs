@@ -571,11 +571,7 @@ fn parse_bare_json(block: &[u8], cx: &ParseCx) -> BlockResult {
         // a damaged call needs more evidence than its shape: it stands as
         // the reply, or it names a declared tool
         match recover::block_result(block, 0, cx.cfg) {
-            Some(r)
-                if cx.reply_start || r.calls.iter().all(|c| cx.cfg.declares(&c.name)) =>
-            {
-                r
-            }
+            Some(r) if cx.reply_start || r.calls.iter().all(|c| cx.cfg.declares(&c.name)) => r,
             _ => strict,
         }
     };

@@ -308,7 +308,9 @@ fn params_from(body: &[u8], mut i: usize, depth: usize) -> (Map<String, Value>, 
             let value = match attr(tag.as_bytes(), "value") {
                 // `<param name="K" value="V"></param>`
                 Some(v) if text.trim().is_empty() => typed(&v, kind.as_deref()),
-                _ if kind.is_some() => typed(&crate::call::strip_value_framing(&text), kind.as_deref()),
+                _ if kind.is_some() => {
+                    typed(&crate::call::strip_value_framing(&text), kind.as_deref())
+                }
                 _ => param_value(&text),
             };
             (value, c + 8)

@@ -262,12 +262,19 @@ pub const OPENER_TOOL_REQUEST: Opener = Opener::new(b"[TOOL_REQUEST]", |i, cx| {
 });
 
 /// `<functioncall>` (Glaive): a call, or an empty wrapper (markup).
-pub const OPENER_FUNCTIONCALL: Opener = Opener::new(b"<functioncall>", |i, cx| {
-    match super::shared::stray::empty_wrapper(i, FUNCTIONCALL.open.len(), FUNCTIONCALL.close, cx) {
-        Probe::NotMarker => probe_wrapped(i, cx, &FUNCTIONCALL),
-        p => p,
-    }
-});
+pub const OPENER_FUNCTIONCALL: Opener =
+    Opener::new(
+        b"<functioncall>",
+        |i, cx| match super::shared::stray::empty_wrapper(
+            i,
+            FUNCTIONCALL.open.len(),
+            FUNCTIONCALL.close,
+            cx,
+        ) {
+            Probe::NotMarker => probe_wrapped(i, cx, &FUNCTIONCALL),
+            p => p,
+        },
+    );
 
 /// A stray `</functioncall>` is markup.
 pub const OPENER_FUNCTIONCALL_CLOSE: Opener = Opener::markup(b"</functioncall>");
@@ -280,7 +287,11 @@ const ELEMENT_MAX: usize = 4096;
 /// nothing after it but blanks. `Ok(len)` the element's length, `Err(probe)`
 /// otherwise.
 fn element_call(input: &[u8], eof: bool) -> Result<(usize, String, Map<String, Value>), Probe> {
-    let need = if eof { Probe::NotMarker } else { Probe::NeedMore };
+    let need = if eof {
+        Probe::NotMarker
+    } else {
+        Probe::NeedMore
+    };
     let window = &input[..input.len().min(ELEMENT_MAX)];
     // the name first: a tool's name with `_`, then a blank
     let name_end = 1 + window[1..]
@@ -288,7 +299,11 @@ fn element_call(input: &[u8], eof: bool) -> Result<(usize, String, Map<String, V
         .position(|&b| !(b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')))
         .unwrap_or(window.len() - 1);
     if name_end == window.len() {
-        return Err(if window.len() == ELEMENT_MAX { Probe::NotMarker } else { need });
+        return Err(if window.len() == ELEMENT_MAX {
+            Probe::NotMarker
+        } else {
+            need
+        });
     }
     let name = scan::lossy(&window[1..name_end]).into_owned();
     if !name.contains('_')
@@ -298,11 +313,13 @@ fn element_call(input: &[u8], eof: bool) -> Result<(usize, String, Map<String, V
         return Err(Probe::NotMarker);
     }
     let Some(close) = memchr::memmem::find(window, b"/>") else {
-        return Err(if window.len() == ELEMENT_MAX || window[1..].contains(&b'<') {
-            Probe::NotMarker
-        } else {
-            need
-        });
+        return Err(
+            if window.len() == ELEMENT_MAX || window[1..].contains(&b'<') {
+                Probe::NotMarker
+            } else {
+                need
+            },
+        );
     };
     let tag = &window[1..close];
     if tag.contains(&b'<') {

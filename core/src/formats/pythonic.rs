@@ -22,7 +22,6 @@
 
 use super::shared::evidence;
 use super::shared::python::*;
-use crate::repair::Repair;
 use super::shared::wrapped::LineValueScan;
 use super::Model;
 use super::{ids, Blocks, DocStart, FormatId};
@@ -30,6 +29,7 @@ use super::{
     Action, BlockEnd, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
 };
 use crate::render::{results, tools, Prompt};
+use crate::repair::Repair;
 
 /// Catalog entry.
 pub const FORMAT: Format = Format::new(
@@ -114,7 +114,13 @@ fn loose_list(text: &str, len: usize, cx: &ParseCx, keywords: bool) -> BlockResu
 /// The block result of a parsed unmarked list, unless a call's name is a
 /// template placeholder (`[tool_name(arg="value")]`): then text. `repairs`
 /// go on the first call.
-fn checked(pc: PyCalls, repairs: Vec<Repair>, len: usize, exact: bool, cx: &ParseCx) -> BlockResult {
+fn checked(
+    pc: PyCalls,
+    repairs: Vec<Repair>,
+    len: usize,
+    exact: bool,
+    cx: &ParseCx,
+) -> BlockResult {
     if loose::placeholder_calls(pc.calls.iter().map(|c| c.name.clone()), cx) {
         return BlockResult::text();
     }
@@ -429,7 +435,11 @@ fn probe_string_list(input: &[u8], cx: &ProbeCx) -> Probe {
         e += 1;
     }
     if e == s || !input.get(s).copied().is_some_and(is_ident_start) {
-        return if e == input.len() { need } else { Probe::NotMarker };
+        return if e == input.len() {
+            need
+        } else {
+            Probe::NotMarker
+        };
     }
     let named = match input.get(e) {
         None => return need,
