@@ -1536,7 +1536,7 @@ impl Run<'_> {
                 offset: s,
             };
             index += 1;
-            self.judge(item, &cfg)?;
+            self.judge(item, cfg)?;
         }
         let mut next = 0usize;
         for (k, e) in t.entries.iter().enumerate() {

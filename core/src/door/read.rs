@@ -276,9 +276,7 @@ fn read_conversation(
             &doc,
             text,
             "TLP-008",
-            "not a conversation (no message list, dataset row, recording or \
-             agent events in any shape validate reads)"
-                .into(),
+            not_a_conversation(text),
         ));
     }
     transcript_records(&doc, ts, text, false, &mut found);
@@ -287,6 +285,23 @@ fn read_conversation(
         found,
         summary: Summary::default(),
         parts: Vec::new(),
+    }
+}
+
+/// Why `text` gives no conversation: not UTF-8 (where), not JSON (what
+/// the JSON reader said), or JSON in no shape `validate` reads.
+fn not_a_conversation(text: &[u8]) -> String {
+    match std::str::from_utf8(text) {
+        Err(e) => format!(
+            "not a conversation: not UTF-8 (an invalid byte at offset {})",
+            e.valid_up_to()
+        ),
+        Ok(t) => match serde_json::from_str::<serde_json::Value>(t) {
+            Err(e) => format!("not a conversation: not JSON ({e})"),
+            Ok(_) => "not a conversation (no message list, dataset row, recording or \
+                      agent events in any shape validate reads)"
+                .into(),
+        },
     }
 }
 
