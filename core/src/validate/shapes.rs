@@ -1,7 +1,7 @@
 //! Where the conversations of a document are, in every common shape of
 //! dataset and agent log (issue 43), as one table ([`SHAPES`]).
 //!
-//! [`messages::read`](super::messages::read) reads one conversation written
+//! [`messages::read`] reads one conversation written
 //! the way a chat server takes it. Datasets and logs keep conversations
 //! other ways: a top-level array of them, under another key
 //! (`answer_generation.train_messages`, `history`), inside an HTTP
