@@ -476,6 +476,16 @@ impl Call {
         self.call.turn.map(|t| t.role)
     }
 
+    /// In a conversation (`input="messages"`): the JSON Pointer of the
+    /// call in the document (`/messages/3/tool_calls/0`); else None.
+    #[getter]
+    fn pointer(&self) -> Option<&str> {
+        match self.call.extra.get("pointer") {
+            Some(Value::String(p)) => Some(p),
+            _ => None,
+        }
+    }
+
     /// The arguments, as Python objects (a dict).
     #[getter]
     fn arguments(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {

@@ -82,8 +82,11 @@ def test_reasoning_and_generation_prompt():
     doc = toolcall.parse(out, generation_prompt="<|im_start|>assistant\n<think>\n")
     assert doc.reasoning == "the user wants weather"
     assert doc.calls[0].name == "get_weather"
-    # without the prompt the closer is markup and the words are text
-    plain = toolcall.parse(out)
+    # without the prompt a whole document judges the lone closer itself
+    whole = toolcall.parse(out)
+    assert whole.reasoning == "the user wants weather"
+    # with the search off the closer is markup and the words are text
+    plain = toolcall.parse(out, think_window=0)
     assert plain.reasoning == ""
     assert "the user wants weather" in plain.text
 

@@ -36,7 +36,10 @@ def options(words):
             kw[name] = True
         elif name in DEFAULTS:
             value = next(it)
-            kw[name] = int(value) if isinstance(DEFAULTS[name], int) else value
+            numeric = isinstance(DEFAULTS[name], int) or (
+                DEFAULTS[name] is None and value.isdigit()
+            )
+            kw[name] = int(value) if numeric else value
         else:
             pytest.fail(f"flag {w} has no option of the same name")
     return kw
