@@ -47,7 +47,10 @@ function goldens(dir, out = []) {
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, e.name);
     if (e.isDirectory()) goldens(p, out);
-    else if (e.name.endsWith('.parse.ndjson')) out.push(p);
+    // a text input beside it (conversation goldens are the messages test's)
+    else if (e.name.endsWith('.parse.ndjson') && fs.existsSync(p.replace(/\.parse\.ndjson$/, '.txt'))) {
+      out.push(p);
+    }
   }
   return out.sort();
 }

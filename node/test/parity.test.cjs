@@ -67,7 +67,11 @@ function cases() {
     for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
       const p = path.join(dir, e.name);
       if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith('.parse.ndjson')) out.push(p.replace(/\.parse\.ndjson$/, '.txt'));
+      else if (e.name.endsWith('.parse.ndjson')) {
+        // a text input beside it (conversation goldens are the messages test's)
+        const txt = p.replace(/\.parse\.ndjson$/, '.txt');
+        if (fs.existsSync(txt)) out.push(txt);
+      }
     }
   };
   walk(path.join(ROOT, 'fixtures'));
