@@ -1523,7 +1523,7 @@ impl Run<'_> {
         for (pointer, message) in &t.malformed {
             let [s, end] = spans.get(pointer).copied().unwrap_or([0, 0]);
             let raw = String::from_utf8_lossy(&bytes[s..end.min(s + 512)]).into_owned();
-            let mut call = broken_call(doc, &raw, [s as u64, end as u64]);
+            let mut call = crate::validate::records::stand_in(doc, &raw, [s as u64, end as u64]);
             call.index = index;
             let mut issue = Issue::call("TLP-008", message.clone());
             issue.path = pointer.clone();
@@ -1601,7 +1601,8 @@ impl Run<'_> {
                     }
                 }
                 Kind::Broken { code, message, raw } => {
-                    let mut call = broken_call(doc, raw, [s as u64, end as u64]);
+                    let mut call =
+                        crate::validate::records::stand_in(doc, raw, [s as u64, end as u64]);
                     call.index = index;
                     Item {
                         conv: Some(conv(false, lint)),
@@ -1696,25 +1697,5 @@ impl Run<'_> {
         };
         self.tools_cache = Some((list.clone(), built.clone()));
         built
-    }
-}
-
-/// The placeholder record of a call that could not be read (its raw text
-/// and span kept), for the diagnostic at its own pointer.
-fn broken_call(doc: &str, raw: &str, span: [u64; 2]) -> ToolCall {
-    ToolCall {
-        kind: "tool_call",
-        doc: doc.to_string(),
-        index: 0,
-        id: String::new(),
-        name: String::new(),
-        arguments: Value::Object(Default::default()).into(),
-        format: "",
-        span,
-        raw: raw.to_string(),
-        repairs: Vec::new(),
-        in_reasoning: false,
-        turn: None,
-        extra: Default::default(),
     }
 }
