@@ -430,11 +430,7 @@ fn respelled(input: &[u8], read: TagRead, cx: &ProbeCx) -> Probe {
             _ => {}
         }
     }
-    if partial && !cx.eof {
-        Probe::NeedMore
-    } else {
-        Probe::NotMarker
-    }
+    Probe::unmatched(partial, cx)
 }
 
 fn block(bare: bool) -> Probe {
@@ -589,10 +585,7 @@ impl DsmlScanner {
                     self.last_invoke_end = Some(end);
                 }
                 if (word == Word::Invoke) == self.bare {
-                    return Some(BlockEnd::Done {
-                        len: end,
-                        cut: false,
-                    });
+                    return Some(BlockEnd::done(end));
                 }
             }
             (false, Word::Invoke) if start > 0 || !self.bare => self.invoke_start = Some(start),

@@ -390,14 +390,10 @@ impl BlockFormat for Element {
             return BlockResult::text();
         }
         match element_call(block, true) {
-            Ok((_, name, args)) => BlockResult {
-                calls: vec![crate::call::ParsedCall {
+            Ok((_, name, args)) => BlockResult::one(crate::call::ParsedCall {
                     end: block.len(),
                     ..crate::call::ParsedCall::new(name, args, ids::PROMPT_WRAPPER)
-                }],
-                errors: Vec::new(),
-                empty_list: false,
-            },
+                }),
             Err(_) => BlockResult::text(),
         }
     }
@@ -547,15 +543,11 @@ fn named_call(name: String, block: &[u8], from: usize, to: usize, cx: &ParseCx) 
     for r in &mut repairs {
         r.offset += at;
     }
-    BlockResult {
-        empty_list: false,
-        calls: vec![crate::call::ParsedCall {
+    BlockResult::one(crate::call::ParsedCall {
             repairs,
             end: block.len(),
             ..crate::call::ParsedCall::new(name, arguments, ids::PROMPT_WRAPPER)
-        }],
-        errors: Vec::new(),
-    }
+        })
 }
 
 /// `[NAME]`, a JSON object and `[END_TOOL_REQUEST]`: LM Studio's wrapper

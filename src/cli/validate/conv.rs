@@ -146,7 +146,12 @@ impl Run<'_> {
 
     /// Judges the conversations of a per-event session log (one event a
     /// line; see [`shapes::sessions`]).
-    pub(super) fn session(&mut self, bytes: Vec<u8>, name: &str, cfg: &Config) -> anyhow::Result<()> {
+    pub(super) fn session(
+        &mut self,
+        bytes: Vec<u8>,
+        name: &str,
+        cfg: &Config,
+    ) -> anyhow::Result<()> {
         let cfg = Config {
             doc: name.to_string(),
             ..cfg.clone()
