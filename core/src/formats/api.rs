@@ -298,6 +298,22 @@ pub struct ProbeCx<'a> {
     pub cfg: &'a Config,
 }
 
+impl ProbeCx<'_> {
+    /// The offset of the first byte of `input` after the blanks from `at`:
+    /// `Err` with the answer when there is none (more may come, or the
+    /// input ended) or more than `max` blanks come first (not a marker).
+    pub fn after_blanks(&self, input: &[u8], at: usize, max: usize) -> Result<usize, Probe> {
+        let s = crate::scan::skip_space(input, at);
+        if s - at > max || s == input.len() && self.eof {
+            Err(Probe::NotMarker)
+        } else if s == input.len() {
+            Err(Probe::NeedMore)
+        } else {
+            Ok(s)
+        }
+    }
+}
+
 /// A probe's answer.
 pub enum Probe {
     /// No marker begins here.

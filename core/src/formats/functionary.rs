@@ -145,12 +145,10 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
         }
         Err(p) => return p,
     };
-    let s = scan::skip_space(input, tag);
-    match input.get(s) {
-        None if cx.eof => Probe::NotMarker,
-        None => Probe::NeedMore,
-        Some(b'{') => block_at(tag),
-        Some(_) => Probe::NotMarker,
+    match cx.after_blanks(input, tag, usize::MAX) {
+        Ok(s) if input[s] == b'{' => block_at(tag),
+        Ok(_) => Probe::NotMarker,
+        Err(p) => p,
     }
 }
 
