@@ -115,10 +115,7 @@ impl Run<'_> {
         doc: &str,
         cfg: &Config,
     ) -> anyhow::Result<()> {
-        let cfg = Config {
-            doc: doc.to_string(),
-            ..cfg.clone()
-        };
+        let cfg = cfg.for_doc(doc);
         // a document's calls are numbered from 0 (a JSONL line is one)
         self.next_index = 0;
         let explicit = self.args.wire.input == InputKind::Messages;
@@ -152,10 +149,7 @@ impl Run<'_> {
         name: &str,
         cfg: &Config,
     ) -> anyhow::Result<()> {
-        let cfg = Config {
-            doc: name.to_string(),
-            ..cfg.clone()
-        };
+        let cfg = cfg.for_doc(name);
         let mut lines = Vec::new();
         for (k, line) in bytes.split(|&b| b == b'\n').enumerate() {
             if let Ok(v) = serde_json::from_slice::<Value>(line.trim_ascii()) {

@@ -168,10 +168,7 @@ impl Run<'_> {
             return self.write(&item.call, &verdict, pos, &locs, None, item.conv.as_ref());
         };
         let doc = item.call.doc.clone();
-        let retry_cfg = Config {
-            doc: doc.clone(),
-            ..cfg.clone()
-        };
+        let retry_cfg = cfg.for_doc(&doc);
         let retried = retry::retry(
             &cmd,
             self.max_retries,
