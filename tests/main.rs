@@ -31,6 +31,7 @@ mod suite {
     mod render;
     mod repair;
     mod security;
+    mod shape;
     mod units;
     mod validate;
     mod whole_documents;
