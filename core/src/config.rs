@@ -69,18 +69,6 @@ pub struct Config {
     pub turn: u64,
 }
 
-/// Models the format modules do not list because they have no tool-call
-/// format of their own, with the format their prompted tool use writes and
-/// the generation prompt of their chat template: `(name, format id,
-/// prompt)`. `--model` and the other flags that name a model read them
-/// after the formats' own names.
-///
-/// Gemma 3 has no tool tokens; Google's function-calling guide for it, and
-/// the Gemma 3 tool templates of vLLM, prompt it to answer with a Python
-/// list of calls, `[get_weather(city="Paris")]`: the `pythonic` format.
-pub const PROMPTED_MODELS: &[(&str, &str, &str)] =
-    &[("gemma-3", "pythonic", "<start_of_turn>model\n")];
-
 /// Default [`Config::think_window`] of what reads output as it arrives
 /// (`stream`, `exec`, `loop`, [`Config::default`]): off. Looking for a
 /// closer holds a document's start back, so prose would not stream as it

@@ -62,8 +62,7 @@ mod tool;
 
 pub use call::join_server_name;
 pub use config::{
-    Config, FormatChoice, DEFAULT_THINK_WINDOW, PROMPTED_MODELS, THINK_WINDOW,
-    WHOLE_DOCUMENT_THINK_WINDOW,
+    Config, FormatChoice, DEFAULT_THINK_WINDOW, THINK_WINDOW, WHOLE_DOCUMENT_THINK_WINDOW,
 };
 pub use document::{parse, parse_chunked, Collector};
 pub use door::names::{format_records, models, nearest, resolve_name};
@@ -72,7 +71,7 @@ pub use door::{
     Options, Reader, Record, Resolved, MAX_HELD,
 };
 pub use engine::{Engine, Event, Sink};
-pub use formats::registry::prompted_model;
+pub use formats::registry::{prompted_model, PROMPTED_MODELS};
 pub use ndjson::{write_call_start, write_text_record};
 pub use record::{Arguments, ErrorRecord, Segment, SegmentKind, Span, Split, ToolCall, Turn};
 pub use render::tools::plain_json as tool_json;

@@ -87,7 +87,7 @@ pub fn run(args: &FormatsArgs) -> anyhow::Result<Outcome> {
                 .chain(
                     crate::PROMPTED_MODELS
                         .iter()
-                        .filter(|(_, id, _)| *id == f.id.as_str())
+                        .filter(|(_, id, _)| *id == f.id)
                         .map(|(n, _, _)| *n),
                 )
                 .filter(|n| *n != f.id.as_str())

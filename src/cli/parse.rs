@@ -56,7 +56,7 @@ pub struct ParseArgs {
     /// Error status, pretty printing.
     #[command(flatten)]
     pub records: RecordArgs,
-    /// Tools file, config, logging (validate.rs).
+    /// Tools file, config, logging (tools.rs).
     #[command(flatten)]
     pub tools: super::tools::ToolsArgs,
 }

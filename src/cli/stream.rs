@@ -55,7 +55,7 @@ pub struct StreamArgs {
     /// 1 to 16 MiB (a buffer of this size is allocated).
     #[arg(long, value_name = "BYTES", default_value_t = 64 * 1024, value_parser = super::common::bytes_parser(16 << 20))]
     pub chunk_size: usize,
-    /// Tools file, config, logging (validate.rs).
+    /// Tools file, config, logging (tools.rs).
     #[command(flatten)]
     pub tools: super::tools::ToolsArgs,
     /// Error status, pretty printing.

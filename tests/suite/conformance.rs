@@ -591,17 +591,19 @@ fn comparisons_follow_the_scorer() {
 // ---------------------------------------------------------------------------
 // Scored suites: `tests/conformance/wild/` and `tests/conformance/peers/`.
 
-/// Formats whose values are written as text: their scalars compare loosely
-/// (`"3"` equals `3`), as the suites' own scorer does.
-const LOOSE_FORMATS: [&str; 7] = [
-    "qwen3-coder-xml",
-    "glm4-moe",
-    "minimax-m2",
-    "step3",
-    "seed-oss",
-    "deepseek-dsml",
-    "functionary-v3.2",
-];
+/// Whether `format`'s scalars compare loosely (`"3"` equals `3`), as the
+/// suites' own scorer does: its descriptor says its values are written as
+/// text (`Values::Text`, `Values::TextUnlessDeclared`), or it is one of
+/// [`LOOSE_BY_PEER`].
+fn loose_format(format: &str) -> bool {
+    use toolcall::formats::{registry, Values};
+    LOOSE_BY_PEER.contains(&format)
+        || registry::by_name(format).is_some_and(|f| f.values != Values::Json)
+}
+
+/// Formats with JSON values whose peer cases expect them as text
+/// (llama.cpp's functionary v3.2 cases).
+const LOOSE_BY_PEER: [&str; 1] = ["functionary-v3.2"];
 
 /// Runs `toolcall CMD ARGS` on `input`; its exit code and records.
 fn run_cmd(cmd: &str, args: &[String], input: &[u8]) -> (Option<i32>, Vec<Value>) {
@@ -673,7 +675,7 @@ fn score_case(case: &Value) -> Option<String> {
         None => Vec::new(),
     };
     let format = case["format"].as_str().unwrap_or("unknown");
-    let eq = if LOOSE_FORMATS.contains(&format) {
+    let eq = if loose_format(format) {
         loose_eq
     } else {
         strict_eq

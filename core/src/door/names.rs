@@ -7,7 +7,8 @@
 //! [`registry::prompted_model`]); this module only puts the lookups in
 //! order.
 
-use crate::config::{FormatChoice, PROMPTED_MODELS};
+use crate::config::FormatChoice;
+use crate::formats::registry::PROMPTED_MODELS;
 use crate::formats::{model_name, registry, FormatId, FORMATS};
 
 /// What a name resolves to.
@@ -85,7 +86,7 @@ pub fn models() -> impl Iterator<Item = ModelRecord> + Clone {
         .chain(
             PROMPTED_MODELS
                 .iter()
-                .filter_map(move |&(n, id, p)| FormatId::from_id(id).map(|f| record(n, f, p))),
+                .map(move |&(n, f, p)| record(n, f, p)),
         )
 }
 

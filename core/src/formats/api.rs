@@ -36,8 +36,8 @@ pub struct Format {
     pub values: Values,
     /// For a format that writes its bodies inside harmony's message headers
     /// (`<|start|>assistant to=NAME<|message|>…`): how such a header goes
-    /// on, read by harmony's opener ([`HarmonyHeader`]).
-    pub harmony_header: Option<HarmonyHeader>,
+    /// on, read by harmony's opener ([`HeaderBody`]).
+    pub header_body: Option<HeaderBody>,
     /// Its calls carry no marker (a bare JSON value): a `{` in the middle
     /// of a line of prose is inline JSON, not a call to run.
     pub unmarked: bool,
@@ -71,7 +71,7 @@ impl Format {
             doc_start: None,
             lead: None,
             values: Values::Json,
-            harmony_header: None,
+            header_body: None,
             unmarked: false,
             turns: &[],
             render: None,
@@ -114,9 +114,10 @@ impl Format {
         self
     }
 
-    /// How a harmony header goes on as its message.
-    pub const fn harmony_header(mut self, h: HarmonyHeader) -> Format {
-        self.harmony_header = Some(h);
+    /// How its body goes on inside another format's message header
+    /// (harmony's, today).
+    pub const fn header_body(mut self, h: HeaderBody) -> Format {
+        self.header_body = Some(h);
         self
     }
 
@@ -193,11 +194,12 @@ impl TurnMarker {
     }
 }
 
-/// How a harmony-style header goes on as another format's message:
+/// How a message header (harmony's `<|start|>… to=NAME<|message|>`)
+/// goes on as another format's body:
 /// given the input, the header's recipient, whether it names a channel and
 /// where the message body starts (right after `<|message|>`), the probe's
 /// answer, or `None` when the message is not that format's.
-pub type HarmonyHeader = fn(&[u8], &str, bool, usize, &ProbeCx) -> Option<Probe>;
+pub type HeaderBody = fn(&[u8], &str, bool, usize, &ProbeCx) -> Option<Probe>;
 
 /// A model that writes a format.
 #[derive(Clone, Copy, Debug)]

@@ -313,7 +313,7 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
         // formats that write harmony's headers around their own bodies
         // (Muse Glimmer) say how such a header goes on
         for f in super::FORMATS {
-            if let Some(after) = f.harmony_header.filter(|_| cx.cfg.allows(f.id)) {
+            if let Some(after) = f.header_body.filter(|_| cx.cfg.allows(f.id)) {
                 if let Some(p) = after(input, r, h.channel.is_some(), header_len, cx) {
                     return p;
                 }

@@ -379,11 +379,7 @@ pub fn rows() -> impl Iterator<Item = (&'static str, FormatId, &'static str)> + 
     FORMATS
         .iter()
         .flat_map(|f| f.models.iter().map(move |m| (m.name, f.id, m.prompt)))
-        .chain(
-            crate::config::PROMPTED_MODELS
-                .iter()
-                .filter_map(|&(n, id, p)| FormatId::from_id(id).map(|f| (n, f, p))),
-        )
+        .chain(super::registry::PROMPTED_MODELS.iter().copied())
 }
 
 /// A table row a name resolved to.

@@ -13,7 +13,7 @@
 //! holds `<atem:function_calls>` with MiniMax-M2-style invokes under the
 //! `atem:` prefix, read by the shared invoke reader. `<|start|>` headers are
 //! read by harmony's opener, which hands these messages here through
-//! [`Format::harmony_header`]. Parameter values are JSON when they parse as JSON
+//! [`Format::header_body`]. Parameter values are JSON when they parse as JSON
 //! (`42`, `null`, `"Paris"`), else the text. A name written twice around a
 //! dot (`get_weather.get_weather`, the namespace the template repeats) is
 //! the name once. `<|eom|>` and `<|eot|>` are markup. A header whose
@@ -46,7 +46,7 @@ pub const FORMAT: Format = Format::new(
 )
 .openers(&[OPENER_SELF, OPENER_EOM, OPENER_EOT, OPENER_CALLS])
 .values(Values::Text)
-.harmony_header(after_header)
+.header_body(after_header)
 .render(Prompt::new("Muse Glimmer", write_calls));
 
 /// `muse-glimmer`: one message to the tool per call, its invokes under the

@@ -75,13 +75,25 @@ pub fn model(name: &str) -> Option<(&'static Format, &'static super::Model)> {
     f.models.iter().find(|m| m.name == r.name).map(|m| (f, m))
 }
 
+/// Models the format modules do not list because they have no tool-call
+/// format of their own, with the format their prompted tool use writes and
+/// the generation prompt of their chat template: `(name, format,
+/// prompt)`. `--model` and the other flags that name a model read them
+/// after the formats' own names.
+///
+/// Gemma 3 has no tool tokens; Google's function-calling guide for it, and
+/// the Gemma 3 tool templates of vLLM, prompt it to answer with a Python
+/// list of calls, `[get_weather(city="Paris")]`: the `pythonic` format.
+pub const PROMPTED_MODELS: &[(&str, FormatId, &str)] =
+    &[("gemma-3", super::ids::PYTHONIC, "<start_of_turn>model\n")];
+
 /// The [`PROMPTED_MODELS`](crate::PROMPTED_MODELS) entry a served model
 /// name names, resolved as [`model`] resolves the formats' rows: its format
 /// and generation prompt. `None` when the name resolves to a format's own
 /// row or to nothing.
 pub fn prompted_model(name: &str) -> Option<(FormatId, &'static str)> {
     let r = super::model_name::resolve(name)?;
-    crate::config::PROMPTED_MODELS
+    PROMPTED_MODELS
         .iter()
         .any(|&(known, _, _)| known == r.name)
         .then_some((r.format, r.prompt))
