@@ -110,7 +110,7 @@ pub const OPENER_STRAY_END: Opener = Opener::markup(b"<|END_ACTION|>");
 pub static COHERE_FENCE: Blocks = Blocks::new(ids::COHERE, parse_cohere_fence);
 
 fn probe_action_line(input: &[u8], cx: &ProbeCx) -> Probe {
-    const LIT: usize = 7; // `Action:`
+    const LIT: usize = ACTION_LINE.len();
     let s = scan::skip_space(input, LIT);
     if s - LIT > 64 {
         return Probe::NotMarker;
@@ -140,8 +140,11 @@ fn probe_action_line(input: &[u8], cx: &ProbeCx) -> Probe {
     })
 }
 
+/// The literal of [`OPENER_ACTION_LINE`].
+const ACTION_LINE: &[u8] = b"Action:";
+
 /// `Action:` at the start of a line (Command R).
-pub const OPENER_ACTION_LINE: Opener = Opener::new(b"Action:", probe_action_line).line_start();
+pub const OPENER_ACTION_LINE: Opener = Opener::new(ACTION_LINE, probe_action_line).line_start();
 
 fn parse_cohere_fence(block: &[u8], cx: &ParseCx) -> BlockResult {
     let fence = scan::find(block, 0, b"```").unwrap_or(block.len());

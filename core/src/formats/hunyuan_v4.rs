@@ -90,9 +90,15 @@ fn probe_suffixed(input: &[u8], lit_len: usize, cx: &ProbeCx) -> Probe {
     }
 }
 
+/// The literal of [`OPENER_WRAPPER`].
+const WRAPPER: &[u8] = b"<tool_calls";
+
+/// The literal of [`OPENER_PLAIN_CALL`].
+const PLAIN_CALL: &[u8] = b"<tool_call>";
+
 /// `<tool_calls:SUFFIX>`, or `<tool_calls>` around `<tool_call` children.
 fn probe_wrapper(input: &[u8], cx: &ProbeCx) -> Probe {
-    const LIT: usize = 11; // `<tool_calls`
+    const LIT: usize = WRAPPER.len();
     if input.get(LIT) == Some(&b':') {
         return probe_suffixed(input, LIT, cx);
     }
@@ -109,12 +115,12 @@ fn probe_wrapper(input: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 /// `<tool_calls>` or `<tool_calls:SUFFIX>` around the calls.
-pub const OPENER_WRAPPER: Opener = Opener::new(b"<tool_calls", probe_wrapper).ci();
+pub const OPENER_WRAPPER: Opener = Opener::new(WRAPPER, probe_wrapper).ci();
 
 /// A plain `<tool_call>` whose name is followed by `<tool_sep>` (HY-V3
 /// without the `<tool_calls>` wrapper): the separator is this format's own.
 fn probe_plain_call(input: &[u8], cx: &ProbeCx) -> Probe {
-    const LIT: usize = 11; // `<tool_call>`
+    const LIT: usize = PLAIN_CALL.len();
     if !cx.cfg.allows(ids::HUNYUAN_V4) {
         return Probe::NotMarker;
     }
@@ -140,7 +146,7 @@ fn probe_plain_call(input: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 /// `<tool_call>NAME<tool_sep>` without the wrapper.
-pub const OPENER_PLAIN_CALL: Opener = Opener::new(b"<tool_call>", probe_plain_call);
+pub const OPENER_PLAIN_CALL: Opener = Opener::new(PLAIN_CALL, probe_plain_call);
 
 /// `<tool_call:SUFFIX>` without the wrapper.
 pub const OPENER_CALL: Opener = Opener::new(b"<tool_call:", |i, cx| probe_suffixed(i, 10, cx)).ci();

@@ -49,7 +49,7 @@ pub static JAMBA: super::shared::tagged::TaggedJson =
 /// children, suffixed tags) and, under `--format hermes`, `hermes` have
 /// openers for the same tag.
 fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
-    const LIT: usize = 11; // `<tool_calls`
+    const LIT: usize = OPEN.len();
     let (tag, body) = match tag_then_body(input, LIT, cx) {
         Ok(t) => t,
         Err(p) => return p,
@@ -61,8 +61,11 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
     }
 }
 
+/// The opener's literal.
+const OPEN: &[u8] = b"<tool_calls";
+
 /// `<tool_calls>` (and `<tool_calls:SUFFIX>`).
-pub const OPENER: Opener = Opener::new(b"<tool_calls", probe)
+pub const OPENER: Opener = Opener::new(OPEN, probe)
     .ci()
     .also(&[ids::MINIMAX]);
 

@@ -51,7 +51,7 @@ pub fn write_calls(calls: &[CallSpec]) -> String {
 }
 
 const TAG: &[u8] = b"<|python_tag|>";
-const TAG_LEN: usize = 14;
+const TAG_LEN: usize = TAG.len();
 const ENDS: &[&[u8]] = &[b"<|eom_id|>", b"<|eot_id|>", TAG];
 
 /// Built-in tool calls and raw code after the tag.

@@ -78,11 +78,14 @@ pub const OPENER: Opener = Opener::new(OPEN, probe);
 /// A stray `</minimax:tool_call>` is markup.
 pub const OPENER_STRAY_CLOSE: Opener = Opener::markup(CLOSE);
 
+/// The literal of [`OPENER_BARE_INVOKE`].
+const BARE_INVOKE: &[u8] = b"<invoke";
+
 /// An `<invoke>` without its wrapper: `<invoke name="…">` (the wrapper
 /// lost), or Claude 2's nameless `<invoke>` whose first child is
 /// `<tool_name>`. The block runs to `</invoke>`.
 fn probe_bare(input: &[u8], cx: &ProbeCx) -> Probe {
-    const LIT: usize = 7; // `<invoke`
+    const LIT: usize = BARE_INVOKE.len();
     let block = || {
         Probe::Match(Action::Block {
             fmt: &MINIMAX_M2,
@@ -108,4 +111,4 @@ fn probe_bare(input: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 /// A bare `<invoke`.
-pub const OPENER_BARE_INVOKE: Opener = Opener::new(b"<invoke", probe_bare);
+pub const OPENER_BARE_INVOKE: Opener = Opener::new(BARE_INVOKE, probe_bare);

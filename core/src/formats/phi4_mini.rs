@@ -32,7 +32,7 @@ pub const FORMAT: Format = Format::new(
 .models(&[Model::new("phi-4-mini", "<|assistant|>")])
 .openers(&[OPENER])
 .lead(Lead {
-    lit: b"functools",
+    lit: LIT,
     rest: b"[",
     word: true,
     probe: probe_in_line,
@@ -49,7 +49,9 @@ pub fn write_calls(calls: &[CallSpec]) -> String {
 /// The phi-4-mini block format.
 pub static PHI4_MINI: Blocks = Blocks::new(ids::PHI4_MINI, parse_phi4_mini);
 
-const LIT_LEN: usize = 9; // functools
+/// The opener's literal.
+const LIT: &[u8] = b"functools";
+const LIT_LEN: usize = LIT.len();
 
 fn parse_phi4_mini(block: &[u8], cx: &ParseCx) -> BlockResult {
     let s = scan::skip_blank(block, LIT_LEN).min(block.len());
@@ -135,4 +137,4 @@ fn probe_in_line(input: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 /// `functools[` at the start of a line.
-pub const OPENER: Opener = Opener::new(b"functools", probe).line_start();
+pub const OPENER: Opener = Opener::new(LIT, probe).line_start();
