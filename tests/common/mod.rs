@@ -188,3 +188,23 @@ pub fn scratch(case: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).expect("scratch dir");
     dir
 }
+
+/// Asserts that `segments` tile `[0, end)` in order (no gap, overlap or
+/// reversed span) and returns `end` with the bytes of the text segments:
+/// the one tiling check of the batch and wire invariants.
+pub fn assert_tiling(name: &str, segments: &[toolcall::Segment]) -> (u64, u64) {
+    let mut at = 0u64;
+    let mut text = 0u64;
+    for seg in segments {
+        assert_eq!(
+            seg.span[0], at,
+            "{name}: gap or overlap at {at}: {segments:?}"
+        );
+        assert!(seg.span[1] >= seg.span[0], "{name}: reversed span");
+        if seg.kind == toolcall::SegmentKind::Text {
+            text += seg.span[1] - seg.span[0];
+        }
+        at = seg.span[1];
+    }
+    (at, text)
+}

@@ -52,20 +52,14 @@ fn fixtures() -> Vec<(String, Vec<u8>, Config)> {
 
 /// Checks that the segments tile the input and carry the right bytes.
 fn assert_lossless(name: &str, input: &[u8], got: &Collector) {
-    let mut at = 0u64;
-    let mut text = Vec::new();
-    for seg in &got.segments {
-        assert_eq!(
-            seg.span[0], at,
-            "{name}: gap or overlap at {at}: {:?}",
-            got.segments
-        );
-        assert!(seg.span[1] >= seg.span[0], "{name}: reversed span");
-        if seg.kind == SegmentKind::Text {
-            text.extend_from_slice(&input[seg.span[0] as usize..seg.span[1] as usize]);
-        }
-        at = seg.span[1];
-    }
+    let (at, _) = common::assert_tiling(name, &got.segments);
+    let text: Vec<u8> = got
+        .segments
+        .iter()
+        .filter(|seg| seg.kind == SegmentKind::Text)
+        .flat_map(|seg| &input[seg.span[0] as usize..seg.span[1] as usize])
+        .copied()
+        .collect();
     assert_eq!(
         at,
         input.len() as u64,

@@ -11,7 +11,6 @@ use std::io::Write;
 use toolcall::wire::accumulate::{AccEvent, Accumulator, Fragment};
 use toolcall::wire::{self, InputKind, Summary, WireConfig, WireEngine};
 use toolcall::Collector;
-use toolcall::SegmentKind;
 use toolcall::{Config, Event, Sink};
 
 const NATIVE: [&str; 2] = ["ollama", "openai"];
@@ -54,20 +53,7 @@ fn batch(input: &[u8], w: &WireConfig) -> (Collector, Summary) {
 /// exactly the text; in-text calls' raw is as long as their span; native
 /// calls have empty spans.
 fn assert_lossless(name: &str, got: &Collector, sum: &Summary) {
-    let mut at = 0u64;
-    let mut text_len = 0u64;
-    for seg in &got.segments {
-        assert_eq!(
-            seg.span[0], at,
-            "{name}: gap or overlap: {:?}",
-            got.segments
-        );
-        assert!(seg.span[1] >= seg.span[0], "{name}: reversed span");
-        if seg.kind == SegmentKind::Text {
-            text_len += seg.span[1] - seg.span[0];
-        }
-        at = seg.span[1];
-    }
+    let (at, text_len) = common::assert_tiling(name, &got.segments);
     if sum.input != InputKind::Text {
         assert_eq!(at, sum.text_bytes, "{name}: segments end at {at}");
     }
