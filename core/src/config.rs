@@ -125,6 +125,14 @@ impl Default for Config {
 }
 
 impl Config {
+    /// The same settings for the document named `doc`.
+    pub fn for_doc(&self, doc: &str) -> Config {
+        Config {
+            doc: doc.to_string(),
+            ..self.clone()
+        }
+    }
+
     /// True when a tools file was given and declares `name`.
     pub fn declares(&self, name: &str) -> bool {
         self.tool_names

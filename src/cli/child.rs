@@ -120,16 +120,20 @@ fn pid_of(pid: u32) -> Option<rustix::process::Pid> {
 /// may be gone already).
 #[cfg(unix)]
 fn signal_group(pid: u32, sig: Sig) {
-    use rustix::process::{kill_process_group, Signal};
-    let Some(pid) = pid_of(pid) else {
-        return;
-    };
-    let sig = match sig {
+    if let Some(pid) = pid_of(pid) {
+        let _ = rustix::process::kill_process_group(pid, signal(sig));
+    }
+}
+
+/// The signal `sig` stands for.
+#[cfg(unix)]
+fn signal(sig: Sig) -> rustix::process::Signal {
+    use rustix::process::Signal;
+    match sig {
         Sig::Int => Signal::INT,
         Sig::Term => Signal::TERM,
         Sig::Kill => Signal::KILL,
-    };
-    let _ = kill_process_group(pid, sig);
+    }
 }
 
 #[cfg(not(unix))]
@@ -141,15 +145,11 @@ fn signal_group(_: u32, _: Sig) {}
 /// it was not reaped).
 #[cfg(unix)]
 fn signal_leader(pid: u32, sig: Sig) {
-    use rustix::process::{kill_process, kill_process_group, Signal};
+    use rustix::process::{kill_process, kill_process_group};
     let Some(p) = pid_of(pid) else {
         return;
     };
-    let s = match sig {
-        Sig::Int => Signal::INT,
-        Sig::Term => Signal::TERM,
-        Sig::Kill => Signal::KILL,
-    };
+    let s = signal(sig);
     if kill_process_group(p, s).is_err() {
         let _ = kill_process(p, s);
     }

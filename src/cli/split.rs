@@ -75,7 +75,8 @@ pub fn run(args: &SplitArgs) -> anyhow::Result<Outcome> {
         (Reading::Whole, whole)
     };
     for_each_document(&args.input, reading, max_line, |doc| {
-        let (found, errs) = split(args, &tools, &mut out, doc)?;
+        let r = resolved(args, &tools, &doc.name)?;
+        let (found, errs) = split(args, &tools, &r, &mut out, doc)?;
         if found {
             outcome = Outcome::Found;
         }
@@ -89,8 +90,14 @@ pub fn run(args: &SplitArgs) -> anyhow::Result<Outcome> {
 
 /// Splits one document and writes what `split` shows of it: whether it
 /// had a call, and how many error records it gave.
-type SplitOne =
-    fn(&SplitArgs, &super::tools::Tools, &mut Output, Document) -> anyhow::Result<(bool, usize)>;
+/// `r`: the request for the document, resolved.
+type SplitOne = fn(
+    &SplitArgs,
+    &super::tools::Tools,
+    &crate::Resolved,
+    &mut Output,
+    Document,
+) -> anyhow::Result<(bool, usize)>;
 
 /// The request for a document, resolved by the core, with the tools
 /// file's settings.
@@ -108,13 +115,14 @@ fn resolved(
 /// is decided, so memory stays constant and a closed stdout stops the
 /// reading.
 fn text_streamed(
-    args: &SplitArgs,
-    tools: &super::tools::Tools,
+    _args: &SplitArgs,
+    _tools: &super::tools::Tools,
+    r: &crate::Resolved,
     out: &mut Output,
     doc: Document,
 ) -> anyhow::Result<(bool, usize)> {
     let name = doc.name.clone();
-    let mut engine = crate::Reader::new(&resolved(args, tools, &doc.name)?);
+    let mut engine = crate::Reader::new(r);
     let mut sink = TextOut {
         out,
         failed: None,
@@ -148,13 +156,13 @@ fn text_streamed(
 /// 36: 620 MB for 200 MB before).
 fn record_streamed(
     args: &SplitArgs,
-    tools: &super::tools::Tools,
+    _tools: &super::tools::Tools,
+    r: &crate::Resolved,
     out: &mut Output,
     doc: Document,
 ) -> anyhow::Result<(bool, usize)> {
-    let r = resolved(args, tools, &doc.name)?;
     let name = r.config.doc.clone();
-    let mut engine = crate::Reader::new(&r);
+    let mut engine = crate::Reader::new(r);
     let mut found = Parts::default();
     // what is kept grows with the document: --max-input bounds it
     // as it bounds a document read whole
@@ -185,15 +193,15 @@ fn record_streamed(
 fn whole(
     args: &SplitArgs,
     tools: &super::tools::Tools,
+    r: &crate::Resolved,
     out: &mut Output,
     doc: Document,
 ) -> anyhow::Result<(bool, usize)> {
-    let r = resolved(args, tools, &doc.name)?;
     let name = r.config.doc.clone();
     let bytes = doc.into_bytes(args.input.max_input)?;
     let crate::Document {
         mut found, summary, ..
-    } = crate::read(&bytes, &r);
+    } = crate::read(&bytes, r);
     super::report_server_errors(&name, &summary);
     let located = crate::validate::diag::Located::new(&bytes[..]);
     found

@@ -262,10 +262,7 @@ fn read_conversation(
     v: Option<serde_json::Value>,
     r: &Resolved,
 ) -> Document {
-    let cfg = crate::config::Config {
-        doc: doc.clone(),
-        ..r.config.clone()
-    };
+    let cfg = r.config.for_doc(&doc);
     let mut found = Collector::calls_only();
     let ts = v
         .as_ref()
@@ -318,10 +315,7 @@ pub fn is_session(bytes: &[u8]) -> bool {
 /// A per-event session log, read whole: its conversations' calls (one
 /// per session; see [`crate::validate::shapes::sessions`]).
 fn session(doc: String, bytes: &[u8], r: &Resolved) -> Document {
-    let cfg = crate::config::Config {
-        doc: doc.clone(),
-        ..r.config.clone()
-    };
+    let cfg = r.config.for_doc(&doc);
     let lines: Vec<(usize, serde_json::Value)> = bytes
         .split(|&b| b == b'\n')
         .enumerate()
