@@ -246,3 +246,18 @@ def test_a_wrong_input_type_names_every_type_taken(call):
     msg = str(e.value)
     assert "str, bytes or bytearray" in msg, msg
     assert "got int" in msg, msg
+
+
+def test_repair_json_of_plain_text_is_the_cli_text_as_string(toolcall_bin):
+    # documented in repair_json's docstring: json_repair gives "" here
+    import subprocess
+
+    assert toolcall.repair_json("not json at all") == '"not json at all"'
+    cli = subprocess.run(
+        [str(toolcall_bin), "repair", "--text-as-string"],
+        input=b"not json at all",
+        capture_output=True,
+        check=True,
+    )
+    assert cli.stdout.decode().rstrip("\n") == toolcall.repair_json("not json at all")
+    assert "not json at all" in toolcall.repair_json.__doc__
