@@ -13,8 +13,7 @@ fn main() -> ExitCode {
         return cli::child::helper_main(args.collect());
     }
     // through cli::command(), which words some flags per subcommand
-    let cli = match <Cli as clap::FromArgMatches>::from_arg_matches(&cli::command().get_matches())
-    {
+    let cli = match <Cli as clap::FromArgMatches>::from_arg_matches(&cli::command().get_matches()) {
         Ok(cli) => cli,
         Err(e) => e.exit(),
     };

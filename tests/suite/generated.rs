@@ -70,11 +70,7 @@ fn man_page(cmd: clap::Command, sub: Option<&str>, subs: &[String]) -> Vec<u8> {
     // every flag without its argument; write the command as typed, as its
     // `--help` does: `toolcall parse [OPTIONS] [FILE]...`
     let page = match (page.find(".SH SYNOPSIS\n"), page.find("\n.SH DESCRIPTION")) {
-        (Some(a), Some(b)) if a < b => format!(
-            "{}.SH SYNOPSIS\n{usage}{}",
-            &page[..a],
-            &page[b..]
-        ),
+        (Some(a), Some(b)) if a < b => format!("{}.SH SYNOPSIS\n{usage}{}", &page[..a], &page[b..]),
         _ => page,
     };
     let status = match sub {
@@ -224,7 +220,9 @@ fn synopsis(cmd: &clap::Command, sub: Option<&str>) -> String {
         for w in rest.split_whitespace() {
             let w = w.replace('-', "\\-");
             let (open, rest) = w.split_at(w.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(0));
-            let end = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
+            let end = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len());
             words.push_str(&format!(" {open}\\fI{}\\fR{}", &rest[..end], &rest[end..]));
         }
         out.push(words);
@@ -249,7 +247,10 @@ fn man_synopsis_is_the_command_as_typed() {
         "\\fBtoolcall parse\\fR [\\fIOPTIONS\\fR] [\\fIFILE\\fR]..."
     );
     // and each option is listed with its argument further down
-    assert!(page.contains("\\fB\\-\\-field\\fR \\fI<PATH>\\fR"), "{page}");
+    assert!(
+        page.contains("\\fB\\-\\-field\\fR \\fI<PATH>\\fR"),
+        "{page}"
+    );
 }
 
 /// The SUBCOMMANDS section as clap_mangen writes it names a page per

@@ -240,7 +240,11 @@ fn readme_shell_blocks_run_under_strict_bash() {
     let mut skipped = Vec::new();
     for b in shell_blocks(&readme) {
         if let Some(why) = b.not_run {
-            assert!(!why.is_empty(), "README:{}: `not run` with no reason", b.line);
+            assert!(
+                !why.is_empty(),
+                "README:{}: `not run` with no reason",
+                b.line
+            );
             skipped.push(format!("README:{}: {why}", b.line));
             continue;
         }
@@ -279,5 +283,8 @@ fn readme_shell_blocks_run_under_strict_bash() {
 fn readme_is_at_most_600_lines() {
     let (_, readme, _) = readme_and_path();
     let n = readme.lines().count();
-    assert!(n <= 600, "README.md has {n} lines; move reference material to docs/");
+    assert!(
+        n <= 600,
+        "README.md has {n} lines; move reference material to docs/"
+    );
 }

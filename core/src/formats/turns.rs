@@ -581,8 +581,17 @@ mod tests {
                 ended.push(fam.id);
             }
         }
-        for id in ["hermes", "qwen3-coder-xml", "functionary", "ernie45", "minimax-m2"] {
-            assert!(ended.contains(&id), "{id}: the reply after the echo was missed; found in {ended:?}");
+        for id in [
+            "hermes",
+            "qwen3-coder-xml",
+            "functionary",
+            "ernie45",
+            "minimax-m2",
+        ] {
+            assert!(
+                ended.contains(&id),
+                "{id}: the reply after the echo was missed; found in {ended:?}"
+            );
         }
     }
 
