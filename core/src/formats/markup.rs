@@ -116,31 +116,5 @@ pub const ANSWER_TAGS: Opener = Opener::new(b"<", |input, cx: &ProbeCx| {
 .line_start()
 .rank(Rank::Last);
 
-/// What llama.cpp's `llama-completion` (and `llama-cli` before it) prints
-/// after the model's last token: ` [end of text]` and a newline, the
-/// output's last line. Markup there only (the words in prose, or with text
-/// after them, are text); the space before it stays with the text, as the
-/// scanner looks for `[`, which it already stops at.
-const LLAMA_END: &[u8] = b"[end of text]";
-
-fn probe_llama_end(input: &[u8], cx: &ProbeCx) -> Probe {
-    match scan::prefix(input, LLAMA_END) {
-        Prefix::Full => {}
-        Prefix::Partial if !cx.eof => return Probe::NeedMore,
-        _ => return Probe::NotMarker,
-    }
-    let rest = &input[LLAMA_END.len()..];
-    if rest.iter().any(|b| !matches!(b, b'\n' | b'\r')) || rest.len() > 2 {
-        return Probe::NotMarker;
-    }
-    if !cx.eof {
-        return Probe::NeedMore;
-    }
-    Probe::Match(Action::Markup { len: input.len() })
-}
-
-/// llama.cpp's end-of-generation line.
-pub const LLAMA_END_OF_TEXT: Opener = Opener::new(LLAMA_END, probe_llama_end).rank(Rank::Last);
-
 /// Its openers, in probe order.
-pub static OPENERS: &[Opener] = &[END_TOKENS, ANSWER_TAGS, LLAMA_END_OF_TEXT];
+pub static OPENERS: &[Opener] = &[END_TOKENS, ANSWER_TAGS];

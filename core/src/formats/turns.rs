@@ -281,7 +281,34 @@ fn probe_angle(input: &[u8], cx: &ProbeCx) -> Probe {
     }
 }
 
+/// What llama.cpp's `llama-completion` (and `llama-cli` before it) prints
+/// after the model's last token: ` [end of text]` and a newline, the
+/// output's last line. Markup there only (the words in prose, or with text
+/// after them, are text); the space before it stays with the text, as the
+/// scanner looks for `[`, which it already stops at.
+const LLAMA_END: &[u8] = b"[end of text]";
+
+fn probe_llama_end(input: &[u8], cx: &ProbeCx) -> Probe {
+    match scan::prefix(input, LLAMA_END) {
+        Prefix::Full => {}
+        Prefix::Partial if !cx.eof => return Probe::NeedMore,
+        _ => return Probe::NotMarker,
+    }
+    let rest = &input[LLAMA_END.len()..];
+    if rest.iter().any(|b| !matches!(b, b'\n' | b'\r')) || rest.len() > 2 {
+        return Probe::NotMarker;
+    }
+    if !cx.eof {
+        return Probe::NeedMore;
+    }
+    Probe::Match(Action::Markup { len: input.len() })
+}
+
 fn probe_bracket(input: &[u8], cx: &ProbeCx) -> Probe {
+    // llama.cpp's `[end of text]` at the end of the output: markup
+    if input.get(1) == Some(&b'e') {
+        return probe_llama_end(input, cx);
+    }
     // `[INST]`, `[AVAILABLE_TOOLS]`, `[TOOL_RESULTS]`, `[SYSTEM_PROMPT]`
     // and their closers
     if !matches!(input.get(1), None | Some(b'I' | b'A' | b'T' | b'S' | b'/')) {
