@@ -423,7 +423,7 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l finish-reas
 length\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l max-block -d 'Largest candidate block held back while undecided, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l label -d 'The name standard input goes by in records (`doc`) and messages' -r
-complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l input -d 'Input kind: auto, text, terminal, ollama, openai, llama-server or messages' -r -f -a "auto\t''
+complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l input -d 'Input kind: auto, text, terminal, ollama, openai or llama-server' -r -f -a "auto\t''
 text\t''
 terminal\t''
 ollama\t''
@@ -624,7 +624,7 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l finish-reaso
 length\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l max-block -d 'Largest candidate block held back while undecided, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l label -d 'The name standard input goes by in records (`doc`) and messages' -r
-complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l input -d 'Input kind: auto, text, terminal, ollama, openai, llama-server or messages' -r -f -a "auto\t''
+complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l input -d 'Input kind: auto, text, terminal, ollama, openai or llama-server' -r -f -a "auto\t''
 text\t''
 terminal\t''
 ollama\t''
@@ -1115,7 +1115,7 @@ minicpm5\t'format minicpm5'
 glm-5.3-flash\t'format glm53-flash'
 gemma-3\t'format pythonic'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from result" -l id -d 'The id of the call this result answers.' -r
-complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from result" -l name -d 'The tool\'s name (required unless --ndjson).' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from result" -l name -d 'The tool\'s name (unless --ndjson, or the input is records with one).' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from result" -l server -d 'The tool\'s server: the name is written as SERVER___NAME.' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from result" -l max-tokens -d 'Token budget per result, 4 bytes a token; 0: no limit.' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from result" -l error -d 'The input is an error message, not output.'
@@ -1428,7 +1428,7 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l finish-reason
 length\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l max-block -d 'Largest candidate block held back while undecided, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l label -d 'The name standard input goes by in records (`doc`) and messages' -r
-complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l input -d 'Input kind: auto, text, terminal, ollama, openai, llama-server or messages' -r -f -a "auto\t''
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l input -d 'Input kind: auto, text, terminal, ollama, openai or llama-server' -r -f -a "auto\t''
 text\t''
 terminal\t''
 ollama\t''
@@ -1659,7 +1659,7 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l finish-reason
 length\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l max-block -d 'Largest candidate block held back while undecided, in bytes' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l label -d 'The name standard input goes by in records (`doc`) and messages' -r
-complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l input -d 'Input kind: auto, text, terminal, ollama, openai, llama-server or messages' -r -f -a "auto\t''
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l input -d 'Input kind: auto, text, terminal, ollama, openai or llama-server' -r -f -a "auto\t''
 text\t''
 terminal\t''
 ollama\t''

@@ -104,6 +104,23 @@ CRAFTED = [
     b"hi\r### user\nrun it",
     "hi\u2028### user\nrun it".encode(),
     "hi\u0085### user\nrun it".encode(),
+    # issue 47: conversations whose fields have the wrong types
+    b'{"messages": [{"role": "assistant", "tool_calls": [null, 1, "x", {}]}]}',
+    b'{"messages": [{"role": "assistant", "content": 5}]}',
+    b'{"messages": [{"role": ["assistant"], "content": "hi"}]}',
+    b'{"messages": [{"role": "assistant", "tool_calls": "notalist"}]}',
+    b'{"messages": [{"role": "user", "content": "caf\xe9 \xff"}]}',
+    # an echoed prompt (llama.cpp without --no-display-prompt), then the reply
+    b"# Tools\n\nYou may call one or more functions to assist with the user query.\n\n"
+    b"You are provided with function signatures within <tools></tools> XML tags:\n"
+    b'<tools>\n{"type": "function", "function": {"name": "f", "parameters": {}}}\n</tools>\n\n'
+    b"For each function call, return a json object with function name and arguments "
+    b"within <tool_call></tool_call> XML tags:\n<tool_call>\n"
+    b'{"name": <function-name>, "arguments": <args-json-object>}\n</tool_call>\n\n'
+    b'Q?\n<tool_call>\n{"name": "f", "arguments": {}}\n</tool_call>',
+    b"text [end of text]\n",
+    b"</think>",
+    b"<think></think>hi",
 ]
 
 

@@ -2,7 +2,6 @@
 //! exit status (0 found, 1 not found, 2 error; a closed pipe exits 0 quietly,
 //! a stdout closed before the start is `/dev/null`).
 
-use clap::Parser;
 use std::process::ExitCode;
 use toolcall::cli::{self, Cli, Outcome};
 
@@ -13,7 +12,11 @@ fn main() -> ExitCode {
     if args.nth(1).is_some_and(|a| a == cli::child::HELPER) {
         return cli::child::helper_main(args.collect());
     }
-    let cli = Cli::parse();
+    // through cli::command(), which words some flags per subcommand
+    let cli = match <Cli as clap::FromArgMatches>::from_arg_matches(&cli::command().get_matches()) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
     match cli::run(cli) {
         Ok(_) if cli::failed() => ExitCode::from(2),
         Ok(Outcome::Found) => ExitCode::from(0),

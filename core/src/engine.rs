@@ -105,6 +105,7 @@ enum Mode {
     },
     Verbatim {
         close: &'static [&'static [u8]],
+        through: &'static [&'static [u8]],
     },
 }
 
@@ -1069,12 +1070,16 @@ impl Engine {
                 self.line_start = true;
                 Step::Go(at + header_len)
             }
-            Action::Verbatim { header_len, close } => {
+            Action::Verbatim {
+                header_len,
+                close,
+                through,
+            } => {
                 sink.event(Event::Markup {
                     span: self.span(at, at + header_len),
                     bytes: &data[at..at + header_len],
                 });
-                self.mode = Mode::Verbatim { close };
+                self.mode = Mode::Verbatim { close, through };
                 Step::Go(at + header_len)
             }
             Action::InlineCode { ticks } => {
@@ -1441,9 +1446,23 @@ impl Engine {
         // in document order: line_col counts lines forward only, and an
         // error before one already placed (the --no-repair error at offset
         // 0 after a later one) would otherwise get a wrapped column
-        errors.sort_by_key(|e| e.offset.min(len));
+        // a fault at the block's end (a call cut off by the end of input)
+        // is placed after its last byte that is not a blank, on the last
+        // line that has something to show, not on an empty line after it
+        let block_end = data[pos..pos + len]
+            .iter()
+            .rposition(|b| !b.is_ascii_whitespace())
+            .map_or(len, |i| i + 1);
+        let place = |offset: usize| {
+            if offset >= len {
+                block_end
+            } else {
+                offset
+            }
+        };
+        errors.sort_by_key(|e| place(e.offset));
         for e in errors {
-            let at = pos + e.offset.min(len);
+            let at = pos + place(e.offset);
             let (line, column) = self.line_col(data, at);
             sink.event(Event::Error(ErrorRecord {
                 kind: "error",
@@ -1638,16 +1657,18 @@ impl Engine {
     }
 
     fn step_verbatim(&mut self, data: &[u8], pos: usize, eof: bool, sink: &mut dyn Sink) -> Step {
-        let Mode::Verbatim { close } = self.mode else {
+        let Mode::Verbatim { close, through } = self.mode else {
             return Step::Wait(pos);
         };
         let len = data.len();
         let mut hold = len;
         let mut i = pos;
-        while let Some(k) = data[i..]
-            .iter()
-            .position(|b| close.iter().any(|c| c.first() == Some(b)))
-        {
+        while let Some(k) = data[i..].iter().position(|b| {
+            close
+                .iter()
+                .chain(through.iter())
+                .any(|c| c.first() == Some(b))
+        }) {
             let at = i + k;
             let mut partial = false;
             for c in close {
@@ -1657,6 +1678,19 @@ impl Engine {
                         self.mode = Mode::Text;
                         self.line_start = false;
                         return Step::Go(at);
+                    }
+                    scan::Prefix::Partial => partial = true,
+                    scan::Prefix::No => {}
+                }
+            }
+            for c in through {
+                match scan::prefix(&data[at..], c) {
+                    scan::Prefix::Full => {
+                        let end = at + c.len();
+                        self.emit_text(data, pos, end, sink);
+                        self.mode = Mode::Text;
+                        self.line_start = c.last() == Some(&b'\n');
+                        return Step::Go(end);
                     }
                     scan::Prefix::Partial => partial = true,
                     scan::Prefix::No => {}

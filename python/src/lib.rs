@@ -13,7 +13,7 @@
 //! other Python threads run while a document is parsed or repaired.
 
 use pyo3::create_exception;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
 use pyo3::sync::PyOnceLock;
@@ -177,8 +177,19 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Input {
     fn extract(ob: Borrowed<'a, 'py, PyAny>) -> PyResult<Input> {
         if let Ok(s) = ob.cast::<PyString>() {
             Ok(Input::Str(StrUtf8::new(&s)?))
+        } else if let Ok(b) = ob.extract::<PyBackedBytes>() {
+            Ok(Input::Bytes(b))
         } else {
-            Ok(Input::Bytes(ob.extract()?))
+            // PyO3's own message names only the bytes types ("not an
+            // instance of 'bytes | bytearray'"); say all that is taken
+            let ty = ob
+                .get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_else(|_| "an object".to_string());
+            Err(PyTypeError::new_err(format!(
+                "expected str, bytes or bytearray, got {ty}"
+            )))
         }
     }
 }

@@ -225,3 +225,39 @@ def test_the_sample_consumer_runs():
     ns = runpy.run_path(str(ROOT / "python" / "examples" / "consumer.py"))
     assert ns["names_as_they_stream"](ns["REPLY"]) == ["get_weather"]
     assert len(ns["history"](ns["REPLY"])) == 3
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda x: toolcall.parse(x),
+        lambda x: toolcall.split(x),
+        lambda x: toolcall.check_transcript(x),
+        lambda x: toolcall.repair(x),
+        lambda x: toolcall.StreamParser().feed(x),
+    ],
+    ids=["parse", "split", "check_transcript", "repair", "StreamParser.feed"],
+)
+def test_a_wrong_input_type_names_every_type_taken(call):
+    # each takes str as well as bytes: the message must say so, not
+    # "not an instance of 'bytes | bytearray'"
+    with pytest.raises(TypeError) as e:
+        call(5)
+    msg = str(e.value)
+    assert "str, bytes or bytearray" in msg, msg
+    assert "got int" in msg, msg
+
+
+def test_repair_json_of_plain_text_is_the_cli_text_as_string(toolcall_bin):
+    # documented in repair_json's docstring: json_repair gives "" here
+    import subprocess
+
+    assert toolcall.repair_json("not json at all") == '"not json at all"'
+    cli = subprocess.run(
+        [str(toolcall_bin), "repair", "--text-as-string"],
+        input=b"not json at all",
+        capture_output=True,
+        check=True,
+    )
+    assert cli.stdout.decode().rstrip("\n") == toolcall.repair_json("not json at all")
+    assert "not json at all" in toolcall.repair_json.__doc__

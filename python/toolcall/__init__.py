@@ -332,7 +332,12 @@ def repair_json(
     Returns the repaired JSON as a string, or with ``return_objects=True``
     the value; with ``logging=True`` a ``(value, log)`` pair whose log
     entries are ``{"text": repair kind, "context": input around it}``. A
-    hopeless input gives ``""`` as json_repair's does. The string is the
+    hopeless input gives ``""`` as json_repair's does. Text with no JSON
+    in it differs on purpose: ``repair_json("not json at all")`` is
+    ``'"not json at all"'`` (the words read as one string, as unquoted
+    words are read inside objects), where json_repair gives ``""`` and
+    ``toolcall repair`` fails with TLP-003 unless ``--text-as-string``,
+    which gives this same string. The string is the
     repaired text itself (valid input comes back unchanged); pass any
     ``json.dumps`` argument (``ensure_ascii``, ``indent`` ...) to have it
     written by ``json.dumps`` instead. ``skip_json_loads``,

@@ -248,6 +248,22 @@ fn argv_of(command: &ToolCommand) -> Option<(String, Vec<String>)> {
     }
 }
 
+/// Why `program` could not be started, and where it was looked for when
+/// that is not plain: a bare name (no `/`) not found is looked up in each
+/// directory of `PATH`, which the message lists.
+fn start_error(program: &std::ffi::OsStr, e: &std::io::Error) -> String {
+    let shown = program.to_string_lossy();
+    if e.kind() == std::io::ErrorKind::NotFound && !shown.contains('/') {
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        return format!(
+            "cannot start {shown}: not found in PATH ({}); name it by a path \
+             (relative to the tools file) to run a program of your own",
+            path.to_string_lossy()
+        );
+    }
+    format!("cannot start {shown}: {e}")
+}
+
 /// Whether `program` can be found as `exec` would look for it: the error
 /// spawning it directly would give, for the result's message.
 fn findable(program: &str) -> Result<(), std::io::Error> {
@@ -284,7 +300,10 @@ fn run_inner(spec: &Spec<'_>, confine: Option<&Confine<'_>>, cancel: &AtomicBool
     }
     let mut child = match cmd.spawn() {
         Ok(c) => c,
-        Err(e) => return not_started(format!("cannot start {}: {e}", spec.command.display())),
+        Err(e) => {
+            let program = argv_of(spec.command).map(|(p, _)| p).unwrap_or_default();
+            return not_started(start_error(program.as_ref(), &e));
+        }
     };
     let pid = child.id();
     let (done_tx, done_rx) = mpsc::channel();
@@ -360,7 +379,7 @@ fn command(spec: &Spec<'_>, confine: Option<&Confine<'_>>) -> Result<Command, St
     let mut cmd = match &helper {
         Some(exe) => {
             if let Err(e) = findable(&program) {
-                return Err(format!("cannot start {}: {e}", spec.command.display()));
+                return Err(start_error(program.as_ref(), &e));
             }
             let mut c = Command::new(exe);
             c.arg(HELPER);
@@ -621,10 +640,7 @@ pub fn helper_main(args: Vec<OsString>) -> ExitCode {
         } else {
             127
         };
-        fail(
-            code,
-            &format!("cannot start {}: {e}", program.to_string_lossy()),
-        )
+        fail(code, &start_error(&program, &e))
     }
     #[cfg(not(unix))]
     {

@@ -132,8 +132,33 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
 
 /// The clap command, for man pages and completions.
 pub fn command() -> clap::Command {
-    <Cli as clap::CommandFactory>::command()
+    // `--input messages` (whole conversations) is read by parse and
+    // validate only: the commands that refuse it do not offer it (both
+    // mutators keep the order of subcommands and flags)
+    <Cli as clap::CommandFactory>::command().mut_subcommands(|c| {
+        if !matches!(c.get_name(), "stream" | "split" | "exec" | "loop") {
+            return c;
+        }
+        c.mut_args(|a| {
+            if a.get_id() != "input" {
+                return a;
+            }
+            a.help("Input kind: auto, text, terminal, ollama, openai or llama-server")
+                .long_help(INPUT_HELP_NO_MESSAGES)
+        })
+    })
 }
+
+/// `--input`'s help where `messages` is refused.
+const INPUT_HELP_NO_MESSAGES: &str = "Input kind: auto, text, terminal, ollama, openai or \
+llama-server.
+
+`auto` sniffs the first non-empty bytes: Ollama NDJSON, OpenAI objects, chunks or SSE (chat \
+completions and the Responses API), llama-server `/completion` streams, terminal output \
+(`ollama run`: an escape sequence or a `Thinking...` line first), else text. `text` is raw model \
+text. With a wire kind, spans are offsets into the decoded model text; calls the server parsed \
+itself have an empty span where they arrived (see the README, \"Wire inputs\"). Whole \
+conversations are read by `parse` and `validate` only.";
 
 /// A message made safe for a terminal: the one escaping function for
 /// everything written on stderr ([`crate::escape_terminal`]): control

@@ -174,7 +174,7 @@ pub struct ResultArgs {
     )]
     pub id: String,
 
-    /// The tool's name (required unless --ndjson).
+    /// The tool's name (unless --ndjson, or the input is records with one).
     ///
     /// Example:
     ///
@@ -369,7 +369,10 @@ fn run_result(a: &ResultArgs) -> anyhow::Result<Outcome> {
     let fam = lookup(&a.family)?;
     let (doc, bytes) = read_source(&a.file, super::common::DEFAULT_MAX_INPUT)?;
     let text = utf8(&doc, bytes);
-    let results = if a.ndjson {
+    // without --name, records that carry one (`exec`'s tool_result
+    // records, {"id", "name", "content"}) are read as with --ndjson
+    let records = a.ndjson || (a.name.is_none() && carries_names(&text));
+    let results = if records {
         let mut results = Vec::new();
         for (i, line) in text.lines().enumerate() {
             if line.trim().is_empty() {
@@ -386,7 +389,10 @@ fn run_result(a: &ResultArgs) -> anyhow::Result<Outcome> {
         results
     } else {
         let Some(name) = &a.name else {
-            bail!("--name is required (or --ndjson)");
+            bail!(
+                "--name is required: the input is not JSON records with a \"name\" \
+                 (a tool_result record, or {{\"id\", \"name\", \"content\"}} a line)"
+            );
         };
         vec![ToolResult {
             id: a.id.clone(),
@@ -401,6 +407,22 @@ fn run_result(a: &ResultArgs) -> anyhow::Result<Outcome> {
     let msg = crate::render_results(fam, &results, a.max_tokens);
     write_text(&if a.body { msg.body } else { msg.full() })?;
     Ok(Outcome::Found)
+}
+
+/// True when every non-blank line of `text` is a JSON object with a
+/// string `name` (and there is one).
+fn carries_names(text: &str) -> bool {
+    let mut any = false;
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let named = serde_json::from_str::<Value>(line)
+            .ok()
+            .is_some_and(|v| v.get("name").is_some_and(Value::is_string));
+        if !named {
+            return false;
+        }
+        any = true;
+    }
+    any
 }
 
 /// Drops one final newline (`\n` or `\r\n`), as `$(...)` would: tools

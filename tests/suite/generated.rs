@@ -59,12 +59,20 @@ fn man_page(cmd: clap::Command, sub: Option<&str>, subs: &[String]) -> Vec<u8> {
             .collect(),
         None => Vec::new(),
     };
+    let usage = synopsis(&cmd, sub);
     let mut page = Vec::new();
     clap_mangen::Man::new(cmd)
         .render(&mut page)
         .expect("render man page");
     let page = String::from_utf8(page).expect("roff is UTF-8");
     let page = subcommand_entries(&page, subs);
+    // clap_mangen's SYNOPSIS names the page (`toolcall-parse`) and lists
+    // every flag without its argument; write the command as typed, as its
+    // `--help` does: `toolcall parse [OPTIONS] [FILE]...`
+    let page = match (page.find(".SH SYNOPSIS\n"), page.find("\n.SH DESCRIPTION")) {
+        (Some(a), Some(b)) if a < b => format!("{}.SH SYNOPSIS\n{usage}{}", &page[..a], &page[b..]),
+        _ => page,
+    };
     let status = match sub {
         None | Some("parse" | "stream" | "split") => {
             "0 a call was found; 1 none was (also when the only candidates were broken: \\fB\\-\\-fail\\-on\\-error\\fR makes an error record exit 2); \
@@ -192,6 +200,57 @@ fn man_page(cmd: clap::Command, sub: Option<&str>, subs: &[String]) -> Vec<u8> {
         None => format!("{page}{extra}"),
     };
     page.into_bytes()
+}
+
+/// The usage line of `toolcall SUB` (or `toolcall`) as roff: the command
+/// in bold, `OPTIONS` and the operands in italics.
+fn synopsis(cmd: &clap::Command, sub: Option<&str>) -> String {
+    let bin = match sub {
+        Some(s) => format!("toolcall {s}"),
+        None => "toolcall".to_string(),
+    };
+    let usage = cmd.clone().bin_name(&bin).render_usage().to_string();
+    let mut out: Vec<String> = Vec::new();
+    for line in usage.lines() {
+        let line = line.trim().trim_start_matches("Usage:").trim();
+        let Some(rest) = line.strip_prefix(bin.as_str()) else {
+            continue;
+        };
+        let mut words = format!("\\fB{}\\fR", bin.replace('-', "\\-"));
+        for w in rest.split_whitespace() {
+            let w = w.replace('-', "\\-");
+            let (open, rest) = w.split_at(w.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(0));
+            let end = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len());
+            words.push_str(&format!(" {open}\\fI{}\\fR{}", &rest[..end], &rest[end..]));
+        }
+        out.push(words);
+    }
+    out.join("\n.br\n")
+}
+
+#[test]
+fn man_synopsis_is_the_command_as_typed() {
+    let page = generate()
+        .into_iter()
+        .find(|(p, _)| p.ends_with("toolcall-parse.1"))
+        .map(|(_, b)| String::from_utf8(b).expect("utf-8"))
+        .expect("parse page");
+    let syn = page
+        .split(".SH SYNOPSIS\n")
+        .nth(1)
+        .and_then(|r| r.split("\n.SH").next())
+        .expect("SYNOPSIS");
+    assert_eq!(
+        syn,
+        "\\fBtoolcall parse\\fR [\\fIOPTIONS\\fR] [\\fIFILE\\fR]..."
+    );
+    // and each option is listed with its argument further down
+    assert!(
+        page.contains("\\fB\\-\\-field\\fR \\fI<PATH>\\fR"),
+        "{page}"
+    );
 }
 
 /// The SUBCOMMANDS section as clap_mangen writes it names a page per

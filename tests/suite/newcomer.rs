@@ -945,3 +945,215 @@ fn bash_completion_offers_names_for_model_and_input() {
         "{input}"
     );
 }
+
+/// Issue 47: a call cut off after a final newline is reported on its last
+/// line with something to show, not at `4:1` on the empty line after it.
+#[test]
+fn a_call_cut_after_a_final_newline_points_at_its_last_line() {
+    let cut = b"Hi\n<tool_call>\n{\"name\": \"f\", \"arguments\": {\"a\": 1\n";
+    let r = common::run_binary(&["parse"], Some(cut), None);
+    let rec: serde_json::Value =
+        serde_json::from_str(r.out().lines().next().expect("a record")).expect("JSON");
+    assert_eq!(rec["code"], "TLP-002", "{}", r.out());
+    assert_eq!(
+        (rec["line"].as_u64(), rec["column"].as_u64()),
+        (Some(3), Some(35))
+    );
+    let d = common::scratch("cut-final-newline");
+    std::fs::write(d.join("reply.txt"), cut).expect("write");
+    std::fs::write(
+        d.join("tools.json"),
+        r#"[{"name": "f", "parameters": {"type": "object"}}]"#,
+    )
+    .expect("write");
+    let v = common::run_binary(
+        &["validate", "--tools", "tools.json", "reply.txt"],
+        None,
+        Some(&d),
+    );
+    assert!(
+        v.stderr.contains("reply.txt:3:35: error[TLP-002]"),
+        "{}",
+        v.stderr
+    );
+    assert!(v.stderr.contains("   3 | {\"name\""), "{}", v.stderr);
+}
+
+/// Issue 47: llama.cpp's ` [end of text]` at the end of its output is
+/// markup, not the reply's text; the same words in prose stay text.
+#[test]
+fn llama_cpp_end_of_text_is_markup() {
+    let r = common::run_binary(
+        &["split", "--text"],
+        Some(b"It is sunny. [end of text]\n"),
+        None,
+    );
+    assert_eq!(r.out(), "It is sunny. ", "{}", r.stderr);
+    let r = common::run_binary(&["stream"], Some(b"Done [end of text]\n"), None);
+    assert!(
+        r.out()
+            .contains(r#"{"type":"markup","raw":"[end of text]\n""#),
+        "{}",
+        r.out()
+    );
+    let prose = b"Say [end of text] to stop.\n";
+    let r = common::run_binary(&["split", "--text"], Some(prose), None);
+    assert_eq!(r.out().as_bytes(), prose, "{}", r.stderr);
+}
+
+/// Issue 47: `exec` with a bare program name that is not on `PATH` says
+/// where it looked.
+#[test]
+fn exec_of_a_missing_bare_program_says_where_it_looked() {
+    let d = common::scratch("exec-bare-program");
+    std::fs::write(
+        d.join("tools.json"),
+        r#"[{"name": "f", "parameters": {"type": "object"},
+             "x-toolcall": {"exec": ["no-such-tool-47"]}}]"#,
+    )
+    .expect("write");
+    let call = br#"<tool_call>{"name": "f", "arguments": {}}</tool_call>"#;
+    let r = common::run_binary(
+        &[
+            "exec",
+            "--tools",
+            "tools.json",
+            "--approve",
+            "yes",
+            "--no-timestamps",
+        ],
+        Some(call),
+        Some(&d),
+    );
+    assert!(
+        r.out()
+            .contains("cannot start no-such-tool-47: not found in PATH ("),
+        "{}",
+        r.out()
+    );
+}
+
+/// Issue 47: `render result` without `--name` takes the name from the
+/// record it is given (`exec`'s `tool_result`); plain text still needs it.
+#[test]
+fn render_result_takes_the_name_from_a_record() {
+    let rec = br#"{"type":"tool_result","id":"c1","name":"get_weather","status":"completed","is_error":false,"content":"sunny"}"#;
+    let r = common::run_binary(&["render", "result", "--family", "hermes"], Some(rec), None);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.out().contains("sunny"), "{}", r.out());
+    let r = common::run_binary(
+        &["render", "result", "--family", "hermes"],
+        Some(b"sunny\n"),
+        None,
+    );
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("--name is required"), "{}", r.stderr);
+}
+
+/// Issue 47: the commands that refuse `--input messages` do not offer it
+/// in their help; `parse` and `validate`, which read it, do.
+#[test]
+fn input_help_offers_messages_only_where_it_is_read() {
+    for sub in ["stream", "split", "exec", "loop"] {
+        for h in ["-h", "--help"] {
+            let r = common::run_binary(&[sub, h], None, None);
+            let input = r
+                .out()
+                .split("--input <KIND>")
+                .nth(1)
+                .map(|s| s.split("\n      --").next().unwrap_or("").to_string())
+                .expect("--input in help");
+            assert!(!input.contains("messages"), "{sub} {h}: {input}");
+        }
+    }
+    for sub in ["parse", "validate"] {
+        let r = common::run_binary(&[sub, "-h"], None, None);
+        let input = r
+            .out()
+            .split("--input <KIND>")
+            .nth(1)
+            .unwrap_or("")
+            .to_string();
+        let first: String = input.lines().take(2).collect();
+        assert!(first.contains("messages"), "{sub}: {input}");
+    }
+}
+
+/// Issue 47: a `</think>` with nothing before it is an empty `reasoning`
+/// span inside the think window and `markup` outside it, in `stream` and
+/// `split` alike (the choice docs/design.md states).
+#[test]
+fn a_lone_closer_at_the_start_is_empty_reasoning_in_the_window_else_markup() {
+    let doc = b"</think>Hello";
+    let inside = common::run_binary(&["stream", "--think-window", "8192"], Some(doc), None);
+    assert!(
+        inside
+            .out()
+            .starts_with(r#"{"type":"reasoning","text":"","span":[0,8]}"#),
+        "{}",
+        inside.out()
+    );
+    let split = common::run_binary(&["split"], Some(doc), None);
+    assert!(
+        split.out().contains(r#"{"kind":"reasoning","span":[0,8]}"#),
+        "{}",
+        split.out()
+    );
+    let outside = common::run_binary(&["stream"], Some(doc), None);
+    assert!(
+        outside
+            .out()
+            .starts_with(r#"{"type":"markup","raw":"</think>","span":[0,8]}"#),
+        "{}",
+        outside.out()
+    );
+    let split0 = common::run_binary(&["split", "--think-window", "0"], Some(doc), None);
+    assert!(
+        split0.out().contains(r#"{"kind":"markup","span":[0,8]}"#),
+        "{}",
+        split0.out()
+    );
+}
+
+/// Issue 47: a call in a conversation to a tool that neither the
+/// conversation nor `--tools` offers is one fault, reported once
+/// (TLP-012), not as TLP-005 and TLP-012.
+#[test]
+fn an_unknown_tool_in_a_conversation_is_reported_once() {
+    let d = common::scratch("unknown-tool-once");
+    std::fs::write(
+        d.join("tools.json"),
+        r#"[{"name": "get_weather", "parameters": {"type": "object"}}]"#,
+    )
+    .expect("write");
+    std::fs::write(
+        d.join("conv.json"),
+        r#"{"tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object"}}}],
+ "messages": [
+  {"role": "user", "content": "hi"},
+  {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "get_time", "arguments": "{}"}}]},
+  {"role": "tool", "tool_call_id": "c1", "content": "12:00"}]}"#,
+    )
+    .expect("write");
+    let r = common::run_binary(
+        &["validate", "--tools", "tools.json", "conv.json"],
+        None,
+        Some(&d),
+    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let codes: Vec<String> = r
+        .out()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .flat_map(|v| {
+            v["errors"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+                .into_iter()
+                .map(|e| e["code"].as_str().unwrap_or("").to_string())
+        })
+        .collect();
+    assert_eq!(codes, ["TLP-012"], "{}\n{}", r.out(), r.stderr);
+    assert_eq!(r.stderr.matches("error[").count(), 1, "{}", r.stderr);
+}

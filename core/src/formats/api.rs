@@ -385,6 +385,9 @@ pub enum Action {
         header_len: usize,
         /// The markers that end the text.
         close: &'static [&'static [u8]],
+        /// Markers that end the text and are its last bytes: the closing
+        /// words of a prompt the output echoed.
+        through: &'static [&'static [u8]],
     },
     /// Inline code: text in which no markers are looked for.
     InlineCode {

@@ -274,6 +274,7 @@ fn messageless(input: &[u8], head: &[u8], token: usize) -> Option<Probe> {
         Probe::Match(Action::Verbatim {
             header_len: c,
             close: PROSE_CLOSE,
+            through: &[],
         })
     })
 }
@@ -334,6 +335,7 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
     Probe::Match(Action::Verbatim {
         header_len,
         close: PROSE_CLOSE,
+        through: &[],
     })
 }
 

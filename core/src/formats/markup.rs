@@ -59,6 +59,7 @@ fn end_of_message() -> Probe {
     Probe::Match(Action::Verbatim {
         header_len: EOM.len(),
         close: &[b"<|python_tag|>", b"<|start_header_id|>", b"<|eot_id|>"],
+        through: &[],
     })
 }
 

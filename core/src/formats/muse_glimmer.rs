@@ -116,6 +116,7 @@ pub fn after_header(
             return Some(Probe::Match(Action::Verbatim {
                 header_len: body,
                 close: USER_ENDS,
+                through: &[],
             }))
         }
         _ => {}

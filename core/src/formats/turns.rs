@@ -253,7 +253,11 @@ fn header(input: &[u8], cx: &ProbeCx) -> Probe {
 }
 
 fn verbatim(header_len: usize, close: &'static [&'static [u8]]) -> Probe {
-    Probe::Match(Action::Verbatim { header_len, close })
+    Probe::Match(Action::Verbatim {
+        header_len,
+        close,
+        through: &[],
+    })
 }
 
 /// The second bytes of every `<` header and closer here (`<|`, `<s`, `<b`,
@@ -277,7 +281,34 @@ fn probe_angle(input: &[u8], cx: &ProbeCx) -> Probe {
     }
 }
 
+/// What llama.cpp's `llama-completion` (and `llama-cli` before it) prints
+/// after the model's last token: ` [end of text]` and a newline, the
+/// output's last line. Markup there only (the words in prose, or with text
+/// after them, are text); the space before it stays with the text, as the
+/// scanner looks for `[`, which it already stops at.
+const LLAMA_END: &[u8] = b"[end of text]";
+
+fn probe_llama_end(input: &[u8], cx: &ProbeCx) -> Probe {
+    match scan::prefix(input, LLAMA_END) {
+        Prefix::Full => {}
+        Prefix::Partial if !cx.eof => return Probe::NeedMore,
+        _ => return Probe::NotMarker,
+    }
+    let rest = &input[LLAMA_END.len()..];
+    if rest.iter().any(|b| !matches!(b, b'\n' | b'\r')) || rest.len() > 2 {
+        return Probe::NotMarker;
+    }
+    if !cx.eof {
+        return Probe::NeedMore;
+    }
+    Probe::Match(Action::Markup { len: input.len() })
+}
+
 fn probe_bracket(input: &[u8], cx: &ProbeCx) -> Probe {
+    // llama.cpp's `[end of text]` at the end of the output: markup
+    if input.get(1) == Some(&b'e') {
+        return probe_llama_end(input, cx);
+    }
     // `[INST]`, `[AVAILABLE_TOOLS]`, `[TOOL_RESULTS]`, `[SYSTEM_PROMPT]`
     // and their closers
     if !matches!(input.get(1), None | Some(b'I' | b'A' | b'T' | b'S' | b'/')) {
@@ -329,12 +360,98 @@ const TOOLS_HEADINGS: &[&[u8]] = &[b"# Tools", b"## Tools", b"## Available Tools
 /// How far past a `# Tools` heading its template sentence is looked for.
 const HEADING_WINDOW: usize = 256;
 
+/// A tool-definition prompt: text, through the closing words of a
+/// template when the output goes on past them ([`prompt_tails`]), else to
+/// the next turn marker or the end of the document.
+fn prompt_text() -> Probe {
+    Probe::Match(super::Action::Verbatim {
+        header_len: 0,
+        close: turn_ends(),
+        through: prompt_tails(),
+    })
+}
+
+/// The closing words of the tool prompts `render tools` writes: for each
+/// family, a newline and the last two lines of its block, when they are
+/// the same whatever the tools (an instruction, an example call with
+/// placeholders: `{"name": <function-name>, …}\n</tool_call>`), long
+/// enough to be the template's own (24 bytes that are not blanks), and
+/// found in no family's block before its end. An echoed prompt (llama.cpp
+/// without `--no-display-prompt`) ends there, and the reply after it is
+/// read as a reply; a block that ends in its tool definitions has no such
+/// words, and stays text to the next turn marker.
+pub fn prompt_tails() -> &'static [&'static [u8]] {
+    static TAILS: std::sync::OnceLock<Vec<Vec<u8>>> = std::sync::OnceLock::new();
+    static REFS: std::sync::OnceLock<Vec<&'static [u8]>> = std::sync::OnceLock::new();
+    REFS.get_or_init(|| {
+        TAILS
+            .get_or_init(compute_prompt_tails)
+            .iter()
+            .map(Vec::as_slice)
+            .collect()
+    })
+}
+
+fn compute_prompt_tails() -> Vec<Vec<u8>> {
+    use crate::validate::registry::Registry;
+    let sample = |v: serde_json::Value| Registry::from_value(&v, false).ok();
+    let (Some(a), Some(b)) = (
+        sample(serde_json::json!([
+            {"type": "function", "function": {"name": "tail_probe_alpha",
+             "description": "Alpha.", "parameters": {"type": "object",
+             "properties": {"x": {"type": "string"}}, "required": ["x"]}}},
+            {"type": "function", "function": {"name": "tail_probe_beta",
+             "parameters": {"type": "object", "properties": {}}}}
+        ])),
+        sample(serde_json::json!([
+            {"type": "function", "function": {"name": "tail_probe_gamma",
+             "description": "Gamma.", "parameters": {"type": "object",
+             "properties": {"n": {"type": "integer"}}}}}
+        ])),
+    ) else {
+        return Vec::new();
+    };
+    let renders: Vec<(String, String)> = crate::render::families()
+        .iter()
+        .map(|f| {
+            (
+                crate::render::render_tools(f, a.tools()),
+                crate::render::render_tools(f, b.tools()),
+            )
+        })
+        .collect();
+    let tail = |r: &str| -> Option<String> {
+        let r = r.trim_end_matches('\n');
+        let last = r.rfind('\n')?;
+        let before = r[..last].rfind('\n')?;
+        Some(r[before..].to_string())
+    };
+    let mut tails: Vec<String> = Vec::new();
+    for (ra, rb) in &renders {
+        let Some(t) = tail(ra) else { continue };
+        let own = t.bytes().filter(|b| !b.is_ascii_whitespace()).count() >= 24;
+        if !own || tail(rb).as_deref() != Some(t.as_str()) || t.contains("tail_probe") {
+            continue;
+        }
+        // found only where a block ends, in every family's block
+        let early = renders.iter().any(|(r, _)| {
+            let r = r.trim_end_matches('\n');
+            r.match_indices(t.as_str())
+                .any(|(at, _)| at + t.len() != r.len())
+        });
+        if !early && !tails.contains(&t) {
+            tails.push(t);
+        }
+    }
+    tails.into_iter().map(String::into_bytes).collect()
+}
+
 fn probe_prompt_start(input: &[u8], cx: &ProbeCx) -> Probe {
     if cx.doc_start {
         let mut partial = false;
         for p in PROMPT_STARTS {
             match scan::prefix(input, p) {
-                Prefix::Full => return verbatim(0, turn_ends()),
+                Prefix::Full => return prompt_text(),
                 Prefix::Partial => partial = true,
                 Prefix::No => {}
             }
@@ -375,7 +492,7 @@ fn probe_tools_heading(input: &[u8], cx: &ProbeCx) -> Probe {
         let mut more = false;
         for s in AFTER_TOOLS_HEADING {
             match scan::prefix(sentence, s) {
-                Prefix::Full => return verbatim(0, turn_ends()),
+                Prefix::Full => return prompt_text(),
                 Prefix::Partial => more = true,
                 Prefix::No => {}
             }
@@ -468,6 +585,41 @@ mod tests {
         // a heading of that name in prose, followed by a call, is prose
         let t = "# Tools\n\nI will use search.\n<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>";
         assert_eq!(calls(t), 1);
+    }
+
+    #[test]
+    fn an_echoed_prompt_ends_at_its_closing_words() {
+        let tools = serde_json::json!([{"type": "function", "function": {
+            "name": "get_weather", "parameters": {"type": "object",
+            "properties": {"city": {"type": "string"}}}}}]);
+        let reg = crate::validate::registry::Registry::from_value(&tools, false).expect("tools");
+        let call = "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>";
+        let mut ended = Vec::new();
+        for fam in crate::render::families() {
+            let prompt = crate::render::render_tools(fam, reg.tools());
+            // the prompt alone: its definitions and examples are no calls
+            let alone = document::parse(prompt.as_bytes(), &Config::default());
+            assert!(alone.calls.is_empty(), "{}: {:?}", fam.id, alone.calls);
+            let echo = format!("{prompt}\n\nWhat is the weather in Paris?\n{call}\n");
+            let doc = document::parse(echo.as_bytes(), &Config::default());
+            let names: Vec<&str> = doc.calls.iter().map(|c| c.name.as_str()).collect();
+            assert!(names.len() <= 1, "{}: {names:?}", fam.id);
+            if names == ["get_weather"] {
+                ended.push(fam.id);
+            }
+        }
+        for id in [
+            "hermes",
+            "qwen3-coder-xml",
+            "functionary",
+            "ernie45",
+            "minimax-m2",
+        ] {
+            assert!(
+                ended.contains(&id),
+                "{id}: the reply after the echo was missed; found in {ended:?}"
+            );
+        }
     }
 
     #[test]

@@ -503,6 +503,17 @@ pub fn item_verdict(
                 .errors
                 .extend(conv.lint.iter().map(|(issue, _)| issue.clone()));
         }
+        // a tool the conversation does not offer (TLP-012) that the tools
+        // file lacks too (TLP-005) is one fault: reported once, as the
+        // conversation's
+        if verdict
+            .errors
+            .iter()
+            .any(|e| e.code == super::messages::NOT_OFFERED)
+        {
+            verdict.errors.retain(|e| e.code != "TLP-005");
+            verdict.warnings.retain(|e| e.code != "TLP-005");
+        }
         verdict.valid = verdict.errors.is_empty();
     }
     verdict
