@@ -35,9 +35,11 @@
 //! that only lack closing brackets at end of input. Stray `<|message|>` and
 //! `<|constrain|>` tokens are markup.
 //!
-//! A recipient written with blanks (`to=functions.get weather json`) names
-//! `get_weather`: a tool name holds no blank, so the name-like words before
-//! the content type are joined with `_` (a `damaged_key` repair).
+//! A recipient written with blanks (`to=functions.Web Search json`) names
+//! a tool whose name holds blanks (`Web Search`, as clients that name tools
+//! by their display name declare them); with a tools file that declares
+//! only the words joined with `_` (`get_weather` for `get weather`), that
+//! name (a `damaged_key` repair).
 //!
 //! Output whose special tokens a server stripped (`skip_special_tokens`)
 //! is read conservatively: `commentary to=functions.NAME` (or glued after
@@ -396,16 +398,33 @@ fn probe_stray(input: &[u8], cx: &ProbeCx) -> Probe {
 /// Stray `<|message|>` / `<|constrain|>` tokens are markup.
 pub const OPENER_STRAY: Opener = Opener::new(b"<|", probe_stray);
 
-/// The name a call's header gives, and whether it was mended. A tool
-/// name holds no blank, so the words of a recipient written with blanks
-/// (`to=functions.get weather json`) are joined with `_` (`get_weather`);
-/// a `json` glued to the name when the special tokens were stripped
-/// (`to=functions.shelljson{`) is the content type, not part of it.
-fn call_name(h: &Header, recipient: &str, stripped: bool) -> (String, bool) {
+/// The name a call's header gives, and whether it was mended. A recipient
+/// written with blanks (`to=functions.Web Search <|constrain|>json`) is a
+/// tool whose name holds blanks, as clients that name tools by their
+/// display name declare them: its name-like words are kept, one blank
+/// between them (`Web Search`). With a tools file that declares the words
+/// joined with `_` (`get_weather` for `to=functions.get weather`) and not
+/// the name as written, the declared name is given, a `damaged_key`
+/// repair. A `json` glued to the name when the special tokens were
+/// stripped (`to=functions.shelljson{`) is the content type, not part of
+/// it.
+fn call_name(
+    h: &Header,
+    recipient: &str,
+    stripped: bool,
+    tools: Option<&[String]>,
+) -> (String, bool) {
     let name = clean_name(recipient);
     let functions = recipient.starts_with("functions.");
     if functions && !h.extra.is_empty() && h.extra.len() <= 4 {
-        return (format!("{name}_{}", h.extra.join("_")), true);
+        let spaced = format!("{name} {}", h.extra.join(" "));
+        let joined = format!("{name}_{}", h.extra.join("_"));
+        if let Some(tools) = tools {
+            if !tools.contains(&spaced) && tools.contains(&joined) {
+                return (joined, true);
+            }
+        }
+        return (spaced, false);
     }
     if functions && stripped && h.bare {
         if let Some(n) = name.strip_suffix("json") {
@@ -791,7 +810,7 @@ fn parse_harmony(block: &[u8], cx: &ParseCx) -> BlockResult {
     let stripped = m == body_start;
     let h = read_header(&block[..m]);
     let recipient = h.recipient.clone().unwrap_or_default();
-    let (name, damaged) = call_name(&h, &recipient, stripped);
+    let (name, damaged) = call_name(&h, &recipient, stripped, cx.cfg.tool_names.as_deref());
     if name.is_empty() {
         return BlockResult::error("TLP-001", "harmony call has no recipient", 0);
     }
@@ -884,11 +903,28 @@ mod tests {
         let n = |h: &[u8], stripped| {
             let h = read_header(h);
             let r = h.recipient.clone().unwrap_or_default();
-            call_name(&h, &r, stripped)
+            call_name(&h, &r, stripped, None)
         };
         assert_eq!(
             n(b"commentary to=functions.get weather json", false),
+            ("get weather".to_string(), false)
+        );
+        assert_eq!(
+            n(b"commentary to=functions.Web Search <|constrain|>json", false),
+            ("Web Search".to_string(), false)
+        );
+        // a tools file that declares the words joined with `_`
+        let h = read_header(b"commentary to=functions.get weather json");
+        let r = h.recipient.clone().unwrap_or_default();
+        let tools = ["get_weather".to_string()];
+        assert_eq!(
+            call_name(&h, &r, false, Some(&tools)),
             ("get_weather".to_string(), true)
+        );
+        let tools = ["get weather".to_string(), "get_weather".to_string()];
+        assert_eq!(
+            call_name(&h, &r, false, Some(&tools)),
+            ("get weather".to_string(), false)
         );
         assert_eq!(
             n(b"commentary to=functions.shelljson", true),

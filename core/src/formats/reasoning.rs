@@ -105,6 +105,19 @@ const MM_CLOSE: &[Close] = &[Close::consumed(b"</mm:think>")];
 pub const MM_THINK: Opener =
     Opener::new(b"<mm:think>", |_, _: &ProbeCx| open(10, MM_CLOSE)).rank(Rank::Reasoning);
 
+const KIMI_VL_CLOSE: &[Close] = &[Close::consumed("◁/think▷".as_bytes())];
+
+/// `◁think▷` (Kimi-VL-Thinking, Kimi-Dev: plain-text markers, which SGLang's
+/// `kimi` reasoning parser reads), closed by `◁/think▷`. Looked for at the
+/// start of a line only, where these models write it (the reply's start):
+/// its first byte also begins common symbols (`—`, `“`), which the text
+/// scanner does not stop at inside a line.
+pub const KIMI_VL_THINK: Opener = Opener::new("◁think▷".as_bytes(), |_, _: &ProbeCx| {
+    open("◁think▷".len(), KIMI_VL_CLOSE)
+})
+.line_start()
+.rank(Rank::Reasoning);
+
 /// What the start of a document says about reasoning the prompt may have
 /// opened ([`prompt_opened`]).
 #[derive(Clone, Copy)]
@@ -210,6 +223,7 @@ pub static OPENERS: &[Opener] = &[
     SEED_THINK,
     MM_THINK,
     SUFFIXED_THINK,
+    KIMI_VL_THINK,
 ];
 
 #[cfg(test)]

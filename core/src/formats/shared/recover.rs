@@ -150,6 +150,11 @@ fn is_junk(b: u8) -> bool {
 /// of the first line on which a count ignoring quotes balances (a stray
 /// quote fooled the other): just after the closer where it balanced. `None`
 /// when neither balances.
+///
+/// A `(` written before a `{` or `[` is a call's parenthesis around its
+/// arguments (`"parameters({…}`), which small models often leave open: it
+/// counts only once a `)` closes it, so an object whose `(` was never
+/// closed still ends at its brace.
 fn loose_end(b: &[u8], from: usize) -> Option<usize> {
     let (mut aware, mut blind) = (0i32, 0i32);
     let mut quote = 0u8;
@@ -157,8 +162,14 @@ fn loose_end(b: &[u8], from: usize) -> Option<usize> {
     let mut prev = b'{';
     // where the count ignoring quotes first balanced
     let mut blind_end = None;
+    // call parentheses (`(` before a bracket) still open, per count
+    let (mut aware_parens, mut blind_parens) = (0i32, 0i32);
     for (k, &c) in b.iter().enumerate().skip(from) {
+        let paren =
+            c == b'(' && matches!(b.get(crate::scan::skip_blank(b, k + 1)), Some(b'{' | b'['));
         match c {
+            b'(' if paren => blind_parens += 1,
+            b')' if blind_parens > 0 => blind_parens -= 1,
             b'{' | b'[' | b'(' => blind += 1,
             b'}' | b']' | b')' => {
                 blind -= 1;
@@ -191,6 +202,8 @@ fn loose_end(b: &[u8], from: usize) -> Option<usize> {
             b'"' => quote = c,
             // an apostrophe opens a string only where a value or key starts
             b'\'' if matches!(prev, b'{' | b'[' | b'(' | b':' | b',') => quote = c,
+            b'(' if paren => aware_parens += 1,
+            b')' if aware_parens > 0 => aware_parens -= 1,
             b'{' | b'[' | b'(' => aware += 1,
             b'}' | b']' | b')' => {
                 aware -= 1;
@@ -220,8 +233,12 @@ pub fn recover(text: &str, cfg: &Config) -> Option<Vec<Recovered>> {
     }
     let mut out: Vec<Recovered> = Vec::new();
     while i < b.len() && matches!(b[i], b'{' | b'[') {
-        let seg_end = loose_end(b, i)?;
-        let mut calls = read_object(&text[i..seg_end], cfg)?;
+        // an object the text ends inside (its closing brace never written,
+        // `{"name": …, "parameters": {…}"`) runs to the end: the envelope
+        // then reports the missing brace
+        let closed = loose_end(b, i);
+        let seg_end = closed.unwrap_or(b.len());
+        let mut calls = read_object(&text[i..seg_end], cfg, closed.is_some())?;
         let mut j = seg_end;
         let mut newline = false;
         while j < b.len() && is_junk(b[j]) {
@@ -311,8 +328,14 @@ pub fn block_result(block: &[u8], from: usize, cfg: &Config) -> Option<BlockResu
 /// The rungs a tools file adds are tried only when those without it find
 /// nothing, so a tools file never makes a reading worse (a name alone is
 /// never preferred to the envelope's arguments).
-fn read_object(seg: &str, cfg: &Config) -> Option<Vec<Recovered>> {
-    let parsed = crate::call::parse_json(seg, &cfg.repair_options()).ok();
+///
+/// An object the text ends inside (`closed` false) is read only by the
+/// envelope, whose arguments must be a whole object: the repair engine
+/// would close a call that was cut off, and a cut call is no call.
+fn read_object(seg: &str, cfg: &Config, closed: bool) -> Option<Vec<Recovered>> {
+    let parsed = closed
+        .then(|| crate::call::parse_json(seg, &cfg.repair_options()).ok())
+        .flatten();
     for tools in [false, true] {
         if tools && cfg.tool_names.is_none() {
             break;
@@ -766,6 +789,11 @@ mod tests {
             r#"{"name": "weather", "arguments": [{"city": "Oslo"}]}"#,
             r#"{"name": "weather", "arguments": {"city": "Oslo"}})"#,
             r#"{{"name": "weather", "args": {"city": "Oslo"}}}"#,
+            // a call's parenthesis for the key's `":`, left open, and the
+            // outer brace never written (Llama 3.2 3B via Ollama)
+            r#"{"name":"weather","parameters({"city": "Oslo"}""#,
+            r#"{"name":"weather","parameters({"city": "Oslo"}}"#,
+            r#"{"name":"weather","parameters({"city": "Oslo"})}"#,
         ] {
             let (name, args, kinds) = one(text);
             assert_eq!(name, "weather", "{text}");
@@ -797,6 +825,10 @@ mod tests {
             r#"{"name": "weather"}"#,
             r#"{"name": "the weather tool", "parameters": {"city": "Oslo"}}"#,
             r#"{"name": "weather", "id": 3, "parameters>{"city": "Oslo"}}"#,
+            // cut off inside the arguments: a cut call is no call
+            r#"{"name":"weather","parameters({"city": "Os"#,
+            r#"{"name":"weather","parameters({"city": "Oslo", "days": [1, 2"#,
+            r#"{"name":"weather","parameters({"city": "Oslo"}, "note": "to"#,
         ] {
             assert_eq!(names(text, &cfg), None, "{text}");
         }
