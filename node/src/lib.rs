@@ -22,11 +22,12 @@ use napi_derive::napi;
 use serde::Serialize;
 use serde_json::Value;
 use std::sync::Arc;
-use toolcall_core::formats::FormatId;
 use toolcall_core::validate::registry::Registry;
-use toolcall_core::validate::{typing, Policy, Risk, Verdict};
+use toolcall_core::validate::{Policy, Risk};
 use toolcall_core::wire::InputKind;
-use toolcall_core::{ErrorRecord, Event, Reader, RepairOptions, Resolved, Sink, ToolCall, Turn};
+use toolcall_core::{
+    ErrorRecord, Event, Prose, Reader, RepairOptions, Resolved, Sink, ToolCall, Turn,
+};
 
 /// Text as JavaScript hands it: a string, or bytes (`Buffer`,
 /// `Uint8Array`) read as UTF-8 by the engine. (Written out in each
@@ -115,20 +116,12 @@ impl Tools {
 }
 
 impl Loaded {
-    /// Judges a call as `toolcall parse --tools` does (`src/cli/tools.rs`,
-    /// `Tools::judge`): the text values of an XML-style format typed by
-    /// the tool's schema first, then checked; the verdict's fields are
+    /// Judges a call as `toolcall parse --tools` does (the core's
+    /// `Registry::judge`: the text values of an XML-style format typed by
+    /// the tool's schema first, then checked); the verdict's fields are
     /// added to the record.
     fn judge(&self, call: &mut ToolCall) {
-        let text_format = FormatId::from_id(call.format).filter(|&f| typing::is_text_format(f));
-        if let (Some(tool), Some(format)) = (self.registry.get(&call.name), text_format) {
-            if let Value::Object(args) = &mut *call.arguments {
-                typing::type_arguments_in(format, args, &tool.parameters, &call.raw);
-            }
-        }
-        let v: Verdict = self
-            .registry
-            .check(&call.name, &call.arguments, &self.policy);
+        let (v, _typed) = self.registry.judge(call, &self.policy);
         v.write_into(&mut call.extra);
     }
 }
@@ -628,8 +621,17 @@ struct ErrorOut {
     column: usize,
 }
 
-fn repair_out(bytes: &[u8], opts: &RepairOptions) -> String {
-    let out = match toolcall_core::repair_bytes(bytes, opts) {
+/// How `textAsString` asks a document of prose to be read.
+fn prose(text_as_string: Option<bool>) -> Prose {
+    if text_as_string.unwrap_or(false) {
+        Prose::AsString
+    } else {
+        Prose::Refuse
+    }
+}
+
+fn repair_out(bytes: &[u8], opts: &RepairOptions, prose: Prose) -> String {
+    let out = match toolcall_core::repair_document(bytes, opts, prose) {
         Ok(r) => RepairOut::Done {
             text: r.output,
             changed: r.changed,
@@ -649,24 +651,20 @@ fn repair_out(bytes: &[u8], opts: &RepairOptions) -> String {
 }
 
 /// `jsonrepair`'s limits: none on depth, size or time.
-const UNBOUNDED: RepairOptions = RepairOptions {
-    max_depth: 10_000,
-    max_input_bytes: usize::MAX,
-    timeout_ms: 0,
-    null_for_missing_values: true,
-    unquoted_strings: true,
-};
+const UNBOUNDED: RepairOptions = RepairOptions::unbounded();
 
-/// Repairs one JSON document (`toolcall repair`): the JSON text of
-/// `{"text", "changed", "repairs"}` or `{"error": {code, message, offset,
-/// line, column}}`. Without limits the repair is `jsonrepair`'s: no
-/// depth, size or time bound.
+/// Repairs one JSON document (`toolcall repair`, the core's
+/// `repair_document`): the JSON text of `{"text", "changed", "repairs"}`
+/// or `{"error": {code, message, offset, line, column}}`. Without limits
+/// the repair is `jsonrepair`'s: no depth, size or time bound. A sentence
+/// of prose is hopeless unless `textAsString`.
 #[napi(js_name = "repairJson")]
 pub fn repair_json(
     input: Either<String, &[u8]>,
     max_depth: Option<u32>,
     timeout_ms: Option<u32>,
     max_size: Option<f64>,
+    text_as_string: Option<bool>,
 ) -> String {
     let mut opts = UNBOUNDED;
     if let Some(d) = max_depth {
@@ -679,19 +677,17 @@ pub fn repair_json(
         // a JS number: whole bytes, saturating
         opts.max_input_bytes = if s >= 0.0 { s as usize } else { 0 };
     }
-    repair_out(bytes_of(&input), &opts)
+    repair_out(bytes_of(&input), &opts, prose(text_as_string))
 }
 
-/// `repairJson`'s common case: `null` when the text is already valid JSON
-/// (the caller keeps its own string), else the repaired text; throws with
-/// the error's fields as JSON text when nothing can be made of it.
+/// `repairJson`'s common case (the core's `repair_document_str`, valid
+/// input checked once): `null` when the text is already valid JSON (the
+/// caller keeps its own string), else the repaired text; throws with the
+/// error's fields as JSON text when nothing can be made of it.
 #[napi(js_name = "repairText")]
-pub fn repair_text(input: String) -> Result<Option<String>> {
-    if toolcall_core::is_valid_json(&input) {
-        return Ok(None);
-    }
-    match toolcall_core::repair(&input, &UNBOUNDED) {
-        Ok(r) => Ok(Some(r.output)),
+pub fn repair_text(input: String, text_as_string: Option<bool>) -> Result<Option<String>> {
+    match toolcall_core::repair_document_str(&input, &UNBOUNDED, prose(text_as_string)) {
+        Ok(r) => Ok(r.map(|r| r.output)),
         Err(e) => Err(err(
             "RepairError",
             serde_json::json!({
@@ -705,6 +701,7 @@ pub fn repair_text(input: String) -> Result<Option<String>> {
 /// [`repair_text`] on the thread pool.
 pub struct RepairTask {
     input: String,
+    prose: Prose,
 }
 
 impl Task for RepairTask {
@@ -712,7 +709,7 @@ impl Task for RepairTask {
     type JsValue = String;
 
     fn compute(&mut self) -> Result<String> {
-        Ok(repair_out(self.input.as_bytes(), &UNBOUNDED))
+        Ok(repair_out(self.input.as_bytes(), &UNBOUNDED, self.prose))
     }
 
     fn resolve(&mut self, _env: Env, output: String) -> Result<String> {
@@ -722,8 +719,11 @@ impl Task for RepairTask {
 
 /// [`repair_json`] without limits, off the main thread.
 #[napi(js_name = "repairJsonAsync", ts_return_type = "Promise<string>")]
-pub fn repair_json_async(input: String) -> AsyncTask<RepairTask> {
-    AsyncTask::new(RepairTask { input })
+pub fn repair_json_async(input: String, text_as_string: Option<bool>) -> AsyncTask<RepairTask> {
+    AsyncTask::new(RepairTask {
+        input,
+        prose: prose(text_as_string),
+    })
 }
 
 /// The engine's version.
