@@ -71,6 +71,7 @@ pub use door::{
     conversation, conversations, read, At, Document, FormatRecord, ModelRecord, Named, OptionError,
     Options, Reader, Record, Resolved, MAX_HELD,
 };
+pub use door::{write_done, StreamRecorder};
 pub use engine::{Engine, Event, Sink};
 pub use formats::registry::prompted_model;
 pub use ndjson::{write_call_start, write_text_record};

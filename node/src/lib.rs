@@ -24,9 +24,8 @@ use serde_json::Value;
 use std::sync::Arc;
 use toolcall_core::validate::registry::Registry;
 use toolcall_core::validate::{Policy, Risk};
-use toolcall_core::wire::InputKind;
 use toolcall_core::{
-    ErrorRecord, Event, Prose, Reader, RepairOptions, Resolved, Sink, ToolCall, Turn,
+    Event, Prose, Reader, RepairOptions, Resolved, Sink, StreamRecorder, ToolCall,
 };
 
 /// Text as JavaScript hands it: a string, or bytes (`Buffer`,
@@ -281,24 +280,17 @@ pub fn parse_raw_async(
     Ok(AsyncTask::new(ParseTask { setup, input }))
 }
 
-/// Collects one feed's events as `toolcall stream` records, in one JSON
-/// array.
+/// Collects one feed's events as `toolcall stream` records (the core's
+/// [`StreamRecorder`], which writes the command's records too), in one
+/// JSON array.
 struct Records<'a> {
     out: Vec<u8>,
     starts: bool,
     tools: Option<&'a Loaded>,
-    /// The last `tool_call_start` whose call has not come: an error next
-    /// is that call's and carries its index and id.
-    started: &'a mut Option<(usize, String)>,
-    /// The transcript turn the records are in, once a turn header was read.
-    turn: &'a mut Option<Turn>,
+    recorder: &'a mut StreamRecorder,
 }
 
 impl Records<'_> {
-    fn begin(&mut self) {
-        self.out.push(if self.out.is_empty() { b'[' } else { b',' });
-    }
-
     fn finish(mut self) -> String {
         if self.out.is_empty() {
             self.out.push(b'[');
@@ -307,33 +299,18 @@ impl Records<'_> {
         String::from_utf8(self.out).unwrap_or_default()
     }
 
-    fn text(&mut self, kind: &str, field: &str, bytes: &[u8], span: [u64; 2]) {
-        self.begin();
-        toolcall_core::write_text_record(
-            &mut self.out,
-            kind,
-            field,
-            &toolcall_core::lossy(bytes),
-            span,
-        );
-        Turn::append(*self.turn, &mut self.out);
+    /// Opens the next array element (its `[` or `,`); returns where, so
+    /// that an event that writes no record can take it back.
+    fn element(&mut self) -> usize {
+        let mark = self.out.len();
+        self.out.push(if self.out.is_empty() { b'[' } else { b',' });
+        mark
     }
 
-    fn serde<T: Serialize>(&mut self, rec: &T) {
-        self.begin();
-        // plain data into a Vec: serde_json cannot fail here
-        let _ = serde_json::to_writer(&mut self.out, rec);
+    fn done(&mut self, summary: &toolcall_core::wire::Summary) {
+        self.element();
+        toolcall_core::write_done(summary, &mut self.out);
     }
-}
-
-/// An `error` record for a call whose `tool_call_start` was written: the
-/// same fields, then that start's `index` and `id` (as `toolcall stream`).
-#[derive(Serialize)]
-struct StartedError<'a> {
-    #[serde(flatten)]
-    error: &'a ErrorRecord,
-    index: usize,
-    id: &'a str,
 }
 
 impl Sink for Records<'_> {
@@ -342,54 +319,17 @@ impl Sink for Records<'_> {
     }
 
     fn event(&mut self, ev: Event<'_>) {
-        match ev {
-            Event::Text { span, bytes } => self.text("text", "text", bytes, span),
-            Event::Reasoning { span, content } => self.text("reasoning", "text", content, span),
-            Event::Markup { span, bytes } => self.text("markup", "raw", bytes, span),
-            Event::ToolCallStart { index, id, name } => {
-                *self.started = Some((index, id.to_string()));
-                self.begin();
-                toolcall_core::write_call_start(&mut self.out, index, id, name);
-                Turn::append(*self.turn, &mut self.out);
+        let mark = self.element();
+        let tools = self.tools;
+        let judge = |call: &mut ToolCall| {
+            if let Some(t) = tools {
+                t.judge(call);
             }
-            Event::ToolCall(mut call) => {
-                *self.started = None;
-                if let Some(t) = self.tools {
-                    t.judge(&mut call);
-                }
-                self.begin();
-                call.write_json(&mut self.out);
-            }
-            Event::Error(e) => match self.started.take() {
-                Some((index, id)) => self.serde(&StartedError {
-                    error: &e,
-                    index,
-                    id: &id,
-                }),
-                None => self.serde(&e),
-            },
-            Event::Turn(t) => *self.turn = Some(t),
+        };
+        if !self.recorder.record(ev, judge, &mut self.out) {
+            self.out.truncate(mark);
         }
     }
-}
-
-/// The `done` record that ends a stream.
-#[derive(Serialize)]
-struct Done {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    calls: usize,
-    bytes: u64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    input: Option<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    text_bytes: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    finish_reason: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    usage: Option<toolcall_core::wire::Usage>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    truncated: Option<bool>,
 }
 
 /// The engine fed chunk by chunk (`toolcall stream`): each `feed` returns
@@ -399,8 +339,7 @@ pub struct NativeStream {
     reader: Option<Reader>,
     tools: Option<Arc<Loaded>>,
     starts: bool,
-    started: Option<(usize, String)>,
-    turn: Option<Turn>,
+    recorder: StreamRecorder,
 }
 
 #[napi]
@@ -419,8 +358,7 @@ impl NativeStream {
             reader: Some(Reader::new(&setup.resolved.clone().streaming())),
             tools: setup.tools,
             starts: starts.unwrap_or(true),
-            started: None,
-            turn: None,
+            recorder: StreamRecorder::new(),
         })
     }
 
@@ -435,8 +373,7 @@ impl NativeStream {
             out: Vec::new(),
             starts: self.starts,
             tools: self.tools.as_deref(),
-            started: &mut self.started,
-            turn: &mut self.turn,
+            recorder: &mut self.recorder,
         };
         reader.feed(bytes_of(&chunk), &mut recs);
         Ok(recs.finish())
@@ -452,22 +389,10 @@ impl NativeStream {
             out: Vec::new(),
             starts: self.starts,
             tools: self.tools.as_deref(),
-            started: &mut self.started,
-            turn: &mut self.turn,
+            recorder: &mut self.recorder,
         };
         reader.finish(&mut recs);
-        let sum = reader.summary();
-        let wire = sum.input != InputKind::Text;
-        recs.serde(&Done {
-            kind: "done",
-            calls: sum.calls,
-            bytes: sum.bytes,
-            input: wire.then(|| sum.input.name()),
-            text_bytes: wire.then_some(sum.text_bytes),
-            finish_reason: sum.finish_reason,
-            usage: sum.usage,
-            truncated: wire.then_some(sum.truncated),
-        });
+        recs.done(&reader.summary());
         Ok(recs.finish())
     }
 

@@ -114,6 +114,21 @@ impl Output {
         self.end_record()
     }
 
+    /// Writes one record given as its compact JSON text (the core's
+    /// `StreamRecorder` wrote it): those bytes as a line, or pretty
+    /// printed.
+    pub fn json_record(&mut self, json: &[u8]) -> io::Result<()> {
+        if self.quiet {
+            return Ok(());
+        }
+        if self.pretty {
+            let value: serde_json::Value = serde_json::from_slice(json).map_err(io::Error::from)?;
+            return self.record(&value);
+        }
+        self.buf.extend_from_slice(json);
+        self.end_record()
+    }
+
     /// Writes a tool call record: the same bytes as [`Output::record`],
     /// written straight into the buffer.
     pub fn tool_call(&mut self, call: &crate::ToolCall) -> io::Result<()> {
