@@ -62,36 +62,32 @@ pub struct StreamArgs {
 }
 
 /// Writes the records: the core's [`crate::StreamRecorder`] builds each
-/// one (the same bytes the Node package hands to JavaScript), the output
-/// frames it as a line.
+/// one (the same bytes the Node package hands to JavaScript) straight into
+/// the output's buffer, which frames it as a line.
 struct Writer {
     out: Output,
     failed: Option<std::io::Error>,
     tools: super::tools::Tools,
     recorder: crate::StreamRecorder,
-    /// The record being written.
-    buf: Vec<u8>,
-}
-
-impl Writer {
-    /// Writes the record in `buf` unless an earlier write failed; keeps
-    /// the first error (it ends the stream after the current read).
-    fn write_buf(&mut self) {
-        if self.failed.is_none() {
-            self.failed = self.out.json_record(&self.buf).err();
-        }
-        self.buf.clear();
-    }
+    /// Where records go once a write failed (the recorder still follows
+    /// the events until the current read ends the stream).
+    discard: Vec<u8>,
 }
 
 impl Sink for Writer {
     fn event(&mut self, ev: Event<'_>) {
         let tools = &self.tools;
-        if self
-            .recorder
-            .record(ev, |call| tools.enrich(call, None), &mut self.buf)
-        {
-            self.write_buf();
+        let recorder = &mut self.recorder;
+        let judge = |call: &mut crate::ToolCall| tools.enrich(call, None);
+        if self.failed.is_none() {
+            // keeps the first error (it ends the stream after the current read)
+            self.failed = self
+                .out
+                .json_record_with(|buf| recorder.record(ev, judge, buf))
+                .err();
+        } else {
+            recorder.record(ev, judge, &mut self.discard);
+            self.discard.clear();
         }
     }
 }
@@ -131,7 +127,7 @@ pub fn run(args: &StreamArgs) -> anyhow::Result<Outcome> {
         failed: None,
         tools,
         recorder: crate::StreamRecorder::new(),
-        buf: Vec::new(),
+        discard: Vec::new(),
     };
     w.out.set_pretty(args.records.pretty);
     let mut buf = vec![0u8; args.chunk_size.max(1)];
@@ -154,8 +150,15 @@ pub fn run(args: &StreamArgs) -> anyhow::Result<Outcome> {
     let sum = engine.summary();
     super::report_server_errors(&name, &sum);
     let calls = sum.calls;
-    crate::write_done(&sum, &mut w.buf);
-    w.write_buf();
+    if w.failed.is_none() {
+        w.failed = w
+            .out
+            .json_record_with(|buf| {
+                crate::write_done(&sum, buf);
+                true
+            })
+            .err();
+    }
     if let Some(e) = w.failed.take() {
         return Err(e.into());
     }
