@@ -70,6 +70,7 @@ pub use door::{
     conversation, conversations, read, At, Document, FormatRecord, ModelRecord, Named, OptionError,
     Options, Reader, Record, Resolved, MAX_HELD,
 };
+pub use door::{write_done, StreamRecorder};
 pub use engine::{Engine, Event, Sink};
 pub use formats::registry::{prompted_model, PROMPTED_MODELS};
 pub use ndjson::{write_call_start, write_text_record};
@@ -80,7 +81,8 @@ pub use render::{
     Message, Prompt, RenderInputError, Source, ToolResult,
 };
 pub use repair::{
-    is_valid_json, parse_value, repair, repair_bytes, Repair, RepairError, RepairKind,
-    RepairOptions, Repaired, DEFAULT_MAX_INPUT_BYTES, DEFAULT_TIMEOUT_MS,
+    is_valid_json, parse_value, repair, repair_bytes, repair_document, repair_document_str, Prose,
+    Repair, RepairError, RepairKind, RepairOptions, Repaired, DEFAULT_MAX_INPUT_BYTES,
+    DEFAULT_TIMEOUT_MS, PROSE_MESSAGE,
 };
 pub use scan::{escape_terminal, lossy};

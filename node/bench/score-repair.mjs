@@ -5,12 +5,16 @@
 // must be refused); vectors run with options that change the output are
 // left out, as there.
 //
-//   node bench/score-repair.mjs CASES.jsonl [--show N]
+//   node bench/score-repair.mjs CASES.jsonl [--show N] [--text-as-string]
+//
+// --text-as-string reads a document of prose as one string (repairJson's
+// textAsString, the command's --text-as-string).
 import fs from 'node:fs';
 import { repairJson, JSONRepairError } from 'toolcall';
 
 const [file, ...rest] = process.argv.slice(2);
-const show = rest[0] === '--show' ? Number(rest[1]) : 10;
+const show = rest.includes('--show') ? Number(rest[rest.indexOf('--show') + 1]) : 10;
+const textAsString = rest.includes('--text-as-string');
 const cases = fs
   .readFileSync(file, 'utf8')
   .split('\n')
@@ -25,7 +29,7 @@ function same(a, b) {
 function judge(c) {
   let out = null;
   try {
-    out = repairJson(c.input);
+    out = repairJson(c.input, { textAsString });
   } catch (e) {
     if (!(e instanceof JSONRepairError)) throw e;
   }

@@ -314,13 +314,16 @@ function repairError(text, e) {
 
 /**
  * jsonrepair's contract: the repaired JSON text (valid input comes back
- * as it is); throws JSONRepairError when nothing can be made of it.
+ * as it is); throws JSONRepairError when nothing can be made of it. The
+ * document is read as `toolcall repair` reads it (the core's
+ * `repair_document`): a sentence of prose with no JSON is hopeless unless
+ * `options.textAsString`.
  */
-function repairJson(text) {
+function repairJson(text, options) {
   if (typeof text !== 'string') throw new TypeError('repairJson expects a string');
   let out;
   try {
-    out = native.repairText(text);
+    out = native.repairText(text, options?.textAsString === true);
   } catch (e) {
     const m = String(e?.message ?? '');
     const cut = m.indexOf('\u0001');
@@ -333,9 +336,9 @@ function repairJson(text) {
 }
 
 /** `repairJson` on a worker thread: for long inputs. */
-async function repairJsonAsync(text) {
+async function repairJsonAsync(text, options) {
   if (typeof text !== 'string') throw new TypeError('repairJsonAsync expects a string');
-  const r = JSON.parse(await native.repairJsonAsync(text));
+  const r = JSON.parse(await native.repairJsonAsync(text, options?.textAsString === true));
   if (r.error) throw repairError(text, r.error);
   return r.text;
 }
@@ -352,6 +355,7 @@ function repair(text, options = {}) {
       options.maxDepth ?? 64,
       options.timeoutMs ?? 100,
       options.maxSize,
+      options.textAsString === true,
     ),
   );
   if (r.error) throw repairError(text, r.error);

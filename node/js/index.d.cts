@@ -293,8 +293,17 @@ export interface ModelRecord {
 }
 export function models(): ModelRecord[];
 
-export function repairJson(text: string): string;
-export function repairJsonAsync(text: string): Promise<string>;
+/**
+ * How a whole document is read: `textAsString` reads a sentence of prose
+ * with no JSON in it (`She said: no way`) as one string, as `jsonrepair`
+ * does; without it such a document throws (as `toolcall repair` refuses
+ * it without `--text-as-string`).
+ */
+export interface DocumentOptions {
+  textAsString?: boolean;
+}
+export function repairJson(text: string, options?: DocumentOptions): string;
+export function repairJsonAsync(text: string, options?: DocumentOptions): Promise<string>;
 export interface Repaired {
   text: string;
   changed: boolean;
@@ -302,7 +311,7 @@ export interface Repaired {
 }
 export function repair(
   text: string | Uint8Array,
-  options?: { maxDepth?: number; timeoutMs?: number; maxSize?: number },
+  options?: DocumentOptions & { maxDepth?: number; timeoutMs?: number; maxSize?: number },
 ): Repaired;
 
 /**

@@ -22,11 +22,11 @@ use napi_derive::napi;
 use serde::Serialize;
 use serde_json::Value;
 use std::sync::Arc;
-use toolcall_core::formats::FormatId;
 use toolcall_core::validate::registry::Registry;
-use toolcall_core::validate::{typing, Policy, Risk, Verdict};
-use toolcall_core::wire::InputKind;
-use toolcall_core::{ErrorRecord, Event, Reader, RepairOptions, Resolved, Sink, ToolCall, Turn};
+use toolcall_core::validate::{Policy, Risk};
+use toolcall_core::{
+    Event, Prose, Reader, RepairOptions, Resolved, Sink, StreamRecorder, ToolCall,
+};
 
 /// Text as JavaScript hands it: a string, or bytes (`Buffer`,
 /// `Uint8Array`) read as UTF-8 by the engine. (Written out in each
@@ -115,20 +115,12 @@ impl Tools {
 }
 
 impl Loaded {
-    /// Judges a call as `toolcall parse --tools` does (`src/cli/tools.rs`,
-    /// `Tools::judge`): the text values of an XML-style format typed by
-    /// the tool's schema first, then checked; the verdict's fields are
+    /// Judges a call as `toolcall parse --tools` does (the core's
+    /// `Registry::judge`: the text values of an XML-style format typed by
+    /// the tool's schema first, then checked); the verdict's fields are
     /// added to the record.
     fn judge(&self, call: &mut ToolCall) {
-        let text_format = FormatId::from_id(call.format).filter(|&f| typing::is_text_format(f));
-        if let (Some(tool), Some(format)) = (self.registry.get(&call.name), text_format) {
-            if let Value::Object(args) = &mut *call.arguments {
-                typing::type_arguments_in(format, args, &tool.parameters, &call.raw);
-            }
-        }
-        let v: Verdict = self
-            .registry
-            .check(&call.name, &call.arguments, &self.policy);
+        let (v, _typed) = self.registry.judge(call, &self.policy);
         v.write_into(&mut call.extra);
     }
 }
@@ -288,24 +280,17 @@ pub fn parse_raw_async(
     Ok(AsyncTask::new(ParseTask { setup, input }))
 }
 
-/// Collects one feed's events as `toolcall stream` records, in one JSON
-/// array.
+/// Collects one feed's events as `toolcall stream` records (the core's
+/// [`StreamRecorder`], which writes the command's records too), in one
+/// JSON array.
 struct Records<'a> {
     out: Vec<u8>,
     starts: bool,
     tools: Option<&'a Loaded>,
-    /// The last `tool_call_start` whose call has not come: an error next
-    /// is that call's and carries its index and id.
-    started: &'a mut Option<(usize, String)>,
-    /// The transcript turn the records are in, once a turn header was read.
-    turn: &'a mut Option<Turn>,
+    recorder: &'a mut StreamRecorder,
 }
 
 impl Records<'_> {
-    fn begin(&mut self) {
-        self.out.push(if self.out.is_empty() { b'[' } else { b',' });
-    }
-
     fn finish(mut self) -> String {
         if self.out.is_empty() {
             self.out.push(b'[');
@@ -314,33 +299,18 @@ impl Records<'_> {
         String::from_utf8(self.out).unwrap_or_default()
     }
 
-    fn text(&mut self, kind: &str, field: &str, bytes: &[u8], span: [u64; 2]) {
-        self.begin();
-        toolcall_core::write_text_record(
-            &mut self.out,
-            kind,
-            field,
-            &toolcall_core::lossy(bytes),
-            span,
-        );
-        Turn::append(*self.turn, &mut self.out);
+    /// Opens the next array element (its `[` or `,`); returns where, so
+    /// that an event that writes no record can take it back.
+    fn element(&mut self) -> usize {
+        let mark = self.out.len();
+        self.out.push(if self.out.is_empty() { b'[' } else { b',' });
+        mark
     }
 
-    fn serde<T: Serialize>(&mut self, rec: &T) {
-        self.begin();
-        // plain data into a Vec: serde_json cannot fail here
-        let _ = serde_json::to_writer(&mut self.out, rec);
+    fn done(&mut self, summary: &toolcall_core::wire::Summary) {
+        self.element();
+        toolcall_core::write_done(summary, &mut self.out);
     }
-}
-
-/// An `error` record for a call whose `tool_call_start` was written: the
-/// same fields, then that start's `index` and `id` (as `toolcall stream`).
-#[derive(Serialize)]
-struct StartedError<'a> {
-    #[serde(flatten)]
-    error: &'a ErrorRecord,
-    index: usize,
-    id: &'a str,
 }
 
 impl Sink for Records<'_> {
@@ -349,54 +319,17 @@ impl Sink for Records<'_> {
     }
 
     fn event(&mut self, ev: Event<'_>) {
-        match ev {
-            Event::Text { span, bytes } => self.text("text", "text", bytes, span),
-            Event::Reasoning { span, content } => self.text("reasoning", "text", content, span),
-            Event::Markup { span, bytes } => self.text("markup", "raw", bytes, span),
-            Event::ToolCallStart { index, id, name } => {
-                *self.started = Some((index, id.to_string()));
-                self.begin();
-                toolcall_core::write_call_start(&mut self.out, index, id, name);
-                Turn::append(*self.turn, &mut self.out);
+        let mark = self.element();
+        let tools = self.tools;
+        let judge = |call: &mut ToolCall| {
+            if let Some(t) = tools {
+                t.judge(call);
             }
-            Event::ToolCall(mut call) => {
-                *self.started = None;
-                if let Some(t) = self.tools {
-                    t.judge(&mut call);
-                }
-                self.begin();
-                call.write_json(&mut self.out);
-            }
-            Event::Error(e) => match self.started.take() {
-                Some((index, id)) => self.serde(&StartedError {
-                    error: &e,
-                    index,
-                    id: &id,
-                }),
-                None => self.serde(&e),
-            },
-            Event::Turn(t) => *self.turn = Some(t),
+        };
+        if !self.recorder.record(ev, judge, &mut self.out) {
+            self.out.truncate(mark);
         }
     }
-}
-
-/// The `done` record that ends a stream.
-#[derive(Serialize)]
-struct Done {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    calls: usize,
-    bytes: u64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    input: Option<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    text_bytes: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    finish_reason: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    usage: Option<toolcall_core::wire::Usage>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    truncated: Option<bool>,
 }
 
 /// The engine fed chunk by chunk (`toolcall stream`): each `feed` returns
@@ -406,8 +339,7 @@ pub struct NativeStream {
     reader: Option<Reader>,
     tools: Option<Arc<Loaded>>,
     starts: bool,
-    started: Option<(usize, String)>,
-    turn: Option<Turn>,
+    recorder: StreamRecorder,
 }
 
 #[napi]
@@ -426,8 +358,7 @@ impl NativeStream {
             reader: Some(Reader::new(&setup.resolved.clone().streaming())),
             tools: setup.tools,
             starts: starts.unwrap_or(true),
-            started: None,
-            turn: None,
+            recorder: StreamRecorder::new(),
         })
     }
 
@@ -442,8 +373,7 @@ impl NativeStream {
             out: Vec::new(),
             starts: self.starts,
             tools: self.tools.as_deref(),
-            started: &mut self.started,
-            turn: &mut self.turn,
+            recorder: &mut self.recorder,
         };
         reader.feed(bytes_of(&chunk), &mut recs);
         Ok(recs.finish())
@@ -459,22 +389,10 @@ impl NativeStream {
             out: Vec::new(),
             starts: self.starts,
             tools: self.tools.as_deref(),
-            started: &mut self.started,
-            turn: &mut self.turn,
+            recorder: &mut self.recorder,
         };
         reader.finish(&mut recs);
-        let sum = reader.summary();
-        let wire = sum.input != InputKind::Text;
-        recs.serde(&Done {
-            kind: "done",
-            calls: sum.calls,
-            bytes: sum.bytes,
-            input: wire.then(|| sum.input.name()),
-            text_bytes: wire.then_some(sum.text_bytes),
-            finish_reason: sum.finish_reason,
-            usage: sum.usage,
-            truncated: wire.then_some(sum.truncated),
-        });
+        recs.done(&reader.summary());
         Ok(recs.finish())
     }
 
@@ -628,8 +546,17 @@ struct ErrorOut {
     column: usize,
 }
 
-fn repair_out(bytes: &[u8], opts: &RepairOptions) -> String {
-    let out = match toolcall_core::repair_bytes(bytes, opts) {
+/// How `textAsString` asks a document of prose to be read.
+fn prose(text_as_string: Option<bool>) -> Prose {
+    if text_as_string.unwrap_or(false) {
+        Prose::AsString
+    } else {
+        Prose::Refuse
+    }
+}
+
+fn repair_out(bytes: &[u8], opts: &RepairOptions, prose: Prose) -> String {
+    let out = match toolcall_core::repair_document(bytes, opts, prose) {
         Ok(r) => RepairOut::Done {
             text: r.output,
             changed: r.changed,
@@ -649,24 +576,20 @@ fn repair_out(bytes: &[u8], opts: &RepairOptions) -> String {
 }
 
 /// `jsonrepair`'s limits: none on depth, size or time.
-const UNBOUNDED: RepairOptions = RepairOptions {
-    max_depth: 10_000,
-    max_input_bytes: usize::MAX,
-    timeout_ms: 0,
-    null_for_missing_values: true,
-    unquoted_strings: true,
-};
+const UNBOUNDED: RepairOptions = RepairOptions::unbounded();
 
-/// Repairs one JSON document (`toolcall repair`): the JSON text of
-/// `{"text", "changed", "repairs"}` or `{"error": {code, message, offset,
-/// line, column}}`. Without limits the repair is `jsonrepair`'s: no
-/// depth, size or time bound.
+/// Repairs one JSON document (`toolcall repair`, the core's
+/// `repair_document`): the JSON text of `{"text", "changed", "repairs"}`
+/// or `{"error": {code, message, offset, line, column}}`. Without limits
+/// the repair is `jsonrepair`'s: no depth, size or time bound. A sentence
+/// of prose is hopeless unless `textAsString`.
 #[napi(js_name = "repairJson")]
 pub fn repair_json(
     input: Either<String, &[u8]>,
     max_depth: Option<u32>,
     timeout_ms: Option<u32>,
     max_size: Option<f64>,
+    text_as_string: Option<bool>,
 ) -> String {
     let mut opts = UNBOUNDED;
     if let Some(d) = max_depth {
@@ -679,19 +602,17 @@ pub fn repair_json(
         // a JS number: whole bytes, saturating
         opts.max_input_bytes = if s >= 0.0 { s as usize } else { 0 };
     }
-    repair_out(bytes_of(&input), &opts)
+    repair_out(bytes_of(&input), &opts, prose(text_as_string))
 }
 
-/// `repairJson`'s common case: `null` when the text is already valid JSON
-/// (the caller keeps its own string), else the repaired text; throws with
-/// the error's fields as JSON text when nothing can be made of it.
+/// `repairJson`'s common case (the core's `repair_document_str`, valid
+/// input checked once): `null` when the text is already valid JSON (the
+/// caller keeps its own string), else the repaired text; throws with the
+/// error's fields as JSON text when nothing can be made of it.
 #[napi(js_name = "repairText")]
-pub fn repair_text(input: String) -> Result<Option<String>> {
-    if toolcall_core::is_valid_json(&input) {
-        return Ok(None);
-    }
-    match toolcall_core::repair(&input, &UNBOUNDED) {
-        Ok(r) => Ok(Some(r.output)),
+pub fn repair_text(input: String, text_as_string: Option<bool>) -> Result<Option<String>> {
+    match toolcall_core::repair_document_str(&input, &UNBOUNDED, prose(text_as_string)) {
+        Ok(r) => Ok(r.map(|r| r.output)),
         Err(e) => Err(err(
             "RepairError",
             serde_json::json!({
@@ -705,6 +626,7 @@ pub fn repair_text(input: String) -> Result<Option<String>> {
 /// [`repair_text`] on the thread pool.
 pub struct RepairTask {
     input: String,
+    prose: Prose,
 }
 
 impl Task for RepairTask {
@@ -712,7 +634,7 @@ impl Task for RepairTask {
     type JsValue = String;
 
     fn compute(&mut self) -> Result<String> {
-        Ok(repair_out(self.input.as_bytes(), &UNBOUNDED))
+        Ok(repair_out(self.input.as_bytes(), &UNBOUNDED, self.prose))
     }
 
     fn resolve(&mut self, _env: Env, output: String) -> Result<String> {
@@ -722,8 +644,11 @@ impl Task for RepairTask {
 
 /// [`repair_json`] without limits, off the main thread.
 #[napi(js_name = "repairJsonAsync", ts_return_type = "Promise<string>")]
-pub fn repair_json_async(input: String) -> AsyncTask<RepairTask> {
-    AsyncTask::new(RepairTask { input })
+pub fn repair_json_async(input: String, text_as_string: Option<bool>) -> AsyncTask<RepairTask> {
+    AsyncTask::new(RepairTask {
+        input,
+        prose: prose(text_as_string),
+    })
 }
 
 /// The engine's version.

@@ -3,8 +3,18 @@
 // calls, reasoning and prose as the SDK's own parts.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { generateText, streamText, wrapLanguageModel, tool, jsonSchema } from 'ai';
-import { MockLanguageModelV3, simulateReadableStream } from 'ai/test';
+//
+// The SDK is `ai` (6, on any Node >= 18) unless TOOLCALL_TEST_AI names
+// another install of it: ai-sdk-v7.test.cjs runs this file on Node 22
+// with `ai7` (`ai` 7, which needs Node 22) and its mock model for the
+// current specification (TOOLCALL_TEST_MOCK=MockLanguageModelV4).
+const AI = process.env.TOOLCALL_TEST_AI ?? 'ai';
+const sdk = await import(AI);
+const sdkTest = await import(`${AI}/test`);
+const { generateText, streamText, wrapLanguageModel, tool, jsonSchema } = sdk;
+const { simulateReadableStream } = sdkTest;
+const MockLanguageModelV3 = sdkTest[process.env.TOOLCALL_TEST_MOCK ?? 'MockLanguageModelV3'];
+assert.equal(typeof MockLanguageModelV3, 'function', `${AI}/test has no such mock model`);
 import { toolcallMiddleware, repairToolCall } from 'toolcall/ai-sdk';
 
 const usage = {

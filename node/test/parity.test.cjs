@@ -61,17 +61,14 @@ function cli(cmd, words, input) {
 
 const lines = (out) => out.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
 
+// Every text fixture under fixtures/ (the Python parity test's cases).
 function cases() {
   const out = [];
   const walk = (dir) => {
     for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
       const p = path.join(dir, e.name);
       if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith('.parse.ndjson')) {
-        // a text input beside it (conversation goldens are the messages test's)
-        const txt = p.replace(/\.parse\.ndjson$/, '.txt');
-        if (fs.existsSync(txt)) out.push(txt);
-      }
+      else if (e.name.endsWith('.txt')) out.push(p);
     }
   };
   walk(path.join(ROOT, 'fixtures'));
@@ -82,22 +79,34 @@ test('the CLI binary is built', () => {
   assert.ok(fs.existsSync(CLI), `${CLI}: build it with cargo build --release (or set TOOLCALL_BIN)`);
 });
 
-test('every parse fixture: toolcall split and toolcall.split write the same record', () => {
+test('every text fixture: split, parse and stream give the records of toolcall split, parse and stream', () => {
   let compared = 0;
+  let streamed = 0;
   for (const txt of cases()) {
+    const name = path.relative(ROOT, txt);
     const argsFile = txt.replace(/\.txt$/, '.args');
     const words = fs.existsSync(argsFile) ? fs.readFileSync(argsFile, 'utf8').split(/\s+/).filter(Boolean) : [];
     const o = request(words);
-    if (!o) continue;
+    assert.ok(o, `${name}: a flag with no option (${words.join(' ')})`);
     const bytes = fs.readFileSync(txt);
     // the CLI sniffs wire inputs unless told; so does this request
     const flags = words.includes('--input') ? words : ['--input', 'auto', ...words];
     if (!('input' in o)) o.input = 'auto';
     const [want] = lines(cli('split', flags, bytes));
-    assert.deepEqual(toolcall.split(bytes, o), want, path.relative(ROOT, txt));
+    assert.deepEqual(toolcall.split(bytes, o), want, name);
+    const records = lines(cli('parse', flags, bytes));
+    const doc = toolcall.parse(bytes, o);
+    assert.deepEqual(doc.calls, records.filter((r) => r.type === 'tool_call'), `${name}: parse`);
+    assert.deepEqual(doc.errors, records.filter((r) => r.type === 'error'), `${name}: parse`);
     compared += 1;
+    if (o.input === 'messages') continue; // `toolcall stream` reads no message lists
+    const parser = new toolcall.StreamParser(o);
+    const events = [...parser.feed(bytes), ...parser.close()];
+    assert.deepEqual(events, lines(cli('stream', flags, bytes)), `${name}: stream`);
+    streamed += 1;
   }
-  assert.ok(compared > 400, `${compared} compared`);
+  assert.ok(compared > 600, `${compared} compared`);
+  assert.ok(streamed > 600, `${streamed} streamed`);
 });
 
 test('every model name and format id: as --format, and as --model (format and generation prompt)', () => {

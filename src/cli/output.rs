@@ -114,6 +114,29 @@ impl Output {
         self.end_record()
     }
 
+    /// Writes one record that `write` puts into a buffer as compact JSON
+    /// (the core's `StreamRecorder` does): straight into the output buffer
+    /// as a line, or pretty printed. `write` returns false when it wrote
+    /// no record. It is called even when the output is quiet, so the
+    /// writer's state follows every event.
+    pub fn json_record_with(&mut self, write: impl FnOnce(&mut Vec<u8>) -> bool) -> io::Result<()> {
+        if self.quiet || self.pretty {
+            let mut json = Vec::new();
+            if !write(&mut json) || self.quiet {
+                return Ok(());
+            }
+            let value: serde_json::Value =
+                serde_json::from_slice(&json).map_err(io::Error::from)?;
+            return self.record(&value);
+        }
+        let mark = self.buf.len();
+        if !write(&mut self.buf) {
+            self.buf.truncate(mark);
+            return Ok(());
+        }
+        self.end_record()
+    }
+
     /// Writes a tool call record: the same bytes as [`Output::record`],
     /// written straight into the buffer.
     pub fn tool_call(&mut self, call: &crate::ToolCall) -> io::Result<()> {

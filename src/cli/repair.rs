@@ -2,7 +2,8 @@
 //!
 //! Options become a [`RepairOptions`]; each input (a file, standard input, or
 //! with `--lines` each line of them) is one document given to
-//! [`crate::repair_bytes`]; the result is written as raw JSON or, with
+//! [`crate::repair_document`] (the core's whole-document entry, which the
+//! Node package's `repairJson` runs too); the result is written as raw JSON or, with
 //! `--report`, as one `repair` record.
 
 use super::sanitize;
@@ -10,7 +11,7 @@ use std::path::PathBuf;
 
 use crate::cli::output::Output;
 use crate::cli::Outcome;
-use crate::{repair_bytes, Repair, RepairError, RepairOptions};
+use crate::{repair_document, Prose, Repair, RepairError, RepairOptions, PROSE_MESSAGE};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -195,12 +196,16 @@ fn one(
     name: &str,
     lineno: Option<usize>,
 ) -> anyhow::Result<bool> {
-    let mut result = repair_bytes(doc, opts);
-    if !args.text_as_string {
-        if let Ok(r) = &result {
-            if let Some(e) = bare_text(doc, &r.output) {
-                result = Err(e);
-            }
+    let prose = if args.text_as_string {
+        Prose::AsString
+    } else {
+        Prose::Refuse
+    };
+    let mut result = repair_document(doc, opts, prose);
+    if let Err(e) = &mut result {
+        if e.message == PROSE_MESSAGE {
+            e.message
+                .push_str(" (--text-as-string reads it as a string)");
         }
     }
     if args.report {
@@ -258,40 +263,6 @@ fn one(
             Ok(false)
         }
     }
-}
-
-/// Words from which a document with no JSON in it is prose, not a value.
-const PROSE_WORDS: usize = 3;
-
-/// The error for a document that holds no JSON: its repair is a bare
-/// string that was not written as one (no quote opens it) and the input is
-/// a sentence of [`PROSE_WORDS`] words or more, so it is prose, not JSON
-/// (`--text-as-string` keeps the string). One or two bare tokens stay a
-/// string, as other repairers read them: a value that lost its quotes (an
-/// enum such as `ES2020`, a version `0.0.1`, an id, `hello world`).
-fn bare_text(doc: &[u8], output: &str) -> Option<RepairError> {
-    let first = doc.iter().position(|b| !b.is_ascii_whitespace())?;
-    let quoted = matches!(doc[first], b'"' | b'\'' | b'`')
-        || doc[first..].starts_with("\u{201c}".as_bytes())
-        || doc[first..].starts_with("\u{2018}".as_bytes());
-    if quoted || !output.trim_start().starts_with('"') {
-        return None;
-    }
-    let words = doc
-        .split(|b| b.is_ascii_whitespace())
-        .filter(|w| !w.is_empty())
-        .take(PROSE_WORDS)
-        .count();
-    if words < PROSE_WORDS {
-        return None;
-    }
-    let text = String::from_utf8_lossy(doc);
-    Some(RepairError::at(
-        "TLP-003",
-        "no JSON value in the input, only text (--text-as-string reads it as a string)",
-        &text,
-        first,
-    ))
 }
 
 /// Lines without their `\n` (a final line without newline counts; a final

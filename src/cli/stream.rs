@@ -3,12 +3,10 @@
 use super::common::{EngineArgs, RecordArgs, WireArgs};
 use super::output::{FlushPolicy, Output};
 use super::Outcome;
-use crate::wire::{InputKind, Usage, WireEngine};
-use crate::Span;
+use crate::wire::WireEngine;
 use crate::{Event, Sink};
 use anyhow::Context;
 use clap::Args;
-use serde::Serialize;
 use std::io::Read;
 use std::path::PathBuf;
 
@@ -63,104 +61,33 @@ pub struct StreamArgs {
     pub records: RecordArgs,
 }
 
-#[derive(Serialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-enum StreamRecord {
-    // text, reasoning and markup records: `Writer::text_record`;
-    // tool_call_start: `Output::call_start`
-    Done {
-        calls: usize,
-        bytes: u64,
-        // wire inputs only (absent for text)
-        #[serde(skip_serializing_if = "Option::is_none")]
-        input: Option<&'static str>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        text_bytes: Option<u64>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        finish_reason: Option<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        usage: Option<Usage>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        truncated: Option<bool>,
-    },
-}
-
+/// Writes the records: the core's [`crate::StreamRecorder`] builds each
+/// one (the same bytes the Node package hands to JavaScript) straight into
+/// the output's buffer, which frames it as a line.
 struct Writer {
     out: Output,
     failed: Option<std::io::Error>,
     tools: super::tools::Tools,
-    errors: usize,
-    /// The index and id of the last `tool_call_start` whose call has not
-    /// come: an error next is that call's, and carries them.
-    started: Option<(usize, String)>,
-    /// The transcript turn the records are in, once a turn header was read.
-    turn: Option<crate::Turn>,
-}
-
-/// An `error` record for a call whose `tool_call_start` was written: the
-/// same fields, then that start's `index` and `id`.
-#[derive(Serialize)]
-struct StartedError<'a> {
-    #[serde(flatten)]
-    error: &'a crate::ErrorRecord,
-    index: usize,
-    id: &'a str,
-}
-
-impl Writer {
-    /// Runs one write unless an earlier one failed; keeps the first error
-    /// (it ends the stream after the current read).
-    fn attempt(&mut self, write: impl FnOnce(&mut Output) -> std::io::Result<()>) {
-        if self.failed.is_none() {
-            self.failed = write(&mut self.out).err();
-        }
-    }
-
-    fn write<T: Serialize>(&mut self, rec: &T) {
-        self.attempt(|out| out.record(rec));
-    }
-
-    /// Writes a text, reasoning or markup record (bytes as lossy UTF-8).
-    fn text_record(&mut self, kind: &str, field: &str, bytes: &[u8], span: Span) {
-        let turn = self.turn;
-        self.attempt(|out| out.text_record(kind, field, &crate::lossy(bytes), span, turn));
-    }
+    recorder: crate::StreamRecorder,
+    /// Where records go once a write failed (the recorder still follows
+    /// the events until the current read ends the stream).
+    discard: Vec<u8>,
 }
 
 impl Sink for Writer {
     fn event(&mut self, ev: Event<'_>) {
-        match ev {
-            Event::Text { span, bytes } => {
-                self.text_record("text", "text", bytes, span);
-            }
-            Event::Reasoning { span, content } => {
-                self.text_record("reasoning", "text", content, span);
-            }
-            Event::Markup { span, bytes } => {
-                self.text_record("markup", "raw", bytes, span);
-            }
-            Event::ToolCallStart { index, id, name } => {
-                self.started = Some((index, id.to_string()));
-                let turn = self.turn;
-                self.attempt(|out| out.call_start(index, id, name, turn))
-            }
-            Event::ToolCall(mut call) => {
-                self.started = None;
-                self.tools.enrich(&mut call, None);
-                self.attempt(|out| out.tool_call(&call));
-            }
-            Event::Error(e) => {
-                self.errors += 1;
-                match self.started.take() {
-                    Some((index, id)) => self.write(&StartedError {
-                        error: &e,
-                        index,
-                        id: &id,
-                    }),
-                    None => self.write(&e),
-                }
-            }
-            Event::Turn(t) => self.turn = Some(t),
+        let tools = &self.tools;
+        let recorder = &mut self.recorder;
+        let judge = |call: &mut crate::ToolCall| tools.enrich(call, None);
+        if self.failed.is_none() {
+            // keeps the first error (it ends the stream after the current read)
+            self.failed = self
+                .out
+                .json_record_with(|buf| recorder.record(ev, judge, buf))
+                .err();
+        } else {
+            recorder.record(ev, judge, &mut self.discard);
+            self.discard.clear();
         }
     }
 }
@@ -199,9 +126,8 @@ pub fn run(args: &StreamArgs) -> anyhow::Result<Outcome> {
         out: Output::stdout(policy),
         failed: None,
         tools,
-        errors: 0,
-        started: None,
-        turn: None,
+        recorder: crate::StreamRecorder::new(),
+        discard: Vec::new(),
     };
     w.out.set_pretty(args.records.pretty);
     let mut buf = vec![0u8; args.chunk_size.max(1)];
@@ -224,21 +150,20 @@ pub fn run(args: &StreamArgs) -> anyhow::Result<Outcome> {
     let sum = engine.summary();
     super::report_server_errors(&name, &sum);
     let calls = sum.calls;
-    let wire = sum.input != InputKind::Text;
-    w.write(&StreamRecord::Done {
-        calls,
-        bytes: sum.bytes,
-        input: wire.then(|| sum.input.name()),
-        text_bytes: wire.then_some(sum.text_bytes),
-        finish_reason: sum.finish_reason,
-        usage: sum.usage,
-        truncated: wire.then_some(sum.truncated),
-    });
+    if w.failed.is_none() {
+        w.failed = w
+            .out
+            .json_record_with(|buf| {
+                crate::write_done(&sum, buf);
+                true
+            })
+            .err();
+    }
     if let Some(e) = w.failed.take() {
         return Err(e.into());
     }
     w.out.flush()?;
-    args.records.finish(w.errors);
+    args.records.finish(w.recorder.errors());
     Ok(if calls > 0 {
         Outcome::Found
     } else {

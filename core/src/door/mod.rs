@@ -20,9 +20,11 @@
 
 pub mod names;
 mod read;
+mod stream_records;
 
 pub use names::{FormatRecord, ModelRecord, Named};
 pub use read::{conversation, conversations, read, At, Document, Reader, Record};
+pub use stream_records::{write_done, StreamRecorder};
 
 use crate::config::{Config, FormatChoice};
 use crate::wire::{InputKind, WireConfig};

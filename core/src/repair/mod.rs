@@ -28,6 +28,7 @@
 //! [`RepairOptions::max_depth`] or larger than
 //! [`RepairOptions::max_input_bytes`] is refused with `TLP-007`.
 
+mod document;
 mod edits;
 mod parser;
 mod text;
@@ -36,6 +37,7 @@ mod top;
 #[cfg(test)]
 mod tests;
 
+pub use document::{repair_document, repair_document_str, Prose, PROSE_MESSAGE};
 use std::fmt;
 
 /// Error code for input that cannot be repaired.
