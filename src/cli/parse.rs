@@ -225,7 +225,7 @@ pub fn run(args: &ParseArgs) -> anyhow::Result<Outcome> {
     let reading = if tools.registry.is_some() && args.wire.input != wire::InputKind::Messages {
         Reading::Whole
     } else {
-        Reading::Streamed
+        Reading::Mapped
     };
     let mut writer = Writer {
         args,
@@ -277,7 +277,7 @@ fn parse_document(
         return conversation_calls(&name, &bytes, &resolved, tools, push);
     }
     let mut engine = crate::Reader::new(&resolved);
-    let bytes = if reading == Reading::Streamed {
+    let bytes = if reading != Reading::Whole {
         let mut result = Ok(true);
         doc.feed(|chunk| {
             engine.feed(chunk, &mut found);
@@ -300,7 +300,7 @@ fn parse_document(
         if !result? {
             return Ok(());
         }
-        Vec::new()
+        super::common::Bytes::Owned(Vec::new())
     } else {
         let bytes = doc.into_bytes(args.input.max_input)?;
         engine.feed(&bytes, &mut found);
