@@ -23,6 +23,7 @@ mod suite {
     mod invariants;
     mod limits;
     mod linear;
+    mod mapped;
     mod memory;
     mod model_names;
     mod newcomer;
