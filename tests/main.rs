@@ -10,6 +10,7 @@ mod common;
 
 mod suite {
     mod agent;
+    mod allocations;
     mod approval;
     mod bounds;
     mod cli;
