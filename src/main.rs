@@ -2,9 +2,8 @@
 //! exit status (0 found, 1 not found, 2 error; a closed pipe exits 0 quietly,
 //! a stdout closed before the start is `/dev/null`).
 
-use clap::Parser;
 use std::process::ExitCode;
-use toolcall::cli::{self, Cli, Outcome};
+use toolcall::cli::{self, Outcome};
 
 fn main() -> ExitCode {
     // toolcall's internal step for starting a tool (not a subcommand: never
@@ -13,7 +12,7 @@ fn main() -> ExitCode {
     if args.nth(1).is_some_and(|a| a == cli::child::HELPER) {
         return cli::child::helper_main(args.collect());
     }
-    let cli = Cli::parse();
+    let cli = cli::parse_args();
     match cli::run(cli) {
         Ok(_) if cli::failed() => ExitCode::from(2),
         Ok(Outcome::Found) => ExitCode::from(0),
