@@ -272,6 +272,16 @@ fn parse_document(
             super::common::Body::Reader(r) => {
                 return conversation_stream(&name, r, &resolved, tools, args, push)
             }
+            // a large file is mapped to be fed as slices; past the size read
+            // whole, its conversations are read as from any reader (a JSONL
+            // a line at a time, lines bounded by --max-buffer), as before
+            // the map
+            super::common::Body::Bytes(super::common::Bytes::Mapped(m))
+                if m.len() as u64 > super::common::READ_WHOLE =>
+            {
+                let r = Box::new(std::io::Cursor::new(m));
+                return conversation_stream(&name, r, &resolved, tools, args, push);
+            }
             super::common::Body::Bytes(b) => b,
         };
         return conversation_calls(&name, &bytes, &resolved, tools, push);

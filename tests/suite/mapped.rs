@@ -57,8 +57,42 @@ fn a_mapped_file_reads_as_a_read_one() {
         let read = run(&args, false);
         assert_eq!(mapped.code, 0, "{args:?}: {}", mapped.stderr);
         assert!(!mapped.stdout.is_empty(), "{args:?}");
-        assert_eq!(mapped.stdout, read.stdout, "{args:?}");
+        assert!(mapped.stdout == read.stdout, "{args:?}: outputs differ");
         assert_eq!(mapped.stderr, read.stderr, "{args:?}");
+    }
+    // a JSONL of conversations over the map threshold, one line longer
+    // than --max-buffer: read a line at a time as from a reader (TLP-007
+    // for the long line, the others parsed), mapped or not
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let line = std::fs::read(root.join("fixtures/messages/anthropic-ok.jsonl")).expect("fixture");
+    let line = line.trim_ascii();
+    // (3 MiB: read whole, as files up to 4 MiB are; 6 MiB: a line at a time)
+    for (mb, line_at_a_time) in [(3usize, false), (6, true)] {
+        let mut jsonl = Vec::new();
+        while jsonl.len() < mb << 20 {
+            jsonl.extend_from_slice(line);
+            jsonl.push(b'\n');
+        }
+        jsonl.extend_from_slice(b"{\"messages\": [{\"role\": \"user\", \"content\": \"");
+        jsonl.extend(std::iter::repeat_n(b'x', 300_000));
+        jsonl.extend_from_slice(b"\"}]}\n");
+        jsonl.extend_from_slice(line);
+        jsonl.push(b'\n');
+        let conv = dir.join(format!("conversations-{mb}.jsonl"));
+        std::fs::write(&conv, &jsonl).expect("write jsonl");
+        let conv = conv.to_str().expect("utf-8 path");
+        for args in [
+            vec!["parse", "--max-buffer", "100000", "-c", conv],
+            vec!["parse", "--max-buffer", "100000", conv],
+        ] {
+            let mapped = run(&args, true);
+            let read = run(&args, false);
+            assert_eq!(mapped.code, read.code, "{args:?}: {}", mapped.stderr);
+            assert!(mapped.stdout == read.stdout, "{args:?}: outputs differ");
+            assert_eq!(mapped.stderr, read.stderr, "{args:?}");
+        }
+        let long = run(&["parse", "--max-buffer", "100000", conv], true);
+        assert_eq!(long.out().contains("TLP-007"), line_at_a_time, "{mb} MiB");
     }
     // and as the same bytes on stdin (a pipe is never mapped)
     let bytes = std::fs::read(big).expect("read big");

@@ -34,6 +34,12 @@ pub struct Mapped {
     map: memmap2::Mmap,
 }
 
+impl AsRef<[u8]> for Mapped {
+    fn as_ref(&self) -> &[u8] {
+        &self.map
+    }
+}
+
 impl std::ops::Deref for Mapped {
     type Target = [u8];
 

@@ -19,6 +19,9 @@ pub use input_flags::{
     input_size_parser, InputArgs, WalkArgs, WireArgs, DEFAULT_MAX_INPUT, MAX_INPUT,
 };
 pub use map::MAP_MIN;
+/// Regular files up to this size are read whole when streaming would be
+/// possible (a tools file given as input can then be recognised).
+pub(crate) const READ_WHOLE: u64 = sniff::TOOLS_SNIFF;
 pub use output_flags::{BufferArgs, MatchArgs, RecordArgs, ShapeArgs};
 pub(crate) use read::read_line_capped;
 pub(crate) use read::{first_line, read_line_limited, FirstLine};
