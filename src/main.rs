@@ -3,7 +3,7 @@
 //! a stdout closed before the start is `/dev/null`).
 
 use std::process::ExitCode;
-use toolcall::cli::{self, Cli, Outcome};
+use toolcall::cli::{self, Outcome};
 
 fn main() -> ExitCode {
     // toolcall's internal step for starting a tool (not a subcommand: never
@@ -12,11 +12,8 @@ fn main() -> ExitCode {
     if args.nth(1).is_some_and(|a| a == cli::child::HELPER) {
         return cli::child::helper_main(args.collect());
     }
-    // through cli::command(), which words some flags per subcommand
-    let cli = match <Cli as clap::FromArgMatches>::from_arg_matches(&cli::command().get_matches()) {
-        Ok(cli) => cli,
-        Err(e) => e.exit(),
-    };
+    // through cli::command()'s wording of some flags per subcommand
+    let cli = cli::parse_args();
     match cli::run(cli) {
         Ok(_) if cli::failed() => ExitCode::from(2),
         Ok(Outcome::Found) => ExitCode::from(0),

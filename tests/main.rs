@@ -10,6 +10,7 @@ mod common;
 
 mod suite {
     mod agent;
+    mod allocations;
     mod approval;
     mod bounds;
     mod cli;
@@ -23,6 +24,7 @@ mod suite {
     mod invariants;
     mod limits;
     mod linear;
+    mod mapped;
     mod memory;
     mod model_names;
     mod newcomer;

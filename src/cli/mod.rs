@@ -135,17 +135,22 @@ pub fn command() -> clap::Command {
     // `--input messages` (whole conversations) is read by parse and
     // validate only: the commands that refuse it do not offer it (both
     // mutators keep the order of subcommands and flags)
-    <Cli as clap::CommandFactory>::command().mut_subcommands(|c| {
-        if !matches!(c.get_name(), "stream" | "split" | "exec" | "loop") {
-            return c;
+    <Cli as clap::CommandFactory>::command().mut_subcommands(word_input_help)
+}
+
+/// One subcommand's `--input` help, worded for what it reads: `stream`,
+/// `split`, `exec` and `loop` do not offer `messages`. Used by [`command`]
+/// and [`lean_command`], so both build the same help.
+fn word_input_help(c: clap::Command) -> clap::Command {
+    if !matches!(c.get_name(), "stream" | "split" | "exec" | "loop") {
+        return c;
+    }
+    c.mut_args(|a| {
+        if a.get_id() != "input" {
+            return a;
         }
-        c.mut_args(|a| {
-            if a.get_id() != "input" {
-                return a;
-            }
-            a.help("Input kind: auto, text, terminal, ollama, openai or llama-server")
-                .long_help(INPUT_HELP_NO_MESSAGES)
-        })
+        a.help("Input kind: auto, text, terminal, ollama, openai or llama-server")
+            .long_help(INPUT_HELP_NO_MESSAGES)
     })
 }
 
@@ -159,6 +164,54 @@ completions and the Responses API), llama-server `/completion` streams, terminal
 text. With a wire kind, spans are offsets into the decoded model text; calls the server parsed \
 itself have an empty span where they arrived (see the README, \"Wire inputs\"). Whole \
 conversations are read by `parse` and `validate` only.";
+/// The command with one subcommand's arguments only, for a command line
+/// that runs `name`: building every subcommand's arguments was ~40 % of the
+/// instructions of a small `toolcall parse` (issue 48,
+/// docs/performance.md). The top level carries what the derived one does
+/// for a run (name, version, width); its about text only shows in the
+/// top-level help, which [`parse_args`] takes from [`command`]. `None` for
+/// a name that is no subcommand (`help`, a misspelling).
+pub fn lean_command(name: &str) -> Option<clap::Command> {
+    use clap::Args;
+    let sub = clap::Command::new(name.to_string());
+    let sub = match name {
+        "parse" => parse::ParseArgs::augment_args(sub),
+        "stream" => stream::StreamArgs::augment_args(sub),
+        "split" => split::SplitArgs::augment_args(sub),
+        "repair" => repair::RepairArgs::augment_args(sub),
+        "validate" => validate::ValidateArgs::augment_args(sub),
+        "formats" => formats::FormatsArgs::augment_args(sub),
+        "render" => render::RenderArgs::augment_args(sub),
+        "exec" => exec::ExecArgs::augment_args(sub),
+        "loop" => loop_cmd::LoopArgs::augment_args(sub),
+        "completions" => CompletionsArgs::augment_args(sub),
+        _ => return None,
+    };
+    Some(
+        clap::Command::new("toolcall")
+            .version(env!("CARGO_PKG_VERSION"))
+            .max_term_width(100)
+            .subcommand_required(true)
+            .arg_required_else_help(true)
+            .subcommand(word_input_help(sub)),
+    )
+}
+
+/// The command line, as `Cli::parse` reads it (errors and help exit the
+/// process the same way), with only the running subcommand's arguments
+/// built when the first argument names one ([`lean_command`]); the whole
+/// command otherwise (top-level help, `--version`, a misspelt name).
+pub fn parse_args() -> Cli {
+    use clap::FromArgMatches;
+    let first = std::env::args_os().nth(1);
+    let cmd = first
+        .as_deref()
+        .and_then(std::ffi::OsStr::to_str)
+        .and_then(lean_command)
+        .unwrap_or_else(command);
+    let mut matches = cmd.get_matches();
+    Cli::from_arg_matches_mut(&mut matches).unwrap_or_else(|e| e.format(&mut command()).exit())
+}
 
 /// A message made safe for a terminal: the one escaping function for
 /// everything written on stderr ([`crate::escape_terminal`]): control

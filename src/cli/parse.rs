@@ -225,7 +225,7 @@ pub fn run(args: &ParseArgs) -> anyhow::Result<Outcome> {
     let reading = if tools.registry.is_some() && args.wire.input != wire::InputKind::Messages {
         Reading::Whole
     } else {
-        Reading::Streamed
+        Reading::Mapped
     };
     let mut writer = Writer {
         args,
@@ -272,12 +272,22 @@ fn parse_document(
             super::common::Body::Reader(r) => {
                 return conversation_stream(&name, r, &resolved, tools, args, push)
             }
+            // a large file is mapped to be fed as slices; past the size read
+            // whole, its conversations are read as from any reader (a JSONL
+            // a line at a time, lines bounded by --max-buffer), as before
+            // the map
+            super::common::Body::Bytes(super::common::Bytes::Mapped(m))
+                if m.len() as u64 > super::common::READ_WHOLE =>
+            {
+                let r = Box::new(std::io::Cursor::new(m));
+                return conversation_stream(&name, r, &resolved, tools, args, push);
+            }
             super::common::Body::Bytes(b) => b,
         };
         return conversation_calls(&name, &bytes, &resolved, tools, push);
     }
     let mut engine = crate::Reader::new(&resolved);
-    let bytes = if reading == Reading::Streamed {
+    let bytes = if reading != Reading::Whole {
         let mut result = Ok(true);
         doc.feed(|chunk| {
             engine.feed(chunk, &mut found);
@@ -300,7 +310,7 @@ fn parse_document(
         if !result? {
             return Ok(());
         }
-        Vec::new()
+        super::common::Bytes::Owned(Vec::new())
     } else {
         let bytes = doc.into_bytes(args.input.max_input)?;
         engine.feed(&bytes, &mut found);

@@ -68,9 +68,9 @@ pub fn run(args: &SplitArgs) -> anyhow::Result<Outcome> {
     // Nothing quotes the document unless a tools file enriches the calls
     // or the record is pretty-printed: it is then fed as it is read.
     let (reading, split): (Reading, SplitOne) = if args.text && tools.registry.is_none() {
-        (Reading::Streamed, text_streamed)
+        (Reading::Mapped, text_streamed)
     } else if !args.text && tools.registry.is_none() && !args.records.pretty {
-        (Reading::Streamed, record_streamed)
+        (Reading::Mapped, record_streamed)
     } else {
         (Reading::Whole, whole)
     };

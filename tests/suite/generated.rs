@@ -489,3 +489,33 @@ fn readme_formats_table_is_fresh() {
 fn readme_models_table_is_fresh() {
     readme_part_is_fresh("models", readme_models_table());
 }
+
+/// The command line of a run builds only its subcommand's arguments
+/// (`cli::lean_command`, issue 48): every subcommand has a lean command,
+/// and its help there is the help of the whole command, word for word.
+#[test]
+fn each_subcommand_reads_the_same_alone() {
+    let mut full = toolcall::cli::command();
+    full.build();
+    for sub in full.get_subcommands() {
+        let name = sub.get_name();
+        if name == "help" {
+            continue;
+        }
+        let mut lean = toolcall::cli::lean_command(name)
+            .unwrap_or_else(|| panic!("no lean command for {name}"));
+        lean.build();
+        let alone = lean.find_subcommand(name).expect("the subcommand");
+        assert_eq!(
+            alone.clone().render_long_help().to_string(),
+            sub.clone().render_long_help().to_string(),
+            "{name}"
+        );
+        assert_eq!(
+            alone.clone().render_usage().to_string(),
+            sub.clone().render_usage().to_string(),
+            "{name}"
+        );
+    }
+    assert!(toolcall::cli::lean_command("help").is_none());
+}

@@ -2,7 +2,9 @@
 //! over them, in input order, in parallel over files with `-j`.
 
 use super::input_flags::InputArgs;
-use super::read::{open_source, read_limited_sized, read_line_limited, Body, Document, READ_CHUNK};
+use super::read::{
+    open_source, read_limited_sized, read_line_limited, Body, Bytes, Document, READ_CHUNK,
+};
 use super::sniff::{looks_like_tools, refuse_tools_file, small_regular_file, TOOLS_SNIFF};
 use super::walk::{expand_dirs, note};
 use std::path::PathBuf;
@@ -27,6 +29,10 @@ pub enum Reading {
     /// A whole file or stdin comes as a reader; `--lines` documents are
     /// always read one line at a time.
     Streamed,
+    /// As `Streamed`, but a large regular file is mapped ([`Body::Bytes`]
+    /// of [`Bytes::Mapped`], see [`super::MAP_MIN`]): for commands that
+    /// feed the engine slices and hold nothing of the document.
+    Mapped,
 }
 
 /// Reads every document named by the input flags, calling `each` in order;
@@ -57,33 +63,46 @@ pub fn documents_of(
     reading: Reading,
     max_line: usize,
 ) -> anyhow::Result<Box<dyn Iterator<Item = anyhow::Result<Document>> + Send>> {
-    let (name, reader) = open_source(path)?;
     if !input.lines && input.field.is_none() {
-        // a small regular file is read whole: nothing to stream, and a
-        // tools file given as input can be recognised
-        let small = small_regular_file(path);
-        let body = if reading == Reading::Whole || small {
-            let size = std::fs::metadata(path)
-                .ok()
-                .filter(|m| m.is_file() && path.as_os_str() != "-")
-                .map(|m| m.len());
-            let bytes = read_limited_sized(reader, &name, input.max_input, "--max-input", size)?;
+        let mapped = if reading == Reading::Streamed {
+            None
+        } else {
+            mapped(path, input.max_input)
+        };
+        let (name, body) = match mapped {
+            Some((name, map)) => (name, Body::Bytes(Bytes::Mapped(map))),
+            None => {
+                let (name, reader) = open_source(path)?;
+                // a small regular file is read whole: nothing to stream, and
+                // a tools file given as input can be recognised
+                if reading == Reading::Whole || small_regular_file(path) {
+                    let size = std::fs::metadata(path)
+                        .ok()
+                        .filter(|m| m.is_file() && path.as_os_str() != "-")
+                        .map(|m| m.len());
+                    let bytes =
+                        read_limited_sized(reader, &name, input.max_input, "--max-input", size)?;
+                    (name, Body::Bytes(Bytes::Owned(bytes)))
+                } else {
+                    (name, Body::Reader(reader))
+                }
+            }
+        };
+        if let Body::Bytes(bytes) = &body {
             // an input named on the command line (or stdin) is refused (exit
             // 2); a tools file met while walking a directory is skipped with
             // a note, as a binary file is
             let named = input.files.is_empty() || input.files.iter().any(|f| f == path);
             if named {
-                refuse_tools_file(&name, &bytes)?;
-            } else if bytes.len() as u64 <= TOOLS_SNIFF && looks_like_tools(&bytes) {
+                refuse_tools_file(&name, bytes)?;
+            } else if bytes.len() as u64 <= TOOLS_SNIFF && looks_like_tools(bytes) {
                 note(&format!("skipping {name}: a tools file (--tools reads it)"));
                 return Ok(Box::new(std::iter::empty()));
             }
-            Body::Bytes(bytes)
-        } else {
-            Body::Reader(reader)
-        };
+        }
         return Ok(Box::new(std::iter::once(Ok(Document { name, body }))));
     }
+    let (name, reader) = open_source(path)?;
     let field = input.field.clone();
     let mut reader = std::io::BufReader::with_capacity(READ_CHUNK, reader);
     let mut line = Vec::new();
@@ -141,9 +160,20 @@ pub fn documents_of(
         };
         return Some(Ok(Document {
             name: format!("{name}:{k}"),
-            body: Body::Bytes(bytes),
+            body: Body::Bytes(Bytes::Owned(bytes)),
         }));
     })))
+}
+
+/// `path`'s name and map when it is a large regular file that maps (never
+/// stdin or a directory); `None` to open and read it as before.
+fn mapped(path: &PathBuf, max: u64) -> Option<(String, super::map::Mapped)> {
+    if path.as_os_str() == "-" {
+        return None;
+    }
+    let file = std::fs::File::open(path).ok()?;
+    let map = super::map::map_regular(&file, max)?;
+    Some((path.display().to_string(), map))
 }
 
 /// Lines longer than the line limit skipped so far (`--lines`, `--field`).

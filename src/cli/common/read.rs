@@ -15,11 +15,47 @@ pub struct Document {
 
 /// A document's bytes.
 pub enum Body {
-    /// Read into memory.
-    Bytes(Vec<u8>),
+    /// In memory: read, or a large file mapped.
+    Bytes(Bytes),
     /// A whole file or stdin not read yet, for a command that feeds the
     /// engine chunk by chunk and so never holds the document.
     Reader(Box<dyn Read + Send>),
+}
+
+/// A whole document in memory: read into a buffer, or a large regular
+/// file mapped ([`super::map`]). Its bytes through `Deref`.
+pub enum Bytes {
+    /// Read.
+    Owned(Vec<u8>),
+    /// Mapped.
+    Mapped(super::map::Mapped),
+}
+
+impl std::ops::Deref for Bytes {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match self {
+            Bytes::Owned(v) => v,
+            Bytes::Mapped(m) => m,
+        }
+    }
+}
+
+impl From<Vec<u8>> for Bytes {
+    fn from(v: Vec<u8>) -> Self {
+        Bytes::Owned(v)
+    }
+}
+
+impl Bytes {
+    /// The bytes as an owned buffer (a mapped file is copied).
+    pub fn into_vec(self) -> Vec<u8> {
+        match self {
+            Bytes::Owned(v) => v,
+            Bytes::Mapped(m) => m.to_vec(),
+        }
+    }
 }
 
 /// Chunk size for documents fed from a reader.
@@ -103,10 +139,10 @@ pub(crate) fn read_line_limited(
 impl Document {
     /// The whole document in memory, at most `max` bytes (`--max-input`):
     /// a larger one is an error, found without holding more than `max`.
-    pub fn into_bytes(self, max: u64) -> anyhow::Result<Vec<u8>> {
+    pub fn into_bytes(self, max: u64) -> anyhow::Result<Bytes> {
         match self.body {
             Body::Bytes(b) => Ok(b),
-            Body::Reader(r) => read_limited(r, &self.name, max, "--max-input"),
+            Body::Reader(r) => read_limited(r, &self.name, max, "--max-input").map(Bytes::Owned),
         }
     }
 

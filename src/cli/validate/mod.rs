@@ -276,7 +276,8 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Outcome> {
             run.next_index = 0;
             let explicit = args.wire.input == InputKind::Messages;
             let bytes = match doc.body {
-                Body::Bytes(b) => b,
+                // never a map: validate reads with Reading::Streamed
+                Body::Bytes(b) => b.into_vec(),
                 Body::Reader(r) => {
                     match conv::conversation_lines(&mut run, r, &name, &cfg, explicit, args)? {
                         Some(bytes) => bytes,
