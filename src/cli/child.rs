@@ -338,7 +338,9 @@ fn command(spec: &Spec<'_>, confine: Option<&Confine<'_>>) -> Result<Command, St
     let sandbox = confine.and_then(|c| c.sandbox);
     let mut best_effort = false;
     if let (Some(sb), Some(c)) = (sandbox, confine) {
-        if let Err(why) = super::sandbox::support(sb) {
+        let supported =
+            super::sandbox::support(sb).and_then(|()| super::sandbox::seccomp_support());
+        if let Err(why) = supported {
             if c.require {
                 return Err(format!(
                     "not run: --require-sandbox, and its x-toolcall.sandbox cannot be enforced: {why}"
@@ -604,6 +606,16 @@ pub fn helper_main(args: Vec<OsString>) -> ExitCode {
         }
         if let Err(e) = super::sandbox::drop_capabilities() {
             return fail(126, &format!("cannot drop the tool's capabilities: {e}"));
+        }
+        // last: the filter denies chmod and ioctls the steps above do not
+        // need, but nothing may come between it and exec that it breaks
+        if let Err(e) = super::sandbox::apply_seccomp(sb) {
+            if !best_effort {
+                return fail(
+                    126,
+                    &format!("cannot apply the sandbox's seccomp filter: {e}"),
+                );
+            }
         }
     }
     let mut cmd = Command::new(&program);
