@@ -395,6 +395,62 @@ fn shell_tools(dir: &Path, boxed: &[(&str, &str)], open: &[(&str, &str)]) {
     write(dir, "tools.json", &Value::Array(list).to_string());
 }
 
+/// What a tool detaches from its group and session (`setsid`, as a
+/// daemon does) is killed when the tool ends, sandboxed or not: toolcall
+/// is its subreaper and kills every child in a foreign session once no
+/// tool runs. Before: it outlived toolcall (and could reach the terminal
+/// of a later prompt).
+#[test]
+fn what_a_tool_detaches_with_setsid_is_killed_when_it_ends() {
+    let dir = scratch("setsid");
+    let line = |name: &str| {
+        format!(
+            "setsid sh -c 'echo $$ > allowed/{name}.pid; exec sleep 30' \
+             </dev/null >/dev/null 2>&1 & \
+             while [ ! -s allowed/{name}.pid ]; do sleep 0.05; done; echo end"
+        )
+    };
+    let (boxed, open) = (line("boxed"), line("open"));
+    shell_tools(&dir, &[("boxed", &boxed)], &[("open", &open)]);
+    let input = format!("{}{}", call("boxed", json!({})), call("open", json!({})));
+    let out = run(
+        &dir,
+        &[
+            "exec",
+            "--tools",
+            "tools.json",
+            "--no-timestamps",
+            "--max-parallel",
+            "1",
+        ],
+        input.as_bytes(),
+    );
+    if no_landlock(&out) {
+        return;
+    }
+    assert_eq!(
+        statuses(&out),
+        ["completed", "completed"],
+        "{}",
+        stderr(&out)
+    );
+    for name in ["boxed", "open"] {
+        let pid = std::fs::read_to_string(dir.join("allowed").join(format!("{name}.pid")))
+            .expect("the detached process wrote its pid");
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", pid.trim()));
+        let alive = stat.as_deref().is_ok_and(|s| s.contains("(sleep)"));
+        if alive {
+            let _ = Command::new("kill").args(["-9", pid.trim()]).status();
+        }
+        assert!(
+            !alive,
+            "{name}: the detached sleep {} outlived the run",
+            pid.trim()
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A descriptor toolcall's caller left open (`3>>file`) does not reach a
 /// tool, sandboxed or not: the internal step marks everything above 2
 /// close-on-exec. Before: `echo >&3` wrote to a file outside the sandbox's
