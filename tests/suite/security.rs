@@ -338,6 +338,72 @@ fn path_rules_see_through_url_lookalikes_and_relative_paths() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+// ------------------------------------------------ calls that are not calls
+
+/// Definitions are never calls, and calls found inside prose always need
+/// approval, even for a safe tool that would be approved automatically:
+/// a whole reply that is a tool definition (the schema as `parameters`,
+/// bare, in an OpenAI `function` wrapper, a list, or inside
+/// `<tool_call>`) runs nothing; `<function=…>` mid-sentence and a fenced
+/// example with prose before and after it are asked about (denied here:
+/// no terminal, no approver). A call on its own line, or a fence that
+/// ends the reply after a lead-in, still runs. Before: the mid-sentence
+/// tag and the fenced example ran with no approval.
+#[test]
+fn definitions_are_not_calls_and_calls_in_prose_need_approval() {
+    let dir = scratch("prose-calls");
+    let schema = r#"{"type": "object", "properties": {"city": {"type": "string"}}}"#;
+    let definitions = [
+        format!(r#"{{"name": "get_weather", "description": "Weather.", "parameters": {schema}}}"#),
+        format!(
+            r#"{{"type": "function", "function": {{"name": "get_weather", "description": "Weather.", "parameters": {schema}}}}}"#
+        ),
+        format!(
+            r#"[{{"name": "get_weather", "description": "Weather.", "parameters": {schema}}}]"#
+        ),
+        format!(
+            r#"<tool_call>{{"name": "get_weather", "description": "Weather.", "parameters": {schema}}}</tool_call>"#
+        ),
+    ];
+    for d in &definitions {
+        let out = run(
+            &dir,
+            &["exec", "--tools", "tools.json", "--no-timestamps"],
+            d.as_bytes(),
+        );
+        assert!(statuses(&out).is_empty(), "{d}: {:?}", records(&out.stdout));
+    }
+    let in_prose = [
+        "You can call it like <function=get_weather><parameter=city>Paris</parameter></function> when needed.",
+        "Here is an example of a call:\n\n```tool_call\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n```\nUse it when you need the weather.\n",
+    ];
+    for p in in_prose {
+        let out = run(
+            &dir,
+            &["exec", "--tools", "tools.json", "--no-timestamps"],
+            p.as_bytes(),
+        );
+        let recs = records(&out.stdout);
+        assert_eq!(statuses(&out), ["denied"], "{p}: {recs:?}");
+        assert!(
+            recs[0]["error"]
+                .as_str()
+                .is_some_and(|e| e.contains("found inside prose")),
+            "{p}: {recs:?}"
+        );
+    }
+    // the controls: a call on its own line, a fence that ends the reply
+    // after a lead-in (the generic prompt's own form) are approved (safe)
+    for reply in [
+        "I will check.\n<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}</tool_call>\n",
+        "Let me look that up.\n```tool_call\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n```\n",
+    ] {
+        let out = run(&dir, &["exec", "--tools", "tools.json", "--no-timestamps"], reply.as_bytes());
+        assert_eq!(statuses(&out), ["completed"], "{reply}: {}", stderr(&out));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 // ----------------------------------------------- what a tool inherits
 
 /// Runs `script` with `sh -c` in `dir` (`$TC` is the binary under test),
