@@ -103,8 +103,13 @@ pub fn program_folder(program: &Path) -> Option<std::path::PathBuf> {
 pub fn drop_capabilities() -> Result<(), String> {
     use rustix::thread::{self, CapabilitySet, CapabilitySets};
     // the bounding set first: dropping from it needs CAP_SETPCAP, which
-    // goes with the rest below
-    for bit in 0..64u32 {
+    // goes with the rest below. Without it (an ordinary user) the set
+    // stays, and gives nothing: no_new_privs (set with the Landlock
+    // rules) keeps exec from gaining a capability from a file or set-user-ID
+    let can_drop_bounding = thread::capabilities(None)
+        .map(|c| c.effective.contains(CapabilitySet::SETPCAP))
+        .unwrap_or(false);
+    for bit in (0..64u32).filter(|_| can_drop_bounding) {
         let cap = CapabilitySet::from_bits_retain(1u64 << bit);
         if thread::capability_is_in_bounding_set(cap).unwrap_or(false) {
             thread::remove_capability_from_bounding_set(cap)
