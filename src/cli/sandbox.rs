@@ -96,7 +96,8 @@ pub fn program_folder(program: &Path) -> Option<std::path::PathBuf> {
 /// inheritable, permitted, effective) so that a sandboxed tool started as
 /// root (containers, CI) keeps none: no raw sockets, no `chown`, no
 /// reading another process's memory or environment, nothing gained back
-/// by exec (the bounding set is empty and `no_new_privs` is set). Its user
+/// by exec (`no_new_privs` is set, and the bounding set is emptied when
+/// this process may: as root). Its user
 /// stays root: files root owns stay root's to change where the sandbox
 /// lets it write. Without capabilities to begin with, nothing changes.
 #[cfg(target_os = "linux")]

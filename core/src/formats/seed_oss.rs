@@ -40,7 +40,12 @@ pub const FORMAT: Format = Format::new(
 )
 .models(&[Model::new("seed-oss", "")])
 // a turn is `<seed:bos>ROLE` … `<seed:eos>`
-.template_tokens(&["<seed:bos>", "<seed:eos>", "<seed:tool_call>", "<seed:think>"])
+.template_tokens(&[
+    "<seed:bos>",
+    "<seed:eos>",
+    "<seed:tool_call>",
+    "<seed:think>",
+])
 .openers(&[OPENER, OPENER_STRAY_CLOSE])
 .values(Values::Text)
 .render(
