@@ -615,9 +615,63 @@ impl Approvals {
                 }
                 _ => continue,
             }
+            if d.approved && risk == Risk::Critical {
+                // a process that writes to the terminal can redraw the
+                // prompt, and as root type into it: neither knows the code
+                let code = confirmation_code();
+                tty.ask(&format!(
+                    "critical call {}: type {code} to run it (anything else denies) > ",
+                    preview(req.name, VALUE_LIMIT / 2)
+                ));
+                let typed = match tty.line(deadline, cancel) {
+                    Answer::Line(l) => l,
+                    Answer::Cancelled => {
+                        return Verdict::new(false, By::Tty, Some("cancelled".into()))
+                    }
+                    _ => String::new(),
+                };
+                if !typed.trim().eq_ignore_ascii_case(&code) {
+                    tty.say("(not confirmed: denied)\n");
+                    return Verdict::new(
+                        false,
+                        By::Tty,
+                        Some("a critical call not confirmed with its code".into()),
+                    );
+                }
+            }
             return self.finish(d, By::Tty, req, check);
         }
     }
+}
+
+/// Letters and digits no one reads as another (no 0/O, 1/I/L, 2/Z, 5/S,
+/// 8/B).
+const CODE_CHARS: &[u8] = b"ACEFHJKMNPRTUVWXY34679";
+
+/// Four characters drawn for one critical prompt, from the kernel's
+/// random source (the hasher's per-process random keys where there is
+/// none): what the person types to confirm it.
+fn confirmation_code() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    use std::io::Read;
+    let mut bytes = [0u8; 4];
+    let from_kernel = std::fs::File::open("/dev/urandom")
+        .and_then(|mut f| f.read_exact(&mut bytes))
+        .is_ok();
+    if !from_kernel {
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u128(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos())
+                .unwrap_or_default(),
+        );
+        bytes = h.finish().to_le_bytes()[..4].try_into().unwrap_or_default();
+    }
+    bytes
+        .iter()
+        .map(|b| char::from(CODE_CHARS[usize::from(*b) % CODE_CHARS.len()]))
+        .collect()
 }
 
 /// Most bytes of one previewed value (an argument, the summary, a

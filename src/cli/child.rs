@@ -21,8 +21,8 @@
 //!   every other child of toolcall (other tools, the model command, the
 //!   approver, an editor) is in another process group, so no exit status
 //!   another wait needs is taken. What a tool moves out of its group
-//!   (`setsid`, `setpgid`) is not killed; on Linux it stays a zombie of
-//!   toolcall's until toolcall exits.
+//!   (`setsid`, `setpgid`) is killed and reaped by [`end_detached`] once
+//!   no tool runs.
 //! * SIGINT, SIGTERM and SIGHUP (the terminal closed) cancel the run:
 //!   running groups get SIGINT (for SIGINT) or SIGTERM (for the others),
 //!   SIGKILL after the grace period, and `exec`/`loop` write what they have
@@ -183,6 +183,79 @@ pub fn end_group(pid: u32) {
     }
 }
 
+/// The leaders (pids) of the tools running now, each in a session of its
+/// own: what [`end_detached`] must not touch.
+static RUNNING: std::sync::Mutex<Vec<u32>> = std::sync::Mutex::new(Vec::new());
+
+/// The tool led by `pid` ended: once no tool runs any more, kills and
+/// reaps what tools detached from their group and session (`setsid`, a
+/// daemon's double fork). On Linux toolcall is their subreaper, so they
+/// are its children: each child of toolcall in a session other than
+/// toolcall's that is not a running tool's leader came from a tool (the
+/// model command, the approver and an editor stay in toolcall's session,
+/// and no process can join another session). Killing one hands its own
+/// children to toolcall, so the look is repeated, for at most a second.
+/// While another tool runs nothing is killed: a detached process cannot
+/// be told apart from one of that tool's, and the last tool to end
+/// kills them all.
+pub fn end_detached(pid: u32) {
+    let Ok(mut running) = RUNNING.lock() else {
+        return;
+    };
+    running.retain(|p| *p != pid);
+    if !running.is_empty() {
+        return;
+    }
+    #[cfg(target_os = "linux")]
+    {
+        use rustix::process::{getpid, getsid, kill_process, waitpid, Signal, WaitOptions};
+        let Ok(ours) = getsid(None) else {
+            return;
+        };
+        let me = getpid().as_raw_nonzero().get();
+        let until = Instant::now() + REAP_FOR;
+        loop {
+            let detached: Vec<_> = children_of(me)
+                .into_iter()
+                .filter(|(_, sid)| *sid != ours.as_raw_nonzero().get())
+                .filter_map(|(p, _)| pid_of(p))
+                .collect();
+            if detached.is_empty() || Instant::now() >= until {
+                break;
+            }
+            // our children: their pids cannot be reused before we reap them
+            for p in &detached {
+                let _ = kill_process(*p, Signal::KILL);
+            }
+            for p in &detached {
+                let _ = waitpid(Some(*p), WaitOptions::NOHANG);
+            }
+            std::thread::sleep(POLL);
+        }
+    }
+}
+
+/// The children of process `parent` (from `/proc/PID/stat`), with their
+/// session ids.
+#[cfg(target_os = "linux")]
+fn children_of(parent: i32) -> Vec<(u32, i32)> {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    dir.filter_map(|e| e.ok())
+        .filter_map(|e| e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()))
+        .filter_map(|pid| {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            // "PID (COMM) STATE PPID PGRP SESSION …": COMM may hold anything
+            let rest = &stat[stat.rfind(')')? + 1..];
+            let mut f = rest.split_whitespace().skip(1);
+            let ppid: i32 = f.next()?.parse().ok()?;
+            let sid: i32 = f.nth(1)?.parse().ok()?;
+            (ppid == parent).then_some((pid, sid))
+        })
+        .collect()
+}
+
 /// SIGTERM (or SIGKILL when `kill`) to the process group led by `pid`.
 pub fn stop_group(pid: u32, kill: bool) {
     signal_group(pid, if kill { Sig::Kill } else { Sig::Term });
@@ -298,6 +371,8 @@ fn run_inner(spec: &Spec<'_>, confine: Option<&Confine<'_>>, cancel: &AtomicBool
             ..not_started(String::new())
         };
     }
+    // a tool's leader is known as running before it can call setsid
+    let mut running = confine.is_some().then(|| RUNNING.lock());
     let mut child = match cmd.spawn() {
         Ok(c) => c,
         Err(e) => {
@@ -306,6 +381,10 @@ fn run_inner(spec: &Spec<'_>, confine: Option<&Confine<'_>>, cancel: &AtomicBool
         }
     };
     let pid = child.id();
+    if let Some(Ok(r)) = running.as_mut() {
+        r.push(pid);
+    }
+    drop(running);
     let (done_tx, done_rx) = mpsc::channel();
     let out = child
         .stdout
@@ -329,6 +408,9 @@ fn run_inner(spec: &Spec<'_>, confine: Option<&Confine<'_>>, cancel: &AtomicBool
     // in the background), and the orphans are reaped. What they wrote to
     // the pipes is still read.
     end_group(pid);
+    if confine.is_some() {
+        end_detached(pid);
+    }
     let all_read = pipes_closed(&done_rx, readers);
     let join = |h: Option<std::thread::JoinHandle<(Vec<u8>, u64)>>| {
         h.filter(|h| all_read || h.is_finished())
@@ -357,7 +439,9 @@ fn command(spec: &Spec<'_>, confine: Option<&Confine<'_>>) -> Result<Command, St
     let sandbox = confine.and_then(|c| c.sandbox);
     let mut best_effort = false;
     if let (Some(sb), Some(c)) = (sandbox, confine) {
-        if let Err(why) = super::sandbox::support(sb) {
+        let supported =
+            super::sandbox::support(sb).and_then(|()| super::sandbox::seccomp_support());
+        if let Err(why) = supported {
             if c.require {
                 return Err(format!(
                     "not run: --require-sandbox, and its x-toolcall.sandbox cannot be enforced: {why}"
@@ -623,6 +707,16 @@ pub fn helper_main(args: Vec<OsString>) -> ExitCode {
         }
         if let Err(e) = super::sandbox::drop_capabilities() {
             return fail(126, &format!("cannot drop the tool's capabilities: {e}"));
+        }
+        // last: the filter denies chmod and ioctls the steps above do not
+        // need, but nothing may come between it and exec that it breaks
+        if let Err(e) = super::sandbox::apply_seccomp(sb) {
+            if !best_effort {
+                return fail(
+                    126,
+                    &format!("cannot apply the sandbox's seccomp filter: {e}"),
+                );
+            }
         }
     }
     let mut cmd = Command::new(&program);

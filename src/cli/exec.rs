@@ -202,7 +202,7 @@ pub struct Judged {
     pub call: ToolCall,
     /// The verdict (risk includes `risk_when`).
     pub verdict: Verdict,
-    /// Found as JSON inside prose.
+    /// Found inside prose (mid-line, or a fence after prose).
     pub inline: bool,
     /// The command that would run it.
     pub command: Option<ToolCommand>,
@@ -234,7 +234,7 @@ impl Judged {
             .map(|i| i.message.clone())
             .collect();
         if self.inline {
-            w.push("found as JSON inside prose".into());
+            w.push("found inside prose".into());
         }
         w
     }
@@ -923,20 +923,19 @@ pub fn run(args: &ExecArgs) -> anyhow::Result<Outcome> {
     })
 }
 
-/// Whether a call read from a record was JSON inside prose. The record's
-/// word is not taken: when its document is one of the inputs on the
-/// command line, the bytes before the call on its line decide; when not
-/// (a path taken from a record is never opened), a call in a format
-/// without markers counts as inline (it then always needs approval).
+/// Whether a call read from a record was found inside prose (see
+/// [`crate::agent::gather::in_prose`]). The record's word is not taken:
+/// when its document is one of the inputs on the command line, the bytes
+/// around the call decide (a later call counts as prose there); when not (a path taken from a record is never opened), a
+/// call in a format without markers counts as inline (it then always
+/// needs approval).
 fn record_inline(
     call: &ToolCall,
     docs: &mut HashMap<String, Option<Vec<u8>>>,
     sources: &super::validate::Sources<'_>,
 ) -> bool {
-    let unmarked = crate::formats::FormatId::from_id(call.format);
-    if !unmarked.is_some_and(|id| id.format().unmarked) {
-        return false;
-    }
+    let unmarked =
+        crate::formats::FormatId::from_id(call.format).is_some_and(|id| id.format().unmarked);
     let doc = docs
         .entry(call.doc.clone())
         .or_insert_with(|| sources.read(&call.doc));
@@ -946,15 +945,25 @@ fn record_inline(
             && t.get(start..)
                 .is_some_and(|r| r.starts_with(call.raw.as_bytes()))
     }) else {
-        return true;
+        return unmarked;
     };
     let line_start = text[..start]
         .iter()
         .rposition(|&b| b == b'\n')
         .map_or(0, |p| p + 1);
-    !text[line_start..start]
-        .iter()
-        .all(|b| b.is_ascii_whitespace())
+    let blank = |b: &[u8]| b.iter().all(u8::is_ascii_whitespace);
+    use crate::agent::gather::{in_prose, Prose};
+    match in_prose(
+        call.format,
+        &call.raw,
+        !blank(&text[line_start..start]),
+        !blank(&text[..start]),
+    ) {
+        Prose::No => false,
+        Prose::Yes => true,
+        // what follows it in the document (later calls count as prose)
+        Prose::IfFollowed => !blank(text.get(call.span[1] as usize..).unwrap_or_default()),
+    }
 }
 
 /// The result of a call the rules keep from running: with status

@@ -11,10 +11,14 @@
 //!   and the folder of the tool's own program;
 //! * writing (creating, truncating, renaming, removing): only the `write`
 //!   paths (which are readable too) and `/dev/null`;
-//! * with `"network": false`, no TCP bind or connect (Landlock ABI 4).
+//! * with `"network": false`, no TCP bind or connect (Landlock ABI 4), no
+//!   socket but `AF_UNIX` ones and no abstract Unix socket made outside
+//!   (the seccomp filter of [`apply_seccomp`], Landlock ABI 6);
+//! * no file metadata change unless `"metadata": true` (the filter);
+//! * device ioctls only under `write` (ABI 5), no signal out (ABI 6).
 //!
 //! Files need Landlock ABI 3 (Linux 6.2), the network rule ABI 4 (Linux
-//! 6.7).
+//! 6.7); ABI 5 and 6 are used where the kernel has them.
 
 use crate::agent::binding::Sandbox;
 use std::path::Path;
@@ -92,15 +96,21 @@ pub fn program_folder(program: &Path) -> Option<std::path::PathBuf> {
 /// inheritable, permitted, effective) so that a sandboxed tool started as
 /// root (containers, CI) keeps none: no raw sockets, no `chown`, no
 /// reading another process's memory or environment, nothing gained back
-/// by exec (the bounding set is empty and `no_new_privs` is set). Its user
+/// by exec (`no_new_privs` is set, and the bounding set is emptied when
+/// this process may: as root). Its user
 /// stays root: files root owns stay root's to change where the sandbox
 /// lets it write. Without capabilities to begin with, nothing changes.
 #[cfg(target_os = "linux")]
 pub fn drop_capabilities() -> Result<(), String> {
     use rustix::thread::{self, CapabilitySet, CapabilitySets};
     // the bounding set first: dropping from it needs CAP_SETPCAP, which
-    // goes with the rest below
-    for bit in 0..64u32 {
+    // goes with the rest below. Without it (an ordinary user) the set
+    // stays, and gives nothing: no_new_privs (set with the Landlock
+    // rules) keeps exec from gaining a capability from a file or set-user-ID
+    let can_drop_bounding = thread::capabilities(None)
+        .map(|c| c.effective.contains(CapabilitySet::SETPCAP))
+        .unwrap_or(false);
+    for bit in (0..64u32).filter(|_| can_drop_bounding) {
         let cap = CapabilitySet::from_bits_retain(1u64 << bit);
         if thread::capability_is_in_bounding_set(cap).unwrap_or(false) {
             thread::remove_capability_from_bounding_set(cap)
@@ -120,6 +130,46 @@ pub fn drop_capabilities() -> Result<(), String> {
     thread::set_capabilities(None, none).map_err(|e| format!("capabilities: {e}"))
 }
 
+/// Installs the sandbox's seccomp filter on this process (and what it
+/// will exec; a filter cannot be removed). Landlock sees paths and TCP
+/// ports; the filter covers what it cannot see, returning `EPERM`:
+///
+/// * always: `io_uring` (its requests open, connect and change files
+///   without the system calls below), `ioctl` `TIOCSTI` and `TIOCLINUX`
+///   (typing into a terminal);
+/// * with `"network": false`: `socket` of any family but `AF_UNIX` (so no
+///   TCP, MPTCP, UDP, raw, packet or netlink socket: TCP Fast Open and
+///   `listen` without `bind` need one);
+/// * unless `"metadata": true`: `chmod`, `chown`, `utime` and the
+///   extended attribute calls, in all their forms, on any file (a filter
+///   cannot see paths, and Landlock does not cover metadata).
+///
+/// Another architecture's system calls (x86's 32-bit ones on x86-64) end
+/// the process. `Err` on a kernel or architecture without seccomp.
+#[cfg(target_os = "linux")]
+pub fn apply_seccomp(sb: &Sandbox) -> Result<(), String> {
+    seccomp::apply(sb)
+}
+
+/// Without seccomp, nothing to apply.
+#[cfg(not(target_os = "linux"))]
+pub fn apply_seccomp(_: &Sandbox) -> Result<(), String> {
+    Err("seccomp exists on Linux only".into())
+}
+
+/// Whether this kernel and architecture can install the filter of
+/// [`apply_seccomp`]: `Err` says what is missing.
+#[cfg(target_os = "linux")]
+pub fn seccomp_support() -> Result<(), String> {
+    seccomp::support()
+}
+
+/// Without seccomp, nothing can be installed.
+#[cfg(not(target_os = "linux"))]
+pub fn seccomp_support() -> Result<(), String> {
+    Err("seccomp exists on Linux only".into())
+}
+
 /// Capabilities are Linux's: nothing to drop elsewhere.
 #[cfg(not(target_os = "linux"))]
 pub fn drop_capabilities() -> Result<(), String> {
@@ -131,7 +181,8 @@ mod imp {
     use super::{program_folder, Sandbox, SYSTEM_READ};
     use landlock::{
         Access, AccessFs, AccessNet, BitFlags, CompatLevel, Compatible, PathBeneath, PathFd,
-        Ruleset, RulesetAttr, RulesetCreated, RulesetCreatedAttr, RulesetError, RulesetStatus, ABI,
+        Ruleset, RulesetAttr, RulesetCreated, RulesetCreatedAttr, RulesetError, RulesetStatus,
+        Scope, ABI,
     };
     use std::path::Path;
 
@@ -146,7 +197,18 @@ mod imp {
         if !sb.network {
             r = r.handle_access(AccessNet::BindTcp | AccessNet::ConnectTcp)?;
         }
-        Ok(r)
+        // where the kernel has them, without requiring them: device
+        // ioctls (ABI 5) only under `write`, no signal to a process
+        // outside the sandbox (ABI 6), and with "network": false no
+        // abstract Unix socket created outside it (ABI 6)
+        r = r
+            .set_compatibility(CompatLevel::BestEffort)
+            .handle_access(AccessFs::IoctlDev)?
+            .scope(Scope::Signal)?;
+        if !sb.network {
+            r = r.scope(Scope::AbstractUnixSocket)?;
+        }
+        Ok(r.set_compatibility(level))
     }
 
     /// What the kernel lacks, in words.
@@ -178,9 +240,11 @@ mod imp {
         let access = if is_dir {
             access
         } else {
-            access & AccessFs::from_file(FS)
+            access & AccessFs::from_file(ABI::V5)
         };
-        rs.add_rule(PathBeneath::new(fd, access))
+        // IoctlDev is best effort (the ruleset's other rights were
+        // required when it was created)
+        rs.add_rule(PathBeneath::new(fd, access).set_compatibility(CompatLevel::BestEffort))
             .map_err(|e| format!("{}: {e}", path.display()))
     }
 
@@ -213,7 +277,7 @@ mod imp {
             }
         }
         for p in &sb.write {
-            rs = add(rs, p, AccessFs::from_all(FS), true)?;
+            rs = add(rs, p, AccessFs::from_all(FS) | AccessFs::IoctlDev, true)?;
         }
         rs = add(
             rs,
@@ -222,9 +286,151 @@ mod imp {
             false,
         )?;
         let status = rs.restrict_self().map_err(|e| e.to_string())?;
-        if !best_effort && status.ruleset != RulesetStatus::FullyEnforced {
+        // partly: a kernel without the best-effort extras above
+        if !best_effort && status.ruleset == RulesetStatus::NotEnforced {
             return Err(format!("only {:?}", status.ruleset));
         }
         Ok(())
+    }
+}
+
+#[cfg(target_os = "linux")]
+mod seccomp {
+    use super::Sandbox;
+    use seccompiler::{
+        SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
+        SeccompRule, TargetArch,
+    };
+    use std::collections::BTreeMap;
+
+    /// x32 system calls are x86-64's with this bit set, under the same
+    /// audit architecture: each denied call is denied with it too.
+    #[cfg(target_arch = "x86_64")]
+    const X32: i64 = 0x4000_0000;
+
+    /// Numbers the same on every architecture (Linux 6.6 and later) that
+    /// `libc` may not name yet.
+    const FCHMODAT2: i64 = 452;
+    const SETXATTRAT: i64 = 463;
+    const REMOVEXATTRAT: i64 = 466;
+
+    /// The calls that change file metadata.
+    fn metadata_calls() -> Vec<i64> {
+        let mut v = vec![
+            libc::SYS_fchmod,
+            libc::SYS_fchmodat,
+            FCHMODAT2,
+            libc::SYS_fchown,
+            libc::SYS_fchownat,
+            libc::SYS_utimensat,
+            libc::SYS_setxattr,
+            libc::SYS_lsetxattr,
+            libc::SYS_fsetxattr,
+            SETXATTRAT,
+            libc::SYS_removexattr,
+            libc::SYS_lremovexattr,
+            libc::SYS_fremovexattr,
+            REMOVEXATTRAT,
+        ];
+        // the old path forms exist on x86-64 only (aarch64 and riscv64
+        // have the *at ones)
+        #[cfg(target_arch = "x86_64")]
+        v.extend([
+            libc::SYS_chmod,
+            libc::SYS_chown,
+            libc::SYS_lchown,
+            libc::SYS_utime,
+            libc::SYS_utimes,
+            libc::SYS_futimesat,
+        ]);
+        v
+    }
+
+    fn arch() -> Result<TargetArch, String> {
+        TargetArch::try_from(std::env::consts::ARCH)
+            .map_err(|_| format!("no seccomp filter for {}", std::env::consts::ARCH))
+    }
+
+    pub(super) fn support() -> Result<(), String> {
+        arch()?;
+        // "Seccomp:" is there when the kernel has CONFIG_SECCOMP, and
+        // filters come with it on every kernel Landlock runs on
+        let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+        if status.lines().any(|l| l.starts_with("Seccomp:")) {
+            Ok(())
+        } else {
+            Err("the kernel has no seccomp".into())
+        }
+    }
+
+    fn cond(arg: u8, op: SeccompCmpOp, value: u64) -> Result<SeccompCondition, String> {
+        SeccompCondition::new(arg, SeccompCmpArgLen::Dword, op, value).map_err(|e| e.to_string())
+    }
+
+    fn rule(conds: Vec<SeccompCondition>) -> Result<SeccompRule, String> {
+        SeccompRule::new(conds).map_err(|e| e.to_string())
+    }
+
+    /// The denied calls: a call with no rule is denied whatever its
+    /// arguments; with rules, when one of them matches.
+    pub(super) fn rules(sb: &Sandbox) -> Result<BTreeMap<i64, Vec<SeccompRule>>, String> {
+        let mut m: BTreeMap<i64, Vec<SeccompRule>> = BTreeMap::new();
+        for nr in [
+            libc::SYS_io_uring_setup,
+            libc::SYS_io_uring_enter,
+            libc::SYS_io_uring_register,
+        ] {
+            m.insert(nr, Vec::new());
+        }
+        // the request is an unsigned int: its low 32 bits
+        let tty = |req: u64| -> Result<SeccompRule, String> {
+            rule(vec![cond(1, SeccompCmpOp::Eq, req)?])
+        };
+        m.insert(
+            libc::SYS_ioctl,
+            vec![
+                tty(u64::from(libc::TIOCSTI as u32))?,
+                tty(u64::from(libc::TIOCLINUX as u32))?,
+            ],
+        );
+        if !sb.network {
+            // the family is an int: any but AF_UNIX
+            let unix = u64::from(libc::AF_UNIX.unsigned_abs());
+            m.insert(
+                libc::SYS_socket,
+                vec![rule(vec![cond(0, SeccompCmpOp::Ne, unix)?])?],
+            );
+            m.insert(
+                libc::SYS_socketpair,
+                vec![rule(vec![cond(0, SeccompCmpOp::Ne, unix)?])?],
+            );
+        }
+        if !sb.metadata {
+            for nr in metadata_calls() {
+                m.insert(nr, Vec::new());
+            }
+        }
+        #[cfg(target_arch = "x86_64")]
+        {
+            let x32: Vec<(i64, Vec<SeccompRule>)> =
+                m.iter().map(|(nr, r)| (nr | X32, r.clone())).collect();
+            m.extend(x32);
+        }
+        Ok(m)
+    }
+
+    pub(super) fn apply(sb: &Sandbox) -> Result<(), String> {
+        let filter = SeccompFilter::new(
+            rules(sb)?,
+            SeccompAction::Allow,
+            SeccompAction::Errno(libc::EPERM.unsigned_abs()),
+            arch()?,
+        )
+        .map_err(|e| e.to_string())?;
+        let program: seccompiler::BpfProgram = filter
+            .try_into()
+            .map_err(|e: seccompiler::BackendError| e.to_string())?;
+        // sets no_new_privs (already set by Landlock) and installs it
+        seccompiler::apply_filter(&program).map_err(|e| e.to_string())
     }
 }

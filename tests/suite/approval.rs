@@ -878,3 +878,67 @@ fn the_prompt_escapes_every_invisible_and_overlay_character() {
         assert!(screen.contains(&shown), "{shown} missing:\n{screen:?}");
     }
 }
+
+/// A critical call approved on the terminal runs only once the person
+/// types the four characters shown for that prompt: a `y` typed (or
+/// injected, `TIOCSTI`) without seeing the code, or under a prompt a
+/// process redrew as a harmless call, denies it. Before: `y` ran it.
+#[test]
+fn a_critical_call_needs_the_code_shown_on_the_terminal() {
+    let dir = scratch("critical-code");
+    std::fs::write(
+        dir.join("in.txt"),
+        [
+            call("marker", json!({"path": "/etc/a"})),
+            call("marker", json!({"path": "/etc/b"})),
+            call("marker", json!({"path": "/tmp/c"})),
+        ]
+        .concat(),
+    )
+    .expect("w");
+    let Some(mut t) = exec_on_a_terminal(&dir, "", "--max-parallel 1", &[]) else {
+        return;
+    };
+    const CONFIRM: &str = "to run it (anything else denies) > ";
+    // the first: yes, then a guess
+    assert!(t.wait_for(QUESTION, 1), "{}", t.screen());
+    t.type_keys("y\n");
+    assert!(t.wait_for(CONFIRM, 1), "{}", t.screen());
+    t.type_keys("y\n");
+    // the second: yes, then the code read from the screen
+    assert!(t.wait_for(QUESTION, 2), "{}", t.screen());
+    t.type_keys("y\n");
+    assert!(t.wait_for(CONFIRM, 2), "{}", t.screen());
+    let screen = t.screen();
+    let line = screen
+        .lines()
+        .rfind(|l| l.contains(CONFIRM.trim_end()))
+        .expect("the confirmation line")
+        .to_string();
+    let code = line
+        .split("type ")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .expect("a code")
+        .to_string();
+    assert_eq!(code.len(), 4, "{line}");
+    t.type_keys(&format!("{}\n", code.to_lowercase()));
+    // the third is high, not critical: y alone runs it
+    assert!(t.wait_for(QUESTION, 3), "{}", t.screen());
+    t.type_keys("y\n");
+    let screen = t.finish();
+    assert_eq!(screen.matches(CONFIRM).count(), 2, "{screen}");
+    let recs = results(&dir);
+    assert_eq!(
+        statuses(&recs),
+        ["denied", "completed", "completed"],
+        "{screen}"
+    );
+    assert!(
+        recs[0]["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("not confirmed")),
+        "{}",
+        recs[0]
+    );
+}

@@ -96,7 +96,7 @@ fn binding_errors_keep_their_messages() {
     assert_eq!(
         exec("key.json", &[]),
         (
-            "toolcall: tool 'f': x-toolcall.sandbox: unknown key 'exec' (read, write, network)\n"
+            "toolcall: tool 'f': x-toolcall.sandbox: unknown key 'exec' (read, write, network, metadata)\n"
                 .to_string(),
             2
         )

@@ -119,6 +119,15 @@ fn stderr(out: &Output) -> String {
 /// Gives `path` to `nobody`; false (with a message on stderr) when this
 /// user may not.
 fn give_to_nobody(path: &Path, what: &str) -> bool {
+    let uid = std::fs::read_to_string("/proc/self/status")
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| l.strip_prefix("Uid:"))
+        .and_then(|l| l.split_whitespace().next().map(str::to_string));
+    if uid.as_deref() == Some(&NOBODY.to_string()) {
+        eprintln!("skipped: {what}: these tests run as nobody, not a second user");
+        return false;
+    }
     match std::os::unix::fs::chown(path, Some(NOBODY), Some(NOBODY)) {
         Ok(()) => true,
         Err(e) => {
@@ -338,6 +347,72 @@ fn path_rules_see_through_url_lookalikes_and_relative_paths() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+// ------------------------------------------------ calls that are not calls
+
+/// Definitions are never calls, and calls found inside prose always need
+/// approval, even for a safe tool that would be approved automatically:
+/// a whole reply that is a tool definition (the schema as `parameters`,
+/// bare, in an OpenAI `function` wrapper, a list, or inside
+/// `<tool_call>`) runs nothing; `<function=…>` mid-sentence and a fenced
+/// example with prose before and after it are asked about (denied here:
+/// no terminal, no approver). A call on its own line, or a fence that
+/// ends the reply after a lead-in, still runs. Before: the mid-sentence
+/// tag and the fenced example ran with no approval.
+#[test]
+fn definitions_are_not_calls_and_calls_in_prose_need_approval() {
+    let dir = scratch("prose-calls");
+    let schema = r#"{"type": "object", "properties": {"city": {"type": "string"}}}"#;
+    let definitions = [
+        format!(r#"{{"name": "get_weather", "description": "Weather.", "parameters": {schema}}}"#),
+        format!(
+            r#"{{"type": "function", "function": {{"name": "get_weather", "description": "Weather.", "parameters": {schema}}}}}"#
+        ),
+        format!(
+            r#"[{{"name": "get_weather", "description": "Weather.", "parameters": {schema}}}]"#
+        ),
+        format!(
+            r#"<tool_call>{{"name": "get_weather", "description": "Weather.", "parameters": {schema}}}</tool_call>"#
+        ),
+    ];
+    for d in &definitions {
+        let out = run(
+            &dir,
+            &["exec", "--tools", "tools.json", "--no-timestamps"],
+            d.as_bytes(),
+        );
+        assert!(statuses(&out).is_empty(), "{d}: {:?}", records(&out.stdout));
+    }
+    let in_prose = [
+        "You can call it like <function=get_weather><parameter=city>Paris</parameter></function> when needed.",
+        "Here is an example of a call:\n\n```tool_call\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n```\nUse it when you need the weather.\n",
+    ];
+    for p in in_prose {
+        let out = run(
+            &dir,
+            &["exec", "--tools", "tools.json", "--no-timestamps"],
+            p.as_bytes(),
+        );
+        let recs = records(&out.stdout);
+        assert_eq!(statuses(&out), ["denied"], "{p}: {recs:?}");
+        assert!(
+            recs[0]["error"]
+                .as_str()
+                .is_some_and(|e| e.contains("found inside prose")),
+            "{p}: {recs:?}"
+        );
+    }
+    // the controls: a call on its own line, a fence that ends the reply
+    // after a lead-in (the generic prompt's own form) are approved (safe)
+    for reply in [
+        "I will check.\n<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}</tool_call>\n",
+        "Let me look that up.\n```tool_call\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n```\n",
+    ] {
+        let out = run(&dir, &["exec", "--tools", "tools.json", "--no-timestamps"], reply.as_bytes());
+        assert_eq!(statuses(&out), ["completed"], "{reply}: {}", stderr(&out));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 // ----------------------------------------------- what a tool inherits
 
 /// Runs `script` with `sh -c` in `dir` (`$TC` is the binary under test),
@@ -393,6 +468,62 @@ fn shell_tools(dir: &Path, boxed: &[(&str, &str)], open: &[(&str, &str)]) {
         .chain(open.iter().map(|(n, l)| tool(n, l, false)))
         .collect();
     write(dir, "tools.json", &Value::Array(list).to_string());
+}
+
+/// What a tool detaches from its group and session (`setsid`, as a
+/// daemon does) is killed when the tool ends, sandboxed or not: toolcall
+/// is its subreaper and kills every child in a foreign session once no
+/// tool runs. Before: it outlived toolcall (and could reach the terminal
+/// of a later prompt).
+#[test]
+fn what_a_tool_detaches_with_setsid_is_killed_when_it_ends() {
+    let dir = scratch("setsid");
+    let line = |name: &str| {
+        format!(
+            "setsid sh -c 'echo $$ > allowed/{name}.pid; exec sleep 30' \
+             </dev/null >/dev/null 2>&1 & \
+             while [ ! -s allowed/{name}.pid ]; do sleep 0.05; done; echo end"
+        )
+    };
+    let (boxed, open) = (line("boxed"), line("open"));
+    shell_tools(&dir, &[("boxed", &boxed)], &[("open", &open)]);
+    let input = format!("{}{}", call("boxed", json!({})), call("open", json!({})));
+    let out = run(
+        &dir,
+        &[
+            "exec",
+            "--tools",
+            "tools.json",
+            "--no-timestamps",
+            "--max-parallel",
+            "1",
+        ],
+        input.as_bytes(),
+    );
+    if no_landlock(&out) {
+        return;
+    }
+    assert_eq!(
+        statuses(&out),
+        ["completed", "completed"],
+        "{}",
+        stderr(&out)
+    );
+    for name in ["boxed", "open"] {
+        let pid = std::fs::read_to_string(dir.join("allowed").join(format!("{name}.pid")))
+            .expect("the detached process wrote its pid");
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", pid.trim()));
+        let alive = stat.as_deref().is_ok_and(|s| s.contains("(sleep)"));
+        if alive {
+            let _ = Command::new("kill").args(["-9", pid.trim()]).status();
+        }
+        assert!(
+            !alive,
+            "{name}: the detached sleep {} outlived the run",
+            pid.trim()
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A descriptor toolcall's caller left open (`3>>file`) does not reach a
@@ -695,47 +826,283 @@ fn toolcall_is_not_dumpable_for_its_tools() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// What the sandbox does not hold yet, pinned so the security model's
-/// "does not hold" column stays true (docs/agent.md, The sandbox): with
-/// `"network": false` a UDP socket still sends, and metadata (`chmod`) of
-/// a file outside the write list still changes. When a seccomp filter
-/// closes these, this test fails and the documentation changes with it.
-#[test]
-fn what_the_sandbox_does_not_hold_is_documented() {
-    let dir = scratch("limits");
-    let private = write(&dir, "private.txt", "p\n");
-    std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o600)).expect("chmod");
+/// The probe behind the seccomp tests: `python3 probe.py HOLE ARG`
+/// tries one thing the filter covers and prints `done` when it worked,
+/// `denied ERRNO` when the kernel refused it.
+const PROBE: &str = r#"
+import errno, os, socket, sys
+hole, arg = sys.argv[1], sys.argv[2]
+try:
+    if hole == "mptcp":
+        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 262)
+        s.connect(("127.0.0.1", int(arg)))
+    elif hole == "fastopen":
+        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        s.sendto(b"x", 0x20000000, ("127.0.0.1", int(arg)))
+    elif hole == "listen":
+        s = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
+        s.listen(1)
+    elif hole == "udp":
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        s.sendto(b"x", ("127.0.0.1", int(arg)))
+    elif hole == "netlink":
+        socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 0)
+    elif hole == "abstract":
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.connect("\0" + arg)
+    elif hole == "signal":
+        os.kill(int(arg), 0)
+    elif hole == "chmod":
+        os.chmod(arg, 0o666)
+    elif hole == "utime":
+        os.utime(arg, (0, 0))
+    elif hole == "xattr":
+        os.setxattr(arg, "user.toolcall", b"1")
+    elif hole == "io_uring":
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        params = ctypes.create_string_buffer(120)
+        if libc.syscall(425, 4, params) < 0:
+            raise OSError(ctypes.get_errno(), "io_uring_setup")
+    elif hole == "tiocsti":
+        import fcntl, pty
+        m, t = pty.openpty()
+        fcntl.ioctl(t, 0x5412, b"y")
+    print("done")
+except OSError as e:
+    print("denied", errno.errorcode.get(e.errno, repr(e)))
+"#;
+
+/// Runs the probe for `hole` twice in one `exec` run: in a sandbox with
+/// the defaults the filter reads (`"network": false`, no `metadata`) and
+/// in the control sandbox that allows both (same write list: Landlock
+/// alone). The outputs, boxed then control; `None` (with a message) when
+/// the machine cannot tell: no python3, no Landlock, or the control
+/// itself failed (the kernel lacks the feature the hole needs).
+fn probe(hole: &str, arg: &str) -> Option<(String, String)> {
+    probe_with(hole, arg, true, &[])
+}
+
+/// [`probe`], with an unsandboxed control when `sandboxed_control` is
+/// false (for what every sandbox refuses) and `more` on the write list.
+fn probe_with(
+    hole: &str,
+    arg: &str,
+    sandboxed_control: bool,
+    more: &[&str],
+) -> Option<(String, String)> {
+    if Command::new("python3").arg("-V").output().is_err() {
+        eprintln!("skipped: {hole}: no python3 for the probe");
+        return None;
+    }
+    let dir = scratch(&format!("probe-{hole}"));
     let allowed = folder(&dir, "allowed").display().to_string();
-    let p = private.display();
-    let line = format!(
-        "chmod 644 {p} && echo chmod-outside; \
-         echo x > {p} 2>/dev/null && echo wrote-outside; \
-         python3 -c 'import socket; s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); \
-         s.sendto(b\"x\", (\"127.0.0.1\", 9)); print(\"udp-sent\")' 2>/dev/null; echo end"
-    );
-    let tools = json!([{"name": "boxed", "description": "probe", "parameters": {"type": "object"},
-        "x-toolcall": {"risk": "safe", "exec": ["sh", "-c", line],
-                       "sandbox": {"write": [format!("{allowed}/**")], "network": false}}}]);
+    let script = write(&dir, "probe.py", PROBE).display().to_string();
+    let tool = |name: &str, sandbox: Option<Value>| {
+        let mut x = json!({"risk": "safe", "exec": ["python3", script, hole, arg]});
+        if let Some(sb) = sandbox {
+            x["sandbox"] = sb;
+        }
+        json!({"name": name, "description": "probe", "parameters": {"type": "object"},
+               "x-toolcall": x})
+    };
+    let mut w = vec![format!("{allowed}/**")];
+    w.extend(more.iter().map(|m| m.to_string()));
+    let control = sandboxed_control.then(|| json!({"write": w, "network": true, "metadata": true}));
+    let tools = json!([
+        tool("boxed", Some(json!({"write": w, "network": false}))),
+        tool("control", control),
+    ]);
     write(&dir, "tools.json", &tools.to_string());
+    let input = format!("{}{}", call("boxed", json!({})), call("control", json!({})));
     let out = run(
         &dir,
-        &["exec", "--tools", "tools.json", "--no-timestamps"],
-        call("boxed", json!({})).as_bytes(),
+        &[
+            "exec",
+            "--tools",
+            "tools.json",
+            "--no-timestamps",
+            "--max-parallel",
+            "1",
+            "--require-sandbox",
+        ],
+        input.as_bytes(),
     );
-    if no_landlock(&out) {
-        return;
-    }
-    let c = records(&out.stdout)[0]["content"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
-    assert!(!c.contains("wrote-outside") && c.ends_with("end\n"), "{c}");
-    // the documented limits
-    assert!(c.contains("chmod-outside"), "metadata is now covered: {c}");
-    if Command::new("python3").arg("-V").output().is_ok() {
-        assert!(c.contains("udp-sent"), "UDP is now covered: {c}");
-    } else {
-        eprintln!("UDP limit not checked: no python3");
-    }
     let _ = std::fs::remove_dir_all(&dir);
+    let err = stderr(&out);
+    let recs = records(&out.stdout);
+    if recs.len() == 2
+        && recs[0]["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("cannot be enforced"))
+    {
+        eprintln!(
+            "skipped: {hole}: the kernel cannot enforce the sandbox: {}",
+            recs[0]["error"]
+        );
+        return None;
+    }
+    assert_eq!(recs.len(), 2, "{err}");
+    let content = |k: usize| {
+        recs[k]["content"]
+            .as_str()
+            .unwrap_or_default()
+            .trim()
+            .to_string()
+    };
+    let (boxed, control) = (content(0), content(1));
+    if control != "done" {
+        eprintln!("skipped: {hole}: even the control cannot do it here ({control}) {err}");
+        return None;
+    }
+    Some((boxed, control))
+}
+
+/// A TCP listener on loopback and its port, for the network probes.
+fn listener() -> (std::net::TcpListener, String) {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").expect("listen");
+    let port = l.local_addr().expect("addr").port().to_string();
+    (l, port)
+}
+
+/// With `"network": false` an MPTCP socket (`IPPROTO_MPTCP`, which
+/// Landlock's TCP rules do not see) cannot be created: seccomp allows
+/// `socket` for `AF_UNIX` only. Before: it connected.
+#[test]
+fn a_sandbox_without_network_refuses_mptcp() {
+    let (_l, port) = listener();
+    if let Some((boxed, _)) = probe("mptcp", &port) {
+        assert_eq!(boxed, "denied EPERM");
+    }
+}
+
+/// With `"network": false` TCP Fast Open (`sendto` with `MSG_FASTOPEN`,
+/// a connect Landlock's rule did not see) is refused: no TCP socket can
+/// be created. Before: the data left.
+#[test]
+fn a_sandbox_without_network_refuses_tcp_fast_open() {
+    let (_l, port) = listener();
+    if let Some((boxed, _)) = probe("fastopen", &port) {
+        assert_eq!(boxed, "denied EPERM");
+    }
+}
+
+/// With `"network": false` a socket cannot `listen` without `bind` (the
+/// kernel's automatic port, which Landlock's bind rule did not see).
+/// Before: it listened on an open port.
+#[test]
+fn a_sandbox_without_network_refuses_listen_without_bind() {
+    if let Some((boxed, _)) = probe("listen", "") {
+        assert_eq!(boxed, "denied EPERM");
+    }
+}
+
+/// With `"network": false` UDP is refused (Landlock covers TCP only).
+/// Before: the datagram was sent.
+#[test]
+fn a_sandbox_without_network_refuses_udp() {
+    let u = std::net::UdpSocket::bind("127.0.0.1:0").expect("udp");
+    let port = u.local_addr().expect("addr").port().to_string();
+    if let Some((boxed, _)) = probe("udp", &port) {
+        assert_eq!(boxed, "denied EPERM");
+    }
+}
+
+/// With `"network": false` netlink sockets (the kernel's routing,
+/// audit, uevent interfaces) are refused too: only `AF_UNIX` is allowed.
+#[test]
+fn a_sandbox_without_network_refuses_netlink() {
+    if let Some((boxed, _)) = probe("netlink", "") {
+        assert_eq!(boxed, "denied EPERM");
+    }
+}
+
+/// With `"network": false` an abstract Unix socket created outside the
+/// sandbox (an X server's, a session bus's) cannot be reached (Landlock
+/// ABI 6 scope; skipped with a message on older kernels, where the
+/// control's connect is the only check). Before: it connected.
+#[test]
+fn a_sandbox_without_network_refuses_outside_abstract_unix_sockets() {
+    use std::os::linux::net::SocketAddrExt;
+    let name = format!("toolcall-test-{}", std::process::id());
+    let addr = std::os::unix::net::SocketAddr::from_abstract_name(name.as_bytes()).expect("addr");
+    let _l = std::os::unix::net::UnixListener::bind_addr(&addr).expect("bind abstract");
+    if let Some((boxed, _)) = probe("abstract", &name) {
+        assert_eq!(boxed, "denied EPERM");
+    }
+}
+
+/// A sandboxed tool cannot signal a process outside its sandbox (this
+/// test, toolcall, another tool of the user; Landlock ABI 6 scope). The
+/// control is unsandboxed.
+#[test]
+fn a_sandboxed_tool_cannot_signal_outside_its_sandbox() {
+    if let Some((boxed, _)) = probe_with("signal", &std::process::id().to_string(), false, &[]) {
+        assert_eq!(boxed, "denied EPERM");
+    }
+}
+
+/// A file outside the write list for the metadata probes, mode 0600.
+fn private_file(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("toolcall-sec-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("dir");
+    let p = write(&d, "private.txt", "p\n");
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o600)).expect("chmod");
+    p
+}
+
+/// A sandboxed tool cannot `chmod` a file outside its write list (a
+/// private file made world-writable) unless its sandbox says
+/// `"metadata": true`. Before: the mode changed.
+#[test]
+fn a_sandboxed_tool_cannot_chmod_outside_its_write_list() {
+    let f = private_file("chmod");
+    if let Some((boxed, _)) = probe("chmod", &f.display().to_string()) {
+        assert_eq!(boxed, "denied EPERM");
+    }
+    let _ = std::fs::remove_dir_all(f.parent().expect("dir"));
+}
+
+/// A sandboxed tool cannot change a file's times outside its write list
+/// (`utime`, to hide a change). Before: they changed.
+#[test]
+fn a_sandboxed_tool_cannot_change_times_outside_its_write_list() {
+    let f = private_file("utime");
+    if let Some((boxed, _)) = probe("utime", &f.display().to_string()) {
+        assert_eq!(boxed, "denied EPERM");
+    }
+    let _ = std::fs::remove_dir_all(f.parent().expect("dir"));
+}
+
+/// A sandboxed tool cannot set an extended attribute outside its write
+/// list. Before: it did (skipped where the file system has none).
+#[test]
+fn a_sandboxed_tool_cannot_set_xattrs_outside_its_write_list() {
+    let f = private_file("xattr");
+    if let Some((boxed, _)) = probe("xattr", &f.display().to_string()) {
+        assert_eq!(boxed, "denied EPERM");
+    }
+    let _ = std::fs::remove_dir_all(f.parent().expect("dir"));
+}
+
+/// A sandboxed tool cannot start `io_uring`, whose requests open files
+/// and sockets without the system calls the filter and Landlock see.
+#[test]
+fn a_sandboxed_tool_cannot_use_io_uring() {
+    if let Some((boxed, _)) = probe_with("io_uring", "", false, &[]) {
+        assert_eq!(boxed, "denied EPERM");
+    }
+}
+
+/// A sandboxed tool cannot type into a terminal with `TIOCSTI`, even one
+/// it may write to (here a pseudo-terminal of its own, `/dev/pts` on its
+/// write list): the filter refuses the request before the kernel's own
+/// checks. The control is unsandboxed (skipped where the kernel refuses
+/// `TIOCSTI` to everyone).
+#[test]
+fn a_sandboxed_tool_cannot_type_into_a_terminal() {
+    if let Some((boxed, _)) = probe_with("tiocsti", "", false, &["/dev/ptmx", "/dev/pts"]) {
+        assert_eq!(boxed, "denied EPERM");
+    }
 }

@@ -524,7 +524,7 @@ pub struct Facts<'a> {
     pub known: bool,
     /// The call passes the tool's schema.
     pub valid: bool,
-    /// The call was found as JSON inside prose.
+    /// The call was found inside prose (mid-line, or a fence after prose).
     pub inline: bool,
     /// The call was drafted inside reasoning.
     pub in_reasoning: bool,
@@ -655,7 +655,7 @@ pub fn decide(f: &Facts<'_>, rules: &Rules, perms: &Permissions, session: &Sessi
     }
     if f.inline {
         return Pre::Ask {
-            reason: "found as JSON inside prose: inline calls always need approval".into(),
+            reason: "found inside prose: calls in prose always need approval".into(),
         };
     }
     match f.requires_approval {

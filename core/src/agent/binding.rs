@@ -60,7 +60,7 @@ impl fmt::Display for BindingError {
             }
             BindingError::UnknownKey { tool, key } => write!(
                 f,
-                "tool '{tool}': x-toolcall.sandbox: unknown key '{key}' (read, write, network)"
+                "tool '{tool}': x-toolcall.sandbox: unknown key '{key}' (read, write, network, metadata)"
             ),
             BindingError::SandboxPattern {
                 tool,
@@ -162,8 +162,14 @@ pub struct Sandbox {
     /// Where the tool may also write, create, rename and remove; nowhere
     /// else (but `/dev/null`).
     pub write: Vec<PathBuf>,
-    /// `false`: no TCP bind or connect at all.
+    /// `false`: no network socket at all (only Unix ones), and no TCP
+    /// bind or connect.
     pub network: bool,
+    /// `true`: the tool may change file metadata (mode, owner, times,
+    /// extended attributes). `false` (the default): those calls fail,
+    /// wherever the file is, since the kernel's filter cannot see paths.
+    #[serde(default)]
+    pub metadata: bool,
 }
 
 /// Turns one sandbox pattern into the path Landlock is given (see
@@ -201,7 +207,7 @@ fn sandbox_meta(tool: &Tool, v: &Value, base: &Path) -> Result<Sandbox, BindingE
     };
     if let Some(k) = m
         .keys()
-        .find(|k| !matches!(k.as_str(), "read" | "write" | "network"))
+        .find(|k| !matches!(k.as_str(), "read" | "write" | "network" | "metadata"))
     {
         return Err(BindingError::UnknownKey {
             tool: tool.name.clone(),
@@ -233,10 +239,16 @@ fn sandbox_meta(tool: &Tool, v: &Value, base: &Path) -> Result<Sandbox, BindingE
         Some(Value::Bool(b)) => *b,
         Some(_) => return Err(bad(".network", "true or false")),
     };
+    let metadata = match m.get("metadata") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => return Err(bad(".metadata", "true or false")),
+    };
     Ok(Sandbox {
         read: list("read")?,
         write: list("write")?.unwrap_or_default(),
         network,
+        metadata,
     })
 }
 

@@ -19,8 +19,9 @@ pub enum Live<'a> {
 pub struct Found {
     /// The call.
     pub call: ToolCall,
-    /// It was found as JSON in the middle of a line of prose (always needs
-    /// approval).
+    /// It was found inside prose (always needs approval): JSON after
+    /// prose on its line, or a marked call with prose before and after it
+    /// (`<function=…>` mid-sentence, a fenced example the reply explains).
     pub inline: bool,
 }
 
@@ -37,7 +38,37 @@ pub struct Gather<F> {
     /// Prose and call markup in order: the assistant's history entry.
     pub history: String,
     line_has_content: bool,
+    prose_seen: bool,
+    /// Calls that are inside prose if prose follows them.
+    pending: Vec<usize>,
     live: F,
+}
+
+/// Whether a call is found inside prose, from what comes before it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Prose {
+    /// It is not.
+    No,
+    /// It is (JSON of a format without markers after prose on its line).
+    Yes,
+    /// It is when prose follows it in the reply: a marked call after prose
+    /// on its line (`<function=…>` mid-sentence) or a code fence after
+    /// prose (an example the reply explains). A fence after a lead-in
+    /// that ends the reply is the generic prompt's own call form.
+    IfFollowed,
+}
+
+/// [`Prose`] for a call whose raw text is `raw` in format `format`, after
+/// other text on its line (`line_before`) and after prose in the reply
+/// (`prose_before`).
+pub fn in_prose(format: &str, raw: &str, line_before: bool, prose_before: bool) -> Prose {
+    if line_before && unmarked(format) {
+        Prose::Yes
+    } else if line_before || (prose_before && (raw.starts_with("```") || raw.starts_with("~~~"))) {
+        Prose::IfFollowed
+    } else {
+        Prose::No
+    }
 }
 
 /// True for a format whose calls carry no marker (`Format::unmarked`): a
@@ -56,6 +87,8 @@ impl<F: FnMut(Live<'_>)> Gather<F> {
             reasoning: String::new(),
             history: String::new(),
             line_has_content: false,
+            prose_seen: false,
+            pending: Vec::new(),
             live,
         }
     }
@@ -79,6 +112,14 @@ impl<F: FnMut(Live<'_>)> Sink for Gather<F> {
                 self.text.push_str(&s);
                 self.history.push_str(&s);
                 self.saw(&s);
+                if s.bytes().any(|b| !b.is_ascii_whitespace()) {
+                    self.prose_seen = true;
+                    for k in self.pending.drain(..) {
+                        if let Some(f) = self.calls.get_mut(k) {
+                            f.inline = true;
+                        }
+                    }
+                }
                 (self.live)(Live::Text(&s));
             }
             Event::Reasoning { content, .. } => {
@@ -93,7 +134,21 @@ impl<F: FnMut(Live<'_>)> Sink for Gather<F> {
             }
             Event::ToolCallStart { .. } | Event::Turn(_) => {}
             Event::ToolCall(call) => {
-                let inline = unmarked(call.format) && self.line_has_content;
+                // a call the server parsed (no span in the text) is not prose's
+                let prose = if call.span[0] == call.span[1] {
+                    Prose::No
+                } else {
+                    in_prose(
+                        call.format,
+                        &call.raw,
+                        self.line_has_content,
+                        self.prose_seen,
+                    )
+                };
+                if prose == Prose::IfFollowed {
+                    self.pending.push(self.calls.len());
+                }
+                let inline = prose == Prose::Yes;
                 if call.span[0] == call.span[1] {
                     // parsed by the server, not written in the text: the
                     // history shows it in the prompt's call format

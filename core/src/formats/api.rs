@@ -45,6 +45,11 @@ pub struct Format {
     /// `<|im_start|>ROLE`, Mistral's `[INST]`): read by
     /// `formats::turns` whatever `--format` says.
     pub turns: &'static [TurnMarker],
+    /// The other special tokens of its family's chat template that a tool's
+    /// output could use to end its message or open a turn or a call
+    /// (MiniMax's `<end_of_sentence>`, Seed-OSS's `<seed:bos>`): with the
+    /// `turns` literals, what `render result` breaks in that output.
+    pub template_tokens: &'static [&'static str],
     /// The prompt side: tools block, results and calls as the family writes
     /// them (`toolcall render`); `None` when there is none.
     pub render: Option<crate::render::Prompt>,
@@ -74,6 +79,7 @@ impl Format {
             header_body: None,
             unmarked: false,
             turns: &[],
+            template_tokens: &[],
             render: None,
         }
     }
@@ -130,6 +136,13 @@ impl Format {
     /// Its family's turn headers.
     pub const fn turns(mut self, turns: &'static [TurnMarker]) -> Format {
         self.turns = turns;
+        self
+    }
+
+    /// The template's special tokens besides the `turns` literals (see
+    /// the field).
+    pub const fn template_tokens(mut self, tokens: &'static [&'static str]) -> Format {
+        self.template_tokens = tokens;
         self
     }
 

@@ -49,6 +49,9 @@ pub const FORMAT: Format = Format::new(ids::GEMINI_FUNCTION_CALL, "Gemini API im
         Model::new("functiongemma", "<start_of_turn>model\n"),
     ])
     .turns(&[super::TurnMarker::named(b"<start_of_turn>", b"\n")])
+    // Gemma 4: a turn is `<|turn>ROLE` … `<turn|>` (the `<|` ones are
+    // broken for every family); FunctionGemma's call opener
+    .template_tokens(&["<turn|>", "<tool_response|>", "<start_function_call>", "<start_function_response>"])
     .openers(&[OPENER_CHANNEL, OPENER_GEMMA4, OPENER_FUNCTION_GEMMA, OPENER_BARE, OPENER_FRAGMENT, OPENER_STRAY_GEMMA4, OPENER_STRAY_FUNCTION_GEMMA, OPENER_STRAY_CHANNEL, OPENER_TOOL_RESPONSE, OPENER_TOOL_RESPONSE_END])
     .render(
         Prompt::new("FunctionGemma", write_calls).approximate(tools::gemini, results::gemini),

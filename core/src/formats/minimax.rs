@@ -25,6 +25,7 @@ pub const FORMAT: Format = Format::new(
     "one JSON object {\"name\", \"arguments\"} per line",
 )
 .turns(&[super::TurnMarker::named(b"<beginning_of_sentence>", b"\n")])
+.template_tokens(&["<end_of_sentence>", "<tool_calls>"])
 .openers(&[OPENER])
 .admitted_under(&[ids::JAMBA])
 .render(Prompt::new("MiniMax-M1", write_calls).template(tools::minimax, results::minimax));

@@ -43,6 +43,8 @@ pub const FORMAT: Format = Format::new(
     "<invoke> blocks of named parameters; values are text, typed when unambiguous",
 )
 .models(&[Model::new("minimax-m2", "")])
+// a turn is `]~b]ROLE` … `[e~[`, the conversation opens with `]~!b[`
+.template_tokens(&["]~!b[", "]~b]", "[e~[", "<minimax:tool_call>"])
 .openers(&[OPENER, OPENER_STRAY_CLOSE, OPENER_BARE_INVOKE])
 .values(Values::Text)
 .render(Prompt::new("MiniMax-M2", write_calls).template(tools::minimax_m2, results::minimax_m2));

@@ -39,6 +39,13 @@ pub const FORMAT: Format = Format::new(
     "Qwen3-Coder-style XML function and parameters",
 )
 .models(&[Model::new("seed-oss", "")])
+// a turn is `<seed:bos>ROLE` … `<seed:eos>`
+.template_tokens(&[
+    "<seed:bos>",
+    "<seed:eos>",
+    "<seed:tool_call>",
+    "<seed:think>",
+])
 .openers(&[OPENER, OPENER_STRAY_CLOSE])
 .values(Values::Text)
 .render(

@@ -428,7 +428,14 @@ pub fn render_results(family: &Family, results: &[ToolResult], max_tokens: usize
         .iter()
         .map(|x| ToolResult {
             // broken first, so the budget holds for what is written
-            content: truncate(&neutralize_turn_tokens(&x.content), max_tokens).into_owned(),
+            content: truncate(
+                &results::neutralize_template_tokens(
+                    family.id,
+                    &neutralize_turn_tokens(&x.content),
+                ),
+                max_tokens,
+            )
+            .into_owned(),
             ..x.clone()
         })
         .collect();

@@ -544,3 +544,43 @@ pub fn hunyuan_a13b(results: &[ToolResult]) -> Message {
         "",
     )
 }
+
+/// `content` with the special tokens of the template of the format `id`
+/// broken as [`super::neutralize_turn_tokens`] breaks the common ones: a
+/// backslash after the first character of each of its `turns` literals
+/// (MiniMax's `<beginning_of_sentence>`) and `template_tokens`
+/// (MiniMax-M2's `]~b]`, Seed-OSS's `<seed:bos>`, Gemma 4's `<turn|>`).
+/// Unchanged when it holds none.
+pub fn neutralize_template_tokens<'a>(id: &str, content: &'a str) -> std::borrow::Cow<'a, str> {
+    use std::borrow::Cow;
+    let Some(f) = crate::formats::FORMATS.iter().find(|f| f.id.as_str() == id) else {
+        return Cow::Borrowed(content);
+    };
+    let tokens: Vec<&str> = f
+        .turns
+        .iter()
+        .filter_map(|t| std::str::from_utf8(t.open).ok())
+        .chain(f.template_tokens.iter().copied())
+        .filter(|t| !t.is_empty())
+        .collect();
+    let mut out = String::new();
+    let mut from = 0;
+    let mut i = 0;
+    while i < content.len() {
+        let rest = &content[i..];
+        if let Some(t) = tokens.iter().find(|t| rest.starts_with(**t)) {
+            let first = t.chars().next().map_or(1, char::len_utf8);
+            out.push_str(&content[from..i + first]);
+            out.push('\\');
+            from = i + first;
+            i += first;
+            continue;
+        }
+        i += rest.chars().next().map_or(1, char::len_utf8);
+    }
+    if from == 0 {
+        return Cow::Borrowed(content);
+    }
+    out.push_str(&content[from..]);
+    Cow::Owned(out)
+}
