@@ -327,6 +327,17 @@ impl ProbeCx<'_> {
             Ok(s)
         }
     }
+
+    /// Whether `input` starts with the marker `literal`: `Err` with the
+    /// answer when it does not (not a marker) or cannot tell yet (a prefix
+    /// of it, more may come).
+    pub fn literal(&self, input: &[u8], literal: &[u8]) -> Result<(), Probe> {
+        match crate::scan::prefix(input, literal) {
+            crate::scan::Prefix::Full => Ok(()),
+            crate::scan::Prefix::Partial if !self.eof => Err(Probe::NeedMore),
+            _ => Err(Probe::NotMarker),
+        }
+    }
 }
 
 /// A probe's answer.

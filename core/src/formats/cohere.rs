@@ -24,7 +24,7 @@ use super::Model;
 use super::{ids, Blocks};
 use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
 use crate::render::{results, tools, CallSpec, Prompt};
-use crate::scan::{self, Prefix};
+use crate::scan;
 
 /// Catalog entry.
 pub const FORMAT: Format = Format::new(
@@ -115,10 +115,8 @@ fn probe_action_line(input: &[u8], cx: &ProbeCx) -> Probe {
     if s - LIT > 64 {
         return Probe::NotMarker;
     }
-    match scan::prefix(&input[s..], b"```") {
-        Prefix::Full => {}
-        Prefix::Partial if !cx.eof => return Probe::NeedMore,
-        _ => return Probe::NotMarker,
+    if let Err(answer) = cx.literal(&input[s..], b"```") {
+        return answer;
     }
     let t = s + count_ticks(&input[s..]);
     let Some(nl) = memchr::memchr(b'\n', &input[t..]).map(|k| t + k) else {

@@ -68,10 +68,8 @@ const CHATML_ASSISTANT: &[u8] = b"<|im_start|>assistant";
 
 /// `<|im_start|>assistant` and the newline after it: markup.
 fn probe_chatml_header(input: &[u8], cx: &ProbeCx) -> Probe {
-    match scan::prefix(input, CHATML_ASSISTANT) {
-        Prefix::Full => {}
-        Prefix::Partial if !cx.eof => return Probe::NeedMore,
-        _ => return Probe::NotMarker,
+    if let Err(answer) = cx.literal(input, CHATML_ASSISTANT) {
+        return answer;
     }
     let n = CHATML_ASSISTANT.len();
     match input.get(n) {

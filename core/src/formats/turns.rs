@@ -289,10 +289,8 @@ fn probe_angle(input: &[u8], cx: &ProbeCx) -> Probe {
 const LLAMA_END: &[u8] = b"[end of text]";
 
 fn probe_llama_end(input: &[u8], cx: &ProbeCx) -> Probe {
-    match scan::prefix(input, LLAMA_END) {
-        Prefix::Full => {}
-        Prefix::Partial if !cx.eof => return Probe::NeedMore,
-        _ => return Probe::NotMarker,
+    if let Err(answer) = cx.literal(input, LLAMA_END) {
+        return answer;
     }
     let rest = &input[LLAMA_END.len()..];
     if rest.iter().any(|b| !matches!(b, b'\n' | b'\r')) || rest.len() > 2 {
