@@ -16,6 +16,8 @@ use crate::validate::{Issue, Verdict};
 use crate::wire::InputKind;
 use crate::Config;
 use crate::ToolCall;
+
+mod big;
 use anyhow::{bail, Context};
 use clap::Args;
 use serde::Serialize;
@@ -333,6 +335,10 @@ struct Run<'a> {
     counted: bool,
     /// `invalid` when the current row (a JSONL line or a document) began.
     invalid_before: usize,
+    /// Reading an element of a large top-level array (`big`): its
+    /// pointer (`/k`), which its text's spans lack, and the start of the
+    /// file (where a once-per-document warning points).
+    element: Option<(String, Rc<Located<Vec<u8>>>)>,
 }
 
 /// Runs `validate`.
@@ -406,6 +412,7 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Outcome> {
         next_index: 0,
         counted: true,
         invalid_before: 0,
+        element: None,
     };
     run.out.set_quiet(args.quiet);
     let mut files = 0usize;
@@ -1274,19 +1281,27 @@ fn any_conversations(files: &[PathBuf]) -> bool {
             let mut line = Vec::new();
             let mut r = std::io::BufReader::new(file);
             loop {
-                match super::common::read_line_limited(&mut r, &mut line, 16 << 20) {
+                match super::common::read_line_limited(&mut r, &mut line, 1 << 20) {
                     Ok(true) if line.trim_ascii().is_empty() => continue,
                     Ok(true) => break,
                     _ => return false,
                 }
+            }
+            if line.len() > 1 << 20 {
+                // a long line is not parsed (a partial parse of it costs
+                // some ten times its size): its start is looked at
+                return big::sniff_file(f);
             }
             if serde_json::from_slice::<Value>(line.trim_ascii())
                 .is_ok_and(|v| shapes::is_event(&v) || is_conversation(&v, false))
             {
                 return true;
             }
-            super::common::small_regular_file(f)
-                && std::fs::read(f).is_ok_and(|b| conversations_in(&b, false).is_some())
+            if super::common::small_regular_file(f) {
+                std::fs::read(f).is_ok_and(|b| conversations_in(&b, false).is_some())
+            } else {
+                big::sniff_file(f)
+            }
         })
 }
 
@@ -1317,6 +1332,15 @@ fn conversation_lines(
         && first.len() <= max_line
         && serde_json::from_slice::<Value>(first).is_ok_and(|v| is_conversation(&v, explicit));
     if !lines {
+        let first = big::First {
+            line,
+            number,
+            whole,
+        };
+        let Some((prefix, r)) = big::document(run, prefix, first, r, name, cfg, explicit, args)?
+        else {
+            return Ok(None);
+        };
         // the bytes looked at, then the rest: one limit for the whole
         let all = std::io::Read::chain(std::io::Cursor::new(prefix), r);
         let prefix = super::common::read_limited(all, name, args.input.max_input, "--max-input")?;
@@ -1514,6 +1538,8 @@ impl Run<'_> {
             .collect();
         let (spans, _) = if lines {
             shapes::line_spans(bytes, &wanted)
+        } else if let Some((base, _)) = &self.element {
+            big::spans(bytes, &wanted, base)
         } else {
             messages::spans(bytes, &wanted)
         };
@@ -1651,6 +1677,7 @@ impl Run<'_> {
             "the conversation offers no tools (no `tools`, no list beside it, none in its \
              system prompt): its calls are checked for shape only; give --tools FILE",
         );
+        let text = self.element.as_ref().map_or(text, |(_, head)| head);
         let pos = text.position(0);
         self.report
             .finding(file, pos.line, pos.column, &issue, false);

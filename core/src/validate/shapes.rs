@@ -783,6 +783,16 @@ pub fn read(found: &Found, cfg: &Config) -> Option<Transcript> {
     Some(t)
 }
 
+/// The conversation of element `k` of a top-level array of
+/// conversations, read alone (what [`find`] finds at `/k` of the whole
+/// array): a large array is read an element at a time this way, its
+/// pointers the whole document's.
+pub fn element(item: &Value, k: usize, cfg: &Config) -> Option<Transcript> {
+    let p = format!("/{k}");
+    let f = detect(item, &p).or_else(|| message_list(item, &p, None))?;
+    read(&f, cfg)
+}
+
 /// Every conversation of a JSON document ([`find`], then [`read`]).
 pub fn conversations(doc: &Value, at: Option<&str>, bodies: bool, cfg: &Config) -> Vec<Transcript> {
     find(doc, at, bodies)

@@ -61,7 +61,10 @@ pub fn documents_of(
     if !input.lines && input.field.is_none() {
         // a small regular file is read whole: nothing to stream, and a
         // tools file given as input can be recognised
-        let small = small_regular_file(path);
+        // (one larger than --max-input is streamed: `validate` reads a
+        // JSONL whose first line is too long, the rest is refused as before)
+        let small = small_regular_file(path)
+            && std::fs::metadata(path).is_ok_and(|m| m.len() <= input.max_input);
         let body = if reading == Reading::Whole || small {
             let size = std::fs::metadata(path)
                 .ok()
