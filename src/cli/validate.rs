@@ -1337,8 +1337,7 @@ fn conversation_lines(
             number,
             whole,
         };
-        let Some((prefix, r)) = big::document(run, prefix, first, r, name, cfg, explicit, args)?
-        else {
+        let Some((prefix, r)) = big::document(run, prefix, first, r, name, cfg, args)? else {
             return Ok(None);
         };
         // the bytes looked at, then the rest: one limit for the whole

@@ -503,3 +503,119 @@ fn keep_writes_rows_back_byte_for_byte() {
     want_invalid.extend_from_slice(b"not json\n");
     assert_eq!(invalid.stdout, want_invalid);
 }
+
+/// A conversation with its own tools: `city` valid, `town` not.
+fn weather_conversation(arg: &str) -> Value {
+    serde_json::json!({
+        "tools": [{"type": "function", "function": {"name": "get_weather",
+            "parameters": {"type": "object", "properties": {"city": {"type": "string"}},
+                           "required": ["city"]}}}],
+        "messages": [
+            {"role": "user", "content": "Weather?"},
+            {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function",
+                "function": {"name": "get_weather", "arguments": format!("{{\"{arg}\": \"Paris\"}}")}}]},
+            {"role": "tool", "tool_call_id": "c1", "content": "sunny"},
+            {"role": "assistant", "content": "Sunny."}
+        ]
+    })
+}
+
+/// A top-level array of conversations read on a pipe (an element at a
+/// time) gives the records and diagnostics of the same file read whole:
+/// pointers `/K/…`, lines and columns in the file (stream == batch).
+#[test]
+fn an_array_read_an_element_at_a_time_is_the_array_read_whole() {
+    let dir = scratch("data-array");
+    let rows: Vec<Value> = ["city", "town", "city", "town"]
+        .iter()
+        .map(|a| weather_conversation(a))
+        .collect();
+    let text = serde_json::to_string_pretty(&rows).expect("json");
+    let file = dir.join("chats.json");
+    std::fs::write(&file, &text).expect("write");
+    let file = file.to_str().expect("utf-8 path");
+    let args = ["validate", "--no-config", "--input", "messages"];
+    let whole = run_binary(&[&args[..], &[file]].concat(), None, None);
+    let piped = run_binary(&[&args[..], &["-"]].concat(), Some(text.as_bytes()), None);
+    assert_eq!(whole.code, 1, "{}", whole.stderr);
+    assert_eq!(piped.code, 1, "{}", piped.stderr);
+    let whole_records = records(&whole.out().replace(file, "-"));
+    let piped_records = records(&piped.out());
+    assert_eq!(whole_records.len(), 4);
+    assert_eq!(whole_records, piped_records);
+    assert_eq!(piped_records[1]["pointer"], "/1/messages/1/tool_calls/0");
+    assert_eq!(whole.stderr.replace(file, "-"), piped.stderr);
+}
+
+/// A JSONL whose first line is longer than `--max-input` (and
+/// `--max-buffer`) is still read: that line is one TLP-007 error, as a
+/// later long line is, and the others are checked (before, the whole
+/// file was refused, exit 2).
+#[test]
+fn a_first_jsonl_line_over_the_limits_is_one_error() {
+    let dir = scratch("data-long-first");
+    let mut long = weather_conversation("city");
+    long["pad"] = Value::String("x".repeat(1_500_000));
+    let mut text = format!("{long}\n");
+    for arg in ["city", "town", "city"] {
+        text.push_str(&format!("{}\n", weather_conversation(arg)));
+    }
+    let file = dir.join("rows.jsonl");
+    std::fs::write(&file, &text).expect("write");
+    let file = file.to_str().expect("utf-8 path");
+    let r = run_binary(
+        &["validate", "--no-config", "--max-input", "1000000", file],
+        None,
+        None,
+    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains(":1:1: error[TLP-007]: line 1 is longer than --max-buffer"),
+        "{}",
+        r.stderr
+    );
+    let recs = records(&r.out());
+    assert_eq!(recs.len(), 4, "{}", r.out());
+    let valid: Vec<bool> = recs.iter().map(|r| r["valid"] == true).collect();
+    assert_eq!(valid, [false, true, false, true]);
+}
+
+/// One JSON conversation document larger than `--max-conversation` is a
+/// TLP-007 error that says what to do, and the next file is checked.
+#[test]
+fn a_document_too_large_to_hold_is_one_error_and_the_run_goes_on() {
+    let dir = scratch("data-too-large");
+    let mut big = weather_conversation("city");
+    big["pad"] = Value::String("x".repeat(5 << 20));
+    std::fs::write(dir.join("a-big.json"), big.to_string()).expect("write");
+    std::fs::write(
+        dir.join("b-small.json"),
+        weather_conversation("town").to_string(),
+    )
+    .expect("write");
+    let d = dir.to_str().expect("utf-8 path");
+    let r = run_binary(
+        &[
+            "validate",
+            "--no-config",
+            "--max-conversation",
+            "4194304",
+            d,
+        ],
+        None,
+        None,
+    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("a-big.json:1:1: error[TLP-007]: one JSON document larger than --max-conversation (4194304 bytes)"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("b-small.json:"), "{}", r.stderr);
+    assert!(
+        codes(&r.stderr).contains(&"TLP-004".to_string()),
+        "{}",
+        r.stderr
+    );
+}

@@ -43,7 +43,6 @@ pub(super) struct First {
 /// of conversations or a JSONL with a long first line is judged here (and
 /// `None` returned); else the bytes read so far and the rest are handed
 /// back for the document to be read whole.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn document(
     run: &mut Run<'_>,
     prefix: Vec<u8>,
@@ -51,7 +50,6 @@ pub(super) fn document(
     r: Reader,
     name: &str,
     cfg: &Config,
-    explicit: bool,
     args: &ValidateArgs,
 ) -> anyhow::Result<Option<(Vec<u8>, Box<dyn Read + Send>)>> {
     let line = first.line.trim_ascii();
@@ -63,7 +61,7 @@ pub(super) fn document(
         return Ok(Some((prefix, Box::new(r))));
     }
     match open {
-        b'[' if !explicit && args.messages_at.is_none() && args.report.keep.is_none() => {
+        b'[' if args.messages_at.is_none() && args.report.keep.is_none() => {
             array(run, prefix, r, name, cfg, args)
         }
         b'{' => object(run, prefix, first, r, name, cfg, args),
