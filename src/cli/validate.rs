@@ -1486,17 +1486,23 @@ impl Run<'_> {
             ..cfg.clone()
         };
         let mut lines = Vec::new();
+        // lines that are not JSON: a TLP-008 each, and the log goes on
+        let mut bad = Vec::new();
+        let mut at = 0usize;
         for (k, line) in bytes.split(|&b| b == b'\n').enumerate() {
-            if let Ok(v) = serde_json::from_slice::<Value>(line.trim_ascii()) {
-                lines.push((k, v));
+            match serde_json::from_slice::<Value>(line.trim_ascii()) {
+                Ok(v) => lines.push((k, v)),
+                Err(e) if !line.trim_ascii().is_empty() => bad.push((k, at, e.to_string())),
+                Err(_) => {}
             }
+            at += line.len() + 1;
         }
         let text = Rc::new(Located::new(bytes));
         self.next_index = 0;
         for t in shapes::sessions(&lines, &cfg) {
             self.transcript(&t, &text, name, name, &cfg, true)?;
         }
-        Ok(())
+        big::bad_lines(self, &text, name, &cfg, bad)
     }
 
     /// Judges one conversation read: each call (its schema and the

@@ -619,3 +619,48 @@ fn a_document_too_large_to_hold_is_one_error_and_the_run_goes_on() {
         r.stderr
     );
 }
+
+/// A line of a session log that is not JSON (a crash mid-write) is one
+/// TLP-008 error at that line; the events around it are still read as
+/// one conversation (before, the line was dropped without a word).
+#[test]
+fn a_bad_line_in_a_session_log_is_an_error_at_that_line() {
+    let dir = scratch("data-session-bad-line");
+    let good = std::fs::read_to_string(root().join("fixtures/messages/claude-session-ok.jsonl"))
+        .expect("fixture");
+    let clean = run_binary(
+        &[
+            "validate",
+            "--no-config",
+            "fixtures/messages/claude-session-ok.jsonl",
+        ],
+        None,
+        None,
+    );
+    let mut lines: Vec<&str> = good.lines().collect();
+    lines.insert(1, "{\"type\": \"assistant\", \"message\": {\"trunc");
+    let file = dir.join("session.jsonl");
+    std::fs::write(&file, lines.join("\n") + "\n").expect("write");
+    let file = file.to_str().expect("utf-8 path");
+    let r = run_binary(&["validate", "--no-config", file], None, None);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains(":2:1: error[TLP-008]: line 2 of the session log is not JSON"),
+        "{}",
+        r.stderr
+    );
+    let calls = |out: &str| {
+        records(out)
+            .into_iter()
+            .filter(|r| r["name"] != "")
+            .map(|r| r["name"].clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        calls(&r.out()),
+        calls(&clean.out()),
+        "the other calls are read"
+    );
+    assert!(!calls(&clean.out()).is_empty());
+}

@@ -518,3 +518,39 @@ pub(super) fn sniff_file(path: &std::path::Path) -> bool {
         _ => false,
     }
 }
+
+/// The lines of a session log that are not JSON (`(index, offset,
+/// error)`): a TLP-008 error each, at its line; the other lines were read.
+pub(super) fn bad_lines(
+    run: &mut Run<'_>,
+    text: &Rc<Located<Vec<u8>>>,
+    name: &str,
+    cfg: &Config,
+    bad: Vec<(usize, usize, String)>,
+) -> anyhow::Result<()> {
+    let bytes = text.bytes();
+    for (k, start, error) in bad {
+        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |n| start + n);
+        let line = &bytes[start..end];
+        let raw = crate::lossy(&line[..line.len().min(512)]).into_owned();
+        let mut call = crate::validate::records::stand_in(name, &raw, [start as u64, end as u64]);
+        call.index = run.next_index;
+        run.next_index += 1;
+        let item = Item {
+            conv: None,
+            call,
+            broken: Some(Issue::call(
+                "TLP-008",
+                format!(
+                    "line {} of the session log is not JSON ({error}); skipped",
+                    k + 1
+                ),
+            )),
+            file: name.to_string(),
+            text: Some(text.clone()),
+            offset: start,
+        };
+        run.judge(item, cfg)?;
+    }
+    Ok(())
+}
