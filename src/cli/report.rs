@@ -465,43 +465,6 @@ fn xml(s: &str) -> String {
     out
 }
 
-/// A call of the data whose JSON was repaired is a finding of its own:
-/// a warning ([`shapes::REPAIRED`]), an error under `--strict`, nothing
-/// when `--allow`ed.
-pub fn repaired_in_data(v: &mut Verdict, call: &ToolCall, strict: bool, allow: &[String]) {
-    if call.repairs.is_empty() || allow.iter().any(|a| a == shapes::REPAIRED) {
-        return;
-    }
-    let kinds: Vec<String> = call
-        .repairs
-        .iter()
-        .map(|r| {
-            serde_json::to_value(r.kind)
-                .ok()
-                .and_then(|k| k.as_str().map(str::to_string))
-                .unwrap_or_default()
-        })
-        .collect();
-    let mut kinds_unique = kinds.clone();
-    kinds_unique.dedup();
-    let issue = Issue {
-        code: shapes::REPAIRED,
-        path: String::new(),
-        message: format!(
-            "the call's JSON was repaired to be read ({}): the data holds a broken call",
-            kinds_unique.join(", ")
-        ),
-        expected: "JSON".into(),
-        actual: String::new(),
-    };
-    if strict {
-        v.errors.push(issue);
-        v.valid = false;
-    } else {
-        v.warnings.push(issue);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

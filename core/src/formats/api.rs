@@ -298,6 +298,22 @@ pub struct ProbeCx<'a> {
     pub cfg: &'a Config,
 }
 
+impl ProbeCx<'_> {
+    /// The offset of the first byte of `input` after the blanks from `at`:
+    /// `Err` with the answer when there is none (more may come, or the
+    /// input ended) or more than `max` blanks come first (not a marker).
+    pub fn after_blanks(&self, input: &[u8], at: usize, max: usize) -> Result<usize, Probe> {
+        let s = crate::scan::skip_space(input, at);
+        if s - at > max || s == input.len() && self.eof {
+            Err(Probe::NotMarker)
+        } else if s == input.len() {
+            Err(Probe::NeedMore)
+        } else {
+            Ok(s)
+        }
+    }
+}
+
 /// A probe's answer.
 pub enum Probe {
     /// No marker begins here.
@@ -306,6 +322,18 @@ pub enum Probe {
     NeedMore,
     /// A marker begins here.
     Match(Action),
+}
+
+impl Probe {
+    /// No marker matched: [`Probe::NeedMore`] when one may still (a
+    /// `partial` match before the end of input), else [`Probe::NotMarker`].
+    pub fn unmatched(partial: bool, cx: &ProbeCx) -> Probe {
+        if partial && !cx.eof {
+            Probe::NeedMore
+        } else {
+            Probe::NotMarker
+        }
+    }
 }
 
 /// What a marker starts.
@@ -421,6 +449,31 @@ pub enum BlockEnd {
     },
 }
 
+impl BlockEnd {
+    /// The block is `len` bytes, its end marker found.
+    pub fn done(len: usize) -> BlockEnd {
+        BlockEnd::Done { len, cut: false }
+    }
+
+    /// The block is all of `block`, cut off by the end of input.
+    pub fn cut_off(block: &[u8]) -> BlockEnd {
+        BlockEnd::Done {
+            len: block.len(),
+            cut: true,
+        }
+    }
+
+    /// No end marker in `block`: cut off at the end of input (`eof`), else
+    /// not known yet.
+    pub fn unended(block: &[u8], eof: bool) -> BlockEnd {
+        if eof {
+            BlockEnd::cut_off(block)
+        } else {
+            BlockEnd::More
+        }
+    }
+}
+
 /// Context for parsing a complete block.
 #[derive(Clone, Copy)]
 pub struct ParseCx<'a> {
@@ -478,35 +531,50 @@ impl BlockResult {
         BlockResult::default()
     }
 
-    /// One error and no calls.
-    pub fn error(code: &'static str, message: impl Into<String>, offset: usize) -> Self {
+    /// These calls and no errors.
+    pub fn calls(calls: Vec<ParsedCall>) -> Self {
+        BlockResult {
+            empty_list: false,
+            calls,
+            errors: Vec::new(),
+        }
+    }
+
+    /// One call and no errors.
+    pub fn one(call: ParsedCall) -> Self {
+        BlockResult::calls(vec![call])
+    }
+
+    /// This error and no calls.
+    pub fn failed(error: BlockError) -> Self {
         BlockResult {
             empty_list: false,
             calls: Vec::new(),
-            errors: vec![BlockError {
-                code,
-                message: message.into(),
-                offset,
-                hint: None,
-            }],
+            errors: vec![error],
         }
+    }
+
+    /// One error and no calls.
+    pub fn error(code: &'static str, message: impl Into<String>, offset: usize) -> Self {
+        BlockResult::failed(BlockError {
+            code,
+            message: message.into(),
+            offset,
+            hint: None,
+        })
     }
 
     /// The error a block cut off by the end of input gets.
     pub fn truncated(format: FormatId, offset: usize) -> Self {
-        BlockResult {
-            empty_list: false,
-            calls: Vec::new(),
-            errors: vec![BlockError {
-                code: "TLP-002",
-                message: format!("{format} call cut off at end of input"),
-                offset,
-                hint: Some(
-                    "the output ends inside the call: raise the model's token limit (max_tokens / num_predict)"
-                        .into(),
-                ),
-            }],
-        }
+        BlockResult::failed(BlockError {
+            code: "TLP-002",
+            message: format!("{format} call cut off at end of input"),
+            offset,
+            hint: Some(
+                "the output ends inside the call: raise the model's token limit (max_tokens / num_predict)"
+                    .into(),
+            ),
+        })
     }
 }
 

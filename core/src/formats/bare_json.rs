@@ -309,10 +309,7 @@ impl ValuesScan {
     /// at a line start is damaged call objects a stray quote kept open
     /// (then they end where recovery says, and text may follow).
     fn at_end(&mut self, block: &[u8]) -> BlockEnd {
-        let cut = BlockEnd::Done {
-            len: block.len(),
-            cut: true,
-        };
+        let cut = BlockEnd::cut_off(block);
         if !matches!(
             self.placement,
             Placement::LineStart | Placement::LineStartThenText
@@ -367,10 +364,7 @@ impl ValuesScan {
 
     /// Ends the block after the last value.
     fn done(&self) -> BlockEnd {
-        BlockEnd::Done {
-            len: self.last_end,
-            cut: false,
-        }
+        BlockEnd::done(self.last_end)
     }
 }
 
@@ -481,19 +475,13 @@ impl Scanner for ValuesScan {
                     let n = scan::skip_space(block, s + 1);
                     if n == block.len() {
                         return if eof {
-                            BlockEnd::Done {
-                                len: s + 1,
-                                cut: false,
-                            }
+                            BlockEnd::done(s + 1)
                         } else {
                             BlockEnd::More
                         };
                     }
                     if block[n] != b'{' {
-                        return BlockEnd::Done {
-                            len: s + 1,
-                            cut: false,
-                        };
+                        return BlockEnd::done(s + 1);
                     }
                     self.phase = ValuesPhase::Value {
                         start: n,
@@ -693,11 +681,7 @@ fn parse_strict(block: &[u8], cx: &ParseCx) -> BlockResult {
                 });
             }
         }
-        let mut r = BlockResult {
-            empty_list: false,
-            calls,
-            errors: Vec::new(),
-        };
+        let mut r = BlockResult::calls(calls);
         if n == 1 {
             super::split_array_ends(&mut r, block, 0);
         }

@@ -408,14 +408,10 @@ fn respelled(input: &[u8], read: TagRead, cx: &ProbeCx) -> Probe {
         Ok(n) => n,
         Err(p) => return p,
     };
-    let s = scan::skip_space(input, n);
-    if s == input.len() {
-        return if cx.eof {
-            Probe::NotMarker
-        } else {
-            Probe::NeedMore
-        };
-    }
+    let s = match cx.after_blanks(input, n, usize::MAX) {
+        Ok(s) => s,
+        Err(p) => return p,
+    };
     let spelled = &input[tok.0..tok.1];
     let next: &[(&[u8], &[u8])] = match word {
         Word::Wrapper => &[(b"<", b"invoke")],
@@ -430,11 +426,7 @@ fn respelled(input: &[u8], read: TagRead, cx: &ProbeCx) -> Probe {
             _ => {}
         }
     }
-    if partial && !cx.eof {
-        Probe::NeedMore
-    } else {
-        Probe::NotMarker
-    }
+    Probe::unmatched(partial, cx)
 }
 
 fn block(bare: bool) -> Probe {
@@ -589,10 +581,7 @@ impl DsmlScanner {
                     self.last_invoke_end = Some(end);
                 }
                 if (word == Word::Invoke) == self.bare {
-                    return Some(BlockEnd::Done {
-                        len: end,
-                        cut: false,
-                    });
+                    return Some(BlockEnd::done(end));
                 }
             }
             (false, Word::Invoke) if start > 0 || !self.bare => self.invoke_start = Some(start),
@@ -878,14 +867,10 @@ pub static DSML_PLAIN: Blocks = Blocks::new(ids::DEEPSEEK_DSML, |block, cx| {
 /// A stripped wrapper of `open_len` bytes closed by `close`, when
 /// `<invoke` follows it.
 fn probe_plain(input: &[u8], cx: &ProbeCx, open_len: usize, close: &'static [u8]) -> Probe {
-    let s = scan::skip_space(input, open_len);
-    if s == input.len() {
-        return if cx.eof {
-            Probe::NotMarker
-        } else {
-            Probe::NeedMore
-        };
-    }
+    let s = match cx.after_blanks(input, open_len, usize::MAX) {
+        Ok(s) => s,
+        Err(p) => return p,
+    };
     match scan::prefix(&input[s..], b"<invoke") {
         Prefix::Full => Probe::Match(Action::Block {
             fmt: &DSML_PLAIN,

@@ -410,11 +410,7 @@ fn fenced_markup(block: &[u8], at: usize, text: &str, cx: &ParseCx) -> Option<Bl
             }
         })
         .collect();
-    Some(BlockResult {
-        calls,
-        errors: Vec::new(),
-        empty_list: false,
-    })
+    Some(BlockResult::calls(calls))
 }
 
 /// Most bytes a fence written on one line may span.
@@ -460,15 +456,9 @@ struct FixedEnd(usize);
 impl super::Scanner for FixedEnd {
     fn scan(&mut self, block: &[u8], eof: bool) -> super::BlockEnd {
         if block.len() >= self.0 {
-            super::BlockEnd::Done {
-                len: self.0,
-                cut: false,
-            }
+            super::BlockEnd::done(self.0)
         } else if eof {
-            super::BlockEnd::Done {
-                len: block.len(),
-                cut: true,
-            }
+            super::BlockEnd::cut_off(block)
         } else {
             super::BlockEnd::More
         }

@@ -145,12 +145,10 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
         }
         Err(p) => return p,
     };
-    let s = scan::skip_space(input, tag);
-    match input.get(s) {
-        None if cx.eof => Probe::NotMarker,
-        None => Probe::NeedMore,
-        Some(b'{') => block_at(tag),
-        Some(_) => Probe::NotMarker,
+    match cx.after_blanks(input, tag, usize::MAX) {
+        Ok(s) if input[s] == b'{' => block_at(tag),
+        Ok(_) => Probe::NotMarker,
+        Err(p) => p,
     }
 }
 
@@ -202,10 +200,7 @@ impl Scanner for FunctionScan {
                     let t = scan::skip_blank(block, s + 1);
                     match scan::prefix_ci(&block[t..], CLOSE) {
                         scan::Prefix::Full => {
-                            end = BlockEnd::Done {
-                                len: t + CLOSE.len(),
-                                cut: false,
-                            }
+                            end = BlockEnd::done(t + CLOSE.len())
                         }
                         scan::Prefix::Partial if !eof => return BlockEnd::More,
                         _ if t == block.len() && !eof => return BlockEnd::More,
@@ -337,14 +332,10 @@ impl BlockFormat for Functionary {
         if name.is_empty() {
             return BlockResult::error("TLP-001", "function name missing", 9);
         }
-        BlockResult {
-            empty_list: false,
-            calls: vec![crate::call::ParsedCall {
+        BlockResult::one(crate::call::ParsedCall {
                 repairs,
                 end: block.len(),
                 ..crate::call::ParsedCall::new(name, arguments, ids::FUNCTIONARY)
-            }],
-            errors: Vec::new(),
-        }
+            })
     }
 }

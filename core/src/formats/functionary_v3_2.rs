@@ -193,10 +193,7 @@ enum SegPhase {
 impl SegmentsScan {
     /// Ends the block after the last complete segment.
     fn done(&self) -> BlockEnd {
-        BlockEnd::Done {
-            len: self.seg_end,
-            cut: false,
-        }
+        BlockEnd::done(self.seg_end)
     }
 }
 
@@ -212,10 +209,7 @@ impl Scanner for SegmentsScan {
                         Hdr::Invalid => return self.done(),
                         // the `>>>all` header is left for the probe
                         Hdr::All { .. } if at > 0 => {
-                            return BlockEnd::Done {
-                                len: self.seg_end.max(1).min(at),
-                                cut: false,
-                            }
+                            return BlockEnd::done(self.seg_end.max(1).min(at))
                         }
                         Hdr::All { len: hl } => self.phase = SegPhase::Text { from: hl },
                         Hdr::Tool {
@@ -249,10 +243,7 @@ impl Scanner for SegmentsScan {
                     End::More if eof => return BlockEnd::Done { len, cut: true },
                     End::More => return BlockEnd::More,
                     End::NotValue => {
-                        return BlockEnd::Done {
-                            len: start,
-                            cut: false,
-                        }
+                        return BlockEnd::done(start)
                     }
                 },
                 SegPhase::Code { ref mut from } => match next_header(block, *from, eof) {
@@ -260,7 +251,7 @@ impl Scanner for SegmentsScan {
                         self.seg_end = p;
                         self.phase = SegPhase::Header { at: p };
                     }
-                    Ok((p, Hdr::All { .. })) => return BlockEnd::Done { len: p, cut: false },
+                    Ok((p, Hdr::All { .. })) => return BlockEnd::done(p),
                     Ok((p, _)) => *from = p + 1,
                     Err(_) if eof => return BlockEnd::Done { len, cut: false },
                     Err(resume) => {

@@ -374,7 +374,7 @@ impl Scanner for GemmaScan {
                     while i < len && block[i] != b'{' && block[i] != b'<' {
                         i += 1;
                         if i - open.len() > 512 {
-                            return BlockEnd::Done { len: i, cut: false };
+                            return BlockEnd::done(i);
                         }
                     }
                     if i == len {
@@ -391,16 +391,13 @@ impl Scanner for GemmaScan {
                     }
                     match scan::prefix(&block[i..], close) {
                         Prefix::Full => {
-                            return BlockEnd::Done {
-                                len: i + close.len(),
-                                cut: false,
-                            }
+                            return BlockEnd::done(i + close.len())
                         }
                         Prefix::Partial if !eof => {
                             self.pos = i;
                             return BlockEnd::More;
                         }
-                        _ => return BlockEnd::Done { len: i, cut: false },
+                        _ => return BlockEnd::done(i),
                     }
                 }
                 Ph::Obj => {
@@ -486,10 +483,7 @@ impl Scanner for GemmaScan {
                     if s == len {
                         self.pos = s;
                         return if eof {
-                            BlockEnd::Done {
-                                len: self.mark,
-                                cut: false,
-                            }
+                            BlockEnd::done(self.mark)
                         } else {
                             BlockEnd::More
                         };
@@ -508,15 +502,9 @@ impl Scanner for GemmaScan {
                         _ => {}
                     }
                     return match scan::prefix(&block[s..], close) {
-                        Prefix::Full => BlockEnd::Done {
-                            len: s + close.len(),
-                            cut: false,
-                        },
+                        Prefix::Full => BlockEnd::done(s + close.len()),
                         Prefix::Partial if !eof => BlockEnd::More,
-                        _ => BlockEnd::Done {
-                            len: self.mark,
-                            cut: false,
-                        },
+                        _ => BlockEnd::done(self.mark),
                     };
                 }
             }
@@ -540,14 +528,8 @@ impl GemmaScan {
             return BlockEnd::More;
         }
         match scan::find(block, open.len(), close) {
-            Some(k) => BlockEnd::Done {
-                len: k + close.len(),
-                cut: false,
-            },
-            None => BlockEnd::Done {
-                len: block.len(),
-                cut: true,
-            },
+            Some(k) => BlockEnd::done(k + close.len()),
+            None => BlockEnd::cut_off(block),
         }
     }
 }

@@ -739,24 +739,15 @@ fn after_json(block: &[u8], end: usize, eof: bool) -> BlockEnd {
     let s = scan::skip_space(block, end);
     if s == block.len() {
         return if eof {
-            BlockEnd::Done {
-                len: end,
-                cut: false,
-            }
+            BlockEnd::done(end)
         } else {
             BlockEnd::More
         };
     }
     match end_token(block, s) {
-        Ok(Some((n, true))) => BlockEnd::Done {
-            len: s + n,
-            cut: false,
-        },
+        Ok(Some((n, true))) => BlockEnd::done(s + n),
         Err(()) if !eof => BlockEnd::More,
-        _ => BlockEnd::Done {
-            len: end,
-            cut: false,
-        },
+        _ => BlockEnd::done(end),
     }
 }
 
@@ -779,10 +770,7 @@ fn raw_end(block: &[u8], from: &mut usize, eof: bool) -> BlockEnd {
         }
     }
     if eof {
-        BlockEnd::Done {
-            len: block.len(),
-            cut: true,
-        }
+        BlockEnd::cut_off(block)
     } else {
         *from = (*from).max(block.len().saturating_sub(1));
         BlockEnd::More
@@ -845,21 +833,13 @@ fn parse_harmony(block: &[u8], cx: &ParseCx) -> BlockResult {
                     },
                 );
             }
-            BlockResult {
-                empty_list: false,
-                calls: vec![ParsedCall {
+            BlockResult::one(ParsedCall {
                     repairs,
                     end: block.len(),
                     ..ParsedCall::new(name, arguments, ids::HARMONY)
-                }],
-                errors: Vec::new(),
-            }
+                })
         }
-        Err(e) => BlockResult {
-            empty_list: false,
-            calls: Vec::new(),
-            errors: vec![e],
-        },
+        Err(e) => BlockResult::failed(e),
     }
 }
 

@@ -217,18 +217,12 @@ impl Scanner for HunyuanEnd {
             match block.get(after) {
                 None => break,
                 Some(b'>') => {
-                    return BlockEnd::Done {
-                        len: after + 1,
-                        cut: false,
-                    }
+                    return BlockEnd::done(after + 1)
                 }
                 Some(b':') => {
                     match super::shared::tag::suffixed_len(&block[s..], close.len(), eof) {
                         Ok(len) => {
-                            return BlockEnd::Done {
-                                len: s + len,
-                                cut: false,
-                            }
+                            return BlockEnd::done(s + len)
                         }
                         Err(Probe::NeedMore) => break,
                         Err(_) => at = s + 1,
@@ -256,18 +250,9 @@ impl Scanner for HunyuanEnd {
                 len: last.end,
                 cut: last.end == block.len(),
             },
-            (Some(last), Some(_)) if last.end == block.len() => BlockEnd::Done {
-                len: block.len(),
-                cut: true,
-            },
-            (Some(_), Some(k)) => BlockEnd::Done {
-                len: found[k].end,
-                cut: false,
-            },
-            _ => BlockEnd::Done {
-                len: block.len(),
-                cut: true,
-            },
+            (Some(last), Some(_)) if last.end == block.len() => BlockEnd::cut_off(block),
+            (Some(_), Some(k)) => BlockEnd::done(found[k].end),
+            _ => BlockEnd::cut_off(block),
         }
     }
 

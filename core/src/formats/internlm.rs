@@ -135,14 +135,10 @@ impl BlockFormat for Interpreter {
         }
         let mut arguments = Map::new();
         arguments.insert("code".into(), Value::String(code));
-        BlockResult {
-            empty_list: false,
-            calls: vec![ParsedCall {
+        BlockResult::one(ParsedCall {
                 end: block.len(),
                 ..ParsedCall::new("python".into(), arguments, ids::INTERNLM)
-            }],
-            errors: Vec::new(),
-        }
+            })
     }
 }
 

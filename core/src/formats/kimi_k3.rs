@@ -386,17 +386,11 @@ impl K3Scanner {
             (false, "call") => {
                 self.last_call_end = Some(h + len);
                 if self.bare {
-                    return Some(BlockEnd::Done {
-                        len: h + len,
-                        cut: false,
-                    });
+                    return Some(BlockEnd::done(h + len));
                 }
             }
             (false, "tools") if !self.bare => {
-                return Some(BlockEnd::Done {
-                    len: h + len,
-                    cut: false,
-                })
+                return Some(BlockEnd::done(h + len))
             }
             _ => {}
         }

@@ -94,10 +94,7 @@ impl Scanner for CodeScan {
             for t in ENDS {
                 match scan::prefix(&block[at..], t) {
                     Prefix::Full => {
-                        return BlockEnd::Done {
-                            len: at,
-                            cut: false,
-                        }
+                        return BlockEnd::done(at)
                     }
                     Prefix::Partial => partial = true,
                     Prefix::No => {}
@@ -111,10 +108,7 @@ impl Scanner for CodeScan {
         }
         if eof {
             // normal for raw code: no end token
-            BlockEnd::Done {
-                len: block.len(),
-                cut: true,
-            }
+            BlockEnd::cut_off(block)
         } else {
             self.from = block.len();
             BlockEnd::More
@@ -252,14 +246,10 @@ impl BlockFormat for PythonTag {
         }
         let mut arguments = Map::new();
         arguments.insert("code".into(), Value::String(code.to_string()));
-        BlockResult {
-            empty_list: false,
-            calls: vec![ParsedCall {
+        BlockResult::one(ParsedCall {
                 end: block.len(),
                 ..ParsedCall::new(self.code_tool.into(), arguments, self.id)
-            }],
-            errors: Vec::new(),
-        }
+            })
     }
 }
 

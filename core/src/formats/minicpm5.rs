@@ -158,10 +158,7 @@ impl Scanner for FunctionScan {
             let rest = &block[at..];
             match scan::prefix(rest, CLOSE) {
                 Prefix::Full => {
-                    return BlockEnd::Done {
-                        len: at + CLOSE.len(),
-                        cut: false,
-                    }
+                    return BlockEnd::done(at + CLOSE.len())
                 }
                 Prefix::Partial => {
                     self.resume = at;
@@ -185,14 +182,7 @@ impl Scanner for FunctionScan {
                 Prefix::No => i = at + 1,
             }
         }
-        if eof {
-            BlockEnd::Done {
-                len: block.len(),
-                cut: true,
-            }
-        } else {
-            BlockEnd::More
-        }
+        BlockEnd::unended(block, eof)
     }
 
     fn consumed(&self) -> usize {
@@ -231,14 +221,10 @@ impl BlockFormat for MiniCpm5 {
             return BlockResult::truncated(ids::MINICPM5, block.len());
         }
         unwrap_lone_wrapper(&mut args, &cx.cfg.repair_options());
-        BlockResult {
-            empty_list: false,
-            calls: vec![ParsedCall {
+        BlockResult::one(ParsedCall {
                 end: block.len(),
                 ..ParsedCall::new(name, args, ids::MINICPM5)
-            }],
-            errors: Vec::new(),
-        }
+            })
     }
 }
 

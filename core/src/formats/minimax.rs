@@ -116,10 +116,7 @@ impl JsonLines {
 
     /// The block ends after the last complete object.
     fn after_last(&self) -> BlockEnd {
-        BlockEnd::Done {
-            len: self.last_end,
-            cut: false,
-        }
+        BlockEnd::done(self.last_end)
     }
 }
 
@@ -135,10 +132,7 @@ impl Scanner for JsonLines {
                     return if self.last_end > self.tag {
                         self.after_last()
                     } else {
-                        BlockEnd::Done {
-                            len: block.len(),
-                            cut: true,
-                        }
+                        BlockEnd::cut_off(block)
                     };
                 }
                 match block[s] {
@@ -150,10 +144,7 @@ impl Scanner for JsonLines {
                     }
                     b'<' => {
                         return match scan::prefix_ci(&block[s..], CLOSE) {
-                            Prefix::Full => BlockEnd::Done {
-                                len: s + CLOSE.len(),
-                                cut: false,
-                            },
+                            Prefix::Full => BlockEnd::done(s + CLOSE.len()),
                             Prefix::Partial if !eof => BlockEnd::More,
                             _ => self.after_last(),
                         }
@@ -178,10 +169,7 @@ impl Scanner for JsonLines {
                     let tail = crate::scan::lossy(&block[start..]);
                     let closable = close_truncated(tail.trim_end()).is_some();
                     return if closable || self.last_end == self.tag {
-                        BlockEnd::Done {
-                            len: block.len(),
-                            cut: true,
-                        }
+                        BlockEnd::cut_off(block)
                     } else {
                         // the complete calls stand; the cut one is text
                         self.after_last()

@@ -357,21 +357,13 @@ fn parse_head(block: &[u8], head: Head, cx: &ParseCx) -> BlockResult {
                 ids::MISTRAL,
                 &cx.cfg.repair_options(),
             ) {
-                Ok((arguments, repairs)) => BlockResult {
-                    empty_list: false,
-                    calls: vec![ParsedCall {
+                Ok((arguments, repairs)) => BlockResult::one(ParsedCall {
                         id,
                         repairs,
                         end: block.len(),
                         ..ParsedCall::new(name_s, arguments, ids::MISTRAL)
-                    }],
-                    errors: Vec::new(),
-                },
-                Err(e) => BlockResult {
-                    empty_list: false,
-                    calls: Vec::new(),
-                    errors: vec![e],
-                },
+                    }),
+                Err(e) => BlockResult::failed(e),
             }
         }
         _ => BlockResult::truncated(ids::MISTRAL, block.len()),
@@ -425,7 +417,7 @@ impl Scanner for BodyScan {
             let s = *from;
             // the next call's token: no arguments were written
             match scan::prefix(&block[s..], TOKEN) {
-                Prefix::Full => return BlockEnd::Done { len: s, cut: false },
+                Prefix::Full => return BlockEnd::done(s),
                 Prefix::Partial if !eof => return BlockEnd::More,
                 _ => {}
             }
@@ -442,23 +434,17 @@ impl Scanner for BodyScan {
                     escaped: false,
                 },
                 // an end-of-turn token: no arguments were written
-                b'<' => return BlockEnd::Done { len: s, cut: false },
+                b'<' => return BlockEnd::done(s),
                 _ if self.arguments => BodyPhase::Junk { next: s },
-                _ => return BlockEnd::Done { len: s, cut: false },
+                _ => return BlockEnd::done(s),
             };
         }
         match self.phase {
             BodyPhase::Lead { .. } => BlockEnd::More,
             BodyPhase::Junk { ref mut next } => {
                 match memchr::memchr3(b'\n', b'[', b'<', &block[*next..]) {
-                    Some(k) => BlockEnd::Done {
-                        len: *next + k,
-                        cut: false,
-                    },
-                    None if eof => BlockEnd::Done {
-                        len: block.len(),
-                        cut: false,
-                    },
+                    Some(k) => BlockEnd::done(*next + k),
+                    None if eof => BlockEnd::done(block.len()),
                     None => {
                         *next = block.len();
                         BlockEnd::More
@@ -469,10 +455,7 @@ impl Scanner for BodyScan {
                 start,
                 ref mut json,
             } => match json.scan(&block[start..]) {
-                End::At(k) => BlockEnd::Done {
-                    len: start + k,
-                    cut: false,
-                },
+                End::At(k) => BlockEnd::done(start + k),
                 End::More if !eof => BlockEnd::More,
                 _ => broken_end(block, start),
             },
@@ -489,10 +472,7 @@ impl Scanner for BodyScan {
                     } else if b == b'\\' {
                         *escaped = true;
                     } else if b == b'"' {
-                        return BlockEnd::Done {
-                            len: *next,
-                            cut: false,
-                        };
+                        return BlockEnd::done(*next);
                     }
                 }
                 if eof {
@@ -513,11 +493,8 @@ impl Scanner for BodyScan {
 /// is one, else the input was cut off.
 fn broken_end(block: &[u8], from: usize) -> BlockEnd {
     match scan::find(block, from, TOKEN) {
-        Some(k) => BlockEnd::Done { len: k, cut: false },
-        None => BlockEnd::Done {
-            len: block.len(),
-            cut: true,
-        },
+        Some(k) => BlockEnd::done(k),
+        None => BlockEnd::cut_off(block),
     }
 }
 

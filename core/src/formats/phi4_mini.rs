@@ -73,12 +73,9 @@ struct ListScan {
 impl Scanner for ListScan {
     fn scan(&mut self, block: &[u8], eof: bool) -> BlockEnd {
         match self.py.scan(block, eof) {
-            PyEndAt::At(e) => BlockEnd::Done { len: e, cut: false },
+            PyEndAt::At(e) => BlockEnd::done(e),
             PyEndAt::More if !eof => BlockEnd::More,
-            PyEndAt::More => BlockEnd::Done {
-                len: block.len(),
-                cut: true,
-            },
+            PyEndAt::More => BlockEnd::cut_off(block),
             PyEndAt::NotValue => BlockEnd::NotBlock { text_len: LIT_LEN },
         }
     }

@@ -115,13 +115,11 @@ pub static FUNCTIONCALL: Wrapped = Wrapped {
 /// follows after blanks (or the input ends), else the marker is text.
 fn probe_wrapped(input: &[u8], cx: &ProbeCx, w: &'static Wrapped) -> Probe {
     let tag = w.open.len();
-    let s = scan::skip_space(input, tag);
-    if s - tag > 256 {
-        return Probe::NotMarker;
-    }
+    let s = match cx.after_blanks(input, tag, 256) {
+        Ok(s) => s,
+        Err(p) => return p,
+    };
     match input.get(s) {
-        None if cx.eof => Probe::NotMarker,
-        None => Probe::NeedMore,
         Some(b'{') | Some(b'[') => Probe::Match(Action::Block {
             fmt: w,
             scanner: Box::new(
@@ -130,7 +128,7 @@ fn probe_wrapped(input: &[u8], cx: &ProbeCx, w: &'static Wrapped) -> Probe {
                     .calls_joined_by_commas(),
             ),
         }),
-        Some(_) => Probe::NotMarker,
+        _ => Probe::NotMarker,
     }
 }
 
@@ -390,14 +388,10 @@ impl BlockFormat for Element {
             return BlockResult::text();
         }
         match element_call(block, true) {
-            Ok((_, name, args)) => BlockResult {
-                calls: vec![crate::call::ParsedCall {
+            Ok((_, name, args)) => BlockResult::one(crate::call::ParsedCall {
                     end: block.len(),
                     ..crate::call::ParsedCall::new(name, args, ids::PROMPT_WRAPPER)
-                }],
-                errors: Vec::new(),
-                empty_list: false,
-            },
+                }),
             Err(_) => BlockResult::text(),
         }
     }
@@ -482,18 +476,16 @@ fn probe_function(input: &[u8], cx: &ProbeCx) -> Probe {
         Ok(t) => t,
         Err(p) => return p,
     };
-    let s = scan::skip_space(input, tags);
-    if s - tags > 64 {
-        return Probe::NotMarker;
-    }
+    let s = match cx.after_blanks(input, tags, 64) {
+        Ok(s) => s,
+        Err(p) => return p,
+    };
     match input.get(s) {
-        None if cx.eof => Probe::NotMarker,
-        None => Probe::NeedMore,
         Some(b'{') => Probe::Match(Action::Block {
             fmt: &NAMED_FUNCTION,
             scanner: Box::new(JsonThenClose::new(tags, b"")),
         }),
-        Some(_) => Probe::NotMarker,
+        _ => Probe::NotMarker,
     }
 }
 
@@ -547,15 +539,11 @@ fn named_call(name: String, block: &[u8], from: usize, to: usize, cx: &ParseCx) 
     for r in &mut repairs {
         r.offset += at;
     }
-    BlockResult {
-        empty_list: false,
-        calls: vec![crate::call::ParsedCall {
+    BlockResult::one(crate::call::ParsedCall {
             repairs,
             end: block.len(),
             ..crate::call::ParsedCall::new(name, arguments, ids::PROMPT_WRAPPER)
-        }],
-        errors: Vec::new(),
-    }
+        })
 }
 
 /// `[NAME]`, a JSON object and `[END_TOOL_REQUEST]`: LM Studio's wrapper

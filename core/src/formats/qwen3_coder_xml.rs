@@ -155,10 +155,7 @@ impl FunctionEnd {
 
 /// The whole block, cut by the end of input.
 fn cut(block: &[u8]) -> BlockEnd {
-    BlockEnd::Done {
-        len: block.len(),
-        cut: true,
-    }
+    BlockEnd::cut_off(block)
 }
 
 impl Scanner for FunctionEnd {
@@ -173,10 +170,7 @@ impl Scanner for FunctionEnd {
                         break;
                     }
                     Some(Tag::ToolCallClose(k)) => {
-                        return BlockEnd::Done {
-                            len: k + TC_CLOSE.len(),
-                            cut: false,
-                        }
+                        return BlockEnd::done(k + TC_CLOSE.len())
                     }
                     Some(Tag::Param(p)) => match key_end(block, p) {
                         Some(k) => {

@@ -120,15 +120,9 @@ fn unclosed(block: &[u8]) -> BlockEnd {
             if scan::trim(&block[k + FN_CLOSE.len()..]).is_empty()
                 || scan::find(block, k, b"<function").is_none() =>
         {
-            BlockEnd::Done {
-                len: k + FN_CLOSE.len(),
-                cut: false,
-            }
+            BlockEnd::done(k + FN_CLOSE.len())
         }
-        _ => BlockEnd::Done {
-            len: block.len(),
-            cut: true,
-        },
+        _ => BlockEnd::cut_off(block),
     }
 }
 

@@ -124,17 +124,9 @@ fn parse_step3_invoke(block: &[u8], cx: &ParseCx) -> BlockResult {
     match parse_call(block, 0, cx.cut) {
         Ok(mut c) => {
             c.end = block.len();
-            BlockResult {
-                empty_list: false,
-                calls: vec![c],
-                errors: Vec::new(),
-            }
+            BlockResult::one(c)
         }
-        Err(e) => BlockResult {
-            empty_list: false,
-            calls: Vec::new(),
-            errors: vec![e],
-        },
+        Err(e) => BlockResult::failed(e),
     }
 }
 

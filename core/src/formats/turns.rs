@@ -249,11 +249,7 @@ fn header(input: &[u8], cx: &ProbeCx) -> Probe {
             Prefix::No => {}
         }
     }
-    if partial && !cx.eof {
-        Probe::NeedMore
-    } else {
-        Probe::NotMarker
-    }
+    Probe::unmatched(partial, cx)
 }
 
 fn verbatim(header_len: usize, close: &'static [&'static [u8]]) -> Probe {

@@ -254,6 +254,54 @@ pub enum RepairKind {
 }
 
 impl RepairKind {
+    /// Every kind, in declaration order (the order of the docs' table).
+    pub const ALL: [RepairKind; 44] = [
+        RepairKind::TrailingComma,
+        RepairKind::MissingClose,
+        RepairKind::TruncatedString,
+        RepairKind::TruncatedNumber,
+        RepairKind::TruncatedLiteral,
+        RepairKind::DroppedPartialKey,
+        RepairKind::UnescapedQuote,
+        RepairKind::ControlCharacter,
+        RepairKind::UnquotedKey,
+        RepairKind::SingleQuotes,
+        RepairKind::TypographicQuotes,
+        RepairKind::PythonLiteral,
+        RepairKind::NonJsonLiteral,
+        RepairKind::Comment,
+        RepairKind::ByteOrderMark,
+        RepairKind::CodeFence,
+        RepairKind::SurroundingProse,
+        RepairKind::MissingComma,
+        RepairKind::MissingColon,
+        RepairKind::ConcatenatedValues,
+        RepairKind::ExtraClose,
+        RepairKind::Ellipsis,
+        RepairKind::DoubleEncoded,
+        RepairKind::NonAsciiWhitespace,
+        RepairKind::InvalidEscape,
+        RepairKind::InvalidNumber,
+        RepairKind::InvalidUtf8,
+        RepairKind::UnclosedString,
+        RepairKind::MissingValue,
+        RepairKind::UnquotedString,
+        RepairKind::NumberAsString,
+        RepairKind::MissingOpenQuote,
+        RepairKind::FunctionWrapper,
+        RepairKind::Tuple,
+        RepairKind::StringConcatenation,
+        RepairKind::RegexLiteral,
+        RepairKind::EscapedDocument,
+        RepairKind::PythonSet,
+        RepairKind::MissingOpen,
+        RepairKind::DoubledQuote,
+        RepairKind::StrayText,
+        RepairKind::DamagedKey,
+        RepairKind::ArgumentsInArray,
+        RepairKind::DoubledBraces,
+    ];
+
     /// The snake_case name used in reports.
     pub fn name(self) -> &'static str {
         match self {

@@ -1908,20 +1908,24 @@ impl<'a> Parser<'a> {
         i + 1
     }
 
+    /// The offset of a `,` before `q` (blanks between), when it lies after
+    /// `content`.
+    fn comma_before(&self, content: usize, q: usize) -> Option<usize> {
+        let b = self.b;
+        let mut k = q;
+        while k > content && matches!(b[k - 1], b' ' | b'\t' | b'\n' | b'\r') {
+            k -= 1;
+        }
+        (k > content && b[k - 1] == b',').then_some(k - 1)
+    }
+
     /// For a quote at `q` inside a value string whose content starts at
     /// `content`: when the quote is preceded by `,` (and blanks) and opens a
     /// key (`"name"` then `:`), the offset of that comma. Edits made inside
     /// the string before the comma stay valid; those after it do not.
     fn comma_before_key(&self, content: usize, q: usize, end: usize) -> Option<usize> {
         let b = self.b;
-        let mut k = q;
-        while k > content && matches!(b[k - 1], b' ' | b'\t' | b'\n' | b'\r') {
-            k -= 1;
-        }
-        if k <= content || b[k - 1] != b',' {
-            return None;
-        }
-        let comma = k - 1;
+        let comma = self.comma_before(content, q)?;
         let quote = b[q];
         let name_end = (q + 1..end.min(q + 1 + 128))
             .find(|&j| b[j] == quote || b[j] == b'\\' || b[j] < 0x20)?;
@@ -1939,14 +1943,7 @@ impl<'a> Parser<'a> {
     /// element before lost its closing quote there (`["a, "b"]`).
     fn comma_before_item(&self, content: usize, q: usize, end: usize) -> Option<usize> {
         let b = self.b;
-        let mut k = q;
-        while k > content && matches!(b[k - 1], b' ' | b'\t' | b'\n' | b'\r') {
-            k -= 1;
-        }
-        if k <= content || b[k - 1] != b',' {
-            return None;
-        }
-        let comma = k - 1;
+        let comma = self.comma_before(content, q)?;
         let close = (q + 1..end.min(q + 1 + 128))
             .find(|&j| b[j] == b'"' || b[j] == b'\\' || b[j] < 0x20)?;
         if b[close] != b'"' {

@@ -553,41 +553,8 @@ fn invalid_utf8() {
 
 #[test]
 fn every_kind_has_a_distinct_snake_case_name() {
-    let kinds = [
-        TrailingComma,
-        MissingClose,
-        TruncatedString,
-        TruncatedNumber,
-        TruncatedLiteral,
-        DroppedPartialKey,
-        UnescapedQuote,
-        ControlCharacter,
-        UnquotedKey,
-        SingleQuotes,
-        TypographicQuotes,
-        PythonLiteral,
-        NonJsonLiteral,
-        Comment,
-        ByteOrderMark,
-        CodeFence,
-        SurroundingProse,
-        MissingComma,
-        MissingColon,
-        ConcatenatedValues,
-        ExtraClose,
-        Ellipsis,
-        DoubleEncoded,
-        NonAsciiWhitespace,
-        InvalidEscape,
-        InvalidNumber,
-        InvalidUtf8,
-        UnclosedString,
-        MissingValue,
-        UnquotedString,
-        StrayText,
-    ];
     let mut names = std::collections::HashSet::new();
-    for k in kinds {
+    for k in RepairKind::ALL {
         let json = serde_json::to_string(&k).unwrap();
         assert_eq!(json, format!("\"{}\"", k.name()));
         assert!(names.insert(k.name()));

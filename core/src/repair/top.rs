@@ -471,12 +471,7 @@ fn escaped_document(
             i += 2;
             continue;
         }
-        let w = utf8_width(c);
-        let stop = (i + w).min(len);
-        let s = input.get(i..stop)?;
-        out.push_str(s);
-        map.extend(std::iter::repeat_n(i, s.len()));
-        i = stop;
+        i = copy_char(input, i, &mut out, &mut map)?;
     }
     map.push(len);
     unwrapped_repaired(input, out, &map, opts, RepairKind::EscapedDocument, q - 1)
@@ -516,12 +511,7 @@ fn doubled_braces(
             map.push(i);
             i += 1;
         }
-        let w = utf8_width(b[i]);
-        let stop = (i + w).min(len);
-        let s = input.get(i..stop)?;
-        out.push_str(s);
-        map.extend(std::iter::repeat_n(i, s.len()));
-        i = stop;
+        i = copy_char(input, i, &mut out, &mut map)?;
     }
     map.push(len);
     unwrapped_repaired(input, out, &map, opts, RepairKind::DoubledBraces, pos)
@@ -641,8 +631,7 @@ fn decode_string(input: &str, start: usize) -> (String, Vec<usize>, Option<usize
             continue;
         }
         // Copy one whole character.
-        let w = utf8_width(c);
-        let end = (i + w).min(len);
+        let end = (i + crate::scan::utf8_len(c)).min(len);
         match input.get(i..end) {
             Some(s) => push(&mut out, &mut map, s, i),
             None => break,
@@ -662,11 +651,13 @@ fn hex4(b: &[u8], at: usize) -> Option<u32> {
     u32::from_str_radix(s, 16).ok()
 }
 
-fn utf8_width(c: u8) -> usize {
-    match c {
-        0x00..=0x7F => 1,
-        0xC0..=0xDF => 2,
-        0xE0..=0xEF => 3,
-        _ => 4,
-    }
+/// Copies the character at `i` of `input` to `out`, each of its bytes
+/// mapped to `i`; the offset after it, `None` when `i` is not on a
+/// character.
+fn copy_char(input: &str, i: usize, out: &mut String, map: &mut Vec<usize>) -> Option<usize> {
+    let stop = (i + crate::scan::utf8_len(input.as_bytes()[i])).min(input.len());
+    let s = input.get(i..stop)?;
+    out.push_str(s);
+    map.extend(std::iter::repeat_n(i, s.len()));
+    Some(stop)
 }

@@ -28,13 +28,7 @@ const MAX_KEYS: usize = 32;
 /// the engine compacts a whole call body ([`name_and_arguments`]).
 #[cfg(test)]
 fn object(input: &str) -> Option<String> {
-    let mut c = Compactor {
-        bytes: input.as_bytes(),
-        pos: 0,
-        out: Vec::with_capacity(input.len()),
-        keys: [(0, 0); MAX_KEYS],
-        open_keys: 0,
-    };
+    let mut c = Compactor::new(input);
     c.skip_ws();
     if c.peek()? != b'{' {
         return None;
@@ -54,13 +48,7 @@ fn object(input: &str) -> Option<String> {
 /// and the arguments' compact text, under the same conditions as
 /// [`object`] (a name with an escape also answers `None`).
 pub fn name_and_arguments(input: &str) -> Option<(&str, String)> {
-    let mut c = Compactor {
-        bytes: input.as_bytes(),
-        pos: 0,
-        out: Vec::with_capacity(input.len()),
-        keys: [(0, 0); MAX_KEYS],
-        open_keys: 0,
-    };
+    let mut c = Compactor::new(input);
     c.skip_ws();
     c.expect(b'{')?;
     let mut name = None;
@@ -109,6 +97,19 @@ struct Compactor<'a> {
     /// `keys[..open_keys]`.
     keys: [(u32, u32); MAX_KEYS],
     open_keys: usize,
+}
+
+impl<'a> Compactor<'a> {
+    /// A compactor at the start of `input`.
+    fn new(input: &'a str) -> Compactor<'a> {
+        Compactor {
+            bytes: input.as_bytes(),
+            pos: 0,
+            out: Vec::with_capacity(input.len()),
+            keys: [(0, 0); MAX_KEYS],
+            open_keys: 0,
+        }
+    }
 }
 
 impl Compactor<'_> {

@@ -148,6 +148,17 @@ pub fn trim(input: &[u8]) -> &[u8] {
     &input[start..end]
 }
 
+/// The length of the UTF-8 character a lead byte opens (1 for an ASCII
+/// byte, and for a byte that opens none).
+pub fn utf8_len(lead: u8) -> usize {
+    match lead {
+        0xF0..=0xF7 => 4,
+        0xE0..=0xEF => 3,
+        0xC0..=0xDF => 2,
+        _ => 1,
+    }
+}
+
 /// The length of the longest prefix of `input` that ends on a UTF-8 character
 /// boundary, assuming `input` is otherwise valid: an incomplete multi-byte
 /// sequence at the very end is excluded (at most 3 bytes).

@@ -398,30 +398,41 @@ pub fn summary(template: Option<&str>, name: &str, arguments: &Value) -> String 
         s.push(')');
         return s;
     };
-    let mut out = String::with_capacity(t.len() + 16);
-    let mut rest = t;
+    fill(t, |key| {
+        let path = !key.is_empty()
+            && key
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.' || b == b'-');
+        if !path {
+            return None;
+        }
+        let mut v = Some(arguments);
+        for part in key.split('.') {
+            v = v.and_then(|x| x.get(part));
+        }
+        Some(match v {
+            Some(Value::String(s)) => s.clone(),
+            Some(other) => compact(other, 60),
+            None => "?".to_string(),
+        })
+    })
+}
+
+/// `template` with each `{KEY}` for which `value` answers replaced by the
+/// answer; any other `{` is copied as written.
+pub(crate) fn fill(template: &str, mut value: impl FnMut(&str) -> Option<String>) -> String {
+    let mut out = String::with_capacity(template.len() + 16);
+    let mut rest = template;
     while let Some(open) = rest.find('{') {
         out.push_str(&rest[..open]);
         let after = &rest[open + 1..];
-        match after.find('}') {
-            Some(close)
-                if !after[..close].is_empty()
-                    && after[..close].bytes().all(|b| {
-                        b.is_ascii_alphanumeric() || b == b'_' || b == b'.' || b == b'-'
-                    }) =>
-            {
-                let mut v = Some(arguments);
-                for part in after[..close].split('.') {
-                    v = v.and_then(|x| x.get(part));
-                }
-                match v {
-                    Some(Value::String(s)) => out.push_str(s),
-                    Some(other) => out.push_str(&compact(other, 60)),
-                    None => out.push('?'),
-                }
-                rest = &after[close + 1..];
+        let close = after.find('}');
+        match close.and_then(|c| Some((c, value(&after[..c])?))) {
+            Some((c, v)) => {
+                out.push_str(&v);
+                rest = &after[c + 1..];
             }
-            _ => {
+            None => {
                 out.push('{');
                 rest = after;
             }

@@ -10,6 +10,9 @@
 //!   the schema, and `risk_when` rules never apply);
 //! * [`check`] decides whether a call is valid and what its risk is;
 //! * [`typing`] types the text values of XML-style formats by the schema;
+//! * [`items`] reads what `validate` judges from model text, records and
+//!   conversations, runs the transcript checks (TLP-009/010) and gives
+//!   each item its verdict and diagnostic places;
 //! * [`diag`] locates a problem in the input (line:column) and renders
 //!   compiler-style diagnostics;
 //! * [`retry`] builds retry prompts and reads the model's reply (running
@@ -41,6 +44,7 @@
 pub mod check;
 pub mod config;
 pub mod diag;
+pub mod items;
 pub mod messages;
 pub mod records;
 pub mod registry;

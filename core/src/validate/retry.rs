@@ -108,41 +108,23 @@ pub fn prompt(template: Option<&str>, failure: &Failure) -> String {
         .as_ref()
         .map(|s| serde_json::to_string_pretty(s).unwrap_or_default())
         .unwrap_or_else(|| "(unknown)".into());
-    let mut out = String::with_capacity(t.len() + failure.raw.len() + 256);
-    let mut rest = t;
-    while let Some(open) = rest.find('{') {
-        out.push_str(&rest[..open]);
-        let after = &rest[open + 1..];
-        let close = after.find('}');
-        let key = close.map(|c| &after[..c]);
-        let value = match key {
-            Some("kind") => Some(match failure.kind {
+    super::check::fill(t, |key| {
+        Some(match key {
+            "kind" => match failure.kind {
                 FailureKind::Parse => "parse".to_string(),
                 FailureKind::Schema => "schema".to_string(),
-            }),
-            Some("code") => Some(failure.code.to_string()),
-            Some("errors") => Some(failure.errors.join("\n")),
-            Some("line") => Some(failure.line.to_string()),
-            Some("column") => Some(failure.column.to_string()),
-            Some("raw") => Some(failure.raw.clone()),
-            Some("tool") => Some(tool.clone()),
-            Some("schema") => Some(schema.clone()),
-            Some("hint") => Some(hint.clone()),
-            _ => None,
-        };
-        match (value, close) {
-            (Some(v), Some(c)) => {
-                out.push_str(&v);
-                rest = &after[c + 1..];
-            }
-            _ => {
-                out.push('{');
-                rest = after;
-            }
-        }
-    }
-    out.push_str(rest);
-    out
+            },
+            "code" => failure.code.to_string(),
+            "errors" => failure.errors.join("\n"),
+            "line" => failure.line.to_string(),
+            "column" => failure.column.to_string(),
+            "raw" => failure.raw.clone(),
+            "tool" => tool.clone(),
+            "schema" => schema.clone(),
+            "hint" => hint.clone(),
+            _ => return None,
+        })
+    })
 }
 
 /// `{"city": "<string>", "days": 0}`: an example arguments object with the

@@ -13,12 +13,13 @@
 //! * a JSONL whose first line is longer than `--max-buffer` is still a
 //!   JSONL: that line is a `TLP-007` error, as a later one is.
 
-use super::{is_conversation, judge_line, Item, Run, ValidateArgs};
+use super::conv::judge_line;
+use super::{Run, ValidateArgs};
 use crate::validate::diag::Located;
-use crate::validate::{messages, Issue};
+use crate::validate::items::{is_conversation, Item};
+use crate::validate::Issue;
 use crate::Config;
 use serde_json::Value;
-use std::collections::{HashMap, HashSet};
 use std::io::{BufRead, Read};
 use std::rc::Rc;
 
@@ -226,14 +227,8 @@ fn refuse(
     let mut call = crate::validate::records::stand_in(doc, &raw, [0, 0]);
     call.index = run.next_index;
     run.next_index += 1;
-    let item = Item {
-        conv: None,
-        call,
-        broken: Some(Issue::call(code, message)),
-        file: doc.to_string(),
-        text: Some(Rc::new(Located::new(head))),
-        offset: 0,
-    };
+    let text = Rc::new(Located::new(head));
+    let item = Item::refused(call, Issue::call(code, message), doc, &text, 0);
     run.invalid_before = run.invalid;
     run.judge(item, cfg)
 }
@@ -454,14 +449,7 @@ fn array(
                 );
                 call.index = run.next_index;
                 run.next_index += 1;
-                let item = Item {
-                    conv: None,
-                    call,
-                    broken: Some(Issue::call(code, message)),
-                    file: name.to_string(),
-                    text: Some(text),
-                    offset: a.col,
-                };
+                let item = Item::refused(call, Issue::call(code, message), name, &text, a.col);
                 run.judge(item, &cfg)?;
             }
         }
@@ -469,26 +457,6 @@ fn array(
         at = el.next(&mut buf, cap, k)?;
     }
     Ok(None)
-}
-
-/// [`messages::spans`] of an element's text, for pointers of the whole
-/// document (`base` is the element's pointer, `/K`).
-pub(super) fn spans(
-    text: &[u8],
-    wanted: &HashSet<&str>,
-    base: &str,
-) -> (HashMap<String, [usize; 2]>, u64) {
-    let inner: HashSet<&str> = wanted
-        .iter()
-        .filter_map(|p| p.strip_prefix(base))
-        .filter(|p| p.is_empty() || p.starts_with('/'))
-        .collect();
-    let (found, work) = messages::spans(text, &inner);
-    let spans = found
-        .into_iter()
-        .map(|(p, span)| (format!("{base}{p}"), span))
-        .collect();
-    (spans, work)
 }
 
 /// Whether a file too large to sniff whole looks like conversations: a
@@ -536,20 +504,14 @@ pub(super) fn bad_lines(
         let mut call = crate::validate::records::stand_in(name, &raw, [start as u64, end as u64]);
         call.index = run.next_index;
         run.next_index += 1;
-        let item = Item {
-            conv: None,
-            call,
-            broken: Some(Issue::call(
-                "TLP-008",
-                format!(
-                    "line {} of the session log is not JSON ({error}); skipped",
-                    k + 1
-                ),
-            )),
-            file: name.to_string(),
-            text: Some(text.clone()),
-            offset: start,
-        };
+        let issue = Issue::call(
+            "TLP-008",
+            format!(
+                "line {} of the session log is not JSON ({error}); skipped",
+                k + 1
+            ),
+        );
+        let item = Item::refused(call, issue, name, text, start);
         run.judge(item, cfg)?;
     }
     Ok(())

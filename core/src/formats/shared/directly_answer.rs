@@ -28,19 +28,11 @@ mod tests {
 
     #[test]
     fn directly_answer_is_dropped() {
-        let mut r = BlockResult {
-            empty_list: false,
-            calls: vec![call("directly_answer", 5), call("search", 9)],
-            errors: Vec::new(),
-        };
+        let mut r = BlockResult::calls(vec![call("directly_answer", 5), call("search", 9)]);
         drop_directly_answer(&mut r);
         assert_eq!(r.calls.len(), 1);
         assert_eq!(r.calls[0].name, "search");
-        let mut r = BlockResult {
-            empty_list: false,
-            calls: vec![call("directly_answer", 5)],
-            errors: Vec::new(),
-        };
+        let mut r = BlockResult::one(call("directly_answer", 5));
         drop_directly_answer(&mut r);
         assert_eq!(r, BlockResult::text());
     }

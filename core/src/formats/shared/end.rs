@@ -16,10 +16,7 @@ pub fn after_last_element(block: &[u8], last_end: Option<usize>, begun: Option<u
             };
             BlockEnd::Done { len, cut: false }
         }
-        None => BlockEnd::Done {
-            len: block.len(),
-            cut: true,
-        },
+        None => BlockEnd::cut_off(block),
     }
 }
 
@@ -31,14 +28,7 @@ pub fn blank_lead(block: &[u8], from: &mut usize, eof: bool) -> Option<BlockEnd>
     if *from < block.len() {
         return None;
     }
-    Some(if eof {
-        BlockEnd::Done {
-            len: block.len(),
-            cut: true,
-        }
-    } else {
-        BlockEnd::More
-    })
+    Some(BlockEnd::unended(block, eof))
 }
 
 /// A value ended at `end`: the block takes `close` (ASCII case ignored)
@@ -47,15 +37,9 @@ pub fn blank_lead(block: &[u8], from: &mut usize, eof: bool) -> Option<BlockEnd>
 pub fn close_after_value(block: &[u8], end: usize, close: &[u8], eof: bool) -> BlockEnd {
     let s = scan::skip_space(block, end);
     match scan::prefix_ci(&block[s..], close) {
-        Prefix::Full => BlockEnd::Done {
-            len: s + close.len(),
-            cut: false,
-        },
+        Prefix::Full => BlockEnd::done(s + close.len()),
         Prefix::Partial if !eof => BlockEnd::More,
         _ if s == block.len() && !eof => BlockEnd::More,
-        _ => BlockEnd::Done {
-            len: end,
-            cut: false,
-        },
+        _ => BlockEnd::done(end),
     }
 }

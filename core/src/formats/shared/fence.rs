@@ -95,10 +95,7 @@ impl Scanner for FenceScan {
             return BlockEnd::More;
         };
         match closing_line(block, from, self.ticks, eof) {
-            Some((_, end)) => BlockEnd::Done {
-                len: end,
-                cut: false,
-            },
+            Some((_, end)) => BlockEnd::done(end),
             None if eof => BlockEnd::Done { len, cut: true },
             None => {
                 // every complete line so far is content

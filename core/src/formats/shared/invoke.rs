@@ -396,14 +396,8 @@ pub fn end_without_close(block: &[u8]) -> BlockEnd {
             len: found[k].end,
             cut: found[k].end == block.len(),
         },
-        Some(k) => BlockEnd::Done {
-            len: found[k].end,
-            cut: false,
-        },
-        None => BlockEnd::Done {
-            len: block.len(),
-            cut: true,
-        },
+        Some(k) => BlockEnd::done(found[k].end),
+        None => BlockEnd::cut_off(block),
     }
 }
 

@@ -142,10 +142,7 @@ impl JsonThenClose {
     /// Where the block ends (see [`Scanner::scan`]).
     pub fn step(&mut self, block: &[u8], eof: bool) -> BlockEnd {
         use crate::scan::balance::End;
-        let cut = BlockEnd::Done {
-            len: block.len(),
-            cut: true,
-        };
+        let cut = BlockEnd::cut_off(block);
         if let JsonPhase::Lead { from } = self.phase {
             let s = scan::skip_space(block, from);
             if s == block.len() {
@@ -194,10 +191,7 @@ impl JsonThenClose {
         }
         if self.close.is_empty() {
             // no closing tag: the block ends with its JSON
-            return BlockEnd::Done {
-                len: end,
-                cut: false,
-            };
+            return BlockEnd::done(end);
         }
         super::end::close_after_value(block, end, self.close, eof)
     }
@@ -219,16 +213,10 @@ impl JsonThenClose {
     fn cut(&self, block: &[u8]) -> BlockEnd {
         if self.broken_ends_at_close && !self.close.is_empty() {
             if let Some(k) = scan::find_ci(block, self.body, self.close) {
-                return BlockEnd::Done {
-                    len: k + self.close.len(),
-                    cut: false,
-                };
+                return BlockEnd::done(k + self.close.len());
             }
         }
-        BlockEnd::Done {
-            len: block.len(),
-            cut: true,
-        }
+        BlockEnd::cut_off(block)
     }
 }
 
@@ -275,9 +263,8 @@ pub fn calls_from_json_body(
     };
     let empty_array = value.as_array().is_some_and(Vec::is_empty);
     match calls_from_owned(value, ev) {
-        Ok(parts) => BlockResult {
-            empty_list: false,
-            calls: parts
+        Ok(parts) => BlockResult::calls(
+            parts
                 .into_iter()
                 .map(|p| {
                     let mut reps = repairs.clone();
@@ -293,8 +280,7 @@ pub fn calls_from_json_body(
                     }
                 })
                 .collect(),
-            errors: Vec::new(),
-        },
+        ),
         // a marked body that is an empty list says "no calls": markup
         Err(Shape::NotCall) if empty_array && ev == crate::call::Evidence::Strong => BlockResult {
             empty_list: true,

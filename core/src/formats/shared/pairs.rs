@@ -197,21 +197,13 @@ impl Scanner for CallEnd {
                     let value = scan::find(block, from, t.value_open);
                     match (close, value) {
                         (Some(c), v) if v.is_none_or(|v| c < v) => {
-                            return BlockEnd::Done {
-                                len: c + t.close.len(),
-                                cut: false,
-                            }
+                            return BlockEnd::done(c + t.close.len())
                         }
                         (_, Some(v)) => {
                             let start = v + t.value_open.len();
                             self.phase = CallPhase::Value { start, from: start };
                         }
-                        _ if eof => {
-                            return BlockEnd::Done {
-                                len: block.len(),
-                                cut: true,
-                            }
-                        }
+                        _ if eof => return BlockEnd::cut_off(block),
                         _ => {
                             self.phase = CallPhase::Outside {
                                 from: resume_at(block, from, self.tags),
@@ -228,14 +220,8 @@ impl Scanner for CallEnd {
                     ValueEnd::Open if eof => {
                         // never closed: the call ends at its closing tag
                         return match scan::find_ci(block, start, self.tags.close) {
-                            Some(c) => BlockEnd::Done {
-                                len: c + self.tags.close.len(),
-                                cut: false,
-                            },
-                            None => BlockEnd::Done {
-                                len: block.len(),
-                                cut: true,
-                            },
+                            Some(c) => BlockEnd::done(c + self.tags.close.len()),
+                            None => BlockEnd::cut_off(block),
                         };
                     }
                     ValueEnd::Open => {
@@ -320,15 +306,11 @@ impl BlockFormat for Pairs {
         if cx.cut && !complete {
             return BlockResult::truncated(t.format, block.len());
         }
-        BlockResult {
-            empty_list: false,
-            calls: vec![ParsedCall {
-                repairs,
-                end: block.len(),
-                ..ParsedCall::new(name, arguments, t.format)
-            }],
-            errors: Vec::new(),
-        }
+        BlockResult::one(ParsedCall {
+            repairs,
+            end: block.len(),
+            ..ParsedCall::new(name, arguments, t.format)
+        })
     }
 }
 

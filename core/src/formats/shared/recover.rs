@@ -302,11 +302,7 @@ pub fn block_result(block: &[u8], from: usize, cfg: &Config) -> Option<BlockResu
             )
         })
         .collect();
-    Some(BlockResult {
-        empty_list: false,
-        calls,
-        errors: Vec::new(),
-    })
+    Some(BlockResult::calls(calls))
 }
 
 /// The calls of one top-level object: the repair engine's reading if it is

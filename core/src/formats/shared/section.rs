@@ -317,10 +317,7 @@ impl SectionScanner {
             _ => {}
         }
         match match_any(rest, self.toks.section_end) {
-            Hit::Full(n) => Some(BlockEnd::Done {
-                len: s + n,
-                cut: false,
-            }),
+            Hit::Full(n) => Some(BlockEnd::done(s + n)),
             Hit::Partial if !eof => Some(BlockEnd::More),
             // something else follows the last call: the section ends there
             _ => Some(self.end_after_calls(s, false)),
@@ -432,10 +429,7 @@ impl SectionScanner {
         match match_any(rest, toks.section_end) {
             Hit::Full(n) => {
                 self.calls.push(CallSpan::unclosed(body, h));
-                return Some(BlockEnd::Done {
-                    len: h + n,
-                    cut: false,
-                });
+                return Some(BlockEnd::done(h + n));
             }
             Hit::Partial => partial = true,
             Hit::No => {}
@@ -504,16 +498,10 @@ impl SectionScanner {
     /// own); a cut first call makes the block cut.
     fn cut_in_call(&mut self, block: &[u8], start: usize, body: usize) -> BlockEnd {
         match self.last_call_end {
-            Some(end) if start >= end => BlockEnd::Done {
-                len: start,
-                cut: false,
-            },
+            Some(end) if start >= end => BlockEnd::done(start),
             _ => {
                 self.calls.push(CallSpan::unclosed(body, block.len()));
-                BlockEnd::Done {
-                    len: block.len(),
-                    cut: true,
-                }
+                BlockEnd::cut_off(block)
             }
         }
     }

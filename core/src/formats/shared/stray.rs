@@ -14,11 +14,7 @@ pub fn probe_tokens(input: &[u8], tokens: &[&[u8]], cx: &ProbeCx) -> Probe {
             Prefix::No => {}
         }
     }
-    if partial && !cx.eof {
-        Probe::NeedMore
-    } else {
-        Probe::NotMarker
-    }
+    Probe::unmatched(partial, cx)
 }
 
 /// A `</tool_call>` outside a block: markup, or text when it closes a

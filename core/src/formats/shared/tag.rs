@@ -158,10 +158,7 @@ pub type Unclosed = fn(&[u8]) -> BlockEnd;
 
 /// The input ended inside the block: the whole block, cut.
 pub fn cut_at_end(block: &[u8]) -> BlockEnd {
-    BlockEnd::Done {
-        len: block.len(),
-        cut: true,
-    }
+    BlockEnd::cut_off(block)
 }
 
 /// Finds the end of a block that ends right after the first `close` at or
@@ -211,10 +208,7 @@ impl Scanner for UntilClose {
             scan::find(block, self.resume, self.close)
         };
         match found {
-            Some(k) => BlockEnd::Done {
-                len: k + self.close.len(),
-                cut: false,
-            },
+            Some(k) => BlockEnd::done(k + self.close.len()),
             None if eof => (self.unclosed)(block),
             None => {
                 self.resume = block

@@ -22,14 +22,8 @@ impl UntilClose {
 impl Scanner for UntilClose {
     fn scan(&mut self, block: &[u8], eof: bool) -> BlockEnd {
         match scan::find(block, self.from, self.close) {
-            Some(k) => BlockEnd::Done {
-                len: k + self.close.len(),
-                cut: false,
-            },
-            None if eof => BlockEnd::Done {
-                len: block.len(),
-                cut: true,
-            },
+            Some(k) => BlockEnd::done(k + self.close.len()),
+            None if eof => BlockEnd::cut_off(block),
             None => {
                 let keep = self.close.len().saturating_sub(1);
                 self.from = self.from.max(block.len().saturating_sub(keep));

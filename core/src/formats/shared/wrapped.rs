@@ -65,20 +65,14 @@ impl WrapScan {
 
     /// Ends the block after the last value.
     fn done(&self) -> BlockEnd {
-        BlockEnd::Done {
-            len: self.last_end,
-            cut: false,
-        }
+        BlockEnd::done(self.last_end)
     }
 
     /// The closing marker at `s`: `Some` answer when it is there (or may
     /// still be arriving), `None` when something else is.
     fn close_at(&self, block: &[u8], s: usize, eof: bool) -> Option<BlockEnd> {
         match scan::prefix(&block[s..], self.close) {
-            Prefix::Full => Some(BlockEnd::Done {
-                len: s + self.close.len(),
-                cut: false,
-            }),
+            Prefix::Full => Some(BlockEnd::done(s + self.close.len())),
             Prefix::Partial if !eof => Some(BlockEnd::More),
             _ => None,
         }
@@ -155,10 +149,7 @@ impl Scanner for WrapScan {
                 }
                 WrapPhase::Find { ref mut from } => {
                     return match scan::find(block, *from, self.close) {
-                        Some(k) => BlockEnd::Done {
-                            len: k + self.close.len(),
-                            cut: false,
-                        },
+                        Some(k) => BlockEnd::done(k + self.close.len()),
                         None if eof => BlockEnd::Done { len, cut: true },
                         None => {
                             *from = (*from).max(len.saturating_sub(self.close.len()));
@@ -241,12 +232,7 @@ impl Scanner for LineValueScan {
         if let LinePhase::Value { ref mut py } = self.phase {
             match py.scan(block, eof) {
                 PyEndAt::At(e) => self.phase = LinePhase::After { end: e },
-                PyEndAt::More if eof => {
-                    return BlockEnd::Done {
-                        len: block.len(),
-                        cut: true,
-                    }
-                }
+                PyEndAt::More if eof => return BlockEnd::cut_off(block),
                 PyEndAt::More => return BlockEnd::More,
                 PyEndAt::NotValue => {
                     return BlockEnd::NotBlock {
@@ -275,10 +261,7 @@ impl Scanner for LineValueScan {
             end
         };
         match rest_of_line_blank(block, end, eof, self.also) {
-            Some(true) => BlockEnd::Done {
-                len: end,
-                cut: false,
-            },
+            Some(true) => BlockEnd::done(end),
             Some(false) => BlockEnd::NotBlock { text_len: end },
             None => BlockEnd::More,
         }

@@ -87,15 +87,11 @@ pub fn parse_function(block: &[u8], format: FormatId, cx: &ParseCx) -> BlockResu
             offset: block.len(),
         });
     }
-    BlockResult {
-        empty_list: false,
-        calls: vec![ParsedCall {
-            repairs,
-            end: block.len(),
-            ..ParsedCall::new(name, args, format)
-        }],
-        errors: Vec::new(),
-    }
+    BlockResult::one(ParsedCall {
+        repairs,
+        end: block.len(),
+        ..ParsedCall::new(name, args, format)
+    })
 }
 
 /// True when the last parameter of a body that ends without its closing

@@ -655,7 +655,7 @@ impl<'a> Parser<'a> {
             };
             if raw {
                 // in raw strings the backslash stays and only protects the quote
-                let n = utf8_len(e);
+                let n = crate::scan::utf8_len(e);
                 out.push_str(self.s.get(at..at + 1 + n).unwrap_or("\\"));
                 self.i = at + 1 + n;
                 seg = self.i;
@@ -742,7 +742,7 @@ impl<'a> Parser<'a> {
             }
             _ => {
                 // unknown escape: Python keeps the backslash
-                let n = utf8_len(e);
+                let n = crate::scan::utf8_len(e);
                 let end = (at + 1 + n).min(self.b.len());
                 (1 + n, self.s.get(at..end).unwrap_or("\\").to_string())
             }
@@ -862,15 +862,6 @@ impl<'a> Parser<'a> {
 fn delim_at(b: &[u8], i: usize, delims: &'static [&'static [u8]]) -> Option<&'static [u8]> {
     let rest = b.get(i..)?;
     delims.iter().copied().find(|d| rest.starts_with(d))
-}
-
-fn utf8_len(lead: u8) -> usize {
-    match lead {
-        0xF0..=0xF7 => 4,
-        0xE0..=0xEF => 3,
-        0xC0..=0xDF => 2,
-        _ => 1,
-    }
 }
 
 fn int_value(n: i128) -> Option<Value> {

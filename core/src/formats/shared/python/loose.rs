@@ -135,11 +135,7 @@ pub fn string_list_calls(block: &[u8], format: FormatId, cx: &ParseCx) -> Option
             },
         )
         .collect();
-    Some(BlockResult {
-        calls,
-        errors: Vec::new(),
-        empty_list: false,
-    })
+    Some(BlockResult::calls(calls))
 }
 
 /// A name that reads as a function name: letters, digits, `_ . - :`,

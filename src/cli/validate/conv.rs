@@ -1,0 +1,310 @@
+//! Conversations: JSONL read a line at a time, whole documents and
+//! session logs, each conversation's items judged in turn.
+
+use super::judge::paint;
+use super::{Run, ValidateArgs};
+use crate::cli::tools::Tools;
+use crate::validate::diag::{self, Located, Severity};
+use crate::validate::items::{
+    conversation_line, is_conversation, transcript_items, Item, Spans, Text,
+};
+use crate::validate::{messages, shapes, Issue};
+use crate::wire::InputKind;
+use crate::Config;
+use anyhow::Context;
+use serde_json::Value;
+use std::rc::Rc;
+
+/// A document coming from a reader (a large file, stdin): when its first
+/// non-blank line is a conversation, its lines are judged one at a time as
+/// they are read (memory: one line) and `None` is returned; otherwise the
+/// whole document is read and returned.
+pub(super) fn conversation_lines(
+    run: &mut Run<'_>,
+    r: Box<dyn std::io::Read + Send>,
+    name: &str,
+    cfg: &Config,
+    explicit: bool,
+    args: &ValidateArgs,
+) -> anyhow::Result<Option<Vec<u8>>> {
+    let max_line = args.wire.max_buffer;
+    let mut r = std::io::BufReader::with_capacity(64 << 10, r);
+    // the first line is looked at without reading past --max-buffer: an
+    // input with no line end (/dev/zero) is read whole, up to --max-input
+    let crate::cli::common::FirstLine {
+        prefix,
+        mut line,
+        mut number,
+        whole,
+    } = crate::cli::common::first_line(&mut r, max_line, name)?;
+    let first = line.trim_ascii();
+    let lines = whole
+        && first.len() <= max_line
+        && serde_json::from_slice::<Value>(first).is_ok_and(|v| is_conversation(&v, explicit));
+    if !lines {
+        let first = super::big::First {
+            line,
+            number,
+            whole,
+        };
+        let Some((prefix, r)) = super::big::document(run, prefix, first, r, name, cfg, args)?
+        else {
+            return Ok(None);
+        };
+        // the bytes looked at, then the rest: one limit for the whole
+        let all = std::io::Read::chain(std::io::Cursor::new(prefix), r);
+        let prefix =
+            crate::cli::common::read_limited(all, name, args.input.max_input, "--max-input")?;
+        crate::cli::common::refuse_tools_file(name, &prefix)?;
+        return Ok(Some(prefix));
+    }
+    drop(prefix);
+    loop {
+        judge_line(run, &line, number, name, cfg, max_line)?;
+        loop {
+            let more = crate::cli::common::read_line_limited(&mut r, &mut line, max_line)
+                .with_context(|| format!("reading {name}"))?;
+            if !more {
+                return Ok(None);
+            }
+            number += 1;
+            if !line.trim_ascii().is_empty() {
+                break;
+            }
+        }
+    }
+}
+
+/// Judges the conversations of a JSONL document held in memory.
+pub(super) fn judge_lines(
+    run: &mut Run<'_>,
+    bytes: &[u8],
+    name: &str,
+    cfg: &Config,
+    args: &ValidateArgs,
+) -> anyhow::Result<()> {
+    for (k, line) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
+        if !line.trim_ascii().is_empty() {
+            judge_line(run, line, k + 1, name, cfg, args.wire.max_buffer)?;
+        }
+    }
+    Ok(())
+}
+
+/// Judges line `number` of a JSONL of conversations: its document is
+/// `NAME:LINE`, its diagnostics point into the file's lines.
+pub(super) fn judge_line(
+    run: &mut Run<'_>,
+    line: &[u8],
+    number: usize,
+    name: &str,
+    cfg: &Config,
+    max_line: usize,
+) -> anyhow::Result<()> {
+    let original = line;
+    let line = line.strip_suffix(b"\n").unwrap_or(line);
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let doc = format!("{name}:{number}");
+    run.invalid_before = run.invalid;
+    match conversation_line(line, number, name, max_line) {
+        (text, Ok(v)) => run.conversation(&v, &text, name, &doc, cfg)?,
+        (_, Err(item)) => run.judge(item, cfg)?,
+    }
+    // the row as read, with its line end
+    run.keep(original)
+}
+
+impl Run<'_> {
+    /// Judges one conversation: each call (its schema and the conversation
+    /// checks), and each result no call asked for. `text` is the JSON it
+    /// was read from, `file` the name diagnostics carry, `doc` the records'.
+    pub(super) fn conversation(
+        &mut self,
+        v: &Value,
+        text: &Text,
+        file: &str,
+        doc: &str,
+        cfg: &Config,
+    ) -> anyhow::Result<()> {
+        let cfg = Config {
+            doc: doc.to_string(),
+            ..cfg.clone()
+        };
+        // a document's calls are numbered from 0 (a JSONL line is one)
+        self.next_index = 0;
+        let explicit = self.args.wire.input == InputKind::Messages;
+        let at = self.args.messages_at.as_deref();
+        let found = shapes::conversations(v, at, explicit, &cfg);
+        if found.is_empty() {
+            let item = Item::refused(
+                crate::validate::records::stand_in(doc, "", [0, 0]),
+                Issue::call(
+                    "TLP-008",
+                    "the document is JSON but no conversation (messages, conversations, \
+                     input, output, choices or message)",
+                ),
+                file,
+                text,
+                0,
+            );
+            return self.judge(item, &cfg);
+        }
+        for t in &found {
+            self.transcript(t, text, file, doc, &cfg, false)?;
+        }
+        Ok(())
+    }
+
+    /// Judges the conversations of a per-event session log (one event a
+    /// line; see [`shapes::sessions`]).
+    pub(super) fn session(
+        &mut self,
+        bytes: Vec<u8>,
+        name: &str,
+        cfg: &Config,
+    ) -> anyhow::Result<()> {
+        let cfg = Config {
+            doc: name.to_string(),
+            ..cfg.clone()
+        };
+        let mut lines = Vec::new();
+        // lines that are not JSON: a TLP-008 each, and the log goes on
+        let mut bad = Vec::new();
+        let mut at = 0usize;
+        for (k, line) in bytes.split(|&b| b == b'\n').enumerate() {
+            match serde_json::from_slice::<Value>(line.trim_ascii()) {
+                Ok(v) => lines.push((k, v)),
+                Err(e) if !line.trim_ascii().is_empty() => bad.push((k, at, e.to_string())),
+                Err(_) => {}
+            }
+            at += line.len() + 1;
+        }
+        let text = Rc::new(Located::new(bytes));
+        self.next_index = 0;
+        for t in shapes::sessions(&lines, &cfg) {
+            self.transcript(&t, &text, name, name, &cfg, true)?;
+        }
+        super::big::bad_lines(self, &text, name, &cfg, bad)
+    }
+
+    /// Judges one conversation read: each call (its schema and the
+    /// conversation checks), and each result no call asked for. `lines`:
+    /// its pointers start with a line index of `text` (a session log).
+    pub(super) fn transcript(
+        &mut self,
+        t: &messages::Transcript,
+        text: &Text,
+        file: &str,
+        doc: &str,
+        cfg: &Config,
+        lines: bool,
+    ) -> anyhow::Result<()> {
+        self.report.conversation(shapes::calls(t).count());
+        if t.tools.is_none() && self.tools.registry.is_none() {
+            self.no_tools(t, text, file);
+        }
+        let own_tools = self.tools.registry.is_none() && t.tools.is_some();
+        self.doc_tools = match (&t.tools, own_tools) {
+            (Some(list), true) => self.conversation_tools(list, file),
+            _ => None,
+        };
+        let spans = match (&self.element, lines) {
+            (_, true) => Spans::Lines,
+            (Some((base, _)), false) => Spans::Element(base),
+            (None, false) => Spans::Document,
+        };
+        let items = transcript_items(
+            t,
+            text,
+            file,
+            doc,
+            &self.args.allow,
+            own_tools,
+            spans,
+            self.next_index,
+        );
+        self.next_index += items.len();
+        for item in items {
+            self.judge(item, cfg)?;
+        }
+        self.doc_tools = None;
+        Ok(())
+    }
+
+    /// `--keep valid|invalid`: writes the row just judged (its bytes as
+    /// read) when its verdict is the one kept.
+    pub(super) fn keep(&mut self, row: &[u8]) -> anyhow::Result<()> {
+        let Some(keep) = self.args.report.keep.as_deref() else {
+            return Ok(());
+        };
+        let valid = self.invalid == self.invalid_before;
+        if (keep == "valid") == valid {
+            self.out.raw(row)?;
+        }
+        Ok(())
+    }
+
+    /// Says once per document that a conversation offers no tools, so
+    /// "valid" is not taken for "checked" (TLP-015, a warning).
+    fn no_tools(&mut self, t: &messages::Transcript, text: &Text, file: &str) {
+        if self.warned_no_tools.as_deref() == Some(file)
+            || shapes::calls(t).next().is_none()
+            || self.args.allow.iter().any(|a| a == shapes::NO_TOOLS)
+        {
+            return;
+        }
+        self.warned_no_tools = Some(file.to_string());
+        let issue = Issue::call(
+            shapes::NO_TOOLS,
+            "the conversation offers no tools (no `tools`, no list beside it, none in its \
+             system prompt): its calls are checked for shape only; give --tools FILE",
+        );
+        let text = self.element.as_ref().map_or(text, |(_, head)| head);
+        let pos = text.position(0);
+        self.report
+            .finding(file, pos.line, pos.column, &issue, false);
+        if !self.args.quiet && !self.args.no_diagnostics && !self.args.retry.retry_prompt {
+            let rendered = diag::render_in(file, Some(text), 0, Severity::Warning, &issue);
+            if self.colored {
+                eprint!(
+                    "{}",
+                    paint(&rendered, &crate::cli::sanitize(file), Severity::Warning)
+                );
+            } else {
+                eprint!("{rendered}");
+            }
+        }
+    }
+
+    /// The tools a conversation offers, as a registry (the last list's is
+    /// kept: the lines of a dataset usually share one). `None`, with a
+    /// note, when they cannot be read as tool definitions.
+    fn conversation_tools(&mut self, list: &Value, file: &str) -> Option<Rc<Tools>> {
+        if let Some((last, built)) = &self.tools_cache {
+            if last == list {
+                return built.clone();
+            }
+        }
+        let built = match crate::validate::registry::Registry::from_value(
+            list,
+            self.tools.policy.strict,
+        ) {
+            Ok(registry) => Some(Rc::new(Tools {
+                registry: Some(registry),
+                policy: self.tools.policy,
+                verbose: self.tools.verbose,
+                ..Tools::default()
+            })),
+            Err(e) => {
+                if !self.args.quiet {
+                    crate::cli::report(&format!(
+                        "{file}: the conversation's tools are not read ({e}); calls are not checked against schemas"
+                    ));
+                }
+                None
+            }
+        };
+        self.tools_cache = Some((list.clone(), built.clone()));
+        built
+    }
+}
