@@ -65,6 +65,17 @@ pub struct ReportArgs {
     #[arg(hide_short_help = true, long, value_name = "BYTES", default_value_t = 32 << 20,
           value_parser = crate::cli::common::input_size_parser(), verbatim_doc_comment)]
     pub max_conversation: u64,
+
+    /// After each conversation's records, one `conversation` record: its
+    /// `doc`, `pointer`, `shape`, `calls`, `invalid` (findings) and
+    /// `valid`; clean conversations included, so every row of a dataset
+    /// has a verdict.
+    ///
+    /// Example:
+    ///
+    ///   toolcall validate --verdicts data.jsonl | jq -c 'select(.type == "conversation")'
+    #[arg(hide_short_help = true, long, verbatim_doc_comment)]
+    pub verdicts: bool,
 }
 
 /// One finding, where it points.

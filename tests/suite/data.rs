@@ -664,3 +664,59 @@ fn a_bad_line_in_a_session_log_is_an_error_at_that_line() {
     );
     assert!(!calls(&clean.out()).is_empty());
 }
+
+/// `--verdicts`: one `conversation` record per conversation, clean ones
+/// included, after its calls' records; the same whether the array is read
+/// whole or an element at a time.
+#[test]
+fn verdicts_give_every_conversation_a_record() {
+    let rows: Vec<Value> = ["city", "town", "city"]
+        .iter()
+        .map(|a| weather_conversation(a))
+        .collect();
+    let text = serde_json::to_string_pretty(&rows).expect("json");
+    let args = [
+        "validate",
+        "--no-config",
+        "--input",
+        "messages",
+        "--verdicts",
+        "-",
+    ];
+    let r = run_binary(&args, Some(text.as_bytes()), None);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let verdicts = |out: &str| -> Vec<(String, bool, u64)> {
+        records(out)
+            .into_iter()
+            .filter(|r| r["type"] == "conversation")
+            .map(|v| {
+                (
+                    v["pointer"].as_str().unwrap_or("?").to_string(),
+                    v["valid"] == true,
+                    v["calls"].as_u64().unwrap_or(99),
+                )
+            })
+            .collect()
+    };
+    let got = verdicts(&r.out());
+    assert_eq!(
+        got,
+        [
+            ("/0".to_string(), true, 1),
+            ("/1".to_string(), false, 1),
+            ("/2".to_string(), true, 1)
+        ]
+    );
+    // the array on one line is read whole: the same verdicts
+    let compact = text.replace('\n', "");
+    let one_line = run_binary(&args, Some(compact.as_bytes()), None);
+    assert_eq!(verdicts(&one_line.out()), got);
+    let plain = run_binary(
+        &["validate", "--no-config", "--input", "messages", "-"],
+        Some(text.as_bytes()),
+        None,
+    );
+    assert!(records(&plain.out())
+        .iter()
+        .all(|r| r["type"] == "validation"));
+}

@@ -26,6 +26,10 @@ use std::rc::Rc;
 /// The reader `validate` reads a large document from.
 type Reader = std::io::BufReader<Box<dyn Read + Send>>;
 
+/// A document handed back to be read whole: the bytes read so far, and
+/// the rest.
+pub(super) type Rest = (Vec<u8>, Box<dyn Read + Send>);
+
 /// Bytes kept of the start of a streamed file for the diagnostics that
 /// point at it (its first line).
 const HEAD: usize = 64 << 10;
@@ -52,7 +56,7 @@ pub(super) fn document(
     name: &str,
     cfg: &Config,
     args: &ValidateArgs,
-) -> anyhow::Result<Option<(Vec<u8>, Box<dyn Read + Send>)>> {
+) -> anyhow::Result<Option<Rest>> {
     let line = first.line.trim_ascii();
     let Some(&open) = line.first() else {
         return Ok(Some((prefix, Box::new(r))));
@@ -85,7 +89,7 @@ fn object(
     name: &str,
     cfg: &Config,
     args: &ValidateArgs,
-) -> anyhow::Result<Option<(Vec<u8>, Box<dyn Read + Send>)>> {
+) -> anyhow::Result<Option<Rest>> {
     let max_line = args.wire.max_buffer;
     let cap = cap(args);
     if !first.whole {
@@ -375,7 +379,7 @@ fn array(
     name: &str,
     cfg: &Config,
     args: &ValidateArgs,
-) -> anyhow::Result<Option<(Vec<u8>, Box<dyn Read + Send>)>> {
+) -> anyhow::Result<Option<Rest>> {
     let cap = cap(args);
     let source = std::io::Cursor::new(prefix).chain(r);
     let mut el = Elements {

@@ -224,10 +224,23 @@ impl Run<'_> {
             self.next_index,
         );
         self.next_index += items.len();
+        let invalid_before = self.invalid;
         for item in items {
             self.judge(item, cfg)?;
         }
         self.doc_tools = None;
+        if self.args.report.verdicts && self.report.records() {
+            let invalid = self.invalid - invalid_before;
+            self.out.record(&serde_json::json!({
+                "type": "conversation",
+                "doc": doc,
+                "pointer": t.pointer,
+                "shape": t.source,
+                "calls": shapes::calls(t).count(),
+                "invalid": invalid,
+                "valid": invalid == 0,
+            }))?;
+        }
         Ok(())
     }
 
