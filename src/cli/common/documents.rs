@@ -64,7 +64,8 @@ pub fn documents_of(
         // (one larger than --max-input is streamed: `validate` reads a
         // JSONL whose first line is too long, the rest is refused as before)
         let small = small_regular_file(path)
-            && std::fs::metadata(path).is_ok_and(|m| m.len() <= input.max_input);
+            && (path.as_os_str() == "-"
+                || std::fs::metadata(path).is_ok_and(|m| m.len() <= input.max_input));
         let body = if reading == Reading::Whole || small {
             let size = std::fs::metadata(path)
                 .ok()
