@@ -756,11 +756,88 @@ fn system_text(v: &Value) -> Option<&str> {
         .and_then(Value::as_str)
 }
 
+/// The tool names with spaces a conversation declares (ToolACE's `Get
+/// Manager Placeholder Image`), each with the identifier its spaces joined
+/// by `_` make (one no tool of the list already has).
+fn spaced_names(found: &Found) -> Vec<(String, String)> {
+    let tools = found
+        .tools
+        .clone()
+        .or_else(|| found.value.get("tools").and_then(tool_list))
+        .or_else(|| found.value.get("functions").and_then(tool_list))
+        .or_else(|| system_text(&found.value).and_then(prompt_tools));
+    let Some(Value::Array(list)) = tools else {
+        return Vec::new();
+    };
+    let names: Vec<&str> = list
+        .iter()
+        .filter_map(|t| {
+            t.pointer("/function/name")
+                .or_else(|| t.get("name"))
+                .and_then(Value::as_str)
+        })
+        .collect();
+    names
+        .iter()
+        .filter(|n| n.contains(' ') && !n.starts_with(' ') && !n.ends_with(' '))
+        .map(|n| (n.to_string(), n.replace(' ', "_")))
+        .filter(|(_, j)| !names.contains(&j.as_str()))
+        .collect()
+}
+
+/// The conversation with each spaced tool name, where an assistant's turn
+/// calls it (`Name With Spaces(`), written as its joined identifier: the
+/// pythonic reader takes only identifiers for names. The text keeps its
+/// length, so spans stay the document's.
+fn joined_names(conv: &Value, spaced: &[(String, String)]) -> Value {
+    let mut conv = conv.clone();
+    for key in ["messages", "conversations"] {
+        let Some(Value::Array(list)) = conv.get_mut(key) else {
+            continue;
+        };
+        for m in list {
+            let role = m
+                .get("role")
+                .or_else(|| m.get("from"))
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            if !matches!(role, "assistant" | "gpt" | "function_call" | "model") {
+                continue;
+            }
+            for field in ["content", "value"] {
+                if let Some(Value::String(text)) = m.get_mut(field) {
+                    for (name, joined) in spaced {
+                        let call = format!("{name}(");
+                        if text.contains(&call) {
+                            *text = text.replace(&call, &format!("{joined}("));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    conv
+}
+
 /// Reads what [`find`] found: the transcript's pointers are the
 /// document's, its tools the conversation's own, the list beside it, or
 /// those its system prompt declares.
 pub fn read(found: &Found, cfg: &Config) -> Option<Transcript> {
-    let mut t = messages::read(&found.value, cfg)?;
+    let spaced = spaced_names(found);
+    let mut t = if spaced.is_empty() {
+        messages::read(&found.value, cfg)?
+    } else {
+        messages::read(&joined_names(&found.value, &spaced), cfg)?
+    };
+    if !spaced.is_empty() {
+        for e in &mut t.entries {
+            if let Kind::Call(c) = &mut e.kind {
+                if let Some((name, _)) = spaced.iter().find(|(_, j)| *j == c.call.name) {
+                    c.call.name.clone_from(name);
+                }
+            }
+        }
+    }
     if t.tools.is_none() {
         t.tools = found
             .tools
