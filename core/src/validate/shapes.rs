@@ -1149,6 +1149,46 @@ mod tests {
     }
 
     #[test]
+    fn toolace_names_with_spaces_in_pythonic_calls() {
+        let tools = json!([{"name": "Get Weather", "parameters": {"type": "dict",
+            "properties": {"city": {"type": "string"}}, "required": ["city"]}}]);
+        let doc = json!({"system": format!("Here is a list of functions in JSON format that you can invoke:\n{tools}. \nShould you decide"),
+            "conversations": [{"from": "user", "value": "Weather in Oslo?"},
+                {"from": "assistant", "value": "[Get Weather(city=\"Oslo\")]"},
+                {"from": "tool", "value": "[{\"name\": \"Get Weather\", \"results\": {}}]"}]});
+        let ts = conversations(&doc, None, false, &Config::default());
+        let names: Vec<&str> = calls(&ts[0])
+            .filter_map(|e| match &e.kind {
+                Kind::Call(c) => Some(c.call.name.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(names, ["Get Weather"]);
+        assert!(messages::lint(&ts[0]).is_empty());
+        // without the tool list the spaced name is text, as before
+        let mut bare = doc.clone();
+        bare["system"] = json!("You are helpful.");
+        assert_eq!(n_calls(&bare), 0);
+    }
+
+    #[test]
+    fn llamafactory_tool_call_blocks() {
+        let doc = json!({"messages": [
+            {"role": "user", "content": [{"type": "text", "value": "Age?"}]},
+            {"role": "assistant", "content": [{"type": "tool_call",
+                "value": "{\"name\": \"calculate_age\", \"arguments\": {\"birthdate\": \"1990-05-15\"}}"}]},
+            {"role": "tool", "content": [{"type": "text", "value": "{\"age\": 31}"}]},
+            {"role": "assistant", "content": [{"type": "text", "value": "31."}]}],
+            "tools": "[{\"name\": \"calculate_age\", \"parameters\": {\"type\": \"object\"}}]"});
+        let ts = conversations(&doc, None, false, &Config::default());
+        assert_eq!(
+            calls(&ts[0]).next().map(|e| e.pointer.as_str()),
+            Some("/messages/1/content/0/value")
+        );
+        assert!(messages::lint(&ts[0]).is_empty());
+    }
+
+    #[test]
     fn glaive_chat_text() {
         let doc = json!({"system": "SYSTEM: Use them if required - {\"name\": \"f\", \"parameters\": {}}",
             "chat": "USER: hi ASSISTANT: <functioncall> {\"name\": \"f\", \"arguments\": '{\"a\": 1}'} <|endoftext|> FUNCTION RESPONSE: {} ASSISTANT: ok <|endoftext|>"});
