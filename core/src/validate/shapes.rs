@@ -462,7 +462,11 @@ fn recording(v: &Value, p: &str) -> Option<Found> {
 /// and `answers` (both lists often kept as JSON strings).
 fn xlam(v: &Value, p: &str) -> Option<Found> {
     let o = v.as_object()?;
-    let query = o.get("query")?.as_str()?;
+    // the query's key: xLAM's `query`; API-Bank rows as tool-learning
+    // suites keep them write `user` (the dialogue so far) or `question`
+    let (qkey, query) = ["query", "user", "question"]
+        .iter()
+        .find_map(|k| Some((*k, o.get(*k)?.as_str()?)))?;
     let answers = o.get("answers").or_else(|| o.get("answer"))?;
     let (list, text) = match answers {
         Value::String(s) => (serde_json::from_str::<Value>(s).ok()?, true),
@@ -480,10 +484,15 @@ fn xlam(v: &Value, p: &str) -> Option<Found> {
     };
     let mut f = Found::moved("xlam", p, Value::Null);
     f.remap.clear();
-    f.map("/messages/0".into(), format!("{p}/query"), false);
+    f.map("/messages/0".into(), format!("{p}/{qkey}"), false);
     let mut tool_calls = Vec::new();
     for (k, c) in calls.iter().enumerate() {
-        let args = c.get("arguments").cloned().unwrap_or(Value::Null);
+        // API-Bank names the arguments `parameters`
+        let args = c
+            .get("arguments")
+            .or_else(|| c.get("parameters"))
+            .cloned()
+            .unwrap_or(Value::Null);
         tool_calls.push(json!({"function": {"name": c["name"], "arguments": args}}));
         if text {
             f.map(
@@ -492,6 +501,13 @@ fn xlam(v: &Value, p: &str) -> Option<Found> {
                 false,
             );
         } else {
+            if c.get("arguments").is_none() && c.get("parameters").is_some() {
+                f.map(
+                    format!("/messages/1/tool_calls/{k}/function/arguments"),
+                    format!("{p}/{key}/{k}/parameters"),
+                    true,
+                );
+            }
             f.map(
                 format!("/messages/1/tool_calls/{k}/function"),
                 format!("{p}/{key}/{k}"),
@@ -1133,6 +1149,20 @@ mod tests {
             calls(&ts[0]).next().map(|e| e.pointer.as_str()),
             Some("/answers")
         );
+    }
+
+    #[test]
+    fn api_bank_rows_user_and_parameters() {
+        let doc = json!({"user": "<user>\nMove it to the 26th.\n</user>",
+            "answer": [{"name": "ModifyRegistration", "parameters": {"appointment_id": "1"}}]});
+        let ts = conversations(&doc, None, false, &Config::default());
+        assert_eq!(ts.len(), 1);
+        let call = calls(&ts[0]).next().expect("a call");
+        assert_eq!(call.pointer, "/answer/0");
+        match &call.kind {
+            Kind::Call(c) => assert_eq!(c.call.arguments.as_value()["appointment_id"], "1"),
+            _ => unreachable!(),
+        }
     }
 
     #[test]
