@@ -772,16 +772,10 @@ fn system_text(v: &Value) -> Option<&str> {
         .and_then(Value::as_str)
 }
 
-/// The tool names with spaces a conversation declares (ToolACE's `Get
-/// Manager Placeholder Image`), each with the identifier its spaces joined
+/// The tool names with spaces a conversation's tools declare (ToolACE's
+/// `Get Manager Placeholder Image`), each with the identifier its spaces joined
 /// by `_` make (one no tool of the list already has).
-fn spaced_names(found: &Found) -> Vec<(String, String)> {
-    let tools = found
-        .tools
-        .clone()
-        .or_else(|| found.value.get("tools").and_then(tool_list))
-        .or_else(|| found.value.get("functions").and_then(tool_list))
-        .or_else(|| system_text(&found.value).and_then(prompt_tools));
+fn spaced_names(tools: Option<&Value>) -> Vec<(String, String)> {
     let Some(Value::Array(list)) = tools else {
         return Vec::new();
     };
@@ -839,7 +833,18 @@ fn joined_names(conv: &Value, spaced: &[(String, String)]) -> Value {
 /// document's, its tools the conversation's own, the list beside it, or
 /// those its system prompt declares.
 pub fn read(found: &Found, cfg: &Config) -> Option<Transcript> {
-    let spaced = spaced_names(found);
+    let own = ["tools", "functions"]
+        .iter()
+        .find_map(|k| found.value.get(*k).and_then(tool_list));
+    // the list beside the conversation, or its system prompt's (read once)
+    let side = || {
+        found
+            .tools
+            .clone()
+            .or_else(|| system_text(&found.value).and_then(prompt_tools))
+    };
+    let side = if own.is_some() { None } else { side() };
+    let spaced = spaced_names(own.as_ref().or(side.as_ref()));
     let mut t = if spaced.is_empty() {
         messages::read(&found.value, cfg)?
     } else {
@@ -855,10 +860,14 @@ pub fn read(found: &Found, cfg: &Config) -> Option<Transcript> {
         }
     }
     if t.tools.is_none() {
-        t.tools = found
-            .tools
-            .clone()
-            .or_else(|| system_text(&found.value).and_then(prompt_tools));
+        t.tools = match side {
+            Some(s) => Some(s),
+            None if own.is_some() => found
+                .tools
+                .clone()
+                .or_else(|| system_text(&found.value).and_then(prompt_tools)),
+            None => None,
+        };
     }
     if let Some(tools) = t.tools.take() {
         t.tools = Some(normalise_tools(tools));
