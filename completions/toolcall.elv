@@ -228,6 +228,7 @@ set edit:completion:arg-completer[toolcall] = {|@words|
             cand --messages-at 'Read the conversation at this JSON Pointer of each document (`/history`, `/answer_generation/train_messages/0`) when the search for one finds the wrong list or none.'
             cand --output-format 'What stdout carries: `records` (a `validation` record per call), `github` (GitHub Actions annotations), `sarif` (SARIF 2.1.0, for code scanning), `junit` (JUnit XML: GitLab, Jenkins) or `json` (one summary object with every finding). Diagnostics on stderr and the exit status are the same in every format.'
             cand --keep 'Write the rows (JSONL lines, or whole JSON documents) whose conversations are all valid (`valid`), or those with a finding (`invalid`), back out byte for byte instead of records: a dataset is cleaned in one pass.'
+            cand --max-conversation 'Most bytes of one JSON conversation read whole: a document (a large top-level array is read an element at a time, each element bounded so). A larger one is a TLP-007 error, not read: a conversation held takes some 30 times its size in memory. Write one conversation a line (JSONL) to check larger ones.'
             cand --lines 'Each input line is its own document'
             cand -s 'No messages about files that do not exist or cannot be read (the exit status is still 2), as `grep -s`'
             cand --no-messages 'No messages about files that do not exist or cannot be read (the exit status is still 2), as `grep -s`'
@@ -254,6 +255,7 @@ set edit:completion:arg-completer[toolcall] = {|@words|
             cand -q 'No records, no diagnostics, no summary: the exit status only (0 every call valid, 1 any invalid, 2 error)'
             cand --quiet 'No records, no diagnostics, no summary: the exit status only (0 every call valid, 1 any invalid, 2 error)'
             cand --stats 'After the records, one `summary` record: documents read and skipped (and why), conversations, calls, valid and invalid, counts per code, calls per conversation, calls per tool name.'
+            cand --verdicts 'After each conversation''s records, one `conversation` record: its `doc`, `pointer`, `shape`, `calls`, `invalid` (findings) and `valid`; clean conversations included, so every row of a dataset has a verdict.'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }

@@ -870,6 +870,7 @@ junit\t''
 json\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l keep -d 'Write the rows (JSONL lines, or whole JSON documents) whose conversations are all valid (`valid`), or those with a finding (`invalid`), back out byte for byte instead of records: a dataset is cleaned in one pass.' -r -f -a "valid\t''
 invalid\t''"
+complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l max-conversation -d 'Most bytes of one JSON conversation read whole: a document (a large top-level array is read an element at a time, each element bounded so). A larger one is a TLP-007 error, not read: a conversation held takes some 30 times its size in memory. Write one conversation a line (JSONL) to check larger ones.' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l lines -d 'Each input line is its own document'
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -s s -l no-messages -d 'No messages about files that do not exist or cannot be read (the exit status is still 2), as `grep -s`'
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -s L -l follow -d 'Follow symbolic links found in directories (loops are detected)'
@@ -891,6 +892,7 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l block-buf
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l no-diagnostics -d 'Do not print diagnostics on stderr (records only).'
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -s q -l quiet -d 'No records, no diagnostics, no summary: the exit status only (0 every call valid, 1 any invalid, 2 error)'
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l stats -d 'After the records, one `summary` record: documents read and skipped (and why), conversations, calls, valid and invalid, counts per code, calls per conversation, calls per tool name.'
+complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l verdicts -d 'After each conversation\'s records, one `conversation` record: its `doc`, `pointer`, `shape`, `calls`, `invalid` (findings) and `valid`; clean conversations included, so every row of a dataset has a verdict.'
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c toolcall -n "__fish_toolcall_using_subcommand formats" -l json -d 'One JSON record per format instead of a table'
 complete -c toolcall -n "__fish_toolcall_using_subcommand formats" -l models -d 'The known models instead: name, format and the generation prompt their chat template appends (what `--model NAME` sets)'

@@ -52,6 +52,30 @@ pub struct ReportArgs {
     ///   toolcall validate --keep valid --no-diagnostics data.jsonl > clean.jsonl
     #[arg(hide_short_help = true, long, value_name = "WHICH", value_parser = ["valid", "invalid"], verbatim_doc_comment)]
     pub keep: Option<String>,
+
+    /// Most bytes of one JSON conversation read whole: a document (a
+    /// large top-level array is read an element at a time, each element
+    /// bounded so). A larger one is a TLP-007 error, not read: a
+    /// conversation held takes some 30 times its size in memory. Write
+    /// one conversation a line (JSONL) to check larger ones.
+    ///
+    /// Example:
+    ///
+    ///   toolcall validate --max-conversation 134217728 trajectory.json
+    #[arg(hide_short_help = true, long, value_name = "BYTES", default_value_t = 32 << 20,
+          value_parser = crate::cli::common::input_size_parser(), verbatim_doc_comment)]
+    pub max_conversation: u64,
+
+    /// After each conversation's records, one `conversation` record: its
+    /// `doc`, `pointer`, `shape`, `calls`, `invalid` (findings) and
+    /// `valid`; clean conversations included, so every row of a dataset
+    /// has a verdict.
+    ///
+    /// Example:
+    ///
+    ///   toolcall validate --verdicts data.jsonl | jq -c 'select(.type == "conversation")'
+    #[arg(hide_short_help = true, long, verbatim_doc_comment)]
+    pub verdicts: bool,
 }
 
 /// One finding, where it points.

@@ -491,3 +491,123 @@ fn parse_holds_one_conversation_of_a_long_jsonl() {
         megabytes()
     );
 }
+
+/// Runs `toolcall ARGS` with what `feed` writes on its stdin (a pipe) and
+/// returns its exit code, what `feed` returned and the peak resident
+/// memory in KB (`VmHWM`, sampled).
+#[cfg(target_os = "linux")]
+fn peak_fed(
+    args: &[&str],
+    feed: impl FnOnce(&mut std::process::ChildStdin) -> u64 + Send + 'static,
+) -> (Option<i32>, u64, u64) {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_toolcall"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn toolcall");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let writer = std::thread::spawn(move || feed(&mut stdin));
+    let mut peak = 0u64;
+    let status = loop {
+        if let Some(b) = peak_rss(child.id()) {
+            peak = peak.max(b >> 10);
+        }
+        match child.try_wait().expect("wait") {
+            Some(status) => break status,
+            None => std::thread::sleep(std::time::Duration::from_millis(5)),
+        }
+    };
+    let fed = writer.join().expect("writer");
+    (status.code(), fed, peak)
+}
+
+/// A top-level JSON array of conversations (the fine-tuning tools'
+/// `.json` dataset, pretty-printed) is read an element at a time: its
+/// peak resident memory stays far below its size (issue 43; before, the
+/// whole array was parsed, some 30 times its size).
+#[cfg(target_os = "linux")]
+#[test]
+fn validate_holds_one_element_of_a_large_array_of_conversations() {
+    use std::io::Write;
+    let bytes = megabytes() << 20;
+    let (code, elements, peak) = peak_fed(
+        &["validate", "--no-config", "--input", "messages"],
+        move |stdin| {
+            let (mut k, mut written, mut buf) = (0u64, 0u64, Vec::new());
+            let _ = stdin.write_all(b"[\n");
+            while written < bytes {
+                buf.clear();
+                for _ in 0..64 {
+                    if k > 0 {
+                        buf.extend_from_slice(b",\n");
+                    }
+                    buf.extend_from_slice(b"  ");
+                    conversation_line(k, &mut buf);
+                    buf.pop();
+                    k += 1;
+                }
+                written += buf.len() as u64;
+                if stdin.write_all(&buf).is_err() {
+                    return k;
+                }
+            }
+            let _ = stdin.write_all(b"\n]\n");
+            k
+        },
+    );
+    assert_eq!(code, Some(1), "unanswered calls make it fail");
+    assert!(elements > 1_000, "{elements} elements");
+    let peak_mb = peak / 1024;
+    assert!(
+        peak > 0 && peak_mb < 32,
+        "peak RSS {peak_mb} MB for {} MB of conversations",
+        megabytes()
+    );
+}
+
+/// One `messages` document too large to hold (here past
+/// `--max-conversation 8M`) is one TLP-007 error, read no further than the
+/// bound: before, a 47 MB document peaked at 1.37 GB (an 88 MB one at
+/// 2.96 GB) and a larger one aborted in allocation.
+#[cfg(target_os = "linux")]
+#[test]
+fn validate_refuses_a_conversation_too_large_to_hold() {
+    use std::io::Write;
+    let bytes = megabytes() << 20;
+    let (code, _, peak) = peak_fed(
+        &[
+            "validate",
+            "--no-config",
+            "--input",
+            "messages",
+            "--max-conversation",
+            "8388608",
+        ],
+        move |stdin| {
+            let _ = stdin.write_all(b"{\"messages\": [{\"role\": \"user\", \"content\": \"hi\"}");
+            let (mut k, mut written) = (0u64, 0u64);
+            while written < bytes {
+                let m = format!(
+                    r#", {{"role": "assistant", "content": null, "tool_calls": [{{"id": "c{k}", "type": "function", "function": {{"name": "get_weather", "arguments": "{{\"city\": \"Paris\"}}"}}}}]}}, {{"role": "tool", "tool_call_id": "c{k}", "content": "sunny"}}"#
+                );
+                if stdin.write_all(m.as_bytes()).is_err() {
+                    break;
+                }
+                written += m.len() as u64;
+                k += 1;
+            }
+            let _ = stdin.write_all(b"]}");
+            k
+        },
+    );
+    assert_eq!(code, Some(1), "the TLP-007 error fails the run");
+    let peak_mb = peak / 1024;
+    assert!(
+        peak > 0 && peak_mb < 32,
+        "peak RSS {peak_mb} MB for a {} MB document",
+        megabytes()
+    );
+}

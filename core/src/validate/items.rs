@@ -319,6 +319,39 @@ fn record_items(
     items
 }
 
+/// What the text of a conversation is, for finding where its pointers
+/// lie.
+#[derive(Clone, Copy, Debug)]
+pub enum Spans<'a> {
+    /// The JSON document the pointers are of.
+    Document,
+    /// A session log: pointers start with a line index.
+    Lines,
+    /// Element `base` (`/K`) of a top-level array, alone: the pointers are
+    /// the array's (a large array is read an element at a time).
+    Element(&'a str),
+}
+
+/// [`messages::spans`] of an element's text, for pointers of the whole
+/// array (`base` is the element's pointer, `/K`).
+fn element_spans(
+    text: &[u8],
+    wanted: &std::collections::HashSet<&str>,
+    base: &str,
+) -> (std::collections::HashMap<String, [usize; 2]>, u64) {
+    let inner: std::collections::HashSet<&str> = wanted
+        .iter()
+        .filter_map(|p| p.strip_prefix(base))
+        .filter(|p| p.is_empty() || p.starts_with('/'))
+        .collect();
+    let (found, work) = messages::spans(text, &inner);
+    let spans = found
+        .into_iter()
+        .map(|(p, span)| (format!("{base}{p}"), span))
+        .collect();
+    (spans, work)
+}
+
 /// The items of one conversation read: each field of the wrong type
 /// (TLP-008, first), each call with its conversation issues, each result
 /// the checks found fault with and each call that could not be read.
@@ -335,7 +368,7 @@ pub fn transcript_items(
     doc: &str,
     allow: &[String],
     own_tools: bool,
-    lines: bool,
+    spans: Spans<'_>,
     first: usize,
 ) -> Vec<Item> {
     let findings: Vec<messages::Finding> = messages::lint(t)
@@ -351,10 +384,10 @@ pub fn transcript_items(
         .chain(findings.iter().map(|f| f.pointer.as_str()))
         .chain(t.malformed.iter().map(|(p, _)| p.as_str()))
         .collect();
-    let (spans, _) = if lines {
-        shapes::line_spans(bytes, &wanted)
-    } else {
-        messages::spans(bytes, &wanted)
+    let (spans, _) = match spans {
+        Spans::Lines => shapes::line_spans(bytes, &wanted),
+        Spans::Document => messages::spans(bytes, &wanted),
+        Spans::Element(base) => element_spans(bytes, &wanted, base),
     };
     let allow_13 = allow.iter().any(|a| a == messages::BAD_ARGUMENTS);
     let mut items = Vec::new();

@@ -693,9 +693,42 @@ impl Reader<'_> {
                     );
                 }
             }
+            // LLaMA-Factory's blocks: `{"type": "tool_call", "value": "{…}"}`
+            // holds the call's JSON (a list of calls for parallel ones),
+            // as a ShareGPT `function_call` turn does
+            Some("tool_call") => match b.get("value") {
+                Some(Value::String(text)) => self.json_call(turn, text, &format!("{p}/value")),
+                Some(v @ Value::Object(_)) => {
+                    let f = v.get("function").unwrap_or(v);
+                    let name = f.get("name").and_then(Value::as_str).unwrap_or("");
+                    let key = if f.get("arguments").is_some() {
+                        "arguments"
+                    } else {
+                        "parameters"
+                    };
+                    let ap = if v.get("function").is_some() {
+                        format!("{p}/value/function/{key}")
+                    } else {
+                        format!("{p}/value/{key}")
+                    };
+                    let args = f.get(key).map(|a| (a, ap));
+                    let id = v.get("id").and_then(Value::as_str);
+                    let vp = format!("{p}/value");
+                    self.native_call(turn, vp, "sharegpt", v, name, args, id);
+                }
+                _ => {}
+            },
+            Some("reasoning") => {
+                if let Some(t) = b.get("value").and_then(Value::as_str) {
+                    self.push(turn, role, format!("{p}/value"), Kind::Reasoning(t.into()));
+                }
+            }
             Some("text" | "input_text" | "output_text") | None => {
+                // LLaMA-Factory writes a text block's text as `value`
                 if let Some(t) = b.get("text").and_then(Value::as_str) {
                     self.text_calls(turn, role, t, &format!("{p}/text"));
+                } else if let Some(t) = b.get("value").and_then(Value::as_str) {
+                    self.text_calls(turn, role, t, &format!("{p}/value"));
                 }
             }
             _ => {}

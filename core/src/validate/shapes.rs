@@ -462,7 +462,11 @@ fn recording(v: &Value, p: &str) -> Option<Found> {
 /// and `answers` (both lists often kept as JSON strings).
 fn xlam(v: &Value, p: &str) -> Option<Found> {
     let o = v.as_object()?;
-    let query = o.get("query")?.as_str()?;
+    // the query's key: xLAM's `query`; API-Bank rows as tool-learning
+    // suites keep them write `user` (the dialogue so far) or `question`
+    let (qkey, query) = ["query", "user", "question"]
+        .iter()
+        .find_map(|k| Some((*k, o.get(*k)?.as_str()?)))?;
     let answers = o.get("answers").or_else(|| o.get("answer"))?;
     let (list, text) = match answers {
         Value::String(s) => (serde_json::from_str::<Value>(s).ok()?, true),
@@ -480,10 +484,15 @@ fn xlam(v: &Value, p: &str) -> Option<Found> {
     };
     let mut f = Found::moved("xlam", p, Value::Null);
     f.remap.clear();
-    f.map("/messages/0".into(), format!("{p}/query"), false);
+    f.map("/messages/0".into(), format!("{p}/{qkey}"), false);
     let mut tool_calls = Vec::new();
     for (k, c) in calls.iter().enumerate() {
-        let args = c.get("arguments").cloned().unwrap_or(Value::Null);
+        // API-Bank names the arguments `parameters`
+        let args = c
+            .get("arguments")
+            .or_else(|| c.get("parameters"))
+            .cloned()
+            .unwrap_or(Value::Null);
         tool_calls.push(json!({"function": {"name": c["name"], "arguments": args}}));
         if text {
             f.map(
@@ -492,6 +501,13 @@ fn xlam(v: &Value, p: &str) -> Option<Found> {
                 false,
             );
         } else {
+            if c.get("arguments").is_none() && c.get("parameters").is_some() {
+                f.map(
+                    format!("/messages/1/tool_calls/{k}/function/arguments"),
+                    format!("{p}/{key}/{k}/parameters"),
+                    true,
+                );
+            }
             f.map(
                 format!("/messages/1/tool_calls/{k}/function"),
                 format!("{p}/{key}/{k}"),
@@ -756,16 +772,102 @@ fn system_text(v: &Value) -> Option<&str> {
         .and_then(Value::as_str)
 }
 
+/// The tool names with spaces a conversation's tools declare (ToolACE's
+/// `Get Manager Placeholder Image`), each with the identifier its spaces joined
+/// by `_` make (one no tool of the list already has).
+fn spaced_names(tools: Option<&Value>) -> Vec<(String, String)> {
+    let Some(Value::Array(list)) = tools else {
+        return Vec::new();
+    };
+    let names: Vec<&str> = list
+        .iter()
+        .filter_map(|t| {
+            t.pointer("/function/name")
+                .or_else(|| t.get("name"))
+                .and_then(Value::as_str)
+        })
+        .collect();
+    names
+        .iter()
+        .filter(|n| n.contains(' ') && !n.starts_with(' ') && !n.ends_with(' '))
+        .map(|n| (n.to_string(), n.replace(' ', "_")))
+        .filter(|(_, j)| !names.contains(&j.as_str()))
+        .collect()
+}
+
+/// The conversation with each spaced tool name, where an assistant's turn
+/// calls it (`Name With Spaces(`), written as its joined identifier: the
+/// pythonic reader takes only identifiers for names. The text keeps its
+/// length, so spans stay the document's.
+fn joined_names(conv: &Value, spaced: &[(String, String)]) -> Value {
+    let mut conv = conv.clone();
+    for key in ["messages", "conversations"] {
+        let Some(Value::Array(list)) = conv.get_mut(key) else {
+            continue;
+        };
+        for m in list {
+            let role = m
+                .get("role")
+                .or_else(|| m.get("from"))
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            if !matches!(role, "assistant" | "gpt" | "function_call" | "model") {
+                continue;
+            }
+            for field in ["content", "value"] {
+                if let Some(Value::String(text)) = m.get_mut(field) {
+                    for (name, joined) in spaced {
+                        let call = format!("{name}(");
+                        if text.contains(&call) {
+                            *text = text.replace(&call, &format!("{joined}("));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    conv
+}
+
 /// Reads what [`find`] found: the transcript's pointers are the
 /// document's, its tools the conversation's own, the list beside it, or
 /// those its system prompt declares.
 pub fn read(found: &Found, cfg: &Config) -> Option<Transcript> {
-    let mut t = messages::read(&found.value, cfg)?;
-    if t.tools.is_none() {
-        t.tools = found
+    let own = ["tools", "functions"]
+        .iter()
+        .find_map(|k| found.value.get(*k).and_then(tool_list));
+    // the list beside the conversation, or its system prompt's (read once)
+    let side = || {
+        found
             .tools
             .clone()
-            .or_else(|| system_text(&found.value).and_then(prompt_tools));
+            .or_else(|| system_text(&found.value).and_then(prompt_tools))
+    };
+    let side = if own.is_some() { None } else { side() };
+    let spaced = spaced_names(own.as_ref().or(side.as_ref()));
+    let mut t = if spaced.is_empty() {
+        messages::read(&found.value, cfg)?
+    } else {
+        messages::read(&joined_names(&found.value, &spaced), cfg)?
+    };
+    if !spaced.is_empty() {
+        for e in &mut t.entries {
+            if let Kind::Call(c) = &mut e.kind {
+                if let Some((name, _)) = spaced.iter().find(|(_, j)| *j == c.call.name) {
+                    c.call.name.clone_from(name);
+                }
+            }
+        }
+    }
+    if t.tools.is_none() {
+        t.tools = match side {
+            Some(s) => Some(s),
+            None if own.is_some() => found
+                .tools
+                .clone()
+                .or_else(|| system_text(&found.value).and_then(prompt_tools)),
+            None => None,
+        };
     }
     if let Some(tools) = t.tools.take() {
         t.tools = Some(normalise_tools(tools));
@@ -781,6 +883,16 @@ pub fn read(found: &Found, cfg: &Config) -> Option<Transcript> {
     t.pointer = found.pointer.clone();
     t.source = found.shape;
     Some(t)
+}
+
+/// The conversation of element `k` of a top-level array of
+/// conversations, read alone (what [`find`] finds at `/k` of the whole
+/// array): a large array is read an element at a time this way, its
+/// pointers the whole document's.
+pub fn element(item: &Value, k: usize, cfg: &Config) -> Option<Transcript> {
+    let p = format!("/{k}");
+    let f = detect(item, &p).or_else(|| message_list(item, &p, None))?;
+    read(&f, cfg)
 }
 
 /// Every conversation of a JSON document ([`find`], then [`read`]).
@@ -1049,6 +1161,20 @@ mod tests {
     }
 
     #[test]
+    fn api_bank_rows_user_and_parameters() {
+        let doc = json!({"user": "<user>\nMove it to the 26th.\n</user>",
+            "answer": [{"name": "ModifyRegistration", "parameters": {"appointment_id": "1"}}]});
+        let ts = conversations(&doc, None, false, &Config::default());
+        assert_eq!(ts.len(), 1);
+        let call = calls(&ts[0]).next().expect("a call");
+        assert_eq!(call.pointer, "/answer/0");
+        match &call.kind {
+            Kind::Call(c) => assert_eq!(c.call.arguments.as_value()["appointment_id"], "1"),
+            _ => unreachable!(),
+        }
+    }
+
+    #[test]
     fn system_prompt_tools() {
         let t = prompt_tools(
             "x <tools>\n[{'name': 'f', 'parameters': {'type': 'object'}}]\n</tools> y",
@@ -1059,6 +1185,46 @@ mod tests {
             .expect("glaive");
         assert_eq!(t.as_array().map(Vec::len), Some(2));
         assert!(prompt_tools("You are a helpful assistant.").is_none());
+    }
+
+    #[test]
+    fn toolace_names_with_spaces_in_pythonic_calls() {
+        let tools = json!([{"name": "Get Weather", "parameters": {"type": "dict",
+            "properties": {"city": {"type": "string"}}, "required": ["city"]}}]);
+        let doc = json!({"system": format!("Here is a list of functions in JSON format that you can invoke:\n{tools}. \nShould you decide"),
+            "conversations": [{"from": "user", "value": "Weather in Oslo?"},
+                {"from": "assistant", "value": "[Get Weather(city=\"Oslo\")]"},
+                {"from": "tool", "value": "[{\"name\": \"Get Weather\", \"results\": {}}]"}]});
+        let ts = conversations(&doc, None, false, &Config::default());
+        let names: Vec<&str> = calls(&ts[0])
+            .filter_map(|e| match &e.kind {
+                Kind::Call(c) => Some(c.call.name.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(names, ["Get Weather"]);
+        assert!(messages::lint(&ts[0]).is_empty());
+        // without the tool list the spaced name is text, as before
+        let mut bare = doc.clone();
+        bare["system"] = json!("You are helpful.");
+        assert_eq!(n_calls(&bare), 0);
+    }
+
+    #[test]
+    fn llamafactory_tool_call_blocks() {
+        let doc = json!({"messages": [
+            {"role": "user", "content": [{"type": "text", "value": "Age?"}]},
+            {"role": "assistant", "content": [{"type": "tool_call",
+                "value": "{\"name\": \"calculate_age\", \"arguments\": {\"birthdate\": \"1990-05-15\"}}"}]},
+            {"role": "tool", "content": [{"type": "text", "value": "{\"age\": 31}"}]},
+            {"role": "assistant", "content": [{"type": "text", "value": "31."}]}],
+            "tools": "[{\"name\": \"calculate_age\", \"parameters\": {\"type\": \"object\"}}]"});
+        let ts = conversations(&doc, None, false, &Config::default());
+        assert_eq!(
+            calls(&ts[0]).next().map(|e| e.pointer.as_str()),
+            Some("/messages/1/content/0/value")
+        );
+        assert!(messages::lint(&ts[0]).is_empty());
     }
 
     #[test]

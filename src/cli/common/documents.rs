@@ -74,8 +74,13 @@ pub fn documents_of(
             None => {
                 let (name, reader) = open_source(path)?;
                 // a small regular file is read whole: nothing to stream, and
-                // a tools file given as input can be recognised
-                if reading == Reading::Whole || small_regular_file(path) {
+                // a tools file given as input can be recognised (one larger
+                // than --max-input is streamed: `validate` reads a JSONL
+                // whose first line is too long, the rest is refused as before)
+                let small = small_regular_file(path)
+                    && (path.as_os_str() == "-"
+                        || std::fs::metadata(path).is_ok_and(|m| m.len() <= input.max_input));
+                if reading == Reading::Whole || small {
                     let size = std::fs::metadata(path)
                         .ok()
                         .filter(|m| m.is_file() && path.as_os_str() != "-")

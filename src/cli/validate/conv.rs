@@ -5,7 +5,9 @@ use super::judge::paint;
 use super::{Run, ValidateArgs};
 use crate::cli::tools::Tools;
 use crate::validate::diag::{self, Located, Severity};
-use crate::validate::items::{conversation_line, is_conversation, transcript_items, Item, Text};
+use crate::validate::items::{
+    conversation_line, is_conversation, transcript_items, Item, Spans, Text,
+};
 use crate::validate::{messages, shapes, Issue};
 use crate::wire::InputKind;
 use crate::Config;
@@ -40,6 +42,15 @@ pub(super) fn conversation_lines(
         && first.len() <= max_line
         && serde_json::from_slice::<Value>(first).is_ok_and(|v| is_conversation(&v, explicit));
     if !lines {
+        let first = super::big::First {
+            line,
+            number,
+            whole,
+        };
+        let Some((prefix, r)) = super::big::document(run, prefix, first, r, name, cfg, args)?
+        else {
+            return Ok(None);
+        };
         // the bytes looked at, then the rest: one limit for the whole
         let all = std::io::Read::chain(std::io::Cursor::new(prefix), r);
         let prefix =
@@ -82,7 +93,7 @@ pub(super) fn judge_lines(
 
 /// Judges line `number` of a JSONL of conversations: its document is
 /// `NAME:LINE`, its diagnostics point into the file's lines.
-fn judge_line(
+pub(super) fn judge_line(
     run: &mut Run<'_>,
     line: &[u8],
     number: usize,
@@ -151,23 +162,29 @@ impl Run<'_> {
     ) -> anyhow::Result<()> {
         let cfg = cfg.for_doc(name);
         let mut lines = Vec::new();
+        // lines that are not JSON: a TLP-008 each, and the log goes on
+        let mut bad = Vec::new();
+        let mut at = 0usize;
         for (k, line) in bytes.split(|&b| b == b'\n').enumerate() {
-            if let Ok(v) = serde_json::from_slice::<Value>(line.trim_ascii()) {
-                lines.push((k, v));
+            match serde_json::from_slice::<Value>(line.trim_ascii()) {
+                Ok(v) => lines.push((k, v)),
+                Err(e) if !line.trim_ascii().is_empty() => bad.push((k, at, e.to_string())),
+                Err(_) => {}
             }
+            at += line.len() + 1;
         }
         let text = Rc::new(Located::new(bytes));
         self.next_index = 0;
         for t in shapes::sessions(&lines, &cfg) {
             self.transcript(&t, &text, name, name, &cfg, true)?;
         }
-        Ok(())
+        super::big::bad_lines(self, &text, name, &cfg, bad)
     }
 
     /// Judges one conversation read: each call (its schema and the
     /// conversation checks), and each result no call asked for. `lines`:
     /// its pointers start with a line index of `text` (a session log).
-    fn transcript(
+    pub(super) fn transcript(
         &mut self,
         t: &messages::Transcript,
         text: &Text,
@@ -185,6 +202,11 @@ impl Run<'_> {
             (Some(list), true) => self.conversation_tools(list, file),
             _ => None,
         };
+        let spans = match (&self.element, lines) {
+            (_, true) => Spans::Lines,
+            (Some((base, _)), false) => Spans::Element(base),
+            (None, false) => Spans::Document,
+        };
         let items = transcript_items(
             t,
             text,
@@ -192,14 +214,27 @@ impl Run<'_> {
             doc,
             &self.args.allow,
             own_tools,
-            lines,
+            spans,
             self.next_index,
         );
         self.next_index += items.len();
+        let invalid_before = self.invalid;
         for item in items {
             self.judge(item, cfg)?;
         }
         self.doc_tools = None;
+        if self.args.report.verdicts && self.report.records() {
+            let invalid = self.invalid - invalid_before;
+            self.out.record(&serde_json::json!({
+                "type": "conversation",
+                "doc": doc,
+                "pointer": t.pointer,
+                "shape": t.source,
+                "calls": shapes::calls(t).count(),
+                "invalid": invalid,
+                "valid": invalid == 0,
+            }))?;
+        }
         Ok(())
     }
 
@@ -231,6 +266,7 @@ impl Run<'_> {
             "the conversation offers no tools (no `tools`, no list beside it, none in its \
              system prompt): its calls are checked for shape only; give --tools FILE",
         );
+        let text = self.element.as_ref().map_or(text, |(_, head)| head);
         let pos = text.position(0);
         self.report
             .finding(file, pos.line, pos.column, &issue, false);

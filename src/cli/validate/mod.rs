@@ -1,6 +1,7 @@
 //! `toolcall validate`: one `validation` record per call, compiler-style
 //! diagnostics on stderr, bounded retry through a model command.
 
+mod big;
 mod conv;
 mod judge;
 
@@ -188,6 +189,10 @@ struct Run<'a> {
     counted: bool,
     /// `invalid` when the current row (a JSONL line or a document) began.
     invalid_before: usize,
+    /// Reading an element of a large top-level array (`big`): its
+    /// pointer (`/k`), which its text's spans lack, and the start of the
+    /// file (where a once-per-document warning points).
+    element: Option<(String, Rc<Located<Vec<u8>>>)>,
 }
 
 /// Runs `validate`.
@@ -261,6 +266,7 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Outcome> {
         next_index: 0,
         counted: true,
         invalid_before: 0,
+        element: None,
     };
     run.out.set_quiet(args.quiet);
     let mut files = 0usize;
@@ -422,18 +428,26 @@ fn any_conversations(files: &[PathBuf]) -> bool {
             let mut line = Vec::new();
             let mut r = std::io::BufReader::new(file);
             loop {
-                match super::common::read_line_limited(&mut r, &mut line, 16 << 20) {
+                match super::common::read_line_limited(&mut r, &mut line, 1 << 20) {
                     Ok(true) if line.trim_ascii().is_empty() => continue,
                     Ok(true) => break,
                     _ => return false,
                 }
+            }
+            if line.len() > 1 << 20 {
+                // a long line is not parsed (a partial parse of it costs
+                // some ten times its size): its start is looked at
+                return big::sniff_file(f);
             }
             if serde_json::from_slice::<Value>(line.trim_ascii())
                 .is_ok_and(|v| shapes::is_event(&v) || is_conversation(&v, false))
             {
                 return true;
             }
-            super::common::small_regular_file(f)
-                && std::fs::read(f).is_ok_and(|b| conversations_in(&b, false).is_some())
+            if super::common::small_regular_file(f) {
+                std::fs::read(f).is_ok_and(|b| conversations_in(&b, false).is_some())
+            } else {
+                big::sniff_file(f)
+            }
         })
 }
