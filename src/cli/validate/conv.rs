@@ -279,12 +279,13 @@ impl Run<'_> {
         if !self.args.quiet && !self.args.no_diagnostics && !self.args.retry.retry_prompt {
             let rendered = diag::render_in(file, Some(text), 0, Severity::Warning, &issue);
             if self.colored {
-                eprint!(
-                    "{}",
-                    paint(&rendered, &crate::cli::sanitize(file), Severity::Warning)
-                );
+                crate::cli::to_stderr(&paint(
+                    &rendered,
+                    &crate::cli::sanitize(file),
+                    Severity::Warning,
+                ));
             } else {
-                eprint!("{rendered}");
+                crate::cli::to_stderr(&rendered);
             }
         }
     }
