@@ -1126,3 +1126,83 @@ fn a_bad_line_among_conversations_is_reported_and_skipped() {
         r.stderr
     );
 }
+
+/// `-j4` checks files on four threads and writes exactly what `-j1` does:
+/// records, diagnostics (in input order, file after file), the summary
+/// line, the reports and the exit status, with an unreadable file among
+/// the inputs.
+#[test]
+fn parallel_files_give_the_same_bytes_as_one_at_a_time() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<String> = std::fs::read_dir(root.join("fixtures/messages"))
+        .expect("fixtures/messages")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl" || e == "json"))
+        .map(|p| {
+            format!(
+                "fixtures/messages/{}",
+                p.file_name().expect("name").to_string_lossy()
+            )
+        })
+        .collect();
+    files.sort();
+    assert!(files.len() >= 8, "{files:?}");
+    files.insert(
+        files.len() / 2,
+        "fixtures/messages/definitely-missing.jsonl".into(),
+    );
+    let with_files = |j: &str, extra: &[&str]| {
+        let mut args = vec!["validate", "--no-config", j];
+        args.extend_from_slice(extra);
+        args.extend(files.iter().map(String::as_str));
+        common::run_binary(&args, None, Some(root))
+    };
+    for extra in [
+        &[][..],
+        &["--stats"],
+        &["--output-format", "sarif"],
+        &["--output-format", "junit"],
+    ] {
+        let one = with_files("-j1", extra);
+        let four = with_files("-j4", extra);
+        assert_eq!(one.out(), four.out(), "stdout differs with {extra:?}");
+        assert_eq!(one.stderr, four.stderr, "stderr differs with {extra:?}");
+        assert_eq!(one.code, four.code, "exit status differs with {extra:?}");
+        assert_eq!(one.code, 2, "a missing input is exit 2: {}", one.stderr);
+        if extra.len() < 2 {
+            // (a report format is not written when an input is unreadable)
+            assert!(
+                !one.out().is_empty(),
+                "no stdout with {extra:?}: {}",
+                one.stderr
+            );
+        }
+        assert!(
+            one.stderr.contains("definitely-missing.jsonl"),
+            "{}",
+            one.stderr
+        );
+    }
+    // the diagnostics come file after file, in the order given
+    let four = with_files("-j4", &[]);
+    let mut seen: Vec<&str> = Vec::new();
+    for line in four.stderr.lines() {
+        if let Some(f) = files.iter().find(|f| line.starts_with(&format!("{f}:"))) {
+            if seen.last() != Some(&f.as_str()) {
+                assert!(
+                    !seen.contains(&f.as_str()),
+                    "{f} diagnosed twice apart:\n{}",
+                    four.stderr
+                );
+                seen.push(f);
+            }
+        }
+    }
+    assert!(seen.len() >= 4, "{}", four.stderr);
+    let order: Vec<usize> = seen
+        .iter()
+        .map(|s| files.iter().position(|f| f == s).expect("an input"))
+        .collect();
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "{order:?}");
+}
