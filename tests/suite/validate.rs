@@ -1206,3 +1206,54 @@ fn parallel_files_give_the_same_bytes_as_one_at_a_time() {
         .collect();
     assert!(order.windows(2).all(|w| w[0] < w[1]), "{order:?}");
 }
+
+/// A JSONL line refused whole (TLP-007: longer than `--max-buffer`) is a
+/// finding, not a call: the summary line and `--stats` count the calls of
+/// the lines that were read, and the refusal among the other findings
+/// (issue 43). The run still fails on it (exit 1).
+#[test]
+fn a_refused_line_is_not_counted_as_a_call() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let ok =
+        std::fs::read_to_string(root.join("fixtures/messages/ollama-ok.jsonl")).expect("fixture");
+    let first = ok.lines().next().expect("a line");
+    let mut big: Value = serde_json::from_str(first).expect("json");
+    big["messages"][0]["content"] = Value::String("x".repeat(3000));
+    let file = std::env::temp_dir().join(format!("toolcall-refused-{}.jsonl", std::process::id()));
+    std::fs::write(&file, format!("{first}\n{big}\n")).expect("write");
+    let path = file.display().to_string();
+    let r = common::run_binary(
+        &["validate", "--no-config", "--max-buffer", "2000", &path],
+        None,
+        None,
+    );
+    let stats = common::run_binary(
+        &[
+            "validate",
+            "--no-config",
+            "--max-buffer",
+            "2000",
+            "--stats",
+            "--no-diagnostics",
+            &path,
+        ],
+        None,
+        None,
+    );
+    let _ = std::fs::remove_file(&file);
+    assert!(r.stderr.contains("error[TLP-007]"), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("toolcall: 2 calls, 2 valid, 0 invalid in 1 file; 1 other finding"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let summary = records(&stats.out())
+        .into_iter()
+        .find(|v| v["type"] == "summary")
+        .expect("a summary record");
+    assert_eq!(summary["calls"], 2, "{summary}");
+    assert_eq!(summary["invalid"], 0, "{summary}");
+    assert_eq!(summary["codes"]["TLP-007"], 1, "{summary}");
+}

@@ -136,7 +136,7 @@ impl Run<'_> {
         let at = self.args.messages_at.as_deref();
         let found = shapes::conversations(v, at, explicit, &cfg);
         if found.is_empty() {
-            let item = Item::refused(
+            let item = Item::refused_document(
                 crate::validate::records::stand_in(doc, "", [0, 0]),
                 Issue::call(
                     "TLP-008",
