@@ -6,7 +6,7 @@ mod conv;
 mod judge;
 
 use super::common::{for_each_document, Body, BufferArgs, EngineArgs, InputArgs, Reading};
-use super::output::{FlushPolicy, Output};
+use super::output::{FlushPolicy, Kept, Output};
 use super::tools::{Tools, ToolsArgs};
 use super::Outcome;
 use crate::cli::retry;
@@ -205,22 +205,6 @@ fn stdout(args: &ValidateArgs) -> Output {
     ))
 }
 
-/// A `Write` into a buffer that stays readable after the writer is boxed
-/// into an [`Output`].
-#[derive(Clone, Default)]
-struct Kept(Rc<std::cell::RefCell<Vec<u8>>>);
-
-impl std::io::Write for Kept {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.borrow_mut().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 /// What checking one document on a worker thread gave: its stdout and
 /// stderr bytes, held until the documents before it are written, and its
 /// counts.
@@ -251,14 +235,14 @@ fn in_parallel(
         args.wire.max_buffer,
         |doc, push| {
             let kept = Kept::default();
-            let mut out = Output::new(Box::new(kept.clone()), FlushPolicy::Block);
+            let mut out = kept.output();
             out.set_quiet(args.quiet);
             let mut one = Run::new(tools, args, template.clone(), out);
             let (result, stderr) = super::capture_stderr(|| {
                 let r = one.document(doc);
                 r.and(one.out.flush().map_err(anyhow::Error::from))
             });
-            let stdout = std::mem::take(&mut *kept.0.borrow_mut());
+            let stdout = kept.take();
             push(Checked {
                 stdout,
                 stderr,
