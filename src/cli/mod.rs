@@ -176,6 +176,17 @@ pub fn capture_stderr<R>(f: impl FnOnce() -> R) -> (R, Vec<u8>) {
     (r, kept.unwrap_or_default())
 }
 
+/// The bytes kept so far inside [`capture_stderr`] on this thread (the
+/// buffer is left empty; nothing outside a capture).
+pub fn take_captured_stderr() -> Vec<u8> {
+    CAPTURED.with(|c| {
+        c.borrow_mut()
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
+    })
+}
+
 /// Writes bytes kept by [`capture_stderr`] on stderr (or on the enclosing
 /// capture's buffer).
 pub fn to_stderr_bytes(bytes: &[u8]) {
