@@ -741,7 +741,7 @@ _toolcall() {
             return 0
             ;;
         toolcall__subcmd__parse)
-            opts="-j -s -L -g -a -f -q -m -c -l -0 -H -v -h --lines --field --jobs --max-input --no-messages --follow --hidden --no-ignore --glob --binary --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --think-window --generation-prompt --model --finish-reason --max-block --label --input --max-buffer --line-buffered --block-buffered --quiet --max-count --count --files-with-calls --null --with-filename --no-filename --shape --fail-on-error --pretty --no-call-ok --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --help"
+            opts="-j -s -L -g -a -f -q -m -c -l -0 -H -v -h --lines --field --threads --jobs --max-input --no-messages --follow --hidden --no-ignore --glob --binary --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --think-window --generation-prompt --model --finish-reason --max-block --label --input --max-buffer --line-buffered --block-buffered --quiet --max-count --count --files-with-calls --null --with-filename --no-filename --shape --fail-on-error --pretty --no-call-ok --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -752,6 +752,10 @@ _toolcall() {
                     return 0
                     ;;
                 --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --threads)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1075,7 +1079,7 @@ _toolcall() {
             return 0
             ;;
         toolcall__subcmd__split)
-            opts="-j -s -L -g -a -f -v -h --lines --field --jobs --max-input --no-messages --follow --hidden --no-ignore --glob --binary --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --think-window --generation-prompt --model --finish-reason --max-block --label --input --max-buffer --line-buffered --block-buffered --fail-on-error --pretty --no-call-ok --text --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --help"
+            opts="-j -s -L -g -a -f -v -h --lines --field --threads --jobs --max-input --no-messages --follow --hidden --no-ignore --glob --binary --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --think-window --generation-prompt --model --finish-reason --max-block --label --input --max-buffer --line-buffered --block-buffered --fail-on-error --pretty --no-call-ok --text --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1086,6 +1090,10 @@ _toolcall() {
                     return 0
                     ;;
                 --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --threads)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1259,7 +1267,7 @@ _toolcall() {
             return 0
             ;;
         toolcall__subcmd__validate)
-            opts="-j -s -L -g -a -f -v -q -h --lines --field --jobs --max-input --no-messages --follow --hidden --no-ignore --glob --binary --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --think-window --generation-prompt --model --finish-reason --max-block --label --input --max-buffer --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --retry-cmd --max-retries --retry-timeout --retry-max-output --retry-template --retry-prompt --line-buffered --block-buffered --no-diagnostics --quiet --color --allow --messages-at --output-format --stats --keep --max-conversation --verdicts --help"
+            opts="-j -s -L -g -a -f -v -q -h --lines --field --threads --jobs --max-input --no-messages --follow --hidden --no-ignore --glob --binary --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --think-window --generation-prompt --model --finish-reason --max-block --label --input --max-buffer --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --retry-cmd --max-retries --retry-timeout --retry-max-output --retry-template --retry-prompt --line-buffered --block-buffered --no-diagnostics --quiet --color --allow --messages-at --output-format --stats --keep --max-conversation --verdicts --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1270,6 +1278,10 @@ _toolcall() {
                     return 0
                     ;;
                 --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --threads)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -38,7 +38,7 @@ complete -c toolcall -n "__fish_toolcall_needs_command" -f -a "loop" -d 'Run the
 complete -c toolcall -n "__fish_toolcall_needs_command" -f -a "completions" -d 'Print a shell completion script on stdout.'
 complete -c toolcall -n "__fish_toolcall_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l field -d 'Each input line is a JSON record; the document is the string at PATH' -r
-complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -s j -l jobs -d 'Process this many files in parallel (output stays in input order; 1 to 256)' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -s j -l jobs -l threads -d 'Process this many files in parallel (output stays in input order; 1 to 256)' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l max-input -d 'Largest document read whole into memory, in bytes [default: 256 MiB]' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -s g -l glob -d 'Only read files in directories whose path matches GLOB (`!GLOB` excludes); repeatable. Files named on the command line are always read' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -s f -l format -d 'Format to look for: auto (detect per document) or a format id' -r -f -a "auto\t'detect the format per document'
@@ -452,7 +452,7 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l pretty -d '
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l no-call-ok -d 'Exit 0 when no call was found (instead of 1), so a golden-file loop under `set -eo pipefail` needs no `|| true`'
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l field -d 'Each input line is a JSON record; the document is the string at PATH' -r
-complete -c toolcall -n "__fish_toolcall_using_subcommand split" -s j -l jobs -d 'Process this many files in parallel (output stays in input order; 1 to 256)' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand split" -s j -l jobs -l threads -d 'Process this many files in parallel (output stays in input order; 1 to 256)' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l max-input -d 'Largest document read whole into memory, in bytes [default: 256 MiB]' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -s g -l glob -d 'Only read files in directories whose path matches GLOB (`!GLOB` excludes); repeatable. Files named on the command line are always read' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -s f -l format -d 'Format to look for: auto (detect per document) or a format id' -r -f -a "auto\t'detect the format per document'
@@ -668,7 +668,7 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand repair" -l report -d '
 complete -c toolcall -n "__fish_toolcall_using_subcommand repair" -l text-as-string -d 'Read a document of prose with no JSON at all (`not json at all`) as one string, `"not json at all"`'
 complete -c toolcall -n "__fish_toolcall_using_subcommand repair" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l field -d 'Each input line is a JSON record; the document is the string at PATH' -r
-complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -s j -l jobs -d 'Process this many files in parallel (output stays in input order; 1 to 256)' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -s j -l jobs -l threads -d 'Process this many files in parallel (output stays in input order; 1 to 256)' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l max-input -d 'Largest document read whole into memory, in bytes [default: 256 MiB]' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -s g -l glob -d 'Only read files in directories whose path matches GLOB (`!GLOB` excludes); repeatable. Files named on the command line are always read' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -s f -l format -d 'Format to look for: auto (detect per document) or a format id' -r -f -a "auto\t'detect the format per document'

@@ -232,9 +232,53 @@ pub fn report(msg: &str) {
 /// be written (a full disk, a closed pipe, a reader gone). A diagnostic is
 /// never worth the run: `eprintln!` would panic there and lose the records
 /// still in stdout's buffer.
+///
+/// On a thread inside [`capture_stderr`] the text is kept instead, so that
+/// files checked in parallel (`-j`) print their diagnostics in input order.
 pub fn to_stderr(text: &str) {
+    to_stderr_bytes(text.as_bytes());
+}
+
+thread_local! {
+    /// What [`to_stderr`] keeps on this thread, inside [`capture_stderr`].
+    static CAPTURED: std::cell::RefCell<Option<Vec<u8>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` with this thread's stderr text kept: returns `f`'s result and
+/// the bytes [`to_stderr`] was given meanwhile, for the caller to write
+/// when their turn comes.
+pub fn capture_stderr<R>(f: impl FnOnce() -> R) -> (R, Vec<u8>) {
+    let before = CAPTURED.with(|c| c.borrow_mut().replace(Vec::new()));
+    let r = f();
+    let kept = CAPTURED.with(|c| std::mem::replace(&mut *c.borrow_mut(), before));
+    (r, kept.unwrap_or_default())
+}
+
+/// The bytes kept so far inside [`capture_stderr`] on this thread (the
+/// buffer is left empty; nothing outside a capture).
+pub fn take_captured_stderr() -> Vec<u8> {
+    CAPTURED.with(|c| {
+        c.borrow_mut()
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
+    })
+}
+
+/// Writes bytes kept by [`capture_stderr`] on stderr (or on the enclosing
+/// capture's buffer).
+pub fn to_stderr_bytes(bytes: &[u8]) {
     use std::io::Write;
-    let _ = std::io::stderr().lock().write_all(text.as_bytes());
+    let kept = CAPTURED.with(|c| match c.borrow_mut().as_mut() {
+        Some(buf) => {
+            buf.extend_from_slice(bytes);
+            true
+        }
+        None => false,
+    });
+    if !kept {
+        let _ = std::io::stderr().lock().write_all(bytes);
+    }
 }
 
 static FAILED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);

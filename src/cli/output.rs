@@ -269,3 +269,32 @@ fn add_turn(rec: &mut serde_json::Map<String, serde_json::Value>, turn: Option<T
         rec.insert("role".into(), t.role.into());
     }
 }
+
+/// A `Write` into a buffer that stays readable after the writer is boxed
+/// into an [`Output`]: a file's output held on a worker thread (`-j`)
+/// until the files before it are written.
+#[derive(Clone, Default)]
+pub struct Kept(std::rc::Rc<std::cell::RefCell<Vec<u8>>>);
+
+impl Kept {
+    /// An output writing into this buffer, flushed only when full or asked.
+    pub fn output(&self) -> Output {
+        Output::new(Box::new(self.clone()), FlushPolicy::Block)
+    }
+
+    /// The bytes written so far (the buffer is left empty).
+    pub fn take(&self) -> Vec<u8> {
+        std::mem::take(&mut *self.0.borrow_mut())
+    }
+}
+
+impl Write for Kept {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}

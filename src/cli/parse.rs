@@ -68,6 +68,9 @@ struct Batch {
     name: String,
     found: Collector,
     last: bool,
+    /// What the document's reading said on stderr, held on a worker
+    /// thread (`-j`) to be written in input order (empty otherwise).
+    stderr: Vec<u8>,
 }
 
 /// One conversation the core read, its calls judged against the tools,
@@ -80,6 +83,7 @@ fn conversation_batch(mut doc: crate::Document, tools: &super::tools::Tools) -> 
         name: doc.doc,
         found: doc.found,
         last: true,
+        stderr: Vec::new(),
     }
 }
 
@@ -176,6 +180,7 @@ fn conversation_stream(
                 name: doc,
                 found,
                 last: true,
+                stderr: Vec::new(),
             };
         }
         conversation_batch(crate::conversation(doc, text, resolved), tools)
@@ -240,7 +245,23 @@ pub fn run(args: &ParseArgs) -> anyhow::Result<Outcome> {
         &args.input,
         reading,
         args.wire.max_buffer,
-        |doc, push| parse_document(args, &tools, reading, doc, push),
+        |doc, push| {
+            if args.input.jobs <= 1 {
+                return parse_document(args, &tools, reading, doc, push);
+            }
+            // on a worker thread: what the reading says on stderr goes
+            // out with the document's last batch, in input order
+            let (r, rest) = super::capture_stderr(|| {
+                parse_document(args, &tools, reading, doc, &mut |mut b: Batch| {
+                    if b.last {
+                        b.stderr = super::take_captured_stderr();
+                    }
+                    push(b)
+                })
+            });
+            super::to_stderr_bytes(&rest);
+            r
+        },
         |batch| writer.batch(batch),
     )?;
     writer.out.flush()?;
@@ -303,6 +324,7 @@ fn parse_document(
                 name: name.clone(),
                 found: std::mem::replace(&mut found, next),
                 last: false,
+                stderr: Vec::new(),
             };
             result = push(batch);
             matches!(result, Ok(true))
@@ -335,6 +357,7 @@ fn parse_document(
         name,
         found,
         last: true,
+        stderr: Vec::new(),
     })
     .map(|_| ())
 }
@@ -357,7 +380,19 @@ struct Writer<'a> {
 
 impl Writer<'_> {
     /// Takes a batch; what to read next.
-    fn batch(&mut self, Batch { name, found, last }: Batch) -> anyhow::Result<Flow> {
+    fn batch(
+        &mut self,
+        Batch {
+            name,
+            found,
+            last,
+            stderr,
+        }: Batch,
+    ) -> anyhow::Result<Flow> {
+        if !stderr.is_empty() {
+            self.out.flush()?;
+            super::to_stderr_bytes(&stderr);
+        }
         let (args, max) = (self.args, self.max);
         self.errors += found.errors.len();
         let n = found.calls.len().min(max - self.written);

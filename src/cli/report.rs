@@ -144,6 +144,43 @@ impl Report {
         matches!(self.format.as_str(), "junit" | "json")
     }
 
+    /// Adds what `other` saw after what this report saw: the report of a
+    /// file checked on another thread (`-j`), taken in input order.
+    pub fn absorb(&mut self, other: Report) {
+        // every field named: a new one must be merged here too
+        let Report {
+            format: _,
+            stats: _,
+            keep: _,
+            findings,
+            cases,
+            calls,
+            invalid,
+            documents,
+            skipped,
+            conversations,
+            per_conversation,
+            codes,
+            tools,
+        } = other;
+        self.findings.extend(findings);
+        self.cases.extend(cases);
+        self.calls += calls;
+        self.invalid += invalid;
+        self.documents += documents;
+        self.skipped.extend(skipped);
+        self.conversations += conversations;
+        for (k, n) in per_conversation {
+            *self.per_conversation.entry(k).or_default() += n;
+        }
+        for (k, n) in codes {
+            *self.codes.entry(k).or_default() += n;
+        }
+        for (k, n) in tools {
+            *self.tools.entry(k).or_default() += n;
+        }
+    }
+
     /// A document was read.
     pub fn document(&mut self) {
         self.documents += 1;

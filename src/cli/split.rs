@@ -3,7 +3,7 @@
 use super::common::{
     for_each_document, BufferArgs, Document, EngineArgs, InputArgs, Reading, RecordArgs, WireArgs,
 };
-use super::output::{FlushPolicy, Output};
+use super::output::{FlushPolicy, Kept, Output};
 use super::Outcome;
 use crate::Event;
 use clap::Args;
@@ -74,15 +74,50 @@ pub fn run(args: &SplitArgs) -> anyhow::Result<Outcome> {
     } else {
         (Reading::Whole, whole)
     };
-    for_each_document(&args.input, reading, max_line, |doc| {
-        let r = resolved(args, &tools, &doc.name)?;
-        let (found, errs) = split(args, &tools, &r, &mut out, doc)?;
-        if found {
-            outcome = Outcome::Found;
-        }
-        errors += errs;
-        Ok(())
-    })?;
+    if args.input.jobs > 1 {
+        // -j N: each document split on a worker thread into a buffer, its
+        // records and messages written in input order
+        let tools = &tools;
+        super::common::run_documents(
+            &args.input,
+            reading,
+            max_line,
+            |doc, push| {
+                let kept = Kept::default();
+                let mut one = kept.output();
+                one.set_pretty(args.records.pretty);
+                let (result, stderr) = super::capture_stderr(|| {
+                    let r = resolved(args, tools, &doc.name)
+                        .and_then(|resolved| split(args, tools, &resolved, &mut one, doc));
+                    r.and_then(|r| one.flush().map(|()| r).map_err(anyhow::Error::from))
+                });
+                push((kept.take(), stderr, result)).map(|_| ())
+            },
+            |(stdout, stderr, result): (Vec<u8>, Vec<u8>, anyhow::Result<(bool, usize)>)| {
+                out.raw(&stdout)?;
+                if !stderr.is_empty() {
+                    out.flush()?;
+                    super::to_stderr_bytes(&stderr);
+                }
+                let (found, errs) = result?;
+                if found {
+                    outcome = Outcome::Found;
+                }
+                errors += errs;
+                Ok(super::common::Flow::More)
+            },
+        )?;
+    } else {
+        for_each_document(&args.input, reading, max_line, |doc| {
+            let r = resolved(args, &tools, &doc.name)?;
+            let (found, errs) = split(args, &tools, &r, &mut out, doc)?;
+            if found {
+                outcome = Outcome::Found;
+            }
+            errors += errs;
+            Ok(())
+        })?;
+    }
     out.flush()?;
     args.records.finish(errors);
     Ok(outcome)

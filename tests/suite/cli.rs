@@ -244,6 +244,67 @@ fn parallel_jobs_keep_input_order_and_report_unreadable_files() {
     assert!(err.contains("missing.txt"), "stderr: {err}");
 }
 
+/// `split -j4` splits files on four threads and writes exactly what `-j1`
+/// does (records, messages, exit status), whole or as prose only.
+#[test]
+fn split_in_parallel_gives_the_same_bytes() {
+    let mut files: Vec<String> =
+        std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/hermes"))
+            .expect("dir")
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+            .map(|p| p.display().to_string())
+            .collect();
+    files.sort();
+    assert!(files.len() >= 8, "{files:?}");
+    files.insert(3, "/definitely/missing.txt".into());
+    for extra in [&[][..], &["--text"], &["--pretty"]] {
+        let run = |j: &str| {
+            let mut args = vec!["split", j];
+            args.extend_from_slice(extra);
+            args.extend(files.iter().map(String::as_str));
+            run_args(&args)
+        };
+        let (one, four) = (run("-j1"), run("-j4"));
+        assert_eq!(one, four, "with {extra:?}");
+        assert_eq!(one.2, 2);
+        assert!(!one.0.is_empty());
+        assert!(one.1.contains("missing.txt"), "{}", one.1);
+    }
+}
+
+/// What `parse -j4` says of each file on stderr (a JSON document read as
+/// text) comes in input order, as with `-j1`: the notes were written by
+/// the worker threads as they finished before.
+#[test]
+fn parse_in_parallel_keeps_stderr_in_input_order() {
+    let dir = std::env::temp_dir().join(format!("toolcall-parse-j-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let mut files = Vec::new();
+    for i in 0..10 {
+        let f = dir.join(format!("d{i}.json"));
+        std::fs::write(&f, format!("{{\"k{i}\": \"text {i}\"}}\n")).expect("write");
+        files.push(f.display().to_string());
+    }
+    let run = |j: &str| {
+        let mut args = vec!["parse", j];
+        args.extend(files.iter().map(String::as_str));
+        run_args(&args)
+    };
+    let one = run("-j1");
+    let fours: Vec<_> = (0..5).map(|_| run("-j4")).collect();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(one.1.lines().count(), 10, "{}", one.1);
+    for (k, f) in files.iter().enumerate() {
+        let line = one.1.lines().nth(k).expect("a note per file");
+        assert!(line.contains(&format!("{f}:")), "{line}");
+    }
+    for four in fours {
+        assert_eq!(one, four);
+    }
+}
+
 #[test]
 fn a_directory_stands_for_the_files_below_it() {
     let (out, _, code) = run_args(&["parse", "-c", "fixtures/xlam"]);

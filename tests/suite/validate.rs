@@ -1126,3 +1126,134 @@ fn a_bad_line_among_conversations_is_reported_and_skipped() {
         r.stderr
     );
 }
+
+/// `-j4` checks files on four threads and writes exactly what `-j1` does:
+/// records, diagnostics (in input order, file after file), the summary
+/// line, the reports and the exit status, with an unreadable file among
+/// the inputs.
+#[test]
+fn parallel_files_give_the_same_bytes_as_one_at_a_time() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<String> = std::fs::read_dir(root.join("fixtures/messages"))
+        .expect("fixtures/messages")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl" || e == "json"))
+        .map(|p| {
+            format!(
+                "fixtures/messages/{}",
+                p.file_name().expect("name").to_string_lossy()
+            )
+        })
+        .collect();
+    files.sort();
+    assert!(files.len() >= 8, "{files:?}");
+    files.insert(
+        files.len() / 2,
+        "fixtures/messages/definitely-missing.jsonl".into(),
+    );
+    let with_files = |j: &str, extra: &[&str]| {
+        let mut args = vec!["validate", "--no-config", j];
+        args.extend_from_slice(extra);
+        args.extend(files.iter().map(String::as_str));
+        common::run_binary(&args, None, Some(root))
+    };
+    for extra in [
+        &[][..],
+        &["--stats"],
+        &["--output-format", "sarif"],
+        &["--output-format", "junit"],
+    ] {
+        let one = with_files("-j1", extra);
+        let four = with_files("-j4", extra);
+        assert_eq!(one.out(), four.out(), "stdout differs with {extra:?}");
+        assert_eq!(one.stderr, four.stderr, "stderr differs with {extra:?}");
+        assert_eq!(one.code, four.code, "exit status differs with {extra:?}");
+        assert_eq!(one.code, 2, "a missing input is exit 2: {}", one.stderr);
+        if extra.len() < 2 {
+            // (a report format is not written when an input is unreadable)
+            assert!(
+                !one.out().is_empty(),
+                "no stdout with {extra:?}: {}",
+                one.stderr
+            );
+        }
+        assert!(
+            one.stderr.contains("definitely-missing.jsonl"),
+            "{}",
+            one.stderr
+        );
+    }
+    // the diagnostics come file after file, in the order given
+    let four = with_files("-j4", &[]);
+    let mut seen: Vec<&str> = Vec::new();
+    for line in four.stderr.lines() {
+        if let Some(f) = files.iter().find(|f| line.starts_with(&format!("{f}:"))) {
+            if seen.last() != Some(&f.as_str()) {
+                assert!(
+                    !seen.contains(&f.as_str()),
+                    "{f} diagnosed twice apart:\n{}",
+                    four.stderr
+                );
+                seen.push(f);
+            }
+        }
+    }
+    assert!(seen.len() >= 4, "{}", four.stderr);
+    let order: Vec<usize> = seen
+        .iter()
+        .map(|s| files.iter().position(|f| f == s).expect("an input"))
+        .collect();
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "{order:?}");
+}
+
+/// A JSONL line refused whole (TLP-007: longer than `--max-buffer`) is a
+/// finding, not a call: the summary line and `--stats` count the calls of
+/// the lines that were read, and the refusal among the other findings
+/// (issue 43). The run still fails on it (exit 1).
+#[test]
+fn a_refused_line_is_not_counted_as_a_call() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let ok =
+        std::fs::read_to_string(root.join("fixtures/messages/ollama-ok.jsonl")).expect("fixture");
+    let first = ok.lines().next().expect("a line");
+    let mut big: Value = serde_json::from_str(first).expect("json");
+    big["messages"][0]["content"] = Value::String("x".repeat(3000));
+    let file = std::env::temp_dir().join(format!("toolcall-refused-{}.jsonl", std::process::id()));
+    std::fs::write(&file, format!("{first}\n{big}\n")).expect("write");
+    let path = file.display().to_string();
+    let r = common::run_binary(
+        &["validate", "--no-config", "--max-buffer", "2000", &path],
+        None,
+        None,
+    );
+    let stats = common::run_binary(
+        &[
+            "validate",
+            "--no-config",
+            "--max-buffer",
+            "2000",
+            "--stats",
+            "--no-diagnostics",
+            &path,
+        ],
+        None,
+        None,
+    );
+    let _ = std::fs::remove_file(&file);
+    assert!(r.stderr.contains("error[TLP-007]"), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("toolcall: 2 calls, 2 valid, 0 invalid in 1 file; 1 other finding"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let summary = records(&stats.out())
+        .into_iter()
+        .find(|v| v["type"] == "summary")
+        .expect("a summary record");
+    assert_eq!(summary["calls"], 2, "{summary}");
+    assert_eq!(summary["invalid"], 0, "{summary}");
+    assert_eq!(summary["codes"]["TLP-007"], 1, "{summary}");
+}

@@ -37,6 +37,10 @@ pub struct Item {
     pub offset: usize,
     /// Set for a call (or a result) of a conversation.
     pub conv: Option<Conv>,
+    /// The item stands for a document, a line or an array element that
+    /// was refused (too large, not JSON, no conversation): no call, and
+    /// not counted as one.
+    pub refused_document: bool,
 }
 
 /// Where an item of a conversation sits, and what the conversation checks
@@ -92,6 +96,23 @@ impl Item {
             text: Some(text.clone()),
             offset,
             conv: None,
+            refused_document: false,
+        }
+    }
+
+    /// A document, a line or an array element that was not read (`issue`
+    /// says why): `call` stands in for it, and it is not counted as a
+    /// call.
+    pub fn refused_document(
+        call: ToolCall,
+        issue: Issue,
+        file: &str,
+        text: &Text,
+        offset: usize,
+    ) -> Item {
+        Item {
+            refused_document: true,
+            ..Item::refused(call, issue, file, text, offset)
         }
     }
 
@@ -104,6 +125,7 @@ impl Item {
             text: Some(text.clone()),
             offset,
             conv: None,
+            refused_document: false,
         }
     }
 }
@@ -714,6 +736,7 @@ pub fn evaluate(
         file: String::new(),
         text: None,
         offset: 0,
+        refused_document: false,
     };
     let mut f = failure_of(&item, &v, pos, registry);
     f.raw = text.to_string();
@@ -787,6 +810,6 @@ pub fn conversation_line(
     let raw = crate::lossy(&line[..line.len().min(512)]).into_owned();
     let doc = format!("{name}:{number}");
     let call = stand_in(&doc, &raw, [0, line.len() as u64]);
-    let item = Item::refused(call, Issue::call(code, message), name, &text, 0);
+    let item = Item::refused_document(call, Issue::call(code, message), name, &text, 0);
     (text, Err(item))
 }

@@ -361,6 +361,8 @@ fn one_at_a_time<T>(
 
 /// `jobs` threads take files in turn; each file's results are held until
 /// the files before it have been emitted, so the output keeps input order.
+/// A thread does not start file `i` before file `i - jobs` is emitted: at
+/// most `jobs` files' results are held at once, however slow one file is.
 fn in_parallel<T: Send>(
     split: &Split<'_>,
     sources: &[PathBuf],
@@ -385,47 +387,63 @@ fn in_parallel<T: Send>(
         Ok(all)
     };
     let next = std::sync::atomic::AtomicUsize::new(0);
+    // files emitted so far, and a wake-up for the threads waiting on it
+    let emitted = (std::sync::Mutex::new(0usize), std::sync::Condvar::new());
     let (tx, rx) = std::sync::mpsc::channel::<(usize, anyhow::Result<Vec<Vec<T>>>)>();
     std::thread::scope(|scope| -> anyhow::Result<()> {
         for _ in 0..jobs {
             let tx = tx.clone();
-            let (next, stop, process) = (&next, &stop, &process);
+            let (next, stop, process, emitted) = (&next, &stop, &process, &emitted);
             scope.spawn(move || loop {
                 if stop.load(Relaxed) {
                     break;
                 }
                 let i = next.fetch_add(1, Relaxed);
                 let Some(path) = sources.get(i) else { break };
-                if tx.send((i, process(path))).is_err() {
+                {
+                    let (lock, cvar) = emitted;
+                    let mut done = lock.lock().unwrap_or_else(|p| p.into_inner());
+                    while i >= *done + jobs && !stop.load(Relaxed) {
+                        done = cvar.wait(done).unwrap_or_else(|p| p.into_inner());
+                    }
+                }
+                if stop.load(Relaxed) || tx.send((i, process(path))).is_err() {
                     break;
                 }
             });
         }
         drop(tx);
-        let mut pending = std::collections::BTreeMap::new();
-        let mut want = 0usize;
-        for (i, r) in rx {
-            pending.insert(i, r);
-            while let Some(r) = pending.remove(&want) {
-                want += 1;
-                let flow = match r {
-                    Ok(docs) => emit_file(docs, emit),
-                    Err(e) => failures.report(e).map(|()| Flow::More),
-                };
-                match flow {
-                    Ok(Flow::Stop) => {
-                        stop.store(true, Relaxed);
-                        return Ok(());
+        let result = (|| {
+            let mut pending = std::collections::BTreeMap::new();
+            let mut want = 0usize;
+            for (i, r) in rx {
+                pending.insert(i, r);
+                while let Some(r) = pending.remove(&want) {
+                    want += 1;
+                    let flow = match r {
+                        Ok(docs) => emit_file(docs, emit),
+                        Err(e) => failures.report(e).map(|()| Flow::More),
+                    };
+                    {
+                        let (lock, cvar) = &emitted;
+                        *lock.lock().unwrap_or_else(|p| p.into_inner()) = want;
+                        cvar.notify_all();
                     }
-                    Ok(_) => {}
-                    Err(e) => {
-                        stop.store(true, Relaxed);
-                        return Err(e);
+                    match flow {
+                        Ok(Flow::Stop) => return Ok(()),
+                        Ok(_) => {}
+                        Err(e) => return Err(e),
                     }
                 }
             }
-        }
-        Ok(())
+            Ok(())
+        })();
+        // wake the threads waiting for their turn: the run is over
+        stop.store(true, Relaxed);
+        let (lock, cvar) = &emitted;
+        drop(lock.lock().unwrap_or_else(|p| p.into_inner()));
+        cvar.notify_all();
+        result
     })
 }
 

@@ -173,7 +173,11 @@ pub struct InputArgs {
     pub field: Option<String>,
 
     /// Process this many files in parallel (output stays in input order; 1 to 256).
-    #[arg(short = 'j', long, value_name = "N", default_value_t = 1,
+    ///
+    /// The output is the same as with `-j 1`, byte for byte; at most N
+    /// files' output is held at once. `validate --retry-cmd` and
+    /// `--retry-prompt` take one file at a time.
+    #[arg(short = 'j', long, visible_alias = "threads", value_name = "N", default_value_t = 1,
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
     pub jobs: usize,
 

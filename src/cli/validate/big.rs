@@ -232,7 +232,7 @@ fn refuse(
     call.index = run.next_index;
     run.next_index += 1;
     let text = Rc::new(Located::new(head));
-    let item = Item::refused(call, Issue::call(code, message), doc, &text, 0);
+    let item = Item::refused_document(call, Issue::call(code, message), doc, &text, 0);
     run.invalid_before = run.invalid;
     run.judge(item, cfg)
 }
@@ -453,7 +453,8 @@ fn array(
                 );
                 call.index = run.next_index;
                 run.next_index += 1;
-                let item = Item::refused(call, Issue::call(code, message), name, &text, a.col);
+                let item =
+                    Item::refused_document(call, Issue::call(code, message), name, &text, a.col);
                 run.judge(item, &cfg)?;
             }
         }
@@ -515,7 +516,7 @@ pub(super) fn bad_lines(
                 k + 1
             ),
         );
-        let item = Item::refused(call, issue, name, text, start);
+        let item = Item::refused_document(call, issue, name, text, start);
         run.judge(item, cfg)?;
     }
     Ok(())

@@ -133,7 +133,7 @@ impl Run<'_> {
         let at = self.args.messages_at.as_deref();
         let found = shapes::conversations(v, at, explicit, &cfg);
         if found.is_empty() {
-            let item = Item::refused(
+            let item = Item::refused_document(
                 crate::validate::records::stand_in(doc, "", [0, 0]),
                 Issue::call(
                     "TLP-008",
@@ -273,12 +273,13 @@ impl Run<'_> {
         if !self.args.quiet && !self.args.no_diagnostics && !self.args.retry.retry_prompt {
             let rendered = diag::render_in(file, Some(text), 0, Severity::Warning, &issue);
             if self.colored {
-                eprint!(
-                    "{}",
-                    paint(&rendered, &crate::cli::sanitize(file), Severity::Warning)
-                );
+                crate::cli::to_stderr(&paint(
+                    &rendered,
+                    &crate::cli::sanitize(file),
+                    Severity::Warning,
+                ));
             } else {
-                eprint!("{rendered}");
+                crate::cli::to_stderr(&rendered);
             }
         }
     }

@@ -112,7 +112,9 @@ impl Run<'_> {
             return Ok(());
         }
         // a refused document or a result without a call is no call
-        self.counted = !matches!(broken, Some("TLP-008" | messages::ORPHAN_RESULT));
+        // (TLP-008 also for a line of `tool_call` records that is none)
+        self.counted =
+            !item.refused_document && !matches!(broken, Some("TLP-008" | messages::ORPHAN_RESULT));
         if self.counted {
             self.total += 1;
         } else {

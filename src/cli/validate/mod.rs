@@ -6,7 +6,7 @@ mod conv;
 mod judge;
 
 use super::common::{for_each_document, Body, BufferArgs, EngineArgs, InputArgs, Reading};
-use super::output::{FlushPolicy, Output};
+use super::output::{FlushPolicy, Kept, Output};
 use super::tools::{Tools, ToolsArgs};
 use super::Outcome;
 use crate::cli::retry;
@@ -195,6 +195,191 @@ struct Run<'a> {
     element: Option<(String, Rc<Located<Vec<u8>>>)>,
 }
 
+/// Records on stdout, buffered as `--line-buffered` / `--block-buffered`
+/// ask.
+fn stdout(args: &ValidateArgs) -> Output {
+    Output::stdout(FlushPolicy::choose(
+        args.buffer.line_buffered,
+        args.buffer.block_buffered,
+        false,
+    ))
+}
+
+/// What checking one document on a worker thread gave: its stdout and
+/// stderr bytes, held until the documents before it are written, and its
+/// counts.
+struct Checked {
+    stdout: Vec<u8>,
+    stderr: Vec<u8>,
+    invalid: usize,
+    total: usize,
+    other: usize,
+    report: super::report::Report,
+    result: anyhow::Result<()>,
+}
+
+/// `-j N`: files are checked on N threads, each document with its own
+/// state; a document's records and diagnostics are held until every
+/// document before it is written, so the output is the same as `-j1`,
+/// byte for byte. At most N files' output is held at once.
+fn in_parallel(
+    run: &mut Run<'_>,
+    files: &mut usize,
+    tools: &Tools,
+    args: &ValidateArgs,
+    template: &Option<String>,
+) -> anyhow::Result<()> {
+    super::common::run_documents(
+        &args.input,
+        Reading::Streamed,
+        args.wire.max_buffer,
+        |doc, push| {
+            let kept = Kept::default();
+            let mut out = kept.output();
+            out.set_quiet(args.quiet);
+            let mut one = Run::new(tools, args, template.clone(), out);
+            let (result, stderr) = super::capture_stderr(|| {
+                let r = one.document(doc);
+                r.and(one.out.flush().map_err(anyhow::Error::from))
+            });
+            let stdout = kept.take();
+            push(Checked {
+                stdout,
+                stderr,
+                invalid: one.invalid,
+                total: one.total,
+                other: one.other,
+                report: one.report,
+                result,
+            })
+            .map(|_| ())
+        },
+        |c: Checked| {
+            *files += 1;
+            run.out.raw(&c.stdout)?;
+            if !c.stderr.is_empty() {
+                // records before the diagnostics that follow them
+                run.out.flush()?;
+                super::to_stderr_bytes(&c.stderr);
+            }
+            run.invalid += c.invalid;
+            run.total += c.total;
+            run.other += c.other;
+            run.report.absorb(c.report);
+            c.result.map(|()| super::common::Flow::More)
+        },
+    )
+}
+
+impl<'a> Run<'a> {
+    /// A run writing its records to `out`.
+    fn new(
+        tools: &'a Tools,
+        args: &'a ValidateArgs,
+        template: Option<String>,
+        out: Output,
+    ) -> Run<'a> {
+        let mut run = Run {
+            tools,
+            args,
+            template,
+            max_retries: args
+                .retry
+                .max_retries
+                .or(tools.file.max_retries)
+                .unwrap_or(3),
+            limits: retry::RunLimits {
+                timeout: std::time::Duration::from_secs(
+                    args.retry
+                        .retry_timeout
+                        .or(tools.file.retry_timeout_secs)
+                        .unwrap_or(retry::DEFAULT_TIMEOUT_SECS),
+                ),
+                max_output: args
+                    .retry
+                    .retry_max_output
+                    .or(tools.file.retry_max_output)
+                    .unwrap_or(retry::DEFAULT_MAX_OUTPUT),
+            },
+            out,
+            invalid: 0,
+            total: 0,
+            prompts: 0,
+            colored: args.colored(),
+            doc_tools: None,
+            tools_cache: None,
+            other: 0,
+            report: super::report::Report::new(&args.report),
+            file: String::new(),
+            warned_no_tools: None,
+            next_index: 0,
+            counted: true,
+            invalid_before: 0,
+            element: None,
+        };
+        run.out.set_quiet(args.quiet);
+        run
+    }
+
+    /// Checks one document: its records on `out`, its diagnostics on
+    /// stderr.
+    fn document(&mut self, doc: super::common::Document) -> anyhow::Result<()> {
+        let (tools, args) = (self.tools, self.args);
+        let cfg = tools.engine(args.engine.document_config(&doc.name)?);
+        let name = args.engine.doc_name(&doc.name);
+        self.report.document();
+        self.next_index = 0;
+        let explicit = args.wire.input == InputKind::Messages;
+        let bytes = match doc.body {
+            // never a map: validate reads with Reading::Streamed
+            Body::Bytes(b) => b.into_vec(),
+            Body::Reader(r) => {
+                match conv::conversation_lines(self, r, &name, &cfg, explicit, args)? {
+                    Some(bytes) => bytes,
+                    None => return Ok(()),
+                }
+            }
+        };
+        match conversations_in(&bytes, explicit) {
+            Some(Layout::Whole(v)) => {
+                let text = Rc::new(Located::new(bytes));
+                self.invalid_before = self.invalid;
+                self.conversation(&v, &text, &name, &name, &cfg)?;
+                self.keep(text.bytes())
+            }
+            Some(Layout::Lines) => conv::judge_lines(self, &bytes, &name, &cfg, args),
+            Some(Layout::Session) => self.session(bytes, &name, &cfg),
+            // no tools to check model output against: named, not checked
+            None if tools.registry.is_none() && !explicit => {
+                self.report.skipped(
+                    &name,
+                    "not a conversation, and no --tools to check its calls against",
+                );
+                Ok(())
+            }
+            None => {
+                let sources = Sources {
+                    inputs: &args.input.files,
+                    max: args.input.max_input,
+                };
+                let summary = document_items(
+                    &name,
+                    bytes,
+                    &cfg,
+                    &args.wire.config(),
+                    |doc| sources.read(doc),
+                    &args.allow,
+                    |item| self.judge(item, &cfg),
+                )?;
+                if let Some(summary) = summary {
+                    super::report_server_errors(&name, &summary);
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
 /// Runs `validate`.
 pub fn run(args: &ValidateArgs) -> anyhow::Result<Outcome> {
     if args.tools.tools.is_none()
@@ -226,110 +411,25 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Outcome> {
         ),
         None => tools.file.retry_prompt_template.clone(),
     };
-    let mut run = Run {
-        tools: &tools,
-        args,
-        template,
-        max_retries: args
-            .retry
-            .max_retries
-            .or(tools.file.max_retries)
-            .unwrap_or(3),
-        limits: retry::RunLimits {
-            timeout: std::time::Duration::from_secs(
-                args.retry
-                    .retry_timeout
-                    .or(tools.file.retry_timeout_secs)
-                    .unwrap_or(retry::DEFAULT_TIMEOUT_SECS),
-            ),
-            max_output: args
-                .retry
-                .retry_max_output
-                .or(tools.file.retry_max_output)
-                .unwrap_or(retry::DEFAULT_MAX_OUTPUT),
-        },
-        out: Output::stdout(FlushPolicy::choose(
-            args.buffer.line_buffered,
-            args.buffer.block_buffered,
-            false,
-        )),
-        invalid: 0,
-        total: 0,
-        prompts: 0,
-        colored: args.colored(),
-        doc_tools: None,
-        tools_cache: None,
-        other: 0,
-        report: super::report::Report::new(&args.report),
-        file: String::new(),
-        warned_no_tools: None,
-        next_index: 0,
-        counted: true,
-        invalid_before: 0,
-        element: None,
-    };
-    run.out.set_quiet(args.quiet);
+    let mut run = Run::new(&tools, args, template.clone(), stdout(args));
     let mut files = 0usize;
-    for_each_document(
-        &args.input,
-        Reading::Streamed,
-        args.wire.max_buffer,
-        |doc| {
-            let cfg = tools.engine(args.engine.document_config(&doc.name)?);
-            let name = args.engine.doc_name(&doc.name);
-            files += 1;
-            run.report.document();
-            run.next_index = 0;
-            let explicit = args.wire.input == InputKind::Messages;
-            let bytes = match doc.body {
-                // never a map: validate reads with Reading::Streamed
-                Body::Bytes(b) => b.into_vec(),
-                Body::Reader(r) => {
-                    match conv::conversation_lines(&mut run, r, &name, &cfg, explicit, args)? {
-                        Some(bytes) => bytes,
-                        None => return Ok(()),
-                    }
-                }
-            };
-            match conversations_in(&bytes, explicit) {
-                Some(Layout::Whole(v)) => {
-                    let text = Rc::new(Located::new(bytes));
-                    run.invalid_before = run.invalid;
-                    run.conversation(&v, &text, &name, &name, &cfg)?;
-                    run.keep(text.bytes())
-                }
-                Some(Layout::Lines) => conv::judge_lines(&mut run, &bytes, &name, &cfg, args),
-                Some(Layout::Session) => run.session(bytes, &name, &cfg),
-                // no tools to check model output against: named, not checked
-                None if tools.registry.is_none() && !explicit => {
-                    run.report.skipped(
-                        &name,
-                        "not a conversation, and no --tools to check its calls against",
-                    );
-                    Ok(())
-                }
-                None => {
-                    let sources = Sources {
-                        inputs: &args.input.files,
-                        max: args.input.max_input,
-                    };
-                    let summary = document_items(
-                        &name,
-                        bytes,
-                        &cfg,
-                        &args.wire.config(),
-                        |doc| sources.read(doc),
-                        &args.allow,
-                        |item| run.judge(item, &cfg),
-                    )?;
-                    if let Some(summary) = summary {
-                        super::report_server_errors(&name, &summary);
-                    }
-                    Ok(())
-                }
-            }
-        },
-    )?;
+    // files checked in parallel: not with a retry, which talks to a model
+    // between calls, nor --retry-prompt, whose prompts are numbered
+    let parallel =
+        args.input.jobs > 1 && args.retry.retry_cmd.is_none() && !args.retry.retry_prompt;
+    if parallel {
+        in_parallel(&mut run, &mut files, &tools, args, &template)?;
+    } else {
+        for_each_document(
+            &args.input,
+            Reading::Streamed,
+            args.wire.max_buffer,
+            |doc| {
+                files += 1;
+                run.document(doc)
+            },
+        )?;
+    }
     if let Some(text) = run.report.finish() {
         run.out.raw(text.as_bytes())?;
     }
