@@ -199,9 +199,7 @@ impl Scanner for FunctionScan {
                 if block.get(s) == Some(&b'>') {
                     let t = scan::skip_blank(block, s + 1);
                     match scan::prefix_ci(&block[t..], CLOSE) {
-                        scan::Prefix::Full => {
-                            end = BlockEnd::done(t + CLOSE.len())
-                        }
+                        scan::Prefix::Full => end = BlockEnd::done(t + CLOSE.len()),
                         scan::Prefix::Partial if !eof => return BlockEnd::More,
                         _ if t == block.len() && !eof => return BlockEnd::More,
                         _ => {}
@@ -333,9 +331,9 @@ impl BlockFormat for Functionary {
             return BlockResult::error("TLP-001", "function name missing", 9);
         }
         BlockResult::one(crate::call::ParsedCall {
-                repairs,
-                end: block.len(),
-                ..crate::call::ParsedCall::new(name, arguments, ids::FUNCTIONARY)
-            })
+            repairs,
+            end: block.len(),
+            ..crate::call::ParsedCall::new(name, arguments, ids::FUNCTIONARY)
+        })
     }
 }

@@ -242,9 +242,7 @@ impl Scanner for SegmentsScan {
                     }
                     End::More if eof => return BlockEnd::Done { len, cut: true },
                     End::More => return BlockEnd::More,
-                    End::NotValue => {
-                        return BlockEnd::done(start)
-                    }
+                    End::NotValue => return BlockEnd::done(start),
                 },
                 SegPhase::Code { ref mut from } => match next_header(block, *from, eof) {
                     Ok((p, Hdr::Tool { .. })) => {

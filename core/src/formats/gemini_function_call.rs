@@ -393,9 +393,7 @@ impl Scanner for GemmaScan {
                         continue;
                     }
                     match scan::prefix(&block[i..], close) {
-                        Prefix::Full => {
-                            return BlockEnd::done(i + close.len())
-                        }
+                        Prefix::Full => return BlockEnd::done(i + close.len()),
                         Prefix::Partial if !eof => {
                             self.pos = i;
                             return BlockEnd::More;

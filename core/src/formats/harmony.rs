@@ -855,10 +855,10 @@ fn parse_harmony(block: &[u8], cx: &ParseCx) -> BlockResult {
                 );
             }
             BlockResult::one(ParsedCall {
-                    repairs,
-                    end: block.len(),
-                    ..ParsedCall::new(name, arguments, ids::HARMONY)
-                })
+                repairs,
+                end: block.len(),
+                ..ParsedCall::new(name, arguments, ids::HARMONY)
+            })
         }
         Err(e) => BlockResult::failed(e),
     }
@@ -910,7 +910,10 @@ mod tests {
             ("get weather".to_string(), false)
         );
         assert_eq!(
-            n(b"commentary to=functions.Web Search <|constrain|>json", false),
+            n(
+                b"commentary to=functions.Web Search <|constrain|>json",
+                false
+            ),
             ("Web Search".to_string(), false)
         );
         // a tools file that declares the words joined with `_`

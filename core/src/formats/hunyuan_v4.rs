@@ -222,14 +222,10 @@ impl Scanner for HunyuanEnd {
             let after = s + close.len();
             match block.get(after) {
                 None => break,
-                Some(b'>') => {
-                    return BlockEnd::done(after + 1)
-                }
+                Some(b'>') => return BlockEnd::done(after + 1),
                 Some(b':') => {
                     match super::shared::tag::suffixed_len(&block[s..], close.len(), eof) {
-                        Ok(len) => {
-                            return BlockEnd::done(s + len)
-                        }
+                        Ok(len) => return BlockEnd::done(s + len),
                         Err(Probe::NeedMore) => break,
                         Err(_) => at = s + 1,
                     }

@@ -136,9 +136,9 @@ impl BlockFormat for Interpreter {
         let mut arguments = Map::new();
         arguments.insert("code".into(), Value::String(code));
         BlockResult::one(ParsedCall {
-                end: block.len(),
-                ..ParsedCall::new("python".into(), arguments, ids::INTERNLM)
-            })
+            end: block.len(),
+            ..ParsedCall::new("python".into(), arguments, ids::INTERNLM)
+        })
     }
 }
 

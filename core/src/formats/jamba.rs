@@ -65,9 +65,7 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
 const OPEN: &[u8] = b"<tool_calls";
 
 /// `<tool_calls>` (and `<tool_calls:SUFFIX>`).
-pub const OPENER: Opener = Opener::new(OPEN, probe)
-    .ci()
-    .also(&[ids::MINIMAX]);
+pub const OPENER: Opener = Opener::new(OPEN, probe).ci().also(&[ids::MINIMAX]);
 
 /// A stray `</tool_calls>` is markup.
 pub const OPENER_STRAY_CLOSE: Opener = Opener::markup(b"</tool_calls>")

@@ -389,9 +389,7 @@ impl K3Scanner {
                     return Some(BlockEnd::done(h + len));
                 }
             }
-            (false, "tools") if !self.bare => {
-                return Some(BlockEnd::done(h + len))
-            }
+            (false, "tools") if !self.bare => return Some(BlockEnd::done(h + len)),
             _ => {}
         }
         None

@@ -93,9 +93,7 @@ impl Scanner for CodeScan {
             let mut partial = false;
             for t in ENDS {
                 match scan::prefix(&block[at..], t) {
-                    Prefix::Full => {
-                        return BlockEnd::done(at)
-                    }
+                    Prefix::Full => return BlockEnd::done(at),
                     Prefix::Partial => partial = true,
                     Prefix::No => {}
                 }
@@ -247,9 +245,9 @@ impl BlockFormat for PythonTag {
         let mut arguments = Map::new();
         arguments.insert("code".into(), Value::String(code.to_string()));
         BlockResult::one(ParsedCall {
-                end: block.len(),
-                ..ParsedCall::new(self.code_tool.into(), arguments, self.id)
-            })
+            end: block.len(),
+            ..ParsedCall::new(self.code_tool.into(), arguments, self.id)
+        })
     }
 }
 

@@ -157,9 +157,7 @@ impl Scanner for FunctionScan {
             let at = i + k;
             let rest = &block[at..];
             match scan::prefix(rest, CLOSE) {
-                Prefix::Full => {
-                    return BlockEnd::done(at + CLOSE.len())
-                }
+                Prefix::Full => return BlockEnd::done(at + CLOSE.len()),
                 Prefix::Partial => {
                     self.resume = at;
                     break;
@@ -222,9 +220,9 @@ impl BlockFormat for MiniCpm5 {
         }
         unwrap_lone_wrapper(&mut args, &cx.cfg.repair_options());
         BlockResult::one(ParsedCall {
-                end: block.len(),
-                ..ParsedCall::new(name, args, ids::MINICPM5)
-            })
+            end: block.len(),
+            ..ParsedCall::new(name, args, ids::MINICPM5)
+        })
     }
 }
 

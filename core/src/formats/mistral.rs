@@ -358,11 +358,11 @@ fn parse_head(block: &[u8], head: Head, cx: &ParseCx) -> BlockResult {
                 &cx.cfg.repair_options(),
             ) {
                 Ok((arguments, repairs)) => BlockResult::one(ParsedCall {
-                        id,
-                        repairs,
-                        end: block.len(),
-                        ..ParsedCall::new(name_s, arguments, ids::MISTRAL)
-                    }),
+                    id,
+                    repairs,
+                    end: block.len(),
+                    ..ParsedCall::new(name_s, arguments, ids::MISTRAL)
+                }),
                 Err(e) => BlockResult::failed(e),
             }
         }

@@ -389,9 +389,9 @@ impl BlockFormat for Element {
         }
         match element_call(block, true) {
             Ok((_, name, args)) => BlockResult::one(crate::call::ParsedCall {
-                    end: block.len(),
-                    ..crate::call::ParsedCall::new(name, args, ids::PROMPT_WRAPPER)
-                }),
+                end: block.len(),
+                ..crate::call::ParsedCall::new(name, args, ids::PROMPT_WRAPPER)
+            }),
             Err(_) => BlockResult::text(),
         }
     }
@@ -540,10 +540,10 @@ fn named_call(name: String, block: &[u8], from: usize, to: usize, cx: &ParseCx) 
         r.offset += at;
     }
     BlockResult::one(crate::call::ParsedCall {
-            repairs,
-            end: block.len(),
-            ..crate::call::ParsedCall::new(name, arguments, ids::PROMPT_WRAPPER)
-        })
+        repairs,
+        end: block.len(),
+        ..crate::call::ParsedCall::new(name, arguments, ids::PROMPT_WRAPPER)
+    })
 }
 
 /// `[NAME]`, a JSON object and `[END_TOOL_REQUEST]`: LM Studio's wrapper

@@ -169,9 +169,7 @@ impl Scanner for FunctionEnd {
                         };
                         break;
                     }
-                    Some(Tag::ToolCallClose(k)) => {
-                        return BlockEnd::done(k + TC_CLOSE.len())
-                    }
+                    Some(Tag::ToolCallClose(k)) => return BlockEnd::done(k + TC_CLOSE.len()),
                     Some(Tag::Param(p)) => match key_end(block, p) {
                         Some(k) => {
                             self.phase = FnPhase::Value {
