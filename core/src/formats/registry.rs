@@ -68,7 +68,7 @@ pub fn all_names() -> impl Iterator<Item = &'static str> {
 /// `Qwen/Qwen3-8B-Instruct` → `qwen3`; `llama3.1:8b` → `llama-3.1`;
 /// `gpt-oss-20b` → `gpt-oss`). Sizes, quantisations, dates and an `org/`
 /// prefix never decide. `None` for a name no row fits, and for a row of
-/// [`PROMPTED_MODELS`](crate::PROMPTED_MODELS) (see [`prompted_model`]).
+/// [`PROMPTED_MODELS`] (see [`prompted_model`]).
 pub fn model(name: &str) -> Option<(&'static Format, &'static super::Model)> {
     let r = super::model_name::resolve(name)?;
     let f = get(r.format);
@@ -87,7 +87,7 @@ pub fn model(name: &str) -> Option<(&'static Format, &'static super::Model)> {
 pub const PROMPTED_MODELS: &[(&str, FormatId, &str)] =
     &[("gemma-3", super::ids::PYTHONIC, "<start_of_turn>model\n")];
 
-/// The [`PROMPTED_MODELS`](crate::PROMPTED_MODELS) entry a served model
+/// The [`PROMPTED_MODELS`] entry a served model
 /// name names, resolved as [`model`] resolves the formats' rows: its format
 /// and generation prompt. `None` when the name resolves to a format's own
 /// row or to nothing.

@@ -15,7 +15,7 @@ use super::{is_valid_json, repair_bytes, repair_invalid, RepairError, RepairOpti
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Prose {
     /// Hopeless (`TLP-003`, [`PROSE_MESSAGE`]): a sentence of
-    /// [`PROSE_WORDS`] words or more that is neither JSON nor broken JSON
+    /// three words or more (`PROSE_WORDS`) that is neither JSON nor broken JSON
     /// is not taken for a value. One or two bare tokens (`ES2020`, `0.0.1`,
     /// `hello world`) are a value that lost its quotes and stay a string.
     #[default]

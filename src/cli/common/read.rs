@@ -23,7 +23,7 @@ pub enum Body {
 }
 
 /// A whole document in memory: read into a buffer, or a large regular
-/// file mapped ([`super::map`]). Its bytes through `Deref`.
+/// file mapped (`common::map`). Its bytes through `Deref`.
 pub enum Bytes {
     /// Read.
     Owned(Vec<u8>),
