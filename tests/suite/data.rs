@@ -736,3 +736,45 @@ fn verdicts_give_every_conversation_a_record() {
         .iter()
         .all(|r| r["type"] == "validation"));
 }
+
+/// A CI job keeps its report when one input cannot be read: the files that
+/// were read are reported in every `--output-format`, the summary names what
+/// was read, and the run still ends with exit 2 (it ended before the report
+/// was written).
+#[test]
+fn an_unreadable_input_keeps_the_report_of_the_others() {
+    let missing = scratch("unreadable-report").join("missing.json");
+    let missing = missing.to_str().expect("utf-8 path");
+    let file = "fixtures/messages/openai-not-offered.json";
+    for fmt in ["sarif", "junit", "json"] {
+        let args = [
+            "validate",
+            "--no-config",
+            "--output-format",
+            fmt,
+            file,
+            missing,
+        ];
+        let r = run_binary(&args, None, Some(root()));
+        assert_eq!(r.code, 2, "{fmt}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("1 input could not be read"),
+            "{fmt}: {}",
+            r.stderr
+        );
+        assert!(
+            r.stderr.contains("in 1 file"),
+            "{fmt}: summary: {}",
+            r.stderr
+        );
+        let out = r.out();
+        match fmt {
+            "junit" => assert!(out.contains("<testsuites"), "junit: {out}"),
+            _ => {
+                let report: Value = serde_json::from_str(&out).expect("a JSON report");
+                let text = report.to_string();
+                assert!(text.contains("openai-not-offered"), "{fmt}: {text}");
+            }
+        }
+    }
+}

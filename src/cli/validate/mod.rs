@@ -417,8 +417,10 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Outcome> {
     // between calls, nor --retry-prompt, whose prompts are numbered
     let parallel =
         args.input.jobs > 1 && args.retry.retry_cmd.is_none() && !args.retry.retry_prompt;
-    if parallel {
-        in_parallel(&mut run, &mut files, &tools, args, &template)?;
+    // an input that could not be read ends the run with exit 2, after the
+    // report and the summary of what was read (a CI job keeps its SARIF)
+    let read = if parallel {
+        in_parallel(&mut run, &mut files, &tools, args, &template)
     } else {
         for_each_document(
             &args.input,
@@ -428,8 +430,8 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Outcome> {
                 files += 1;
                 run.document(doc)
             },
-        )?;
-    }
+        )
+    };
     if let Some(text) = run.report.finish() {
         run.out.raw(text.as_bytes())?;
     }
@@ -455,6 +457,7 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Outcome> {
         super::report(&summary);
     }
     tools.log("-", 1, &summary);
+    read?;
     let skipped = run.report.skipped_files();
     if !skipped.is_empty() {
         bail!(
