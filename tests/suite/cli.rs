@@ -221,8 +221,9 @@ fn field_picks_text_out_of_jsonl_records() {
     assert_eq!(out, "-:1:1\n-:3:0\n");
 }
 
-#[test]
-fn parallel_jobs_keep_input_order_and_report_unreadable_files() {
+/// The `.txt` fixtures of `fixtures/hermes`, sorted: inputs for the `-j`
+/// tests.
+fn hermes_fixtures() -> Vec<String> {
     let mut files: Vec<String> =
         std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/hermes"))
             .expect("dir")
@@ -232,6 +233,12 @@ fn parallel_jobs_keep_input_order_and_report_unreadable_files() {
             .map(|p| p.display().to_string())
             .collect();
     files.sort();
+    files
+}
+
+#[test]
+fn parallel_jobs_keep_input_order_and_report_unreadable_files() {
+    let files = hermes_fixtures();
     let mut seq = vec!["parse"];
     seq.extend(files.iter().map(String::as_str));
     let mut par = vec!["parse", "-j", "4"];
@@ -248,15 +255,7 @@ fn parallel_jobs_keep_input_order_and_report_unreadable_files() {
 /// does (records, messages, exit status), whole or as prose only.
 #[test]
 fn split_in_parallel_gives_the_same_bytes() {
-    let mut files: Vec<String> =
-        std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/hermes"))
-            .expect("dir")
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|e| e == "txt"))
-            .map(|p| p.display().to_string())
-            .collect();
-    files.sort();
+    let mut files = hermes_fixtures();
     assert!(files.len() >= 8, "{files:?}");
     files.insert(3, "/definitely/missing.txt".into());
     for extra in [&[][..], &["--text"], &["--pretty"]] {

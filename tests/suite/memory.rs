@@ -411,17 +411,8 @@ fn conversation_line(k: u64, out: &mut Vec<u8>) {
 #[cfg(target_os = "linux")]
 fn peak_on_conversations(args: &[&str]) -> (Option<i32>, u64, u64) {
     use std::io::Write;
-    use std::process::{Command, Stdio};
     let bytes = megabytes() << 20;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_toolcall"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn toolcall");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let writer = std::thread::spawn(move || {
+    peak_fed(args, move |stdin| {
         let (mut k, mut written, mut buf) = (0u64, 0u64, Vec::new());
         while written < bytes {
             buf.clear();
@@ -435,24 +426,7 @@ fn peak_on_conversations(args: &[&str]) -> (Option<i32>, u64, u64) {
             }
         }
         k
-    });
-    let peak_kb = |pid: u32| -> Option<u64> {
-        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-        let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-        line.split_whitespace().nth(1)?.parse().ok()
-    };
-    let mut peak = 0u64;
-    let status = loop {
-        if let Some(kb) = peak_kb(child.id()) {
-            peak = peak.max(kb);
-        }
-        match child.try_wait().expect("wait") {
-            Some(status) => break status,
-            None => std::thread::sleep(std::time::Duration::from_millis(5)),
-        }
-    };
-    let lines = writer.join().expect("writer");
-    (status.code(), lines, peak)
+    })
 }
 
 /// `validate` on a JSONL of conversations reads it a line at a time: the
