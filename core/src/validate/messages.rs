@@ -84,6 +84,10 @@ pub struct CallEntry {
     pub bad_arguments: Option<String>,
     /// The pointer of the arguments value, when it has its own.
     pub arguments_pointer: Option<String>,
+    /// The arguments were a JSON string holding the object's text (encoded
+    /// twice), and were decoded: `bad_arguments` says so, and the decoded
+    /// object is the call's.
+    pub double_encoded: bool,
 }
 
 /// What an entry holds.
@@ -372,6 +376,7 @@ impl Reader<'_> {
         arguments: Option<(&Value, String)>,
         id: Option<&str>,
     ) {
+        let mut double_encoded = false;
         let (args, bad) = match arguments.as_ref().map(|a| a.0) {
             None | Some(Value::Null) => (Map::new(), None),
             Some(Value::Object(o)) => (o.clone(), None),
@@ -386,6 +391,7 @@ impl Reader<'_> {
                         Ok(Value::Object(o)) => o,
                         _ => Map::new(),
                     };
+                    double_encoded = true;
                     (
                         o,
                         Some(
@@ -449,6 +455,7 @@ impl Reader<'_> {
                 given_id,
                 bad_arguments: bad,
                 arguments_pointer: arguments.map(|a| a.1),
+                double_encoded,
             })),
         );
     }
@@ -479,6 +486,7 @@ impl Reader<'_> {
                     given_id: false,
                     bad_arguments: None,
                     arguments_pointer: None,
+                    double_encoded: false,
                 })),
             );
         }
@@ -786,19 +794,11 @@ impl Reader<'_> {
     /// One ShareGPT turn.
     fn sharegpt(&mut self, m: &Value, turn: usize, p: &str) {
         let from = m.get("from").and_then(Value::as_str).unwrap_or("");
-        let role = match from {
-            "human" | "user" => "user",
-            "gpt" | "assistant" | "model" | "chatgpt" | "bard" | "bing" | "function_call"
-            | "function-call" | "tool_call" => "assistant",
-            "tool" | "observation" | "function_response" | "function-response"
-            | "tool_response" | "ipython" | "function" => "tool",
-            "system" => "system",
-            other => other,
-        };
+        let role = sharegpt_role(from);
         self.turns.push(role.to_string());
         let text = m.get("value").and_then(Value::as_str).unwrap_or("");
         let vp = format!("{p}/value");
-        if matches!(from, "function_call" | "function-call" | "tool_call") {
+        if sharegpt_call_turn(from) {
             // the value is the call's JSON
             self.json_call(turn, text, &vp);
             return;
@@ -821,6 +821,26 @@ impl Reader<'_> {
         }
         self.text_calls(turn, role, text, &vp);
     }
+}
+
+/// The role a ShareGPT turn's `from` names (`human` → `user`, `gpt` and
+/// `function_call` → `assistant`, `observation` → `tool`, …); an unknown
+/// name is kept.
+pub fn sharegpt_role(from: &str) -> &str {
+    match from {
+        "human" | "user" => "user",
+        "gpt" | "assistant" | "model" | "chatgpt" | "bard" | "bing" | "function_call"
+        | "function-call" | "tool_call" => "assistant",
+        "tool" | "observation" | "function_response" | "function-response" | "tool_response"
+        | "ipython" | "function" => "tool",
+        "system" => "system",
+        other => other,
+    }
+}
+
+/// Whether a ShareGPT turn's `from` says its value is a call's JSON.
+pub fn sharegpt_call_turn(from: &str) -> bool {
+    matches!(from, "function_call" | "function-call" | "tool_call")
 }
 
 /// The arguments JSON repair recovers from a string that does not parse

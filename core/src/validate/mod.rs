@@ -43,6 +43,7 @@
 
 pub mod check;
 pub mod config;
+pub mod convert;
 pub mod diag;
 pub mod items;
 pub mod messages;

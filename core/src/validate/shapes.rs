@@ -833,6 +833,21 @@ fn joined_names(conv: &Value, spaced: &[(String, String)]) -> Value {
 /// document's, its tools the conversation's own, the list beside it, or
 /// those its system prompt declares.
 pub fn read(found: &Found, cfg: &Config) -> Option<Transcript> {
+    let mut t = read_local(found, cfg)?;
+    for e in &mut t.entries {
+        e.pointer = found.original(&e.pointer);
+        if let Kind::Call(c) = &mut e.kind {
+            if let Some(ap) = &c.arguments_pointer {
+                c.arguments_pointer = Some(found.original(ap));
+            }
+        }
+    }
+    Some(t)
+}
+
+/// [`read`], with the entries' pointers left those of [`Found::value`]
+/// (what [`super::convert`] walks beside them).
+pub fn read_local(found: &Found, cfg: &Config) -> Option<Transcript> {
     let own = ["tools", "functions"]
         .iter()
         .find_map(|k| found.value.get(*k).and_then(tool_list));
@@ -872,14 +887,6 @@ pub fn read(found: &Found, cfg: &Config) -> Option<Transcript> {
     if let Some(tools) = t.tools.take() {
         t.tools = Some(normalise_tools(tools));
     }
-    for e in &mut t.entries {
-        e.pointer = found.original(&e.pointer);
-        if let Kind::Call(c) = &mut e.kind {
-            if let Some(ap) = &c.arguments_pointer {
-                c.arguments_pointer = Some(found.original(ap));
-            }
-        }
-    }
     t.pointer = found.pointer.clone();
     t.source = found.shape;
     Some(t)
@@ -890,9 +897,14 @@ pub fn read(found: &Found, cfg: &Config) -> Option<Transcript> {
 /// array): a large array is read an element at a time this way, its
 /// pointers the whole document's.
 pub fn element(item: &Value, k: usize, cfg: &Config) -> Option<Transcript> {
+    read(&element_found(item, k)?, cfg)
+}
+
+/// What [`find`] finds at `/k` of a top-level array whose element `k` is
+/// `item`, read alone ([`element`] reads it).
+pub fn element_found(item: &Value, k: usize) -> Option<Found> {
     let p = format!("/{k}");
-    let f = detect(item, &p).or_else(|| message_list(item, &p, None))?;
-    read(&f, cfg)
+    detect(item, &p).or_else(|| message_list(item, &p, None))
 }
 
 /// Every conversation of a JSON document ([`find`], then [`read`]).
@@ -944,6 +956,16 @@ pub fn is_event(v: &Value) -> bool {
 /// side chains apart) one conversation. The transcripts' pointers start
 /// with the line's index (`/5/message/content/0`: line 6).
 pub fn sessions(lines: &[(usize, Value)], cfg: &Config) -> Vec<Transcript> {
+    session_found(lines)
+        .iter()
+        .filter_map(|f| read(f, cfg))
+        .collect()
+}
+
+/// The conversations of a per-event session log as [`sessions`] groups
+/// them, before they are read: a Claude Code session as a message list
+/// (the lines of one message merged), a Codex CLI one as Responses items.
+pub fn session_found(lines: &[(usize, Value)]) -> Vec<Found> {
     // session key -> (messages or items, remap, is_codex)
     let mut order: Vec<String> = Vec::new();
     let mut convs: std::collections::HashMap<String, (Vec<Value>, Found, bool)> =
@@ -1046,9 +1068,7 @@ pub fn sessions(lines: &[(usize, Value)], cfg: &Config) -> Vec<Transcript> {
             json!({ "messages": list })
         };
         found.sort();
-        if let Some(t) = read(&found, cfg) {
-            out.push(t);
-        }
+        out.push(found);
     }
     out
 }
