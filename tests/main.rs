@@ -15,6 +15,7 @@ mod suite {
     mod bounds;
     mod cli;
     mod conformance;
+    mod convert;
     mod data;
     mod docs;
     mod errors;

@@ -53,6 +53,22 @@ pub struct ReportArgs {
     #[arg(hide_short_help = true, long, value_name = "WHICH", value_parser = ["valid", "invalid"], verbatim_doc_comment)]
     pub keep: Option<String>,
 
+    /// Write each conversation converted to FORMAT instead of records:
+    /// `openai`, one OpenAI chat row a line (`{"messages": [...], "tools":
+    /// [...]}`, calls as `tool_calls` with ids, results as `tool`
+    /// messages linked to them, double-encoded arguments decoded, calls
+    /// written as text lifted out of it, split messages merged, tools
+    /// declared in a system prompt as the row's `tools`). Diagnostics and
+    /// the exit status are validate's; with --keep, only the rows of
+    /// conversations with that verdict.
+    ///
+    /// Example:
+    ///
+    ///   toolcall validate --convert openai --keep valid data.json > train.jsonl
+    #[arg(hide_short_help = true, long, value_name = "FORMAT", conflicts_with = "output_format",
+          value_parser = crate::validate::convert::FORMATS, verbatim_doc_comment)]
+    pub convert: Option<String>,
+
     /// Most bytes of one JSON conversation read whole: a document (a
     /// large top-level array is read an element at a time, each element
     /// bounded so). A larger one is a TLP-007 error, not read: a
@@ -125,13 +141,13 @@ impl Report {
         Report {
             format: args.output_format.clone(),
             stats: args.stats,
-            keep: args.keep.is_some(),
+            keep: args.keep.is_some() || args.convert.is_some(),
             ..Report::default()
         }
     }
 
     /// Whether stdout carries `validation` records (the default format,
-    /// without `--keep`).
+    /// without `--keep` or `--convert`).
     pub fn records(&self) -> bool {
         self.format == "records" && !self.keep
     }

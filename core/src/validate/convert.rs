@@ -125,19 +125,56 @@ pub fn openai(found: &Found, conv: usize, cfg: &Config) -> Option<Value> {
             }
         }
     }
-    let messages = merge(b.out);
-    let mut row = Map::new();
-    row.insert("messages".into(), Value::Array(messages));
-    let tools: Vec<Value> = t
+    let mut messages = merge(b.out);
+    let mut tools: Vec<Value> = t
         .tools
         .as_ref()
         .and_then(Value::as_array)
         .map(|l| l.iter().filter_map(tool).collect())
         .unwrap_or_default();
+    join_spaced_names(&mut tools, &mut messages);
+    let mut row = Map::new();
+    row.insert("messages".into(), Value::Array(messages));
     if !tools.is_empty() {
         row.insert("tools".into(), Value::Array(tools));
     }
     Some(Value::Object(row))
+}
+
+/// Tool names with spaces (ToolACE's `Get Manager Placeholder Image`),
+/// which OpenAI's function names cannot have, written with `_` for each
+/// space in the tools and in the calls, when no other tool has that name.
+fn join_spaced_names(tools: &mut [Value], messages: &mut [Value]) {
+    let names: HashSet<String> = tools
+        .iter()
+        .filter_map(|t| t.pointer("/function/name").and_then(Value::as_str))
+        .map(str::to_string)
+        .collect();
+    let mut renamed = std::collections::HashMap::new();
+    for t in tools.iter_mut() {
+        let Some(Value::String(name)) = t.pointer_mut("/function/name") else {
+            continue;
+        };
+        let joined = name.trim().replace(' ', "_");
+        if name.contains(' ') && !names.contains(&joined) {
+            renamed.insert(std::mem::replace(name, joined.clone()), joined);
+        }
+    }
+    if renamed.is_empty() {
+        return;
+    }
+    for m in messages.iter_mut() {
+        let Some(Value::Array(calls)) = m.get_mut("tool_calls") else {
+            continue;
+        };
+        for c in calls {
+            if let Some(Value::String(name)) = c.pointer_mut("/function/name") {
+                if let Some(j) = renamed.get(name.as_str()) {
+                    name.clone_from(j);
+                }
+            }
+        }
+    }
 }
 
 /// A conversation's system prompt kept beside its message list (`system`,

@@ -66,7 +66,9 @@ pub(super) fn document(
         return Ok(Some((prefix, Box::new(r))));
     }
     match open {
-        b'[' if args.messages_at.is_none() && args.report.keep.is_none() => {
+        b'[' if args.messages_at.is_none()
+            && (args.report.keep.is_none() || args.report.convert.is_some()) =>
+        {
             array(run, prefix, r, name, cfg, args)
         }
         b'{' => object(run, prefix, first, r, name, cfg, args),
@@ -415,6 +417,7 @@ fn array(
     head.truncate(HEAD);
     let head = Rc::new(Located::new(head));
     run.next_index = 0;
+    run.converted = 0;
     let mut k = 0usize;
     let mut at = at;
     let mut first = first;
@@ -435,10 +438,16 @@ fn array(
         };
         match value {
             Ok(v) => {
-                if let Some(t) = crate::validate::shapes::element(&v, k, &cfg) {
-                    drop(v);
+                let found = crate::validate::shapes::element_found(&v, k);
+                drop(v);
+                let read = found.as_ref().and_then(|f| {
+                    let t = crate::validate::shapes::read(f, &cfg)?;
+                    Some((t, run.convert(f, &cfg)))
+                });
+                drop(found);
+                if let Some((t, row)) = read {
                     run.element = Some((format!("/{k}"), head.clone()));
-                    let done = run.transcript(&t, &text, name, name, &cfg, false);
+                    let done = run.transcript(&t, &text, name, name, &cfg, false, row);
                     run.element = None;
                     done?;
                 }

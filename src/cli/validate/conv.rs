@@ -131,7 +131,14 @@ impl Run<'_> {
         self.next_index = 0;
         let explicit = self.args.wire.input == InputKind::Messages;
         let at = self.args.messages_at.as_deref();
-        let found = shapes::conversations(v, at, explicit, &cfg);
+        let found: Vec<(messages::Transcript, Option<Value>)> = shapes::find(v, at, explicit)
+            .iter()
+            .filter_map(|f| {
+                let t = shapes::read(f, &cfg)?;
+                let row = self.convert(f, &cfg);
+                Some((t, row))
+            })
+            .collect();
         if found.is_empty() {
             let item = Item::refused_document(
                 crate::validate::records::stand_in(doc, "", [0, 0]),
@@ -146,8 +153,8 @@ impl Run<'_> {
             );
             return self.judge(item, &cfg);
         }
-        for t in &found {
-            self.transcript(t, text, file, doc, &cfg, false)?;
+        for (t, row) in found {
+            self.transcript(&t, text, file, doc, &cfg, false, row)?;
         }
         Ok(())
     }
@@ -175,15 +182,30 @@ impl Run<'_> {
         }
         let text = Rc::new(Located::new(bytes));
         self.next_index = 0;
-        for t in shapes::sessions(&lines, &cfg) {
-            self.transcript(&t, &text, name, name, &cfg, true)?;
+        for f in shapes::session_found(&lines) {
+            if let Some(t) = shapes::read(&f, &cfg) {
+                let row = self.convert(&f, &cfg);
+                self.transcript(&t, &text, name, name, &cfg, true, row)?;
+            }
         }
         super::big::bad_lines(self, &text, name, &cfg, bad)
+    }
+
+    /// `--convert`: the conversation `f` converted (the next in the
+    /// document), else `None`.
+    pub(super) fn convert(&mut self, f: &shapes::Found, cfg: &Config) -> Option<Value> {
+        self.args.report.convert.as_ref()?;
+        let row = crate::validate::convert::openai(f, self.converted, cfg)?;
+        self.converted += 1;
+        Some(row)
     }
 
     /// Judges one conversation read: each call (its schema and the
     /// conversation checks), and each result no call asked for. `lines`:
     /// its pointers start with a line index of `text` (a session log).
+    /// `row`: the conversation converted (`--convert`), written after it
+    /// is judged when `--keep` wants its verdict.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn transcript(
         &mut self,
         t: &messages::Transcript,
@@ -192,6 +214,7 @@ impl Run<'_> {
         doc: &str,
         cfg: &Config,
         lines: bool,
+        row: Option<Value>,
     ) -> anyhow::Result<()> {
         self.report.conversation(shapes::calls(t).count());
         if t.tools.is_none() && self.tools.registry.is_none() {
@@ -223,6 +246,18 @@ impl Run<'_> {
             self.judge(item, cfg)?;
         }
         self.doc_tools = None;
+        if let Some(row) = row {
+            let valid = self.invalid == invalid_before;
+            let wanted = self
+                .args
+                .report
+                .keep
+                .as_deref()
+                .is_none_or(|k| (k == "valid") == valid);
+            if wanted {
+                self.out.raw(format!("{row}\n").as_bytes())?;
+            }
+        }
         if self.args.report.verdicts && self.report.records() {
             let invalid = self.invalid - invalid_before;
             self.out.record(&serde_json::json!({
@@ -244,6 +279,10 @@ impl Run<'_> {
         let Some(keep) = self.args.report.keep.as_deref() else {
             return Ok(());
         };
+        if self.args.report.convert.is_some() {
+            // the rows written are the conversions, per conversation
+            return Ok(());
+        }
         let valid = self.invalid == self.invalid_before;
         if (keep == "valid") == valid {
             self.out.raw(row)?;

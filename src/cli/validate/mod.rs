@@ -184,6 +184,9 @@ struct Run<'a> {
     warned_no_tools: Option<String>,
     /// The next call index of the document being read.
     next_index: usize,
+    /// Conversations of the document converted so far (`--convert`: the
+    /// made-up call ids are `call_<conversation>_<n>`).
+    converted: usize,
     /// The item being judged is a call (not a refused document or a
     /// result without a call).
     counted: bool,
@@ -313,6 +316,7 @@ impl<'a> Run<'a> {
             file: String::new(),
             warned_no_tools: None,
             next_index: 0,
+            converted: 0,
             counted: true,
             invalid_before: 0,
             element: None,
@@ -329,6 +333,7 @@ impl<'a> Run<'a> {
         let name = args.engine.doc_name(&doc.name);
         self.report.document();
         self.next_index = 0;
+        self.converted = 0;
         let explicit = args.wire.input == InputKind::Messages;
         let bytes = match doc.body {
             // never a map: validate reads with Reading::Streamed
@@ -382,8 +387,10 @@ impl<'a> Run<'a> {
 
 /// Runs `validate`.
 pub fn run(args: &ValidateArgs) -> anyhow::Result<Outcome> {
+    // --convert reads conversations, which bring their own tools
     if args.tools.tools.is_none()
         && args.wire.input != InputKind::Messages
+        && args.report.convert.is_none()
         && !any_conversations(&args.input.files)
     {
         let named = args.input.files.iter().find(|f| {
@@ -459,6 +466,19 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Outcome> {
     tools.log("-", 1, &summary);
     read?;
     let skipped = run.report.skipped_files();
+    if !skipped.is_empty() && args.report.convert.is_some() {
+        bail!(
+            "{} file{} not converted: no conversation in {}: {}",
+            skipped.len(),
+            if skipped.len() == 1 { " was" } else { "s were" },
+            if skipped.len() == 1 { "it" } else { "them" },
+            skipped
+                .iter()
+                .map(|f| super::sanitize(f))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
     if !skipped.is_empty() {
         bail!(
             "{} file{} not checked: not conversations, and validate needs a tools file for them (--tools FILE): {}",
