@@ -1267,7 +1267,7 @@ _toolcall() {
             return 0
             ;;
         toolcall__subcmd__validate)
-            opts="-j -s -L -g -a -f -v -q -h --lines --field --threads --jobs --max-input --no-messages --follow --hidden --no-ignore --glob --binary --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --think-window --generation-prompt --model --finish-reason --max-block --label --input --max-buffer --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --retry-cmd --max-retries --retry-timeout --retry-max-output --retry-template --retry-prompt --line-buffered --block-buffered --no-diagnostics --quiet --color --allow --messages-at --output-format --stats --keep --max-conversation --verdicts --help"
+            opts="-j -s -L -g -a -f -v -q -h --lines --field --threads --jobs --max-input --no-messages --follow --hidden --no-ignore --glob --binary --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --think-window --generation-prompt --model --finish-reason --max-block --label --input --max-buffer --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --retry-cmd --max-retries --retry-timeout --retry-max-output --retry-template --retry-prompt --line-buffered --block-buffered --no-diagnostics --quiet --color --allow --messages-at --output-format --stats --keep --convert --max-conversation --verdicts --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1403,6 +1403,10 @@ _toolcall() {
                     ;;
                 --keep)
                     COMPREPLY=($(compgen -W "valid invalid" -- "${cur}"))
+                    return 0
+                    ;;
+                --convert)
+                    COMPREPLY=($(compgen -W "openai" -- "${cur}"))
                     return 0
                     ;;
                 --max-conversation)

@@ -1279,6 +1279,39 @@ fn check_transcript<'py>(
     record_to_py(py, &found)
 }
 
+/// Conversations converted to OpenAI chat rows, as `toolcall validate
+/// --convert openai` writes them (`toolcall_core::validate::convert::text`):
+/// each row's JSON text, one per conversation in input order, and what
+/// could not be read, as `(code, line, message)`.
+#[pyfunction]
+#[pyo3(signature = (text, options, messages_at=None))]
+fn convert_openai(
+    py: Python<'_>,
+    text: Input,
+    options: &Options,
+    messages_at: Option<String>,
+) -> PyResult<ConvertedRows> {
+    let bytes = text.bytes();
+    let out = maybe_detach(py, bytes.len(), || {
+        let r = &options.resolved;
+        toolcall_core::validate::convert::text(
+            bytes,
+            messages_at.as_deref(),
+            r.conversations(),
+            &r.config,
+        )
+    })?;
+    let problems = out
+        .problems
+        .into_iter()
+        .map(|(code, line, message)| (code.to_string(), line, message))
+        .collect();
+    Ok((out.rows, problems))
+}
+
+/// What [`convert_openai`] returns: the rows' JSON texts and the problems.
+type ConvertedRows = (Vec<String>, Vec<(String, usize, String)>);
+
 /// The core's default options, as a dict (every option's name and
 /// default, written once in the core).
 #[pyfunction]
@@ -1443,6 +1476,7 @@ fn _toolcall(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(models, m)?)?;
     m.add_function(wrap_pyfunction!(default_options, m)?)?;
     m.add_function(wrap_pyfunction!(check_transcript, m)?)?;
+    m.add_function(wrap_pyfunction!(convert_openai, m)?)?;
     m.add_function(wrap_pyfunction!(split, m)?)?;
     m.add_function(wrap_pyfunction!(repair, m)?)?;
     m.add_function(wrap_pyfunction!(repair_text, m)?)?;

@@ -76,7 +76,9 @@ __all__ = [
     "Tools",
     "ToolsError",
     "Verdict",
+    "Converted",
     "check_transcript",
+    "convert",
     "formats",
     "loads",
     "models",
@@ -202,6 +204,55 @@ def check_transcript(
     ``message``, ``doc``, ``span``, ``turn``, ``role``); codes in ``allow``
     are off. Takes :func:`parse`'s options."""
     return _toolcall.check_transcript(text, _toolcall.Options(**options), list(allow))
+
+
+class Converted:
+    """Conversations converted by :func:`convert`: ``rows`` (one dict per
+    conversation, in input order), ``errors`` (what could not be read:
+    ``{"code", "line", "message"}``), and :meth:`jsonl`, the bytes
+    ``toolcall validate --convert openai`` writes."""
+
+    __slots__ = ("_lines", "rows", "errors")
+
+    def __init__(self, lines: List[str], problems: List[Tuple[str, int, str]]) -> None:
+        self._lines = lines
+        self.rows: List[dict[str, Any]] = [_json.loads(l) for l in lines]
+        self.errors: List[dict[str, Any]] = [
+            {"code": c, "line": n, "message": m} for c, n, m in problems
+        ]
+
+    def jsonl(self) -> str:
+        """The rows as JSONL text, one line each (what the CLI writes)."""
+        return "".join(l + "\n" for l in self._lines)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __repr__(self) -> str:
+        return f"Converted(rows={len(self.rows)}, errors={len(self.errors)})"
+
+
+def convert(
+    data: Union[str, bytes],
+    to: str = "openai",
+    *,
+    messages_at: Optional[str] = None,
+    **options: Unpack[Options],
+) -> Converted:
+    """Every conversation of ``data`` (a JSON document, a JSONL of
+    conversations or a session log, in any shape ``toolcall validate``
+    reads) as one OpenAI chat row, ``{"messages": [...], "tools": [...]}``:
+    calls as ``tool_calls`` with ids (``call_<conversation>_<n>`` when
+    missing), results as ``tool`` messages linked to them, arguments
+    encoded twice decoded, calls written as text lifted out of it, split
+    messages merged, tools declared in a system prompt as the row's
+    ``tools``. The same rows as ``toolcall validate --convert openai``
+    (one core function); documents, lines or elements that cannot be read
+    are in ``errors``. ``to`` is ``"openai"``, the one target."""
+    if to != "openai":
+        raise OptionError(f"unknown conversion target {to!r} (known: openai)")
+    lines, problems = _toolcall.convert_openai(data, _toolcall.Options(**options), messages_at)
+    return Converted(lines, problems)
 
 
 def _name_args(item: Any) -> Tuple[str, str]:
