@@ -1298,6 +1298,7 @@ fn convert_openai(
             bytes,
             messages_at.as_deref(),
             r.conversations(),
+            r.wire.max_buffer,
             &r.config,
         )
     })?;

@@ -677,8 +677,16 @@ pub struct Converted {
 
 /// Converts a whole text (a JSON document, a JSONL of conversations, a
 /// per-event session log) the way `validate --convert openai` does, in
-/// the layout `validate` reads it in ([`conversations_in`]).
-pub fn text(bytes: &[u8], at: Option<&str>, bodies: bool, cfg: &Config) -> Converted {
+/// the layout `validate` reads it in ([`conversations_in`]); a JSONL line
+/// longer than `max_line` bytes is not read (`TLP-007`), as `validate`'s
+/// `--max-buffer` has it.
+pub fn text(
+    bytes: &[u8],
+    at: Option<&str>,
+    bodies: bool,
+    max_line: usize,
+    cfg: &Config,
+) -> Converted {
     let mut out = Converted::default();
     let push = |rows: Vec<Value>, out: &mut Converted| {
         out.rows.extend(rows.iter().map(Value::to_string));
@@ -701,7 +709,7 @@ pub fn text(bytes: &[u8], at: Option<&str>, bodies: bool, cfg: &Config) -> Conve
                 if line.trim_ascii().is_empty() {
                     continue;
                 }
-                match conversation_line(line, k + 1, "", usize::MAX) {
+                match conversation_line(line, k + 1, "", max_line) {
                     (_, Ok(v)) => {
                         let rows = document(&v, at, bodies, out.rows.len(), cfg);
                         if rows.is_empty() {
@@ -714,8 +722,10 @@ pub fn text(bytes: &[u8], at: Option<&str>, bodies: bool, cfg: &Config) -> Conve
                         push(rows, &mut out);
                     }
                     (_, Err(item)) => {
-                        let message = item.broken.map(|i| i.message).unwrap_or_default();
-                        out.problems.push(("TLP-008", k + 1, message));
+                        let (code, message) = item
+                            .broken
+                            .map_or(("TLP-008", String::new()), |i| (i.code, i.message));
+                        out.problems.push((code, k + 1, message));
                     }
                 }
             }
