@@ -425,7 +425,7 @@ impl<'a> Builder<'a> {
         } else if text.is_empty() && results && calls.is_empty() {
             // tool results only (written above): nothing else was said
             return;
-        } else if !(text.is_empty() && !calls.is_empty()) {
+        } else if !text.is_empty() || calls.is_empty() {
             out.insert("content".into(), text.into());
         }
         if !calls.is_empty() {
@@ -484,7 +484,7 @@ impl<'a> Builder<'a> {
             }
         } else {
             let (t, calls) = self.text(text, &vp, entries);
-            if !(t.is_empty() && !calls.is_empty()) {
+            if !t.is_empty() || calls.is_empty() {
                 out.insert("content".into(), t.into());
             }
             if !calls.is_empty() {
