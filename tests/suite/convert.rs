@@ -307,3 +307,19 @@ fn convert_is_refused_with_another_output_format() {
     let r = convert(&["--output-format", "sarif", &fixture("openai.json")], None);
     assert_eq!(r.code, 2, "{}", r.stderr);
 }
+
+#[test]
+fn many_files_on_threads_give_the_rows_of_one_at_a_time() {
+    let files: Vec<String> = inputs()
+        .iter()
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    let mut one = vec!["--no-diagnostics"];
+    one.extend(files.iter().map(String::as_str));
+    let mut many = vec!["-j", "3"];
+    many.extend(one.iter().copied());
+    let (a, b) = (convert(&one, None), convert(&many, None));
+    assert_eq!(a.stdout, b.stdout);
+    assert_eq!(a.code, b.code);
+    assert!(rows(&a.stdout).len() > files.len());
+}
