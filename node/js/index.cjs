@@ -323,7 +323,8 @@ function repairJson(text, options) {
   if (typeof text !== 'string') throw new TypeError('repairJson expects a string');
   let out;
   try {
-    out = native.repairText(text, options?.textAsString === true);
+    // no second argument in the common case: one value less to convert
+    out = options?.textAsString === true ? native.repairText(text, true) : native.repairText(text);
   } catch (e) {
     const m = String(e?.message ?? '');
     const cut = m.indexOf('\u0001');

