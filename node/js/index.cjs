@@ -262,6 +262,21 @@ function validate(docOrCalls, tools, options = {}) {
   return JSON.parse(call(native.validateJson, JSON.stringify(items.map(nameArgs)), t._native));
 }
 
+/**
+ * The conversation checks of a raw transcript (model text with turn
+ * headers), as `toolcall validate` runs them: `TLP-009` (a call no tool
+ * turn answers before the next assistant turn) and `TLP-010` (a tool turn
+ * that answers no call). One record per finding (`code`, `message`,
+ * `doc`, `span`, `turn`, `role`); the codes in `options.allow` are off.
+ * Takes `parse`'s options.
+ */
+function checkTranscript(text, options = {}) {
+  const { allow, ...rest } = options ?? {};
+  if (allow != null && !Array.isArray(allow)) throw new TypeError('allow must be an array of codes');
+  const { opts } = engineOptions(rest);
+  return JSON.parse(call(native.checkTranscriptJson, checkInput(text), opts, allow?.map(String)));
+}
+
 /** The tools block a family's chat template writes (`toolcall render tools`). */
 function renderTools(family, tools) {
   return call(native.renderTools, family, toTools(tools, { strict: false })._native);
@@ -393,6 +408,7 @@ module.exports = {
   Tools,
   ToolcallError,
   ToolsError,
+  checkTranscript,
   events,
   formats,
   models,

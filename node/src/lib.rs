@@ -452,6 +452,28 @@ pub fn validate_json(calls: String, tools: &Tools) -> Result<String> {
     Ok(Value::Array(out).to_string())
 }
 
+/// The conversation checks of a raw transcript (`TLP-009`, `TLP-010`), as
+/// `toolcall validate` runs them (the core's
+/// `validate::turns::check_transcript`): the JSON text of an array of
+/// findings (`code`, `message`, `doc`, `span`, `turn`, `role`); the codes
+/// in `allow` are off.
+#[napi(js_name = "checkTranscriptJson")]
+pub fn check_transcript_json(
+    input: Either<String, &[u8]>,
+    options: Option<Value>,
+    allow: Option<Vec<String>>,
+) -> Result<String> {
+    let setup = Setup::new(options, None)?;
+    let r = &setup.resolved;
+    let found = toolcall_core::validate::turns::check_transcript(
+        bytes_of(&input),
+        &r.config,
+        &r.wire,
+        &allow.unwrap_or_default(),
+    );
+    serde_json::to_string(&found).map_err(|e| err("ToolcallError", e))
+}
+
 /// The tools block a family's chat template writes (`toolcall render
 /// tools`); `family` is a format id or model name.
 #[napi(js_name = "renderTools")]

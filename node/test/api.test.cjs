@@ -202,3 +202,20 @@ test('toOpenAI: an assistant message the openai package accepts', () => {
   assert.equal(none.content, null);
   assert.equal('tool_calls' in none, false);
 });
+
+test('checkTranscript: findings as records, allow, the options checked', () => {
+  const t =
+    '<|im_start|>user\nHi<|im_end|>\n' +
+    '<|im_start|>assistant\n<tool_call>\n{"name": "f", "arguments": {}}\n</tool_call><|im_end|>\n' +
+    '<|im_start|>user\nNever mind.<|im_end|>\n' +
+    '<|im_start|>assistant\nDone.<|im_end|>\n';
+  const found = toolcall.checkTranscript(t);
+  assert.equal(found.length, 1);
+  assert.equal(found[0].code, 'TLP-009');
+  assert.equal(found[0].role, 'assistant');
+  assert.equal(t.slice(found[0].span[0], found[0].span[0] + 11), '<tool_call>');
+  assert.deepEqual(toolcall.checkTranscript(t, { allow: ['TLP-009'] }), []);
+  assert.deepEqual(toolcall.checkTranscript('no turns here'), []);
+  assert.throws(() => toolcall.checkTranscript(t, { allow: 'TLP-009' }), TypeError);
+  assert.throws(() => toolcall.checkTranscript(t, { modle: 'x' }), toolcall.OptionError);
+});
