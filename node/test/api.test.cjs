@@ -177,9 +177,20 @@ test('repairJson: text beyond ASCII reads as repair() reads it', () => {
   // repairJson takes the string as UTF-16 and transcodes it itself; repair
   // takes it as UTF-8 from V8: astral characters, a lone surrogate (U+FFFD
   // either way) and a BOM give the same text
-  for (const s of ['{"k": "😀 ünï", "v": 1,}', '{"a": "x\ud800y", b: 1', '\ufeff{"é": [1, 2', '["日本", ']) {
+  // short strings go over as UTF-16, from 256 characters on as UTF-8
+  const long = (s) => `[${'"padding", '.repeat(30)}${s}]`;
+  const cases = ['{"k": "😀 ünï", "v": 1,}', '{"a": "x\ud800y", b: 1', '\ufeff{"é": [1, 2', '["日本", '];
+  for (const s of [...cases, ...cases.slice(0, 2).map(long)]) {
     assert.equal(toolcall.repairJson(s), toolcall.repair(s).text, s);
   }
+  assert.ok(long(cases[0]).length >= 256);
+  assert.equal(toolcall.repairJson(long('{"a": "x\ud800y", b: 1}')), long('{"a": "x\ufffdy", "b": 1}'));
+  const valid = long('"ü"');
+  assert.equal(toolcall.repairJson(valid), valid);
+  assert.throws(() => toolcall.repairJson(`${'é'.repeat(300)} and some words`), (e) => {
+    assert.equal(e.code, 'TLP-003');
+    return e instanceof toolcall.JSONRepairError;
+  });
   assert.equal(toolcall.repairJson('{"a": "x\ud800y", b: 1'), '{"a": "x\ufffdy", "b": 1}');
 });
 
