@@ -701,7 +701,7 @@ fn repair_text_of(text: &str, ctx: &FunctionCallContext<'_>) -> Result<Option<St
     }
 }
 
-/// [`repair_text`] on the thread pool.
+/// `repairText`'s work on the thread pool (`repairJsonAsync`).
 pub struct RepairTask {
     input: String,
     prose: Prose,

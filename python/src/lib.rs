@@ -925,7 +925,7 @@ impl Sink for Buffer<'_> {
 /// One event of a stream, as `toolcall stream` writes it: `type` is one
 /// of `text`, `reasoning`, `markup`, `tool_call_start`, `tool_call`,
 /// `error`, `done`; the other fields are set as the type needs, read from
-/// the record the core wrote ([`Event::record`] gives all of it).
+/// the record the core wrote (`record()` gives all of it).
 #[pyclass(frozen, module = "toolcall._toolcall")]
 pub struct Event {
     /// The event's type.
