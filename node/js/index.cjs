@@ -85,6 +85,11 @@ function checkInput(text) {
   throw new TypeError('expected a string, Buffer or Uint8Array');
 }
 
+// Below this length repairJson hands its string to the addon as UTF-16
+// (cheaper per call), from it on as UTF-8 (cheaper per character): where
+// the two cost the same on ASCII text, measured.
+const UTF16_BELOW = 256;
+
 const decoder = new TextDecoder();
 
 /**
@@ -262,6 +267,21 @@ function validate(docOrCalls, tools, options = {}) {
   return JSON.parse(call(native.validateJson, JSON.stringify(items.map(nameArgs)), t._native));
 }
 
+/**
+ * The conversation checks of a raw transcript (model text with turn
+ * headers), as `toolcall validate` runs them: `TLP-009` (a call no tool
+ * turn answers before the next assistant turn) and `TLP-010` (a tool turn
+ * that answers no call). One record per finding (`code`, `message`,
+ * `doc`, `span`, `turn`, `role`); the codes in `options.allow` are off.
+ * Takes `parse`'s options.
+ */
+function checkTranscript(text, options = {}) {
+  const { allow, ...rest } = options ?? {};
+  if (allow != null && !Array.isArray(allow)) throw new TypeError('allow must be an array of codes');
+  const { opts } = engineOptions(rest);
+  return JSON.parse(call(native.checkTranscriptJson, checkInput(text), opts, allow?.map(String)));
+}
+
 /** The tools block a family's chat template writes (`toolcall render tools`). */
 function renderTools(family, tools) {
   return call(native.renderTools, family, toTools(tools, { strict: false })._native);
@@ -323,7 +343,11 @@ function repairJson(text, options) {
   if (typeof text !== 'string') throw new TypeError('repairJson expects a string');
   let out;
   try {
-    out = native.repairText(text, options?.textAsString === true);
+    // a short string is read as UTF-16, a long one as UTF-8 (lib.rs,
+    // hand_exports); no second argument in the common case: one value less
+    // to convert
+    const fn = text.length < UTF16_BELOW ? native.repairText : native.repairTextUtf8;
+    out = options?.textAsString === true ? fn(text, true) : fn(text);
   } catch (e) {
     const m = String(e?.message ?? '');
     const cut = m.indexOf('\u0001');
@@ -392,6 +416,7 @@ module.exports = {
   Tools,
   ToolcallError,
   ToolsError,
+  checkTranscript,
   events,
   formats,
   models,

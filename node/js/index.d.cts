@@ -253,6 +253,25 @@ export function validate(
   options?: ToolsOptions,
 ): Verdict[];
 
+/** A conversation check's finding in a raw transcript (`TLP-009`, `TLP-010`). */
+export interface TranscriptFinding {
+  /** `TLP-009`: a call no tool turn answers; `TLP-010`: a tool turn that answers no call. */
+  code: 'TLP-009' | 'TLP-010';
+  message: string;
+  doc: string;
+  /** The call, or the tool turn's header line. */
+  span: Span;
+  /** The turn the call or result lies in. */
+  turn?: number;
+  role?: string;
+}
+/** The options of `checkTranscript`: `parse`'s, and the codes to turn off. */
+export interface TranscriptOptions extends Omit<Options, 'tools'> {
+  allow?: readonly string[];
+}
+/** The conversation checks of a raw transcript, as `toolcall validate` runs them. */
+export function checkTranscript(text: string | Uint8Array, options?: TranscriptOptions): TranscriptFinding[];
+
 export function renderTools(family: string, tools: ToolsLike): string;
 /** Calls written as the family's model writes them (`toolcall render call`). */
 export function renderCalls(

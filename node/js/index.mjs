@@ -12,6 +12,7 @@ export const {
   Tools,
   ToolcallError,
   ToolsError,
+  checkTranscript,
   events,
   formats,
   models,

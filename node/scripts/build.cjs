@@ -40,7 +40,10 @@ async function main() {
     const { generateTypeDef } = await import('@napi-rs/cli');
     const { dts } = await generateTypeDef({ typeDefDir: typeDefs, noDtsHeader: true, cwd: PKG });
     if (!dts.includes('parseRaw')) throw new Error('build: no type definitions were generated');
-    fs.writeFileSync(path.join(native, 'toolcall.d.node.ts'), dts);
+    // the functions lib.rs registers by hand on the exports (no #[napi]
+    // item, so no generated declaration): their declarations, written once
+    const hand = fs.readFileSync(path.join(PKG, 'src', 'exports.d.ts'), 'utf8');
+    fs.writeFileSync(path.join(native, 'toolcall.d.node.ts'), dts + hand);
   } finally {
     fs.rmSync(typeDefs, { recursive: true, force: true });
   }

@@ -173,6 +173,27 @@ test('repairJson: the position counts string characters, not bytes', () => {
   });
 });
 
+test('repairJson: text beyond ASCII reads as repair() reads it', () => {
+  // repairJson takes the string as UTF-16 and transcodes it itself; repair
+  // takes it as UTF-8 from V8: astral characters, a lone surrogate (U+FFFD
+  // either way) and a BOM give the same text
+  // short strings go over as UTF-16, from 256 characters on as UTF-8
+  const long = (s) => `[${'"padding", '.repeat(30)}${s}]`;
+  const cases = ['{"k": "😀 ünï", "v": 1,}', '{"a": "x\ud800y", b: 1', '\ufeff{"é": [1, 2', '["日本", '];
+  for (const s of [...cases, ...cases.slice(0, 2).map(long)]) {
+    assert.equal(toolcall.repairJson(s), toolcall.repair(s).text, s);
+  }
+  assert.ok(long(cases[0]).length >= 256);
+  assert.equal(toolcall.repairJson(long('{"a": "x\ud800y", b: 1}')), long('{"a": "x\ufffdy", "b": 1}'));
+  const valid = long('"ü"');
+  assert.equal(toolcall.repairJson(valid), valid);
+  assert.throws(() => toolcall.repairJson(`${'é'.repeat(300)} and some words`), (e) => {
+    assert.equal(e.code, 'TLP-003');
+    return e instanceof toolcall.JSONRepairError;
+  });
+  assert.equal(toolcall.repairJson('{"a": "x\ud800y", b: 1'), '{"a": "x\ufffdy", "b": 1}');
+});
+
 test('repair: the text, whether it changed, the repairs', async () => {
   const r = toolcall.repair('{"a": 1,}');
   assert.equal(r.text, '{"a": 1}');
@@ -191,4 +212,21 @@ test('toOpenAI: an assistant message the openai package accepts', () => {
   const none = toolcall.toOpenAI(toolcall.parse('  '));
   assert.equal(none.content, null);
   assert.equal('tool_calls' in none, false);
+});
+
+test('checkTranscript: findings as records, allow, the options checked', () => {
+  const t =
+    '<|im_start|>user\nHi<|im_end|>\n' +
+    '<|im_start|>assistant\n<tool_call>\n{"name": "f", "arguments": {}}\n</tool_call><|im_end|>\n' +
+    '<|im_start|>user\nNever mind.<|im_end|>\n' +
+    '<|im_start|>assistant\nDone.<|im_end|>\n';
+  const found = toolcall.checkTranscript(t);
+  assert.equal(found.length, 1);
+  assert.equal(found[0].code, 'TLP-009');
+  assert.equal(found[0].role, 'assistant');
+  assert.equal(t.slice(found[0].span[0], found[0].span[0] + 11), '<tool_call>');
+  assert.deepEqual(toolcall.checkTranscript(t, { allow: ['TLP-009'] }), []);
+  assert.deepEqual(toolcall.checkTranscript('no turns here'), []);
+  assert.throws(() => toolcall.checkTranscript(t, { allow: 'TLP-009' }), TypeError);
+  assert.throws(() => toolcall.checkTranscript(t, { modle: 'x' }), toolcall.OptionError);
 });

@@ -151,3 +151,40 @@ test('--input messages: the conversation fixtures give the same records', () => 
   }
   assert.ok(compared > 5, `${compared} conversations with records`);
 });
+
+test('checkTranscript: the findings toolcall validate reports on the transcripts', () => {
+  // the fixtures the Python parity test checks (fixtures/messages/*.chatml,
+  // each with its .args): the command's TLP-009/TLP-010 errors, with the
+  // record's turn and role, equal checkTranscript's findings
+  const dir = path.join(ROOT, 'fixtures', 'messages');
+  const cases = fs.readdirSync(dir).filter((f) => f.endsWith('.chatml')).sort();
+  assert.ok(cases.length >= 3, cases.join(' '));
+  let found = 0;
+  for (const f of cases) {
+    const rel = path.join('fixtures', 'messages', f);
+    const argsFile = path.join(dir, f.replace(/\.chatml$/, '.args'));
+    const words = fs.existsSync(argsFile) ? fs.readFileSync(argsFile, 'utf8').split(/\s+/).filter(Boolean) : [];
+    const want = [];
+    for (const r of lines(cli('validate', [...words, rel]))) {
+      for (const e of r.errors ?? []) {
+        if (e.code !== 'TLP-009' && e.code !== 'TLP-010') continue;
+        want.push({ code: e.code, message: e.message, doc: r.doc, turn: r.turn, role: r.role, line: e.line });
+      }
+    }
+    const bytes = fs.readFileSync(path.join(ROOT, rel));
+    const got = toolcall.checkTranscript(bytes, { doc: rel }).map((x) => ({
+      code: x.code,
+      message: x.message,
+      doc: x.doc,
+      turn: x.turn,
+      role: x.role,
+      // the line of the finding's span, as the command reports it
+      line: bytes.subarray(0, x.span[0]).toString('latin1').split('\n').length,
+    }));
+    assert.deepEqual(got, want, f);
+    assert.equal(got.length > 0, f !== 'chatml-ok.chatml', f);
+    assert.deepEqual(toolcall.checkTranscript(bytes.toString('utf8'), { allow: ['TLP-009', 'TLP-010'] }), [], f);
+    found += got.length;
+  }
+  assert.ok(found >= 2, `${found} findings`);
+});

@@ -22,10 +22,10 @@ use serde_json::Value;
 use std::sync::Mutex;
 use toolcall_core::validate::registry::Registry;
 use toolcall_core::validate::{Policy, Risk, Verdict as CoreVerdict};
-use toolcall_core::RepairOptions;
 use toolcall_core::{At, Options as CoreOptions, Reader, Resolved};
 use toolcall_core::{ErrorRecord as CoreError, ToolCall};
-use toolcall_core::{Event as CoreEvent, FormatChoice, Sink};
+use toolcall_core::{Event as CoreEvent, FormatChoice, Sink, StreamRecorder};
+use toolcall_core::{Prose, RepairOptions};
 
 create_exception!(
     _toolcall,
@@ -877,77 +877,105 @@ fn split<'py>(
     record_to_py(py, &doc.into_split())
 }
 
-/// An engine event with its bytes copied out of the engine's buffer.
-enum Owned {
-    Text([u64; 2], Vec<u8>),
-    Reasoning([u64; 2], Vec<u8>),
-    Markup([u64; 2], Vec<u8>),
-    Start(usize, String, String),
-    Call(Box<ToolCall>),
-    Error(CoreError),
+/// One record of a feed, as the core's [`StreamRecorder`] wrote it (the
+/// bytes `toolcall stream` writes), with the call or error it was written
+/// from, kept for the event's `call` and `error` objects.
+struct Recorded {
+    json: Vec<u8>,
+    call: Option<Box<ToolCall>>,
+    error: Option<CoreError>,
 }
 
-/// Collects a feed's events to hand to Python after the engine returns.
-#[derive(Default)]
-struct Buffer {
-    events: Vec<Owned>,
+/// Collects a feed's records to hand to Python after the engine returns:
+/// each event goes through the core's [`StreamRecorder`] (calls judged
+/// against the tools there, as the command and the Node package do).
+struct Buffer<'a> {
+    records: Vec<Recorded>,
     starts: bool,
+    tools: Option<&'a Tools>,
+    recorder: &'a mut StreamRecorder,
 }
 
-impl Sink for Buffer {
+impl Sink for Buffer<'_> {
     fn wants_starts(&self) -> bool {
         self.starts
     }
 
     fn event(&mut self, ev: CoreEvent<'_>) {
-        let owned = match ev {
-            CoreEvent::Text { span, bytes } => Owned::Text(span, bytes.to_vec()),
-            CoreEvent::Reasoning { span, content } => Owned::Reasoning(span, content.to_vec()),
-            CoreEvent::Markup { span, bytes } => Owned::Markup(span, bytes.to_vec()),
-            CoreEvent::ToolCallStart { index, id, name } => {
-                Owned::Start(index, id.to_string(), name.to_string())
-            }
-            CoreEvent::ToolCall(c) => Owned::Call(Box::new(c)),
-            CoreEvent::Error(e) => Owned::Error(e),
-            // calls and errors carry their turn
-            CoreEvent::Turn(_) => return,
+        let error = match &ev {
+            CoreEvent::Error(e) => Some(e.clone()),
+            _ => None,
         };
-        self.events.push(owned);
+        let mut call = None;
+        let mut json = Vec::new();
+        let tools = self.tools;
+        let judge = |c: &mut ToolCall| {
+            if let Some(t) = tools {
+                let v = t.judge(c);
+                v.write_into(&mut c.extra);
+            }
+            call = Some(Box::new(c.clone()));
+        };
+        if self.recorder.record(ev, judge, &mut json) {
+            self.records.push(Recorded { json, call, error });
+        }
     }
 }
 
 /// One event of a stream, as `toolcall stream` writes it: `type` is one
 /// of `text`, `reasoning`, `markup`, `tool_call_start`, `tool_call`,
-/// `error`, `done`; the other fields are set as the type needs.
-#[pyclass(frozen, get_all, module = "toolcall._toolcall")]
+/// `error`, `done`; the other fields are set as the type needs, read from
+/// the record the core wrote (`record()` gives all of it).
+#[pyclass(frozen, module = "toolcall._toolcall")]
 pub struct Event {
     /// The event's type.
-    r#type: &'static str,
+    #[pyo3(get)]
+    r#type: String,
     /// `(start, end)` byte offsets (text, reasoning, markup, tool_call,
     /// error).
+    #[pyo3(get)]
     span: Option<(u64, u64)>,
     /// The prose, the reasoning content, or the markup's bytes.
+    #[pyo3(get)]
     text: Option<String>,
     /// The call's index (tool_call_start, tool_call).
-    index: Option<usize>,
+    #[pyo3(get)]
+    index: Option<u64>,
     /// The call's id (tool_call_start, tool_call).
+    #[pyo3(get)]
     id: Option<String>,
     /// The call's name (tool_call_start, tool_call).
+    #[pyo3(get)]
     name: Option<String>,
     /// The call (tool_call).
+    #[pyo3(get)]
     call: Option<Py<Call>>,
     /// The error (error).
+    #[pyo3(get)]
     error: Option<Py<ErrorRecord>>,
     /// Calls found in the whole stream (done).
-    calls: Option<usize>,
+    #[pyo3(get)]
+    calls: Option<u64>,
     /// Bytes read (done).
+    #[pyo3(get)]
     bytes: Option<u64>,
     /// Why the server said the output ended (done, wire inputs).
+    #[pyo3(get)]
     finish_reason: Option<String>,
+    /// The record's JSON text, as `toolcall stream` writes it.
+    json: String,
 }
 
 #[pymethods]
 impl Event {
+    /// The record as a dict: the line `toolcall stream` writes for this
+    /// event, field for field.
+    fn record<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let v: Value =
+            serde_json::from_str(&self.json).map_err(|e| ToolcallError::new_err(e.to_string()))?;
+        value_to_py(py, &v)
+    }
+
     fn __repr__(&self) -> String {
         let mut s = format!("Event(type={:?}", self.r#type);
         if let Some(span) = self.span {
@@ -967,75 +995,75 @@ impl Event {
     }
 }
 
-impl Event {
-    fn empty(kind: &'static str) -> Event {
-        Event {
-            r#type: kind,
-            span: None,
-            text: None,
-            index: None,
-            id: None,
-            name: None,
-            call: None,
-            error: None,
-            calls: None,
-            bytes: None,
-            finish_reason: None,
-        }
-    }
-
-    fn piece(kind: &'static str, span: [u64; 2], bytes: &[u8]) -> Event {
-        Event {
-            span: Some((span[0], span[1])),
-            text: Some(String::from_utf8_lossy(bytes).into_owned()),
-            ..Event::empty(kind)
-        }
-    }
+/// An event's attributes, read from the record the core wrote.
+fn event_of(py: Python<'_>, rec: Recorded) -> PyResult<Event> {
+    let json = String::from_utf8(rec.json).map_err(|e| ToolcallError::new_err(e.to_string()))?;
+    let v: Value =
+        serde_json::from_str(&json).map_err(|e| ToolcallError::new_err(e.to_string()))?;
+    let str_of = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
+    let u64_of = |k: &str| v.get(k).and_then(Value::as_u64);
+    let kind = str_of("type").unwrap_or_default();
+    let span = v
+        .get("span")
+        .and_then(|s| Some((s.get(0)?.as_u64()?, s.get(1)?.as_u64()?)));
+    // a markup record keeps its bytes in `raw`, as the command writes it
+    let text = str_of(if kind == "markup" { "raw" } else { "text" });
+    let call = match rec.call {
+        Some(c) => Some(Py::new(py, call_to_py(*c))?),
+        None => None,
+    };
+    let error = match rec.error {
+        Some(e) => Some(Py::new(py, error_to_py(e))?),
+        None => None,
+    };
+    let is_call = matches!(kind.as_str(), "tool_call" | "tool_call_start");
+    Ok(Event {
+        span,
+        text: if kind == "error" { None } else { text },
+        index: if is_call { u64_of("index") } else { None },
+        id: if is_call { str_of("id") } else { None },
+        name: if is_call { str_of("name") } else { None },
+        call,
+        error,
+        calls: if kind == "done" {
+            u64_of("calls")
+        } else {
+            None
+        },
+        bytes: if kind == "done" {
+            u64_of("bytes")
+        } else {
+            None
+        },
+        finish_reason: if kind == "done" {
+            str_of("finish_reason")
+        } else {
+            None
+        },
+        r#type: kind,
+        json,
+    })
 }
 
-fn events_to_py(py: Python<'_>, events: Vec<Owned>) -> PyResult<Py<PyList>> {
-    let mut out = Vec::with_capacity(events.len());
-    for ev in events {
-        let e = match ev {
-            Owned::Text(span, b) => Event::piece("text", span, &b),
-            Owned::Reasoning(span, b) => Event::piece("reasoning", span, &b),
-            Owned::Markup(span, b) => Event::piece("markup", span, &b),
-            Owned::Start(index, id, name) => Event {
-                index: Some(index),
-                id: Some(id),
-                name: Some(name),
-                ..Event::empty("tool_call_start")
-            },
-            Owned::Call(c) => {
-                let call = call_to_py(*c);
-                Event {
-                    span: Some(call.span()),
-                    index: Some(call.call.index),
-                    id: Some(call.call.id.clone()),
-                    name: Some(call.call.name.clone()),
-                    call: Some(Py::new(py, call)?),
-                    ..Event::empty("tool_call")
-                }
-            }
-            Owned::Error(e) => {
-                let span = Some((e.span[0], e.span[1]));
-                Event {
-                    span,
-                    error: Some(Py::new(py, error_to_py(e))?),
-                    ..Event::empty("error")
-                }
-            }
-        };
-        out.push(Py::new(py, e)?);
+fn events_to_py(py: Python<'_>, records: Vec<Recorded>) -> PyResult<Py<PyList>> {
+    let mut out = Vec::with_capacity(records.len());
+    for rec in records {
+        out.push(Py::new(py, event_of(py, rec)?)?);
     }
     Ok(PyList::new(py, out)?.unbind())
+}
+
+/// A stream's reader and the recorder that writes its records.
+struct Streaming {
+    reader: Reader,
+    recorder: StreamRecorder,
 }
 
 /// The engine fed chunk by chunk (`toolcall stream`). One feed runs at a
 /// time: a second thread's feed waits for the first.
 #[pyclass(frozen, module = "toolcall._toolcall")]
 pub struct StreamParser {
-    engine: Mutex<Option<Reader>>,
+    engine: Mutex<Option<Streaming>>,
     tools: Option<Py<Tools>>,
     starts: bool,
 }
@@ -1053,7 +1081,10 @@ impl StreamParser {
             None => resolved,
         };
         StreamParser {
-            engine: Mutex::new(Some(Reader::new(&resolved))),
+            engine: Mutex::new(Some(Streaming {
+                reader: Reader::new(&resolved),
+                recorder: StreamRecorder::new(),
+            })),
             tools,
             starts,
         }
@@ -1062,56 +1093,55 @@ impl StreamParser {
     /// Feeds a chunk; returns the events it decided.
     fn feed(&self, py: Python<'_>, chunk: Input) -> PyResult<Py<PyList>> {
         let bytes = chunk.bytes();
-        let mut buf = Buffer {
-            events: Vec::new(),
-            starts: self.starts,
-        };
         let tools = self.tools.as_ref().map(|t| t.get());
+        let starts = self.starts;
         let fed = maybe_detach(py, bytes.len(), || {
             let mut guard = self.engine.lock().unwrap_or_else(|p| p.into_inner());
-            let Some(engine) = guard.as_mut() else {
-                return false;
+            let s = guard.as_mut()?;
+            let mut buf = Buffer {
+                records: Vec::new(),
+                starts,
+                tools,
+                recorder: &mut s.recorder,
             };
-            engine.feed(bytes, &mut buf);
-            drop(guard);
-            judge_events(tools, &mut buf.events);
-            true
+            s.reader.feed(bytes, &mut buf);
+            Some(buf.records)
         })?;
-        if !fed {
+        let Some(records) = fed else {
             return Err(ToolcallError::new_err("feed() after close()"));
-        }
-        events_to_py(py, buf.events)
+        };
+        events_to_py(py, records)
     }
 
     /// Ends the input: returns the last events, then a `done` event.
     fn close(&self, py: Python<'_>) -> PyResult<Py<PyList>> {
         let taken = self.engine.lock().unwrap_or_else(|p| p.into_inner()).take();
-        let Some(mut engine) = taken else {
+        let Some(mut s) = taken else {
             return Err(ToolcallError::new_err("close() called twice"));
         };
         let mut buf = Buffer {
-            events: Vec::new(),
+            records: Vec::new(),
             starts: self.starts,
+            tools: self.tools.as_ref().map(|t| t.get()),
+            recorder: &mut s.recorder,
         };
-        engine.finish(&mut buf);
-        judge_events(self.tools.as_ref().map(|t| t.get()), &mut buf.events);
-        let list = events_to_py(py, buf.events)?;
-        let sum = engine.summary();
-        let done = Event {
-            calls: Some(sum.calls),
-            bytes: Some(sum.bytes),
-            finish_reason: sum.finish_reason,
-            ..Event::empty("done")
-        };
-        list.bind(py).append(Py::new(py, done)?)?;
-        Ok(list)
+        s.reader.finish(&mut buf);
+        let mut records = buf.records;
+        let mut json = Vec::new();
+        toolcall_core::write_done(&s.reader.summary(), &mut json);
+        records.push(Recorded {
+            json,
+            call: None,
+            error: None,
+        });
+        events_to_py(py, records)
     }
 
     /// Bytes held back, undecided, so far.
     #[getter]
     fn held(&self) -> usize {
         let guard = self.engine.lock().unwrap_or_else(|p| p.into_inner());
-        guard.as_ref().map_or(0, Reader::held)
+        guard.as_ref().map_or(0, |s| s.reader.held())
     }
 
     /// True once `close()` was called.
@@ -1119,16 +1149,6 @@ impl StreamParser {
     fn closed(&self) -> bool {
         let guard = self.engine.lock().unwrap_or_else(|p| p.into_inner());
         guard.is_none()
-    }
-}
-
-fn judge_events(tools: Option<&Tools>, events: &mut [Owned]) {
-    let Some(t) = tools else { return };
-    for ev in events {
-        if let Owned::Call(c) = ev {
-            let v = t.judge(c);
-            v.write_into(&mut c.extra);
-        }
     }
 }
 
@@ -1328,27 +1348,39 @@ fn models<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
     record_to_py(py, &records)
 }
 
-/// Repairs one JSON document as `toolcall repair` does; returns the text
-/// and the repairs, or raises `RepairError`.
+/// How `text_as_string` asks a document of prose to be read.
+fn prose(text_as_string: bool) -> Prose {
+    if text_as_string {
+        Prose::AsString
+    } else {
+        Prose::Refuse
+    }
+}
+
+/// Repairs one JSON document as `toolcall repair` does (the core's
+/// `repair_document`, the function the command and the Node package run);
+/// returns the text and the repairs, or raises `RepairError`. A sentence of
+/// prose is hopeless unless `text_as_string`, as without the command's
+/// `--text-as-string`.
 #[pyfunction]
-#[pyo3(signature = (text, *, max_depth=64, timeout_ms=100, max_size=None))]
+#[pyo3(signature = (text, *, max_depth=64, timeout_ms=100, max_size=None, text_as_string=false))]
 fn repair(
     py: Python<'_>,
     text: Input,
     max_depth: usize,
     timeout_ms: u64,
     max_size: Option<usize>,
+    text_as_string: bool,
 ) -> PyResult<(String, Py<PyList>)> {
     let opts = RepairOptions {
         max_depth: max_depth.max(1),
         max_input_bytes: max_size.unwrap_or(usize::MAX),
         timeout_ms,
-        null_for_missing_values: true,
-        unquoted_strings: true,
+        ..RepairOptions::unbounded()
     };
     let bytes = text.bytes();
     let result = maybe_detach(py, bytes.len(), || {
-        toolcall_core::repair_bytes(bytes, &opts)
+        toolcall_core::repair_document(bytes, &opts, prose(text_as_string))
     })?;
     match result {
         Ok(r) => Ok((r.output, repairs_list(py, &r.repairs)?)),
@@ -1365,8 +1397,9 @@ fn repair(
 }
 
 /// `repair_json`'s common case: the repaired text, or `None` when nothing
-/// can be made of the input (no repair list is built). No depth, size or
-/// time limit, as json_repair has none.
+/// can be made of the input (no repair list is built). The core's
+/// `repair_document` with json_repair's reading: no depth, size or time
+/// limit, and a sentence of prose read as one string (`--text-as-string`).
 /// A valid `str` comes back as the very object passed in: no copy of its
 /// text and no new string to build.
 #[pyfunction]
@@ -1374,24 +1407,16 @@ fn repair_text<'py>(
     py: Python<'py>,
     text: Bound<'py, PyAny>,
 ) -> PyResult<Option<Bound<'py, PyAny>>> {
-    let opts = RepairOptions {
-        max_depth: 10_000,
-        max_input_bytes: usize::MAX,
-        timeout_ms: 0,
-        null_for_missing_values: true,
-        unquoted_strings: true,
-    };
+    const OPTS: RepairOptions = RepairOptions::unbounded();
     let input: Input = text.extract()?;
     let bytes = input.bytes();
     let known_text = input.known_text();
     let outcome = maybe_detach(py, bytes.len(), || {
-        // valid input first, which is checked in place: `repair_bytes`
-        // would copy it into its result only for that to be thrown away
-        let text = known_text.or_else(|| std::str::from_utf8(bytes).ok());
-        if text.is_some_and(toolcall_core::is_valid_json) {
-            return Ok(None);
+        // valid input is checked in place and not copied
+        match known_text.or_else(|| std::str::from_utf8(bytes).ok()) {
+            Some(s) => toolcall_core::repair_document_str(s, &OPTS, Prose::AsString),
+            None => toolcall_core::repair_document(bytes, &OPTS, Prose::AsString).map(Some),
         }
-        toolcall_core::repair_bytes(bytes, &opts).map(Some)
     })?;
     match outcome {
         Err(_) => Ok(None),

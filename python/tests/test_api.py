@@ -261,3 +261,28 @@ def test_repair_json_of_plain_text_is_the_cli_text_as_string(toolcall_bin):
     )
     assert cli.stdout.decode().rstrip("\n") == toolcall.repair_json("not json at all")
     assert "not json at all" in toolcall.repair_json.__doc__
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["She said: no way", "not json at all", "ES2020", "hello world", "{'a': 1,", "\ufeff[1, 2", "'a b c d'"],
+)
+def test_repair_reads_a_document_as_the_cli(toolcall_bin, text):
+    # one core function (repair_document) for `toolcall repair`, repair()
+    # and repair_json: prose is hopeless by default, one string with
+    # text_as_string, and json_repair's reading in repair_json
+    import subprocess
+
+    for extra, kw in (([], {}), (["--text-as-string"], {"text_as_string": True})):
+        cli = subprocess.run([str(toolcall_bin), "repair", *extra], input=text.encode(), capture_output=True)
+        assert cli.returncode in (0, 1), cli.stderr
+        if cli.returncode == 0:
+            assert toolcall.repair(text, **kw)[0] == cli.stdout.decode().rstrip("\n"), (text, kw)
+        else:
+            with pytest.raises(toolcall.RepairError) as e:
+                toolcall.repair(text, **kw)
+            assert e.value.code == "TLP-003"
+    as_string = subprocess.run([str(toolcall_bin), "repair", "--text-as-string"], input=text.encode(),
+                               capture_output=True, check=True)
+    assert toolcall.repair_json(text) == as_string.stdout.decode().rstrip("\n")
+    assert toolcall.repair_json(text, return_objects=True) == json.loads(as_string.stdout)

@@ -90,6 +90,30 @@ def test_parse_and_split_records_match_the_cli(case):
     assert [toolcall.split(case.read_bytes(), **kw)] == split
 
 
+@pytest.mark.parametrize("case", text_cases(), ids=ids)
+def test_stream_events_are_the_cli_stream_records(case):
+    # the events are written by the core's StreamRecorder, as `toolcall
+    # stream`'s records are: the same records, the done record included
+    words = flags(case)
+    kw = options(words)
+    if kw.get("input") == "messages":
+        return  # `toolcall stream` reads no message lists
+    p = toolcall.StreamParser(**kw)
+    events = p.feed(case.read_bytes()) + p.close()
+    assert [e.record() for e in events] == cli("stream", case, words)
+    for e in events:
+        rec = e.record()
+        assert e.type == rec["type"]
+        if e.type == "tool_call":
+            assert e.call.record() == rec and e.name == rec["name"] and e.index == rec["index"]
+        elif e.type == "error":
+            assert e.error.code == rec["code"] and e.span == tuple(rec["span"])
+        elif e.type in ("text", "reasoning", "markup"):
+            assert e.text == rec["raw" if e.type == "markup" else "text"]
+        elif e.type == "done":
+            assert (e.calls, e.bytes) == (rec["calls"], rec["bytes"])
+
+
 @pytest.mark.parametrize("case", conversation_cases(), ids=ids)
 def test_conversation_records_match_the_cli(case):
     words = flags(case)

@@ -349,12 +349,19 @@ def repair(
     max_depth: int = 64,
     timeout_ms: int = 100,
     max_size: Optional[int] = None,
+    text_as_string: bool = False,
 ) -> Tuple[str, List[Repair]]:
-    """Repair one JSON document (``toolcall repair``): returns the repaired
-    text (valid input byte for byte) and what was changed. Raises
-    :class:`RepairError` (a ``ValueError``, with ``code``, ``offset``,
-    ``line``, ``column``) when nothing can be made of it."""
-    return _toolcall.repair(s, max_depth=max_depth, timeout_ms=timeout_ms, max_size=max_size)
+    """Repair one JSON document (``toolcall repair``, the same core
+    function): returns the repaired text (valid input byte for byte) and
+    what was changed. Raises :class:`RepairError` (a ``ValueError``, with
+    ``code``, ``offset``, ``line``, ``column``) when nothing can be made of
+    it. A sentence of prose with no JSON in it (three words or more) is
+    hopeless (``TLP-003``) as the command finds it, unless
+    ``text_as_string`` (the command's ``--text-as-string``) reads it as one
+    string."""
+    return _toolcall.repair(
+        s, max_depth=max_depth, timeout_ms=timeout_ms, max_size=max_size, text_as_string=text_as_string
+    )
 
 
 def _log(s: str, repairs: List[Repair]) -> List[dict]:
@@ -405,7 +412,7 @@ def repair_json(
     if json_fd is not None:
         json_str = json_fd.read()
     try:
-        text, repairs = _toolcall.repair(json_str, max_depth=10_000, timeout_ms=0)
+        text, repairs = _toolcall.repair(json_str, max_depth=10_000, timeout_ms=0, text_as_string=True)
     except RepairError:
         if strict:
             raise

@@ -93,22 +93,26 @@ class TextEvent:
     type: Literal["text"]
     span: Tuple[int, int]
     text: str
+    def record(self) -> dict[str, Any]: ...
 
 class ReasoningEvent:
     type: Literal["reasoning"]
     span: Tuple[int, int]
     text: str
+    def record(self) -> dict[str, Any]: ...
 
 class MarkupEvent:
     type: Literal["markup"]
     span: Tuple[int, int]
     text: str
+    def record(self) -> dict[str, Any]: ...
 
 class ToolCallStartEvent:
     type: Literal["tool_call_start"]
     index: int
     id: str
     name: str
+    def record(self) -> dict[str, Any]: ...
 
 class ToolCallEvent:
     type: Literal["tool_call"]
@@ -117,17 +121,20 @@ class ToolCallEvent:
     id: str
     name: str
     call: Call
+    def record(self) -> dict[str, Any]: ...
 
 class ErrorEvent:
     type: Literal["error"]
     span: Tuple[int, int]
     error: ErrorRecord
+    def record(self) -> dict[str, Any]: ...
 
 class DoneEvent:
     type: Literal["done"]
     calls: int
     bytes: int
     finish_reason: Optional[str]
+    def record(self) -> dict[str, Any]: ...
 
 Event: TypeAlias = Union[
     TextEvent,
@@ -178,6 +185,7 @@ def repair(
     max_depth: int = 64,
     timeout_ms: int = 100,
     max_size: Optional[int] = None,
+    text_as_string: bool = False,
 ) -> Tuple[str, List[Repair]]: ...
 def repair_text(text: Union[str, bytes]) -> Optional[str]: ...
 def loads_json(text: str) -> Any: ...

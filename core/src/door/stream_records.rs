@@ -1,7 +1,7 @@
 //! The records of `toolcall stream`, written from a reader's events: one
-//! writer for the command and the Node package, so a record from either is
-//! the same bytes (docs/records.md: `text`, `reasoning`, `markup`,
-//! `tool_call_start`, `tool_call`, `error`, `done`).
+//! writer for the command, the Node package and the Python package, so a
+//! record from any of them is the same bytes (docs/records.md: `text`,
+//! `reasoning`, `markup`, `tool_call_start`, `tool_call`, `error`, `done`).
 //!
 //! [`StreamRecorder`] keeps what a record depends on besides its event: the
 //! last `tool_call_start` whose call has not come (an `error` next is that

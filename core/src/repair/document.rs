@@ -1,6 +1,7 @@
-//! The whole-document entry of JSON repair: what `toolcall repair` and the
-//! Node package's `repairJson` run, so that both read every document the
-//! same way (the same leniencies, the same answer for a sentence of prose).
+//! The whole-document entry of JSON repair: what `toolcall repair`, the
+//! Node package's `repairJson` and `repair`, and the Python package's
+//! `repair_json` and `repair` run, so that all read every document the same
+//! way (the same leniencies, the same answer for a sentence of prose).
 //!
 //! [`repair`](super::repair) repairs a value inside a larger text (tool-call
 //! arguments); a *document* is all the input there is, so two more

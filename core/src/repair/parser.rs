@@ -125,6 +125,11 @@ enum Quote {
     Back,
 }
 
+/// How many edits a parser makes room for at once (a small broken object
+/// needs up to a dozen: two quotes per unquoted key, one per quote
+/// replaced).
+const EDITS_AT_ONCE: usize = 16;
+
 /// The tolerant parser over one input.
 pub(crate) struct Parser<'a> {
     pub b: &'a [u8],
@@ -171,8 +176,11 @@ impl<'a> Parser<'a> {
         };
         Parser {
             b: input.as_bytes(),
-            edits: Vec::new(),
-            repairs: Vec::new(),
+            // room for a small document's edits and repairs at once: a
+            // Vec grown from empty reallocates at 4, 8 and 16 items, which
+            // on a document of a few dozen bytes costs as much as a scan
+            edits: Vec::with_capacity(EDITS_AT_ONCE),
+            repairs: Vec::with_capacity(EDITS_AT_ONCE / 2),
             max_depth: opts.max_depth,
             too_deep_at: None,
             deadline,

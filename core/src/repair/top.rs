@@ -268,8 +268,10 @@ fn values(p: &mut Parser<'_>, start: usize, end: usize) -> Result<usize, Fail> {
     let mut gaps: Vec<usize> = Vec::new();
     let mut count = 1usize;
     let mut second_at = 0usize;
-    // Where each value starts and ends.
-    let mut spans: Vec<(usize, usize)> = vec![(start, consumed)];
+    // Where each value starts and ends, once there is a second (most
+    // documents hold one value: no allocation for it).
+    let first_span = (start, consumed);
+    let mut spans: Vec<(usize, usize)> = Vec::new();
     while consumed < end {
         let cp = p.checkpoint();
         let t = p.skip_ws(consumed, end);
@@ -328,6 +330,9 @@ fn values(p: &mut Parser<'_>, start: usize, end: usize) -> Result<usize, Fail> {
                 count += 1;
                 consumed = e;
                 value_end = e;
+                if spans.is_empty() {
+                    spans.push(first_span);
+                }
                 spans.push((v, e));
             }
             Err(_) => {

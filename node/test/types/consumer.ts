@@ -63,8 +63,11 @@ try {
 const verdicts = toolcall.validate(doc, { f: { type: 'object' } });
 const ok: boolean = verdicts[0].valid;
 
+const findings = toolcall.checkTranscript('<|im_start|>tool\n{}<|im_end|>', { format: 'hermes', allow: ['TLP-010'] });
+const code: 'TLP-009' | 'TLP-010' | undefined = findings[0]?.code;
+
 declare const base: LanguageModelV3;
 const model = wrapLanguageModel({ model: base, middleware: toolcallMiddleware({ format: 'hermes' }) });
 void generateText({ model, prompt: 'x', experimental_repairToolCall: repairToolCall });
 
-void [name, args, before, messages, pipe, ok];
+void [name, args, before, messages, pipe, ok, code];

@@ -1,0 +1,12 @@
+
+/**
+ * `repairJson`'s common case (registered by hand in `lib.rs`'s
+ * `hand_exports`, so napi does not generate this declaration): `null` when
+ * the text is already valid JSON (the caller keeps its own string), else the
+ * repaired text; throws with the error's fields as JSON text when nothing can
+ * be made of it. `textAsString` reads a sentence of prose as one string. The
+ * string is read as UTF-16: cheaper per call, dearer per character.
+ */
+export declare function repairText(input: string, textAsString?: boolean): string | null
+/** `repairText` with the string read as UTF-8: for long strings. */
+export declare function repairTextUtf8(input: string, textAsString?: boolean): string | null
