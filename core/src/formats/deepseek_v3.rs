@@ -220,7 +220,7 @@ fn parse_call(body: &[u8], off: usize, cut: bool, opts: &RepairOptions) -> CallO
 }
 
 /// [`parse_call`] with the separator token spelled `sep`.
-fn parse_call_with(
+pub(crate) fn parse_call_with(
     body: &[u8],
     sep_tok: &[u8],
     off: usize,
