@@ -122,7 +122,7 @@ fn parse_section_call(
             let steptml = b"<steptml:";
             let pending = body.len() - after < steptml.len() && steptml.starts_with(&body[after..]);
             if !(cut && pending) {
-                return super::deepseek_v3::parse_call_with(body, SEP, off, cut, opts);
+                return super::shared::deepseek_body::parse_call_with(body, SEP, off, cut, opts);
             }
         }
     }
