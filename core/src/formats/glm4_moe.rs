@@ -17,7 +17,10 @@
 //! `<arg_key>` that opens another pair, or at `</tool_call>`), a missing
 //! `<arg_value>` (the value is what lies between `</arg_key>` and the
 //! `</arg_value>` that comes before any other tag, a `missing_open`
-//! repair), a missing `</tool_call>` at end of input.
+//! repair), a missing `</tool_call>` at end of input, the first key opened
+//! by `<tool_call>` written again or by nothing after a blank (the word
+//! before `</arg_key>` is the key, a `missing_open` repair), `<arg_key>`
+//! doubled before a key (markup, not part of the key).
 //!
 //! Not followed: SGLang drops a call whose name is not among the request's
 //! tools; without `--tools` the name is not known to be wrong, so the call

@@ -84,8 +84,10 @@ pub const OPENER_STRAY_CLOSE: Opener = Opener::markup(CLOSE);
 const BARE_INVOKE: &[u8] = b"<invoke";
 
 /// An `<invoke>` without its wrapper: `<invoke name="…">` (the wrapper
-/// lost), or Claude 2's nameless `<invoke>` whose first child is
-/// `<tool_name>`. The block runs to `</invoke>`.
+/// lost), Claude 2's nameless `<invoke>` whose first child is
+/// `<tool_name>`, or a nameless `<invoke>` around an element named for the
+/// tool (`<invoke><exec><cmd>date</cmd></exec></invoke>`). The block runs
+/// to `</invoke>`.
 fn probe_bare(input: &[u8], cx: &ProbeCx) -> Probe {
     const LIT: usize = BARE_INVOKE.len();
     let block = || {
@@ -102,13 +104,47 @@ fn probe_bare(input: &[u8], cx: &ProbeCx) -> Probe {
             _ => Probe::NotMarker,
         },
         Some(b'>') => {
-            match scan::prefix(&input[scan::skip_space(input, LIT + 1)..], b"<tool_name>") {
+            let s = scan::skip_space(input, LIT + 1);
+            match scan::prefix(&input[s..], b"<tool_name>") {
+                Prefix::Full => return block(),
+                Prefix::Partial if !cx.eof => return Probe::NeedMore,
+                _ => {}
+            }
+            // an element named for the tool whose body opens with a child
+            // element or its own close (`<invoke><exec><cmd>…`)
+            match tool_element_head(input, s) {
                 Prefix::Full => block(),
                 Prefix::Partial if !cx.eof => Probe::NeedMore,
                 _ => Probe::NotMarker,
             }
         }
         _ => Probe::NotMarker,
+    }
+}
+
+/// Whether an element opens at `s` whose tag (within 256 bytes) is
+/// followed, after blanks, by a child element's tag or a closing tag:
+/// `<exec>\n<cmd>`, not `<b>bold` in prose. [`Prefix::Partial`] while the
+/// input ends before that is decided.
+fn tool_element_head(input: &[u8], s: usize) -> Prefix {
+    match (input.get(s), input.get(s + 1)) {
+        (Some(b'<'), Some(&c)) if scan::is_name_start_byte(c) => {}
+        (Some(b'<'), None) | (None, _) => return Prefix::Partial,
+        _ => return Prefix::No,
+    }
+    let window = &input[s..input.len().min(s + 256)];
+    let Some(gt) = memchr::memchr(b'>', window).map(|k| s + k) else {
+        return if input.len() < s + 256 {
+            Prefix::Partial
+        } else {
+            Prefix::No
+        };
+    };
+    let t = scan::skip_space(input, gt + 1);
+    match (input.get(t), input.get(t + 1)) {
+        (Some(b'<'), Some(&c)) if c == b'/' || scan::is_name_start_byte(c) => Prefix::Full,
+        (Some(b'<'), None) | (None, _) => Prefix::Partial,
+        _ => Prefix::No,
     }
 }
 

@@ -11,7 +11,8 @@
 //! bare `<｜tool_call_begin｜>` or a bare `<steptml:invoke` starts a block),
 //! the `function<｜tool_sep｜>` prefix missing, end tokens missing, a
 //! parameter's close tag missing (the value ends at the next parameter or at
-//! `</steptml:invoke>`), a cut-off last call.
+//! `</steptml:invoke>`), a cut-off last call. A DeepSeek body in these
+//! tokens (DeepSeek's spelling with `▁` written `_`) is read as DeepSeek's.
 
 use super::shared::section::{self, CallOutcome, Section, Tokens};
 use super::shared::until::UntilClose;
@@ -97,8 +98,36 @@ pub static STEP3: Section = Section {
     tokens: &TOKENS,
     begin: &[SECTION_BEGIN],
     stray: STRAY,
-    call: |b, o, c, _| parse_call(b, o, c),
+    call: parse_section_call,
 };
+
+/// The separator token in Step-3's spelling.
+const SEP: &[u8] = "<｜tool_sep｜>".as_bytes();
+
+/// One call in a Step-3 section: a steptml invoke, or a DeepSeek body
+/// (`NAME<｜tool_sep｜>{args}`, or `function<｜tool_sep｜>NAME` and fenced
+/// JSON) in Step-3's spelling of the tokens, which is DeepSeek's with `▁`
+/// written `_`: DeepSeek models drift into it (`▁` and `_` look alike) and
+/// clients recover it. Without an invoke a separator followed by anything
+/// but a steptml tag is read as DeepSeek's.
+fn parse_section_call(
+    body: &[u8],
+    off: usize,
+    cut: bool,
+    opts: &crate::repair::RepairOptions,
+) -> CallOutcome {
+    if scan::find(body, 0, INVOKE).is_none() {
+        if let Some(sep) = scan::find(body, 0, SEP) {
+            let after = scan::skip_space(body, sep + SEP.len());
+            let steptml = b"<steptml:";
+            let pending = body.len() - after < steptml.len() && steptml.starts_with(&body[after..]);
+            if !(cut && pending) {
+                return super::shared::deepseek_body::parse_call_with(body, SEP, off, cut, opts);
+            }
+        }
+    }
+    parse_call(body, off, cut)
+}
 
 /// A bare `<steptml:invoke …>` … `</steptml:invoke>` block.
 pub static STEP3_INVOKE: Blocks = Blocks::new(ids::STEP3, parse_step3_invoke);

@@ -143,13 +143,25 @@ pub fn invokes(b: &[u8]) -> Vec<Invoke> {
             });
             break;
         };
-        let name = attr_name(&b[p + 7..gt]);
+        let mut name = attr_name(&b[p + 7..gt]);
         let invoke_end = boundaries.find(b, 2, gt);
+        // a nameless invoke around an element named for the tool
+        // (`<invoke><exec><cmd>date</cmd></exec></invoke>`, MiniMax-M2.1
+        // without its parameter tags): the element's tag is the name and
+        // its children the parameters; its closing tag is skipped
+        let mut wrapper_close: Option<Vec<u8>> = None;
+        let mut j = gt + 1;
+        if name.is_empty() && scan::trim(&b[p + 7..gt]).is_empty() {
+            if let Some((tool, after)) = tool_element(b, gt + 1, invoke_end) {
+                wrapper_close = Some(format!("</{tool}>").into_bytes());
+                name = tool;
+                j = after;
+            }
+        }
         // bytes nested values may search for closing tags: linear in the
         // invoke however its tags nest or fail to close
         let mut budget = 4 * invoke_end.saturating_sub(gt).max(64);
         let mut args = Map::new();
-        let mut j = gt + 1;
         let mut closed = false;
         let mut params_closed = true;
         let mut any = false;
@@ -183,6 +195,10 @@ pub fn invokes(b: &[u8]) -> Vec<Invoke> {
                 closed = true;
                 end = j + 9;
                 break;
+            }
+            if let Some(wc) = wrapper_close.as_deref().filter(|wc| rest.starts_with(wc)) {
+                j += wc.len();
+                continue;
             }
             if rest.starts_with(b"</") || rest.starts_with(b"<invoke") {
                 end = j;
@@ -261,6 +277,31 @@ pub fn invokes(b: &[u8]) -> Vec<Invoke> {
         i = end.max(p + 1);
     }
     out
+}
+
+/// The element that opens a nameless invoke's body at `from` (blanks
+/// skipped) when it names the tool: a tag starting with a letter or `_`,
+/// not one of the children a call is written with (`parameter`,
+/// `parameters`, Claude 2's `tool_name`). The name is the tag's leading
+/// name bytes (`<exec">` is `exec`); also where the tag ends.
+fn tool_element(b: &[u8], from: usize, limit: usize) -> Option<(String, usize)> {
+    let k = skip_ns(b, from);
+    if b.get(k) != Some(&b'<') || !b.get(k + 1).is_some_and(|&c| scan::is_name_start_byte(c)) {
+        return None;
+    }
+    let tg = k + memchr::memchr(b'>', &b[k..])?;
+    if tg >= limit {
+        return None;
+    }
+    let mut e = k + 1;
+    while e < tg && (b[e].is_ascii_alphanumeric() || matches!(b[e], b'_' | b'-' | b'.')) {
+        e += 1;
+    }
+    let tool = crate::scan::lossy(&b[k + 1..e]).into_owned();
+    if matches!(tool.as_str(), "parameter" | "parameters" | "tool_name") {
+        return None;
+    }
+    Some((tool, tg + 1))
 }
 
 /// A value of child elements starting at `vf` (after its tag), up to

@@ -132,7 +132,17 @@ pub(crate) fn sniff(
         _ => after,
     };
     if input[next] != b'<' {
-        return Probe::NotMarker;
+        // `<tool_call>browser_action task</arg_key>`: the first key's tag
+        // lost between the name and the key (vllm-project/vllm#47190), the
+        // name sticking to the tag as the template writes it
+        if s != tag {
+            return Probe::NotMarker;
+        }
+        return match lost_key_open(input, e, fmt.tags) {
+            Prefix::Full => pair_block(fmt, tag),
+            Prefix::Partial if !cx.eof => Probe::NeedMore,
+            _ => Probe::NotMarker,
+        };
     }
     // `Use <tool_call> and </tool_call> …`: a spaced-out word closed on
     // its own line, in the middle of a line, is prose, not a call without
@@ -147,7 +157,60 @@ pub(crate) fn sniff(
             _ => {}
         }
     }
-    Probe::NotMarker
+    match misplaced_key(input, next, &input[..tag], fmt.tags) {
+        Prefix::Full => pair_block(fmt, tag),
+        Prefix::Partial if !cx.eof => Probe::NeedMore,
+        _ => Probe::NotMarker,
+    }
+}
+
+/// Whether the name that ends at `e` is followed by blanks (a line break
+/// at most), a key and the key's closing tag: the first key's opening tag
+/// was lost between the name and the key. [`Prefix::Partial`] while the
+/// input ends before that is decided.
+fn lost_key_open(input: &[u8], e: usize, tags: &PairTags) -> Prefix {
+    let s = scan::skip_space(input, e);
+    if s == e || input[e..s].iter().filter(|&&b| b == b'\n').count() > 1 {
+        return Prefix::No;
+    }
+    let mut k = s;
+    while k < input.len() && scan::is_name_byte(input[k]) && k - s < 256 {
+        k += 1;
+    }
+    if k == input.len() {
+        return Prefix::Partial;
+    }
+    if k == s {
+        return Prefix::No;
+    }
+    scan::prefix(&input[k..], tags.key_close)
+}
+
+/// Whether the call's opening tag `opener` stands at `at` in place of the
+/// first key's opening tag: the opener again, a key, then the key's
+/// closing tag (`<tool_call>run_command<tool_call>command</arg_key>…`,
+/// GLM-4.7 sampling its call token where `<arg_key>` belongs, getsigit/sigit#94).
+/// [`Prefix::Partial`] while the input ends before that is decided.
+fn misplaced_key(input: &[u8], at: usize, opener: &[u8], tags: &PairTags) -> Prefix {
+    if opener.is_empty() {
+        return Prefix::No;
+    }
+    match scan::prefix_ci(&input[at..], opener) {
+        Prefix::Full => {}
+        other => return other,
+    }
+    let s = at + opener.len();
+    let mut e = s;
+    while e < input.len() && scan::is_name_byte(input[e]) && e - s < 256 {
+        e += 1;
+    }
+    if e == input.len() {
+        return Prefix::Partial;
+    }
+    if e == s {
+        return Prefix::No;
+    }
+    scan::prefix(&input[e..], tags.key_close)
 }
 
 fn pair_block(fmt: &'static Pairs, tag: usize) -> Probe {
@@ -296,13 +359,20 @@ impl BlockFormat for Pairs {
             block.len().saturating_sub(t.close.len())
         };
         let body = &block[tag..body_end.max(tag)];
-        let name_end = scan::find(body, 0, t.key_open).unwrap_or(body.len());
+        let key_at = scan::find(body, 0, t.key_open).unwrap_or(body.len());
+        // the opening tag written again where the first key's belongs
+        let opener = &block[..tag];
+        let (name_end, first_open) = match first_key(&body[..key_at], opener, t) {
+            Some((at, len)) => (at, Some(len)),
+            None => (key_at, None),
+        };
         let name = crate::scan::lossy(scan::trim(&body[..name_end])).into_owned();
         if name.is_empty() {
             let msg = format!("{} call has no function name", t.format);
             return BlockResult::error("TLP-001", msg, tag);
         }
-        let (arguments, repairs, complete) = pairs(&body[name_end..], tag + name_end, t);
+        let (arguments, repairs, complete) =
+            pairs(&body[name_end..], tag + name_end, t, first_open);
         if cx.cut && !complete {
             return BlockResult::truncated(t.format, block.len());
         }
@@ -314,22 +384,77 @@ impl BlockFormat for Pairs {
     }
 }
 
+/// Where the first key starts in `head` (the body before its first
+/// `<arg_key>`) when its own opening tag is missing, and the length of what
+/// opens it there: the call's `opener` written again in its place
+/// ([`misplaced_key`]), or nothing, after the name and a blank
+/// ([`lost_key_open`]).
+fn first_key(head: &[u8], opener: &[u8], t: &PairTags) -> Option<(usize, usize)> {
+    let s = scan::skip_space(head, 0);
+    let mut e = s;
+    while e < head.len() && scan::is_name_byte(head[e]) {
+        e += 1;
+    }
+    if e == s {
+        return None;
+    }
+    let next = scan::skip_space(head, e);
+    if next < head.len() && misplaced_key(head, next, opener, t) == Prefix::Full {
+        return Some((next, opener.len()));
+    }
+    if lost_key_open(head, e, t) == Prefix::Full {
+        return Some((next, 0));
+    }
+    None
+}
+
 /// Reads `<arg_key>K</arg_key><arg_value>V</arg_value>` pairs; reports
 /// whether the last pair was closed. A value ends at the first
 /// `</arg_value>` (markers before it are text); one never closed ends at
 /// the `<arg_key>` of the next pair, or at the end of the body.
-fn pairs(body: &[u8], off: usize, t: &PairTags) -> (Map<String, Value>, Vec<Repair>, bool) {
+/// `first_open`: the length of another tag that opens the first key at the
+/// start of `body` in place of `<arg_key>` (a `missing_open` repair).
+fn pairs(
+    body: &[u8],
+    off: usize,
+    t: &PairTags,
+    mut first_open: Option<usize>,
+) -> (Map<String, Value>, Vec<Repair>, bool) {
     let mut args = Map::new();
     let mut repairs = Vec::new();
     let mut i = 0;
     let mut complete = true;
-    while let Some(k) = scan::find(body, i, t.key_open) {
-        let kf = k + t.key_open.len();
+    loop {
+        let (k, kf) = match first_open.take() {
+            Some(len) => {
+                repairs.push(Repair {
+                    kind: RepairKind::MissingOpen,
+                    offset: off,
+                });
+                (0, len)
+            }
+            None => match scan::find(body, i, t.key_open) {
+                Some(k) => (k, k + t.key_open.len()),
+                None => break,
+            },
+        };
         let Some(ke) = scan::find(body, kf, t.key_close) else {
             complete = false;
             break;
         };
-        let key = crate::scan::lossy(scan::trim(&body[kf..ke])).into_owned();
+        let mut key_bytes = scan::trim(&body[kf..ke]);
+        // `<arg_key><arg_key>path</arg_key>`: the key's tag written twice
+        // (vllm-project/vllm#54971) is markup, not part of the key
+        while let Some(rest) = key_bytes.strip_prefix(t.key_open) {
+            if repairs.last().is_none_or(|r| r.offset != off + k) {
+                repairs.push(Repair {
+                    kind: RepairKind::StrayText,
+                    offset: off + k,
+                });
+            }
+            key_bytes = scan::trim(rest);
+        }
+        let key = crate::scan::lossy(key_bytes).into_owned();
         let vs = scan::find(body, ke, t.value_open);
         let vc = scan::find(body, ke, t.value_close);
         if let Some(vc) = vc.filter(|&c| vs.is_none_or(|v| c < v)) {
