@@ -128,6 +128,8 @@ struct Tables {
     /// By a line's first two bytes (`b0 << 8 | b1`): whether an opener's
     /// literal may begin with them (see [`may_open_line`]).
     line_pairs: Vec<bool>,
+    /// By first byte: its openers by the second byte ([`pairs`]).
+    pairs: Vec<OnceLock<Pairs>>,
 }
 
 fn tables() -> &'static Tables {
@@ -203,6 +205,7 @@ fn tables() -> &'static Tables {
             line_start,
             line_interest,
             line_pairs,
+            pairs: (0..256).map(|_| OnceLock::new()).collect(),
         }
     })
 }
@@ -357,52 +360,124 @@ pub fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
     probe_noting(input, cx, &mut None)
 }
 
+/// One opener of [`probe_noting`]'s list at the start of `input`: its
+/// answer, or `None` to try the next.
+#[inline(always)]
+fn try_opener(
+    e: &Entry,
+    input: &[u8],
+    cx: &ProbeCx,
+    declined: &mut Option<&'static [u8]>,
+) -> Option<Probe> {
+    let op = e.opener;
+    match op.place {
+        Place::LineStart if !cx.line_start => return None,
+        Place::Armed(b) if cx.armed != Some(b) => return None,
+        _ => {}
+    }
+    if !e.on(cx.cfg) {
+        return None;
+    }
+    let p = if op.ci {
+        scan::prefix_ci(input, op.lit)
+    } else {
+        scan::prefix(input, op.lit)
+    };
+    match p {
+        Prefix::No => return None,
+        Prefix::Partial => {
+            if cx.eof {
+                return None;
+            }
+            return Some(Probe::NeedMore);
+        }
+        Prefix::Full => {}
+    }
+    if op.markup {
+        return Some(Probe::Match(Action::Markup { len: op.lit.len() }));
+    }
+    match (op.probe)(input, cx) {
+        Probe::NotMarker => {
+            // the longest: `<tool_call`, not a catch-all `<`
+            if declined.is_none_or(|d| op.lit.len() > d.len()) {
+                *declined = Some(op.lit);
+            }
+            None
+        }
+        Probe::Match(Action::Block { fmt, .. }) if !allows_block(cx.cfg, fmt.id()) => None,
+        other => Some(other),
+    }
+}
+
+/// A first byte with more openers than this has its openers indexed by
+/// the second byte too ([`pairs`]).
+const PAIRED: usize = 8;
+
+/// The openers of one first byte by the second byte of the input: for
+/// each byte, the positions in [`openers_for`]'s list (in probe order) of
+/// the openers whose literal may go on with it (a one-byte literal always
+/// may). Built on first use, for the few first bytes (`<`, `[`) with many
+/// openers: a probe then tries a handful instead of all of them.
+struct Pairs {
+    /// `at[start[b]..start[b + 1]]` are the openers for second byte `b`.
+    start: Box<[u32; 257]>,
+    at: Vec<u16>,
+}
+
+impl Pairs {
+    fn with_second(&self, b: u8) -> &[u16] {
+        let b = usize::from(b);
+        &self.at[self.start[b] as usize..self.start[b + 1] as usize]
+    }
+}
+
+fn pairs(first: u8) -> &'static Pairs {
+    let t = tables();
+    t.pairs[usize::from(first)].get_or_init(|| {
+        let entries = &t.by_byte[usize::from(first)];
+        let mut start = Box::new([0u32; 257]);
+        let mut at = Vec::new();
+        for b in 0..=u8::MAX {
+            for (k, e) in entries.iter().enumerate() {
+                let op = e.opener;
+                let fits = match op.lit.get(1) {
+                    None => true,
+                    Some(&l) => l == b || (op.ci && l.eq_ignore_ascii_case(&b)),
+                };
+                if fits {
+                    // a few hundred openers in all
+                    at.push(u16::try_from(k).unwrap_or(u16::MAX));
+                }
+            }
+            start[usize::from(b) + 1] = u32::try_from(at.len()).unwrap_or(u32::MAX);
+        }
+        Pairs { start, at }
+    })
+}
+
 /// [`probe`], also noting in `declined` the longest literal of an opener
 /// that was found in full but that its probe declined.
 pub fn probe_noting(input: &[u8], cx: &ProbeCx, declined: &mut Option<&'static [u8]>) -> Probe {
     let Some(&first) = input.first() else {
         return Probe::NotMarker;
     };
-    for e in openers_for(first) {
-        let op = e.opener;
-        match op.place {
-            Place::LineStart if !cx.line_start => continue,
-            Place::Armed(b) if cx.armed != Some(b) => continue,
-            _ => {}
-        }
-        if !e.on(cx.cfg) {
-            continue;
-        }
-        let p = if op.ci {
-            scan::prefix_ci(input, op.lit)
-        } else {
-            scan::prefix(input, op.lit)
-        };
-        match p {
-            Prefix::No => continue,
-            Prefix::Partial => {
-                if cx.eof {
-                    continue;
+    let entries = openers_for(first);
+    match input.get(1) {
+        // only the openers whose literal may go on with the second byte
+        // (the prefix test would rule the others out)
+        Some(&second) if entries.len() > PAIRED => {
+            for &k in pairs(first).with_second(second) {
+                if let Some(p) = try_opener(&entries[usize::from(k)], input, cx, declined) {
+                    return p;
                 }
-                return Probe::NeedMore;
             }
-            Prefix::Full => {}
         }
-        if op.markup {
-            return Probe::Match(Action::Markup { len: op.lit.len() });
-        }
-        match (op.probe)(input, cx) {
-            Probe::NotMarker => {
-                // the longest: `<tool_call`, not a catch-all `<`
-                if declined.is_none_or(|d| op.lit.len() > d.len()) {
-                    *declined = Some(op.lit);
+        _ => {
+            for e in entries {
+                if let Some(p) = try_opener(e, input, cx, declined) {
+                    return p;
                 }
-                continue;
             }
-            Probe::Match(Action::Block { fmt, .. }) if !allows_block(cx.cfg, fmt.id()) => {
-                continue;
-            }
-            other => return other,
         }
     }
     if cx.doc_start && cx.line_start {
