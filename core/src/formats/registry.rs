@@ -435,21 +435,48 @@ fn pairs(first: u8) -> &'static Pairs {
     let t = tables();
     t.pairs[usize::from(first)].get_or_init(|| {
         let entries = &t.by_byte[usize::from(first)];
+        // the second bytes an opener's literal may go on with: any (a
+        // one-byte literal), its second byte, or both its cases
+        let seconds = |e: &Entry| -> ([u8; 2], bool) {
+            match e.opener.lit.get(1) {
+                None => ([0, 0], true),
+                Some(&l) if e.opener.ci => ([l.to_ascii_lowercase(), l.to_ascii_uppercase()], false),
+                Some(&l) => ([l, l], false),
+            }
+        };
+        // a counting sort by second byte, stable: each list in probe order
         let mut start = Box::new([0u32; 257]);
-        let mut at = Vec::new();
-        for b in 0..=u8::MAX {
-            for (k, e) in entries.iter().enumerate() {
-                let op = e.opener;
-                let fits = match op.lit.get(1) {
-                    None => true,
-                    Some(&l) => l == b || (op.ci && l.eq_ignore_ascii_case(&b)),
-                };
-                if fits {
-                    // a few hundred openers in all
-                    at.push(u16::try_from(k).unwrap_or(u16::MAX));
+        for e in entries {
+            match seconds(e) {
+                (_, true) => start[1..].iter_mut().for_each(|n| *n += 1),
+                ([a, b], false) => {
+                    start[usize::from(a) + 1] += 1;
+                    if b != a {
+                        start[usize::from(b) + 1] += 1;
+                    }
                 }
             }
-            start[usize::from(b) + 1] = u32::try_from(at.len()).unwrap_or(u32::MAX);
+        }
+        for b in 1..257 {
+            start[b] += start[b - 1];
+        }
+        let mut next = *start;
+        let mut at = vec![0u16; start[256] as usize];
+        let mut put = |b: usize, k: usize| {
+            // a few hundred openers in all
+            at[next[b] as usize] = u16::try_from(k).unwrap_or(u16::MAX);
+            next[b] += 1;
+        };
+        for (k, e) in entries.iter().enumerate() {
+            match seconds(e) {
+                (_, true) => (0..256).for_each(|b| put(b, k)),
+                ([a, b], false) => {
+                    put(usize::from(a), k);
+                    if b != a {
+                        put(usize::from(b), k);
+                    }
+                }
+            }
         }
         Pairs { start, at }
     })
@@ -504,6 +531,35 @@ pub fn probe_noting(input: &[u8], cx: &ProbeCx, declined: &mut Option<&'static [
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn openers_by_second_byte_are_those_the_prefix_test_keeps_in_order() {
+        for first in 0..=u8::MAX {
+            let entries = openers_for(first);
+            if entries.len() <= PAIRED {
+                continue;
+            }
+            for second in 0..=u8::MAX {
+                let want: Vec<usize> = entries
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, e)| {
+                        let op = e.opener;
+                        op.lit.get(1).is_none_or(|&l| {
+                            l == second || (op.ci && l.eq_ignore_ascii_case(&second))
+                        })
+                    })
+                    .map(|(k, _)| k)
+                    .collect();
+                let got: Vec<usize> = pairs(first)
+                    .with_second(second)
+                    .iter()
+                    .map(|&k| usize::from(k))
+                    .collect();
+                assert_eq!(got, want, "{:?} {:?}", first as char, second as char);
+            }
+        }
+    }
 
     #[test]
     fn word_leads_are_held_back_and_found_only_at_a_word_start() {
