@@ -440,7 +440,9 @@ fn pairs(first: u8) -> &'static Pairs {
         let seconds = |e: &Entry| -> ([u8; 2], bool) {
             match e.opener.lit.get(1) {
                 None => ([0, 0], true),
-                Some(&l) if e.opener.ci => ([l.to_ascii_lowercase(), l.to_ascii_uppercase()], false),
+                Some(&l) if e.opener.ci => {
+                    ([l.to_ascii_lowercase(), l.to_ascii_uppercase()], false)
+                }
                 Some(&l) => ([l, l], false),
             }
         };

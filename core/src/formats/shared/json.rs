@@ -492,7 +492,12 @@ pub fn plain_block(
 
 /// `body` as exactly one plain call object: the block's one call, ending
 /// at `block_len`, with no repairs. `None` for anything else.
-fn plain_result(body: &str, format: FormatId, block_len: usize, tally: bool) -> Option<BlockResult> {
+fn plain_result(
+    body: &str,
+    format: FormatId,
+    block_len: usize,
+    tally: bool,
+) -> Option<BlockResult> {
     let (name, arguments) = crate::call::plain_call(body, tally)?;
     Some(BlockResult {
         calls: vec![ParsedCall {
