@@ -56,7 +56,8 @@ pub enum Event<'a> {
         /// Its name.
         name: &'a str,
     },
-    /// A complete call.
+    /// A complete call (a tally, without its strings, for a sink that
+    /// does not read calls: [`Sink::wants_records`]).
     ToolCall(ToolCall),
     /// A candidate that could not be recovered.
     Error(ErrorRecord),
