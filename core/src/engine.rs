@@ -1311,7 +1311,20 @@ impl Engine {
         let report =
             self.cfg.reasoning_calls || (open_at_eof && self.calls == 0) || closes_with_calls;
         if report && !found.is_empty() {
+            // the nested engine kept records; a counting sink gets tallies
+            let tally = !sink.wants_records();
             for mut call in found {
+                if tally {
+                    call = ToolCall {
+                        doc: String::new(),
+                        id: String::new(),
+                        name: String::new(),
+                        arguments: crate::record::Arguments::empty(),
+                        raw: String::new(),
+                        extra: serde_json::Map::new(),
+                        ..call
+                    };
+                }
                 call.in_reasoning = true;
                 call.turn = self.turn;
                 sink.event(Event::ToolCallStart {
