@@ -260,7 +260,19 @@ fn is_tool_definition(obj: &Map<String, Value>, arg_key: Option<&str>) -> bool {
 /// repeated keys kept as their compact text, [`crate::scan::compact`]).
 /// `None` for any other body, which then takes the general path
 /// ([`calls_from_owned`]); for this shape both give the same call.
-pub fn plain_call(body: &str) -> Option<(String, Arguments)> {
+///
+/// With `tally` the same answer without the payload: `Some` exactly when
+/// it would be, with an empty name and empty arguments, and (for the
+/// envelope, the common case) no allocation
+/// ([`crate::formats::ParseCx::tally`]).
+pub fn plain_call(body: &str, tally: bool) -> Option<(String, Arguments)> {
+    if tally {
+        if let Some(name) = crate::scan::compact::envelope_name(body) {
+            return (!name.trim().is_empty()).then(|| (String::new(), Arguments::empty()));
+        }
+        let _ = plain_call(body, false)?;
+        return Some((String::new(), Arguments::empty()));
+    }
     #[derive(serde::Deserialize)]
     #[serde(deny_unknown_fields)]
     struct Plain {
@@ -520,7 +532,10 @@ mod tests {
             r#"{"name": "f", "arguments": {"a": 1e5, "b": {"c": [true, null, "x y"]}}}"#,
             "{\"arguments\":\n {\"q\": -0.50E-3},\n \"name\": \"g\"}",
         ] {
-            let (name, arguments) = plain_call(body).expect("the plain shape");
+            let (name, arguments) = plain_call(body, false).expect("the plain shape");
+            let tally = plain_call(body, true).expect("the same answer");
+            assert_eq!(tally.0, "");
+            assert_eq!(tally.1, json!({}));
             let v: Value = serde_json::from_str(body).unwrap();
             let general = calls_from_owned(v, Evidence::Weak).unwrap();
             assert_eq!(general.len(), 1);
@@ -547,7 +562,8 @@ mod tests {
             r#"{"name": "f", "arguments": null}"#,
             r#"{"name": "f", "arguments": {},}"#,
         ] {
-            assert!(plain_call(body).is_none(), "{body}");
+            assert!(plain_call(body, false).is_none(), "{body}");
+            assert!(plain_call(body, true).is_none(), "{body}");
         }
     }
 

@@ -34,6 +34,10 @@ pub struct Collector {
     pub skip_starts: bool,
     /// Keep no tiling (`segments` stays empty).
     pub skip_segments: bool,
+    /// Keep calls as tallies, for counting them ([`Sink::wants_records`]):
+    /// each call has its index, span, format and turn, and no name,
+    /// arguments, id, raw text or document name. Errors are whole.
+    pub tally: bool,
 }
 
 impl Collector {
@@ -89,6 +93,10 @@ impl Collector {
 impl Sink for Collector {
     fn wants_starts(&self) -> bool {
         !self.skip_starts
+    }
+
+    fn wants_records(&self) -> bool {
+        !self.tally
     }
 
     fn event(&mut self, ev: Event<'_>) {

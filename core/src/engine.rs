@@ -56,7 +56,8 @@ pub enum Event<'a> {
         /// Its name.
         name: &'a str,
     },
-    /// A complete call.
+    /// A complete call (a tally, without its strings, for a sink that
+    /// does not read calls: [`Sink::wants_records`]).
     ToolCall(ToolCall),
     /// A candidate that could not be recovered.
     Error(ErrorRecord),
@@ -75,6 +76,18 @@ pub trait Sink {
     /// keeps whole calls says no, and the engine skips the work of finding
     /// a call's name early; every other event is the same.
     fn wants_starts(&self) -> bool {
+        true
+    }
+
+    /// Whether the sink reads what a call holds. A sink that only counts
+    /// calls (`parse -c`, `-q`, `-l`) says no: the engine reads every block
+    /// exactly as it would otherwise and sends the same events, but each
+    /// [`Event::ToolCall`] is then a tally: its `kind`, `index`, `span`,
+    /// `format`, `repairs`, `in_reasoning` and `turn` are set, its strings
+    /// (`doc`, `id`, `name`, `raw`) are empty, its arguments `{}` and its
+    /// `extra` empty, and the [`Event::ToolCallStart`] before it has an
+    /// empty id and name. So a call costs no allocation for its record.
+    fn wants_records(&self) -> bool {
         true
     }
 }
@@ -204,6 +217,37 @@ pub struct Engine {
     /// The turn the text read so far is in (`None` before the first turn
     /// header, and in a document without them).
     turn: Option<Turn>,
+    /// The newline search of the text scanner's newline walk.
+    newlines: Newlines,
+}
+
+/// The search for the next newline, its vector searcher set up once per
+/// engine (AVX2 when the processor has it) rather than on every call: the
+/// newline walk calls it once per line of prose, where `memchr::memchr`'s
+/// dispatch and set-up cost about as much as the search itself.
+#[derive(Clone, Copy)]
+struct Newlines {
+    #[cfg(target_arch = "x86_64")]
+    avx2: Option<memchr::arch::x86_64::avx2::memchr::One>,
+}
+
+impl Newlines {
+    fn new() -> Newlines {
+        Newlines {
+            #[cfg(target_arch = "x86_64")]
+            avx2: memchr::arch::x86_64::avx2::memchr::One::new(b'\n'),
+        }
+    }
+
+    /// The first newline in `hay`.
+    #[inline]
+    fn find(&self, hay: &[u8]) -> Option<usize> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(one) = &self.avx2 {
+            return one.find(hay);
+        }
+        memchr::memchr(b'\n', hay)
+    }
 }
 
 /// The last bytes of text the engine emitted, and whether any of its text
@@ -484,6 +528,7 @@ impl Engine {
             undecided: None,
             turn: None,
             tail: TextTail::default(),
+            newlines: Newlines::new(),
         }
     }
 
@@ -808,17 +853,33 @@ impl Engine {
     fn next_interesting_line(&mut self, data: &[u8], from: usize, limit: usize) -> Option<usize> {
         let len = data.len();
         let interest = registry::line_interest_table();
-        let mut scanned = limit.saturating_sub(from);
+        let hay = data.get(from..limit).unwrap_or_default();
+        let newlines = self.newlines;
+        // the newlines met, counted here and noted once after the walk
+        // (as `newline_at` would one by one)
+        let first_uncounted = self.counted.saturating_sub(self.base);
+        let (mut lines, mut last_nl) = (0u64, None);
+        let mut scanned = hay.len();
         let mut found = None;
-        for k in memchr::memchr_iter(b'\n', data.get(from..limit).unwrap_or_default()) {
-            let nl = from + k;
-            self.newline_at(nl);
+        let mut k = 0;
+        while let Some(d) = newlines.find(&hay[k..]) {
+            let nl = from + k + d;
+            k += d + 1;
+            if nl as u64 >= first_uncounted {
+                lines += 1;
+                last_nl = Some(nl);
+            }
             let m = skip_blank(data, nl + 1);
             if m >= len || (interest[usize::from(data[m])] && registry::may_open_line(&data[m..])) {
-                scanned = k + 1;
+                scanned = k;
                 found = Some(nl + 1);
                 break;
             }
+        }
+        if let Some(nl) = last_nl {
+            self.lines += lines;
+            self.line_begin = self.base + nl as u64 + 1;
+            self.counted = self.line_begin;
         }
         self.nl_cache.work += scanned as u64 + 1;
         found
@@ -1250,7 +1311,20 @@ impl Engine {
         let report =
             self.cfg.reasoning_calls || (open_at_eof && self.calls == 0) || closes_with_calls;
         if report && !found.is_empty() {
+            // the nested engine kept records; a counting sink gets tallies
+            let tally = !sink.wants_records();
             for mut call in found {
+                if tally {
+                    call = ToolCall {
+                        doc: String::new(),
+                        id: String::new(),
+                        name: String::new(),
+                        arguments: crate::record::Arguments::empty(),
+                        raw: String::new(),
+                        extra: serde_json::Map::new(),
+                        ..call
+                    };
+                }
                 call.in_reasoning = true;
                 call.turn = self.turn;
                 sink.event(Event::ToolCallStart {
@@ -1340,6 +1414,7 @@ impl Engine {
                     cut,
                     before: self.tail.bytes(),
                     reply_start: !self.tail.seen,
+                    tally: !sink.wants_records(),
                 };
                 let result = fmt.parse(&data[pos..pos + len], &cx);
                 let result = if cut && self.cfg.truncated {
@@ -1504,13 +1579,18 @@ impl Engine {
         };
         let mut from = pos;
         let started = std::mem::take(&mut self.start_sent);
+        let tally = !sink.wants_records();
         for (k, c) in calls.into_iter().enumerate() {
             let to = if k + 1 == n {
                 tail_from
             } else {
                 (pos + c.end).clamp(from, tail_from)
             };
-            let call = self.make_call(data, from, to, c);
+            let call = if tally {
+                self.tally_call(from, to, c)
+            } else {
+                self.make_call(data, from, to, c)
+            };
             if !(k == 0 && started) {
                 sink.event(Event::ToolCallStart {
                     index: call.index,
@@ -1558,6 +1638,32 @@ impl Engine {
             in_reasoning: false,
             turn: self.turn,
             extra,
+        }
+    }
+
+    /// A call as a sink that only counts calls gets it
+    /// ([`Sink::wants_records`]): where it is, no strings.
+    fn tally_call(&mut self, from: usize, to: usize, c: ParsedCall) -> ToolCall {
+        let index = self.calls;
+        self.calls += 1;
+        let format = match &self.cfg.format {
+            FormatChoice::Only(f) => f.as_str(),
+            FormatChoice::Auto => c.format.as_str(),
+        };
+        ToolCall {
+            kind: "tool_call",
+            doc: String::new(),
+            index,
+            id: String::new(),
+            name: String::new(),
+            arguments: crate::record::Arguments::empty(),
+            format,
+            span: self.span(from, to),
+            raw: String::new(),
+            repairs: c.repairs,
+            in_reasoning: false,
+            turn: self.turn,
+            extra: serde_json::Map::new(),
         }
     }
 
@@ -1754,6 +1860,10 @@ fn after(bytes: &[u8], cut: usize) -> &[u8] {
 impl Sink for Unhide<'_> {
     fn wants_starts(&self) -> bool {
         self.sink.wants_starts()
+    }
+
+    fn wants_records(&self) -> bool {
+        self.sink.wants_records()
     }
 
     fn event(&mut self, ev: Event<'_>) {

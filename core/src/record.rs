@@ -247,13 +247,23 @@ impl Arguments {
         }
     }
 
+    /// `{}`, allocating nothing and set up lazily: neither text nor value,
+    /// which [`Arguments::as_value`] reads as an empty object.
+    pub fn empty() -> Arguments {
+        Arguments {
+            text: None,
+            value: std::sync::OnceLock::new(),
+        }
+    }
+
     /// The value, decoded from the kept text on first use.
     pub fn as_value(&self) -> &serde_json::Value {
         self.value.get_or_init(|| self.decoded())
     }
 
-    /// The kept text decoded (an empty object when there is none, which
-    /// cannot happen: the value is set whenever the text is not).
+    /// The kept text decoded; an empty object when there is none
+    /// ([`Arguments::empty`]: otherwise the value is set whenever the text
+    /// is not).
     fn decoded(&self) -> serde_json::Value {
         // the text came from the compactor, which answers only for objects
         // serde_json reads

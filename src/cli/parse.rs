@@ -282,6 +282,10 @@ fn parse_document(
     resolved.config = tools.engine(resolved.config);
     let name = resolved.config.doc.clone();
     let mut found = Collector::calls_only();
+    // -c, -q and -l only count calls: with no tools file to judge them
+    // by, the engine gives them as tallies, no record built
+    found.tally = tools.registry.is_none()
+        && (args.matching.count || args.matching.quiet || args.matching.files_with_calls);
     // conversations are sniffed as validate sniffs them
     let (doc, peek) = if args.wire.input == wire::InputKind::Auto {
         super::data::peek(doc, args.wire.max_buffer, args.input.max_input)?
@@ -318,6 +322,7 @@ fn parse_document(
             // the next chunk likely finds as many calls: no regrowing
             let next = Collector {
                 calls: Vec::with_capacity(found.calls.len()),
+                tally: found.tally,
                 ..Collector::calls_only()
             };
             let batch = Batch {

@@ -112,6 +112,52 @@ fn stream_equals_batch_for_chunk_sizes_1_to_64() {
     }
 }
 
+/// A collector that only counts calls (`parse -c`, `-q`, `-l`) gets each
+/// call as a tally: the same calls in the same places, with the same
+/// format, turn and repairs, and the same errors, as the collector that
+/// keeps records; only the strings are left out. Whole and chunked.
+#[test]
+fn tallies_are_the_calls_without_their_strings() {
+    let run = |input: &[u8], cfg: &Config, tally: bool, size: usize| {
+        let mut engine = toolcall::Engine::new(cfg.clone());
+        let mut found = Collector {
+            tally,
+            ..Collector::calls_only()
+        };
+        for chunk in input.chunks(size) {
+            engine.feed(chunk, &mut found);
+        }
+        engine.finish(&mut found);
+        found
+    };
+    for (name, input, cfg) in fixtures() {
+        for size in [input.len().max(1), 7] {
+            let full = run(&input, &cfg, false, size);
+            let tally = run(&input, &cfg, true, size);
+            assert_eq!(tally.errors, full.errors, "{name} ({size})");
+            assert_eq!(tally.calls.len(), full.calls.len(), "{name} ({size})");
+            for (t, c) in tally.calls.iter().zip(&full.calls) {
+                let place = |c: &toolcall::ToolCall| {
+                    (
+                        c.index,
+                        c.span,
+                        c.format,
+                        c.turn,
+                        c.in_reasoning,
+                        c.repairs.clone(),
+                    )
+                };
+                assert_eq!(place(t), place(c), "{name} ({size})");
+                assert!(
+                    t.name.is_empty() && t.id.is_empty() && t.raw.is_empty() && t.doc.is_empty(),
+                    "{name}: a tally has no strings"
+                );
+                assert_eq!(t.arguments, serde_json::json!({}), "{name}");
+            }
+        }
+    }
+}
+
 #[test]
 fn stream_equals_batch_for_every_single_cut() {
     for (name, input, cfg) in fixtures() {

@@ -517,6 +517,13 @@ pub struct ParseCx<'a> {
     /// reasoning and calls may have): an unmarked candidate stands as the
     /// reply.
     pub reply_start: bool,
+    /// The engine's sink only counts calls ([`crate::Sink::wants_records`]
+    /// said no): the engine keeps of each call only where it is, so a
+    /// format may leave its name and arguments empty, and skip the work and
+    /// allocations of building them. Whether the block gives calls, how
+    /// many, their ends, repairs and errors must be what they are without
+    /// it. `false` is always correct.
+    pub tally: bool,
 }
 
 impl ParseCx<'_> {

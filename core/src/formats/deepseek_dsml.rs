@@ -928,6 +928,7 @@ mod tests {
             cut: false,
             before: b"",
             reply_start: true,
+            tally: false,
         };
         DSML_BLOCK
             .parse(text.as_bytes(), &cx)

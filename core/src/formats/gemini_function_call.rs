@@ -704,6 +704,7 @@ mod tests {
                 cut: false,
                 before: b"",
                 reply_start: true,
+                tally: false,
             },
         )
     }

@@ -137,7 +137,7 @@ impl BlockFormat for Hermes {
             // is one plain call object; no need to find where the JSON ends
             let end = block.len().saturating_sub(close.len());
             if end >= tag && block[end..].eq_ignore_ascii_case(close) {
-                if let Some(r) = plain_block(block, tag, end, ids::HERMES) {
+                if let Some(r) = plain_block(block, tag, end, ids::HERMES, cx.tally) {
                     return r;
                 }
             }

@@ -128,6 +128,8 @@ struct Tables {
     /// By a line's first two bytes (`b0 << 8 | b1`): whether an opener's
     /// literal may begin with them (see [`may_open_line`]).
     line_pairs: Vec<bool>,
+    /// By first byte: its openers by the second byte ([`pairs`]).
+    pairs: Vec<OnceLock<Pairs>>,
 }
 
 fn tables() -> &'static Tables {
@@ -203,6 +205,7 @@ fn tables() -> &'static Tables {
             line_start,
             line_interest,
             line_pairs,
+            pairs: (0..256).map(|_| OnceLock::new()).collect(),
         }
     })
 }
@@ -357,52 +360,153 @@ pub fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
     probe_noting(input, cx, &mut None)
 }
 
+/// One opener of [`probe_noting`]'s list at the start of `input`: its
+/// answer, or `None` to try the next.
+#[inline(always)]
+fn try_opener(
+    e: &Entry,
+    input: &[u8],
+    cx: &ProbeCx,
+    declined: &mut Option<&'static [u8]>,
+) -> Option<Probe> {
+    let op = e.opener;
+    match op.place {
+        Place::LineStart if !cx.line_start => return None,
+        Place::Armed(b) if cx.armed != Some(b) => return None,
+        _ => {}
+    }
+    if !e.on(cx.cfg) {
+        return None;
+    }
+    let p = if op.ci {
+        scan::prefix_ci(input, op.lit)
+    } else {
+        scan::prefix(input, op.lit)
+    };
+    match p {
+        Prefix::No => return None,
+        Prefix::Partial => {
+            if cx.eof {
+                return None;
+            }
+            return Some(Probe::NeedMore);
+        }
+        Prefix::Full => {}
+    }
+    if op.markup {
+        return Some(Probe::Match(Action::Markup { len: op.lit.len() }));
+    }
+    match (op.probe)(input, cx) {
+        Probe::NotMarker => {
+            // the longest: `<tool_call`, not a catch-all `<`
+            if declined.is_none_or(|d| op.lit.len() > d.len()) {
+                *declined = Some(op.lit);
+            }
+            None
+        }
+        Probe::Match(Action::Block { fmt, .. }) if !allows_block(cx.cfg, fmt.id()) => None,
+        other => Some(other),
+    }
+}
+
+/// A first byte with more openers than this has its openers indexed by
+/// the second byte too ([`pairs`]).
+const PAIRED: usize = 8;
+
+/// The openers of one first byte by the second byte of the input: for
+/// each byte, the positions in [`openers_for`]'s list (in probe order) of
+/// the openers whose literal may go on with it (a one-byte literal always
+/// may). Built on first use, for the few first bytes (`<`, `[`) with many
+/// openers: a probe then tries a handful instead of all of them.
+struct Pairs {
+    /// `at[start[b]..start[b + 1]]` are the openers for second byte `b`.
+    start: Box<[u32; 257]>,
+    at: Vec<u16>,
+}
+
+impl Pairs {
+    fn with_second(&self, b: u8) -> &[u16] {
+        let b = usize::from(b);
+        &self.at[self.start[b] as usize..self.start[b + 1] as usize]
+    }
+}
+
+fn pairs(first: u8) -> &'static Pairs {
+    let t = tables();
+    t.pairs[usize::from(first)].get_or_init(|| {
+        let entries = &t.by_byte[usize::from(first)];
+        // the second bytes an opener's literal may go on with: any (a
+        // one-byte literal), its second byte, or both its cases
+        let seconds = |e: &Entry| -> ([u8; 2], bool) {
+            match e.opener.lit.get(1) {
+                None => ([0, 0], true),
+                Some(&l) if e.opener.ci => {
+                    ([l.to_ascii_lowercase(), l.to_ascii_uppercase()], false)
+                }
+                Some(&l) => ([l, l], false),
+            }
+        };
+        // a counting sort by second byte, stable: each list in probe order
+        let mut start = Box::new([0u32; 257]);
+        for e in entries {
+            match seconds(e) {
+                (_, true) => start[1..].iter_mut().for_each(|n| *n += 1),
+                ([a, b], false) => {
+                    start[usize::from(a) + 1] += 1;
+                    if b != a {
+                        start[usize::from(b) + 1] += 1;
+                    }
+                }
+            }
+        }
+        for b in 1..257 {
+            start[b] += start[b - 1];
+        }
+        let mut next = *start;
+        let mut at = vec![0u16; start[256] as usize];
+        let mut put = |b: usize, k: usize| {
+            // a few hundred openers in all
+            at[next[b] as usize] = u16::try_from(k).unwrap_or(u16::MAX);
+            next[b] += 1;
+        };
+        for (k, e) in entries.iter().enumerate() {
+            match seconds(e) {
+                (_, true) => (0..256).for_each(|b| put(b, k)),
+                ([a, b], false) => {
+                    put(usize::from(a), k);
+                    if b != a {
+                        put(usize::from(b), k);
+                    }
+                }
+            }
+        }
+        Pairs { start, at }
+    })
+}
+
 /// [`probe`], also noting in `declined` the longest literal of an opener
 /// that was found in full but that its probe declined.
 pub fn probe_noting(input: &[u8], cx: &ProbeCx, declined: &mut Option<&'static [u8]>) -> Probe {
     let Some(&first) = input.first() else {
         return Probe::NotMarker;
     };
-    for e in openers_for(first) {
-        let op = e.opener;
-        match op.place {
-            Place::LineStart if !cx.line_start => continue,
-            Place::Armed(b) if cx.armed != Some(b) => continue,
-            _ => {}
-        }
-        if !e.on(cx.cfg) {
-            continue;
-        }
-        let p = if op.ci {
-            scan::prefix_ci(input, op.lit)
-        } else {
-            scan::prefix(input, op.lit)
-        };
-        match p {
-            Prefix::No => continue,
-            Prefix::Partial => {
-                if cx.eof {
-                    continue;
+    let entries = openers_for(first);
+    match input.get(1) {
+        // only the openers whose literal may go on with the second byte
+        // (the prefix test would rule the others out)
+        Some(&second) if entries.len() > PAIRED => {
+            for &k in pairs(first).with_second(second) {
+                if let Some(p) = try_opener(&entries[usize::from(k)], input, cx, declined) {
+                    return p;
                 }
-                return Probe::NeedMore;
             }
-            Prefix::Full => {}
         }
-        if op.markup {
-            return Probe::Match(Action::Markup { len: op.lit.len() });
-        }
-        match (op.probe)(input, cx) {
-            Probe::NotMarker => {
-                // the longest: `<tool_call`, not a catch-all `<`
-                if declined.is_none_or(|d| op.lit.len() > d.len()) {
-                    *declined = Some(op.lit);
+        _ => {
+            for e in entries {
+                if let Some(p) = try_opener(e, input, cx, declined) {
+                    return p;
                 }
-                continue;
             }
-            Probe::Match(Action::Block { fmt, .. }) if !allows_block(cx.cfg, fmt.id()) => {
-                continue;
-            }
-            other => return other,
         }
     }
     if cx.doc_start && cx.line_start {
@@ -429,6 +533,35 @@ pub fn probe_noting(input: &[u8], cx: &ProbeCx, declined: &mut Option<&'static [
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn openers_by_second_byte_are_those_the_prefix_test_keeps_in_order() {
+        for first in 0..=u8::MAX {
+            let entries = openers_for(first);
+            if entries.len() <= PAIRED {
+                continue;
+            }
+            for second in 0..=u8::MAX {
+                let want: Vec<usize> = entries
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, e)| {
+                        let op = e.opener;
+                        op.lit.get(1).is_none_or(|&l| {
+                            l == second || (op.ci && l.eq_ignore_ascii_case(&second))
+                        })
+                    })
+                    .map(|(k, _)| k)
+                    .collect();
+                let got: Vec<usize> = pairs(first)
+                    .with_second(second)
+                    .iter()
+                    .map(|&k| usize::from(k))
+                    .collect();
+                assert_eq!(got, want, "{:?} {:?}", first as char, second as char);
+            }
+        }
+    }
 
     #[test]
     fn word_leads_are_held_back_and_found_only_at_a_word_start() {

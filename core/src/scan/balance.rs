@@ -85,74 +85,79 @@ impl JsonEnd {
                 Some(_) => return End::NotValue,
             }
         }
-        while i < input.len() {
-            let b = input[i];
-            if self.quote != 0 {
-                if self.escaped {
-                    self.escaped = false;
-                } else if b == b'\\' {
-                    self.escaped = true;
-                } else if b == self.quote {
-                    self.quote = 0;
-                    self.last_sig = b'"';
-                } else {
-                    // fast-forward over plain string bytes
-                    i = skip_string_bytes(input, i + 1, self.quote);
+        // the state in locals for the loop (stores to `self` on every byte
+        // cost more than the tests), written back on the way out
+        let (mut depth, mut quote, mut escaped) = (self.depth, self.quote, self.escaped);
+        let (mut started, mut last_sig) = (self.started, self.last_sig);
+        let (strict, stop) = (self.strict, self.stop);
+        // a stop tag is looked for once the value has started
+        let stop_first = stop.first().copied();
+        let end = 'scan: {
+            while i < input.len() {
+                let b = input[i];
+                if quote != 0 {
+                    if escaped {
+                        escaped = false;
+                    } else if b == b'\\' {
+                        escaped = true;
+                    } else if b == quote {
+                        quote = 0;
+                        last_sig = b'"';
+                    } else {
+                        // fast-forward over plain string bytes
+                        i = skip_string_bytes(input, i + 1, quote);
+                        continue;
+                    }
+                    i += 1;
                     continue;
                 }
+                if started && stop_first == Some(b) {
+                    match crate::scan::prefix_ci(&input[i..], stop) {
+                        crate::scan::Prefix::Full => break 'scan End::At(i),
+                        // the tag may be cut by the chunk's end: look again
+                        crate::scan::Prefix::Partial => break 'scan End::More,
+                        crate::scan::Prefix::No => {}
+                    }
+                }
+                match b {
+                    b'"' => {
+                        quote = b'"';
+                    }
+                    b'\'' => {
+                        // A single quote opens a string only where a value or key
+                        // can start; elsewhere (`it's` in unquoted junk) it is a byte.
+                        if matches!(last_sig, b'{' | b'[' | b',' | b':') {
+                            quote = b'\'';
+                        }
+                    }
+                    b'{' | b'[' => {
+                        if strict && started && last_sig == b'{' {
+                            break 'scan End::NotValue;
+                        }
+                        started = true;
+                        depth += 1;
+                        last_sig = b;
+                    }
+                    b'}' | b']' => {
+                        depth = depth.saturating_sub(1);
+                        last_sig = b;
+                        if depth == 0 {
+                            i += 1;
+                            break 'scan End::At(i);
+                        }
+                    }
+                    b' ' | b'\t' | b'\r' | b'\n' => {}
+                    _ => last_sig = b,
+                }
                 i += 1;
-                continue;
             }
-            if self.started && self.stop.first() == Some(&b) {
-                match crate::scan::prefix_ci(&input[i..], self.stop) {
-                    crate::scan::Prefix::Full => {
-                        self.pos = i;
-                        return End::At(i);
-                    }
-                    // the tag may be cut by the chunk's end: look again
-                    crate::scan::Prefix::Partial => {
-                        self.pos = i;
-                        return End::More;
-                    }
-                    crate::scan::Prefix::No => {}
-                }
-            }
-            match b {
-                b'"' => {
-                    self.quote = b'"';
-                }
-                b'\'' => {
-                    // A single quote opens a string only where a value or key
-                    // can start; elsewhere (`it's` in unquoted junk) it is a byte.
-                    if matches!(self.last_sig, b'{' | b'[' | b',' | b':') {
-                        self.quote = b'\'';
-                    }
-                }
-                b'{' | b'[' => {
-                    if self.strict && self.started && self.last_sig == b'{' {
-                        self.pos = i;
-                        return End::NotValue;
-                    }
-                    self.started = true;
-                    self.depth += 1;
-                    self.last_sig = b;
-                }
-                b'}' | b']' => {
-                    self.depth = self.depth.saturating_sub(1);
-                    self.last_sig = b;
-                    if self.depth == 0 {
-                        self.pos = i + 1;
-                        return End::At(i + 1);
-                    }
-                }
-                b' ' | b'\t' | b'\r' | b'\n' => {}
-                _ => self.last_sig = b,
-            }
-            i += 1;
-        }
+            End::More
+        };
         self.pos = i;
+        (self.depth, self.quote, self.escaped) = (depth, quote, escaped);
+        (self.started, self.last_sig) = (started, last_sig);
         let _ = self.colon_expected;
-        End::More
+        end
     }
 }
 

@@ -48,7 +48,22 @@ fn object(input: &str) -> Option<String> {
 /// and the arguments' compact text, under the same conditions as
 /// [`object`] (a name with an escape also answers `None`).
 pub fn name_and_arguments(input: &str) -> Option<(&str, String)> {
-    let mut c = Compactor::new(input);
+    let (name, out) = envelope(input, Compactor::new(input))?;
+    Some((name, String::from_utf8(out).ok()?))
+}
+
+/// [`name_and_arguments`] without the arguments' text: the name when the
+/// body is that envelope, `None` exactly when it answers `None` (its
+/// output is always UTF-8: only whole ASCII tokens and whole strings of a
+/// `str` are copied). The same pass writing nothing, so no allocation:
+/// for a caller that only counts calls ([`crate::formats::ParseCx::tally`]).
+pub fn envelope_name(input: &str) -> Option<&str> {
+    envelope(input, Compactor::with_out(input, Discard)).map(|(name, Discard)| name)
+}
+
+/// The envelope read by `c`, a compactor at the start of `input`: the
+/// name as written and the arguments' compact text in `c`'s output.
+fn envelope<'a, O: Out>(input: &'a str, mut c: Compactor<'a, O>) -> Option<(&'a str, O)> {
     c.skip_ws();
     c.expect(b'{')?;
     let mut name = None;
@@ -85,14 +100,41 @@ pub fn name_and_arguments(input: &str) -> Option<(&str, String)> {
         return None;
     }
     let name = name.filter(|_| arguments)?;
-    Some((name, String::from_utf8(c.out).ok()?))
+    Some((name, c.out))
 }
 
-struct Compactor<'a> {
+/// Where a [`Compactor`] writes the compact text.
+trait Out {
+    fn push(&mut self, b: u8);
+    fn extend_from_slice(&mut self, bytes: &[u8]);
+}
+
+impl Out for Vec<u8> {
+    #[inline]
+    fn push(&mut self, b: u8) {
+        Vec::push(self, b);
+    }
+    #[inline]
+    fn extend_from_slice(&mut self, bytes: &[u8]) {
+        Vec::extend_from_slice(self, bytes);
+    }
+}
+
+/// Writes nothing: the checks without the copy.
+struct Discard;
+
+impl Out for Discard {
+    #[inline]
+    fn push(&mut self, _: u8) {}
+    #[inline]
+    fn extend_from_slice(&mut self, _: &[u8]) {}
+}
+
+struct Compactor<'a, O: Out = Vec<u8>> {
     bytes: &'a [u8],
     pos: usize,
     /// The compact text written so far.
-    out: Vec<u8>,
+    out: O,
     /// The keys of the objects open around `pos`, as spans of `bytes`:
     /// `keys[..open_keys]`.
     keys: [(u32, u32); MAX_KEYS],
@@ -102,17 +144,24 @@ struct Compactor<'a> {
 impl<'a> Compactor<'a> {
     /// A compactor at the start of `input`.
     fn new(input: &'a str) -> Compactor<'a> {
+        Compactor::with_out(input, Vec::with_capacity(input.len()))
+    }
+}
+
+impl<'a, O: Out> Compactor<'a, O> {
+    /// A compactor at the start of `input` writing to `out`.
+    fn with_out(input: &'a str, out: O) -> Compactor<'a, O> {
         Compactor {
             bytes: input.as_bytes(),
             pos: 0,
-            out: Vec::with_capacity(input.len()),
+            out,
             keys: [(0, 0); MAX_KEYS],
             open_keys: 0,
         }
     }
 }
 
-impl Compactor<'_> {
+impl<O: Out> Compactor<'_, O> {
     /// Copies the byte at `pos`, which is `b`, and steps over it.
     #[inline]
     fn copy(&mut self, b: u8) {

@@ -32,6 +32,10 @@ impl Sink for TurnsSeen {
         Sink::wants_starts(&self.found)
     }
 
+    fn wants_records(&self) -> bool {
+        Sink::wants_records(&self.found)
+    }
+
     fn event(&mut self, ev: Event<'_>) {
         match &ev {
             Event::Turn(t) => self.turns.push((*t, None)),

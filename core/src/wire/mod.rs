@@ -707,6 +707,10 @@ impl Sink for Renumber<'_> {
         self.sink.wants_starts()
     }
 
+    fn wants_records(&self) -> bool {
+        self.sink.wants_records()
+    }
+
     fn event(&mut self, ev: Event<'_>) {
         match ev {
             Event::ToolCallStart { index, id, name } => {

@@ -240,7 +240,7 @@ pub fn calls_from_json_body(
     cx: &ParseCx,
 ) -> BlockResult {
     use crate::call::{calls_from_owned, Shape};
-    if let Some(r) = plain_result(body, format, block_len) {
+    if let Some(r) = plain_result(body, format, block_len, cx.tally) {
         return r;
     }
     let (value, repairs) = match cx.parse_json(body) {
@@ -478,15 +478,27 @@ pub fn json_calls_end(block: &[u8], from: usize, close: &[u8]) -> usize {
 /// `block[from..to]`, blanks aside, as exactly one plain call object
 /// (`{"name": …, "arguments": {…}}`): what [`json_block`] gives for it,
 /// without looking for where the JSON ends first. `None` for anything else.
-pub fn plain_block(block: &[u8], from: usize, to: usize, format: FormatId) -> Option<BlockResult> {
+/// With `tally` ([`ParseCx::tally`]) the call has no name or arguments.
+pub fn plain_block(
+    block: &[u8],
+    from: usize,
+    to: usize,
+    format: FormatId,
+    tally: bool,
+) -> Option<BlockResult> {
     let body = std::str::from_utf8(&block[from..to]).ok()?;
-    plain_result(body.trim(), format, block.len())
+    plain_result(body.trim(), format, block.len(), tally)
 }
 
 /// `body` as exactly one plain call object: the block's one call, ending
 /// at `block_len`, with no repairs. `None` for anything else.
-fn plain_result(body: &str, format: FormatId, block_len: usize) -> Option<BlockResult> {
-    let (name, arguments) = crate::call::plain_call(body)?;
+fn plain_result(
+    body: &str,
+    format: FormatId,
+    block_len: usize,
+    tally: bool,
+) -> Option<BlockResult> {
+    let (name, arguments) = crate::call::plain_call(body, tally)?;
     Some(BlockResult {
         calls: vec![ParsedCall {
             end: block_len,
