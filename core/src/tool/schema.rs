@@ -8,6 +8,27 @@
 
 use serde_json::Value;
 
+/// How deeply a schema's JSON may nest (objects and arrays): real tool
+/// schemas nest a few levels, a dozen or two at most.
+pub(crate) const MAX_SCHEMA_DEPTH: usize = 256;
+
+/// The nesting depth of `v` (a scalar is 0), without recursion.
+#[cfg(feature = "validate")]
+fn depth(v: &Value) -> usize {
+    let mut deepest = 0;
+    let mut stack = vec![(v, 0usize)];
+    while let Some((v, d)) = stack.pop() {
+        let children: Box<dyn Iterator<Item = &Value>> = match v {
+            Value::Array(a) => Box::new(a.iter()),
+            Value::Object(o) => Box::new(o.values()),
+            _ => continue,
+        };
+        deepest = deepest.max(d + 1);
+        stack.extend(children.map(|c| (c, d + 1)));
+    }
+    deepest
+}
+
 /// One tool's parameters schema (or a `risk_when` rule's), compiled once.
 pub struct Schema {
     #[cfg(feature = "validate")]
@@ -20,6 +41,14 @@ impl Schema {
     pub(crate) fn compile(schema: &Value) -> Result<Schema, String> {
         #[cfg(feature = "validate")]
         {
+            // the validator compiles a schema recursively, some stack frames
+            // per level: a tools file nested thousands deep would overflow
+            // the stack (an abort, no message) before any check ran
+            if depth(schema) > MAX_SCHEMA_DEPTH {
+                return Err(format!(
+                    "schema nested deeper than {MAX_SCHEMA_DEPTH} levels"
+                ));
+            }
             let inner = jsonschema::options()
                 .should_validate_formats(false)
                 .build(schema)
