@@ -135,3 +135,35 @@ fn a_schema_nested_thousands_deep_is_refused_not_a_stack_overflow() {
     let r = run_binary(&["validate", "--tools", &ok], Some(call), None);
     assert_eq!(r.code, 0, "{}", r.stderr);
 }
+
+/// A GLM call of `n` key/value pairs.
+fn glm_pairs(n: usize) -> Vec<u8> {
+    let mut doc = b"<tool_call>f\n".to_vec();
+    for i in 0..n {
+        doc.extend_from_slice(
+            format!("<arg_key>a{i}</arg_key><arg_value>1</arg_value>").as_bytes(),
+        );
+    }
+    doc.extend_from_slice(b"</tool_call>");
+    doc
+}
+
+/// Each pair searched the rest of the block for `</tool_call>` (and each
+/// value for the next `<arg_value>`): 20,000 pairs (1 MB) took 1.6 s, and
+/// keys without values before one far value were quadratic in `parse`.
+/// Now each tag's search remembers where it found the tag last.
+#[test]
+fn many_glm_pairs_cost_linear_time() {
+    let (small, t1) = timed(&["parse", "-f", "glm4-moe"], &glm_pairs(5_000));
+    let (large, t4) = timed(&["parse", "-f", "glm4-moe"], &glm_pairs(20_000));
+    assert_eq!(small.code, 0, "{}", small.stderr);
+    assert_eq!(large.code, 0, "{}", large.stderr);
+    let call: serde_json::Value =
+        serde_json::from_str(large.out().lines().next().unwrap_or("")).expect("one call record");
+    assert_eq!(call["arguments"].as_object().map(|o| o.len()), Some(20_000));
+    assert_eq!(call["arguments"]["a19999"], 1);
+    assert!(
+        t4 < t1 * 8 + Duration::from_millis(800),
+        "4x the pairs took {t1:?} -> {t4:?}"
+    );
+}
