@@ -166,4 +166,20 @@ fn many_glm_pairs_cost_linear_time() {
         t4 < t1 * 8 + Duration::from_millis(800),
         "4x the pairs took {t1:?} -> {t4:?}"
     );
+    // 120,000 keys, then one value: each key searched the rest of the
+    // block for `<arg_value>` and `</arg_value>` (tens of GB read; now
+    // 0.3 s)
+    let mut doc = b"<tool_call>f\n".to_vec();
+    for i in 0..120_000 {
+        doc.extend_from_slice(format!("<arg_key>a{i}</arg_key>").as_bytes());
+    }
+    doc.extend_from_slice(b"<arg_value>1</arg_value></tool_call>");
+    let (r, t) = timed(&["parse", "-f", "glm4-moe", "--max-block", "8388608"], &doc);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.out().contains(r#""arguments":{"a119999":1}"#),
+        "{}",
+        r.stderr
+    );
+    assert!(t < Duration::from_secs(4), "keys then a value took {t:?}");
 }
