@@ -91,7 +91,9 @@ fn a_block_of_many_broken_calls_writes_linear_output() {
 
 /// A tools file whose schema nests 5,000 `items` deep: the validator's
 /// recursive compiler overflowed the stack, an abort (SIGABRT, no message)
-/// in `validate`, `render tools` and everything loading tools.
+/// in `validate`, `render tools` and everything loading tools. (The JSON5
+/// reader now refuses such a file first; a schema deeper than 256 levels
+/// is refused when it is compiled, whatever read it.)
 #[test]
 fn a_schema_nested_thousands_deep_is_refused_not_a_stack_overflow() {
     let dir = scratch("deep-schema");
@@ -113,7 +115,7 @@ fn a_schema_nested_thousands_deep_is_refused_not_a_stack_overflow() {
         let r = run_binary(&args, Some(call), None);
         assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
         assert!(
-            r.stderr.contains("schema nested deeper than 256 levels"),
+            r.stderr.contains("nested deeper than"),
             "{args:?}: {}",
             r.stderr
         );
@@ -124,7 +126,7 @@ fn a_schema_nested_thousands_deep_is_refused_not_a_stack_overflow() {
         None,
     );
     assert_eq!(r.code, 2, "{}", r.stderr);
-    assert!(r.stderr.contains("nested deeper than 256"), "{}", r.stderr);
+    assert!(r.stderr.contains("nested deeper than"), "{}", r.stderr);
     // a schema of ordinary depth still loads
     let shallow =
         tools
@@ -182,4 +184,114 @@ fn many_glm_pairs_cost_linear_time() {
         r.stderr
     );
     assert!(t < Duration::from_secs(4), "keys then a value took {t:?}");
+}
+
+/// Tools whose `anyOf` branches multiply: 40 definitions, each `anyOf`
+/// the next twice, check one value 2^40 times (`validate` ran past 30 s);
+/// two branches recursing through the same property doubled per level of
+/// the arguments (6 GB in 30 s). Now refused when the tools load; a
+/// recursive "any JSON" schema, linear for the validator, still loads.
+#[test]
+fn schemas_whose_branches_multiply_are_refused() {
+    let dir = scratch("schema-fanout");
+    let chain: Vec<String> = (0..40)
+        .map(|i| {
+            format!(
+                r##""d{i}":{{"anyOf":[{{"$ref":"#/$defs/d{n}"}},{{"$ref":"#/$defs/d{n}"}}]}}"##,
+                n = i + 1
+            )
+        })
+        .collect();
+    let fan = format!(
+        r##"[{{"name":"f","parameters":{{"$ref":"#/$defs/d0","$defs":{{{},"d40":{{"type":"string"}}}}}}}}]"##,
+        chain.join(",")
+    );
+    let deep = r##"[{"name":"f","parameters":{"$ref":"#/$defs/n","$defs":{"n":{"anyOf":[
+        {"type":"object","properties":{"a":{"$ref":"#/$defs/n"}}},
+        {"type":"object","properties":{"a":{"$ref":"#/$defs/n"}},"required":["zz"]}]}}}}]"##;
+    let any_json = r##"[{"name":"f","parameters":{"type":"object","properties":{"a":{"$ref":"#/$defs/j"}},
+        "$defs":{"j":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"},
+        {"type":"array","items":{"$ref":"#/$defs/j"}},
+        {"type":"object","additionalProperties":{"$ref":"#/$defs/j"}}]}}}}]"##;
+    let call = format!(
+        r#"<tool_call>{{"name":"f","arguments":{}1{}}}</tool_call>"#,
+        r#"{"a":"#.repeat(30),
+        "}".repeat(30)
+    );
+    for (case, tools) in [("fan", fan.as_str()), ("deep", deep)] {
+        let path = dir.join(format!("{case}.json"));
+        std::fs::write(&path, tools).expect("write tools");
+        let t = Instant::now();
+        let r = run_binary(
+            &["validate", "--tools", &path.display().to_string()],
+            Some(call.as_bytes()),
+            None,
+        );
+        assert_eq!(r.code, 2, "{case}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("more than 100000 times"),
+            "{case}: {}",
+            r.stderr
+        );
+        assert!(
+            t.elapsed() < Duration::from_secs(5),
+            "{case}: {:?}",
+            t.elapsed()
+        );
+    }
+    let path = dir.join("any.json");
+    std::fs::write(&path, any_json).expect("write tools");
+    let nested = format!(
+        r#"<tool_call>{{"name":"f","arguments":{{"a":{}1{}}}}}</tool_call>"#,
+        r#"{"k":["#.repeat(30),
+        "]}".repeat(30)
+    );
+    let r = run_binary(
+        &["validate", "--tools", &path.display().to_string()],
+        Some(nested.as_bytes()),
+        None,
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
+
+/// JSON5 nested 25,000 deep (a tools file of objects, a config file):
+/// `serde_json` stops at 128 levels, then the recursive `json5` reader
+/// overflowed the stack (SIGABRT, no message).
+#[test]
+fn json5_nested_thousands_deep_is_refused_not_a_stack_overflow() {
+    let dir = scratch("deep-json5");
+    let n = 25_000;
+    let tools = format!(
+        r#"[{{"name":"f","parameters":{}{{}}{}}}]"#,
+        r#"{"items":"#.repeat(n),
+        "}".repeat(n)
+    );
+    let r = run_binary(
+        &["render", "tools", "--family", "hermes"],
+        Some(tools.as_bytes()),
+        None,
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("nested deeper than 128 levels"),
+        "{}",
+        r.stderr
+    );
+    let config = dir.join(".toolcall.json5");
+    std::fs::write(
+        &config,
+        format!("{}1{}", r#"{"a":"#.repeat(n), "}".repeat(n)),
+    )
+    .expect("write");
+    let r = run_binary(
+        &["parse", "--config", &config.display().to_string()],
+        Some(b"x"),
+        None,
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("nested deeper than 128 levels"),
+        "{}",
+        r.stderr
+    );
 }
