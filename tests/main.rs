@@ -29,6 +29,7 @@ mod suite {
     mod memory;
     mod model_names;
     mod newcomer;
+    mod probes;
     mod readme;
     mod regressions;
     mod render;

@@ -122,6 +122,11 @@ enum Mode {
     },
 }
 
+/// The error records one block gives at most: each carries the block's
+/// bytes, so the errors past this many are summed up in the last (linear
+/// output however many empty calls a block holds).
+pub const MAX_BLOCK_ERRORS: usize = 8;
+
 /// The incremental engine. Feed it chunks, then call [`Engine::finish`].
 ///
 /// Events reach the [`Sink`] as soon as they are certain; a closure is a
@@ -1536,6 +1541,23 @@ impl Engine {
             }
         };
         errors.sort_by_key(|e| place(e.offset));
+        if errors.len() > MAX_BLOCK_ERRORS {
+            // each error record carries the block's bytes: K errors in a
+            // block of B bytes would write K * B (a 1 MiB block of empty
+            // call tokens, quadratic output); the rest become one record
+            let rest = errors.split_off(MAX_BLOCK_ERRORS - 1);
+            let first = &rest[0];
+            errors.push(formats::BlockError {
+                code: first.code,
+                message: format!(
+                    "{} more errors in this block, the first: {}",
+                    rest.len(),
+                    first.message
+                ),
+                offset: first.offset,
+                hint: first.hint.clone(),
+            });
+        }
         for e in errors {
             let at = pos + place(e.offset);
             let (line, column) = self.line_col(data, at);

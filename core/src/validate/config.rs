@@ -114,6 +114,58 @@ pub enum ConfigError {
     Syntax(PathBuf, usize, usize, String),
 }
 
+/// How deeply JSON5 text may nest before it is refused unread: the
+/// `json5` crate reads recursively and a text nested some ten thousand
+/// deep overflows the stack (an abort, no message). `serde_json` stops at
+/// 128 too.
+pub const MAX_JSON5_DEPTH: usize = 128;
+
+/// `json5::from_str` for a [`serde_json::Value`], refusing text nested
+/// deeper than [`MAX_JSON5_DEPTH`] before the recursive reader sees it.
+pub fn json5_value(text: &str) -> Result<serde_json::Value, json5::Error> {
+    if let Some((line, column)) = too_deep(text.as_bytes(), MAX_JSON5_DEPTH) {
+        return Err(json5::Error::Message {
+            msg: format!("= nested deeper than {MAX_JSON5_DEPTH} levels"),
+            location: Some(json5::Location { line, column }),
+        });
+    }
+    json5::from_str(text)
+}
+
+/// Where (line, column) JSON5 text first nests deeper than `max` brackets,
+/// strings and comments skipped; `None` when it never does.
+fn too_deep(b: &[u8], max: usize) -> Option<(usize, usize)> {
+    let (mut depth, mut i) = (0usize, 0usize);
+    while i < b.len() {
+        match b[i] {
+            q @ (b'"' | b'\'') => {
+                i += 1;
+                while i < b.len() && b[i] != q {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                i = memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |k| i + k);
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                i = memchr::memmem::find(&b[i + 2..], b"*/").map_or(b.len(), |k| i + 2 + k + 1);
+            }
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > max {
+                    let line = 1 + memchr::memchr_iter(b'\n', &b[..i]).count();
+                    let start = memchr::memrchr(b'\n', &b[..i]).map_or(0, |k| k + 1);
+                    return Some((line, i - start + 1));
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
 /// A JSON5 syntax error as one line: the 1-based line and column (when
 /// known) and the reason. The parser's own message spans several lines (an
 /// arrow, the source line, a caret); only its reason is kept, so it reads
@@ -208,7 +260,7 @@ impl FileConfig {
     /// Checks the text of the configuration file at `path` (the path names
     /// the file in errors; reading it is the caller's business).
     pub fn from_file_text(path: &Path, text: &str) -> Result<FileConfig, ConfigError> {
-        if let Err(e) = json5::from_str::<serde_json::Value>(text) {
+        if let Err(e) = json5_value(text) {
             let (at, reason) = json5_error(&e);
             let (line, column) = at.unwrap_or((1, 1));
             if !text.trim().is_empty() {
@@ -228,7 +280,7 @@ impl FileConfig {
         if text.trim().is_empty() {
             return Ok(FileConfig::default());
         }
-        let value: serde_json::Value = json5::from_str(text).map_err(|e| {
+        let value: serde_json::Value = json5_value(text).map_err(|e| {
             let (at, reason) = json5_error(&e);
             TextError::Syntax(at, reason)
         })?;

@@ -116,7 +116,7 @@ impl Registry {
     pub fn from_text(text: &str, strict: bool) -> Result<Registry, RegistryError> {
         let value: Value = match serde_json::from_str(text) {
             Ok(v) => v,
-            Err(e) => json5::from_str(text).map_err(|e5| {
+            Err(e) => super::config::json5_value(text).map_err(|e5| {
                 let (at, message) = super::config::json5_error(&e5);
                 let (line, column) = at.unwrap_or((e.line(), e.column()));
                 RegistryError::Syntax {

@@ -223,7 +223,7 @@ fn coerce(v: &Value, allowed: &[String], raw: &str) -> Option<Value> {
             "null" => (t == "null" || t == "None").then_some(Value::Null),
             "object" | "array" => match serde_json::from_str::<Value>(t)
                 .ok()
-                .or_else(|| json5::from_str::<Value>(t).ok())
+                .or_else(|| super::config::json5_value(t).ok())
                 .or_else(|| python_literal(t))
             {
                 Some(o @ Value::Object(_)) if ty == "object" => Some(o),

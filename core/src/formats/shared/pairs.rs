@@ -217,12 +217,75 @@ fn pair_block(fmt: &'static Pairs, tag: usize) -> Probe {
     block(fmt, CallEnd::new(tag, fmt.tags))
 }
 
+/// A forward search for one tag that remembers its last answer: a search
+/// from `from` costs nothing when the tag found last lies at or after
+/// `from` (or none was found in the same bytes), so searches from growing
+/// offsets read the bytes once between them, not the rest of the block
+/// each time (a tag far away or absent made many short pairs quadratic).
+/// The bytes may only grow between searches (a block as it arrives).
+#[derive(Clone, Copy)]
+struct Next {
+    needle: &'static [u8],
+    /// ASCII case-insensitive.
+    ci: bool,
+    /// The last search: from where, over how many bytes, what it found.
+    last: Option<(usize, usize, Option<usize>)>,
+}
+
+impl Next {
+    const fn new(needle: &'static [u8], ci: bool) -> Self {
+        Next {
+            needle,
+            ci,
+            last: None,
+        }
+    }
+
+    fn find(&mut self, b: &[u8], from: usize) -> Option<usize> {
+        if let Some((f, len, at)) = self.last {
+            match at {
+                Some(a) if f <= from && a >= from => return Some(a),
+                None if f <= from && len == b.len() => return None,
+                _ => {}
+            }
+        }
+        let at = if self.ci {
+            scan::find_ci(b, from, self.needle)
+        } else {
+            scan::find(b, from, self.needle)
+        };
+        self.last = Some((from, b.len(), at));
+        at
+    }
+}
+
+/// The remembered searches of one call's tags.
+#[derive(Clone, Copy)]
+struct Finds {
+    close: Next,
+    key_open: Next,
+    value_open: Next,
+    value_close: Next,
+}
+
+impl Finds {
+    const fn new(t: &PairTags) -> Self {
+        Finds {
+            close: Next::new(t.close, true),
+            key_open: Next::new(t.key_open, false),
+            value_open: Next::new(t.value_open, false),
+            value_close: Next::new(t.value_close, false),
+        }
+    }
+}
+
 /// Finds where a GLM call ends: at the first `</tool_call>` outside values.
 struct CallEnd {
     /// Where the opening tag ends.
     tag: usize,
     tags: &'static PairTags,
     phase: CallPhase,
+    finds: Finds,
 }
 
 /// Where a [`CallEnd`] scan is.
@@ -239,6 +302,7 @@ impl CallEnd {
             tag,
             tags,
             phase: CallPhase::Outside { from: tag },
+            finds: Finds::new(tags),
         }
     }
 }
@@ -256,8 +320,8 @@ impl Scanner for CallEnd {
             match self.phase {
                 CallPhase::Outside { from } => {
                     let t = self.tags;
-                    let close = scan::find_ci(block, from, t.close);
-                    let value = scan::find(block, from, t.value_open);
+                    let close = self.finds.close.find(block, from);
+                    let value = self.finds.value_open.find(block, from);
                     match (close, value) {
                         (Some(c), v) if v.is_none_or(|v| c < v) => {
                             return BlockEnd::done(c + t.close.len())
@@ -275,26 +339,30 @@ impl Scanner for CallEnd {
                         }
                     }
                 }
-                CallPhase::Value { start, from } => match value_end(block, from, self.tags) {
-                    ValueEnd::Closed { resume } => self.phase = CallPhase::Outside { from: resume },
-                    ValueEnd::Reopened { start } => {
-                        self.phase = CallPhase::Value { start, from: start }
+                CallPhase::Value { start, from } => {
+                    match value_end(block, from, self.tags, &mut self.finds) {
+                        ValueEnd::Closed { resume } => {
+                            self.phase = CallPhase::Outside { from: resume }
+                        }
+                        ValueEnd::Reopened { start } => {
+                            self.phase = CallPhase::Value { start, from: start }
+                        }
+                        ValueEnd::Open if eof => {
+                            // never closed: the call ends at its closing tag
+                            return match scan::find_ci(block, start, self.tags.close) {
+                                Some(c) => BlockEnd::done(c + self.tags.close.len()),
+                                None => BlockEnd::cut_off(block),
+                            };
+                        }
+                        ValueEnd::Open => {
+                            self.phase = CallPhase::Value {
+                                start,
+                                from: resume_at(block, from, self.tags),
+                            };
+                            return BlockEnd::More;
+                        }
                     }
-                    ValueEnd::Open if eof => {
-                        // never closed: the call ends at its closing tag
-                        return match scan::find_ci(block, start, self.tags.close) {
-                            Some(c) => BlockEnd::done(c + self.tags.close.len()),
-                            None => BlockEnd::cut_off(block),
-                        };
-                    }
-                    ValueEnd::Open => {
-                        self.phase = CallPhase::Value {
-                            start,
-                            from: resume_at(block, from, self.tags),
-                        };
-                        return BlockEnd::More;
-                    }
-                },
+                }
             }
         }
     }
@@ -317,9 +385,9 @@ enum ValueEnd {
 
 /// Where a value whose unread part starts at `from` ends: at the first
 /// `</arg_value>`, unless another `<arg_value>` comes first.
-fn value_end(b: &[u8], from: usize, tags: &PairTags) -> ValueEnd {
-    let close = scan::find(b, from, tags.value_close);
-    let reopen = scan::find(b, from, tags.value_open);
+fn value_end(b: &[u8], from: usize, tags: &PairTags, finds: &mut Finds) -> ValueEnd {
+    let close = finds.value_close.find(b, from);
+    let reopen = finds.value_open.find(b, from);
     match (close, reopen) {
         (Some(c), r) if r.is_none_or(|r| c < r) => ValueEnd::Closed {
             resume: c + tags.value_close.len(),
@@ -424,6 +492,7 @@ fn pairs(
     let mut repairs = Vec::new();
     let mut i = 0;
     let mut complete = true;
+    let mut finds = Finds::new(t);
     loop {
         let (k, kf) = match first_open.take() {
             Some(len) => {
@@ -433,7 +502,7 @@ fn pairs(
                 });
                 (0, len)
             }
-            None => match scan::find(body, i, t.key_open) {
+            None => match finds.key_open.find(body, i) {
                 Some(k) => (k, k + t.key_open.len()),
                 None => break,
             },
@@ -455,13 +524,16 @@ fn pairs(
             key_bytes = scan::trim(rest);
         }
         let key = crate::scan::lossy(key_bytes).into_owned();
-        let vs = scan::find(body, ke, t.value_open);
-        let vc = scan::find(body, ke, t.value_close);
+        let vs = finds.value_open.find(body, ke);
+        let vc = finds.value_close.find(body, ke);
+        // the next key after this one's close (remembered: it is where
+        // the next round starts searching)
+        let next_key = finds.key_open.find(body, ke);
         if let Some(vc) = vc.filter(|&c| vs.is_none_or(|v| c < v)) {
             // `</arg_value>` before any `<arg_value>`: the opener was lost
             // (vLLM#49248's sampled tokens); the value is what lies between
             // `</arg_key>` and it, unless another key comes first
-            if scan::find(&body[..vc], ke, t.key_open).is_none() {
+            if next_key.is_none_or(|n| n >= vc) {
                 let kc = ke + t.key_close.len();
                 repairs.push(Repair {
                     kind: RepairKind::MissingOpen,
@@ -479,7 +551,7 @@ fn pairs(
             complete = false;
             break;
         };
-        if let Some(next_key) = scan::find(&body[..vs], ke, t.key_open) {
+        if let Some(next_key) = next_key.filter(|&n| n < vs) {
             // a key with no value before the next key: the value that
             // follows belongs to the later key
             repairs.push(Repair {
@@ -490,7 +562,7 @@ fn pairs(
             continue;
         }
         let vf = vs + t.value_open.len();
-        let (ve, next) = match value_end(body, vf, t) {
+        let (ve, next) = match value_end(body, vf, t, &mut finds) {
             ValueEnd::Closed { resume } => (resume - t.value_close.len(), resume),
             ValueEnd::Reopened { start } => {
                 complete = false;
@@ -501,7 +573,7 @@ fn pairs(
             }
             ValueEnd::Open => {
                 complete = false;
-                let e = scan::find(body, vf, t.key_open).unwrap_or(body.len());
+                let e = finds.key_open.find(body, vf).unwrap_or(body.len());
                 (e, e)
             }
         };

@@ -258,11 +258,33 @@ impl Tag {
 
 /// The first of a parameter tag (see [`param_key_start`]), `</function>`
 /// and `</tool_call>` (any case) at or after `from`.
+///
+/// Walks the `<` from `from` and stops at the first that opens a tag, so
+/// a call costs the bytes up to that tag, not the rest of the block (three
+/// independent searches would each run to the end when one tag is far or
+/// absent, and a body of many parameters would cost quadratic time).
 pub fn next_tag(b: &[u8], from: usize) -> Option<Tag> {
-    let p = next_param(b, from).map(Tag::Param);
-    let f = scan::find(b, from, FN_CLOSE).map(Tag::FunctionClose);
-    let t = scan::find_ci(b, from, TC_CLOSE).map(Tag::ToolCallClose);
-    [p, f, t].into_iter().flatten().min_by_key(|t| t.at())
+    let mut i = from;
+    while i < b.len() {
+        let k = i + memchr::memchr(b'<', &b[i..])?;
+        if let Some(t) = tag_at(b, k) {
+            return Some(t);
+        }
+        i = k + 1;
+    }
+    None
+}
+
+/// The tag that starts at `k` (a `<`), if one does.
+fn tag_at(b: &[u8], k: usize) -> Option<Tag> {
+    let rest = &b[k..];
+    if rest.starts_with(b"<parameter") {
+        return param_key_start(b, k).map(|_| Tag::Param(k));
+    }
+    if rest.starts_with(FN_CLOSE) {
+        return Some(Tag::FunctionClose(k));
+    }
+    (scan::prefix_ci(rest, TC_CLOSE) == Prefix::Full).then_some(Tag::ToolCallClose(k))
 }
 
 /// The longest stretch of bytes a parameter tag needs before its key
@@ -408,12 +430,13 @@ fn boundary(rest: &[u8], eof: bool) -> Option<bool> {
 pub fn value_end(b: &[u8], from: usize, search: usize, eof: bool) -> ValueEnd {
     let mut at = search.max(from);
     loop {
-        let close = scan::find(b, at, PARAM_CLOSE);
-        if let Some(k) = next_value_break(b, from, at, close.unwrap_or(b.len())) {
-            return ValueEnd::Unclosed { at: k };
-        }
-        let Some(c) = close else {
-            break;
+        // the first `</parameter>` or value-ending tag, whichever comes
+        // first: searching for the close alone would read to the end of
+        // the block for each value when there is none (quadratic)
+        let c = match close_or_break(b, from, at) {
+            Some(Ok(c)) => c,
+            Some(Err(k)) => return ValueEnd::Unclosed { at: k },
+            None => break,
         };
         let after = scan::skip_space(b, c + PARAM_CLOSE.len());
         if after == b.len() {
@@ -448,40 +471,49 @@ pub fn value_end(b: &[u8], from: usize, search: usize, eof: bool) -> ValueEnd {
     }
 }
 
+/// From `at`, the first `</parameter>` (`Ok`) or tag that ends the value
+/// begun at `from` ([`breaks_value`], `Err`), whichever comes
+/// first; `None` when neither is left.
+fn close_or_break(b: &[u8], from: usize, at: usize) -> Option<Result<usize, usize>> {
+    let mut i = at;
+    while i < b.len() {
+        let k = i + memchr::memchr(b'<', &b[i..])?;
+        if b[k..].starts_with(PARAM_CLOSE) {
+            return Some(Ok(k));
+        }
+        if let Some(t) = tag_at(b, k) {
+            if k > from && breaks_value(b, from, t) {
+                return Some(Err(k));
+            }
+        }
+        i = k + 1;
+    }
+    None
+}
+
 /// How far into a value written on one line a parameter tag is taken for
 /// the next parameter (inline values are short: `Dallas`, `42`).
 const INLINE_VALUE_REACH: usize = 4096;
 
-/// The first tag in `[at, limit)` that ends a value (begun at `from`)
-/// which was not closed before it: `</function>` or `</tool_call>` at the
+/// True when tag `t` (after `from`) ends a value begun at `from` which
+/// was not closed before it: `</function>` or `</tool_call>` at the
 /// start of a line; a parameter tag after some of the value's text, at
 /// the start of a line, or inside the value's first line when the value
 /// began on the tag's line (`<parameter=a>x<parameter=b>y</parameter>`, as
 /// MiMo and Step-3.5 write them). A parameter tag with only blanks before
 /// it (`<parameter=v>\n<parameter=x>\n</parameter>`), or mentioned inside a
 /// value written on lines of its own, is the value's text.
-fn next_value_break(b: &[u8], from: usize, at: usize, limit: usize) -> Option<usize> {
-    let b = &b[..limit];
-    let mut i = at;
-    while let Some(t) = next_tag(b, i) {
-        let k = t.at();
-        if k > from {
-            let ends = match t {
-                Tag::Param(_) => {
-                    !blank_back_to(b, from, k)
-                        && (starts_line(b, from, k)
-                            || (k - from <= INLINE_VALUE_REACH
-                                && memchr::memchr(b'\n', &b[from..k]).is_none()))
-                }
-                Tag::FunctionClose(_) | Tag::ToolCallClose(_) => starts_line(b, from, k),
-            };
-            if ends {
-                return Some(k);
-            }
+fn breaks_value(b: &[u8], from: usize, t: Tag) -> bool {
+    let k = t.at();
+    match t {
+        Tag::Param(_) => {
+            !blank_back_to(b, from, k)
+                && (starts_line(b, from, k)
+                    || (k - from <= INLINE_VALUE_REACH
+                        && memchr::memchr(b'\n', &b[from..k]).is_none()))
         }
-        i = k + 1;
+        Tag::FunctionClose(_) | Tag::ToolCallClose(_) => starts_line(b, from, k),
     }
-    None
 }
 
 /// True when only blanks (new lines too) lie between `from` and `k`;

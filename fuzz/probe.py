@@ -1,0 +1,507 @@
+#!/usr/bin/env python3
+"""Hostile-input probes: runs the release binary on adversarial inputs at two
+sizes (N and 4N) and reports time, peak RSS and what went wrong.
+
+Each probe builds an input of size N and of size 4N, runs toolcall on each
+with a timeout, and flags:
+
+* a panic (status 101, or "panicked" on stderr), a signal, a timeout;
+* an exit status outside 0/1/2;
+* raw control characters (ESC, other C0 except tab/newline, DEL, C1) on
+  stderr: everything on stderr that came from input must be escaped;
+* superlinear growth: 4N taking more than 10x the time of N (when N took
+  long enough to measure) or more than 8x the extra memory.
+
+It is a tool for looking, not a test: faults it finds become binary tests
+in tests/suite/. Run from anywhere (the binary must be built):
+
+    cargo build --release
+    python3 fuzz/probe.py [--only SUBSTRING] [--scale F] [--bin PATH]
+
+Output: one line per probe with status, seconds and MiB at N and 4N.
+"""
+
+import argparse
+import os
+import re
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+FUZZ = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(FUZZ)
+
+ESC = "\x1b]0;pwned\x07\x1b[2J\x1b[31m"
+CTRL_RE = re.compile(rb"[\x00-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]")
+
+TOOLS = b"""[{"type":"function","function":{"name":"f","parameters":{"type":"object",
+"properties":{"a":{"type":"string"},"b":{"type":"integer"}},"required":["a"]}}}]"""
+
+
+def run(binary, argv, stdin, timeout, cwd):
+    """Runs one case under GNU time (so the peak RSS is the binary's own, not
+    this script's inherited at fork); returns (status, seconds, peak RSS MiB,
+    stderr bytes)."""
+    with tempfile.TemporaryFile() as inp, tempfile.TemporaryFile() as err, open(
+        os.devnull, "wb"
+    ) as out, tempfile.NamedTemporaryFile("r") as tf:
+        inp.write(stdin)
+        inp.seek(0)
+        t0 = time.monotonic()
+        p = subprocess.Popen(
+            ["/usr/bin/time", "-f", "%M", "-o", tf.name, binary] + argv,
+            stdin=inp, stdout=out, stderr=err, cwd=cwd, start_new_session=True,
+        )
+        status = None
+        try:
+            p.wait(timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+            status = "TIMEOUT"
+        secs = time.monotonic() - t0
+        report = tf.read().split()
+        rss = int(report[-1]) / 1024.0 if report and report[-1].isdigit() else 0.0
+        if status is None:
+            text = " ".join(report)
+            m = re.search(r"terminated by signal (\d+)", text)
+            status = "SIG" + m.group(1) if m else p.returncode
+        err.seek(0)
+        return status, secs, rss, err.read()
+
+
+# ----- generators: each takes n and returns the stdin bytes -------------------
+
+def rep(s):
+    return lambda n: s * n
+
+
+def nested(open_, close_, pre=b"", post=b"", closed=True):
+    def g(n):
+        return pre + open_ * n + (close_ * n if closed else b"") + post
+    return g
+
+
+FORMAT_BODIES = {
+    # format id: (prefix, suffix) around a JSON call body
+    "hermes": (b'<tool_call>{"name":"f","arguments":{"a":', b"}}</tool_call>"),
+    "mistral": (b'[TOOL_CALLS][{"name":"f","arguments":{"a":', b"}}]"),
+    "deepseek-v3": (
+        "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{\"a\":".encode(),
+        "}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>".encode(),
+    ),
+    "fenced-json": (b'```json\n{"name":"f","arguments":{"a":', b"}}\n```"),
+    "bare-json": (b'{"name":"f","arguments":{"a":', b"}}"),
+    "llama3-json": (b'{"name":"f","parameters":{"a":', b"}}"),
+    "xlam": (b'[{"name":"f","arguments":{"a":', b"}}]"),
+    "functionary": (b'<function=f>{"a":', b"}</function>"),
+    "qwen3-coder-xml": (b"<tool_call>\n<function=f>\n<parameter=a>\n", b"\n</parameter>\n</function>\n</tool_call>"),
+    "pythonic": (b"[f(a=", b")]"),
+    "harmony": (
+        b"<|start|>assistant<|channel|>commentary to=functions.f <|constrain|>json<|message|>{\"a\":",
+        b"}<|call|>",
+    ),
+    "kimi-k2": (
+        b"<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{\"a\":",
+        b"}<|tool_call_end|><|tool_calls_section_end|>",
+    ),
+    "glm4-moe": (b"<tool_call>f\n<arg_key>a</arg_key>\n<arg_value>", b"</arg_value>\n</tool_call>"),
+    "minimax-m2": (
+        b'<minimax:tool_call>\n<invoke name="f">\n<parameter name="a">',
+        b"</parameter>\n</invoke>\n</minimax:tool_call>",
+    ),
+    "cohere": (b'<|START_ACTION|>[{"tool_name":"f","parameters":{"a":', b"}}]<|END_ACTION|>"),
+    "gemini-function-call": (b"```tool_code\nf(a=", b")\n```"),
+    "granite": (b'<|tool_call|>[{"name":"f","arguments":{"a":', b"}}]"),
+}
+
+
+def in_body(fmt, inner):
+    pre, post = FORMAT_BODIES[fmt]
+    return lambda n: pre + inner(n) + post
+
+
+def probes():
+    """(name, argv, generator, N, files) — files: {name: generator or bytes}."""
+    P = []
+    deep = 100_000
+    # 1. deep nesting in every format's call body, closed and unclosed
+    for fmt in FORMAT_BODIES:
+        for kind, o, c in (("arr", b"[", b"]"), ("obj", b'{"k":', b"}")):
+            P.append((f"deep-{kind}-{fmt}", ["parse", "-f", fmt],
+                      in_body(fmt, nested(o, c)), deep // 4, None))
+            P.append((f"deep-{kind}-open-{fmt}", ["parse", "-f", fmt],
+                      in_body(fmt, nested(o, c, closed=False)), deep // 4, None))
+    P.append(("deep-auto-hermes", ["parse"], in_body("hermes", nested(b"[", b"]")), deep // 4, None))
+    P.append(("deep-split", ["split"], in_body("hermes", nested(b"[", b"]")), deep // 4, None))
+    P.append(("deep-stream", ["stream"], in_body("hermes", nested(b"[", b"]")), deep // 4, None))
+    P.append(("deep-stream-open", ["stream"], in_body("hermes", nested(b"[", b"]", closed=False)), deep // 4, None))
+    P.append(("deep-pythonic-paren", ["parse", "-f", "pythonic"],
+              nested(b"[f(a=", b")]"), deep // 4, None))
+    # repair
+    for kind, o, c in (("arr", b"[", b"]"), ("obj", b'{"k":', b"}"), ("mix", b'[{"k":', b"}]")):
+        P.append((f"repair-deep-{kind}", ["repair"], nested(o, c), deep // 4, None))
+        P.append((f"repair-deep-open-{kind}", ["repair"], nested(o, c, closed=False), deep // 4, None))
+        P.append((f"repair-report-deep-open-{kind}", ["repair", "--report"], nested(o, c, closed=False), deep // 4, None))
+    P.append(("repair-lines-deep", ["repair", "--lines"], lambda n: (b"[" * 1000 + b"\n") * n, 50, None))
+    P.append(("repair-many-commas", ["repair"], lambda n: b"[" + b"," * n + b"]", 250_000, None))
+    P.append(("repair-many-colons", ["repair"], lambda n: b"{" + b":" * n + b"}", 250_000, None))
+    P.append(("repair-unterminated-str", ["repair"], lambda n: b'{"a":"' + b"x\\" * n, 250_000, None))
+    P.append(("repair-many-keys-no-values", ["repair"], lambda n: b"{" + b'"k",' * n, 100_000, None))
+    P.append(("repair-python-lits", ["repair"], lambda n: b"[" + b"True,None,False," * n, 100_000, None))
+    P.append(("repair-comments", ["repair"], lambda n: b"[" + b"/*" * n, 100_000, None))
+    P.append(("repair-linecomments", ["repair"], lambda n: b"[1" + b"//x\n" * n + b"]", 100_000, None))
+    P.append(("repair-quotes", ["repair"], lambda n: b"{" + b"'" * n, 200_000, None))
+    P.append(("repair-backslash-u", ["repair"], lambda n: b'["' + b"\\ud800" * n + b'"]', 100_000, None))
+    P.append(("repair-bad-u", ["repair"], lambda n: b'["' + b"\\u12" * n + b'"]', 100_000, None))
+    P.append(("repair-huge-num", ["repair"], lambda n: b"[1e" + b"9" * n + b"]", 250_000, None))
+    P.append(("repair-huge-int", ["repair"], lambda n: b"[" + b"9" * n + b"]", 250_000, None))
+    P.append(("repair-ident-run", ["repair"], lambda n: b"{a:" + b"b" * n, 250_000, None))
+    P.append(("repair-markdown-fences", ["repair"], lambda n: b"```json\n" * n, 50_000, None))
+    P.append(("repair-text-as-string", ["repair", "--text-as-string"], lambda n: b"hello {" * n, 100_000, None))
+    P.append(("repair-concat", ["repair"], lambda n: b"{}" * n, 100_000, None))
+    P.append(("repair-mixed-brackets", ["repair"], lambda n: b"[}" * n, 100_000, None))
+    P.append(("repair-close-only", ["repair"], lambda n: b"]}" * n, 100_000, None))
+    P.append(("repair-nul", ["repair"], lambda n: b'{"a":"' + b"\x00" * n + b'"}', 250_000, None))
+    P.append(("repair-invalid-utf8", ["repair"], lambda n: b'{"a":"' + b"\xff\xfe\xc0\x80" * n + b'"}', 100_000, None))
+    P.append(("repair-bom", ["repair"], lambda n: b"\xef\xbb\xbf" * n + b"{}", 100_000, None))
+    P.append(("repair-esc-report", ["repair", "--report"], lambda n: (ESC.encode() + b"{") * n, 1000, None))
+    # 2. long runs of partial markers
+    markers = {
+        "tool_call-open": b"<tool_call",
+        "tool_call-full-open": b"<tool_call>",
+        "tool_call-nl": b"<tool_call>\n",
+        "ds-begin": "<｜tool▁calls▁begin｜>".encode(),
+        "ds-frag": "<｜tool▁calls".encode(),
+        "ds-call-begin": "<｜tool▁call▁begin｜>function<｜tool▁sep｜>".encode(),
+        "TOOL_CALLS": b"[TOOL_CALLS",
+        "TOOL_CALLS-full": b"[TOOL_CALLS]",
+        "TOOL_CALLS-args": b"[TOOL_CALLS]f[ARGS]",
+        "function=": b"<function=",
+        "function=f": b"<function=f>",
+        "function-name": b'<function name="',
+        "parameter=": b"<tool_call>\n<function=f>\n<parameter=",
+        "fence": b"```",
+        "fence-json": b"```json\n",
+        "fence-tool": b"```tool_call\n",
+        "think": b"<think>",
+        "think-close": b"</think>",
+        "lt": b"<",
+        "lbrace": b"{",
+        "lbrace-nl": b"\n{",
+        "name-key": b'{"name":',
+        "name-key-nl": b'\n{"name": "f", "arguments": ',
+        "lbracket-nl": b"\n[",
+        "pythonic-start": b"[f(",
+        "pythonic-start-nl": b"\n[f(a=",
+        "harmony": b"<|start|>assistant<|channel|>commentary to=functions.f",
+        "harmony-msg": b"<|channel|>commentary to=functions.f <|message|>",
+        "kimi": b"<|tool_calls_section_begin|>",
+        "kimi-call": b"<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>",
+        "minimax-invoke": b'<minimax:tool_call><invoke name="',
+        "minimax-m3": b"]<]minimax[>[<tool_call>",
+        "START_ACTION": b"<|START_ACTION|>",
+        "python_tag": b"<|python_tag|>",
+        "glm-argkey": b"<tool_call>f\n<arg_key>",
+        "hunyuan": b"<tool_calls:",
+        "dsml": "<｜DSML｜function_calls>".encode(),
+        "quote": b'"',
+        "backslash": b"\\",
+        "action": b"Action: ```json\n",
+        "granite": b"<|tool_call|>",
+        "functools": b"functools[",
+        "tool_code": b"```tool_code\n",
+        "json-lbrace": b'{"name": "f", "arguments": {"a": "',
+    }
+    for name, m in markers.items():
+        P.append((f"markers-{name}", ["parse"], rep(m), 50_000, None))
+        P.append((f"markers-stream-{name}", ["stream"], rep(m), 50_000, None))
+    for fmt in ("hermes", "mistral", "deepseek-v3", "qwen3-coder-xml", "functionary", "pythonic",
+                "harmony", "kimi-k2", "minimax-m2", "glm4-moe", "llama3-json", "bare-json", "xlam",
+                "granite", "cohere", "fenced-tool-call", "gemini-function-call", "prompt-wrapper",
+                "deepseek-dsml", "hunyuan-v4", "minimax-m3", "seed-oss", "llama-python-tag"):
+        for name in ("tool_call-open", "lt", "lbrace-nl", "lbracket-nl", "fence", "name-key-nl",
+                     "function=", "pythonic-start-nl", "think"):
+            P.append((f"markers-{fmt}-{name}", ["parse", "-f", fmt], rep(markers[name]), 50_000, None))
+    P.append(("think-open-unclosed", ["parse", "--think-open"], lambda n: b"x" * n + b'<tool_call>{"name":"f","arguments":{}}</tool_call>', 2_000_000, None))
+    P.append(("think-unclosed-calls", ["parse", "--reasoning-calls"],
+              lambda n: b"<think>" + b'<tool_call>{"name":"f","arguments":{}}</tool_call>' * n, 20_000, None))
+    P.append(("think-nested", ["parse"], lambda n: b"<think>" * n + b"</think>" * n, 20_000, None))
+    P.append(("unterminated-str-hermes", ["parse"], lambda n: b'<tool_call>{"name":"f","arguments":{"a":"' + b"x" * n, 2_000_000, None))
+    P.append(("unterminated-str-hermes-esc", ["parse"], lambda n: b'<tool_call>{"name":"f","arguments":{"a":"' + b'\\"' * n, 1_000_000, None))
+    P.append(("unterminated-str-stream", ["stream"], lambda n: b'<tool_call>{"name":"f","arguments":{"a":"' + b"x" * n, 2_000_000, None))
+    P.append(("unterminated-fence", ["parse"], lambda n: b"```json\n{" + b'"a":1,' * n, 200_000, None))
+    # 3. many tiny calls
+    P.append(("many-calls-hermes", ["parse"], rep(b'<tool_call>{"name":"f","arguments":{}}</tool_call>'), 20_000, None))
+    P.append(("many-calls-hermes-stream", ["stream"], rep(b'<tool_call>{"name":"f","arguments":{}}</tool_call>'), 20_000, None))
+    P.append(("many-calls-split", ["split"], rep(b'<tool_call>{"name":"f","arguments":{}}</tool_call>'), 20_000, None))
+    P.append(("many-calls-mistral", ["parse", "-f", "mistral"], lambda n: b"[TOOL_CALLS][" + b'{"name":"f","arguments":{}},' * n + b"]", 20_000, None))
+    P.append(("many-calls-pythonic", ["parse", "-f", "pythonic"], lambda n: b"[" + b"f(a=1)," * n + b"]", 20_000, None))
+    P.append(("many-calls-xlam", ["parse", "-f", "xlam"], lambda n: b"[" + b'{"name":"f","arguments":{}},' * n + b"]", 20_000, None))
+    P.append(("many-calls-validate", ["validate", "--tools", "@tools.json"],
+              rep(b'<tool_call>{"name":"f","arguments":{"b":"x"}}</tool_call>\n'), 5_000, {"tools.json": TOOLS}))
+    P.append(("many-args-one-call", ["parse"], lambda n: b'<tool_call>{"name":"f","arguments":{' + b",".join(b'"k%d":1' % i for i in range(n)) + b"}}</tool_call>", 50_000, None))
+    P.append(("dup-keys-one-call", ["parse"], lambda n: b'<tool_call>{"name":"f","arguments":{' + b'"k":1,' * n + b'"k":2}}</tool_call>', 100_000, None))
+    P.append(("many-params-qwen-xml", ["parse", "-f", "qwen3-coder-xml"], lambda n: b"<tool_call>\n<function=f>\n" + b"<parameter=a>\n1\n</parameter>\n" * n + b"</function>\n</tool_call>", 20_000, None))
+    P.append(("many-params-dup-qwen-xml", ["parse", "-f", "qwen3-coder-xml"], lambda n: b"<tool_call>\n<function=f>\n" + b"".join(b"<parameter=a%d>\n1\n</parameter>\n" % i for i in range(n)) + b"</function>\n</tool_call>", 20_000, None))
+    P.append(("many-args-glm", ["parse", "-f", "glm4-moe"], lambda n: b"<tool_call>f\n" + b"".join(b"<arg_key>a%d</arg_key><arg_value>1</arg_value>" % i for i in range(n)) + b"</tool_call>", 20_000, None))
+    P.append(("many-params-minimax", ["parse", "-f", "minimax-m2"], lambda n: b'<minimax:tool_call><invoke name="f">' + b"".join(b'<parameter name="a%d">1</parameter>' % i for i in range(n)) + b"</invoke></minimax:tool_call>", 20_000, None))
+    P.append(("pythonic-many-kwargs", ["parse", "-f", "pythonic"], lambda n: b"[f(" + b",".join(b"a%d=1" % i for i in range(n)) + b")]", 20_000, None))
+    # 4. huge single arguments / long lines
+    P.append(("huge-arg", ["parse"], in_body("hermes", lambda n: b'"' + b"x" * n + b'"'), 4_000_000, None))
+    P.append(("huge-arg-esc", ["parse"], in_body("hermes", lambda n: b'"' + b"\\n" * n + b'"'), 2_000_000, None))
+    P.append(("huge-arg-uesc", ["parse"], in_body("hermes", lambda n: b'"' + b"\\u00e9" * n + b'"'), 500_000, None))
+    P.append(("huge-arg-surrogate", ["parse"], in_body("hermes", lambda n: b'"' + b"\\ud800" * n + b'"'), 500_000, None))
+    P.append(("huge-arg-lowsurrogate", ["parse"], in_body("hermes", lambda n: b'"' + b"\\udc00\\ud800x" * n + b'"'), 300_000, None))
+    P.append(("huge-number", ["parse"], in_body("hermes", lambda n: b"1" * n), 1_000_000, None))
+    P.append(("huge-exponent", ["parse"], in_body("hermes", lambda n: b"1e" + b"9" * n), 1_000_000, None))
+    P.append(("huge-exponent-small", ["parse"], in_body("hermes", lambda n: b"1e99999999999999999999"), 1, None))
+    P.append(("huge-number-validate", ["validate", "--tools", "@tools.json"],
+              lambda n: b'<tool_call>{"name":"f","arguments":{"a":"x","b":1' + b"0" * n + b"}}</tool_call>", 500_000, {"tools.json": TOOLS}))
+    P.append(("huge-exp-validate", ["validate", "--tools", "@tools.json"],
+              lambda n: b'<tool_call>{"name":"f","arguments":{"a":"x","b":1e' + b"9" * n + b"}}</tool_call>", 500_000, {"tools.json": TOOLS}))
+    P.append(("huge-float-validate", ["validate", "--tools", "@tools.json"],
+              lambda n: b'<tool_call>{"name":"f","arguments":{"a":"x","b":0.' + b"1" * n + b"}}</tool_call>", 500_000, {"tools.json": TOOLS}))
+    P.append(("long-line-text", ["parse"], lambda n: b"x" * n, 8_000_000, None))
+    P.append(("long-line-lines", ["parse", "--lines"], lambda n: b"x" * n, 500_000, None))
+    P.append(("long-line-field", ["parse", "--field", "content"], lambda n: b'{"content":"' + b"x" * n + b'"}', 500_000, None))
+    P.append(("long-name", ["parse"], lambda n: b'<tool_call>{"name":"' + b"f" * n + b'","arguments":{}}</tool_call>', 1_000_000, None))
+    P.append(("long-name-validate", ["validate", "--tools", "@tools.json"], lambda n: b'<tool_call>{"name":"' + b"f" * n + b'","arguments":{}}</tool_call>', 1_000_000, {"tools.json": TOOLS}))
+    P.append(("long-key-validate", ["validate", "--tools", "@tools.json"], lambda n: b'<tool_call>{"name":"f","arguments":{"' + b"k" * n + b'":1}}</tool_call>', 1_000_000, {"tools.json": TOOLS}))
+    P.append(("long-line-validate-frame", ["validate", "--tools", "@tools.json"], lambda n: b"x" * n + b'<tool_call>{"name":"f","arguments":{"b":"' + b"y" * n + b'"}}</tool_call>' + b"z" * n, 1_000_000, {"tools.json": TOOLS}))
+    # 5. NUL, invalid UTF-8, BOM, CRLF, mixed formats
+    P.append(("nul-text", ["parse", "-a"], rep(b"\x00"), 2_000_000, None))
+    P.append(("nul-in-call", ["parse"], lambda n: b'<tool_call>{"name":"f\x00","arguments":{"a":"' + b"\x00" * n + b'"}}</tool_call>', 1_000_000, None))
+    P.append(("invalid-utf8", ["parse"], lambda n: b"<tool_call>" + b"\xff\xc0\x80\xed\xa0\x80" * n + b"</tool_call>", 300_000, None))
+    P.append(("invalid-utf8-args", ["parse"], lambda n: b'<tool_call>{"name":"f","arguments":{"a":"' + b"\xff\xed\xa0\x80" * n + b'"}}</tool_call>', 300_000, None))
+    P.append(("invalid-utf8-name-validate", ["validate", "--tools", "@tools.json"], lambda n: b'<tool_call>{"name":"\xff' + b"\xfe" * n + b'","arguments":{}}</tool_call>', 300_000, {"tools.json": TOOLS}))
+    P.append(("bom-runs", ["parse"], rep(b"\xef\xbb\xbf<tool_call>{\"name\":\"f\",\"arguments\":{}}</tool_call>\r\n"), 20_000, None))
+    P.append(("crlf-runs", ["parse"], rep(b"\r\n"), 1_000_000, None))
+    P.append(("cr-only", ["parse", "--lines"], rep(b"\r"), 1_000_000, None))
+    P.append(("mixed-formats", ["parse"], rep(
+        b'<tool_call>{"name":"f","arguments":{}}</tool_call>[TOOL_CALLS][{"name":"g","arguments":{}}]'
+        + "<｜tool▁calls▁begin｜>".encode() + b'```json\n{"name":"h","arguments":{}}\n```\n<function=f>{}</function>'), 5_000, None))
+    P.append(("mixed-formats-stream", ["stream"], rep(
+        b'<tool_call>{"name":"f","arguments":{}}</tool_call>[TOOL_CALLS][{"name":"g","arguments":{}}]'
+        + "<｜tool▁calls▁begin｜>".encode() + b'```json\n{"name":"h","arguments":{}}\n```\n<function=f>{}</function>'), 5_000, None))
+    P.append(("esc-in-name-parse-v", ["parse", "-v"], rep(('<tool_call>{"name":"' + ESC.replace("\x1b", "\\u001b") + '","arguments":{}}</tool_call><tool_call>' + ESC + "{").encode()), 100, None))
+    P.append(("esc-raw-in-name-validate", ["validate", "--tools", "@tools.json"], rep(('<tool_call>{"name":"f' + ESC + '","arguments":{"a":"' + ESC + '"}}</tool_call>\n').encode()), 50, {"tools.json": TOOLS}))
+    P.append(("esc-json-in-name-validate", ["validate", "--tools", "@tools.json"], rep(('<tool_call>{"name":"f' + ESC.replace("\x1b", "\\u001b").replace("\x07", "\\u0007") + '","arguments":{"a":1}}</tool_call>\n').encode()), 50, {"tools.json": TOOLS}))
+    P.append(("esc-key-validate", ["validate", "--tools", "@tools.json", "--color", "always"], rep(('<tool_call>{"name":"f","arguments":{"' + ESC + '":1,"a":"' + ESC + '"}}\n' + ESC + '</tool_call>\n').encode()), 50, {"tools.json": TOOLS}))
+    P.append(("esc-errors-parse", ["parse", "-v", "--fail-on-error"], rep(("<tool_call>{" + ESC + "\n</tool_call>").encode()), 50, None))
+    # 6. wire streams
+    def sse(payload):
+        return b"data: " + payload + b"\n\n"
+    oa_call = b'{"choices":[{"delta":{"tool_calls":[{"index":0,"id":"c","function":{"name":"f","arguments":"{}"}}]}}]}'
+    for kind in ("openai", "ollama", "llama-server", "auto"):
+        P.append((f"wire-{kind}-huge-event", ["parse", "--input", kind], lambda n: b"data: " + b"x" * n + b"\n\n", 2_000_000, None))
+        P.append((f"wire-{kind}-no-newline", ["parse", "--input", kind], lambda n: b"data: " + b"{" * n, 2_000_000, None))
+        P.append((f"wire-{kind}-deep", ["parse", "--input", kind], lambda n: b"data: " + b"[" * n + b"]" * n + b"\n\n", 200_000, None))
+        P.append((f"wire-{kind}-many-events", ["parse", "--input", kind], rep(sse(oa_call)), 20_000, None))
+        P.append((f"wire-{kind}-garbled", ["parse", "--input", kind], rep(b"data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":99999999,\"function\":{\"arguments\":\"x\"}}]}}]}\n\nevent: error\ndata: " + ESC.encode() + b"\n\n:\n\x00\xff\n"), 5_000, None))
+        P.append((f"wire-{kind}-stream-no-newline", ["stream", "--input", kind], lambda n: b"data: " + b"{" * n, 2_000_000, None))
+        P.append((f"wire-{kind}-many-indices", ["parse", "--input", kind], lambda n: b"".join(sse(b'{"choices":[{"delta":{"tool_calls":[{"index":%d,"id":"c%d","function":{"name":"f","arguments":"{"}}]}}]}' % (i, i)) for i in range(n)), 20_000, None))
+        P.append((f"wire-{kind}-arg-fragments", ["parse", "--input", kind], lambda n: sse(b'{"choices":[{"delta":{"tool_calls":[{"index":0,"id":"c","function":{"name":"f","arguments":""}}]}}]}') + rep(sse(b'{"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"arguments":"["}}]}}]}'))(n), 20_000, None))
+    P.append(("wire-ollama-ndjson-content", ["parse", "--input", "ollama"], rep(b'{"message":{"content":"<tool_call"},"done":false}\n'), 20_000, None))
+    P.append(("wire-openai-content-markers", ["parse", "--input", "openai"], rep(sse(b'{"choices":[{"delta":{"content":"<tool_call>{\\"a\\":["}}]}')), 20_000, None))
+    P.append(("wire-ollama-deep-args", ["parse", "--input", "ollama"], lambda n: b'{"message":{"tool_calls":[{"function":{"name":"f","arguments":{"a":' + b"[" * n + b"]" * n + b"}}}]}}\n", 100_000, None))
+    P.append(("wire-esc-error", ["parse", "--input", "openai", "-v"], rep(b"event: error\ndata: {\"error\":{\"message\":\"" + ESC.replace("\x1b", "\\u001b").encode() + b"\"}}\n\n"), 100, None))
+    P.append(("wire-esc-error-raw", ["parse", "--input", "openai", "-v"], rep(b"event: error\ndata: {\"error\":{\"message\":\"" + ESC.encode() + b"\"}}\n\n"), 100, None))
+    # 7. tools files
+    def tools_file(params):
+        return b'[{"name":"f","parameters":' + params + b"}]"
+    P.append(("tools-ref-loop", ["validate", "--tools", "@t.json"], rep(b'<tool_call>{"name":"f","arguments":{"a":{"a":{}}}}</tool_call>\n'), 100,
+              {"t.json": tools_file(b'{"type":"object","properties":{"a":{"$ref":"#"}},"$defs":{"x":{"$ref":"#/$defs/y"},"y":{"$ref":"#/$defs/x"}}}')}))
+    P.append(("tools-ref-self", ["validate", "--tools", "@t.json"], rep(b'<tool_call>{"name":"f","arguments":{"a":1}}</tool_call>\n'), 100,
+              {"t.json": tools_file(b'{"$ref":"#/$defs/x","$defs":{"x":{"$ref":"#/$defs/x"}}}')}))
+    P.append(("tools-ref-chain", ["validate", "--tools", "@t.json"], rep(b'<tool_call>{"name":"f","arguments":{"a":1}}</tool_call>\n'), 100,
+              {"t.json": (lambda n: tools_file(b'{"$ref":"#/$defs/d0","$defs":{' + b",".join(b'"d%d":{"$ref":"#/$defs/d%d"}' % (i, i + 1) for i in range(2000)) + b',"d2000":{"type":"object"}}}'))}))
+    P.append(("tools-ref-fanout", ["validate", "--tools", "@t.json"], lambda n: b'<tool_call>{"name":"f","arguments":{"a":1}}</tool_call>\n', 1,
+              {"t.json": (lambda n: tools_file(b'{"$ref":"#/$defs/d0","$defs":{' + b",".join(b'"d%d":{"anyOf":[{"$ref":"#/$defs/d%d"},{"$ref":"#/$defs/d%d"}]}' % (i, i + 1, i + 1) for i in range(40)) + b',"d40":{"type":"string"}}}'))}))
+    P.append(("tools-anyof-deep-fanout", ["validate", "--tools", "@t.json"], lambda n: b'<tool_call>{"name":"f","arguments":' + b'{"a":' * 30 + b"1" + b"}" * 30 + b"}</tool_call>\n", 1,
+              {"t.json": tools_file(b'{"$ref":"#/$defs/n","$defs":{"n":{"anyOf":[{"type":"object","properties":{"a":{"$ref":"#/$defs/n"}}},{"type":"object","properties":{"a":{"$ref":"#/$defs/n"}},"required":["zz"]}]}}}')}))
+    P.append(("tools-huge-enum", ["validate", "--tools", "@t.json"], rep(b'<tool_call>{"name":"f","arguments":{"a":"nope"}}</tool_call>\n'), 50,
+              {"t.json": (lambda n: tools_file(b'{"type":"object","properties":{"a":{"enum":[' + b",".join(b'"v%d"' % i for i in range(200_000)) + b"]}}}"))}))
+    P.append(("tools-huge-enum-scale", ["validate", "--tools", "@t.json"], lambda n: b'<tool_call>{"name":"f","arguments":{"a":"nope"}}</tool_call>\n', 1,
+              {"t.json": (lambda n: tools_file(b'{"type":"object","properties":{"a":{"enum":[' + b",".join(b'"v%d"' % i for i in range(n * 50_000)) + b"]}}}"))}))
+    for pat, subj in ((b"^(a+)+$", b"a" * 40 + b"!"), (b"^(a|a)*$", b"a" * 40 + b"!"), (b"^(a|aa)+$", b"a" * 60 + b"!"),
+                      (b"(x+x+)+y", b"x" * 40), (b"^(\\\\w+\\\\s?)*$", b"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!"),
+                      (b"^(?=(a+))*b", b"a" * 40), (b"(a*)*\\\\1b", b"a" * 40)):
+        P.append((f"tools-redos-{pat.decode()}", ["validate", "--tools", "@t.json"],
+                  lambda n, subj=subj: b'<tool_call>{"name":"f","arguments":{"a":"' + subj * n + b'"}}</tool_call>\n', 1,
+                  {"t.json": tools_file(b'{"type":"object","properties":{"a":{"type":"string","pattern":"' + pat + b'"}}}')}))
+        P.append((f"tools-redos-patprops-{pat.decode()}", ["validate", "--tools", "@t.json"],
+                  lambda n, subj=subj: b'<tool_call>{"name":"f","arguments":{"' + subj * n + b'":1}}</tool_call>\n', 1,
+                  {"t.json": tools_file(b'{"type":"object","patternProperties":{"' + pat + b'":{"type":"string"}}}')}))
+    P.append(("tools-huge-regex", ["validate", "--tools", "@t.json"], lambda n: b'<tool_call>{"name":"f","arguments":{"a":"x"}}</tool_call>\n', 1,
+              {"t.json": (lambda n: tools_file(b'{"type":"object","properties":{"a":{"type":"string","pattern":"' + b"(a{1000}){1000}" * n + b'"}}}'))}))
+    P.append(("tools-regex-repeat-bomb", ["validate", "--tools", "@t.json"], lambda n: b'<tool_call>{"name":"f","arguments":{"a":"x"}}</tool_call>\n', 1,
+              {"t.json": tools_file(b'{"type":"object","properties":{"a":{"type":"string","pattern":"((((a{100}){100}){100}){100})"}}}')}))
+    P.append(("tools-deep-schema", ["validate", "--tools", "@t.json"], lambda n: b'<tool_call>{"name":"f","arguments":{}}</tool_call>\n', 1,
+              {"t.json": (lambda n: tools_file(b'{"type":"object","properties":{"a":' + b'{"items":' * (n * 25_000) + b"{}" + b"}" * (n * 25_000) + b"}}"))}))
+    P.append(("tools-deep-json", ["validate", "--tools", "@t.json"], lambda n: b'<tool_call>{"name":"f","arguments":{}}</tool_call>\n', 1,
+              {"t.json": (lambda n: b"[" * (n * 50_000) + b"]" * (n * 50_000))}))
+    P.append(("tools-deep-json5", ["validate", "--tools", "@t.json5"], lambda n: b'<tool_call>{"name":"f","arguments":{}}</tool_call>\n', 1,
+              {"t.json5": (lambda n: b"[" * (n * 50_000) + b"]" * (n * 50_000))}))
+    P.append(("tools-deep-yaml", ["validate", "--tools", "@t.yaml"], lambda n: b'<tool_call>{"name":"f","arguments":{}}</tool_call>\n', 1,
+              {"t.yaml": (lambda n: b"[" * (n * 50_000) + b"]" * (n * 50_000))}))
+    P.append(("tools-yaml-bomb", ["validate", "--tools", "@t.yaml"], lambda n: b'<tool_call>{"name":"f","arguments":{}}</tool_call>\n', 1,
+              {"t.yaml": b"a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]\ng: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]\nh: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]\ni: &i [*h,*h,*h,*h,*h,*h,*h,*h,*h]\n"}))
+    P.append(("tools-many-tools", ["validate", "--tools", "@t.json"], lambda n: b'<tool_call>{"name":"nope","arguments":{}}</tool_call>\n', 1,
+              {"t.json": (lambda n: b"[" + b",".join(b'{"name":"t%d","parameters":{"type":"object"}}' % i for i in range(n * 20_000)) + b"]")}))
+    P.append(("tools-dup-names", ["validate", "--tools", "@t.json"], lambda n: b'<tool_call>{"name":"t","arguments":{}}</tool_call>\n', 1,
+              {"t.json": (lambda n: b"[" + b",".join(b'{"name":"t","parameters":{"type":"object"}}' for i in range(n * 20_000)) + b"]")}))
+    P.append(("tools-esc-names", ["validate", "--tools", "@t.json"], lambda n: b'<tool_call>{"name":"nope","arguments":{"a":1}}</tool_call>\n', 1,
+              {"t.json": ('[{"name":"' + ESC.replace("\x1b", "\\u001b").replace("\x07", "\\u0007") + '","description":"\\u001b[31m","parameters":{"type":"object","properties":{"\\u001b[2J":{"type":"string"}},"required":["\\u001b[2J"]}},{"name":"f","parameters":{"type":"object","properties":{"a":{"type":"string","description":"\\u001b]0;x\\u0007"}},"required":["\\u001b[2Jb"]}}]').encode()}))
+    P.append(("tools-esc-names-f", ["validate", "--tools", "@t.json"], lambda n: b'<tool_call>{"name":"f","arguments":{"a":1}}</tool_call>\n', 1,
+              {"t.json": ('[{"name":"f","parameters":{"type":"object","properties":{"a":{"type":"string","pattern":"\\u001b[31m","enum":["\\u001b[2J"]}},"required":["\\u001b[2Jb"]}}]').encode()}))
+    P.append(("tools-esc-bad-schema", ["validate", "--tools", "@t.json"], lambda n: b'<tool_call>{"name":"f","arguments":{"a":1}}</tool_call>\n', 1,
+              {"t.json": ('[{"name":"f\\u001b[31m","parameters":{"type":"\\u001b[2Jobject","properties":{"a":{"pattern":"(\\u001b[31m"}}}}]').encode()}))
+    P.append(("tools-esc-raw-invalid", ["validate", "--tools", "@t.json"], lambda n: b'<tool_call>{"name":"f","arguments":{"a":1}}</tool_call>\n', 1,
+              {"t.json": ("[{\"name\":\"f\"," + ESC + "\n oops}]").encode()}))
+    P.append(("render-tools-deep", ["render", "tools", "--family", "hermes"], lambda n: b'[{"name":"f","parameters":' + b'{"items":' * (n * 25_000) + b"{}" + b"}" * (n * 25_000) + b"}]", 1, None))
+    P.append(("render-tools-esc", ["render", "tools", "--family", "harmony"], lambda n: ('[{"name":"f' + ESC.replace("\x1b", "\\u001b") + '","parameters":{"type":"objec"}},' + ESC + "]").encode(), 1, None))
+    P.append(("render-call-deep", ["render", "call", "--family", "pythonic"], lambda n: b'{"type":"tool_call","name":"f","arguments":{"a":' + b"[" * n + b"]" * n + b"}}\n", 100_000, None))
+    P.append(("render-call-many", ["render", "call", "--family", "mistral"], rep(b'{"type":"tool_call","name":"f","arguments":{}}\n'), 20_000, None))
+    P.append(("render-result-huge", ["render", "result", "--family", "hermes", "--id", "c", "--name", "f"], lambda n: b"x" * n, 4_000_000, None))
+    P.append(("render-result-esc", ["render", "result", "--family", "hermes", "--id", "c\x1b[2J", "--name", "f\x1b]0;x\x07"], lambda n: b"x", 1, None))
+    # 8. conversations / datasets
+    P.append(("conv-million-messages", ["validate", "--tools", "@tools.json"], lambda n: b'{"messages":[' + b",".join([b'{"role":"user","content":"x"}'] * n) + b"]}", 250_000, {"tools.json": TOOLS}))
+    P.append(("conv-million-calls", ["validate", "--tools", "@tools.json"], lambda n: b'{"messages":[{"role":"assistant","tool_calls":[' + b",".join([b'{"function":{"name":"f","arguments":"{}"}}'] * n) + b"]}]}", 100_000, {"tools.json": TOOLS}))
+    P.append(("conv-deep", ["validate", "--tools", "@tools.json"], lambda n: b'{"messages":[{"role":"assistant","content":' + b"[" * n + b"]" * n + b"}]}", 100_000, {"tools.json": TOOLS}))
+    P.append(("conv-deep-open", ["validate", "--tools", "@tools.json"], lambda n: b'{"messages":' + b"[" * n, 100_000, {"tools.json": TOOLS}))
+    P.append(("conv-jsonl-many", ["validate", "--tools", "@tools.json"], rep(b'{"messages":[{"role":"assistant","content":"<tool_call>{\\"name\\":\\"f\\",\\"arguments\\":{\\"a\\":1}}</tool_call>"}]}\n'), 5_000, {"tools.json": TOOLS}))
+    P.append(("conv-esc-role", ["validate", "--tools", "@tools.json"], rep(('{"messages":[{"role":"' + ESC.replace("\x1b", "\\u001b") + '","content":1}]}\n').encode()), 20, {"tools.json": TOOLS}))
+    P.append(("loop-history-million", ["loop", "--model-cmd", "true", "--history", "@h.json", "--max-iterations", "1"], lambda n: b"hi", 1,
+              {"h.json": (lambda n: b"[" + b",".join([b'{"role":"user","content":"x"}'] * (n * 200_000)) + b"]")}))
+    P.append(("loop-history-deep", ["loop", "--model-cmd", "true", "--history", "@h.json", "--max-iterations", "1"], lambda n: b"hi", 1,
+              {"h.json": (lambda n: b"[" * (n * 50_000) + b"]" * (n * 50_000))}))
+    P.append(("loop-history-esc", ["loop", "--model-cmd", "true", "--history", "@h.json", "--max-iterations", "1"], lambda n: b"hi", 1,
+              {"h.json": ('[{"role":"' + ESC.replace("\x1b", "\\u001b") + '"},' + ESC + "]").encode()}))
+    # 9. --field / --lines
+    P.append(("field-long-path", ["parse", "--field", "@FIELD"], lambda n: b'{"a":1}\n', 1, {"FIELD": (lambda n: b".".join([b"a"] * (n * 10_000)))}))
+    P.append(("field-long-path-validate", ["validate", "--tools", "@tools.json", "--field", "@FIELD"], lambda n: b'{"a":1}\n', 1, {"tools.json": TOOLS, "FIELD": (lambda n: b".".join([b"a"] * (n * 10_000)))}))
+    P.append(("field-deep-record", ["parse", "--field", "a.b"], lambda n: b'{"a":' + b"[" * n + b"]" * n + b"}\n", 100_000, None))
+    P.append(("field-many-lines", ["parse", "--field", "content"], rep(b'{"content":"<tool_call>{\\"name\\":\\"f\\",\\"arguments\\":{}}</tool_call>"}\n'), 20_000, None))
+    P.append(("field-esc-bad-lines", ["parse", "--field", "content", "-v"], rep(("{" + ESC + "\n").encode()), 100, None))
+    P.append(("messages-at-long", ["validate", "--tools", "@tools.json", "--messages-at", "@FIELD"], lambda n: b'{"a":1}\n', 1, {"tools.json": TOOLS, "FIELD": (lambda n: b"/a" * (n * 10_000))}))
+    P.append(("validate-records-deep", ["validate", "--tools", "@tools.json"], lambda n: b'{"type":"tool_call","name":"f","arguments":{"a":' + b"[" * n + b"]" * n + b"}}\n", 100_000, {"tools.json": TOOLS}))
+    P.append(("validate-retry-prompt-esc", ["validate", "--tools", "@tools.json", "--retry-prompt"], rep(('<tool_call>{"name":"f' + ESC.replace("\x1b", "\\u001b") + '","arguments":{"' + ESC.replace("\x1b", "\\u001b") + '":1}}</tool_call>\n').encode()), 10, {"tools.json": TOOLS}))
+    # 10. exec
+    P.append(("exec-esc-prompt", ["exec", "--tools", "@tools.json", "--approve", "deny", "--bind", "f=true"], rep(('<tool_call>{"name":"f' + ESC.replace("\x1b", "\\u001b") + '","arguments":{"a":"' + ESC.replace("\x1b", "\\u001b") + '"}}</tool_call>\n').encode()), 5, {"tools.json": TOOLS}))
+    P.append(("exec-esc-prompt-known", ["exec", "--tools", "@tools.json", "--approve", "deny", "--unknown-risk", "high", "--bind", "f=true"], rep(('<tool_call>{"name":"f","arguments":{"a":"' + ESC.replace("\x1b", "\\u001b") + '\\n\\r"}}</tool_call>\n').encode()), 5, {"tools.json": TOOLS}))
+    P.append(("exec-many-calls-dry", ["exec", "--tools", "@tools.json", "--dry-run"], rep(b'<tool_call>{"name":"f","arguments":{"a":"x"}}</tool_call>\n'), 2_000, {"tools.json": TOOLS}))
+    P.append(("exec-deep-args-dry", ["exec", "--tools", "@tools.json", "--dry-run"], lambda n: b'<tool_call>{"name":"f","arguments":{"a":' + b"[" * n + b"]" * n + b"}}</tool_call>\n", 100_000, {"tools.json": TOOLS}))
+    # 11. config files
+    P.append(("config-deep", ["parse", "--config", "@c.toml"], lambda n: b"x", 1, {"c.toml": (lambda n: b"a = " + b"[" * (n * 25_000) + b"]" * (n * 25_000) + b"\n")}))
+    P.append(("config-esc", ["parse", "--config", "@c.toml"], lambda n: b"x", 1, {"c.toml": ('max_buffer_size = "' + ESC.replace("\x1b", "\\u001b") + '"\n' + ESC + "\n").encode()}))
+    P.append(("config-huge", ["parse", "--config", "@c.toml"], lambda n: b"x", 1, {"c.toml": (lambda n: b"# " + b"x" * (n * 4_000_000) + b"\n")}))
+    P.append(("config-inline-tables", ["parse", "--config", "@c.toml"], lambda n: b"x", 1, {"c.toml": (lambda n: b"a = " + b"{b = " * (n * 25_000) + b"1" + b"}" * (n * 25_000) + b"\n")}))
+    # 12. directory walks
+    P.append(("dir-symlink-loop", ["parse", "-L", "@DIR"], lambda n: b"", 1, {"DIR/": "symloop"}))
+    P.append(("dir-esc-names", ["parse", "-v", "@DIR"], lambda n: b"", 1, {"DIR/": "escnames"}))
+    return P
+
+
+def materialise(files, n, tmp):
+    """Writes the case's files for size n; returns {placeholder: path}."""
+    paths = {}
+    for name, content in (files or {}).items():
+        if name.endswith("/"):
+            d = os.path.join(tmp, name.rstrip("/"))
+            os.makedirs(d, exist_ok=True)
+            if content == "symloop":
+                os.makedirs(os.path.join(d, "a", "b"), exist_ok=True)
+                for i, target in enumerate(("..", "../..", d, "a")):
+                    try:
+                        os.symlink(target, os.path.join(d, "a", "b", f"loop{i}"))
+                    except FileExistsError:
+                        pass
+                with open(os.path.join(d, "a", "x.txt"), "wb") as f:
+                    f.write(b'<tool_call>{"name":"f","arguments":{}}</tool_call>')
+            elif content == "escnames":
+                for nm in ("a" + ESC.replace("/", "") + ".txt", "b\n\r.txt"):
+                    with open(os.path.join(d, nm), "wb") as f:
+                        f.write(b'<tool_call>{"name":"f","arguments":{}}</tool_call>\x00\xff')
+                os.symlink("/nonexistent" + ESC, os.path.join(d, "dangling" + ESC.replace("/", "")))
+            paths["@" + name.rstrip("/")] = d
+            continue
+        data = content(n) if callable(content) else content
+        if name.isupper():
+            paths["@" + name] = data.decode("latin-1")
+            continue
+        p = os.path.join(tmp, name)
+        with open(p, "wb") as f:
+            f.write(data)
+        paths["@" + name] = p
+    return paths
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--bin", default=os.path.join(ROOT, "target", "release", "toolcall"))
+    ap.add_argument("--only", action="append", default=[])
+    ap.add_argument("--scale", type=float, default=1.0, help="multiply every N")
+    ap.add_argument("--timeout", type=float, default=30.0)
+    ap.add_argument("--list", action="store_true")
+    args = ap.parse_args()
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    bad = 0
+    for name, argv, gen, n, files in probes():
+        if args.only and not any(o in name for o in args.only):
+            continue
+        if args.list:
+            print(name)
+            continue
+        n = max(1, int(n * args.scale))
+        results = []
+        for size in (n, 4 * n):
+            tmp = tempfile.mkdtemp(prefix="tcprobe-")
+            try:
+                paths = materialise(files, size, tmp)
+                av = [paths.get(a, a) for a in argv]
+                if any(a.startswith("@") and a in paths for a in argv) is False:
+                    pass
+                stdin = gen(size)
+                status, secs, rss, err = run(args.bin, av, stdin, args.timeout, tmp)
+                results.append((size, len(stdin), status, secs, rss, err))
+            finally:
+                shutil.rmtree(tmp, ignore_errors=True)
+        problems = []
+        for size, ln, status, secs, rss, err in results:
+            if status not in (0, 1, 2):
+                problems.append(f"status {status} at {size}")
+            if b"panicked" in err or b"RUST_BACKTRACE" in err:
+                problems.append(f"panic at {size}")
+            if "always" in argv:
+                err = re.sub(rb"\x1b\[[0-9;]*m", b"", err)  # toolcall's own colours
+            m = CTRL_RE.search(err)
+            if m:
+                problems.append(f"raw control {m.group()!r} on stderr at {size}")
+        (n1, l1, s1, t1, r1, e1), (n4, l4, s4, t4, r4, e4) = results
+        base = 4.0  # MiB a run of nothing takes
+        if t1 > 0.05 and t4 / t1 > 10:
+            problems.append(f"time x{t4 / t1:.1f}")
+        if t4 > 2 and t1 <= 0.05:
+            problems.append(f"time {t4:.2f}s at 4N")
+        if (r4 - base) > 8 * max(r1 - base, 4) and r4 > 64:
+            problems.append(f"rss x{(r4 - base) / max(r1 - base, 1):.1f}")
+        if r4 > 1024:
+            problems.append(f"rss {r4:.0f} MiB")
+        flag = "FAIL" if problems else "ok"
+        if problems:
+            bad += 1
+        first = (e4 or e1).decode("utf-8", "replace").strip().splitlines()
+        msg = first[0][:100] if first else ""
+        print(f"{flag:4} {name:48} N={n1:<8} {s1!s:>4} {t1:6.2f}s {r1:7.1f}M | 4N {s4!s:>4} {t4:6.2f}s {r4:7.1f}M"
+              + (f"  [{'; '.join(problems)}]" if problems else "") + f"  {msg}", flush=True)
+    print(f"{bad} probe(s) flagged", file=sys.stderr)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

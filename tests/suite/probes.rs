@@ -1,0 +1,297 @@
+//! Faults `fuzz/probe.py` found (hostile inputs at N and 4N, timed and
+//! measured): each case runs the binary and failed before its fix.
+
+use crate::common::{run_binary, scratch};
+use std::time::{Duration, Instant};
+
+/// Runs `args` on `stdin`, giving the run and how long it took.
+fn timed(args: &[&str], stdin: &[u8]) -> (crate::common::Run, Duration) {
+    let t = Instant::now();
+    let r = run_binary(args, Some(stdin), None);
+    (r, t.elapsed())
+}
+
+/// A Qwen3-Coder call of `n` parameters (distinct keys).
+fn qwen_params(n: usize) -> Vec<u8> {
+    let mut doc = b"<tool_call>\n<function=f>\n".to_vec();
+    for i in 0..n {
+        doc.extend_from_slice(format!("<parameter=a{i}>\n1\n</parameter>\n").as_bytes());
+    }
+    doc.extend_from_slice(b"</function>\n</tool_call>");
+    doc
+}
+
+/// Each parameter searched the rest of the block for `</function>` and
+/// `</tool_call>` (and each value for `</parameter>`): 10,000 parameters
+/// took 2.2 s, 30,000 about 20 s. Now the next tag is the next `<` that
+/// opens one.
+#[test]
+fn many_xml_parameters_cost_linear_time() {
+    let (small, t1) = timed(&["parse", "-f", "qwen3-coder-xml"], &qwen_params(7_500));
+    let (large, t4) = timed(&["parse", "-f", "qwen3-coder-xml"], &qwen_params(30_000));
+    assert_eq!(small.code, 0, "{}", small.stderr);
+    assert_eq!(large.code, 0, "{}", large.stderr);
+    let call: serde_json::Value =
+        serde_json::from_str(large.out().lines().next().unwrap_or("")).expect("one call record");
+    assert_eq!(call["arguments"].as_object().map(|o| o.len()), Some(30_000));
+    assert!(
+        t4 < t1 * 8 + Duration::from_secs(3),
+        "4x the parameters took {t1:?} -> {t4:?}"
+    );
+}
+
+/// `<tool_call>\n<function=f>\n<parameter=` over and over, never closed:
+/// 50,000 of them (1.8 MB) ran past 30 s in `parse` and in `stream`.
+#[test]
+fn unclosed_parameter_tags_cost_linear_time() {
+    let doc = b"<tool_call>\n<function=f>\n<parameter=".repeat(25_000);
+    for cmd in ["parse", "stream"] {
+        let (r, t) = timed(&[cmd], &doc);
+        assert!(r.code == 0 || r.code == 1, "{cmd}: {}", r.stderr);
+        assert!(t < Duration::from_secs(8), "{cmd}: took {t:?}");
+    }
+}
+
+/// Empty DeepSeek call tokens: one block, one error per call, and each
+/// error record carried the whole block, so 8,000 of them (424 KB) wrote
+/// 3.4 GB of records, held in 3.3 GB of memory, in 17 s. Now a block
+/// gives at most `MAX_BLOCK_ERRORS` records, the last summing up the rest.
+#[test]
+fn a_block_of_many_broken_calls_writes_linear_output() {
+    let doc = "<｜tool▁call▁begin｜>function<｜tool▁sep｜>"
+        .repeat(8_000)
+        .into_bytes();
+    for cmd in ["parse", "stream", "split"] {
+        let (r, t) = timed(&[cmd, "-f", "deepseek-v3"], &doc);
+        assert!(r.code == 1 || r.code == 0, "{cmd}: {}", r.stderr);
+        assert!(
+            r.stdout.len() < 16 * doc.len(),
+            "{cmd}: {} bytes of records for {} bytes of input",
+            r.stdout.len(),
+            doc.len()
+        );
+        assert!(t < Duration::from_secs(8), "{cmd}: took {t:?}");
+        if cmd == "parse" {
+            let errors: Vec<serde_json::Value> = r
+                .out()
+                .lines()
+                .filter_map(|l| serde_json::from_str(l).ok())
+                .filter(|v: &serde_json::Value| v["type"] == "error")
+                .collect();
+            assert!(errors.len() <= 9, "{} error records", errors.len());
+            assert!(
+                errors.iter().any(|e| e["message"]
+                    .as_str()
+                    .is_some_and(|m| m.starts_with("7991 more errors in this block"))),
+                "no summary record: {errors:?}"
+            );
+        }
+    }
+}
+
+/// A tools file whose schema nests 5,000 `items` deep: the validator's
+/// recursive compiler overflowed the stack, an abort (SIGABRT, no message)
+/// in `validate`, `render tools` and everything loading tools. (The JSON5
+/// reader now refuses such a file first; a schema deeper than 256 levels
+/// is refused when it is compiled, whatever read it.)
+#[test]
+fn a_schema_nested_thousands_deep_is_refused_not_a_stack_overflow() {
+    let dir = scratch("deep-schema");
+    let n = 5_000;
+    let tools = format!(
+        r#"[{{"name":"f","parameters":{{"type":"object","properties":{{"a":{}{{}}{}}}}}}}]"#,
+        r#"{"items":"#.repeat(n),
+        "}".repeat(n)
+    );
+    let path = dir.join("tools.json");
+    std::fs::write(&path, &tools).expect("write tools");
+    let path = path.display().to_string();
+    let call = br#"<tool_call>{"name":"f","arguments":{}}</tool_call>"#;
+    for args in [
+        vec!["validate", "--tools", &path],
+        vec!["parse", "--tools", &path],
+        vec!["exec", "--tools", &path, "--dry-run"],
+    ] {
+        let r = run_binary(&args, Some(call), None);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("nested deeper than"),
+            "{args:?}: {}",
+            r.stderr
+        );
+    }
+    let r = run_binary(
+        &["render", "tools", "--family", "hermes"],
+        Some(tools.as_bytes()),
+        None,
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("nested deeper than"), "{}", r.stderr);
+    // a schema of ordinary depth still loads
+    let shallow =
+        tools
+            .replace(&r#"{"items":"#.repeat(n - 50), "")
+            .replacen(&"}".repeat(n - 50), "", 1);
+    std::fs::write(dir.join("ok.json"), &shallow).expect("write tools");
+    let ok = dir.join("ok.json").display().to_string();
+    let r = run_binary(&["validate", "--tools", &ok], Some(call), None);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
+
+/// A GLM call of `n` key/value pairs.
+fn glm_pairs(n: usize) -> Vec<u8> {
+    let mut doc = b"<tool_call>f\n".to_vec();
+    for i in 0..n {
+        doc.extend_from_slice(
+            format!("<arg_key>a{i}</arg_key><arg_value>1</arg_value>").as_bytes(),
+        );
+    }
+    doc.extend_from_slice(b"</tool_call>");
+    doc
+}
+
+/// Each pair searched the rest of the block for `</tool_call>` (and each
+/// value for the next `<arg_value>`): 20,000 pairs (1 MB) took 1.6 s, and
+/// keys without values before one far value were quadratic in `parse`.
+/// Now each tag's search remembers where it found the tag last.
+#[test]
+fn many_glm_pairs_cost_linear_time() {
+    let (small, t1) = timed(&["parse", "-f", "glm4-moe"], &glm_pairs(5_000));
+    let (large, t4) = timed(&["parse", "-f", "glm4-moe"], &glm_pairs(20_000));
+    assert_eq!(small.code, 0, "{}", small.stderr);
+    assert_eq!(large.code, 0, "{}", large.stderr);
+    let call: serde_json::Value =
+        serde_json::from_str(large.out().lines().next().unwrap_or("")).expect("one call record");
+    assert_eq!(call["arguments"].as_object().map(|o| o.len()), Some(20_000));
+    assert_eq!(call["arguments"]["a19999"], 1);
+    assert!(
+        t4 < t1 * 8 + Duration::from_millis(800),
+        "4x the pairs took {t1:?} -> {t4:?}"
+    );
+    // 120,000 keys, then one value: each key searched the rest of the
+    // block for `<arg_value>` and `</arg_value>` (tens of GB read; now
+    // 0.3 s)
+    let mut doc = b"<tool_call>f\n".to_vec();
+    for i in 0..120_000 {
+        doc.extend_from_slice(format!("<arg_key>a{i}</arg_key>").as_bytes());
+    }
+    doc.extend_from_slice(b"<arg_value>1</arg_value></tool_call>");
+    let (r, t) = timed(&["parse", "-f", "glm4-moe", "--max-block", "8388608"], &doc);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.out().contains(r#""arguments":{"a119999":1}"#),
+        "{}",
+        r.stderr
+    );
+    assert!(t < Duration::from_secs(4), "keys then a value took {t:?}");
+}
+
+/// Tools whose `anyOf` branches multiply: 40 definitions, each `anyOf`
+/// the next twice, check one value 2^40 times (`validate` ran past 30 s);
+/// two branches recursing through the same property doubled per level of
+/// the arguments (6 GB in 30 s). Now refused when the tools load; a
+/// recursive "any JSON" schema, linear for the validator, still loads.
+#[test]
+fn schemas_whose_branches_multiply_are_refused() {
+    let dir = scratch("schema-fanout");
+    let chain: Vec<String> = (0..40)
+        .map(|i| {
+            format!(
+                r##""d{i}":{{"anyOf":[{{"$ref":"#/$defs/d{n}"}},{{"$ref":"#/$defs/d{n}"}}]}}"##,
+                n = i + 1
+            )
+        })
+        .collect();
+    let fan = format!(
+        r##"[{{"name":"f","parameters":{{"$ref":"#/$defs/d0","$defs":{{{},"d40":{{"type":"string"}}}}}}}}]"##,
+        chain.join(",")
+    );
+    let deep = r##"[{"name":"f","parameters":{"$ref":"#/$defs/n","$defs":{"n":{"anyOf":[
+        {"type":"object","properties":{"a":{"$ref":"#/$defs/n"}}},
+        {"type":"object","properties":{"a":{"$ref":"#/$defs/n"}},"required":["zz"]}]}}}}]"##;
+    let any_json = r##"[{"name":"f","parameters":{"type":"object","properties":{"a":{"$ref":"#/$defs/j"}},
+        "$defs":{"j":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"},
+        {"type":"array","items":{"$ref":"#/$defs/j"}},
+        {"type":"object","additionalProperties":{"$ref":"#/$defs/j"}}]}}}}]"##;
+    let call = format!(
+        r#"<tool_call>{{"name":"f","arguments":{}1{}}}</tool_call>"#,
+        r#"{"a":"#.repeat(30),
+        "}".repeat(30)
+    );
+    for (case, tools) in [("fan", fan.as_str()), ("deep", deep)] {
+        let path = dir.join(format!("{case}.json"));
+        std::fs::write(&path, tools).expect("write tools");
+        let t = Instant::now();
+        let r = run_binary(
+            &["validate", "--tools", &path.display().to_string()],
+            Some(call.as_bytes()),
+            None,
+        );
+        assert_eq!(r.code, 2, "{case}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("more than 100000 times"),
+            "{case}: {}",
+            r.stderr
+        );
+        assert!(
+            t.elapsed() < Duration::from_secs(5),
+            "{case}: {:?}",
+            t.elapsed()
+        );
+    }
+    let path = dir.join("any.json");
+    std::fs::write(&path, any_json).expect("write tools");
+    let nested = format!(
+        r#"<tool_call>{{"name":"f","arguments":{{"a":{}1{}}}}}</tool_call>"#,
+        r#"{"k":["#.repeat(30),
+        "]}".repeat(30)
+    );
+    let r = run_binary(
+        &["validate", "--tools", &path.display().to_string()],
+        Some(nested.as_bytes()),
+        None,
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
+
+/// JSON5 nested 25,000 deep (a tools file of objects, a config file):
+/// `serde_json` stops at 128 levels, then the recursive `json5` reader
+/// overflowed the stack (SIGABRT, no message).
+#[test]
+fn json5_nested_thousands_deep_is_refused_not_a_stack_overflow() {
+    let dir = scratch("deep-json5");
+    let n = 25_000;
+    let tools = format!(
+        r#"[{{"name":"f","parameters":{}{{}}{}}}]"#,
+        r#"{"items":"#.repeat(n),
+        "}".repeat(n)
+    );
+    let r = run_binary(
+        &["render", "tools", "--family", "hermes"],
+        Some(tools.as_bytes()),
+        None,
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("nested deeper than 128 levels"),
+        "{}",
+        r.stderr
+    );
+    let config = dir.join(".toolcall.json5");
+    std::fs::write(
+        &config,
+        format!("{}1{}", r#"{"a":"#.repeat(n), "}".repeat(n)),
+    )
+    .expect("write");
+    let r = run_binary(
+        &["parse", "--config", &config.display().to_string()],
+        Some(b"x"),
+        None,
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("nested deeper than 128 levels"),
+        "{}",
+        r.stderr
+    );
+}
