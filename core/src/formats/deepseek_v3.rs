@@ -38,10 +38,10 @@
 //! content (content around calls is kept verbatim), where vLLM drops it.
 
 use super::ids;
+use super::shared::deepseek_body::parse_call_with;
 use super::shared::section::{self, CallOutcome, Section, Tokens};
 use super::Model;
 use super::{Format, Opener, Probe, ProbeCx};
-use super::shared::deepseek_body::parse_call_with;
 #[cfg(test)]
 use crate::call::ParsedCall;
 use crate::render::{results, tools, CallSpec, Prompt, Source};
