@@ -340,6 +340,18 @@ fn jsonl_code_frame_and_summary_counts() {
         r.stderr
     );
     assert!(r.stderr.contains("1 other finding"), "{}", r.stderr);
+    // the other findings say what they are: refused documents among them
+    let r = run_binary(
+        &["validate", "--no-config", "--input", "messages", "-"],
+        Some(b"{\"messages\": []}\n{\"not\": 1}\n"),
+        None,
+    );
+    assert!(
+        r.stderr
+            .contains("1 other finding (refused documents and lines"),
+        "{}",
+        r.stderr
+    );
 }
 
 /// `--messages-at` reads the conversation at a pointer the search would
@@ -774,6 +786,13 @@ fn an_unreadable_input_keeps_the_report_of_the_others() {
                 let report: Value = serde_json::from_str(&out).expect("a JSON report");
                 let text = report.to_string();
                 assert!(text.contains("openai-not-offered"), "{fmt}: {text}");
+                if fmt == "json" {
+                    // the input that could not be read, named with why
+                    let unread = &report["unreadable"];
+                    assert_eq!(unread[0]["file"], missing, "{report}");
+                    let why = unread[0]["why"].as_str().unwrap_or("");
+                    assert!(why.contains("No such file"), "{report}");
+                }
             }
         }
     }

@@ -13,7 +13,9 @@ mod read;
 mod sniff;
 mod walk;
 
-pub use documents::{documents_of, field_of, for_each_document, run_documents, Flow, Reading};
+pub use documents::{
+    documents_of, field_of, for_each_document, run_documents, unreadable, Flow, Reading,
+};
 pub use engine_flags::{bytes_parser, resolve, EngineArgs, MAX_HELD};
 pub use input_flags::{
     input_size_parser, InputArgs, WalkArgs, WireArgs, DEFAULT_MAX_INPUT, MAX_INPUT,
