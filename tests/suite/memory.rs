@@ -627,7 +627,7 @@ fn session_lines(k: u64, out: &mut Vec<u8>) {
 #[test]
 fn session_logs_are_held_a_session_at_a_time() {
     use std::io::Write;
-    let bytes = megabytes() * 4 << 20;
+    let bytes = (megabytes() * 4) << 20;
     for (args, want) in [
         (
             &["validate", "--no-config", "--input", "messages", "-"][..],
