@@ -66,6 +66,7 @@ pub use config::{
 };
 pub use document::{parse, parse_chunked, Collector};
 pub use door::names::{format_records, models, nearest, resolve_name};
+pub use door::session_block;
 pub use door::{
     conversation, conversations, read, At, Document, FormatRecord, ModelRecord, Named, OptionError,
     Options, Reader, Record, Resolved, MAX_HELD,

@@ -167,3 +167,23 @@ def test_transcript_checks_match_validate(name):
     assert [(f["code"], f["message"]) for f in found] == cli_found
     assert bool(found) == (name != "chatml-ok")
     assert toolcall.check_transcript(case.read_bytes(), allow=["TLP-009", "TLP-010"]) == []
+
+
+def test_refused_documents_count_as_in_the_cli(tmp_path):
+    # a JSONL of two conversations, a line that is not JSON and one that
+    # is JSON but no conversation: the CLI counts 4 calls and 2 refused
+    # lines (TLP-008, "other findings", not calls); Python's parse gives
+    # the same 4 calls and 2 TLP-008 errors, and validate judges 4 calls
+    ok = ROOT / "fixtures" / "messages" / "xlam-ok.jsonl"
+    tools = ROOT / "fixtures" / "validate" / "tools" / "openai-chat.json"
+    data = tmp_path / "rows.jsonl"
+    row = ok.read_text().splitlines()[0]
+    data.write_text("\n".join([row, "not json", '{"not": 1}', row]) + "\n")
+    r = subprocess.run([str(cli_binary()), "validate", "--no-config", "--output-format", "json",
+                        str(data)], capture_output=True, cwd=ROOT)
+    summary = json.loads(r.stdout)
+    doc = toolcall.parse(data.read_bytes(), input="messages")
+    refused = [e for e in doc.errors if e.code == "TLP-008"]
+    assert summary["calls"] == len(doc.calls) == 4
+    assert summary["codes"].get("TLP-008") == len(refused) == 2
+    assert len(toolcall.validate(doc, tools.read_text())) == summary["calls"]

@@ -141,6 +141,13 @@ fn conversation_stream(
     } else {
         None
     };
+    if first
+        .as_ref()
+        .is_some_and(crate::validate::shapes::is_event)
+    {
+        // a session log: read a session at a time
+        return session_stream(name, prefix, r, resolved, tools, args, push);
+    }
     let mut next = Vec::new();
     let mut more = first.is_some();
     let mut next_number = number;
@@ -154,12 +161,7 @@ fn conversation_stream(
             break;
         }
     }
-    if first.is_none()
-        || !more
-        || first
-            .as_ref()
-            .is_some_and(crate::validate::shapes::is_event)
-    {
+    if first.is_none() || !more {
         let all = std::io::Read::chain(std::io::Cursor::new(prefix), r);
         let bytes = super::common::read_limited(all, name, args.input.max_input, "--max-input")?;
         return conversation_calls(name, &bytes, resolved, tools, push);
@@ -205,6 +207,67 @@ fn conversation_stream(
             }
         }
     }
+}
+
+/// A per-event session log from a reader, a session at a time
+/// ([`crate::validate::session::Sessions`]): each session's calls go out
+/// once it is read, so memory is bounded by the largest session (one
+/// larger than `--max-input` is a TLP-007 error record, and the next is
+/// read). `prefix` holds the lines already read. The records are those of
+/// the log read whole.
+fn session_stream(
+    name: &str,
+    prefix: Vec<u8>,
+    mut r: impl std::io::BufRead,
+    resolved: &crate::Resolved,
+    tools: &super::tools::Tools,
+    args: &ParseArgs,
+    push: &mut dyn FnMut(Batch) -> anyhow::Result<bool>,
+) -> anyhow::Result<()> {
+    use anyhow::Context;
+    let cfg = resolved.config.for_doc(name);
+    let cap = usize::try_from(args.input.max_input).unwrap_or(usize::MAX);
+    let mut sessions = crate::validate::session::Sessions::new(cap);
+    let mut one = |b: crate::validate::session::Block| {
+        let mut batch = conversation_batch(crate::session_block(name, b, &cfg, cap), tools);
+        batch.last = false;
+        push(batch)
+    };
+    let (mut k, mut offset) = (0usize, 0usize);
+    for line in prefix.split_inclusive(|&b| b == b'\n') {
+        if let Some(b) = sessions.line(k, offset, line, true) {
+            if !one(b)? {
+                return Ok(());
+            }
+        }
+        k += 1;
+        offset += line.len();
+    }
+    let mut line = Vec::new();
+    while let Some((len, whole)) =
+        super::common::read_line_counted(&mut r, &mut line, cap.saturating_add(1))
+            .with_context(|| format!("reading {name}"))?
+    {
+        if let Some(b) = sessions.line(k, offset, &line, whole) {
+            if !one(b)? {
+                return Ok(());
+            }
+        }
+        k += 1;
+        offset += len;
+    }
+    if let Some(b) = sessions.finish() {
+        if !one(b)? {
+            return Ok(());
+        }
+    }
+    push(Batch {
+        name: name.to_string(),
+        found: Collector::calls_only(),
+        last: true,
+        stderr: Vec::new(),
+    })
+    .map(|_| ())
 }
 
 /// Runs `parse`.

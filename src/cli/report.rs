@@ -313,6 +313,10 @@ impl Report {
                 .map(|(k, v)| (k.to_string(), json!(v)))
                 .collect::<serde_json::Map<_, _>>(),
             "tools": self.tools,
+            // inputs that could not be read (the run ends with exit 2)
+            "unreadable": crate::cli::common::unreadable().iter()
+                .map(|(f, why)| json!({"file": f, "why": why}))
+                .collect::<Vec<_>>(),
         })
     }
 

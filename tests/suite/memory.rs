@@ -585,3 +585,80 @@ fn validate_refuses_a_conversation_too_large_to_hold() {
         megabytes()
     );
 }
+
+/// The lines of Claude Code session `k` of a generated log: a user turn, a
+/// message over two lines (the same `message.id`), its result (left out in
+/// every 7th session), the answer, and a file snapshot naming no session.
+fn session_lines(k: u64, out: &mut Vec<u8>) {
+    let pad = "lorem ipsum ".repeat(40);
+    let s = format!("sess-{k}");
+    let mut line = |l: String| {
+        out.extend_from_slice(l.as_bytes());
+        out.push(b'\n');
+    };
+    line(format!(
+        r#"{{"parentUuid":null,"isSidechain":false,"sessionId":"{s}","type":"user","uuid":"u{k}","message":{{"role":"user","content":"Weather in city {k}? {pad}"}}}}"#
+    ));
+    line(format!(
+        r#"{{"isSidechain":false,"sessionId":"{s}","type":"assistant","uuid":"a{k}","message":{{"id":"msg_{k}","role":"assistant","content":[{{"type":"text","text":"Let me look."}}]}}}}"#
+    ));
+    line(format!(
+        r#"{{"isSidechain":false,"sessionId":"{s}","type":"assistant","uuid":"b{k}","message":{{"id":"msg_{k}","role":"assistant","content":[{{"type":"tool_use","id":"toolu_{k}","name":"get_weather","input":{{"city":"C{k}"}}}}]}}}}"#
+    ));
+    line(format!(
+        r#"{{"type":"file-history-snapshot","messageId":"msg_{k}","snapshot":{{"trackedFileBackups":{{}}}}}}"#
+    ));
+    if !k.is_multiple_of(7) {
+        line(format!(
+            r#"{{"isSidechain":false,"sessionId":"{s}","type":"user","uuid":"r{k}","message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"toolu_{k}","content":"21 C"}}]}}}}"#
+        ));
+    }
+    line(format!(
+        r#"{{"isSidechain":false,"sessionId":"{s}","type":"assistant","uuid":"c{k}","message":{{"id":"msg_{k}b","role":"assistant","content":[{{"type":"text","text":"It is 21 C."}}]}}}}"#
+    ));
+}
+
+/// A Claude Code session log of many sessions (four times `megabytes()`,
+/// 200 MB by default) is read a session at a time by `validate` and by
+/// `parse`: the peak resident memory stays far below the log's size (issue
+/// 43; before, the log was read whole and grouped over the whole file: a
+/// 200 MB log passed 3.2 GB, and a 10 MB one peaked at 175 MB).
+#[cfg(target_os = "linux")]
+#[test]
+fn session_logs_are_held_a_session_at_a_time() {
+    use std::io::Write;
+    let bytes = (megabytes() * 4) << 20;
+    for (args, want) in [
+        (
+            &["validate", "--no-config", "--input", "messages", "-"][..],
+            1,
+        ),
+        (&["parse", "--no-config", "-"][..], 0),
+    ] {
+        let (code, sessions, peak) = peak_fed(args, move |stdin| {
+            let (mut k, mut written, mut buf) = (0u64, 0u64, Vec::new());
+            while written < bytes {
+                buf.clear();
+                for _ in 0..64 {
+                    session_lines(k, &mut buf);
+                    k += 1;
+                }
+                written += buf.len() as u64;
+                if stdin.write_all(&buf).is_err() {
+                    break;
+                }
+            }
+            k
+        });
+        assert_eq!(code, Some(want), "{args:?}: unanswered calls fail validate");
+        assert!(sessions > 10_000, "{sessions} sessions");
+        let peak_mb = peak / 1024;
+        eprintln!("{}: peak {peak_mb} MB for {} MB", args[0], bytes >> 20);
+        assert!(
+            peak > 0 && peak_mb < 64,
+            "{}: peak RSS {peak_mb} MB for a {} MB session log",
+            args[0],
+            bytes >> 20
+        );
+    }
+}

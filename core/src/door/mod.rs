@@ -23,7 +23,7 @@ mod read;
 mod stream_records;
 
 pub use names::{FormatRecord, ModelRecord, Named};
-pub use read::{conversation, conversations, read, At, Document, Reader, Record};
+pub use read::{conversation, conversations, read, session_block, At, Document, Reader, Record};
 pub use stream_records::{write_done, StreamRecorder};
 
 use crate::config::{Config, FormatChoice};

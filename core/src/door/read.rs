@@ -248,7 +248,7 @@ pub fn conversations(
 }
 
 /// One conversation (the text of a JSON document or of one JSONL line),
-/// named `doc`: its calls with their `turn`, `role`, `pointer` (and
+/// named `doc`, read with `cfg`: its calls with their `turn`, `role`, `pointer` (and
 /// `in_content`) and a span over the call's JSON value in `text`, or a
 /// TLP-008 error when `text` is not a conversation.
 pub fn conversation(doc: String, text: &[u8], r: &Resolved) -> Document {
@@ -276,7 +276,7 @@ fn read_conversation(
             not_a_conversation(text),
         ));
     }
-    transcript_records(&doc, ts, text, false, &mut found);
+    transcript_records(&doc, ts, text, None, &mut found);
     Document {
         doc,
         found,
@@ -312,53 +312,111 @@ pub fn is_session(bytes: &[u8]) -> bool {
         .is_some_and(|v| crate::validate::shapes::is_event(&v))
 }
 
-/// A per-event session log, read whole: its conversations' calls (one
-/// per session; see [`crate::validate::shapes::sessions`]).
+/// A per-event session log, read whole: its sessions' calls (see
+/// [`crate::validate::session`]), each session as [`session_block`] reads
+/// it.
 fn session(doc: String, bytes: &[u8], r: &Resolved) -> Document {
     let cfg = r.config.for_doc(&doc);
-    let lines: Vec<(usize, serde_json::Value)> = bytes
-        .split(|&b| b == b'\n')
-        .enumerate()
-        .filter_map(|(k, l)| Some((k, serde_json::from_slice(l.trim_ascii()).ok()?)))
-        .collect();
-    let ts = crate::validate::shapes::sessions(&lines, &cfg);
-    let mut found = Collector::calls_only();
-    transcript_records(&doc, ts, bytes, true, &mut found);
-    Document {
+    let mut all = Document {
         doc,
+        ..Document::default()
+    };
+    let _ = crate::validate::session::for_each_block::<()>(bytes, usize::MAX, |b| {
+        let part = session_block(&all.doc, b, &cfg, usize::MAX);
+        all.append(part);
+        Ok(())
+    });
+    all
+}
+
+/// One session of a per-event session log ([`crate::validate::session`]),
+/// named `doc`, read with `cfg`: its calls with their `turn`, `role`, `pointer` and a span
+/// in the file, an error record for each call that could not be read, and
+/// a TLP-007 error when the session was larger than `cap` bytes (none of
+/// it read). A log read a session at a time gives, session by session,
+/// the records of the log read whole.
+pub fn session_block(
+    doc: &str,
+    block: crate::validate::session::Block,
+    cfg: &crate::config::Config,
+    cap: usize,
+) -> Document {
+    let mut found = Collector::calls_only();
+    let base = Base {
+        first_line: block.first_line,
+        offset: block.offset,
+    };
+    if block.too_large {
+        let mut e = ErrorRecord::whole(
+            doc,
+            &block.text,
+            "TLP-007",
+            format!(
+                "the session starting at line {} is larger than {cap} bytes; not read",
+                block.first_line + 1
+            ),
+        );
+        e.span = [
+            block.offset as u64,
+            (block.offset + block.text.len()) as u64,
+        ];
+        e.offset = block.offset as u64;
+        e.line = block.first_line as u64 + 1;
+        found.errors.push(e);
+    }
+    transcript_records(
+        doc,
+        block.transcripts(cfg),
+        &block.text,
+        Some(base),
+        &mut found,
+    );
+    Document {
+        doc: doc.to_string(),
         found,
         summary: Summary::default(),
         parts: Vec::new(),
     }
 }
 
+/// Where a session log's block of lines lies in its file.
+#[derive(Clone, Copy)]
+struct Base {
+    /// 0-based index of its first line.
+    first_line: usize,
+    /// Byte offset of its first line.
+    offset: usize,
+}
+
 /// The calls of transcripts read from `text` (each with its `turn`,
 /// `role`, `pointer`, `in_content` and a span over its JSON value), and an
-/// error record for each call that could not be read. `lines`: the
-/// pointers start with a line index of `text` (a session log).
+/// error record for each call that could not be read. `lines`: `text` is
+/// lines of a session log, where they lie in the file (the pointers start
+/// with a line index of the file; spans and positions are the file's).
 fn transcript_records(
     doc: &str,
     ts: Vec<crate::validate::messages::Transcript>,
     text: &[u8],
-    lines: bool,
+    lines: Option<Base>,
     found: &mut Collector,
 ) {
     use crate::validate::messages::{self, Kind};
+    let (shift, lines_before) = lines.map_or((0, 0), |b| (b.offset, b.first_line));
     for t in ts {
         let wanted = t.entries.iter().map(|e| e.pointer.as_str()).collect();
-        let (spans, _) = if lines {
-            crate::validate::shapes::line_spans(text, &wanted)
-        } else {
-            messages::spans(text, &wanted)
+        let (spans, _) = match lines {
+            Some(b) => crate::validate::shapes::line_spans(text, b.first_line, &wanted),
+            None => messages::spans(text, &wanted),
         };
         for e in t.entries {
             let span = spans.get(&e.pointer).copied().unwrap_or([0, 0]);
             let bytes = text.get(span[0]..span[1]).unwrap_or_default();
+            let file_span = [(span[0] + shift) as u64, (span[1] + shift) as u64];
             match e.kind {
                 Kind::Call(c) => {
                     let mut call = c.call;
                     call.index = found.calls.len();
-                    call.span = [span[0] as u64, span[1] as u64];
+                    call.span = file_span;
                     call.raw = String::from_utf8_lossy(bytes).into_owned();
                     call.extra.insert("turn".into(), e.turn.into());
                     call.extra.insert("role".into(), e.role.into());
@@ -375,10 +433,10 @@ fn transcript_records(
                         code,
                         message,
                         doc: doc.to_string(),
-                        span: [span[0] as u64, span[1] as u64],
+                        span: file_span,
                         raw,
-                        offset: span[0] as u64,
-                        line: pos.line,
+                        offset: file_span[0],
+                        line: pos.line + lines_before as u64,
                         column: pos.column,
                         hint: None,
                         turn: None,

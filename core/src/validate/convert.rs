@@ -731,23 +731,24 @@ pub fn text(
             }
         }
         Some(Layout::Session) => {
-            let mut lines = Vec::new();
-            for (k, line) in bytes.split(|&b| b == b'\n').enumerate() {
-                match serde_json::from_slice::<Value>(line.trim_ascii()) {
-                    Ok(v) => lines.push((k, v)),
-                    Err(e) if !line.trim_ascii().is_empty() => out.problems.push((
+            // a session at a time, as `validate` reads a log (the text is
+            // held already: no session is too large to read)
+            let _ = super::session::for_each_block::<()>(bytes, usize::MAX, |b| {
+                for bad in &b.bad {
+                    out.problems.push((
                         "TLP-008",
-                        k + 1,
+                        bad.line + 1,
                         format!(
-                            "line {} of the session log is not JSON ({e}); skipped",
-                            k + 1
+                            "line {} of the session log is not JSON ({}); skipped",
+                            bad.line + 1,
+                            bad.error
                         ),
-                    )),
-                    Err(_) => {}
+                    ));
                 }
-            }
-            let rows = sessions(&lines, 0, cfg);
-            push(rows, &mut out);
+                let rows = sessions(&b, out.rows.len(), cfg);
+                push(rows, &mut out);
+                Ok(())
+            });
         }
         None => out.problems.push((
             "TLP-008",
@@ -760,10 +761,11 @@ pub fn text(
     out
 }
 
-/// The conversations of a per-event session log converted, numbered from
-/// `start` ([`shapes::session_found`]).
-pub fn sessions(lines: &[(usize, Value)], start: usize, cfg: &Config) -> Vec<Value> {
-    shapes::session_found(lines)
+/// The conversations of one session of a per-event session log
+/// converted, numbered from `start` ([`super::session::Block`]).
+pub fn sessions(block: &super::session::Block, start: usize, cfg: &Config) -> Vec<Value> {
+    block
+        .conversations
         .iter()
         .enumerate()
         .filter_map(|(k, f)| openai(f, start + k, cfg))

@@ -347,8 +347,9 @@ fn record_items(
 pub enum Spans<'a> {
     /// The JSON document the pointers are of.
     Document,
-    /// A session log: pointers start with a line index.
-    Lines,
+    /// Lines of a session log, the first of them line `N` (0-based) of
+    /// its file: pointers start with a line index in the file.
+    Lines(usize),
     /// Element `base` (`/K`) of a top-level array, alone: the pointers are
     /// the array's (a large array is read an element at a time).
     Element(&'a str),
@@ -377,7 +378,7 @@ fn element_spans(
 /// The items of one conversation read: each field of the wrong type
 /// (TLP-008, first), each call with its conversation issues, each result
 /// the checks found fault with and each call that could not be read.
-/// `text` is the JSON it was read from (`lines`: a session log, whose
+/// `text` is the JSON it was read from (`spans`: a session log's lines, whose
 /// pointers start with a line index), `file` the name diagnostics carry,
 /// `doc` the records'; calls are numbered from `first`. `allow` holds the
 /// codes switched off; `own_tools`: the conversation's tools are the ones
@@ -407,7 +408,7 @@ pub fn transcript_items(
         .chain(t.malformed.iter().map(|(p, _)| p.as_str()))
         .collect();
     let (spans, _) = match spans {
-        Spans::Lines => shapes::line_spans(bytes, &wanted),
+        Spans::Lines(first) => shapes::line_spans(bytes, first, &wanted),
         Spans::Document => messages::spans(bytes, &wanted),
         Spans::Element(base) => element_spans(bytes, &wanted, base),
     };

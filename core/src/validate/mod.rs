@@ -20,6 +20,8 @@
 //! * [`config`] checks the `.toolcall.json5` configuration file's text;
 //! * [`messages`] reads conversations written as JSON message lists and
 //!   lints them (TLP-009 to TLP-014);
+//! * [`session`] splits a per-event session log into sessions as it is
+//!   read, one at a time;
 //! * [`shapes`] finds the conversations of datasets and agent logs in
 //!   every common shape (one table) and reads them with [`messages`].
 //!
@@ -50,6 +52,7 @@ pub mod messages;
 pub mod records;
 pub mod registry;
 pub mod retry;
+pub mod session;
 pub mod shapes;
 pub mod turns;
 pub mod typing;

@@ -9,7 +9,7 @@
 //! (OpenHands `action` / `observation`), as single-turn rows whose calls
 //! are a field (xLAM `query`/`tools`/`answers`, glaive `system` + `chat`),
 //! or one event per line (Claude Code and Codex CLI sessions, see
-//! [`sessions`]). Each shape here turns what it recognises into a
+//! [`super::session`]). Each shape here turns what it recognises into a
 //! conversation `messages::read` knows, with a map from that
 //! conversation's pointers back to the document's; [`conversations`] reads
 //! them all and hands back transcripts whose pointers are the document's.
@@ -23,7 +23,7 @@
 //! ([`NO_TOOLS`]), so "valid" is never mistaken for "checked".
 //!
 //! The command line and the Python package call [`conversations`] and
-//! [`sessions`]; there is no second reader.
+//! [`super::session::Sessions`]; there is no second reader.
 
 use super::messages::{self, Entry, Kind, Transcript};
 use crate::config::Config;
@@ -949,75 +949,94 @@ pub fn is_event(v: &Value) -> bool {
                 .any(|k| o.contains_key(*k)))
 }
 
-/// The conversations of a per-event session log, one event per line:
-/// `lines` holds each line's 0-based index in the file and its value.
-/// Lines that carry parts of one message (the same `message.id`, one after
-/// another) make one message; each session (`sessionId`, and subagent
-/// side chains apart) one conversation. The transcripts' pointers start
-/// with the line's index (`/5/message/content/0`: line 6).
-pub fn sessions(lines: &[(usize, Value)], cfg: &Config) -> Vec<Transcript> {
+/// The session a line of a per-event session log belongs to: its
+/// `sessionId` (Claude Code; `session_id` in its SDK's stream), or the `id`
+/// of a Codex CLI `session_meta` line's payload. `None` for a line that
+/// names none (a summary, a file snapshot, a Codex event): it goes with the
+/// session around it.
+pub fn session_id(v: &Value) -> Option<&str> {
+    let named = v
+        .get("sessionId")
+        .or_else(|| v.get("session_id"))
+        .and_then(Value::as_str);
+    let meta = || {
+        if v.get("type").and_then(Value::as_str) != Some("session_meta") {
+            return None;
+        }
+        v.get("payload")?.get("id")?.as_str()
+    };
+    named.or_else(meta).filter(|s| !s.is_empty())
+}
+
+/// The conversations of one session's lines (see
+/// [`super::session::Sessions`], which splits a log into sessions): each
+/// line's 0-based index in the file and its value. Lines that carry parts
+/// of one message (the same `message.id`, one after another) make one
+/// message; the session's main thread one conversation, its subagent side
+/// chains (`isSidechain`) another. The transcripts' pointers start with the
+/// line's index (`/5/message/content/0`: line 6).
+pub fn session_conversations(lines: Vec<(usize, Value)>, cfg: &Config) -> Vec<Transcript> {
     session_found(lines)
         .iter()
         .filter_map(|f| read(f, cfg))
         .collect()
 }
 
-/// The conversations of a per-event session log as [`sessions`] groups
-/// them, before they are read: a Claude Code session as a message list
-/// (the lines of one message merged), a Codex CLI one as Responses items.
-pub fn session_found(lines: &[(usize, Value)]) -> Vec<Found> {
-    // session key -> (messages or items, remap, is_codex)
-    let mut order: Vec<String> = Vec::new();
-    let mut convs: std::collections::HashMap<String, (Vec<Value>, Found, bool)> =
-        std::collections::HashMap::new();
-    let mut last_id: Option<(String, String)> = None;
-    for (k, v) in lines {
-        let session = v
-            .get("sessionId")
-            .or_else(|| v.get("session_id"))
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_string();
+/// The conversations of one session's lines as [`session_conversations`]
+/// groups them, before they are read: a Claude Code thread as a message
+/// list (the lines of one message merged), a Codex CLI one as Responses
+/// items (what `--convert` walks).
+pub fn session_found(lines: Vec<(usize, Value)>) -> Vec<Found> {
+    // thread (main, side chain) -> (messages or items, remap, is_codex)
+    let mut order: Vec<bool> = Vec::new();
+    let mut convs: [(Vec<Value>, Found, bool); 2] = std::array::from_fn(|_| {
+        let mut f = Found::moved("session", "", Value::Null);
+        f.remap.clear();
+        (Vec::new(), f, false)
+    });
+    let mut last_id: Option<(bool, String)> = None;
+    for (k, mut v) in lines {
         let side = v.get("isSidechain").and_then(Value::as_bool) == Some(true);
-        let key = format!("{session}{}", if side { "#side" } else { "" });
-        let entry = convs.entry(key.clone()).or_insert_with(|| {
-            order.push(key.clone());
-            let mut f = Found::moved("session", "", Value::Null);
-            f.remap.clear();
-            (Vec::new(), f, false)
-        });
-        let (list, found, codex) = entry;
-        if let Some(payload) = v
-            .get("payload")
-            .filter(|_| v.get("type").and_then(Value::as_str) == Some("response_item"))
-        {
-            *codex = true;
-            let n = list.len();
-            list.push(payload.clone());
-            found.map(format!("/input/{n}"), format!("/{k}/payload"), true);
-            continue;
+        if !order.contains(&side) {
+            order.push(side);
         }
-        let Some(m) = v.get("message").filter(|m| m.is_object()) else {
+        let (list, found, codex) = &mut convs[usize::from(side)];
+        if v.get("type").and_then(Value::as_str) == Some("response_item") {
+            if let Some(payload) = v.get_mut("payload").map(Value::take) {
+                *codex = true;
+                let n = list.len();
+                list.push(payload);
+                found.map(format!("/input/{n}"), format!("/{k}/payload"), true);
+                continue;
+            }
+        }
+        let ty = v.get("type").and_then(Value::as_str).map(str::to_string);
+        let Some(mut m) = v
+            .get_mut("message")
+            .filter(|m| m.is_object())
+            .map(Value::take)
+        else {
             continue;
         };
         let role = m
             .get("role")
-            .or_else(|| v.get("type"))
             .and_then(Value::as_str)
-            .unwrap_or("user");
-        if !matches!(role, "user" | "assistant" | "system" | "tool") {
+            .or(ty.as_deref())
+            .unwrap_or("user")
+            .to_string();
+        if !matches!(role.as_str(), "user" | "assistant" | "system" | "tool") {
             continue;
         }
         let id = m.get("id").and_then(Value::as_str).map(str::to_string);
-        let content = match m.get("content") {
-            Some(Value::Array(blocks)) => blocks.clone(),
+        let string_content = m.get("content").is_some_and(Value::is_string);
+        let content = match m.get_mut("content").map(Value::take) {
+            Some(Value::Array(blocks)) => blocks,
             Some(Value::String(s)) => vec![json!({"type": "text", "text": s})],
             _ => Vec::new(),
         };
-        let string_content = m.get("content").is_some_and(Value::is_string);
-        // a line that goes on the message before it (same id, same session)
+        // a line that goes on the message before it (same id, same thread)
         let same = match (&id, &last_id) {
-            (Some(id), Some((s, last))) => s == &key && id == last,
+            (Some(id), Some((s, last))) => *s == side && id == last,
             _ => false,
         };
         if same && !list.is_empty() {
@@ -1052,11 +1071,12 @@ pub fn session_found(lines: &[(usize, Value)]) -> Vec<Found> {
                 found.map(format!("/messages/{n}"), format!("/{k}/message"), false);
             }
         }
-        last_id = id.map(|i| (key.clone(), i));
+        last_id = id.map(|i| (side, i));
     }
+    let mut convs = convs.map(Some);
     let mut out = Vec::new();
-    for key in order {
-        let Some((list, mut found, codex)) = convs.remove(&key) else {
+    for side in order {
+        let Some((list, mut found, codex)) = convs[usize::from(side)].take() else {
             continue;
         };
         if list.is_empty() {
@@ -1073,11 +1093,13 @@ pub fn session_found(lines: &[(usize, Value)]) -> Vec<Found> {
     out
 }
 
-/// The byte ranges, in a JSONL text, of the values the pointers in
-/// `wanted` name, each pointer starting with its line's 0-based index
-/// ([`sessions`]' pointers), and the bytes looked at.
+/// The byte ranges, in a JSONL text whose first line is line `first_line`
+/// (0-based) of its file, of the values the pointers in `wanted` name, each
+/// pointer starting with its line's 0-based index in the file
+/// ([`session_conversations`]' pointers), and the bytes looked at.
 pub fn line_spans(
     text: &[u8],
+    first_line: usize,
     wanted: &std::collections::HashSet<&str>,
 ) -> (std::collections::HashMap<String, [usize; 2]>, u64) {
     use std::collections::{HashMap, HashSet};
@@ -1093,7 +1115,7 @@ pub fn line_spans(
     let mut work = 0u64;
     let mut start = 0usize;
     for (k, line) in text.split(|&b| b == b'\n').enumerate() {
-        if let Some(ps) = by_line.get(&k) {
+        if let Some(ps) = by_line.get(&(first_line + k)) {
             let inner: Vec<String> = ps
                 .iter()
                 .map(|p| {
@@ -1277,7 +1299,7 @@ mod tests {
                 "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "x"}]}}),
             ),
         ];
-        let ts = sessions(&lines, &Config::default());
+        let ts = session_conversations(lines, &Config::default());
         assert_eq!(ts.len(), 1);
         assert!(messages::lint(&ts[0]).is_empty());
         assert_eq!(

@@ -259,6 +259,15 @@ impl Split<'_> {
     }
 }
 
+/// The inputs that could not be read so far: each input's name and why.
+static UNREADABLE: std::sync::Mutex<Vec<(String, String)>> = std::sync::Mutex::new(Vec::new());
+
+/// The inputs that could not be read so far in this run, in input order
+/// (their name and why): `validate`'s JSON summary lists them.
+pub fn unreadable() -> Vec<(String, String)> {
+    UNREADABLE.lock().unwrap_or_else(|p| p.into_inner()).clone()
+}
+
 /// The inputs that could not be read, reported as they are met.
 struct Failures<'a> {
     input: &'a InputArgs,
@@ -268,10 +277,15 @@ struct Failures<'a> {
 impl Failures<'_> {
     /// Reports an input that could not be read on stderr (not with `-s`
     /// when it is an I/O error) and counts it; a broken pipe ends the run.
-    fn report(&mut self, e: anyhow::Error) -> anyhow::Result<()> {
+    /// The input and why are kept for a report ([`unreadable`]).
+    fn report(&mut self, path: &std::path::Path, e: anyhow::Error) -> anyhow::Result<()> {
         if super::is_broken_pipe(&e) {
             return Err(e);
         }
+        UNREADABLE
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push((path.display().to_string(), format!("{e:#}")));
         let unreadable = e
             .chain()
             .any(|c| c.downcast_ref::<std::io::Error>().is_some());
@@ -320,7 +334,7 @@ fn one_at_a_time<T>(
         let of_path = match split.of(path) {
             Ok(of_path) => of_path,
             Err(e) => {
-                failures.report(e)?;
+                failures.report(path, e)?;
                 continue;
             }
         };
@@ -348,7 +362,7 @@ fn one_at_a_time<T>(
                 return Err(e);
             }
             if let Err(e) = r {
-                failures.report(e)?;
+                failures.report(path, e)?;
                 continue 'outer;
             }
             if flow == Flow::Stop {
@@ -422,7 +436,12 @@ fn in_parallel<T: Send>(
                     want += 1;
                     let flow = match r {
                         Ok(docs) => emit_file(docs, emit),
-                        Err(e) => failures.report(e).map(|()| Flow::More),
+                        Err(e) => {
+                            let path = sources
+                                .get(want - 1)
+                                .map_or(std::path::Path::new("-"), |p| p.as_path());
+                            failures.report(path, e).map(|()| Flow::More)
+                        }
                     };
                     {
                         let (lock, cvar) = &emitted;

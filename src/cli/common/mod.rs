@@ -13,7 +13,9 @@ mod read;
 mod sniff;
 mod walk;
 
-pub use documents::{documents_of, field_of, for_each_document, run_documents, Flow, Reading};
+pub use documents::{
+    documents_of, field_of, for_each_document, run_documents, unreadable, Flow, Reading,
+};
 pub use engine_flags::{bytes_parser, resolve, EngineArgs, MAX_HELD};
 pub use input_flags::{
     input_size_parser, InputArgs, WalkArgs, WireArgs, DEFAULT_MAX_INPUT, MAX_INPUT,
@@ -24,7 +26,7 @@ pub use map::MAP_MIN;
 pub(crate) const READ_WHOLE: u64 = sniff::TOOLS_SNIFF;
 pub use output_flags::{BufferArgs, MatchArgs, RecordArgs, ShapeArgs};
 pub(crate) use read::read_line_capped;
-pub(crate) use read::{first_line, read_line_limited, FirstLine};
+pub(crate) use read::{first_line, read_line_counted, read_line_limited, FirstLine};
 pub use read::{open_source, read_limited, read_limited_sized, read_source, Body, Bytes, Document};
 pub use sniff::{looks_like_tools, refuse_tools_file, small_regular_file};
 pub use walk::expand_dirs;

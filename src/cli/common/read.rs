@@ -274,3 +274,40 @@ pub(crate) fn first_line(
     }
     Ok(first)
 }
+
+/// Reads the next line, through its `\n`, into `line`, keeping at most
+/// `max` bytes of it; the whole line is consumed. `None` at the end of
+/// input, else the line's length and whether all of it was kept.
+pub(crate) fn read_line_counted(
+    r: &mut impl std::io::BufRead,
+    line: &mut Vec<u8>,
+    max: usize,
+) -> std::io::Result<Option<(usize, bool)>> {
+    line.clear();
+    let mut len = 0usize;
+    loop {
+        loop {
+            match r.fill_buf() {
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+                Ok(_) => break,
+            }
+        }
+        // the bytes just buffered (a second call reads nothing new)
+        let buf = r.fill_buf()?;
+        if buf.is_empty() {
+            return Ok((len > 0).then_some((len, len == line.len())));
+        }
+        let (take, done) = match memchr::memchr(b'\n', buf) {
+            Some(k) => (k + 1, true),
+            None => (buf.len(), false),
+        };
+        let room = max.saturating_sub(line.len());
+        line.extend_from_slice(&buf[..take.min(room)]);
+        len += take;
+        r.consume(take);
+        if done {
+            return Ok(Some((len, len == line.len())));
+        }
+    }
+}

@@ -77,7 +77,7 @@ pub(super) fn document(
 }
 
 /// The most bytes of one conversation held whole.
-fn cap(args: &ValidateArgs) -> usize {
+pub(super) fn cap(args: &ValidateArgs) -> usize {
     usize::try_from(args.report.max_conversation.min(args.input.max_input)).unwrap_or(usize::MAX)
 }
 
@@ -447,7 +447,7 @@ fn array(
                 drop(found);
                 if let Some((t, row)) = read {
                     run.element = Some((format!("/{k}"), head.clone()));
-                    let done = run.transcript(&t, &text, name, name, &cfg, false, row);
+                    let done = run.transcript(&t, &text, name, name, &cfg, None, row);
                     run.element = None;
                     done?;
                 }
@@ -501,19 +501,21 @@ pub(super) fn sniff_file(path: &std::path::Path) -> bool {
     }
 }
 
-/// The lines of a session log that are not JSON (`(index, offset,
-/// error)`): a TLP-008 error each, at its line; the other lines were read.
+/// The lines of a session log's block that are not JSON: a TLP-008
+/// error each, at its line; the other lines were read.
 pub(super) fn bad_lines(
     run: &mut Run<'_>,
     text: &Rc<Located<Vec<u8>>>,
     name: &str,
     cfg: &Config,
-    bad: Vec<(usize, usize, String)>,
+    bad: Vec<crate::validate::session::BadLine>,
 ) -> anyhow::Result<()> {
     let bytes = text.bytes();
-    for (k, start, error) in bad {
-        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |n| start + n);
-        let line = &bytes[start..end];
+    for b in bad {
+        let start = b.at;
+        let rest = bytes.get(start..).unwrap_or_default();
+        let line = &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())];
+        let end = start + line.len();
         let raw = crate::lossy(&line[..line.len().min(512)]).into_owned();
         let mut call = crate::validate::records::stand_in(name, &raw, [start as u64, end as u64]);
         call.index = run.next_index;
@@ -521,8 +523,9 @@ pub(super) fn bad_lines(
         let issue = Issue::call(
             "TLP-008",
             format!(
-                "line {} of the session log is not JSON ({error}); skipped",
-                k + 1
+                "line {} of the session log is not JSON ({}); skipped",
+                b.line + 1,
+                b.error
             ),
         );
         let item = Item::refused_document(call, issue, name, text, start);

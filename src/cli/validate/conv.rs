@@ -8,7 +8,7 @@ use crate::validate::diag::{self, Located, Severity};
 use crate::validate::items::{
     conversation_line, is_conversation, transcript_items, Item, Spans, Text,
 };
-use crate::validate::{messages, shapes, Issue};
+use crate::validate::{messages, session, shapes, Issue};
 use crate::wire::InputKind;
 use crate::Config;
 use anyhow::Context;
@@ -38,6 +38,15 @@ pub(super) fn conversation_lines(
         whole,
     } = crate::cli::common::first_line(&mut r, max_line, name)?;
     let first = line.trim_ascii();
+    let event = whole
+        && first.len() <= max_line
+        && serde_json::from_slice::<Value>(first).is_ok_and(|v| shapes::is_event(&v));
+    if event {
+        // a session log: read a session at a time
+        drop(line);
+        run.session_stream(prefix, r, name, cfg)?;
+        return Ok(None);
+    }
     let lines = whole
         && first.len() <= max_line
         && serde_json::from_slice::<Value>(first).is_ok_and(|v| is_conversation(&v, explicit));
@@ -154,13 +163,14 @@ impl Run<'_> {
             return self.judge(item, &cfg);
         }
         for (t, row) in found {
-            self.transcript(&t, text, file, doc, &cfg, false, row)?;
+            self.transcript(&t, text, file, doc, &cfg, None, row)?;
         }
         Ok(())
     }
 
-    /// Judges the conversations of a per-event session log (one event a
-    /// line; see [`shapes::sessions`]).
+    /// Judges the conversations of a per-event session log held in memory
+    /// (one event a line), a session at a time as [`Run::session_stream`]
+    /// reads one from a reader: the same records and diagnostics.
     pub(super) fn session(
         &mut self,
         bytes: Vec<u8>,
@@ -168,27 +178,88 @@ impl Run<'_> {
         cfg: &Config,
     ) -> anyhow::Result<()> {
         let cfg = cfg.for_doc(name);
-        let mut lines = Vec::new();
-        // lines that are not JSON: a TLP-008 each, and the log goes on
-        let mut bad = Vec::new();
-        let mut at = 0usize;
-        for (k, line) in bytes.split(|&b| b == b'\n').enumerate() {
-            match serde_json::from_slice::<Value>(line.trim_ascii()) {
-                Ok(v) => lines.push((k, v)),
-                Err(e) if !line.trim_ascii().is_empty() => bad.push((k, at, e.to_string())),
-                Err(_) => {}
-            }
-            at += line.len() + 1;
-        }
-        let text = Rc::new(Located::new(bytes));
         self.next_index = 0;
-        for f in shapes::session_found(&lines) {
-            if let Some(t) = shapes::read(&f, &cfg) {
-                let row = self.convert(&f, &cfg);
-                self.transcript(&t, &text, name, name, &cfg, true, row)?;
+        let cap = super::big::cap(self.args);
+        session::for_each_block(&bytes, cap, |b| self.session_block(b, name, &cfg, cap))
+    }
+
+    /// Judges a per-event session log read from `r` a session at a time
+    /// ([`session::Sessions`]): memory is bounded by the largest session
+    /// (a session larger than `--max-conversation` is one TLP-007 error,
+    /// and the next one is read), not by the log. `prefix` holds the bytes
+    /// already read (whole lines).
+    pub(super) fn session_stream(
+        &mut self,
+        prefix: Vec<u8>,
+        mut r: impl std::io::BufRead,
+        name: &str,
+        cfg: &Config,
+    ) -> anyhow::Result<()> {
+        let cfg = cfg.for_doc(name);
+        self.next_index = 0;
+        let cap = super::big::cap(self.args);
+        let mut sessions = session::Sessions::new(cap);
+        let (mut k, mut offset) = (0usize, 0usize);
+        for line in prefix.split_inclusive(|&b| b == b'\n') {
+            if let Some(b) = sessions.line(k, offset, line, true) {
+                self.session_block(b, name, &cfg, cap)?;
+            }
+            k += 1;
+            offset += line.len();
+        }
+        let mut line = Vec::new();
+        while let Some((len, whole)) =
+            crate::cli::common::read_line_counted(&mut r, &mut line, cap.saturating_add(1))
+                .with_context(|| format!("reading {name}"))?
+        {
+            if let Some(b) = sessions.line(k, offset, &line, whole) {
+                self.session_block(b, name, &cfg, cap)?;
+            }
+            k += 1;
+            offset += len;
+        }
+        match sessions.finish() {
+            Some(b) => self.session_block(b, name, &cfg, cap),
+            None => Ok(()),
+        }
+    }
+
+    /// Judges one session of a session log: its conversations, the lines
+    /// of it that are not JSON, or one TLP-007 error when it was too large
+    /// to hold.
+    fn session_block(
+        &mut self,
+        b: session::Block,
+        name: &str,
+        cfg: &Config,
+        cap: usize,
+    ) -> anyhow::Result<()> {
+        let first = b.first_line;
+        let text = Rc::new(Located::at_line(b.text, first as u64 + 1));
+        if b.too_large {
+            let message = format!(
+                "session {}starting at line {} is larger than --max-conversation ({cap} bytes): \
+                 not read (a conversation held takes some 30 times its size); raise \
+                 --max-conversation to check it",
+                b.session.map_or(String::new(), |s| format!("'{s}' ")),
+                first + 1
+            );
+            let raw = crate::lossy(&text.bytes()[..text.bytes().len().min(512)]).into_owned();
+            let mut call = crate::validate::records::stand_in(name, &raw, [0, 0]);
+            call.index = self.next_index;
+            self.next_index += 1;
+            let item =
+                Item::refused_document(call, Issue::call("TLP-007", message), name, &text, 0);
+            self.invalid_before = self.invalid;
+            return self.judge(item, cfg);
+        }
+        for f in &b.conversations {
+            if let Some(t) = shapes::read(f, cfg) {
+                let row = self.convert(f, cfg);
+                self.transcript(&t, &text, name, name, cfg, Some(first), row)?;
             }
         }
-        super::big::bad_lines(self, &text, name, &cfg, bad)
+        super::big::bad_lines(self, &text, name, cfg, b.bad)
     }
 
     /// `--convert`: the conversation `f` converted (the next in the
@@ -202,7 +273,8 @@ impl Run<'_> {
 
     /// Judges one conversation read: each call (its schema and the
     /// conversation checks), and each result no call asked for. `lines`:
-    /// its pointers start with a line index of `text` (a session log).
+    /// `text` is lines of a session log, the first of them line N (0-based)
+    /// of its file, and the pointers start with a line index of the file.
     /// `row`: the conversation converted (`--convert`), written after it
     /// is judged when `--keep` wants its verdict.
     #[allow(clippy::too_many_arguments)]
@@ -213,7 +285,7 @@ impl Run<'_> {
         file: &str,
         doc: &str,
         cfg: &Config,
-        lines: bool,
+        lines: Option<usize>,
         row: Option<Value>,
     ) -> anyhow::Result<()> {
         self.report.conversation(shapes::calls(t).count());
@@ -226,9 +298,9 @@ impl Run<'_> {
             _ => None,
         };
         let spans = match (&self.element, lines) {
-            (_, true) => Spans::Lines,
-            (Some((base, _)), false) => Spans::Element(base),
-            (None, false) => Spans::Document,
+            (_, Some(first)) => Spans::Lines(first),
+            (Some((base, _)), None) => Spans::Element(base),
+            (None, None) => Spans::Document,
         };
         let items = transcript_items(
             t,

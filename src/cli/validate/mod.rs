@@ -454,7 +454,7 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Outcome> {
     );
     if run.other > 0 {
         summary.push_str(&format!(
-            "; {} other finding{} (documents without a conversation, results without a call)",
+            "; {} other finding{} (refused documents and lines: no conversation, not JSON or too large; results without a call)",
             run.other,
             if run.other == 1 { "" } else { "s" }
         ));
