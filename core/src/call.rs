@@ -57,6 +57,18 @@ pub enum Shape {
 const NAME_KEYS: [&str; 4] = ["name", "tool_name", "tool", "function"];
 /// Argument keys, in order of preference.
 const ARG_KEYS: [&str; 5] = ["arguments", "parameters", "args", "input", "params"];
+/// Agent-framework spellings of the envelope read only inside a call marker
+/// ([`Evidence::Strong`]): LangChain's `{"action": …, "action_input": …}`
+/// (its JSON agents) and `{"tool": …, "tool_input": …}` (its `AgentAction`).
+/// Unmarked they stay text: `action` is an ordinary word in event logs
+/// (`{"action": "message"}`), and LangChain's own
+/// `{"action": "Final Answer", "action_input": "…"}` is an answer, not a call.
+const AGENT_NAME_KEYS: [&str; 1] = ["action"];
+/// See [`AGENT_NAME_KEYS`].
+const AGENT_ARG_KEYS: [&str; 2] = ["tool_input", "action_input"];
+/// Envelope members that are never arguments when a marked call writes its
+/// arguments beside the name ([`flat_arguments`]): the call id.
+const ID_KEYS: [&str; 3] = ["id", "tool_call_id", "call_id"];
 
 /// How strict the evidence for a call must be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -167,14 +179,25 @@ pub fn call_from_owned_object(
     mut obj: Map<String, Value>,
     ev: Evidence,
 ) -> Result<CallParts, Shape> {
-    let name = NAME_KEYS
+    let strong = ev == Evidence::Strong;
+    let name_key = NAME_KEYS
         .iter()
-        .find_map(|k| field(&obj, k).and_then(Value::as_str))
-        .map(|s| s.trim().to_string());
-    let Some(name) = name else {
+        .chain(if strong { &AGENT_NAME_KEYS[..] } else { &[] })
+        .copied()
+        .find(|k| field(&obj, k).is_some_and(Value::is_string));
+    let Some(name_key) = name_key else {
         return Err(Shape::NotCall);
     };
-    let arg_key = ARG_KEYS.iter().copied().find(|k| field(&obj, k).is_some());
+    let name = field(&obj, name_key)
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .trim()
+        .to_string();
+    let arg_key = ARG_KEYS
+        .iter()
+        .chain(if strong { &AGENT_ARG_KEYS[..] } else { &[] })
+        .copied()
+        .find(|k| field(&obj, k).is_some());
     if is_tool_definition(&obj, arg_key) {
         return Err(Shape::NotCall);
     }
@@ -192,7 +215,16 @@ pub fn call_from_owned_object(
         return Err(Shape::Broken("TLP-001", "function name is empty".into()));
     }
     let id = id_of(&obj);
-    let args = arg_key.and_then(|k| obj.remove(k));
+    let Some(arg_key) = arg_key else {
+        let (arguments, repairs) = flat_arguments(obj, name_key);
+        return Ok(CallParts {
+            name,
+            arguments,
+            id,
+            repairs,
+        });
+    };
+    let args = obj.remove(arg_key);
     let (arguments, repairs) = arguments_from_owned(args)?;
     Ok(CallParts {
         name,
@@ -200,6 +232,34 @@ pub fn call_from_owned_object(
         id,
         repairs,
     })
+}
+
+/// The arguments of a call object with a name and no arguments key: the
+/// members beside the name (`{"name": "x", "q": 1}` gives `{"q": 1}`), with
+/// a [`RepairKind::FlatArguments`](crate::repair::RepairKind::FlatArguments)
+/// repair, so a tool never runs with nothing while the model wrote its
+/// arguments. The call id and a `"type"` naming the envelope (`"function"`,
+/// `"tool_call"`, …) are not arguments; a name alone gives `{}` and no
+/// repair (a call without parameters). Only reached for marked calls:
+/// unmarked JSON needs an arguments key ([`Evidence::Weak`]).
+fn flat_arguments(obj: Map<String, Value>, name_key: &str) -> (Map<String, Value>, Vec<Repair>) {
+    let envelope_type = matches!(field(&obj, "type"), Some(Value::String(t))
+        if matches!(t.as_str(), "function" | "tool_call" | "tool_use" | "function_call" | "tool"));
+    // filtered, not removed in place: the arguments keep the model's order
+    let obj: Map<String, Value> = obj
+        .into_iter()
+        .filter(|(k, _)| {
+            k != name_key && !ID_KEYS.contains(&k.as_str()) && !(envelope_type && k == "type")
+        })
+        .collect();
+    if obj.is_empty() {
+        return (obj, Vec::new());
+    }
+    let repair = Repair {
+        kind: repair::RepairKind::FlatArguments,
+        offset: 0,
+    };
+    (obj, vec![repair])
 }
 
 /// Keywords a JSON Schema object may carry at its top level.

@@ -253,11 +253,16 @@ pub enum RepairKind {
     /// Braces doubled by a template's escaping (`{{"a": 1}}`, a Jinja or
     /// Python format string's `{{`) were undone.
     DoubledBraces,
+    /// A call object inside a call marker wrote its arguments beside the
+    /// name, with no arguments key (`{"name": "x", "q": 1}`): those members
+    /// became the arguments (`{"q": 1}`; the id and a `"type"` naming the
+    /// envelope excepted). Only when recognising a call.
+    FlatArguments,
 }
 
 impl RepairKind {
     /// Every kind, in declaration order (the order of the docs' table).
-    pub const ALL: [RepairKind; 44] = [
+    pub const ALL: [RepairKind; 45] = [
         RepairKind::TrailingComma,
         RepairKind::MissingClose,
         RepairKind::TruncatedString,
@@ -302,6 +307,7 @@ impl RepairKind {
         RepairKind::DamagedKey,
         RepairKind::ArgumentsInArray,
         RepairKind::DoubledBraces,
+        RepairKind::FlatArguments,
     ];
 
     /// The snake_case name used in reports.
@@ -351,6 +357,7 @@ impl RepairKind {
             RepairKind::DamagedKey => "damaged_key",
             RepairKind::ArgumentsInArray => "arguments_in_array",
             RepairKind::DoubledBraces => "doubled_braces",
+            RepairKind::FlatArguments => "flat_arguments",
         }
     }
 }
