@@ -655,6 +655,41 @@ mod tests {
     }
 
     #[test]
+    fn marked_flat_arguments_are_the_arguments() {
+        let v = json!({"id": "c1", "type": "function", "name": "f", "q": 1, "type2": 2});
+        let c = &calls_from_value(&v, Evidence::Strong).expect("call")[0];
+        assert_eq!(c.id.as_deref(), Some("c1"));
+        assert_eq!(
+            Value::Object(c.arguments.clone()),
+            json!({"q": 1, "type2": 2})
+        );
+        assert_eq!(c.repairs[0].kind, repair::RepairKind::FlatArguments);
+        // a "type" that is not the envelope's is an argument
+        let v = json!({"name": "f", "type": "pdf"});
+        let c = &calls_from_value(&v, Evidence::Strong).expect("call")[0];
+        assert_eq!(Value::Object(c.arguments.clone()), json!({"type": "pdf"}));
+        let c = &calls_from_value(&json!({"name": "f"}), Evidence::Strong).expect("call")[0];
+        assert!(c.arguments.is_empty() && c.repairs.is_empty());
+        assert_eq!(
+            calls_from_value(&json!({"name": "f", "q": 1}), Evidence::Weak),
+            Err(Shape::NotCall)
+        );
+    }
+
+    #[test]
+    fn agent_keys_only_inside_a_marker() {
+        for v in [
+            json!({"action": "f", "action_input": {"a": 1}}),
+            json!({"tool": "f", "tool_input": {"a": 1}}),
+        ] {
+            let c = &calls_from_value(&v, Evidence::Strong).expect("call")[0];
+            assert_eq!((c.name.as_str(), c.repairs.len()), ("f", 0));
+            assert_eq!(Value::Object(c.arguments.clone()), json!({"a": 1}));
+            assert_eq!(calls_from_value(&v, Evidence::Weak), Err(Shape::NotCall));
+        }
+    }
+
+    #[test]
     fn string_arguments_decoded_once() {
         let v = json!({"name": "f", "arguments": "{\"q\": \"{\\\"x\\\": 1}\"}"});
         let c = &calls_from_value(&v, Evidence::Strong).expect("call")[0];

@@ -500,3 +500,40 @@ fn unmarked_calls_need_evidence() {
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("\"name\":\"get_weather\""), "{out}");
 }
+
+/// A marked call whose arguments sit beside the name, or under LangChain's
+/// keys, runs with those arguments, never with `{}`; unmarked it stays text.
+#[test]
+fn marked_flat_and_agent_keyed_calls_keep_their_arguments() {
+    let call = |input: &str| -> serde_json::Value {
+        let (out, _, code) = run_with(&["parse"], input.as_bytes());
+        assert_eq!(code, 0, "{input}: {out}");
+        let line = out.lines().next().unwrap_or_default();
+        serde_json::from_str(line).unwrap_or_default()
+    };
+    let flat = call(r#"<tool_call>{"name": "search", "q": "rust", "limit": 2}</tool_call>"#);
+    assert_eq!(
+        flat["arguments"],
+        serde_json::json!({"q": "rust", "limit": 2})
+    );
+    assert_eq!(flat["repairs"][0]["kind"], "flat_arguments");
+    for input in [
+        r#"<tool_call>{"tool": "search", "tool_input": {"q": "rust"}}</tool_call>"#,
+        r#"<tool_call>{"action": "search", "action_input": {"q": "rust"}}</tool_call>"#,
+        r#"[TOOL_CALLS][{"name": "search", "q": "rust"}]"#,
+    ] {
+        let c = call(input);
+        assert_eq!(c["name"], "search", "{input}");
+        assert_eq!(c["arguments"], serde_json::json!({"q": "rust"}), "{input}");
+    }
+    let alone = call(r#"<tool_call>{"name": "list_tasks"}</tool_call>"#);
+    assert_eq!(alone["arguments"], serde_json::json!({}));
+    assert_eq!(alone["repairs"], serde_json::json!([]));
+    for prose in [
+        r#"The body was {"name": "search", "q": "rust"} then."#,
+        r#"It said {"action": "search", "action_input": {"q": "rust"}} once."#,
+    ] {
+        let (out, _, code) = run_with(&["parse"], prose.as_bytes());
+        assert_eq!((out.as_str(), code), ("", 1), "{prose}");
+    }
+}
