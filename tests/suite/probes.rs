@@ -295,3 +295,42 @@ fn json5_nested_thousands_deep_is_refused_not_a_stack_overflow() {
         r.stderr
     );
 }
+
+/// `--max-errors-per-block N` caps a block's error records at N, the last
+/// summing up the rest, the same in `parse` and `stream`; 0 or more than
+/// a million is a usage error (status 2) naming the flag.
+#[test]
+fn the_error_records_of_a_block_are_capped_by_a_flag() {
+    let doc = "<｜tool▁call▁begin｜>function<｜tool▁sep｜>"
+        .repeat(20)
+        .into_bytes();
+    let summed = |cmd: &str, n: Option<&str>| {
+        let mut args = vec![cmd, "-f", "deepseek-v3"];
+        if let Some(n) = n {
+            args.extend(["--max-errors-per-block", n]);
+        }
+        let (r, _) = timed(&args, &doc);
+        assert!(r.code == 0 || r.code == 1, "{cmd} {n:?}: {}", r.stderr);
+        let messages: Vec<String> = r
+            .out()
+            .lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .filter(|v| v["type"] == "error")
+            .filter_map(|v| v["message"].as_str().map(str::to_string))
+            .filter(|m| m.contains("more errors in this block"))
+            .collect();
+        assert_eq!(messages.len(), 1, "{cmd} {n:?}: {messages:?}");
+        messages[0].clone()
+    };
+    for cmd in ["parse", "stream"] {
+        // 18 errors in the block: 7 records and a sum of 11 by default
+        assert!(summed(cmd, None).starts_with("11 more errors"));
+        assert!(summed(cmd, Some("3")).starts_with("16 more errors"));
+        assert!(summed(cmd, Some("1")).starts_with("18 more errors"));
+    }
+    for bad in ["0", "1000001"] {
+        let (r, _) = timed(&["parse", "--max-errors-per-block", bad], b"");
+        assert_eq!(r.code, 2, "{bad}: {}", r.stderr);
+        assert!(r.stderr.contains("--max-errors-per-block"), "{}", r.stderr);
+    }
+}
