@@ -334,3 +334,93 @@ fn the_error_records_of_a_block_are_capped_by_a_flag() {
         assert!(r.stderr.contains("--max-errors-per-block"), "{}", r.stderr);
     }
 }
+
+/// `--max-schema-depth`, `--max-schema-checks` and `--max-json5-depth`
+/// bound a tools file: under the default each file loads, under a lower
+/// value it is a tools-file error (status 2) naming the flag, in
+/// `validate` and `render tools`; 0 or past the ceiling is a usage error.
+#[test]
+fn the_tools_file_bounds_are_flags() {
+    let dir = scratch("tools-bounds");
+    let write = |name: &str, text: String| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).expect("write scratch file");
+        p.display().to_string()
+    };
+    // 40 levels of arrays
+    let mut deep = serde_json::json!({"type": "string"});
+    for _ in 0..40 {
+        deep = serde_json::json!({"type": "array", "items": deep});
+    }
+    let deep = write(
+        "deep.json",
+        serde_json::json!([{"name": "f", "parameters": deep}]).to_string(),
+    );
+    // 12 definitions each anyOf the next twice: 4,096 checks of a value
+    let mut defs = serde_json::Map::new();
+    for i in 0..12 {
+        let next = format!("#/$defs/d{}", i + 1);
+        defs.insert(
+            format!("d{i}"),
+            serde_json::json!({"anyOf": [{"$ref": next}, {"$ref": next}]}),
+        );
+    }
+    defs.insert("d12".into(), serde_json::json!({"type": "string"}));
+    let fan = write(
+        "fan.json",
+        serde_json::json!([{"name": "f", "parameters": {"type": "object", "$defs": defs,
+            "properties": {"x": {"$ref": "#/$defs/d0"}}}}])
+        .to_string(),
+    );
+    // JSON5 nested 62 levels
+    let j5 = write(
+        "nested.json5",
+        format!(
+            "[{{name: 'f', parameters: {}{{}}{}}}]",
+            "{type: 'object', properties: {a: ".repeat(30),
+            "}}".repeat(30)
+        ),
+    );
+    let call = br#"<tool_call>{"name":"f","arguments":{}}</tool_call>"#;
+    let cases = [
+        (&deep, "--max-schema-depth", "30"),
+        (&fan, "--max-schema-checks", "1000"),
+        (&j5, "--max-json5-depth", "20"),
+    ];
+    for (file, flag, low) in cases {
+        let r = run_binary(&["validate", "--tools", file], Some(call), None);
+        assert_ne!(r.code, 2, "{flag} default: {}", r.stderr);
+        let r = run_binary(&["validate", "--tools", file, flag, low], Some(call), None);
+        assert_eq!(r.code, 2, "{flag} {low}: {}", r.stderr);
+        assert!(r.stderr.contains(flag), "{flag} {low}: {}", r.stderr);
+        let args = ["render", "tools", "--family", "hermes", file];
+        let r = run_binary(&args, None, None);
+        assert_eq!(r.code, 0, "render {flag} default: {}", r.stderr);
+        let r = run_binary(&[&args[..], &[flag, low]].concat(), None, None);
+        assert_eq!(r.code, 2, "render {flag} {low}: {}", r.stderr);
+        assert!(r.stderr.contains(flag), "render {flag} {low}: {}", r.stderr);
+        for bad in ["0", "100000001"] {
+            let r = run_binary(&["validate", "--tools", file, flag, bad], Some(call), None);
+            assert_eq!(r.code, 2, "{flag} {bad}: {}", r.stderr);
+            assert!(r.stderr.contains(flag), "{flag} {bad}: {}", r.stderr);
+        }
+    }
+    // a raised bound lets deeper JSON5 load: 152 levels, past the default
+    let j5 = write(
+        "deeper.json5",
+        format!(
+            "[{{name: 'f', parameters: {}{{}}{}}}]",
+            "{type: 'object', properties: {a: ".repeat(75),
+            "}}".repeat(75)
+        ),
+    );
+    let r = run_binary(&["validate", "--tools", &j5], Some(call), None);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("--max-json5-depth"), "{}", r.stderr);
+    let r = run_binary(
+        &["validate", "--tools", &j5, "--max-json5-depth", "200"],
+        Some(call),
+        None,
+    );
+    assert_ne!(r.code, 2, "{}", r.stderr);
+}
