@@ -437,4 +437,26 @@ mod tests {
         assert_eq!(o.max_block, Options::default().max_block);
         assert!(serde_json::from_str::<Options>(r#"{"modle": "qwen3"}"#).is_err());
     }
+
+    #[test]
+    fn the_error_cap_is_read_from_json_and_range_checked() {
+        let o: Options = serde_json::from_str(r#"{"max_errors_per_block": 3}"#).unwrap();
+        assert_eq!(o.resolve().unwrap().config.max_block_errors, 3);
+        assert_eq!(
+            Options::default()
+                .resolve()
+                .unwrap()
+                .config
+                .max_block_errors,
+            crate::engine::MAX_BLOCK_ERRORS
+        );
+        for bad in [0, 1_000_001] {
+            let o = Options {
+                max_errors_per_block: bad,
+                ..Options::default()
+            };
+            let e = o.resolve().unwrap_err().to_string();
+            assert!(e.starts_with("max_errors_per_block"), "{e}");
+        }
+    }
 }

@@ -743,3 +743,22 @@ fn unsupported_keywords(schema: &Value, tool: &str, warnings: &mut Vec<String>) 
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tools_limits_are_range_checked_and_applied() {
+        assert!(ToolsLimits::default().checked().is_ok());
+        assert!(ToolsLimits::new(0, 1, 1).is_err());
+        assert!(ToolsLimits::new(1, 0, 1).is_err());
+        assert!(ToolsLimits::new(1, 1, 1025).is_err());
+        let text = r#"[{"name": "f", "parameters": {"type": "object",
+            "properties": {"a": {"type": "array", "items": {"type": "string"}}}}}]"#;
+        assert!(Registry::from_text(text, false).is_ok());
+        let shallow = ToolsLimits::new(3, 100, 128).expect("in range");
+        let e = Registry::from_text_within(text, false, &shallow).unwrap_err();
+        assert!(e.to_string().contains("--max-schema-depth"), "{e}");
+    }
+}
