@@ -193,14 +193,7 @@ pub struct Schema {
 }
 
 impl Schema {
-    /// Compiles `schema` (string formats are not checked) under the
-    /// default bounds; the error is the validator's message.
-    #[cfg(test)]
-    pub(crate) fn compile(schema: &Value) -> Result<Schema, String> {
-        Schema::compile_within(schema, MAX_SCHEMA_DEPTH, MAX_SCHEMA_FANOUT)
-    }
-
-    /// Compiles `schema`, refusing one nested deeper than `max_depth` or
+    /// Compiles `schema` (string formats are not checked), refusing one nested deeper than `max_depth` or
     /// whose combinators would check one value more than `max_checks`
     /// times; the error is the validator's message.
     pub(crate) fn compile_within(
