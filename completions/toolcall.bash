@@ -159,7 +159,7 @@ _toolcall() {
             return 0
             ;;
         toolcall__subcmd__exec)
-            opts="-v -f -h --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --approve --approver --allow --deny --max-risk --permissions --session-file --clear-session --approval-timeout --disable --enable --disable-category --bind --tool-dir --tool-timeout --max-output --max-parallel --retry-failed --dry-run --max-tool-runs --inherit-env --no-timestamps --require-sandbox --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --think-window --generation-prompt --model --finish-reason --max-block --label --input --max-buffer --help"
+            opts="-v -f -h --tools --max-tools-size --max-schema-depth --max-schema-checks --max-json5-depth --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --approve --approver --allow --deny --max-risk --permissions --session-file --clear-session --approval-timeout --disable --enable --disable-category --bind --tool-dir --tool-timeout --max-output --max-parallel --retry-failed --dry-run --max-tool-runs --inherit-env --no-timestamps --require-sandbox --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --think-window --generation-prompt --model --finish-reason --max-block --max-errors-per-block --label --input --max-buffer --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -170,6 +170,18 @@ _toolcall() {
                     return 0
                     ;;
                 --max-tools-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-schema-depth)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-schema-checks)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-json5-depth)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -282,6 +294,10 @@ _toolcall() {
                     return 0
                     ;;
                 --max-block)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-errors-per-block)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -543,7 +559,7 @@ _toolcall() {
             return 0
             ;;
         toolcall__subcmd__loop)
-            opts="-v -f -h --model-cmd --max-iterations --request-timeout --delay --result-cap --drop-results --system --no-tools --prompt-style --attach --attach-max --history --text --max-reply --max-input --request-id --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --approve --approver --allow --deny --max-risk --permissions --session-file --clear-session --approval-timeout --disable --enable --disable-category --bind --tool-dir --tool-timeout --max-output --max-parallel --retry-failed --dry-run --max-tool-runs --inherit-env --no-timestamps --require-sandbox --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --think-window --generation-prompt --model --finish-reason --max-block --label --input --max-buffer --help"
+            opts="-v -f -h --model-cmd --max-iterations --request-timeout --delay --result-cap --drop-results --system --no-tools --prompt-style --attach --attach-max --history --text --max-reply --max-input --request-id --tools --max-tools-size --max-schema-depth --max-schema-checks --max-json5-depth --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --approve --approver --allow --deny --max-risk --permissions --session-file --clear-session --approval-timeout --disable --enable --disable-category --bind --tool-dir --tool-timeout --max-output --max-parallel --retry-failed --dry-run --max-tool-runs --inherit-env --no-timestamps --require-sandbox --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --think-window --generation-prompt --model --finish-reason --max-block --max-errors-per-block --label --input --max-buffer --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -606,6 +622,18 @@ _toolcall() {
                     return 0
                     ;;
                 --max-tools-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-schema-depth)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-schema-checks)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-json5-depth)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -721,6 +749,10 @@ _toolcall() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --max-errors-per-block)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --label)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -741,7 +773,7 @@ _toolcall() {
             return 0
             ;;
         toolcall__subcmd__parse)
-            opts="-j -s -L -g -a -f -q -m -c -l -0 -H -v -h --lines --field --threads --jobs --max-input --no-messages --follow --hidden --no-ignore --glob --binary --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --think-window --generation-prompt --model --finish-reason --max-block --label --input --max-buffer --line-buffered --block-buffered --quiet --max-count --count --files-with-calls --null --with-filename --no-filename --shape --fail-on-error --pretty --no-call-ok --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --help"
+            opts="-j -s -L -g -a -f -q -m -c -l -0 -H -v -h --lines --field --threads --jobs --max-input --no-messages --follow --hidden --no-ignore --glob --binary --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --think-window --generation-prompt --model --finish-reason --max-block --max-errors-per-block --label --input --max-buffer --line-buffered --block-buffered --quiet --max-count --count --files-with-calls --null --with-filename --no-filename --shape --fail-on-error --pretty --no-call-ok --tools --max-tools-size --max-schema-depth --max-schema-checks --max-json5-depth --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -807,6 +839,10 @@ _toolcall() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --max-errors-per-block)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --label)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -836,6 +872,18 @@ _toolcall() {
                     return 0
                     ;;
                 --max-tools-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-schema-depth)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-schema-checks)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-json5-depth)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1023,7 +1071,7 @@ _toolcall() {
             return 0
             ;;
         toolcall__subcmd__render__subcmd__tools)
-            opts="-h --family --server --max-tools-size --help"
+            opts="-h --family --server --max-tools-size --max-schema-depth --max-schema-checks --max-json5-depth --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1038,6 +1086,18 @@ _toolcall() {
                     return 0
                     ;;
                 --max-tools-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-schema-depth)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-schema-checks)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-json5-depth)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1079,7 +1139,7 @@ _toolcall() {
             return 0
             ;;
         toolcall__subcmd__split)
-            opts="-j -s -L -g -a -f -v -h --lines --field --threads --jobs --max-input --no-messages --follow --hidden --no-ignore --glob --binary --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --think-window --generation-prompt --model --finish-reason --max-block --label --input --max-buffer --line-buffered --block-buffered --fail-on-error --pretty --no-call-ok --text --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --help"
+            opts="-j -s -L -g -a -f -v -h --lines --field --threads --jobs --max-input --no-messages --follow --hidden --no-ignore --glob --binary --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --think-window --generation-prompt --model --finish-reason --max-block --max-errors-per-block --label --input --max-buffer --line-buffered --block-buffered --fail-on-error --pretty --no-call-ok --text --tools --max-tools-size --max-schema-depth --max-schema-checks --max-json5-depth --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1145,6 +1205,10 @@ _toolcall() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --max-errors-per-block)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --label)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1162,6 +1226,18 @@ _toolcall() {
                     return 0
                     ;;
                 --max-tools-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-schema-depth)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-schema-checks)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-json5-depth)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1185,7 +1261,7 @@ _toolcall() {
             return 0
             ;;
         toolcall__subcmd__stream)
-            opts="-f -v -h --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --think-window --generation-prompt --model --finish-reason --max-block --label --input --max-buffer --block-buffered --chunk-size --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --fail-on-error --pretty --no-call-ok --help"
+            opts="-f -v -h --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --think-window --generation-prompt --model --finish-reason --max-block --max-errors-per-block --label --input --max-buffer --block-buffered --chunk-size --tools --max-tools-size --max-schema-depth --max-schema-checks --max-json5-depth --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --fail-on-error --pretty --no-call-ok --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1220,6 +1296,10 @@ _toolcall() {
                     return 0
                     ;;
                 --max-block)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-errors-per-block)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1247,6 +1327,18 @@ _toolcall() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --max-schema-depth)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-schema-checks)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-json5-depth)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --unknown-risk)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1267,7 +1359,7 @@ _toolcall() {
             return 0
             ;;
         toolcall__subcmd__validate)
-            opts="-j -s -L -g -a -f -v -q -h --lines --field --threads --jobs --max-input --no-messages --follow --hidden --no-ignore --glob --binary --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --think-window --generation-prompt --model --finish-reason --max-block --label --input --max-buffer --tools --max-tools-size --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --retry-cmd --max-retries --retry-timeout --retry-max-output --retry-template --retry-prompt --line-buffered --block-buffered --no-diagnostics --quiet --color --allow --messages-at --output-format --stats --keep --convert --max-conversation --verdicts --help"
+            opts="-j -s -L -g -a -f -v -q -h --lines --field --threads --jobs --max-input --no-messages --follow --hidden --no-ignore --glob --binary --format --no-json-blocks --inline-json --no-repair --repair-max-size --reasoning-calls --think-open --think-window --generation-prompt --model --finish-reason --max-block --max-errors-per-block --label --input --max-buffer --tools --max-tools-size --max-schema-depth --max-schema-checks --max-json5-depth --no-strict --strict --unknown-risk --auto-approve --config --no-config --verbose --retry-cmd --max-retries --retry-timeout --retry-max-output --retry-template --retry-prompt --line-buffered --block-buffered --no-diagnostics --quiet --color --allow --messages-at --output-format --stats --keep --convert --max-conversation --verdicts --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1333,6 +1425,10 @@ _toolcall() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --max-errors-per-block)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --label)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1350,6 +1446,18 @@ _toolcall() {
                     return 0
                     ;;
                 --max-tools-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-schema-depth)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-schema-checks)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-json5-depth)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

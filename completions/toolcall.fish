@@ -209,6 +209,7 @@ gemma-3\t'format pythonic'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l finish-reason -d 'Why the output ended: `stop` (an end token) or `length` (the token limit)' -r -f -a "stop\t''
 length\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l max-block -d 'Largest candidate block held back while undecided, in bytes' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l max-errors-per-block -d 'Most error records written for one block [default: 8]' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l label -d 'The name standard input goes by in records (`doc`) and messages' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l input -d 'Input kind: auto, text, terminal, ollama, openai, llama-server or messages' -r -f -a "auto\t''
 text\t''
@@ -224,6 +225,9 @@ openai\t''
 ollama\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l tools -d 'Tools file (JSON or JSON5) to validate calls against.' -r -F
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l max-tools-size -d 'Largest tools file read, in bytes [default: 16 MiB]' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l max-schema-depth -d 'How deeply a tool\'s schema may nest, in levels of JSON objects and arrays [default: 256]' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l max-schema-checks -d 'How many times a schema\'s combinators may check one value [default: 100000]' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l max-json5-depth -d 'How deeply a tools file written in JSON5 may nest [default: 128]' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l unknown-risk -d 'Risk given to tools the tools file does not list [default: medium].' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l auto-approve -d 'Calls whose risk is above this level require approval [default: safe].' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand parse" -l config -d 'Configuration file (JSON5) [default: .toolcall.json5 found upward].' -r -F
@@ -422,6 +426,7 @@ gemma-3\t'format pythonic'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l finish-reason -d 'Why the output ended: `stop` (an end token) or `length` (the token limit)' -r -f -a "stop\t''
 length\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l max-block -d 'Largest candidate block held back while undecided, in bytes' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l max-errors-per-block -d 'Most error records written for one block [default: 8]' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l label -d 'The name standard input goes by in records (`doc`) and messages' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l input -d 'Input kind: auto, text, terminal, ollama, openai or llama-server' -r -f -a "auto\t''
 text\t''
@@ -434,6 +439,9 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l max-buffer 
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l chunk-size -d 'Read size in bytes (small values simulate token-by-token arrival)' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l tools -d 'Tools file (JSON or JSON5) to validate calls against.' -r -F
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l max-tools-size -d 'Largest tools file read, in bytes [default: 16 MiB]' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l max-schema-depth -d 'How deeply a tool\'s schema may nest, in levels of JSON objects and arrays [default: 256]' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l max-schema-checks -d 'How many times a schema\'s combinators may check one value [default: 100000]' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l max-json5-depth -d 'How deeply a tools file written in JSON5 may nest [default: 128]' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l unknown-risk -d 'Risk given to tools the tools file does not list [default: medium].' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l auto-approve -d 'Calls whose risk is above this level require approval [default: safe].' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand stream" -l config -d 'Configuration file (JSON5) [default: .toolcall.json5 found upward].' -r -F
@@ -623,6 +631,7 @@ gemma-3\t'format pythonic'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l finish-reason -d 'Why the output ended: `stop` (an end token) or `length` (the token limit)' -r -f -a "stop\t''
 length\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l max-block -d 'Largest candidate block held back while undecided, in bytes' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l max-errors-per-block -d 'Most error records written for one block [default: 8]' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l label -d 'The name standard input goes by in records (`doc`) and messages' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l input -d 'Input kind: auto, text, terminal, ollama, openai or llama-server' -r -f -a "auto\t''
 text\t''
@@ -634,6 +643,9 @@ messages\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l max-buffer -d 'Most bytes held for one wire line, the open streamed calls together, or an undecided line' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l tools -d 'Tools file (JSON or JSON5) to validate calls against.' -r -F
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l max-tools-size -d 'Largest tools file read, in bytes [default: 16 MiB]' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l max-schema-depth -d 'How deeply a tool\'s schema may nest, in levels of JSON objects and arrays [default: 256]' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l max-schema-checks -d 'How many times a schema\'s combinators may check one value [default: 100000]' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l max-json5-depth -d 'How deeply a tools file written in JSON5 may nest [default: 128]' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l unknown-risk -d 'Risk given to tools the tools file does not list [default: medium].' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l auto-approve -d 'Calls whose risk is above this level require approval [default: safe].' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand split" -l config -d 'Configuration file (JSON5) [default: .toolcall.json5 found upward].' -r -F
@@ -839,6 +851,7 @@ gemma-3\t'format pythonic'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l finish-reason -d 'Why the output ended: `stop` (an end token) or `length` (the token limit)' -r -f -a "stop\t''
 length\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l max-block -d 'Largest candidate block held back while undecided, in bytes' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l max-errors-per-block -d 'Most error records written for one block [default: 8]' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l label -d 'The name standard input goes by in records (`doc`) and messages' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l input -d 'Input kind: auto, text, terminal, ollama, openai, llama-server or messages' -r -f -a "auto\t''
 text\t''
@@ -850,6 +863,9 @@ messages\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l max-buffer -d 'Most bytes held for one wire line, the open streamed calls together, or an undecided line' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l tools -d 'Tools file (JSON or JSON5) to validate calls against.' -r -F
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l max-tools-size -d 'Largest tools file read, in bytes [default: 16 MiB]' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l max-schema-depth -d 'How deeply a tool\'s schema may nest, in levels of JSON objects and arrays [default: 256]' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l max-schema-checks -d 'How many times a schema\'s combinators may check one value [default: 100000]' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l max-json5-depth -d 'How deeply a tools file written in JSON5 may nest [default: 128]' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l unknown-risk -d 'Risk given to tools the tools file does not list [default: medium].' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l auto-approve -d 'Calls whose risk is above this level require approval [default: safe].' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand validate" -l config -d 'Configuration file (JSON5) [default: .toolcall.json5 found upward].' -r -F
@@ -1011,6 +1027,9 @@ glm-5.3-flash\t'format glm53-flash'
 gemma-3\t'format pythonic'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from tools" -l server -d 'Expose every tool as SERVER___NAME (MCP style).' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from tools" -l max-tools-size -d 'Largest tools file read, in bytes [default: 16 MiB], as for `validate --tools`: a larger one is refused before it is parsed (exit 2)' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from tools" -l max-schema-depth -d 'How deeply a tool\'s schema may nest, in levels of JSON objects and arrays [default: 256]' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from tools" -l max-schema-checks -d 'How many times a schema\'s combinators may check one value [default: 100000]' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from tools" -l max-json5-depth -d 'How deeply a tools file written in JSON5 may nest [default: 128]' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from tools" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from result" -l family -d 'The model family: a format id (`toolcall render families`) or a model name (`qwen3`, `llama3.2`, `Qwen/Qwen3-8B`).' -r -f -a "hermes\t'Hermes 2 Pro/3, Qwen2.5, Qwen3, QwQ, Granite 4, DeepSeek-R1 distills, many fine-tunes'
 qwen3-coder-xml\t'Qwen3-Coder, Qwen3.5/3.6, Nemotron-3 Nano, MiniCPM, Step-3.5'
@@ -1240,6 +1259,9 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_see
 complete -c toolcall -n "__fish_toolcall_using_subcommand render; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l tools -d 'Tools file (JSON or JSON5) to validate calls against.' -r -F
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l max-tools-size -d 'Largest tools file read, in bytes [default: 16 MiB]' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l max-schema-depth -d 'How deeply a tool\'s schema may nest, in levels of JSON objects and arrays [default: 256]' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l max-schema-checks -d 'How many times a schema\'s combinators may check one value [default: 100000]' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l max-json5-depth -d 'How deeply a tools file written in JSON5 may nest [default: 128]' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l unknown-risk -d 'Risk given to tools the tools file does not list [default: medium].' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l auto-approve -d 'Calls whose risk is above this level require approval [default: safe].' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l config -d 'Configuration file (JSON5) [default: .toolcall.json5 found upward].' -r -F
@@ -1430,6 +1452,7 @@ gemma-3\t'format pythonic'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l finish-reason -d 'Why the output ended: `stop` (an end token) or `length` (the token limit)' -r -f -a "stop\t''
 length\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l max-block -d 'Largest candidate block held back while undecided, in bytes' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l max-errors-per-block -d 'Most error records written for one block [default: 8]' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l label -d 'The name standard input goes by in records (`doc`) and messages' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand exec" -l input -d 'Input kind: auto, text, terminal, ollama, openai or llama-server' -r -f -a "auto\t''
 text\t''
@@ -1471,6 +1494,9 @@ complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l max-input -d 
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l request-id -d 'The request id written in every record [default: derived from the time and process id]' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l tools -d 'Tools file (JSON or JSON5) to validate calls against.' -r -F
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l max-tools-size -d 'Largest tools file read, in bytes [default: 16 MiB]' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l max-schema-depth -d 'How deeply a tool\'s schema may nest, in levels of JSON objects and arrays [default: 256]' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l max-schema-checks -d 'How many times a schema\'s combinators may check one value [default: 100000]' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l max-json5-depth -d 'How deeply a tools file written in JSON5 may nest [default: 128]' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l unknown-risk -d 'Risk given to tools the tools file does not list [default: medium].' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l auto-approve -d 'Calls whose risk is above this level require approval [default: safe].' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l config -d 'Configuration file (JSON5) [default: .toolcall.json5 found upward].' -r -F
@@ -1661,6 +1687,7 @@ gemma-3\t'format pythonic'"
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l finish-reason -d 'Why the output ended: `stop` (an end token) or `length` (the token limit)' -r -f -a "stop\t''
 length\t''"
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l max-block -d 'Largest candidate block held back while undecided, in bytes' -r
+complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l max-errors-per-block -d 'Most error records written for one block [default: 8]' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l label -d 'The name standard input goes by in records (`doc`) and messages' -r
 complete -c toolcall -n "__fish_toolcall_using_subcommand loop" -l input -d 'Input kind: auto, text, terminal, ollama, openai or llama-server' -r -f -a "auto\t''
 text\t''

@@ -29,6 +29,10 @@ pub struct Config {
     pub reasoning_calls: bool,
     /// Largest block held back while undecided, in bytes.
     pub max_block: usize,
+    /// Most error records written for one block (at least 1): past it the
+    /// last record sums up the rest (`N more errors in this block, …`),
+    /// since each error record carries the block's bytes.
+    pub max_block_errors: usize,
     /// The document starts inside a `<think>` span whose opening tag was in
     /// the prompt (DeepSeek V3.1, Qwen3 and ERNIE thinking templates): bytes
     /// up to the first `</think>` are reasoning.
@@ -99,6 +103,7 @@ impl Default for Config {
             inline_json: false,
             reasoning_calls: false,
             max_block: 1 << 20,
+            max_block_errors: crate::engine::MAX_BLOCK_ERRORS,
             repair: true,
             repair_timeout_ms: crate::repair::DEFAULT_TIMEOUT_MS,
             repair_max_bytes: crate::repair::DEFAULT_MAX_INPUT_BYTES,

@@ -1541,11 +1541,12 @@ impl Engine {
             }
         };
         errors.sort_by_key(|e| place(e.offset));
-        if errors.len() > MAX_BLOCK_ERRORS {
+        let cap = self.cfg.max_block_errors.max(1);
+        if errors.len() > cap {
             // each error record carries the block's bytes: K errors in a
             // block of B bytes would write K * B (a 1 MiB block of empty
             // call tokens, quadratic output); the rest become one record
-            let rest = errors.split_off(MAX_BLOCK_ERRORS - 1);
+            let rest = errors.split_off(cap - 1);
             let first = &rest[0];
             errors.push(formats::BlockError {
                 code: first.code,

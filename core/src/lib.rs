@@ -69,7 +69,7 @@ pub use door::names::{format_records, models, nearest, resolve_name};
 pub use door::session_block;
 pub use door::{
     conversation, conversations, read, At, Document, FormatRecord, ModelRecord, Named, OptionError,
-    Options, Reader, Record, Resolved, MAX_HELD,
+    Options, Reader, Record, Resolved, MAX_ERRORS_PER_BLOCK, MAX_HELD,
 };
 pub use door::{write_done, StreamRecorder};
 pub use engine::{Engine, Event, Sink};

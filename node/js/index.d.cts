@@ -169,6 +169,8 @@ export interface Options {
   maxBlock?: number;
   repairMaxSize?: number;
   maxBuffer?: number;
+  /** Most error records of one block, the last summing up the rest (default 8). */
+  maxErrorsPerBlock?: number;
   /** The document's name, copied into records (default `"-"`). */
   doc?: string;
 }

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
         think_window: int
         max_block: int
         max_buffer: int
+        max_errors_per_block: int
         doc: str
 
     # The OpenAI API's assistant message, key for key and type for type,

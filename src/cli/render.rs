@@ -4,7 +4,7 @@
 use super::common::read_source;
 use super::output::{FlushPolicy, Output};
 use super::Outcome;
-use crate::validate::registry::Registry;
+use crate::validate::registry::{Registry, ToolsLimits};
 use crate::{families, CallSpec, Family, Source, ToolResult};
 use anyhow::{anyhow, bail, Context};
 use clap::{Args, Subcommand};
@@ -110,6 +110,10 @@ pub struct ToolsArgs {
     #[arg(long, value_name = "BYTES", default_value_t = super::tools::DEFAULT_MAX_TOOLS,
           value_parser = super::common::input_size_parser(), hide_default_value = true)]
     pub max_tools_size: u64,
+
+    /// How deeply a tools file may nest (`--max-schema-depth`, …).
+    #[command(flatten)]
+    pub limits: super::tools::LimitArgs,
 }
 
 /// The tool-result message for a family.
@@ -328,8 +332,9 @@ fn run_tools(a: &ToolsArgs) -> anyhow::Result<Outcome> {
     let (doc, reader) = super::common::open_source(&a.file)?;
     let bytes = super::common::read_limited(reader, &doc, a.max_tools_size, "--max-tools-size")?;
     let text = utf8(&doc, bytes);
-    let registry =
-        Registry::from_text(&text, false).map_err(|e| super::tools::tools_error(&doc, e))?;
+    let limits = a.limits.limits()?;
+    let registry = Registry::from_text_within(&text, false, &limits)
+        .map_err(|e| super::tools::tools_error(&doc, e))?;
     for w in &registry.warnings {
         super::report(&format!("warning: {doc}: {w}"));
     }
@@ -338,8 +343,8 @@ fn run_tools(a: &ToolsArgs) -> anyhow::Result<Outcome> {
     }
     let rendered = match &a.server {
         Some(server) => {
-            let text = with_server(&text, server)?;
-            let registry = Registry::from_text(&text, false)
+            let text = with_server(&text, server, &limits)?;
+            let registry = Registry::from_text_within(&text, false, &limits)
                 .map_err(|e| super::tools::tools_error(&doc, e))?;
             crate::render_tools(fam, registry.tools())
         }
@@ -351,8 +356,8 @@ fn run_tools(a: &ToolsArgs) -> anyhow::Result<Outcome> {
 
 /// The tools file with every tool renamed SERVER___NAME, in the normalised
 /// `[{"name", "description", "parameters"}]` shape.
-fn with_server(text: &str, server: &str) -> anyhow::Result<String> {
-    let registry = Registry::from_text(text, false).map_err(|e| anyhow!("{e}"))?;
+fn with_server(text: &str, server: &str, limits: &ToolsLimits) -> anyhow::Result<String> {
+    let registry = Registry::from_text_within(text, false, limits).map_err(|e| anyhow!("{e}"))?;
     let tools: Vec<Value> = registry
         .tools()
         .iter()

@@ -4,7 +4,7 @@
 use crate::cli::sanitize;
 use crate::validate::config::{self, FileConfig};
 use crate::validate::diag::{self, Severity};
-use crate::validate::registry::Registry;
+use crate::validate::registry::{Registry, ToolsLimits};
 use crate::validate::{Policy, Risk, Verdict};
 use crate::Config;
 use crate::ToolCall;
@@ -41,6 +41,10 @@ pub struct ToolsArgs {
     #[arg(hide_short_help = true, long, value_name = "BYTES", default_value_t = DEFAULT_MAX_TOOLS,
           value_parser = crate::cli::common::input_size_parser(), hide_default_value = true)]
     pub max_tools_size: u64,
+
+    /// How deeply a tools file may nest (`--max-schema-depth`, …).
+    #[command(flatten)]
+    pub limits: LimitArgs,
 
     /// Lenient mode: accept properties the schema does not declare, and
     /// calls to tools the file does not list (with a warning).
@@ -150,6 +154,67 @@ pub struct ToolsArgs {
     pub verbose: u8,
 }
 
+/// The bounds on what a tools file may ask of the readers and the schema
+/// validator, as flags.
+#[derive(Args, Debug, Clone)]
+pub struct LimitArgs {
+    /// How deeply a tool's schema may nest, in levels of JSON objects and
+    /// arrays [default: 256].
+    ///
+    /// The schema validator compiles recursively: a deeper schema is a
+    /// tools-file error (exit 2) rather than a stack overflow. Real
+    /// schemas nest a dozen levels. Range 1 to 1024.
+    #[arg(hide_short_help = true, long, value_name = "N",
+          default_value_t = ToolsLimits::default().schema_depth, hide_default_value = true,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=ToolsLimits::SCHEMA_DEPTH_MAX as u64))]
+    pub max_schema_depth: usize,
+
+    /// How many times a schema's combinators may check one value
+    /// [default: 100000].
+    ///
+    /// `anyOf`/`oneOf`/`allOf`/`not`/`if`/`$ref` are counted along the
+    /// worst path into a value: a schema whose branches multiply (2^40
+    /// checks of one value) is a tools-file error (exit 2) when it loads,
+    /// not a hang. Range 1 to 100000000.
+    #[arg(hide_short_help = true, long, value_name = "N",
+          default_value_t = ToolsLimits::default().schema_checks, hide_default_value = true,
+          value_parser = clap::value_parser!(u64).range(1..=ToolsLimits::SCHEMA_CHECKS_MAX))]
+    pub max_schema_checks: u64,
+
+    /// How deeply a tools file written in JSON5 may nest [default: 128].
+    ///
+    /// The JSON5 reader is recursive: deeper text is refused before it is
+    /// read (exit 2), as `serde_json` refuses JSON past 128. Applies to
+    /// the tools file and the config file. Range 1 to 1024.
+    #[arg(hide_short_help = true, long, value_name = "N",
+          default_value_t = ToolsLimits::default().json5_depth, hide_default_value = true,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=ToolsLimits::JSON5_DEPTH_MAX as u64))]
+    pub max_json5_depth: usize,
+}
+
+impl Default for LimitArgs {
+    fn default() -> Self {
+        let d = ToolsLimits::default();
+        LimitArgs {
+            max_schema_depth: d.schema_depth,
+            max_schema_checks: d.schema_checks,
+            max_json5_depth: d.json5_depth,
+        }
+    }
+}
+
+impl LimitArgs {
+    /// The limits these flags ask for, range-checked by the core.
+    pub fn limits(&self) -> anyhow::Result<ToolsLimits> {
+        ToolsLimits::new(
+            self.max_schema_depth,
+            self.max_schema_checks,
+            self.max_json5_depth,
+        )
+        .map_err(|e| anyhow::anyhow!("{e}"))
+    }
+}
+
 /// What the tools flags loaded: the registry, the policy, the config file.
 #[derive(Debug, Default)]
 pub struct Tools {
@@ -200,7 +265,7 @@ impl ToolsArgs {
                 )?;
                 let text = String::from_utf8(bytes)
                     .map_err(|e| anyhow::anyhow!("reading config {name}: not UTF-8 ({e})"))?;
-                FileConfig::from_file_text(p, &text)?
+                FileConfig::from_file_text_within(p, &text, self.limits.max_json5_depth)?
             }
             _ => FileConfig::default(),
         };
@@ -249,7 +314,8 @@ impl ToolsArgs {
                 )?;
                 let text = String::from_utf8(bytes)
                     .map_err(|e| anyhow::anyhow!("reading tools file {name}: not UTF-8 ({e})"))?;
-                let r = Registry::from_text(&text, strict).map_err(|e| tools_error(&name, e))?;
+                let r = Registry::from_text_within(&text, strict, &self.limits.limits()?)
+                    .map_err(|e| tools_error(&name, e))?;
                 for w in &r.warnings {
                     super::to_stderr(&format!("{}: warning: {}\n", sanitize(&name), sanitize(w)));
                 }

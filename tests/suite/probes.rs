@@ -295,3 +295,132 @@ fn json5_nested_thousands_deep_is_refused_not_a_stack_overflow() {
         r.stderr
     );
 }
+
+/// `--max-errors-per-block N` caps a block's error records at N, the last
+/// summing up the rest, the same in `parse` and `stream`; 0 or more than
+/// a million is a usage error (status 2) naming the flag.
+#[test]
+fn the_error_records_of_a_block_are_capped_by_a_flag() {
+    let doc = "<｜tool▁call▁begin｜>function<｜tool▁sep｜>"
+        .repeat(20)
+        .into_bytes();
+    let summed = |cmd: &str, n: Option<&str>| {
+        let mut args = vec![cmd, "-f", "deepseek-v3"];
+        if let Some(n) = n {
+            args.extend(["--max-errors-per-block", n]);
+        }
+        let (r, _) = timed(&args, &doc);
+        assert!(r.code == 0 || r.code == 1, "{cmd} {n:?}: {}", r.stderr);
+        let messages: Vec<String> = r
+            .out()
+            .lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .filter(|v| v["type"] == "error")
+            .filter_map(|v| v["message"].as_str().map(str::to_string))
+            .filter(|m| m.contains("more errors in this block"))
+            .collect();
+        assert_eq!(messages.len(), 1, "{cmd} {n:?}: {messages:?}");
+        messages[0].clone()
+    };
+    for cmd in ["parse", "stream"] {
+        // 18 errors in the block: 7 records and a sum of 11 by default
+        assert!(summed(cmd, None).starts_with("11 more errors"));
+        assert!(summed(cmd, Some("3")).starts_with("16 more errors"));
+        assert!(summed(cmd, Some("1")).starts_with("18 more errors"));
+    }
+    for bad in ["0", "1000001"] {
+        let (r, _) = timed(&["parse", "--max-errors-per-block", bad], b"");
+        assert_eq!(r.code, 2, "{bad}: {}", r.stderr);
+        assert!(r.stderr.contains("--max-errors-per-block"), "{}", r.stderr);
+    }
+}
+
+/// `--max-schema-depth`, `--max-schema-checks` and `--max-json5-depth`
+/// bound a tools file: under the default each file loads, under a lower
+/// value it is a tools-file error (status 2) naming the flag, in
+/// `validate` and `render tools`; 0 or past the ceiling is a usage error.
+#[test]
+fn the_tools_file_bounds_are_flags() {
+    let dir = scratch("tools-bounds");
+    let write = |name: &str, text: String| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).expect("write scratch file");
+        p.display().to_string()
+    };
+    // 40 levels of arrays
+    let mut deep = serde_json::json!({"type": "string"});
+    for _ in 0..40 {
+        deep = serde_json::json!({"type": "array", "items": deep});
+    }
+    let deep = write(
+        "deep.json",
+        serde_json::json!([{"name": "f", "parameters": deep}]).to_string(),
+    );
+    // 12 definitions each anyOf the next twice: 4,096 checks of a value
+    let mut defs = serde_json::Map::new();
+    for i in 0..12 {
+        let next = format!("#/$defs/d{}", i + 1);
+        defs.insert(
+            format!("d{i}"),
+            serde_json::json!({"anyOf": [{"$ref": next}, {"$ref": next}]}),
+        );
+    }
+    defs.insert("d12".into(), serde_json::json!({"type": "string"}));
+    let fan = write(
+        "fan.json",
+        serde_json::json!([{"name": "f", "parameters": {"type": "object", "$defs": defs,
+            "properties": {"x": {"$ref": "#/$defs/d0"}}}}])
+        .to_string(),
+    );
+    // JSON5 nested 62 levels
+    let j5 = write(
+        "nested.json5",
+        format!(
+            "[{{name: 'f', parameters: {}{{}}{}}}]",
+            "{type: 'object', properties: {a: ".repeat(30),
+            "}}".repeat(30)
+        ),
+    );
+    let call = br#"<tool_call>{"name":"f","arguments":{}}</tool_call>"#;
+    let cases = [
+        (&deep, "--max-schema-depth", "30"),
+        (&fan, "--max-schema-checks", "1000"),
+        (&j5, "--max-json5-depth", "20"),
+    ];
+    for (file, flag, low) in cases {
+        let r = run_binary(&["validate", "--tools", file], Some(call), None);
+        assert_ne!(r.code, 2, "{flag} default: {}", r.stderr);
+        let r = run_binary(&["validate", "--tools", file, flag, low], Some(call), None);
+        assert_eq!(r.code, 2, "{flag} {low}: {}", r.stderr);
+        assert!(r.stderr.contains(flag), "{flag} {low}: {}", r.stderr);
+        let args = ["render", "tools", "--family", "hermes", file];
+        let r = run_binary(&args, None, None);
+        assert_eq!(r.code, 0, "render {flag} default: {}", r.stderr);
+        let r = run_binary(&[&args[..], &[flag, low]].concat(), None, None);
+        assert_eq!(r.code, 2, "render {flag} {low}: {}", r.stderr);
+        assert!(r.stderr.contains(flag), "render {flag} {low}: {}", r.stderr);
+        for bad in ["0", "100000001"] {
+            let r = run_binary(&["validate", "--tools", file, flag, bad], Some(call), None);
+            assert_eq!(r.code, 2, "{flag} {bad}: {}", r.stderr);
+            assert!(r.stderr.contains(flag), "{flag} {bad}: {}", r.stderr);
+        }
+    }
+    // a raised bound lets deeper JSON5 load: 152 levels, past the default
+    let j5 = write(
+        "deeper.json5",
+        format!(
+            "[{{name: 'f', parameters: {}{{}}{}}}]",
+            "{type: 'object', properties: {a: ".repeat(75),
+            "}}".repeat(75)
+        ),
+    );
+    let r = run_binary(&["validate", "--tools", &j5], Some(call), None);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("--max-json5-depth"), "{}", r.stderr);
+    let r = run_binary(
+        &["validate", "--tools", &j5, "--max-json5-depth", "200"],
+        Some(call),
+        None,
+    );
+    assert_ne!(r.code, 2, "{}", r.stderr);
+}

@@ -83,6 +83,8 @@ pub struct Options {
     pub max_block: usize,
     /// Most bytes a wire input holds for one line or the open calls.
     pub max_buffer: usize,
+    /// Most error records of one block; the last sums up the rest.
+    pub max_errors_per_block: usize,
     /// The document's name in records (`-` for stdin).
     pub doc: String,
 }
@@ -107,6 +109,7 @@ impl Default for Options {
             think_window: None,
             max_block: c.max_block,
             max_buffer: w.max_buffer,
+            max_errors_per_block: c.max_block_errors,
             doc: c.doc,
         }
     }
@@ -267,6 +270,23 @@ fn bounded(option: &'static str, value: usize, min: u64) -> Result<usize, Option
     Ok(value)
 }
 
+/// Largest value of `max_errors_per_block`.
+pub const MAX_ERRORS_PER_BLOCK: u64 = 1_000_000;
+
+/// A count in `min..=max`.
+fn counted(option: &'static str, value: usize, min: u64, max: u64) -> Result<usize, OptionError> {
+    let v = value as u64;
+    if v < min || v > max {
+        return Err(OptionError::OutOfRange {
+            option,
+            value: v,
+            min,
+            max,
+        });
+    }
+    Ok(value)
+}
+
 impl Options {
     /// Resolves the request: names to a format and generation prompt,
     /// the finish reason and input kind to their values, the bounds
@@ -295,6 +315,12 @@ impl Options {
             .map_err(|_| OptionError::UnknownInput(self.input.clone()))?;
         let max_block = bounded("max_block", self.max_block, 1)?;
         let max_buffer = bounded("max_buffer", self.max_buffer, 1)?;
+        let max_block_errors = counted(
+            "max_errors_per_block",
+            self.max_errors_per_block,
+            1,
+            MAX_ERRORS_PER_BLOCK,
+        )?;
         let think_window = match self.think_window {
             Some(w) => Some(bounded("think_window", w, 0)?),
             None => None,
@@ -306,6 +332,7 @@ impl Options {
             inline_json: self.inline_json,
             reasoning_calls: self.reasoning_calls,
             max_block,
+            max_block_errors,
             repair: self.repair,
             repair_timeout_ms: self.repair_timeout_ms,
             repair_max_bytes: self.repair_max_size,
@@ -409,5 +436,27 @@ mod tests {
         let o: Options = serde_json::from_str(r#"{"model": "qwen3"}"#).unwrap();
         assert_eq!(o.max_block, Options::default().max_block);
         assert!(serde_json::from_str::<Options>(r#"{"modle": "qwen3"}"#).is_err());
+    }
+
+    #[test]
+    fn the_error_cap_is_read_from_json_and_range_checked() {
+        let o: Options = serde_json::from_str(r#"{"max_errors_per_block": 3}"#).unwrap();
+        assert_eq!(o.resolve().unwrap().config.max_block_errors, 3);
+        assert_eq!(
+            Options::default()
+                .resolve()
+                .unwrap()
+                .config
+                .max_block_errors,
+            crate::engine::MAX_BLOCK_ERRORS
+        );
+        for bad in [0, 1_000_001] {
+            let o = Options {
+                max_errors_per_block: bad,
+                ..Options::default()
+            };
+            let e = o.resolve().unwrap_err().to_string();
+            assert!(e.starts_with("max_errors_per_block"), "{e}");
+        }
     }
 }

@@ -8,7 +8,9 @@
 
 mod schema;
 
-pub(crate) use schema::Schema;
+pub(crate) use schema::{
+    Schema, MAX_SCHEMA_DEPTH, MAX_SCHEMA_FANOUT, SCHEMA_CHECKS_CEILING, SCHEMA_DEPTH_CEILING,
+};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};

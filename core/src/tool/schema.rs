@@ -8,9 +8,13 @@
 
 use serde_json::Value;
 
-/// How deeply a schema's JSON may nest (objects and arrays): real tool
-/// schemas nest a few levels, a dozen or two at most.
+/// How deeply a schema's JSON may nest (objects and arrays) by default:
+/// real tool schemas nest a few levels, a dozen or two at most.
 pub(crate) const MAX_SCHEMA_DEPTH: usize = 256;
+
+/// The largest nesting a caller may allow a schema (`--max-schema-depth`):
+/// the validator compiles recursively, so past this the stack is at risk.
+pub(crate) const SCHEMA_DEPTH_CEILING: usize = 1024;
 
 /// The nesting depth of `v` (a scalar is 0), without recursion.
 #[cfg(feature = "validate")]
@@ -31,8 +35,11 @@ fn depth(v: &Value) -> usize {
 
 /// How many times a schema may have one value checked, at most, through
 /// its combinators (`anyOf`, `oneOf`, `allOf`, `not`, `if`, `$ref`, …)
-/// along any path into the value.
+/// along any path into the value, by default.
 pub(crate) const MAX_SCHEMA_FANOUT: u64 = 100_000;
+
+/// The most checks per value a caller may allow (`--max-schema-checks`).
+pub(crate) const SCHEMA_CHECKS_CEILING: u64 = 100_000_000;
 
 /// How deep into a value the fan-out is followed (deeper arguments are
 /// repaired only with `--max-depth` raised).
@@ -40,8 +47,7 @@ pub(crate) const MAX_SCHEMA_FANOUT: u64 = 100_000;
 const FANOUT_DEPTH: usize = 64;
 
 /// The most checks `root` makes on one node of a value, along the worst
-/// path of at most [`FANOUT_DEPTH`] levels, saturating at
-/// [`MAX_SCHEMA_FANOUT`] + 1. The validator has no memo: two `anyOf`
+/// path of at most [`FANOUT_DEPTH`] levels, saturating at `most` + 1. The validator has no memo: two `anyOf`
 /// branches that both `$ref` the next of 40 definitions check a value
 /// 2^40 times (a tools file that hangs `validate` forever), and two
 /// branches with the same `properties` recursion double per level of the
@@ -49,9 +55,10 @@ const FANOUT_DEPTH: usize = 64;
 /// of value at once (`items` for arrays, `properties` for objects), so a
 /// recursive "any JSON" schema is linear, as it is for the validator.
 #[cfg(feature = "validate")]
-pub(crate) fn fanout(root: &Value) -> u64 {
+pub(crate) fn fanout(root: &Value, most: u64) -> u64 {
     let mut f = Fanout {
         root,
+        over: most.saturating_add(1),
         memo: std::collections::HashMap::new(),
         busy: std::collections::HashSet::new(),
         frames: 0,
@@ -62,6 +69,7 @@ pub(crate) fn fanout(root: &Value) -> u64 {
 #[cfg(feature = "validate")]
 struct Fanout<'a> {
     root: &'a Value,
+    over: u64,
     memo: std::collections::HashMap<(usize, usize, bool), u64>,
     busy: std::collections::HashSet<(usize, usize, bool)>,
     frames: usize,
@@ -69,8 +77,6 @@ struct Fanout<'a> {
 
 #[cfg(feature = "validate")]
 impl<'a> Fanout<'a> {
-    const OVER: u64 = MAX_SCHEMA_FANOUT + 1;
-
     /// Checks landing `d` levels into a value checked against `s`: the
     /// worse of an object and an array there.
     fn at(&mut self, s: &'a Value, d: usize) -> u64 {
@@ -89,11 +95,12 @@ impl<'a> Fanout<'a> {
         // a cycle that checks the same value again without going deeper
         // never ends; a chain this long is no real schema either
         if !self.busy.insert(key) || self.frames > 4_096 {
-            return Self::OVER;
+            return self.over;
         }
         self.frames += 1;
         let mut n = u64::from(d == 0);
-        let add = |n: &mut u64, k: u64| *n = n.saturating_add(k).min(Self::OVER);
+        let over = self.over;
+        let add = |n: &mut u64, k: u64| *n = n.saturating_add(k).min(over);
         for (word, v) in o {
             match (word.as_str(), v) {
                 ("allOf" | "anyOf" | "oneOf", Value::Array(a)) => {
@@ -186,22 +193,27 @@ pub struct Schema {
 }
 
 impl Schema {
-    /// Compiles `schema` (string formats are not checked); the error is the
-    /// validator's message.
-    pub(crate) fn compile(schema: &Value) -> Result<Schema, String> {
+    /// Compiles `schema` (string formats are not checked), refusing one nested deeper than `max_depth` or
+    /// whose combinators would check one value more than `max_checks`
+    /// times; the error is the validator's message.
+    pub(crate) fn compile_within(
+        schema: &Value,
+        max_depth: usize,
+        max_checks: u64,
+    ) -> Result<Schema, String> {
         #[cfg(feature = "validate")]
         {
             // the validator compiles a schema recursively, some stack frames
             // per level: a tools file nested thousands deep would overflow
             // the stack (an abort, no message) before any check ran
-            if depth(schema) > MAX_SCHEMA_DEPTH {
+            if depth(schema) > max_depth {
                 return Err(format!(
-                    "schema nested deeper than {MAX_SCHEMA_DEPTH} levels"
+                    "schema nested deeper than {max_depth} levels (--max-schema-depth)"
                 ));
             }
-            if fanout(schema) > MAX_SCHEMA_FANOUT {
+            if fanout(schema, max_checks) > max_checks {
                 return Err(format!(
-                    "its anyOf/oneOf/allOf/$ref branches would check one value more than {MAX_SCHEMA_FANOUT} times"
+                    "its anyOf/oneOf/allOf/$ref branches would check one value more than {max_checks} times (--max-schema-checks)"
                 ));
             }
             let inner = jsonschema::options()
@@ -212,7 +224,7 @@ impl Schema {
         }
         #[cfg(not(feature = "validate"))]
         {
-            let _ = schema;
+            let _ = (schema, max_depth, max_checks);
             Ok(Schema {})
         }
     }

@@ -120,12 +120,23 @@ pub enum ConfigError {
 /// 128 too.
 pub const MAX_JSON5_DEPTH: usize = 128;
 
+/// The deepest nesting a caller may allow JSON5 text (`--max-json5-depth`):
+/// the reader is recursive, so past this the stack is at risk.
+pub const JSON5_DEPTH_CEILING: usize = 1024;
+
 /// `json5::from_str` for a [`serde_json::Value`], refusing text nested
 /// deeper than [`MAX_JSON5_DEPTH`] before the recursive reader sees it.
 pub fn json5_value(text: &str) -> Result<serde_json::Value, json5::Error> {
-    if let Some((line, column)) = too_deep(text.as_bytes(), MAX_JSON5_DEPTH) {
+    json5_value_within(text, MAX_JSON5_DEPTH)
+}
+
+/// [`json5_value`] refusing text nested deeper than `max_depth` (at most
+/// [`JSON5_DEPTH_CEILING`]; a larger value counts as the ceiling).
+pub fn json5_value_within(text: &str, max_depth: usize) -> Result<serde_json::Value, json5::Error> {
+    let max_depth = max_depth.min(JSON5_DEPTH_CEILING);
+    if let Some((line, column)) = too_deep(text.as_bytes(), max_depth) {
         return Err(json5::Error::Message {
-            msg: format!("= nested deeper than {MAX_JSON5_DEPTH} levels"),
+            msg: format!("= nested deeper than {max_depth} levels (--max-json5-depth)"),
             location: Some(json5::Location { line, column }),
         });
     }
@@ -260,7 +271,17 @@ impl FileConfig {
     /// Checks the text of the configuration file at `path` (the path names
     /// the file in errors; reading it is the caller's business).
     pub fn from_file_text(path: &Path, text: &str) -> Result<FileConfig, ConfigError> {
-        if let Err(e) = json5_value(text) {
+        FileConfig::from_file_text_within(path, text, MAX_JSON5_DEPTH)
+    }
+
+    /// [`FileConfig::from_file_text`] refusing text nested deeper than
+    /// `max_depth` levels.
+    pub fn from_file_text_within(
+        path: &Path,
+        text: &str,
+        max_depth: usize,
+    ) -> Result<FileConfig, ConfigError> {
+        if let Err(e) = json5_value_within(text, max_depth) {
             let (at, reason) = json5_error(&e);
             let (line, column) = at.unwrap_or((1, 1));
             if !text.trim().is_empty() {

@@ -100,6 +100,86 @@ impl fmt::Display for RegistryError {
 
 impl std::error::Error for RegistryError {}
 
+/// Bounds on what a tools file may ask of the readers and the schema
+/// validator (`--max-schema-depth`, `--max-schema-checks`,
+/// `--max-json5-depth`). [`ToolsLimits::default`] holds the defaults.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ToolsLimits {
+    /// How deeply a tool's schema may nest (objects and arrays).
+    pub schema_depth: usize,
+    /// How many times a schema's combinators may check one value.
+    pub schema_checks: u64,
+    /// How deeply a tools file written in JSON5 may nest.
+    pub json5_depth: usize,
+}
+
+impl Default for ToolsLimits {
+    fn default() -> Self {
+        ToolsLimits {
+            schema_depth: crate::tool::MAX_SCHEMA_DEPTH,
+            schema_checks: crate::tool::MAX_SCHEMA_FANOUT,
+            json5_depth: super::config::MAX_JSON5_DEPTH,
+        }
+    }
+}
+
+impl ToolsLimits {
+    /// The largest `schema_depth` allowed: 1024.
+    pub const SCHEMA_DEPTH_MAX: usize = crate::tool::SCHEMA_DEPTH_CEILING;
+    /// The largest `schema_checks` allowed: 100,000,000.
+    pub const SCHEMA_CHECKS_MAX: u64 = crate::tool::SCHEMA_CHECKS_CEILING;
+    /// The largest `json5_depth` allowed: 1024.
+    pub const JSON5_DEPTH_MAX: usize = super::config::JSON5_DEPTH_CEILING;
+
+    /// The limits, each checked against its range (1 to its `*_MAX`).
+    pub fn checked(self) -> Result<ToolsLimits, crate::OptionError> {
+        let check = |option: &'static str, value: u64, max: u64| {
+            if (1..=max).contains(&value) {
+                Ok(())
+            } else {
+                Err(crate::OptionError::OutOfRange {
+                    option,
+                    value,
+                    min: 1,
+                    max,
+                })
+            }
+        };
+        check(
+            "max_schema_depth",
+            self.schema_depth as u64,
+            Self::SCHEMA_DEPTH_MAX as u64,
+        )?;
+        check(
+            "max_schema_checks",
+            self.schema_checks,
+            Self::SCHEMA_CHECKS_MAX,
+        )?;
+        check(
+            "max_json5_depth",
+            self.json5_depth as u64,
+            Self::JSON5_DEPTH_MAX as u64,
+        )?;
+        Ok(self)
+    }
+
+    /// The limits with `schema_depth`, `schema_checks` and `json5_depth`
+    /// set, checked ([`ToolsLimits::checked`]).
+    pub fn new(
+        schema_depth: usize,
+        schema_checks: u64,
+        json5_depth: usize,
+    ) -> Result<ToolsLimits, crate::OptionError> {
+        ToolsLimits {
+            schema_depth,
+            schema_checks,
+            json5_depth,
+        }
+        .checked()
+    }
+}
+
 /// The tools on offer.
 #[derive(Debug, Default)]
 pub struct Registry {
@@ -114,26 +194,46 @@ impl Registry {
     /// Reads a tools file's text (JSON or JSON5). `strict` compiles every
     /// schema so that properties it does not declare are rejected.
     pub fn from_text(text: &str, strict: bool) -> Result<Registry, RegistryError> {
+        Registry::from_text_within(text, strict, &ToolsLimits::default())
+    }
+
+    /// [`Registry::from_text`] under `limits` instead of the defaults.
+    pub fn from_text_within(
+        text: &str,
+        strict: bool,
+        limits: &ToolsLimits,
+    ) -> Result<Registry, RegistryError> {
         let value: Value = match serde_json::from_str(text) {
             Ok(v) => v,
-            Err(e) => super::config::json5_value(text).map_err(|e5| {
-                let (at, message) = super::config::json5_error(&e5);
-                let (line, column) = at.unwrap_or((e.line(), e.column()));
-                RegistryError::Syntax {
-                    line,
-                    column,
-                    message,
-                }
-            })?,
+            Err(e) => {
+                super::config::json5_value_within(text, limits.json5_depth).map_err(|e5| {
+                    let (at, message) = super::config::json5_error(&e5);
+                    let (line, column) = at.unwrap_or((e.line(), e.column()));
+                    RegistryError::Syntax {
+                        line,
+                        column,
+                        message,
+                    }
+                })?
+            }
         };
-        Registry::from_value(&value, strict)
+        Registry::from_value_within(&value, strict, limits)
     }
 
     /// Builds a registry from a parsed tools value.
     pub fn from_value(value: &Value, strict: bool) -> Result<Registry, RegistryError> {
+        Registry::from_value_within(value, strict, &ToolsLimits::default())
+    }
+
+    /// [`Registry::from_value`] under `limits` instead of the defaults.
+    pub fn from_value_within(
+        value: &Value,
+        strict: bool,
+        limits: &ToolsLimits,
+    ) -> Result<Registry, RegistryError> {
         let mut reg = Registry::default();
         for (name, entry) in entries(value)? {
-            let tool = normalise(name, entry, strict, &mut reg.warnings)?;
+            let tool = normalise(name, entry, strict, limits, &mut reg.warnings)?;
             if reg.by_name.contains_key(&tool.name) {
                 reg.warnings.push(format!(
                     "tool '{}' is defined twice; the first wins",
@@ -222,6 +322,7 @@ fn normalise(
     key: Option<&str>,
     entry: &Value,
     strict: bool,
+    limits: &ToolsLimits,
     warnings: &mut Vec<String>,
 ) -> Result<Tool, RegistryError> {
     let Value::Object(outer) = entry else {
@@ -297,7 +398,7 @@ fn normalise(
     }
     type_aliases(&mut parameters, &name, warnings, 0);
     unsupported_keywords(&parameters, &name, warnings);
-    let risk_when = risk_rules(&extension, &name)?;
+    let risk_when = risk_rules(&extension, &name, limits)?;
     let compiled = if strict {
         let mut s = parameters.clone();
         close_objects(&mut s);
@@ -305,10 +406,11 @@ fn normalise(
     } else {
         parameters.clone()
     };
-    let validator = Schema::compile(&compiled).map_err(|message| RegistryError::Schema {
-        tool: name.clone(),
-        message,
-    })?;
+    let validator = Schema::compile_within(&compiled, limits.schema_depth, limits.schema_checks)
+        .map_err(|message| RegistryError::Schema {
+            tool: name.clone(),
+            message,
+        })?;
     Ok(Tool {
         name,
         description: inner
@@ -377,7 +479,11 @@ fn type_aliases(schema: &mut Value, tool: &str, warnings: &mut Vec<String>, dept
 }
 
 /// Compiles `x-toolcall.risk_when`: a list of `{"if": SCHEMA, "risk": LEVEL}`.
-fn risk_rules(ext: &Map<String, Value>, tool: &str) -> Result<Vec<(Schema, Risk)>, RegistryError> {
+fn risk_rules(
+    ext: &Map<String, Value>,
+    tool: &str,
+    limits: &ToolsLimits,
+) -> Result<Vec<(Schema, Risk)>, RegistryError> {
     let Some(rules) = ext.get("risk_when") else {
         return Ok(Vec::new());
     };
@@ -398,8 +504,8 @@ fn risk_rules(ext: &Map<String, Value>, tool: &str) -> Result<Vec<(Schema, Risk)
         let risk: Risk = level
             .parse()
             .map_err(|e: super::BadRisk| bad(format!("[{i}]: {e}")))?;
-        let v =
-            Schema::compile(schema).map_err(|e| bad(format!("[{i}]: schema is not valid: {e}")))?;
+        let v = Schema::compile_within(schema, limits.schema_depth, limits.schema_checks)
+            .map_err(|e| bad(format!("[{i}]: schema is not valid: {e}")))?;
         out.push((v, risk));
     }
     Ok(out)
@@ -635,5 +741,24 @@ fn unsupported_keywords(schema: &Value, tool: &str, warnings: &mut Vec<String>) 
             }
             _ => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tools_limits_are_range_checked_and_applied() {
+        assert!(ToolsLimits::default().checked().is_ok());
+        assert!(ToolsLimits::new(0, 1, 1).is_err());
+        assert!(ToolsLimits::new(1, 0, 1).is_err());
+        assert!(ToolsLimits::new(1, 1, 1025).is_err());
+        let text = r#"[{"name": "f", "parameters": {"type": "object",
+            "properties": {"a": {"type": "array", "items": {"type": "string"}}}}}]"#;
+        assert!(Registry::from_text(text, false).is_ok());
+        let shallow = ToolsLimits::new(3, 100, 128).expect("in range");
+        let e = Registry::from_text_within(text, false, &shallow).unwrap_err();
+        assert!(e.to_string().contains("--max-schema-depth"), "{e}");
     }
 }

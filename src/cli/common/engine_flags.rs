@@ -137,6 +137,17 @@ pub struct EngineArgs {
     #[arg(hide_short_help = true, long, value_name = "BYTES", default_value_t = Options::default().max_block, value_parser = bytes_parser(MAX_HELD))]
     pub max_block: usize,
 
+    /// Most error records written for one block [default: 8].
+    ///
+    /// Each error record carries its block's bytes (`raw`), so a block of
+    /// many broken calls would write that many copies of the block; past N
+    /// the last record sums up the rest (`K more errors in this block, the
+    /// first: …`). Range 1 to 1000000.
+    #[arg(hide_short_help = true, long, value_name = "N", default_value_t = Options::default().max_errors_per_block,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=crate::MAX_ERRORS_PER_BLOCK),
+          hide_default_value = true)]
+    pub max_errors_per_block: usize,
+
     /// The name standard input goes by in records (`doc`) and messages.
     ///
     /// Without it stdin is `-`. `toolcall parse --label x.txt < x.txt`
@@ -173,6 +184,7 @@ impl EngineArgs {
         o.think_open = self.think_open;
         o.think_window = self.think_window;
         o.max_block = self.max_block;
+        o.max_errors_per_block = self.max_errors_per_block;
         o.doc = self.doc_name(doc);
         o
     }
