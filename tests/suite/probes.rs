@@ -11,6 +11,30 @@ fn timed(args: &[&str], stdin: &[u8]) -> (crate::common::Run, Duration) {
     (r, t.elapsed())
 }
 
+/// Parses `small` and `large` (4 times as many parameters, `n` of them)
+/// with `format` and checks the larger costs at most 8 times the time (plus
+/// `slack`) and gives one call of `n` arguments, which it returns.
+fn one_call_in_linear_time(
+    format: &str,
+    small: &[u8],
+    large: &[u8],
+    n: usize,
+    slack: Duration,
+) -> serde_json::Value {
+    let (s, t1) = timed(&["parse", "-f", format], small);
+    let (l, t4) = timed(&["parse", "-f", format], large);
+    assert_eq!(s.code, 0, "{}", s.stderr);
+    assert_eq!(l.code, 0, "{}", l.stderr);
+    let call: serde_json::Value =
+        serde_json::from_str(l.out().lines().next().unwrap_or("")).expect("one call record");
+    assert_eq!(call["arguments"].as_object().map(|o| o.len()), Some(n));
+    assert!(
+        t4 < t1 * 8 + slack,
+        "{format}: 4x the arguments took {t1:?} -> {t4:?}"
+    );
+    call
+}
+
 /// A Qwen3-Coder call of `n` parameters (distinct keys).
 fn qwen_params(n: usize) -> Vec<u8> {
     let mut doc = b"<tool_call>\n<function=f>\n".to_vec();
@@ -27,16 +51,12 @@ fn qwen_params(n: usize) -> Vec<u8> {
 /// opens one.
 #[test]
 fn many_xml_parameters_cost_linear_time() {
-    let (small, t1) = timed(&["parse", "-f", "qwen3-coder-xml"], &qwen_params(7_500));
-    let (large, t4) = timed(&["parse", "-f", "qwen3-coder-xml"], &qwen_params(30_000));
-    assert_eq!(small.code, 0, "{}", small.stderr);
-    assert_eq!(large.code, 0, "{}", large.stderr);
-    let call: serde_json::Value =
-        serde_json::from_str(large.out().lines().next().unwrap_or("")).expect("one call record");
-    assert_eq!(call["arguments"].as_object().map(|o| o.len()), Some(30_000));
-    assert!(
-        t4 < t1 * 8 + Duration::from_secs(3),
-        "4x the parameters took {t1:?} -> {t4:?}"
+    one_call_in_linear_time(
+        "qwen3-coder-xml",
+        &qwen_params(7_500),
+        &qwen_params(30_000),
+        30_000,
+        Duration::from_secs(3),
     );
 }
 
@@ -156,18 +176,14 @@ fn glm_pairs(n: usize) -> Vec<u8> {
 /// Now each tag's search remembers where it found the tag last.
 #[test]
 fn many_glm_pairs_cost_linear_time() {
-    let (small, t1) = timed(&["parse", "-f", "glm4-moe"], &glm_pairs(5_000));
-    let (large, t4) = timed(&["parse", "-f", "glm4-moe"], &glm_pairs(20_000));
-    assert_eq!(small.code, 0, "{}", small.stderr);
-    assert_eq!(large.code, 0, "{}", large.stderr);
-    let call: serde_json::Value =
-        serde_json::from_str(large.out().lines().next().unwrap_or("")).expect("one call record");
-    assert_eq!(call["arguments"].as_object().map(|o| o.len()), Some(20_000));
-    assert_eq!(call["arguments"]["a19999"], 1);
-    assert!(
-        t4 < t1 * 8 + Duration::from_millis(800),
-        "4x the pairs took {t1:?} -> {t4:?}"
+    let call = one_call_in_linear_time(
+        "glm4-moe",
+        &glm_pairs(5_000),
+        &glm_pairs(20_000),
+        20_000,
+        Duration::from_millis(800),
     );
+    assert_eq!(call["arguments"]["a19999"], 1);
     // 120,000 keys, then one value: each key searched the rest of the
     // block for `<arg_value>` and `</arg_value>` (tens of GB read; now
     // 0.3 s)
