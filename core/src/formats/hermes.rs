@@ -6,16 +6,18 @@
 //! Tolerated: no newlines around the body, a missing closing tag, tag case and
 //! spelling drift (`<Tool_Call>`, `<tool-call>`, `<toolcall>`), attributes on
 //! the tag, `parameters` for `arguments`, string arguments, OpenAI-shaped
-//! bodies, arrays of calls, and `</tool_call>` inside string arguments.
+//! bodies, arrays of calls, `</tool_call>` inside string arguments, and a
+//! tag that names the call (`<tool_call name="f">{"q": 1}</tool_call>`).
 
-use super::shared::json::{json_block, json_calls_end, plain_block, JsonThenClose};
+use super::shared::json::{json_block, json_body_end, json_calls_end, plain_block, JsonThenClose};
+use super::shared::section;
 use super::shared::stray::probe_tool_call_close;
 use super::shared::tag::{tag_then_body, tool_call_len, tool_call_openers};
 use super::shared::tagged::{json_after, TaggedJson};
 use super::Model;
 use super::{ids, FormatId};
 use super::{Action, BlockFormat, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx};
-use crate::call::Evidence;
+use crate::call::{Evidence, ParsedCall};
 use crate::render::{results, tools, Prompt};
 use crate::scan::{self, Prefix};
 
@@ -143,8 +145,75 @@ impl BlockFormat for Hermes {
             }
         }
         let body_end = json_calls_end(block, tag, close);
-        json_block(block, tag, body_end, ids::HERMES, cx)
+        let r = json_block(block, tag, body_end, ids::HERMES, cx);
+        if r.calls.is_empty() {
+            if let Some(named) = named_by_tag(block, tag, close, cx) {
+                return named;
+            }
+        }
+        r
     }
+}
+
+/// A tag that names the call around a body that does not:
+/// `<tool_call id="call_0" name="f">{"q": 1}</tool_call>` (DeepSeek V4 falls
+/// back to this as text). The body is the arguments object (or `{}` when
+/// empty); a body wrapping them in `arguments`/`parameters` alone is
+/// unwrapped. `None` when the tag has no usable `name` attribute, or the
+/// body is not one complete JSON object: a cut-off body stays the error the
+/// plain reading gave.
+fn named_by_tag(block: &[u8], tag: usize, close: &[u8], cx: &ParseCx) -> Option<BlockResult> {
+    let name = section::attr(&block[..tag], "name")?;
+    let name = name.trim();
+    let first = *name.as_bytes().first()?;
+    if !scan::is_name_start_byte(first) || !name.bytes().all(scan::is_name_byte) {
+        return None;
+    }
+    let s = scan::skip_space(block, tag);
+    // the body runs to the close tag, or (a complete object whose close
+    // tag was lost) to the end of input
+    let closed_at = |at: usize, at_eof_ok: bool| {
+        let at = scan::skip_space(block, at);
+        (at == block.len() && at_eof_ok)
+            || (block.len() - at == close.len() && block[at..].eq_ignore_ascii_case(close))
+    };
+    let (arguments, repairs) = if closed_at(s, false) {
+        (serde_json::Value::Object(serde_json::Map::new()), Vec::new())
+    } else {
+        let end = json_body_end(block, tag, close);
+        let complete = end > s && block[end - 1] == b'}';
+        if block.get(s) != Some(&b'{') || !complete || !closed_at(end, true) {
+            return None;
+        }
+        let body = crate::scan::lossy(&block[s..end]);
+        let (value, mut repairs) = cx.parse_json(body.trim_end()).ok()?;
+        for r in &mut repairs {
+            r.offset += s;
+        }
+        (value, repairs)
+    };
+    let serde_json::Value::Object(mut args) = arguments else {
+        return None;
+    };
+    // a body that names a call is not the arguments of another
+    if args.contains_key("name") || args.contains_key("function") {
+        return None;
+    }
+    if args.len() == 1 {
+        let key = ["arguments", "parameters"]
+            .into_iter()
+            .find(|k| args.get(*k).is_some_and(serde_json::Value::is_object));
+        if let Some(serde_json::Value::Object(inner)) = key.and_then(|k| args.remove(k)) {
+            args = inner;
+        }
+    }
+    let id = section::attr(&block[..tag], "id").filter(|i| !i.trim().is_empty());
+    Some(BlockResult::one(ParsedCall {
+        id,
+        repairs,
+        end: block.len(),
+        ..ParsedCall::new(name.to_string(), args, ids::HERMES)
+    }))
 }
 
 macro_rules! alias {
