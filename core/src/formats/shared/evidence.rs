@@ -29,6 +29,11 @@ const EXAMPLE_WORDS: &[&str] = &[
     "would look",
     "looks like",
     "in the form",
+    // how-to for the reader: the reader makes the call, not the model
+    // (`Here's how you can do it:`)
+    "how you can",
+    "how you could",
+    "how you would",
 ];
 
 /// Words that show an example when the line gives an instruction, but not
@@ -227,6 +232,7 @@ mod tests {
             "e.g. ",
             "The syntax is:\n",
             "Always reply like this:\n",
+            "Here's how you can do it:\n\n",
         ] {
             assert!(example_lead(s.as_bytes()), "{s:?}");
         }
