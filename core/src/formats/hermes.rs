@@ -47,6 +47,8 @@ pub const FORMAT: Format = Format::new(
     OPENER_RESPONSE,
     OPENER_JSON,
     OPENER_XML,
+    OPENER_FUNCTION,
+    OPENER_FUNCTION_CALL_DASH,
     OPENER_TOOL_CALLS,
 ])
 .render(
@@ -268,6 +270,20 @@ alias!(
     b"<xml>",
     b"</xml>",
     "`<xml>` around a call object."
+);
+alias!(
+    FUNCTION,
+    OPENER_FUNCTION,
+    b"<function>",
+    b"</function>",
+    "`<function>` around a call object (Qwen2.5-Coder's envelope drift)."
+);
+alias!(
+    FUNCTION_CALL_DASH,
+    OPENER_FUNCTION_CALL_DASH,
+    b"<function-call>",
+    b"</function-call>",
+    "`<function-call>` around a call object (Qwen2.5-Coder's envelope drift)."
 );
 
 /// `<tool_calls>` around a hermes body, under `--format hermes` only (a

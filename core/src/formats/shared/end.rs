@@ -33,12 +33,17 @@ pub fn blank_lead(block: &[u8], from: &mut usize, eof: bool) -> Option<BlockEnd>
 
 /// A value ended at `end`: the block takes `close` (ASCII case ignored)
 /// when it follows after blanks, waits while it may still come, and
-/// otherwise ends with the value.
+/// otherwise ends with the value. A closing tag cut off by the end of
+/// input (`</tool` for `</tools>`, at least its `</`) is the block's too:
+/// markup, not text.
 pub fn close_after_value(block: &[u8], end: usize, close: &[u8], eof: bool) -> BlockEnd {
     let s = scan::skip_space(block, end);
     match scan::prefix_ci(&block[s..], close) {
         Prefix::Full => BlockEnd::done(s + close.len()),
         Prefix::Partial if !eof => BlockEnd::More,
+        Prefix::Partial if block.len() - s >= 2 && close.starts_with(b"</") => {
+            BlockEnd::done(block.len())
+        }
         _ if s == block.len() && !eof => BlockEnd::More,
         _ => BlockEnd::done(end),
     }
