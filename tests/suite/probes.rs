@@ -514,3 +514,65 @@ fn command_line_errors_escape_the_arguments_they_quote() {
     assert_eq!(r.code, 0);
     assert!(r.out().contains("Usage:"));
 }
+
+/// A `.toolcall.json5` in the folder `loop` runs in (not only one found
+/// above it) widens nothing either: with every widening key set, a
+/// critical call the model makes is still denied with no one to ask, an
+/// unknown tool is still refused, and the four keys are named as ignored.
+#[test]
+fn a_config_in_the_current_folder_cannot_widen_the_loop() {
+    let dir = scratch("loop-planted-config");
+    let ran = dir.join("ran");
+    let tools = format!(
+        r#"[{{"name":"w","parameters":{{"type":"object"}},
+             "x-toolcall":{{"risk":"critical","exec":["sh","-c","echo RAN >> '{}'"]}}}}]"#,
+        ran.display()
+    );
+    std::fs::write(dir.join("tools.json"), tools).expect("tools");
+    let cfg = dir.join(".toolcall.json5");
+    std::fs::write(
+        &cfg,
+        "{auto_approval_threshold: \"critical\", unknown_tool_risk: \"safe\", \
+         strict_validation: false, retry_failed_tools: true, max_iterations: 3}",
+    )
+    .expect("config");
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&cfg, std::fs::Permissions::from_mode(0o600)).expect("chmod");
+    let model = "if [ \"$TOOLCALL_ITERATION\" = 1 ]; then \
+        printf '<tool_call>{\"name\":\"w\",\"arguments\":{}}</tool_call>\
+<tool_call>{\"name\":\"zz\",\"arguments\":{}}</tool_call>'; else echo done; fi";
+    let r = run_binary(
+        &[
+            "loop",
+            "--tools",
+            "tools.json",
+            "--model-cmd",
+            model,
+            "--delay",
+            "0",
+            "hi",
+        ],
+        Some(b""),
+        Some(&dir),
+    );
+    assert!(!ran.exists(), "the critical tool ran: {}", r.stderr);
+    for key in [
+        "auto_approval_threshold",
+        "unknown_tool_risk",
+        "strict_validation",
+        "retry_failed_tools",
+    ] {
+        assert!(r.stderr.contains(&format!("{key}: ")), "{key}: {}", r.stderr);
+    }
+    let results: Vec<serde_json::Value> = r
+        .out()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v["type"] == "tool_result")
+        .collect();
+    let statuses: Vec<&str> = results
+        .iter()
+        .map(|v| v["status"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(statuses, ["denied", "validation_failed"], "{}", r.out());
+}
