@@ -562,7 +562,11 @@ fn a_config_in_the_current_folder_cannot_widen_the_loop() {
         "strict_validation",
         "retry_failed_tools",
     ] {
-        assert!(r.stderr.contains(&format!("{key}: ")), "{key}: {}", r.stderr);
+        assert!(
+            r.stderr.contains(&format!("{key}: ")),
+            "{key}: {}",
+            r.stderr
+        );
     }
     let results: Vec<serde_json::Value> = r
         .out()
