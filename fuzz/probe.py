@@ -404,6 +404,180 @@ def probes():
     # 12. directory walks
     P.append(("dir-symlink-loop", ["parse", "-L", "@DIR"], lambda n: b"", 1, {"DIR/": "symloop"}))
     P.append(("dir-esc-names", ["parse", "-v", "@DIR"], lambda n: b"", 1, {"DIR/": "escnames"}))
+    P += wire_probes() + command_probes() + agent_probes()
+    return P
+
+
+# ----- 13. server streams (stream --input KIND, and auto) ----------------------
+
+def sse(obj):
+    return b"data: " + obj + b"\n\n"
+
+
+def oa_content(c):
+    return b'{"choices":[{"index":0,"delta":{"content":"' + c + b'"}}]}'
+
+
+def oa_call(i, name, args, cid=b"c"):
+    return (b'{"choices":[{"index":0,"delta":{"tool_calls":[{"index":%d,"id":"' % i + cid
+            + b'","type":"function","function":{"name":"' + name + b'","arguments":"' + args + b'"}}]}}]}')
+
+
+def ol(content=b"", extra=b"", done=b"false"):
+    return (b'{"model":"m","message":{"role":"assistant","content":"' + content + b'"' + extra
+            + b'},"done":' + done + b"}\n")
+
+
+WIRE_INPUTS = ("openai", "ollama", "llama-server", "auto")
+
+
+def wire_probes():
+    """Hostile server streams: giant lines, no newlines, deep nesting,
+    invalid UTF-8, NUL, huge numbers, duplicate keys, many calls."""
+    P = []
+    for kind in ("openai", "auto"):
+        a = ["stream", "--input", kind]
+        P.append((f"wire-{kind}-giant-data-line", a, lambda n: sse(oa_content(b"x" * n)), 4_000_000, None))
+        P.append((f"wire-{kind}-giant-data-line-esc", a, lambda n: sse(oa_content(b"\\u001b[2J" * n)), 500_000, None))
+        P.append((f"wire-{kind}-no-newlines", a, rep(b"data: " + oa_content(b"x")), 50_000, None))
+        P.append((f"wire-{kind}-deep", a, lambda n: sse(b'{"choices":[{"delta":{"content":"x","x":' + b"[" * n + b"]" * n + b"}}]}"), 100_000, None))
+        P.append((f"wire-{kind}-deep-open", a, lambda n: sse(b'{"choices":[{"delta":{"x":' + b"[" * n), 100_000, None))
+        P.append((f"wire-{kind}-invalid-utf8", a, rep(sse(oa_content(b"\xff\xfe\xc0\x80x"))), 20_000, None))
+        P.append((f"wire-{kind}-nul", a, rep(sse(oa_content(b"\x00x")) + b"\x00"), 20_000, None))
+        P.append((f"wire-{kind}-huge-index", a, lambda n: sse(b'{"choices":[{"delta":{"tool_calls":[{"index":' + b"9" * n + b',"function":{"name":"f","arguments":"{}"}}]}}]}'), 250_000, None))
+        P.append((f"wire-{kind}-huge-float", a, lambda n: sse(b'{"choices":[{"delta":{"content":"x"}}],"usage":{"total_tokens":1e' + b"9" * n + b"}}"), 250_000, None))
+        P.append((f"wire-{kind}-dup-keys", a, lambda n: sse(b"{" + b'"choices":[{"delta":{"content":"x"}}],' * n + b'"id":"i"}'), 50_000, None))
+        P.append((f"wire-{kind}-many-call-indices", a, lambda n: b"".join(sse(oa_call(i, b"f", b"{}", b"c%d" % i)) for i in range(n)), 10_000, None))
+        P.append((f"wire-{kind}-sparse-call-indices", a, lambda n: b"".join(sse(oa_call(i * 1_000_000, b"f", b"{}", b"c%d" % i)) for i in range(n)), 5_000, None))
+        P.append((f"wire-{kind}-arg-fragments", a, lambda n: sse(oa_call(0, b"f", b"")) + b"".join(sse(oa_call(0, b"", b"[")) for _ in range(n)), 20_000, None))
+        P.append((f"wire-{kind}-name-fragments", a, lambda n: b"".join(sse(oa_call(0, b"f", b"")) for _ in range(n)), 20_000, None))
+        P.append((f"wire-{kind}-id-churn", a, lambda n: b"".join(sse(oa_call(0, b"f", b"{}", b"c%d" % i)) for i in range(n)), 10_000, None))
+        P.append((f"wire-{kind}-giant-args", a, lambda n: sse(oa_call(0, b"f", b'{\\"a\\":\\"' + b"x" * n + b'\\"}')), 4_000_000, None))
+        P.append((f"wire-{kind}-multiline-data", a, lambda n: b'data: {"choices":[{"delta":{"content":\n' + b'data: "x"\n' * 1 + b"data: \n" * n + b"data: }}]}\n\n", 100_000, None))
+        P.append((f"wire-{kind}-comments", a, lambda n: b": keepalive\n" * n + sse(oa_content(b"x")), 200_000, None))
+        P.append((f"wire-{kind}-event-fields", a, lambda n: b"event: " + b"e" * n + b"\nid: " + b"i" * n + b"\nretry: " + b"9" * n + b"\n" + sse(oa_content(b"x")), 1_000_000, None))
+        P.append((f"wire-{kind}-error-esc", a, rep(sse(b'{"error":{"message":"\\u001b]0;pwned\\u0007\\u001b[2J' + b'"}}')), 100, None))
+        P.append((f"wire-{kind}-raw-esc", a, rep(b"data: " + ESC.encode() + b"\n\n"), 1_000, None))
+        P.append((f"wire-{kind}-responses-items", a, lambda n: b"".join(
+            b"event: response.function_call_arguments.delta\n" + sse(b'{"type":"response.function_call_arguments.delta","item_id":"i%d","output_index":%d,"delta":"{}"}' % (i, i)) for i in range(n)), 10_000, None))
+        P.append((f"wire-{kind}-responses-deltas", a, lambda n: sse(b'{"type":"response.output_item.added","output_index":0,"item":{"type":"function_call","id":"i","call_id":"c","name":"f","arguments":""}}') + b"".join(
+            sse(b'{"type":"response.function_call_arguments.delta","item_id":"i","output_index":0,"delta":"["}') for _ in range(n)), 20_000, None))
+    for kind in ("ollama", "auto"):
+        a = ["stream", "--input", kind]
+        P.append((f"wire-{kind}-nd-giant-line", a, lambda n: ol(b"x" * n), 4_000_000, None))
+        P.append((f"wire-{kind}-nd-no-newlines", a, rep(ol(b"x")[:-1]), 50_000, None))
+        P.append((f"wire-{kind}-nd-deep", a, lambda n: ol(b"x", b',"x":' + b"[" * n + b"]" * n), 100_000, None))
+        P.append((f"wire-{kind}-nd-deep-open", a, lambda n: b'{"model":"m","message":{"x":' + b"[" * n + b"\n", 100_000, None))
+        P.append((f"wire-{kind}-nd-invalid-utf8", a, rep(ol(b"\xff\xfe\xc0\x80x")), 20_000, None))
+        P.append((f"wire-{kind}-nd-nul", a, rep(ol(b"\x00x") + b"\x00\n"), 20_000, None))
+        P.append((f"wire-{kind}-nd-many-calls", a, lambda n: ol(b"", b',"tool_calls":[' + b",".join([b'{"function":{"name":"f","arguments":{"a":1}}}'] * n) + b"]"), 20_000, None))
+        P.append((f"wire-{kind}-nd-deep-args", a, lambda n: ol(b"", b',"tool_calls":[{"function":{"name":"f","arguments":{"a":' + b"[" * n + b"]" * n + b"}}}]"), 100_000, None))
+        P.append((f"wire-{kind}-nd-huge-num", a, lambda n: ol(b"x", b',"eval_count":' + b"9" * n), 250_000, None))
+        P.append((f"wire-{kind}-nd-dup-keys", a, lambda n: b'{"model":"m",' + b'"message":{"role":"assistant","content":"x"},' * n + b'"done":false}\n', 50_000, None))
+        P.append((f"wire-{kind}-nd-error-esc", a, rep(b'{"error":"\\u001b]0;pwned\\u0007\\u001b[2J"}\n'), 10, None))
+        P.append((f"wire-{kind}-nd-garbage-lines", a, rep(b"{" + ESC.encode() + b"\n" + ol(b"x")), 5_000, None))
+    a = ["stream", "--input", "llama-server"]
+    P.append(("wire-llama-giant-line", a, lambda n: sse(b'{"content":"' + b"x" * n + b'","stop":false}'), 4_000_000, None))
+    P.append(("wire-llama-deep", a, lambda n: sse(b'{"content":"x","x":' + b"[" * n + b"]" * n + b"}"), 100_000, None))
+    P.append(("wire-llama-many", a, rep(sse(b'{"content":"<tool_call>{\\"name\\":\\"f\\",\\"arguments\\":{}}</tool_call>","stop":false}')), 10_000, None))
+    a = ["stream", "--input", "terminal"]
+    P.append(("wire-terminal-escapes", a, rep(b"\x1b[" + b"1;" * 10 + b"m\x1b[2K\rx"), 100_000, None))
+    P.append(("wire-terminal-long-csi", a, lambda n: b"\x1b[" + b"1;" * n + b"mx", 500_000, None))
+    P.append(("wire-terminal-osc-open", a, lambda n: b"\x1b]0;" + b"x" * n, 1_000_000, None))
+    P.append(("wire-terminal-thinking", a, lambda n: b"Thinking...\n" + b"x" * n + b"\n...done thinking.\n" + b'<tool_call>{"name":"f","arguments":{}}</tool_call>', 2_000_000, None))
+    P.append(("wire-terminal-spinner", a, rep("\x1b[?25l⠋ \x1b[?25h\x1b[K".encode()), 100_000, None))
+    for cmd in ("parse", "validate"):
+        extra = ["--tools", "@tools.json"] if cmd == "validate" else []
+        P.append((f"messages-{cmd}-deep", [cmd, "--input", "messages"] + extra, lambda n: b'{"messages":[{"role":"assistant","content":' + b"[" * n + b"]" * n + b"}]}", 100_000, {"tools.json": TOOLS}))
+        P.append((f"messages-{cmd}-invalid-utf8", [cmd, "--input", "messages"] + extra, rep(b'{"messages":[{"role":"assistant","content":"\xff\xfe<tool_call>{\\"name\\":\\"f\\",\\"arguments\\":{}}</tool_call>"}]}\n'), 5_000, {"tools.json": TOOLS}))
+        P.append((f"messages-{cmd}-huge-content", [cmd, "--input", "messages"] + extra, lambda n: b'{"messages":[{"role":"assistant","content":"' + b"x" * n + b'"}]}', 4_000_000, {"tools.json": TOOLS}))
+        P.append((f"messages-{cmd}-esc-lines", [cmd, "--input", "messages", "-v"] + extra, rep(b"{" + ESC.encode() + b"\n"), 100, {"tools.json": TOOLS}))
+    return P
+
+
+# ----- 14. split, validate (sessions, --convert), render, names -----------------
+
+def claude_line(i, sid=b"s1"):
+    return (b'{"type":"assistant","sessionId":"' + sid + b'","uuid":"a%d","message":{"id":"m%d","role":"assistant","content":[{"type":"tool_use","id":"t%d","name":"f","input":{"a":"x"}}]}}\n' % (i, i, i))
+
+
+def command_probes():
+    P = []
+    P.append(("split-invalid-utf8", ["split"], rep(b"\xff\xfe<tool_call>{\"name\":\"f\",\"arguments\":{}}</tool_call>\x00"), 20_000, None))
+    P.append(("split-giant-text", ["split"], lambda n: b"x" * n, 8_000_000, None))
+    P.append(("split-think-nested", ["split"], lambda n: b"<think>" * n, 50_000, None))
+    P.append(("split-lines", ["split", "--lines"], rep(b'<tool_call>{"name":"f","arguments":{}}</tool_call>\n'), 20_000, None))
+    P.append(("validate-session-many", ["validate"], lambda n: b"".join(claude_line(i) for i in range(n)), 20_000, None))
+    P.append(("validate-session-many-ids", ["validate"], lambda n: b"".join(claude_line(i, b"s%d" % i) for i in range(n)), 10_000, None))
+    P.append(("validate-session-one-message-many-lines", ["validate"], lambda n: b"".join(claude_line(0) for i in range(n)), 20_000, None))
+    P.append(("validate-codex-many", ["validate"], lambda n: b'{"type":"session_meta","payload":{"id":"r1"}}\n' + b"".join(
+        b'{"type":"response_item","payload":{"type":"function_call","name":"f","arguments":"{}","call_id":"c%d"}}\n' % i for i in range(n)), 20_000, None))
+    P.append(("validate-session-esc", ["validate", "-v"], rep(('{"type":"assistant","sessionId":"' + ESC.replace("\x1b", "\\u001b").replace("\x07", "\\u0007") + '","message":{"role":"' + ESC.replace("\x1b", "\\u001b").replace("\x07", "\\u0007") + '","content":[{"type":"tool_use","name":"\\u001b[2J","input":1}]}}\n').encode()), 20, None))
+    P.append(("convert-many", ["validate", "--convert", "openai"], rep(b'{"conversations":[{"from":"human","value":"hi"},{"from":"gpt","value":"<tool_call>{\\"name\\":\\"f\\",\\"arguments\\":{}}</tool_call>"}]}\n'), 5_000, None))
+    P.append(("convert-deep", ["validate", "--convert", "openai"], lambda n: b'{"conversations":[{"from":"gpt","value":' + b"[" * n + b"]" * n + b"}]}\n", 100_000, None))
+    P.append(("convert-huge-value", ["validate", "--convert", "openai"], lambda n: b'{"conversations":[{"from":"gpt","value":"<tool_call>{\\"name\\":\\"f\\",\\"arguments\\":{\\"a\\":\\"' + b"x" * n + b'\\"}}</tool_call>"}]}\n', 2_000_000, None))
+    P.append(("convert-invalid-utf8", ["validate", "--convert", "openai"], rep(b'{"conversations":[{"from":"gpt","value":"\xff\xfe\x00"}]}\n'), 5_000, None))
+    P.append(("convert-esc", ["validate", "--convert", "openai", "-v"], rep(b"{" + ESC.encode() + b"\n"), 100, None))
+    P.append(("convert-many-tools", ["validate", "--convert", "openai"], lambda n: b'{"conversations":[{"from":"system","value":"<tools>[' + b",".join(b'{\\"name\\":\\"t%d\\",\\"parameters\\":{}}' % i for i in range(n)) + b']</tools>"},{"from":"gpt","value":"hi"}]}\n', 10_000, None))
+    P.append(("render-result-invalid-utf8", ["render", "result", "--family", "hermes", "--id", "c", "--name", "f"], rep(b"\xff\x00\x1b[2J"), 100_000, None))
+    P.append(("render-result-ndjson-many", ["render", "result", "--family", "hermes", "--ndjson"], rep(b'{"type":"tool_result","id":"c","name":"f","content":"x"}\n'), 20_000, None))
+    P.append(("render-result-ndjson-esc", ["render", "result", "--family", "hermes", "--ndjson"], rep(b"{" + ESC.encode() + b"\n"), 100, None))
+    P.append(("render-call-esc-lines", ["render", "call", "--family", "hermes"], rep(b"{" + ESC.encode() + b"\n"), 100, None))
+    P.append(("render-tools-invalid-utf8", ["render", "tools", "--family", "hermes"], lambda n: b'[{"name":"f\xff","parameters":{}}]', 1, None))
+    P.append(("render-tools-many", ["render", "tools", "--family", "qwen3-coder"], lambda n: b"[" + b",".join(b'{"name":"t%d","parameters":{"type":"object","properties":{"a":{"type":"string"}}}}' % i for i in range(n)) + b"]", 10_000, None))
+    # file names with escapes and invalid UTF-8: on the command line
+    for cmd in (["parse"], ["stream"], ["split"], ["repair"], ["validate", "--tools", "@tools.json"], ["render", "result", "--family", "hermes", "--id", "c", "--name", "f"], ["exec", "--tools", "@tools.json", "--dry-run"]):
+        P.append((f"filename-esc-{cmd[0]}-{cmd[-1] if cmd[0] in ('render', 'exec') else ''}", cmd + ["@BADNAME"], lambda n: b"", 1, {"tools.json": TOOLS, "BADNAME": "missing"}))
+    P.append(("filename-esc-tools", ["validate", "--tools", "@BADNAME"], lambda n: b"x", 1, {"BADNAME": "missing"}))
+    P.append(("filename-esc-config", ["parse", "--config", "@BADNAME"], lambda n: b"x", 1, {"BADNAME": "missing"}))
+    P.append(("filename-esc-history", ["loop", "--model-cmd", "true", "--history", "@BADNAME"], lambda n: b"x", 1, {"BADNAME": "missing"}))
+    P.append(("filename-esc-tool-dir", ["exec", "--tools", "@tools.json", "--tool-dir", "@BADNAME", "--approve", "yes"], rep(b'<tool_call>{"name":"f","arguments":{"a":"x"}}</tool_call>\n'), 1, {"tools.json": TOOLS, "BADNAME": "missing"}))
+    P.append(("filename-esc-existing", ["parse", "-v", "@BADNAME"], lambda n: b"", 1, {"BADNAME": "present"}))
+    P.append(("filename-esc-dir", ["parse", "@BADNAME"], lambda n: b"", 1, {"BADNAME": "dir"}))
+    P.append(("flag-value-esc", ["parse", "-f", ESC], lambda n: b"x", 1, None))
+    P.append(("flag-value-esc-field", ["parse", "--field", ESC + "\udcff"], lambda n: b"{}", 1, None))
+    P.append(("flag-value-esc-model", ["parse", "--model", ESC], lambda n: b"x", 1, None))
+    P.append(("flag-value-esc-bind", ["exec", "--tools", "@tools.json", "--bind", ESC], lambda n: b"x", 1, {"tools.json": TOOLS}))
+    P.append(("flag-value-esc-allow", ["exec", "--tools", "@tools.json", "--allow", ESC + ":" + ESC], lambda n: b"x", 1, {"tools.json": TOOLS}))
+    P.append(("flag-value-esc-render", ["render", "tools", "--family", ESC], lambda n: b"[]", 1, None))
+    return P
+
+
+# ----- 15. the agent: the model (or its reply) is the attacker ----------------
+
+AGENT_TOOLS = b"""[{"type":"function","function":{"name":"f","parameters":{"type":"object",
+"properties":{"a":{"type":"string"}},"required":["a"]}},"x-toolcall":{"risk":"safe","exec":["sh","-c","wc -c"]}}]"""
+
+
+def agent_probes():
+    P = []
+    loop = ["loop", "--tools", "@tools.json", "--model-cmd", "cat reply", "--max-iterations", "2", "--delay", "0", "--approve", "deny"]
+    T = {"tools.json": AGENT_TOOLS}
+    def with_reply(gen):
+        return dict(T, reply=gen)
+    call = lambda name, args: b'<tool_call>{"name":"' + name + b'","arguments":' + args + b"}</tool_call>"
+    P.append(("loop-reply-giant-line", loop + ["hi"], lambda n: b"", 1, with_reply(lambda n: b"x" * (n * 4_000_000))))
+    P.append(("loop-reply-many-calls", loop + ["hi"], lambda n: b"", 1, with_reply(lambda n: call(b"f", b'{"a":"x"}') * (n * 2_000))))
+    P.append(("loop-reply-many-unknown", loop + ["hi"], lambda n: b"", 1, with_reply(lambda n: b"".join(call(b"g%d" % i, b"{}") for i in range(n * 2_000)))))
+    P.append(("loop-reply-huge-arg", loop + ["hi"], lambda n: b"", 1, with_reply(lambda n: call(b"f", b'{"a":"' + b"x" * (n * 4_000_000) + b'"}'))))
+    P.append(("loop-reply-deep-arg", loop + ["hi"], lambda n: b"", 1, with_reply(lambda n: call(b"f", b'{"a":' + b"[" * (n * 25_000) + b"]" * (n * 25_000) + b"}"))))
+    P.append(("loop-reply-invalid-utf8", loop + ["hi"], lambda n: b"", 1, with_reply(lambda n: b"\xff\x00" * (n * 100_000) + call(b"f", b'{"a":"\xff"}'))))
+    P.append(("loop-reply-esc-names", loop + ["hi"], lambda n: b"", 1, with_reply(lambda n: call(("../" + ESC.replace("\x1b", "\\u001b").replace("\x07", "\\u0007")).encode(), ('{"' + ESC.replace("\x1b", "\\u001b").replace("\x07", "\\u0007") + '":1}').encode()) + ESC.encode())))
+    P.append(("loop-reply-wire-giant", loop + ["--input", "openai", "hi"], lambda n: b"", 1, with_reply(lambda n: sse(oa_content(b"x" * (n * 4_000_000))))))
+    P.append(("loop-reply-wire-many-calls", loop + ["--input", "openai", "hi"], lambda n: b"", 1, with_reply(lambda n: b"".join(sse(oa_call(i, b"f", b'{\\"a\\":\\"x\\"}', b"c%d" % i)) for i in range(n * 2_000)))))
+    P.append(("loop-reply-error-esc", loop + ["--input", "openai", "hi"], lambda n: b"", 1, with_reply(sse(b'{"error":{"message":"\\u001b]0;pwned\\u0007\\u001b[2J"}}'))))
+    P.append(("loop-message-huge", loop + ["-"], lambda n: b"x" * n, 4_000_000, with_reply(b"ok")))
+    P.append(("loop-message-esc", loop + [ESC + "\xff"], lambda n: b"", 1, with_reply(b"ok")))
+    # The model command's own stderr is the user's program's and reaches the
+    # terminal as it is (docs/agent.md); what toolcall says of it is escaped.
+    P.append(("loop-model-fails-esc", ["loop", "--tools", "@tools.json", "--model-cmd", "printf '\\033]0;pwned\\007'; exit 3", "--max-iterations", "1", "hi"], lambda n: b"", 1, T))
+    ex = ["exec", "--tools", "@tools.json", "--approve", "yes"]
+    P.append(("exec-huge-arg-run", ex, lambda n: call(b"f", b'{"a":"' + b"x" * n + b'"}'), 4_000_000, T))
+    P.append(("exec-tool-output-esc", ["exec", "--tools", "@t2.json", "--approve", "yes", "-v"], rep(call(b"f", b'{"a":"x"}') + b"\n"), 5,
+              {"t2.json": b'[{"name":"f","parameters":{"type":"object"},"x-toolcall":{"risk":"safe","exec":["sh","tool.sh"]}}]',
+               "tool.sh": b"printf '\\033]0;pwned\\007\\377' >&2; printf '\\033[2J\\377'; exit 3\n"}))
+    P.append(("exec-many-refused", ["exec", "--tools", "@tools.json", "--approve", "deny", "--unknown-risk", "high"], rep(call(b"g", b"{}") + b"\n"), 2_000, T))
+    P.append(("exec-path-names", ex + ["--tool-dir", "."], lambda n: b"".join(call(nm, b"{}") for nm in (b"../reply", b"./reply", b"/bin/sh", b"..", b".", b"reply/", b"-h", b"--help", b"f;sh", b"f\\u0000", b"f\\n"))* n, 1, T))
     return P
 
 
@@ -429,6 +603,17 @@ def materialise(files, n, tmp):
                         f.write(b'<tool_call>{"name":"f","arguments":{}}</tool_call>\x00\xff')
                 os.symlink("/nonexistent" + ESC, os.path.join(d, "dangling" + ESC.replace("/", "")))
             paths["@" + name.rstrip("/")] = d
+            continue
+        if name == "BADNAME":
+            bad = os.path.join(tmp.encode(), b"n\x1b]0;pwned\x07\x1b[2J\xff\r\n.txt")
+            if content == "present":
+                with open(bad, "wb") as f:
+                    f.write(b"x")
+            elif content == "dir":
+                os.makedirs(bad)
+                with open(os.path.join(bad, b"\x1b[31m\xfe.txt"), "wb") as f:
+                    f.write(b'<tool_call>{"name":"f","arguments":{}}</tool_call>')
+            paths["@" + name] = os.fsdecode(bad)
             continue
         data = content(n) if callable(content) else content
         if name.isupper():

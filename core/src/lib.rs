@@ -75,7 +75,10 @@ pub use door::{write_done, StreamRecorder};
 pub use engine::{Engine, Event, Sink};
 pub use formats::registry::{prompted_model, PROMPTED_MODELS};
 pub use ndjson::{write_call_start, write_text_record};
-pub use record::{Arguments, ErrorRecord, Segment, SegmentKind, Span, Split, ToolCall, Turn};
+pub use record::{
+    Arguments, ErrorRecord, PlacedIssue, Segment, SegmentKind, Span, Split, ToolCall, Turn,
+    Validation,
+};
 pub use render::tools::plain_json as tool_json;
 pub use render::{
     families, family, prefix_server, render_calls, render_results, render_tools, CallSpec, Family,

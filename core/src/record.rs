@@ -375,6 +375,90 @@ impl std::fmt::Display for Arguments {
     }
 }
 
+/// A `validation` record: one call (or one broken candidate) judged
+/// against the tools file, as `toolcall validate` writes it
+/// (docs/records.md). The fields are borrowed from the call, its verdict
+/// and its conversation; the optional ones are left out when absent.
+#[derive(Debug, Serialize)]
+pub struct Validation<'a> {
+    /// Always `"validation"`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// The document's name.
+    pub doc: &'a str,
+    /// The call's index in its document.
+    pub index: usize,
+    /// The call's id (empty for a broken candidate).
+    pub id: &'a str,
+    /// The name the model wrote (empty when it wrote none).
+    pub name: &'a str,
+    /// Whether the call passed every check.
+    pub valid: bool,
+    /// The problems found, each with the place its diagnostic points at.
+    pub errors: Vec<PlacedIssue<'a>>,
+    /// The tool's display name (for a named call).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool_name: Option<&'a str>,
+    /// The call's risk level (for a named call).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub risk: Option<&'static str>,
+    /// Whether running it needs approval (for a named call).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub requires_approval: Option<bool>,
+    /// The tool's summary template filled in, when it has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub summary: Option<&'a str>,
+    /// The arguments, for a call that has an id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub arguments: Option<&'a serde_json::Value>,
+    /// The format the call was written in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub format: Option<&'a str>,
+    /// The conversation turn it came from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub turn: Option<usize>,
+    /// The role of that turn.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub role: Option<&'a str>,
+    /// The JSON Pointer of the call in its conversation document.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pointer: Option<&'a str>,
+    /// The call was found in a message's text content, not in its
+    /// structured tool calls.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub in_content: bool,
+    /// Repairs made to the call (calls read from conversations).
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub repairs: &'a [Repair],
+    /// The line the record's first diagnostic points at (from 1).
+    pub line: u64,
+    /// The column it points at (from 1).
+    pub column: u64,
+    /// The attempts of a retry through the model (`--retry-cmd`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub attempts: Option<&'a [crate::validate::retry::Attempt]>,
+    /// Token usage summed over those attempts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub usage: Option<crate::validate::retry::Usage>,
+    /// The model's last reply, when the retries ran out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_output: Option<&'a str>,
+}
+
+/// An issue of a [`Validation`] with the line and column its diagnostic
+/// points at.
+#[derive(Debug, Serialize)]
+pub struct PlacedIssue<'a> {
+    /// The issue's fields (`code`, `path`, `message`, `expected`,
+    /// `actual`).
+    #[serde(flatten)]
+    pub issue: &'a crate::validate::Issue,
+    /// The line (from 1).
+    pub line: u64,
+    /// The column (from 1).
+    pub column: u64,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -265,9 +265,19 @@ impl Options {
     }
 }
 
+/// Deepest option value [`py_to_value`] reads: as deep as `serde_json`
+/// reads JSON text. Deeper (or a container holding itself) is an
+/// `OptionError`, not a stack overflow.
+const MAX_OPTION_DEPTH: usize = 128;
+
 /// A Python value as JSON (`dict` with `str` keys, `list`, `tuple`, `str`,
-/// `int`, `float`, `bool`, `None`).
+/// `int`, `float`, `bool`, `None`), at most [`MAX_OPTION_DEPTH`] levels.
 fn py_to_value(v: &Bound<'_, PyAny>) -> PyResult<Value> {
+    py_to_value_at(v, 0)
+}
+
+/// [`py_to_value`] at nesting `depth`.
+fn py_to_value_at(v: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
     if v.is_none() {
         Ok(Value::Null)
     } else if let Ok(b) = v.cast::<pyo3::types::PyBool>() {
@@ -280,16 +290,21 @@ fn py_to_value(v: &Bound<'_, PyAny>) -> PyResult<Value> {
         Ok(serde_json::Number::from_f64(f.value()).map_or(Value::Null, Value::Number))
     } else if let Ok(s) = v.cast::<PyString>() {
         Ok(Value::String(s.to_cow()?.into_owned()))
+    } else if depth >= MAX_OPTION_DEPTH {
+        Err(OptionError::new_err(format!(
+            "an option value is nested deeper than {MAX_OPTION_DEPTH} levels \
+             (or contains itself)"
+        )))
     } else if let Ok(d) = v.cast::<PyDict>() {
         let mut m = serde_json::Map::new();
         for (k, x) in d.iter() {
-            m.insert(k.extract::<String>()?, py_to_value(&x)?);
+            m.insert(k.extract::<String>()?, py_to_value_at(&x, depth + 1)?);
         }
         Ok(Value::Object(m))
     } else if let Ok(items) = v.try_iter() {
         Ok(Value::Array(
             items
-                .map(|x| py_to_value(&x?))
+                .map(|x| py_to_value_at(&x?, depth + 1))
                 .collect::<PyResult<Vec<_>>>()?,
         ))
     } else {

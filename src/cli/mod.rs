@@ -209,8 +209,57 @@ pub fn parse_args() -> Cli {
         .and_then(std::ffi::OsStr::to_str)
         .and_then(lean_command)
         .unwrap_or_else(command);
-    let mut matches = cmd.get_matches();
-    Cli::from_arg_matches_mut(&mut matches).unwrap_or_else(|e| e.format(&mut command()).exit())
+    let mut matches = match cmd.clone().try_get_matches() {
+        Ok(m) => m,
+        Err(e) => {
+            let plain = || {
+                cmd.styles(clap::builder::Styles::plain())
+                    .try_get_matches()
+                    .err()
+            };
+            let text = e.render().to_string();
+            usage_exit(e, plain, text)
+        }
+    };
+    Cli::from_arg_matches_mut(&mut matches).unwrap_or_else(|e| {
+        let plain = e.format(&mut command().styles(clap::builder::Styles::plain()));
+        let text = plain.render().ansi().to_string();
+        usage_exit(plain, || None, text)
+    })
+}
+
+/// Prints a command-line error and exits with its status (2). Help and
+/// the version are clap's own text and go out as clap writes them. An
+/// error quotes the arguments as given, and clap would write them raw to a
+/// terminal, so it is made again without styles (`plain`: the same
+/// parse of a command with plain styles) and written with each line
+/// escaped by [`sanitize`]: an argument (a file name, a flag value a
+/// script took from a model) can neither drive the terminal nor forge a
+/// line.
+///
+/// `stripped` is what to write when no plain error comes back: the text
+/// with clap's styles and any escape sequence of the arguments taken out.
+fn usage_exit(e: clap::Error, plain: impl FnOnce() -> Option<clap::Error>, stripped: String) -> ! {
+    use clap::error::ErrorKind;
+    if matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        e.exit()
+    }
+    let code = e.exit_code();
+    let text = plain()
+        .filter(|p| p.kind() == e.kind())
+        .map_or(stripped, |p| p.render().ansi().to_string());
+    let lines: Vec<String> = text
+        .trim_end_matches('\n')
+        .split('\n')
+        .map(|l| sanitize(l).into_owned())
+        .collect();
+    to_stderr(&(lines.join("\n") + "\n"));
+    std::process::exit(code)
 }
 
 /// A message made safe for a terminal: the one escaping function for

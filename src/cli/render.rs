@@ -6,7 +6,7 @@ use super::output::{FlushPolicy, Output};
 use super::Outcome;
 use crate::validate::registry::{Registry, ToolsLimits};
 use crate::{families, CallSpec, Family, Source, ToolResult};
-use anyhow::{anyhow, bail, Context};
+use anyhow::{anyhow, bail};
 use clap::{Args, Subcommand};
 use serde_json::Value;
 use std::path::PathBuf;
@@ -383,9 +383,16 @@ fn run_result(a: &ResultArgs) -> anyhow::Result<Outcome> {
             if line.trim().is_empty() {
                 continue;
             }
-            let v: Value =
-                serde_json::from_str(line).with_context(|| format!("{doc}:{}: not JSON", i + 1))?;
-            let mut r = ToolResult::from_value(&v).map_err(|e| anyhow!("{doc}:{}: {e}", i + 1))?;
+            let r = serde_json::from_str::<Value>(line)
+                .map_err(|e| format!("not JSON: {e}"))
+                .and_then(|v| ToolResult::from_value(&v).map_err(|e| e.to_string()));
+            let mut r = match r {
+                Ok(r) => r,
+                Err(why) => {
+                    skip_line(&doc, i + 1, &why);
+                    continue;
+                }
+            };
             if let Some(s) = &a.server {
                 r.name = crate::join_server_name(s, &r.name);
             }
@@ -430,6 +437,14 @@ fn carries_names(text: &str) -> bool {
     any
 }
 
+/// Reports line `line` of `doc` (`DOC:LINE: WHY` on stderr, escaped) and
+/// marks the run failed: the line is skipped, the other lines are still
+/// rendered, and the exit status (2) says the input was not read whole.
+fn skip_line(doc: &str, line: usize, why: &str) {
+    super::report(&format!("{doc}:{line}: {why}"));
+    super::fail_later();
+}
+
 /// Drops one final newline (`\n` or `\r\n`), as `$(...)` would: tools
 /// and `echo` end their output with one.
 fn strip_final_newline(mut s: String) -> String {
@@ -457,9 +472,10 @@ fn run_call(a: &CallArgs) -> anyhow::Result<Outcome> {
                 if line.trim().is_empty() {
                     continue;
                 }
-                let v: Value = serde_json::from_str(line)
-                    .with_context(|| format!("{doc}:{}: not JSON", i + 1))?;
-                vs.push((i + 1, v));
+                match serde_json::from_str::<Value>(line) {
+                    Ok(v) => vs.push((i + 1, v)),
+                    Err(e) => skip_line(&doc, i + 1, &format!("not JSON: {e}")),
+                }
             }
             vs
         }
@@ -471,7 +487,10 @@ fn run_call(a: &CallArgs) -> anyhow::Result<Outcome> {
                 continue;
             }
         }
-        calls.extend(CallSpec::from_value(v).map_err(|e| anyhow!("{doc}:{line}: {e}"))?);
+        match CallSpec::from_value(v) {
+            Ok(c) => calls.extend(c),
+            Err(e) => skip_line(&doc, line, &e.to_string()),
+        }
     }
     if calls.is_empty() {
         return Ok(Outcome::NotFound);

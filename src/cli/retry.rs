@@ -16,7 +16,6 @@
 
 use crate::validate::retry::{prompt, reply_from_output, Failure, Usage};
 use clap::Args;
-use serde::Serialize;
 use std::fmt;
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -183,17 +182,9 @@ pub fn run_model(
     result
 }
 
-/// One attempt, as recorded on the call.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Attempt {
-    /// From 1.
-    pub attempt: u32,
-    /// Whether this attempt gave a valid call.
-    pub valid: bool,
-    /// The first error of a failed attempt.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
-}
+/// One attempt, as recorded on the call (the record shape lives in the
+/// core, with the `validation` record that carries it).
+pub use crate::validate::retry::Attempt;
 
 /// The result of retrying.
 #[derive(Clone, Debug)]

@@ -440,3 +440,143 @@ fn the_tools_file_bounds_are_flags() {
     );
     assert_ne!(r.code, 2, "{}", r.stderr);
 }
+
+/// `render call` and `render result --ndjson` stopped at the first line
+/// that was not JSON (or not a call or result): nothing was rendered, not
+/// even the lines before it. Now the bad line is reported (escaped, with
+/// its number, as before) and skipped, every other line is rendered, and the exit
+/// status is 2.
+#[test]
+fn render_skips_a_bad_line_and_renders_the_rest() {
+    let calls = b"{\"type\":\"tool_call\",\"name\":\"first\",\"arguments\":{}}\n\
+{bad \x1b[2J\n\
+{\"type\":\"tool_call\",\"arguments\":{}}\n\
+{\"type\":\"tool_call\",\"name\":\"last\",\"arguments\":{}}\n";
+    let r = run_binary(&["render", "call", "--family", "hermes"], Some(calls), None);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    let out = r.out();
+    assert!(
+        out.contains("\"first\"") && out.contains("\"last\""),
+        "{out}"
+    );
+    assert!(r.stderr.contains("-:2: not JSON"), "{}", r.stderr);
+    assert!(r.stderr.contains("-:3: not a call"), "{}", r.stderr);
+    assert!(!r.stderr.contains('\u{1b}'), "{:?}", r.stderr);
+
+    let results = b"{\"type\":\"tool_result\",\"id\":\"a\",\"name\":\"f\",\"content\":\"one\"}\n\
+{bad\n\
+{\"type\":\"tool_result\",\"id\":\"b\",\"name\":\"f\",\"content\":\"two\"}\n";
+    let r = run_binary(
+        &["render", "result", "--family", "hermes", "--ndjson"],
+        Some(results),
+        None,
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    let out = r.out();
+    assert!(out.contains("one") && out.contains("two"), "{out}");
+    assert!(r.stderr.contains("-:2: not JSON"), "{}", r.stderr);
+}
+
+/// A command-line error quotes the argument it is about. clap wrote it as
+/// given, and on a terminal (where nothing strips escape sequences) a
+/// file name, flag or flag value carrying ESC ] 0 ; … BEL retitled the
+/// window and ESC [ 2 J cleared it. Now the error is written plain, each
+/// line escaped; help is unchanged.
+#[test]
+fn command_line_errors_escape_the_arguments_they_quote() {
+    let bad = "x\u{1b}]0;pwned\u{7}\u{1b}[2J\u{9b}31m\r";
+    for args in [
+        vec!["parse", "-f", bad],
+        vec!["parse", "--field", bad],
+        vec!["render", "tools", "--family", bad],
+        vec!["parse", "--max-block", bad],
+        vec!["exec", "--approve", bad],
+    ] {
+        let r = run_binary(&args, Some(b""), None);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains("error:"), "{args:?}: {}", r.stderr);
+        assert!(
+            !r.stderr.contains(['\u{1b}', '\u{7}', '\u{9b}', '\r']),
+            "{args:?}: {:?}",
+            r.stderr
+        );
+        assert!(
+            r.stderr.contains("\\u{1b}]0;pwned"),
+            "{args:?}: {:?}",
+            r.stderr
+        );
+    }
+    let flag = format!("--bogus{bad}");
+    let r = run_binary(&["parse", &flag], Some(b""), None);
+    assert_eq!(r.code, 2);
+    assert!(!r.stderr.contains('\u{1b}'), "{:?}", r.stderr);
+    let r = run_binary(&["parse", "--help"], None, None);
+    assert_eq!(r.code, 0);
+    assert!(r.out().contains("Usage:"));
+}
+
+/// A `.toolcall.json5` in the folder `loop` runs in (not only one found
+/// above it) widens nothing either: with every widening key set, a
+/// critical call the model makes is still denied with no one to ask, an
+/// unknown tool is still refused, and the four keys are named as ignored.
+#[test]
+fn a_config_in_the_current_folder_cannot_widen_the_loop() {
+    let dir = scratch("loop-planted-config");
+    let ran = dir.join("ran");
+    let tools = format!(
+        r#"[{{"name":"w","parameters":{{"type":"object"}},
+             "x-toolcall":{{"risk":"critical","exec":["sh","-c","echo RAN >> '{}'"]}}}}]"#,
+        ran.display()
+    );
+    std::fs::write(dir.join("tools.json"), tools).expect("tools");
+    let cfg = dir.join(".toolcall.json5");
+    std::fs::write(
+        &cfg,
+        "{auto_approval_threshold: \"critical\", unknown_tool_risk: \"safe\", \
+         strict_validation: false, retry_failed_tools: true, max_iterations: 3}",
+    )
+    .expect("config");
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&cfg, std::fs::Permissions::from_mode(0o600)).expect("chmod");
+    let model = "if [ \"$TOOLCALL_ITERATION\" = 1 ]; then \
+        printf '<tool_call>{\"name\":\"w\",\"arguments\":{}}</tool_call>\
+<tool_call>{\"name\":\"zz\",\"arguments\":{}}</tool_call>'; else echo done; fi";
+    let r = run_binary(
+        &[
+            "loop",
+            "--tools",
+            "tools.json",
+            "--model-cmd",
+            model,
+            "--delay",
+            "0",
+            "hi",
+        ],
+        Some(b""),
+        Some(&dir),
+    );
+    assert!(!ran.exists(), "the critical tool ran: {}", r.stderr);
+    for key in [
+        "auto_approval_threshold",
+        "unknown_tool_risk",
+        "strict_validation",
+        "retry_failed_tools",
+    ] {
+        assert!(
+            r.stderr.contains(&format!("{key}: ")),
+            "{key}: {}",
+            r.stderr
+        );
+    }
+    let results: Vec<serde_json::Value> = r
+        .out()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v["type"] == "tool_result")
+        .collect();
+    let statuses: Vec<&str> = results
+        .iter()
+        .map(|v| v["status"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(statuses, ["denied", "validation_failed"], "{}", r.out());
+}

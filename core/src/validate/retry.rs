@@ -165,6 +165,19 @@ fn example_arguments(schema: &Value) -> String {
     serde_json::to_string(&Value::Object(m)).unwrap_or_default()
 }
 
+/// One attempt of a retry through the model, as the `validation` record
+/// lists it in `attempts`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Attempt {
+    /// From 1.
+    pub attempt: u32,
+    /// Whether this attempt gave a valid call.
+    pub valid: bool,
+    /// The first error of a failed attempt.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
 /// Token usage reported by the model.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Usage {

@@ -11,8 +11,7 @@ use crate::validate::items::{
 use crate::validate::messages;
 use crate::validate::retry::Usage;
 use crate::validate::{Issue, Verdict};
-use crate::{Config, ToolCall};
-use serde::Serialize;
+use crate::{Config, PlacedIssue, ToolCall, Validation};
 use serde_json::Value;
 
 /// A rendered diagnostic with its location in bold, its severity and code
@@ -51,58 +50,6 @@ pub(super) fn paint(rendered: &str, file: &str, sev: Severity) -> String {
         _ => out.push_str(after),
     }
     out
-}
-
-/// A `validation` record.
-#[derive(Serialize)]
-struct Validation<'a> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    doc: &'a str,
-    index: usize,
-    id: &'a str,
-    name: &'a str,
-    valid: bool,
-    errors: Vec<PlacedIssue<'a>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    tool_name: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    risk: Option<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    requires_approval: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    summary: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    arguments: Option<&'a Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    format: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    turn: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    role: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pointer: Option<&'a str>,
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    in_content: bool,
-    #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    repairs: &'a [crate::Repair],
-    line: u64,
-    column: u64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    attempts: Option<&'a [Attempt]>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    usage: Option<Usage>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    last_output: Option<&'a str>,
-}
-
-/// An issue with the line and column its diagnostic points at.
-#[derive(Serialize)]
-struct PlacedIssue<'a> {
-    #[serde(flatten)]
-    issue: &'a Issue,
-    line: u64,
-    column: u64,
 }
 
 impl Run<'_> {

@@ -1,0 +1,95 @@
+#!/usr/bin/env node
+// Hostile-input probes for the Node package: the cases of
+// fuzz/probe_bindings.py (deep nesting, huge strings, invalid UTF-8,
+// self-referencing values, wrong types), each in a child process so that a
+// crash shows as a signal. A case passes when the child exits 0: the call
+// returned, or threw an Error (a toolcall error, a TypeError or
+// RangeError). Needs the addon built (cd node && npm ci && npm run build).
+//
+//   node fuzz/probe_bindings.cjs [--only SUBSTRING]
+'use strict';
+const { spawnSync } = require('node:child_process');
+const path = require('node:path');
+
+const PKG = path.join(__dirname, '..', 'node');
+const DEEP = 200000;
+const BIG = 16 << 20;
+
+const PRELUDE = `
+const tc = require(${JSON.stringify(PKG)});
+const deepList = (n) => { let x = []; for (let i = 0; i < n; i++) x = [x]; return x; };
+const deepObj = (n) => { let x = {}; for (let i = 0; i < n; i++) x = { a: x }; return x; };
+const cyclic = () => { const a = []; a.push(a); return a; };
+const cyclicObj = () => { const o = {}; o.a = o; return o; };
+const DEEPJ = '<tool_call>{"name":"f","arguments":{"a":' + '['.repeat(${DEEP}) + ']'.repeat(${DEEP}) + '}}</tool_call>';
+const TOOLS = '[{"name":"f","parameters":{"type":"object","properties":{"a":{"type":"string"}}}}]';
+const ESC = '\\x1b]0;pwned\\x07\\x1b[2J';
+`;
+
+const CASES = [
+  ['parse-deep', 'tc.parse(DEEPJ)'],
+  ['parse-deep-buffer', 'tc.parse(Buffer.from(DEEPJ))'],
+  ['parse-invalid-utf8', "tc.parse(Buffer.from([0xff, 0xfe, 0x00, 0xc0, 0x80]))"],
+  ['parse-lone-surrogate', "tc.parse('<tool_call>{\"name\":\"f\\ud800\",\"arguments\":{}}</tool_call>')"],
+  ['parse-huge', `tc.parse('x'.repeat(${BIG}))`],
+  ['parse-wrong-type', 'tc.parse(12)'],
+  ['parse-options-cyclic', "tc.parse('x', { format: cyclic() })"],
+  ['parse-options-cyclic-obj', "tc.parse('x', { generationPrompt: cyclicObj() })"],
+  ['parse-options-deep', `tc.parse('x', { format: deepList(${DEEP}) })`],
+  ['parse-options-deep-obj', `tc.parse('x', { model: deepObj(${DEEP}) })`],
+  ['parse-options-esc', "tc.parse('x', { format: ESC })"],
+  ['parse-options-unknown-esc', "tc.parse('x', { [ESC]: 1 })"],
+  ['parse-options-huge-int', "tc.parse('x', { maxBlock: 1e300 })"],
+  ['parse-options-nan', "tc.parse('x', { maxBlock: NaN })"],
+  ['parse-options-bigint', "tc.parse('x', { maxBlock: 10n ** 40n })"],
+  ['parse-options-symbol', "tc.parse('x', { format: Symbol('x') })"],
+  ['parse-options-function', "tc.parse('x', { format: () => 1 })"],
+  ['parse-async-options-cyclic', "tc.parseAsync('x', { format: cyclic() }).catch((e) => console.log('rejected', e.message))"],
+  ['split-options-cyclic', "tc.split('x', { format: cyclic() })"],
+  ['split-deep', 'tc.split(DEEPJ)'],
+  ['stream-options-cyclic', 'new tc.StreamParser({ format: cyclic() })'],
+  ['stream-options-deep', `new tc.StreamParser({ model: deepList(${DEEP}) })`],
+  ['stream-deep', 'const p = new tc.StreamParser(); p.feed(DEEPJ); p.close()'],
+  ['stream-invalid-utf8', 'const p = new tc.StreamParser(); p.feed(Buffer.from([0xff, 0xfe, 0, 0xc3])); p.close()'],
+  ['stream-feed-after-close', "const p = new tc.StreamParser(); p.close(); p.feed('x')"],
+  ['stream-wire-deep', `const p = new tc.StreamParser({ input: 'openai' }); p.feed('data: {"choices":[{"delta":{"x":' + '['.repeat(${DEEP}) + '\\n\\n'); p.close()`],
+  ['transcript-options-cyclic', "tc.checkTranscript('x', { format: cyclic() })"],
+  ['transcript-deep', `tc.checkTranscript('{"messages":' + '['.repeat(${DEEP}) + ']'.repeat(${DEEP}) + '}')`],
+  ['tools-deep', `new tc.Tools('['.repeat(${DEEP}) + ']'.repeat(${DEEP}))`],
+  ['tools-cyclic', 'new tc.Tools(cyclic())'],
+  ['tools-deep-obj', `new tc.Tools([{ name: 'f', parameters: deepObj(${DEEP}) }])`],
+  ['tools-esc', "new tc.Tools('[{\"name\":\"' + ESC + '\",oops')"],
+  ['validate-cyclic', "tc.validate([{ name: 'f', arguments: cyclicObj() }], TOOLS)"],
+  ['validate-deep-args', `tc.validate([{ name: 'f', arguments: '['.repeat(${DEEP}) + ']'.repeat(${DEEP}) }], TOOLS)`],
+  ['validate-huge-args', `tc.validate([{ name: 'f', arguments: '{"a":"' + 'x'.repeat(${BIG}) + '"}' }], TOOLS)`],
+  ['validate-wrong-shape', 'tc.validate([1, null, "x"], TOOLS)'],
+  ['repair-deep', `tc.repairJson('['.repeat(${DEEP}))`],
+  ['repair-deep-obj', `tc.repairJson('{"a":'.repeat(${DEEP}))`],
+  ['repair-invalid-utf8', 'tc.repairJson(Buffer.from([0x7b, 0xff, 0xfe]))'],
+  ['repair-wrong-type', 'tc.repairJson(12)'],
+  ['render-tools-deep', `tc.renderTools('hermes', '[{"name":"f","parameters":' + '{"items":'.repeat(50000) + '{}' + '}'.repeat(50000) + '}]')`],
+  ['render-tools-esc-family', 'tc.renderTools(ESC, TOOLS)'],
+  ['render-result-cyclic', "tc.renderResult('hermes', { id: 'c', name: 'f', content: cyclic() })"],
+  ['render-result-huge', `tc.renderResult('hermes', { id: 'c', name: 'f', content: 'x'.repeat(${BIG}) })`],
+  ['render-calls-cyclic', "tc.renderCalls('hermes', [{ name: 'f', arguments: cyclicObj() }])"],
+];
+
+const only = [];
+for (let i = 2; i < process.argv.length; i++) if (process.argv[i] === '--only') only.push(process.argv[++i]);
+let bad = 0;
+for (const [name, src] of CASES) {
+  if (only.length && !only.some((o) => name.includes(o))) continue;
+  const body = `${PRELUDE}
+try { const r = ${src.includes(';') ? `(() => { ${src.replace(/; ([^;]*)$/, '; return $1')} })()` : src}; console.log('returned'); }
+catch (e) { if (e instanceof Error) console.log('threw', e.name, String(e.message).slice(0, 160)); else { console.log('UNEXPECTED', String(e)); process.exitCode = 3; } }`;
+  const r = spawnSync(process.execPath, ['-e', body], { encoding: 'utf8', timeout: 60000, maxBuffer: 1 << 26 });
+  const status = r.signal ?? (r.error ? 'TIMEOUT' : r.status);
+  const ok = status === 0;
+  if (!ok) bad++;
+  const lines = (r.stdout || '').trim().split('\n');
+  const errl = (r.stderr || '').trim().split('\n');
+  const detail = ok ? lines[lines.length - 1] : (errl[errl.length - 1] || lines[lines.length - 1] || '');
+  console.log(`${(ok ? 'ok' : 'FAIL').padEnd(4)} ${name.padEnd(32)} ${String(status).padStart(8)}  ${JSON.stringify(detail).slice(1, -1).slice(0, 140)}`);
+}
+console.error(`${bad} node case(s) flagged`);
+process.exitCode = bad ? 1 : 0;
