@@ -65,9 +65,14 @@ fn open(len: usize, close: &'static [Close]) -> Probe {
     })
 }
 
+/// The `<think>` marker.
+pub const THINK_OPEN: &[u8] = b"<think>";
+
 /// `<think>` (Qwen3, QwQ, DeepSeek R1, GLM, MiniMax, Kimi K2-Thinking…).
-pub const THINK: Opener =
-    Opener::new(b"<think>", |_, _: &ProbeCx| open(7, THINK_CLOSE)).rank(Rank::Reasoning);
+pub const THINK: Opener = Opener::new(THINK_OPEN, |_, _: &ProbeCx| {
+    open(THINK_OPEN.len(), THINK_CLOSE)
+})
+.rank(Rank::Reasoning);
 
 /// `<thinking>` (prompted models imitating Claude-style tags).
 pub const THINKING: Opener =
