@@ -38,6 +38,7 @@ pub fn prefilled_close(close: &'static [Close]) -> &'static [Close] {
 }
 
 const THINKING_CLOSE: &[Close] = &[Close::consumed(b"</thinking>")];
+const THOUGHT_CLOSE: &[Close] = &[Close::consumed(b"</thought>")];
 const MISTRAL_CLOSE: &[Close] = &[Close::consumed(b"[/THINK]")];
 const COHERE_CLOSE: &[Close] = &[Close::consumed(b"<|END_THINKING|>")];
 const SEED_CLOSE: &[Close] = &[Close::consumed(b"</seed:think>")];
@@ -77,6 +78,10 @@ pub const THINK: Opener = Opener::new(THINK_OPEN, |_, _: &ProbeCx| {
 /// `<thinking>` (prompted models imitating Claude-style tags).
 pub const THINKING: Opener =
     Opener::new(b"<thinking>", |_, _: &ProbeCx| open(10, THINKING_CLOSE)).rank(Rank::Reasoning);
+
+/// `<thought>` (Poolside Laguna; prompted models).
+pub const THOUGHT: Opener =
+    Opener::new(b"<thought>", |_, _: &ProbeCx| open(9, THOUGHT_CLOSE)).rank(Rank::Reasoning);
 
 /// `[THINK]` (Magistral and other Mistral reasoning models).
 pub const MISTRAL_THINK: Opener =
@@ -152,6 +157,7 @@ const MODEL_OPENERS: &[&[u8]] = &[
     b"<think>",
     b"<think:",
     b"<thinking>",
+    b"<thought>",
     b"<|START_THINKING|>",
     b"<mm:think>",
     b"<seed:think>",
@@ -223,6 +229,7 @@ fn next_candidate(b: &[u8]) -> Option<usize> {
 pub static OPENERS: &[Opener] = &[
     THINK,
     THINKING,
+    THOUGHT,
     MISTRAL_THINK,
     COHERE_THINKING,
     SEED_THINK,
