@@ -906,7 +906,6 @@ impl<'a> Parser<'a> {
 }
 
 /// The delimiter from `delims` that starts at `i`, if any.
-
 fn delim_at(b: &[u8], i: usize, delims: &'static [&'static [u8]]) -> Option<&'static [u8]> {
     let rest = b.get(i..)?;
     delims.iter().copied().find(|d| rest.starts_with(d))
