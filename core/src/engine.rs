@@ -181,6 +181,10 @@ pub struct Engine {
     drafted_last: bool,
     /// This engine scans inside reasoning.
     is_nested: bool,
+    /// The reasoning in progress is a `<think>` the prompt opened and none
+    /// of it was read yet: a `<think>` the model writes again at its start
+    /// (after blanks) is the same opener repeated, markup, not reasoning.
+    reopen_think: bool,
     /// A `tool_call_start` was already emitted for the pending block.
     start_sent: bool,
     /// How many head bytes of the pending block `early_name` last saw.
@@ -377,6 +381,7 @@ impl Engine {
         }
         if think_open && !matches!(engine.mode, Mode::Reasoning { .. }) {
             engine.enter_reasoning(0, 0, formats::reasoning::PREFILLED_THINK_CLOSE);
+            engine.reopen_think = true;
         } else if !think_open
             && engine.cfg.generation_prompt.is_none()
             && engine.cfg.think_window > 0
@@ -455,6 +460,7 @@ impl Engine {
                 *open_pending = 0;
             }
             *close = formats::reasoning::prefilled_close(close);
+            self.reopen_think = std::ptr::eq(*close, formats::reasoning::PREFILLED_THINK_CLOSE);
         }
         let held = &self.buf;
         let lines = scan::count_lines(held);
@@ -516,6 +522,7 @@ impl Engine {
             nested: None,
             drafted: Vec::new(),
             drafted_last: false,
+            reopen_think: false,
             is_nested: false,
             start_sent: false,
             start_tried: 0,
@@ -1170,6 +1177,23 @@ impl Engine {
         let content_from = pos + open_pending;
         if content_from > len {
             return Step::Wait(pos);
+        }
+        if self.reopen_think {
+            // the prompt's `<think>` written again by the model: markup
+            let rest = &data[content_from..];
+            let blanks = rest.iter().take_while(|b| b.is_ascii_whitespace()).count();
+            match scan::prefix(&rest[blanks..], formats::reasoning::THINK_OPEN) {
+                scan::Prefix::Full => {
+                    self.reopen_think = false;
+                    self.mode = Mode::Reasoning {
+                        open_pending: open_pending + blanks + formats::reasoning::THINK_OPEN.len(),
+                        close,
+                    };
+                    return Step::Go(pos);
+                }
+                scan::Prefix::Partial if !eof => return Step::Wait(pos),
+                _ => self.reopen_think = false,
+            }
         }
         // Find the earliest closing marker.
         let mut i = content_from;

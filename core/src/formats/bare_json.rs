@@ -519,10 +519,12 @@ const END_OF_TURN: &[&[u8]] = &[
 ];
 
 /// After a value ending at `end`, a `<` at `s`: a closing `</tool_call>`
-/// belongs to the block, an end-of-turn token ends it, anything else makes
-/// the value text.
+/// belongs to the block; an end-of-turn token, or a `<tool_call>` opening
+/// the next call (a model that left the first of its calls unwrapped,
+/// `{"name": …} <tool_call>{"name": …}</tool_call>`), ends it; anything
+/// else makes the value text.
 fn end_token_after(block: &[u8], s: usize, end: usize, eof: bool) -> BlockEnd {
-    for lit in [&b"</tool_call>"[..], b"<|eom_id|>"]
+    for lit in [&b"</tool_call>"[..], b"<|eom_id|>", b"<tool_call>"]
         .iter()
         .chain(END_OF_TURN)
     {

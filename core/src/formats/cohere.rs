@@ -11,7 +11,7 @@
 //!   fence holding an array of `{"tool_name", "parameters"}`. The whole
 //!   `Action:` line plus fence is the block.
 //!
-//! **`directly_answer`** is Command R's pseudo-tool for "no tool needed": it
+//! **`directly_answer`** (Ollama's template: `directly-answer`) is Command R's pseudo-tool for "no tool needed": it
 //! is never reported as a call. The rule ([`drop_directly_answer`]) is
 //! shared with the generic JSON paths that can receive Command R output
 //! without its `Action:` line (`fenced-json` fences and `bare-json` values).

@@ -38,6 +38,7 @@ pub fn prefilled_close(close: &'static [Close]) -> &'static [Close] {
 }
 
 const THINKING_CLOSE: &[Close] = &[Close::consumed(b"</thinking>")];
+const THOUGHT_CLOSE: &[Close] = &[Close::consumed(b"</thought>")];
 const MISTRAL_CLOSE: &[Close] = &[Close::consumed(b"[/THINK]")];
 const COHERE_CLOSE: &[Close] = &[Close::consumed(b"<|END_THINKING|>")];
 const SEED_CLOSE: &[Close] = &[Close::consumed(b"</seed:think>")];
@@ -65,13 +66,22 @@ fn open(len: usize, close: &'static [Close]) -> Probe {
     })
 }
 
+/// The `<think>` marker.
+pub const THINK_OPEN: &[u8] = b"<think>";
+
 /// `<think>` (Qwen3, QwQ, DeepSeek R1, GLM, MiniMax, Kimi K2-Thinking…).
-pub const THINK: Opener =
-    Opener::new(b"<think>", |_, _: &ProbeCx| open(7, THINK_CLOSE)).rank(Rank::Reasoning);
+pub const THINK: Opener = Opener::new(THINK_OPEN, |_, _: &ProbeCx| {
+    open(THINK_OPEN.len(), THINK_CLOSE)
+})
+.rank(Rank::Reasoning);
 
 /// `<thinking>` (prompted models imitating Claude-style tags).
 pub const THINKING: Opener =
     Opener::new(b"<thinking>", |_, _: &ProbeCx| open(10, THINKING_CLOSE)).rank(Rank::Reasoning);
+
+/// `<thought>` (Poolside Laguna; prompted models).
+pub const THOUGHT: Opener =
+    Opener::new(b"<thought>", |_, _: &ProbeCx| open(9, THOUGHT_CLOSE)).rank(Rank::Reasoning);
 
 /// `[THINK]` (Magistral and other Mistral reasoning models).
 pub const MISTRAL_THINK: Opener =
@@ -147,6 +157,7 @@ const MODEL_OPENERS: &[&[u8]] = &[
     b"<think>",
     b"<think:",
     b"<thinking>",
+    b"<thought>",
     b"<|START_THINKING|>",
     b"<mm:think>",
     b"<seed:think>",
@@ -218,6 +229,7 @@ fn next_candidate(b: &[u8]) -> Option<usize> {
 pub static OPENERS: &[Opener] = &[
     THINK,
     THINKING,
+    THOUGHT,
     MISTRAL_THINK,
     COHERE_THINKING,
     SEED_THINK,

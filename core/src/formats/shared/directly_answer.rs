@@ -4,13 +4,15 @@
 
 use crate::formats::BlockResult;
 
-/// The name of Command R's "answer directly" pseudo-tool.
-pub const DIRECTLY_ANSWER: &str = "directly_answer";
+/// The names of Command R's "answer directly" pseudo-tool: Cohere's
+/// template spells it `directly_answer`, Ollama's `directly-answer`.
+pub const DIRECTLY_ANSWER: &[&str] = &["directly_answer", "directly-answer"];
 
 /// Removes `directly_answer` pseudo-calls; a result left with no calls and
 /// no errors is plain text.
 pub fn drop_directly_answer(r: &mut BlockResult) {
-    r.calls.retain(|c| c.name != DIRECTLY_ANSWER);
+    r.calls
+        .retain(|c| !DIRECTLY_ANSWER.contains(&c.name.as_str()));
 }
 
 #[cfg(test)]
@@ -35,5 +37,11 @@ mod tests {
         let mut r = BlockResult::one(call("directly_answer", 5));
         drop_directly_answer(&mut r);
         assert_eq!(r, BlockResult::text());
+        // Ollama's Command R template spells it with a hyphen
+        let mut r =
+            BlockResult::calls(vec![call("directly-answer", 5), call("directly answer", 9)]);
+        drop_directly_answer(&mut r);
+        assert_eq!(r.calls.len(), 1);
+        assert_eq!(r.calls[0].name, "directly answer");
     }
 }

@@ -106,6 +106,10 @@ struct Parser<'a> {
     inner_quotes: bool,
     /// Where the quotes read that way are.
     inner_quotes_at: Vec<usize>,
+    /// A Gemma single-quoted value found no closing quote past this index:
+    /// none after it closes one either (which quote closes depends only on
+    /// what follows it), so later values do not search again.
+    no_single_close_from: Option<usize>,
 }
 
 pub(crate) fn is_ident_start(b: u8) -> bool {
@@ -129,6 +133,7 @@ impl<'a> Parser<'a> {
             last_safe: false,
             inner_quotes: false,
             inner_quotes_at: Vec::new(),
+            no_single_close_from: None,
         }
     }
 
@@ -492,31 +497,73 @@ impl<'a> Parser<'a> {
         match c {
             b'{' => self.gemma_object(delims),
             b'[' => Ok(Value::Array(self.seq(b']')?.0)),
-            _ => {
-                // a bare literal up to the next separator
-                let start = self.i;
-                while let Some(c) = self.peek() {
-                    if matches!(c, b',' | b'}' | b']') {
-                        break;
-                    }
-                    if c == b'<' && delim_at(self.b, self.i, delims).is_some() {
-                        return Err(PyError::Syntax(self.i));
-                    }
-                    self.i += 1;
-                }
-                self.last_safe = false;
-                let word = self.s[start..self.i].trim();
-                if word.is_empty() {
-                    return self.syntax();
-                }
-                Ok(match word {
-                    "null" | "None" => Value::Null,
-                    "True" => Value::Bool(true),
-                    "False" => Value::Bool(false),
-                    _ => type_text(word),
-                })
-            }
+            b'\'' => match self.gemma_single_quoted(delims) {
+                Some(v) => Ok(Value::String(v)),
+                None => self.gemma_bare(delims),
+            },
+            _ => self.gemma_bare(delims),
         }
+    }
+
+    /// A Gemma value written in single quotes where the template writes
+    /// `<|"|>` (`'abc'`, Python's string syntax): the text up to the first
+    /// `'` that a separator (`,` `}` `]`), the end, or a dangling
+    /// delimiter (`'abc'<|"|>`, dropped) follows, blanks allowed between.
+    /// `None`, the cursor unmoved, when no such quote closes it.
+    fn gemma_single_quoted(&mut self, delims: &'static [&'static [u8]]) -> Option<String> {
+        let start = self.i + 1;
+        if self.no_single_close_from.is_some_and(|at| at <= start) {
+            return None;
+        }
+        let mut from = start;
+        while let Some(k) = memchr::memchr(b'\'', &self.b[from..]) {
+            let close = from + k;
+            let mut j = close + 1;
+            while self.b.get(j).is_some_and(u8::is_ascii_whitespace) {
+                j += 1;
+            }
+            if let Some(d) = delim_at(self.b, j, delims) {
+                j += d.len();
+                while self.b.get(j).is_some_and(u8::is_ascii_whitespace) {
+                    j += 1;
+                }
+            }
+            if matches!(self.b.get(j), None | Some(b',' | b'}' | b']')) {
+                let text = self.s[start..close].to_string();
+                self.i = j;
+                self.last_safe = true;
+                return Some(text);
+            }
+            from = close + 1;
+        }
+        self.no_single_close_from = Some(start);
+        None
+    }
+
+    /// A bare Gemma literal (`3`, `true`, `some words`) up to the next
+    /// separator, typed like text.
+    fn gemma_bare(&mut self, delims: &'static [&'static [u8]]) -> Result<Value, PyError> {
+        let start = self.i;
+        while let Some(c) = self.peek() {
+            if matches!(c, b',' | b'}' | b']') {
+                break;
+            }
+            if c == b'<' && delim_at(self.b, self.i, delims).is_some() {
+                return Err(PyError::Syntax(self.i));
+            }
+            self.i += 1;
+        }
+        self.last_safe = false;
+        let word = self.s[start..self.i].trim();
+        if word.is_empty() {
+            return self.syntax();
+        }
+        Ok(match word {
+            "null" | "None" => Value::Null,
+            "True" => Value::Bool(true),
+            "False" => Value::Bool(false),
+            _ => type_text(word),
+        })
     }
 
     /// A Gemma string: between two of the same delimiter (verbatim) or a
@@ -1032,6 +1079,18 @@ mod tests {
         let l = parse_literal_in("{a:\\\n1}", GEMMA, false).expect("parses");
         assert_eq!(l.value, json!({"a": "\\\n1"}));
         assert_eq!(parse_literal("[1, \\\n2]"), Ok(json!([1, 2])));
+    }
+
+    #[test]
+    fn gemma_single_quoted_values() {
+        // a Python-style string where the template writes `<|"|>`
+        let l = parse_literal_in("{a:'x, y',b:' z ',c:'q'<|\"|> }", GEMMA, false).expect("parses");
+        assert_eq!(l.value, json!({"a": "x, y", "b": " z ", "c": "q"}));
+        // one quote only, or text after a dangling delimiter: bare text / not Gemma
+        let l = parse_literal_in("{a:it's,b:'bob}", GEMMA, false).expect("parses");
+        assert_eq!(l.value, json!({"a": "it's", "b": "'bob"}));
+        assert!(parse_literal_in("{a:'q'<|\"|>x}", GEMMA, false).is_err());
+        assert!(parse_literal_in("{a:q<|\"|>}", GEMMA, false).is_err());
     }
 
     #[test]
