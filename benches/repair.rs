@@ -2,9 +2,15 @@
 //! the same document with a few errors, objects/s on 10,000 small broken
 //! argument objects, and a bare `memchr` pass over the same megabyte as a
 //! baseline that makes the ratios meaningful.
+//!
+//! The `small` group times one call on each kind of small broken object
+//! through the whole-document entry the bindings' `repairJson` and
+//! `repair_json` run (`repair_document_str`, no limits, prose refused):
+//! criterion's time per iteration is the time per object, the figure the
+//! Node table's 10,000-object row divides into binding and core.
 
 use criterion::{black_box, Criterion, Throughput};
-use toolcall::{parse_value, repair, RepairOptions};
+use toolcall::{parse_value, repair, repair_document_str, Prose, RepairOptions};
 
 /// A realistic ~1 MB document: an array of tool-call-like objects with
 /// strings, numbers, nested objects and escapes.
@@ -100,6 +106,28 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             for o in &objects {
                 let _ = black_box(parse_value(black_box(o), &opts));
+            }
+        })
+    });
+    g.finish();
+
+    // per object: one call per iteration, each shape on its own and then
+    // the eight in turn (their mean)
+    let unbounded = RepairOptions::unbounded();
+    let shapes = small_objects();
+    let shapes = &shapes[..8];
+    let mut g = c.benchmark_group("small");
+    g.throughput(Throughput::Elements(1));
+    for (i, s) in shapes.iter().enumerate() {
+        g.bench_function(format!("repair_document_str/{i}_{}b", s.len()), |b| {
+            b.iter(|| repair_document_str(black_box(s), &unbounded, Prose::Refuse))
+        });
+    }
+    g.throughput(Throughput::Elements(shapes.len() as u64));
+    g.bench_function("repair_document_str/all_8", |b| {
+        b.iter(|| {
+            for s in shapes {
+                let _ = black_box(repair_document_str(black_box(s), &unbounded, Prose::Refuse));
             }
         })
     });

@@ -102,10 +102,14 @@ class Tools {
     let text = definition;
     if (text instanceof Uint8Array) text = decoder.decode(text);
     else if (typeof text !== 'string') text = JSON.stringify(text);
-    this._native = call(
-      (t) => new native.Tools(t, options.strict, options.unknownRisk, options.autoApprove),
-      text,
-    );
+    if (options == null || typeof options !== 'object') throw new TypeError('options must be an object');
+    // the core's ToolsOptions under their engine spelling (maxSchemaDepth
+    // -> max_schema_depth): names, defaults and ranges are the core's
+    const opts = {};
+    for (const [k, v] of Object.entries(options)) {
+      if (v !== undefined && v !== null) opts[engineKey(k)] = v;
+    }
+    this._native = call((t) => new native.Tools(t, opts), text);
   }
   /** The tool names, in the definition's order. */
   get names() {

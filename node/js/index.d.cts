@@ -180,10 +180,24 @@ export interface StreamOptions extends Options {
   starts?: boolean;
 }
 
+/**
+ * How a tools definition is loaded: the tools flags of the command line
+ * (`--no-strict`, `--unknown-risk`, `--auto-approve`, `--max-tools-size`,
+ * `--max-schema-depth`, `--max-schema-checks`, `--max-json5-depth`).
+ * Left out: the core's default (docs/limits.md).
+ */
 export interface ToolsOptions {
   strict?: boolean;
   unknownRisk?: Risk;
   autoApprove?: Risk;
+  /** Largest definition read, in bytes (16 MiB). */
+  maxToolsSize?: number;
+  /** How deeply a tool's schema may nest (256; 1 to 1024). */
+  maxSchemaDepth?: number;
+  /** How many times a schema's combinators may check one value (100,000; 1 to 100,000,000). */
+  maxSchemaChecks?: number;
+  /** How deeply a definition written in JSON5 may nest (128; 1 to 1024). */
+  maxJson5Depth?: number;
 }
 
 /** Base class of toolcall's errors. */

@@ -24,8 +24,8 @@ use napi_derive::napi;
 use serde::Serialize;
 use serde_json::Value;
 use std::sync::Arc;
-use toolcall_core::validate::registry::Registry;
-use toolcall_core::validate::{Policy, Risk};
+use toolcall_core::validate::registry::{Registry, ToolsLoadError, ToolsOptions};
+use toolcall_core::validate::Policy;
 use toolcall_core::{
     Event, Prose, Reader, RepairOptions, Resolved, Sink, StreamRecorder, ToolCall,
 };
@@ -67,26 +67,27 @@ struct Loaded {
 
 #[napi]
 impl Tools {
-    /// Loads tools from JSON (or JSON5) text in any shape `--tools` reads.
+    /// Loads tools from JSON (or JSON5) text in any shape `--tools` reads,
+    /// under `options`: the core's `ToolsOptions` (the tools flags of the
+    /// command line under their option names, `strict`, `unknown_risk`,
+    /// `auto_approve`, `max_tools_size`, `max_schema_depth`,
+    /// `max_schema_checks`, `max_json5_depth`; the JavaScript layer turns
+    /// its camelCase keys into these). A missing option is the core's
+    /// default; an unknown one or a value out of range is an
+    /// `OptionError`, the definition past a limit a `ToolsError` with the
+    /// command's message.
     #[napi(constructor)]
-    pub fn new(
-        text: String,
-        strict: Option<bool>,
-        unknown_risk: Option<String>,
-        auto_approve: Option<String>,
-    ) -> Result<Tools> {
-        let defaults = Policy::default();
-        let strict = strict.unwrap_or(defaults.strict);
-        let risk = |s: Option<String>, default: Risk| match s {
-            None => Ok(default),
-            Some(s) => s.parse::<Risk>().map_err(|e| option_error(e.to_string())),
+    pub fn new(text: String, options: Option<Value>) -> Result<Tools> {
+        let options: ToolsOptions = match options {
+            None | Some(Value::Null) => ToolsOptions::default(),
+            Some(v) => {
+                serde_json::from_value(v).map_err(|e| option_error(format!("options: {e}")))?
+            }
         };
-        let policy = Policy {
-            strict,
-            unknown_risk: risk(unknown_risk, defaults.unknown_risk)?,
-            auto_approve: risk(auto_approve, defaults.auto_approve)?,
-        };
-        let registry = Registry::from_text(&text, strict).map_err(|e| err("ToolsError", e))?;
+        let (registry, policy) = options.load(&text).map_err(|e| match e {
+            ToolsLoadError::Option(m) => option_error(m),
+            e => err("ToolsError", e),
+        })?;
         Ok(Tools {
             inner: Arc::new(Loaded { registry, policy }),
         })

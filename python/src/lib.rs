@@ -20,8 +20,8 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList, PyString};
 use serde_json::Value;
 use std::sync::Mutex;
-use toolcall_core::validate::registry::Registry;
-use toolcall_core::validate::{Policy, Risk, Verdict as CoreVerdict};
+use toolcall_core::validate::registry::{Registry, ToolsLoadError, ToolsOptions};
+use toolcall_core::validate::{Policy, Verdict as CoreVerdict};
 use toolcall_core::{At, Options as CoreOptions, Reader, Resolved};
 use toolcall_core::{ErrorRecord as CoreError, ToolCall};
 use toolcall_core::{Event as CoreEvent, FormatChoice, Sink, StreamRecorder};
@@ -326,20 +326,30 @@ pub struct Tools {
 #[pymethods]
 impl Tools {
     /// Loads tools from JSON (or JSON5) text in any shape `--tools` reads.
+    /// The keyword arguments are the core's `ToolsOptions` (the tools
+    /// flags of the command line under their option names: `strict`,
+    /// `unknown_risk`, `auto_approve`, `max_tools_size`,
+    /// `max_schema_depth`, `max_schema_checks`, `max_json5_depth`); a
+    /// `None` is the default. Raises `OptionError` on an unknown option or
+    /// a value out of range, `ToolsError` on the definition (past a limit
+    /// with the command's message).
     #[new]
-    #[pyo3(signature = (text, *, strict=true, unknown_risk="medium", auto_approve="safe"))]
-    fn new(text: &str, strict: bool, unknown_risk: &str, auto_approve: &str) -> PyResult<Tools> {
-        let risk = |s: &str| -> PyResult<Risk> {
-            s.parse::<Risk>()
-                .map_err(|e| OptionError::new_err(e.to_string()))
-        };
-        let policy = Policy {
-            strict,
-            unknown_risk: risk(unknown_risk)?,
-            auto_approve: risk(auto_approve)?,
-        };
-        let registry =
-            Registry::from_text(text, strict).map_err(|e| ToolsError::new_err(e.to_string()))?;
+    #[pyo3(signature = (text, **options))]
+    fn new(text: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Tools> {
+        let mut given = serde_json::Map::new();
+        if let Some(d) = options {
+            for (k, v) in d.iter() {
+                if !v.is_none() {
+                    given.insert(k.extract::<String>()?, py_to_value(&v)?);
+                }
+            }
+        }
+        let options: ToolsOptions = serde_json::from_value(Value::Object(given))
+            .map_err(|e| OptionError::new_err(e.to_string()))?;
+        let (registry, policy) = options.load(text).map_err(|e| match e {
+            ToolsLoadError::Option(m) => OptionError::new_err(m),
+            e => ToolsError::new_err(e.to_string()),
+        })?;
         Ok(Tools { registry, policy })
     }
 

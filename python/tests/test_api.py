@@ -1,6 +1,7 @@
 """The package's surface: each function does what its docstring says."""
 
 import json
+import subprocess
 
 import pytest
 
@@ -286,3 +287,87 @@ def test_repair_reads_a_document_as_the_cli(toolcall_bin, text):
                                capture_output=True, check=True)
     assert toolcall.repair_json(text) == as_string.stdout.decode().rstrip("\n")
     assert toolcall.repair_json(text, return_objects=True) == json.loads(as_string.stdout)
+
+
+def _deep_schema_tools(levels):
+    schema = {"type": "string"}
+    for _ in range(levels):
+        schema = {"type": "array", "items": schema}
+    return json.dumps([{"name": "f", "parameters": schema}])
+
+
+def _fanout_tools(levels):
+    # each definition anyOf the next twice: 2**levels checks of one value
+    defs = {f"d{i}": {"anyOf": [{"$ref": f"#/$defs/d{i + 1}"}] * 2} for i in range(levels)}
+    defs[f"d{levels}"] = {"type": "string"}
+    schema = {"type": "object", "$defs": defs, "properties": {"x": {"$ref": "#/$defs/d0"}}}
+    return json.dumps([{"name": "f", "parameters": schema}])
+
+
+def _cli_tools_error(toolcall_bin, tmp_path, text, *flags):
+    """The message `toolcall validate --tools FILE FLAGS` gives for the
+    definition, after `toolcall: FILE: ` (`toolcall: FILE:` before the
+    `line:column:` of a syntax error)."""
+    path = tmp_path / "tools.json"
+    path.write_text(text)
+    r = subprocess.run(
+        [str(toolcall_bin), "validate", "--tools", str(path), *flags],
+        input=b"",
+        capture_output=True,
+    )
+    assert r.returncode == 2, r.stderr
+    line = r.stderr.decode().strip()
+    prefix = f"toolcall: {path}:"
+    assert line.startswith(prefix), line
+    rest = line[len(prefix) :]
+    return rest[1:] if rest.startswith(" ") else rest
+
+
+@pytest.mark.parametrize(
+    "text, option, value, flag",
+    [
+        (_deep_schema_tools(40), "max_schema_depth", 30, "--max-schema-depth"),
+        (_fanout_tools(12), "max_schema_checks", 1000, "--max-schema-checks"),
+        (
+            "[{name: 'f', parameters: "
+            + "{type: 'object', properties: {a: " * 30
+            + "{}"
+            + "}}" * 30
+            + "}]",
+            "max_json5_depth",
+            20,
+            "--max-json5-depth",
+        ),
+        (_deep_schema_tools(2), "max_tools_size", 40, "--max-tools-size"),
+    ],
+)
+def test_tools_limits_are_the_cli_flags(toolcall_bin, tmp_path, text, option, value, flag):
+    # under the defaults the definition loads; under the lower limit it is
+    # refused with the command's message for the same flag
+    assert toolcall.Tools(text).names == ["f"]
+    with pytest.raises(toolcall.ToolsError) as e:
+        toolcall.Tools(text, **{option: value})
+    assert str(e.value) == _cli_tools_error(toolcall_bin, tmp_path, text, flag, str(value))
+    assert flag in str(e.value)
+    # validate() and parse(tools=...) take a loaded Tools as it is
+    with pytest.raises(toolcall.ToolsError):
+        toolcall.Tools(text, strict=False, **{option: value})
+
+
+def test_tools_limits_raised_and_out_of_range():
+    # JSON5 nested 152 levels: past the default, read under a raised bound
+    deep = "[{name: 'f', parameters: " + "{type: 'object', properties: {a: " * 75 + "{}" + "}}" * 75 + "}]"
+    with pytest.raises(toolcall.ToolsError, match="--max-json5-depth"):
+        toolcall.Tools(deep)
+    assert toolcall.Tools(deep, max_json5_depth=200).names == ["f"]
+    # the core checks the ranges and knows the names
+    with pytest.raises(toolcall.OptionError, match="max_schema_depth"):
+        toolcall.Tools(deep, max_schema_depth=0)
+    with pytest.raises(toolcall.OptionError, match="max_schema_checks"):
+        toolcall.Tools(deep, max_schema_checks=100_000_001)
+    with pytest.raises(toolcall.OptionError, match="max_schema_dept"):
+        toolcall.Tools(deep, max_schema_dept=400)  # a misspelt name
+    with pytest.raises(toolcall.OptionError, match="nope"):
+        toolcall.Tools(deep, unknown_risk="nope")
+    # None is the default, as everywhere in the package
+    assert toolcall.Tools(_deep_schema_tools(2), max_schema_depth=None).names == ["f"]

@@ -25,13 +25,19 @@ class Options:
     def generation_prompt(self) -> Optional[str]: ...
 
 class Tools:
+    # None: the core's default (strict, "medium", "safe", 16 MiB, 256,
+    # 100000, 128; docs/limits.md)
     def __init__(
         self,
         text: str,
         *,
-        strict: bool = True,
-        unknown_risk: str = "medium",
-        auto_approve: str = "safe",
+        strict: Optional[bool] = None,
+        unknown_risk: Optional[str] = None,
+        auto_approve: Optional[str] = None,
+        max_tools_size: Optional[int] = None,
+        max_schema_depth: Optional[int] = None,
+        max_schema_checks: Optional[int] = None,
+        max_json5_depth: Optional[int] = None,
     ) -> None: ...
     @property
     def names(self) -> List[str]: ...

@@ -350,8 +350,9 @@ pub fn correlation_id(doc: &str) -> String {
     format!("{h:08x}")
 }
 
-/// Default `--max-tools-size`: 16 MiB.
-pub const DEFAULT_MAX_TOOLS: u64 = 16 << 20;
+/// Default `--max-tools-size`: 16 MiB (the core's, which the bindings'
+/// `max_tools_size` takes too).
+pub const DEFAULT_MAX_TOOLS: u64 = crate::validate::registry::DEFAULT_MAX_TOOLS_SIZE;
 
 impl Tools {
     /// Applies the configuration file to an engine configuration built from

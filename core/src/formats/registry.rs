@@ -130,6 +130,10 @@ struct Tables {
     line_pairs: Vec<bool>,
     /// By first byte: its openers by the second byte ([`pairs`]).
     pairs: Vec<OnceLock<Pairs>>,
+    /// The bytes [`extra_stop`] may answer, ascending: each byte other than
+    /// the text scanner's own with the openers found anywhere that begin
+    /// with it (the 256 rows are looked through once, not per engine).
+    anywhere: Vec<(u8, Vec<usize>)>,
 }
 
 fn tables() -> &'static Tables {
@@ -200,12 +204,26 @@ fn tables() -> &'static Tables {
                 }
             }
         }
+        let anywhere = (0..=u8::MAX)
+            .filter(|&b| !matches!(b, b'<' | b'[' | b'`' | b'\n'))
+            .map(|b| {
+                let at = by_byte[usize::from(b)]
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, e)| e.opener.place == Place::Anywhere)
+                    .map(|(k, _)| k)
+                    .collect::<Vec<_>>();
+                (b, at)
+            })
+            .filter(|(_, at)| !at.is_empty())
+            .collect();
         Tables {
             by_byte,
             line_start,
             line_interest,
             line_pairs,
             pairs: (0..256).map(|_| OnceLock::new()).collect(),
+            anywhere,
         }
     })
 }
@@ -263,16 +281,13 @@ pub fn line_interest_table() -> &'static [bool; 256] {
 /// opener looked for anywhere in a line that is on under `cfg` (today `{`,
 /// for JSON objects inline in prose).
 pub fn extra_stop(cfg: &Config) -> Option<u8> {
-    tables()
-        .by_byte
-        .iter()
-        .enumerate()
-        .find_map(|(b, entries)| {
-            let b = u8::try_from(b).ok()?;
-            let own = matches!(b, b'<' | b'[' | b'`' | b'\n');
-            let anywhere = |e: &Entry| e.opener.place == Place::Anywhere && e.on(cfg);
-            (!own && entries.iter().any(anywhere)).then_some(b)
-        })
+    let t = tables();
+    t.anywhere.iter().find_map(|(b, at)| {
+        let entries = &t.by_byte[usize::from(*b)];
+        at.iter()
+            .any(|&k| entries.get(k).is_some_and(|e| e.on(cfg)))
+            .then_some(*b)
+    })
 }
 
 /// True when a block of format `id` may be reported under `cfg`.
@@ -533,6 +548,35 @@ pub fn probe_noting(input: &[u8], cx: &ProbeCx, declined: &mut Option<&'static [
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `extra_stop` from its precomputed rows answers what a walk over
+    /// every byte's openers does, under auto and under each format alone.
+    #[test]
+    fn extra_stop_is_the_walk_over_every_byte() {
+        let walk = |cfg: &Config| {
+            (0..=u8::MAX).find(|&b| {
+                !matches!(b, b'<' | b'[' | b'`' | b'\n')
+                    && openers_for(b)
+                        .iter()
+                        .any(|e| e.opener.place == Place::Anywhere && e.on(cfg))
+            })
+        };
+        let mut cfgs = vec![Config::default()];
+        for f in FORMATS {
+            cfgs.push(Config {
+                format: crate::config::FormatChoice::Only(f.id),
+                ..Config::default()
+            });
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        for cfg in &cfgs {
+            let got = extra_stop(cfg);
+            assert_eq!(got, walk(cfg), "{:?}", cfg.format);
+            seen.insert(got);
+        }
+        // the check means something: some choice has a stop, some none
+        assert!(seen.len() > 1, "{seen:?}");
+    }
 
     #[test]
     fn openers_by_second_byte_are_those_the_prefix_test_keeps_in_order() {

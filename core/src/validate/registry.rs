@@ -180,6 +180,141 @@ impl ToolsLimits {
     }
 }
 
+/// Default `max_tools_size` (`--max-tools-size`): 16 MiB. A real tools
+/// definition is kilobytes (a large MCP server's, a few megabytes).
+pub const DEFAULT_MAX_TOOLS_SIZE: u64 = 16 << 20;
+
+/// How a tools definition is loaded and judged: the tools flags of the
+/// command line under their option names (`strict`, `unknown_risk`,
+/// `auto_approve`, `max_tools_size`, `max_schema_depth`,
+/// `max_schema_checks`, `max_json5_depth`). The bindings' `Tools(...)`
+/// pass their keyword arguments or options object through it (serde: a
+/// missing field takes its default, an unknown one is an error), so the
+/// names, defaults and messages are these, once.
+///
+/// ```
+/// use toolcall_core::validate::registry::ToolsOptions;
+/// let o: ToolsOptions = serde_json::from_str(r#"{"max_schema_depth": 2}"#).unwrap();
+/// let deep = r#"{"f": {"type": "object", "properties": {"a": {"type": "object",
+///     "properties": {"b": {"type": "object", "properties": {}}}}}}}"#;
+/// let e = o.load(deep).unwrap_err();
+/// assert!(e.to_string().contains("--max-schema-depth"), "{e}");
+/// assert!(ToolsOptions::default().load(deep).is_ok());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
+#[non_exhaustive]
+pub struct ToolsOptions {
+    /// Strict validation (`--no-strict` turns it off): properties a schema
+    /// does not declare are errors, and so are unknown tools.
+    pub strict: bool,
+    /// The risk of a tool the definition does not list (`--unknown-risk`).
+    pub unknown_risk: String,
+    /// Calls above this risk need approval (`--auto-approve`).
+    pub auto_approve: String,
+    /// Largest tools definition read, in bytes (`--max-tools-size`).
+    pub max_tools_size: u64,
+    /// How deeply a tool's schema may nest (`--max-schema-depth`).
+    pub max_schema_depth: usize,
+    /// How many times a schema's combinators may check one value
+    /// (`--max-schema-checks`).
+    pub max_schema_checks: u64,
+    /// How deeply a definition written in JSON5 may nest
+    /// (`--max-json5-depth`).
+    pub max_json5_depth: usize,
+}
+
+impl Default for ToolsOptions {
+    fn default() -> Self {
+        let p = super::Policy::default();
+        let l = ToolsLimits::default();
+        ToolsOptions {
+            strict: p.strict,
+            unknown_risk: p.unknown_risk.as_str().to_string(),
+            auto_approve: p.auto_approve.as_str().to_string(),
+            max_tools_size: DEFAULT_MAX_TOOLS_SIZE,
+            max_schema_depth: l.schema_depth,
+            max_schema_checks: l.schema_checks,
+            max_json5_depth: l.json5_depth,
+        }
+    }
+}
+
+/// Why [`ToolsOptions::load`] gave no registry.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ToolsLoadError {
+    /// An option out of its range or a risk level that does not exist.
+    Option(String),
+    /// The definition is larger than `max_tools_size` bytes.
+    TooLarge {
+        /// The limit.
+        max: u64,
+    },
+    /// The definition itself: not JSON or JSON5, no tools shape, or a
+    /// schema that does not compile (past `max_schema_depth` or
+    /// `max_schema_checks` among them).
+    Tools(RegistryError),
+}
+
+impl fmt::Display for ToolsLoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ToolsLoadError::Option(m) => f.write_str(m),
+            // the command's message after the file name (`read_limited`)
+            ToolsLoadError::TooLarge { max } => write!(
+                f,
+                "larger than --max-tools-size ({max} bytes); not read (raise --max-tools-size)"
+            ),
+            ToolsLoadError::Tools(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for ToolsLoadError {}
+
+impl ToolsOptions {
+    /// The policy calls are judged under: `strict` and the two risk
+    /// levels, read.
+    pub fn policy(&self) -> Result<super::Policy, ToolsLoadError> {
+        let risk = |s: &str| {
+            s.parse::<Risk>()
+                .map_err(|e| ToolsLoadError::Option(e.to_string()))
+        };
+        Ok(super::Policy {
+            strict: self.strict,
+            unknown_risk: risk(&self.unknown_risk)?,
+            auto_approve: risk(&self.auto_approve)?,
+        })
+    }
+
+    /// The schema and JSON5 limits, each checked against its range.
+    pub fn limits(&self) -> Result<ToolsLimits, ToolsLoadError> {
+        ToolsLimits::new(
+            self.max_schema_depth,
+            self.max_schema_checks,
+            self.max_json5_depth,
+        )
+        .map_err(|e| ToolsLoadError::Option(e.to_string()))
+    }
+
+    /// Loads a tools definition's text (JSON or JSON5, any shape `--tools`
+    /// reads) under these options: the registry and the policy, as
+    /// `--tools` with the same flags loads a file of that text.
+    pub fn load(&self, text: &str) -> Result<(Registry, super::Policy), ToolsLoadError> {
+        let policy = self.policy()?;
+        let limits = self.limits()?;
+        if text.len() as u64 > self.max_tools_size {
+            return Err(ToolsLoadError::TooLarge {
+                max: self.max_tools_size,
+            });
+        }
+        let registry = Registry::from_text_within(text, policy.strict, &limits)
+            .map_err(ToolsLoadError::Tools)?;
+        Ok((registry, policy))
+    }
+}
+
 /// The tools on offer.
 #[derive(Debug, Default)]
 pub struct Registry {
