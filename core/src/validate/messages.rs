@@ -619,7 +619,14 @@ impl Reader<'_> {
         }
         match m.get("content") {
             Some(Value::String(s)) => {
-                if !(role == "assistant" && self.react(turn, s, &format!("{p}/content"))) {
+                // ReAct text beside native calls is their rendering, not more calls
+                let native = m
+                    .get("tool_calls")
+                    .and_then(Value::as_array)
+                    .is_some_and(|c| !c.is_empty())
+                    || m.get("function_call").is_some_and(Value::is_object);
+                if native || !(role == "assistant" && self.react(turn, s, &format!("{p}/content")))
+                {
                     self.text_calls(turn, role, s, &format!("{p}/content"));
                 }
             }
@@ -850,7 +857,7 @@ impl Reader<'_> {
             return false;
         }
         let raw = Value::String(text.to_string());
-        for (name, input) in steps {
+        for (name, input, span) in steps {
             let args = Value::String(input.to_string());
             self.native_call(
                 turn,
@@ -861,6 +868,14 @@ impl Reader<'_> {
                 Some((&args, p.to_string())),
                 None,
             );
+            // the step's place in the text (what `--convert` cuts out)
+            if let Some(Entry {
+                kind: Kind::Call(c),
+                ..
+            }) = self.entries.last_mut()
+            {
+                c.call.span = [span[0] as u64, span[1] as u64];
+            }
         }
         true
     }
@@ -869,8 +884,9 @@ impl Reader<'_> {
 /// The `Action: NAME` / `Action Input: …` pairs of a ReAct text, in order:
 /// an `Action:` line whose name is one word, then (on the next line that
 /// is not blank) `Action Input:` and what follows it up to the next
-/// `Observation:`, `Thought:` or `Action:` line.
-pub fn react_steps(text: &str) -> Vec<(&str, &str)> {
+/// `Observation:`, `Thought:` or `Action:` line; with the byte range of
+/// the step (from its `Action:` line to the end of its input).
+pub fn react_steps(text: &str) -> Vec<(&str, &str, [usize; 2])> {
     let mut out = Vec::new();
     if !text.contains("Action Input:") {
         return out;
@@ -915,7 +931,9 @@ pub fn react_steps(text: &str) -> Vec<(&str, &str)> {
             end += 1;
         }
         let stop_at = lines.get(end).map_or(text.len(), |l| l.0);
-        out.push((name, text[start..stop_at].trim()));
+        let input = text[start..stop_at].trim();
+        let end_at = start + text[start..stop_at].trim_end().len();
+        out.push((name, input, [lines[k].0, end_at]));
         k = end;
     }
     out
