@@ -364,6 +364,28 @@ pub fn session_block(
         e.line = block.first_line as u64 + 1;
         found.errors.push(e);
     }
+    // a line that is not JSON (a log cut mid-write): an error at that
+    // line, as `validate` reports it; the other lines are read
+    for bad in &block.bad {
+        let rest = block.text.get(bad.at..).unwrap_or_default();
+        let line = &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())];
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let mut e = ErrorRecord::whole(
+            doc,
+            line,
+            "TLP-008",
+            format!(
+                "line {} of the session log is not JSON ({}); skipped",
+                bad.line + 1,
+                bad.error
+            ),
+        );
+        let start = (block.offset + bad.at) as u64;
+        e.span = [start, start + line.len() as u64];
+        e.offset = start;
+        e.line = bad.line as u64 + 1;
+        found.errors.push(e);
+    }
     transcript_records(
         doc,
         block.transcripts(cfg),

@@ -918,6 +918,10 @@ fn xlam(v: &Value, p: &str) -> Option<Found> {
         {"role": "user", "content": query},
         {"role": "assistant", "content": null, "tool_calls": tool_calls},
     ]});
+    // API-Bank keeps the tools in its `system` prompt (as Markdown)
+    if let Some(s) = o.get("system").filter(|s| s.is_string()) {
+        f.value["system"] = s.clone();
+    }
     f.tools = o.get("tools").and_then(tool_list);
     f.sort();
     Some(f)
@@ -1101,6 +1105,86 @@ pub fn prompt_tools(text: &str) -> Option<Value> {
     ] {
         if let Some(i) = text.find(marker) {
             return values_in(&text[i + marker.len()..]);
+        }
+    }
+    markdown_tools(text)
+}
+
+/// Tools a prompt lists in Markdown, as API-Bank rows do: for each tool a
+/// `Name: NAME` line (`1. **Name: QueryHealthData**`), a `Description:`
+/// line and `Parameters:` followed by a map of parameters (Python
+/// literals, `{'user_id': {'type': 'str', …}}`). `None` when there are
+/// none.
+fn markdown_tools(text: &str) -> Option<Value> {
+    if !text.contains("Parameters:") {
+        return None;
+    }
+    let mut tools = Vec::new();
+    let starts: Vec<usize> = text.match_indices("Name:").map(|(i, _)| i).collect();
+    for (n, &at) in starts.iter().enumerate() {
+        let end = starts.get(n + 1).copied().unwrap_or(text.len());
+        let block = &text[at + "Name:".len()..end];
+        let first = block.lines().next().unwrap_or("");
+        let name = first.trim().trim_matches('*').trim();
+        if name.is_empty() || name.contains(char::is_whitespace) {
+            continue;
+        }
+        let description = block
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("Description:"))
+            .map(str::trim)
+            .unwrap_or("");
+        let Some(pi) = block.find("Parameters:") else {
+            continue;
+        };
+        let rest = &block[pi + "Parameters:".len()..];
+        let Some(open) = rest.find('{') else { continue };
+        let Some(len) = balanced(&rest[open..]) else {
+            continue;
+        };
+        let opts = crate::repair::RepairOptions::default();
+        let Some(params) = crate::repair::repair(&rest[open..open + len], &opts)
+            .ok()
+            .and_then(|r| serde_json::from_str::<Value>(&r.output).ok())
+            .filter(Value::is_object)
+        else {
+            continue;
+        };
+        tools.push(json!({"name": name, "description": description, "parameters": params}));
+    }
+    if tools.is_empty() {
+        return None;
+    }
+    tool_list(&Value::Array(tools))
+}
+
+/// The length of the bracketed value at the start of `s` (`{…}` with
+/// nested brackets and quoted strings), `None` when it is not closed.
+fn balanced(s: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for (i, c) in s.char_indices() {
+        if let Some(q) = quote {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == q {
+                quote = None;
+            }
+            continue;
+        }
+        match c {
+            '"' | '\'' => quote = Some(c),
+            '{' | '[' => depth += 1,
+            '}' | ']' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
         }
     }
     None
