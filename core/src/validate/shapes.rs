@@ -140,25 +140,65 @@ pub fn find(doc: &Value, at: Option<&str>, bodies: bool) -> Vec<Found> {
         };
     }
     let mut out = Vec::new();
-    search(doc, "", 0, &mut out);
+    search(doc, "", 0, &mut out, true);
     if out.is_empty() && bodies && messages::shape(doc).is_some() {
         out.push(Found::moved("chat", "", doc.clone()));
     }
     out
 }
 
+/// [`find`], taking the document: one that is itself a conversation in
+/// a shape [`messages::read`] knows (the common case: a `messages` list)
+/// is moved into the [`Found`], not copied, so a large conversation is
+/// held once.
+pub fn find_owned(doc: Value, at: Option<&str>, bodies: bool) -> Vec<Found> {
+    if at.is_none() {
+        for (name, d) in SHAPES {
+            if *name == "chat" {
+                if let Some(mut f) = chat_here(&doc, "") {
+                    f.value = doc;
+                    return vec![f];
+                }
+                break;
+            }
+            if let Some(f) = d(&doc, "") {
+                return vec![f];
+            }
+        }
+    }
+    find(&doc, at, bodies)
+}
+
 /// Whether `v` holds a conversation [`find`] sees (what `--input auto`
 /// takes for a transcript).
 pub fn sniff(v: &Value) -> bool {
-    matches!(v, Value::Object(_) | Value::Array(_)) && !find(v, None, false).is_empty()
+    if !matches!(v, Value::Object(_) | Value::Array(_)) {
+        return false;
+    }
+    // looked for, not kept: a conversation found is not copied
+    let mut out = Vec::new();
+    search(v, "", 0, &mut out, false);
+    !out.is_empty()
 }
 
 fn detect(v: &Value, p: &str) -> Option<Found> {
-    SHAPES.iter().find_map(|(_, d)| d(v, p))
+    detect_with(v, p, true)
 }
 
-fn search(v: &Value, p: &str, depth: usize, out: &mut Vec<Found>) {
-    if let Some(f) = detect(v, p) {
+/// [`detect`]; without `copy`, a conversation in a shape
+/// [`messages::read`] knows is found but its value not copied (`Null`).
+fn detect_with(v: &Value, p: &str, copy: bool) -> Option<Found> {
+    SHAPES.iter().find_map(|(name, d)| {
+        if *name == "chat" && !copy {
+            chat_here(v, p)
+        } else {
+            d(v, p)
+        }
+    })
+}
+
+fn search(v: &Value, p: &str, depth: usize, out: &mut Vec<Found>, copy: bool) {
+    if let Some(f) = detect_with(v, p, copy) {
         out.push(f);
         return;
     }
@@ -168,16 +208,16 @@ fn search(v: &Value, p: &str, depth: usize, out: &mut Vec<Found>) {
             let before = out.len();
             for (k, item) in items.iter().enumerate() {
                 let ip = format!("{p}/{k}");
-                if let Some(f) = detect(item, &ip) {
+                if let Some(f) = detect_with(item, &ip, copy) {
                     out.push(f);
-                } else if let Some(f) = message_list(item, &ip, None) {
+                } else if let Some(f) = message_list_with(item, &ip, None, copy) {
                     out.push(f);
                 }
             }
             if out.len() == before && depth < DEPTH {
                 for (k, item) in items.iter().enumerate().take(64) {
                     if item.is_object() {
-                        search(item, &format!("{p}/{k}"), depth + 1, out);
+                        search(item, &format!("{p}/{k}"), depth + 1, out, copy);
                     }
                 }
             }
@@ -187,14 +227,16 @@ fn search(v: &Value, p: &str, depth: usize, out: &mut Vec<Found>) {
             let before = out.len();
             for (k, child) in o {
                 let cp = format!("{p}/{}", escape(k));
-                if let Some(f) = message_list(child, &cp, Some(o)) {
+                if let Some(f) = message_list_with(child, &cp, Some(o), copy) {
                     out.push(f);
                 } else if let Value::Array(items) = child {
                     // a list of message lists (ToolBench's train_messages)
                     let lists: Vec<Found> = items
                         .iter()
                         .enumerate()
-                        .filter_map(|(j, l)| message_list(l, &format!("{cp}/{j}"), Some(o)))
+                        .filter_map(|(j, l)| {
+                            message_list_with(l, &format!("{cp}/{j}"), Some(o), copy)
+                        })
                         .collect();
                     if !lists.is_empty() && lists.len() == items.len() {
                         out.extend(lists);
@@ -206,7 +248,7 @@ fn search(v: &Value, p: &str, depth: usize, out: &mut Vec<Found>) {
             }
             for (k, child) in o {
                 if child.is_object() || child.is_array() {
-                    search(child, &format!("{p}/{}", escape(k)), depth + 1, out);
+                    search(child, &format!("{p}/{}", escape(k)), depth + 1, out, copy);
                     if out.len() > before {
                         return;
                     }
@@ -238,6 +280,17 @@ fn is_message(m: &Value) -> bool {
 /// A list of messages (objects with a role-like and a content-like key),
 /// with the tools its parent object keeps beside it.
 fn message_list(v: &Value, p: &str, parent: Option<&Map<String, Value>>) -> Option<Found> {
+    message_list_with(v, p, parent, true)
+}
+
+/// [`message_list`]; without `copy`, the list is found but not copied
+/// into the [`Found`] (its value `Null`: what [`sniff`] needs).
+fn message_list_with(
+    v: &Value,
+    p: &str,
+    parent: Option<&Map<String, Value>>,
+    copy: bool,
+) -> Option<Found> {
     let items = v.as_array()?;
     if items.is_empty() {
         return None;
@@ -250,9 +303,12 @@ fn message_list(v: &Value, p: &str, parent: Option<&Map<String, Value>>) -> Opti
     } else {
         "conversations"
     };
-    let mut f = Found::moved("list", p, json!({ key: v }));
+    let value = if copy { json!({ key: v }) } else { Value::Null };
+    let mut f = Found::moved("list", p, value);
     f.remap = vec![(format!("/{key}"), p.to_string(), true)];
-    f.tools = parent.and_then(side_tools);
+    if copy {
+        f.tools = parent.and_then(side_tools);
+    }
     Some(f)
 }
 
@@ -726,6 +782,14 @@ fn io(v: &Value, p: &str) -> Option<Found> {
 /// A conversation written the way a chat server takes it (what
 /// [`messages::shape`] knows), where it stands.
 fn chat(v: &Value, p: &str) -> Option<Found> {
+    let mut f = chat_here(v, p)?;
+    f.value = v.clone();
+    Some(f)
+}
+
+/// [`chat`]'s reading of `v`, its value left `Null` (the caller puts `v`
+/// there: a copy, or the document itself, see [`find_owned`]).
+fn chat_here(v: &Value, p: &str) -> Option<Found> {
     let shape = messages::sniff(v)?;
     if let (Value::Array(items), messages::Shape::Responses) = (v, shape) {
         // a bare list of Responses items is a conversation at the top
@@ -752,7 +816,7 @@ fn chat(v: &Value, p: &str) -> Option<Found> {
             return None;
         }
     }
-    let mut f = Found::moved("chat", p, v.clone());
+    let mut f = Found::moved("chat", p, Value::Null);
     if let Value::Object(o) = v {
         f.tools = o.get("functions").and_then(tool_list);
     }
