@@ -132,24 +132,163 @@ pub fn read(bytes: &[u8], r: &Resolved) -> Document {
 }
 
 /// A [`read`] fed chunk by chunk: the same records, however the input is
-/// cut. Conversations are held until [`Reader::finish`], then read whole.
+/// cut. A conversation input is read as soon as its layout is known: a
+/// JSONL of conversations a line at a time, a per-event session log a
+/// session at a time (so what is held is bounded by the longest line or
+/// the largest session); one JSON document is held until
+/// [`Reader::finish`], then read whole.
 pub struct Reader {
     inner: Inner,
 }
 
 enum Inner {
     Wire(Box<WireEngine>),
-    Conversations { held: Vec<u8>, resolved: Resolved },
+    Conversations(Box<Held>),
+}
+
+/// A conversation input being fed.
+struct Held {
+    resolved: Resolved,
+    /// The bytes not read yet: the whole input while its layout is not
+    /// known (or it is one document), else the start of the next line.
+    bytes: Vec<u8>,
+    layout: Layout,
+    /// 0-based index, in the input, of the line `bytes` starts with.
+    line: usize,
+    /// Byte offset, in the input, of the start of `bytes`.
+    offset: usize,
+}
+
+/// What a conversation input is, as far as it has been read.
+enum Layout {
+    /// Not known yet (no whole first line, or nothing after it).
+    Open,
+    /// One JSON document: read whole at the end.
+    Whole,
+    /// A JSONL of conversations, one a line.
+    Lines,
+    /// A per-event session log.
+    Session(crate::validate::session::Sessions),
+}
+
+impl Held {
+    /// Decides the layout when the bytes held say it: the first non-blank
+    /// line, whole, is JSON and something follows it (then the input is
+    /// no single JSON document: a session log when that line is an event,
+    /// else one conversation a line), or it is not JSON (one document).
+    fn decide(&mut self) {
+        let mut at = 0usize;
+        while let Some(n) = memchr::memchr(b'\n', &self.bytes[at..]) {
+            let line = self.bytes[at..at + n].trim_ascii();
+            at += n + 1;
+            if line.is_empty() {
+                continue;
+            }
+            let Ok(first) = serde_json::from_slice::<serde_json::Value>(line) else {
+                self.layout = Layout::Whole;
+                return;
+            };
+            if self.bytes[at..].iter().any(|b| !b.is_ascii_whitespace()) {
+                self.layout = if crate::validate::shapes::is_event(&first) {
+                    Layout::Session(crate::validate::session::Sessions::new(usize::MAX))
+                } else {
+                    Layout::Lines
+                };
+            }
+            return;
+        }
+    }
+
+    /// Reads the whole lines held (all of them at the `end`), as
+    /// [`conversations`] reads the input whole.
+    fn advance(&mut self, sink: &mut dyn Sink, end: bool) {
+        if matches!(self.layout, Layout::Open) {
+            self.decide();
+        }
+        let name = self.resolved.config.doc.clone();
+        let mut at = 0usize;
+        loop {
+            let (len, next) = match memchr::memchr(b'\n', &self.bytes[at..]) {
+                Some(n) => (n, n + 1),
+                None if end && at < self.bytes.len() => {
+                    let n = self.bytes.len() - at;
+                    (n, n)
+                }
+                None => break,
+            };
+            match &mut self.layout {
+                Layout::Lines => {
+                    let line = &self.bytes[at..at + len];
+                    if !line.trim_ascii().is_empty() {
+                        let line = line.strip_suffix(b"\r").unwrap_or(line);
+                        let doc = format!("{name}:{}", self.line + 1);
+                        emit(&conversation(doc, line, &self.resolved), sink);
+                    }
+                }
+                Layout::Session(s) => {
+                    let line = &self.bytes[at..at + next];
+                    if let Some(b) = s.line(self.line, self.offset, line, true) {
+                        let cfg = self.resolved.config.for_doc(&name);
+                        emit(&session_block(&name, b, &cfg, usize::MAX), sink);
+                    }
+                }
+                Layout::Open | Layout::Whole => break,
+            }
+            self.line += 1;
+            self.offset += next;
+            at += next;
+        }
+        self.bytes.drain(..at);
+        if end {
+            match &mut self.layout {
+                Layout::Session(s) => {
+                    if let Some(b) = s.finish() {
+                        let cfg = self.resolved.config.for_doc(&name);
+                        emit(&session_block(&name, b, &cfg, usize::MAX), sink);
+                    }
+                }
+                Layout::Open | Layout::Whole => {
+                    let bytes = std::mem::take(&mut self.bytes);
+                    conversations(&name, &bytes, &self.resolved, &mut |part| {
+                        emit(&part, sink);
+                        true
+                    });
+                }
+                Layout::Lines => {}
+            }
+        }
+    }
+
+    fn held(&self) -> usize {
+        let session = match &self.layout {
+            Layout::Session(s) => s.held(),
+            _ => 0,
+        };
+        self.bytes.len() + session
+    }
+}
+
+/// A conversation's records, as events.
+fn emit(part: &Document, sink: &mut dyn Sink) {
+    for rec in part.records() {
+        match rec {
+            Record::Call(c) => sink.event(Event::ToolCall(c.clone())),
+            Record::Error(e) => sink.event(Event::Error(e.clone())),
+        }
+    }
 }
 
 impl Reader {
     /// A reader in the state `r` describes.
     pub fn new(r: &Resolved) -> Reader {
         let inner = if r.conversations() {
-            Inner::Conversations {
-                held: Vec::new(),
+            Inner::Conversations(Box::new(Held {
                 resolved: r.clone(),
-            }
+                bytes: Vec::new(),
+                layout: Layout::Open,
+                line: 0,
+                offset: 0,
+            }))
         } else {
             Inner::Wire(Box::new(WireEngine::new(r.config.clone(), r.wire.clone())))
         };
@@ -160,7 +299,10 @@ impl Reader {
     pub fn feed(&mut self, chunk: &[u8], sink: &mut dyn Sink) {
         match &mut self.inner {
             Inner::Wire(w) => w.feed(chunk, sink),
-            Inner::Conversations { held, .. } => held.extend_from_slice(chunk),
+            Inner::Conversations(h) => {
+                h.bytes.extend_from_slice(chunk);
+                h.advance(sink, false);
+            }
         }
     }
 
@@ -169,19 +311,7 @@ impl Reader {
     pub fn finish(&mut self, sink: &mut dyn Sink) {
         match &mut self.inner {
             Inner::Wire(w) => w.finish(sink),
-            Inner::Conversations { held, resolved } => {
-                let bytes = std::mem::take(held);
-                let name = resolved.config.doc.clone();
-                conversations(&name, &bytes, resolved, &mut |part| {
-                    for rec in part.records() {
-                        match rec {
-                            Record::Call(c) => sink.event(Event::ToolCall(c.clone())),
-                            Record::Error(e) => sink.event(Event::Error(e.clone())),
-                        }
-                    }
-                    true
-                });
-            }
+            Inner::Conversations(h) => h.advance(sink, true),
         }
     }
 
@@ -189,7 +319,7 @@ impl Reader {
     pub fn held(&self) -> usize {
         match &self.inner {
             Inner::Wire(w) => w.held(),
-            Inner::Conversations { held, .. } => held.len(),
+            Inner::Conversations(h) => h.held(),
         }
     }
 
@@ -197,7 +327,7 @@ impl Reader {
     pub fn calls(&self) -> usize {
         match &self.inner {
             Inner::Wire(w) => w.calls(),
-            Inner::Conversations { .. } => 0,
+            Inner::Conversations(_) => 0,
         }
     }
 
@@ -205,7 +335,7 @@ impl Reader {
     pub fn summary(&self) -> Summary {
         match &self.inner {
             Inner::Wire(w) => w.summary(),
-            Inner::Conversations { .. } => Summary::default(),
+            Inner::Conversations(_) => Summary::default(),
         }
     }
 
@@ -214,7 +344,7 @@ impl Reader {
     pub fn engine(&self) -> Option<&WireEngine> {
         match &self.inner {
             Inner::Wire(w) => Some(w),
-            Inner::Conversations { .. } => None,
+            Inner::Conversations(_) => None,
         }
     }
 }
@@ -362,6 +492,28 @@ pub fn session_block(
         ];
         e.offset = block.offset as u64;
         e.line = block.first_line as u64 + 1;
+        found.errors.push(e);
+    }
+    // a line that is not JSON (a log cut mid-write): an error at that
+    // line, as `validate` reports it; the other lines are read
+    for bad in &block.bad {
+        let rest = block.text.get(bad.at..).unwrap_or_default();
+        let line = &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())];
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let mut e = ErrorRecord::whole(
+            doc,
+            line,
+            "TLP-008",
+            format!(
+                "line {} of the session log is not JSON ({}); skipped",
+                bad.line + 1,
+                bad.error
+            ),
+        );
+        let start = (block.offset + bad.at) as u64;
+        e.span = [start, start + line.len() as u64];
+        e.offset = start;
+        e.line = bad.line as u64 + 1;
         found.errors.push(e);
     }
     transcript_records(
@@ -512,6 +664,56 @@ mod tests {
             }
             reader.finish(&mut found);
             assert_eq!(found.calls, whole.found.calls, "{input}");
+        }
+    }
+
+    /// Fed in chunks, a JSONL of conversations is read a line at a time
+    /// and a session log a session at a time: what the reader holds stays
+    /// near one line or one session (before: the whole input), and the
+    /// records are those of the input read whole.
+    #[test]
+    fn the_reader_holds_a_line_or_a_session_not_the_input() {
+        let line = CONVERSATION.replace('\n', "");
+        let mut jsonl = String::new();
+        for k in 0..400 {
+            jsonl.push_str(&line);
+            jsonl.push_str(if k % 3 == 0 { "\r\n" } else { "\n" });
+            if k % 50 == 7 {
+                jsonl.push_str("not json\n\n");
+            }
+        }
+        jsonl.push_str(&line);
+        let mut session = String::new();
+        for k in 0..300 {
+            session.push_str(&format!(
+                concat!(
+                    r#"{{"type":"user","sessionId":"s{}","message":{{"role":"user","content":"hi"}}}}"#,
+                    "\n",
+                    r#"{{"type":"assistant","sessionId":"s{}","message":{{"id":"m{}","role":"assistant","content":[{{"type":"tool_use","id":"t{}","name":"f","input":{{"x":1}}}}]}}}}"#,
+                    "\n"
+                ),
+                k / 3,
+                k / 3,
+                k,
+                k
+            ));
+        }
+        session.push_str("{\"type\":\"user\",\"sessionId\":\"sx\",\"message\":{\"role\":\"user\",\"content\":\"cut");
+        let r = resolved("messages");
+        for input in [&jsonl, &session] {
+            let whole = read(input.as_bytes(), &r);
+            let mut reader = Reader::new(&r);
+            let mut found = Collector::calls_only();
+            let mut most = 0usize;
+            for chunk in input.as_bytes().chunks(97) {
+                reader.feed(chunk, &mut found);
+                most = most.max(reader.held());
+            }
+            reader.finish(&mut found);
+            assert!(!whole.found.calls.is_empty());
+            assert_eq!(found.calls, whole.found.calls);
+            assert_eq!(found.errors, whole.found.errors);
+            assert!(most < 2048, "held {most} bytes of {}", input.len());
         }
     }
 }

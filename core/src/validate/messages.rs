@@ -618,7 +618,18 @@ impl Reader<'_> {
             }
         }
         match m.get("content") {
-            Some(Value::String(s)) => self.text_calls(turn, role, s, &format!("{p}/content")),
+            Some(Value::String(s)) => {
+                // ReAct text beside native calls is their rendering, not more calls
+                let native = m
+                    .get("tool_calls")
+                    .and_then(Value::as_array)
+                    .is_some_and(|c| !c.is_empty())
+                    || m.get("function_call").is_some_and(Value::is_object);
+                if native || !(role == "assistant" && self.react(turn, s, &format!("{p}/content")))
+                {
+                    self.text_calls(turn, role, s, &format!("{p}/content"));
+                }
+            }
             Some(Value::Array(blocks)) => {
                 for (j, b) in blocks.iter().enumerate() {
                     self.block(b, turn, role, &format!("{p}/content/{j}"));
@@ -626,21 +637,32 @@ impl Reader<'_> {
             }
             _ => {}
         }
-        if let Some(Value::Array(calls)) = m.get("tool_calls") {
+        // Continue's session files write `toolCalls` and `toolCallId`
+        let (calls_key, calls) = match m.get("tool_calls") {
+            Some(c) => ("tool_calls", Some(c)),
+            None => ("toolCalls", m.get("toolCalls")),
+        };
+        if let Some(Value::Array(calls)) = calls {
             for (k, c) in calls.iter().enumerate() {
-                let cp = format!("{p}/tool_calls/{k}");
+                let cp = format!("{p}/{calls_key}/{k}");
                 let f = c.get("function").unwrap_or(c);
                 let name = f.get("name").and_then(Value::as_str).unwrap_or("");
-                let args = f.get("arguments");
+                // LangChain's tool calls name their arguments `args`
+                let args_key = if f.get("arguments").is_none() && f.get("args").is_some() {
+                    "args"
+                } else {
+                    "arguments"
+                };
+                let args = f.get(args_key);
                 let format = if args.is_some_and(Value::is_string) {
                     "openai"
                 } else {
                     "ollama"
                 };
                 let ap = if c.get("function").is_some() {
-                    format!("{cp}/function/arguments")
+                    format!("{cp}/function/{args_key}")
                 } else {
-                    format!("{cp}/arguments")
+                    format!("{cp}/{args_key}")
                 };
                 let id = c.get("id").and_then(Value::as_str);
                 self.native_call(turn, cp, format, c, name, args.map(|a| (a, ap)), id);
@@ -664,6 +686,7 @@ impl Reader<'_> {
         if matches!(role, "tool" | "function" | "ipython") {
             let id = m
                 .get("tool_call_id")
+                .or_else(|| m.get("toolCallId"))
                 .and_then(Value::as_str)
                 .map(str::to_string);
             let name = m
@@ -819,8 +842,101 @@ impl Reader<'_> {
             }
             return;
         }
-        self.text_calls(turn, role, text, &vp);
+        if !(role == "assistant" && self.react(turn, text, &vp)) {
+            self.text_calls(turn, role, text, &vp);
+        }
     }
+
+    /// The ReAct steps of an assistant's text (ToolBench / ToolLLaMA:
+    /// `Thought: …`, `Action: NAME`, `Action Input: {…}`), each a call
+    /// whose arguments are the input's JSON. `false` when the text has
+    /// none (it is then searched for calls as any text is).
+    fn react(&mut self, turn: usize, text: &str, p: &str) -> bool {
+        let steps = react_steps(text);
+        if steps.is_empty() {
+            return false;
+        }
+        let raw = Value::String(text.to_string());
+        for (name, input, span) in steps {
+            let args = Value::String(input.to_string());
+            self.native_call(
+                turn,
+                p.to_string(),
+                "react",
+                &raw,
+                name,
+                Some((&args, p.to_string())),
+                None,
+            );
+            // the step's place in the text (what `--convert` cuts out)
+            if let Some(Entry {
+                kind: Kind::Call(c),
+                ..
+            }) = self.entries.last_mut()
+            {
+                c.call.span = [span[0] as u64, span[1] as u64];
+            }
+        }
+        true
+    }
+}
+
+/// The `Action: NAME` / `Action Input: …` pairs of a ReAct text, in order:
+/// an `Action:` line whose name is one word, then (on the next line that
+/// is not blank) `Action Input:` and what follows it up to the next
+/// `Observation:`, `Thought:` or `Action:` line; with the byte range of
+/// the step (from its `Action:` line to the end of its input).
+pub fn react_steps(text: &str) -> Vec<(&str, &str, [usize; 2])> {
+    let mut out = Vec::new();
+    if !text.contains("Action Input:") {
+        return out;
+    }
+    let lines: Vec<(usize, &str)> = text
+        .split_inclusive('\n')
+        .scan(0usize, |at, l| {
+            let start = *at;
+            *at += l.len();
+            Some((start, l))
+        })
+        .collect();
+    let stop = |l: &str| {
+        let t = l.trim_start();
+        t.starts_with("Observation:") || t.starts_with("Thought:") || t.starts_with("Action:")
+    };
+    let mut k = 0;
+    while k < lines.len() {
+        let line = lines[k].1.trim();
+        let Some(name) = line.strip_prefix("Action:").map(str::trim) else {
+            k += 1;
+            continue;
+        };
+        let one_word = !name.is_empty() && !name.contains(char::is_whitespace) && name.len() <= 256;
+        let mut j = k + 1;
+        while j < lines.len() && lines[j].1.trim().is_empty() {
+            j += 1;
+        }
+        let input_line = lines.get(j).map(|l| (l.0, l.1.trim_start()));
+        let Some((at, rest)) = input_line.filter(|(_, l)| l.starts_with("Action Input:")) else {
+            k += 1;
+            continue;
+        };
+        if !one_word {
+            k = j + 1;
+            continue;
+        }
+        let lead = lines[j].1.len() - rest.len();
+        let start = at + lead + "Action Input:".len();
+        let mut end = j + 1;
+        while end < lines.len() && !stop(lines[end].1) {
+            end += 1;
+        }
+        let stop_at = lines.get(end).map_or(text.len(), |l| l.0);
+        let input = text[start..stop_at].trim();
+        let end_at = start + text[start..stop_at].trim_end().len();
+        out.push((name, input, [lines[k].0, end_at]));
+        k = end;
+    }
+    out
 }
 
 /// The role a ShareGPT turn's `from` names (`human` → `user`, `gpt` and

@@ -96,6 +96,9 @@ pub type Detector = fn(&Value, &str) -> Option<Found>;
 /// the values under its keys (breadth first, a few levels deep).
 pub const SHAPES: &[(&str, Detector)] = &[
     ("recording", recording),
+    ("gemini", gemini),
+    ("langchain", langchain),
+    ("io", io),
     ("chat", chat),
     ("xlam", xlam),
     ("glaive", glaive),
@@ -137,25 +140,65 @@ pub fn find(doc: &Value, at: Option<&str>, bodies: bool) -> Vec<Found> {
         };
     }
     let mut out = Vec::new();
-    search(doc, "", 0, &mut out);
+    search(doc, "", 0, &mut out, true);
     if out.is_empty() && bodies && messages::shape(doc).is_some() {
         out.push(Found::moved("chat", "", doc.clone()));
     }
     out
 }
 
+/// [`find`], taking the document: one that is itself a conversation in
+/// a shape [`messages::read`] knows (the common case: a `messages` list)
+/// is moved into the [`Found`], not copied, so a large conversation is
+/// held once.
+pub fn find_owned(doc: Value, at: Option<&str>, bodies: bool) -> Vec<Found> {
+    if at.is_none() {
+        for (name, d) in SHAPES {
+            if *name == "chat" {
+                if let Some(mut f) = chat_here(&doc, "") {
+                    f.value = doc;
+                    return vec![f];
+                }
+                break;
+            }
+            if let Some(f) = d(&doc, "") {
+                return vec![f];
+            }
+        }
+    }
+    find(&doc, at, bodies)
+}
+
 /// Whether `v` holds a conversation [`find`] sees (what `--input auto`
 /// takes for a transcript).
 pub fn sniff(v: &Value) -> bool {
-    matches!(v, Value::Object(_) | Value::Array(_)) && !find(v, None, false).is_empty()
+    if !matches!(v, Value::Object(_) | Value::Array(_)) {
+        return false;
+    }
+    // looked for, not kept: a conversation found is not copied
+    let mut out = Vec::new();
+    search(v, "", 0, &mut out, false);
+    !out.is_empty()
 }
 
 fn detect(v: &Value, p: &str) -> Option<Found> {
-    SHAPES.iter().find_map(|(_, d)| d(v, p))
+    detect_with(v, p, true)
 }
 
-fn search(v: &Value, p: &str, depth: usize, out: &mut Vec<Found>) {
-    if let Some(f) = detect(v, p) {
+/// [`detect`]; without `copy`, a conversation in a shape
+/// [`messages::read`] knows is found but its value not copied (`Null`).
+fn detect_with(v: &Value, p: &str, copy: bool) -> Option<Found> {
+    SHAPES.iter().find_map(|(name, d)| {
+        if *name == "chat" && !copy {
+            chat_here(v, p)
+        } else {
+            d(v, p)
+        }
+    })
+}
+
+fn search(v: &Value, p: &str, depth: usize, out: &mut Vec<Found>, copy: bool) {
+    if let Some(f) = detect_with(v, p, copy) {
         out.push(f);
         return;
     }
@@ -165,16 +208,16 @@ fn search(v: &Value, p: &str, depth: usize, out: &mut Vec<Found>) {
             let before = out.len();
             for (k, item) in items.iter().enumerate() {
                 let ip = format!("{p}/{k}");
-                if let Some(f) = detect(item, &ip) {
+                if let Some(f) = detect_with(item, &ip, copy) {
                     out.push(f);
-                } else if let Some(f) = message_list(item, &ip, None) {
+                } else if let Some(f) = message_list_with(item, &ip, None, copy) {
                     out.push(f);
                 }
             }
             if out.len() == before && depth < DEPTH {
                 for (k, item) in items.iter().enumerate().take(64) {
                     if item.is_object() {
-                        search(item, &format!("{p}/{k}"), depth + 1, out);
+                        search(item, &format!("{p}/{k}"), depth + 1, out, copy);
                     }
                 }
             }
@@ -184,14 +227,16 @@ fn search(v: &Value, p: &str, depth: usize, out: &mut Vec<Found>) {
             let before = out.len();
             for (k, child) in o {
                 let cp = format!("{p}/{}", escape(k));
-                if let Some(f) = message_list(child, &cp, Some(o)) {
+                if let Some(f) = message_list_with(child, &cp, Some(o), copy) {
                     out.push(f);
                 } else if let Value::Array(items) = child {
                     // a list of message lists (ToolBench's train_messages)
                     let lists: Vec<Found> = items
                         .iter()
                         .enumerate()
-                        .filter_map(|(j, l)| message_list(l, &format!("{cp}/{j}"), Some(o)))
+                        .filter_map(|(j, l)| {
+                            message_list_with(l, &format!("{cp}/{j}"), Some(o), copy)
+                        })
                         .collect();
                     if !lists.is_empty() && lists.len() == items.len() {
                         out.extend(lists);
@@ -203,7 +248,7 @@ fn search(v: &Value, p: &str, depth: usize, out: &mut Vec<Found>) {
             }
             for (k, child) in o {
                 if child.is_object() || child.is_array() {
-                    search(child, &format!("{p}/{}", escape(k)), depth + 1, out);
+                    search(child, &format!("{p}/{}", escape(k)), depth + 1, out, copy);
                     if out.len() > before {
                         return;
                     }
@@ -235,18 +280,76 @@ fn is_message(m: &Value) -> bool {
 /// A list of messages (objects with a role-like and a content-like key),
 /// with the tools its parent object keeps beside it.
 fn message_list(v: &Value, p: &str, parent: Option<&Map<String, Value>>) -> Option<Found> {
+    message_list_with(v, p, parent, true)
+}
+
+/// [`message_list`]; without `copy`, the list is found but not copied
+/// into the [`Found`] (its value `Null`: what [`sniff`] needs).
+fn message_list_with(
+    v: &Value,
+    p: &str,
+    parent: Option<&Map<String, Value>>,
+    copy: bool,
+) -> Option<Found> {
     let items = v.as_array()?;
-    if items.is_empty() || !items.iter().all(is_message) {
+    if items.is_empty() {
         return None;
+    }
+    if !items.iter().all(is_message) {
+        return wrapped_list(items, p, parent);
     }
     let key = if items[0].get("role").is_some() {
         "messages"
     } else {
         "conversations"
     };
-    let mut f = Found::moved("list", p, json!({ key: v }));
+    let value = if copy { json!({ key: v }) } else { Value::Null };
+    let mut f = Found::moved("list", p, value);
     f.remap = vec![(format!("/{key}"), p.to_string(), true)];
+    if copy {
+        f.tools = parent.and_then(side_tools);
+    }
+    Some(f)
+}
+
+/// A list of entries that each keep a message under `message` (Continue's
+/// session `history`: `{message, contextItems}`), read as the message list.
+fn wrapped_list(items: &[Value], p: &str, parent: Option<&Map<String, Value>>) -> Option<Found> {
+    // not a response body's `choices` (wire output), nor stream events
+    let reply = |e: &Value| {
+        ["finish_reason", "index", "delta"]
+            .iter()
+            .any(|k| e.get(*k).is_some())
+            || e.get("type").and_then(Value::as_str) == Some("message_start")
+    };
+    if items.iter().any(reply) {
+        return None;
+    }
+    let inner = |e: &Value| e.get("message").filter(|m| is_message(m)).cloned();
+    let mut messages: Vec<Value> = items.iter().map(inner).collect::<Option<_>>()?;
+    let mut f = Found::moved("list", p, Value::Null);
+    f.remap.clear();
+    for (k, m) in messages.iter_mut().enumerate() {
+        f.map(format!("/messages/{k}"), format!("{p}/{k}/message"), true);
+        // Continue's camel case, as OpenAI writes it
+        if let Some(o) = m.as_object_mut() {
+            for (camel, snake) in [("toolCalls", "tool_calls"), ("toolCallId", "tool_call_id")] {
+                if !o.contains_key(snake) {
+                    if let Some(x) = o.remove(camel) {
+                        o.insert(snake.into(), x);
+                        f.map(
+                            format!("/messages/{k}/{snake}"),
+                            format!("{p}/{k}/message/{camel}"),
+                            true,
+                        );
+                    }
+                }
+            }
+        }
+    }
+    f.value = json!({ "messages": messages });
     f.tools = parent.and_then(side_tools);
+    f.sort();
     Some(f)
 }
 
@@ -263,6 +366,17 @@ fn tool_list(v: &Value) -> Option<Value> {
         Value::String(s) => serde_json::from_str::<Value>(s).ok()?,
         other => other.clone(),
     };
+    let mut v = v;
+    if let Value::Array(items) = &mut v {
+        // a list of tools each kept as JSON text (When2Call)
+        for t in items.iter_mut() {
+            if let Value::String(s) = t {
+                if let Ok(o @ Value::Object(_)) = serde_json::from_str::<Value>(s) {
+                    *t = o;
+                }
+            }
+        }
+    }
     let items = v.as_array()?;
     items
         .iter()
@@ -329,9 +443,353 @@ fn python_type(ty: &str) -> Option<&'static str> {
     })
 }
 
+/// Gemini `generateContent` contents: `{role, parts}` entries (in a
+/// `contents` list, or a bare list of them), parts `text`, `functionCall`
+/// (`{name, args, id?}`) and `functionResponse` (`{name, response, id?}`);
+/// the request's `tools[].functionDeclarations` are the registry. Read as
+/// chat messages: a `model` entry is an assistant turn whose calls are
+/// its `functionCall` parts, each `functionResponse` a tool result (that
+/// names its tool, and its call's id when it has one).
+fn gemini(v: &Value, p: &str) -> Option<Found> {
+    let (list, lp, o) = match v {
+        Value::Object(o) => (
+            o.get("contents")?.as_array()?,
+            format!("{p}/contents"),
+            Some(o),
+        ),
+        Value::Array(a) => (a, p.to_string(), None),
+        _ => return None,
+    };
+    let entry = |c: &Value| {
+        c.get("parts").is_some_and(Value::is_array)
+            && c.get("role").is_none_or(Value::is_string)
+            && c.get("content").is_none()
+    };
+    if list.is_empty() || !list.iter().all(entry) {
+        return None;
+    }
+    let mut f = Found::moved("gemini", p, Value::Null);
+    f.remap.clear();
+    let mut messages = Vec::new();
+    for (k, c) in list.iter().enumerate() {
+        let cp = format!("{lp}/{k}");
+        let role = match c.get("role").and_then(Value::as_str) {
+            Some("model" | "assistant") => "assistant",
+            Some("function" | "tool") => "tool",
+            Some("system") => "system",
+            _ => "user",
+        };
+        let parts = c.get("parts").and_then(Value::as_array)?;
+        let mut content = Vec::new();
+        let mut calls = Vec::new();
+        let n = messages.len();
+        let mut results = Vec::new();
+        for (j, part) in parts.iter().enumerate() {
+            let pp = format!("{cp}/parts/{j}");
+            let key = |a: &str, b: &str| {
+                if part.get(a).is_some() {
+                    Some(a.to_string())
+                } else {
+                    part.get(b).is_some().then(|| b.to_string())
+                }
+            };
+            if let Some(fk) = key("functionCall", "function_call") {
+                let fc = &part[fk.as_str()];
+                let i = calls.len();
+                let mut call = json!({"function": {
+                    "name": fc.get("name").cloned().unwrap_or(Value::Null),
+                    "arguments": fc.get("args").cloned().unwrap_or(Value::Null)}});
+                if let Some(id) = fc.get("id").filter(|i| i.is_string()) {
+                    call["id"] = id.clone();
+                }
+                calls.push(call);
+                let tp = format!("/messages/{n}/tool_calls/{i}");
+                f.map(
+                    format!("{tp}/function/arguments"),
+                    format!("{pp}/{fk}/args"),
+                    true,
+                );
+                f.map(tp, format!("{pp}/{fk}"), false);
+            } else if let Some(rk) = key("functionResponse", "function_response") {
+                results.push((pp, rk));
+            } else if let Some(t) = part.get("text").filter(|t| t.is_string()) {
+                let i = content.len();
+                // a thought summary (`thought: true`) is reasoning
+                if part.get("thought").and_then(Value::as_bool) == Some(true) {
+                    continue;
+                }
+                content.push(json!({"type": "text", "text": t}));
+                f.map(format!("/messages/{n}/content/{i}"), pp, true);
+            }
+        }
+        if !content.is_empty() || !calls.is_empty() || results.is_empty() {
+            let mut m = json!({"role": role, "content": content});
+            if !calls.is_empty() {
+                m["tool_calls"] = Value::Array(calls);
+            }
+            messages.push(m);
+            f.map(format!("/messages/{n}"), cp.clone(), false);
+        }
+        for (pp, rk) in results {
+            let fr = &parts_value(list, k, &pp)[rk.as_str()];
+            let mut m = json!({"role": "tool",
+                "name": fr.get("name").cloned().unwrap_or(Value::Null),
+                "content": fr.get("response").map(Value::to_string).unwrap_or_default()});
+            if let Some(id) = fr.get("id").filter(|i| i.is_string()) {
+                m["tool_call_id"] = id.clone();
+            }
+            f.map(format!("/messages/{}", messages.len()), pp, false);
+            messages.push(m);
+        }
+    }
+    let mut conv = json!({ "messages": messages });
+    let declared: Vec<Value> = o
+        .and_then(|o| o.get("tools"))
+        .and_then(Value::as_array)
+        .map(|ts| {
+            ts.iter()
+                .filter_map(|t| {
+                    t.get("functionDeclarations")
+                        .or_else(|| t.get("function_declarations"))
+                        .and_then(Value::as_array)
+                })
+                .flatten()
+                .map(|d| {
+                    let mut d = d.clone();
+                    if let Some(ps) = d.get_mut("parameters") {
+                        lowercase_types(ps);
+                    }
+                    d
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    if !declared.is_empty() {
+        conv["tools"] = Value::Array(declared);
+    }
+    f.value = conv;
+    f.sort();
+    Some(f)
+}
+
+/// Part `pp` (`…/parts/J`) of entry `k` of a Gemini contents list.
+fn parts_value<'a>(list: &'a [Value], k: usize, pp: &str) -> &'a Value {
+    let j = pp
+        .rsplit('/')
+        .next()
+        .and_then(|j| j.parse::<usize>().ok())
+        .unwrap_or(0);
+    list[k]
+        .pointer(&format!("/parts/{j}"))
+        .unwrap_or(&Value::Null)
+}
+
+/// Gemini schemas write types in capitals (`OBJECT`, `STRING`): JSON
+/// Schema's are lower case.
+fn lowercase_types(v: &mut Value) {
+    match v {
+        Value::Object(o) => {
+            for (k, x) in o.iter_mut() {
+                match x {
+                    Value::String(s) if k == "type" => *s = s.to_ascii_lowercase(),
+                    _ => lowercase_types(x),
+                }
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(lowercase_types),
+        _ => {}
+    }
+}
+
+/// The role of a LangChain message's `type` (`human`, `ai`, `tool`, …,
+/// or a class name `AIMessage`, `ToolMessage`, …).
+fn langchain_role(ty: &str) -> Option<&'static str> {
+    let t = ty.strip_suffix("Chunk").unwrap_or(ty);
+    Some(match t {
+        "human" | "HumanMessage" => "user",
+        "ai" | "AIMessage" => "assistant",
+        "tool" | "ToolMessage" | "function" | "FunctionMessage" => "tool",
+        "system" | "SystemMessage" => "system",
+        "chat" | "ChatMessage" => "chat",
+        _ => return None,
+    })
+}
+
+/// A LangChain message, in any of the ways LangChain writes one: a
+/// `dumpd` constructor (`{"lc": 1, "id": [… "AIMessage"], "kwargs": {…}}`),
+/// `messages_to_dict` (`{"type": "ai", "data": {…}}`), or the message's own
+/// fields (`{"type": "ai", "content": …, "tool_calls": […]}`, LangGraph
+/// state). Its role and the pointer suffix of its fields.
+fn langchain_message(m: &Value) -> Option<(&'static str, &'static str, &Value)> {
+    let o = m.as_object()?;
+    if o.contains_key("role") {
+        return None;
+    }
+    if o.get("lc").is_some() && o.get("kwargs").is_some_and(Value::is_object) {
+        let class = o.get("id")?.as_array()?.last()?.as_str()?;
+        return Some((langchain_role(class)?, "/kwargs", &o["kwargs"]));
+    }
+    let ty = o.get("type")?.as_str()?;
+    let role = langchain_role(ty)?;
+    if let Some(d) = o.get("data").filter(|d| d.is_object()) {
+        return Some((role, "/data", d));
+    }
+    o.contains_key("content").then_some((role, "", m))
+}
+
+/// A list of LangChain messages (a `messages` list of an object, the
+/// LangGraph state, or a bare list), read as chat messages: `tool_calls`
+/// `{name, args, id}` are the calls, a tool message's `tool_call_id`
+/// answers one.
+fn langchain(v: &Value, p: &str) -> Option<Found> {
+    let (list, lp, parent) = match v {
+        Value::Array(a) => (a, p.to_string(), None),
+        Value::Object(o) => (
+            o.get("messages")?.as_array()?,
+            format!("{p}/messages"),
+            Some(o),
+        ),
+        _ => return None,
+    };
+    if list.is_empty() {
+        return None;
+    }
+    let read: Vec<(&str, &str, &Value)> =
+        list.iter().map(langchain_message).collect::<Option<_>>()?;
+    let mut f = Found::moved("langchain", p, Value::Null);
+    f.remap.clear();
+    let mut messages = Vec::new();
+    for (k, (role, suffix, inner)) in read.into_iter().enumerate() {
+        let mp = format!("{lp}/{k}{suffix}");
+        let role = match role {
+            "chat" => inner.get("role").and_then(Value::as_str).unwrap_or("user"),
+            r => r,
+        };
+        let mut m = json!({"role": role,
+            "content": inner.get("content").cloned().unwrap_or(Value::Null)});
+        for key in ["tool_call_id", "name"] {
+            if let Some(x) = inner.get(key).filter(|x| x.is_string()) {
+                m[key] = x.clone();
+            }
+        }
+        // the calls: LangChain's own, else the provider's (older messages)
+        let own = inner
+            .get("tool_calls")
+            .and_then(Value::as_array)
+            .filter(|c| !c.is_empty());
+        if let Some(calls) = own {
+            let mut out = Vec::new();
+            for (i, c) in calls.iter().enumerate() {
+                let mut call = json!({"function": {
+                    "name": c.get("name").cloned().unwrap_or(Value::Null),
+                    "arguments": c.get("args").cloned().unwrap_or(Value::Null)}});
+                if let Some(id) = c.get("id").filter(|x| x.is_string()) {
+                    call["id"] = id.clone();
+                }
+                out.push(call);
+                let tp = format!("/messages/{k}/tool_calls/{i}");
+                f.map(
+                    format!("{tp}/function/arguments"),
+                    format!("{mp}/tool_calls/{i}/args"),
+                    true,
+                );
+                f.map(tp, format!("{mp}/tool_calls/{i}"), false);
+            }
+            m["tool_calls"] = Value::Array(out);
+        } else if let Some(calls) = inner
+            .pointer("/additional_kwargs/tool_calls")
+            .filter(|c| c.is_array())
+        {
+            m["tool_calls"] = calls.clone();
+            f.map(
+                format!("/messages/{k}/tool_calls"),
+                format!("{mp}/additional_kwargs/tool_calls"),
+                true,
+            );
+        }
+        f.map(format!("/messages/{k}"), mp, true);
+        messages.push(m);
+    }
+    let mut conv = json!({ "messages": messages });
+    if let Some(t) = parent.and_then(side_tools) {
+        conv["tools"] = t;
+    }
+    f.value = conv;
+    f.sort();
+    Some(f)
+}
+
+/// A row of an `input` message list and the `output` that answers it
+/// (NVIDIA's Nemotron post-training data: `input: [{role, content}]`,
+/// `output` the assistant's text, calls in it as `<TOOLCALL>[…]`;
+/// `tools` beside them). Read as ShareGPT turns (the calls are written as
+/// text in the data, not missed by a server).
+fn io(v: &Value, p: &str) -> Option<Found> {
+    let o = v.as_object()?;
+    let input = o.get("input")?.as_array()?;
+    let output = o.get("output")?;
+    let text_of = |m: &Value| -> Option<(String, String)> {
+        Some((
+            m.get("role")?.as_str()?.to_string(),
+            m.get("content")?.as_str()?.to_string(),
+        ))
+    };
+    let turns: Vec<(String, String)> = input.iter().map(text_of).collect::<Option<_>>()?;
+    let (out_text, out_pointer) = match output {
+        Value::String(s) => (s.clone(), format!("{p}/output")),
+        m => {
+            let (r, t) = text_of(m)?;
+            if r != "assistant" {
+                return None;
+            }
+            (t, format!("{p}/output/content"))
+        }
+    };
+    let mut f = Found::moved("io", p, Value::Null);
+    f.remap.clear();
+    let mut conv = Vec::new();
+    for (k, (role, text)) in turns.into_iter().enumerate() {
+        conv.push(json!({"from": role, "value": text}));
+        f.map(
+            format!("/conversations/{k}/value"),
+            format!("{p}/input/{k}/content"),
+            true,
+        );
+        f.map(
+            format!("/conversations/{k}"),
+            format!("{p}/input/{k}"),
+            true,
+        );
+    }
+    let n = conv.len();
+    conv.push(json!({"from": "assistant", "value": out_text}));
+    f.map(
+        format!("/conversations/{n}/value"),
+        out_pointer.clone(),
+        true,
+    );
+    f.map(format!("/conversations/{n}"), out_pointer, false);
+    let mut value = json!({ "conversations": conv });
+    if let Some(s) = o.get("system_prompt").filter(|s| s.is_string()) {
+        value["system"] = s.clone();
+    }
+    f.value = value;
+    f.tools = side_tools(o);
+    f.sort();
+    Some(f)
+}
+
 /// A conversation written the way a chat server takes it (what
 /// [`messages::shape`] knows), where it stands.
 fn chat(v: &Value, p: &str) -> Option<Found> {
+    let mut f = chat_here(v, p)?;
+    f.value = v.clone();
+    Some(f)
+}
+
+/// [`chat`]'s reading of `v`, its value left `Null` (the caller puts `v`
+/// there: a copy, or the document itself, see [`find_owned`]).
+fn chat_here(v: &Value, p: &str) -> Option<Found> {
     let shape = messages::sniff(v)?;
     if let (Value::Array(items), messages::Shape::Responses) = (v, shape) {
         // a bare list of Responses items is a conversation at the top
@@ -358,7 +816,7 @@ fn chat(v: &Value, p: &str) -> Option<Found> {
             return None;
         }
     }
-    let mut f = Found::moved("chat", p, v.clone());
+    let mut f = Found::moved("chat", p, Value::Null);
     if let Value::Object(o) = v {
         f.tools = o.get("functions").and_then(tool_list);
     }
@@ -524,6 +982,10 @@ fn xlam(v: &Value, p: &str) -> Option<Found> {
         {"role": "user", "content": query},
         {"role": "assistant", "content": null, "tool_calls": tool_calls},
     ]});
+    // API-Bank keeps the tools in its `system` prompt (as Markdown)
+    if let Some(s) = o.get("system").filter(|s| s.is_string()) {
+        f.value["system"] = s.clone();
+    }
     f.tools = o.get("tools").and_then(tool_list);
     f.sort();
     Some(f)
@@ -699,12 +1161,94 @@ pub fn prompt_tools(text: &str) -> Option<Value> {
         "Use them if required -",
         "Use them if required:",
         "you can invoke:",
+        // ToolBench / ToolLLaMA: "Specifically, you have access to the following APIs: [...]"
+        "you have access to the following APIs:",
         "you can invoke.",
         "You have access to the following functions:",
         "You have access to the following tools:",
     ] {
         if let Some(i) = text.find(marker) {
             return values_in(&text[i + marker.len()..]);
+        }
+    }
+    markdown_tools(text)
+}
+
+/// Tools a prompt lists in Markdown, as API-Bank rows do: for each tool a
+/// `Name: NAME` line (`1. **Name: QueryHealthData**`), a `Description:`
+/// line and `Parameters:` followed by a map of parameters (Python
+/// literals, `{'user_id': {'type': 'str', …}}`). `None` when there are
+/// none.
+fn markdown_tools(text: &str) -> Option<Value> {
+    if !text.contains("Parameters:") {
+        return None;
+    }
+    let mut tools = Vec::new();
+    let starts: Vec<usize> = text.match_indices("Name:").map(|(i, _)| i).collect();
+    for (n, &at) in starts.iter().enumerate() {
+        let end = starts.get(n + 1).copied().unwrap_or(text.len());
+        let block = &text[at + "Name:".len()..end];
+        let first = block.lines().next().unwrap_or("");
+        let name = first.trim().trim_matches('*').trim();
+        if name.is_empty() || name.contains(char::is_whitespace) {
+            continue;
+        }
+        let description = block
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("Description:"))
+            .map(str::trim)
+            .unwrap_or("");
+        let Some(pi) = block.find("Parameters:") else {
+            continue;
+        };
+        let rest = &block[pi + "Parameters:".len()..];
+        let Some(open) = rest.find('{') else { continue };
+        let Some(len) = balanced(&rest[open..]) else {
+            continue;
+        };
+        let opts = crate::repair::RepairOptions::default();
+        let Some(params) = crate::repair::repair(&rest[open..open + len], &opts)
+            .ok()
+            .and_then(|r| serde_json::from_str::<Value>(&r.output).ok())
+            .filter(Value::is_object)
+        else {
+            continue;
+        };
+        tools.push(json!({"name": name, "description": description, "parameters": params}));
+    }
+    if tools.is_empty() {
+        return None;
+    }
+    tool_list(&Value::Array(tools))
+}
+
+/// The length of the bracketed value at the start of `s` (`{…}` with
+/// nested brackets and quoted strings), `None` when it is not closed.
+fn balanced(s: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for (i, c) in s.char_indices() {
+        if let Some(q) = quote {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == q {
+                quote = None;
+            }
+            continue;
+        }
+        match c {
+            '"' | '\'' => quote = Some(c),
+            '{' | '[' => depth += 1,
+            '}' | ']' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
         }
     }
     None
@@ -922,6 +1466,14 @@ pub fn is_event(v: &Value) -> bool {
     let Some(o) = v.as_object() else {
         return false;
     };
+    // an MCP JSON-RPC message (a request, a notification or a response)
+    if o.get("jsonrpc").and_then(Value::as_str) == Some("2.0")
+        && ["method", "result", "error"]
+            .iter()
+            .any(|k| o.contains_key(*k))
+    {
+        return true;
+    }
     let Some(ty) = o.get("type").and_then(Value::as_str) else {
         return false;
     };
@@ -995,12 +1547,17 @@ pub fn session_found(lines: Vec<(usize, Value)>) -> Vec<Found> {
         (Vec::new(), f, false)
     });
     let mut last_id: Option<(bool, String)> = None;
+    let mut rpc = Rpc::default();
     for (k, mut v) in lines {
         let side = v.get("isSidechain").and_then(Value::as_bool) == Some(true);
         if !order.contains(&side) {
             order.push(side);
         }
         let (list, found, codex) = &mut convs[usize::from(side)];
+        if v.get("jsonrpc").and_then(Value::as_str) == Some("2.0") {
+            rpc.line(k, &v, list, found);
+            continue;
+        }
         if v.get("type").and_then(Value::as_str) == Some("response_item") {
             if let Some(payload) = v.get_mut("payload").map(Value::take) {
                 *codex = true;
@@ -1087,10 +1644,101 @@ pub fn session_found(lines: Vec<(usize, Value)>) -> Vec<Found> {
         } else {
             json!({ "messages": list })
         };
+        if !side && !rpc.tools.is_empty() {
+            found.value["tools"] = Value::Array(std::mem::take(&mut rpc.tools));
+        }
         found.sort();
         out.push(found);
     }
     out
+}
+
+/// What an MCP JSON-RPC log has said so far (see [`Rpc::line`]).
+#[derive(Default)]
+struct Rpc {
+    /// Ids of `tools/call` requests not answered yet.
+    calls: std::collections::HashSet<String>,
+    /// Ids of `tools/list` requests not answered yet.
+    lists: std::collections::HashSet<String>,
+    /// The tools the server listed.
+    tools: Vec<Value>,
+    /// The last message is the assistant's calls, none answered since.
+    open: bool,
+}
+
+impl Rpc {
+    /// One line of an MCP JSON-RPC log (a client's or server's message,
+    /// one a line): a `tools/call` request is a call (its `params.name` and
+    /// `params.arguments`, its id the request's; requests sent before any
+    /// answer are one turn of parallel calls), the response with its id
+    /// the result; a `tools/list` result gives the tools. Other methods
+    /// and notifications are not turns.
+    fn line(&mut self, k: usize, v: &Value, list: &mut Vec<Value>, found: &mut Found) {
+        let id = v.get("id").filter(|i| !i.is_null()).map(|i| match i {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        });
+        match v.get("method").and_then(Value::as_str) {
+            Some("tools/call") => {
+                let params = v.get("params");
+                let field = |f: &str| params.and_then(|p| p.get(f)).cloned();
+                let mut call = json!({"function": {
+                    "name": field("name").unwrap_or(Value::Null),
+                    "arguments": field("arguments").unwrap_or(Value::Null)}});
+                if let Some(id) = &id {
+                    call["id"] = Value::String(id.clone());
+                    self.calls.insert(id.clone());
+                }
+                let open = self.open
+                    && list
+                        .last()
+                        .is_some_and(|m| m.get("tool_calls").is_some_and(Value::is_array));
+                let n = if open { list.len() - 1 } else { list.len() };
+                if !open {
+                    list.push(json!({"role": "assistant", "content": null, "tool_calls": []}));
+                    found.map(format!("/messages/{n}"), format!("/{k}"), false);
+                }
+                let Some(Value::Array(calls)) = list[n].get_mut("tool_calls") else {
+                    return;
+                };
+                let i = calls.len();
+                calls.push(call);
+                let tp = format!("/messages/{n}/tool_calls/{i}");
+                found.map(
+                    format!("{tp}/function/arguments"),
+                    format!("/{k}/params/arguments"),
+                    true,
+                );
+                found.map(tp, format!("/{k}/params"), false);
+                self.open = true;
+            }
+            Some("tools/list") => {
+                if let Some(id) = id {
+                    self.lists.insert(id);
+                }
+            }
+            Some(_) => {}
+            None => {
+                let Some(id) = id else { return };
+                if self.calls.remove(&id) {
+                    let content = v
+                        .get("result")
+                        .or_else(|| v.get("error"))
+                        .map(Value::to_string)
+                        .unwrap_or_default();
+                    let n = list.len();
+                    list.push(json!({"role": "tool", "tool_call_id": id, "content": content}));
+                    found.map(format!("/messages/{n}"), format!("/{k}"), false);
+                    self.open = false;
+                } else if self.lists.remove(&id) {
+                    if let Some(Value::Array(ts)) = v.pointer("/result/tools") {
+                        self.tools
+                            .extend(ts.iter().filter(|t| t.is_object()).cloned());
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// The byte ranges, in a JSONL text whose first line is line `first_line`

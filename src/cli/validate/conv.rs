@@ -116,7 +116,7 @@ pub(super) fn judge_line(
     let doc = format!("{name}:{number}");
     run.invalid_before = run.invalid;
     match conversation_line(line, number, name, max_line) {
-        (text, Ok(v)) => run.conversation(&v, &text, name, &doc, cfg)?,
+        (text, Ok(v)) => run.conversation(v, &text, name, &doc, cfg)?,
         (_, Err(item)) => run.judge(item, cfg)?,
     }
     // the row as read, with its line end
@@ -129,7 +129,7 @@ impl Run<'_> {
     /// was read from, `file` the name diagnostics carry, `doc` the records'.
     pub(super) fn conversation(
         &mut self,
-        v: &Value,
+        v: Value,
         text: &Text,
         file: &str,
         doc: &str,
@@ -140,7 +140,7 @@ impl Run<'_> {
         self.next_index = 0;
         let explicit = self.args.wire.input == InputKind::Messages;
         let at = self.args.messages_at.as_deref();
-        let found: Vec<(messages::Transcript, Option<Value>)> = shapes::find(v, at, explicit)
+        let found: Vec<(messages::Transcript, Option<Value>)> = shapes::find_owned(v, at, explicit)
             .iter()
             .filter_map(|f| {
                 let t = shapes::read(f, &cfg)?;

@@ -349,7 +349,7 @@ impl<'a> Run<'a> {
             Some(Layout::Whole(v)) => {
                 let text = Rc::new(Located::new(bytes));
                 self.invalid_before = self.invalid;
-                self.conversation(&v, &text, &name, &name, &cfg)?;
+                self.conversation(v, &text, &name, &name, &cfg)?;
                 self.keep(text.bytes())
             }
             Some(Layout::Lines) => conv::judge_lines(self, &bytes, &name, &cfg, args),
