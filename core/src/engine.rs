@@ -222,37 +222,6 @@ pub struct Engine {
     /// The turn the text read so far is in (`None` before the first turn
     /// header, and in a document without them).
     turn: Option<Turn>,
-    /// The newline search of the text scanner's newline walk.
-    newlines: Newlines,
-}
-
-/// The search for the next newline, its vector searcher set up once per
-/// engine (AVX2 when the processor has it) rather than on every call: the
-/// newline walk calls it once per line of prose, where `memchr::memchr`'s
-/// dispatch and set-up cost about as much as the search itself.
-#[derive(Clone, Copy)]
-struct Newlines {
-    #[cfg(target_arch = "x86_64")]
-    avx2: Option<memchr::arch::x86_64::avx2::memchr::One>,
-}
-
-impl Newlines {
-    fn new() -> Newlines {
-        Newlines {
-            #[cfg(target_arch = "x86_64")]
-            avx2: memchr::arch::x86_64::avx2::memchr::One::new(b'\n'),
-        }
-    }
-
-    /// The first newline in `hay`.
-    #[inline]
-    fn find(&self, hay: &[u8]) -> Option<usize> {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(one) = &self.avx2 {
-            return one.find(hay);
-        }
-        memchr::memchr(b'\n', hay)
-    }
 }
 
 /// The last bytes of text the engine emitted, and whether any of its text
@@ -533,7 +502,6 @@ impl Engine {
             undecided: None,
             turn: None,
             tail: TextTail::default(),
-            newlines: Newlines::new(),
         }
     }
 
@@ -854,32 +822,57 @@ impl Engine {
     /// the end of `data`. `None` when every line in the range is plain
     /// prose. One tight loop over the newlines: stopping the text scanner at
     /// each of them costs more than the rest of the scan.
+    ///
+    /// The newlines are found 64 bytes at a time as a bit mask
+    /// ([`scan::newline_mask`]); each line's first byte is then one table
+    /// look-up ([`registry::line_look_table`]: a byte that may begin a
+    /// line-start marker, or a blank), so a line of prose costs a few
+    /// instructions and no call.
     #[inline]
     fn next_interesting_line(&mut self, data: &[u8], from: usize, limit: usize) -> Option<usize> {
         let len = data.len();
         let interest = registry::line_interest_table();
+        let look = registry::line_look_table();
         let hay = data.get(from..limit).unwrap_or_default();
-        let newlines = self.newlines;
         // the newlines met, counted here and noted once after the walk
         // (as `newline_at` would one by one)
         let first_uncounted = self.counted.saturating_sub(self.base);
         let (mut lines, mut last_nl) = (0u64, None);
         let mut scanned = hay.len();
         let mut found = None;
-        let mut k = 0;
-        while let Some(d) = newlines.find(&hay[k..]) {
-            let nl = from + k + d;
-            k += d + 1;
-            if nl as u64 >= first_uncounted {
-                lines += 1;
-                last_nl = Some(nl);
+        let mut at = 0;
+        'walk: while at < hay.len() {
+            let rest = &hay[at..];
+            let mut mask = match rest.first_chunk::<64>() {
+                Some(block) => scan::newline_mask(block),
+                None => {
+                    let mut block = [0u8; 64];
+                    block[..rest.len()].copy_from_slice(rest);
+                    scan::newline_mask(&block)
+                }
+            };
+            while mask != 0 {
+                let nl = from + at + mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                if nl as u64 >= first_uncounted {
+                    lines += 1;
+                    last_nl = Some(nl);
+                }
+                // most lines: a first byte that can neither begin a marker
+                // nor be a blank
+                if data.get(nl + 1).is_some_and(|&b| !look[usize::from(b)]) {
+                    continue;
+                }
+                let m = skip_blank(data, nl + 1);
+                if m >= len
+                    || (interest[usize::from(data[m])] && registry::may_open_line(&data[m..]))
+                {
+                    scanned = nl + 1 - from;
+                    found = Some(nl + 1);
+                    break 'walk;
+                }
             }
-            let m = skip_blank(data, nl + 1);
-            if m >= len || (interest[usize::from(data[m])] && registry::may_open_line(&data[m..])) {
-                scanned = k;
-                found = Some(nl + 1);
-                break;
-            }
+            at += 64;
         }
         if let Some(nl) = last_nl {
             self.lines += lines;

@@ -125,6 +125,8 @@ struct Tables {
     line_start: [bool; 256],
     /// `line_start` plus the bytes that can begin a marker anywhere.
     line_interest: [bool; 256],
+    /// `line_interest` plus the blanks a line-start look skips.
+    line_look: [bool; 256],
     /// By a line's first two bytes (`b0 << 8 | b1`): whether an opener's
     /// literal may begin with them (see [`may_open_line`]).
     line_pairs: Vec<bool>,
@@ -175,6 +177,9 @@ fn tables() -> &'static Tables {
         for b in [b'<', b'[', b'`'] {
             line_interest[usize::from(b)] = true;
         }
+        let mut line_look = line_interest;
+        line_look[usize::from(b' ')] = true;
+        line_look[usize::from(b'\t')] = true;
         let mut line_pairs = vec![false; 1 << 16];
         let cases = |b: u8, ci: bool| {
             if ci && b.is_ascii_alphabetic() {
@@ -204,6 +209,7 @@ fn tables() -> &'static Tables {
             by_byte,
             line_start,
             line_interest,
+            line_look,
             line_pairs,
             pairs: (0..256).map(|_| OnceLock::new()).collect(),
         }
@@ -256,6 +262,14 @@ pub fn may_open_line(rest: &[u8]) -> bool {
 /// that can start a marker anywhere (`<`, `[`, backtick).
 pub fn line_interest_table() -> &'static [bool; 256] {
     &tables().line_interest
+}
+
+/// [`line_interest_table`] plus the blanks (space, tab) skipped before a
+/// line's first byte: a line whose first byte is none of these needs no
+/// look (the text scanner's newline walk rules most prose lines out with
+/// this one look-up).
+pub fn line_look_table() -> &'static [bool; 256] {
+    &tables().line_look
 }
 
 /// The byte the engine's text scanner must stop at mid-line besides its own
