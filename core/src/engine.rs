@@ -836,28 +836,23 @@ impl Engine {
         let hay = data.get(from..limit).unwrap_or_default();
         // the newlines met, counted here and noted once after the walk
         // (as `newline_at` would one by one)
-        let first_uncounted = self.counted.saturating_sub(self.base);
-        let (mut lines, mut last_nl) = (0u64, None);
-        let mut scanned = hay.len();
+        let mut lines = 0u64;
+        let mut last_nl = usize::MAX;
+        let (blocks, tail) = hay.as_chunks::<64>();
+        // the last bytes, short of a block, padded with bytes that are no
+        // newline
+        let mut padded = [0u8; 64];
+        padded[..tail.len()].copy_from_slice(tail);
+        let n = blocks.len() + usize::from(!tail.is_empty());
         let mut found = None;
-        let mut at = 0;
-        'walk: while at < hay.len() {
-            let rest = &hay[at..];
-            let mut mask = match rest.first_chunk::<64>() {
-                Some(block) => scan::newline_mask(block),
-                None => {
-                    let mut block = [0u8; 64];
-                    block[..rest.len()].copy_from_slice(rest);
-                    scan::newline_mask(&block)
-                }
-            };
+        'walk: for k in 0..n {
+            let mut mask = scan::newline_mask(blocks.get(k).unwrap_or(&padded));
+            let at = from + 64 * k;
             while mask != 0 {
-                let nl = from + at + mask.trailing_zeros() as usize;
+                let nl = at + mask.trailing_zeros() as usize;
                 mask &= mask - 1;
-                if nl as u64 >= first_uncounted {
-                    lines += 1;
-                    last_nl = Some(nl);
-                }
+                lines += 1;
+                last_nl = nl;
                 // most lines: a first byte that can neither begin a marker
                 // nor be a blank
                 if data.get(nl + 1).is_some_and(|&b| !look[usize::from(b)]) {
@@ -867,19 +862,25 @@ impl Engine {
                 if m >= len
                     || (interest[usize::from(data[m])] && registry::may_open_line(&data[m..]))
                 {
-                    scanned = nl + 1 - from;
                     found = Some(nl + 1);
                     break 'walk;
                 }
             }
-            at += 64;
         }
-        if let Some(nl) = last_nl {
+        let end = found.unwrap_or(from + hay.len());
+        // newlines before `counted` were counted already (by a line and
+        // column asked for ahead of the walk)
+        let first_uncounted =
+            usize::try_from(self.counted.saturating_sub(self.base)).unwrap_or(usize::MAX);
+        if first_uncounted > from && lines > 0 {
+            lines -= scan::count_lines(&data[from..end.min(first_uncounted)]);
+        }
+        if lines > 0 {
             self.lines += lines;
-            self.line_begin = self.base + nl as u64 + 1;
+            self.line_begin = self.base + last_nl as u64 + 1;
             self.counted = self.line_begin;
         }
-        self.nl_cache.work += scanned as u64 + 1;
+        self.nl_cache.work += (end - from) as u64 + 1;
         found
     }
 

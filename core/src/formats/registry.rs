@@ -132,6 +132,10 @@ struct Tables {
     line_pairs: Vec<bool>,
     /// By first byte: its openers by the second byte ([`pairs`]).
     pairs: Vec<OnceLock<Pairs>>,
+    /// By first byte: the first four bytes (or fewer) of its openers'
+    /// literals, each once, with whether ASCII case is ignored
+    /// ([`may_open_line`]).
+    heads: Vec<Vec<([u8; 4], usize, bool)>>,
 }
 
 fn tables() -> &'static Tables {
@@ -205,7 +209,25 @@ fn tables() -> &'static Tables {
                 }
             }
         }
+        let heads = by_byte
+            .iter()
+            .map(|entries| {
+                let mut heads: Vec<([u8; 4], usize, bool)> = Vec::new();
+                for e in entries {
+                    let lit = e.opener.lit;
+                    let n = lit.len().min(4);
+                    let mut head = [0u8; 4];
+                    head[..n].copy_from_slice(&lit[..n]);
+                    let h = (head, n, e.opener.ci);
+                    if !heads.contains(&h) {
+                        heads.push(h);
+                    }
+                }
+                heads
+            })
+            .collect();
         Tables {
+            heads,
             by_byte,
             line_start,
             line_interest,
@@ -240,20 +262,20 @@ pub fn may_open_line(rest: &[u8]) -> bool {
         [b, b1, ..] => (*b, *b1),
         _ => return true,
     };
-    if !tables().line_pairs[usize::from(b) << 8 | usize::from(b1)] {
+    let t = tables();
+    if !t.line_pairs[usize::from(b) << 8 | usize::from(b1)] {
         return false;
     }
     if matches!(b, b'<' | b'[' | b'`') {
         return true;
     }
-    // the first four bytes decide (the probe reads the rest)
-    openers_for(b).iter().any(|e| {
-        let lit = e.opener.lit;
-        let ci = e.opener.ci;
-        lit.iter()
+    // the first four bytes decide (the probe reads the rest): those of
+    // every opener beginning with `b`, each distinct head once
+    t.heads[usize::from(b)].iter().any(|(head, n, ci)| {
+        head[..*n]
+            .iter()
             .zip(rest)
-            .take(4)
-            .all(|(&l, &r)| l == r || (ci && l.eq_ignore_ascii_case(&r)))
+            .all(|(&l, &r)| l == r || (*ci && l.eq_ignore_ascii_case(&r)))
     })
 }
 
@@ -619,6 +641,62 @@ mod tests {
         assert!(!may_open_line(b"to the store"));
         assert!(!may_open_line(b"the answer"));
         assert!(!may_open_line(b"care about it"));
+    }
+
+    #[test]
+    fn line_heads_decide_as_the_openers_literals_do() {
+        // the definition: a line may open when some opener beginning with
+        // its first byte matches its first four bytes (or fewer)
+        let by_openers = |rest: &[u8]| {
+            let [b, b1, ..] = rest else { return true };
+            if !tables().line_pairs[usize::from(*b) << 8 | usize::from(*b1)] {
+                return false;
+            }
+            matches!(b, b'<' | b'[' | b'`')
+                || openers_for(*b).iter().any(|e| {
+                    let ci = e.opener.ci;
+                    e.opener
+                        .lit
+                        .iter()
+                        .zip(rest)
+                        .take(4)
+                        .all(|(&l, &r)| l == r || (ci && l.eq_ignore_ascii_case(&r)))
+                })
+        };
+        let mut lines: Vec<Vec<u8>> = Vec::new();
+        for e in tables().by_byte.iter().flatten() {
+            let lit = e.opener.lit;
+            for n in 1..=lit.len().min(6) {
+                let mut l = lit[..n].to_vec();
+                lines.push(l.clone());
+                l.make_ascii_uppercase();
+                lines.push(l.clone());
+                if let Some(last) = l.last_mut() {
+                    *last ^= 0x01;
+                }
+                lines.push(l);
+            }
+        }
+        for w in [
+            "to the store",
+            "tools",
+            "today",
+            "and so",
+            "analysed",
+            "assist",
+            "call",
+            "care",
+        ] {
+            lines.push(w.as_bytes().to_vec());
+        }
+        for line in &lines {
+            assert_eq!(
+                may_open_line(line),
+                by_openers(line),
+                "{:?}",
+                String::from_utf8_lossy(line)
+            );
+        }
     }
 
     #[test]
