@@ -824,49 +824,16 @@ impl Engine {
     /// each of them costs more than the rest of the scan.
     ///
     /// The newlines are found 64 bytes at a time as a bit mask
-    /// ([`scan::newline_mask`]); each line's first byte is then one table
-    /// look-up ([`registry::line_look_table`]: a byte that may begin a
-    /// line-start marker, or a blank), so a line of prose costs a few
-    /// instructions and no call.
+    /// ([`scan::newline_mask`]); each line's first two bytes are then one
+    /// table look-up ([`registry::line_pair_look_table`]), so a line of
+    /// prose costs a few instructions and no call.
     #[inline]
     fn next_interesting_line(&mut self, data: &[u8], from: usize, limit: usize) -> Option<usize> {
         let len = data.len();
-        let interest = registry::line_interest_table();
-        let look = registry::line_look_table();
         let hay = data.get(from..limit).unwrap_or_default();
-        // the newlines met, counted here and noted once after the walk
-        // (as `newline_at` would one by one)
-        let mut lines = 0u64;
-        let mut last_nl = usize::MAX;
-        let (blocks, tail) = hay.as_chunks::<64>();
-        // the last bytes, short of a block, padded with bytes that are no
-        // newline
-        let mut padded = [0u8; 64];
-        padded[..tail.len()].copy_from_slice(tail);
-        let n = blocks.len() + usize::from(!tail.is_empty());
-        let mut found = None;
-        'walk: for k in 0..n {
-            let mut mask = scan::newline_mask(blocks.get(k).unwrap_or(&padded));
-            let at = from + 64 * k;
-            while mask != 0 {
-                let nl = at + mask.trailing_zeros() as usize;
-                mask &= mask - 1;
-                lines += 1;
-                last_nl = nl;
-                // most lines: a first byte that can neither begin a marker
-                // nor be a blank
-                if data.get(nl + 1).is_some_and(|&b| !look[usize::from(b)]) {
-                    continue;
-                }
-                let m = skip_blank(data, nl + 1);
-                if m >= len
-                    || (interest[usize::from(data[m])] && registry::may_open_line(&data[m..]))
-                {
-                    found = Some(nl + 1);
-                    break 'walk;
-                }
-            }
-        }
+        // the newlines met, counted by the walk and noted here once (as
+        // `newline_at` would one by one)
+        let (found, mut lines, last_nl) = walk_lines(data, from, hay);
         let end = found.unwrap_or(from + hay.len());
         // newlines before `counted` were counted already (by a line and
         // column asked for ahead of the walk)
@@ -1930,6 +1897,84 @@ impl Sink for Unhide<'_> {
             other => self.sink.event(other),
         }
     }
+}
+
+/// The newline walk of [`Engine::next_interesting_line`] over `hay`, which
+/// starts at `data[from]`: the start of the first line that needs a look
+/// (if any), how many newlines it passed (that one included) and where the
+/// last of them is. Not inlined into the engine's big loop, so that its few
+/// values stay in registers.
+#[inline(never)]
+fn walk_lines(data: &[u8], from: usize, hay: &[u8]) -> (Option<usize>, u64, usize) {
+    let pairs = registry::line_pair_look_table();
+    let mut walk = Walk {
+        lines: 0,
+        last_nl: usize::MAX,
+    };
+    let (blocks, tail) = hay.as_chunks::<64>();
+    let mut at = from;
+    for block in blocks {
+        if let Some(line) = walk.block(data, pairs, scan::newline_mask(block), at) {
+            return (Some(line), walk.lines, walk.last_nl);
+        }
+        at += 64;
+    }
+    if !tail.is_empty() {
+        // padded with bytes that are no newline
+        let mut block = [0u8; 64];
+        block[..tail.len()].copy_from_slice(tail);
+        if let Some(line) = walk.block(data, pairs, scan::newline_mask(&block), at) {
+            return (Some(line), walk.lines, walk.last_nl);
+        }
+    }
+    (None, walk.lines, walk.last_nl)
+}
+
+/// The newlines [`walk_lines`] passed: how many, and the last.
+struct Walk {
+    lines: u64,
+    last_nl: usize,
+}
+
+impl Walk {
+    /// Walks the newlines of one block's `mask` (the block starts at
+    /// `data[at]`): the start of the first line that needs a look.
+    #[inline(always)]
+    fn block(
+        &mut self,
+        data: &[u8],
+        pairs: &[bool; 1 << 16],
+        mut mask: u64,
+        at: usize,
+    ) -> Option<usize> {
+        while mask != 0 {
+            let nl = at + mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            self.lines += 1;
+            self.last_nl = nl;
+            // most lines: two first bytes that begin no marker's literal
+            // (and no blank)
+            if let Some(&[b0, b1]) = data.get(nl + 1..nl + 3) {
+                if !pairs[usize::from(u16::from_be_bytes([b0, b1]))] {
+                    continue;
+                }
+            }
+            if line_needs_look(data, nl + 1) {
+                return Some(nl + 1);
+            }
+        }
+        None
+    }
+}
+
+/// Whether the line starting at `data[start]` needs a line-start look: its
+/// first byte after blanks may begin a marker, or only blanks are left.
+#[inline(never)]
+fn line_needs_look(data: &[u8], start: usize) -> bool {
+    let m = skip_blank(data, start);
+    m >= data.len()
+        || (registry::line_interest_table()[usize::from(data[m])]
+            && registry::may_open_line(&data[m..]))
 }
 
 /// Bytes where text scanning stops: a newline or [`is_special`].

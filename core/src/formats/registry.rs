@@ -125,8 +125,9 @@ struct Tables {
     line_start: [bool; 256],
     /// `line_start` plus the bytes that can begin a marker anywhere.
     line_interest: [bool; 256],
-    /// `line_interest` plus the blanks a line-start look skips.
-    line_look: [bool; 256],
+    /// By a line's first two bytes: whether the line may need a look (see
+    /// [`line_pair_look_table`]).
+    line_pair_look: Box<[bool; 1 << 16]>,
     /// By a line's first two bytes (`b0 << 8 | b1`): whether an opener's
     /// literal may begin with them (see [`may_open_line`]).
     line_pairs: Vec<bool>,
@@ -181,9 +182,6 @@ fn tables() -> &'static Tables {
         for b in [b'<', b'[', b'`'] {
             line_interest[usize::from(b)] = true;
         }
-        let mut line_look = line_interest;
-        line_look[usize::from(b' ')] = true;
-        line_look[usize::from(b'\t')] = true;
         let mut line_pairs = vec![false; 1 << 16];
         let cases = |b: u8, ci: bool| {
             if ci && b.is_ascii_alphabetic() {
@@ -226,12 +224,22 @@ fn tables() -> &'static Tables {
                 heads
             })
             .collect();
+        // whole rows copied or filled: a closure per entry costs more than
+        // a small document's scan
+        let mut line_pair_look = Box::new([false; 1 << 16]);
+        for (b0, row) in line_pair_look.chunks_exact_mut(256).enumerate() {
+            if matches!(b0 as u8, b' ' | b'\t') {
+                row.fill(true);
+            } else if line_interest[b0] {
+                row.copy_from_slice(&line_pairs[b0 << 8..(b0 + 1) << 8]);
+            }
+        }
         Tables {
             heads,
             by_byte,
             line_start,
+            line_pair_look,
             line_interest,
-            line_look,
             line_pairs,
             pairs: (0..256).map(|_| OnceLock::new()).collect(),
         }
@@ -286,12 +294,13 @@ pub fn line_interest_table() -> &'static [bool; 256] {
     &tables().line_interest
 }
 
-/// [`line_interest_table`] plus the blanks (space, tab) skipped before a
-/// line's first byte: a line whose first byte is none of these needs no
-/// look (the text scanner's newline walk rules most prose lines out with
-/// this one look-up).
-pub fn line_look_table() -> &'static [bool; 256] {
-    &tables().line_look
+/// By a line's first two bytes (`b0 << 8 | b1`), whether the line may need
+/// a line-start look: it begins with a blank, or with a byte of
+/// [`line_interest_table`] that [`may_open_line`]'s two-byte table lets
+/// through. False means the line needs none: the text scanner's newline
+/// walk rules most prose lines out with this one look-up.
+pub fn line_pair_look_table() -> &'static [bool; 1 << 16] {
+    &tables().line_pair_look
 }
 
 /// The byte the engine's text scanner must stop at mid-line besides its own
@@ -697,6 +706,27 @@ mod tests {
                 String::from_utf8_lossy(line)
             );
         }
+    }
+
+    #[test]
+    fn a_line_the_pair_table_rules_out_needs_no_look() {
+        // the newline walk skips a line on this table alone: it must never
+        // skip one that the full check would stop at (a longer line is
+        // checked on more bytes, so two bytes are the widest case)
+        let pairs = line_pair_look_table();
+        let interest = line_interest_table();
+        let mut skipped = 0;
+        for k in 0..1usize << 16 {
+            let (b0, b1) = ((k >> 8) as u8, k as u8);
+            let needs = matches!(b0, b' ' | b'\t')
+                || (interest[usize::from(b0)] && may_open_line(&[b0, b1]));
+            assert!(pairs[k] || !needs, "{b0:#x} {b1:#x}");
+            skipped += usize::from(!pairs[k]);
+        }
+        assert!(
+            skipped > 60_000,
+            "the table rules out most pairs: {skipped}"
+        );
     }
 
     #[test]
