@@ -829,7 +829,6 @@ impl Engine {
     /// prose costs a few instructions and no call.
     #[inline]
     fn next_interesting_line(&mut self, data: &[u8], from: usize, limit: usize) -> Option<usize> {
-        let len = data.len();
         let hay = data.get(from..limit).unwrap_or_default();
         // the newlines met, counted by the walk and noted here once (as
         // `newline_at` would one by one)
