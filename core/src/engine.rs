@@ -226,37 +226,6 @@ pub struct Engine {
     /// The turn the text read so far is in (`None` before the first turn
     /// header, and in a document without them).
     turn: Option<Turn>,
-    /// The newline search of the text scanner's newline walk.
-    newlines: Newlines,
-}
-
-/// The search for the next newline, its vector searcher set up once per
-/// engine (AVX2 when the processor has it) rather than on every call: the
-/// newline walk calls it once per line of prose, where `memchr::memchr`'s
-/// dispatch and set-up cost about as much as the search itself.
-#[derive(Clone, Copy)]
-struct Newlines {
-    #[cfg(target_arch = "x86_64")]
-    avx2: Option<memchr::arch::x86_64::avx2::memchr::One>,
-}
-
-impl Newlines {
-    fn new() -> Newlines {
-        Newlines {
-            #[cfg(target_arch = "x86_64")]
-            avx2: memchr::arch::x86_64::avx2::memchr::One::new(b'\n'),
-        }
-    }
-
-    /// The first newline in `hay`.
-    #[inline]
-    fn find(&self, hay: &[u8]) -> Option<usize> {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(one) = &self.avx2 {
-            return one.find(hay);
-        }
-        memchr::memchr(b'\n', hay)
-    }
 }
 
 /// The last bytes of text the engine emitted, and whether any of its text
@@ -540,7 +509,6 @@ impl Engine {
             undecided: None,
             turn: None,
             tail: TextTail::default(),
-            newlines: Newlines::new(),
         }
     }
 
@@ -861,39 +829,31 @@ impl Engine {
     /// the end of `data`. `None` when every line in the range is plain
     /// prose. One tight loop over the newlines: stopping the text scanner at
     /// each of them costs more than the rest of the scan.
+    ///
+    /// The newlines are found 64 bytes at a time as a bit mask
+    /// ([`scan::newline_mask`]); each line's first two bytes are then one
+    /// table look-up ([`registry::line_pair_look_table`]), so a line of
+    /// prose costs a few instructions and no call.
     #[inline]
     fn next_interesting_line(&mut self, data: &[u8], from: usize, limit: usize) -> Option<usize> {
-        let len = data.len();
-        let interest = registry::line_interest_table();
         let hay = data.get(from..limit).unwrap_or_default();
-        let newlines = self.newlines;
-        // the newlines met, counted here and noted once after the walk
-        // (as `newline_at` would one by one)
-        let first_uncounted = self.counted.saturating_sub(self.base);
-        let (mut lines, mut last_nl) = (0u64, None);
-        let mut scanned = hay.len();
-        let mut found = None;
-        let mut k = 0;
-        while let Some(d) = newlines.find(&hay[k..]) {
-            let nl = from + k + d;
-            k += d + 1;
-            if nl as u64 >= first_uncounted {
-                lines += 1;
-                last_nl = Some(nl);
-            }
-            let m = skip_blank(data, nl + 1);
-            if m >= len || (interest[usize::from(data[m])] && registry::may_open_line(&data[m..])) {
-                scanned = k;
-                found = Some(nl + 1);
-                break;
-            }
+        // the newlines met, counted by the walk and noted here once (as
+        // `newline_at` would one by one)
+        let (found, mut lines, last_nl) = walk_lines(data, from, hay);
+        let end = found.unwrap_or(from + hay.len());
+        // newlines before `counted` were counted already (by a line and
+        // column asked for ahead of the walk)
+        let first_uncounted =
+            usize::try_from(self.counted.saturating_sub(self.base)).unwrap_or(usize::MAX);
+        if first_uncounted > from && lines > 0 {
+            lines -= scan::count_lines(&data[from..end.min(first_uncounted)]);
         }
-        if let Some(nl) = last_nl {
+        if lines > 0 {
             self.lines += lines;
-            self.line_begin = self.base + nl as u64 + 1;
+            self.line_begin = self.base + last_nl as u64 + 1;
             self.counted = self.line_begin;
         }
-        self.nl_cache.work += scanned as u64 + 1;
+        self.nl_cache.work += (end - from) as u64 + 1;
         found
     }
 
@@ -1960,6 +1920,84 @@ impl Sink for Unhide<'_> {
             other => self.sink.event(other),
         }
     }
+}
+
+/// The newline walk of [`Engine::next_interesting_line`] over `hay`, which
+/// starts at `data[from]`: the start of the first line that needs a look
+/// (if any), how many newlines it passed (that one included) and where the
+/// last of them is. Not inlined into the engine's big loop, so that its few
+/// values stay in registers.
+#[inline(never)]
+fn walk_lines(data: &[u8], from: usize, hay: &[u8]) -> (Option<usize>, u64, usize) {
+    let pairs = registry::line_pair_look_table();
+    let mut walk = Walk {
+        lines: 0,
+        last_nl: usize::MAX,
+    };
+    let (blocks, tail) = hay.as_chunks::<64>();
+    let mut at = from;
+    for block in blocks {
+        if let Some(line) = walk.block(data, pairs, scan::newline_mask(block), at) {
+            return (Some(line), walk.lines, walk.last_nl);
+        }
+        at += 64;
+    }
+    if !tail.is_empty() {
+        // padded with bytes that are no newline
+        let mut block = [0u8; 64];
+        block[..tail.len()].copy_from_slice(tail);
+        if let Some(line) = walk.block(data, pairs, scan::newline_mask(&block), at) {
+            return (Some(line), walk.lines, walk.last_nl);
+        }
+    }
+    (None, walk.lines, walk.last_nl)
+}
+
+/// The newlines [`walk_lines`] passed: how many, and the last.
+struct Walk {
+    lines: u64,
+    last_nl: usize,
+}
+
+impl Walk {
+    /// Walks the newlines of one block's `mask` (the block starts at
+    /// `data[at]`): the start of the first line that needs a look.
+    #[inline(always)]
+    fn block(
+        &mut self,
+        data: &[u8],
+        pairs: &[bool; 1 << 16],
+        mut mask: u64,
+        at: usize,
+    ) -> Option<usize> {
+        while mask != 0 {
+            let nl = at + mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            self.lines += 1;
+            self.last_nl = nl;
+            // most lines: two first bytes that begin no marker's literal
+            // (and no blank)
+            if let Some(&[b0, b1]) = data.get(nl + 1..nl + 3) {
+                if !pairs[usize::from(u16::from_be_bytes([b0, b1]))] {
+                    continue;
+                }
+            }
+            if line_needs_look(data, nl + 1) {
+                return Some(nl + 1);
+            }
+        }
+        None
+    }
+}
+
+/// Whether the line starting at `data[start]` needs a line-start look: its
+/// first byte after blanks may begin a marker, or only blanks are left.
+#[inline(never)]
+fn line_needs_look(data: &[u8], start: usize) -> bool {
+    let m = skip_blank(data, start);
+    m >= data.len()
+        || (registry::line_interest_table()[usize::from(data[m])]
+            && registry::may_open_line(&data[m..]))
 }
 
 /// Bytes where text scanning stops: a newline or [`is_special`].

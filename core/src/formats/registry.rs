@@ -125,6 +125,9 @@ struct Tables {
     line_start: [bool; 256],
     /// `line_start` plus the bytes that can begin a marker anywhere.
     line_interest: [bool; 256],
+    /// By a line's first two bytes: whether the line may need a look (see
+    /// [`line_pair_look_table`]).
+    line_pair_look: Box<[bool; 1 << 16]>,
     /// By a line's first two bytes (`b0 << 8 | b1`): whether an opener's
     /// literal may begin with them (see [`may_open_line`]).
     line_pairs: Vec<bool>,
@@ -134,6 +137,10 @@ struct Tables {
     /// the text scanner's own with the openers found anywhere that begin
     /// with it (the 256 rows are looked through once, not per engine).
     anywhere: Vec<(u8, Vec<usize>)>,
+    /// By first byte: the first four bytes (or fewer) of its openers'
+    /// literals, each once, with whether ASCII case is ignored
+    /// ([`may_open_line`]).
+    heads: Vec<Vec<([u8; 4], usize, bool)>>,
 }
 
 fn tables() -> &'static Tables {
@@ -217,9 +224,48 @@ fn tables() -> &'static Tables {
             })
             .filter(|(_, at)| !at.is_empty())
             .collect();
+        let heads = by_byte
+            .iter()
+            .enumerate()
+            .map(|(b, entries)| {
+                let mut heads: Vec<([u8; 4], usize, bool)> = Vec::new();
+                // a line beginning with one of these may always open
+                if matches!(b as u8, b'<' | b'[' | b'`') {
+                    return heads;
+                }
+                for e in entries {
+                    let lit = e.opener.lit;
+                    let n = lit.len().min(4);
+                    let mut head = [0u8; 4];
+                    head[..n].copy_from_slice(&lit[..n]);
+                    let h = (head, n, e.opener.ci);
+                    if !heads.contains(&h) {
+                        heads.push(h);
+                    }
+                }
+                heads
+            })
+            .collect();
+        // whole rows copied or filled: a closure per entry costs more than
+        // a small document's scan
+        // zeroed by the allocator (a boxed array literal is written out)
+        let mut line_pair_look: Box<[bool; 1 << 16]> =
+            match vec![false; 1 << 16].into_boxed_slice().try_into() {
+                Ok(table) => table,
+                Err(_) => unreachable!("the vector has the array's length"),
+            };
+        for (b0, row) in line_pair_look.chunks_exact_mut(256).enumerate() {
+            if matches!(b0 as u8, b' ' | b'\t') {
+                row.fill(true);
+            } else if line_interest[b0] {
+                row.copy_from_slice(&line_pairs[b0 << 8..(b0 + 1) << 8]);
+            }
+        }
         Tables {
+            heads,
             by_byte,
             line_start,
+            line_pair_look,
             line_interest,
             line_pairs,
             pairs: (0..256).map(|_| OnceLock::new()).collect(),
@@ -252,20 +298,20 @@ pub fn may_open_line(rest: &[u8]) -> bool {
         [b, b1, ..] => (*b, *b1),
         _ => return true,
     };
-    if !tables().line_pairs[usize::from(b) << 8 | usize::from(b1)] {
+    let t = tables();
+    if !t.line_pairs[usize::from(b) << 8 | usize::from(b1)] {
         return false;
     }
     if matches!(b, b'<' | b'[' | b'`') {
         return true;
     }
-    // the first four bytes decide (the probe reads the rest)
-    openers_for(b).iter().any(|e| {
-        let lit = e.opener.lit;
-        let ci = e.opener.ci;
-        lit.iter()
+    // the first four bytes decide (the probe reads the rest): those of
+    // every opener beginning with `b`, each distinct head once
+    t.heads[usize::from(b)].iter().any(|(head, n, ci)| {
+        head[..*n]
+            .iter()
             .zip(rest)
-            .take(4)
-            .all(|(&l, &r)| l == r || (ci && l.eq_ignore_ascii_case(&r)))
+            .all(|(&l, &r)| l == r || (*ci && l.eq_ignore_ascii_case(&r)))
     })
 }
 
@@ -274,6 +320,15 @@ pub fn may_open_line(rest: &[u8]) -> bool {
 /// that can start a marker anywhere (`<`, `[`, backtick).
 pub fn line_interest_table() -> &'static [bool; 256] {
     &tables().line_interest
+}
+
+/// By a line's first two bytes (`b0 << 8 | b1`), whether the line may need
+/// a line-start look: it begins with a blank, or with a byte of
+/// [`line_interest_table`] that [`may_open_line`]'s two-byte table lets
+/// through. False means the line needs none: the text scanner's newline
+/// walk rules most prose lines out with this one look-up.
+pub fn line_pair_look_table() -> &'static [bool; 1 << 16] {
+    &tables().line_pair_look
 }
 
 /// The byte the engine's text scanner must stop at mid-line besides its own
@@ -649,6 +704,83 @@ mod tests {
         assert!(!may_open_line(b"to the store"));
         assert!(!may_open_line(b"the answer"));
         assert!(!may_open_line(b"care about it"));
+    }
+
+    #[test]
+    fn line_heads_decide_as_the_openers_literals_do() {
+        // the definition: a line may open when some opener beginning with
+        // its first byte matches its first four bytes (or fewer)
+        let by_openers = |rest: &[u8]| {
+            let [b, b1, ..] = rest else { return true };
+            if !tables().line_pairs[usize::from(*b) << 8 | usize::from(*b1)] {
+                return false;
+            }
+            matches!(b, b'<' | b'[' | b'`')
+                || openers_for(*b).iter().any(|e| {
+                    let ci = e.opener.ci;
+                    e.opener
+                        .lit
+                        .iter()
+                        .zip(rest)
+                        .take(4)
+                        .all(|(&l, &r)| l == r || (ci && l.eq_ignore_ascii_case(&r)))
+                })
+        };
+        let mut lines: Vec<Vec<u8>> = Vec::new();
+        for e in tables().by_byte.iter().flatten() {
+            let lit = e.opener.lit;
+            for n in 1..=lit.len().min(6) {
+                let mut l = lit[..n].to_vec();
+                lines.push(l.clone());
+                l.make_ascii_uppercase();
+                lines.push(l.clone());
+                if let Some(last) = l.last_mut() {
+                    *last ^= 0x01;
+                }
+                lines.push(l);
+            }
+        }
+        for w in [
+            "to the store",
+            "tools",
+            "today",
+            "and so",
+            "analysed",
+            "assist",
+            "call",
+            "care",
+        ] {
+            lines.push(w.as_bytes().to_vec());
+        }
+        for line in &lines {
+            assert_eq!(
+                may_open_line(line),
+                by_openers(line),
+                "{:?}",
+                String::from_utf8_lossy(line)
+            );
+        }
+    }
+
+    #[test]
+    fn a_line_the_pair_table_rules_out_needs_no_look() {
+        // the newline walk skips a line on this table alone: it must never
+        // skip one that the full check would stop at (a longer line is
+        // checked on more bytes, so two bytes are the widest case)
+        let pairs = line_pair_look_table();
+        let interest = line_interest_table();
+        let mut skipped = 0;
+        for (k, &look) in pairs.iter().enumerate() {
+            let (b0, b1) = ((k >> 8) as u8, k as u8);
+            let needs = matches!(b0, b' ' | b'\t')
+                || (interest[usize::from(b0)] && may_open_line(&[b0, b1]));
+            assert!(look || !needs, "{b0:#x} {b1:#x}");
+            skipped += usize::from(!look);
+        }
+        assert!(
+            skipped > 60_000,
+            "the table rules out most pairs: {skipped}"
+        );
     }
 
     #[test]
