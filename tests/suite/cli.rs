@@ -537,3 +537,27 @@ fn marked_flat_and_agent_keyed_calls_keep_their_arguments() {
         assert_eq!((out.as_str(), code), ("", 1), "{prose}");
     }
 }
+
+/// A bare word inside `<tool_call>` followed by more words (Ollama's
+/// `TestQwen35ParserInvalidToolCallFallsBackToContent`) is prose, not a
+/// GLM call named by the first word: a false call runs a tool. A lone name
+/// before `</tool_call>` stays a call with no arguments.
+#[test]
+fn words_after_a_bare_name_in_tool_call_are_not_a_call() {
+    for input in [
+        &b"<tool_call>not valid xml</tool_call>"[..],
+        b"<tool_call>this is not valid xml at all</tool_call>",
+        b"<tool_call>not\nvalid xml</tool_call>",
+    ] {
+        for sub in ["parse", "stream"] {
+            let (out, _, code) = run_with(&[sub], input);
+            assert!(!out.contains("\"tool_call\""), "{sub}: {out}");
+            if sub == "parse" {
+                assert_eq!(code, 1, "{out}");
+            }
+        }
+    }
+    let (out, _, code) = run_with(&["parse"], b"<tool_call>get_weather</tool_call>");
+    assert_eq!(code, 0);
+    assert!(out.contains("\"name\":\"get_weather\""), "{out}");
+}
