@@ -537,3 +537,59 @@ fn marked_flat_and_agent_keyed_calls_keep_their_arguments() {
         assert_eq!((out.as_str(), code), ("", 1), "{prose}");
     }
 }
+
+/// A bare word inside `<tool_call>` followed by more words (Ollama's
+/// `TestQwen35ParserInvalidToolCallFallsBackToContent`) is prose, not a
+/// GLM call named by the first word: a false call runs a tool. A lone name
+/// before `</tool_call>` stays a call with no arguments.
+#[test]
+fn words_after_a_bare_name_in_tool_call_are_not_a_call() {
+    for input in [
+        &b"<tool_call>not valid xml</tool_call>"[..],
+        b"<tool_call>this is not valid xml at all</tool_call>",
+        b"<tool_call>not\nvalid xml</tool_call>",
+    ] {
+        for sub in ["parse", "stream"] {
+            let (out, _, code) = run_with(&[sub], input);
+            assert!(!out.contains("\"tool_call\""), "{sub}: {out}");
+            if sub == "parse" {
+                assert_eq!(code, 1, "{out}");
+            }
+        }
+    }
+    let (out, _, code) = run_with(&["parse"], b"<tool_call>get_weather</tool_call>");
+    assert_eq!(code, 0);
+    assert!(out.contains("\"name\":\"get_weather\""), "{out}");
+}
+
+/// Poolside Laguna's layout (Ollama's `TestLagunaParserNameLineJSONToolCall`):
+/// the name alone on the tag's line, a JSON object on the next, is a GLM call
+/// whose arguments are the object, in `parse` and `stream` alike. Words after
+/// the name, or a name set off from the tag, keep the block text; JSON that
+/// does not read is an error record, not a call.
+#[test]
+fn name_line_then_json_object_in_tool_call_is_a_call() {
+    let call = b"<tool_call>get_weather\n{\"location\": \"San Francisco\"}</tool_call>";
+    for sub in ["parse", "stream"] {
+        let (out, _, code) = run_with(&[sub], call);
+        assert_eq!(code, 0, "{sub}: {out}");
+        assert!(
+            out.contains(r#""name":"get_weather","arguments":{"location":"San Francisco"}"#),
+            "{sub}: {out}"
+        );
+    }
+    for prose in [
+        &b"<tool_call>run the\n{\"x\": 1}</tool_call>"[..],
+        b"Use <tool_call> get_weather\n{\"x\": 1}</tool_call> here.",
+    ] {
+        let (out, _, code) = run_with(&["parse"], prose);
+        assert_eq!((out.as_str(), code), ("", 1));
+    }
+    let (out, _, code) = run_with(
+        &["parse"],
+        b"<tool_call>get_weather\n{\"location\": broken</tool_call>",
+    );
+    assert!(!out.contains("\"tool_call\""), "{out}");
+    assert!(out.contains("\"code\":\"TLP-003\""), "{out}");
+    assert_ne!(code, 0);
+}

@@ -86,7 +86,7 @@ pub fn write_calls(calls: &[CallSpec]) -> String {
 }
 
 /// GLM's tags.
-pub const GLM_TAGS: PairTags = PairTags::new(ids::GLM4_MOE, b"</tool_call>");
+pub const GLM_TAGS: PairTags = PairTags::new(ids::GLM4_MOE, b"</tool_call>").json_after_name_line();
 
 /// The GLM instance.
 pub static GLM: Pairs = Pairs::new(&GLM_TAGS);

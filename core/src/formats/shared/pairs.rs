@@ -31,6 +31,9 @@ pub struct PairTags {
     /// value that declares the value's type (`<ifm|arg_type>string
     /// </ifm|arg_type>`); empty when the format has none.
     pub type_tags: (&'static [u8], &'static [u8]),
+    /// Whether a JSON object on the line after the name may stand for the
+    /// pairs (`<tool_call>NAME\n{"k": "v"}</tool_call>`, Poolside Laguna).
+    pub json_body: bool,
 }
 
 impl PairTags {
@@ -46,6 +49,7 @@ impl PairTags {
             value_open: b"<arg_value>",
             value_close: b"</arg_value>",
             type_tags: (b"", b""),
+            json_body: false,
         }
     }
 
@@ -66,6 +70,13 @@ impl PairTags {
     /// the value's type.
     pub const fn typed(mut self, open: &'static [u8], close: &'static [u8]) -> PairTags {
         self.type_tags = (open, close);
+        self
+    }
+
+    /// Reads a JSON object on the line after the name, in place of the
+    /// pairs, as the call's arguments ([`PairTags::json_body`]).
+    pub const fn json_after_name_line(mut self) -> PairTags {
+        self.json_body = true;
         self
     }
 }
@@ -131,6 +142,12 @@ pub(crate) fn sniff(
         }
         _ => after,
     };
+    if input[next] == b'{' && fmt.tags.json_body && s == tag && next != after {
+        // `<tool_call>get_weather\n{"location": "Paris"}</tool_call>`: the
+        // name alone on the tag's line, a JSON object on the next (Poolside
+        // Laguna); a word and more words on the line stay prose
+        return pair_block(fmt, tag);
+    }
     if input[next] != b'<' {
         // `<tool_call>browser_action task</arg_key>`: the first key's tag
         // lost between the name and the key (vllm-project/vllm#47190), the
@@ -439,6 +456,11 @@ impl BlockFormat for Pairs {
             let msg = format!("{} call has no function name", t.format);
             return BlockResult::error("TLP-001", msg, tag);
         }
+        if t.json_body && first_open.is_none() && key_at == body.len() {
+            if let Some(r) = json_after_name(block, body, tag, cx, t) {
+                return r;
+            }
+        }
         let (arguments, repairs, complete) =
             pairs(&body[name_end..], tag + name_end, t, first_open);
         if cx.cut && !complete {
@@ -450,6 +472,43 @@ impl BlockFormat for Pairs {
             ..ParsedCall::new(name, arguments, t.format)
         })
     }
+}
+
+/// The call when `body` is a name alone on its line, then a JSON object
+/// ([`PairTags::json_body`]): its arguments, or the error that they do not
+/// read. `None` when the body has another layout.
+fn json_after_name(
+    block: &[u8],
+    body: &[u8],
+    tag: usize,
+    cx: &ParseCx,
+    t: &PairTags,
+) -> Option<BlockResult> {
+    let s = scan::skip_space(body, 0);
+    let mut e = s;
+    while e < body.len() && scan::is_name_byte(body[e]) {
+        e += 1;
+    }
+    let line_end = scan::skip_blank(body, e);
+    if s != 0 || e == s || !matches!(body.get(line_end), Some(b'\n' | b'\r')) {
+        return None;
+    }
+    let j = scan::skip_space(body, line_end);
+    if body.get(j) != Some(&b'{') {
+        return None;
+    }
+    let name = crate::scan::lossy(&body[s..e]).into_owned();
+    let opts = cx.cfg.repair_options();
+    Some(
+        match super::section::json_arguments(&body[j..], tag + j, cx.cut, t.format, &opts) {
+            Ok((arguments, repairs)) => BlockResult::one(ParsedCall {
+                repairs,
+                end: block.len(),
+                ..ParsedCall::new(name, arguments, t.format)
+            }),
+            Err(e) => BlockResult::failed(e),
+        },
+    )
 }
 
 /// Where the first key starts in `head` (the body before its first
