@@ -1406,6 +1406,11 @@ impl Engine {
                     tally: !sink.wants_records(),
                 };
                 let result = fmt.parse(&data[pos..pos + len], &cx);
+                let result = if documented(&result, &data[pos..pos + len], &cx) {
+                    formats::BlockResult::text()
+                } else {
+                    result
+                };
                 let result = if cut && self.cfg.truncated {
                     without_cut_call(result, len, fmt.id())
                 } else {
@@ -2125,6 +2130,14 @@ fn find_any_first(hay: &[u8], close: &[Close]) -> Option<usize> {
         2 => memchr::memchr2(firsts[0], firsts[1], hay),
         _ => memchr::memchr3(firsts[0], firsts[1], firsts[2], hay),
     }
+}
+
+/// Whether a block's calls are a format's documentation rather than calls
+/// (`docs/recovery.md`, "Evidence"): the text before presents it as a
+/// format or quotes its opening in code. Names are not looked at: a
+/// tallying sink's calls may have none.
+fn documented(result: &formats::BlockResult, block: &[u8], cx: &formats::ParseCx) -> bool {
+    !result.calls.is_empty() && formats::shared::evidence::documents_block(cx.before, block)
 }
 
 /// The result of a block cut at the model's token limit (finish reason

@@ -219,6 +219,10 @@ impl BlockFormat for PythonTag {
         if code.is_empty() {
             return BlockResult::error("TLP-001", "nothing after <|python_tag|>", from);
         }
+        if super::shared::evidence::marker_in_prose(text.as_bytes()) {
+            // `<|python_tag|>: the token that …`: the tag named in a sentence
+            return BlockResult::text();
+        }
         let s = scan::skip_space(text.as_bytes(), 0);
         let builtin = call_head(text.as_bytes(), s) == Some(true)
             && text[s..]

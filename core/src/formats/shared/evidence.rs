@@ -99,6 +99,97 @@ pub fn example_lead(before: &[u8]) -> bool {
             && !OWN_CALL.iter().any(|w| line.contains(w)))
 }
 
+/// Words that, in the line (ending in a colon) that introduces a marked
+/// block, show the block documents a format rather than makes a call.
+const FORMAT_WORDS: &[&str] = &[
+    "format",
+    "syntax",
+    "example",
+    "e.g.",
+    "for instance",
+    "template",
+    "placeholder",
+    "schema",
+    "looks like",
+    "look like",
+    "output like",
+];
+
+/// Whether the text before a block (`before`) presents it as the
+/// documentation of a format, not a call, whoever writes the block and
+/// however it is marked:
+///
+/// * the nearest line of its paragraph that ends in a colon (`format::`,
+///   `tokens:`, `Expect output like:`) names a format or an example, and
+///   no model announces its own call there (`I'll`, `let me`, `here is`);
+/// * or the text quotes the block's opening in inline code
+///   (`` the `[TOOL_CALLS]` control token, followed by a JSON array: ``):
+///   prose that names a marker in code is explaining it.
+pub fn documents_block(before: &[u8], block: &[u8]) -> bool {
+    format_lead(before) || quotes_opening(before, block)
+}
+
+/// The nearest colon-ended line of the paragraph before a block names a
+/// format (see [`documents_block`]).
+fn format_lead(before: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(before);
+    // the lines of the last paragraph, the nearest first (blanks right
+    // before the block do not end it)
+    for line in text.trim_end().rsplit('\n') {
+        let line = line.trim();
+        if line.is_empty() {
+            return false;
+        }
+        if !line.ends_with([':', '\u{ff1a}']) {
+            continue;
+        }
+        let mut from = line.len().saturating_sub(LEAD_WINDOW);
+        while !line.is_char_boundary(from) {
+            from += 1;
+        }
+        let line = line[from..].to_lowercase().replace('\u{2019}', "'");
+        return FORMAT_WORDS.iter().any(|w| has_word(&line, w))
+            && !OWN_CALL.iter().any(|w| has_word(&line, w));
+    }
+    false
+}
+
+/// Whether `line` holds `word` starting a word (`format` in `the format`
+/// and `formats`, not in `information`).
+fn has_word(line: &str, word: &str) -> bool {
+    line.match_indices(word).any(|(i, _)| {
+        !line[..i]
+            .chars()
+            .next_back()
+            .is_some_and(char::is_alphanumeric)
+    })
+}
+
+/// The text before quotes, in inline code, how the block opens
+/// (`` `[TOOL_CALLS]` `` before `[TOOL_CALLS][{…}]`).
+fn quotes_opening(before: &[u8], block: &[u8]) -> bool {
+    let block = &block[crate::scan::skip_space(block, 0).min(block.len())..];
+    before
+        .split(|&b| b == b'`')
+        .skip(1)
+        .step_by(2)
+        .any(|quoted| quoted.len() >= 4 && !quoted.contains(&b'\n') && block.starts_with(quoted))
+}
+
+/// Whether the bytes right after a marker (`after`) read as prose about
+/// the marker rather than a call: past blanks on its line, a colon, a
+/// comma, a closing bracket or backtick, or a joining word
+/// (`<|python_tag|>: the token that …`, `either <|python_tag|> or …`).
+pub fn marker_in_prose(after: &[u8]) -> bool {
+    let s = String::from_utf8_lossy(after);
+    let s = s.trim_start_matches([' ', '\t']);
+    s.starts_with([
+        ':', ',', ')', '`', '\u{ff1a}', '\u{ff0c}', '\u{3001}', '\u{ff09}',
+    ]) || ["or ", "and ", "is ", "are ", "token", "tag "]
+        .iter()
+        .any(|w| s.starts_with(w))
+}
+
 /// Names a template or a prompt writes where a real tool's name goes.
 const PLACEHOLDER_NAMES: &[&str] = &[
     "toolname",
@@ -246,6 +337,51 @@ mod tests {
             "Here is the function call in the following format:\n",
         ] {
             assert!(!example_lead(s.as_bytes()), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn documented_blocks() {
+        let block = b"[TOOL_CALLS][{\"name\": \"f\", \"arguments\": {}}]";
+        for before in [
+            "Kimi K2 tool call format::\n\n",
+            "Format uses special unicode tokens:\n    ",
+            "IMPORTANT: ALWAYS adhere to this exact format for tool use:\n",
+            "Expect output like:\n[Tools] (2)\n- a: b ...\n[Raw Assistant] ",
+            "emit the `[TOOL_CALLS]` control token, followed by a JSON array:\n\n    ",
+        ] {
+            assert!(documents_block(before.as_bytes(), block), "{before:?}");
+        }
+        for before in [
+            "",
+            "The following tool call retrieves weather information: ",
+            "I will call the tool in this format:\n",
+            "Here is the call in the correct format:\n",
+            "For example, see below.\n\nNow the call:\n",
+            "The format is simple.\nChecking:\n",
+        ] {
+            assert!(!documents_block(before.as_bytes(), block), "{before:?}");
+        }
+    }
+
+    #[test]
+    fn markers_in_prose() {
+        for after in [
+            ": marks a call",
+            " or a blank line",
+            "：模型",
+            "` token",
+            ", then",
+        ] {
+            assert!(marker_in_prose(after.as_bytes()), "{after:?}");
+        }
+        for after in [
+            "print(1)",
+            "brave_search.call(query=\"x\")",
+            "{\"name\": \"f\"}",
+            "\nimport os",
+        ] {
+            assert!(!marker_in_prose(after.as_bytes()), "{after:?}");
         }
     }
 
