@@ -180,7 +180,10 @@ fn named_by_tag(block: &[u8], tag: usize, close: &[u8], cx: &ParseCx) -> Option<
             || (block.len() - at == close.len() && block[at..].eq_ignore_ascii_case(close))
     };
     let (arguments, repairs) = if closed_at(s, false) {
-        (serde_json::Value::Object(serde_json::Map::new()), Vec::new())
+        (
+            serde_json::Value::Object(serde_json::Map::new()),
+            Vec::new(),
+        )
     } else {
         let end = json_body_end(block, tag, close);
         let complete = end > s && block[end - 1] == b'}';
