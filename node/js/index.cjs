@@ -141,6 +141,7 @@ function lazy(obj, key, get) {
   });
 }
 
+// the Document of a long input, as parseRaw returns it
 function documentOf(raw) {
   const r = JSON.parse(raw.records);
   const doc = { calls: r.tool_calls, errors: r.errors };
@@ -154,9 +155,25 @@ function documentOf(raw) {
   return doc;
 }
 
+// parseText's shapes: the Document, the split record
+const DOCUMENT = 0;
+const SPLIT = 1;
+
+// Below this length (string characters or bytes) an input is read by
+// parseText: the whole result as one JSON text, made the Document (or
+// split record) by one JSON.parse, no native object per call. From it on
+// by parseRaw, whose prose stays native until read (a caller after the
+// calls of a long document never pays for its text).
+const SHORT_BELOW = ENCODE_FROM;
+
+function isShort(text) {
+  return typeof text === 'string' ? text.length < SHORT_BELOW : text instanceof Uint8Array && text.length < SHORT_BELOW;
+}
+
 /** Parses a whole model output: its calls, prose, reasoning and errors. */
 function parse(text, options) {
   const { opts, tools } = engineOptions(options);
+  if (isShort(text)) return JSON.parse(call(native.parseText, text, DOCUMENT, opts, tools));
   return documentOf(call(native.parseRaw, checkInput(text), opts, tools));
 }
 
@@ -175,6 +192,7 @@ async function parseAsync(text, options) {
 /** The `split` record of `toolcall split`, as the command writes it. */
 function split(text, options) {
   const { opts, tools } = engineOptions(options);
+  if (isShort(text)) return JSON.parse(call(native.parseText, text, SPLIT, opts, tools));
   const raw = call(native.parseRaw, checkInput(text), opts, tools);
   const r = JSON.parse(raw.records);
   return {
