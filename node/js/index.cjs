@@ -166,6 +166,13 @@ const SPLIT = 1;
 // calls of a long document never pays for its text).
 const SHORT_BELOW = ENCODE_FROM;
 
+/** parseText's options: their JSON text, none when there is none. */
+function optionsText(opts) {
+  if (opts === undefined) return undefined;
+  for (const _ in opts) return JSON.stringify(opts);
+  return undefined;
+}
+
 function isShort(text) {
   return typeof text === 'string' ? text.length < SHORT_BELOW : text instanceof Uint8Array && text.length < SHORT_BELOW;
 }
@@ -173,7 +180,7 @@ function isShort(text) {
 /** Parses a whole model output: its calls, prose, reasoning and errors. */
 function parse(text, options) {
   const { opts, tools } = engineOptions(options);
-  if (isShort(text)) return JSON.parse(call(native.parseText, text, DOCUMENT, opts, tools));
+  if (isShort(text)) return JSON.parse(call(native.parseText, text, DOCUMENT, optionsText(opts), tools));
   return documentOf(call(native.parseRaw, checkInput(text), opts, tools));
 }
 
@@ -192,7 +199,7 @@ async function parseAsync(text, options) {
 /** The `split` record of `toolcall split`, as the command writes it. */
 function split(text, options) {
   const { opts, tools } = engineOptions(options);
-  if (isShort(text)) return JSON.parse(call(native.parseText, text, SPLIT, opts, tools));
+  if (isShort(text)) return JSON.parse(call(native.parseText, text, SPLIT, optionsText(opts), tools));
   const raw = call(native.parseRaw, checkInput(text), opts, tools);
   const r = JSON.parse(raw.records);
   return {

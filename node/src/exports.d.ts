@@ -13,6 +13,7 @@ export declare function repairTextUtf8(input: string, textAsString?: boolean): s
 /**
  * `parse` and `split` on a short input (registered by hand in `lib.rs`'s
  * `hand_exports`): one JSON text, the Document (`shape` 0) or the `split`
- * record (`shape` 1). The string is read as UTF-16.
+ * record (`shape` 1). The string is read as UTF-16; `options` is the JSON
+ * text of the engine's options (keys spelt as the engine spells them).
  */
-export declare function parseText(input: string | Uint8Array, shape: number, options?: object | null, tools?: Tools | null): string
+export declare function parseText(input: string | Uint8Array, shape: number, options?: string | null, tools?: Tools | null): string

@@ -24,6 +24,7 @@ use napi::{Error, Result, Status};
 use napi_derive::napi;
 use serde::Serialize;
 use serde_json::Value;
+use std::cell::RefCell;
 use std::sync::Arc;
 use toolcall_core::validate::registry::{Registry, ToolsLoadError, ToolsOptions};
 use toolcall_core::validate::Policy;
@@ -288,7 +289,9 @@ pub fn parse_raw(
 fn parse_text(ctx: FunctionCallContext<'_>) -> Result<String> {
     let input: Either<Utf16String, &[u8]> = ctx.get(0)?;
     let shape: u32 = ctx.get(1)?;
-    let options: Option<Value> = optional_arg(&ctx, 2)?;
+    // the options as JSON text (the JavaScript layer's JSON.stringify: one
+    // string read instead of a walk over the object's properties)
+    let options: Option<String> = optional_arg(&ctx, 2)?;
     // a class instance, unwrapped: `&Tools` needs the borrow scope a
     // `#[napi]` function opens
     let tools: Option<ClassInstance<'_, Tools>> = optional_arg(&ctx, 3)?;
@@ -300,8 +303,22 @@ fn parse_text(ctx: FunctionCallContext<'_>) -> Result<String> {
         }
         Either::B(b) => *b,
     };
-    let setup = Setup::new(options, tools.as_deref())?;
-    let (split, finish_reason) = read_split(bytes, &setup.resolved, setup.tools.as_deref());
+    let (split, finish_reason) = match tools {
+        None => with_resolved(options.as_deref().unwrap_or(""), |r| {
+            read_split(bytes, r, None)
+        })?,
+        Some(tools) => {
+            let options = match options.as_deref() {
+                None | Some("") => None,
+                Some(text) => Some(
+                    serde_json::from_str(text)
+                        .map_err(|e| option_error(format!("options: {e}")))?,
+                ),
+            };
+            let setup = Setup::new(options, Some(&tools))?;
+            read_split(bytes, &setup.resolved, setup.tools.as_deref())
+        }
+    };
     let mut out = Vec::with_capacity(
         128 + 2 * (split.text.len() + split.reasoning.len() + split.doc.len())
             + split.tool_calls.len() * 256,
@@ -344,6 +361,40 @@ fn parse_text(ctx: FunctionCallContext<'_>) -> Result<String> {
     out.push(b'}');
     // JSON written from strings and the core's writers: UTF-8
     String::from_utf8(out).map_err(|e| err("ToolcallError", e))
+}
+
+thread_local! {
+    /// The options text `parseText` was last called with, and what it
+    /// resolved to: an agent client passes the same options with every
+    /// reply, and the empty text (no options) is the common case.
+    static LAST_OPTIONS: RefCell<Option<(String, Resolved)>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` with `options` (the JSON text of the core's `Options`, empty
+/// for the defaults) resolved by the core, resolving only when the text
+/// differs from the last call's.
+fn with_resolved<R>(options: &str, f: impl FnOnce(&Resolved) -> R) -> Result<R> {
+    LAST_OPTIONS.with(|last| {
+        let mut last = last.borrow_mut();
+        if let Some((text, resolved)) = last.as_ref() {
+            if text == options {
+                return Ok(f(resolved));
+            }
+        }
+        let parsed: toolcall_core::Options = if options.is_empty() {
+            toolcall_core::Options::default()
+        } else {
+            // through a Value, as `Setup::new` reads an options object: the
+            // same messages for an unknown key or a value of the wrong type
+            let value: Value =
+                serde_json::from_str(options).map_err(|e| option_error(format!("options: {e}")))?;
+            serde_json::from_value(value).map_err(|e| option_error(format!("options: {e}")))?
+        };
+        let resolved = parsed.resolve().map_err(|e| option_error(e.to_string()))?;
+        let out = f(&resolved);
+        *last = Some((options.to_owned(), resolved));
+        Ok(out)
+    })
 }
 
 /// `parseText`'s `shape` for the `split` record.
