@@ -61,6 +61,34 @@ function engineKey(key) {
   return key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }
 
+// What a value no JSON text can hold is, for the error naming it; none
+// for JSON data. A short input's options cross to the addon as their
+// JSON.stringify text, which would turn NaN or Infinity into null and drop
+// a function or a symbol: a wrong value silently read as the default. A
+// long input's cross as an object, where they fail with a plain Error (and
+// a BigInt passed as a number). Both paths refuse them here, alike.
+function notJson(v) {
+  switch (typeof v) {
+    case 'number':
+      return Number.isFinite(v) ? undefined : String(v);
+    case 'bigint':
+      return `the BigInt ${v}n`;
+    case 'function':
+      return 'a function';
+    case 'symbol':
+      return 'a symbol';
+    case 'object':
+      if (v === null) return undefined;
+      for (const x of Array.isArray(v) ? v : Object.values(v)) {
+        const bad = x === undefined ? undefined : notJson(x);
+        if (bad !== undefined) return bad;
+      }
+      return undefined;
+    default:
+      return undefined;
+  }
+}
+
 function engineOptions(options) {
   if (options == null) return { opts: undefined, tools: undefined };
   if (typeof options !== 'object') throw new TypeError('options must be an object');
@@ -69,7 +97,11 @@ function engineOptions(options) {
   for (const [k, v] of Object.entries(options)) {
     if (v === undefined) continue;
     if (k === 'tools') tools = v;
-    else opts[engineKey(k)] = v;
+    else {
+      const bad = notJson(v);
+      if (bad !== undefined) throw new OptionError(`options: invalid value for ${k}: ${bad}, not JSON data`);
+      opts[engineKey(k)] = v;
+    }
   }
   return { opts, tools: tools == null ? undefined : toTools(tools)._native };
 }

@@ -273,3 +273,37 @@ test('options on the short path: each call read under its own options, errors as
   // a failed resolve leaves the next call's options alone
   assert.equal(toolcall.parse(text, { format: 'hermes' }).calls.length, 1);
 });
+
+test('options no JSON text can hold: an OptionError on short and long inputs alike', () => {
+  // a short input's options cross as JSON text, where NaN and Infinity
+  // would become null and a function or symbol vanish: a wrong value must
+  // not turn silently into the default
+  const text = '<tool_call>{"name": "a", "arguments": {}}</tool_call>';
+  const long = `${text}${' '.repeat(40 << 10)}`;
+  const cases = [
+    [{ repairMaxSize: NaN }, 'options: invalid value for repairMaxSize: NaN, not JSON data'],
+    [{ maxBlock: Infinity }, 'options: invalid value for maxBlock: Infinity, not JSON data'],
+    [{ thinkWindow: -Infinity }, 'options: invalid value for thinkWindow: -Infinity, not JSON data'],
+    [{ repairMaxSize: 10n }, 'options: invalid value for repairMaxSize: the BigInt 10n, not JSON data'],
+    [{ format: () => 'hermes' }, 'options: invalid value for format: a function, not JSON data'],
+    [{ model: Symbol('m') }, 'options: invalid value for model: a symbol, not JSON data'],
+    [{ repair: [true, NaN] }, 'options: invalid value for repair: NaN, not JSON data'],
+  ];
+  for (const [o, message] of cases) {
+    for (const input of [text, long, Buffer.from(text)]) {
+      assert.throws(() => toolcall.parse(input, o), { name: 'OptionError', message });
+      assert.throws(() => toolcall.split(input, o), { name: 'OptionError', message });
+      assert.throws(() => toolcall.parse(input, o), toolcall.OptionError);
+    }
+  }
+  // an absent option (undefined) stays absent on both paths
+  assert.equal(toolcall.parse(text, { model: undefined, format: 'hermes' }).calls.length, 1);
+  assert.equal(toolcall.parse(long, { model: undefined, format: 'hermes' }).calls.length, 1);
+});
+
+test('options no JSON text can hold: parseAsync refuses them too', async () => {
+  await assert.rejects(toolcall.parseAsync('x', { repairMaxSize: NaN }), {
+    name: 'OptionError',
+    message: 'options: invalid value for repairMaxSize: NaN, not JSON data',
+  });
+});
