@@ -61,6 +61,34 @@ function engineKey(key) {
   return key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }
 
+// What a value no JSON text can hold is, for the error naming it; none
+// for JSON data. A short input's options cross to the addon as their
+// JSON.stringify text, which would turn NaN or Infinity into null and drop
+// a function or a symbol: a wrong value silently read as the default. A
+// long input's cross as an object, where they fail with a plain Error (and
+// a BigInt passed as a number). Both paths refuse them here, alike.
+function notJson(v) {
+  switch (typeof v) {
+    case 'number':
+      return Number.isFinite(v) ? undefined : String(v);
+    case 'bigint':
+      return `the BigInt ${v}n`;
+    case 'function':
+      return 'a function';
+    case 'symbol':
+      return 'a symbol';
+    case 'object':
+      if (v === null) return undefined;
+      for (const x of Array.isArray(v) ? v : Object.values(v)) {
+        const bad = x === undefined ? undefined : notJson(x);
+        if (bad !== undefined) return bad;
+      }
+      return undefined;
+    default:
+      return undefined;
+  }
+}
+
 function engineOptions(options) {
   if (options == null) return { opts: undefined, tools: undefined };
   if (typeof options !== 'object') throw new TypeError('options must be an object');
@@ -69,7 +97,11 @@ function engineOptions(options) {
   for (const [k, v] of Object.entries(options)) {
     if (v === undefined) continue;
     if (k === 'tools') tools = v;
-    else opts[engineKey(k)] = v;
+    else {
+      const bad = notJson(v);
+      if (bad !== undefined) throw new OptionError(`options: invalid value for ${k}: ${bad}, not JSON data`);
+      opts[engineKey(k)] = v;
+    }
   }
   return { opts, tools: tools == null ? undefined : toTools(tools)._native };
 }
@@ -141,6 +173,7 @@ function lazy(obj, key, get) {
   });
 }
 
+// the Document of a long input, as parseRaw returns it
 function documentOf(raw) {
   const r = JSON.parse(raw.records);
   const doc = { calls: r.tool_calls, errors: r.errors };
@@ -154,9 +187,32 @@ function documentOf(raw) {
   return doc;
 }
 
+// parseText's shapes: the Document, the split record
+const DOCUMENT = 0;
+const SPLIT = 1;
+
+// Below this length (string characters or bytes) an input is read by
+// parseText: the whole result as one JSON text, made the Document (or
+// split record) by one JSON.parse, no native object per call. From it on
+// by parseRaw, whose prose stays native until read (a caller after the
+// calls of a long document never pays for its text).
+const SHORT_BELOW = ENCODE_FROM;
+
+/** parseText's options: their JSON text, none when there is none. */
+function optionsText(opts) {
+  if (opts === undefined) return undefined;
+  for (const _ in opts) return JSON.stringify(opts);
+  return undefined;
+}
+
+function isShort(text) {
+  return typeof text === 'string' ? text.length < SHORT_BELOW : text instanceof Uint8Array && text.length < SHORT_BELOW;
+}
+
 /** Parses a whole model output: its calls, prose, reasoning and errors. */
 function parse(text, options) {
   const { opts, tools } = engineOptions(options);
+  if (isShort(text)) return JSON.parse(call(native.parseText, text, DOCUMENT, optionsText(opts), tools));
   return documentOf(call(native.parseRaw, checkInput(text), opts, tools));
 }
 
@@ -175,6 +231,7 @@ async function parseAsync(text, options) {
 /** The `split` record of `toolcall split`, as the command writes it. */
 function split(text, options) {
   const { opts, tools } = engineOptions(options);
+  if (isShort(text)) return JSON.parse(call(native.parseText, text, SPLIT, optionsText(opts), tools));
   const raw = call(native.parseRaw, checkInput(text), opts, tools);
   const r = JSON.parse(raw.records);
   return {

@@ -10,3 +10,10 @@
 export declare function repairText(input: string, textAsString?: boolean): string | null
 /** `repairText` with the string read as UTF-8: for long strings. */
 export declare function repairTextUtf8(input: string, textAsString?: boolean): string | null
+/**
+ * `parse` and `split` on a short input (registered by hand in `lib.rs`'s
+ * `hand_exports`): one JSON text, the Document (`shape` 0) or the `split`
+ * record (`shape` 1). The string is read as UTF-16; `options` is the JSON
+ * text of the engine's options (keys spelt as the engine spells them).
+ */
+export declare function parseText(input: string | Uint8Array, shape: number, options?: string | null, tools?: Tools | null): string

@@ -17,12 +17,14 @@
 //! up the event loop.
 
 use napi::bindgen_prelude::{
-    AsyncTask, Either, Env, FunctionCallContext, Object, Task, Utf16String,
+    AsyncTask, ClassInstance, Either, Env, FromNapiValue, FunctionCallContext, Object, Task,
+    Utf16String,
 };
 use napi::{Error, Result, Status};
 use napi_derive::napi;
 use serde::Serialize;
 use serde_json::Value;
+use std::cell::RefCell;
 use std::sync::Arc;
 use toolcall_core::validate::registry::{Registry, ToolsLoadError, ToolsOptions};
 use toolcall_core::validate::Policy;
@@ -153,33 +155,20 @@ impl Setup {
 
     /// Reads a whole input into the `split` record's parts.
     fn parse(&self, bytes: &[u8]) -> Parsed {
-        let mut doc = toolcall_core::read(bytes, &self.resolved);
-        if let Some(t) = &self.tools {
-            for call in &mut doc.found.calls {
-                t.judge(call);
-            }
-        }
-        let finish_reason = doc.summary.finish_reason.take();
-        let split = doc.into_split();
+        let (split, finish_reason) = read_split(bytes, &self.resolved, self.tools.as_deref());
         // the records as JSON text: the calls by the core's own writer (the
         // bytes `toolcall split` writes), the rest by serde
         let mut out = Vec::with_capacity(256 + split.tool_calls.len() * 256);
         out.extend_from_slice(b"{\"doc\":");
-        let _ = serde_json::to_writer(&mut out, &split.doc);
-        out.extend_from_slice(b",\"tool_calls\":[");
-        for (k, call) in split.tool_calls.iter().enumerate() {
-            if k > 0 {
-                out.push(b',');
-            }
-            call.write_json(&mut out);
-        }
-        out.extend_from_slice(b"],\"errors\":");
-        // plain data into a Vec: serde_json cannot fail here
-        let _ = serde_json::to_writer(&mut out, &split.errors);
+        json_into(&mut out, &split.doc);
+        out.extend_from_slice(b",\"tool_calls\":");
+        calls_into(&mut out, &split.tool_calls);
+        out.extend_from_slice(b",\"errors\":");
+        json_into(&mut out, &split.errors);
         out.extend_from_slice(b",\"segments\":");
-        let _ = serde_json::to_writer(&mut out, &split.segments);
+        json_into(&mut out, &split.segments);
         out.extend_from_slice(b",\"finish_reason\":");
-        let _ = serde_json::to_writer(&mut out, &finish_reason);
+        json_into(&mut out, &finish_reason);
         out.push(b'}');
         Parsed {
             records: String::from_utf8(out).unwrap_or_default(),
@@ -189,6 +178,42 @@ impl Setup {
             text_after: split.text_after,
         }
     }
+}
+
+/// Reads a whole input (the core's `read`, each call judged against the
+/// tools when there are some): the `split` record and the finish reason.
+fn read_split(
+    bytes: &[u8],
+    resolved: &Resolved,
+    tools: Option<&Loaded>,
+) -> (toolcall_core::Split, Option<String>) {
+    let mut doc = toolcall_core::read(bytes, resolved);
+    if let Some(t) = tools {
+        for call in &mut doc.found.calls {
+            t.judge(call);
+        }
+    }
+    let finish_reason = doc.summary.finish_reason.take();
+    (doc.into_split(), finish_reason)
+}
+
+/// Appends `value` as JSON: plain data into a `Vec`, which serde_json
+/// cannot fail to write.
+fn json_into<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) {
+    let _ = serde_json::to_writer(&mut *out, value);
+}
+
+/// Appends the calls as a JSON array, each by the core's own writer (the
+/// bytes `toolcall split` writes).
+fn calls_into(out: &mut Vec<u8>, calls: &[ToolCall]) {
+    out.push(b'[');
+    for (k, call) in calls.iter().enumerate() {
+        if k > 0 {
+            out.push(b',');
+        }
+        call.write_json(out);
+    }
+    out.push(b']');
 }
 
 /// A whole input read: the records with the finish reason as the JSON text
@@ -247,6 +272,145 @@ pub fn parse_raw(
 ) -> Result<Parsed> {
     let setup = Setup::new(options, tools)?;
     Ok(setup.parse(bytes_of(&input)))
+}
+
+/// `parseText(input, shape, options?, tools?)`: a short input read whole,
+/// returned as one JSON text that `JSON.parse` turns straight into the
+/// JavaScript value: `parse`'s Document (`shape` 0: `calls`, `errors`,
+/// `text`, `reasoning`, `textBefore`, `textAfter`, `segments`,
+/// `finishReason`) or the `split` record (`shape` 1, the command's keys and
+/// order). The input is a string (read as UTF-16, see [`hand_exports`]) or
+/// bytes.
+///
+/// Made for the call per model reply: one string across the boundary and
+/// no wrapped native object left for the garbage collector (what
+/// [`parse_raw`] returns keeps its prose native until read, which a long
+/// document needs and a short one pays for).
+fn parse_text(ctx: FunctionCallContext<'_>) -> Result<String> {
+    let input: Either<Utf16String, &[u8]> = ctx.get(0)?;
+    let shape: u32 = ctx.get(1)?;
+    // the options as JSON text (the JavaScript layer's JSON.stringify: one
+    // string read instead of a walk over the object's properties)
+    let options: Option<String> = optional_arg(&ctx, 2)?;
+    // a class instance, unwrapped: `&Tools` needs the borrow scope a
+    // `#[napi]` function opens
+    let tools: Option<ClassInstance<'_, Tools>> = optional_arg(&ctx, 3)?;
+    let narrowed;
+    let bytes = match &input {
+        Either::A(units) => {
+            narrowed = utf8_of(units);
+            narrowed.as_bytes()
+        }
+        Either::B(b) => *b,
+    };
+    let (split, finish_reason) = match tools {
+        None => with_resolved(options.as_deref().unwrap_or(""), |r| {
+            read_split(bytes, r, None)
+        })?,
+        Some(tools) => {
+            let options = match options.as_deref() {
+                None | Some("") => None,
+                Some(text) => Some(
+                    serde_json::from_str(text)
+                        .map_err(|e| option_error(format!("options: {e}")))?,
+                ),
+            };
+            let setup = Setup::new(options, Some(&tools))?;
+            read_split(bytes, &setup.resolved, setup.tools.as_deref())
+        }
+    };
+    let mut out = Vec::with_capacity(
+        128 + 2 * (split.text.len() + split.reasoning.len() + split.doc.len())
+            + split.tool_calls.len() * 256,
+    );
+    if shape == SHAPE_SPLIT {
+        out.extend_from_slice(b"{\"type\":\"split\",\"doc\":");
+        json_into(&mut out, &split.doc);
+        out.extend_from_slice(b",\"text_before\":");
+        json_into(&mut out, &split.text_before);
+        out.extend_from_slice(b",\"text_after\":");
+        json_into(&mut out, &split.text_after);
+        out.extend_from_slice(b",\"text\":");
+        json_into(&mut out, &split.text);
+        out.extend_from_slice(b",\"reasoning\":");
+        json_into(&mut out, &split.reasoning);
+        out.extend_from_slice(b",\"tool_calls\":");
+        calls_into(&mut out, &split.tool_calls);
+        out.extend_from_slice(b",\"errors\":");
+        json_into(&mut out, &split.errors);
+        out.extend_from_slice(b",\"segments\":");
+        json_into(&mut out, &split.segments);
+    } else {
+        out.extend_from_slice(b"{\"calls\":");
+        calls_into(&mut out, &split.tool_calls);
+        out.extend_from_slice(b",\"errors\":");
+        json_into(&mut out, &split.errors);
+        out.extend_from_slice(b",\"text\":");
+        json_into(&mut out, &split.text);
+        out.extend_from_slice(b",\"reasoning\":");
+        json_into(&mut out, &split.reasoning);
+        out.extend_from_slice(b",\"textBefore\":");
+        json_into(&mut out, &split.text_before);
+        out.extend_from_slice(b",\"textAfter\":");
+        json_into(&mut out, &split.text_after);
+        out.extend_from_slice(b",\"segments\":");
+        json_into(&mut out, &split.segments);
+        out.extend_from_slice(b",\"finishReason\":");
+        json_into(&mut out, &finish_reason);
+    }
+    out.push(b'}');
+    // JSON written from strings and the core's writers: UTF-8
+    String::from_utf8(out).map_err(|e| err("ToolcallError", e))
+}
+
+thread_local! {
+    /// The options text `parseText` was last called with, and what it
+    /// resolved to: an agent client passes the same options with every
+    /// reply, and the empty text (no options) is the common case.
+    static LAST_OPTIONS: RefCell<Option<(String, Resolved)>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` with `options` (the JSON text of the core's `Options`, empty
+/// for the defaults) resolved by the core, resolving only when the text
+/// differs from the last call's.
+fn with_resolved<R>(options: &str, f: impl FnOnce(&Resolved) -> R) -> Result<R> {
+    LAST_OPTIONS.with(|last| {
+        let mut last = last.borrow_mut();
+        if let Some((text, resolved)) = last.as_ref() {
+            if text == options {
+                return Ok(f(resolved));
+            }
+        }
+        let parsed: toolcall_core::Options = if options.is_empty() {
+            toolcall_core::Options::default()
+        } else {
+            // through a Value, as `Setup::new` reads an options object: the
+            // same messages for an unknown key or a value of the wrong type
+            let value: Value =
+                serde_json::from_str(options).map_err(|e| option_error(format!("options: {e}")))?;
+            serde_json::from_value(value).map_err(|e| option_error(format!("options: {e}")))?
+        };
+        let resolved = parsed.resolve().map_err(|e| option_error(e.to_string()))?;
+        let out = f(&resolved);
+        *last = Some((options.to_owned(), resolved));
+        Ok(out)
+    })
+}
+
+/// `parseText`'s `shape` for the `split` record.
+const SHAPE_SPLIT: u32 = 1;
+
+/// Argument `index` of a hand-registered function, `None` when it is
+/// missing, `undefined` or `null`.
+fn optional_arg<T: FromNapiValue>(
+    ctx: &FunctionCallContext<'_>,
+    index: usize,
+) -> Result<Option<T>> {
+    if index < ctx.length() {
+        ctx.get(index)
+    } else {
+        Ok(None)
+    }
 }
 
 /// [`parse_raw`] on the thread pool.
@@ -652,6 +816,8 @@ pub fn hand_exports(mut exports: Object<'_>, env: Env) -> Result<()> {
     exports.set("repairText", f)?;
     let f = env.create_function_from_closure::<String, _, _>("repairTextUtf8", repair_text_utf8)?;
     exports.set("repairTextUtf8", f)?;
+    let f = env.create_function_from_closure::<String, _, _>("parseText", parse_text)?;
+    exports.set("parseText", f)?;
     Ok(())
 }
 

@@ -230,3 +230,80 @@ test('checkTranscript: findings as records, allow, the options checked', () => {
   assert.throws(() => toolcall.checkTranscript(t, { allow: 'TLP-009' }), TypeError);
   assert.throws(() => toolcall.checkTranscript(t, { modle: 'x' }), toolcall.OptionError);
 });
+
+test('a short input (one JSON text) and a long one (prose kept native) give the same records', () => {
+  // parse and split read an input under 32 KiB through parseText, a longer
+  // one through parseRaw: the same document, keys and key order either way
+  const pad = ' '.repeat(40 << 10);
+  const long = toolcall.parse(HERMES + pad);
+  const short = toolcall.parse(HERMES);
+  assert.deepEqual(Object.keys(short), Object.keys(long));
+  assert.deepEqual(short.calls, long.calls);
+  assert.equal(long.text, short.text + pad);
+  assert.equal(short.reasoning, 'plan');
+  assert.equal(short.finishReason, null);
+  const s = toolcall.split(HERMES);
+  const l = toolcall.split(HERMES + pad);
+  assert.deepEqual(Object.keys(s), Object.keys(l));
+  assert.deepEqual(s.tool_calls, l.tool_calls);
+  assert.equal(s.type, 'split');
+  assert.deepEqual(toolcall.parse(Buffer.from(HERMES)), short);
+});
+
+test('options on the short path: each call read under its own options, errors as before', () => {
+  // parseText keeps the last options resolved: alternating options must not
+  // leak from one call into the next
+  const text = '<tool_call>{"name": "a", "arguments": {}}</tool_call>';
+  for (let i = 0; i < 3; i++) {
+    assert.equal(toolcall.parse(text, { format: 'hermes' }).calls.length, 1);
+    assert.equal(toolcall.parse(text, { format: 'mistral' }).calls.length, 0);
+    assert.equal(toolcall.parse(text, { doc: 'a.txt' }).calls[0].doc, 'a.txt');
+    assert.equal(toolcall.parse(text).calls[0].doc, '-');
+    assert.equal(toolcall.split(text, { doc: 'b.txt' }).doc, 'b.txt');
+    assert.equal(toolcall.parse(text, {}).calls.length, 1);
+  }
+  const long = `${text}${' '.repeat(40 << 10)}`;
+  for (const o of [{ noSuchOption: 1 }, { finishReason: 'maybe' }, { maxBlock: 'x' }, { format: 'nope' }]) {
+    let shortMsg;
+    let longMsg;
+    assert.throws(() => toolcall.parse(text, o), (e) => e instanceof toolcall.OptionError && Boolean((shortMsg = e.message)));
+    assert.throws(() => toolcall.parse(long, o), (e) => e instanceof toolcall.OptionError && Boolean((longMsg = e.message)));
+    assert.equal(shortMsg, longMsg, JSON.stringify(o));
+  }
+  // a failed resolve leaves the next call's options alone
+  assert.equal(toolcall.parse(text, { format: 'hermes' }).calls.length, 1);
+});
+
+test('options no JSON text can hold: an OptionError on short and long inputs alike', () => {
+  // a short input's options cross as JSON text, where NaN and Infinity
+  // would become null and a function or symbol vanish: a wrong value must
+  // not turn silently into the default
+  const text = '<tool_call>{"name": "a", "arguments": {}}</tool_call>';
+  const long = `${text}${' '.repeat(40 << 10)}`;
+  const cases = [
+    [{ repairMaxSize: NaN }, 'options: invalid value for repairMaxSize: NaN, not JSON data'],
+    [{ maxBlock: Infinity }, 'options: invalid value for maxBlock: Infinity, not JSON data'],
+    [{ thinkWindow: -Infinity }, 'options: invalid value for thinkWindow: -Infinity, not JSON data'],
+    [{ repairMaxSize: 10n }, 'options: invalid value for repairMaxSize: the BigInt 10n, not JSON data'],
+    [{ format: () => 'hermes' }, 'options: invalid value for format: a function, not JSON data'],
+    [{ model: Symbol('m') }, 'options: invalid value for model: a symbol, not JSON data'],
+    [{ repair: [true, NaN] }, 'options: invalid value for repair: NaN, not JSON data'],
+  ];
+  for (const [o, message] of cases) {
+    for (const input of [text, long, Buffer.from(text)]) {
+      assert.throws(() => toolcall.parse(input, o), { name: 'OptionError', message });
+      assert.throws(() => toolcall.split(input, o), { name: 'OptionError', message });
+      assert.throws(() => toolcall.parse(input, o), toolcall.OptionError);
+    }
+  }
+  // an absent option (undefined) stays absent on both paths
+  assert.equal(toolcall.parse(text, { model: undefined, format: 'hermes' }).calls.length, 1);
+  assert.equal(toolcall.parse(long, { model: undefined, format: 'hermes' }).calls.length, 1);
+});
+
+test('options no JSON text can hold: parseAsync refuses them too', async () => {
+  await assert.rejects(toolcall.parseAsync('x', { repairMaxSize: NaN }), {
+    name: 'OptionError',
+    message: 'options: invalid value for repairMaxSize: NaN, not JSON data',
+  });
+});
