@@ -66,8 +66,11 @@ function engineKey(key) {
 // JSON.stringify text, which would turn NaN or Infinity into null and drop
 // a function or a symbol: a wrong value silently read as the default. A
 // long input's cross as an object, where they fail with a plain Error (and
-// a BigInt passed as a number). Both paths refuse them here, alike.
-function notJson(v) {
+// a BigInt passed as a number). Both paths refuse them here, alike. The
+// walk stops at the core's nesting bound, so a value that contains itself
+// is an OptionError too, not a stack overflow.
+const MAX_OPTION_DEPTH = 128;
+function notJson(v, depth = 0) {
   switch (typeof v) {
     case 'number':
       return Number.isFinite(v) ? undefined : String(v);
@@ -79,8 +82,9 @@ function notJson(v) {
       return 'a symbol';
     case 'object':
       if (v === null) return undefined;
+      if (depth >= MAX_OPTION_DEPTH) return `a value nested deeper than ${MAX_OPTION_DEPTH} levels (or one that contains itself)`;
       for (const x of Array.isArray(v) ? v : Object.values(v)) {
-        const bad = x === undefined ? undefined : notJson(x);
+        const bad = x === undefined ? undefined : notJson(x, depth + 1);
         if (bad !== undefined) return bad;
       }
       return undefined;

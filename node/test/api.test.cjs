@@ -289,6 +289,15 @@ test('options no JSON text can hold: an OptionError on short and long inputs ali
     [{ model: Symbol('m') }, 'options: invalid value for model: a symbol, not JSON data'],
     [{ repair: [true, NaN] }, 'options: invalid value for repair: NaN, not JSON data'],
   ];
+  // a value that contains itself, or nests past the core's bound, is an
+  // OptionError too, not a stack overflow
+  const loop = [];
+  loop.push(loop);
+  let deep = [];
+  for (let i = 0; i < 200; i += 1) deep = [deep];
+  const nested = 'a value nested deeper than 128 levels (or one that contains itself)';
+  cases.push([{ repair: loop }, `options: invalid value for repair: ${nested}, not JSON data`]);
+  cases.push([{ repair: deep }, `options: invalid value for repair: ${nested}, not JSON data`]);
   for (const [o, message] of cases) {
     for (const input of [text, long, Buffer.from(text)]) {
       assert.throws(() => toolcall.parse(input, o), { name: 'OptionError', message });
