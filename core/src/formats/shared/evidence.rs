@@ -142,10 +142,14 @@ fn format_lead(before: &[u8]) -> bool {
     loop {
         let start = memchr::memrchr(b'\n', &before[..end]).map_or(0, |i| i + 1);
         let bytes = &before[start..end];
-        // most lines end in a printable ASCII byte other than a colon: that
-        // byte is the trimmed line's last character, so the line is text
-        // and no lead, without decoding it
-        let decoded = match bytes.last() {
+        // most lines end in a printable ASCII byte other than a colon, after
+        // ASCII blanks: that byte is the trimmed line's last character, so
+        // the line is text and no lead, without decoding it
+        let last = bytes
+            .iter()
+            .rev()
+            .find(|&&b| !matches!(b, b' ' | b'\t' | b'\r' | 0x0b | 0x0c));
+        let decoded = match last {
             Some(&b) if b != b':' && (0x21..=0x7e).contains(&b) => None,
             _ => Some(crate::scan::lossy(bytes)),
         };
@@ -382,6 +386,10 @@ mod tests {
             b"\r\n".to_vec(),
             b" ".to_vec(),
             b"\t".to_vec(),
+            b"\r".to_vec(),
+            vec![0x0b],
+            vec![0x0c],
+            b".".to_vec(),
             b":".to_vec(),
             "\u{ff1a}".as_bytes().to_vec(),
             "\u{3000}".as_bytes().to_vec(),
