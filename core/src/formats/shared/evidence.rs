@@ -132,26 +132,49 @@ pub fn documents_block(before: &[u8], block: &[u8]) -> bool {
 /// The nearest colon-ended line of the paragraph before a block names a
 /// format (see [`documents_block`]).
 fn format_lead(before: &[u8]) -> bool {
-    let text = String::from_utf8_lossy(before);
-    // the lines of the last paragraph, the nearest first (blanks right
-    // before the block do not end it)
-    for line in text.trim_end().rsplit('\n') {
-        let line = line.trim();
+    // The lines of the last paragraph, the nearest first; blank lines right
+    // before the block do not end it. Only those lines are decoded: a
+    // newline is ASCII and ends any broken UTF-8 sequence, so decoding a
+    // line alone gives what decoding the whole text and splitting it would
+    // (the text before a block can be kilobytes of prose: issue 48).
+    let mut end = before.len();
+    let mut seen_text = false;
+    loop {
+        let start = memchr::memrchr(b'\n', &before[..end]).map_or(0, |i| i + 1);
+        let bytes = &before[start..end];
+        // most lines end in a printable ASCII byte other than a colon, after
+        // ASCII blanks: that byte is the trimmed line's last character, so
+        // the line is text and no lead, without decoding it
+        let last = bytes
+            .iter()
+            .rev()
+            .find(|&&b| !matches!(b, b' ' | b'\t' | b'\r' | 0x0b | 0x0c));
+        let decoded = match last {
+            Some(&b) if b != b':' && (0x21..=0x7e).contains(&b) => None,
+            _ => Some(crate::scan::lossy(bytes)),
+        };
+        let line = decoded.as_deref().map_or("x", str::trim);
         if line.is_empty() {
+            if seen_text || start == 0 {
+                return false;
+            }
+        } else {
+            seen_text = true;
+            if line.ends_with([':', '\u{ff1a}']) {
+                let mut from = line.len().saturating_sub(LEAD_WINDOW);
+                while !line.is_char_boundary(from) {
+                    from += 1;
+                }
+                let line = line[from..].to_lowercase().replace('\u{2019}', "'");
+                return FORMAT_WORDS.iter().any(|w| has_word(&line, w))
+                    && !OWN_CALL.iter().any(|w| has_word(&line, w));
+            }
+        }
+        if start == 0 {
             return false;
         }
-        if !line.ends_with([':', '\u{ff1a}']) {
-            continue;
-        }
-        let mut from = line.len().saturating_sub(LEAD_WINDOW);
-        while !line.is_char_boundary(from) {
-            from += 1;
-        }
-        let line = line[from..].to_lowercase().replace('\u{2019}', "'");
-        return FORMAT_WORDS.iter().any(|w| has_word(&line, w))
-            && !OWN_CALL.iter().any(|w| has_word(&line, w));
+        end = start - 1;
     }
-    false
 }
 
 /// Whether `line` holds `word` starting a word (`format` in `the format`
@@ -169,11 +192,17 @@ fn has_word(line: &str, word: &str) -> bool {
 /// (`` `[TOOL_CALLS]` `` before `[TOOL_CALLS][{…}]`).
 fn quotes_opening(before: &[u8], block: &[u8]) -> bool {
     let block = &block[crate::scan::skip_space(block, 0).min(block.len())..];
-    before
-        .split(|&b| b == b'`')
-        .skip(1)
-        .step_by(2)
-        .any(|quoted| quoted.len() >= 4 && !quoted.contains(&b'\n') && block.starts_with(quoted))
+    // the spans between the first and second backtick, the third and
+    // fourth, … (the last one open to the end), found with memchr
+    let mut ticks = memchr::memchr_iter(b'`', before);
+    while let Some(open) = ticks.next() {
+        let close = ticks.next().unwrap_or(before.len());
+        let quoted = &before[open + 1..close];
+        if quoted.len() >= 4 && !quoted.contains(&b'\n') && block.starts_with(quoted) {
+            return true;
+        }
+    }
+    false
 }
 
 /// Whether the bytes right after a marker (`after`) read as prose about
@@ -311,7 +340,89 @@ pub fn placeholder_arguments(args: &Map<String, Value>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
     use serde_json::json;
+
+    /// `format_lead` as first written: the whole text decoded, then split.
+    fn format_lead_whole(before: &[u8]) -> bool {
+        let text = String::from_utf8_lossy(before);
+        for line in text.trim_end().rsplit('\n') {
+            let line = line.trim();
+            if line.is_empty() {
+                return false;
+            }
+            if !line.ends_with([':', '\u{ff1a}']) {
+                continue;
+            }
+            let mut from = line.len().saturating_sub(LEAD_WINDOW);
+            while !line.is_char_boundary(from) {
+                from += 1;
+            }
+            let line = line[from..].to_lowercase().replace('\u{2019}', "'");
+            return FORMAT_WORDS.iter().any(|w| has_word(&line, w))
+                && !OWN_CALL.iter().any(|w| has_word(&line, w));
+        }
+        false
+    }
+
+    /// `quotes_opening` as first written: a split on every backtick.
+    fn quotes_opening_split(before: &[u8], block: &[u8]) -> bool {
+        let block = &block[crate::scan::skip_space(block, 0).min(block.len())..];
+        before
+            .split(|&b| b == b'`')
+            .skip(1)
+            .step_by(2)
+            .any(|quoted| {
+                quoted.len() >= 4 && !quoted.contains(&b'\n') && block.starts_with(quoted)
+            })
+    }
+
+    /// Text made of the pieces the two checks look at: lines, blanks,
+    /// colons, backticks, format words, broken and multi-byte UTF-8.
+    fn piece() -> impl Strategy<Value = Vec<u8>> {
+        prop::sample::select(vec![
+            b"\n".to_vec(),
+            b"\n\n".to_vec(),
+            b"\r\n".to_vec(),
+            b" ".to_vec(),
+            b"\t".to_vec(),
+            b"\r".to_vec(),
+            vec![0x0b],
+            vec![0x0c],
+            b".".to_vec(),
+            b":".to_vec(),
+            "\u{ff1a}".as_bytes().to_vec(),
+            "\u{3000}".as_bytes().to_vec(),
+            "\u{85}".as_bytes().to_vec(),
+            b"`".to_vec(),
+            b"[TOOL".to_vec(),
+            b"_CALLS]".to_vec(),
+            b"format".to_vec(),
+            b"Use this format".to_vec(),
+            b"I'll".to_vec(),
+            b"output".to_vec(),
+            b"word".to_vec(),
+            vec![0xe2, 0x80],
+            vec![0xff],
+            "\u{2019}".as_bytes().to_vec(),
+        ])
+    }
+
+    proptest! {
+        #[test]
+        fn the_lead_and_quote_checks_read_as_before(
+            before in prop::collection::vec(piece(), 0..40),
+            block in prop::collection::vec(piece(), 0..6),
+        ) {
+            let before = before.concat();
+            let block = block.concat();
+            prop_assert_eq!(format_lead(&before), format_lead_whole(&before));
+            prop_assert_eq!(
+                quotes_opening(&before, &block),
+                quotes_opening_split(&before, &block)
+            );
+        }
+    }
 
     #[test]
     fn example_leads() {
