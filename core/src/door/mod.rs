@@ -258,16 +258,7 @@ impl std::error::Error for OptionError {}
 
 /// A bound in `min..=MAX_HELD`.
 fn bounded(option: &'static str, value: usize, min: u64) -> Result<usize, OptionError> {
-    let v = value as u64;
-    if v < min || v > MAX_HELD {
-        return Err(OptionError::OutOfRange {
-            option,
-            value: v,
-            min,
-            max: MAX_HELD,
-        });
-    }
-    Ok(value)
+    counted(option, value, min, MAX_HELD)
 }
 
 /// Largest value of `max_errors_per_block`.
