@@ -1,8 +1,8 @@
 //! The one buffered writer every record goes through.
 //!
 //! Records are written as one JSON object per line. `stream` flushes after
-//! every record; the other subcommands flush per record when stdout is a
-//! terminal and block-buffer otherwise. A closed pipe is reported as
+//! every read of its input; the other subcommands flush per record when
+//! stdout is a terminal and block-buffer otherwise. A closed pipe is reported as
 //! [`std::io::ErrorKind::BrokenPipe`] and turned into a quiet exit by `main`.
 //!
 //! A stdout that was closed when toolcall started (`>&-`) behaves as
@@ -51,6 +51,8 @@ const BLOCK: usize = 64 * 1024;
 /// holds a block, so it never holds more than a block plus one record.
 pub struct Output {
     buf: Vec<u8>,
+    /// The buffer is written out once it holds this many bytes.
+    block: usize,
     inner: Box<dyn Write>,
     policy: FlushPolicy,
     quiet: bool,
@@ -78,6 +80,7 @@ impl Output {
     pub fn new(w: Box<dyn Write>, policy: FlushPolicy) -> Self {
         Output {
             buf: Vec::with_capacity(BLOCK),
+            block: BLOCK,
             inner: w,
             policy,
             quiet: false,
@@ -88,6 +91,14 @@ impl Output {
     /// Suppresses all output (`-q`).
     pub fn set_quiet(&mut self, quiet: bool) {
         self.quiet = quiet;
+    }
+
+    /// Gathers up to `bytes` (at least the default 64 KiB) before writing
+    /// the buffer out: `stream` flushes after every read, and a block as
+    /// large as what one read gives makes that one write per read instead
+    /// of one per 64 KiB and one more at the flush.
+    pub fn set_block(&mut self, bytes: usize) {
+        self.block = bytes.max(BLOCK);
     }
 
     /// Indents records over several lines (`--pretty`).
@@ -209,7 +220,7 @@ impl Output {
     fn after_write(&mut self) -> io::Result<()> {
         if self.policy == FlushPolicy::PerRecord {
             self.flush()
-        } else if self.buf.len() >= BLOCK {
+        } else if self.buf.len() >= self.block {
             self.write_buffer()
         } else {
             Ok(())
@@ -221,9 +232,9 @@ impl Output {
     fn write_buffer(&mut self) -> io::Result<()> {
         let result = self.inner.write_all(&self.buf);
         self.buf.clear();
-        if self.buf.capacity() > 4 * BLOCK {
+        if self.buf.capacity() > 4 * self.block {
             // one huge record does not pin its memory for the rest of the run
-            self.buf.shrink_to(BLOCK);
+            self.buf.shrink_to(self.block);
         }
         result
     }
@@ -233,7 +244,7 @@ impl Output {
         if self.quiet {
             return Ok(());
         }
-        if self.buf.len() + bytes.len() <= BLOCK {
+        if self.buf.len() + bytes.len() <= self.block {
             self.buf.extend_from_slice(bytes);
         } else {
             // large pieces go straight through, after what is buffered

@@ -51,9 +51,8 @@ pub struct StreamArgs {
     /// Read size in bytes (small values simulate token-by-token arrival).
     ///
     /// 1 to 16 MiB (a buffer of this size is allocated). A read returns
-    /// what has arrived, so a large size delays nothing; on Linux a pipe on
-    /// stdin is grown to this size (at most the system's pipe-max-size) so
-    /// that one read can take that much.
+    /// what has arrived, so a large size delays nothing; a pipe gives at
+    /// most what it holds (its size is left as the caller made it).
     #[arg(long, value_name = "BYTES", default_value_t = READ_SIZE, value_parser = super::common::bytes_parser(16 << 20))]
     pub chunk_size: usize,
     /// Tools file, config, logging (tools.rs).
@@ -95,32 +94,16 @@ impl Sink for Writer {
     }
 }
 
-/// The default read size: 256 KiB. A pipe holds 64 KiB unless grown
-/// (see [`grow_stdin_pipe`]), and every read hands the engine its bytes
-/// directly (no copy in between) and ends with one write of the records:
-/// fewer, larger reads cost fewer system calls and wake-ups (issue 48).
+/// The default read size: 256 KiB. Every read hands the engine its bytes
+/// in place (no copy in between) and ends with one write of the records:
+/// fewer, larger reads cost fewer system calls and wake-ups (issue 48). A
+/// pipe gives at most what it holds (64 KiB unless its owner grew it);
+/// the pipe on stdin is the caller's, so `stream` never resizes it.
 const READ_SIZE: usize = 256 * 1024;
 
-/// Grows the pipe on stdin, if it is one, to hold `size` bytes, so that a
-/// writer faster than `stream` fills it and one read takes `size` bytes;
-/// a failure (not a pipe, over the system's limit) changes nothing.
-fn grow_stdin_pipe(size: usize) {
-    #[cfg(target_os = "linux")]
-    {
-        use std::os::fd::AsFd;
-        let stdin = std::io::stdin();
-        let fd = stdin.as_fd();
-        let is_fifo = rustix::fs::fstat(fd)
-            .map(|st| rustix::fs::FileType::from_raw_mode(st.st_mode) == rustix::fs::FileType::Fifo)
-            .unwrap_or(false);
-        let want = size.min(1 << 20);
-        if is_fifo && rustix::pipe::fcntl_getpipe_size(fd).is_ok_and(|now| now < want) {
-            let _ = rustix::pipe::fcntl_setpipe_size(fd, want);
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = size;
-}
+/// Most output gathered before a write within one read (the records of a
+/// read are written at its end, in one write when they fit).
+const MAX_OUT_BLOCK: usize = 1 << 20;
 
 /// Runs `stream`.
 pub fn run(args: &StreamArgs) -> anyhow::Result<Outcome> {
@@ -136,10 +119,7 @@ pub fn run(args: &StreamArgs) -> anyhow::Result<Outcome> {
             p.display().to_string(),
             Box::new(std::fs::File::open(p).with_context(|| format!("opening {}", p.display()))?),
         ),
-        _ => {
-            grow_stdin_pipe(args.chunk_size);
-            (args.engine.doc_name("-"), Box::new(std::io::stdin().lock()))
-        }
+        _ => (args.engine.doc_name("-"), Box::new(std::io::stdin().lock())),
     };
     // a small regular file (never a pipe) may be a tools file given by
     // mistake: read it first, then stream it from memory
@@ -163,6 +143,9 @@ pub fn run(args: &StreamArgs) -> anyhow::Result<Outcome> {
         discard: Vec::new(),
     };
     w.out.set_pretty(args.records.pretty);
+    // a read's records (a little more than its bytes for prose) in one write
+    w.out
+        .set_block(args.chunk_size.saturating_mul(2).min(MAX_OUT_BLOCK));
     let mut buf = vec![0u8; args.chunk_size.max(1)];
     loop {
         let n = match reader.read(&mut buf) {

@@ -76,6 +76,52 @@ fn stream_writes_text_before_the_writer_finishes() {
     assert!(child.wait().expect("wait").success());
 }
 
+/// The pipe on `stream`'s stdin is the caller's (shared with whoever
+/// writes into it): its size is left as the caller made it. `stream` used
+/// to grow it to its read size (`F_SETPIPE_SZ`), which a writer then saw
+/// as a pipe holding 256 KiB.
+#[cfg(target_os = "linux")]
+#[test]
+fn stream_leaves_the_size_of_its_stdin_pipe_alone() {
+    use rustix::process::{kill_process, Pid, Signal};
+    let (reader, mut writer) = std::io::pipe().expect("pipe");
+    let mut child = toolcall()
+        .args(["stream"])
+        .stdin(reader)
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let pid = i32::try_from(child.id())
+        .ok()
+        .and_then(Pid::from_raw)
+        .expect("a pid");
+    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    writer.write_all(b"Hello.\n").expect("write");
+    // its first record is out: stream has set up its input and read it
+    let first = lines.next().expect("a line").expect("read");
+    assert!(first.contains(r#""type":"text""#), "{first}");
+    // stopped, it reads nothing more: what the pipe takes is its size
+    kill_process(pid, Signal::STOP).expect("SIGSTOP");
+    rustix::fs::fcntl_setfl(&writer, rustix::fs::OFlags::NONBLOCK).expect("O_NONBLOCK");
+    let page = [b'a'; 4096];
+    let mut held = 0;
+    let full = loop {
+        match writer.write(&page) {
+            Ok(n) => held += n,
+            Err(e) => break e,
+        }
+    };
+    kill_process(pid, Signal::CONT).expect("SIGCONT");
+    drop(writer);
+    let rest = lines.count();
+    assert!(child.wait().expect("wait").code() == Some(1));
+    assert_eq!(full.kind(), std::io::ErrorKind::WouldBlock);
+    assert!(rest >= 2, "the text and done records follow");
+    // Linux's default pipe holds 64 KiB (less when the user is over
+    // pipe-user-pages-soft); grown, it held the 256 KiB read size
+    assert!(held <= 64 * 1024, "the pipe held {held} bytes");
+}
+
 #[test]
 fn stream_holds_a_documents_start_only_until_it_is_decided() {
     let spawn = || {
