@@ -19,22 +19,17 @@ use serde_json::Value;
 /// costs a few instructions per escape rather than a new search.
 pub fn write_str(out: &mut Vec<u8>, s: &str) {
     let bytes = s.as_bytes();
+    if bytes.len() <= 16 && write_short(out, bytes) {
+        return;
+    }
     out.reserve(bytes.len() + 2);
     out.push(b'"');
     // bytes[run..] are not yet written
     let mut run = 0;
+    let (blocks, tail) = bytes.as_chunks::<64>();
     let mut at = 0;
-    while at < bytes.len() {
-        let rest = &bytes[at..];
-        let mut mask = match rest.first_chunk::<64>() {
-            Some(block) => escape_mask(block),
-            None => {
-                // spaces need no escape
-                let mut block = [b' '; 64];
-                block[..rest.len()].copy_from_slice(rest);
-                escape_mask(&block)
-            }
-        };
+    for block in blocks {
+        let mut mask = escape_mask(block);
         while mask != 0 {
             let k = at + mask.trailing_zeros() as usize;
             mask &= mask - 1;
@@ -44,58 +39,187 @@ pub fn write_str(out: &mut Vec<u8>, s: &str) {
         }
         at += 64;
     }
+    if !tail.is_empty() {
+        // the last bytes padded with spaces (which need no escape) to a
+        // block, and sixteen more so that short runs are fixed-size copies
+        let mut pad = [b' '; 80];
+        pad[..tail.len()].copy_from_slice(tail);
+        let (block, _) = pad.split_first_chunk::<64>().unwrap_or((&[b' '; 64], &[]));
+        let mut mask = escape_mask(block);
+        if mask != 0 {
+            if run < at {
+                out.extend_from_slice(&bytes[run..at]);
+                run = at;
+            }
+            while mask != 0 {
+                let k = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                copy_run(out, &pad, run - at, k);
+                push_escape(out, pad[k]);
+                run = at + k + 1;
+            }
+        }
+    }
     out.extend_from_slice(&bytes[run..]);
     out.push(b'"');
 }
 
+/// Appends `src[from..to]`: a run of at most 16 bytes (between the
+/// escapes of a quote-dense string: a call's `raw`, JSON in prose) as one
+/// fixed-size copy cut back to its length, a longer one by `memcpy`.
+#[inline]
+fn copy_run(out: &mut Vec<u8>, src: &[u8], from: usize, to: usize) {
+    let n = to - from;
+    if n <= 16 {
+        if let Some(run) = src[from..].first_chunk::<16>() {
+            let end = out.len() + n;
+            out.extend_from_slice(run);
+            out.truncate(end);
+            return;
+        }
+    }
+    out.extend_from_slice(&src[from..to]);
+}
+
 /// The bytes of a 64-byte block that a JSON string must escape (a control
-/// byte below 0x20, `"` or `\\`) as a bit mask, bit `i` for
-/// `block[i]`: sixteen bytes compared at once (`min(b, 0x1f) == b` is
-/// `b < 0x20` for unsigned bytes).
+/// byte below 0x20, `"` or `\\`) as a bit mask, bit `i` for `block[i]`:
+/// sixteen bytes compared at once. XOR with 0x02 moves `"` (0x22) to 0x20
+/// and keeps the control bytes below 0x20 (space goes to 0x22), so one
+/// unsigned "at most 0x20" test (`min(x, 0x20) == x`) finds both; a
+/// backslash is the one other compare.
 #[inline]
 fn escape_mask(block: &[u8; 64]) -> u64 {
     use wide::u8x16;
-    let (quote, backslash, control) = (u8x16::splat(b'"'), u8x16::splat(b'\\'), u8x16::splat(0x1f));
+    let (flip, top, backslash) = (u8x16::splat(0x02), u8x16::splat(0x20), u8x16::splat(b'\\'));
     let (lanes, _) = block.as_chunks::<16>();
     lanes.iter().enumerate().fold(0, |mask, (k, lane)| {
         let v = u8x16::new(*lane);
-        let hits = v.simd_eq(quote) | v.simd_eq(backslash) | v.min(control).simd_eq(v);
+        let x = v ^ flip;
+        let hits = x.min(top).simd_eq(x) | v.simd_eq(backslash);
         mask | u64::from(hits.to_bitmask() & 0xffff) << (16 * k)
     })
 }
 
-/// Appends the escape of a byte that needs one; the two-byte forms
-/// as a fixed-size copy.
+/// Appends the escape of a byte that needs one, from [`ESCAPES`]: the
+/// two-byte forms as a fixed-size copy.
 #[inline]
 fn push_escape(out: &mut Vec<u8>, b: u8) {
-    let (esc, len) = escape(b);
-    if len == 2 {
+    let esc = &ESCAPES[usize::from(b)];
+    if esc[7] == 2 {
         out.extend_from_slice(&[esc[0], esc[1]]);
     } else {
-        out.extend_from_slice(&esc);
+        out.extend_from_slice(&esc[..6]);
     }
 }
 
-/// The escape of a byte that needs one, as serde_json writes it: a
+/// The escape of every byte that needs one, as serde_json writes it: a
 /// short `\"`, `\\`, `\b`, `\t`, `\n`, `\f` or `\r`, else `\u00XX` in
-/// lower-case hex; and its length.
-#[inline]
-fn escape(b: u8) -> ([u8; 6], usize) {
+/// lower-case hex; its length in the last byte. One load instead of a
+/// `match` that compiles to a jump table (the other bytes' rows are
+/// never read).
+static ESCAPES: [[u8; 8]; 256] = {
     const HEX: &[u8; 16] = b"0123456789abcdef";
-    let short = match b {
-        b'"' => b'"',
-        b'\\' => b'\\',
-        0x08 => b'b',
-        b'\t' => b't',
-        b'\n' => b'n',
-        0x0c => b'f',
-        b'\r' => b'r',
-        _ => {
-            let hex = [HEX[usize::from(b >> 4)], HEX[usize::from(b & 0xf)]];
-            return ([b'\\', b'u', b'0', b'0', hex[0], hex[1]], 6);
+    let mut table = [[0u8; 8]; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        table[b] = [b'\\', b'u', b'0', b'0', HEX[b >> 4], HEX[b & 0xf], 0, 6];
+        b += 1;
+    }
+    let short: [(u8, u8); 7] = [
+        (b'"', b'"'),
+        (b'\\', b'\\'),
+        (0x08, b'b'),
+        (b'\t', b't'),
+        (b'\n', b'n'),
+        (0x0c, b'f'),
+        (b'\r', b'r'),
+    ];
+    let mut k = 0;
+    while k < short.len() {
+        let (b, c) = short[k];
+        table[b as usize] = [b'\\', c, 0, 0, 0, 0, 0, 2];
+        k += 1;
+    }
+    table
+};
+
+/// Appends a string of at most 16 bytes that needs no escape (an id, a
+/// name, a record's type) with fixed-size loads and stores, and returns
+/// true; returns false, writing nothing, when it needs an escape. Such
+/// strings are most of a record's; the block path above costs two
+/// `memcpy` calls and a padded block for them.
+#[inline]
+fn write_short(out: &mut Vec<u8>, bytes: &[u8]) -> bool {
+    let len = bytes.len();
+    // the string's first and last eight (four) bytes: together all of it
+    let (head, tail): (&[u8], &[u8]) = if len >= 8 {
+        match (bytes.first_chunk::<8>(), bytes.last_chunk::<8>()) {
+            (Some(head), Some(tail))
+                if !word_needs_escape(u64::from_ne_bytes(*head))
+                    && !word_needs_escape(u64::from_ne_bytes(*tail)) =>
+            {
+                (head, tail)
+            }
+            _ => return false,
         }
+    } else if len >= 4 {
+        match (bytes.first_chunk::<4>(), bytes.last_chunk::<4>()) {
+            (Some(head), Some(tail)) => {
+                let word = u64::from(u32::from_ne_bytes(*head)) << 32
+                    | u64::from(u32::from_ne_bytes(*tail));
+                if word_needs_escape(word) {
+                    return false;
+                }
+                (head, tail)
+            }
+            _ => return false,
+        }
+    } else {
+        // up to three bytes, in a word of letters
+        let mut word = [b'a'; 8];
+        for (w, b) in word.iter_mut().zip(bytes) {
+            *w = *b;
+        }
+        if word_needs_escape(u64::from_ne_bytes(word)) {
+            return false;
+        }
+        out.reserve(len + 2);
+        out.push(b'"');
+        for &b in bytes {
+            out.push(b);
+        }
+        out.push(b'"');
+        return true;
     };
-    ([b'\\', short, 0, 0, 0, 0], 2)
+    out.reserve(len + 2);
+    out.push(b'"');
+    // head, then tail over head's end where they overlap
+    let at = out.len();
+    out.extend_from_slice(head);
+    out.truncate(at + len - tail.len());
+    out.extend_from_slice(tail);
+    out.push(b'"');
+    true
+}
+
+/// Eight copies of a byte in a word.
+const fn splat(b: u8) -> u64 {
+    u64::from_ne_bytes([b; 8])
+}
+
+/// Whether any of the eight bytes of `word` needs an escape, with word
+/// arithmetic: after XOR with 0x02 (as in [`escape_mask`]) a byte below
+/// 0x21 is a control byte or `"`, after XOR with `\\` a zero byte is a
+/// backslash, and `(x - 0x21…) & !x & 0x80…` is non-zero exactly when
+/// some byte of `x` is below 0x21 (the classic "has a byte less than n"
+/// test, exact for n ≤ 0x80).
+#[inline]
+fn word_needs_escape(word: u64) -> bool {
+    let x = word ^ splat(0x02);
+    let low = x.wrapping_sub(splat(0x21)) & !x;
+    let y = word ^ splat(b'\\');
+    let backslash = y.wrapping_sub(splat(0x01)) & !y;
+    (low | backslash) & splat(0x80) != 0
 }
 
 #[cfg(test)]
@@ -206,6 +330,51 @@ mod tests {
     }
 
     #[test]
+    fn the_word_test_finds_exactly_the_bytes_to_escape() {
+        // every byte at every place, among neighbours at the edges of the
+        // test's ranges (borrows between bytes must not leak a false answer)
+        for fill in [
+            b'a',
+            b' ',
+            b'!',
+            0x21,
+            0x22 ^ 0x02,
+            0x5b,
+            0x5d,
+            0x7f,
+            0x80,
+            0xff,
+        ] {
+            for b in 0..=255u8 {
+                for at in 0..8 {
+                    let mut word = [fill; 8];
+                    word[at] = b;
+                    let want = word.iter().any(|&c| needs_escape(c));
+                    assert_eq!(
+                        word_needs_escape(u64::from_ne_bytes(word)),
+                        want,
+                        "{word:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn short_strings_escape_as_serde_json_does() {
+        // the fixed-size path (up to 16 bytes) and its hand-over to the
+        // block path, at every length and place
+        for len in 0..=17 {
+            for at in 0..len {
+                for c in ['\n', '"', '\\', '\u{1}', '\u{1f}', '\u{7f}', ' ', 'é', '€'] {
+                    let s: String = (0..len).map(|k| if k == at { c } else { 'x' }).collect();
+                    assert_eq!(ours(&s), serde_json::to_string(&s).unwrap(), "{s:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn every_byte_escapes_as_serde_json_does() {
         for b in 0u8..128 {
             let s = format!("a{}b", b as char);
@@ -246,6 +415,22 @@ mod tests {
         }
     }
 
+    #[test]
+    fn quote_dense_strings_escape_as_serde_json_does() {
+        // runs of every length between escapes, across the last block and
+        // the padded tail (short runs there are fixed-size copies)
+        for len in 0..160 {
+            for every in 1..20 {
+                for (k, special) in ['"', '\n', '\u{2}'].into_iter().enumerate() {
+                    let s: String = (0..len)
+                        .map(|i| if (i + k) % every == 0 { special } else { 'a' })
+                        .collect();
+                    assert_eq!(ours(&s), serde_json::to_string(&s).unwrap(), "{s:?}");
+                }
+            }
+        }
+    }
+
     /// Any JSON value; numbers are read from text, so they keep the digits
     /// they were written with (`-0`, `1.50`, `1E+2`, huge integers).
     fn any_value() -> impl Strategy<Value = serde_json::Value> {
@@ -277,6 +462,19 @@ mod tests {
         #[test]
         fn strings_match_serde_json(s in any::<String>()) {
             prop_assert_eq!(ours(&s), serde_json::to_string(&s).unwrap());
+        }
+
+        #[test]
+        fn short_ascii_strings_match_serde_json(s in "[\\x00-\\x7f]{0,20}") {
+            prop_assert_eq!(ours(&s), serde_json::to_string(&s).unwrap());
+        }
+
+        #[test]
+        fn the_word_test_matches_the_bytes(word: [u8; 8]) {
+            prop_assert_eq!(
+                word_needs_escape(u64::from_ne_bytes(word)),
+                word.iter().any(|&c| needs_escape(c))
+            );
         }
 
         #[test]
