@@ -40,12 +40,13 @@ pub const TOKENS: &[&[u8]] = &[
     b"<SPECIAL_12>",
     // Ling / Bailing's end of turn
     b"<|role_end|>",
-    // the end of reasoning the prompt opened: MiniMax-M3, Command A, and
-    // every `<think>` template (DeepSeek-R1, QwQ, GLM-4.7, Qwen3.5 …) when
+    // the end of reasoning the prompt opened: MiniMax-M3, Command A, Solar
+    // Open 2, and every `<think>` template (DeepSeek-R1, QwQ, GLM-4.7, Qwen3.5 …) when
     // no flag said the prompt opened it, under `--format` too
     b"</mm:think>",
     b"<|END_THINKING|>",
     b"</think>",
+    b"<|think:end|>",
 ];
 
 /// Llama 3.1's end of message: the model stops to wait for a tool.

@@ -111,6 +111,14 @@ pub const SEED_THINK: Opener =
 
 const MM_CLOSE: &[Close] = &[Close::consumed(b"</mm:think>")];
 
+const SOLAR_CLOSE: &[Close] = &[Close::consumed(b"<|think:end|>")];
+
+/// `<|think:start|>` (Upstage Solar Open 2), closed by `<|think:end|>`.
+/// Its template writes the opener into the generation prompt, so the
+/// output usually holds the closer alone ([`PROMPT_CLOSERS`]).
+pub const SOLAR_THINK: Opener =
+    Opener::new(b"<|think:start|>", |_, _: &ProbeCx| open(15, SOLAR_CLOSE)).rank(Rank::Reasoning);
+
 /// `<mm:think>` (MiniMax-M3).
 pub const MM_THINK: Opener =
     Opener::new(b"<mm:think>", |_, _: &ProbeCx| open(10, MM_CLOSE)).rank(Rank::Reasoning);
@@ -149,6 +157,7 @@ const PROMPT_CLOSERS: &[(&[u8], &[Close])] = &[
     (b"</thinking>", THINKING_CLOSE),
     (b"<|END_THINKING|>", COHERE_CLOSE),
     (b"</mm:think>", MM_CLOSE),
+    (b"<|think:end|>", SOLAR_CLOSE),
 ];
 
 /// Openers of reasoning written by the model: met first, the document's
@@ -161,6 +170,7 @@ const MODEL_OPENERS: &[&[u8]] = &[
     b"<|START_THINKING|>",
     b"<mm:think>",
     b"<seed:think>",
+    b"<|think:start|>",
     b"[THINK]",
 ];
 
@@ -234,6 +244,7 @@ pub static OPENERS: &[Opener] = &[
     COHERE_THINKING,
     SEED_THINK,
     MM_THINK,
+    SOLAR_THINK,
     SUFFIXED_THINK,
     KIMI_VL_THINK,
 ];

@@ -75,7 +75,7 @@ pub struct EngineArgs {
     ///
     /// When neither `--think-open`, `--generation-prompt` nor `--model`
     /// says how the prompt left the output, a `</think>` (or
-    /// `</thinking>`, `<|END_THINKING|>`, `</mm:think>`) that starts in the
+    /// `</thinking>`, `<|END_THINKING|>`, `</mm:think>`, `<|think:end|>`) that starts in the
     /// first BYTES bytes with no opening tag and no call before it shows the
     /// prompt opened the reasoning: everything before it is reasoning. To
     /// decide, the document's start is held back until such a closer, an

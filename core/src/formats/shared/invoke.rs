@@ -248,6 +248,7 @@ pub fn invokes(b: &[u8]) -> Vec<Invoke> {
             let window = (bound + close.len()).min(b.len());
             match scan::find(&b[..window], vf, &close).filter(|&c| c < bound || bound == b.len()) {
                 Some(c) => {
+                    let c = last_close(b, c, &close, bound);
                     let v = match declared {
                         Some(string) => declared_value(&b[vf..c], string),
                         None => value(&b[vf..c]),
@@ -421,6 +422,20 @@ impl Boundaries {
     }
 }
 
+/// The last `close` that starts at or after `first` and ends by `bound`
+/// (the next parameter or invoke tag): a value that quotes its own
+/// closing tag (`…contains </parameter> in it</parameter>`) runs to the
+/// last one, so none of its text is dropped. A well-formed value has one
+/// close before the boundary, and the search ends there.
+fn last_close(b: &[u8], first: usize, close: &[u8], bound: usize) -> usize {
+    let hay = &b[..bound.min(b.len())];
+    let mut c = first;
+    while let Some(n) = scan::find(hay, c + close.len(), close) {
+        c = n;
+    }
+    c
+}
+
 fn insert(args: &mut Map<String, Value>, key: String, v: Value) {
     if !key.is_empty() {
         args.insert(key, v);
@@ -553,6 +568,19 @@ mod tests {
             vec![(
                 "search".into(),
                 json!({"query": "字节 AI", "limit": 6}),
+                true
+            )]
+        );
+    }
+
+    #[test]
+    fn a_value_quoting_its_close_runs_to_the_last_one() {
+        let got = args("<invoke name=\"f\"><parameter name=\"c\">has </parameter> in it</parameter>\n<parameter name=\"d\">2</parameter></invoke>");
+        assert_eq!(
+            got,
+            vec![(
+                "f".into(),
+                json!({"c": "has </parameter> in it", "d": 2}),
                 true
             )]
         );

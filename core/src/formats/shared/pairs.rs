@@ -361,8 +361,21 @@ impl Scanner for CallEnd {
                         ValueEnd::Closed { resume } => {
                             self.phase = CallPhase::Outside { from: resume }
                         }
-                        ValueEnd::Reopened { start } => {
-                            self.phase = CallPhase::Value { start, from: start }
+                        ValueEnd::Reopened { start: next } => {
+                            // never closed, and the call's own close comes
+                            // before the next value opens: the call ends
+                            // there (`…oops<|tool_call:end|><|tool_call:start|>…`,
+                            // a value close dropped), and what follows is
+                            // the next call, not this value's text
+                            let reopen = next - self.tags.value_open.len();
+                            if let Some(c) = scan::find_ci(&block[..reopen], start, self.tags.close)
+                            {
+                                return BlockEnd::done(c + self.tags.close.len());
+                            }
+                            self.phase = CallPhase::Value {
+                                start: next,
+                                from: next,
+                            }
                         }
                         ValueEnd::Open if eof => {
                             // never closed: the call ends at its closing tag
