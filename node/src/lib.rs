@@ -16,6 +16,9 @@
 //! the libuv thread pool (napi `AsyncTask`) so a long input does not hold
 //! up the event loop.
 
+#[cfg(feature = "probes")]
+mod probes;
+
 use napi::bindgen_prelude::{
     AsyncTask, ClassInstance, Either, Env, FromNapiValue, FunctionCallContext, Object, Task,
     Utf16String,
@@ -818,6 +821,8 @@ pub fn hand_exports(mut exports: Object<'_>, env: Env) -> Result<()> {
     exports.set("repairTextUtf8", f)?;
     let f = env.create_function_from_closure::<String, _, _>("parseText", parse_text)?;
     exports.set("parseText", f)?;
+    #[cfg(feature = "probes")]
+    probes::register(&mut exports, &env)?;
     Ok(())
 }
 
