@@ -58,7 +58,8 @@ for (const [name, label] of [
   ['probeIdLatin1', 'read as UTF-16, returned as Latin-1'],
   ['probeIdUtf16', 'read as UTF-16, returned as UTF-16'],
   ['probeIdStr', 'read as UTF-8, returned as UTF-8'],
-  ['probeRepairLen', 'read as UTF-16, repaired, length returned'],
+  ['probeRepairLen', 'read as UTF-16, full repair, length returned'],
+  ['probeRepairTextLen', 'read as UTF-16, fast path first, length returned'],
 ]) {
   if (native[name]) rows.push([`probe: ${label}`, (s) => native[name](s)]);
 }

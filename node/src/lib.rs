@@ -20,8 +20,8 @@
 mod probes;
 
 use napi::bindgen_prelude::{
-    AsyncTask, ClassInstance, Either, Env, FromNapiValue, FunctionCallContext, Object, Task,
-    Utf16String,
+    AsyncTask, ClassInstance, Either, Env, FromNapiValue, FunctionCallContext, Latin1String,
+    Object, Task, Utf16String,
 };
 use napi::{Error, Result, Status};
 use napi_derive::napi;
@@ -846,23 +846,55 @@ fn utf8_of(units: &[u16]) -> String {
 /// the repaired text; throws with the error's fields as JSON text when
 /// nothing can be made of it. The string is read as UTF-16 (for short
 /// strings, see [`hand_exports`]).
-fn repair_text(ctx: FunctionCallContext<'_>) -> Result<Option<String>> {
+fn repair_text(ctx: FunctionCallContext<'_>) -> Result<Option<Either<Latin1String, String>>> {
     let units: Utf16String = ctx.get(0)?;
+    // ASCII that fits is narrowed on the stack: no allocation for the
+    // input (the JavaScript layer sends strings shorter than this here)
+    let mut buf = [0u8; SHORT_UNITS];
+    if units.len() <= SHORT_UNITS {
+        let mut ascii = true;
+        for (d, &u) in buf.iter_mut().zip(units.iter()) {
+            ascii &= u < 0x80;
+            *d = (u & 0x7f) as u8;
+        }
+        if ascii {
+            if let Ok(text) = std::str::from_utf8(&buf[..units.len()]) {
+                return repair_text_of(text, &ctx);
+            }
+        }
+    }
     repair_text_of(&utf8_of(&units), &ctx)
 }
+
+/// The longest string [`repair_text`] narrows on the stack, in UTF-16
+/// units: the JavaScript layer's `UTF16_BELOW`.
+const SHORT_UNITS: usize = 256;
 
 /// `repairTextUtf8(text, textAsString?)`: [`repair_text`] with the string
 /// read as UTF-8 by V8, for long strings (V8 measures and encodes a
 /// one-byte string faster than it is widened to UTF-16 and narrowed here).
-fn repair_text_utf8(ctx: FunctionCallContext<'_>) -> Result<Option<String>> {
+fn repair_text_utf8(ctx: FunctionCallContext<'_>) -> Result<Option<Either<Latin1String, String>>> {
     let text: String = ctx.get(0)?;
     repair_text_of(&text, &ctx)
 }
 
-fn repair_text_of(text: &str, ctx: &FunctionCallContext<'_>) -> Result<Option<String>> {
+/// The repair of `text` (the core's `repair_document_text`: short
+/// documents take its fast path). An ASCII result is handed to V8 as
+/// Latin-1, which it copies without decoding (measured cheaper than UTF-8
+/// on small objects, `bench/boundary.mjs`).
+fn repair_text_of(
+    text: &str,
+    ctx: &FunctionCallContext<'_>,
+) -> Result<Option<Either<Latin1String, String>>> {
     let prose = prose(Some(ctx.length() > 1 && ctx.get::<bool>(1)?));
-    match toolcall_core::repair_document_str(text, &UNBOUNDED, prose) {
-        Ok(r) => Ok(r.map(|r| r.output)),
+    match toolcall_core::repair_document_text(text, &UNBOUNDED, prose) {
+        Ok(r) => Ok(r.map(|out| {
+            if out.is_ascii() {
+                Either::A(Latin1String::from(out))
+            } else {
+                Either::B(out)
+            }
+        })),
         Err(e) => Err(err(
             "RepairError",
             serde_json::json!({

