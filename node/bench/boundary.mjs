@@ -54,6 +54,8 @@ const rows = [
 for (const [name, label] of [
   ['probeNop', 'the call, argument not read'],
   ['probeReadUtf16', 'string read as UTF-16'],
+  ['probeReadStack', 'string written as UTF-8 into a stack buffer (one call)'],
+  ['probeIdStack', 'into a stack buffer, returned as Latin-1'],
   ['probeIdUtf8', 'read as UTF-16, returned as UTF-8'],
   ['probeIdLatin1', 'read as UTF-16, returned as Latin-1'],
   ['probeIdUtf16', 'read as UTF-16, returned as UTF-16'],

@@ -19,7 +19,20 @@ pub fn register(exports: &mut Object<'_>, env: &Env) -> Result<()> {
         Ok(u.len() as u32)
     })?;
     exports.set("probeReadUtf16", f)?;
-    // read as UTF-16, narrowed to UTF-8, returned as UTF-8 (today's repairText)
+    // written by V8 as UTF-8 into a stack buffer (repairText's read)
+    let f = env.create_function_from_closure::<String, _, _>("probeReadStack", |ctx| {
+        let mut buf = [0u8; super::SHORT_BYTES];
+        Ok(super::short_text(&ctx, &mut buf).map_or(0, |t| t.len() as u32))
+    })?;
+    exports.set("probeReadStack", f)?;
+    // the same, returned as Latin-1
+    let f = env.create_function_from_closure::<String, _, _>("probeIdStack", |ctx| {
+        let mut buf = [0u8; super::SHORT_BYTES];
+        let text = super::short_text(&ctx, &mut buf).unwrap_or_default();
+        Ok(Latin1String::from(text.to_owned()))
+    })?;
+    exports.set("probeIdStack", f)?;
+    // read as UTF-16, narrowed to UTF-8, returned as UTF-8 (the previous repairText)
     let f = env.create_function_from_closure::<String, _, _>("probeIdUtf8", |ctx| {
         let u: Utf16String = ctx.get(0)?;
         Ok(super::utf8_of(&u))
