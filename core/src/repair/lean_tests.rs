@@ -292,6 +292,31 @@ fn fixtures_agree() {
     assert!(n > 1000, "only {n} fixture lines");
 }
 
+/// The repair vectors kept in the repository (the Python package's
+/// copies of json_repair's tests): each line's `input`.
+#[test]
+fn repository_vectors_agree() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../python/tests/data");
+    let mut n = 0;
+    for e in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+        let path = e.path();
+        if path.extension().is_none_or(|x| x != "jsonl") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        for line in text.lines() {
+            let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
+                continue;
+            };
+            if let Some(input) = v.get("input").and_then(|i| i.as_str()) {
+                agrees(input);
+                n += 1;
+            }
+        }
+    }
+    assert!(n >= 100, "only {n} vectors in {}", dir.display());
+}
+
 /// Inputs from JSONL files named in `TOOLCALL_LEAN_CORPUS` (paths joined
 /// by `:`; each line's `input` string): for checking the fast path against
 /// repair suites kept outside the repository. Without the variable this
