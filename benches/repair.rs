@@ -10,7 +10,9 @@
 //! Node table's 10,000-object row divides into binding and core.
 
 use criterion::{black_box, Criterion, Throughput};
-use toolcall::{parse_value, repair, repair_document_str, Prose, RepairOptions};
+use toolcall::{
+    parse_value, repair, repair_document_str, repair_document_text, Prose, RepairOptions,
+};
 
 /// A realistic ~1 MB document: an array of tool-call-like objects with
 /// strings, numbers, nested objects and escapes.
@@ -128,6 +130,25 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             for s in shapes {
                 let _ = black_box(repair_document_str(black_box(s), &unbounded, Prose::Refuse));
+            }
+        })
+    });
+    // the text entry the bindings' repairJson runs: the fast path first
+    g.throughput(Throughput::Elements(1));
+    for (i, s) in shapes.iter().enumerate() {
+        g.bench_function(format!("repair_document_text/{i}_{}b", s.len()), |b| {
+            b.iter(|| repair_document_text(black_box(s), &unbounded, Prose::Refuse))
+        });
+    }
+    g.throughput(Throughput::Elements(shapes.len() as u64));
+    g.bench_function("repair_document_text/all_8", |b| {
+        b.iter(|| {
+            for s in shapes {
+                let _ = black_box(repair_document_text(
+                    black_box(s),
+                    &unbounded,
+                    Prose::Refuse,
+                ));
             }
         })
     });

@@ -85,8 +85,8 @@ pub use render::{
     Message, Prompt, RenderInputError, Source, ToolResult,
 };
 pub use repair::{
-    is_valid_json, parse_value, repair, repair_bytes, repair_document, repair_document_str, Prose,
-    Repair, RepairError, RepairKind, RepairOptions, Repaired, DEFAULT_MAX_INPUT_BYTES,
-    DEFAULT_TIMEOUT_MS, PROSE_MESSAGE,
+    is_valid_json, parse_value, repair, repair_bytes, repair_document, repair_document_str,
+    repair_document_text, Prose, Repair, RepairError, RepairKind, RepairOptions, Repaired,
+    DEFAULT_MAX_INPUT_BYTES, DEFAULT_TIMEOUT_MS, PROSE_MESSAGE,
 };
 pub use scan::{escape_terminal, lossy};

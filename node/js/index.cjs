@@ -121,9 +121,10 @@ function checkInput(text) {
   throw new TypeError('expected a string, Buffer or Uint8Array');
 }
 
-// Below this length repairJson hands its string to the addon as UTF-16
-// (cheaper per call), from it on as UTF-8 (cheaper per character): where
-// the two cost the same on ASCII text, measured.
+// Below this length repairJson calls repairText, which has V8 write the
+// string into a stack buffer (one call, no allocation: lib.rs,
+// short_text); from it on repairTextUtf8, which reads it as UTF-8 into an
+// allocated buffer.
 const UTF16_BELOW = 256;
 
 const decoder = new TextDecoder();
@@ -408,9 +409,9 @@ function repairJson(text, options) {
   if (typeof text !== 'string') throw new TypeError('repairJson expects a string');
   let out;
   try {
-    // a short string is read as UTF-16, a long one as UTF-8 (lib.rs,
-    // hand_exports); no second argument in the common case: one value less
-    // to convert
+    // a short string is read into a stack buffer, a long one into an
+    // allocated one (lib.rs, hand_exports); no second argument in the
+    // common case: one value less to convert
     const fn = text.length < UTF16_BELOW ? native.repairText : native.repairTextUtf8;
     out = options?.textAsString === true ? fn(text, true) : fn(text);
   } catch (e) {

@@ -27,7 +27,9 @@ async function main() {
       // macros write their type definitions into the folder above
       [`NAPI_FORCE_BUILD_${CRATE.replace(/-/g, '_').toUpperCase()}`]: String(Date.now()),
     };
-    execFileSync('cargo', ['build', '--release', '--locked', '-p', CRATE], { cwd: PKG, env, stdio: 'inherit' });
+    // TOOLCALL_NODE_FEATURES=probes adds the measuring probes (src/probes.rs)
+    const features = process.env.TOOLCALL_NODE_FEATURES ? ['--features', process.env.TOOLCALL_NODE_FEATURES] : [];
+    execFileSync('cargo', ['build', '--release', '--locked', '-p', CRATE, ...features], { cwd: PKG, env, stdio: 'inherit' });
     const meta = JSON.parse(
       execFileSync('cargo', ['metadata', '--format-version', '1', '--no-deps'], { cwd: PKG, encoding: 'utf8' }),
     );

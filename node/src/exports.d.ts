@@ -4,8 +4,9 @@
  * `hand_exports`, so napi does not generate this declaration): `null` when
  * the text is already valid JSON (the caller keeps its own string), else the
  * repaired text; throws with the error's fields as JSON text when nothing can
- * be made of it. `textAsString` reads a sentence of prose as one string. The
- * string is read as UTF-16: cheaper per call, dearer per character.
+ * be made of it. `textAsString` reads a sentence of prose as one string. A
+ * string shorter than 256 characters is written by V8 into a stack buffer
+ * (one call, no allocation): for short strings.
  */
 export declare function repairText(input: string, textAsString?: boolean): string | null
 /** `repairText` with the string read as UTF-8: for long strings. */

@@ -16,11 +16,15 @@
 //! the libuv thread pool (napi `AsyncTask`) so a long input does not hold
 //! up the event loop.
 
+#[cfg(feature = "probes")]
+mod probes;
+
 use napi::bindgen_prelude::{
-    AsyncTask, ClassInstance, Either, Env, FromNapiValue, FunctionCallContext, Object, Task,
-    Utf16String,
+    AsyncTask, ClassInstance, Either, Env, FromNapiValue, FunctionCallContext, Latin1String,
+    Object, Task, Utf16String,
 };
 use napi::{Error, Result, Status};
+use napi::{JsString, JsValue};
 use napi_derive::napi;
 use serde::Serialize;
 use serde_json::Value;
@@ -803,11 +807,11 @@ pub fn repair_json(
 /// reads a string argument as UTF-8 in two Node-API calls (V8 measures the
 /// UTF-8 length, then encodes). A function made by
 /// `Env::create_function_from_closure` has no such scope, and `repairText`
-/// reads the string as UTF-16: one copy, then narrowed here when it is
-/// ASCII. On 10,000 small objects the call costs 0.07 µs instead of
-/// 0.18 µs; per byte UTF-16 costs more (twice the bytes copied, then
-/// narrowed), so from a few hundred characters on the JavaScript layer
-/// calls `repairTextUtf8`, which takes the string as UTF-8. Their
+/// has V8 write the string into a stack buffer in one call
+/// ([`short_text`]). On 10,000 small objects the call with its read costs
+/// 0.076 µs, where a `#[napi]` function's took 0.18 µs. From 256
+/// characters on the JavaScript layer calls `repairTextUtf8`, which takes
+/// the string as UTF-8 into an allocated buffer. Their
 /// declarations are in `src/exports.d.ts`, which the build appends to the
 /// generated ones.
 #[napi(module_exports)]
@@ -818,6 +822,8 @@ pub fn hand_exports(mut exports: Object<'_>, env: Env) -> Result<()> {
     exports.set("repairTextUtf8", f)?;
     let f = env.create_function_from_closure::<String, _, _>("parseText", parse_text)?;
     exports.set("parseText", f)?;
+    #[cfg(feature = "probes")]
+    probes::register(&mut exports, &env)?;
     Ok(())
 }
 
@@ -836,28 +842,87 @@ fn utf8_of(units: &[u16]) -> String {
 }
 
 /// `repairText(text, textAsString?)`, `repairJson`'s common case (the
-/// core's `repair_document_str`, valid input checked once): `null` when
-/// the text is already valid JSON (the caller keeps its own string), else
-/// the repaired text; throws with the error's fields as JSON text when
-/// nothing can be made of it. The string is read as UTF-16 (for short
-/// strings, see [`hand_exports`]).
-fn repair_text(ctx: FunctionCallContext<'_>) -> Result<Option<String>> {
+/// core's `repair_document_text`: its fast path for short documents, else
+/// the full repair with valid input checked once): `null` when the text
+/// is already valid JSON (the caller keeps its own string), else the
+/// repaired text; throws with the error's fields as JSON text when
+/// nothing can be made of it. A short string is written by V8 into a
+/// stack buffer ([`short_text`]); a longer one is read as UTF-16.
+fn repair_text(ctx: FunctionCallContext<'_>) -> Result<Option<Either<Latin1String, String>>> {
+    let mut buf = [0u8; SHORT_BYTES];
+    if let Some(text) = short_text(&ctx, &mut buf) {
+        return repair_text_of(text, &ctx);
+    }
     let units: Utf16String = ctx.get(0)?;
     repair_text_of(&utf8_of(&units), &ctx)
+}
+
+/// Room for the UTF-8 of a string of up to 255 UTF-16 units (3 bytes
+/// each at most) and V8's terminating NUL: the JavaScript layer sends
+/// shorter strings than `UTF16_BELOW` (256) to `repairText`.
+const SHORT_BYTES: usize = 1024;
+
+/// The first argument's text written by V8 as UTF-8 straight into `buf`
+/// (one Node-API call, no allocation), or `None` when it is no string or
+/// may not have fit (the caller then reads it the safe way).
+///
+/// napi-rs reads a string in two calls (its length, then the text) into a
+/// vector it allocates; on the 10,000 small objects that read was a third
+/// of `repairJson`'s time, and this one call the difference between 9.5×
+/// and 10× `jsonrepair` (`bench/boundary.mjs`). It is the one `unsafe`
+/// block of the crate.
+fn short_text<'b>(
+    ctx: &FunctionCallContext<'_>,
+    buf: &'b mut [u8; SHORT_BYTES],
+) -> Option<&'b str> {
+    let arg: JsString<'_> = ctx.get(0).ok()?;
+    let raw = arg.value();
+    let mut written = 0usize;
+    // SAFETY: `raw.env` and `raw.value` are the handles of the call in
+    // progress (valid until it returns); `buf` is writable for its whole
+    // length, which is the size passed, and V8 writes at most that many
+    // bytes (the text, cut to fit, and a NUL) and their count to `written`.
+    let status = unsafe {
+        napi::sys::napi_get_value_string_utf8(
+            raw.env,
+            raw.value,
+            buf.as_mut_ptr().cast(),
+            SHORT_BYTES,
+            &mut written,
+        )
+    };
+    // a text that filled the buffer may have been cut
+    if status != napi::sys::Status::napi_ok || written + 1 >= SHORT_BYTES {
+        return None;
+    }
+    std::str::from_utf8(buf.get(..written)?).ok()
 }
 
 /// `repairTextUtf8(text, textAsString?)`: [`repair_text`] with the string
 /// read as UTF-8 by V8, for long strings (V8 measures and encodes a
 /// one-byte string faster than it is widened to UTF-16 and narrowed here).
-fn repair_text_utf8(ctx: FunctionCallContext<'_>) -> Result<Option<String>> {
+fn repair_text_utf8(ctx: FunctionCallContext<'_>) -> Result<Option<Either<Latin1String, String>>> {
     let text: String = ctx.get(0)?;
     repair_text_of(&text, &ctx)
 }
 
-fn repair_text_of(text: &str, ctx: &FunctionCallContext<'_>) -> Result<Option<String>> {
+/// The repair of `text` (the core's `repair_document_text`: short
+/// documents take its fast path). An ASCII result is handed to V8 as
+/// Latin-1, which it copies without decoding (measured cheaper than UTF-8
+/// on small objects, `bench/boundary.mjs`).
+fn repair_text_of(
+    text: &str,
+    ctx: &FunctionCallContext<'_>,
+) -> Result<Option<Either<Latin1String, String>>> {
     let prose = prose(Some(ctx.length() > 1 && ctx.get::<bool>(1)?));
-    match toolcall_core::repair_document_str(text, &UNBOUNDED, prose) {
-        Ok(r) => Ok(r.map(|r| r.output)),
+    match toolcall_core::repair_document_text(text, &UNBOUNDED, prose) {
+        Ok(r) => Ok(r.map(|out| {
+            if out.is_ascii() {
+                Either::A(Latin1String::from(out))
+            } else {
+                Either::B(out)
+            }
+        })),
         Err(e) => Err(err(
             "RepairError",
             serde_json::json!({

@@ -194,6 +194,30 @@ test('repairJson: text beyond ASCII reads as repair() reads it', () => {
   assert.equal(toolcall.repairJson('{"a": "x\ud800y", b: 1'), '{"a": "x\ufffdy", "b": 1}');
 });
 
+test('repairJson: the small objects of the bench, and strings at the short read\'s edges', () => {
+  // strings shorter than 256 units are written by V8 into a stack buffer
+  // and take the core's fast path first; the text is repair()'s either way
+  const small = [
+    '{"city": "Paris", "unit": "celsius",}',
+    '{"query": "hotels in Rome", "max": 5',
+    "{city: 'Paris', days: 3}",
+    '{"a": True, "b": None}',
+    '{"text": "He said "hi" to me"}',
+    '{"path": "/tmp/x", "lines": [1, 2, 3',
+    '{"name": "search" "q": "rust"}',
+    '```json\n{"x": 1}\n```',
+  ];
+  for (const s of small) assert.equal(toolcall.repairJson(s), toolcall.repair(s).text, s);
+  const fill = (n, ch) => `{"k": "${ch.repeat(n)}",}`;
+  for (const ch of ['a', 'é', '日', '😀', '\ud800']) {
+    for (const total of [250, 255, 256, 257]) {
+      const n = Math.max(0, Math.floor((total - 10) / ch.length));
+      const s = fill(n, ch);
+      assert.equal(toolcall.repairJson(s), toolcall.repair(s).text, `${ch} × ${n}`);
+    }
+  }
+});
+
 test('repair: the text, whether it changed, the repairs', async () => {
   const r = toolcall.repair('{"a": 1,}');
   assert.equal(r.text, '{"a": 1}');

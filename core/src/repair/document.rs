@@ -85,6 +85,26 @@ pub fn repair_document_str(
     Ok(Some(r))
 }
 
+/// [`repair_document_str`] when only the text is wanted (the bindings'
+/// `repairJson` and `repair_json`): `None` for valid JSON, else the
+/// repaired text, the same bytes [`repair_document_str`] gives. A short
+/// document is tried first by the fast path (`lean.rs`), one pass that
+/// writes the output as it reads and hands anything it does not know to
+/// the full repair.
+pub fn repair_document_text(
+    input: &str,
+    opts: &RepairOptions,
+    prose: Prose,
+) -> Result<Option<String>, RepairError> {
+    match super::lean::lean(input, opts) {
+        super::lean::Lean::Valid => Ok(None),
+        super::lean::Lean::Fixed(text) => Ok(Some(text)),
+        super::lean::Lean::Bail => {
+            repair_document_str(input, opts, prose).map(|r| r.map(|r| r.output))
+        }
+    }
+}
+
 /// The error for a document that holds no JSON: its repair is a bare
 /// string that was not written as one (no quote opens it) and the input is
 /// a sentence of [`PROSE_WORDS`] words or more, so it is prose, not JSON.

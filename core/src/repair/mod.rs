@@ -30,14 +30,19 @@
 
 mod document;
 mod edits;
+mod lean;
 mod parser;
 mod text;
 mod top;
 
 #[cfg(test)]
+mod lean_tests;
+#[cfg(test)]
 mod tests;
 
-pub use document::{repair_document, repair_document_str, Prose, PROSE_MESSAGE};
+pub use document::{
+    repair_document, repair_document_str, repair_document_text, Prose, PROSE_MESSAGE,
+};
 use std::fmt;
 
 /// Error code for input that cannot be repaired.

@@ -14,6 +14,7 @@ fn opts() -> RepairOptions {
 /// Repairs `input` and checks the exact output and repairs.
 #[track_caller]
 fn check(input: &str, output: &str, repairs: &[(RepairKind, usize)]) {
+    super::lean_tests::agrees(input);
     let r = match repair(input, &opts()) {
         Ok(r) => r,
         Err(e) => panic!("repair({input:?}) failed: {e}"),
@@ -27,6 +28,7 @@ fn check(input: &str, output: &str, repairs: &[(RepairKind, usize)]) {
 
 #[track_caller]
 fn refuse(input: &str, code: &str) -> RepairError {
+    super::lean_tests::agrees(input);
     match repair(input, &opts()) {
         Ok(r) => panic!("repair({input:?}) gave {:?}", r.output),
         Err(e) => {
@@ -38,6 +40,7 @@ fn refuse(input: &str, code: &str) -> RepairError {
 
 #[track_caller]
 fn unchanged(input: &str) {
+    super::lean_tests::agrees(input);
     let r = repair(input, &opts()).unwrap_or_else(|e| panic!("{input:?}: {e}"));
     assert_eq!(r.output, input);
     assert!(!r.changed);
