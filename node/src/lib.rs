@@ -891,8 +891,10 @@ fn short_text<'b>(
             &mut written,
         )
     };
-    // a text that filled the buffer may have been cut
-    if status != napi::sys::Status::napi_ok || written + 1 >= SHORT_BYTES {
+    // V8 cuts a text that does not fit before the first character that
+    // would overflow (up to 4 bytes) and the NUL: any count that leaves
+    // less room than that may be a cut text, read the safe way instead.
+    if status != napi::sys::Status::napi_ok || written + 4 >= SHORT_BYTES {
         return None;
     }
     std::str::from_utf8(buf.get(..written)?).ok()

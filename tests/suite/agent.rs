@@ -865,7 +865,9 @@ fn sigint_mid_tool_cancels_the_loop_cleanly() {
         "tool_execution",
     );
     assert_eq!(code, Some(130));
-    assert!(took < Duration::from_secs(5), "{took:?}");
+    // the tool sleeps 30 s: well under that means it was stopped, not
+    // waited for (a loaded machine can take seconds to start processes)
+    assert!(took < Duration::from_secs(20), "{took:?}");
     assert_eq!(of_type(&recs, "tool_result")[0]["status"], "cancelled");
     let done = recs.last().expect("records");
     assert_eq!(
