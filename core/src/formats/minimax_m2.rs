@@ -20,9 +20,9 @@
 //! prose or a cut-off invoke after it stays text), single quotes or no
 //! quotes around names. A stray `</minimax:tool_call>` is markup. An
 //! invoke whose tags lost every `<` and `</` (`invoke name="f">`, then
-//! `parameter name="x">valueparameter>` lines and `invoke>`, as MLX builds
-//! of M2.1–M2.7 write it) is read with the brackets put back, a
-//! `damaged_key` repair.
+//! `parameter name="x">valueparameter>` and `invoke>`, on lines of their
+//! own or all on one, as MLX builds of M2.1–M2.7 write it) is read with
+//! the brackets put back, a `damaged_key` repair.
 
 use super::shared::invoke::{end_without_close, parse_invokes};
 use super::shared::tag::UntilClose;
@@ -158,90 +158,124 @@ pub const OPENER_BARE_INVOKE: Opener = Opener::new(BARE_INVOKE, probe_bare);
 
 /// The literal of [`OPENER_BRACKETLESS`].
 const BRACKETLESS: &[u8] = b"invoke name=";
-/// A bracketless parameter line's start.
+/// A bracketless parameter's start.
 const BRACKETLESS_PARAM: &[u8] = b"parameter name=";
-/// A bracketless invoke's last line.
-const BRACKETLESS_CLOSE: &str = "invoke>";
-/// The longest head line (`invoke name="…">`) read before deciding.
+/// A bracketless parameter's end.
+const BRACKETLESS_PARAM_END: &[u8] = b"parameter>";
+/// A bracketless invoke's end.
+const BRACKETLESS_CLOSE: &[u8] = b"invoke>";
+/// The longest head (`invoke name="…">`) read before deciding.
 const MAX_HEAD: usize = 512;
 /// The longest bracketless invoke held back.
 const MAX_BRACKETLESS: usize = 64 * 1024;
 
 /// The invoke of MiniMax-M2 with its angle brackets left out, at the start
-/// of a line: `invoke name="NAME">` ending its line, then a line that
-/// starts `parameter name=` or is `invoke>`. Anything else is text.
+/// of a line: `invoke name="NAME">`, then (after blanks or a newline)
+/// `parameter name=` or `invoke>`. Anything else is text.
 fn probe_bracketless(input: &[u8], cx: &ProbeCx) -> Probe {
-    let Some(nl) = memchr::memchr(b'\n', &input[..input.len().min(MAX_HEAD)]) else {
+    let at = BRACKETLESS.len();
+    let Some(&q) = input.get(at) else {
+        return if cx.eof {
+            Probe::NotMarker
+        } else {
+            Probe::NeedMore
+        };
+    };
+    if q != b'"' && q != b'\'' {
+        return Probe::NotMarker;
+    }
+    let window = &input[at + 1..input.len().min(MAX_HEAD)];
+    let Some(k) = memchr::memchr(q, window) else {
         return if input.len() < MAX_HEAD && !cx.eof {
             Probe::NeedMore
         } else {
             Probe::NotMarker
         };
     };
-    let head = scan::trim(&input[BRACKETLESS.len()..nl]);
-    let quoted = head.len() > 3
-        && matches!(head[0], b'"' | b'\'')
-        && head.ends_with(b">")
-        && head[head.len() - 2] == head[0]
-        && !head[1..head.len() - 2].contains(&head[0]);
-    if !quoted {
+    let name = &window[..k];
+    if name.is_empty() || name.iter().any(|&b| b == b'\n' || b == b'<' || b == b'>') {
         return Probe::NotMarker;
     }
-    let next = scan::skip_blank(input, nl + 1);
-    let rest = &input[next.min(input.len())..];
-    for lit in [BRACKETLESS_PARAM, BRACKETLESS_CLOSE.as_bytes()] {
+    let gt = at + 1 + k + 1;
+    match input.get(gt) {
+        None if !cx.eof => return Probe::NeedMore,
+        Some(b'>') => {}
+        _ => return Probe::NotMarker,
+    }
+    let head = gt + 1;
+    let next = skip_space_and_newlines(input, head);
+    let rest = &input[next..];
+    for lit in [BRACKETLESS_PARAM, BRACKETLESS_CLOSE] {
         match scan::prefix(rest, lit) {
             Prefix::Full => {
                 return Probe::Match(Action::Block {
                     fmt: &MINIMAX_M2_BRACKETLESS,
-                    scanner: Box::new(BracketlessScan {
-                        head: nl + 1,
-                        from: nl + 1,
-                    }),
+                    scanner: Box::new(BracketlessScan { head, from: head }),
                 })
             }
             Prefix::Partial if !cx.eof => return Probe::NeedMore,
             _ => {}
         }
     }
+    if next == input.len() && !cx.eof {
+        return Probe::NeedMore;
+    }
     Probe::NotMarker
+}
+
+/// The first byte at or after `from` that is not a blank or a newline.
+fn skip_space_and_newlines(input: &[u8], from: usize) -> usize {
+    let mut i = from.min(input.len());
+    while i < input.len() && matches!(input[i], b' ' | b'\t' | b'\r' | b'\n') {
+        i += 1;
+    }
+    i
 }
 
 /// `invoke name=` at the start of a line.
 pub const OPENER_BRACKETLESS: Opener = Opener::new(BRACKETLESS, probe_bracketless).line_start();
 
-/// Finds the end of a bracketless invoke: the end of its `invoke>` line,
-/// looked for in its first [`MAX_BRACKETLESS`] bytes (past them, the head
-/// line is text and the rest is read again).
+/// Finds the end of a bracketless invoke: its `invoke>`, at the start of a
+/// line or right after a `parameter>`, looked for in the block's first
+/// [`MAX_BRACKETLESS`] bytes (past them, the head is text and the rest is
+/// read again).
 struct BracketlessScan {
-    /// The head line's length with its newline.
+    /// The head's length (`invoke name="…">`).
     head: usize,
-    /// Where the next unread line starts.
+    /// Where to look next.
     from: usize,
+}
+
+/// Whether the `invoke>` at `k` of `block` closes a bracketless invoke:
+/// only blanks before it on its line, or a `parameter>` right before it.
+fn closes_invoke(block: &[u8], k: usize) -> bool {
+    let line_start = block[..k].iter().rposition(|&b| b == b'\n').map_or(0, |n| n + 1);
+    block[line_start..k].iter().all(|&b| b == b' ' || b == b'\t')
+        || block[..k].ends_with(BRACKETLESS_PARAM_END)
 }
 
 impl Scanner for BracketlessScan {
     fn scan(&mut self, block: &[u8], eof: bool) -> BlockEnd {
         let window = &block[..block.len().min(MAX_BRACKETLESS)];
-        while let Some(k) = memchr::memchr(b'\n', &window[self.from..]) {
-            let line = &window[self.from..self.from + k];
-            if scan::trim(line) == BRACKETLESS_CLOSE.as_bytes() {
-                return BlockEnd::done(self.from + k);
+        while let Some(k) = scan::find(window, self.from, BRACKETLESS_CLOSE) {
+            if closes_invoke(window, k) {
+                return BlockEnd::done(k + BRACKETLESS_CLOSE.len());
             }
-            self.from += k + 1;
+            self.from = k + 1;
         }
+        // what is left may begin the closer
+        self.from = self
+            .from
+            .max(window.len().saturating_sub(BRACKETLESS_CLOSE.len() - 1));
         if block.len() >= MAX_BRACKETLESS {
             return BlockEnd::NotBlock {
                 text_len: self.head,
             };
         }
-        if !eof {
-            return BlockEnd::More;
-        }
-        if scan::trim(&block[self.from..]) == BRACKETLESS_CLOSE.as_bytes() {
-            BlockEnd::done(block.len())
-        } else {
+        if eof {
             BlockEnd::cut_off(block)
+        } else {
+            BlockEnd::More
         }
     }
 }
@@ -249,40 +283,37 @@ impl Scanner for BracketlessScan {
 /// A bracketless invoke block.
 pub static MINIMAX_M2_BRACKETLESS: Blocks = Blocks::new(ids::MINIMAX_M2, parse_bracketless);
 
-/// Puts the brackets back (`<invoke …>`, `<parameter …>`, the value's
-/// trailing `parameter>` as `</parameter>`, `</invoke>`) and reads the
-/// invoke; a block cut off before its `invoke>`, or one that gives no
-/// clean call, is text.
+/// Puts the brackets back (`<invoke …>`, `<parameter …>`, each
+/// `parameter>` that ends a value as `</parameter>`, the last `invoke>` as
+/// `</invoke>`) and reads the invoke; a block cut off before its
+/// `invoke>`, or one that gives no clean call, is text.
 fn parse_bracketless(block: &[u8], cx: &ParseCx) -> BlockResult {
-    if cx.cut {
+    let Some(body) = block.strip_suffix(BRACKETLESS_CLOSE).filter(|_| !cx.cut) else {
         return BlockResult::text();
-    }
-    let text = crate::scan::lossy(block);
-    let mut fixed = String::with_capacity(text.len() + 16);
-    for line in text.split_inclusive('\n') {
-        let body = line.trim_end_matches(['\n', '\r']);
-        let nl = &line[body.len()..];
-        let t = body.trim_start();
-        let indent = &body[..body.len() - t.len()];
-        fixed.push_str(indent);
-        if t.trim_end() == BRACKETLESS_CLOSE {
-            fixed.push_str("</invoke>");
+    };
+    let mut fixed = Vec::with_capacity(block.len() + 32);
+    fixed.push(b'<');
+    let mut i = 0;
+    while i < body.len() {
+        let rest = &body[i..];
+        if i > 0 && rest.starts_with(BRACKETLESS_PARAM) && body[i - 1] != b'<' {
+            fixed.push(b'<');
+            fixed.extend_from_slice(BRACKETLESS_PARAM);
+            i += BRACKETLESS_PARAM.len();
+        } else if rest.starts_with(BRACKETLESS_PARAM_END)
+            && i > 0
+            && !matches!(body[i - 1], b'"' | b'\'' | b'/')
+        {
+            fixed.extend_from_slice(b"</");
+            fixed.extend_from_slice(BRACKETLESS_PARAM_END);
+            i += BRACKETLESS_PARAM_END.len();
         } else {
-            let open = t.starts_with("invoke name=") || t.starts_with("parameter name=");
-            if open {
-                fixed.push('<');
-            }
-            match t.trim_end().strip_suffix("parameter>") {
-                Some(value) if !open || t.starts_with("parameter name=") => {
-                    fixed.push_str(value);
-                    fixed.push_str("</parameter>");
-                }
-                _ => fixed.push_str(t),
-            }
+            fixed.push(body[i]);
+            i += 1;
         }
-        fixed.push_str(nl);
     }
-    let mut r = parse_invokes(fixed.as_bytes(), ids::MINIMAX_M2, cx);
+    fixed.extend_from_slice(b"</invoke>");
+    let mut r = parse_invokes(&fixed, ids::MINIMAX_M2, cx);
     if r.calls.is_empty() || !r.errors.is_empty() {
         return BlockResult::text();
     }
