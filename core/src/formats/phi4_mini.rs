@@ -48,7 +48,7 @@ pub fn write_calls(calls: &[CallSpec]) -> String {
 
 /// Phi-4-mini's `<|/tool_call|>`, the closer of the `<|tool_call|>{…}`
 /// its model card and tokenizer name (the opener and its JSON are read as
-/// [granite](super::granite)'s): a special token, markup wherever it
+/// the granite format's): a special token, markup wherever it
 /// stands, never text.
 pub const OPENER_CLOSE: Opener = Opener::markup(b"<|/tool_call|>").also(&[ids::GRANITE]);
 
