@@ -17,7 +17,10 @@
 //! Tolerated: braces, commas and colons inside delimited strings, either
 //! delimiter under either marker, JSON-quoted strings and keys, a missing
 //! `call:` prefix, a missing closing marker, a trailing comma, a call with no
-//! arguments (`call:NAME{}` or `call:NAME`). Stray closing markers and
+//! arguments (`call:NAME{}` or `call:NAME`), the body written as the JSON
+//! call object a prompt asked for (`call:{"name": NAME, "arguments": {…}}`,
+//! also `args` or `parameters`, and after a `call:tool_call` head), the
+//! closing marker garbled into `<|tool_call|>` after a complete object. Stray closing markers and
 //! Gemma 4's `<|tool_response>` / `<tool_response|>` are markup, never text.
 
 use super::shared::python::{parse_literal_in, Dialect, Literal, PyError};
@@ -73,6 +76,9 @@ pub fn write_calls(calls: &[CallSpec]) -> String {
 
 /// The two marker pairs: (open, close).
 const GEMMA4: (&[u8], &[u8]) = (b"<|tool_call>", b"<tool_call|>");
+/// Gemma 4's closing marker with its pipes garbled into the opener's
+/// shape, as some servers and finetunes write it: `<|tool_call|>`.
+const GEMMA4_GARBLED_CLOSE: &[u8] = b"<|tool_call|>";
 const FGEMMA: (&[u8], &[u8]) = (b"<start_function_call>", b"<end_function_call>");
 /// String delimiters.
 const DELIMS: &[&[u8]] = &[b"<|\"|>", b"<escape>"];
@@ -119,8 +125,13 @@ impl BlockFormat for GemmaCall {
 }
 
 impl GemmaCall {
-    fn parse_marked(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
-        let (open, close) = markers(block);
+    fn parse_marked(&self, whole: &[u8], cx: &ParseCx) -> BlockResult {
+        let (open, close) = markers(whole);
+        let block = if open == GEMMA4.0 {
+            whole.strip_suffix(GEMMA4_GARBLED_CLOSE).unwrap_or(whole)
+        } else {
+            whole
+        };
         let (from, to, cut) = marked_body(block, open.len(), close, cx.cut);
         let text = crate::scan::lossy(&block[from..to]);
         if text.trim().is_empty() {
@@ -137,7 +148,7 @@ impl GemmaCall {
             let last = k + 1 == n;
             match parse_one(&text[a..b], from + a, cut && last) {
                 Ok(mut call) => {
-                    call.end = if last { block.len() } else { from + b };
+                    call.end = if last { whole.len() } else { from + b };
                     r.calls.push(call);
                 }
                 Err(e) if r.calls.is_empty() && last => return e,
@@ -196,6 +207,15 @@ fn parse_one(text: &str, from: usize, cut: bool) -> Result<ParsedCall, BlockResu
     let head = head.trim_start_matches(':').trim_start();
     let head = head.strip_prefix("call:").unwrap_or(head).trim();
     let name = clean_name(head);
+    // `call:{"name": …, "arguments": {…}}`: the JSON call a prompt asked
+    // for, written inside Gemma's own markers (sometimes after a
+    // `call:tool_call` head)
+    if (name.is_empty() || name == "tool_call") && t[head_end..].starts_with('{') {
+        let body_at = from + (text.len() - text.trim_start().len()) + head_end;
+        if let Some(call) = json_form(&t[head_end..], cut, body_at) {
+            return Ok(call);
+        }
+    }
     if name.is_empty() || name.contains(|c: char| c.is_whitespace() || c == '<') {
         if cut {
             return Err(BlockResult::truncated(
@@ -251,6 +271,46 @@ fn parse_one(text: &str, from: usize, cut: bool) -> Result<ParsedCall, BlockResu
         }
     }
     Ok(ParsedCall {
+        repairs,
+        ..ParsedCall::new(name, arguments, ids::GEMINI_FUNCTION_CALL)
+    })
+}
+
+/// The keys under which a JSON call object holds its arguments.
+const JSON_ARGUMENT_KEYS: &[&str] = &["arguments", "args", "parameters"];
+
+/// A Gemma call whose body is a JSON call object rather than `NAME{…}`:
+/// `{"name": NAME, "arguments": {…}}` (or `args`, `parameters`; no
+/// arguments key: none). Any other key, or a name that is not a string,
+/// and it is not one: `None`.
+fn json_form(body: &str, cut: bool, body_at: usize) -> Option<ParsedCall> {
+    let mut repairs = Vec::new();
+    let Ok(Literal {
+        value: Value::Object(mut m),
+        closed_at_eof,
+    }) = parse_gemma_body(body, cut, body_at, &mut repairs)
+    else {
+        return None;
+    };
+    let name = match m.remove("name") {
+        Some(Value::String(n)) => clean_name(&n),
+        _ => return None,
+    };
+    if name.is_empty() || m.len() > 1 {
+        return None;
+    }
+    let arguments = match m.into_iter().next() {
+        None => Map::new(),
+        Some((k, Value::Object(a))) if JSON_ARGUMENT_KEYS.contains(&k.as_str()) => a,
+        Some(_) => return None,
+    };
+    if let Some(at) = closed_at_eof {
+        repairs.push(Repair {
+            kind: RepairKind::MissingClose,
+            offset: body_at + at,
+        });
+    }
+    Some(ParsedCall {
         repairs,
         ..ParsedCall::new(name, arguments, ids::GEMINI_FUNCTION_CALL)
     })
@@ -502,6 +562,18 @@ impl Scanner for GemmaScan {
                         }
                         _ => {}
                     }
+                    if close == GEMMA4.1 {
+                        match scan::prefix(&block[s..], GEMMA4_GARBLED_CLOSE) {
+                            Prefix::Full => {
+                                return BlockEnd::done(s + GEMMA4_GARBLED_CLOSE.len())
+                            }
+                            Prefix::Partial if !eof => {
+                                self.pos = s;
+                                return BlockEnd::More;
+                            }
+                            _ => {}
+                        }
+                    }
                     return match scan::prefix(&block[s..], close) {
                         Prefix::Full => BlockEnd::done(s + close.len()),
                         Prefix::Partial if !eof => BlockEnd::More,
@@ -733,5 +805,22 @@ mod tests {
         assert_eq!(r.calls[0].name, "list_files");
         let r = parse("<|tool_call>call:list_files<tool_call|>");
         assert_eq!(r.calls[0].name, "list_files");
+    }
+
+    #[test]
+    fn json_call_object_inside_the_markers() {
+        let r = parse(
+            "<|tool_call>call:{\"name\": \"GMAIL_LIST_THREADS\", \"arguments\": {\"verbose\": true}}<tool_call|>",
+        );
+        assert_eq!(r.calls[0].name, "GMAIL_LIST_THREADS");
+        assert_eq!(
+            r.calls[0].arguments.as_value().clone(),
+            json!({"verbose": true})
+        );
+        let r = parse("<|tool_call>call:tool_call{\"name\": \"list_cron_jobs\", \"args\": {}}<tool_call|>");
+        assert_eq!(r.calls[0].name, "list_cron_jobs");
+        // a third key: not a call object
+        let r = parse("<|tool_call>call:{\"name\": \"x\", \"arguments\": {}, \"id\": 1}<tool_call|>");
+        assert!(r.calls.is_empty());
     }
 }

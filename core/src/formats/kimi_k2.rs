@@ -25,7 +25,9 @@
 //! `<|tool_call_argument_begin|>` is read string-aware: a token written
 //! inside a string (`"stop at <|tool_call_end|>"`) is text. Stray text
 //! between the section-begin token and the first call on the same line
-//! belongs to the section, not to the content.
+//! belongs to the section, not to the content. The tokens spelled by their
+//! ids (`<|reserved_token_163595|>` …, a GGUF whose vocabulary lost their
+//! names) are read the same way ([`KIMI_K2_RESERVED`]).
 
 use super::ids;
 use super::shared::section::{self, CallOutcome, Section, Tokens};
@@ -63,7 +65,7 @@ pub const FORMAT: Format = Format::new(
     Model::new("kimi-k2.5", "<|im_assistant|>assistant<|im_middle|><think>"),
     Model::new("kimi-k2.6", "<|im_assistant|>assistant<|im_middle|><think>"),
 ])
-.openers(&[OPENER])
+.openers(&[OPENER, OPENER_RESERVED])
 .render(Prompt::new("Moonshot Kimi K2", write_calls).template(tools::kimi_k2, results::kimi_k2));
 
 /// `kimi-k2`: a tools section of `functions.NAME:N` calls with JSON arguments.
@@ -118,6 +120,43 @@ pub static KIMI_K2: Section = Section {
 /// Any `<|tool_call…|>` token of Kimi K2.
 pub const OPENER: Opener = Opener::new(b"<|tool_call", |i, cx| KIMI_K2.probe(i, cx));
 
+/// The Kimi K2 tokens as a vocabulary that lost their names writes them:
+/// by id, `<|reserved_token_163595|>` for `<|tool_calls_section_begin|>`
+/// (Ollama's `huihui_ai/kimi-k2` GGUF). The ids are the K2 tokenizer's:
+/// 163595 section begin, 163596 section end, 163597 call begin, 163598
+/// argument begin, 163599 call end.
+const RESERVED_SECTION_BEGIN: &[&[u8]] = &[b"<|reserved_token_163595|>"];
+const RESERVED_ARG_BEGIN: &[u8] = b"<|reserved_token_163598|>";
+
+/// The Kimi K2 section tokens spelled by id.
+pub static RESERVED_TOKENS: Tokens = Tokens {
+    common: b"<|reserved_token_1635",
+    call_begin: &[b"<|reserved_token_163597|>"],
+    call_end: &[b"<|reserved_token_163599|>"],
+    section_end: &[b"<|reserved_token_163596|>"],
+    json_after: &[RESERVED_ARG_BEGIN],
+    implicit_after: &[],
+    name_sep: &[],
+};
+
+/// The Kimi K2 section with its tokens spelled by id.
+pub static KIMI_K2_RESERVED: Section = Section {
+    id: ids::KIMI_K2,
+    tokens: &RESERVED_TOKENS,
+    begin: RESERVED_SECTION_BEGIN,
+    stray: &[
+        b"<|reserved_token_163596|>",
+        b"<|reserved_token_163599|>",
+        RESERVED_ARG_BEGIN,
+    ],
+    call: parse_reserved_call,
+};
+
+/// A Kimi K2 token spelled by id (`<|reserved_token_16359N|>`).
+pub const OPENER_RESERVED: Opener = Opener::new(b"<|reserved_token_1635", |i, cx| {
+    KIMI_K2_RESERVED.probe(i, cx)
+});
+
 /// The function name in a Kimi call id: `functions.` dropped, the `:INDEX`
 /// suffix dropped; `None` when the id has no `:INDEX` suffix.
 pub fn name_from_id(id: &str) -> Option<String> {
@@ -138,9 +177,24 @@ pub fn name_from_id(id: &str) -> Option<String> {
 }
 
 fn parse_call(body: &[u8], off: usize, cut: bool, opts: &RepairOptions) -> CallOutcome {
-    // id, then <|tool_call_argument_begin|> (or, sloppily, straight JSON)
-    let (id_end, args_at) = match scan::find(body, 0, ARG_BEGIN) {
-        Some(k) => (k, k + ARG_BEGIN.len()),
+    parse_call_after(ARG_BEGIN, body, off, cut, opts)
+}
+
+fn parse_reserved_call(body: &[u8], off: usize, cut: bool, opts: &RepairOptions) -> CallOutcome {
+    parse_call_after(RESERVED_ARG_BEGIN, body, off, cut, opts)
+}
+
+/// One call body: its id, then `arg_begin` (or, sloppily, straight JSON)
+/// and the JSON arguments.
+fn parse_call_after(
+    arg_begin: &[u8],
+    body: &[u8],
+    off: usize,
+    cut: bool,
+    opts: &RepairOptions,
+) -> CallOutcome {
+    let (id_end, args_at) = match scan::find(body, 0, arg_begin) {
+        Some(k) => (k, k + arg_begin.len()),
         None => match memchr::memchr(b'{', body) {
             Some(k) => (k, k),
             None => {

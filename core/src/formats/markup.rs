@@ -82,7 +82,47 @@ fn probe_chatml_header(input: &[u8], cx: &ProbeCx) -> Probe {
     }
 }
 
+/// The spellings of a vocabulary's unnamed special tokens, each followed
+/// by digits and `|>`: what a tokenizer that lost its token names (a GGUF
+/// conversion) writes for any of them.
+const RESERVED: &[&[u8]] = &[b"<|reserved_token_", b"<|reserved_special_token_"];
+
+/// `<|reserved_token_N|>` and `<|reserved_special_token_N|>` (at most 9
+/// digits): markup, never text.
+fn probe_reserved(input: &[u8], cx: &ProbeCx) -> Probe {
+    for head in RESERVED {
+        match scan::prefix(input, head) {
+            Prefix::Full => {}
+            Prefix::Partial if !cx.eof => return Probe::NeedMore,
+            _ => continue,
+        }
+        let digits = input[head.len()..]
+            .iter()
+            .take(10)
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        let at = head.len() + digits;
+        if digits == 0 || digits > 9 {
+            return if at == input.len() && !cx.eof {
+                Probe::NeedMore
+            } else {
+                Probe::NotMarker
+            };
+        }
+        return match scan::prefix(&input[at..], b"|>") {
+            Prefix::Full => Probe::Match(Action::Markup { len: at + 2 }),
+            Prefix::Partial if !cx.eof => Probe::NeedMore,
+            _ => Probe::NotMarker,
+        };
+    }
+    Probe::NotMarker
+}
+
 fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
+    match probe_reserved(input, cx) {
+        Probe::NotMarker => {}
+        p => return p,
+    }
     // a beginning-of-sequence token the server left at the start (only
     // there: `<s>` in prose is HTML's strike-through)
     if cx.doc_start {

@@ -18,13 +18,18 @@
 //! missing `</invoke>` when the parameters are complete, a missing wrapper
 //! close at end of input (the block ends after the last complete invoke, so
 //! prose or a cut-off invoke after it stays text), single quotes or no
-//! quotes around names. A stray `</minimax:tool_call>` is markup.
+//! quotes around names. A stray `</minimax:tool_call>` is markup. An
+//! invoke whose tags lost every `<` and `</` (`invoke name="f">`, then
+//! `parameter name="x">valueparameter>` and `invoke>`, on lines of their
+//! own or all on one, as MLX builds of M2.1–M2.7 write it) is read with
+//! the brackets put back, a `damaged_key` repair.
 
 use super::shared::invoke::{end_without_close, parse_invokes};
 use super::shared::tag::UntilClose;
 use super::Model;
 use super::{ids, Blocks, Values};
-use super::{Action, Format, Opener, Probe, ProbeCx};
+use super::{Action, BlockEnd, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner};
+use crate::repair::{Repair, RepairKind};
 use crate::render::{results, tools, CallSpec, Prompt};
 use crate::scan::{self, Prefix};
 
@@ -45,7 +50,7 @@ pub const FORMAT: Format = Format::new(
 .models(&[Model::new("minimax-m2", "")])
 // a turn is `]~b]ROLE` … `[e~[`, the conversation opens with `]~!b[`
 .template_tokens(&["]~!b[", "]~b]", "[e~[", "<minimax:tool_call>"])
-.openers(&[OPENER, OPENER_STRAY_CLOSE, OPENER_BARE_INVOKE])
+.openers(&[OPENER, OPENER_STRAY_CLOSE, OPENER_BARE_INVOKE, OPENER_BRACKETLESS])
 .values(Values::Text)
 .render(Prompt::new("MiniMax-M2", write_calls).template(tools::minimax_m2, results::minimax_m2));
 
@@ -150,3 +155,174 @@ fn tool_element_head(input: &[u8], s: usize) -> Prefix {
 
 /// A bare `<invoke`.
 pub const OPENER_BARE_INVOKE: Opener = Opener::new(BARE_INVOKE, probe_bare);
+
+/// The literal of [`OPENER_BRACKETLESS`].
+const BRACKETLESS: &[u8] = b"invoke name=";
+/// A bracketless parameter's start.
+const BRACKETLESS_PARAM: &[u8] = b"parameter name=";
+/// A bracketless parameter's end.
+const BRACKETLESS_PARAM_END: &[u8] = b"parameter>";
+/// A bracketless invoke's end.
+const BRACKETLESS_CLOSE: &[u8] = b"invoke>";
+/// The longest head (`invoke name="…">`) read before deciding.
+const MAX_HEAD: usize = 512;
+/// The longest bracketless invoke held back.
+const MAX_BRACKETLESS: usize = 64 * 1024;
+
+/// The invoke of MiniMax-M2 with its angle brackets left out, at the start
+/// of a line: `invoke name="NAME">`, then (after blanks or a newline)
+/// `parameter name=` or `invoke>`. Anything else is text.
+fn probe_bracketless(input: &[u8], cx: &ProbeCx) -> Probe {
+    let at = BRACKETLESS.len();
+    let Some(&q) = input.get(at) else {
+        return if cx.eof {
+            Probe::NotMarker
+        } else {
+            Probe::NeedMore
+        };
+    };
+    if q != b'"' && q != b'\'' {
+        return Probe::NotMarker;
+    }
+    let window = &input[at + 1..input.len().min(MAX_HEAD)];
+    let Some(k) = memchr::memchr(q, window) else {
+        return if input.len() < MAX_HEAD && !cx.eof {
+            Probe::NeedMore
+        } else {
+            Probe::NotMarker
+        };
+    };
+    let name = &window[..k];
+    if name.is_empty() || name.iter().any(|&b| b == b'\n' || b == b'<' || b == b'>') {
+        return Probe::NotMarker;
+    }
+    let gt = at + 1 + k + 1;
+    match input.get(gt) {
+        None if !cx.eof => return Probe::NeedMore,
+        Some(b'>') => {}
+        _ => return Probe::NotMarker,
+    }
+    let head = gt + 1;
+    let next = skip_space_and_newlines(input, head);
+    let rest = &input[next..];
+    for lit in [BRACKETLESS_PARAM, BRACKETLESS_CLOSE] {
+        match scan::prefix(rest, lit) {
+            Prefix::Full => {
+                return Probe::Match(Action::Block {
+                    fmt: &MINIMAX_M2_BRACKETLESS,
+                    scanner: Box::new(BracketlessScan { head, from: head }),
+                })
+            }
+            Prefix::Partial if !cx.eof => return Probe::NeedMore,
+            _ => {}
+        }
+    }
+    if next == input.len() && !cx.eof {
+        return Probe::NeedMore;
+    }
+    Probe::NotMarker
+}
+
+/// The first byte at or after `from` that is not a blank or a newline.
+fn skip_space_and_newlines(input: &[u8], from: usize) -> usize {
+    let mut i = from.min(input.len());
+    while i < input.len() && matches!(input[i], b' ' | b'\t' | b'\r' | b'\n') {
+        i += 1;
+    }
+    i
+}
+
+/// `invoke name=` at the start of a line.
+pub const OPENER_BRACKETLESS: Opener = Opener::new(BRACKETLESS, probe_bracketless).line_start();
+
+/// Finds the end of a bracketless invoke: its `invoke>`, at the start of a
+/// line or right after a `parameter>`, looked for in the block's first
+/// [`MAX_BRACKETLESS`] bytes (past them, the head is text and the rest is
+/// read again).
+struct BracketlessScan {
+    /// The head's length (`invoke name="…">`).
+    head: usize,
+    /// Where to look next.
+    from: usize,
+}
+
+/// Whether the `invoke>` at `k` of `block` closes a bracketless invoke:
+/// only blanks before it on its line, or a `parameter>` right before it.
+fn closes_invoke(block: &[u8], k: usize) -> bool {
+    let line_start = block[..k].iter().rposition(|&b| b == b'\n').map_or(0, |n| n + 1);
+    block[line_start..k].iter().all(|&b| b == b' ' || b == b'\t')
+        || block[..k].ends_with(BRACKETLESS_PARAM_END)
+}
+
+impl Scanner for BracketlessScan {
+    fn scan(&mut self, block: &[u8], eof: bool) -> BlockEnd {
+        let window = &block[..block.len().min(MAX_BRACKETLESS)];
+        while let Some(k) = scan::find(window, self.from, BRACKETLESS_CLOSE) {
+            if closes_invoke(window, k) {
+                return BlockEnd::done(k + BRACKETLESS_CLOSE.len());
+            }
+            self.from = k + 1;
+        }
+        // what is left may begin the closer
+        self.from = self
+            .from
+            .max(window.len().saturating_sub(BRACKETLESS_CLOSE.len() - 1));
+        if block.len() >= MAX_BRACKETLESS {
+            return BlockEnd::NotBlock {
+                text_len: self.head,
+            };
+        }
+        if eof {
+            BlockEnd::cut_off(block)
+        } else {
+            BlockEnd::More
+        }
+    }
+}
+
+/// A bracketless invoke block.
+pub static MINIMAX_M2_BRACKETLESS: Blocks = Blocks::new(ids::MINIMAX_M2, parse_bracketless);
+
+/// Puts the brackets back (`<invoke …>`, `<parameter …>`, each
+/// `parameter>` that ends a value as `</parameter>`, the last `invoke>` as
+/// `</invoke>`) and reads the invoke; a block cut off before its
+/// `invoke>`, or one that gives no clean call, is text.
+fn parse_bracketless(block: &[u8], cx: &ParseCx) -> BlockResult {
+    let Some(body) = block.strip_suffix(BRACKETLESS_CLOSE).filter(|_| !cx.cut) else {
+        return BlockResult::text();
+    };
+    let mut fixed = Vec::with_capacity(block.len() + 32);
+    fixed.push(b'<');
+    let mut i = 0;
+    while i < body.len() {
+        let rest = &body[i..];
+        if i > 0 && rest.starts_with(BRACKETLESS_PARAM) && body[i - 1] != b'<' {
+            fixed.push(b'<');
+            fixed.extend_from_slice(BRACKETLESS_PARAM);
+            i += BRACKETLESS_PARAM.len();
+        } else if rest.starts_with(BRACKETLESS_PARAM_END)
+            && i > 0
+            && !matches!(body[i - 1], b'"' | b'\'' | b'/')
+        {
+            fixed.extend_from_slice(b"</");
+            fixed.extend_from_slice(BRACKETLESS_PARAM_END);
+            i += BRACKETLESS_PARAM_END.len();
+        } else {
+            fixed.push(body[i]);
+            i += 1;
+        }
+    }
+    fixed.extend_from_slice(b"</invoke>");
+    let mut r = parse_invokes(&fixed, ids::MINIMAX_M2, cx);
+    if r.calls.is_empty() || !r.errors.is_empty() {
+        return BlockResult::text();
+    }
+    for call in &mut r.calls {
+        call.end = block.len();
+        call.repairs = vec![Repair {
+            kind: RepairKind::DamagedKey,
+            offset: 0,
+        }];
+    }
+    r
+}

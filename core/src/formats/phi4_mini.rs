@@ -30,7 +30,7 @@ pub const FORMAT: Format = Format::new(
     "JSON array of {\"name\", \"arguments\"}",
 )
 .models(&[Model::new("phi-4-mini", "<|assistant|>")])
-.openers(&[OPENER])
+.openers(&[OPENER, OPENER_CLOSE])
 .lead(Lead {
     lit: LIT,
     rest: b"[",
@@ -45,6 +45,12 @@ pub fn write_calls(calls: &[CallSpec]) -> String {
 
     format!("functools{}", array_of(calls, "name", "arguments"))
 }
+
+/// Phi-4-mini's `<|/tool_call|>`, the closer of the `<|tool_call|>{…}`
+/// its model card and tokenizer name (the opener and its JSON are read as
+/// the granite format's): a special token, markup wherever it
+/// stands, never text.
+pub const OPENER_CLOSE: Opener = Opener::markup(b"<|/tool_call|>").also(&[ids::GRANITE]);
 
 /// The phi-4-mini block format.
 pub static PHI4_MINI: Blocks = Blocks::new(ids::PHI4_MINI, parse_phi4_mini);
