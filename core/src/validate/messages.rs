@@ -32,6 +32,7 @@ use crate::config::Config;
 use crate::engine::{derive_id, id_salt};
 use crate::record::ToolCall;
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 /// The codes of the conversation checks, in [`lint`]'s order.
@@ -125,8 +126,10 @@ pub struct Entry {
     /// Responses API a run of assistant items is one turn.
     pub turn: usize,
     /// `system`, `user`, `assistant`, `tool`, … as the conversation names
-    /// it (ShareGPT's `human`, `gpt`, `observation` mapped to these).
-    pub role: String,
+    /// it (ShareGPT's `human`, `gpt`, `observation` mapped to these); the
+    /// common roles are not allocated (a conversation of a million calls
+    /// holds a million entries).
+    pub role: Cow<'static, str>,
     /// JSON Pointer of the value the entry came from.
     pub pointer: String,
     /// What it is.
@@ -358,7 +361,7 @@ impl Reader<'_> {
     fn push(&mut self, turn: usize, role: &str, pointer: String, kind: Kind) {
         self.entries.push(Entry {
             turn,
-            role: role.to_string(),
+            role: role_name(role),
             pointer,
             kind,
         });
@@ -371,7 +374,6 @@ impl Reader<'_> {
         turn: usize,
         pointer: String,
         format: &'static str,
-        raw: &Value,
         name: &str,
         arguments: Option<(&Value, String)>,
         id: Option<&str>,
@@ -439,7 +441,9 @@ impl Reader<'_> {
             arguments: Value::Object(args).into(),
             format,
             span: [0, 0],
-            raw: raw.to_string(),
+            // the reader of the document's text fills it with the call's
+            // bytes (a copy of the value here would cost more than the call)
+            raw: String::new(),
             repairs: Vec::new(),
             in_reasoning: false,
             turn: None,
@@ -565,10 +569,9 @@ impl Reader<'_> {
                 );
                 continue;
             }
-            let raw = Value::String(text.to_string());
             let args = item.get("arguments").map(|a| (a, p.to_string()));
             let id = item.get("id").and_then(Value::as_str);
-            self.native_call(turn, p.to_string(), "sharegpt", &raw, name, args, id);
+            self.native_call(turn, p.to_string(), "sharegpt", name, args, id);
             if let Some(Entry {
                 kind: Kind::Call(c),
                 ..
@@ -665,7 +668,7 @@ impl Reader<'_> {
                     format!("{cp}/{args_key}")
                 };
                 let id = c.get("id").and_then(Value::as_str);
-                self.native_call(turn, cp, format, c, name, args.map(|a| (a, ap)), id);
+                self.native_call(turn, cp, format, name, args.map(|a| (a, ap)), id);
             }
         }
         if let Some(f) = m.get("function_call").filter(|f| f.is_object()) {
@@ -677,7 +680,6 @@ impl Reader<'_> {
                 turn,
                 format!("{p}/function_call"),
                 "openai",
-                f,
                 name,
                 args,
                 None,
@@ -705,7 +707,7 @@ impl Reader<'_> {
                 let name = b.get("name").and_then(Value::as_str).unwrap_or("");
                 let args = b.get("input").map(|a| (a, format!("{p}/input")));
                 let id = b.get("id").and_then(Value::as_str);
-                self.native_call(turn, p.to_string(), "anthropic", b, name, args, id);
+                self.native_call(turn, p.to_string(), "anthropic", name, args, id);
             }
             Some("tool_result") => {
                 let id = b
@@ -745,7 +747,7 @@ impl Reader<'_> {
                     let args = f.get(key).map(|a| (a, ap));
                     let id = v.get("id").and_then(Value::as_str);
                     let vp = format!("{p}/value");
-                    self.native_call(turn, vp, "sharegpt", v, name, args, id);
+                    self.native_call(turn, vp, "sharegpt", name, args, id);
                 }
                 _ => {}
             },
@@ -777,7 +779,7 @@ impl Reader<'_> {
                     .get("call_id")
                     .or_else(|| item.get("id"))
                     .and_then(Value::as_str);
-                self.native_call(turn, p.to_string(), "openai", item, name, args, id);
+                self.native_call(turn, p.to_string(), "openai", name, args, id);
             }
             Some("function_call_output") => {
                 let id = item
@@ -856,14 +858,12 @@ impl Reader<'_> {
         if steps.is_empty() {
             return false;
         }
-        let raw = Value::String(text.to_string());
         for (name, input, span) in steps {
             let args = Value::String(input.to_string());
             self.native_call(
                 turn,
                 p.to_string(),
                 "react",
-                &raw,
                 name,
                 Some((&args, p.to_string())),
                 None,
@@ -937,6 +937,19 @@ pub fn react_steps(text: &str) -> Vec<(&str, &str, [usize; 2])> {
         k = end;
     }
     out
+}
+
+/// A role's name, not allocated for the common ones.
+fn role_name(role: &str) -> Cow<'static, str> {
+    match role {
+        "assistant" => Cow::Borrowed("assistant"),
+        "user" => Cow::Borrowed("user"),
+        "tool" => Cow::Borrowed("tool"),
+        "system" => Cow::Borrowed("system"),
+        "function" => Cow::Borrowed("function"),
+        "ipython" => Cow::Borrowed("ipython"),
+        other => Cow::Owned(other.to_string()),
+    }
 }
 
 /// The role a ShareGPT turn's `from` names (`human` → `user`, `gpt` and
