@@ -242,7 +242,29 @@ fn list_of_objects(v: Option<&Value>) -> bool {
 /// is parsed with (its `doc` names the calls' document). `None` when the
 /// value is no conversation [`shape`] knows.
 pub fn read(v: &Value, cfg: &Config) -> Option<Transcript> {
-    let shape = shape(v)?;
+    read_with(v, None, cfg)
+}
+
+/// [`read`] of a conversation it may drop: a `messages` list's messages
+/// (and their calls) are dropped as they are read, so the conversation is
+/// not held twice (as JSON and as entries) at its largest.
+pub fn read_owned(mut v: Value, cfg: &Config) -> Option<Transcript> {
+    if sniff(&v) != Some(Shape::Chat) {
+        return read(&v, cfg);
+    }
+    let list = match v.get_mut("messages") {
+        Some(Value::Array(list)) => std::mem::take(list),
+        _ => return read(&v, cfg),
+    };
+    read_with(&v, Some(list), cfg)
+}
+
+/// [`read`]; `owned`: the `messages` list, taken out of `v`.
+fn read_with(v: &Value, owned: Option<Vec<Value>>, cfg: &Config) -> Option<Transcript> {
+    let shape = match owned {
+        Some(_) => Shape::Chat,
+        None => shape(v)?,
+    };
     let mut r = Reader {
         cfg,
         entries: Vec::new(),
@@ -304,7 +326,11 @@ pub fn read(v: &Value, cfg: &Config) -> Option<Transcript> {
             }
         }
         Shape::Chat => {
-            if let Value::Array(list) = v {
+            if let Some(list) = owned {
+                for (k, m) in list.into_iter().enumerate() {
+                    r.message_owned(m, k, &format!("/messages/{k}"));
+                }
+            } else if let Value::Array(list) = v {
                 for (k, m) in list.iter().enumerate() {
                     r.message(m, k, &format!("/{k}"));
                 }
@@ -584,6 +610,33 @@ impl Reader<'_> {
 
     /// One chat message (OpenAI, Ollama, Anthropic).
     fn message(&mut self, m: &Value, turn: usize, p: &str) {
+        self.message_head(m, turn, p);
+        let (key, calls) = calls_of(m);
+        if let Some(Value::Array(calls)) = calls {
+            for (k, c) in calls.iter().enumerate() {
+                self.tool_call(c, turn, format!("{p}/{key}/{k}"));
+            }
+        }
+        self.message_tail(m, turn, p);
+    }
+
+    /// [`Reader::message`] of a message it may drop: its calls are read
+    /// and dropped one at a time, so a message of a million calls is not
+    /// held twice (as JSON and as entries).
+    fn message_owned(&mut self, mut m: Value, turn: usize, p: &str) {
+        self.message_head(&m, turn, p);
+        let (key, _) = calls_of(&m);
+        if let Some(Value::Array(calls)) = m.get_mut(key).map(Value::take) {
+            for (k, c) in calls.into_iter().enumerate() {
+                self.tool_call(&c, turn, format!("{p}/{key}/{k}"));
+            }
+        }
+        self.message_tail(&m, turn, p);
+    }
+
+    /// What a message says before its calls: its role, reasoning and
+    /// content (and the fields of the wrong type).
+    fn message_head(&mut self, m: &Value, turn: usize, p: &str) {
         let wrong = [
             (
                 "role",
@@ -640,37 +693,39 @@ impl Reader<'_> {
             }
             _ => {}
         }
-        // Continue's session files write `toolCalls` and `toolCallId`
-        let (calls_key, calls) = match m.get("tool_calls") {
-            Some(c) => ("tool_calls", Some(c)),
-            None => ("toolCalls", m.get("toolCalls")),
+    }
+
+    /// One call of a message's `tool_calls` (OpenAI's `{id, function:
+    /// {name, arguments}}`, Ollama's arguments object, LangChain's and
+    /// τ²-bench's `{name, args | arguments}`), at pointer `cp`.
+    fn tool_call(&mut self, c: &Value, turn: usize, cp: String) {
+        let f = c.get("function").unwrap_or(c);
+        let name = f.get("name").and_then(Value::as_str).unwrap_or("");
+        // LangChain's tool calls name their arguments `args`
+        let args_key = if f.get("arguments").is_none() && f.get("args").is_some() {
+            "args"
+        } else {
+            "arguments"
         };
-        if let Some(Value::Array(calls)) = calls {
-            for (k, c) in calls.iter().enumerate() {
-                let cp = format!("{p}/{calls_key}/{k}");
-                let f = c.get("function").unwrap_or(c);
-                let name = f.get("name").and_then(Value::as_str).unwrap_or("");
-                // LangChain's tool calls name their arguments `args`
-                let args_key = if f.get("arguments").is_none() && f.get("args").is_some() {
-                    "args"
-                } else {
-                    "arguments"
-                };
-                let args = f.get(args_key);
-                let format = if args.is_some_and(Value::is_string) {
-                    "openai"
-                } else {
-                    "ollama"
-                };
-                let ap = if c.get("function").is_some() {
-                    format!("{cp}/function/{args_key}")
-                } else {
-                    format!("{cp}/{args_key}")
-                };
-                let id = c.get("id").and_then(Value::as_str);
-                self.native_call(turn, cp, format, name, args.map(|a| (a, ap)), id);
-            }
-        }
+        let args = f.get(args_key);
+        let format = if args.is_some_and(Value::is_string) {
+            "openai"
+        } else {
+            "ollama"
+        };
+        let ap = if c.get("function").is_some() {
+            format!("{cp}/function/{args_key}")
+        } else {
+            format!("{cp}/{args_key}")
+        };
+        let id = c.get("id").and_then(Value::as_str);
+        self.native_call(turn, cp, format, name, args.map(|a| (a, ap)), id);
+    }
+
+    /// What a message says after its calls: a legacy `function_call`, and
+    /// the result a tool message is.
+    fn message_tail(&mut self, m: &Value, turn: usize, p: &str) {
+        let role = m.get("role").and_then(Value::as_str).unwrap_or("user");
         if let Some(f) = m.get("function_call").filter(|f| f.is_object()) {
             let name = f.get("name").and_then(Value::as_str).unwrap_or("");
             let args = f
@@ -937,6 +992,15 @@ pub fn react_steps(text: &str) -> Vec<(&str, &str, [usize; 2])> {
         k = end;
     }
     out
+}
+
+/// A message's calls and their key: `tool_calls`, or Continue's
+/// `toolCalls`.
+fn calls_of(m: &Value) -> (&'static str, Option<&Value>) {
+    match m.get("tool_calls") {
+        Some(c) => ("tool_calls", Some(c)),
+        None => ("toolCalls", m.get("toolCalls")),
+    }
 }
 
 /// A role's name, not allocated for the common ones.

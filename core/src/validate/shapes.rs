@@ -1905,22 +1905,59 @@ pub fn read(found: &Found, cfg: &Config) -> Option<Transcript> {
 /// [`read`], with the entries' pointers left those of [`Found::value`]
 /// (what [`super::convert`] walks beside them).
 pub fn read_local(found: &Found, cfg: &Config) -> Option<Transcript> {
+    local(found, None, cfg)
+}
+
+/// [`read`] of a conversation found that is not needed after: its
+/// messages are dropped as they are read (see [`messages::read_owned`]),
+/// so a large conversation is not held twice.
+pub fn read_owned(mut found: Found, cfg: &Config) -> Option<Transcript> {
+    let value = std::mem::take(&mut found.value);
+    let mut t = local(&found, Some(value), cfg)?;
+    for e in &mut t.entries {
+        e.pointer = found.original(&e.pointer);
+        if let Kind::Call(c) = &mut e.kind {
+            if let Some(ap) = &c.arguments_pointer {
+                c.arguments_pointer = Some(found.original(ap));
+            }
+        }
+    }
+    Some(t)
+}
+
+/// [`read_local`]; `owned`: `found`'s value, taken out of it (read and
+/// dropped as it goes).
+fn local(found: &Found, owned: Option<Value>, cfg: &Config) -> Option<Transcript> {
+    let value = owned.as_ref().unwrap_or(&found.value);
     let own = ["tools", "functions"]
         .iter()
-        .find_map(|k| found.value.get(*k).and_then(tool_list));
+        .find_map(|k| value.get(*k).and_then(tool_list));
     // the list beside the conversation, or its system prompt's (read once)
     let side = || {
         found
             .tools
             .clone()
-            .or_else(|| system_text(&found.value).and_then(prompt_tools))
+            .or_else(|| system_text(value).and_then(prompt_tools))
     };
     let side = if own.is_some() { None } else { side() };
     let spaced = spaced_names(own.as_ref().or(side.as_ref()));
-    let mut t = if spaced.is_empty() {
-        messages::read(&found.value, cfg)?
+    let later = |value: &Value| {
+        found
+            .tools
+            .clone()
+            .or_else(|| system_text(value).and_then(prompt_tools))
+    };
+    // read before an owned value is dropped (else only when needed)
+    let later_now = match (&owned, &own) {
+        (Some(v), Some(_)) => Some(later(v)),
+        _ => None,
+    };
+    let mut t = if !spaced.is_empty() {
+        messages::read(&joined_names(value, &spaced), cfg)?
+    } else if let Some(v) = owned {
+        messages::read_owned(v, cfg)?
     } else {
-        messages::read(&joined_names(&found.value, &spaced), cfg)?
+        messages::read(value, cfg)?
     };
     if !spaced.is_empty() {
         for e in &mut t.entries {
@@ -1934,10 +1971,7 @@ pub fn read_local(found: &Found, cfg: &Config) -> Option<Transcript> {
     if t.tools.is_none() {
         t.tools = match side {
             Some(s) => Some(s),
-            None if own.is_some() => found
-                .tools
-                .clone()
-                .or_else(|| system_text(&found.value).and_then(prompt_tools)),
+            None if own.is_some() => later_now.unwrap_or_else(|| later(&found.value)),
             None => None,
         };
     }

@@ -140,11 +140,12 @@ impl Run<'_> {
         self.next_index = 0;
         let explicit = self.args.wire.input == InputKind::Messages;
         let at = self.args.messages_at.as_deref();
+        // converted first: reading drops the conversation as it goes
         let found: Vec<(messages::Transcript, Option<Value>)> = shapes::find_owned(v, at, explicit)
-            .iter()
+            .into_iter()
             .filter_map(|f| {
-                let t = shapes::read(f, &cfg)?;
-                let row = self.convert(f, &cfg);
+                let row = self.convert(&f, &cfg);
+                let t = shapes::read_owned(f, &cfg)?;
                 Some((t, row))
             })
             .collect();
