@@ -576,12 +576,13 @@ fn gemini(v: &Value, p: &str) -> Option<Found> {
     Some(f)
 }
 
+/// A message list, its pointer and the object that holds it (`None`: a
+/// bare list).
+type Messages<'a> = (&'a [Value], String, Option<&'a Map<String, Value>>);
+
 /// A message list as a shape writes it: an object's `messages` (with the
 /// object), or a bare list.
-fn message_array<'a>(
-    v: &'a Value,
-    p: &str,
-) -> Option<(&'a [Value], String, Option<&'a Map<String, Value>>)> {
+fn message_array<'a>(v: &'a Value, p: &str) -> Option<Messages<'a>> {
     let (list, lp, o) = match v {
         Value::Object(o) => (
             o.get("messages")?.as_array()?,
@@ -2462,6 +2463,73 @@ mod tests {
             Some("/messages/1/content/0/value")
         );
         assert!(messages::lint(&ts[0]).is_empty());
+    }
+
+    /// The names and pointers of a document's calls, and whether its
+    /// conversation checks pass.
+    fn read_calls(doc: &Value) -> (Vec<(String, String)>, bool) {
+        let ts = conversations(doc, None, false, &Config::default());
+        let calls = ts
+            .iter()
+            .flat_map(calls)
+            .filter_map(|e| match &e.kind {
+                Kind::Call(c) => Some((c.call.name.clone(), e.pointer.clone())),
+                _ => None,
+            })
+            .collect();
+        (calls, ts.iter().all(|t| messages::lint(t).is_empty()))
+    }
+
+    #[test]
+    fn bedrock_results_before_the_turns_text() {
+        let doc = json!({"messages": [
+            {"role": "user", "content": [{"text": "hi"}]},
+            {"role": "assistant", "content": [{"toolUse": {"toolUseId": "t1", "name": "f", "input": {"a": 1}}}]},
+            {"role": "user", "content": [{"toolResult": {"toolUseId": "t1", "content": [{"json": {}}]}},
+                {"text": "and then?"}]},
+            {"role": "assistant", "content": [{"toolUse": {"toolUseId": "t2", "name": "g", "input": {}}}]}],
+            "toolConfig": {"tools": [{"toolSpec": {"name": "f", "inputSchema": {"json": {"type": "object"}}}},
+                {"toolSpec": {"name": "g", "inputSchema": {"json": {"type": "object"}}}}]}});
+        let (calls, clean) = read_calls(&doc);
+        assert_eq!(
+            calls,
+            [
+                ("f".into(), "/messages/1/content/0/toolUse".into()),
+                ("g".into(), "/messages/3/content/0/toolUse".into())
+            ]
+        );
+        assert!(clean);
+    }
+
+    #[test]
+    fn ai_sdk_ui_tool_parts_are_calls_and_results() {
+        let doc = json!([{"role": "user", "parts": [{"type": "text", "text": "hi"}]},
+            {"role": "assistant", "parts": [
+                {"type": "tool-f", "toolCallId": "c1", "state": "output-available", "input": {}, "output": 1},
+                {"type": "text", "text": "then"},
+                {"type": "dynamic-tool", "toolName": "g", "toolCallId": "c2", "state": "output-error",
+                 "input": {}, "errorText": "no"}]}]);
+        let (calls, clean) = read_calls(&doc);
+        assert_eq!(
+            calls,
+            [
+                ("f".into(), "/1/parts/0".into()),
+                ("g".into(), "/1/parts/2".into())
+            ]
+        );
+        // each result follows its call, before the text after it
+        assert!(clean);
+    }
+
+    #[test]
+    fn bfcl_takes_the_first_allowed_value() {
+        let doc = json!({"id": "x", "ground_truth": [{"f": {"a": [3, 4], "b": ["", "y"]}}]});
+        let ts = conversations(&doc, None, false, &Config::default());
+        let call = calls(&ts[0]).next().expect("a call");
+        match &call.kind {
+            Kind::Call(c) => assert_eq!(c.call.arguments.as_value(), &json!({"a": 3})),
+            _ => unreachable!(),
+        }
     }
 
     #[test]
