@@ -103,6 +103,7 @@ pub const SHAPES: &[(&str, Detector)] = &[
     ("bedrock", bedrock),
     ("ai-sdk", ai_sdk),
     ("bfcl", bfcl),
+    ("gemini-cli", gemini_cli),
     ("chat", chat),
     ("xlam", xlam),
     ("glaive", glaive),
@@ -1018,6 +1019,117 @@ fn ai_sdk_ui(v: &Value, p: &str) -> Option<Found> {
     f.value = conv;
     f.sort();
     Some(f)
+}
+
+/// A Gemini CLI session file (`~/.gemini/tmp/<project>/chats/session-*.json`,
+/// its `ConversationRecord`): `messages` of `{id, timestamp, type,
+/// content}` where `type` is `user` or `gemini` (or `info`, `error`,
+/// `warning`: the program's notes, not turns) and a `gemini` message's
+/// `toolCalls` are `{id, name, args, result, status}`, the result a list
+/// of `functionResponse` parts. Read as chat messages: each tool call a
+/// call of the assistant message, its result (when it has one) a tool
+/// message after it.
+fn gemini_cli(v: &Value, p: &str) -> Option<Found> {
+    let o = v.as_object()?;
+    let list = o.get("messages")?.as_array()?;
+    let record = |m: &Value| {
+        m.get("role").is_none()
+            && matches!(
+                m.get("type").and_then(Value::as_str),
+                Some("user" | "gemini" | "info" | "error" | "warning")
+            )
+    };
+    let gemini = |m: &Value| m.get("type").and_then(Value::as_str) == Some("gemini");
+    if list.is_empty()
+        || !list.iter().all(record)
+        || !(o.contains_key("sessionId") || list.iter().any(gemini))
+    {
+        return None;
+    }
+    let mut f = Found::moved("gemini-cli", p, Value::Null);
+    f.remap.clear();
+    let mut messages = Vec::new();
+    for (k, m) in list.iter().enumerate() {
+        let mp = format!("{p}/messages/{k}");
+        let role = match m.get("type").and_then(Value::as_str) {
+            Some("user") => "user",
+            Some("gemini") => "assistant",
+            _ => continue,
+        };
+        let n = messages.len();
+        let mut msg = json!({"role": role,
+            "content": m.get("content").filter(|c| c.is_string()).cloned().unwrap_or(Value::Null)});
+        f.map(
+            format!("/messages/{n}/content"),
+            format!("{mp}/content"),
+            true,
+        );
+        let mut results = Vec::new();
+        if let Some(calls) = m.get("toolCalls").and_then(Value::as_array) {
+            let mut out = Vec::new();
+            for (i, c) in calls.iter().enumerate() {
+                let cp = format!("{mp}/toolCalls/{i}");
+                let mut call = json!({"function": {
+                    "name": c.get("name").cloned().unwrap_or(Value::Null),
+                    "arguments": c.get("args").cloned().unwrap_or(Value::Null)}});
+                let id = c.get("id").filter(|i| i.is_string()).cloned();
+                if let Some(id) = &id {
+                    call["id"] = id.clone();
+                }
+                out.push(call);
+                let tp = format!("/messages/{n}/tool_calls/{i}");
+                f.map(
+                    format!("{tp}/function/arguments"),
+                    format!("{cp}/args"),
+                    true,
+                );
+                f.map(tp, cp.clone(), false);
+                if let Some(r) = c.get("result").filter(|r| !r.is_null()) {
+                    results.push((gemini_cli_result(r), id, format!("{cp}/result")));
+                }
+            }
+            if !out.is_empty() {
+                msg["tool_calls"] = Value::Array(out);
+            }
+        }
+        f.map(format!("/messages/{n}"), mp, false);
+        messages.push(msg);
+        for (content, id, rp) in results {
+            let mut t = json!({"role": "tool", "content": content});
+            if let Some(id) = id {
+                t["tool_call_id"] = id;
+            }
+            f.map(format!("/messages/{}", messages.len()), rp, false);
+            messages.push(t);
+        }
+    }
+    f.value = json!({ "messages": messages });
+    f.sort();
+    Some(f)
+}
+
+/// A Gemini CLI tool call's result as text: its `functionResponse`
+/// parts' `response.output` (or the response as compact JSON), else
+/// what [`result_text`] makes of it.
+fn gemini_cli_result(r: &Value) -> Value {
+    let parts: Vec<&Value> = match r {
+        Value::Array(a) => a.iter().collect(),
+        other => vec![other],
+    };
+    let responses: Option<Vec<String>> = parts
+        .iter()
+        .map(|x| {
+            let resp = x.get("functionResponse")?.get("response")?;
+            Some(match resp.get("output") {
+                Some(Value::String(s)) => s.clone(),
+                _ => resp.to_string(),
+            })
+        })
+        .collect();
+    match responses {
+        Some(texts) if !texts.is_empty() => Value::String(texts.join("\n")),
+        _ => result_text(Some(r)),
+    }
 }
 
 /// A BFCL possible-answer row (`{"id", "ground_truth": [{NAME: {ARG:
