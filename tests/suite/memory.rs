@@ -696,3 +696,33 @@ fn validate_holds_a_conversation_read_whole_once() {
         "peak RSS {peak_mb} MB for 100,000 messages (3 MB)"
     );
 }
+
+/// One conversation of 200,000 calls (one assistant message, 8.6 MB, the
+/// prober's `conv-million-calls` at half its size): each call held costs
+/// its entry only, not its JSON, its entry and a copy in a list of items
+/// as well (before: some 2.5 KB a call, 500 MB here; now some 1.2 KB).
+#[cfg(target_os = "linux")]
+#[test]
+fn validate_holds_a_conversation_of_many_calls_once() {
+    let n = 200_000;
+    let dir = crate::common::scratch("memory-many-calls");
+    let path = dir.join("calls.json");
+    let mut doc = b"{\"messages\":[{\"role\":\"assistant\",\"tool_calls\":[".to_vec();
+    for k in 0..n {
+        if k > 0 {
+            doc.push(b',');
+        }
+        doc.extend_from_slice(b"{\"function\":{\"name\":\"f\",\"arguments\":\"{}\"}}");
+    }
+    doc.extend_from_slice(b"]}]}");
+    std::fs::write(&path, &doc).expect("write");
+    let file = path.to_str().expect("utf-8").to_string();
+    let (code, _, peak) = peak_fed(&["validate", "--no-config", &file], |_| 0);
+    assert_eq!(code, Some(0), "the calls are valid (no tools: a warning)");
+    let peak_mb = peak / 1024;
+    assert!(
+        peak > 0 && peak_mb < 360,
+        "peak RSS {peak_mb} MB for one conversation of {n} calls ({} MB)",
+        doc.len() >> 20
+    );
+}

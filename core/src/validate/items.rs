@@ -8,7 +8,7 @@
 //! nothing here prints, opens a file or runs a model.
 
 use super::diag::{self, Located};
-use super::messages::{self, Kind, Transcript};
+use super::messages::{self, CallEntry, Entry, Kind, Transcript};
 use super::records::{bad_line_message, call_from_record, is_records, record_lines, stand_in};
 use super::registry::Registry;
 use super::retry::{Failure, FailureKind};
@@ -382,7 +382,8 @@ fn element_spans(
 /// pointers start with a line index), `file` the name diagnostics carry,
 /// `doc` the records'; calls are numbered from `first`. `allow` holds the
 /// codes switched off; `own_tools`: the conversation's tools are the ones
-/// its calls are checked against.
+/// its calls are checked against. [`each_transcript_item`] hands them over
+/// one at a time instead.
 #[allow(clippy::too_many_arguments)]
 pub fn transcript_items(
     t: &Transcript,
@@ -394,42 +395,99 @@ pub fn transcript_items(
     spans: Spans<'_>,
     first: usize,
 ) -> Vec<Item> {
-    let findings: Vec<messages::Finding> = messages::lint(t)
+    let mut items = Vec::new();
+    let at = Where {
+        text,
+        file,
+        doc,
+        own_tools,
+        spans,
+        first,
+    };
+    let pushed: Result<usize, std::convert::Infallible> =
+        each_transcript_item(t.clone(), &at, allow, |item| {
+            items.push(item);
+            Ok(())
+        });
+    let _ = pushed;
+    items
+}
+
+/// Where the items of a conversation come from and how they are numbered
+/// (see [`transcript_items`]).
+pub struct Where<'a> {
+    /// The JSON the conversation was read from.
+    pub text: &'a Text,
+    /// The name diagnostics carry.
+    pub file: &'a str,
+    /// The records' document.
+    pub doc: &'a str,
+    /// The conversation's tools are the ones its calls are checked against.
+    pub own_tools: bool,
+    /// How the entries' pointers map into `text`.
+    pub spans: Spans<'a>,
+    /// The first item's index.
+    pub first: usize,
+}
+
+/// [`transcript_items`], each item handed to `each` as it is made and the
+/// transcript consumed as it goes (a call is moved into its item, not
+/// copied): memory is the transcript's, not twice it. The number of items
+/// handed over, or `each`'s first error.
+pub fn each_transcript_item<E>(
+    t: Transcript,
+    at: &Where<'_>,
+    allow: &[String],
+    mut each: impl FnMut(Item) -> Result<(), E>,
+) -> Result<usize, E> {
+    let Where {
+        text,
+        file,
+        doc,
+        own_tools,
+        first,
+        ..
+    } = *at;
+    let findings: Vec<messages::Finding> = messages::lint(&t)
         .into_iter()
         .filter(|f| !allow.iter().any(|a| a == f.code))
         .collect();
     let bytes = text.bytes();
     // where each entry and finding lies, in one pass over the text
-    let wanted: std::collections::HashSet<&str> = t
-        .entries
-        .iter()
-        .map(|e| e.pointer.as_str())
-        .chain(findings.iter().map(|f| f.pointer.as_str()))
-        .chain(t.malformed.iter().map(|(p, _)| p.as_str()))
-        .collect();
-    let (spans, _) = match spans {
-        Spans::Lines(first) => shapes::line_spans(bytes, first, &wanted),
-        Spans::Document => messages::spans(bytes, &wanted),
-        Spans::Element(base) => element_spans(bytes, &wanted, base),
+    let spans = {
+        let wanted: std::collections::HashSet<&str> = t
+            .entries
+            .iter()
+            .map(|e| e.pointer.as_str())
+            .chain(findings.iter().map(|f| f.pointer.as_str()))
+            .chain(t.malformed.iter().map(|(p, _)| p.as_str()))
+            .collect();
+        match at.spans {
+            Spans::Lines(first) => shapes::line_spans(bytes, first, &wanted),
+            Spans::Document => messages::spans(bytes, &wanted),
+            Spans::Element(base) => element_spans(bytes, &wanted, base),
+        }
+        .0
     };
     let allow_13 = allow.iter().any(|a| a == messages::BAD_ARGUMENTS);
-    let mut items = Vec::new();
+    let mut n = 0usize;
     // a stand-in over `[s, end)` of the text, numbered in turn
-    let stand = |items: &Vec<Item>, raw: &str, s: usize, end: usize| ToolCall {
-        index: first + items.len(),
+    let stand = |n: usize, raw: &str, s: usize, end: usize| ToolCall {
+        index: first + n,
         ..stand_in(doc, raw, [s as u64, end as u64])
     };
     let quoted = |s: usize, end: usize| String::from_utf8_lossy(&bytes[s..end.min(s + 512)]);
     // fields of the wrong type: a TLP-008 error each, before the calls
     for (pointer, message) in &t.malformed {
         let [s, end] = spans.get(pointer).copied().unwrap_or([0, 0]);
-        let call = stand(&items, &quoted(s, end), s, end);
+        let call = stand(n, &quoted(s, end), s, end);
         let mut issue = Issue::call("TLP-008", message.clone());
         issue.path = pointer.clone();
-        items.push(Item::refused(call, issue, file, text, s));
+        each(Item::refused(call, issue, file, text, s))?;
+        n += 1;
     }
     let mut next = 0usize;
-    for (k, e) in t.entries.iter().enumerate() {
+    for (k, e) in t.entries.into_iter().enumerate() {
         let start = next;
         while next < findings.len() && findings[next].entry == k {
             next += 1;
@@ -444,28 +502,38 @@ pub fn transcript_items(
             })
             .collect();
         let skip_schema = allow_13 && matches!(&e.kind, Kind::Call(c) if c.bad_arguments.is_some());
+        let Entry {
+            turn,
+            role,
+            pointer,
+            kind,
+        } = e;
         let conv = |in_content: bool, lint: Vec<(Issue, usize)>| Conv {
-            turn: e.turn,
-            role: e.role.clone(),
-            pointer: Some(e.pointer.clone()),
+            turn,
+            role: role.into_owned(),
+            pointer: Some(pointer),
             in_content,
             lint,
             own_tools,
             skip_schema,
         };
-        let item = match &e.kind {
+        let item = match kind {
             Kind::Call(c) => {
-                let mut call = c.call.clone();
-                call.index = first + items.len();
+                let CallEntry {
+                    mut call,
+                    in_content,
+                    ..
+                } = *c;
+                call.index = first + n;
                 call.span = [s as u64, end as u64];
                 call.raw = String::from_utf8_lossy(&bytes[s..end]).into_owned();
                 Item {
-                    conv: Some(conv(c.in_content, lint)),
+                    conv: Some(conv(in_content, lint)),
                     ..Item::found(call, file, text, s)
                 }
             }
             Kind::Result { .. } if !lint.is_empty() => {
-                let call = stand(&items, &quoted(s, end), s, end);
+                let call = stand(n, &quoted(s, end), s, end);
                 let issue = lint[0].0.clone();
                 Item {
                     conv: Some(conv(false, lint)),
@@ -473,17 +541,18 @@ pub fn transcript_items(
                 }
             }
             Kind::Broken { code, message, raw } => {
-                let call = stand(&items, raw, s, end);
+                let call = stand(n, &raw, s, end);
                 Item {
                     conv: Some(conv(false, lint)),
-                    ..Item::refused(call, Issue::call(code, message.clone()), file, text, s)
+                    ..Item::refused(call, Issue::call(code, message), file, text, s)
                 }
             }
             _ => continue,
         };
-        items.push(item);
+        each(item)?;
+        n += 1;
     }
-    items
+    Ok(n)
 }
 
 /// A verdict for a call nothing was checked against: valid, unknown.

@@ -32,6 +32,7 @@ use crate::config::Config;
 use crate::engine::{derive_id, id_salt};
 use crate::record::ToolCall;
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 /// The codes of the conversation checks, in [`lint`]'s order.
@@ -125,8 +126,10 @@ pub struct Entry {
     /// Responses API a run of assistant items is one turn.
     pub turn: usize,
     /// `system`, `user`, `assistant`, `tool`, … as the conversation names
-    /// it (ShareGPT's `human`, `gpt`, `observation` mapped to these).
-    pub role: String,
+    /// it (ShareGPT's `human`, `gpt`, `observation` mapped to these); the
+    /// common roles are not allocated (a conversation of a million calls
+    /// holds a million entries).
+    pub role: Cow<'static, str>,
     /// JSON Pointer of the value the entry came from.
     pub pointer: String,
     /// What it is.
@@ -239,7 +242,29 @@ fn list_of_objects(v: Option<&Value>) -> bool {
 /// is parsed with (its `doc` names the calls' document). `None` when the
 /// value is no conversation [`shape`] knows.
 pub fn read(v: &Value, cfg: &Config) -> Option<Transcript> {
-    let shape = shape(v)?;
+    read_with(v, None, cfg)
+}
+
+/// [`read`] of a conversation it may drop: a `messages` list's messages
+/// (and their calls) are dropped as they are read, so the conversation is
+/// not held twice (as JSON and as entries) at its largest.
+pub fn read_owned(mut v: Value, cfg: &Config) -> Option<Transcript> {
+    if sniff(&v) != Some(Shape::Chat) {
+        return read(&v, cfg);
+    }
+    let list = match v.get_mut("messages") {
+        Some(Value::Array(list)) => std::mem::take(list),
+        _ => return read(&v, cfg),
+    };
+    read_with(&v, Some(list), cfg)
+}
+
+/// [`read`]; `owned`: the `messages` list, taken out of `v`.
+fn read_with(v: &Value, owned: Option<Vec<Value>>, cfg: &Config) -> Option<Transcript> {
+    let shape = match owned {
+        Some(_) => Shape::Chat,
+        None => shape(v)?,
+    };
     let mut r = Reader {
         cfg,
         entries: Vec::new(),
@@ -301,7 +326,11 @@ pub fn read(v: &Value, cfg: &Config) -> Option<Transcript> {
             }
         }
         Shape::Chat => {
-            if let Value::Array(list) = v {
+            if let Some(list) = owned {
+                for (k, m) in list.into_iter().enumerate() {
+                    r.message_owned(m, k, &format!("/messages/{k}"));
+                }
+            } else if let Value::Array(list) = v {
                 for (k, m) in list.iter().enumerate() {
                     r.message(m, k, &format!("/{k}"));
                 }
@@ -358,7 +387,7 @@ impl Reader<'_> {
     fn push(&mut self, turn: usize, role: &str, pointer: String, kind: Kind) {
         self.entries.push(Entry {
             turn,
-            role: role.to_string(),
+            role: role_name(role),
             pointer,
             kind,
         });
@@ -371,7 +400,6 @@ impl Reader<'_> {
         turn: usize,
         pointer: String,
         format: &'static str,
-        raw: &Value,
         name: &str,
         arguments: Option<(&Value, String)>,
         id: Option<&str>,
@@ -439,7 +467,9 @@ impl Reader<'_> {
             arguments: Value::Object(args).into(),
             format,
             span: [0, 0],
-            raw: raw.to_string(),
+            // the reader of the document's text fills it with the call's
+            // bytes (a copy of the value here would cost more than the call)
+            raw: String::new(),
             repairs: Vec::new(),
             in_reasoning: false,
             turn: None,
@@ -565,10 +595,9 @@ impl Reader<'_> {
                 );
                 continue;
             }
-            let raw = Value::String(text.to_string());
             let args = item.get("arguments").map(|a| (a, p.to_string()));
             let id = item.get("id").and_then(Value::as_str);
-            self.native_call(turn, p.to_string(), "sharegpt", &raw, name, args, id);
+            self.native_call(turn, p.to_string(), "sharegpt", name, args, id);
             if let Some(Entry {
                 kind: Kind::Call(c),
                 ..
@@ -581,6 +610,33 @@ impl Reader<'_> {
 
     /// One chat message (OpenAI, Ollama, Anthropic).
     fn message(&mut self, m: &Value, turn: usize, p: &str) {
+        self.message_head(m, turn, p);
+        let (key, calls) = calls_of(m);
+        if let Some(Value::Array(calls)) = calls {
+            for (k, c) in calls.iter().enumerate() {
+                self.tool_call(c, turn, format!("{p}/{key}/{k}"));
+            }
+        }
+        self.message_tail(m, turn, p);
+    }
+
+    /// [`Reader::message`] of a message it may drop: its calls are read
+    /// and dropped one at a time, so a message of a million calls is not
+    /// held twice (as JSON and as entries).
+    fn message_owned(&mut self, mut m: Value, turn: usize, p: &str) {
+        self.message_head(&m, turn, p);
+        let (key, _) = calls_of(&m);
+        if let Some(Value::Array(calls)) = m.get_mut(key).map(Value::take) {
+            for (k, c) in calls.into_iter().enumerate() {
+                self.tool_call(&c, turn, format!("{p}/{key}/{k}"));
+            }
+        }
+        self.message_tail(&m, turn, p);
+    }
+
+    /// What a message says before its calls: its role, reasoning and
+    /// content (and the fields of the wrong type).
+    fn message_head(&mut self, m: &Value, turn: usize, p: &str) {
         let wrong = [
             (
                 "role",
@@ -637,37 +693,39 @@ impl Reader<'_> {
             }
             _ => {}
         }
-        // Continue's session files write `toolCalls` and `toolCallId`
-        let (calls_key, calls) = match m.get("tool_calls") {
-            Some(c) => ("tool_calls", Some(c)),
-            None => ("toolCalls", m.get("toolCalls")),
+    }
+
+    /// One call of a message's `tool_calls` (OpenAI's `{id, function:
+    /// {name, arguments}}`, Ollama's arguments object, LangChain's and
+    /// τ²-bench's `{name, args | arguments}`), at pointer `cp`.
+    fn tool_call(&mut self, c: &Value, turn: usize, cp: String) {
+        let f = c.get("function").unwrap_or(c);
+        let name = f.get("name").and_then(Value::as_str).unwrap_or("");
+        // LangChain's tool calls name their arguments `args`
+        let args_key = if f.get("arguments").is_none() && f.get("args").is_some() {
+            "args"
+        } else {
+            "arguments"
         };
-        if let Some(Value::Array(calls)) = calls {
-            for (k, c) in calls.iter().enumerate() {
-                let cp = format!("{p}/{calls_key}/{k}");
-                let f = c.get("function").unwrap_or(c);
-                let name = f.get("name").and_then(Value::as_str).unwrap_or("");
-                // LangChain's tool calls name their arguments `args`
-                let args_key = if f.get("arguments").is_none() && f.get("args").is_some() {
-                    "args"
-                } else {
-                    "arguments"
-                };
-                let args = f.get(args_key);
-                let format = if args.is_some_and(Value::is_string) {
-                    "openai"
-                } else {
-                    "ollama"
-                };
-                let ap = if c.get("function").is_some() {
-                    format!("{cp}/function/{args_key}")
-                } else {
-                    format!("{cp}/{args_key}")
-                };
-                let id = c.get("id").and_then(Value::as_str);
-                self.native_call(turn, cp, format, c, name, args.map(|a| (a, ap)), id);
-            }
-        }
+        let args = f.get(args_key);
+        let format = if args.is_some_and(Value::is_string) {
+            "openai"
+        } else {
+            "ollama"
+        };
+        let ap = if c.get("function").is_some() {
+            format!("{cp}/function/{args_key}")
+        } else {
+            format!("{cp}/{args_key}")
+        };
+        let id = c.get("id").and_then(Value::as_str);
+        self.native_call(turn, cp, format, name, args.map(|a| (a, ap)), id);
+    }
+
+    /// What a message says after its calls: a legacy `function_call`, and
+    /// the result a tool message is.
+    fn message_tail(&mut self, m: &Value, turn: usize, p: &str) {
+        let role = m.get("role").and_then(Value::as_str).unwrap_or("user");
         if let Some(f) = m.get("function_call").filter(|f| f.is_object()) {
             let name = f.get("name").and_then(Value::as_str).unwrap_or("");
             let args = f
@@ -677,7 +735,6 @@ impl Reader<'_> {
                 turn,
                 format!("{p}/function_call"),
                 "openai",
-                f,
                 name,
                 args,
                 None,
@@ -705,7 +762,7 @@ impl Reader<'_> {
                 let name = b.get("name").and_then(Value::as_str).unwrap_or("");
                 let args = b.get("input").map(|a| (a, format!("{p}/input")));
                 let id = b.get("id").and_then(Value::as_str);
-                self.native_call(turn, p.to_string(), "anthropic", b, name, args, id);
+                self.native_call(turn, p.to_string(), "anthropic", name, args, id);
             }
             Some("tool_result") => {
                 let id = b
@@ -745,7 +802,7 @@ impl Reader<'_> {
                     let args = f.get(key).map(|a| (a, ap));
                     let id = v.get("id").and_then(Value::as_str);
                     let vp = format!("{p}/value");
-                    self.native_call(turn, vp, "sharegpt", v, name, args, id);
+                    self.native_call(turn, vp, "sharegpt", name, args, id);
                 }
                 _ => {}
             },
@@ -777,7 +834,7 @@ impl Reader<'_> {
                     .get("call_id")
                     .or_else(|| item.get("id"))
                     .and_then(Value::as_str);
-                self.native_call(turn, p.to_string(), "openai", item, name, args, id);
+                self.native_call(turn, p.to_string(), "openai", name, args, id);
             }
             Some("function_call_output") => {
                 let id = item
@@ -856,14 +913,12 @@ impl Reader<'_> {
         if steps.is_empty() {
             return false;
         }
-        let raw = Value::String(text.to_string());
         for (name, input, span) in steps {
             let args = Value::String(input.to_string());
             self.native_call(
                 turn,
                 p.to_string(),
                 "react",
-                &raw,
                 name,
                 Some((&args, p.to_string())),
                 None,
@@ -937,6 +992,28 @@ pub fn react_steps(text: &str) -> Vec<(&str, &str, [usize; 2])> {
         k = end;
     }
     out
+}
+
+/// A message's calls and their key: `tool_calls`, or Continue's
+/// `toolCalls`.
+fn calls_of(m: &Value) -> (&'static str, Option<&Value>) {
+    match m.get("tool_calls") {
+        Some(c) => ("tool_calls", Some(c)),
+        None => ("toolCalls", m.get("toolCalls")),
+    }
+}
+
+/// A role's name, not allocated for the common ones.
+fn role_name(role: &str) -> Cow<'static, str> {
+    match role {
+        "assistant" => Cow::Borrowed("assistant"),
+        "user" => Cow::Borrowed("user"),
+        "tool" => Cow::Borrowed("tool"),
+        "system" => Cow::Borrowed("system"),
+        "function" => Cow::Borrowed("function"),
+        "ipython" => Cow::Borrowed("ipython"),
+        other => Cow::Owned(other.to_string()),
+    }
 }
 
 /// The role a ShareGPT turn's `from` names (`human` → `user`, `gpt` and

@@ -96,9 +96,14 @@ pub type Detector = fn(&Value, &str) -> Option<Found>;
 /// the values under its keys (breadth first, a few levels deep).
 pub const SHAPES: &[(&str, Detector)] = &[
     ("recording", recording),
+    ("ai-sdk-ui", ai_sdk_ui),
     ("gemini", gemini),
     ("langchain", langchain),
     ("io", io),
+    ("bedrock", bedrock),
+    ("ai-sdk", ai_sdk),
+    ("bfcl", bfcl),
+    ("gemini-cli", gemini_cli),
     ("chat", chat),
     ("xlam", xlam),
     ("glaive", glaive),
@@ -568,6 +573,627 @@ fn gemini(v: &Value, p: &str) -> Option<Found> {
         conv["tools"] = Value::Array(declared);
     }
     f.value = conv;
+    f.sort();
+    Some(f)
+}
+
+/// A message list, its pointer and the object that holds it (`None`: a
+/// bare list).
+type Messages<'a> = (&'a [Value], String, Option<&'a Map<String, Value>>);
+
+/// A message list as a shape writes it: an object's `messages` (with the
+/// object), or a bare list.
+fn message_array<'a>(v: &'a Value, p: &str) -> Option<Messages<'a>> {
+    let (list, lp, o) = match v {
+        Value::Object(o) => (
+            o.get("messages")?.as_array()?,
+            format!("{p}/messages"),
+            Some(o),
+        ),
+        Value::Array(a) => (a, p.to_string(), None),
+        _ => return None,
+    };
+    (!list.is_empty() && list.iter().all(Value::is_object)).then_some((list, lp, o))
+}
+
+/// A tool result's content as text: a string as it is; a list of text
+/// blocks (`{"text": …}`) and Bedrock's `{"json": …}` blocks joined, each
+/// JSON value compact; other JSON as compact JSON.
+fn result_text(v: Option<&Value>) -> Value {
+    let block = |b: &Value| match (b.get("text"), b.get("json")) {
+        (Some(Value::String(t)), _) => Some(t.clone()),
+        (None, Some(j)) => Some(j.to_string()),
+        _ => None,
+    };
+    match v {
+        None | Some(Value::Null) => Value::String(String::new()),
+        Some(Value::String(s)) => Value::String(s.clone()),
+        Some(Value::Array(blocks)) if !blocks.is_empty() => {
+            match blocks.iter().map(block).collect::<Option<Vec<String>>>() {
+                Some(text) => Value::String(text.join("\n")),
+                None => Value::String(Value::Array(blocks.clone()).to_string()),
+            }
+        }
+        Some(other) => Value::String(other.to_string()),
+    }
+}
+
+/// Amazon Bedrock's Converse API: `messages` of `{role, content}` whose
+/// blocks are keyed by what they hold (no `type`): `{"text": …}`,
+/// `{"toolUse": {toolUseId, name, input}}`, `{"toolResult": {toolUseId,
+/// content, status}}`; `system` a list of `{text}` blocks and
+/// `toolConfig.tools[].toolSpec` (`name`, `description`,
+/// `inputSchema.json`) the registry. Read as chat messages: each `toolUse`
+/// a call, each `toolResult` a tool message answering its id.
+fn bedrock(v: &Value, p: &str) -> Option<Found> {
+    let (list, lp, o) = message_array(v, p)?;
+    fn blocks_of(m: &Value) -> Option<&Vec<Value>> {
+        m.get("role")?.as_str()?;
+        let c = m.get("content")?.as_array()?;
+        c.iter()
+            .all(|b| b.is_object() && b.get("type").is_none())
+            .then_some(c)
+    }
+    let all: Vec<&Vec<Value>> = list.iter().map(blocks_of).collect::<Option<_>>()?;
+    let tool_config = o.and_then(|o| o.get("toolConfig")).is_some();
+    let tool_block = all.iter().any(|c| {
+        c.iter()
+            .any(|b| b.get("toolUse").or(b.get("toolResult")).is_some())
+    });
+    if !(tool_config || tool_block) {
+        return None;
+    }
+    let mut f = Found::moved("bedrock", p, Value::Null);
+    f.remap.clear();
+    let mut messages = Vec::new();
+    for (k, (m, blocks)) in list.iter().zip(all).enumerate() {
+        let mp = format!("{lp}/{k}");
+        let role = m.get("role").and_then(Value::as_str).unwrap_or("user");
+        let mut content = Vec::new();
+        let mut calls = Vec::new();
+        let mut results = Vec::new();
+        // pointers under the message, placed once its index is known
+        let mut maps: Vec<(String, String, bool)> = Vec::new();
+        for (j, b) in blocks.iter().enumerate() {
+            let bp = format!("{mp}/content/{j}");
+            if let Some(u) = b.get("toolUse") {
+                let i = calls.len();
+                let mut call = json!({"function": {
+                    "name": u.get("name").cloned().unwrap_or(Value::Null),
+                    "arguments": u.get("input").cloned().unwrap_or(Value::Null)}});
+                if let Some(id) = u.get("toolUseId").filter(|i| i.is_string()) {
+                    call["id"] = id.clone();
+                }
+                calls.push(call);
+                maps.push((
+                    format!("/tool_calls/{i}/function/arguments"),
+                    format!("{bp}/toolUse/input"),
+                    true,
+                ));
+                maps.push((format!("/tool_calls/{i}"), format!("{bp}/toolUse"), false));
+            } else if let Some(r) = b.get("toolResult") {
+                results.push((r, format!("{bp}/toolResult")));
+            } else if let Some(t) = b.get("text").filter(|t| t.is_string()) {
+                let i = content.len();
+                content.push(json!({"type": "text", "text": t}));
+                maps.push((format!("/content/{i}"), bp, true));
+            }
+        }
+        // results first (they answer the turn before), then what else
+        // the turn says
+        for (r, rp) in results {
+            let mut t = json!({"role": "tool",
+                "content": result_text(r.get("content"))});
+            if let Some(id) = r.get("toolUseId").filter(|i| i.is_string()) {
+                t["tool_call_id"] = id.clone();
+            }
+            f.map(format!("/messages/{}", messages.len()), rp, false);
+            messages.push(t);
+        }
+        if !content.is_empty() || !calls.is_empty() {
+            let n = messages.len();
+            let mut msg = json!({"role": role, "content": content});
+            if !calls.is_empty() {
+                msg["tool_calls"] = Value::Array(calls);
+            }
+            for (from, to, keep) in maps {
+                f.map(format!("/messages/{n}{from}"), to, keep);
+            }
+            f.map(format!("/messages/{n}"), mp.clone(), false);
+            messages.push(msg);
+        }
+    }
+    let mut conv = json!({ "messages": messages });
+    if let Some(o) = o {
+        let system: Vec<&str> = o
+            .get("system")
+            .and_then(Value::as_array)
+            .map(|s| {
+                s.iter()
+                    .filter_map(|b| b.get("text").and_then(Value::as_str))
+                    .collect()
+            })
+            .unwrap_or_default();
+        if !system.is_empty() {
+            conv["system"] = Value::String(system.join("\n"));
+        }
+        let specs: Vec<Value> = o
+            .get("toolConfig")
+            .and_then(|c| c.get("tools"))
+            .and_then(Value::as_array)
+            .map(|ts| {
+                ts.iter()
+                    .filter_map(|t| t.get("toolSpec"))
+                    .map(|s| {
+                        let mut t = json!({"name": s.get("name").cloned().unwrap_or(Value::Null)});
+                        if let Some(d) = s.get("description") {
+                            t["description"] = d.clone();
+                        }
+                        let schema = s.pointer("/inputSchema/json").cloned();
+                        t["parameters"] = schema.unwrap_or_else(|| json!({"type": "object"}));
+                        t
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        if !specs.is_empty() {
+            conv["tools"] = Value::Array(specs);
+        }
+    }
+    f.value = conv;
+    f.sort();
+    Some(f)
+}
+
+/// The Vercel AI SDK's model messages (`ModelMessage`, `CoreMessage` in
+/// v4): `{role, content}` whose parts are typed `text`, `reasoning`,
+/// `tool-call` (`toolCallId`, `toolName`, `input`; `args` in v4) and
+/// `tool-result` (`toolCallId`, `toolName`, `output`; `result` in v4).
+/// Read as chat messages: the `tool-call` parts an assistant message's
+/// calls, each `tool-result` part a tool message answering its id.
+fn ai_sdk(v: &Value, p: &str) -> Option<Found> {
+    let (list, lp, o) = message_array(v, p)?;
+    let typed = |part: &Value, ty: &str| part.get("type").and_then(Value::as_str) == Some(ty);
+    let mut tool_part = false;
+    for m in list {
+        m.get("role")?.as_str()?;
+        match m.get("content")? {
+            Value::String(_) => {}
+            Value::Array(parts) => {
+                tool_part |= parts
+                    .iter()
+                    .any(|x| typed(x, "tool-call") || typed(x, "tool-result"));
+            }
+            _ => return None,
+        }
+    }
+    if !tool_part {
+        return None;
+    }
+    let mut f = Found::moved("ai-sdk", p, Value::Null);
+    f.remap.clear();
+    let mut messages = Vec::new();
+    for (k, m) in list.iter().enumerate() {
+        let mp = format!("{lp}/{k}");
+        let role = m.get("role").and_then(Value::as_str).unwrap_or("user");
+        let Some(parts) = m.get("content").and_then(Value::as_array) else {
+            f.map(format!("/messages/{}", messages.len()), mp, true);
+            messages.push(json!({"role": role, "content": m.get("content")}));
+            continue;
+        };
+        let n = messages.len();
+        let mut content = Vec::new();
+        let mut calls = Vec::new();
+        let mut results = Vec::new();
+        for (j, part) in parts.iter().enumerate() {
+            let pp = format!("{mp}/content/{j}");
+            match part.get("type").and_then(Value::as_str) {
+                Some("tool-call") => {
+                    let key = if part.get("input").is_some() {
+                        "input"
+                    } else {
+                        "args"
+                    };
+                    let i = calls.len();
+                    let mut call = json!({"function": {
+                        "name": part.get("toolName").cloned().unwrap_or(Value::Null),
+                        "arguments": part.get(key).cloned().unwrap_or(Value::Null)}});
+                    if let Some(id) = part.get("toolCallId").filter(|i| i.is_string()) {
+                        call["id"] = id.clone();
+                    }
+                    calls.push(call);
+                    let tp = format!("/messages/{n}/tool_calls/{i}");
+                    f.map(
+                        format!("{tp}/function/arguments"),
+                        format!("{pp}/{key}"),
+                        true,
+                    );
+                    f.map(tp, pp, false);
+                }
+                Some("tool-result") => results.push((part, pp)),
+                Some("text") => {
+                    if let Some(t) = part.get("text").filter(|t| t.is_string()) {
+                        let i = content.len();
+                        content.push(json!({"type": "text", "text": t}));
+                        f.map(format!("/messages/{n}/content/{i}"), pp, true);
+                    }
+                }
+                _ => {}
+            }
+        }
+        if role != "tool" || !content.is_empty() || !calls.is_empty() {
+            let mut msg = json!({"role": if role == "tool" { "user" } else { role },
+                "content": content});
+            if !calls.is_empty() {
+                msg["tool_calls"] = Value::Array(calls);
+            }
+            f.map(format!("/messages/{n}"), mp.clone(), false);
+            messages.push(msg);
+        }
+        for (part, pp) in results {
+            let out = part.get("output").or_else(|| part.get("result"));
+            // v5 wraps the output: {"type": "json" | "text" | …, "value": …}
+            let out = match out {
+                Some(o) if o.get("type").is_some() && o.get("value").is_some() => o.get("value"),
+                o => o,
+            };
+            let mut t = json!({"role": "tool", "content": result_text(out)});
+            if let Some(id) = part.get("toolCallId").filter(|i| i.is_string()) {
+                t["tool_call_id"] = id.clone();
+            }
+            if let Some(name) = part.get("toolName").filter(|x| x.is_string()) {
+                t["name"] = name.clone();
+            }
+            f.map(format!("/messages/{}", messages.len()), pp, false);
+            messages.push(t);
+        }
+    }
+    let mut conv = json!({ "messages": messages });
+    if let Some(t) = o.and_then(side_tools).or_else(|| o.and_then(ai_sdk_tools)) {
+        conv["tools"] = t;
+    }
+    f.value = conv;
+    f.sort();
+    Some(f)
+}
+
+/// The AI SDK's tools as a `tools` object keyed by name (`{"weather":
+/// {"description", "inputSchema" | "parameters"}}`), as a tool list.
+fn ai_sdk_tools(o: &Map<String, Value>) -> Option<Value> {
+    let tools = o.get("tools")?.as_object()?;
+    let list: Vec<Value> = tools
+        .iter()
+        .filter_map(|(name, t)| {
+            let t = t.as_object()?;
+            let schema = t
+                .get("inputSchema")
+                .or_else(|| t.get("parameters"))
+                .map(|s| s.get("jsonSchema").unwrap_or(s).clone())
+                .unwrap_or_else(|| json!({"type": "object"}));
+            let mut tool = json!({"name": name, "parameters": schema});
+            if let Some(d) = t.get("description") {
+                tool["description"] = d.clone();
+            }
+            Some(tool)
+        })
+        .collect();
+    (!list.is_empty()).then(|| Value::Array(list))
+}
+
+/// The AI SDK's UI messages (`UIMessage`, what `useChat` keeps): `{id,
+/// role, parts}` whose parts are typed: `text`, `reasoning`,
+/// `step-start`, a tool part `tool-NAME` (v5: `toolCallId`, `state`,
+/// `input`, `output` or `errorText`), `dynamic-tool` (with `toolName`),
+/// or `tool-invocation` (v4: `toolInvocation` with `toolCallId`,
+/// `toolName`, `args`, `state`, `result`). A tool part holds a call and,
+/// once its state says so, its result: read as an assistant message with
+/// the call and a tool message with the result; each `step-start` (or
+/// text after a result) begins a new assistant message.
+fn ai_sdk_ui(v: &Value, p: &str) -> Option<Found> {
+    let (list, lp, o) = message_array(v, p)?;
+    let ui = |m: &Value| {
+        m.get("role").is_some_and(Value::is_string)
+            && m.get("parts").and_then(Value::as_array).is_some_and(|ps| {
+                ps.iter()
+                    .all(|x| x.get("type").is_some_and(Value::is_string))
+            })
+    };
+    if !list.iter().all(ui) {
+        return None;
+    }
+    let mut f = Found::moved("ai-sdk-ui", p, Value::Null);
+    f.remap.clear();
+    let mut messages: Vec<Value> = Vec::new();
+    // the assistant message being built: its index, content, calls and
+    // the results that follow it
+    struct Step {
+        content: Vec<Value>,
+        calls: Vec<Value>,
+        results: Vec<(Value, String)>,
+        maps: Vec<(String, String, bool)>,
+        pointer: String,
+    }
+    let flush = |step: &mut Option<Step>, messages: &mut Vec<Value>, f: &mut Found, role: &str| {
+        let Some(s) = step.take() else { return };
+        if s.content.is_empty() && s.calls.is_empty() && s.results.is_empty() {
+            return;
+        }
+        let n = messages.len();
+        let mut msg = json!({"role": role, "content": s.content});
+        if !s.calls.is_empty() {
+            msg["tool_calls"] = Value::Array(s.calls);
+        }
+        for (from, to, keep) in s.maps {
+            f.map(format!("/messages/{n}{from}"), to, keep);
+        }
+        f.map(format!("/messages/{n}"), s.pointer, false);
+        messages.push(msg);
+        for (r, rp) in s.results {
+            f.map(format!("/messages/{}", messages.len()), rp, false);
+            messages.push(r);
+        }
+    };
+    for (k, m) in list.iter().enumerate() {
+        let mp = format!("{lp}/{k}");
+        let role = m.get("role").and_then(Value::as_str).unwrap_or("user");
+        let parts = m.get("parts").and_then(Value::as_array)?;
+        let new_step = |mp: &str| Step {
+            content: Vec::new(),
+            calls: Vec::new(),
+            results: Vec::new(),
+            maps: Vec::new(),
+            pointer: mp.to_string(),
+        };
+        let mut step = Some(new_step(&mp));
+        for (j, part) in parts.iter().enumerate() {
+            let pp = format!("{mp}/parts/{j}");
+            let ty = part.get("type").and_then(Value::as_str).unwrap_or("");
+            // a tool part: v5 `tool-NAME` / `dynamic-tool`, v4 `tool-invocation`
+            let tool = if ty == "tool-invocation" {
+                part.get("toolInvocation").map(|t| {
+                    let done = t.get("state").and_then(Value::as_str) == Some("result");
+                    (
+                        t.get("toolName").cloned().unwrap_or(Value::Null),
+                        t,
+                        format!("{pp}/toolInvocation"),
+                        "args",
+                        done.then(|| t.get("result")).flatten(),
+                    )
+                })
+            } else if ty == "dynamic-tool" || (ty.starts_with("tool-") && ty.len() > 5) {
+                let name = match ty {
+                    "dynamic-tool" => part.get("toolName").cloned().unwrap_or(Value::Null),
+                    _ => Value::String(ty["tool-".len()..].to_string()),
+                };
+                let out = match part.get("state").and_then(Value::as_str) {
+                    Some("output-available") => part.get("output"),
+                    Some("output-error") => part.get("errorText"),
+                    _ => None,
+                };
+                Some((name, part, pp.clone(), "input", out))
+            } else {
+                None
+            };
+            let pending = step.as_ref().is_some_and(|s| !s.results.is_empty());
+            if ty == "step-start" || (pending && (tool.is_some() || ty == "text")) {
+                flush(&mut step, &mut messages, &mut f, role);
+                step = Some(new_step(&mp));
+            }
+            let Some(s) = step.as_mut() else { continue };
+            if let Some((name, t, tp, key, out)) = tool {
+                let i = s.calls.len();
+                let mut call = json!({"function": {"name": name,
+                    "arguments": t.get(key).cloned().unwrap_or(Value::Null)}});
+                let id = t.get("toolCallId").filter(|i| i.is_string()).cloned();
+                if let Some(id) = &id {
+                    call["id"] = id.clone();
+                }
+                s.calls.push(call);
+                s.maps.push((
+                    format!("/tool_calls/{i}/function/arguments"),
+                    format!("{tp}/{key}"),
+                    true,
+                ));
+                s.maps.push((format!("/tool_calls/{i}"), tp.clone(), false));
+                if let Some(out) = out {
+                    let mut r = json!({"role": "tool", "content": result_text(Some(out))});
+                    if let Some(id) = id {
+                        r["tool_call_id"] = id;
+                    }
+                    s.results.push((r, tp));
+                }
+            } else if ty == "text" {
+                if let Some(t) = part.get("text").filter(|t| t.is_string()) {
+                    let i = s.content.len();
+                    s.content.push(json!({"type": "text", "text": t}));
+                    s.maps.push((format!("/content/{i}"), pp, true));
+                }
+            }
+        }
+        flush(&mut step, &mut messages, &mut f, role);
+    }
+    let mut conv = json!({ "messages": messages });
+    if let Some(t) = o.and_then(side_tools).or_else(|| o.and_then(ai_sdk_tools)) {
+        conv["tools"] = t;
+    }
+    f.value = conv;
+    f.sort();
+    Some(f)
+}
+
+/// A Gemini CLI session file (`~/.gemini/tmp/<project>/chats/session-*.json`,
+/// its `ConversationRecord`): `messages` of `{id, timestamp, type,
+/// content}` where `type` is `user` or `gemini` (or `info`, `error`,
+/// `warning`: the program's notes, not turns) and a `gemini` message's
+/// `toolCalls` are `{id, name, args, result, status}`, the result a list
+/// of `functionResponse` parts. Read as chat messages: each tool call a
+/// call of the assistant message, its result (when it has one) a tool
+/// message after it.
+fn gemini_cli(v: &Value, p: &str) -> Option<Found> {
+    let o = v.as_object()?;
+    let list = o.get("messages")?.as_array()?;
+    let record = |m: &Value| {
+        m.get("role").is_none()
+            && matches!(
+                m.get("type").and_then(Value::as_str),
+                Some("user" | "gemini" | "info" | "error" | "warning")
+            )
+    };
+    let gemini = |m: &Value| m.get("type").and_then(Value::as_str) == Some("gemini");
+    if list.is_empty()
+        || !list.iter().all(record)
+        || !(o.contains_key("sessionId") || list.iter().any(gemini))
+    {
+        return None;
+    }
+    let mut f = Found::moved("gemini-cli", p, Value::Null);
+    f.remap.clear();
+    let mut messages = Vec::new();
+    for (k, m) in list.iter().enumerate() {
+        let mp = format!("{p}/messages/{k}");
+        let role = match m.get("type").and_then(Value::as_str) {
+            Some("user") => "user",
+            Some("gemini") => "assistant",
+            _ => continue,
+        };
+        let n = messages.len();
+        let mut msg = json!({"role": role,
+            "content": m.get("content").filter(|c| c.is_string()).cloned().unwrap_or(Value::Null)});
+        f.map(
+            format!("/messages/{n}/content"),
+            format!("{mp}/content"),
+            true,
+        );
+        let mut results = Vec::new();
+        if let Some(calls) = m.get("toolCalls").and_then(Value::as_array) {
+            let mut out = Vec::new();
+            for (i, c) in calls.iter().enumerate() {
+                let cp = format!("{mp}/toolCalls/{i}");
+                let mut call = json!({"function": {
+                    "name": c.get("name").cloned().unwrap_or(Value::Null),
+                    "arguments": c.get("args").cloned().unwrap_or(Value::Null)}});
+                let id = c.get("id").filter(|i| i.is_string()).cloned();
+                if let Some(id) = &id {
+                    call["id"] = id.clone();
+                }
+                out.push(call);
+                let tp = format!("/messages/{n}/tool_calls/{i}");
+                f.map(
+                    format!("{tp}/function/arguments"),
+                    format!("{cp}/args"),
+                    true,
+                );
+                f.map(tp, cp.clone(), false);
+                if let Some(r) = c.get("result").filter(|r| !r.is_null()) {
+                    results.push((gemini_cli_result(r), id, format!("{cp}/result")));
+                }
+            }
+            if !out.is_empty() {
+                msg["tool_calls"] = Value::Array(out);
+            }
+        }
+        f.map(format!("/messages/{n}"), mp, false);
+        messages.push(msg);
+        for (content, id, rp) in results {
+            let mut t = json!({"role": "tool", "content": content});
+            if let Some(id) = id {
+                t["tool_call_id"] = id;
+            }
+            f.map(format!("/messages/{}", messages.len()), rp, false);
+            messages.push(t);
+        }
+    }
+    f.value = json!({ "messages": messages });
+    f.sort();
+    Some(f)
+}
+
+/// A Gemini CLI tool call's result as text: its `functionResponse`
+/// parts' `response.output` (or the response as compact JSON), else
+/// what [`result_text`] makes of it.
+fn gemini_cli_result(r: &Value) -> Value {
+    let parts: Vec<&Value> = match r {
+        Value::Array(a) => a.iter().collect(),
+        other => vec![other],
+    };
+    let responses: Option<Vec<String>> = parts
+        .iter()
+        .map(|x| {
+            let resp = x.get("functionResponse")?.get("response")?;
+            Some(match resp.get("output") {
+                Some(Value::String(s)) => s.clone(),
+                _ => resp.to_string(),
+            })
+        })
+        .collect();
+    match responses {
+        Some(texts) if !texts.is_empty() => Value::String(texts.join("\n")),
+        _ => result_text(Some(r)),
+    }
+}
+
+/// A BFCL possible-answer row (`{"id", "ground_truth": [{NAME: {ARG:
+/// [allowed values]}}]}`), or a question row that carries its ground
+/// truth: each entry of `ground_truth` a call whose arguments are the
+/// first allowed value of each (an argument whose first allowed value is
+/// `""` may be left out, and is); the question's turns, when there, come
+/// first and its `function` list is the registry.
+fn bfcl(v: &Value, p: &str) -> Option<Found> {
+    let o = v.as_object()?;
+    let truth = o.get("ground_truth")?.as_array()?;
+    let entry = |g: &Value| -> Option<(String, Map<String, Value>)> {
+        let g = g.as_object()?;
+        if g.len() != 1 {
+            return None;
+        }
+        let (name, args) = g.iter().next()?;
+        let args = args.as_object()?;
+        let mut out = Map::new();
+        for (k, allowed) in args {
+            let first = allowed.as_array()?.first().cloned().unwrap_or(Value::Null);
+            if first != Value::String(String::new()) {
+                out.insert(k.clone(), first);
+            }
+        }
+        Some((name.clone(), out))
+    };
+    let calls: Vec<(String, Map<String, Value>)> =
+        truth.iter().map(entry).collect::<Option<_>>()?;
+    if calls.is_empty() {
+        return None;
+    }
+    let mut f = Found::moved("bfcl", p, Value::Null);
+    f.remap.clear();
+    let mut messages = Vec::new();
+    // the question: a list of turns, each a list of messages
+    if let Some(turns) = o.get("question").and_then(Value::as_array) {
+        for (t, turn) in turns.iter().enumerate() {
+            let Some(ms) = turn.as_array() else { continue };
+            for (j, m) in ms.iter().enumerate() {
+                if is_message(m) {
+                    f.map(
+                        format!("/messages/{}", messages.len()),
+                        format!("{p}/question/{t}/{j}"),
+                        true,
+                    );
+                    messages.push(m.clone());
+                }
+            }
+        }
+    }
+    let n = messages.len();
+    let mut tool_calls = Vec::new();
+    for (i, (name, args)) in calls.into_iter().enumerate() {
+        let gp = format!("{p}/ground_truth/{i}/{}", escape(&name));
+        tool_calls.push(json!({"function": {"name": name, "arguments": args}}));
+        let tp = format!("/messages/{n}/tool_calls/{i}");
+        f.map(format!("{tp}/function/arguments"), gp.clone(), false);
+        f.map(tp, format!("{p}/ground_truth/{i}"), false);
+    }
+    messages.push(json!({"role": "assistant", "content": null, "tool_calls": tool_calls}));
+    f.map(format!("/messages/{n}"), format!("{p}/ground_truth"), false);
+    f.value = json!({ "messages": messages });
+    f.tools = side_tools(o);
     f.sort();
     Some(f)
 }
@@ -1392,22 +2018,59 @@ pub fn read(found: &Found, cfg: &Config) -> Option<Transcript> {
 /// [`read`], with the entries' pointers left those of [`Found::value`]
 /// (what [`super::convert`] walks beside them).
 pub fn read_local(found: &Found, cfg: &Config) -> Option<Transcript> {
+    local(found, None, cfg)
+}
+
+/// [`read`] of a conversation found that is not needed after: its
+/// messages are dropped as they are read (see [`messages::read_owned`]),
+/// so a large conversation is not held twice.
+pub fn read_owned(mut found: Found, cfg: &Config) -> Option<Transcript> {
+    let value = std::mem::take(&mut found.value);
+    let mut t = local(&found, Some(value), cfg)?;
+    for e in &mut t.entries {
+        e.pointer = found.original(&e.pointer);
+        if let Kind::Call(c) = &mut e.kind {
+            if let Some(ap) = &c.arguments_pointer {
+                c.arguments_pointer = Some(found.original(ap));
+            }
+        }
+    }
+    Some(t)
+}
+
+/// [`read_local`]; `owned`: `found`'s value, taken out of it (read and
+/// dropped as it goes).
+fn local(found: &Found, owned: Option<Value>, cfg: &Config) -> Option<Transcript> {
+    let value = owned.as_ref().unwrap_or(&found.value);
     let own = ["tools", "functions"]
         .iter()
-        .find_map(|k| found.value.get(*k).and_then(tool_list));
+        .find_map(|k| value.get(*k).and_then(tool_list));
     // the list beside the conversation, or its system prompt's (read once)
     let side = || {
         found
             .tools
             .clone()
-            .or_else(|| system_text(&found.value).and_then(prompt_tools))
+            .or_else(|| system_text(value).and_then(prompt_tools))
     };
     let side = if own.is_some() { None } else { side() };
     let spaced = spaced_names(own.as_ref().or(side.as_ref()));
-    let mut t = if spaced.is_empty() {
-        messages::read(&found.value, cfg)?
+    let later = |value: &Value| {
+        found
+            .tools
+            .clone()
+            .or_else(|| system_text(value).and_then(prompt_tools))
+    };
+    // read before an owned value is dropped (else only when needed)
+    let later_now = match (&owned, &own) {
+        (Some(v), Some(_)) => Some(later(v)),
+        _ => None,
+    };
+    let mut t = if !spaced.is_empty() {
+        messages::read(&joined_names(value, &spaced), cfg)?
+    } else if let Some(v) = owned {
+        messages::read_owned(v, cfg)?
     } else {
-        messages::read(&joined_names(&found.value, &spaced), cfg)?
+        messages::read(value, cfg)?
     };
     if !spaced.is_empty() {
         for e in &mut t.entries {
@@ -1421,10 +2084,7 @@ pub fn read_local(found: &Found, cfg: &Config) -> Option<Transcript> {
     if t.tools.is_none() {
         t.tools = match side {
             Some(s) => Some(s),
-            None if own.is_some() => found
-                .tools
-                .clone()
-                .or_else(|| system_text(&found.value).and_then(prompt_tools)),
+            None if own.is_some() => later_now.unwrap_or_else(|| later(&found.value)),
             None => None,
         };
     }
@@ -1915,6 +2575,73 @@ mod tests {
             Some("/messages/1/content/0/value")
         );
         assert!(messages::lint(&ts[0]).is_empty());
+    }
+
+    /// The names and pointers of a document's calls, and whether its
+    /// conversation checks pass.
+    fn read_calls(doc: &Value) -> (Vec<(String, String)>, bool) {
+        let ts = conversations(doc, None, false, &Config::default());
+        let calls = ts
+            .iter()
+            .flat_map(calls)
+            .filter_map(|e| match &e.kind {
+                Kind::Call(c) => Some((c.call.name.clone(), e.pointer.clone())),
+                _ => None,
+            })
+            .collect();
+        (calls, ts.iter().all(|t| messages::lint(t).is_empty()))
+    }
+
+    #[test]
+    fn bedrock_results_before_the_turns_text() {
+        let doc = json!({"messages": [
+            {"role": "user", "content": [{"text": "hi"}]},
+            {"role": "assistant", "content": [{"toolUse": {"toolUseId": "t1", "name": "f", "input": {"a": 1}}}]},
+            {"role": "user", "content": [{"toolResult": {"toolUseId": "t1", "content": [{"json": {}}]}},
+                {"text": "and then?"}]},
+            {"role": "assistant", "content": [{"toolUse": {"toolUseId": "t2", "name": "g", "input": {}}}]}],
+            "toolConfig": {"tools": [{"toolSpec": {"name": "f", "inputSchema": {"json": {"type": "object"}}}},
+                {"toolSpec": {"name": "g", "inputSchema": {"json": {"type": "object"}}}}]}});
+        let (calls, clean) = read_calls(&doc);
+        assert_eq!(
+            calls,
+            [
+                ("f".into(), "/messages/1/content/0/toolUse".into()),
+                ("g".into(), "/messages/3/content/0/toolUse".into())
+            ]
+        );
+        assert!(clean);
+    }
+
+    #[test]
+    fn ai_sdk_ui_tool_parts_are_calls_and_results() {
+        let doc = json!([{"role": "user", "parts": [{"type": "text", "text": "hi"}]},
+            {"role": "assistant", "parts": [
+                {"type": "tool-f", "toolCallId": "c1", "state": "output-available", "input": {}, "output": 1},
+                {"type": "text", "text": "then"},
+                {"type": "dynamic-tool", "toolName": "g", "toolCallId": "c2", "state": "output-error",
+                 "input": {}, "errorText": "no"}]}]);
+        let (calls, clean) = read_calls(&doc);
+        assert_eq!(
+            calls,
+            [
+                ("f".into(), "/1/parts/0".into()),
+                ("g".into(), "/1/parts/2".into())
+            ]
+        );
+        // each result follows its call, before the text after it
+        assert!(clean);
+    }
+
+    #[test]
+    fn bfcl_takes_the_first_allowed_value() {
+        let doc = json!({"id": "x", "ground_truth": [{"f": {"a": [3, 4], "b": ["", "y"]}}]});
+        let ts = conversations(&doc, None, false, &Config::default());
+        let call = calls(&ts[0]).next().expect("a call");
+        match &call.kind {
+            Kind::Call(c) => assert_eq!(c.call.arguments.as_value(), &json!({"a": 3})),
+            _ => unreachable!(),
+        }
     }
 
     #[test]

@@ -447,7 +447,7 @@ fn array(
                 drop(found);
                 if let Some((t, row)) = read {
                     run.element = Some((format!("/{k}"), head.clone()));
-                    let done = run.transcript(&t, &text, name, name, &cfg, None, row);
+                    let done = run.transcript(t, &text, name, name, &cfg, None, row);
                     run.element = None;
                     done?;
                 }

@@ -6,7 +6,7 @@ use super::{Run, ValidateArgs};
 use crate::cli::tools::Tools;
 use crate::validate::diag::{self, Located, Severity};
 use crate::validate::items::{
-    conversation_line, is_conversation, transcript_items, Item, Spans, Text,
+    conversation_line, each_transcript_item, is_conversation, Item, Spans, Text, Where,
 };
 use crate::validate::{messages, session, shapes, Issue};
 use crate::wire::InputKind;
@@ -140,11 +140,12 @@ impl Run<'_> {
         self.next_index = 0;
         let explicit = self.args.wire.input == InputKind::Messages;
         let at = self.args.messages_at.as_deref();
+        // converted first: reading drops the conversation as it goes
         let found: Vec<(messages::Transcript, Option<Value>)> = shapes::find_owned(v, at, explicit)
-            .iter()
+            .into_iter()
             .filter_map(|f| {
-                let t = shapes::read(f, &cfg)?;
-                let row = self.convert(f, &cfg);
+                let row = self.convert(&f, &cfg);
+                let t = shapes::read_owned(f, &cfg)?;
                 Some((t, row))
             })
             .collect();
@@ -163,7 +164,7 @@ impl Run<'_> {
             return self.judge(item, &cfg);
         }
         for (t, row) in found {
-            self.transcript(&t, text, file, doc, &cfg, None, row)?;
+            self.transcript(t, text, file, doc, &cfg, None, row)?;
         }
         Ok(())
     }
@@ -256,7 +257,7 @@ impl Run<'_> {
         for f in &b.conversations {
             if let Some(t) = shapes::read(f, cfg) {
                 let row = self.convert(f, cfg);
-                self.transcript(&t, &text, name, name, cfg, Some(first), row)?;
+                self.transcript(t, &text, name, name, cfg, Some(first), row)?;
             }
         }
         super::big::bad_lines(self, &text, name, cfg, b.bad)
@@ -280,7 +281,7 @@ impl Run<'_> {
     #[allow(clippy::too_many_arguments)]
     pub(super) fn transcript(
         &mut self,
-        t: &messages::Transcript,
+        mut t: messages::Transcript,
         text: &Text,
         file: &str,
         doc: &str,
@@ -288,35 +289,36 @@ impl Run<'_> {
         lines: Option<usize>,
         row: Option<Value>,
     ) -> anyhow::Result<()> {
-        self.report.conversation(shapes::calls(t).count());
+        let calls = shapes::calls(&t).count();
+        self.report.conversation(calls);
         if t.tools.is_none() && self.tools.registry.is_none() {
-            self.no_tools(t, text, file);
+            self.no_tools(&t, text, file);
         }
         let own_tools = self.tools.registry.is_none() && t.tools.is_some();
         self.doc_tools = match (&t.tools, own_tools) {
             (Some(list), true) => self.conversation_tools(list, file),
             _ => None,
         };
-        let spans = match (&self.element, lines) {
+        let base = self.element.as_ref().map(|(base, _)| base.clone());
+        let spans = match (&base, lines) {
             (_, Some(first)) => Spans::Lines(first),
-            (Some((base, _)), None) => Spans::Element(base),
+            (Some(base), None) => Spans::Element(base),
             (None, None) => Spans::Document,
         };
-        let items = transcript_items(
-            t,
+        let (pointer, source) = (std::mem::take(&mut t.pointer), t.source);
+        let allow = self.args.allow.clone();
+        let at = Where {
             text,
             file,
             doc,
-            &self.args.allow,
             own_tools,
             spans,
-            self.next_index,
-        );
-        self.next_index += items.len();
+            first: self.next_index,
+        };
         let invalid_before = self.invalid;
-        for item in items {
-            self.judge(item, cfg)?;
-        }
+        // each item judged as it is made: the conversation is held once
+        let n = each_transcript_item(t, &at, &allow, |item| self.judge(item, cfg))?;
+        self.next_index += n;
         self.doc_tools = None;
         if let Some(row) = row {
             let valid = self.invalid == invalid_before;
@@ -335,9 +337,9 @@ impl Run<'_> {
             self.out.record(&serde_json::json!({
                 "type": "conversation",
                 "doc": doc,
-                "pointer": t.pointer,
-                "shape": t.source,
-                "calls": shapes::calls(t).count(),
+                "pointer": pointer,
+                "shape": source,
+                "calls": calls,
                 "invalid": invalid,
                 "valid": invalid == 0,
             }))?;
