@@ -107,7 +107,7 @@ enum Mode {
     },
     Block {
         fmt: &'static dyn BlockFormat,
-        scanner: Box<dyn Scanner>,
+        scanner: formats::BlockScanner,
     },
     Fence {
         ticks: usize,
@@ -226,6 +226,9 @@ pub struct Engine {
     /// The turn the text read so far is in (`None` before the first turn
     /// header, and in a document without them).
     turn: Option<Turn>,
+    /// The list the last placed block's calls came in, emptied: lent to the
+    /// next block's parse ([`formats::ParseCx::spare`]).
+    spare_calls: Vec<crate::call::ParsedCall>,
 }
 
 /// The last bytes of text the engine emitted, and whether any of its text
@@ -509,6 +512,7 @@ impl Engine {
             undecided: None,
             turn: None,
             tail: TextTail::default(),
+            spare_calls: Vec::new(),
         }
     }
 
@@ -1398,14 +1402,21 @@ impl Engine {
                 // the name is read from the block only: bytes after it are
                 // there in batch but not always in stream
                 self.early_start(fmt, &data[pos..pos + len], pos, sink);
+                let spare = std::cell::Cell::new(std::mem::take(&mut self.spare_calls));
                 let cx = formats::ParseCx {
                     cfg: &self.cfg,
                     cut,
                     before: self.tail.bytes(),
                     reply_start: !self.tail.seen,
                     tally: !sink.wants_records(),
+                    spare: &spare,
                 };
                 let result = fmt.parse(&data[pos..pos + len], &cx);
+                // not taken: kept for the next block
+                let unused = spare.take();
+                if unused.capacity() > 0 {
+                    self.spare_calls = unused;
+                }
                 let result = if documented(&result, &data[pos..pos + len], &cx) {
                     formats::BlockResult::text()
                 } else {
@@ -1592,7 +1603,7 @@ impl Engine {
         let mut from = pos;
         let started = std::mem::take(&mut self.start_sent);
         let tally = !sink.wants_records();
-        for (k, c) in calls.into_iter().enumerate() {
+        for (k, c) in calls.drain(..).enumerate() {
             let to = if k + 1 == n {
                 tail_from
             } else {
@@ -1612,6 +1623,11 @@ impl Engine {
             }
             sink.event(Event::ToolCall(call));
             from = to;
+        }
+        // the emptied list serves the next block (a few calls' worth at
+        // most is kept: a block of thousands does not pin its list)
+        if calls.capacity() <= 16 && calls.capacity() > self.spare_calls.capacity() {
+            self.spare_calls = calls;
         }
         if tail_from < pos + len {
             if cut {
