@@ -836,8 +836,9 @@ impl Engine {
     ///
     /// The newlines are found 64 bytes at a time as a bit mask
     /// ([`scan::newline_mask`]); each line's first two bytes are then one
-    /// table look-up ([`registry::line_pair_look_table`]), so a line of
-    /// prose costs a few instructions and no call.
+    /// table look-up, and its third another for the few pairs that pass
+    /// ([`registry::line_pair_look_table`]), so a line of prose costs a few
+    /// instructions and no call.
     #[inline]
     fn next_interesting_line(&mut self, data: &[u8], from: usize, limit: usize) -> Option<usize> {
         let hay = data.get(from..limit).unwrap_or_default();
@@ -1950,7 +1951,7 @@ impl Sink for Unhide<'_> {
 /// values stay in registers.
 #[inline(never)]
 fn walk_lines(data: &[u8], from: usize, hay: &[u8]) -> (Option<usize>, u64, usize) {
-    let pairs = registry::line_pair_look_table();
+    let look = registry::line_pair_look_table();
     let mut walk = Walk {
         lines: 0,
         last_nl: usize::MAX,
@@ -1958,7 +1959,7 @@ fn walk_lines(data: &[u8], from: usize, hay: &[u8]) -> (Option<usize>, u64, usiz
     let (blocks, tail) = hay.as_chunks::<64>();
     let mut at = from;
     for block in blocks {
-        if let Some(line) = walk.block(data, pairs, scan::newline_mask(block), at) {
+        if let Some(line) = walk.block(data, look, scan::newline_mask(block), at) {
             return (Some(line), walk.lines, walk.last_nl);
         }
         at += 64;
@@ -1967,7 +1968,7 @@ fn walk_lines(data: &[u8], from: usize, hay: &[u8]) -> (Option<usize>, u64, usiz
         // padded with bytes that are no newline
         let mut block = [0u8; 64];
         block[..tail.len()].copy_from_slice(tail);
-        if let Some(line) = walk.block(data, pairs, scan::newline_mask(&block), at) {
+        if let Some(line) = walk.block(data, look, scan::newline_mask(&block), at) {
             return (Some(line), walk.lines, walk.last_nl);
         }
     }
@@ -1987,7 +1988,7 @@ impl Walk {
     fn block(
         &mut self,
         data: &[u8],
-        pairs: &[bool; 1 << 16],
+        look: &registry::LineLook,
         mut mask: u64,
         at: usize,
     ) -> Option<usize> {
@@ -1999,8 +2000,17 @@ impl Walk {
             // most lines: two first bytes that begin no marker's literal
             // (and no blank)
             if let Some(&[b0, b1]) = data.get(nl + 1..nl + 3) {
-                if !pairs[usize::from(u16::from_be_bytes([b0, b1]))] {
+                let set = look.pair(b0, b1);
+                if set == registry::LineLook::NONE {
                     continue;
+                }
+                // then, for most pairs that pass, the third byte
+                if set != registry::LineLook::ANY {
+                    if let Some(&b2) = data.get(nl + 3) {
+                        if !look.third(set, b2) {
+                            continue;
+                        }
+                    }
                 }
             }
             if line_needs_look(data, nl + 1) {
