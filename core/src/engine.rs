@@ -107,7 +107,7 @@ enum Mode {
     },
     Block {
         fmt: &'static dyn BlockFormat,
-        scanner: Box<dyn Scanner>,
+        scanner: formats::BlockScanner,
     },
     Fence {
         ticks: usize,
@@ -226,6 +226,9 @@ pub struct Engine {
     /// The turn the text read so far is in (`None` before the first turn
     /// header, and in a document without them).
     turn: Option<Turn>,
+    /// The list the last placed block's calls came in, emptied: lent to the
+    /// next block's parse ([`formats::ParseCx::spare`]).
+    spare_calls: Vec<crate::call::ParsedCall>,
 }
 
 /// The last bytes of text the engine emitted, and whether any of its text
@@ -509,6 +512,7 @@ impl Engine {
             undecided: None,
             turn: None,
             tail: TextTail::default(),
+            spare_calls: Vec::new(),
         }
     }
 
@@ -832,8 +836,9 @@ impl Engine {
     ///
     /// The newlines are found 64 bytes at a time as a bit mask
     /// ([`scan::newline_mask`]); each line's first two bytes are then one
-    /// table look-up ([`registry::line_pair_look_table`]), so a line of
-    /// prose costs a few instructions and no call.
+    /// table look-up, and its third another for the few pairs that pass
+    /// ([`registry::line_pair_look_table`]), so a line of prose costs a few
+    /// instructions and no call.
     #[inline]
     fn next_interesting_line(&mut self, data: &[u8], from: usize, limit: usize) -> Option<usize> {
         let hay = data.get(from..limit).unwrap_or_default();
@@ -1398,14 +1403,21 @@ impl Engine {
                 // the name is read from the block only: bytes after it are
                 // there in batch but not always in stream
                 self.early_start(fmt, &data[pos..pos + len], pos, sink);
+                let spare = std::cell::Cell::new(std::mem::take(&mut self.spare_calls));
                 let cx = formats::ParseCx {
                     cfg: &self.cfg,
                     cut,
                     before: self.tail.bytes(),
                     reply_start: !self.tail.seen,
                     tally: !sink.wants_records(),
+                    spare: &spare,
                 };
                 let result = fmt.parse(&data[pos..pos + len], &cx);
+                // not taken: kept for the next block
+                let unused = spare.take();
+                if unused.capacity() > 0 {
+                    self.spare_calls = unused;
+                }
                 let result = if documented(&result, &data[pos..pos + len], &cx) {
                     formats::BlockResult::text()
                 } else {
@@ -1592,7 +1604,7 @@ impl Engine {
         let mut from = pos;
         let started = std::mem::take(&mut self.start_sent);
         let tally = !sink.wants_records();
-        for (k, c) in calls.into_iter().enumerate() {
+        for (k, c) in calls.drain(..).enumerate() {
             let to = if k + 1 == n {
                 tail_from
             } else {
@@ -1612,6 +1624,11 @@ impl Engine {
             }
             sink.event(Event::ToolCall(call));
             from = to;
+        }
+        // the emptied list serves the next block (a few calls' worth at
+        // most is kept: a block of thousands does not pin its list)
+        if calls.capacity() <= 16 && calls.capacity() > self.spare_calls.capacity() {
+            self.spare_calls = calls;
         }
         if tail_from < pos + len {
             if cut {
@@ -1934,7 +1951,7 @@ impl Sink for Unhide<'_> {
 /// values stay in registers.
 #[inline(never)]
 fn walk_lines(data: &[u8], from: usize, hay: &[u8]) -> (Option<usize>, u64, usize) {
-    let pairs = registry::line_pair_look_table();
+    let look = registry::line_pair_look_table();
     let mut walk = Walk {
         lines: 0,
         last_nl: usize::MAX,
@@ -1942,7 +1959,7 @@ fn walk_lines(data: &[u8], from: usize, hay: &[u8]) -> (Option<usize>, u64, usiz
     let (blocks, tail) = hay.as_chunks::<64>();
     let mut at = from;
     for block in blocks {
-        if let Some(line) = walk.block(data, pairs, scan::newline_mask(block), at) {
+        if let Some(line) = walk.block(data, look, scan::newline_mask(block), at) {
             return (Some(line), walk.lines, walk.last_nl);
         }
         at += 64;
@@ -1951,7 +1968,7 @@ fn walk_lines(data: &[u8], from: usize, hay: &[u8]) -> (Option<usize>, u64, usiz
         // padded with bytes that are no newline
         let mut block = [0u8; 64];
         block[..tail.len()].copy_from_slice(tail);
-        if let Some(line) = walk.block(data, pairs, scan::newline_mask(&block), at) {
+        if let Some(line) = walk.block(data, look, scan::newline_mask(&block), at) {
             return (Some(line), walk.lines, walk.last_nl);
         }
     }
@@ -1971,7 +1988,7 @@ impl Walk {
     fn block(
         &mut self,
         data: &[u8],
-        pairs: &[bool; 1 << 16],
+        look: &registry::LineLook,
         mut mask: u64,
         at: usize,
     ) -> Option<usize> {
@@ -1983,8 +2000,17 @@ impl Walk {
             // most lines: two first bytes that begin no marker's literal
             // (and no blank)
             if let Some(&[b0, b1]) = data.get(nl + 1..nl + 3) {
-                if !pairs[usize::from(u16::from_be_bytes([b0, b1]))] {
+                let set = look.pair(b0, b1);
+                if set == registry::LineLook::NONE {
                     continue;
+                }
+                // then, for most pairs that pass, the third byte
+                if set != registry::LineLook::ANY {
+                    if let Some(&b2) = data.get(nl + 3) {
+                        if !look.third(set, b2) {
+                            continue;
+                        }
+                    }
                 }
             }
             if line_needs_look(data, nl + 1) {

@@ -5,6 +5,7 @@
 pub use super::id::FormatId;
 use crate::call::ParsedCall;
 use crate::config::Config;
+use std::cell::Cell;
 
 /// Everything about one format, in one place: what `toolcall formats`
 /// prints, the openers the engine tries, the names `--format` takes, and
@@ -369,7 +370,7 @@ pub enum Action {
         /// The block's format.
         fmt: &'static dyn BlockFormat,
         /// What finds the block's end.
-        scanner: Box<dyn Scanner>,
+        scanner: BlockScanner,
     },
     /// A reasoning span.
     Reasoning {
@@ -440,6 +441,48 @@ impl Close {
         Close {
             lit,
             consume: false,
+        }
+    }
+}
+
+/// What finds a block's end, as a probe hands it to the engine: the
+/// commonest scanner (a JSON body then a closing tag: hermes and its kin)
+/// held inline, any other boxed. A probe runs for every candidate block,
+/// so the inline case saves an allocation per call (issue 48).
+pub enum BlockScanner {
+    /// A JSON body, then a closing tag.
+    Json(crate::formats::shared::json::JsonThenClose),
+    /// Any other scanner.
+    Boxed(Box<dyn Scanner>),
+}
+
+impl BlockScanner {
+    /// `scanner`, boxed.
+    pub fn new(scanner: impl Scanner + 'static) -> Self {
+        BlockScanner::Boxed(Box::new(scanner))
+    }
+}
+
+impl From<crate::formats::shared::json::JsonThenClose> for BlockScanner {
+    fn from(scanner: crate::formats::shared::json::JsonThenClose) -> Self {
+        BlockScanner::Json(scanner)
+    }
+}
+
+impl Scanner for BlockScanner {
+    #[inline]
+    fn scan(&mut self, block: &[u8], eof: bool) -> BlockEnd {
+        match self {
+            BlockScanner::Json(s) => s.scan(block, eof),
+            BlockScanner::Boxed(s) => s.scan(block, eof),
+        }
+    }
+
+    #[inline]
+    fn consumed(&self) -> usize {
+        match self {
+            BlockScanner::Json(s) => s.consumed(),
+            BlockScanner::Boxed(s) => s.consumed(),
         }
     }
 }
@@ -524,9 +567,22 @@ pub struct ParseCx<'a> {
     /// many, their ends, repairs and errors must be what they are without
     /// it. `false` is always correct.
     pub tally: bool,
+    /// An empty list the engine lends for the block's calls and takes back
+    /// once they are placed, so that a block's result need not allocate
+    /// its own (blocks are parsed once per call: issue 48).
+    /// [`ParseCx::call_list`] takes it. `&Cell::default()` is always correct.
+    pub spare: &'a Cell<Vec<ParsedCall>>,
 }
 
 impl ParseCx<'_> {
+    /// An empty list for the block's calls: the one the engine lent
+    /// ([`ParseCx::spare`]) the first time, a new one after that.
+    pub fn call_list(&self) -> Vec<ParsedCall> {
+        let mut calls = self.spare.take();
+        calls.clear();
+        calls
+    }
+
     /// Parses argument JSON, repairing it within the settings' budget.
     pub fn parse_json(
         &self,

@@ -70,7 +70,7 @@ fn held(cx: &ProbeCx) -> Probe {
 fn block(placement: Placement, cx: &ProbeCx) -> Probe {
     Probe::Match(Action::Block {
         fmt: &BARE_JSON,
-        scanner: Box::new(ValuesScan::new(placement, 0, cx)),
+        scanner: crate::formats::BlockScanner::new(ValuesScan::new(placement, 0, cx)),
     })
 }
 
@@ -225,7 +225,7 @@ pub const SEPARATOR: Opener = Opener::new(b";", |input, cx| {
         Some(b'{') => match llama_head(&input[s..]) {
             Prefix::Full => Probe::Match(Action::Block {
                 fmt: &BARE_JSON,
-                scanner: Box::new(ValuesScan::new(Placement::LineStart, s, cx)),
+                scanner: crate::formats::BlockScanner::new(ValuesScan::new(Placement::LineStart, s, cx)),
             }),
             Prefix::Partial if !cx.eof => Probe::NeedMore,
             _ => Probe::NotMarker,

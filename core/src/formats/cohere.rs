@@ -134,7 +134,7 @@ fn probe_action_line(input: &[u8], cx: &ProbeCx) -> Probe {
     }
     Probe::Match(Action::Block {
         fmt: &COHERE_FENCE,
-        scanner: Box::new(FenceScan::new(nl + 1, t - s)),
+        scanner: crate::formats::BlockScanner::new(FenceScan::new(nl + 1, t - s)),
     })
 }
 

@@ -432,7 +432,7 @@ fn respelled(input: &[u8], read: TagRead, cx: &ProbeCx) -> Probe {
 fn block(bare: bool) -> Probe {
     Probe::Match(Action::Block {
         fmt: &DSML_BLOCK,
-        scanner: Box::new(DsmlScanner {
+        scanner: crate::formats::BlockScanner::new(DsmlScanner {
             bare,
             last_invoke_end: None,
             invoke_start: None,
@@ -874,7 +874,7 @@ fn probe_plain(input: &[u8], cx: &ProbeCx, open_len: usize, close: &'static [u8]
     match scan::prefix(&input[s..], b"<invoke") {
         Prefix::Full => Probe::Match(Action::Block {
             fmt: &DSML_PLAIN,
-            scanner: Box::new(
+            scanner: crate::formats::BlockScanner::new(
                 super::shared::tag::UntilClose::new(close, open_len)
                     .unclosed(super::shared::invoke::end_without_close),
             ),
@@ -929,6 +929,7 @@ mod tests {
             before: b"",
             reply_start: true,
             tally: false,
+            spare: &Default::default(),
         };
         DSML_BLOCK
             .parse(text.as_bytes(), &cx)

@@ -110,7 +110,7 @@ fn probe_fence(input: &[u8], cx: &ProbeCx) -> Probe {
             Some(Ok(len)) => {
                 return Probe::Match(Action::Block {
                     fmt: &JSON_FENCE,
-                    scanner: Box::new(FixedEnd(len)),
+                    scanner: crate::formats::BlockScanner::new(FixedEnd(len)),
                 })
             }
             Some(Err(())) => return Probe::NeedMore,
@@ -121,7 +121,7 @@ fn probe_fence(input: &[u8], cx: &ProbeCx) -> Probe {
         if cx.cfg.json_blocks && super::registry::allows_block(cx.cfg, ids::FENCED_JSON) {
             return Probe::Match(Action::Block {
                 fmt: &JSON_FENCE,
-                scanner: Box::new(FenceScan::new(header_len, t)),
+                scanner: crate::formats::BlockScanner::new(FenceScan::new(header_len, t)),
             });
         }
     }
@@ -142,7 +142,7 @@ fn probe_fence(input: &[u8], cx: &ProbeCx) -> Probe {
     let held = |fmt: &'static Fenced| {
         Probe::Match(Action::Block {
             fmt,
-            scanner: Box::new(FenceScan::new(header_len, t)),
+            scanner: crate::formats::BlockScanner::new(FenceScan::new(header_len, t)),
         })
     };
     if TOOL_INFOS.contains(&info.as_str())

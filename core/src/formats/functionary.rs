@@ -126,7 +126,7 @@ const OPEN_EQ: &[u8] = b"<function=";
 fn block_at(body: usize) -> Probe {
     Probe::Match(Action::Block {
         fmt: &FUNCTIONARY,
-        scanner: Box::new(FunctionScan {
+        scanner: crate::formats::BlockScanner::new(FunctionScan {
             json: JsonThenClose::new(body, CLOSE),
             needs_close: false,
             name_len: 0,
@@ -168,7 +168,7 @@ fn probe_doc_start(input: &[u8], cx: &ProbeCx) -> Probe {
     }
     Probe::Match(Action::Block {
         fmt: &FUNCTIONARY,
-        scanner: Box::new(FunctionScan {
+        scanner: crate::formats::BlockScanner::new(FunctionScan {
             json: JsonThenClose::new(e, CLOSE),
             needs_close: true,
             name_len: e,

@@ -431,7 +431,7 @@ fn probe_header(input: &[u8], cx: &ProbeCx, implicit: bool) -> Probe {
             } else {
                 &FUNCTIONARY_V32
             },
-            scanner: Box::new(SegmentsScan {
+            scanner: crate::formats::BlockScanner::new(SegmentsScan {
                 implicit_first: implicit,
                 seg_end: 0,
                 phase: SegPhase::Header { at: 0 },

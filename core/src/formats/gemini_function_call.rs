@@ -610,7 +610,7 @@ impl GemmaScan {
 fn held(_: &[u8], _: &super::ProbeCx) -> Probe {
     Probe::Match(Action::Block {
         fmt: &GEMMA_CALL,
-        scanner: Box::new(GemmaScan {
+        scanner: crate::formats::BlockScanner::new(GemmaScan {
             pos: 0,
             depth: 0,
             mark: 0,
@@ -777,6 +777,7 @@ mod tests {
                 before: b"",
                 reply_start: true,
                 tally: false,
+                spare: &Default::default(),
             },
         )
     }

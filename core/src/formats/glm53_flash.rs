@@ -80,7 +80,7 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
     match input.get(s) {
         Some(b'{' | b'[') if s - gt <= 256 => Probe::Match(Action::Block {
             fmt: &GLM53_FLASH,
-            scanner: Box::new(JsonThenClose::new(gt + 1, b"")),
+            scanner: crate::formats::BlockScanner::Json(JsonThenClose::new(gt + 1, b"")),
         }),
         None if !cx.eof => Probe::NeedMore,
         _ => Probe::NotMarker,

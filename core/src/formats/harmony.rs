@@ -344,7 +344,7 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
 fn block(body: usize) -> Probe {
     Probe::Match(Action::Block {
         fmt: &HARMONY,
-        scanner: Box::new(BodyScan {
+        scanner: crate::formats::BlockScanner::new(BodyScan {
             body,
             phase: BodyPhase::Lead { from: body },
         }),

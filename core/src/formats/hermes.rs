@@ -80,7 +80,7 @@ fn probe_tool_call(input: &[u8], cx: &ProbeCx) -> Probe {
     let block = || {
         Probe::Match(Action::Block {
             fmt: &HERMES,
-            scanner: Box::new(
+            scanner: crate::formats::BlockScanner::Json(
                 JsonThenClose::new(tag, close)
                     .broken_ends_at_close()
                     .calls_joined_by_commas(),
@@ -140,8 +140,8 @@ impl BlockFormat for Hermes {
             // the commonest block: the close tag ends it and the body between
             // is one plain call object; no need to find where the JSON ends
             let end = block.len().saturating_sub(close.len());
-            if end >= tag && block[end..].eq_ignore_ascii_case(close) {
-                if let Some(r) = plain_block(block, tag, end, ids::HERMES, cx.tally) {
+            if end >= tag && scan::eq_ci(&block[end..], close) {
+                if let Some(r) = plain_block(block, tag, end, ids::HERMES, cx) {
                     return r;
                 }
             }

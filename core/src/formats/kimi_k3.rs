@@ -186,7 +186,7 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
 fn block(bare: bool) -> Probe {
     Probe::Match(Action::Block {
         fmt: &KIMI_K3,
-        scanner: Box::new(K3Scanner {
+        scanner: crate::formats::BlockScanner::new(K3Scanner {
             bare,
             last_call_end: None,
             call_start: None,

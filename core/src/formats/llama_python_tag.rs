@@ -345,7 +345,7 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
     let code = || {
         Probe::Match(Action::Block {
             fmt: code_fmt,
-            scanner: Box::new(CodeScan { from: TAG_LEN }),
+            scanner: crate::formats::BlockScanner::new(CodeScan { from: TAG_LEN }),
         })
     };
     let s = super::shared::python::skip_space_bounded(input, TAG_LEN);
@@ -355,7 +355,7 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
     let json = || {
         Probe::Match(Action::Block {
             fmt: &PYTHON_TAG_JSON,
-            scanner: Box::new(JsonValuesScan {
+            scanner: crate::formats::BlockScanner::new(JsonValuesScan {
                 last_end: 0,
                 phase: ValuesPhase::Lead { from: TAG_LEN },
             }),

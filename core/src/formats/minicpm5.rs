@@ -125,7 +125,7 @@ fn probe(input: &[u8], cx: &ProbeCx, lit: usize) -> Probe {
     match match_any(&input[s..], &[b"<param", CLOSE]) {
         Hit::Full(_) => Probe::Match(Action::Block {
             fmt: &MINICPM5,
-            scanner: Box::new(FunctionScan { resume: tag, tag }),
+            scanner: crate::formats::BlockScanner::new(FunctionScan { resume: tag, tag }),
         }),
         Hit::Partial if !cx.eof => Probe::NeedMore,
         _ => Probe::NotMarker,

@@ -75,7 +75,7 @@ pub static MINIMAX_M2: Blocks = Blocks::new(ids::MINIMAX_M2, |block, cx| {
 
 fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
     super::probe_wrapper(input, cx, OPEN.len(), b"<invoke", &MINIMAX_M2, || {
-        Box::new(UntilClose::new(CLOSE, OPEN.len()).unclosed(end_without_close))
+        crate::formats::BlockScanner::new(UntilClose::new(CLOSE, OPEN.len()).unclosed(end_without_close))
     })
 }
 
@@ -98,7 +98,7 @@ fn probe_bare(input: &[u8], cx: &ProbeCx) -> Probe {
     let block = || {
         Probe::Match(Action::Block {
             fmt: &MINIMAX_M2,
-            scanner: Box::new(UntilClose::new(b"</invoke>", LIT).unclosed(end_without_close)),
+            scanner: crate::formats::BlockScanner::new(UntilClose::new(b"</invoke>", LIT).unclosed(end_without_close)),
         })
     };
     match input.get(LIT) {

@@ -239,7 +239,7 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
     };
     Probe::Match(Action::Block {
         fmt: &MISTRAL,
-        scanner: Box::new(BodyScan::new(body, arguments)),
+        scanner: crate::formats::BlockScanner::new(BodyScan::new(body, arguments)),
     })
 }
 
@@ -267,7 +267,7 @@ fn probe_consumed(input: &[u8], cx: &ProbeCx) -> Probe {
         None if !cx.eof => Probe::NeedMore,
         Some(b'{') => Probe::Match(Action::Block {
             fmt: &MISTRAL_CONSUMED,
-            scanner: Box::new(BodyScan::new(body, true)),
+            scanner: crate::formats::BlockScanner::new(BodyScan::new(body, true)),
         }),
         _ => Probe::NotMarker,
     }

@@ -125,7 +125,7 @@ pub fn after_header(
     match scan::prefix(&input[lead..], CALLS_OPEN) {
         Prefix::Full => Some(Probe::Match(Action::Block {
             fmt: &MUSE_GLIMMER,
-            scanner: Box::new(UntilClose::new(CALLS_CLOSE, lead + CALLS_OPEN.len())),
+            scanner: crate::formats::BlockScanner::new(UntilClose::new(CALLS_CLOSE, lead + CALLS_OPEN.len())),
         })),
         Prefix::Partial if !cx.eof => Some(Probe::NeedMore),
         _ if lead == input.len() && !cx.eof => Some(Probe::NeedMore),
@@ -289,6 +289,6 @@ pub const OPENER_EOT: Opener = Opener::new(EOT, |i, cx| probe_end_token(i, EOT.l
 pub const OPENER_CALLS: Opener = Opener::new(CALLS_OPEN, |_, _| {
     Probe::Match(Action::Block {
         fmt: &MUSE_GLIMMER,
-        scanner: Box::new(UntilClose::new(CALLS_CLOSE, CALLS_OPEN.len())),
+        scanner: crate::formats::BlockScanner::new(UntilClose::new(CALLS_CLOSE, CALLS_OPEN.len())),
     })
 });

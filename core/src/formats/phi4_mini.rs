@@ -101,7 +101,7 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
     let held = || {
         Probe::Match(Action::Block {
             fmt: &PHI4_MINI,
-            scanner: Box::new(ListScan { py: PyScan::at(s) }),
+            scanner: crate::formats::BlockScanner::new(ListScan { py: PyScan::at(s) }),
         })
     };
     match input.get(s) {

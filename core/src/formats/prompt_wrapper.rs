@@ -122,7 +122,7 @@ fn probe_wrapped(input: &[u8], cx: &ProbeCx, w: &'static Wrapped) -> Probe {
     match input.get(s) {
         Some(b'{') | Some(b'[') => Probe::Match(Action::Block {
             fmt: w,
-            scanner: Box::new(
+            scanner: crate::formats::BlockScanner::Json(
                 JsonThenClose::new(tag, w.close)
                     .broken_ends_at_close()
                     .calls_joined_by_commas(),
@@ -410,7 +410,7 @@ pub const OPENER_ELEMENT: Opener = Opener::new(b"<", |input, cx| {
     match element_call(input, cx.eof) {
         Ok((len, _, _)) => Probe::Match(Action::Block {
             fmt: &ELEMENT,
-            scanner: Box::new(Whole(len)),
+            scanner: crate::formats::BlockScanner::new(Whole(len)),
         }),
         Err(p) => p,
     }
@@ -483,7 +483,7 @@ fn probe_function(input: &[u8], cx: &ProbeCx) -> Probe {
     match input.get(s) {
         Some(b'{') => Probe::Match(Action::Block {
             fmt: &NAMED_FUNCTION,
-            scanner: Box::new(JsonThenClose::new(tags, b"")),
+            scanner: crate::formats::BlockScanner::Json(JsonThenClose::new(tags, b"")),
         }),
         _ => Probe::NotMarker,
     }
@@ -577,7 +577,7 @@ fn probe_bracket(input: &[u8], cx: &ProbeCx) -> Probe {
         None if !cx.eof && s - head < 8 => Probe::NeedMore,
         Some(b'{') => Probe::Match(Action::Block {
             fmt: &BRACKETED_NAME,
-            scanner: Box::new(BracketScan {
+            scanner: crate::formats::BlockScanner::new(BracketScan {
                 json: JsonThenClose::new(head, END_TOOL_REQUEST),
                 head,
             }),

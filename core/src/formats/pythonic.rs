@@ -327,7 +327,7 @@ pub(crate) fn probe_bare(input: &[u8], cx: &ProbeCx) -> Probe {
     match bare_call_head(input, cx.cfg.is_only(ids::PYTHONIC)) {
         Some(true) => Probe::Match(Action::Block {
             fmt: &PY_BARE,
-            scanner: Box::new(BareScan {
+            scanner: crate::formats::BlockScanner::new(BareScan {
                 line: LineValueScan::new(),
             }),
         }),
@@ -361,7 +361,7 @@ fn probe_list(input: &[u8], cx: &ProbeCx) -> Probe {
             };
             Probe::Match(Action::Block {
                 fmt: &PY_LIST,
-                scanner: Box::new(scan),
+                scanner: crate::formats::BlockScanner::new(scan),
             })
         }
         None if !cx.eof => Probe::NeedMore,
@@ -379,7 +379,7 @@ fn probe_inline_list(input: &[u8], cx: &ProbeCx) -> Probe {
     match input.get(s..).and_then(|rest| bare_call_head(rest, false)) {
         Some(true) => Probe::Match(Action::Block {
             fmt: &PY_INLINE_LIST,
-            scanner: Box::new(LineValueScan::with(PyScan::list_at(0)).loose()),
+            scanner: crate::formats::BlockScanner::new(LineValueScan::with(PyScan::list_at(0)).loose()),
         }),
         None if !cx.eof => Probe::NeedMore,
         _ => Probe::NotMarker,
@@ -459,7 +459,7 @@ fn probe_string_list(input: &[u8], cx: &ProbeCx) -> Probe {
     }
     Probe::Match(Action::Block {
         fmt: &PY_STRING_LIST,
-        scanner: Box::new(LineValueScan::new()),
+        scanner: crate::formats::BlockScanner::new(LineValueScan::new()),
     })
 }
 

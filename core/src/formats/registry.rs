@@ -125,9 +125,9 @@ struct Tables {
     line_start: [bool; 256],
     /// `line_start` plus the bytes that can begin a marker anywhere.
     line_interest: [bool; 256],
-    /// By a line's first two bytes: whether the line may need a look (see
-    /// [`line_pair_look_table`]).
-    line_pair_look: Box<[bool; 1 << 16]>,
+    /// By a line's first two bytes: whether the line may need a look, and
+    /// on which third bytes (see [`line_pair_look_table`]).
+    line_pair_look: LineLook,
     /// By a line's first two bytes (`b0 << 8 | b1`): whether an opener's
     /// literal may begin with them (see [`may_open_line`]).
     line_pairs: Vec<bool>,
@@ -224,7 +224,7 @@ fn tables() -> &'static Tables {
             })
             .filter(|(_, at)| !at.is_empty())
             .collect();
-        let heads = by_byte
+        let heads: Vec<Vec<([u8; 4], usize, bool)>> = by_byte
             .iter()
             .enumerate()
             .map(|(b, entries)| {
@@ -246,21 +246,7 @@ fn tables() -> &'static Tables {
                 heads
             })
             .collect();
-        // whole rows copied or filled: a closure per entry costs more than
-        // a small document's scan
-        // zeroed by the allocator (a boxed array literal is written out)
-        let mut line_pair_look: Box<[bool; 1 << 16]> =
-            match vec![false; 1 << 16].into_boxed_slice().try_into() {
-                Ok(table) => table,
-                Err(_) => unreachable!("the vector has the array's length"),
-            };
-        for (b0, row) in line_pair_look.chunks_exact_mut(256).enumerate() {
-            if matches!(b0 as u8, b' ' | b'\t') {
-                row.fill(true);
-            } else if line_interest[b0] {
-                row.copy_from_slice(&line_pairs[b0 << 8..(b0 + 1) << 8]);
-            }
-        }
+        let line_pair_look = LineLook::new(&line_interest, &line_pairs, &heads);
         Tables {
             heads,
             by_byte,
@@ -322,13 +308,141 @@ pub fn line_interest_table() -> &'static [bool; 256] {
     &tables().line_interest
 }
 
-/// By a line's first two bytes (`b0 << 8 | b1`), whether the line may need
-/// a line-start look: it begins with a blank, or with a byte of
-/// [`line_interest_table`] that [`may_open_line`]'s two-byte table lets
-/// through. False means the line needs none: the text scanner's newline
-/// walk rules most prose lines out with this one look-up.
-pub fn line_pair_look_table() -> &'static [bool; 1 << 16] {
+/// Whether a line may need a line-start look, by its first two bytes and
+/// then its third: see [`LineLook`].
+pub fn line_pair_look_table() -> &'static LineLook {
     &tables().line_pair_look
+}
+
+/// The newline walk's filter: by a line's first two bytes (`b0 << 8 |
+/// b1`), whether the line may need a line-start look (it begins with a
+/// blank, or with a byte of [`line_interest_table`] that
+/// [`may_open_line`]'s two-byte table lets through) and, for most such
+/// pairs, by its third byte. A line it rules out needs no look: the text
+/// scanner rules most prose lines out with one or two look-ups.
+pub struct LineLook {
+    /// By pair: [`LineLook::NONE`], [`LineLook::ANY`], or `k`: the third
+    /// bytes that may follow are `thirds[k - 1]`.
+    pairs: Box<[u8; 1 << 16]>,
+    /// Sets of third bytes (256-bit masks), each once.
+    thirds: Vec<[u64; 4]>,
+}
+
+impl LineLook {
+    /// The pair begins no line that needs a look.
+    pub const NONE: u8 = 0;
+    /// The pair may begin one, whatever follows.
+    pub const ANY: u8 = u8::MAX;
+
+    fn new(
+        interest: &[bool; 256],
+        line_pairs: &[bool],
+        heads: &[Vec<([u8; 4], usize, bool)>],
+    ) -> Self {
+        // zeroed by the allocator (a boxed array literal is written out)
+        let mut pairs: Box<[u8; 1 << 16]> = match vec![0u8; 1 << 16].into_boxed_slice().try_into() {
+            Ok(table) => table,
+            Err(_) => unreachable!("the vector has the array's length"),
+        };
+        let mut thirds: Vec<[u64; 4]> = Vec::new();
+        let cases = |b: u8, ci: bool| {
+            let other = if ci && b.is_ascii_alphabetic() {
+                b ^ 0x20
+            } else {
+                b
+            };
+            [b, other]
+        };
+        for (b0, row) in pairs.chunks_exact_mut(256).enumerate() {
+            if matches!(b0 as u8, b' ' | b'\t' | b'<' | b'[' | b'`') {
+                // blanks: the look skips them; the others may always open
+                if matches!(b0 as u8, b' ' | b'\t') || interest[b0] {
+                    row.fill(Self::ANY);
+                }
+                continue;
+            }
+            if !interest[b0] {
+                continue;
+            }
+            // what `may_open_line` answers for three bytes `b0 b1 b2`: a
+            // head of one, two bytes, or matching on those, opens whatever
+            // the third; a longer head opens on its own third byte
+            let mut masks: Vec<(u8, [u64; 4])> = Vec::new();
+            // second bytes that open whatever the third (`all`: every one)
+            let (mut all, mut any) = (false, Vec::new());
+            for &(head, n, ci) in &heads[b0] {
+                if !cases(head[0], ci).contains(&(b0 as u8)) {
+                    continue;
+                }
+                if n < 2 {
+                    all = true;
+                    continue;
+                }
+                for b1 in cases(head[1], ci) {
+                    if n < 3 {
+                        any.push(b1);
+                        continue;
+                    }
+                    let k = match masks.iter().position(|(b, _)| *b == b1) {
+                        Some(k) => k,
+                        None => {
+                            masks.push((b1, [0; 4]));
+                            masks.len() - 1
+                        }
+                    };
+                    for b2 in cases(head[2], ci) {
+                        masks[k].1[usize::from(b2 >> 6)] |= 1 << (b2 & 63);
+                    }
+                }
+            }
+            // only the pairs the two-byte table lets through (a pair no
+            // head begins with stays NONE, as `may_open_line` says no)
+            let through = &line_pairs[b0 << 8..(b0 + 1) << 8];
+            if all {
+                for (cell, &on) in row.iter_mut().zip(through) {
+                    if on {
+                        *cell = Self::ANY;
+                    }
+                }
+                continue;
+            }
+            for (b1, mask) in masks {
+                if through[usize::from(b1)] && !any.contains(&b1) {
+                    row[usize::from(b1)] = match thirds.iter().position(|m| *m == mask) {
+                        Some(k) => u8::try_from(k + 1).unwrap_or(Self::ANY),
+                        None if thirds.len() + 1 < usize::from(Self::ANY) => {
+                            thirds.push(mask);
+                            thirds.len() as u8
+                        }
+                        // more sets than fit: no filter on the third byte
+                        None => Self::ANY,
+                    };
+                }
+            }
+            for b1 in any {
+                if through[usize::from(b1)] {
+                    row[usize::from(b1)] = Self::ANY;
+                }
+            }
+        }
+        LineLook { pairs, thirds }
+    }
+
+    /// By a line's first two bytes: [`LineLook::NONE`], [`LineLook::ANY`]
+    /// or a set of third bytes for [`LineLook::third`].
+    #[inline(always)]
+    pub fn pair(&self, b0: u8, b1: u8) -> u8 {
+        self.pairs[usize::from(u16::from_be_bytes([b0, b1]))]
+    }
+
+    /// Whether `b2` may follow a pair whose [`LineLook::pair`] answer is
+    /// `set` (neither `NONE` nor `ANY`) on a line that needs a look.
+    #[inline(always)]
+    pub fn third(&self, set: u8, b2: u8) -> bool {
+        self.thirds
+            .get(usize::from(set) - 1)
+            .is_none_or(|m| m[usize::from(b2 >> 6)] >> (b2 & 63) & 1 == 1)
+    }
 }
 
 /// The byte the engine's text scanner must stop at mid-line besides its own
@@ -767,19 +881,42 @@ mod tests {
         // the newline walk skips a line on this table alone: it must never
         // skip one that the full check would stop at (a longer line is
         // checked on more bytes, so two bytes are the widest case)
-        let pairs = line_pair_look_table();
+        let look = line_pair_look_table();
         let interest = line_interest_table();
-        let mut skipped = 0;
-        for (k, &look) in pairs.iter().enumerate() {
+        let (mut skipped, mut by_third, mut third_skipped) = (0, 0, 0);
+        for k in 0..1usize << 16 {
             let (b0, b1) = ((k >> 8) as u8, k as u8);
             let needs = matches!(b0, b' ' | b'\t')
                 || (interest[usize::from(b0)] && may_open_line(&[b0, b1]));
-            assert!(look || !needs, "{b0:#x} {b1:#x}");
-            skipped += usize::from(!look);
+            let set = look.pair(b0, b1);
+            assert!(set != LineLook::NONE || !needs, "{b0:#x} {b1:#x}");
+            skipped += usize::from(set == LineLook::NONE);
+            if set == LineLook::NONE || set == LineLook::ANY {
+                continue;
+            }
+            by_third += 1;
+            // ruled out on its third byte: the full check on those three
+            // bytes says no (so it does on any longer line), and the
+            // filter lets through exactly what it says yes to
+            for b2 in 0..=u8::MAX {
+                let needs = interest[usize::from(b0)] && may_open_line(&[b0, b1, b2]);
+                assert_eq!(look.third(set, b2), needs, "{b0:#x} {b1:#x} {b2:#x}");
+                third_skipped += usize::from(!needs);
+            }
         }
         assert!(
             skipped > 60_000,
             "the table rules out most pairs: {skipped}"
+        );
+        // the filter means something: the pairs of the line-start words
+        // (`to`, `an`, `ca`, …) have one, and it rules out most third bytes
+        assert!(
+            by_third >= 10,
+            "{by_third} pairs filtered on the third byte"
+        );
+        assert!(
+            third_skipped > by_third * 200,
+            "{third_skipped} of {by_third} × 256"
         );
     }
 

@@ -117,7 +117,7 @@ fn probe_bare(input: &[u8], cx: &ProbeCx) -> Probe {
         None if !cx.eof => Probe::NeedMore,
         Some(b'\'') => Probe::Match(Action::Block {
             fmt: &UNMARKED,
-            scanner: Box::new(LineValueScan::new()),
+            scanner: crate::formats::BlockScanner::new(LineValueScan::new()),
         }),
         _ => Probe::NotMarker,
     }

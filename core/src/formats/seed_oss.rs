@@ -135,7 +135,7 @@ fn unclosed(block: &[u8]) -> BlockEnd {
 
 fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
     super::probe_wrapper(input, cx, OPEN.len(), b"<function", &SEED_OSS, || {
-        Box::new(UntilClose::new(CLOSE, OPEN.len()).unclosed(unclosed))
+        crate::formats::BlockScanner::new(UntilClose::new(CLOSE, OPEN.len()).unclosed(unclosed))
     })
 }
 

@@ -140,7 +140,7 @@ fn probe_invoke(input: &[u8], cx: &ProbeCx) -> Probe {
         None if !cx.eof => Probe::NeedMore,
         Some(b' ') | Some(b'\t') => Probe::Match(Action::Block {
             fmt: &STEP3_INVOKE,
-            scanner: Box::new(UntilClose::new(0, INVOKE_CLOSE)),
+            scanner: crate::formats::BlockScanner::new(UntilClose::new(0, INVOKE_CLOSE)),
         }),
         _ => Probe::NotMarker,
     }

@@ -121,7 +121,18 @@ impl JsonEnd {
                 }
                 match b {
                     b'"' => {
-                        quote = b'"';
+                        // most strings hold no escape: step over one to its
+                        // closing quote here, not a byte at a time around
+                        // the loop
+                        let j = skip_string_bytes(input, i + 1, b'"');
+                        if input.get(j) == Some(&b'"') {
+                            last_sig = b'"';
+                            i = j + 1;
+                        } else {
+                            quote = b'"';
+                            i = j;
+                        }
+                        continue;
                     }
                     b'\'' => {
                         // A single quote opens a string only where a value or key
@@ -165,7 +176,7 @@ impl JsonEnd {
 /// `input.len()`. Strings in call bodies are mostly short: the first 32
 /// bytes are looked at eight at a time in a register (no call), the rest
 /// with memchr.
-#[inline]
+#[inline(always)]
 fn skip_string_bytes(input: &[u8], from: usize, quote: u8) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
@@ -195,6 +206,131 @@ fn skip_string_bytes(input: &[u8], from: usize, quote: u8) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    impl JsonEnd {
+        /// `scan` as first written: every byte of a string once around
+        /// the loop (the reference for the string step in `scan`).
+        fn scan_bytewise(&mut self, input: &[u8]) -> End {
+            let mut i = self.pos;
+            if !self.started {
+                match input.first() {
+                    None => return End::More,
+                    Some(b'{') | Some(b'[') => {}
+                    Some(_) => return End::NotValue,
+                }
+            }
+            let stop_first = self.stop.first().copied();
+            let end = 'scan: {
+                while i < input.len() {
+                    let b = input[i];
+                    if self.quote != 0 {
+                        if self.escaped {
+                            self.escaped = false;
+                        } else if b == b'\\' {
+                            self.escaped = true;
+                        } else if b == self.quote {
+                            self.quote = 0;
+                            self.last_sig = b'"';
+                        }
+                        i += 1;
+                        continue;
+                    }
+                    if self.started && stop_first == Some(b) {
+                        match crate::scan::prefix_ci(&input[i..], self.stop) {
+                            crate::scan::Prefix::Full => break 'scan End::At(i),
+                            crate::scan::Prefix::Partial => break 'scan End::More,
+                            crate::scan::Prefix::No => {}
+                        }
+                    }
+                    match b {
+                        b'"' => self.quote = b'"',
+                        b'\'' => {
+                            if matches!(self.last_sig, b'{' | b'[' | b',' | b':') {
+                                self.quote = b'\'';
+                            }
+                        }
+                        b'{' | b'[' => {
+                            if self.strict && self.started && self.last_sig == b'{' {
+                                break 'scan End::NotValue;
+                            }
+                            self.started = true;
+                            self.depth += 1;
+                            self.last_sig = b;
+                        }
+                        b'}' | b']' => {
+                            self.depth = self.depth.saturating_sub(1);
+                            self.last_sig = b;
+                            if self.depth == 0 {
+                                i += 1;
+                                break 'scan End::At(i);
+                            }
+                        }
+                        b' ' | b'\t' | b'\r' | b'\n' => {}
+                        _ => self.last_sig = b,
+                    }
+                    i += 1;
+                }
+                End::More
+            };
+            self.pos = i;
+            end
+        }
+    }
+
+    /// Bodies made of what the scan tells apart.
+    fn piece() -> impl Strategy<Value = &'static [u8]> {
+        prop::sample::select(vec![
+            &b"{"[..],
+            b"}",
+            b"[",
+            b"]",
+            b"\"",
+            b"'",
+            b"\\",
+            b"\\\"",
+            b"a",
+            b"0123456789",
+            b" ",
+            b"\n",
+            b":",
+            b",",
+            b"</tool_call>",
+            b"</TOOL",
+            b"<",
+            "é".as_bytes(),
+        ])
+    }
+
+    proptest! {
+        /// Whole and fed in growing prefixes, each kind of scanner answers
+        /// as the byte-at-a-time scan did.
+        #[test]
+        fn the_string_step_answers_as_the_bytewise_scan(
+            pieces in prop::collection::vec(piece(), 0..40),
+            cuts in prop::collection::vec(0usize..200, 0..4),
+            kind in 0usize..3,
+        ) {
+            let mut input = b"{".to_vec();
+            input.extend(pieces.concat());
+            let make = || match kind {
+                0 => JsonEnd::new(),
+                1 => JsonEnd::strict(),
+                _ => JsonEnd::stop_at(b"</tool_call>"),
+            };
+            let (mut new, mut old) = (make(), make());
+            let mut ends: Vec<usize> = cuts.iter().map(|&c| c % (input.len() + 1)).collect();
+            ends.sort_unstable();
+            ends.push(input.len());
+            for end in ends {
+                let (a, b) = (new.scan(&input[..end]), old.scan_bytewise(&input[..end]));
+                prop_assert_eq!(a, b, "at {}", end);
+                if a != End::More {
+                    break;
+                }
+            }
+        }
+    }
 
     fn whole(s: &str) -> End {
         JsonEnd::new().scan(s.as_bytes())

@@ -91,13 +91,21 @@ pub fn prefix(input: &[u8], lit: &[u8]) -> Prefix {
 #[inline]
 pub fn prefix_ci(input: &[u8], lit: &[u8]) -> Prefix {
     let n = input.len().min(lit.len());
-    if !input[..n].eq_ignore_ascii_case(&lit[..n]) {
+    if !eq_ci(&input[..n], &lit[..n]) {
         Prefix::No
     } else if n == lit.len() {
         Prefix::Full
     } else {
         Prefix::Partial
     }
+}
+
+/// `a == b` ignoring ASCII case. The bytes are compared as they are
+/// first: markers are mostly written as their literal, and one `memcmp` is
+/// several times cheaper than folding each byte's case.
+#[inline]
+pub fn eq_ci(a: &[u8], b: &[u8]) -> bool {
+    a == b || a.eq_ignore_ascii_case(b)
 }
 
 /// True for the bytes of an identifier-like name (`a-z`, `0-9`, `_`, `-`, `.`,

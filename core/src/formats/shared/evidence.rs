@@ -126,6 +126,13 @@ const FORMAT_WORDS: &[&str] = &[
 ///   (`` the `[TOOL_CALLS]` control token, followed by a JSON array: ``):
 ///   prose that names a marker in code is explaining it.
 pub fn documents_block(before: &[u8], block: &[u8]) -> bool {
+    // Both need a byte most text before a call lacks: a lead line ends in
+    // a colon (`:`, or `：`, whose UTF-8 begins with 0xEF; decoding a
+    // broken sequence gives U+FFFD, never either), a quote is in
+    // backticks. One search rules both out (issue 48).
+    if memchr::memchr3(b':', 0xef, b'`', before).is_none() {
+        return false;
+    }
     format_lead(before) || quotes_opening(before, block)
 }
 
@@ -420,6 +427,11 @@ mod tests {
             prop_assert_eq!(
                 quotes_opening(&before, &block),
                 quotes_opening_split(&before, &block)
+            );
+            // the search that rules both out first changes no answer
+            prop_assert_eq!(
+                documents_block(&before, &block),
+                format_lead_whole(&before) || quotes_opening_split(&before, &block)
             );
         }
     }

@@ -240,7 +240,7 @@ pub fn calls_from_json_body(
     cx: &ParseCx,
 ) -> BlockResult {
     use crate::call::{calls_from_owned, Shape};
-    if let Some(r) = plain_result(body, format, block_len, cx.tally) {
+    if let Some(r) = plain_result(body, format, block_len, cx) {
         return r;
     }
     let (value, repairs) = match cx.parse_json(body) {
@@ -478,16 +478,16 @@ pub fn json_calls_end(block: &[u8], from: usize, close: &[u8]) -> usize {
 /// `block[from..to]`, blanks aside, as exactly one plain call object
 /// (`{"name": …, "arguments": {…}}`): what [`json_block`] gives for it,
 /// without looking for where the JSON ends first. `None` for anything else.
-/// With `tally` ([`ParseCx::tally`]) the call has no name or arguments.
+/// With [`ParseCx::tally`] the call has no name or arguments.
 pub fn plain_block(
     block: &[u8],
     from: usize,
     to: usize,
     format: FormatId,
-    tally: bool,
+    cx: &ParseCx,
 ) -> Option<BlockResult> {
     let body = std::str::from_utf8(&block[from..to]).ok()?;
-    plain_result(body.trim(), format, block.len(), tally)
+    plain_result(body.trim(), format, block.len(), cx)
 }
 
 /// `body` as exactly one plain call object: the block's one call, ending
@@ -496,16 +496,15 @@ fn plain_result(
     body: &str,
     format: FormatId,
     block_len: usize,
-    tally: bool,
+    cx: &ParseCx,
 ) -> Option<BlockResult> {
-    let (name, arguments) = crate::call::plain_call(body, tally)?;
-    Some(BlockResult {
-        calls: vec![ParsedCall {
-            end: block_len,
-            ..ParsedCall::new(name, arguments, format)
-        }],
-        ..BlockResult::default()
-    })
+    let (name, arguments) = crate::call::plain_call(body, cx.tally)?;
+    let mut calls = cx.call_list();
+    calls.push(ParsedCall {
+        end: block_len,
+        ..ParsedCall::new(name, arguments, format)
+    });
+    Some(BlockResult::calls(calls))
 }
 
 /// Parses `block[from..to]` as a JSON call body with strong evidence,

@@ -220,7 +220,7 @@ pub fn probe_tokens(
 pub fn section_block(fmt: &'static dyn BlockFormat, toks: &'static Tokens, head: usize) -> Probe {
     Probe::Match(Action::Block {
         fmt,
-        scanner: Box::new(SectionScanner::new(toks, head)),
+        scanner: crate::formats::BlockScanner::new(SectionScanner::new(toks, head)),
     })
 }
 

@@ -15,7 +15,7 @@ pub fn probe_wrapper(
     open_len: usize,
     inner: &[u8],
     fmt: &'static dyn BlockFormat,
-    scanner: impl FnOnce() -> Box<dyn Scanner>,
+    scanner: impl FnOnce() -> crate::formats::BlockScanner,
 ) -> Probe {
     let s = scan::skip_space(input, open_len);
     if s == input.len() && !cx.eof {
@@ -148,7 +148,7 @@ pub fn tag_then_body(
 pub fn block(fmt: &'static dyn BlockFormat, scanner: impl Scanner + 'static) -> Probe {
     Probe::Match(Action::Block {
         fmt,
-        scanner: Box::new(scanner),
+        scanner: crate::formats::BlockScanner::new(scanner),
     })
 }
 

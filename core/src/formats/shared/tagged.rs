@@ -92,7 +92,7 @@ impl TaggedJson {
 pub fn json_block_at(fmt: &'static dyn BlockFormat, tag: usize, close: &'static [u8]) -> Probe {
     Probe::Match(Action::Block {
         fmt,
-        scanner: Box::new(
+        scanner: crate::formats::BlockScanner::Json(
             JsonThenClose::new(tag, close)
                 .broken_ends_at_close()
                 .calls_joined_by_commas(),

@@ -215,7 +215,11 @@ impl Wrap {
     pub fn block(&self, fmt: &'static dyn BlockFormat) -> Probe {
         Probe::Match(Action::Block {
             fmt,
-            scanner: Box::new(WrapScan::new(self.open_len, self.close, self.seq)),
+            scanner: crate::formats::BlockScanner::new(WrapScan::new(
+                self.open_len,
+                self.close,
+                self.seq,
+            )),
         })
     }
 }
