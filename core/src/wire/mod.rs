@@ -775,7 +775,7 @@ impl Core {
     /// does not depend on when it looks: a longer prefix decides the same.
     fn sniff_due(&mut self, held: usize, chunk: &[u8]) -> bool {
         let (last, work) = self.sniffed;
-        let due = held >= last + last / 2 + 1
+        let due = held > last + last / 2
             || held > self.max
             || (work + held <= 8 * held
                 && chunk
