@@ -404,6 +404,28 @@ def probes():
     # 12. directory walks
     P.append(("dir-symlink-loop", ["parse", "-L", "@DIR"], lambda n: b"", 1, {"DIR/": "symloop"}))
     P.append(("dir-esc-names", ["parse", "-v", "@DIR"], lambda n: b"", 1, {"DIR/": "escnames"}))
+    # 16. the evidence rules' inputs (runs of what they read back over), and
+    # one byte per chunk through `stream`: every marker run, broken UTF-8
+    # at each border
+    for name in ("tool_call-full-open", "TOOL_CALLS-full", "lt", "lbrace-nl", "lbracket-nl",
+                 "pythonic-start", "ds-begin", "kimi-call", "fence-json", "python_tag"):
+        P.append((f"markers-stream1-{name}", ["stream", "--chunk-size", "1"], rep(markers[name]), 20_000, None))
+    P.append(("stream1-utf8-borders", ["stream", "--chunk-size", "1"],
+              lambda n: b'<tool_call>{"name":"f","arguments":{"a":"' + ("\u00e9\u65e5\U0001F600".encode() + b"\xe6\x97") * n + b'"}}</tool_call>', 20_000, None))
+    P.append(("stream1-utf8-markers", ["stream", "--chunk-size", "1"],
+              rep("<\uff5ctool\u2581calls\u2581begin\uff5c>\xe6<tool_call>\xff".encode()), 10_000, None))
+    for name, unit in (("quote-marker", b"'<tool_call>"),
+                       ("quote-call", b"x = '<tool_call>{\"name\":\"f\",\"arguments\":{}}</tool_call>'\n"),
+                       ("assign-object", b'x = {"name":"f","arguments":{}}\n'),
+                       ("open-bracket-object", b'[\n{"name":"f","arguments":{}}\n'),
+                       ("cjk-label", "\u671f\u671b\u683c\u5f0f\uff1a\n\u6a21\u5f0f A\uff1a<tool_call>x</tool_call>\n".encode()),
+                       ("label-no-lead", b"Mode A: <tool_call>f</tool_call>\n"),
+                       ("comment-lead", b'// out\n{"name":"f","arguments":{}}\n')):
+        P.append((f"evidence-{name}", ["parse"], rep(unit), 20_000, None))
+        P.append((f"evidence-stream-{name}", ["stream"], rep(unit), 20_000, None))
+    P.append(("pythonic-nested-calls", ["parse", "-f", "pythonic"], lambda n: b"[f(a=" + b"g(a=" * n + b"1" + b")" * n + b")]", 20_000, None))
+    P.append(("pythonic-nested-calls-open", ["parse"], lambda n: b"[f(a=" + b"g(a=" * n, 20_000, None))
+    P.append(("huge-exponent-arg", ["parse"], in_body("hermes", lambda n: b"1e" + b"9" * n), 1_000_000, None))
     P += wire_probes() + command_probes() + agent_probes()
     return P
 
@@ -577,6 +599,12 @@ def agent_probes():
               {"t2.json": b'[{"name":"f","parameters":{"type":"object"},"x-toolcall":{"risk":"safe","exec":["sh","tool.sh"]}}]',
                "tool.sh": b"printf '\\033]0;pwned\\007\\377' >&2; printf '\\033[2J\\377'; exit 3\n"}))
     P.append(("exec-many-refused", ["exec", "--tools", "@tools.json", "--approve", "deny", "--unknown-risk", "high"], rep(call(b"g", b"{}") + b"\n"), 2_000, T))
+    # a model command that echoes its prompt (llama-cli does): the echo, a
+    # 4N-byte user message, is dropped, not re-read; a tool whose output is
+    # call markup, with a model that echoes, runs once
+    P.append(("loop-echo-giant-message", ["loop", "--tools", "@tools.json", "--model-cmd", "cat", "--max-iterations", "1", "--delay", "0", "-"], lambda n: b"<tool_call>" * n, 400_000, T))
+    echo_tools = b'[{"name":"f","parameters":{"type":"object"},"x-toolcall":{"risk":"safe","exec":["sh","-c","printf \'<tool_call>{\\"name\\":\\"f\\",\\"arguments\\":{}}</tool_call>\'"]}}]'
+    P.append(("loop-echo-tool-markup", ["loop", "--tools", "@t3.json", "--model-cmd", "if [ \"$TOOLCALL_ITERATION\" = 1 ]; then printf '<tool_call>{\"name\":\"f\",\"arguments\":{}}</tool_call>'; else cat; fi", "--max-iterations", "3", "--delay", "0", "--approve", "yes", "hi"], lambda n: b"", 1, {"t3.json": echo_tools}))
     P.append(("exec-path-names", ex + ["--tool-dir", "."], lambda n: b"".join(call(nm, b"{}") for nm in (b"../reply", b"./reply", b"/bin/sh", b"..", b".", b"reply/", b"-h", b"--help", b"f;sh", b"f\\u0000", b"f\\n"))* n, 1, T))
     return P
 

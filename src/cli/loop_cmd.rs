@@ -893,6 +893,69 @@ fn emit_live(ev: &mut Events, live: &LiveText) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The prompt echoed at the start of a reply, held back and dropped.
+///
+/// A model command that prints its prompt before the generation
+/// (`llama-cli` does unless told not to) would hand the whole transcript
+/// to the engine: every earlier call would run again, and a tool's output
+/// that holds call markup (`<tool_call>{…}</tool_call>` in a file the tool
+/// read) would run as the model's call. So while the reply's first bytes
+/// are the prompt's, they are held; the whole prompt is dropped, and a
+/// reply that parts from it (or ends first) is fed from its start.
+struct Echo<'p> {
+    /// The prompt the model command was given.
+    prompt: &'p [u8],
+    /// How many of its bytes the reply has repeated so far; `None` once
+    /// the reply parted from it or repeated it whole.
+    held: Option<usize>,
+}
+
+impl<'p> Echo<'p> {
+    fn new(prompt: &'p [u8]) -> Self {
+        Self {
+            prompt,
+            held: (!prompt.is_empty()).then_some(0),
+        }
+    }
+
+    /// Passes `chunk` to `feed`, less what repeats the prompt.
+    fn feed(&mut self, chunk: &[u8], mut feed: impl FnMut(&[u8])) {
+        let Some(held) = self.held else {
+            feed(chunk);
+            return;
+        };
+        let want = &self.prompt[held..];
+        let n = want.len().min(chunk.len());
+        if chunk[..n] == want[..n] {
+            if n == want.len() {
+                // the whole prompt came back: drop it
+                self.held = None;
+                if n < chunk.len() {
+                    feed(&chunk[n..]);
+                }
+            } else {
+                self.held = Some(held + n);
+            }
+        } else {
+            self.held = None;
+            if held > 0 {
+                feed(&self.prompt[..held]);
+            }
+            feed(chunk);
+        }
+    }
+
+    /// At the end of the reply: a part of the prompt still held was the
+    /// start of a reply, not an echo.
+    fn finish(&mut self, mut feed: impl FnMut(&[u8])) {
+        if let Some(held) = self.held.take() {
+            if held > 0 {
+                feed(&self.prompt[..held]);
+            }
+        }
+    }
+}
+
 /// One generation: the model command with the prompt on stdin, its stdout
 /// through the wire engine. Prose and reasoning become `text` events as
 /// they arrive.
@@ -953,13 +1016,14 @@ fn generate(
     let max_reply = args.max_reply.unwrap_or(DEFAULT_MAX_REPLY);
     let mut replied = 0usize;
     let mut too_long = false;
+    let mut echo = Echo::new(prompt.as_bytes());
     if let Some(mut out) = child.stdout.take() {
         loop {
             match out.read(&mut buf) {
                 Ok(0) => break,
                 Ok(n) if replied.saturating_add(n) > max_reply => {
                     // what fits is kept; the command is stopped
-                    engine.feed(&buf[..max_reply - replied], &mut gather);
+                    echo.feed(&buf[..max_reply - replied], |b| engine.feed(b, &mut gather));
                     emit_live(ev, &live)?;
                     too_long = true;
                     super::child::stop_group(child.id(), true);
@@ -967,7 +1031,7 @@ fn generate(
                 }
                 Ok(n) => {
                     replied += n;
-                    engine.feed(&buf[..n], &mut gather);
+                    echo.feed(&buf[..n], |b| engine.feed(b, &mut gather));
                     emit_live(ev, &live)?;
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
@@ -983,6 +1047,7 @@ fn generate(
     super::child::end_group(child.id());
     done.store(true, Ordering::SeqCst);
     let _ = watchdog.join();
+    echo.finish(|b| engine.feed(b, &mut gather));
     engine.finish(&mut gather);
     emit_live(ev, &live)?;
     let summary = engine.summary();

@@ -730,6 +730,11 @@ fn score_case(case: &Value) -> Option<String> {
         let [split] = splits.as_slice() else {
             return Some(format!("split gave {} split records", splits.len()));
         };
+        if let Some(markup) = case["expected"]["markup"].as_array() {
+            if let Some(why) = check_stripped(input, want_text, markup, split) {
+                return Some(why);
+            }
+        }
         for (field, want) in [("text", want_text), ("reasoning", want_reasoning)] {
             let Some(want) = want else { continue };
             let got = collapse_space(split[field].as_str().unwrap_or_default());
@@ -753,6 +758,101 @@ fn score_case(case: &Value) -> Option<String> {
         }
     }
     None
+}
+
+/// The byte-exact text check of a case that lists its `markup`: the bytes
+/// the policy strips from text (stray special tokens, other roles' turn
+/// headers; docs/recovery.md, "Text around no call"), in input order.
+/// `expected.text` must be the input with exactly those removed (so the
+/// case cannot expect anything but the documented stripping), `split`'s
+/// markup segments must be those bytes, and its text must be
+/// `expected.text` byte for byte. `None`: all hold.
+fn check_stripped(
+    input: &[u8],
+    want_text: Option<&str>,
+    markup: &[Value],
+    split: &Value,
+) -> Option<String> {
+    let Some(want_text) = want_text else {
+        return Some("a case with `markup` needs `text`".to_string());
+    };
+    let input = String::from_utf8_lossy(input);
+    let mut want_markup = Vec::new();
+    for m in markup {
+        let Some(m) = m.as_str().filter(|m| !m.is_empty()) else {
+            return Some(format!("markup entry {m} is not a non-empty string"));
+        };
+        want_markup.push(m);
+    }
+    if !input_less_markup(&input, want_text, &want_markup) {
+        return Some(format!(
+            "case: expected text is not the input less its markup {want_markup:?}"
+        ));
+    }
+    let got_markup: Vec<String> = split["segments"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+        .iter()
+        .filter(|s| s["kind"] == "markup")
+        .filter_map(|s| {
+            let span = s["span"].as_array()?;
+            let (a, b) = (span.first()?.as_u64()?, span.get(1)?.as_u64()?);
+            input
+                .as_bytes()
+                .get(usize::try_from(a).ok()?..usize::try_from(b).ok()?)
+                .map(|bytes| String::from_utf8_lossy(bytes).into_owned())
+        })
+        .collect();
+    if got_markup != want_markup {
+        return Some(format!(
+            "markup {:?} != {:?}",
+            cut(&format!("{got_markup:?}"), 200),
+            cut(&format!("{want_markup:?}"), 200)
+        ));
+    }
+    let got = split["text"].as_str().unwrap_or_default();
+    if got != want_text {
+        return Some(format!(
+            "text (byte for byte) {:?} != {:?}",
+            cut(got, 150),
+            cut(want_text, 150)
+        ));
+    }
+    None
+}
+
+/// Whether `text` is `input` with the `markup` strings deleted, in order:
+/// `input` is walked along `text`, and where they part the next markup
+/// string must stand in `input`.
+fn input_less_markup(input: &str, text: &str, markup: &[&str]) -> bool {
+    let (mut rest, mut want) = (input, text);
+    let mut markup = markup.iter();
+    loop {
+        let same = rest
+            .bytes()
+            .zip(want.bytes())
+            .take_while(|(a, b)| a == b)
+            .count();
+        // a markup string that starts where the two still agree is taken
+        // there when the text does not go on with it
+        let (r, w) = (&rest[same..], &want[same..]);
+        if r.is_empty() && w.is_empty() {
+            return markup.next().is_none();
+        }
+        let Some(m) = markup.next() else {
+            return false;
+        };
+        // back up to the start of `m` if the text ran into its first bytes
+        let back = (0..=same)
+            .rev()
+            .find(|&k| rest.is_char_boundary(k) && rest[k..].starts_with(m));
+        let Some(at) = back else {
+            return false;
+        };
+        rest = &rest[at + m.len()..];
+        want = &want[at..];
+    }
 }
 
 /// Scores every `*.jsonl` in `tests/conformance/DIR` against the floor
@@ -869,4 +969,18 @@ fn loose_comparison_follows_the_scorer() {
     assert!(!loose_eq(&v(r#"{"a":[3]}"#), &v(r#"{"a":"[3]"}"#)));
     assert!(!loose_eq(&v(r#"{"a":1}"#), &v(r#"{"a":1,"b":2}"#)));
     assert_eq!(collapse_space(" a \n\t b "), "a b");
+}
+
+#[test]
+fn markup_deletion_is_checked_in_order() {
+    assert!(input_less_markup("a<|x|>b", "ab", &["<|x|>"]));
+    assert!(input_less_markup("ab", "ab", &[]));
+    // the second `<|x|>` is the stripped one, the first stays text
+    assert!(input_less_markup("<|x|>a<|x|>b", "<|x|>ab", &["<|x|>"]));
+    // the text went on with the markup's first bytes
+    assert!(input_less_markup("a</t>b</t>c", "a</t>bc", &["</t>"]));
+    assert!(!input_less_markup("a<|x|>b", "a<|x|>b", &["<|x|>"]));
+    assert!(!input_less_markup("a<|x|>b", "ab", &[]));
+    assert!(!input_less_markup("a<|x|>b", "a b", &["<|x|>"]));
+    assert!(!input_less_markup("a<|x|>b", "ab", &["<|x|>", "<|y|>"]));
 }

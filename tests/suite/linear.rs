@@ -141,6 +141,34 @@ fn streamed_openai_calls_cost_linear_work_in_their_number() {
     }
 }
 
+/// The sniffer of `--input auto` holds an undecided start (`{` on the first
+/// line that is no JSON, a pretty-printed value that never closes) and
+/// looked at all of it again after every chunk: one byte per chunk was
+/// quadratic (18 s for 72 KB of `\n{"name":`). Its looks now cost linear
+/// work, whatever the chunk size.
+#[test]
+fn an_undecided_start_costs_linear_sniffing() {
+    for unit in [
+        &b"\n{\"name\":"[..],
+        b"{\"a\":{}",
+        b"{\"a\":\"xxxxxxxx",
+        b"data: {\"a\":",
+        b": comment\n",
+    ] {
+        let small = unit.repeat(2_000);
+        let large = unit.repeat(20_000);
+        for chunk in [1, 7] {
+            let (w1, _) = wire_work(&small, chunk);
+            let (w10, _) = wire_work(&large, chunk);
+            assert!(
+                w10 <= 11 * w1.max(1),
+                "{:?} in {chunk}-byte chunks: work {w1} -> {w10} for 10x the input",
+                String::from_utf8_lossy(unit)
+            );
+        }
+    }
+}
+
 /// `validate` puts a line:column on every record and diagnostic: with the
 /// document's line index that is a binary search, not a count from the
 /// start, so many calls in a long document (with or without newlines) cost

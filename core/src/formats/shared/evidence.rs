@@ -34,6 +34,15 @@ const EXAMPLE_WORDS: &[&str] = &[
     "how you can",
     "how you could",
     "how you would",
+    // Chinese: example, for example, sample, template, syntax
+    "示例",
+    "例如",
+    "样例",
+    "例子",
+    "范例",
+    "範例",
+    "模板",
+    "语法",
 ];
 
 /// Words that show an example when the line gives an instruction, but not
@@ -48,6 +57,8 @@ const INSTRUCTION_WORDS: &[&str] = &[
     "reply with",
     "respond with",
     "answer with",
+    // Chinese: format (`按以下格式`, in the following format)
+    "格式",
 ];
 
 /// Words of a model announcing its own call, or saying the call that
@@ -66,6 +77,11 @@ const OWN_CALL: &[&str] = &[
     "revised",
     "corrected",
     "fixed",
+    // Chinese: I will, let me
+    "我将",
+    "我会",
+    "让我",
+    "我来",
 ];
 
 /// Most bytes of the introducing line looked at, back from the candidate.
@@ -94,6 +110,10 @@ pub fn example_lead(before: &[u8]) -> bool {
     if line.is_empty() {
         return false;
     }
+    // a code comment (`// LLM output`) introduces a listing, not a reply
+    if line.trim_start().starts_with("//") {
+        return true;
+    }
     EXAMPLE_WORDS.iter().any(|w| line.contains(w))
         || (INSTRUCTION_WORDS.iter().any(|w| line.contains(w))
             && !OWN_CALL.iter().any(|w| line.contains(w)))
@@ -115,25 +135,81 @@ const FORMAT_WORDS: &[&str] = &[
     "output like",
 ];
 
+/// Words of Chinese and Japanese text that name a format or an example
+/// (`期望格式：`, `示例：`, `例如：`): matched anywhere in the line, as
+/// these scripts write no blanks between words.
+const CJK_FORMAT_WORDS: &[&str] = &[
+    "格式", "示例", "例子", "例如", "样例", "範例", "范例", "模板", "语法", "語法", "書式", "形式",
+];
+
 /// Whether the text before a block (`before`) presents it as the
 /// documentation of a format, not a call, whoever writes the block and
 /// however it is marked:
 ///
 /// * the nearest line of its paragraph that ends in a colon (`format::`,
-///   `tokens:`, `Expect output like:`) names a format or an example, and
-///   no model announces its own call there (`I'll`, `let me`, `here is`);
+///   `tokens:`, `Expect output like:`, `期望格式：`) names a format or an
+///   example, and no model announces its own call there (`I'll`, `let
+///   me`, `here is`). A label on the block's own line that names neither
+///   (`Mode A (needs tools): <tool_call>…`) leaves it to the line above;
 /// * or the text quotes the block's opening in inline code
 ///   (`` the `[TOOL_CALLS]` control token, followed by a JSON array: ``):
-///   prose that names a marker in code is explaining it.
+///   prose that names a marker in code is explaining it;
+/// * or the block opens a string literal: it follows an opening quote
+///   (`echo '<tool_call>{…}</tool_call>' | prog`, `response =
+///   '''<tool_call>`, `"content": "<tool_call>…`): code or data that
+///   holds a call's text, not a call;
+/// * or the block is a value in code: the text before it, past blanks,
+///   ends in `=`, `(` or `[` (`assert parse(s) == {"name": …}`,
+///   `expected = [` then the object on the next line): an assignment, a
+///   comparison, an argument or a list element, not a reply.
 pub fn documents_block(before: &[u8], block: &[u8]) -> bool {
-    // Both need a byte most text before a call lacks: a lead line ends in
-    // a colon (`:`, or `：`, whose UTF-8 begins with 0xEF; decoding a
-    // broken sequence gives U+FFFD, never either), a quote is in
-    // backticks. One search rules both out (issue 48).
+    if opens_string(before) || value_in_code(before) {
+        return true;
+    }
+    // The other two need a byte most text before a call lacks: a lead
+    // line ends in a colon (`:`, or `：`, whose UTF-8 begins with 0xEF;
+    // decoding a broken sequence gives U+FFFD, never either), a quote is
+    // in backticks. One search rules both out (issue 48).
     if memchr::memchr3(b':', 0xef, b'`', before).is_none() {
         return false;
     }
     format_lead(before) || quotes_opening(before, block)
+}
+
+/// Whether the last byte of `before` other than a blank is `=`, `(` or
+/// `[`: what follows is a value in an expression.
+fn value_in_code(before: &[u8]) -> bool {
+    before
+        .iter()
+        .rev()
+        .find(|b| !b.is_ascii_whitespace())
+        .is_some_and(|b| matches!(b, b'=' | b'(' | b'['))
+}
+
+/// Whether `before` ends with an opening quote: a run of one to three `'`
+/// or `"` after a blank, the start of a line, or a character that comes
+/// before a value in code (`=`, `(`, `[`, `{`, `,`, `:`). A quote after a
+/// word or a sentence's end (`"Hello!"`) closes a string instead. A
+/// backtick is not a string here: a model sets its own call in inline
+/// code (`` Sure! `[get_weather(city="Oslo")]` ``).
+fn opens_string(before: &[u8]) -> bool {
+    let Some(&q) = before.last() else {
+        return false;
+    };
+    if !matches!(q, b'\'' | b'"') {
+        return false;
+    }
+    let run = before.iter().rev().take_while(|&&b| b == q).count();
+    if run > 3 {
+        return false;
+    }
+    match before[..before.len() - run].last() {
+        None => true,
+        Some(&b) => matches!(
+            b,
+            b' ' | b'\t' | b'\n' | b'\r' | b'=' | b'(' | b'[' | b'{' | b',' | b':'
+        ),
+    }
 }
 
 /// The nearest colon-ended line of the paragraph before a block names a
@@ -146,6 +222,8 @@ fn format_lead(before: &[u8]) -> bool {
     // (the text before a block can be kilobytes of prose: issue 48).
     let mut end = before.len();
     let mut seen_text = false;
+    // the first line read is the block's own, up to the block
+    let mut own_line = true;
     loop {
         let start = memchr::memrchr(b'\n', &before[..end]).map_or(0, |i| i + 1);
         let bytes = &before[start..end];
@@ -173,10 +251,17 @@ fn format_lead(before: &[u8]) -> bool {
                     from += 1;
                 }
                 let line = line[from..].to_lowercase().replace('\u{2019}', "'");
-                return FORMAT_WORDS.iter().any(|w| has_word(&line, w))
-                    && !OWN_CALL.iter().any(|w| has_word(&line, w));
+                let own = OWN_CALL.iter().any(|w| has_word(&line, w));
+                let named = FORMAT_WORDS.iter().any(|w| has_word(&line, w))
+                    || CJK_FORMAT_WORDS.iter().any(|w| line.contains(w));
+                // a label on the block's own line that names no format
+                // (`Mode A (needs tools):`) leaves it to the lines above
+                if named || own || !own_line {
+                    return named && !own;
+                }
             }
         }
+        own_line = false;
         if start == 0 {
             return false;
         }
@@ -353,7 +438,12 @@ mod tests {
     /// `format_lead` as first written: the whole text decoded, then split.
     fn format_lead_whole(before: &[u8]) -> bool {
         let text = String::from_utf8_lossy(before);
-        for line in text.trim_end().rsplit('\n') {
+        // text on the block's own line, before it
+        let own_first = text
+            .rsplit('\n')
+            .next()
+            .is_some_and(|l| !l.trim().is_empty());
+        for (i, line) in text.trim_end().rsplit('\n').enumerate() {
             let line = line.trim();
             if line.is_empty() {
                 return false;
@@ -366,8 +456,12 @@ mod tests {
                 from += 1;
             }
             let line = line[from..].to_lowercase().replace('\u{2019}', "'");
-            return FORMAT_WORDS.iter().any(|w| has_word(&line, w))
-                && !OWN_CALL.iter().any(|w| has_word(&line, w));
+            let own = OWN_CALL.iter().any(|w| has_word(&line, w));
+            let named = FORMAT_WORDS.iter().any(|w| has_word(&line, w))
+                || CJK_FORMAT_WORDS.iter().any(|w| line.contains(w));
+            if named || own || !(i == 0 && own_first) {
+                return named && !own;
+            }
         }
         false
     }
@@ -406,6 +500,8 @@ mod tests {
             b"_CALLS]".to_vec(),
             b"format".to_vec(),
             b"Use this format".to_vec(),
+            b"Mode A".to_vec(),
+            "\u{683c}\u{5f0f}".as_bytes().to_vec(),
             b"I'll".to_vec(),
             b"output".to_vec(),
             b"word".to_vec(),
@@ -447,6 +543,10 @@ mod tests {
             "The syntax is:\n",
             "Always reply like this:\n",
             "Here's how you can do it:\n\n",
+            // Chinese: `actual call example`, `reply in the following format:`
+            "\u{5b9e}\u{9645}\u{8c03}\u{7528}\u{793a}\u{4f8b}\n",
+            "\u{8bf7}\u{6309}\u{4ee5}\u{4e0b}\u{683c}\u{5f0f}\u{56de}\u{590d}\u{ff1a}\n",
+            "\u{5b9e}\u{9645}\u{8c03}\u{7528}\u{793a}\u{4f8b}\n// LLM output\n",
         ] {
             assert!(example_lead(s.as_bytes()), "{s:?}");
         }
@@ -458,6 +558,9 @@ mod tests {
             "For example, see below.\nNow the call:\n",
             "Let me do it like this: ",
             "Here is the function call in the following format:\n",
+            // Chinese: `I will call in the following format:`
+            "\u{6211}\u{5c06}\u{6309}\u{4ee5}\u{4e0b}\u{683c}\u{5f0f}\u{8c03}\u{7528}\u{ff1a}\n",
+            "https://example.org/a//b\nChecking:\n",
         ] {
             assert!(!example_lead(s.as_bytes()), "{s:?}");
         }
@@ -472,6 +575,16 @@ mod tests {
             "IMPORTANT: ALWAYS adhere to this exact format for tool use:\n",
             "Expect output like:\n[Tools] (2)\n- a: b ...\n[Raw Assistant] ",
             "emit the `[TOOL_CALLS]` control token, followed by a JSON array:\n\n    ",
+            // Chinese: `expected format (two modes):`
+            "\u{671f}\u{671b}\u{683c}\u{5f0f}\u{ff1a}\n",
+            "Expected format (two legal modes):\nMode A (needs tools): ",
+            "    echo '",
+            "response = '''",
+            "{\"content\": \"",
+            "cmd=\"",
+            "    assert rescue_first(content) == ",
+            "    expected = [\n        ",
+            "print(",
         ] {
             assert!(documents_block(before.as_bytes(), block), "{before:?}");
         }
@@ -482,6 +595,12 @@ mod tests {
             "Here is the call in the correct format:\n",
             "For example, see below.\n\nNow the call:\n",
             "The format is simple.\nChecking:\n",
+            "The format is simple.\nChecking: ",
+            "Expected format:\n\nNow the call: ",
+            "Expected format:\nI'll call it: ",
+            "He said \"Hello!\"",
+            "Sure! `",
+            "four quotes ''''",
         ] {
             assert!(!documents_block(before.as_bytes(), block), "{before:?}");
         }
