@@ -225,7 +225,11 @@ pub const SEPARATOR: Opener = Opener::new(b";", |input, cx| {
         Some(b'{') => match llama_head(&input[s..]) {
             Prefix::Full => Probe::Match(Action::Block {
                 fmt: &BARE_JSON,
-                scanner: crate::formats::BlockScanner::new(ValuesScan::new(Placement::LineStart, s, cx)),
+                scanner: crate::formats::BlockScanner::new(ValuesScan::new(
+                    Placement::LineStart,
+                    s,
+                    cx,
+                )),
             }),
             Prefix::Partial if !cx.eof => Probe::NeedMore,
             _ => Probe::NotMarker,

@@ -61,7 +61,9 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
     match input.get(s) {
         Some(b'{' | b'[') => json_after(input, OPEN.len(), cx, &DOTS_JSON, CLOSE, markup()),
         _ => super::probe_wrapper(input, cx, OPEN.len(), b"<invoke", &DOTS, || {
-            crate::formats::BlockScanner::new(UntilClose::new(CLOSE, OPEN.len()).unclosed(end_without_close))
+            crate::formats::BlockScanner::new(
+                UntilClose::new(CLOSE, OPEN.len()).unclosed(end_without_close),
+            )
         }),
     }
 }

@@ -564,9 +564,7 @@ impl Scanner for GemmaScan {
                     }
                     if close == GEMMA4.1 {
                         match scan::prefix(&block[s..], GEMMA4_GARBLED_CLOSE) {
-                            Prefix::Full => {
-                                return BlockEnd::done(s + GEMMA4_GARBLED_CLOSE.len())
-                            }
+                            Prefix::Full => return BlockEnd::done(s + GEMMA4_GARBLED_CLOSE.len()),
                             Prefix::Partial if !eof => {
                                 self.pos = s;
                                 return BlockEnd::More;
@@ -818,10 +816,13 @@ mod tests {
             r.calls[0].arguments.as_value().clone(),
             json!({"verbose": true})
         );
-        let r = parse("<|tool_call>call:tool_call{\"name\": \"list_cron_jobs\", \"args\": {}}<tool_call|>");
+        let r = parse(
+            "<|tool_call>call:tool_call{\"name\": \"list_cron_jobs\", \"args\": {}}<tool_call|>",
+        );
         assert_eq!(r.calls[0].name, "list_cron_jobs");
         // a third key: not a call object
-        let r = parse("<|tool_call>call:{\"name\": \"x\", \"arguments\": {}, \"id\": 1}<tool_call|>");
+        let r =
+            parse("<|tool_call>call:{\"name\": \"x\", \"arguments\": {}, \"id\": 1}<tool_call|>");
         assert!(r.calls.is_empty());
     }
 }

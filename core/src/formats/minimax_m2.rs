@@ -29,8 +29,8 @@ use super::shared::tag::UntilClose;
 use super::Model;
 use super::{ids, Blocks, Values};
 use super::{Action, BlockEnd, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner};
-use crate::repair::{Repair, RepairKind};
 use crate::render::{results, tools, CallSpec, Prompt};
+use crate::repair::{Repair, RepairKind};
 use crate::scan::{self, Prefix};
 
 /// Catalog entry.
@@ -50,7 +50,12 @@ pub const FORMAT: Format = Format::new(
 .models(&[Model::new("minimax-m2", "")])
 // a turn is `]~b]ROLE` … `[e~[`, the conversation opens with `]~!b[`
 .template_tokens(&["]~!b[", "]~b]", "[e~[", "<minimax:tool_call>"])
-.openers(&[OPENER, OPENER_STRAY_CLOSE, OPENER_BARE_INVOKE, OPENER_BRACKETLESS])
+.openers(&[
+    OPENER,
+    OPENER_STRAY_CLOSE,
+    OPENER_BARE_INVOKE,
+    OPENER_BRACKETLESS,
+])
 .values(Values::Text)
 .render(Prompt::new("MiniMax-M2", write_calls).template(tools::minimax_m2, results::minimax_m2));
 
@@ -75,7 +80,9 @@ pub static MINIMAX_M2: Blocks = Blocks::new(ids::MINIMAX_M2, |block, cx| {
 
 fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
     super::probe_wrapper(input, cx, OPEN.len(), b"<invoke", &MINIMAX_M2, || {
-        crate::formats::BlockScanner::new(UntilClose::new(CLOSE, OPEN.len()).unclosed(end_without_close))
+        crate::formats::BlockScanner::new(
+            UntilClose::new(CLOSE, OPEN.len()).unclosed(end_without_close),
+        )
     })
 }
 
@@ -98,7 +105,9 @@ fn probe_bare(input: &[u8], cx: &ProbeCx) -> Probe {
     let block = || {
         Probe::Match(Action::Block {
             fmt: &MINIMAX_M2,
-            scanner: crate::formats::BlockScanner::new(UntilClose::new(b"</invoke>", LIT).unclosed(end_without_close)),
+            scanner: crate::formats::BlockScanner::new(
+                UntilClose::new(b"</invoke>", LIT).unclosed(end_without_close),
+            ),
         })
     };
     match input.get(LIT) {
@@ -210,7 +219,10 @@ fn probe_bracketless(input: &[u8], cx: &ProbeCx) -> Probe {
             Prefix::Full => {
                 return Probe::Match(Action::Block {
                     fmt: &MINIMAX_M2_BRACKETLESS,
-                    scanner: crate::formats::BlockScanner::new(BracketlessScan { head, from: head }),
+                    scanner: crate::formats::BlockScanner::new(BracketlessScan {
+                        head,
+                        from: head,
+                    }),
                 })
             }
             Prefix::Partial if !cx.eof => return Probe::NeedMore,
@@ -249,8 +261,13 @@ struct BracketlessScan {
 /// Whether the `invoke>` at `k` of `block` closes a bracketless invoke:
 /// only blanks before it on its line, or a `parameter>` right before it.
 fn closes_invoke(block: &[u8], k: usize) -> bool {
-    let line_start = block[..k].iter().rposition(|&b| b == b'\n').map_or(0, |n| n + 1);
-    block[line_start..k].iter().all(|&b| b == b' ' || b == b'\t')
+    let line_start = block[..k]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |n| n + 1);
+    block[line_start..k]
+        .iter()
+        .all(|&b| b == b' ' || b == b'\t')
         || block[..k].ends_with(BRACKETLESS_PARAM_END)
 }
 

@@ -125,7 +125,10 @@ pub fn after_header(
     match scan::prefix(&input[lead..], CALLS_OPEN) {
         Prefix::Full => Some(Probe::Match(Action::Block {
             fmt: &MUSE_GLIMMER,
-            scanner: crate::formats::BlockScanner::new(UntilClose::new(CALLS_CLOSE, lead + CALLS_OPEN.len())),
+            scanner: crate::formats::BlockScanner::new(UntilClose::new(
+                CALLS_CLOSE,
+                lead + CALLS_OPEN.len(),
+            )),
         })),
         Prefix::Partial if !cx.eof => Some(Probe::NeedMore),
         _ if lead == input.len() && !cx.eof => Some(Probe::NeedMore),

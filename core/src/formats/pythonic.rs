@@ -379,7 +379,9 @@ fn probe_inline_list(input: &[u8], cx: &ProbeCx) -> Probe {
     match input.get(s..).and_then(|rest| bare_call_head(rest, false)) {
         Some(true) => Probe::Match(Action::Block {
             fmt: &PY_INLINE_LIST,
-            scanner: crate::formats::BlockScanner::new(LineValueScan::with(PyScan::list_at(0)).loose()),
+            scanner: crate::formats::BlockScanner::new(
+                LineValueScan::with(PyScan::list_at(0)).loose(),
+            ),
         }),
         None if !cx.eof => Probe::NeedMore,
         _ => Probe::NotMarker,
