@@ -352,3 +352,47 @@ fn glued_name_without_close_is_text_the_same_at_every_chunk_size() {
         assert!(markup >= 1, "the stray <|message|> is markup");
     }
 }
+
+/// Probing, GLM-4.7 writing a file about its own call layout: a value that
+/// holds the text `</arg_value>` ended at that first close, and the rest
+/// up to the real close was dropped without a repair or an error. A value
+/// now runs to the last `</arg_value>` before the next `<arg_key>`,
+/// `<arg_value>` or call close. Checked through the binary (`parse`, and
+/// `stream` read one byte at a time) and through the library for every
+/// chunk size; a missing close before the call's end reads as before.
+#[test]
+fn pair_value_quoting_its_close_keeps_its_text() {
+    let content = "A value ends at </arg_value>; and </arg_value> twice.";
+    let input = format!(
+        "<tool_call>write_file<arg_key>path</arg_key><arg_value>a.md</arg_value>\
+         <arg_key>content</arg_key><arg_value>{content}</arg_value>\
+         <arg_key>mode</arg_key><arg_value>w</arg_value></tool_call>\n\
+         <tool_call>lookup<arg_key>city</arg_key><arg_value>Oslo</arg_value>\
+         <arg_key>units</arg_key><arg_value>metric</tool_call>"
+    );
+    let want = [
+        serde_json::json!({"path": "a.md", "content": content, "mode": "w"}),
+        serde_json::json!({"city": "Oslo", "units": "metric"}),
+    ];
+    for args in [&["parse"][..], &["stream", "--chunk-size", "1"][..]] {
+        let r = crate::common::run_binary(args, Some(input.as_bytes()), None);
+        assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
+        let got: Vec<serde_json::Value> = String::from_utf8_lossy(&r.stdout)
+            .lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .filter(|v| v["type"] == "tool_call")
+            .map(|v| v["arguments"].clone())
+            .collect();
+        assert_eq!(got, want, "{args:?}");
+    }
+    for format in ["auto", "glm4-moe"] {
+        let cfg = if format == "auto" {
+            Config::default()
+        } else {
+            forced(format)
+        };
+        let batch = check(input.as_bytes(), &cfg);
+        let got: Vec<_> = batch.calls.iter().map(|c| c.arguments.clone()).collect();
+        assert_eq!(got, want, "{format}");
+    }
+}

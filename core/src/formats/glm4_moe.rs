@@ -13,6 +13,8 @@
 //! Since string values are raw, a value may hold the markers themselves
 //! (`<tool_call>`, `</tool_call>`, `<arg_key>`): inside a value only
 //! `</arg_value>` ends it, so the call's end is looked for outside values.
+//! A value may quote `</arg_value>` too: it runs to the last one before the
+//! next `<arg_key>`, `<arg_value>` or `</tool_call>`.
 //! Tolerated: a missing `</arg_value>` (the value ends at the next
 //! `<arg_key>` that opens another pair, or at `</tool_call>`), a missing
 //! `<arg_value>` (the value is what lies between `</arg_key>` and the

@@ -549,8 +549,9 @@ fn first_key(head: &[u8], opener: &[u8], t: &PairTags) -> Option<(usize, usize)>
 }
 
 /// Reads `<arg_key>K</arg_key><arg_value>V</arg_value>` pairs; reports
-/// whether the last pair was closed. A value ends at the first
-/// `</arg_value>` (markers before it are text); one never closed ends at
+/// whether the last pair was closed. A value ends at the last
+/// `</arg_value>` before the next tag ([`last_value_close`]; markers
+/// before its first close are text); one never closed ends at
 /// the `<arg_key>` of the next pair, or at the end of the body.
 /// `first_open`: the length of another tag that opens the first key at the
 /// start of `body` in place of `<arg_key>` (a `missing_open` repair).
@@ -635,7 +636,10 @@ fn pairs(
         }
         let vf = vs + t.value_open.len();
         let (ve, next) = match value_end(body, vf, t, &mut finds) {
-            ValueEnd::Closed { resume } => (resume - t.value_close.len(), resume),
+            ValueEnd::Closed { resume } => {
+                let c = last_value_close(body, resume - t.value_close.len(), t, &mut finds);
+                (c, c + t.value_close.len())
+            }
             ValueEnd::Reopened { start } => {
                 complete = false;
                 let reopen = start - t.value_open.len();
@@ -663,6 +667,39 @@ fn pairs(
         i = next;
     }
     (args, repairs, complete)
+}
+
+/// The last `</arg_value>` that starts at or after `first` (a value's
+/// first close) and before the next `<arg_key>`, `<arg_value>` or call
+/// close after it (or the end of `body`): a value that quotes its own
+/// closing tag (`…reads up to </arg_value> and stops</arg_value>`, a file
+/// about tool calls being written) runs to the last one, so none of its
+/// text is dropped. A well-formed value has one close before the next tag,
+/// and the search ends there.
+///
+/// The call's end agrees without a change to [`CallEnd`]: between the
+/// first close and the last one lies no `<arg_value>` and no call close,
+/// so the scan outside values passes those bytes as it would a value's.
+fn last_value_close(body: &[u8], first: usize, t: &PairTags, finds: &mut Finds) -> usize {
+    let after = first + t.value_close.len();
+    let bound = [
+        finds.key_open.find(body, after),
+        finds.value_open.find(body, after),
+        finds.close.find(body, after),
+    ]
+    .into_iter()
+    .flatten()
+    .min()
+    .unwrap_or(body.len());
+    let mut c = first;
+    while let Some(n) = finds
+        .value_close
+        .find(body, c + t.value_close.len())
+        .filter(|&n| n < bound)
+    {
+        c = n;
+    }
+    c
 }
 
 /// The type declared between a key and its value (`gap`), when the
