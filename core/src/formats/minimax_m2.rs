@@ -210,7 +210,7 @@ fn probe_bracketless(input: &[u8], cx: &ProbeCx) -> Probe {
             Prefix::Full => {
                 return Probe::Match(Action::Block {
                     fmt: &MINIMAX_M2_BRACKETLESS,
-                    scanner: Box::new(BracketlessScan { head, from: head }),
+                    scanner: crate::formats::BlockScanner::new(BracketlessScan { head, from: head }),
                 })
             }
             Prefix::Partial if !cx.eof => return Probe::NeedMore,
