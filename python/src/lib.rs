@@ -1424,9 +1424,11 @@ fn repair(
 /// `repair_json`'s common case: the repaired text, or `None` when nothing
 /// can be made of the input (no repair list is built). The core's
 /// `repair_document` with json_repair's reading: no depth, size or time
-/// limit, and a sentence of prose read as one string (`--text-as-string`).
-/// A valid `str` comes back as the very object passed in: no copy of its
-/// text and no new string to build.
+/// limit, and a sentence of prose read as one string (`--text-as-string`);
+/// text in UTF-8 goes through `repair_document_text`, whose fast path
+/// takes a short document in one pass (the same bytes and errors as the
+/// full repair). A valid `str` comes back as the very object passed in:
+/// no copy of its text and no new string to build.
 #[pyfunction]
 fn repair_text<'py>(
     py: Python<'py>,
@@ -1439,8 +1441,9 @@ fn repair_text<'py>(
     let outcome = maybe_detach(py, bytes.len(), || {
         // valid input is checked in place and not copied
         match known_text.or_else(|| std::str::from_utf8(bytes).ok()) {
-            Some(s) => toolcall_core::repair_document_str(s, &OPTS, Prose::AsString),
-            None => toolcall_core::repair_document(bytes, &OPTS, Prose::AsString).map(Some),
+            Some(s) => toolcall_core::repair_document_text(s, &OPTS, Prose::AsString),
+            None => toolcall_core::repair_document(bytes, &OPTS, Prose::AsString)
+                .map(|r| Some(r.output)),
         }
     })?;
     match outcome {
@@ -1449,7 +1452,7 @@ fn repair_text<'py>(
         Ok(None) => Ok(Some(
             PyString::new(py, &String::from_utf8_lossy(bytes)).into_any(),
         )),
-        Ok(Some(r)) => Ok(Some(PyString::new(py, &r.output).into_any())),
+        Ok(Some(out)) => Ok(Some(PyString::new(py, &out).into_any())),
     }
 }
 

@@ -97,3 +97,40 @@ def test_return_objects_gives_the_value():
             got = toolcall.repair_json(case["input"], return_objects=True)
             text = toolcall.repair_json(case["input"])
             assert got == (json.loads(text) if text else ""), case["id"]
+
+
+# small broken argument objects of the kinds the core's fast path for short
+# documents writes itself (and a few it hands back to the full repair)
+SMALL_BROKEN = [
+    '{"city": "Paris", "days": 3,}',
+    '{"city": "Paris", "days": 3',
+    "{city: 'Paris', days: 3}",
+    '{"ok": True, "v": None, "n": False}',
+    '{"a": 1 "b": 2}',
+    '{"q": "say "hi" now"}',
+    '```json\n{"a": [1, 2,]}\n```',
+    '{"a": {"b": [1, {"c": "d',
+    '{"é": "ü", "k": \'x\'',
+    '[1, 2, 3,]',
+    '{"a": 1} trailing words',
+    "not json at all, just a sentence of words",
+    "",
+]
+
+
+def test_repair_json_is_the_full_repairs_text():
+    """`repair_json` (the core's fast path first) writes the very bytes of
+    `repair(text_as_string=True)` (the full repair), and refuses alike."""
+    inputs = SMALL_BROKEN + [c["input"] for c in vectors()]
+    for text in inputs:
+        try:
+            json.loads(text)
+            continue  # valid: repair_json gives it back unchanged
+        except ValueError:
+            pass
+        try:
+            full = toolcall.repair(text, max_depth=10_000, timeout_ms=0, text_as_string=True)[0]
+        except toolcall.RepairError:
+            full = ""
+        assert toolcall.repair_json(text) == full, repr(text)
+        assert toolcall.repair_json(text.encode("utf-8", "surrogatepass")) == full, repr(text)

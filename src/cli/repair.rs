@@ -2,16 +2,21 @@
 //!
 //! Options become a [`RepairOptions`]; each input (a file, standard input, or
 //! with `--lines` each line of them) is one document given to
-//! [`crate::repair_document`] (the core's whole-document entry, which the
-//! Node package's `repairJson` runs too); the result is written as raw JSON or, with
-//! `--report`, as one `repair` record.
+//! [`crate::repair_document`] (the core's whole-document entry); the result
+//! is written as raw JSON or, with `--report`, as one `repair` record.
+//! Without `--report` a UTF-8 document goes to
+//! [`crate::repair_document_text`] instead (as the bindings' `repairJson`
+//! and `repair_json` do): the same text, a short document written by the
+//! fast path in one pass.
 
 use super::sanitize;
 use std::path::PathBuf;
 
 use crate::cli::output::Output;
 use crate::cli::Outcome;
-use crate::{repair_document, Prose, Repair, RepairError, RepairOptions, PROSE_MESSAGE};
+use crate::{
+    repair_document, repair_document_text, Prose, Repair, RepairError, RepairOptions, PROSE_MESSAGE,
+};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -201,13 +206,21 @@ fn one(
     } else {
         Prose::Refuse
     };
-    let mut result = repair_document(doc, opts, prose);
-    if let Err(e) = &mut result {
-        if e.message == PROSE_MESSAGE {
-            e.message
-                .push_str(" (--text-as-string reads it as a string)");
+    if !args.report {
+        if let Ok(text) = std::str::from_utf8(doc) {
+            // only the text is wanted: the core's fast path for short
+            // documents first (the same bytes and errors as the full repair)
+            let result = repair_document_text(text, opts, prose).map(|r| match r {
+                None => (std::borrow::Cow::Borrowed(text), false),
+                Some(out) => {
+                    let changed = out != text;
+                    (std::borrow::Cow::Owned(out), changed)
+                }
+            });
+            return write_text(args, out, result.map_err(with_hint), name, lineno);
         }
     }
+    let result = repair_document(doc, opts, prose).map_err(with_hint);
     if args.report {
         let record = match &result {
             Ok(r) => Record {
@@ -230,13 +243,36 @@ fn one(
         out.record(&record)?;
         return Ok(result.is_ok());
     }
+    let result = result.map(|r| (std::borrow::Cow::Owned(r.output), r.changed));
+    write_text(args, out, result, name, lineno)
+}
+
+/// `e` with the hint to `--text-as-string` when it refuses prose.
+fn with_hint(mut e: RepairError) -> RepairError {
+    if e.message == PROSE_MESSAGE {
+        e.message
+            .push_str(" (--text-as-string reads it as a string)");
+    }
+    e
+}
+
+/// Writes a document's repaired text (and whether it differs from the
+/// input) as raw JSON, or its error to standard error; returns whether it
+/// gave JSON.
+fn write_text(
+    args: &RepairArgs,
+    out: &mut Output,
+    result: Result<(std::borrow::Cow<'_, str>, bool), RepairError>,
+    name: &str,
+    lineno: Option<usize>,
+) -> anyhow::Result<bool> {
     match result {
-        Ok(r) => {
-            out.raw(r.output.as_bytes())?;
+        Ok((output, changed)) => {
+            out.raw(output.as_bytes())?;
             // valid input goes back byte for byte; what was repaired ends
             // with a newline, as a text file does
-            let newline = lineno.is_some()
-                || ((args.files.len() > 1 || r.changed) && !r.output.ends_with('\n'));
+            let newline =
+                lineno.is_some() || ((args.files.len() > 1 || changed) && !output.ends_with('\n'));
             if newline {
                 out.raw(b"\n")?;
             }

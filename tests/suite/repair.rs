@@ -503,6 +503,44 @@ fn cli_lines_gives_one_line_per_line() {
     assert_eq!(recs[1]["output"], "[1]");
 }
 
+/// `repair` without `--report` writes each document's text by the core's
+/// fast path for short documents: the same text (and the same refusals)
+/// as the `--report` records, which the full repair writes.
+#[test]
+fn cli_text_equals_the_report_output() {
+    let lines: &[&str] = &[
+        "{\"city\": \"Paris\", \"days\": 3,}",
+        "{city: 'Paris', days: 3",
+        "{\"ok\": True, \"v\": None}",
+        "{\"a\": 1 \"b\": 2}",
+        "{\"q\": \"say \"hi\" now\"}",
+        "{\"a\": {\"b\": [1, {\"c\": \"d",
+        "{\"\u{e9}\": '\u{fc}'",
+        "[1, 2, 3,]",
+        "{\"a\": 1}",
+        "Sorry, there is no JSON in this sentence at all.",
+        "{\"a\": 1} and then some words",
+    ];
+    let input = lines.join("\n") + "\n";
+    for prose in [&[][..], &["--text-as-string"][..]] {
+        let text_args = [&["--lines"][..], prose].concat();
+        let (code, out, err) = run(&text_args, input.as_bytes());
+        let report_args = [&["--lines", "--report"][..], prose].concat();
+        let (report_code, records, _) = run(&report_args, input.as_bytes());
+        assert_eq!(code, report_code, "{err}");
+        let texts: Vec<&str> = out.lines().collect();
+        let records: Vec<Value> = records
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!((texts.len(), records.len()), (lines.len(), lines.len()));
+        for ((line, text), rec) in lines.iter().zip(&texts).zip(&records) {
+            let want = rec["output"].as_str().unwrap_or("");
+            assert_eq!(*text, want, "{line:?} {prose:?}");
+        }
+    }
+}
+
 #[test]
 fn cli_flags_limits_and_files() {
     let (code, _, err) = run(&["--max-depth", "2"], b"[[[1]]");
