@@ -102,6 +102,9 @@ fn stream_leaves_the_size_of_its_stdin_pipe_alone() {
     assert!(first.contains(r#""type":"text""#), "{first}");
     // stopped, it reads nothing more: what the pipe takes is its size
     kill_process(pid, Signal::STOP).expect("SIGSTOP");
+    // a signal is sent at once but taken when the process next runs: until
+    // it has stopped, a read it is woken in can still take what we write
+    wait_until_stopped(pid.as_raw_nonzero().get());
     let held = fill(&mut writer);
     kill_process(pid, Signal::CONT).expect("SIGCONT");
     drop(writer);
@@ -116,6 +119,24 @@ fn stream_leaves_the_size_of_its_stdin_pipe_alone() {
         held <= default,
         "the pipe held {held} bytes, a new one {default}"
     );
+}
+
+/// Waits (up to a minute) until `/proc` shows process `pid` stopped.
+#[cfg(target_os = "linux")]
+fn wait_until_stopped(pid: i32) {
+    let start = std::time::Instant::now();
+    while start.elapsed() < std::time::Duration::from_secs(60) {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        // the state follows the command name's closing parenthesis
+        let state = stat
+            .rsplit_once(") ")
+            .and_then(|(_, rest)| rest.chars().next());
+        if matches!(state, Some('T' | 't')) {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    panic!("process {pid} did not stop");
 }
 
 /// Writes into a pipe nobody reads until it is full; what it took.
