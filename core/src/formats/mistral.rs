@@ -13,8 +13,10 @@
 //! `NAME{json}` without `[ARGS]`, broken argument JSON that ends at the next
 //! `[TOOL_CALLS]`, arguments cut off at end of input after a complete value.
 //! `[TOOL_CALLS]` with nothing after it (end of input, or straight into an
-//! end token such as `</s>`) is an error record, not a call; one followed by
-//! prose is text. The JSON-array form is also what xLAM writes
+//! end token such as `</s>`) is an error record, not a call. One followed by
+//! prose, as the first thing on its line, is a stray control token: markup,
+//! the prose text (`[TOOL_CALLS] not json at all`); named mid-line or in a
+//! sentence about it (`[TOOL_CALLS]: the token …`) it stays text. The JSON-array form is also what xLAM writes
 //! after `[TOOL_CALLS]`, so the block may be forced as `--format xlam`.
 
 use super::shared::{end, section};
@@ -232,6 +234,16 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
     let named_ok = cx.cfg.allows(ids::MISTRAL);
     let (body, arguments) = match head(input, cx.eof, named_ok) {
         Head::More => return Probe::NeedMore,
+        // a stray control token: markup, never text; but not the token
+        // named mid-sentence (`The [TOOL_CALLS] token starts a call`) or
+        // in a sentence about it (`[TOOL_CALLS]: the token that …`)
+        Head::Not
+            if named_ok
+                && cx.line_start
+                && !super::shared::evidence::marker_in_prose(&input[TOKEN.len()..]) =>
+        {
+            return Probe::Match(Action::Markup { len: TOKEN.len() })
+        }
         Head::Not => return Probe::NotMarker,
         Head::Cut => (input.len(), false),
         Head::Json(b) | Head::Empty(b) => (b, false),
