@@ -86,6 +86,18 @@ impl Found {
     fn sort(&mut self) {
         self.remap.sort_by_key(|r| std::cmp::Reverse(r.0.len()));
     }
+
+    /// Done: `messages` as the conversation, with `tools` in it when a
+    /// list was found.
+    fn conversation(mut self, messages: Vec<Value>, tools: Option<Value>) -> Option<Found> {
+        let mut conv = json!({ "messages": messages });
+        if let Some(t) = tools {
+            conv["tools"] = t;
+        }
+        self.value = conv;
+        self.sort();
+        Some(self)
+    }
 }
 
 /// A shape: its name and what recognises it in a value at a pointer.
@@ -848,13 +860,10 @@ fn ai_sdk(v: &Value, p: &str) -> Option<Found> {
             messages.push(t);
         }
     }
-    let mut conv = json!({ "messages": messages });
-    if let Some(t) = o.and_then(side_tools).or_else(|| o.and_then(ai_sdk_tools)) {
-        conv["tools"] = t;
-    }
-    f.value = conv;
-    f.sort();
-    Some(f)
+    f.conversation(
+        messages,
+        o.and_then(side_tools).or_else(|| o.and_then(ai_sdk_tools)),
+    )
 }
 
 /// The AI SDK's tools as a `tools` object keyed by name (`{"weather":
@@ -1012,13 +1021,10 @@ fn ai_sdk_ui(v: &Value, p: &str) -> Option<Found> {
         }
         flush(&mut step, &mut messages, &mut f, role);
     }
-    let mut conv = json!({ "messages": messages });
-    if let Some(t) = o.and_then(side_tools).or_else(|| o.and_then(ai_sdk_tools)) {
-        conv["tools"] = t;
-    }
-    f.value = conv;
-    f.sort();
-    Some(f)
+    f.conversation(
+        messages,
+        o.and_then(side_tools).or_else(|| o.and_then(ai_sdk_tools)),
+    )
 }
 
 /// A Gemini CLI session file (`~/.gemini/tmp/<project>/chats/session-*.json`,
@@ -1103,9 +1109,7 @@ fn gemini_cli(v: &Value, p: &str) -> Option<Found> {
             messages.push(t);
         }
     }
-    f.value = json!({ "messages": messages });
-    f.sort();
-    Some(f)
+    f.conversation(messages, None)
 }
 
 /// A Gemini CLI tool call's result as text: its `functionResponse`
@@ -1336,13 +1340,7 @@ fn langchain(v: &Value, p: &str) -> Option<Found> {
         f.map(format!("/messages/{k}"), mp, true);
         messages.push(m);
     }
-    let mut conv = json!({ "messages": messages });
-    if let Some(t) = parent.and_then(side_tools) {
-        conv["tools"] = t;
-    }
-    f.value = conv;
-    f.sort();
-    Some(f)
+    f.conversation(messages, parent.and_then(side_tools))
 }
 
 /// A row of an `input` message list and the `output` that answers it
@@ -1762,9 +1760,7 @@ fn events(v: &Value, p: &str) -> Option<Found> {
             f.map(format!("/messages/{n}"), ep, false);
         }
     }
-    f.value = json!({ "messages": messages });
-    f.sort();
-    Some(f)
+    f.conversation(messages, None)
 }
 
 /// The tools a system prompt declares: Hermes `<tools>…</tools>`,
