@@ -94,7 +94,10 @@ const CLOSE: &[u8] = b"<|close|>";
 const SEP: &[u8] = b"<|sep|>";
 const MAX_TAG: usize = 512;
 
-const THINK_CLOSE: &[Close] = &[
+/// What ends a `think` element: its close, or the response element that
+/// a reply skipping the close begins with. Also what ends a think element
+/// the generation prompt opened (`reasoning::PROMPT_CLOSERS`).
+pub(super) const THINK_CLOSE: &[Close] = &[
     // a reply that skips closing the think channel and answers at once
     Close::ahead(b"<|open|>response<|sep|>"),
     Close::ahead(b"<|open|> response <|sep|>"),

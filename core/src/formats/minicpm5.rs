@@ -214,9 +214,14 @@ impl BlockFormat for MiniCpm5 {
         } else {
             block.len() - CLOSE.len()
         };
-        let (mut args, complete) = params(&block[gt + 1..body_end]);
+        let (mut args, complete, nameless) = params(&block[gt + 1..body_end]);
         if cx.cut && !complete {
             return BlockResult::truncated(ids::MINICPM5, block.len());
+        }
+        if nameless {
+            // its value has no key to go under: dropping it would run the
+            // tool without an argument the model wrote
+            return BlockResult::error("TLP-002", "a MiniCPM parameter has no name", 0);
         }
         unwrap_lone_wrapper(&mut args, &cx.cfg.repair_options());
         BlockResult::one(ParsedCall {
@@ -227,10 +232,11 @@ impl BlockFormat for MiniCpm5 {
 }
 
 /// The `<param name="K">V</param>` children; false when the last one is
-/// not closed.
-fn params(body: &[u8]) -> (Map<String, Value>, bool) {
-    let (args, _, complete) = params_from(body, 0, 0);
-    (args, complete)
+/// not closed; true (third) when a parameter has no name.
+fn params(body: &[u8]) -> (Map<String, Value>, bool, bool) {
+    let mut nameless = false;
+    let (args, _, complete) = params_from(body, 0, 0, &mut nameless);
+    (args, complete, nameless)
 }
 
 /// Deepest nesting of `<param>` elements followed.
@@ -238,14 +244,20 @@ const MAX_NESTING: usize = 32;
 
 /// The `<param>` children from `i` on, up to the `</param>` that closes the
 /// element they are in (`depth` > 0) or the end of `body`: the arguments,
-/// where reading stopped, and false when an element is not closed.
+/// where reading stopped, and false when an element is not closed. A
+/// parameter without a `name` sets `nameless` (its value is not kept).
 ///
 /// Besides `<param name="K">V</param>`, a parameter may carry its value as
 /// attributes, `<param name="K" value="V" type="T"/>` (typed by `type`),
 /// or hold further parameters, which make an object (`<param name="opts"
 /// type="dict"><param …/></param>`, an optional `<dict>` element around
 /// them).
-fn params_from(body: &[u8], mut i: usize, depth: usize) -> (Map<String, Value>, usize, bool) {
+fn params_from(
+    body: &[u8],
+    mut i: usize,
+    depth: usize,
+    nameless: &mut bool,
+) -> (Map<String, Value>, usize, bool) {
     let mut args = Map::new();
     loop {
         let next = scan::find(body, i, b"<param");
@@ -279,7 +291,7 @@ fn params_from(body: &[u8], mut i: usize, depth: usize) -> (Map<String, Value>, 
             }
         } else if let Some(inner) = nested_start(body, vs).filter(|_| depth < MAX_NESTING) {
             // parameters inside a parameter: an object
-            let (map, c, complete) = params_from(body, inner, depth + 1);
+            let (map, c, complete) = params_from(body, inner, depth + 1, nameless);
             if !complete {
                 return (args, body.len(), false);
             }
@@ -299,7 +311,9 @@ fn params_from(body: &[u8], mut i: usize, depth: usize) -> (Map<String, Value>, 
             };
             (value, c + 8)
         };
-        if !key.is_empty() {
+        if key.is_empty() {
+            *nameless = true;
+        } else {
             args.insert(key, value);
         }
         i = next;
@@ -399,7 +413,7 @@ mod tests {
 
     #[test]
     fn cdata_values_are_verbatim_and_may_hold_markup() {
-        let (args, complete) = params(
+        let (args, complete, _) = params(
             b"<param name=\"code\"><![CDATA[  a </param> </function>\n]]></param><param name=\"n\">3</param>",
         );
         assert!(complete);
@@ -411,7 +425,7 @@ mod tests {
 
     #[test]
     fn attribute_values_are_typed_and_nest() {
-        let (args, complete) = params(
+        let (args, complete, _) = params(
             b"<param name=\"city\" value=\"Oslo\" type=\"string\"/>\n<param name=\"days\" value=\"3\" type=\"int\"/><param name=\"opts\" type=\"dict\"><dict><param name=\"metric\" value=\"true\" type=\"bool\"/><param name=\"zip\" value=\"0150\" type=\"string\"/></dict></param><param name=\"n\">2</param>",
         );
         assert!(complete);
@@ -422,11 +436,21 @@ mod tests {
     }
 
     #[test]
+    fn a_parameter_without_a_name_is_reported() {
+        let (args, complete, nameless) =
+            params(b"<param>X</param><param name=\"date\">2024-06-27</param>");
+        assert!(complete && nameless);
+        assert_eq!(Value::Object(args), json!({"date": "2024-06-27"}));
+        let (_, _, nameless) = params(b"<param name=\"city\">X</param>");
+        assert!(!nameless);
+    }
+
+    #[test]
     fn a_lone_wrapper_is_unwrapped() {
-        let (mut args, _) = params(b"<param name=\"properties\">{'phone': '555'}</param>");
+        let (mut args, _, _) = params(b"<param name=\"properties\">{'phone': '555'}</param>");
         unwrap_lone_wrapper(&mut args, &RepairOptions::default());
         assert_eq!(Value::Object(args), json!({"phone": "555"}));
-        let (mut args, _) = params(b"<param name=\"arguments\">plain</param>");
+        let (mut args, _, _) = params(b"<param name=\"arguments\">plain</param>");
         unwrap_lone_wrapper(&mut args, &RepairOptions::default());
         assert_eq!(Value::Object(args), json!({"arguments": "plain"}));
     }

@@ -158,6 +158,9 @@ const PROMPT_CLOSERS: &[(&[u8], &[Close])] = &[
     (b"<|END_THINKING|>", COHERE_CLOSE),
     (b"</mm:think>", MM_CLOSE),
     (b"<|think:end|>", SOLAR_CLOSE),
+    // Kimi K3: its generation prompt ends inside `<|open|>think<|sep|>`
+    (b"<|close|>think<|sep|>", super::kimi_k3::THINK_CLOSE),
+    (b"<|close|> think <|sep|>", super::kimi_k3::THINK_CLOSE),
 ];
 
 /// Openers of reasoning written by the model: met first, the document's
@@ -172,6 +175,8 @@ const MODEL_OPENERS: &[&[u8]] = &[
     b"<seed:think>",
     b"<|think:start|>",
     b"[THINK]",
+    b"<|open|>think<|sep|>",
+    b"<|open|> think <|sep|>",
 ];
 
 /// Whether the prompt opened reasoning, judged from the first `window`
@@ -278,6 +283,8 @@ mod tests {
             (b"The user wants Paris.</think>Sunny.", true),
             (b"Plan.<|END_THINKING|><|START_TEXT|>Hi<|END_TEXT|>", true),
             (b"Plan.</thinking>Hi", true),
+            (b"Plan.<|close|>think<|sep|>Hi", true),
+            (b"<|open|>think<|sep|>a<|close|>think<|sep|>b", false),
             (b"<think>a</think>b", false),
             (b"a <mm:think>b</mm:think>", false),
             (b"Just an answer.", false),
