@@ -16,6 +16,10 @@
 //! shared with the generic JSON paths that can receive Command R output
 //! without its `Action:` line (`fenced-json` fences and `bare-json` values).
 //! A block whose only call was `directly_answer` is text.
+//!
+//! Command A's grounded answers mark cited spans `<co>` … `</co: 0:[1,2]>`
+//! (document 0, passages 1 and 2): the tags are markup, the span is text
+//! ([`OPENER_CITATION`], [`OPENER_CITATION_END`]).
 
 use super::shared::directly_answer::drop_directly_answer;
 use super::shared::fence::{count_ticks, FenceScan};
@@ -48,7 +52,13 @@ pub const FORMAT: Format = Format::new(
     Model::new("command-r", "<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>"),
     Model::new("command-a", "<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>"),
 ])
-.openers(&[OPENER_ACTION, OPENER_STRAY_END, OPENER_ACTION_LINE])
+.openers(&[
+    OPENER_ACTION,
+    OPENER_STRAY_END,
+    OPENER_ACTION_LINE,
+    OPENER_CITATION,
+    OPENER_CITATION_END,
+])
 .render(
     Prompt::new("Cohere Command R7B / Command A", write_calls)
         .template(tools::cohere, results::cohere),
@@ -168,4 +178,84 @@ fn parse_cohere_fence(block: &[u8], cx: &ParseCx) -> BlockResult {
     }
     drop_directly_answer(&mut r);
     r
+}
+
+/// The opening tag of a cited span.
+const CO_OPEN: &[u8] = b"<co>";
+/// The start of the closing tag of a cited span, `</co: 0:[1,2],1:[3]>`.
+const CO_CLOSE: &[u8] = b"</co:";
+/// How far after `<co>` its closing tag is looked for (the bytes held back
+/// while streaming until it is found).
+const CITATION_WINDOW: usize = 1024;
+/// The longest citation list read in a closing tag.
+const MAX_CITATION: usize = 256;
+
+/// The length of the citation closer at the start of `input` (which starts
+/// with `</co:`): blanks, digits, `:`, `,` and brackets up to `>`, with at
+/// least a `N:[` in them. `Err(NeedMore)` while the input ends inside it.
+fn citation_end_len(input: &[u8], eof: bool) -> Result<usize, Probe> {
+    let limit = input.len().min(MAX_CITATION);
+    let Some(gt) = memchr::memchr(b'>', &input[CO_CLOSE.len()..limit]).map(|k| CO_CLOSE.len() + k)
+    else {
+        return Err(if limit == input.len() && !eof {
+            Probe::NeedMore
+        } else {
+            Probe::NotMarker
+        });
+    };
+    let list = &input[CO_CLOSE.len()..gt];
+    let shaped = list
+        .iter()
+        .all(|&b| b.is_ascii_digit() || matches!(b, b':' | b',' | b'[' | b']' | b' '))
+        && list.iter().any(u8::is_ascii_digit)
+        && memchr::memmem::find(list, b":[").is_some();
+    if shaped {
+        Ok(gt + 1)
+    } else {
+        Err(Probe::NotMarker)
+    }
+}
+
+/// `<co>`: markup when a citation closer follows within
+/// [`CITATION_WINDOW`] bytes, before another `<co>`; otherwise text.
+fn probe_citation(input: &[u8], cx: &ProbeCx) -> Probe {
+    let limit = input.len().min(CO_OPEN.len() + CITATION_WINDOW);
+    let close = scan::find(&input[..limit], CO_OPEN.len(), CO_CLOSE);
+    let reopen = scan::find(&input[..limit], CO_OPEN.len(), CO_OPEN);
+    match close {
+        Some(c) if reopen.is_none_or(|r| r > c) => match citation_end_len(&input[c..], cx.eof) {
+            Ok(_) => Probe::Match(Action::Markup {
+                len: CO_OPEN.len(),
+            }),
+            Err(p) => p,
+        },
+        None if reopen.is_none() && limit == input.len() && !cx.eof => Probe::NeedMore,
+        _ => Probe::NotMarker,
+    }
+}
+
+/// `<co>` opening a cited span (Command A).
+pub const OPENER_CITATION: Opener = Opener::new(CO_OPEN, probe_citation);
+
+/// `</co: 0:[1,2]>` closing a cited span (Command A): markup when it has
+/// the citation list's shape.
+pub const OPENER_CITATION_END: Opener = Opener::new(CO_CLOSE, |input, cx: &ProbeCx| {
+    match citation_end_len(input, cx.eof) {
+        Ok(len) => Probe::Match(Action::Markup { len }),
+        Err(p) => p,
+    }
+});
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn citation_closers_have_the_list_shape() {
+        assert!(matches!(citation_end_len(b"</co: 0:[1,2],1:[3,4]> rest", true), Ok(22)));
+        assert!(matches!(citation_end_len(b"</co:0:[1]>", true), Ok(11)));
+        assert!(matches!(citation_end_len(b"</co: see> x", true), Err(Probe::NotMarker)));
+        assert!(matches!(citation_end_len(b"</co: 0:[1", false), Err(Probe::NeedMore)));
+        assert!(matches!(citation_end_len(b"</co: 0:[1", true), Err(Probe::NotMarker)));
+    }
 }
