@@ -20,11 +20,12 @@
 //! missing, an argument's close missing, a cut-off later call (the block ends
 //! before it and the cut call is read on its own).
 
+use super::shared::xtml::THINK_CLOSE;
 use super::shared::{end, section};
 use super::Model;
 use super::{ids, Blocks, Values};
 use super::{
-    Action, BlockEnd, BlockResult, Close, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
+    Action, BlockEnd, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
 };
 use crate::call::{clean_name, ParsedCall};
 use crate::render::{results, tools, CallSpec, Prompt};
@@ -93,17 +94,6 @@ const OPEN: &[u8] = b"<|open|>";
 const CLOSE: &[u8] = b"<|close|>";
 const SEP: &[u8] = b"<|sep|>";
 const MAX_TAG: usize = 512;
-
-/// What ends a `think` element: its close, or the response element that
-/// a reply skipping the close begins with. Also what ends a think element
-/// the generation prompt opened (`reasoning::PROMPT_CLOSERS`).
-pub(super) const THINK_CLOSE: &[Close] = &[
-    // a reply that skips closing the think channel and answers at once
-    Close::ahead(b"<|open|>response<|sep|>"),
-    Close::ahead(b"<|open|> response <|sep|>"),
-    Close::consumed(b"<|close|>think<|sep|>"),
-    Close::consumed(b"<|close|> think <|sep|>"),
-];
 
 /// One `<|open|>…<|sep|>` or `<|close|>…<|sep|>` token.
 #[derive(Debug, PartialEq, Eq)]

@@ -159,8 +159,8 @@ const PROMPT_CLOSERS: &[(&[u8], &[Close])] = &[
     (b"</mm:think>", MM_CLOSE),
     (b"<|think:end|>", SOLAR_CLOSE),
     // Kimi K3: its generation prompt ends inside `<|open|>think<|sep|>`
-    (b"<|close|>think<|sep|>", super::kimi_k3::THINK_CLOSE),
-    (b"<|close|> think <|sep|>", super::kimi_k3::THINK_CLOSE),
+    (b"<|close|>think<|sep|>", super::shared::xtml::THINK_CLOSE),
+    (b"<|close|> think <|sep|>", super::shared::xtml::THINK_CLOSE),
 ];
 
 /// Openers of reasoning written by the model: met first, the document's

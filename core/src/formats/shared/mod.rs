@@ -18,3 +18,4 @@ pub mod tagged;
 pub mod until;
 pub mod wrapped;
 pub mod xml;
+pub mod xtml;
