@@ -545,6 +545,11 @@ fn tool_run(r: &Value, rp: &str, messages: &mut Vec<Value>, f: &mut Found) {
         ap,
         true,
     );
+    f.map(
+        format!("/messages/{n}/tool_calls/0"),
+        format!("{rp}/inputs"),
+        false,
+    );
     f.map(format!("/messages/{n}"), rp.to_string(), false);
     if let Some(out) = out.filter(|o| !o.is_null()) {
         let content = out
