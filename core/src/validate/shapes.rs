@@ -1451,8 +1451,10 @@ fn goose(v: &Value, p: &str) -> Option<Found> {
                 }
             }
         }
-        messages.push(json!({"role": m.get("role").cloned().unwrap_or(Value::Null),
-            "content": content}));
+        messages.push(
+            json!({"role": m.get("role").cloned().unwrap_or(Value::Null),
+            "content": content}),
+        );
         f.map(format!("/messages/{k}"), mp, true);
     }
     f.conversation(messages, o.and_then(side_tools))

@@ -144,7 +144,11 @@ pub(super) fn batch(v: &Value, p: &str) -> Option<Found> {
     let body = r.get("body")?;
     let bp = format!("{p}/response/body");
     if let Some(m) = body.pointer("/choices/0/message").filter(|m| m.is_object()) {
-        f.map("/messages/0".into(), format!("{bp}/choices/0/message"), true);
+        f.map(
+            "/messages/0".into(),
+            format!("{bp}/choices/0/message"),
+            true,
+        );
         f.value = json!({"messages": [m]});
     } else if let Some(items) = body.get("output").filter(|x| x.is_array()) {
         f.map("/input".into(), format!("{bp}/output"), true);
@@ -257,10 +261,8 @@ impl Step {
             _ => None,
         };
         if let Some(out) = out {
-            self.results.push((
-                result(part.get("callID"), Some(out)),
-                format!("{tp}/state"),
-            ));
+            self.results
+                .push((result(part.get("callID"), Some(out)), format!("{tp}/state")));
         }
     }
 }
@@ -293,8 +295,7 @@ fn opencode_messages(list: &[Value], lp: &str, part: Option<&Value>) -> Option<F
             }
             if is_tool_part(part) {
                 s.tool_part(part, &pp);
-            } else if ty == "text" && part.get("synthetic").and_then(Value::as_bool) != Some(true)
-            {
+            } else if ty == "text" && part.get("synthetic").and_then(Value::as_bool) != Some(true) {
                 if let Some(t) = part.get("text").filter(|t| t.is_string()) {
                     let i = s.content.len();
                     s.content.push(json!({"type": "text", "text": t}));
@@ -369,7 +370,11 @@ pub(super) fn smolagents(v: &Value, p: &str) -> Option<Found> {
         match kind {
             "system" => {
                 messages.push(json!({"role": "system", "content": text("system_prompt")}));
-                f.map(format!("/messages/{n}"), format!("{sp}/system_prompt"), false);
+                f.map(
+                    format!("/messages/{n}"),
+                    format!("{sp}/system_prompt"),
+                    false,
+                );
             }
             "task" => {
                 messages.push(json!({"role": "user", "content": text("task")}));
@@ -398,8 +403,16 @@ fn smol_action(s: &Value, sp: &str, messages: &mut Vec<Value>, f: &mut Found) {
         // no call recorded: the model's output, searched as text
         if let Some(out) = s.get("model_output").filter(|o| !o.is_null()) {
             messages.push(json!({"role": "assistant", "content": out}));
-            f.map(format!("/messages/{n}/content"), format!("{sp}/model_output"), true);
-            f.map(format!("/messages/{n}"), format!("{sp}/model_output"), false);
+            f.map(
+                format!("/messages/{n}/content"),
+                format!("{sp}/model_output"),
+                true,
+            );
+            f.map(
+                format!("/messages/{n}"),
+                format!("{sp}/model_output"),
+                false,
+            );
         }
         return;
     };
@@ -536,7 +549,10 @@ fn tool_run(r: &Value, rp: &str, messages: &mut Vec<Value>, f: &mut Found) {
     };
     let out = r.get("outputs").and_then(|o| o.get("output").or(Some(o)));
     let id = out
-        .and_then(|o| o.pointer("/kwargs/tool_call_id").or_else(|| o.get("tool_call_id")))
+        .and_then(|o| {
+            o.pointer("/kwargs/tool_call_id")
+                .or_else(|| o.get("tool_call_id"))
+        })
         .cloned();
     messages.push(json!({"role": "assistant", "content": null,
         "tool_calls": [call(r.get("name").cloned().unwrap_or(Value::Null), args, id.as_ref())]}));
@@ -741,9 +757,14 @@ pub(super) fn goose_block(b: &mut Value) -> Option<&'static str> {
 /// message (`role`, `created`, `content` blocks with a `type`).
 pub(super) fn goose_line(o: &Map<String, Value>) -> bool {
     let meta = o.get("working_dir").is_some_and(Value::is_string)
-        && ["description", "message_count", "schedule_id", "total_tokens"]
-            .iter()
-            .any(|k| o.contains_key(*k));
+        && [
+            "description",
+            "message_count",
+            "schedule_id",
+            "total_tokens",
+        ]
+        .iter()
+        .any(|k| o.contains_key(*k));
     meta || goose_message(o)
 }
 
