@@ -114,6 +114,7 @@ pub const SHAPES: &[(&str, Detector)] = &[
     ("batch", logs::batch),
     ("langsmith", logs::langsmith),
     ("smolagents", logs::smolagents),
+    ("smolagents-messages", logs::smolagents_messages),
     ("opencode", logs::opencode),
     ("goose", goose),
     ("ai-sdk-ui", ai_sdk_ui),

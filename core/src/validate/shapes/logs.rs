@@ -464,6 +464,110 @@ fn smol_action(s: &Value, sp: &str, messages: &mut Vec<Value>, f: &mut Found) {
     }
 }
 
+/// A message's text: a string, or its text parts joined; the pointer of
+/// the (first) text.
+fn message_text(m: &Value, mp: &str) -> Option<(String, String)> {
+    match m.get("content")? {
+        Value::String(s) => Some((s.clone(), format!("{mp}/content"))),
+        Value::Array(parts) => {
+            let mut text = String::new();
+            let mut at = None;
+            for (j, part) in parts.iter().enumerate() {
+                if let Some(t) = part.get("text").and_then(Value::as_str) {
+                    at.get_or_insert_with(|| format!("{mp}/content/{j}/text"));
+                    text.push_str(t);
+                }
+            }
+            Some((text, at?))
+        }
+        _ => None,
+    }
+}
+
+/// The messages smolagents writes for its model
+/// (`agent.write_memory_to_messages()`): chat messages whose roles
+/// include `tool-call` (text `Calling tools:` then the step's calls as a
+/// Python list of `{id, type, function: {name, arguments}}`) and
+/// `tool-response` (`Call id: ID`, then `Observation:` or `Error:`).
+/// Read as chat messages: a `tool-call` message an assistant message
+/// with those calls (a `python_interpreter` call's code as `{"code":
+/// CODE}`, as [`smolagents`] reads it), a `tool-response` a tool message
+/// answering its id.
+pub(super) fn smolagents_messages(v: &Value, p: &str) -> Option<Found> {
+    let (list, lp) = match v {
+        Value::Object(o) => (o.get("messages")?.as_array()?, format!("{p}/messages")),
+        Value::Array(a) => (a, p.to_string()),
+        _ => return None,
+    };
+    let role = |m: &Value| m.get("role").and_then(Value::as_str).map(str::to_string);
+    let roles: Vec<String> = list.iter().map(role).collect::<Option<_>>()?;
+    if !roles
+        .iter()
+        .any(|r| r == "tool-call" || r == "tool-response")
+    {
+        return None;
+    }
+    let mut f = Found::moved("smolagents-messages", p, Value::Null);
+    f.remap.clear();
+    let mut messages = Vec::new();
+    for (k, (m, r)) in list.iter().zip(roles).enumerate() {
+        let mp = format!("{lp}/{k}");
+        let n = messages.len();
+        match r.as_str() {
+            "tool-call" => {
+                let (text, tp) = message_text(m, &mp)?;
+                let body = text.trim_start();
+                let body = body.strip_prefix("Calling tools:").unwrap_or(body).trim();
+                let opts = crate::repair::RepairOptions::default();
+                let list = crate::repair::repair(body, &opts)
+                    .ok()
+                    .and_then(|r| serde_json::from_str::<Value>(&r.output).ok())
+                    .and_then(|v| match v {
+                        Value::Array(a) => Some(a),
+                        o @ Value::Object(_) => Some(vec![o]),
+                        _ => None,
+                    })
+                    .unwrap_or_default();
+                let mut calls = Vec::new();
+                for (i, c) in list.iter().enumerate() {
+                    let func = c.get("function").unwrap_or(c);
+                    let name = func.get("name").cloned().unwrap_or(Value::Null);
+                    let mut args = func.get("arguments").cloned().unwrap_or(Value::Null);
+                    if let Value::String(code) = &args {
+                        let object =
+                            serde_json::from_str::<Value>(code).is_ok_and(|v| v.is_object());
+                        if !object && name.as_str() == Some("python_interpreter") {
+                            args = json!({ "code": code });
+                        }
+                    }
+                    calls.push(call(name, args, c.get("id")));
+                    f.map(format!("/messages/{n}/tool_calls/{i}"), tp.clone(), false);
+                }
+                messages.push(json!({"role": "assistant", "content": null, "tool_calls": calls}));
+                f.map(format!("/messages/{n}"), mp, false);
+            }
+            "tool-response" => {
+                let (text, tp) = message_text(m, &mp)?;
+                let mut body = text.as_str();
+                let mut id = None;
+                if let Some(rest) = body.strip_prefix("Call id:") {
+                    let (line, after) = rest.split_once('\n').unwrap_or((rest, ""));
+                    id = Some(Value::String(line.trim().to_string()));
+                    body = after;
+                }
+                let body = body.strip_prefix("Observation:\n").unwrap_or(body);
+                messages.push(result(id.as_ref(), Some(&Value::String(body.to_string()))));
+                f.map(format!("/messages/{n}"), tp, false);
+            }
+            _ => {
+                messages.push(m.clone());
+                f.map(format!("/messages/{n}"), mp, true);
+            }
+        }
+    }
+    f.conversation(messages, None)
+}
+
 /// Whether a value is a LangSmith run (`run_type`, `inputs`, and
 /// `outputs` or `child_runs`), as `client.list_runs` / `read_run` and the
 /// UI's export write them.
