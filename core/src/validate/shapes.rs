@@ -25,6 +25,8 @@
 //! The command line and the Python package call [`conversations`] and
 //! [`super::session::Sessions`]; there is no second reader.
 
+mod logs;
+
 use super::messages::{self, Entry, Kind, Transcript};
 use crate::config::Config;
 use serde_json::{json, Map, Value};
@@ -108,6 +110,13 @@ pub type Detector = fn(&Value, &str) -> Option<Found>;
 /// the values under its keys (breadth first, a few levels deep).
 pub const SHAPES: &[(&str, Detector)] = &[
     ("recording", recording),
+    ("when2call", logs::when2call),
+    ("batch", logs::batch),
+    ("langsmith", logs::langsmith),
+    ("smolagents", logs::smolagents),
+    ("smolagents-messages", logs::smolagents_messages),
+    ("opencode", logs::opencode),
+    ("goose", goose),
     ("ai-sdk-ui", ai_sdk_ui),
     ("gemini", gemini),
     ("langchain", langchain),
@@ -1403,6 +1412,55 @@ fn io(v: &Value, p: &str) -> Option<Found> {
     Some(f)
 }
 
+/// A Goose conversation kept whole (`{"messages": […]}`, or a bare
+/// list): Goose messages (`role`, `created`, typed `content`) with a
+/// `toolRequest` or `toolResponse` block, read as Anthropic messages
+/// (see [`logs::goose_block`]).
+fn goose(v: &Value, p: &str) -> Option<Found> {
+    let (list, lp, o) = message_array(v, p)?;
+    let goose_tool = |m: &Value| {
+        m.get("content").and_then(Value::as_array).is_some_and(|c| {
+            c.iter().any(|b| {
+                matches!(
+                    b.get("type").and_then(Value::as_str),
+                    Some("toolRequest" | "toolResponse")
+                )
+            })
+        })
+    };
+    if !list
+        .iter()
+        .all(|m| m.as_object().is_some_and(logs::goose_message))
+        || !list.iter().any(goose_tool)
+    {
+        return None;
+    }
+    let mut f = Found::moved("goose", p, Value::Null);
+    f.remap.clear();
+    let mut messages = Vec::new();
+    for (k, m) in list.iter().enumerate() {
+        let mp = format!("{lp}/{k}");
+        let mut content = m.get("content").cloned().unwrap_or(Value::Null);
+        if let Value::Array(blocks) = &mut content {
+            for (j, b) in blocks.iter_mut().enumerate() {
+                if let Some(suffix) = logs::goose_block(b) {
+                    f.map(
+                        format!("/messages/{k}/content/{j}/input"),
+                        format!("{mp}/content/{j}{suffix}"),
+                        true,
+                    );
+                }
+            }
+        }
+        messages.push(
+            json!({"role": m.get("role").cloned().unwrap_or(Value::Null),
+            "content": content}),
+        );
+        f.map(format!("/messages/{k}"), mp, true);
+    }
+    f.conversation(messages, o.and_then(side_tools))
+}
+
 /// A conversation written the way a chat server takes it (what
 /// [`messages::shape`] knows), where it stands.
 fn chat(v: &Value, p: &str) -> Option<Found> {
@@ -2130,12 +2188,17 @@ pub fn is_event(v: &Value) -> bool {
     {
         return true;
     }
+    // a Goose session file: its metadata line, or a message
+    if logs::goose_line(o) {
+        return true;
+    }
     let Some(ty) = o.get("type").and_then(Value::as_str) else {
         return false;
     };
     // not a server's stream events (Anthropic's `message_start` has a
     // `message` too)
-    const TYPES: [&str; 12] = [
+    const TYPES: [&str; 13] = [
+        "message",
         "user",
         "assistant",
         "system",
@@ -2224,12 +2287,18 @@ pub fn session_found(lines: Vec<(usize, Value)>) -> Vec<Found> {
             }
         }
         let ty = v.get("type").and_then(Value::as_str).map(str::to_string);
-        let Some(mut m) = v
-            .get_mut("message")
-            .filter(|m| m.is_object())
-            .map(Value::take)
-        else {
-            continue;
+        // a Goose message is the line itself
+        let (mut m, at) = if v.as_object().is_some_and(logs::goose_message) {
+            (v.take(), format!("/{k}"))
+        } else {
+            let Some(m) = v
+                .get_mut("message")
+                .filter(|m| m.is_object())
+                .map(Value::take)
+            else {
+                continue;
+            };
+            (m, format!("/{k}/message"))
         };
         let role = m
             .get("role")
@@ -2242,11 +2311,18 @@ pub fn session_found(lines: Vec<(usize, Value)>) -> Vec<Found> {
         }
         let id = m.get("id").and_then(Value::as_str).map(str::to_string);
         let string_content = m.get("content").is_some_and(Value::is_string);
-        let content = match m.get_mut("content").map(Value::take) {
+        let mut content = match m.get_mut("content").map(Value::take) {
             Some(Value::Array(blocks)) => blocks,
             Some(Value::String(s)) => vec![json!({"type": "text", "text": s})],
             _ => Vec::new(),
         };
+        // Goose's blocks (`toolRequest`, `toolResponse`) as Anthropic's
+        let mut args: Vec<(usize, &str)> = Vec::new();
+        for (j, b) in content.iter_mut().enumerate() {
+            if let Some(suffix) = logs::goose_block(b) {
+                args.push((j, suffix));
+            }
+        }
         // a line that goes on the message before it (same id, same thread)
         let same = match (&id, &last_id) {
             (Some(id), Some((s, last))) => *s == side && id == last,
@@ -2261,7 +2337,14 @@ pub fn session_found(lines: Vec<(usize, Value)>) -> Vec<Found> {
                     blocks.push(b);
                     found.map(
                         format!("/messages/{n}/content/{}", start + j),
-                        format!("/{k}/message/content/{j}"),
+                        format!("{at}/content/{j}"),
+                        true,
+                    );
+                }
+                for (j, suffix) in &args {
+                    found.map(
+                        format!("/messages/{n}/content/{}/input", start + j),
+                        format!("{at}/content/{j}{suffix}"),
                         true,
                     );
                 }
@@ -2270,18 +2353,21 @@ pub fn session_found(lines: Vec<(usize, Value)>) -> Vec<Found> {
             let n = list.len();
             list.push(json!({"role": role, "content": content}));
             if string_content {
-                found.map(
-                    format!("/messages/{n}"),
-                    format!("/{k}/message/content"),
-                    false,
-                );
+                found.map(format!("/messages/{n}"), format!("{at}/content"), false);
             } else {
                 found.map(
                     format!("/messages/{n}/content"),
-                    format!("/{k}/message/content"),
+                    format!("{at}/content"),
                     true,
                 );
-                found.map(format!("/messages/{n}"), format!("/{k}/message"), false);
+                for (j, suffix) in &args {
+                    found.map(
+                        format!("/messages/{n}/content/{j}/input"),
+                        format!("{at}/content/{j}{suffix}"),
+                        true,
+                    );
+                }
+                found.map(format!("/messages/{n}"), at.clone(), false);
             }
         }
         last_id = id.map(|i| (side, i));
