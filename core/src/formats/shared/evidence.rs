@@ -114,6 +114,9 @@ pub fn example_lead(before: &[u8]) -> bool {
     if line.trim_start().starts_with("//") {
         return true;
     }
+    if quoted_transcript(before) || inside_literal(before) {
+        return true;
+    }
     EXAMPLE_WORDS.iter().any(|w| line.contains(w))
         || (INSTRUCTION_WORDS.iter().any(|w| line.contains(w))
             && !OWN_CALL.iter().any(|w| line.contains(w)))
@@ -163,7 +166,7 @@ const CJK_FORMAT_WORDS: &[&str] = &[
 ///   `expected = [` then the object on the next line): an assignment, a
 ///   comparison, an argument or a list element, not a reply.
 pub fn documents_block(before: &[u8], block: &[u8]) -> bool {
-    if opens_string(before) || value_in_code(before) {
+    if opens_string(before) || value_in_code(before) || inside_literal(before) {
         return true;
     }
     // The other two need a byte most text before a call lacks: a lead
@@ -210,6 +213,141 @@ fn opens_string(before: &[u8]) -> bool {
             b' ' | b'\t' | b'\n' | b'\r' | b'=' | b'(' | b'[' | b'{' | b',' | b':'
         ),
     }
+}
+
+/// Whether `before` ends inside a multi-line string literal of code: a
+/// raw string (C++ `R"(`, Rust `r"`, `r#"`) or a triple-quoted one
+/// (`"""`, `'''`, with Python's `r`, `b`, `f`, `u` prefixes) that opens
+/// in value position (after `=`, `(`, `[`, `{`, `,`, `:` or at a line's
+/// start; C++ and Rust raw strings after any non-word byte) and is not
+/// closed before the block. What follows is test data or a prompt held in
+/// code (`const std::string reply = R"(I'll help you.` then a Kimi call),
+/// not a reply. Only the text kept before a block is read (a few hundred
+/// bytes), and only when it holds a quote.
+fn inside_literal(before: &[u8]) -> bool {
+    if memchr::memchr2(b'"', b'\'', before).is_none() {
+        return false;
+    }
+    // the delimiter that closes the literal open at `i`, if one opens there
+    let opener = |i: usize| -> Option<(usize, Vec<u8>)> {
+        let word_before =
+            |k: usize| k > 0 && (before[k - 1].is_ascii_alphanumeric() || before[k - 1] == b'_');
+        let q = before[i];
+        // C++ R"delim( … )delim"
+        if q == b'"' && i > 0 && before[i - 1] == b'R' {
+            let mut k = i - 1;
+            while k > 0 && matches!(before[k - 1], b'u' | b'U' | b'L' | b'8') {
+                k -= 1;
+            }
+            if word_before(k) {
+                return None;
+            }
+            let rest = &before[i + 1..];
+            let paren = rest.iter().take(17).position(|&b| b == b'(')?;
+            let delim = &rest[..paren];
+            if delim.iter().any(|b| b" ()\\\t\n\r".contains(b)) {
+                return None;
+            }
+            let mut close = vec![b')'];
+            close.extend_from_slice(delim);
+            close.push(b'"');
+            return Some((i + 1 + paren + 1, close));
+        }
+        // Rust r"…", r#"…"#, br"…"
+        if q == b'"' && i > 0 {
+            let mut k = i;
+            while k > 0 && before[k - 1] == b'#' {
+                k -= 1;
+            }
+            let hashes = i - k;
+            if k > 0 && before[k - 1] == b'r' {
+                let mut s = k - 1;
+                if s > 0 && before[s - 1] == b'b' {
+                    s -= 1;
+                }
+                if !word_before(s) {
+                    let mut close = vec![b'"'];
+                    close.extend(std::iter::repeat_n(b'#', hashes));
+                    return Some((i + 1, close));
+                }
+            }
+        }
+        // """ or ''' in value position
+        if matches!(q, b'"' | b'\'') && before[i..].starts_with(&[q, q, q]) {
+            let mut k = i;
+            while k > 0
+                && matches!(
+                    before[k - 1],
+                    b'r' | b'R' | b'b' | b'B' | b'f' | b'F' | b'u' | b'U'
+                )
+                && i - k < 2
+            {
+                k -= 1;
+            }
+            if k < i && word_before(k) {
+                return None;
+            }
+            let lead = before[..k]
+                .iter()
+                .rev()
+                .find(|b| !matches!(b, b' ' | b'\t'));
+            let value = match lead {
+                None | Some(b'\n' | b'\r') => true,
+                Some(&b) => matches!(b, b'=' | b'(' | b'[' | b'{' | b',' | b':'),
+            };
+            return value.then(|| (i + 3, vec![q, q, q]));
+        }
+        None
+    };
+    let mut i = 0;
+    while let Some(off) = memchr::memchr2(b'"', b'\'', &before[i..]) {
+        let at = i + off;
+        match opener(at) {
+            Some((body, close)) => match crate::scan::find(before, body, &close) {
+                Some(end) => i = end + close.len(),
+                None => return true,
+            },
+            None => i = at + 1,
+        }
+    }
+    false
+}
+
+/// Labels that open a user's turn in a transcript written as text
+/// (`User:`, `Q:`, `用户：`): matched at a line's start, ASCII case
+/// ignored, before a colon.
+const USER_LABELS: &[&str] = &[
+    "user",
+    "human",
+    "q",
+    "用户",
+    "用戶",
+    "使用者",
+    "问",
+    "問",
+    "ユーザー",
+];
+
+/// Whether the text kept before a candidate (what follows the last call,
+/// a few hundred bytes) holds a line that opens a user's turn (`用户：北京今天天气`,
+/// `User: what's the weather?`): the candidate is part of a transcript
+/// quoted to teach or to test, not the model's reply, which has no user
+/// lines in it.
+fn quoted_transcript(before: &[u8]) -> bool {
+    if memchr::memchr2(b':', 0xef, before).is_none() {
+        return false;
+    }
+    let text = String::from_utf8_lossy(before);
+    text.lines().any(|line| {
+        let line = line.trim_start_matches([' ', '\t', '>', '*', '-', '#']);
+        USER_LABELS.iter().any(|label| {
+            line.get(..label.len())
+                .is_some_and(|head| head.eq_ignore_ascii_case(label))
+                && line[label.len()..]
+                    .trim_start_matches([' ', '*'])
+                    .starts_with([':', '\u{ff1a}'])
+        })
+    })
 }
 
 /// The nearest colon-ended line of the paragraph before a block names a
