@@ -114,7 +114,7 @@ pub fn example_lead(before: &[u8]) -> bool {
     if line.trim_start().starts_with("//") {
         return true;
     }
-    if quoted_transcript(before) || inside_literal(before) {
+    if quoted_transcript(before) || continued_line(before) || inside_literal(before) {
         return true;
     }
     EXAMPLE_WORDS.iter().any(|w| line.contains(w))
@@ -166,7 +166,11 @@ const CJK_FORMAT_WORDS: &[&str] = &[
 ///   `expected = [` then the object on the next line): an assignment, a
 ///   comparison, an argument or a list element, not a reply.
 pub fn documents_block(before: &[u8], block: &[u8]) -> bool {
-    if opens_string(before) || value_in_code(before) || inside_literal(before) {
+    if opens_string(before)
+        || value_in_code(before)
+        || continued_line(before)
+        || inside_literal(before)
+    {
         return true;
     }
     // The other two need a byte most text before a call lacks: a lead
@@ -311,6 +315,20 @@ fn inside_literal(before: &[u8]) -> bool {
         }
     }
     false
+}
+
+/// Whether the line before the block's own line ends in a backslash: a
+/// string literal continued over lines in code (Rust's `"…:\n\` then
+/// the next line of the string, a C macro, a shell line), so the block is
+/// part of that string, and so is any other block on that line
+/// (`[TOOL_CALLS]f1[ARGS]{…}[TOOL_CALLS]f2[ARGS]{…}`).
+fn continued_line(before: &[u8]) -> bool {
+    let Some(nl) = memchr::memrchr(b'\n', before) else {
+        return false;
+    };
+    let prev = &before[..nl];
+    let prev = prev.strip_suffix(b"\r").unwrap_or(prev);
+    prev.ends_with(b"\\")
 }
 
 /// Labels that open a user's turn in a transcript written as text
@@ -685,6 +703,13 @@ mod tests {
             "\u{5b9e}\u{9645}\u{8c03}\u{7528}\u{793a}\u{4f8b}\n",
             "\u{8bf7}\u{6309}\u{4ee5}\u{4e0b}\u{683c}\u{5f0f}\u{56de}\u{590d}\u{ff1a}\n",
             "\u{5b9e}\u{9645}\u{8c03}\u{7528}\u{793a}\u{4f8b}\n// LLM output\n",
+            // a transcript quoted as text: a user's turn before the call
+            "\u{7528}\u{6237}\u{ff1a}\u{5317}\u{4eac}\n AI\u{8c03}\u{7528}\u{ff1a}\n",
+            "User: What's the weather in Paris?\nAssistant:\n",
+            "**Q:** weather?\nA: ",
+            // inside a literal, or a continued line
+            "response = \"\"\"\nHere's my response:\n",
+            "text \\\n",
         ] {
             assert!(example_lead(s.as_bytes()), "{s:?}");
         }
@@ -699,6 +724,10 @@ mod tests {
             // Chinese: `I will call in the following format:`
             "\u{6211}\u{5c06}\u{6309}\u{4ee5}\u{4e0b}\u{683c}\u{5f0f}\u{8c03}\u{7528}\u{ff1a}\n",
             "https://example.org/a//b\nChecking:\n",
+            // words that only look like a user label
+            "Username: ada\n",
+            "The user: asked for it.\nI'll check.\n",
+            "AI\u{8c03}\u{7528}\u{ff1a}\n",
         ] {
             assert!(!example_lead(s.as_bytes()), "{s:?}");
         }
@@ -723,6 +752,17 @@ mod tests {
             "    assert rescue_first(content) == ",
             "    expected = [\n        ",
             "print(",
+            // inside a raw or triple-quoted literal opened earlier
+            "const std::string r = R\"(I'll help you.\n\n",
+            "auto r = u8R\"json(Sure.\n",
+            "    let input = r#\"Let me help you with that.\n",
+            "let s = r\"Sure.\n",
+            "reply = \"\"\"\nHere's my answer:\n",
+            "prompt = f'''Call it.\n",
+            "\"\"\"\nParse the reply.\n",
+            // a string continued over lines with a backslash
+            "    \"chain them:\\n\\\n             ",
+            "chain them:\\\r\n",
         ] {
             assert!(documents_block(before.as_bytes(), block), "{before:?}");
         }
@@ -739,6 +779,18 @@ mod tests {
             "He said \"Hello!\"",
             "Sure! `",
             "four quotes ''''",
+            // literals closed before the block, or no literal at all
+            "r = R\"(done)\";\nI'll call it.\n",
+            "let s = r#\"x\"#;\n",
+            "def f():\n    \"\"\"Doc.\"\"\"\n\nI'll save it.\n",
+            "The word FOR\"(\" is odd.\n",
+            "bar\"\"\" is three quotes after a word.\n",
+            // a backslash line with a blank line after it, or mid-line
+            "C:\\data\\\n\n",
+            "path C:\\data\\ then ",
+            "C:\\data\\\n\nNow: ",
+            // a user line is judged for unmarked candidates only
+            "User: hi\nAssistant: ",
         ] {
             assert!(!documents_block(before.as_bytes(), block), "{before:?}");
         }
