@@ -222,11 +222,10 @@ fn opens_string(before: &[u8]) -> bool {
 /// Whether `before` ends inside a multi-line string literal of code: a
 /// raw string (C++ `R"(`, Rust `r"`, `r#"`) or a triple-quoted one
 /// (`"""`, `'''`, with Python's `r`, `b`, `f`, `u` prefixes) that opens
-/// in value position (after `=`, `(`, `[`, `{`, `,`, `:` or at a line's
-/// start; C++ and Rust raw strings after any non-word byte) and is not
-/// closed before the block. What follows is test data or a prompt held in
-/// code (`const std::string reply = R"(I'll help you.` then a Kimi call),
-/// not a reply. Only the text kept before a block is read (a few hundred
+/// in value position (after `=`, `(`, `[`, `{`, `,` or `:`; a triple
+/// quote also at a line's start) and is not closed before the block.
+/// What follows is test data or a prompt held in code (`const
+/// std::string reply = R"(I'll help you.` then a Kimi call), not a reply. Only the text kept before a block is read (a few hundred
 /// bytes), and only when it holds a quote.
 fn inside_literal(before: &[u8]) -> bool {
     if memchr::memchr2(b'"', b'\'', before).is_none() {
@@ -236,6 +235,16 @@ fn inside_literal(before: &[u8]) -> bool {
     let opener = |i: usize| -> Option<(usize, Vec<u8>)> {
         let word_before =
             |k: usize| k > 0 && (before[k - 1].is_ascii_alphanumeric() || before[k - 1] == b'_');
+        // a raw string is a value: after `=`, `(`, `[`, `{`, `,` or `:`,
+        // blank lines aside (`let s = r#"`, `assert_eq!(\n    r"`), never
+        // a quoted letter in prose (`count the "r"s`)
+        let in_value = |k: usize| {
+            before[..k]
+                .iter()
+                .rev()
+                .find(|b| !b.is_ascii_whitespace())
+                .is_some_and(|b| matches!(b, b'=' | b'(' | b'[' | b'{' | b',' | b':'))
+        };
         let q = before[i];
         // C++ R"delim( … )delim"
         if q == b'"' && i > 0 && before[i - 1] == b'R' {
@@ -243,7 +252,7 @@ fn inside_literal(before: &[u8]) -> bool {
             while k > 0 && matches!(before[k - 1], b'u' | b'U' | b'L' | b'8') {
                 k -= 1;
             }
-            if word_before(k) {
+            if word_before(k) || !in_value(k) {
                 return None;
             }
             let rest = &before[i + 1..];
@@ -269,7 +278,7 @@ fn inside_literal(before: &[u8]) -> bool {
                 if s > 0 && before[s - 1] == b'b' {
                     s -= 1;
                 }
-                if !word_before(s) {
+                if !word_before(s) && in_value(s) {
                     let mut close = vec![b'"'];
                     close.extend(std::iter::repeat_n(b'#', hashes));
                     return Some((i + 1, close));
@@ -784,6 +793,8 @@ mod tests {
             "let s = r#\"x\"#;\n",
             "def f():\n    \"\"\"Doc.\"\"\"\n\nI'll save it.\n",
             "The word FOR\"(\" is odd.\n",
+            "Counting \"r\" in strawberry:\n",
+            "print r\"x\n",
             "bar\"\"\" is three quotes after a word.\n",
             // a backslash line with a blank line after it, or mid-line
             "C:\\data\\\n\n",
