@@ -225,8 +225,9 @@ fn opens_string(before: &[u8]) -> bool {
 /// in value position (after `=`, `(`, `[`, `{`, `,` or `:`; a triple
 /// quote also at a line's start) and is not closed before the block.
 /// What follows is test data or a prompt held in code (`const
-/// std::string reply = R"(I'll help you.` then a Kimi call), not a reply. Only the text kept before a block is read (a few hundred
-/// bytes), and only when it holds a quote.
+/// std::string reply = R"(I'll help you.` then a Kimi call), not a reply.
+/// Only the text kept before a block is read (a few hundred bytes), and
+/// only when it holds a quote.
 fn inside_literal(before: &[u8]) -> bool {
     if memchr::memchr2(b'"', b'\'', before).is_none() {
         return false;
