@@ -114,6 +114,9 @@ pub fn example_lead(before: &[u8]) -> bool {
     if line.trim_start().starts_with("//") {
         return true;
     }
+    if quoted_transcript(before) || continued_line(before) || inside_literal(before) {
+        return true;
+    }
     EXAMPLE_WORDS.iter().any(|w| line.contains(w))
         || (INSTRUCTION_WORDS.iter().any(|w| line.contains(w))
             && !OWN_CALL.iter().any(|w| line.contains(w)))
@@ -163,7 +166,11 @@ const CJK_FORMAT_WORDS: &[&str] = &[
 ///   `expected = [` then the object on the next line): an assignment, a
 ///   comparison, an argument or a list element, not a reply.
 pub fn documents_block(before: &[u8], block: &[u8]) -> bool {
-    if opens_string(before) || value_in_code(before) {
+    if opens_string(before)
+        || value_in_code(before)
+        || continued_line(before)
+        || inside_literal(before)
+    {
         return true;
     }
     // The other two need a byte most text before a call lacks: a lead
@@ -210,6 +217,165 @@ fn opens_string(before: &[u8]) -> bool {
             b' ' | b'\t' | b'\n' | b'\r' | b'=' | b'(' | b'[' | b'{' | b',' | b':'
         ),
     }
+}
+
+/// Whether `before` ends inside a multi-line string literal of code: a
+/// raw string (C++ `R"(`, Rust `r"`, `r#"`) or a triple-quoted one
+/// (`"""`, `'''`, with Python's `r`, `b`, `f`, `u` prefixes) that opens
+/// in value position (after `=`, `(`, `[`, `{`, `,` or `:`; a triple
+/// quote also at a line's start) and is not closed before the block.
+/// What follows is test data or a prompt held in code (`const
+/// std::string reply = R"(I'll help you.` then a Kimi call), not a reply.
+/// Only the text kept before a block is read (a few hundred bytes), and
+/// only when it holds a quote.
+fn inside_literal(before: &[u8]) -> bool {
+    if memchr::memchr2(b'"', b'\'', before).is_none() {
+        return false;
+    }
+    // the delimiter that closes the literal open at `i`, if one opens there
+    let opener = |i: usize| -> Option<(usize, Vec<u8>)> {
+        let word_before =
+            |k: usize| k > 0 && (before[k - 1].is_ascii_alphanumeric() || before[k - 1] == b'_');
+        // a raw string is a value: after `=`, `(`, `[`, `{`, `,` or `:`,
+        // blank lines aside (`let s = r#"`, `assert_eq!(\n    r"`), never
+        // a quoted letter in prose (`count the "r"s`)
+        let in_value = |k: usize| {
+            before[..k]
+                .iter()
+                .rev()
+                .find(|b| !b.is_ascii_whitespace())
+                .is_some_and(|b| matches!(b, b'=' | b'(' | b'[' | b'{' | b',' | b':'))
+        };
+        let q = before[i];
+        // C++ R"delim( … )delim"
+        if q == b'"' && i > 0 && before[i - 1] == b'R' {
+            let mut k = i - 1;
+            while k > 0 && matches!(before[k - 1], b'u' | b'U' | b'L' | b'8') {
+                k -= 1;
+            }
+            if word_before(k) || !in_value(k) {
+                return None;
+            }
+            let rest = &before[i + 1..];
+            let paren = rest.iter().take(17).position(|&b| b == b'(')?;
+            let delim = &rest[..paren];
+            if delim.iter().any(|b| b" ()\\\t\n\r".contains(b)) {
+                return None;
+            }
+            let mut close = vec![b')'];
+            close.extend_from_slice(delim);
+            close.push(b'"');
+            return Some((i + 1 + paren + 1, close));
+        }
+        // Rust r"…", r#"…"#, br"…"
+        if q == b'"' && i > 0 {
+            let mut k = i;
+            while k > 0 && before[k - 1] == b'#' {
+                k -= 1;
+            }
+            let hashes = i - k;
+            if k > 0 && before[k - 1] == b'r' {
+                let mut s = k - 1;
+                if s > 0 && before[s - 1] == b'b' {
+                    s -= 1;
+                }
+                if !word_before(s) && in_value(s) {
+                    let mut close = vec![b'"'];
+                    close.extend(std::iter::repeat_n(b'#', hashes));
+                    return Some((i + 1, close));
+                }
+            }
+        }
+        // """ or ''' in value position
+        if matches!(q, b'"' | b'\'') && before[i..].starts_with(&[q, q, q]) {
+            let mut k = i;
+            while k > 0
+                && matches!(
+                    before[k - 1],
+                    b'r' | b'R' | b'b' | b'B' | b'f' | b'F' | b'u' | b'U'
+                )
+                && i - k < 2
+            {
+                k -= 1;
+            }
+            if k < i && word_before(k) {
+                return None;
+            }
+            let lead = before[..k]
+                .iter()
+                .rev()
+                .find(|b| !matches!(b, b' ' | b'\t'));
+            let value = match lead {
+                None | Some(b'\n' | b'\r') => true,
+                Some(&b) => matches!(b, b'=' | b'(' | b'[' | b'{' | b',' | b':'),
+            };
+            return value.then(|| (i + 3, vec![q, q, q]));
+        }
+        None
+    };
+    let mut i = 0;
+    while let Some(off) = memchr::memchr2(b'"', b'\'', &before[i..]) {
+        let at = i + off;
+        match opener(at) {
+            Some((body, close)) => match crate::scan::find(before, body, &close) {
+                Some(end) => i = end + close.len(),
+                None => return true,
+            },
+            None => i = at + 1,
+        }
+    }
+    false
+}
+
+/// Whether the line before the block's own line ends in a backslash: a
+/// string literal continued over lines in code (Rust's `"…:\n\` then
+/// the next line of the string, a C macro, a shell line), so the block is
+/// part of that string, and so is any other block on that line
+/// (`[TOOL_CALLS]f1[ARGS]{…}[TOOL_CALLS]f2[ARGS]{…}`).
+fn continued_line(before: &[u8]) -> bool {
+    let Some(nl) = memchr::memrchr(b'\n', before) else {
+        return false;
+    };
+    let prev = &before[..nl];
+    let prev = prev.strip_suffix(b"\r").unwrap_or(prev);
+    prev.ends_with(b"\\")
+}
+
+/// Labels that open a user's turn in a transcript written as text
+/// (`User:`, `Q:`, `用户：`): matched at a line's start, ASCII case
+/// ignored, before a colon.
+const USER_LABELS: &[&str] = &[
+    "user",
+    "human",
+    "q",
+    "用户",
+    "用戶",
+    "使用者",
+    "问",
+    "問",
+    "ユーザー",
+];
+
+/// Whether the text kept before a candidate (what follows the last call,
+/// a few hundred bytes) holds a line that opens a user's turn (`用户：北京今天天气`,
+/// `User: what's the weather?`): the candidate is part of a transcript
+/// quoted to teach or to test, not the model's reply, which has no user
+/// lines in it.
+fn quoted_transcript(before: &[u8]) -> bool {
+    if memchr::memchr2(b':', 0xef, before).is_none() {
+        return false;
+    }
+    let text = String::from_utf8_lossy(before);
+    text.lines().any(|line| {
+        let line = line.trim_start_matches([' ', '\t', '>', '*', '-', '#']);
+        USER_LABELS.iter().any(|label| {
+            line.get(..label.len())
+                .is_some_and(|head| head.eq_ignore_ascii_case(label))
+                && line[label.len()..]
+                    .trim_start_matches([' ', '*'])
+                    .starts_with([':', '\u{ff1a}'])
+        })
+    })
 }
 
 /// The nearest colon-ended line of the paragraph before a block names a
@@ -547,6 +713,13 @@ mod tests {
             "\u{5b9e}\u{9645}\u{8c03}\u{7528}\u{793a}\u{4f8b}\n",
             "\u{8bf7}\u{6309}\u{4ee5}\u{4e0b}\u{683c}\u{5f0f}\u{56de}\u{590d}\u{ff1a}\n",
             "\u{5b9e}\u{9645}\u{8c03}\u{7528}\u{793a}\u{4f8b}\n// LLM output\n",
+            // a transcript quoted as text: a user's turn before the call
+            "\u{7528}\u{6237}\u{ff1a}\u{5317}\u{4eac}\n AI\u{8c03}\u{7528}\u{ff1a}\n",
+            "User: What's the weather in Paris?\nAssistant:\n",
+            "**Q:** weather?\nA: ",
+            // inside a literal, or a continued line
+            "response = \"\"\"\nHere's my response:\n",
+            "text \\\n",
         ] {
             assert!(example_lead(s.as_bytes()), "{s:?}");
         }
@@ -561,6 +734,10 @@ mod tests {
             // Chinese: `I will call in the following format:`
             "\u{6211}\u{5c06}\u{6309}\u{4ee5}\u{4e0b}\u{683c}\u{5f0f}\u{8c03}\u{7528}\u{ff1a}\n",
             "https://example.org/a//b\nChecking:\n",
+            // words that only look like a user label
+            "Username: ada\n",
+            "The user: asked for it.\nI'll check.\n",
+            "AI\u{8c03}\u{7528}\u{ff1a}\n",
         ] {
             assert!(!example_lead(s.as_bytes()), "{s:?}");
         }
@@ -585,6 +762,17 @@ mod tests {
             "    assert rescue_first(content) == ",
             "    expected = [\n        ",
             "print(",
+            // inside a raw or triple-quoted literal opened earlier
+            "const std::string r = R\"(I'll help you.\n\n",
+            "auto r = u8R\"json(Sure.\n",
+            "    let input = r#\"Let me help you with that.\n",
+            "let s = r\"Sure.\n",
+            "reply = \"\"\"\nHere's my answer:\n",
+            "prompt = f'''Call it.\n",
+            "\"\"\"\nParse the reply.\n",
+            // a string continued over lines with a backslash
+            "    \"chain them:\\n\\\n             ",
+            "chain them:\\\r\n",
         ] {
             assert!(documents_block(before.as_bytes(), block), "{before:?}");
         }
@@ -601,6 +789,20 @@ mod tests {
             "He said \"Hello!\"",
             "Sure! `",
             "four quotes ''''",
+            // literals closed before the block, or no literal at all
+            "r = R\"(done)\";\nI'll call it.\n",
+            "let s = r#\"x\"#;\n",
+            "def f():\n    \"\"\"Doc.\"\"\"\n\nI'll save it.\n",
+            "The word FOR\"(\" is odd.\n",
+            "Counting \"r\" in strawberry:\n",
+            "print r\"x\n",
+            "bar\"\"\" is three quotes after a word.\n",
+            // a backslash line with a blank line after it, or mid-line
+            "C:\\data\\\n\n",
+            "path C:\\data\\ then ",
+            "C:\\data\\\n\nNow: ",
+            // a user line is judged for unmarked candidates only
+            "User: hi\nAssistant: ",
         ] {
             assert!(!documents_block(before.as_bytes(), block), "{before:?}");
         }
