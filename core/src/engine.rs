@@ -2298,8 +2298,12 @@ fn derive_id_into(id: &mut String, salt: u64, index: usize, offset: u64, name: &
     let h = fnv1a(salt, &[&index, &offset, name.as_bytes()]);
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let folded = (h ^ (h >> 32)) as u32;
-    id.clear();
-    id.reserve(13);
+    // a new string is made to measure (growing an empty one costs more)
+    if id.capacity() < 13 {
+        *id = String::with_capacity(13);
+    } else {
+        id.clear();
+    }
     id.push_str("call_");
     for shift in (0..8).rev() {
         id.push(char::from(HEX[((folded >> (shift * 4)) & 0xf) as usize]));

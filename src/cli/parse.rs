@@ -446,21 +446,22 @@ fn parse_document(
 struct Husks(std::sync::Arc<std::sync::Mutex<Vec<crate::ToolCall>>>);
 
 impl Husks {
-    /// Most records kept (a chunk of 64 KiB holds a few dozen calls).
-    const MAX: usize = 256;
-
-    /// Keeps the calls of a batch once written.
+    /// Keeps the calls of a batch once written (the list itself is kept:
+    /// no record is moved), unless some are kept already.
     fn keep(&self, calls: Vec<crate::ToolCall>) {
         if let Ok(mut pool) = self.0.lock() {
-            let room = Self::MAX.saturating_sub(pool.len());
-            pool.extend(calls.into_iter().take(room));
+            if pool.is_empty() {
+                *pool = calls;
+            }
         }
     }
 
-    /// Moves the kept records into a collector's spares.
+    /// Hands the kept records to a collector that has no spares left.
     fn lend(&self, spare: &mut Vec<crate::ToolCall>) {
-        if let Ok(mut pool) = self.0.lock() {
-            spare.append(&mut pool);
+        if spare.is_empty() {
+            if let Ok(mut pool) = self.0.lock() {
+                std::mem::swap(spare, &mut pool);
+            }
         }
     }
 }

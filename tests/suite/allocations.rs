@@ -269,7 +269,11 @@ fn a_call_costs_a_fixed_few_allocations() {
         ("count", count_path(&doc), PER_COUNTED_CALL),
         ("records", record_path(&doc), PER_CALL),
         ("events", event_path(&doc), PER_CALL),
-        ("recycled records", recycled_record_path(&doc), PER_RECYCLED_CALL),
+        (
+            "recycled records",
+            recycled_record_path(&doc),
+            PER_RECYCLED_CALL,
+        ),
         ("stream", stream_path(&doc), PER_RECYCLED_CALL),
     ] {
         assert_eq!(calls, expected, "{path}");
