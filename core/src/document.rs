@@ -38,6 +38,11 @@ pub struct Collector {
     /// each call has its index, span, format and turn, and no name,
     /// arguments, id, raw text or document name. Errors are whole.
     pub tally: bool,
+    /// Call records already written and dropped by a consumer, handed to
+    /// the engine to be filled again ([`Sink::spare_call`]), so that their
+    /// strings are not allocated anew. Empty unless the consumer gives
+    /// some back; never part of the result.
+    pub spare: Vec<ToolCall>,
 }
 
 impl Collector {
@@ -97,6 +102,10 @@ impl Sink for Collector {
 
     fn wants_records(&self) -> bool {
         !self.tally
+    }
+
+    fn spare_call(&mut self) -> Option<ToolCall> {
+        self.spare.pop()
     }
 
     fn event(&mut self, ev: Event<'_>) {

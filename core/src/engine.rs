@@ -90,6 +90,16 @@ pub trait Sink {
     fn wants_records(&self) -> bool {
         true
     }
+
+    /// A call record the sink is done with, for the engine to fill with
+    /// the next call: its document name, id and raw text are written into
+    /// the strings it already holds, so a sink that writes each call and
+    /// hands it back costs no allocation for them. Every field is set
+    /// anew; nothing of the old call remains. Default: none (each call is
+    /// a new record).
+    fn spare_call(&mut self) -> Option<ToolCall> {
+        None
+    }
 }
 
 impl<F: FnMut(Event<'_>)> Sink for F {
@@ -1613,7 +1623,8 @@ impl Engine {
             let call = if tally {
                 self.tally_call(from, to, c)
             } else {
-                self.make_call(data, from, to, c)
+                let spare = sink.spare_call();
+                self.make_call(data, from, to, c, spare)
             };
             if !(k == 0 && started) {
                 sink.event(Event::ToolCallStart {
@@ -1640,29 +1651,45 @@ impl Engine {
         self.line_start = data[..pos + len].last() == Some(&b'\n');
     }
 
-    fn make_call(&mut self, data: &[u8], from: usize, to: usize, c: ParsedCall) -> ToolCall {
+    /// The record of a parsed call, written into the strings of `spare`
+    /// when the sink handed one back ([`Sink::spare_call`]).
+    fn make_call(
+        &mut self,
+        data: &[u8],
+        from: usize,
+        to: usize,
+        c: ParsedCall,
+        spare: Option<ToolCall>,
+    ) -> ToolCall {
         let index = self.calls;
         self.calls += 1;
         let span = self.span(from, to);
-        let raw = &data[from..to];
-        let id =
-            c.id.unwrap_or_else(|| derive_id(self.salt, index, span[0], &c.name));
+        let (mut doc, mut id, mut raw, mut extra) = match spare {
+            Some(old) => (old.doc, old.id, old.raw, old.extra),
+            None => Default::default(),
+        };
+        refill(&mut doc, &self.cfg.doc);
+        match c.id {
+            Some(given) => id = given,
+            None => derive_id_into(&mut id, self.salt, index, span[0], &c.name),
+        }
+        refill(&mut raw, &scan::lossy(&data[from..to]));
+        extra.clear();
+        crate::call::add_server_fields(&c.name, &mut extra);
         let format = match &self.cfg.format {
             FormatChoice::Only(f) => f.as_str(),
             FormatChoice::Auto => c.format.as_str(),
         };
-        let mut extra = serde_json::Map::new();
-        crate::call::add_server_fields(&c.name, &mut extra);
         ToolCall {
             kind: "tool_call",
-            doc: self.cfg.doc.clone(),
+            doc,
             index,
             id,
             name: c.name,
             arguments: c.arguments,
             format,
             span,
-            raw: scan::lossy(raw).into_owned(),
+            raw,
             repairs: c.repairs,
             in_reasoning: false,
             turn: self.turn,
@@ -1893,6 +1920,10 @@ impl Sink for Unhide<'_> {
 
     fn wants_records(&self) -> bool {
         self.sink.wants_records()
+    }
+
+    fn spare_call(&mut self) -> Option<ToolCall> {
+        self.sink.spare_call()
     }
 
     fn event(&mut self, ev: Event<'_>) {
@@ -2256,16 +2287,39 @@ pub fn id_salt(doc: &str, turn: u64) -> u64 {
 /// same call in two documents (files, `--lines` records, `loop` turns) gets
 /// two ids.
 pub fn derive_id(salt: u64, index: usize, offset: u64, name: &str) -> String {
+    let mut id = String::with_capacity(13);
+    derive_id_into(&mut id, salt, index, offset, name);
+    id
+}
+
+/// [`derive_id`] written into `id` (cleared first; its capacity kept).
+fn derive_id_into(id: &mut String, salt: u64, index: usize, offset: u64, name: &str) {
     let (index, offset) = ((index as u64).to_le_bytes(), offset.to_le_bytes());
     let h = fnv1a(salt, &[&index, &offset, name.as_bytes()]);
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let folded = (h ^ (h >> 32)) as u32;
-    let mut id = String::with_capacity(13);
+    // a new string is made to measure (growing an empty one costs more)
+    if id.capacity() < 13 {
+        *id = String::with_capacity(13);
+    } else {
+        id.clear();
+    }
     id.push_str("call_");
     for shift in (0..8).rev() {
         id.push(char::from(HEX[((folded >> (shift * 4)) & 0xf) as usize]));
     }
-    id
+}
+
+/// Sets `s` to `text`, in its own allocation when that is large enough;
+/// a larger one is allocated afresh rather than grown (growing would copy
+/// the old bytes, which are about to be overwritten).
+fn refill(s: &mut String, text: &str) {
+    if s.capacity() < text.len() {
+        *s = String::with_capacity(text.len().max(2 * s.capacity()));
+    } else {
+        s.clear();
+    }
+    s.push_str(text);
 }
 
 #[cfg(test)]

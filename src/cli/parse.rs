@@ -295,9 +295,11 @@ pub fn run(args: &ParseArgs) -> anyhow::Result<Outcome> {
     } else {
         Reading::Mapped
     };
+    let husks = Husks::default();
     let mut writer = Writer {
         args,
         out,
+        husks: husks.clone(),
         many,
         max: args.matching.max_count.unwrap_or(usize::MAX),
         errors: 0,
@@ -310,12 +312,12 @@ pub fn run(args: &ParseArgs) -> anyhow::Result<Outcome> {
         args.wire.max_buffer,
         |doc, push| {
             if args.input.jobs <= 1 {
-                return parse_document(args, &tools, reading, doc, push);
+                return parse_document(args, &tools, &husks, reading, doc, push);
             }
             // on a worker thread: what the reading says on stderr goes
             // out with the document's last batch, in input order
             let (r, rest) = super::capture_stderr(|| {
-                parse_document(args, &tools, reading, doc, &mut |mut b: Batch| {
+                parse_document(args, &tools, &husks, reading, doc, &mut |mut b: Batch| {
                     if b.last {
                         b.stderr = super::take_captured_stderr();
                     }
@@ -337,6 +339,7 @@ pub fn run(args: &ParseArgs) -> anyhow::Result<Outcome> {
 fn parse_document(
     args: &ParseArgs,
     tools: &super::tools::Tools,
+    husks: &Husks,
     reading: Reading,
     doc: Document,
     push: &mut dyn FnMut(Batch) -> anyhow::Result<bool>,
@@ -378,6 +381,9 @@ fn parse_document(
     let bytes = if reading != Reading::Whole {
         let mut result = Ok(true);
         doc.feed(|chunk| {
+            if !found.tally {
+                husks.lend(&mut found.spare);
+            }
             engine.feed(chunk, &mut found);
             if found.calls.is_empty() && found.errors.is_empty() {
                 return true;
@@ -386,6 +392,7 @@ fn parse_document(
             let next = Collector {
                 calls: Vec::with_capacity(found.calls.len()),
                 tally: found.tally,
+                spare: std::mem::take(&mut found.spare),
                 ..Collector::calls_only()
             };
             let batch = Batch {
@@ -430,11 +437,42 @@ fn parse_document(
     .map(|_| ())
 }
 
+/// Call records written and done with, handed back to the engine to hold
+/// the next calls ([`crate::Sink::spare_call`]): the writer puts a batch's
+/// calls here once they are written, and the next chunk of a document
+/// takes them, so a stream of calls allocates no new document names, ids
+/// or raw texts. Shared with the worker threads of `-j`.
+#[derive(Clone, Default)]
+struct Husks(std::sync::Arc<std::sync::Mutex<Vec<crate::ToolCall>>>);
+
+impl Husks {
+    /// Keeps the calls of a batch once written (the list itself is kept:
+    /// no record is moved), unless some are kept already.
+    fn keep(&self, calls: Vec<crate::ToolCall>) {
+        if let Ok(mut pool) = self.0.lock() {
+            if pool.is_empty() {
+                *pool = calls;
+            }
+        }
+    }
+
+    /// Hands the kept records to a collector that has no spares left.
+    fn lend(&self, spare: &mut Vec<crate::ToolCall>) {
+        if spare.is_empty() {
+            if let Ok(mut pool) = self.0.lock() {
+                std::mem::swap(spare, &mut pool);
+            }
+        }
+    }
+}
+
 /// Writes the batches as grep's flags ask: records, or only the status
 /// (`-q`), the names (`-l`) or the counts (`-c`).
 struct Writer<'a> {
     args: &'a ParseArgs,
     out: Output,
+    /// Where written calls go to be filled again.
+    husks: Husks,
     /// Several documents: `-c` prefixes the counts with their names.
     many: bool,
     /// `-m N`: most calls per document.
@@ -498,6 +536,7 @@ impl Writer<'_> {
             }
         } else {
             self.records(&found, n)?;
+            self.husks.keep(found.calls);
         }
         if done {
             self.written = 0;

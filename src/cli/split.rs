@@ -465,6 +465,12 @@ impl crate::Sink for TextOut<'_> {
         false
     }
 
+    /// Only text is written: calls are tallies, no record built (the
+    /// engine finds the same calls, text and errors).
+    fn wants_records(&self) -> bool {
+        false
+    }
+
     fn event(&mut self, ev: Event<'_>) {
         let Event::Text { bytes, .. } = ev else {
             return;

@@ -74,23 +74,31 @@ struct Writer {
     /// Where records go once a write failed (the recorder still follows
     /// the events until the current read ends the stream).
     discard: Vec<u8>,
+    /// The last call written, handed back to the engine to hold the next
+    /// one ([`Sink::spare_call`]: no allocation per call for its strings).
+    spare: Option<crate::ToolCall>,
 }
 
 impl Sink for Writer {
     fn event(&mut self, ev: Event<'_>) {
         let tools = &self.tools;
         let recorder = &mut self.recorder;
+        let spare = &mut self.spare;
         let judge = |call: &mut crate::ToolCall| tools.enrich(call, None);
         if self.failed.is_none() {
             // keeps the first error (it ends the stream after the current read)
             self.failed = self
                 .out
-                .json_record_with(|buf| recorder.record(ev, judge, buf))
+                .json_record_with(|buf| recorder.record_keeping(ev, judge, buf, spare))
                 .err();
         } else {
             recorder.record(ev, judge, &mut self.discard);
             self.discard.clear();
         }
+    }
+
+    fn spare_call(&mut self) -> Option<crate::ToolCall> {
+        self.spare.take()
     }
 }
 
@@ -141,6 +149,7 @@ pub fn run(args: &StreamArgs) -> anyhow::Result<Outcome> {
         tools,
         recorder: crate::StreamRecorder::new(),
         discard: Vec::new(),
+        spare: None,
     };
     w.out.set_pretty(args.records.pretty);
     // a read's records (a little more than its bytes for prose) in one write

@@ -343,3 +343,70 @@ fn split_written_in_pieces_equals_the_split_record() {
     }
     assert!(checked > 100, "{checked}");
 }
+
+/// `parse` and `stream` hand each call record they have written back to
+/// the engine, which writes the next call into its strings
+/// (`Sink::spare_call`): a record filled again must keep nothing of the
+/// call before it (its id, server fields, repairs, raw text, turn). Calls
+/// of every kind follow one another across `parse`'s 64 KiB slices and
+/// `stream`'s reads, and every record must be the one the core's
+/// collector builds afresh for the same document.
+#[test]
+fn records_filled_again_keep_nothing_of_the_call_before() {
+    let calls = [
+        // a provider id and an MCP name (server and tool fields)
+        "<tool_call>{\"name\": \"files___read_file\", \"arguments\": {\"path\": \"/tmp/a\"}, \"id\": \"given_1\"}</tool_call>",
+        // a derived id, a long raw text
+        &format!(
+            "<tool_call>{{\"name\": \"f\", \"arguments\": {{\"q\": \"{}\"}}}}</tool_call>",
+            "x".repeat(3000)
+        ),
+        // repaired arguments
+        "<tool_call>{\"name\": \"g\", \"arguments\": {\"a\": 1,}}</tool_call>",
+        // a short one after the long ones
+        "<tool_call>{\"name\": \"h\", \"arguments\": {}}</tool_call>",
+    ];
+    let mut doc = String::new();
+    let mut k = 0;
+    while doc.len() < 300 << 10 {
+        doc.push_str(&format!(
+            "Prose {k} before the call.\n{}\n",
+            "words and words. ".repeat(k % 300)
+        ));
+        doc.push_str(calls[k % calls.len()]);
+        doc.push('\n');
+        k += 1;
+    }
+    let resolved = toolcall::Options::default()
+        .resolve()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let cfg = resolved.config.for_doc("doc");
+    let fresh = toolcall::parse(doc.as_bytes(), &cfg);
+    assert_eq!(fresh.calls.len(), k);
+    assert!(fresh.calls.iter().any(|c| !c.repairs.is_empty()));
+    assert!(fresh.calls.iter().any(|c| !c.extra.is_empty()));
+    let want: Vec<String> = fresh
+        .calls
+        .iter()
+        .map(|c| serde_json::to_string(c).unwrap_or_default())
+        .collect();
+    let tool_calls = |out: &[u8]| -> Vec<String> {
+        String::from_utf8_lossy(out)
+            .lines()
+            .filter(|l| l.starts_with("{\"type\":\"tool_call\","))
+            .map(str::to_string)
+            .collect()
+    };
+    let parse = crate::common::run_binary(&["parse", "--label", "doc"], Some(doc.as_bytes()), None);
+    assert_eq!(parse.code, 0, "{}", parse.stderr);
+    assert_eq!(tool_calls(&parse.stdout), want, "parse");
+    for chunk in ["1000", "65536"] {
+        let stream = crate::common::run_binary(
+            &["stream", "--label", "doc", "--chunk-size", chunk],
+            Some(doc.as_bytes()),
+            None,
+        );
+        assert_eq!(stream.code, 0, "{}", stream.stderr);
+        assert_eq!(tool_calls(&stream.stdout), want, "stream at {chunk}");
+    }
+}

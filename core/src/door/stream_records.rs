@@ -19,7 +19,11 @@ use serde::Serialize;
 /// The state that turns a reader's events into `toolcall stream` records.
 #[derive(Debug, Default)]
 pub struct StreamRecorder {
-    started: Option<(usize, String)>,
+    /// The index of the last `tool_call_start` whose call has not come;
+    /// its id is in `started_id`.
+    started: Option<usize>,
+    /// The id of that start (a string kept from call to call).
+    started_id: String,
     turn: Option<Turn>,
     errors: usize,
 }
@@ -76,6 +80,20 @@ impl StreamRecorder {
         judge: impl FnOnce(&mut ToolCall),
         out: &mut Vec<u8>,
     ) -> bool {
+        self.record_keeping(ev, judge, out, &mut None)
+    }
+
+    /// [`StreamRecorder::record`], handing a `tool_call`'s record back in
+    /// `spare` once it is written, for the engine to fill with the next
+    /// call ([`crate::Sink::spare_call`]): a stream of calls then costs no
+    /// allocation for their document names, ids and raw texts.
+    pub fn record_keeping(
+        &mut self,
+        ev: Event<'_>,
+        judge: impl FnOnce(&mut ToolCall),
+        out: &mut Vec<u8>,
+        spare: &mut Option<ToolCall>,
+    ) -> bool {
         match ev {
             Event::Text { span, bytes } => self.text(out, "text", "text", bytes, span),
             Event::Reasoning { span, content } => {
@@ -83,7 +101,9 @@ impl StreamRecorder {
             }
             Event::Markup { span, bytes } => self.text(out, "markup", "raw", bytes, span),
             Event::ToolCallStart { index, id, name } => {
-                self.started = Some((index, id.to_string()));
+                self.started = Some(index);
+                self.started_id.clear();
+                self.started_id.push_str(id);
                 write_call_start(out, index, id, name);
                 Turn::append(self.turn, out);
             }
@@ -91,17 +111,18 @@ impl StreamRecorder {
                 self.started = None;
                 judge(&mut call);
                 call.write_json(out);
+                *spare = Some(call);
             }
             Event::Error(e) => {
                 self.errors += 1;
                 // plain data into a Vec: serde_json cannot fail here
                 let _ = match self.started.take() {
-                    Some((index, id)) => serde_json::to_writer(
+                    Some(index) => serde_json::to_writer(
                         &mut *out,
                         &StartedError {
                             error: &e,
                             index,
-                            id: &id,
+                            id: &self.started_id,
                         },
                     ),
                     None => serde_json::to_writer(&mut *out, &e),

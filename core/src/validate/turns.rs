@@ -36,6 +36,10 @@ impl Sink for TurnsSeen {
         Sink::wants_records(&self.found)
     }
 
+    fn spare_call(&mut self) -> Option<ToolCall> {
+        Sink::spare_call(&mut self.found)
+    }
+
     fn event(&mut self, ev: Event<'_>) {
         match &ev {
             Event::Turn(t) => self.turns.push((*t, None)),

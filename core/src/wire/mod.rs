@@ -711,6 +711,10 @@ impl Sink for Renumber<'_> {
         self.sink.wants_records()
     }
 
+    fn spare_call(&mut self) -> Option<crate::record::ToolCall> {
+        self.sink.spare_call()
+    }
+
     fn event(&mut self, ev: Event<'_>) {
         match ev {
             Event::ToolCallStart { index, id, name } => {
