@@ -406,6 +406,23 @@ mod tests {
     use super::*;
 
     #[test]
+    fn stripped_ids_are_told_by_their_whole_shape() {
+        assert_eq!(stripped_id_rest(b"read_file:0  "), Prefix::Full);
+        assert_eq!(stripped_id_rest(b"mcp.github.list_prs:12"), Prefix::Full);
+        assert_eq!(stripped_id_rest(b"read_fi"), Prefix::Partial);
+        assert_eq!(stripped_id_rest(b"read_file:"), Prefix::Partial);
+        assert_eq!(stripped_id_rest(b""), Prefix::Partial);
+        assert_eq!(stripped_id_rest(b"read_file: "), Prefix::No);
+        assert_eq!(stripped_id_rest(b"read file:0 "), Prefix::No);
+        assert_eq!(stripped_id_rest(b":0 "), Prefix::No);
+        assert_eq!(stripped_id_rest(b"f:0\n"), Prefix::No);
+        assert_eq!(stripped_id_rest(b"f:0          "), Prefix::No);
+        assert!(is_stripped_id(b"functions.get_weather:0"));
+        assert!(!is_stripped_id(b"functions.get_weather"));
+        assert!(!is_stripped_id(b"get_weather:0"));
+    }
+
+    #[test]
     fn names_from_ids() {
         let name = |id: &str| name_from_id(id);
         assert_eq!(name("functions.read_file:0").as_deref(), Some("read_file"));
