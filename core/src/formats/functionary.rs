@@ -166,7 +166,7 @@ fn probe_doc_start(input: &[u8], cx: &ProbeCx) -> Probe {
     if e == 0 || input.get(e) != Some(&b'{') || !input[0].is_ascii_alphabetic() {
         return Probe::NotMarker;
     }
-    if super::kimi_k2::is_stripped_id(&input[..e]) {
+    if super::shared::call_id::is_stripped_id(&input[..e]) {
         // `functions.NAME:0{…}`: a Kimi call id whose tokens were stripped
         return Probe::NotMarker;
     }

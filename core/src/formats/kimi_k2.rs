@@ -40,6 +40,7 @@
 //! the output. The same id and object followed by prose is text.
 
 use super::ids;
+use super::shared::call_id::{stripped_id_rest, STRIPPED_LIT};
 use super::shared::section::{self, CallOutcome, Section, Tokens};
 use super::shared::tag::block;
 use super::Model;
@@ -243,19 +244,6 @@ fn parse_call_after(
     })
 }
 
-/// The literal every Kimi call id starts with.
-const STRIPPED_LIT: &[u8] = b"functions.";
-
-/// Most bytes of a function name in a stripped call id.
-const STRIPPED_NAME_MAX: usize = 128;
-
-/// Most digits of a call index.
-const STRIPPED_INDEX_MAX: usize = 6;
-
-/// Most blanks between the id and its JSON (the stripped argument token
-/// and the blanks around it).
-const STRIPPED_GAP_MAX: usize = 8;
-
 /// A call whose special tokens were stripped: `functions.NAME:INDEX`,
 /// blanks, then the `{` the engine stopped at.
 pub const LEAD: Lead = Lead {
@@ -270,52 +258,6 @@ pub const LEAD: Lead = Lead {
 /// kimi-k2` too and looks at the [`LEAD`] before it; a `{` alone starts
 /// nothing.
 pub const OPENER_BRACE: Opener = Opener::new(b"{", |_, _| Probe::NotMarker);
-
-/// Whether `id` is a whole Kimi call id, `functions.NAME:INDEX` (blanks
-/// after it allowed): another format's rule for a bare name glued to its
-/// JSON leaves such an id to [`LEAD`].
-pub fn is_stripped_id(id: &[u8]) -> bool {
-    id.strip_prefix(STRIPPED_LIT)
-        .is_some_and(|rest| stripped_id_rest(rest) == Prefix::Full)
-}
-
-/// Whether `b` (what follows `functions.`) is a call id's `NAME:INDEX`
-/// and blanks ([`Prefix::Full`]), or begins one ([`Prefix::Partial`]).
-fn stripped_id_rest(b: &[u8]) -> Prefix {
-    let name = b
-        .iter()
-        .take_while(|&&c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.'))
-        .count();
-    if name > STRIPPED_NAME_MAX {
-        return Prefix::No;
-    }
-    if name == b.len() {
-        return Prefix::Partial;
-    }
-    if name == 0 || b[name] != b':' {
-        return Prefix::No;
-    }
-    let digits = b[name + 1..]
-        .iter()
-        .take_while(|c| c.is_ascii_digit())
-        .count();
-    let gap = &b[name + 1 + digits..];
-    if digits > STRIPPED_INDEX_MAX || gap.len() > STRIPPED_GAP_MAX {
-        return Prefix::No;
-    }
-    if !gap.iter().all(|&c| c == b' ' || c == b'\t') {
-        return Prefix::No;
-    }
-    if digits == 0 {
-        // `functions.NAME:` with its index still to come
-        return if gap.is_empty() {
-            Prefix::Partial
-        } else {
-            Prefix::No
-        };
-    }
-    Prefix::Full
-}
 
 /// The probe at `functions.` once the engine found the lead's `{`: the
 /// call is held until what follows its object is known.
@@ -407,6 +349,7 @@ mod tests {
 
     #[test]
     fn stripped_ids_are_told_by_their_whole_shape() {
+        use crate::formats::shared::call_id::is_stripped_id;
         assert_eq!(stripped_id_rest(b"read_file:0  "), Prefix::Full);
         assert_eq!(stripped_id_rest(b"mcp.github.list_prs:12"), Prefix::Full);
         assert_eq!(stripped_id_rest(b"read_fi"), Prefix::Partial);
