@@ -5,6 +5,7 @@
 pub use super::id::FormatId;
 use crate::call::ParsedCall;
 use crate::config::Config;
+use crate::scan::Prefix;
 use std::cell::Cell;
 
 /// Everything about one format, in one place: what `toolcall formats`
@@ -257,7 +258,17 @@ pub struct Lead {
     pub word: bool,
     /// The probe for the marker read from the lead on.
     pub probe: fn(&[u8], &ProbeCx) -> Probe,
+    /// When the lead runs on past its literal: what may stand between the
+    /// literal and the candidate (`NAME:INDEX` and blanks after Kimi's
+    /// `functions.`), judged on those bytes: [`Prefix::Full`] when they
+    /// are such a run, [`Prefix::Partial`] when they begin one. `None`:
+    /// the literal ends right before the candidate.
+    pub between: Option<fn(&[u8]) -> Prefix>,
 }
+
+/// The most bytes a lead with a [`Lead::between`] part spans, its literal
+/// included: a longer run before a candidate is not looked at.
+pub const MAX_LEAD: usize = 192;
 
 /// How a format writes argument values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -166,6 +166,10 @@ fn probe_doc_start(input: &[u8], cx: &ProbeCx) -> Probe {
     if e == 0 || input.get(e) != Some(&b'{') || !input[0].is_ascii_alphabetic() {
         return Probe::NotMarker;
     }
+    if super::shared::call_id::is_stripped_id(&input[..e]) {
+        // `functions.NAME:0{…}`: a Kimi call id whose tokens were stripped
+        return Probe::NotMarker;
+    }
     Probe::Match(Action::Block {
         fmt: &FUNCTIONARY,
         scanner: crate::formats::BlockScanner::new(FunctionScan {

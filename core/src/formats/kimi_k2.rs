@@ -28,15 +28,29 @@
 //! belongs to the section, not to the content. The tokens spelled by their
 //! ids (`<|reserved_token_163595|>` …, a GGUF whose vocabulary lost their
 //! names) are read the same way ([`KIMI_K2_RESERVED`]).
+//!
+//! With every token stripped (a server that detokenizes with
+//! `skip_special_tokens`, Kimi K2.6 behind Blackbox), what is left of a
+//! section is `functions.NAME:INDEX` and blanks, then the JSON arguments,
+//! each call glued to the prose or the call before it: ` Let me check.
+//! functions.read_file:0  {"path": "TODO.md"}   functions.git_status:1  {}`.
+//! Such a run is read as calls ([`LEAD`]) only when the strongest evidence
+//! holds: the id's whole shape, a JSON object that is valid as written,
+//! and after it nothing but blanks up to the next such id or the end of
+//! the output. The same id and object followed by prose is text.
 
 use super::ids;
+use super::shared::call_id::{stripped_id_rest, STRIPPED_LIT};
 use super::shared::section::{self, CallOutcome, Section, Tokens};
+use super::shared::tag::block;
 use super::Model;
-use super::{Format, Opener};
+use super::{BlockEnd, BlockResult, Blocks, ParseCx, Probe, ProbeCx, Scanner};
+use super::{Format, Lead, Opener};
 use crate::call::ParsedCall;
 use crate::render::{results, tools, CallSpec, Prompt};
 use crate::repair::RepairOptions;
-use crate::scan;
+use crate::scan::balance::{End, JsonEnd};
+use crate::scan::{self, Prefix};
 
 /// Catalog entry.
 pub const FORMAT: Format = Format::new(
@@ -65,7 +79,8 @@ pub const FORMAT: Format = Format::new(
     Model::new("kimi-k2.5", "<|im_assistant|>assistant<|im_middle|><think>"),
     Model::new("kimi-k2.6", "<|im_assistant|>assistant<|im_middle|><think>"),
 ])
-.openers(&[OPENER, OPENER_RESERVED])
+.openers(&[OPENER, OPENER_RESERVED, OPENER_BRACE])
+.lead(LEAD)
 .render(Prompt::new("Moonshot Kimi K2", write_calls).template(tools::kimi_k2, results::kimi_k2));
 
 /// `kimi-k2`: a tools section of `functions.NAME:N` calls with JSON arguments.
@@ -229,9 +244,126 @@ fn parse_call_after(
     })
 }
 
+/// A call whose special tokens were stripped: `functions.NAME:INDEX`,
+/// blanks, then the `{` the engine stopped at.
+pub const LEAD: Lead = Lead {
+    lit: STRIPPED_LIT,
+    rest: b"{",
+    word: true,
+    probe: probe_stripped,
+    between: Some(stripped_id_rest),
+};
+
+/// `{` inside a line, so that the engine stops there under `--format
+/// kimi-k2` too and looks at the [`LEAD`] before it; a `{` alone starts
+/// nothing.
+pub const OPENER_BRACE: Opener = Opener::new(b"{", |_, _| Probe::NotMarker);
+
+/// The probe at `functions.` once the engine found the lead's `{`: the
+/// call is held until what follows its object is known.
+fn probe_stripped(input: &[u8], _cx: &ProbeCx) -> Probe {
+    match memchr::memchr(b'{', input) {
+        Some(k) => block(
+            &KIMI_K2_STRIPPED,
+            StrippedScan {
+                json_at: k,
+                json: JsonEnd::strict(),
+                end: None,
+            },
+        ),
+        None => Probe::NotMarker,
+    }
+}
+
+/// Finds where a stripped call ends: its JSON object, valid as written,
+/// then only blanks up to another stripped call id or the end of the
+/// output. Anything else makes it text.
+struct StrippedScan {
+    /// Where the JSON object starts in the block.
+    json_at: usize,
+    json: JsonEnd,
+    /// Where the object ends, once found (and valid).
+    end: Option<usize>,
+}
+
+impl Scanner for StrippedScan {
+    fn scan(&mut self, block: &[u8], eof: bool) -> BlockEnd {
+        let not_call = BlockEnd::NotBlock {
+            text_len: STRIPPED_LIT.len(),
+        };
+        let end = match self.end {
+            Some(end) => end,
+            None => {
+                let end = match self.json.scan(&block[self.json_at..]) {
+                    End::At(e) => self.json_at + e,
+                    End::More if !eof => return BlockEnd::More,
+                    End::More | End::NotValue => return not_call,
+                };
+                let valid = serde_json::from_slice::<serde_json::Value>(&block[self.json_at..end])
+                    .is_ok_and(|v| v.is_object());
+                if !valid {
+                    return not_call;
+                }
+                self.end = Some(end);
+                end
+            }
+        };
+        let next = scan::skip_space(block, end);
+        if next == block.len() {
+            return if eof {
+                BlockEnd::done(end)
+            } else {
+                BlockEnd::More
+            };
+        }
+        match scan::prefix(&block[next..], STRIPPED_LIT) {
+            Prefix::Full => BlockEnd::done(end),
+            Prefix::Partial if !eof => BlockEnd::More,
+            _ => not_call,
+        }
+    }
+
+    fn consumed(&self) -> usize {
+        STRIPPED_LIT.len()
+    }
+}
+
+/// The Kimi K2 calls whose special tokens were stripped.
+pub static KIMI_K2_STRIPPED: Blocks = Blocks::new(ids::KIMI_K2, parse_stripped);
+
+/// `functions.NAME:INDEX`, blanks, the JSON arguments.
+fn parse_stripped(block: &[u8], cx: &ParseCx) -> BlockResult {
+    let opts = cx.cfg.repair_options();
+    match parse_call(block, 0, cx.cut, &opts) {
+        Ok(call) => BlockResult::one(ParsedCall {
+            end: block.len(),
+            ..call
+        }),
+        Err(e) => BlockResult::failed(e),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stripped_ids_are_told_by_their_whole_shape() {
+        use crate::formats::shared::call_id::is_stripped_id;
+        assert_eq!(stripped_id_rest(b"read_file:0  "), Prefix::Full);
+        assert_eq!(stripped_id_rest(b"mcp.github.list_prs:12"), Prefix::Full);
+        assert_eq!(stripped_id_rest(b"read_fi"), Prefix::Partial);
+        assert_eq!(stripped_id_rest(b"read_file:"), Prefix::Partial);
+        assert_eq!(stripped_id_rest(b""), Prefix::Partial);
+        assert_eq!(stripped_id_rest(b"read_file: "), Prefix::No);
+        assert_eq!(stripped_id_rest(b"read file:0 "), Prefix::No);
+        assert_eq!(stripped_id_rest(b":0 "), Prefix::No);
+        assert_eq!(stripped_id_rest(b"f:0\n"), Prefix::No);
+        assert_eq!(stripped_id_rest(b"f:0          "), Prefix::No);
+        assert!(is_stripped_id(b"functions.get_weather:0"));
+        assert!(!is_stripped_id(b"functions.get_weather"));
+        assert!(!is_stripped_id(b"get_weather:0"));
+    }
 
     #[test]
     fn names_from_ids() {

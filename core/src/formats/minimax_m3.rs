@@ -47,6 +47,7 @@ pub const FORMAT: Format = Format::new(
     rest: b"<]minimax[>[",
     word: false,
     probe: |i, cx| after_token(i, NS.len(), cx),
+    between: None,
 })
 .values(Values::Text)
 .render(Prompt::new("MiniMax M3", write_calls));

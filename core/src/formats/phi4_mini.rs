@@ -36,6 +36,7 @@ pub const FORMAT: Format = Format::new(
     rest: b"[",
     word: true,
     probe: probe_in_line,
+    between: None,
 })
 .render(Prompt::new("Phi-4-mini", write_calls).template(tools::phi4_mini, results::phi4_mini));
 

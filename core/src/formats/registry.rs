@@ -507,6 +507,11 @@ fn lead_starts(lead: &super::Lead, data: &[u8], from: usize, start: usize) -> bo
 pub fn lead_tail(leads: &[super::Lead], data: &[u8], from: usize, at: usize) -> usize {
     let mut hold = 0;
     for lead in leads {
+        if lead.between.is_some() {
+            if let Some(start) = long_lead_start(lead, data, from, at, Prefix::Partial) {
+                hold = hold.max(at - start);
+            }
+        }
         for k in (hold + 1..=lead.lit.len().min(at.saturating_sub(from))).rev() {
             if data[at - k..at] == lead.lit[..k] && lead_starts(lead, data, from, at - k) {
                 hold = k;
@@ -515,6 +520,30 @@ pub fn lead_tail(leads: &[super::Lead], data: &[u8], from: usize, at: usize) -> 
         }
     }
     hold
+}
+
+/// Where a lead with a [`super::Lead::between`] part starts when it ends
+/// at `at`: its literal's last occurrence within [`super::MAX_LEAD`]
+/// bytes before `at` (and not before `from`), when the bytes from there
+/// to `at` are a whole run (`want` [`Prefix::Full`]) or at least begin
+/// one (`want` [`Prefix::Partial`]).
+fn long_lead_start(
+    lead: &super::Lead,
+    data: &[u8],
+    from: usize,
+    at: usize,
+    want: Prefix,
+) -> Option<usize> {
+    let between = lead.between?;
+    let lo = from.max(at.saturating_sub(super::MAX_LEAD));
+    let start = lo + memchr::memmem::rfind(&data[lo..at], lead.lit)?;
+    if !lead_starts(lead, data, from, start) {
+        return None;
+    }
+    match (between(&data[start + lead.lit.len()..at]), want) {
+        (Prefix::Full, _) | (Prefix::Partial, Prefix::Partial) => Some(start),
+        _ => None,
+    }
 }
 
 /// The lead of a marker whose literal starts at index `at` of `data` and
@@ -528,6 +557,10 @@ pub fn lead_probe<'a>(
     at: usize,
 ) -> Option<(usize, &'a super::Lead)> {
     leads.iter().find_map(|lead| {
+        if lead.between.is_some() {
+            let start = long_lead_start(lead, data, from, at, Prefix::Full)?;
+            return data[at..].starts_with(lead.rest).then_some((start, lead));
+        }
         let start = at.checked_sub(lead.lit.len())?;
         (start >= from
             && data[start..at] == *lead.lit

@@ -1,6 +1,7 @@
 //! Pieces several formats are built from. A format module takes what it
 //! shares with others from here, never from a sibling format.
 
+pub mod call_id;
 pub mod deepseek_body;
 pub mod directly_answer;
 pub mod end;

@@ -161,6 +161,19 @@ pub(crate) fn sniff(
             _ => Probe::NotMarker,
         };
     }
+    if s == tag && next == e {
+        // `<tool_call>tool_12</arg_value>`: a call without arguments whose
+        // close came out as the value's closing tag, glued to the name
+        // (GLM 5.2, fw-ai-external/python-sdk#119)
+        match stray_value_close(input, next, fmt.tags) {
+            Prefix::Full => return pair_block(fmt, tag),
+            Prefix::Partial if !cx.eof => return Probe::NeedMore,
+            Prefix::Partial if ends_after_stray_close(input, next, fmt.tags) => {
+                return pair_block(fmt, tag);
+            }
+            _ => {}
+        }
+    }
     // `Use <tool_call> and </tool_call> …`: a spaced-out word closed on
     // its own line, in the middle of a line, is prose, not a call without
     // arguments (the template writes the name right after the tag)
@@ -179,6 +192,44 @@ pub(crate) fn sniff(
         Prefix::Partial if !cx.eof => Probe::NeedMore,
         _ => Probe::NotMarker,
     }
+}
+
+/// Whether a value's closing tag stands at `at`, right after a call's name,
+/// and then (after blanks) the call's closing tag: [`Prefix::Full`].
+/// [`Prefix::Partial`] while the input ends before that is decided (at the
+/// end of the output, see [`ends_after_stray_close`]).
+fn stray_value_close(input: &[u8], at: usize, tags: &PairTags) -> Prefix {
+    match scan::prefix_ci(&input[at..], tags.value_close) {
+        Prefix::Full => {}
+        other => return other,
+    }
+    let r = scan::skip_space(input, at + tags.value_close.len());
+    if r == input.len() {
+        return Prefix::Partial;
+    }
+    scan::prefix_ci(&input[r..], tags.close)
+}
+
+/// Whether the value's closing tag at `at` and blanks end the input (the
+/// output stopped after a stray close, with no call close).
+fn ends_after_stray_close(input: &[u8], at: usize, tags: &PairTags) -> bool {
+    scan::prefix_ci(&input[at..], tags.value_close) == Prefix::Full
+        && scan::skip_space(input, at + tags.value_close.len()) == input.len()
+}
+
+/// The length of the name at the start of `head` (the body before its
+/// first key) when a value's closing tag follows it, glued, and nothing but
+/// blanks after that: a call without arguments whose close came out as
+/// the value's ([`stray_value_close`]).
+fn name_before_stray_close(head: &[u8], t: &PairTags) -> Option<usize> {
+    let mut e = 0;
+    while e < head.len() && scan::is_name_byte(head[e]) {
+        e += 1;
+    }
+    let rest = head.get(e..)?;
+    let after = scan::prefix_ci(rest, t.value_close) == Prefix::Full;
+    let blank = |b: &[u8]| scan::skip_space(b, 0) == b.len();
+    (e > 0 && after && blank(&rest[t.value_close.len()..])).then_some(e)
 }
 
 /// Whether the name that ends at `e` is followed by blanks (a line break
@@ -464,6 +515,17 @@ impl BlockFormat for Pairs {
             Some((at, len)) => (at, Some(len)),
             None => (key_at, None),
         };
+        if let Some(e) = name_before_stray_close(&body[..key_at], t) {
+            let name = crate::scan::lossy(&body[..e]).into_owned();
+            return BlockResult::one(ParsedCall {
+                repairs: vec![Repair {
+                    kind: RepairKind::StrayText,
+                    offset: tag + e,
+                }],
+                end: block.len(),
+                ..ParsedCall::new(name, Map::new(), t.format)
+            });
+        }
         let name = crate::scan::lossy(scan::trim(&body[..name_end])).into_owned();
         if name.is_empty() {
             let msg = format!("{} call has no function name", t.format);
