@@ -528,6 +528,10 @@ pub struct Facts<'a> {
     pub inline: bool,
     /// The call was drafted inside reasoning.
     pub in_reasoning: bool,
+    /// The call's text is a piece of the prompt (a tool's output, the
+    /// user's message, the prompt echoed), not the model's own call
+    /// ([`crate::agent::echo::Copies`]).
+    pub copied: bool,
     /// The tool's `x-toolcall.category`.
     pub category: Option<&'a str>,
     /// The tools file says it always needs approval.
@@ -566,6 +570,12 @@ pub enum Pre {
 fn listed(list: &[String], name: &str) -> bool {
     list.iter().any(|t| glob_match(t, name))
 }
+
+/// Why a call whose text is a piece of the prompt is asked about: a
+/// person or the approver decides, never `--approve yes`.
+pub const COPIED: &str = "the call's text is a piece of the prompt (a tool's output, the user's \
+message, or the prompt echoed by the model command), not a call the model made: \
+only a person or the approver may run it";
 
 /// The order of decision (see the module documentation).
 pub fn decide(f: &Facts<'_>, rules: &Rules, perms: &Permissions, session: &Session) -> Pre {
@@ -656,6 +666,11 @@ pub fn decide(f: &Facts<'_>, rules: &Rules, perms: &Permissions, session: &Sessi
     if f.inline {
         return Pre::Ask {
             reason: "found inside prose: calls in prose always need approval".into(),
+        };
+    }
+    if f.copied {
+        return Pre::Ask {
+            reason: COPIED.into(),
         };
     }
     match f.requires_approval {
