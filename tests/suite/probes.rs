@@ -729,3 +729,67 @@ fn a_one_byte_stream_with_an_undecided_start_is_linear() {
         "4x the input took {t1:?} -> {t4:?}"
     );
 }
+
+/// An allow rule matched a path's normalised form, which drops
+/// surrounding blanks and reads past a NUL; a tool sees the value as
+/// written: ` /../../../../tmp/y` is relative to where it runs (a folder
+/// named ` `, then up and out of it), and `/tmp/../etc/x\0/../../../tmp/y`
+/// is `/etc/x` to a tool that reads C strings. Both ran under `--allow
+/// 'write:/path=/tmp/**'`, the second past a `risk_when` on `^/etc/`.
+/// Now such a value never matches an allow rule, and deny rules and
+/// `risk_when` also see the path cut at its NUL, blanks kept.
+#[test]
+fn an_allow_rule_never_matches_a_path_a_tool_reads_otherwise() {
+    let dir = scratch("allow-nul-blank-paths");
+    let ran = dir.join("ran");
+    let tools = format!(
+        r#"[{{"name":"write","parameters":{{"type":"object","properties":{{"path":{{"type":"string"}}}}}},
+             "x-toolcall":{{"risk":"high","exec":["sh","-c","cat >> '{}'; echo >> '{}'"],
+             "risk_when":[{{"if":{{"properties":{{"path":{{"pattern":"^/etc/"}}}}}},"risk":"critical"}}]}}}}]"#,
+        ran.display(),
+        ran.display()
+    );
+    std::fs::write(dir.join("tools.json"), tools).expect("tools");
+    for (value, why) in [
+        (r" /../../../../tmp/y", "approval needed"),
+        (r"/tmp/../etc/x\u0000/../../../tmp/y", "risk critical"),
+        (r"/tmp/x\u0000", "approval needed"),
+        ("/tmp/y\\n", "approval needed"),
+    ] {
+        let call = format!(
+            r#"<tool_call>{{"name":"write","arguments":{{"path":"{value}"}}}}</tool_call>"#
+        );
+        let r = run_binary(
+            &[
+                "exec",
+                "--tools",
+                "tools.json",
+                "--allow",
+                "write:/path=/tmp/**",
+                "--max-risk",
+                "high",
+                "--no-timestamps",
+            ],
+            Some(call.as_bytes()),
+            Some(&dir),
+        );
+        assert!(!ran.exists(), "{value}: {}", r.out());
+        assert!(r.out().contains(why), "{value}: {}", r.out());
+        assert_eq!(r.code, 1, "{value}: {}", r.stderr);
+    }
+    // the control: a plain path under the rule runs
+    let r = run_binary(
+        &[
+            "exec",
+            "--tools",
+            "tools.json",
+            "--allow",
+            "write:/path=/tmp/**",
+            "--no-timestamps",
+        ],
+        Some(br#"<tool_call>{"name":"write","arguments":{"path":"/tmp/ok"}}</tool_call>"#),
+        Some(&dir),
+    );
+    assert_eq!(r.code, 0, "{}", r.out());
+    assert!(ran.exists());
+}
