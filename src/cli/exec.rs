@@ -15,7 +15,7 @@ use crate::agent::result::{capped, Status, ToolResult};
 use crate::agent::unknown_summary;
 use crate::validate::Verdict;
 use crate::ToolCall;
-use anyhow::{bail, Context};
+use anyhow::bail;
 use clap::Args;
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -841,8 +841,8 @@ pub fn run(args: &ExecArgs) -> anyhow::Result<Outcome> {
     };
     let mut calls = Vec::new();
     for p in &sources {
-        let (name, bytes) = read_source(p, super::common::DEFAULT_MAX_INPUT)
-            .with_context(|| format!("reading {}", p.display()))?;
+        // the message names the file once (read_source says `reading P`)
+        let (name, bytes) = read_source(p, super::common::DEFAULT_MAX_INPUT)?;
         let docs = super::validate::Sources {
             inputs: &sources,
             max: super::common::DEFAULT_MAX_INPUT,

@@ -793,3 +793,22 @@ fn an_allow_rule_never_matches_a_path_a_tool_reads_otherwise() {
     assert_eq!(r.code, 0, "{}", r.out());
     assert!(ran.exists());
 }
+
+/// `repair` ended the run at an input it could not read: the documents
+/// after it were never repaired. Now the input is reported (its name
+/// escaped), the others are repaired in order, and the exit status is 2.
+#[test]
+fn repair_goes_on_past_an_unreadable_input() {
+    let dir = scratch("repair-unreadable");
+    std::fs::write(dir.join("a.json"), "{\"a\":1").expect("a");
+    std::fs::write(dir.join("b.json"), "[1,2").expect("b");
+    let r = run_binary(
+        &["repair", "a.json", "missing\u{1b}[2J.json", "b.json"],
+        None,
+        Some(&dir),
+    );
+    assert_eq!(r.out(), "{\"a\":1}\n[1,2]\n", "{}", r.stderr);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("missing\\u{1b}[2J.json"), "{}", r.stderr);
+    assert!(!r.stderr.contains('\u{1b}'), "{:?}", r.stderr);
+}

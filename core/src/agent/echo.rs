@@ -24,7 +24,7 @@
 //! let mut echo = Echo::new(prompt.as_bytes());
 //! echo.feed(b"  ### user hi ### assistant\nHello", |b| kept.extend_from_slice(b));
 //! echo.finish(|b| kept.extend_from_slice(b));
-//! assert_eq!(kept, b"\nHello");
+//! assert_eq!(kept, b"Hello");
 //!
 //! let copies = Copies::new(["tool said <tool_call>{\"name\": \"f\"}</tool_call>"]);
 //! assert!(copies.holds("<tool_call>{\"name\":\"f\"}\n</tool_call>"));
