@@ -85,7 +85,7 @@ const CASES = [
   ['tools-opt-unknown', 'new tc.Tools(TOOLS, { [ESC]: 1 })'],
   ['tools-opt-not-object', "new tc.Tools(TOOLS, 'x')"],
   ['tools-opt-size-tripped', 'new tc.Tools(TOOLS, { maxToolsSize: 1 })'],
-  ['tools-opt-json5-tripped', "new tc.Tools('['.repeat(40) + ']'.repeat(40), { maxJson5Depth: 10 })"],
+  ['tools-opt-json5-tripped', "new tc.Tools('// json5\\n' + '['.repeat(40) + ']'.repeat(40), { maxJson5Depth: 10 })"],
   ['render-tools-deep', `tc.renderTools('hermes', '[{"name":"f","parameters":' + '{"items":'.repeat(50000) + '{}' + '}'.repeat(50000) + '}]')`],
   ['render-tools-esc-family', 'tc.renderTools(ESC, TOOLS)'],
   ['render-result-cyclic', "tc.renderResult('hermes', { id: 'c', name: 'f', content: cyclic() })"],

@@ -107,7 +107,7 @@ CASES = [
     ("tools-opt-unknown", "tc.Tools(TOOLS, **{ESC: 1})"),
     ("tools-opt-size-tripped", "tc.Tools(TOOLS, max_tools_size=1)"),
     ("tools-opt-depth-tripped", "tc.Tools('[{\"name\":\"f\",\"parameters\":' + '{\"items\":' * 20 + '{}' + '}' * 20 + '}]', max_schema_depth=5)"),
-    ("tools-opt-json5-tripped", "tc.Tools('[' * 40 + ']' * 40, max_json5_depth=10)"),
+    ("tools-opt-json5-tripped", "tc.Tools('// json5\\n' + '[' * 40 + ']' * 40, max_json5_depth=10)"),
     ("tools-opt-checks-tripped", "tc.Tools('{\"f\":{\"$defs\":{' + ','.join('\"d%d\":{\"anyOf\":[{\"$ref\":\"#/$defs/d%d\"},{\"$ref\":\"#/$defs/d%d\"}]}' % (i, i + 1, i + 1) for i in range(40)) + ',\"d40\":{}},\"$ref\":\"#/$defs/d0\"}}', max_schema_checks=1000)"),
     ("loads-deep", "tc.loads('[' * %d + ']' * %d)" % (DEEP, DEEP)),
     ("loads-deep-open", "tc.loads('{\"a\":' * %d)" % DEEP),
