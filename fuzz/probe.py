@@ -602,9 +602,16 @@ def agent_probes():
     # a model command that echoes its prompt (llama-cli does): the echo, a
     # 4N-byte user message, is dropped, not re-read; a tool whose output is
     # call markup, with a model that echoes, runs once
-    P.append(("loop-echo-giant-message", ["loop", "--tools", "@tools.json", "--model-cmd", "cat", "--max-iterations", "1", "--delay", "0", "-"], lambda n: b"<tool_call>" * n, 400_000, T))
+    P.append(("loop-echo-giant-message", ["loop", "--tools", "@tools.json", "--model-cmd", "cat", "--max-iterations", "1", "--delay", "0", "-"], lambda n: b"<tool_call>" * n, 300_000, T))
     echo_tools = b'[{"name":"f","parameters":{"type":"object"},"x-toolcall":{"risk":"safe","exec":["sh","-c","printf \'<tool_call>{\\"name\\":\\"f\\",\\"arguments\\":{}}</tool_call>\'"]}}]'
     P.append(("loop-echo-tool-markup", ["loop", "--tools", "@t3.json", "--model-cmd", "if [ \"$TOOLCALL_ITERATION\" = 1 ]; then printf '<tool_call>{\"name\":\"f\",\"arguments\":{}}</tool_call>'; else cat; fi", "--max-iterations", "3", "--delay", "0", "--approve", "yes", "hi"], lambda n: b"", 1, {"t3.json": echo_tools}))
+    # an echo re-spaced (blanks aside it is still dropped) and an echo cut
+    # by a byte (then every call in it is a piece of the prompt: each is
+    # checked against the prompt's fingerprints, and asked about)
+    P.append(("loop-echo-respaced-giant", ["loop", "--tools", "@tools.json", "--model-cmd", "sed 's/^/  /'", "--max-iterations", "1", "--delay", "0", "-"], lambda n: b"<tool_call>\n" * n, 200_000, T))
+    P.append(("loop-echo-cut-many-calls", ["loop", "--tools", "@tools.json", "--model-cmd", "tail -c +2", "--max-iterations", "1", "--delay", "0", "--approve", "deny", "--max-tool-runs", "100000", "-"], lambda n: b"".join(b'<tool_call>{"name":"f","arguments":{"a":"%d"}}</tool_call>\n' % i for i in range(n)), 2_000, T))
+    # paths a tool reads otherwise than their normalised form: NUL, blanks
+    P.append(("exec-path-nul-blank", ex + ["--allow", "f:/p=/tmp/**"], lambda n: b"".join(call(b"f", b'{"p":"%s"}' % v) for v in (b"/tmp/../etc/x\\u0000/../../../tmp/y", b" /../../../tmp/y", b"/tmp/y\\n")) * n, 1, T))
     P.append(("exec-path-names", ex + ["--tool-dir", "."], lambda n: b"".join(call(nm, b"{}") for nm in (b"../reply", b"./reply", b"/bin/sh", b"..", b".", b"reply/", b"-h", b"--help", b"f;sh", b"f\\u0000", b"f\\n"))* n, 1, T))
     return P
 

@@ -6,6 +6,7 @@ use super::child;
 use super::store;
 use crate::agent::approval::{
     decide, remember, By, Decision, Facts, Pattern, Permissions, Pre, Remembered, Rules, Session,
+    COPIED,
 };
 use crate::agent::binding::Command as ToolCommand;
 use crate::agent::prompt::escape_controls;
@@ -182,6 +183,8 @@ pub struct Request<'a> {
     pub arguments: &'a Value,
     /// Found as JSON in prose.
     pub inline: bool,
+    /// Its text is a piece of the prompt: `--approve yes` does not cover it.
+    pub copied: bool,
     /// The tool's `x-toolcall.category`.
     pub category: Option<&'a str>,
     /// The tools file's `requires_approval`.
@@ -202,7 +205,7 @@ pub struct Checked {
 impl Request<'_> {
     /// The `approval_request` fields.
     pub fn fields(&self, timeout: Duration) -> Value {
-        json!({
+        let mut v = json!({
             "id": self.id,
             "name": self.name,
             "tool_name": self.tool_name,
@@ -214,7 +217,11 @@ impl Request<'_> {
             "arguments": self.arguments,
             "inline": self.inline,
             "timeout_s": timeout.as_secs(),
-        })
+        });
+        if let (true, Value::Object(m)) = (self.copied, &mut v) {
+            m.insert("copied".into(), json!(true));
+        }
+        v
     }
 }
 
@@ -349,6 +356,7 @@ impl Approvals {
             valid: c.errors.is_none(),
             inline: req.inline,
             in_reasoning: false,
+            copied: req.copied,
             category: req.category,
             requires_approval: req.requires_approval,
         };
@@ -373,6 +381,13 @@ impl Approvals {
     ) -> Verdict {
         let started = Instant::now();
         let mut v = match self.mode {
+            // a call the prompt spelled is not the model's: only a person
+            // or the approver may let it run
+            Mode::Yes if req.copied => Verdict::new(
+                false,
+                By::Policy,
+                Some(format!("{COPIED}; --approve yes does not cover it")),
+            ),
             Mode::Yes => Verdict::new(true, By::Policy, None),
             Mode::Deny => Verdict::new(
                 false,

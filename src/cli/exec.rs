@@ -15,7 +15,7 @@ use crate::agent::result::{capped, Status, ToolResult};
 use crate::agent::unknown_summary;
 use crate::validate::Verdict;
 use crate::ToolCall;
-use anyhow::{bail, Context};
+use anyhow::bail;
 use clap::Args;
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -204,6 +204,8 @@ pub struct Judged {
     pub verdict: Verdict,
     /// Found inside prose (mid-line, or a fence after prose).
     pub inline: bool,
+    /// Its text is a piece of the prompt, not the model's own call.
+    pub copied: bool,
     /// The command that would run it.
     pub command: Option<ToolCommand>,
     /// Its own timeout, category.
@@ -222,6 +224,9 @@ impl Judged {
             m.insert("total".into(), json!(total));
             m.insert("warnings".into(), json!(self.verdict.warnings));
             m.insert("inline".into(), json!(self.inline));
+            if self.copied {
+                m.insert("copied".into(), json!(true));
+            }
         }
         v
     }
@@ -235,6 +240,9 @@ impl Judged {
             .collect();
         if self.inline {
             w.push("found inside prose".into());
+        }
+        if self.copied {
+            w.push("its text is a piece of the prompt, not the model's own call".into());
         }
         w
     }
@@ -358,7 +366,11 @@ impl Runner {
 
     /// Judges a call: schema, risk for its arguments, binding.
     pub fn judge(&self, found: Found) -> Judged {
-        let Found { mut call, inline } = found;
+        let Found {
+            mut call,
+            inline,
+            copied,
+        } = found;
         let mut verdict = self.tools.judge(&mut call).unwrap_or_else(|| Verdict {
             valid: false,
             errors: vec![crate::validate::Issue::call(
@@ -376,7 +388,7 @@ impl Runner {
             verdict.summary = unknown_summary(&call.name);
             verdict.requires_approval = true;
         }
-        if inline {
+        if inline || copied {
             verdict.requires_approval = true;
         }
         verdict.write_into(&mut call.extra);
@@ -403,6 +415,7 @@ impl Runner {
             call,
             verdict,
             inline,
+            copied,
             command,
             meta,
             details,
@@ -458,6 +471,7 @@ impl Runner {
             valid: j.verdict.valid,
             inline: j.inline,
             in_reasoning: j.call.in_reasoning,
+            copied: j.copied,
             category: j.meta.as_ref().and_then(|m| m.category.as_deref()),
             requires_approval: meta.and_then(|m| m.requires_approval),
         };
@@ -539,6 +553,7 @@ impl Runner {
             warnings: &warnings,
             arguments: &j.call.arguments,
             inline: j.inline,
+            copied: j.copied,
             category: facts.category,
             requires_approval: facts.requires_approval,
         };
@@ -789,7 +804,11 @@ fn calls_of(
             }
             let call = crate::validate::records::call_from_record(&v, name);
             let inline = record_inline(&call, &mut docs, sources);
-            out.push(Found { call, inline });
+            out.push(Found {
+                call,
+                inline,
+                copied: false,
+            });
         }
         return Ok(out);
     }
@@ -822,8 +841,8 @@ pub fn run(args: &ExecArgs) -> anyhow::Result<Outcome> {
     };
     let mut calls = Vec::new();
     for p in &sources {
-        let (name, bytes) = read_source(p, super::common::DEFAULT_MAX_INPUT)
-            .with_context(|| format!("reading {}", p.display()))?;
+        // the message names the file once (read_source says `reading P`)
+        let (name, bytes) = read_source(p, super::common::DEFAULT_MAX_INPUT)?;
         let docs = super::validate::Sources {
             inputs: &sources,
             max: super::common::DEFAULT_MAX_INPUT,

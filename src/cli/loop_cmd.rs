@@ -355,6 +355,9 @@ struct Run<'a> {
     final_text: String,
     /// How many calls the previous reply made.
     previous_calls: usize,
+    /// The calls the model made in this run, by name and arguments
+    /// (`echo::call_key`): one made again is not a copy of the prompt.
+    made: std::collections::HashSet<String>,
 }
 
 impl<'a> Run<'a> {
@@ -405,6 +408,7 @@ impl<'a> Run<'a> {
             tokens: crate::wire::Usage::default(),
             final_text: String::new(),
             previous_calls: 0,
+            made: Default::default(),
         })
     }
 
@@ -520,8 +524,42 @@ impl<'a> Run<'a> {
             )?;
         }
         self.final_text = gathered.text.trim().to_string();
+        let calls = self.mark_copies(&text, gathered.calls);
         self.say("assistant", gathered.history.trim().to_string())?;
-        Ok(ControlFlow::Continue(gathered.calls))
+        Ok(ControlFlow::Continue(calls))
+    }
+
+    /// Marks the calls whose text is a piece of the prompt `sent` (an
+    /// echo the command re-spaced or cut, markup copied from a tool's
+    /// output or the user's message) and that the model did not make
+    /// earlier in this run: they need a person's consent. The others are
+    /// the model's from now on.
+    fn mark_copies(&mut self, sent: &str, mut calls: Vec<Found>) -> Vec<Found> {
+        use crate::agent::echo::{call_key, Copies};
+        // a call the server parsed has no text of its own in the reply
+        let written = |f: &Found| f.call.span[0] != f.call.span[1] && !f.call.in_reasoning;
+        if !calls.iter().any(written) {
+            return calls;
+        }
+        let mut texts: Vec<&str> = vec![sent];
+        if self.style == Style::Messages {
+            texts.push(&self.system);
+            texts.extend(self.history.iter().map(|m| m.content.as_str()));
+        }
+        let copies = Copies::new(texts);
+        for f in &mut calls {
+            let key = call_key(&f.call.name, f.call.arguments.as_value());
+            if written(f) && !self.made.contains(&key) && copies.holds(&f.call.raw) {
+                f.copied = true;
+            }
+        }
+        for f in &calls {
+            if !f.copied {
+                self.made
+                    .insert(call_key(&f.call.name, f.call.arguments.as_value()));
+            }
+        }
+        calls
     }
 
     /// How the generation ended: on anything but a normal end, the run
@@ -893,69 +931,6 @@ fn emit_live(ev: &mut Events, live: &LiveText) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The prompt echoed at the start of a reply, held back and dropped.
-///
-/// A model command that prints its prompt before the generation
-/// (`llama-cli` does unless told not to) would hand the whole transcript
-/// to the engine: every earlier call would run again, and a tool's output
-/// that holds call markup (`<tool_call>{…}</tool_call>` in a file the tool
-/// read) would run as the model's call. So while the reply's first bytes
-/// are the prompt's, they are held; the whole prompt is dropped, and a
-/// reply that parts from it (or ends first) is fed from its start.
-struct Echo<'p> {
-    /// The prompt the model command was given.
-    prompt: &'p [u8],
-    /// How many of its bytes the reply has repeated so far; `None` once
-    /// the reply parted from it or repeated it whole.
-    held: Option<usize>,
-}
-
-impl<'p> Echo<'p> {
-    fn new(prompt: &'p [u8]) -> Self {
-        Self {
-            prompt,
-            held: (!prompt.is_empty()).then_some(0),
-        }
-    }
-
-    /// Passes `chunk` to `feed`, less what repeats the prompt.
-    fn feed(&mut self, chunk: &[u8], mut feed: impl FnMut(&[u8])) {
-        let Some(held) = self.held else {
-            feed(chunk);
-            return;
-        };
-        let want = &self.prompt[held..];
-        let n = want.len().min(chunk.len());
-        if chunk[..n] == want[..n] {
-            if n == want.len() {
-                // the whole prompt came back: drop it
-                self.held = None;
-                if n < chunk.len() {
-                    feed(&chunk[n..]);
-                }
-            } else {
-                self.held = Some(held + n);
-            }
-        } else {
-            self.held = None;
-            if held > 0 {
-                feed(&self.prompt[..held]);
-            }
-            feed(chunk);
-        }
-    }
-
-    /// At the end of the reply: a part of the prompt still held was the
-    /// start of a reply, not an echo.
-    fn finish(&mut self, mut feed: impl FnMut(&[u8])) {
-        if let Some(held) = self.held.take() {
-            if held > 0 {
-                feed(&self.prompt[..held]);
-            }
-        }
-    }
-}
-
 /// One generation: the model command with the prompt on stdin, its stdout
 /// through the wire engine. Prose and reasoning become `text` events as
 /// they arrive.
@@ -1016,7 +991,7 @@ fn generate(
     let max_reply = args.max_reply.unwrap_or(DEFAULT_MAX_REPLY);
     let mut replied = 0usize;
     let mut too_long = false;
-    let mut echo = Echo::new(prompt.as_bytes());
+    let mut echo = crate::agent::echo::Echo::new(prompt.as_bytes());
     if let Some(mut out) = child.stdout.take() {
         loop {
             match out.read(&mut buf) {

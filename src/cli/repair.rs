@@ -161,7 +161,16 @@ pub fn run(args: &RepairArgs, out: &mut Output) -> anyhow::Result<Outcome> {
     let mut docs = 0usize;
     let mut failed = 0usize;
     for path in files {
-        let (name, data) = super::common::read_source(path, args.max_input)?;
+        // an input that cannot be read is reported and the run goes on
+        // with the next (exit 2 at the end), as parse does
+        let (name, data) = match super::common::read_source(path, args.max_input) {
+            Ok(r) => r,
+            Err(e) => {
+                super::report(&format!("{e:#}"));
+                super::fail_later();
+                continue;
+            }
+        };
         if args.lines {
             let mut lineno = 0usize;
             for line in split_lines(&data) {

@@ -248,6 +248,7 @@ fn facts<'a>(name: &'a str, args: &'a Value, risk: Risk) -> Facts<'a> {
         valid: true,
         inline: false,
         in_reasoning: false,
+        copied: false,
         category: None,
         requires_approval: None,
     }

@@ -171,8 +171,12 @@ impl Pattern {
                         _ => glob.as_str(),
                     };
                     let escapes = normal.split('/').any(|seg| seg == "..");
-                    (!escapes || raw_too) && glob_match(glob, &normal)
-                        || (raw_too && glob_match(glob, s))
+                    // a NUL or surrounding blanks: the tool may see
+                    // another path than the normalised one (`seen_path`)
+                    let odd = s.contains('\0') || s.trim() != s;
+                    (!(escapes || odd) || raw_too) && glob_match(glob, &normal)
+                        || (raw_too
+                            && (glob_match(glob, s) || glob_match(glob, &seen_path(s, base))))
                 }
                 Some(Value::String(s)) => glob_match(glob, s),
                 Some(other) => glob_match(glob, &other.to_string()),
@@ -232,7 +236,27 @@ pub fn resolve_path(s: &str, base: Option<&str>) -> String {
 /// A trailing `/` is kept. Nothing is read from the file system: a
 /// symbolic link inside the path is not followed.
 pub fn normalize_path(s: &str) -> String {
-    let t = s.trim();
+    normalize_lexical(s.trim())
+}
+
+/// The path a tool may see in `s`: cut at its first NUL (where a C
+/// string ends), blanks kept (` /../x` is relative: a folder named ` `),
+/// joined to `base` when relative, then normalised lexically. Deny rules
+/// and `risk_when` try it besides the normalised form, and an allow rule
+/// never matches a value whose two forms may differ (a NUL, surrounding
+/// blanks): `/etc/cron.d/x\0/../../../tmp/y` is `/tmp/y` normalised and
+/// `/etc/cron.d/x` to a tool that reads C strings.
+pub fn seen_path(s: &str, base: Option<&str>) -> String {
+    let t = s.split('\0').next().unwrap_or_default();
+    match base {
+        Some(b) if b.starts_with('/') && !t.starts_with('/') => {
+            normalize_lexical(&format!("{b}/{t}"))
+        }
+        _ => normalize_lexical(t),
+    }
+}
+
+fn normalize_lexical(t: &str) -> String {
     let absolute = t.starts_with('/');
     let mut parts: Vec<&str> = Vec::new();
     for seg in t.split('/') {
@@ -272,14 +296,23 @@ pub fn normalized_paths(value: &Value) -> Option<Value> {
 /// [`normalized_paths`], a relative path first joined to `base` (the
 /// tool's working directory) when there is one ([`resolve_path`]).
 pub fn resolved_paths(value: &Value, base: Option<&str>) -> Option<Value> {
+    map_paths(value, &|s| resolve_path(s, base))
+}
+
+/// `value` with every string in it that looks like a path as a tool may
+/// see it ([`seen_path`]), or `None` when that changes nothing.
+pub fn seen_paths(value: &Value, base: Option<&str>) -> Option<Value> {
+    map_paths(value, &|s| seen_path(s, base))
+}
+
+fn map_paths(value: &Value, f: &dyn Fn(&str) -> String) -> Option<Value> {
     match value {
         Value::String(s) if looks_like_path(s) => {
-            let n = resolve_path(s, base);
+            let n = f(s);
             (n != *s).then_some(Value::String(n))
         }
         Value::Array(items) => {
-            let changed: Vec<Option<Value>> =
-                items.iter().map(|v| resolved_paths(v, base)).collect();
+            let changed: Vec<Option<Value>> = items.iter().map(|v| map_paths(v, f)).collect();
             changed.iter().any(Option::is_some).then(|| {
                 Value::Array(
                     changed
@@ -291,8 +324,7 @@ pub fn resolved_paths(value: &Value, base: Option<&str>) -> Option<Value> {
             })
         }
         Value::Object(map) => {
-            let changed: Vec<Option<Value>> =
-                map.values().map(|v| resolved_paths(v, base)).collect();
+            let changed: Vec<Option<Value>> = map.values().map(|v| map_paths(v, f)).collect();
             changed.iter().any(Option::is_some).then(|| {
                 Value::Object(
                     changed
@@ -528,6 +560,10 @@ pub struct Facts<'a> {
     pub inline: bool,
     /// The call was drafted inside reasoning.
     pub in_reasoning: bool,
+    /// The call's text is a piece of the prompt (a tool's output, the
+    /// user's message, the prompt echoed), not the model's own call
+    /// ([`crate::agent::echo::Copies`]).
+    pub copied: bool,
     /// The tool's `x-toolcall.category`.
     pub category: Option<&'a str>,
     /// The tools file says it always needs approval.
@@ -566,6 +602,12 @@ pub enum Pre {
 fn listed(list: &[String], name: &str) -> bool {
     list.iter().any(|t| glob_match(t, name))
 }
+
+/// Why a call whose text is a piece of the prompt is asked about: a
+/// person or the approver decides, never `--approve yes`.
+pub const COPIED: &str = "the call's text is a piece of the prompt (a tool's output, the user's \
+message, or the prompt echoed by the model command), not a call the model made: \
+only a person or the approver may run it";
 
 /// The order of decision (see the module documentation).
 pub fn decide(f: &Facts<'_>, rules: &Rules, perms: &Permissions, session: &Session) -> Pre {
@@ -656,6 +698,11 @@ pub fn decide(f: &Facts<'_>, rules: &Rules, perms: &Permissions, session: &Sessi
     if f.inline {
         return Pre::Ask {
             reason: "found inside prose: calls in prose always need approval".into(),
+        };
+    }
+    if f.copied {
+        return Pre::Ask {
+            reason: COPIED.into(),
         };
     }
     match f.requires_approval {

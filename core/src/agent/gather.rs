@@ -23,6 +23,11 @@ pub struct Found {
     /// prose on its line, or a marked call with prose before and after it
     /// (`<function=…>` mid-sentence, a fenced example the reply explains).
     pub inline: bool,
+    /// Its text is a piece of the prompt the model was given (a tool's
+    /// output, the user's message, the prompt echoed), not a call the
+    /// model made earlier in the run: it needs a person's consent
+    /// ([`crate::agent::echo::Copies`]). The tool loop sets it.
+    pub copied: bool,
 }
 
 /// The gathered reply.
@@ -160,7 +165,11 @@ impl<F: FnMut(Live<'_>)> Sink for Gather<F> {
                     let raw = call.raw.clone();
                     self.saw(&raw);
                 }
-                self.calls.push(Found { call, inline });
+                self.calls.push(Found {
+                    call,
+                    inline,
+                    copied: false,
+                });
             }
             Event::Error(e) => self.errors.push(e),
         }

@@ -8,6 +8,7 @@
 //!   cache and the order of decision;
 //! * [`binding`]: which command runs a tool;
 //! * [`gather`]: one model reply's calls, prose and history entry;
+//! * [`echo`]: what of a reply is the prompt given back, not the model's;
 //! * [`result`]: `tool_result` records and what goes back to the model;
 //! * [`prompt`]: the system prompt, tool definitions and conversation;
 //! * [`events`]: the envelope of the loop's event records.
@@ -24,6 +25,7 @@
 
 pub mod approval;
 pub mod binding;
+pub mod echo;
 pub mod events;
 pub mod gather;
 pub mod prompt;

@@ -672,7 +672,9 @@ impl Tool {
         }
         let normal = crate::agent::approval::normalized_paths(arguments);
         let resolved = dir.and_then(|d| crate::agent::approval::resolved_paths(arguments, Some(d)));
-        [normal, resolved]
+        // as a tool may see them: cut at a NUL, blanks kept
+        let seen = crate::agent::approval::seen_paths(arguments, dir);
+        [normal, resolved, seen]
             .iter()
             .flatten()
             .fold(raw, |r, args| r.max(of(args)))
