@@ -22,7 +22,7 @@ use std::fs::File;
 /// round of issue 48), reading a file 64 KiB at a time into one buffer
 /// that stays in the cache was 3–12 % less CPU time than mapping it at 10,
 /// 40, 100 and 150 MB (`parse -c`, `parse`, `split --text`), and within
-/// ±3 % at 200 MB: the map saves the kernel's copy but pays a page fault
+/// ±4 % at 200 MB: the map saves the kernel's copy but pays a page fault
 /// per 64 KiB or so and leaves the engine reading memory the copy would
 /// have brought into the cache. Reading holds only the 64 KiB buffer, so
 /// the resident size is as small either way. `TOOLCALL_MAP_MIN=BYTES`
