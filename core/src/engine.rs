@@ -1984,71 +1984,113 @@ impl Sink for Unhide<'_> {
 fn walk_lines(data: &[u8], from: usize, hay: &[u8]) -> (Option<usize>, u64, usize) {
     let look = registry::line_pair_look_table();
     let mut walk = Walk {
+        pairs: look.pair_table(),
         lines: 0,
-        last_nl: usize::MAX,
+        last_at: 0,
+        last_mask: 0,
     };
     let (blocks, tail) = hay.as_chunks::<64>();
     let mut at = from;
+    let mut found = None;
     for block in blocks {
-        if let Some(line) = walk.block(data, look, scan::newline_mask(block), at) {
-            return (Some(line), walk.lines, walk.last_nl);
+        let mask = scan::newline_mask(block);
+        if mask != 0 {
+            found = walk.block(data, look, block, 64, mask, at);
+            if found.is_some() {
+                break;
+            }
         }
         at += 64;
     }
-    if !tail.is_empty() {
+    if found.is_none() && !tail.is_empty() {
         // padded with bytes that are no newline
         let mut block = [0u8; 64];
         block[..tail.len()].copy_from_slice(tail);
-        if let Some(line) = walk.block(data, look, scan::newline_mask(&block), at) {
-            return (Some(line), walk.lines, walk.last_nl);
+        let mask = scan::newline_mask(&block);
+        if mask != 0 {
+            found = walk.block(data, look, &block, tail.len(), mask, at);
         }
     }
-    (None, walk.lines, walk.last_nl)
+    let last_nl = match walk.last_mask {
+        0 => usize::MAX,
+        m => walk.last_at + 63 - m.leading_zeros() as usize,
+    };
+    (found, walk.lines, last_nl)
 }
 
-/// The newlines [`walk_lines`] passed: how many, and the last.
-struct Walk {
+/// The newlines [`walk_lines`] passed: how many, and the last (the highest
+/// bit of `last_mask`, a block's mask, in the block at `last_at`; found
+/// once at the end).
+struct Walk<'t> {
+    pairs: &'t [u8; 1 << 16],
     lines: u64,
-    last_nl: usize,
+    last_at: usize,
+    last_mask: u64,
 }
 
-impl Walk {
-    /// Walks the newlines of one block's `mask` (the block starts at
+impl Walk<'_> {
+    /// Walks the newlines of one block's `mask` (not zero; the block, whose
+    /// first `valid` bytes are `data[at..at + valid]`, starts at
     /// `data[at]`): the start of the first line that needs a look.
+    ///
+    /// A line's first three bytes are read from the block itself when they
+    /// are in it (all but the last few newlines of a block), so a line of
+    /// prose costs a bit scan and one or two table look-ups.
     #[inline(always)]
     fn block(
         &mut self,
         data: &[u8],
         look: &registry::LineLook,
-        mut mask: u64,
+        block: &[u8; 64],
+        valid: usize,
+        mask: u64,
         at: usize,
     ) -> Option<usize> {
-        while mask != 0 {
-            let nl = at + mask.trailing_zeros() as usize;
-            mask &= mask - 1;
+        let mut rest = mask;
+        while rest != 0 {
+            let p = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            // counted one by one: a population count is a long sequence of
+            // instructions on baseline x86-64 (no `popcnt`)
             self.lines += 1;
-            self.last_nl = nl;
             // most lines: two first bytes that begin no marker's literal
-            // (and no blank)
-            if let Some(&[b0, b1]) = data.get(nl + 1..nl + 3) {
-                let set = look.pair(b0, b1);
-                if set == registry::LineLook::NONE {
-                    continue;
-                }
-                // then, for most pairs that pass, the third byte
-                if set != registry::LineLook::ANY {
-                    if let Some(&b2) = data.get(nl + 3) {
-                        if !look.third(set, b2) {
-                            continue;
-                        }
-                    }
-                }
+            // (and no blank), then, for most pairs that pass, the third byte
+            let ruled_out = if p + 3 < valid {
+                let set = self.pairs[usize::from(u16::from_be_bytes([block[p + 1], block[p + 2]]))];
+                set == registry::LineLook::NONE
+                    || (set != registry::LineLook::ANY && !look.third(set, block[p + 3]))
+            } else {
+                Self::ruled_out_at(data, look, at + p)
+            };
+            if ruled_out {
+                continue;
             }
-            if line_needs_look(data, nl + 1) {
-                return Some(nl + 1);
+            if line_needs_look(data, at + p + 1) {
+                self.last_at = at;
+                self.last_mask = 1 << p;
+                return Some(at + p + 1);
             }
         }
+        self.last_at = at;
+        self.last_mask = mask;
         None
+    }
+
+    /// [`Walk::block`]'s test for the line after the newline at
+    /// `data[nl]`, reading its first bytes from `data` (near a block's end).
+    #[inline(never)]
+    fn ruled_out_at(data: &[u8], look: &registry::LineLook, nl: usize) -> bool {
+        let Some(&[b0, b1]) = data.get(nl + 1..nl + 3) else {
+            return false;
+        };
+        let set = look.pair(b0, b1);
+        if set == registry::LineLook::NONE {
+            return true;
+        }
+        if set == registry::LineLook::ANY {
+            return false;
+        }
+        data.get(nl + 3).is_some_and(|&b2| !look.third(set, b2))
     }
 }
 

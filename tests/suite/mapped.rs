@@ -7,8 +7,13 @@ use crate::common::{run_binary, scratch, toolcall};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
+/// The map threshold the tests run with (`TOOLCALL_MAP_MIN`), so that files
+/// of a few MiB are mapped: the default (256 MiB) would need files too
+/// large for a test.
+const TEST_MAP_MIN: &str = "1048576";
+
 /// A file of `mb` MiB or so: the hermes fixture's reply, with prose between
-/// the calls, repeated (well above the 1 MiB below which files are read).
+/// the calls, repeated (above [`TEST_MAP_MIN`]).
 fn big_file(dir: &Path, mb: usize) -> PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let reply = std::fs::read(root.join("fixtures/hermes/basic.txt")).expect("fixture");
@@ -30,7 +35,9 @@ fn run(args: &[&str], map: bool) -> crate::common::Run {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut cmd = toolcall();
     cmd.args(args).current_dir(root).stdin(Stdio::null());
-    if !map {
+    if map {
+        cmd.env("TOOLCALL_MAP_MIN", TEST_MAP_MIN);
+    } else {
         cmd.env("TOOLCALL_NO_MMAP", "1");
     }
     let out = cmd.output().expect("run toolcall");
@@ -121,6 +128,7 @@ fn a_file_truncated_while_mapped_is_an_error_not_a_crash() {
             .args(args)
             .arg(&big)
             .env("TOOLCALL_TEST_MAPPED_FIFO", &fifo)
+            .env("TOOLCALL_MAP_MIN", TEST_MAP_MIN)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -167,7 +175,9 @@ fn a_file_truncated_while_mapped_is_an_error_not_a_crash() {
 /// A file below the map threshold and stdin (even redirected from a large
 /// file) are read as before: they never reach the hook that pauses after a
 /// map, which here names a FIFO nobody writes (a mapped run would wait on
-/// it until the watchdog below opens it, and the test would fail).
+/// it until the watchdog below opens it, and the test would fail). A file
+/// of a few MiB named on the command line is read under the default
+/// threshold (256 MiB, where reading measured faster).
 #[test]
 fn small_files_and_stdin_are_not_mapped() {
     let dir = scratch("mapped-small");
@@ -181,13 +191,18 @@ fn small_files_and_stdin_are_not_mapped() {
         .status()
         .expect("mkfifo");
     assert!(made.success());
-    let cases: [(&[&str], Option<&Path>); 2] = [
-        (&["parse", "-c", small.to_str().expect("path")], None),
-        (&["parse", "-c"], Some(&big)),
+    let big_arg = big.to_str().expect("path");
+    let cases: [(&[&str], Option<&Path>, bool); 3] = [
+        (&["parse", "-c", small.to_str().expect("path")], None, true),
+        (&["parse", "-c"], Some(&big), true),
+        (&["parse", "-c", big_arg], None, false),
     ];
-    for (args, stdin) in cases {
+    for (args, stdin, test_threshold) in cases {
         let mut cmd = toolcall();
         cmd.args(args).env("TOOLCALL_TEST_MAPPED_FIFO", &fifo);
+        if test_threshold {
+            cmd.env("TOOLCALL_MAP_MIN", TEST_MAP_MIN);
+        }
         match stdin {
             Some(p) => cmd.stdin(std::fs::File::open(p).expect("open")),
             None => cmd.stdin(Stdio::null()),

@@ -105,6 +105,107 @@ pub struct Entry {
     pub opener: &'static Opener,
     /// Its format (`None`: structural, always on).
     pub owner: Option<FormatId>,
+    /// The first sixteen bytes of its literal as two words, for the quick
+    /// prefix test.
+    head: Head,
+}
+
+/// Up to sixteen leading bytes of a literal (lowercased when ASCII case is
+/// ignored) as two little-endian words, and which of their bytes are the
+/// literal's. A probe compares them with the same words of its input
+/// ([`Window`]): a byte that differs within both rules the opener out
+/// with a few instructions, where the prefix test (a `memcmp`, then
+/// folding each byte's case) costs dozens. The openers of `<t` share
+/// `<tool_ca` and differ in the bytes after it (`<tool_call>`,
+/// `<tool_calls>`, `<tool_call:`), hence sixteen bytes and not eight.
+#[derive(Clone, Copy)]
+struct Head {
+    words: [u64; 2],
+    mask: [u64; 2],
+}
+
+impl Head {
+    fn of(op: &Opener) -> Head {
+        let mut bytes = [0u8; 16];
+        let n = op.lit.len().min(16);
+        for (d, &s) in bytes.iter_mut().zip(&op.lit[..n]) {
+            *d = if op.ci { s.to_ascii_lowercase() } else { s };
+        }
+        let (words, mask) = words_of(&bytes, n);
+        Head { words, mask }
+    }
+}
+
+/// `bytes` as two little-endian words, and the mask of their first `n`
+/// bytes.
+#[inline]
+fn words_of(bytes: &[u8; 16], n: usize) -> ([u64; 2], [u64; 2]) {
+    let (lo, hi) = bytes.split_at(8);
+    let word = |half: &[u8]| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(half);
+        u64::from_le_bytes(w)
+    };
+    let ones = |k: usize| match k {
+        0 => 0,
+        8.. => u64::MAX,
+        k => (1u64 << (8 * k)) - 1,
+    };
+    (
+        [word(lo), word(hi)],
+        [ones(n.min(8)), ones(n.saturating_sub(8))],
+    )
+}
+
+/// ASCII `A`–`Z` in each byte of `w` made lowercase, every other byte
+/// unchanged (as [`u8::to_ascii_lowercase`] on each).
+#[inline]
+fn ascii_lower_word(w: u64) -> u64 {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let low7 = w & !HIGH;
+    // the high bit of each byte: its low seven bits are at least `A`, more
+    // than `Z` (no carry crosses a byte: each sum stays below 0x100)
+    let ge_a = low7 + 0x3f3f_3f3f_3f3f_3f3f;
+    let gt_z = low7 + 0x2525_2525_2525_2525;
+    let upper = ge_a & !gt_z & !w & HIGH;
+    w | (upper >> 2)
+}
+
+/// A probe's input as [`Head`] reads a literal: its first sixteen bytes
+/// (fewer when the input is shorter) as written and lowercased.
+struct Window {
+    raw: [u64; 2],
+    lower: [u64; 2],
+    mask: [u64; 2],
+}
+
+impl Window {
+    #[inline]
+    fn of(input: &[u8]) -> Window {
+        let (raw, mask) = match input.first_chunk::<16>() {
+            Some(bytes) => words_of(bytes, 16),
+            None => {
+                let mut bytes = [0u8; 16];
+                bytes[..input.len()].copy_from_slice(input);
+                words_of(&bytes, input.len())
+            }
+        };
+        Window {
+            raw,
+            lower: [ascii_lower_word(raw[0]), ascii_lower_word(raw[1])],
+            mask,
+        }
+    }
+
+    /// False when a byte both hold differs: the prefix test would answer
+    /// [`Prefix::No`]. True says nothing (the prefix test decides).
+    #[inline]
+    fn may_start(&self, head: &Head, ci: bool) -> bool {
+        let w = if ci { self.lower } else { self.raw };
+        ((w[0] ^ head.words[0]) & head.mask[0] & self.mask[0])
+            | ((w[1] ^ head.words[1]) & head.mask[1] & self.mask[1])
+            == 0
+    }
 }
 
 impl Entry {
@@ -154,13 +255,22 @@ fn tables() -> &'static Tables {
                 Entry {
                     opener: op,
                     owner: None,
+                    head: Head::of(op),
                 },
             ));
         }
         for (g, f) in FORMATS.iter().enumerate() {
             for (k, op) in f.openers.iter().enumerate() {
                 let owner = Some(f.id);
-                all.push(((op.rank, g + 1, k), Entry { opener: op, owner }));
+                let head = Head::of(op);
+                all.push((
+                    (op.rank, g + 1, k),
+                    Entry {
+                        opener: op,
+                        owner,
+                        head,
+                    },
+                ));
             }
         }
         all.sort_by_key(|(key, _)| *key);
@@ -179,6 +289,7 @@ fn tables() -> &'static Tables {
                 by_byte[b as usize].push(Entry {
                     opener: e.opener,
                     owner: e.owner,
+                    head: e.head,
                 });
             }
         }
@@ -435,6 +546,13 @@ impl LineLook {
         self.pairs[usize::from(u16::from_be_bytes([b0, b1]))]
     }
 
+    /// The table [`LineLook::pair`] reads, by `b0 << 8 | b1`: for a loop
+    /// that keeps it in a register across calls.
+    #[inline(always)]
+    pub fn pair_table(&self) -> &[u8; 1 << 16] {
+        &self.pairs
+    }
+
     /// Whether `b2` may follow a pair whose [`LineLook::pair`] answer is
     /// `set` (neither `NONE` nor `ANY`) on a line that needs a look.
     #[inline(always)]
@@ -583,6 +701,7 @@ pub fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
 fn try_opener(
     e: &Entry,
     input: &[u8],
+    window: &Window,
     cx: &ProbeCx,
     declined: &mut Option<&'static [u8]>,
 ) -> Option<Probe> {
@@ -591,6 +710,9 @@ fn try_opener(
         Place::LineStart if !cx.line_start => return None,
         Place::Armed(b) if cx.armed != Some(b) => return None,
         _ => {}
+    }
+    if !window.may_start(&e.head, op.ci) {
+        return None;
     }
     if !e.on(cx.cfg) {
         return None;
@@ -708,19 +830,21 @@ pub fn probe_noting(input: &[u8], cx: &ProbeCx, declined: &mut Option<&'static [
         return Probe::NotMarker;
     };
     let entries = openers_for(first);
+    let window = Window::of(input);
     match input.get(1) {
         // only the openers whose literal may go on with the second byte
         // (the prefix test would rule the others out)
         Some(&second) if entries.len() > PAIRED => {
             for &k in pairs(first).with_second(second) {
-                if let Some(p) = try_opener(&entries[usize::from(k)], input, cx, declined) {
+                if let Some(p) = try_opener(&entries[usize::from(k)], input, &window, cx, declined)
+                {
                     return p;
                 }
             }
         }
         _ => {
             for e in entries {
-                if let Some(p) = try_opener(e, input, cx, declined) {
+                if let Some(p) = try_opener(e, input, &window, cx, declined) {
                     return p;
                 }
             }
@@ -750,6 +874,84 @@ pub fn probe_noting(input: &[u8], cx: &ProbeCx, declined: &mut Option<&'static [
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn words_are_lowercased_as_each_byte_is() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut words = Vec::new();
+        for b in 0..=u8::MAX {
+            for at in 0..8 {
+                words.push(u64::from(b) << (8 * at) | 0x4161_7a5a_5b40_60c1);
+            }
+        }
+        for _ in 0..20_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            words.push(seed);
+        }
+        for w in words {
+            let want = u64::from_le_bytes(w.to_le_bytes().map(|b| b.to_ascii_lowercase()));
+            assert_eq!(ascii_lower_word(w), want, "{w:#x}");
+        }
+    }
+
+    /// The quick test rules an opener out only where the prefix test
+    /// answers no: on each literal, its prefixes, its case changed, longer
+    /// inputs, and each byte of the first seventeen changed.
+    #[test]
+    fn the_quick_prefix_test_never_rules_out_a_prefix() {
+        let full = |e: &Entry, input: &[u8]| {
+            if e.opener.ci {
+                scan::prefix_ci(input, e.opener.lit)
+            } else {
+                scan::prefix(input, e.opener.lit)
+            }
+        };
+        let mut ruled_out = 0usize;
+        for first in 0..=u8::MAX {
+            for e in openers_for(first) {
+                let lit = e.opener.lit;
+                let mut inputs: Vec<Vec<u8>> = Vec::new();
+                for n in 1..=lit.len() {
+                    inputs.push(lit[..n].to_vec());
+                    inputs.push(lit[..n].to_ascii_uppercase());
+                    inputs.push(lit[..n].iter().map(|b| b ^ 0x20).collect());
+                }
+                for tail in [&b"x"[..], b"{\"name\": 1}", b"\n", b"s>abcdefghijklmnop"] {
+                    inputs.push([lit, tail].concat());
+                }
+                for at in 0..17 {
+                    for b in [b'a', b'A', b'>', b'_', b':', 0x80, 0xc4, 0] {
+                        let mut v = [lit, b"0123456789abcdefgh"].concat();
+                        if let Some(x) = v.get_mut(at) {
+                            *x = b;
+                        }
+                        inputs.push(v.clone());
+                        inputs.push(v[..at.min(v.len())].to_vec());
+                    }
+                }
+                for input in inputs {
+                    if input.first() != Some(&first) {
+                        continue;
+                    }
+                    let quick = Window::of(&input).may_start(&e.head, e.opener.ci);
+                    if !quick {
+                        ruled_out += 1;
+                        assert_eq!(
+                            full(e, &input),
+                            Prefix::No,
+                            "{:?} on {:?}",
+                            String::from_utf8_lossy(lit),
+                            String::from_utf8_lossy(&input)
+                        );
+                    }
+                }
+            }
+        }
+        // the check means something
+        assert!(ruled_out > 1000, "{ruled_out}");
+    }
 
     /// `extra_stop` from its precomputed rows answers what a walk over
     /// every byte's openers does, under auto and under each format alone.

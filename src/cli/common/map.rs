@@ -5,8 +5,8 @@
 //! quarter of `parse -c`. A map hands the engine the page cache's own
 //! pages. The rules are ripgrep's: only a regular file named on the
 //! command line or met in a directory (never stdin, a pipe, a FIFO or a
-//! device), only when it is at least [`MAP_MIN`] bytes (below that the
-//! map's set-up and page faults cost more than the copy), and reading is
+//! device), only when it is at least [`MAP_MIN`] bytes (below that,
+//! measured, the map's page faults cost more than the copy), and reading is
 //! the fallback whenever mapping fails.
 //!
 //! A mapped file that another process truncates while it is read makes
@@ -17,12 +17,26 @@
 
 use std::fs::File;
 
-/// Files smaller than this are read, not mapped: 1 MiB. Mapping costs two
-/// system calls (`mmap`, `munmap`) and a page fault per 64 KiB or so the
-/// kernel maps around each fault; reading a small file costs one copy of
-/// it into a buffer already allocated. Most model replies and tools files
-/// are far below this, so their handling is unchanged.
-pub const MAP_MIN: u64 = 1 << 20;
+/// Files smaller than this are read, not mapped: 256 MiB. Measured on the
+/// development VM (docs/performance.md, "Reading the file" and the fifth
+/// round of issue 48), reading a file 64 KiB at a time into one buffer
+/// that stays in the cache was 3–12 % less CPU time than mapping it at 10,
+/// 40, 100 and 150 MB (`parse -c`, `parse`, `split --text`), and within
+/// ±4 % at 200 MB: the map saves the kernel's copy but pays a page fault
+/// per 64 KiB or so and leaves the engine reading memory the copy would
+/// have brought into the cache. Reading holds only the 64 KiB buffer, so
+/// the resident size is as small either way. `TOOLCALL_MAP_MIN=BYTES`
+/// sets another threshold (the tests map small files with it).
+pub const MAP_MIN: u64 = 256 << 20;
+
+/// The threshold in force: [`MAP_MIN`] unless `TOOLCALL_MAP_MIN` holds a
+/// number of bytes.
+fn map_min() -> u64 {
+    std::env::var("TOOLCALL_MAP_MIN")
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(MAP_MIN)
+}
 
 /// What the SIGBUS handler writes before it exits with status 2.
 #[cfg(unix)]
@@ -56,7 +70,7 @@ pub fn map_regular(file: &File, max: u64) -> Option<Mapped> {
         return None;
     }
     let meta = file.metadata().ok()?;
-    if !meta.is_file() || meta.len() < MAP_MIN || meta.len() > max {
+    if !meta.is_file() || meta.len() < map_min() || meta.len() > max {
         return None;
     }
     let map = map_file(file)?;
