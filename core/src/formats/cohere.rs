@@ -224,9 +224,7 @@ fn probe_citation(input: &[u8], cx: &ProbeCx) -> Probe {
     let reopen = scan::find(&input[..limit], CO_OPEN.len(), CO_OPEN);
     match close {
         Some(c) if reopen.is_none_or(|r| r > c) => match citation_end_len(&input[c..], cx.eof) {
-            Ok(_) => Probe::Match(Action::Markup {
-                len: CO_OPEN.len(),
-            }),
+            Ok(_) => Probe::Match(Action::Markup { len: CO_OPEN.len() }),
             Err(p) => p,
         },
         None if reopen.is_none() && limit == input.len() && !cx.eof => Probe::NeedMore,
@@ -252,10 +250,22 @@ mod tests {
 
     #[test]
     fn citation_closers_have_the_list_shape() {
-        assert!(matches!(citation_end_len(b"</co: 0:[1,2],1:[3,4]> rest", true), Ok(22)));
+        assert!(matches!(
+            citation_end_len(b"</co: 0:[1,2],1:[3,4]> rest", true),
+            Ok(22)
+        ));
         assert!(matches!(citation_end_len(b"</co:0:[1]>", true), Ok(11)));
-        assert!(matches!(citation_end_len(b"</co: see> x", true), Err(Probe::NotMarker)));
-        assert!(matches!(citation_end_len(b"</co: 0:[1", false), Err(Probe::NeedMore)));
-        assert!(matches!(citation_end_len(b"</co: 0:[1", true), Err(Probe::NotMarker)));
+        assert!(matches!(
+            citation_end_len(b"</co: see> x", true),
+            Err(Probe::NotMarker)
+        ));
+        assert!(matches!(
+            citation_end_len(b"</co: 0:[1", false),
+            Err(Probe::NeedMore)
+        ));
+        assert!(matches!(
+            citation_end_len(b"</co: 0:[1", true),
+            Err(Probe::NotMarker)
+        ));
     }
 }

@@ -816,7 +816,11 @@ fn parse_harmony(block: &[u8], cx: &ParseCx) -> BlockResult {
     }
     // a template's blank for the recipient (`to=functions.NAME`, as docs
     // and PR descriptions write the header) is no tool, unless declared
-    let declared = cx.cfg.tool_names.as_deref().is_some_and(|t| t.contains(&name));
+    let declared = cx
+        .cfg
+        .tool_names
+        .as_deref()
+        .is_some_and(|t| t.contains(&name));
     if !declared && super::shared::evidence::placeholder_name(&name) {
         return BlockResult::text();
     }

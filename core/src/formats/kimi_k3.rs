@@ -24,9 +24,7 @@ use super::shared::xtml::THINK_CLOSE;
 use super::shared::{end, section};
 use super::Model;
 use super::{ids, Blocks, Values};
-use super::{
-    Action, BlockEnd, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner,
-};
+use super::{Action, BlockEnd, BlockResult, Format, Opener, ParseCx, Probe, ProbeCx, Scanner};
 use crate::call::{clean_name, ParsedCall};
 use crate::render::{results, tools, CallSpec, Prompt};
 use crate::scan;
