@@ -158,7 +158,7 @@ const SHORT: usize = WINDOW + RUN - 1;
 /// piece of them.
 ///
 /// Each text is fingerprinted by winnowing (the least hash of every run
-/// of [`RUN`] windows of [`WINDOW`] bytes): a piece of a text has every
+/// of eight windows of twelve bytes): a piece of a text has every
 /// fingerprint of its own among the text's, so a call whose fingerprints
 /// are all the prompt's is taken as copied. The test can answer yes for
 /// a text that is not a piece (then a person is asked about a call the

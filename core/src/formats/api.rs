@@ -260,8 +260,8 @@ pub struct Lead {
     pub probe: fn(&[u8], &ProbeCx) -> Probe,
     /// When the lead runs on past its literal: what may stand between the
     /// literal and the candidate (`NAME:INDEX` and blanks after Kimi's
-    /// `functions.`), judged on those bytes: [`Prefix::Full`] when they
-    /// are such a run, [`Prefix::Partial`] when they begin one. `None`:
+    /// `functions.`), judged on those bytes: `Prefix::Full` when they
+    /// are such a run, `Prefix::Partial` when they begin one. `None`:
     /// the literal ends right before the candidate.
     pub between: Option<fn(&[u8]) -> Prefix>,
 }
