@@ -469,6 +469,18 @@ impl From<crate::formats::shared::json::JsonThenClose> for BlockScanner {
     }
 }
 
+impl BlockScanner {
+    /// What the scanner read of the body, when it read the plain call
+    /// envelope ([`ParseCx::plain`]).
+    #[inline]
+    pub fn plain_body(&self) -> Option<PlainBody> {
+        match self {
+            BlockScanner::Json(s) => s.plain_body(),
+            BlockScanner::Boxed(_) => None,
+        }
+    }
+}
+
 impl Scanner for BlockScanner {
     #[inline]
     fn scan(&mut self, block: &[u8], eof: bool) -> BlockEnd {
@@ -572,6 +584,21 @@ pub struct ParseCx<'a> {
     /// its own (blocks are parsed once per call: issue 48).
     /// [`ParseCx::call_list`] takes it. `&Cell::default()` is always correct.
     pub spare: &'a Cell<Vec<ParsedCall>>,
+    /// What the block's scanner read of its body: the plain call envelope
+    /// at a known place ([`PlainBody`]), so the parse need not read it
+    /// again. `None` is always correct.
+    pub plain: Option<PlainBody>,
+}
+
+/// A block's JSON body that its scanner read as the plain call envelope
+/// (`{"name": "…", "arguments": {…}}`, [`crate::scan::compact::envelope_at`]):
+/// where in the block it starts, and what the check found from there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlainBody {
+    /// The envelope's `{`, as an offset in the block.
+    pub start: usize,
+    /// The check's answer, its offsets counted from `start`.
+    pub envelope: crate::scan::compact::Envelope,
 }
 
 impl ParseCx<'_> {
