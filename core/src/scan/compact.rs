@@ -69,6 +69,8 @@ pub struct Envelope {
     pub end: usize,
     /// The name's string, quotes excluded.
     pub name: (usize, usize),
+    /// The arguments' object.
+    pub arguments: (usize, usize),
     /// Some string held a byte at or above 0x80: the bytes are UTF-8 only
     /// once checked (all else read was ASCII).
     pub non_ascii: bool,
@@ -82,10 +84,11 @@ pub struct Envelope {
 /// of the block, the parse trusts it ([`crate::formats::BodyHint`]).
 pub fn envelope_at(bytes: &[u8]) -> Option<Envelope> {
     let mut c = Compactor::over(bytes, Discard);
-    let name = members(&mut c)?;
+    let (name, arguments) = members(&mut c)?;
     Some(Envelope {
         end: c.pos,
         name,
+        arguments,
         non_ascii: c.high & HIGHS != 0,
     })
 }
@@ -95,7 +98,7 @@ const HIGHS: u64 = 0x8080_8080_8080_8080;
 /// The envelope read by `c`, a compactor at the start of `input`: the
 /// name as written and the arguments' compact text in `c`'s output.
 fn envelope<'a, O: Out>(input: &'a str, mut c: Compactor<'a, O>) -> Option<(&'a str, O)> {
-    let (from, to) = members(&mut c)?;
+    let ((from, to), _) = members(&mut c)?;
     c.skip_ws();
     if c.pos != c.bytes.len() {
         return None;
@@ -104,12 +107,14 @@ fn envelope<'a, O: Out>(input: &'a str, mut c: Compactor<'a, O>) -> Option<(&'a 
 }
 
 /// The envelope's object from `c`'s position (blanks before it skipped)
-/// through its closing `}`: the span of the name's string.
-fn members<O: Out>(c: &mut Compactor<'_, O>) -> Option<(usize, usize)> {
+/// through its closing `}`: the spans of the name's string and of the
+/// arguments' object.
+#[allow(clippy::type_complexity)]
+fn members<O: Out>(c: &mut Compactor<'_, O>) -> Option<((usize, usize), (usize, usize))> {
     c.skip_ws();
     c.expect(b'{')?;
     let mut name = None;
-    let mut arguments = false;
+    let mut arguments = None;
     for member in 0..2 {
         if member == 1 {
             c.expect(b',')?;
@@ -123,19 +128,52 @@ fn members<O: Out>(c: &mut Compactor<'_, O>) -> Option<(usize, usize)> {
         match &bytes[key.0..key.1] {
             b"name" if name.is_none() => name = Some(c.string()?),
             // the only value copied to `out`
-            b"arguments" if !arguments => {
+            b"arguments" if arguments.is_none() => {
                 if c.peek()? != b'{' {
                     return None;
                 }
+                let from = c.pos;
                 c.value(0)?;
-                arguments = true;
+                arguments = Some((from, c.pos));
             }
             _ => return None,
         }
         c.skip_ws();
     }
     c.expect(b'}')?;
-    name.filter(|_| arguments)
+    Some((name?, arguments?))
+}
+
+/// The compact text of `value`, the arguments of an envelope that
+/// [`envelope_at`] read (so strict JSON with no escape): what
+/// [`name_and_arguments`] gives for them, without checking them again.
+/// Blanks outside strings go, strings are copied whole, and an exponent
+/// (an `e` or `E` after a digit: `true` and `false` have theirs after a
+/// letter) is written `e` with its sign.
+pub fn compact_read(value: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(value.len());
+    let mut i = 0;
+    while let Some(&b) = value.get(i) {
+        match b {
+            b'"' => {
+                let close =
+                    memchr::memchr(b'"', &value[i + 1..]).map_or(value.len(), |k| i + 2 + k);
+                out.extend_from_slice(&value[i..close]);
+                i = close;
+                continue;
+            }
+            b' ' | b'\n' | b'\r' | b'\t' => {}
+            b'e' | b'E' if out.last().is_some_and(u8::is_ascii_digit) => {
+                out.push(b'e');
+                if !matches!(value.get(i + 1), Some(b'+' | b'-')) {
+                    out.push(b'+');
+                }
+            }
+            _ => out.push(b),
+        }
+        i += 1;
+    }
+    out
 }
 
 /// Where a [`Compactor`] writes the compact text.
@@ -398,7 +436,7 @@ impl<O: Out> Compactor<'_, O> {
 
 #[cfg(test)]
 mod tests {
-    use super::{envelope_at, envelope_name, name_and_arguments, object};
+    use super::{compact_read, envelope_at, envelope_name, name_and_arguments, object};
     use proptest::prelude::*;
     use serde_json::Value;
 
@@ -575,6 +613,9 @@ mod tests {
             if let Some(e) = got {
                 let body = &input[..e.end];
                 prop_assert_eq!(envelope_name(body), input.get(e.name.0..e.name.1));
+                let (_, text) = name_and_arguments(body).expect("the same envelope");
+                let read = compact_read(&input.as_bytes()[e.arguments.0..e.arguments.1]);
+                prop_assert_eq!(String::from_utf8(read).expect("UTF-8"), text);
                 prop_assert_eq!(e.non_ascii, !body.is_ascii());
                 let stop = crate::scan::balance::JsonEnd::stop_at(b"</tool_call>").scan(input.as_bytes());
                 prop_assert_eq!(stop, crate::scan::balance::End::At(e.end));

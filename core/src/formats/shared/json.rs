@@ -572,8 +572,18 @@ fn plain_read(
         };
         return Some((!blank).then(|| (String::new(), crate::record::Arguments::empty())));
     }
-    let body = std::str::from_utf8(value).ok()?;
-    Some(crate::call::plain_call(body, false))
+    // the name and the arguments as `plain_call` takes them from the body
+    let (n0, n1) = plain.envelope.name;
+    let name = std::str::from_utf8(value.get(n0..n1)?).ok()?.trim();
+    if name.is_empty() {
+        return Some(None);
+    }
+    let (a0, a1) = plain.envelope.arguments;
+    let text = String::from_utf8(crate::scan::compact::compact_read(value.get(a0..a1)?)).ok()?;
+    Some(Some((
+        name.to_string(),
+        crate::record::Arguments::from_compact(text),
+    )))
 }
 
 /// `body` as exactly one plain call object: the block's one call, ending
