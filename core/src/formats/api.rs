@@ -585,8 +585,8 @@ pub struct ParseCx<'a> {
     /// [`ParseCx::call_list`] takes it. `&Cell::default()` is always correct.
     pub spare: &'a Cell<Vec<ParsedCall>>,
     /// What the block's scanner read of its body: the plain call envelope
-    /// at a known place ([`PlainBody`]), so the parse need not read it
-    /// again. `None` is always correct.
+    /// at a known place, or that there is none ([`PlainBody`]), so the
+    /// parse need not read it again. `None` is always correct.
     pub plain: Option<PlainBody>,
 }
 
@@ -595,10 +595,13 @@ pub struct ParseCx<'a> {
 /// where in the block it starts, and what the check found from there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PlainBody {
-    /// The envelope's `{`, as an offset in the block.
+    /// The body's `{`, as an offset in the block.
     pub start: usize,
-    /// The check's answer, its offsets counted from `start`.
-    pub envelope: crate::scan::compact::Envelope,
+    /// How many bytes of the block the scanner had when it read.
+    pub seen: usize,
+    /// The check's answer, its offsets counted from `start`: `None` when
+    /// the block's first `seen` bytes hold no envelope at `start`.
+    pub envelope: Option<crate::scan::compact::Envelope>,
 }
 
 impl ParseCx<'_> {

@@ -232,9 +232,13 @@ impl JsonThenClose {
         if !self.envelope || block[s] != b'{' {
             return None;
         }
-        let envelope = crate::scan::compact::envelope_at(&block[s..])?;
-        self.plain = Some(crate::formats::PlainBody { start: s, envelope });
-        Some(s + envelope.end)
+        let envelope = crate::scan::compact::envelope_at(&block[s..]);
+        self.plain = Some(crate::formats::PlainBody {
+            start: s,
+            seen: block.len(),
+            envelope,
+        });
+        Some(s + envelope?.end)
     }
 
     /// The scanner of one value: with [`Self::broken_ends_at_close`], a
@@ -532,6 +536,16 @@ pub fn plain_block(
         return Some(plain_call_result(name, arguments, format, block.len(), cx));
     }
     let body = std::str::from_utf8(&block[from..to]).ok()?;
+    // The scanner found no envelope where the body starts, over all the
+    // bytes it has: none in the body either (it reads no byte past an
+    // envelope), so only the decoder is asked.
+    let no_envelope = cx.plain.is_some_and(|p| {
+        p.envelope.is_none() && block.len() <= p.seen && scan::skip_space(block, from) == p.start
+    });
+    if no_envelope {
+        let (name, arguments) = crate::call::plain_call_read(body.trim(), cx.tally, false)?;
+        return Some(plain_call_result(name, arguments, format, block.len(), cx));
+    }
     plain_result(body.trim(), format, block.len(), cx)
 }
 
@@ -552,20 +566,21 @@ fn plain_read(
     cx: &ParseCx,
 ) -> Option<Option<(String, crate::record::Arguments)>> {
     let plain = cx.plain?;
-    let (start, end) = (plain.start, plain.start + plain.envelope.end);
+    let envelope = plain.envelope?;
+    let (start, end) = (plain.start, plain.start + envelope.end);
     let blank = |b: &[u8]| b.iter().all(|&c| scan::is_space(c));
     if !blank(block.get(from..start)?) || !blank(block.get(end..to)?) {
         return None;
     }
     let value = &block[start..end];
-    if plain.envelope.non_ascii && simdutf8::basic::from_utf8(value).is_err() {
+    if envelope.non_ascii && simdutf8::basic::from_utf8(value).is_err() {
         return None;
     }
     if cx.tally {
-        let (n0, n1) = plain.envelope.name;
+        let (n0, n1) = envelope.name;
         let name = value.get(n0..n1)?;
         // a string holds no control byte: of ASCII, only the space is blank
-        let blank = if plain.envelope.non_ascii {
+        let blank = if envelope.non_ascii {
             std::str::from_utf8(name).ok()?.trim().is_empty()
         } else {
             name.iter().all(|&b| b == b' ')
@@ -573,12 +588,12 @@ fn plain_read(
         return Some((!blank).then(|| (String::new(), crate::record::Arguments::empty())));
     }
     // the name and the arguments as `plain_call` takes them from the body
-    let (n0, n1) = plain.envelope.name;
+    let (n0, n1) = envelope.name;
     let name = std::str::from_utf8(value.get(n0..n1)?).ok()?.trim();
     if name.is_empty() {
         return Some(None);
     }
-    let (a0, a1) = plain.envelope.arguments;
+    let (a0, a1) = envelope.arguments;
     let text = String::from_utf8(crate::scan::compact::compact_read(value.get(a0..a1)?)).ok()?;
     Some(Some((
         name.to_string(),
