@@ -593,15 +593,26 @@ pub struct ParseCx<'a> {
 /// A block's JSON body that its scanner read as the plain call envelope
 /// (`{"name": "…", "arguments": {…}}`, [`crate::scan::compact::envelope_at`]):
 /// where in the block it starts, and what the check found from there.
+/// Offsets are `u32` (a probe's answer holds it, and stays small).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PlainBody {
     /// The body's `{`, as an offset in the block.
-    pub start: usize,
-    /// How many bytes of the block the scanner had when it read.
-    pub seen: usize,
-    /// The check's answer, its offsets counted from `start`: `None` when
-    /// the block's first `seen` bytes hold no envelope at `start`.
-    pub envelope: Option<crate::scan::compact::Envelope>,
+    pub start: u32,
+    /// The check found the envelope: `false` when the block's first
+    /// `end` bytes hold none at `start` (then `name` and `arguments` say
+    /// nothing).
+    pub found: bool,
+    /// Found: the envelope's end, counted from `start` (the check's
+    /// answer, [`crate::scan::compact::Envelope`]). Not found: how many
+    /// bytes of the block the scanner had when it read.
+    pub end: u32,
+    /// Where the name's string starts (after its quote), from `start`:
+    /// it ends at the next quote (it has no escape).
+    pub name: u32,
+    /// The arguments' object, from `start`.
+    pub arguments: (u32, u32),
+    /// Some string held a byte at or above 0x80.
+    pub non_ascii: bool,
 }
 
 impl ParseCx<'_> {

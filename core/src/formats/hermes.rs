@@ -463,11 +463,11 @@ mod tests {
         let block = b"<tool_call>\n{\"name\": \"f\", \"arguments\": {\"a\": 1}}\n</tool_call>";
         let mut s = scanner(true);
         assert_eq!(s.scan(block, true), BlockEnd::done(block.len()));
-        let plain = s.plain_body().and_then(|p| p.envelope).expect("read");
+        let plain = s.plain_body().filter(|p| p.found).expect("read");
         let body = br#"{"name": "f", "arguments": {"a": 1}}"#;
-        assert_eq!(s.plain_body().map(|p| p.start), Some(12));
-        assert_eq!(plain.end, body.len());
-        assert_eq!(&block[12 + plain.name.0..12 + plain.name.1], b"f");
+        assert_eq!(plain.start, 12);
+        assert_eq!(plain.end as usize, body.len());
+        assert_eq!(plain.name, 10);
         assert!(!plain.non_ascii);
     }
 }

@@ -233,10 +233,17 @@ impl JsonThenClose {
             return None;
         }
         let envelope = crate::scan::compact::envelope_at(&block[s..]);
+        let u = |n: usize| u32::try_from(n).ok();
+        // (offsets past 4 GiB: no note, the parse reads the body)
         self.plain = Some(crate::formats::PlainBody {
-            start: s,
-            seen: block.len(),
-            envelope,
+            start: u(s)?,
+            found: envelope.is_some(),
+            end: u(envelope.map_or(block.len(), |e| e.end))?,
+            name: u(envelope.map_or(0, |e| e.name.0))?,
+            arguments: envelope.map_or(Some((0, 0)), |e| {
+                Some((u(e.arguments.0)?, u(e.arguments.1)?))
+            })?,
+            non_ascii: envelope.is_some_and(|e| e.non_ascii),
         });
         Some(s + envelope?.end)
     }
@@ -540,7 +547,9 @@ pub fn plain_block(
     // bytes it has: none in the body either (it reads no byte past an
     // envelope), so only the decoder is asked.
     let no_envelope = cx.plain.is_some_and(|p| {
-        p.envelope.is_none() && block.len() <= p.seen && scan::skip_space(block, from) == p.start
+        !p.found
+            && block.len() <= p.end as usize
+            && scan::skip_space(block, from) == p.start as usize
     });
     if no_envelope {
         let (name, arguments) = crate::call::plain_call_read(body.trim(), cx.tally, false)?;
@@ -565,9 +574,9 @@ fn plain_read(
     to: usize,
     cx: &ParseCx,
 ) -> Option<Option<(String, crate::record::Arguments)>> {
-    let plain = cx.plain?;
-    let envelope = plain.envelope?;
-    let (start, end) = (plain.start, plain.start + envelope.end);
+    let envelope = cx.plain.filter(|p| p.found)?;
+    let start = envelope.start as usize;
+    let end = start + envelope.end as usize;
     let blank = |b: &[u8]| b.iter().all(|&c| scan::is_space(c));
     if !blank(block.get(from..start)?) || !blank(block.get(end..to)?) {
         return None;
@@ -577,8 +586,7 @@ fn plain_read(
         return None;
     }
     if cx.tally {
-        let (n0, n1) = envelope.name;
-        let name = value.get(n0..n1)?;
+        let name = name_of(value, envelope.name)?;
         // a string holds no control byte: of ASCII, only the space is blank
         let blank = if envelope.non_ascii {
             std::str::from_utf8(name).ok()?.trim().is_empty()
@@ -588,13 +596,15 @@ fn plain_read(
         return Some((!blank).then(|| (String::new(), crate::record::Arguments::empty())));
     }
     // the name and the arguments as `plain_call` takes them from the body
-    let (n0, n1) = envelope.name;
-    let name = std::str::from_utf8(value.get(n0..n1)?).ok()?.trim();
+    let name = std::str::from_utf8(name_of(value, envelope.name)?)
+        .ok()?
+        .trim();
     if name.is_empty() {
         return Some(None);
     }
     let (a0, a1) = envelope.arguments;
-    let text = String::from_utf8(crate::scan::compact::compact_read(value.get(a0..a1)?)).ok()?;
+    let arguments = value.get(a0 as usize..a1 as usize)?;
+    let text = String::from_utf8(crate::scan::compact::compact_read(arguments)).ok()?;
     Some(Some((
         name.to_string(),
         crate::record::Arguments::from_compact(text),
@@ -611,6 +621,13 @@ fn plain_result(
 ) -> Option<BlockResult> {
     let (name, arguments) = crate::call::plain_call(body, cx.tally)?;
     Some(plain_call_result(name, arguments, format, block_len, cx))
+}
+
+/// The name's string in an envelope's `value`, from where it starts to
+/// its closing quote.
+fn name_of(value: &[u8], from: u32) -> Option<&[u8]> {
+    let name = value.get(from as usize..)?;
+    Some(&name[..memchr::memchr(b'"', name)?])
 }
 
 /// A block whose one call is `name` and `arguments`, ending at `block_len`.
