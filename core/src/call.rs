@@ -326,11 +326,22 @@ fn is_tool_definition(obj: &Map<String, Value>, arg_key: Option<&str>) -> bool {
 /// envelope, the common case) no allocation
 /// ([`crate::formats::ParseCx::tally`]).
 pub fn plain_call(body: &str, tally: bool) -> Option<(String, Arguments)> {
+    plain_call_read(body, tally, true)
+}
+
+/// [`plain_call`], with `envelope` false for a body known not to be the
+/// envelope that [`crate::scan::compact`] reads (its block's scanner
+/// read it, [`crate::formats::ParseCx::plain`]): only the decoder is
+/// asked, which gives `plain_call`'s answer for such a body.
+pub fn plain_call_read(body: &str, tally: bool, envelope: bool) -> Option<(String, Arguments)> {
     if tally {
-        if let Some(name) = crate::scan::compact::envelope_name(body) {
-            return (!name.trim().is_empty()).then(|| (String::new(), Arguments::empty()));
+        if envelope {
+            if let Some(name) = crate::scan::compact::envelope_name(body) {
+                return (!name.trim().is_empty()).then(|| (String::new(), Arguments::empty()));
+            }
         }
-        let _ = plain_call(body, false)?;
+        // `name_and_arguments` answers `None` exactly when `envelope_name` does
+        let _ = plain_call_read(body, false, false)?;
         return Some((String::new(), Arguments::empty()));
     }
     #[derive(serde::Deserialize)]
@@ -339,7 +350,12 @@ pub fn plain_call(body: &str, tally: bool) -> Option<(String, Arguments)> {
         name: String,
         arguments: Map<String, Value>,
     }
-    if let Some((name, text)) = crate::scan::compact::name_and_arguments(body) {
+    let read = if envelope {
+        crate::scan::compact::name_and_arguments(body)
+    } else {
+        None
+    };
+    if let Some((name, text)) = read {
         let trimmed = name.trim();
         // the general path gives the error for an empty name
         return (!trimmed.is_empty()).then(|| (trimmed.to_string(), Arguments::from_compact(text)));

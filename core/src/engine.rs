@@ -1362,6 +1362,9 @@ impl Engine {
         self.shown += block.len().saturating_sub(self.block_seen) as u64 + 1;
         self.block_seen = 0;
         let end = scanner.scan(block, eof && !capped);
+        // what the scanner read of the body, for the parse (the scanner
+        // goes with the mode below)
+        let plain = scanner.plain_body();
         match end {
             BlockEnd::More => {
                 if eof && !capped {
@@ -1421,6 +1424,7 @@ impl Engine {
                     reply_start: !self.tail.seen,
                     tally: !sink.wants_records(),
                     spare: &spare,
+                    plain,
                 };
                 let result = fmt.parse(&data[pos..pos + len], &cx);
                 // not taken: kept for the next block

@@ -480,6 +480,18 @@ impl From<crate::formats::shared::json::JsonThenClose> for BlockScanner {
     }
 }
 
+impl BlockScanner {
+    /// What the scanner read of the body, when it read the plain call
+    /// envelope ([`ParseCx::plain`]).
+    #[inline]
+    pub fn plain_body(&self) -> Option<PlainBody> {
+        match self {
+            BlockScanner::Json(s) => s.plain_body(),
+            BlockScanner::Boxed(_) => None,
+        }
+    }
+}
+
 impl Scanner for BlockScanner {
     #[inline]
     fn scan(&mut self, block: &[u8], eof: bool) -> BlockEnd {
@@ -583,6 +595,35 @@ pub struct ParseCx<'a> {
     /// its own (blocks are parsed once per call: issue 48).
     /// [`ParseCx::call_list`] takes it. `&Cell::default()` is always correct.
     pub spare: &'a Cell<Vec<ParsedCall>>,
+    /// What the block's scanner read of its body: the plain call envelope
+    /// at a known place, or that there is none ([`PlainBody`]), so the
+    /// parse need not read it again. `None` is always correct.
+    pub plain: Option<PlainBody>,
+}
+
+/// A block's JSON body that its scanner read as the plain call envelope
+/// (`{"name": "…", "arguments": {…}}`, [`crate::scan::compact::envelope_at`]):
+/// where in the block it starts, and what the check found from there.
+/// Offsets are `u32` (a probe's answer holds it, and stays small).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlainBody {
+    /// The body's `{`, as an offset in the block.
+    pub start: u32,
+    /// The check found the envelope: `false` when the block's first
+    /// `end` bytes hold none at `start` (then `name` and `arguments` say
+    /// nothing).
+    pub found: bool,
+    /// Found: the envelope's end, counted from `start` (the check's
+    /// answer, [`crate::scan::compact::Envelope`]). Not found: how many
+    /// bytes of the block the scanner had when it read.
+    pub end: u32,
+    /// Where the name's string starts (after its quote), from `start`:
+    /// it ends at the next quote (it has no escape).
+    pub name: u32,
+    /// The arguments' object, from `start`.
+    pub arguments: (u32, u32),
+    /// Some string held a byte at or above 0x80.
+    pub non_ascii: bool,
 }
 
 impl ParseCx<'_> {

@@ -930,6 +930,7 @@ mod tests {
             reply_start: true,
             tally: false,
             spare: &Default::default(),
+            plain: None,
         };
         DSML_BLOCK
             .parse(text.as_bytes(), &cx)

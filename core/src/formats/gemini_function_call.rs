@@ -776,6 +776,7 @@ mod tests {
                 reply_start: true,
                 tally: false,
                 spare: &Default::default(),
+                plain: None,
             },
         )
     }

@@ -83,7 +83,8 @@ fn probe_tool_call(input: &[u8], cx: &ProbeCx) -> Probe {
             scanner: crate::formats::BlockScanner::Json(
                 JsonThenClose::new(tag, close)
                     .broken_ends_at_close()
-                    .calls_joined_by_commas(),
+                    .calls_joined_by_commas()
+                    .reads_envelope(),
             ),
         })
     };
@@ -308,3 +309,165 @@ pub const OPENER_TOOL_CALLS: Opener = Opener::new(b"<tool_calls", |input, cx| {
     }
 })
 .ci();
+
+#[cfg(test)]
+mod tests {
+    use super::{JsonThenClose, CLOSE, HERMES};
+    use crate::formats::{BlockEnd, BlockFormat, ParseCx, Scanner};
+    use proptest::prelude::*;
+
+    /// The scanner hermes's probe hands the engine, with or without the
+    /// envelope read first.
+    fn scanner(envelope: bool) -> JsonThenClose {
+        let s = JsonThenClose::new(b"<tool_call>".len(), CLOSE)
+            .broken_ends_at_close()
+            .calls_joined_by_commas();
+        if envelope {
+            s.reads_envelope()
+        } else {
+            s
+        }
+    }
+
+    /// Bodies near the plain envelope: its members in either order, other
+    /// keys, escapes, non-ASCII and control bytes, broken JSON, blanks
+    /// (Unicode ones too), a second object, cut anywhere.
+    fn body() -> impl Strategy<Value = String> {
+        let name = prop::sample::select(vec![
+            r#""get_weather""#,
+            r#"" f ""#,
+            r#""  ""#,
+            r#""""#,
+            r#""caf\u00e9""#,
+            r#""a\"b""#,
+            "\"é\u{3000}\"",
+            "\"\u{3000}\"",
+            "\"t\tab\"",
+            "1",
+            r#"{"x": 1}"#,
+        ]);
+        let arguments = prop::sample::select(vec![
+            r#"{"city": "Paris", "days": 3}"#,
+            "{}",
+            r#"{"a": [1, -2.5E3, true, null, {"b": "c"}], "d": {}}"#,
+            r#"{"a": 1, "a": 2}"#,
+            r#"{"a": "x\ny"}"#,
+            "{\"a\": \"Zürich 🙂\"}",
+            r#"{"a": 01}"#,
+            r#"{"a": [1,]}"#,
+            r#"{"a": "</tool_call>"}"#,
+            r#""{\"a\": 1}""#,
+            "[]",
+            r#"{"a": {"b": [{"c": [[]]}]}}"#,
+        ]);
+        let key = prop::sample::select(vec!["name", "arguments", "id", "nam", "argument"]);
+        let blank = prop::sample::select(vec!["", " ", "\n", "\r\n", "\t ", "\u{a0}", "\u{3000}"]);
+        (
+            name,
+            arguments,
+            prop::collection::vec((key, blank.clone()), 0..3),
+            any::<bool>(),
+            [blank.clone(), blank.clone(), blank],
+            prop::sample::select(vec!["", ",", ", {\"name\": \"g\", \"arguments\": {}}", "x", "}"]),
+            any::<prop::sample::Index>(),
+            0u8..4,
+        )
+            .prop_map(
+                |(name, arguments, extra, swap, [b0, b1, b2], tail, cut, how)| {
+                    let mut members = vec![
+                        format!("\"name\":{b1}{name}"),
+                        format!("\"arguments\": {arguments}"),
+                    ];
+                    if swap {
+                        members.reverse();
+                    }
+                    for (k, b) in extra {
+                        members.push(format!("\"{k}\":{b}\"v\""));
+                    }
+                    let body = format!("{b0}{{{}}}{b2}{tail}", members.join(&format!(",{b1}")));
+                    match how {
+                        // cut at a character boundary
+                        0 => {
+                            let mut at = cut.index(body.len() + 1);
+                            while !body.is_char_boundary(at) {
+                                at -= 1;
+                            }
+                            body[..at].to_string()
+                        }
+                        _ => body,
+                    }
+                },
+            )
+    }
+
+    proptest! {
+        /// With the envelope read first, the scanner ends every block
+        /// where it did without, whole and fed in growing prefixes, and the
+        /// block's parse, with what the scanner read and without, gives the
+        /// same result (counted or recorded).
+        #[test]
+        fn the_envelope_read_by_the_scanner_changes_nothing(
+            body in body(),
+            cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..3),
+            close in prop::sample::select(vec!["</tool_call>", "</TOOL_CALL>", "", "</tool"]),
+        ) {
+            let block = format!("<tool_call>{body}{close}");
+            let block = block.as_bytes();
+            let (mut with, mut without) = (scanner(true), scanner(false));
+            // the probe read the tag: the engine shows the scanner no less
+            let tag = b"<tool_call>".len();
+            let mut ends: Vec<usize> =
+                cuts.iter().map(|c| tag + c.index(block.len() - tag + 1)).collect();
+            ends.sort_unstable();
+            let mut answer = BlockEnd::More;
+            for &end in &ends {
+                let a = with.scan(&block[..end], false);
+                prop_assert_eq!(a, without.scan(&block[..end], false), "at {}", end);
+                answer = a;
+                if a != BlockEnd::More {
+                    break;
+                }
+            }
+            if answer == BlockEnd::More {
+                answer = with.scan(block, true);
+                prop_assert_eq!(answer, without.scan(block, true));
+            }
+            let BlockEnd::Done { len, cut } = answer else {
+                return Ok(());
+            };
+            let block = &block[..len];
+            let cfg = crate::config::Config::default();
+            let spare = std::cell::Cell::default();
+            for tally in [false, true] {
+                let cx = |plain| ParseCx {
+                    cfg: &cfg,
+                    cut,
+                    before: b"",
+                    reply_start: true,
+                    tally,
+                    spare: &spare,
+                    plain,
+                };
+                prop_assert_eq!(
+                    HERMES.parse(block, &cx(with.plain_body())),
+                    HERMES.parse(block, &cx(None)),
+                    "tally {}", tally
+                );
+            }
+        }
+    }
+
+    /// The transcript's call: the scanner reads its envelope.
+    #[test]
+    fn a_plain_call_is_read_by_the_scanner() {
+        let block = b"<tool_call>\n{\"name\": \"f\", \"arguments\": {\"a\": 1}}\n</tool_call>";
+        let mut s = scanner(true);
+        assert_eq!(s.scan(block, true), BlockEnd::done(block.len()));
+        let plain = s.plain_body().filter(|p| p.found).expect("read");
+        let body = br#"{"name": "f", "arguments": {"a": 1}}"#;
+        assert_eq!(plain.start, 12);
+        assert_eq!(plain.end as usize, body.len());
+        assert_eq!(plain.name, 10);
+        assert!(!plain.non_ascii);
+    }
+}

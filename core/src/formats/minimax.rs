@@ -66,6 +66,8 @@ fn parse_minimax(block: &[u8], cx: &ParseCx) -> BlockResult {
         let vcx = ParseCx {
             cfg: cx.cfg,
             cut: cx.cut && last_cut,
+            // a part of the block: what its scanner read is about the whole
+            plain: None,
             ..*cx
         };
         let r = super::shared::json::json_block(&block[..e], s, e, ids::MINIMAX, &vcx);

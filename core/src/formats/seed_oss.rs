@@ -104,6 +104,8 @@ fn parse_seed_oss(block: &[u8], cx: &ParseCx) -> BlockResult {
         let fcx = ParseCx {
             cfg: cx.cfg,
             cut: cx.cut && last,
+            // a part of the block: what its scanner read is about the whole
+            plain: None,
             ..*cx
         };
         let r = super::shared::xml::parse_function(&block[s..end], ids::SEED_OSS, &fcx);

@@ -61,13 +61,60 @@ pub fn envelope_name(input: &str) -> Option<&str> {
     envelope(input, Compactor::with_out(input, Discard)).map(|(name, Discard)| name)
 }
 
+/// A plain call envelope read at the start of some bytes
+/// ([`envelope_at`]), as offsets in them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Envelope {
+    /// Just after the envelope's closing `}`.
+    pub end: usize,
+    /// The name's string, quotes excluded.
+    pub name: (usize, usize),
+    /// The arguments' object.
+    pub arguments: (usize, usize),
+    /// Some string held a byte at or above 0x80: the bytes are UTF-8 only
+    /// once checked (all else read was ASCII).
+    pub non_ascii: bool,
+}
+
+/// The envelope [`envelope_name`] reads, at the start of `bytes` (which
+/// may go on after it and need not be UTF-8): `Some` exactly when
+/// `envelope_name` of `bytes[..end]` (as text, when it is UTF-8) is `Some`,
+/// with the same name. It reads no byte at or after `end`, so a longer
+/// input gives the same answer: a block's scanner runs it on what it has
+/// of the block, the parse trusts it ([`crate::formats::BodyHint`]).
+pub fn envelope_at(bytes: &[u8]) -> Option<Envelope> {
+    let mut c = Compactor::over(bytes, Discard);
+    let (name, arguments) = members(&mut c)?;
+    Some(Envelope {
+        end: c.pos,
+        name,
+        arguments,
+        non_ascii: c.high & HIGHS != 0,
+    })
+}
+
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
 /// The envelope read by `c`, a compactor at the start of `input`: the
 /// name as written and the arguments' compact text in `c`'s output.
 fn envelope<'a, O: Out>(input: &'a str, mut c: Compactor<'a, O>) -> Option<(&'a str, O)> {
+    let ((from, to), _) = members(&mut c)?;
+    c.skip_ws();
+    if c.pos != c.bytes.len() {
+        return None;
+    }
+    Some((input.get(from..to)?, c.out))
+}
+
+/// The envelope's object from `c`'s position (blanks before it skipped)
+/// through its closing `}`: the spans of the name's string and of the
+/// arguments' object.
+#[allow(clippy::type_complexity)]
+fn members<O: Out>(c: &mut Compactor<'_, O>) -> Option<((usize, usize), (usize, usize))> {
     c.skip_ws();
     c.expect(b'{')?;
     let mut name = None;
-    let mut arguments = false;
+    let mut arguments = None;
     for member in 0..2 {
         if member == 1 {
             c.expect(b',')?;
@@ -77,30 +124,56 @@ fn envelope<'a, O: Out>(input: &'a str, mut c: Compactor<'a, O>) -> Option<(&'a 
         c.skip_ws();
         c.expect(b':')?;
         c.skip_ws();
-        match &input.as_bytes()[key.0..key.1] {
-            b"name" if name.is_none() => {
-                let (from, to) = c.string()?;
-                name = Some(input.get(from..to)?);
-            }
+        let bytes = c.bytes;
+        match &bytes[key.0..key.1] {
+            b"name" if name.is_none() => name = Some(c.string()?),
             // the only value copied to `out`
-            b"arguments" if !arguments => {
+            b"arguments" if arguments.is_none() => {
                 if c.peek()? != b'{' {
                     return None;
                 }
+                let from = c.pos;
                 c.value(0)?;
-                arguments = true;
+                arguments = Some((from, c.pos));
             }
             _ => return None,
         }
         c.skip_ws();
     }
     c.expect(b'}')?;
-    c.skip_ws();
-    if c.pos != c.bytes.len() {
-        return None;
+    Some((name?, arguments?))
+}
+
+/// The compact text of `value`, the arguments of an envelope that
+/// [`envelope_at`] read (so strict JSON with no escape): what
+/// [`name_and_arguments`] gives for them, without checking them again.
+/// Blanks outside strings go, strings are copied whole, and an exponent
+/// (an `e` or `E` after a digit: `true` and `false` have theirs after a
+/// letter) is written `e` with its sign.
+pub fn compact_read(value: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(value.len());
+    let mut i = 0;
+    while let Some(&b) = value.get(i) {
+        match b {
+            b'"' => {
+                let close =
+                    memchr::memchr(b'"', &value[i + 1..]).map_or(value.len(), |k| i + 2 + k);
+                out.extend_from_slice(&value[i..close]);
+                i = close;
+                continue;
+            }
+            b' ' | b'\n' | b'\r' | b'\t' => {}
+            b'e' | b'E' if out.last().is_some_and(u8::is_ascii_digit) => {
+                out.push(b'e');
+                if !matches!(value.get(i + 1), Some(b'+' | b'-')) {
+                    out.push(b'+');
+                }
+            }
+            _ => out.push(b),
+        }
+        i += 1;
     }
-    let name = name.filter(|_| arguments)?;
-    Some((name, c.out))
+    out
 }
 
 /// Where a [`Compactor`] writes the compact text.
@@ -139,6 +212,9 @@ struct Compactor<'a, O: Out = Vec<u8>> {
     /// `keys[..open_keys]`.
     keys: [(u32, u32); MAX_KEYS],
     open_keys: usize,
+    /// The bytes of the strings read so far, OR-ed (their high bits tell
+    /// whether one was at or above 0x80).
+    high: u64,
 }
 
 impl<'a> Compactor<'a> {
@@ -151,12 +227,18 @@ impl<'a> Compactor<'a> {
 impl<'a, O: Out> Compactor<'a, O> {
     /// A compactor at the start of `input` writing to `out`.
     fn with_out(input: &'a str, out: O) -> Compactor<'a, O> {
+        Compactor::over(input.as_bytes(), out)
+    }
+
+    /// A compactor at the start of `bytes` writing to `out`.
+    fn over(bytes: &'a [u8], out: O) -> Compactor<'a, O> {
         Compactor {
-            bytes: input.as_bytes(),
+            bytes,
             pos: 0,
             out,
             keys: [(0, 0); MAX_KEYS],
             open_keys: 0,
+            high: 0,
         }
     }
 }
@@ -188,31 +270,44 @@ impl<O: Out> Compactor<'_, O> {
 
     /// A string without escapes at `pos`; returns the span of its contents
     /// (quotes excluded) and copies nothing.
+    #[inline]
     fn string(&mut self) -> Option<(usize, usize)> {
         self.expect(b'"')?;
         let start = self.pos;
         let bytes = self.bytes;
-        while let Some(chunk) = bytes.get(self.pos..self.pos + 8) {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(chunk);
-            let stops = string_stops(u64::from_le_bytes(word));
-            if stops != 0 {
-                self.pos += (stops.trailing_zeros() / 8) as usize;
-                break;
-            }
-            self.pos += 8;
-        }
-        loop {
-            match *bytes.get(self.pos)? {
-                b'"' => {
-                    self.pos += 1;
-                    return Some((start, self.pos - 1));
+        let (mut at, mut high) = (start, 0u64);
+        // the first quote, backslash or control byte: eight bytes at a
+        // time, then (fewer than eight left) one at a time
+        let stop = loop {
+            if let Some(chunk) = bytes.get(at..at + 8) {
+                let mut word = [0u8; 8];
+                word.copy_from_slice(chunk);
+                let word = u64::from_le_bytes(word);
+                let stops = string_stops(word);
+                if stops == 0 {
+                    high |= word;
+                    at += 8;
+                    continue;
                 }
-                // an escape to decode, or a control byte serde_json refuses
-                b'\\' | 0..=0x1f => return None,
-                _ => self.pos += 1,
+                // the bytes before the first stop (its mark is bit 8k+7)
+                let lowest = stops & stops.wrapping_neg();
+                high |= word & ((lowest >> 7) - 1);
+                break at + (stops.trailing_zeros() / 8) as usize;
             }
-        }
+            match *bytes.get(at)? {
+                b'"' | b'\\' | 0..=0x1f => break at,
+                b => {
+                    high |= u64::from(b);
+                    at += 1;
+                }
+            }
+        };
+        self.high |= high;
+        // else an escape to decode, or a control byte serde_json refuses
+        (bytes[stop] == b'"').then(|| {
+            self.pos = stop + 1;
+            (start, stop)
+        })
     }
 
     /// Opens a container (`open` at `pos`), copying it: `None` past the
@@ -341,7 +436,7 @@ impl<O: Out> Compactor<'_, O> {
 
 #[cfg(test)]
 mod tests {
-    use super::{name_and_arguments, object};
+    use super::{compact_read, envelope_at, envelope_name, name_and_arguments, object};
     use proptest::prelude::*;
     use serde_json::Value;
 
@@ -477,6 +572,64 @@ mod tests {
                 prop_assert_eq!(Some(got.clone()), decoded(&text));
             }
             prop_assert_eq!(got.is_some(), !text.contains('\\'));
+        }
+
+        /// The envelope read at the start of a longer input is what
+        /// `envelope_name` says of the body it ends, and ends where the
+        /// end scan of the block's scanner does; and it is found wherever
+        /// `envelope_name` finds one.
+        #[test]
+        fn the_envelope_read_at_the_start_is_the_whole_check(
+            v in value(),
+            name in "[a-z é\"\\\\\n]{0,6}",
+            swap in any::<bool>(),
+            pretty in any::<bool>(),
+            tail in "[ \n,{}\"a<]{0,4}",
+            junk in prop::option::of((any::<prop::sample::Index>(), "[ ,:{}\\[\\]\"a1é\\\\\n]")),
+        ) {
+            let arguments = Value::Object([("v".to_string(), v)].into_iter().collect());
+            let mut members = vec![
+                ("name".to_string(), Value::String(name)),
+                ("arguments".to_string(), arguments),
+            ];
+            if swap {
+                members.reverse();
+            }
+            let obj = Value::Object(members.into_iter().collect());
+            let mut text = if pretty {
+                serde_json::to_string_pretty(&obj).expect("value")
+            } else {
+                serde_json::to_string(&obj).expect("value")
+            };
+            if let Some((at, byte)) = junk {
+                let mut at = at.index(text.len() + 1);
+                while !text.is_char_boundary(at) {
+                    at -= 1;
+                }
+                text.insert_str(at, &byte);
+            }
+            let input = format!("{text}{tail}");
+            let got = envelope_at(input.as_bytes());
+            if let Some(e) = got {
+                let body = &input[..e.end];
+                prop_assert_eq!(envelope_name(body), input.get(e.name.0..e.name.1));
+                let (_, text) = name_and_arguments(body).expect("the same envelope");
+                let read = compact_read(&input.as_bytes()[e.arguments.0..e.arguments.1]);
+                prop_assert_eq!(String::from_utf8(read).expect("UTF-8"), text);
+                prop_assert_eq!(e.non_ascii, !body.is_ascii());
+                let stop = crate::scan::balance::JsonEnd::stop_at(b"</tool_call>").scan(input.as_bytes());
+                prop_assert_eq!(stop, crate::scan::balance::End::At(e.end));
+                let plain = crate::scan::balance::JsonEnd::new().scan(input.as_bytes());
+                prop_assert_eq!(plain, crate::scan::balance::End::At(e.end));
+            }
+            // wherever the whole check answers, on the text alone
+            if let Some(name) = envelope_name(&text) {
+                let e = envelope_at(input.as_bytes());
+                prop_assert!(e.is_some());
+                let e = e.expect("read");
+                prop_assert_eq!(e.end, text.trim_end().len());
+                prop_assert_eq!(input.get(e.name.0..e.name.1), Some(name));
+            }
         }
 
         /// Arbitrary text: never a copy the decoder would not give.

@@ -101,6 +101,11 @@ pub struct JsonThenClose {
     broken_ends_at_close: bool,
     /// Objects joined by commas are one body (a body of calls).
     commas: bool,
+    /// Read a body that starts with `{` as the plain call envelope first
+    /// ([`Self::reads_envelope`]).
+    envelope: bool,
+    /// The body read as the plain call envelope, for the parse.
+    plain: Option<crate::formats::PlainBody>,
     phase: JsonPhase,
 }
 
@@ -122,6 +127,8 @@ impl JsonThenClose {
             body,
             broken_ends_at_close: false,
             commas: false,
+            envelope: false,
+            plain: None,
             phase: JsonPhase::Lead { from: body },
         }
     }
@@ -139,6 +146,23 @@ impl JsonThenClose {
         self
     }
 
+    /// A body that starts with `{` is first read as the plain call
+    /// envelope ([`crate::scan::compact::envelope_at`]): when it is one,
+    /// that check's end is the value's (a plain envelope is strict JSON
+    /// without escapes, where the end scan stops at the same `}`), and
+    /// [`Self::plain_body`] hands what it read to the parse, which then
+    /// need not read the body again. Otherwise (or when the body is not all
+    /// there yet) the value is scanned as without it.
+    pub fn reads_envelope(mut self) -> Self {
+        self.envelope = true;
+        self
+    }
+
+    /// The body read as the plain call envelope ([`Self::reads_envelope`]).
+    pub fn plain_body(&self) -> Option<crate::formats::PlainBody> {
+        self.plain
+    }
+
     /// Where the block ends (see [`Scanner::scan`]).
     pub fn step(&mut self, block: &[u8], eof: bool) -> BlockEnd {
         use crate::scan::balance::End;
@@ -149,9 +173,12 @@ impl JsonThenClose {
                 self.phase = JsonPhase::Lead { from: s };
                 return if eof { self.cut(block) } else { BlockEnd::More };
             }
-            self.phase = JsonPhase::Value {
-                start: s,
-                json: self.value_scanner(),
+            self.phase = match self.plain_at(block, s) {
+                Some(end) => JsonPhase::Close { end },
+                None => JsonPhase::Value {
+                    start: s,
+                    json: self.value_scanner(),
+                },
             };
         }
         if let JsonPhase::Value {
@@ -176,6 +203,8 @@ impl JsonThenClose {
                 let o = scan::skip_space(block, c + 1);
                 match block.get(o) {
                     Some(b'{') => {
+                        // the body is more than the first object
+                        self.plain = None;
                         self.phase = JsonPhase::Value {
                             start: o,
                             json: self.value_scanner(),
@@ -194,6 +223,29 @@ impl JsonThenClose {
             return BlockEnd::done(end);
         }
         super::end::close_after_value(block, end, self.close, eof)
+    }
+
+    /// With [`Self::reads_envelope`], the plain call envelope read at `s`
+    /// (the body's first byte), noted for the parse: where it ends.
+    #[inline]
+    fn plain_at(&mut self, block: &[u8], s: usize) -> Option<usize> {
+        if !self.envelope || block[s] != b'{' {
+            return None;
+        }
+        let envelope = crate::scan::compact::envelope_at(&block[s..]);
+        let u = |n: usize| u32::try_from(n).ok();
+        // (offsets past 4 GiB: no note, the parse reads the body)
+        self.plain = Some(crate::formats::PlainBody {
+            start: u(s)?,
+            found: envelope.is_some(),
+            end: u(envelope.map_or(block.len(), |e| e.end))?,
+            name: u(envelope.map_or(0, |e| e.name.0))?,
+            arguments: envelope.map_or(Some((0, 0)), |e| {
+                Some((u(e.arguments.0)?, u(e.arguments.1)?))
+            })?,
+            non_ascii: envelope.is_some_and(|e| e.non_ascii),
+        });
+        Some(s + envelope?.end)
     }
 
     /// The scanner of one value: with [`Self::broken_ends_at_close`], a
@@ -486,8 +538,77 @@ pub fn plain_block(
     format: FormatId,
     cx: &ParseCx,
 ) -> Option<BlockResult> {
+    if let Some(answer) = plain_read(block, from, to, cx) {
+        let (name, arguments) = answer?;
+        return Some(plain_call_result(name, arguments, format, block.len(), cx));
+    }
     let body = std::str::from_utf8(&block[from..to]).ok()?;
+    // The scanner found no envelope where the body starts, over all the
+    // bytes it has: none in the body either (it reads no byte past an
+    // envelope), so only the decoder is asked.
+    let no_envelope = cx.plain.is_some_and(|p| {
+        !p.found
+            && block.len() <= p.end as usize
+            && scan::skip_space(block, from) == p.start as usize
+    });
+    if no_envelope {
+        let (name, arguments) = crate::call::plain_call_read(body.trim(), cx.tally, false)?;
+        return Some(plain_call_result(name, arguments, format, block.len(), cx));
+    }
     plain_result(body.trim(), format, block.len(), cx)
+}
+
+/// [`crate::call::plain_call`] of `block[from..to]` (blanks aside) from what
+/// the block's scanner read ([`ParseCx::plain`]), without reading the
+/// envelope again: `None` when the scanner read none or not this one
+/// (then the caller reads the body), else `plain_call`'s answer.
+///
+/// The scanner's envelope is the body when only ASCII blanks stand
+/// between it and `from` and `to` (all of which `str::trim` takes), and
+/// the body is UTF-8 when the envelope is (all else is ASCII): then
+/// `plain_call`'s check of the body reads the same bytes as the
+/// scanner's did ([`crate::scan::compact::envelope_at`]).
+fn plain_read(
+    block: &[u8],
+    from: usize,
+    to: usize,
+    cx: &ParseCx,
+) -> Option<Option<(String, crate::record::Arguments)>> {
+    let envelope = cx.plain.filter(|p| p.found)?;
+    let start = envelope.start as usize;
+    let end = start + envelope.end as usize;
+    let blank = |b: &[u8]| b.iter().all(|&c| scan::is_space(c));
+    if !blank(block.get(from..start)?) || !blank(block.get(end..to)?) {
+        return None;
+    }
+    let value = &block[start..end];
+    if envelope.non_ascii && simdutf8::basic::from_utf8(value).is_err() {
+        return None;
+    }
+    if cx.tally {
+        let name = name_of(value, envelope.name)?;
+        // a string holds no control byte: of ASCII, only the space is blank
+        let blank = if envelope.non_ascii {
+            std::str::from_utf8(name).ok()?.trim().is_empty()
+        } else {
+            name.iter().all(|&b| b == b' ')
+        };
+        return Some((!blank).then(|| (String::new(), crate::record::Arguments::empty())));
+    }
+    // the name and the arguments as `plain_call` takes them from the body
+    let name = std::str::from_utf8(name_of(value, envelope.name)?)
+        .ok()?
+        .trim();
+    if name.is_empty() {
+        return Some(None);
+    }
+    let (a0, a1) = envelope.arguments;
+    let arguments = value.get(a0 as usize..a1 as usize)?;
+    let text = String::from_utf8(crate::scan::compact::compact_read(arguments)).ok()?;
+    Some(Some((
+        name.to_string(),
+        crate::record::Arguments::from_compact(text),
+    )))
 }
 
 /// `body` as exactly one plain call object: the block's one call, ending
@@ -499,12 +620,30 @@ fn plain_result(
     cx: &ParseCx,
 ) -> Option<BlockResult> {
     let (name, arguments) = crate::call::plain_call(body, cx.tally)?;
+    Some(plain_call_result(name, arguments, format, block_len, cx))
+}
+
+/// The name's string in an envelope's `value`, from where it starts to
+/// its closing quote.
+fn name_of(value: &[u8], from: u32) -> Option<&[u8]> {
+    let name = value.get(from as usize..)?;
+    Some(&name[..memchr::memchr(b'"', name)?])
+}
+
+/// A block whose one call is `name` and `arguments`, ending at `block_len`.
+fn plain_call_result(
+    name: String,
+    arguments: crate::record::Arguments,
+    format: FormatId,
+    block_len: usize,
+    cx: &ParseCx,
+) -> BlockResult {
     let mut calls = cx.call_list();
     calls.push(ParsedCall {
         end: block_len,
         ..ParsedCall::new(name, arguments, format)
     });
-    Some(BlockResult::calls(calls))
+    BlockResult::calls(calls)
 }
 
 /// Parses `block[from..to]` as a JSON call body with strong evidence,
