@@ -602,7 +602,7 @@ pub struct ParseCx<'a> {
 }
 
 /// A block's JSON body that its scanner read as the plain call envelope
-/// (`{"name": "…", "arguments": {…}}`, [`crate::scan::compact::envelope_at`]):
+/// (`{"name": "…", "arguments": {…}}`, `scan::compact::envelope_at`):
 /// where in the block it starts, and what the check found from there.
 /// Offsets are `u32` (a probe's answer holds it, and stays small).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -614,7 +614,7 @@ pub struct PlainBody {
     /// nothing).
     pub found: bool,
     /// Found: the envelope's end, counted from `start` (the check's
-    /// answer, [`crate::scan::compact::Envelope`]). Not found: how many
+    /// answer, `scan::compact::Envelope`). Not found: how many
     /// bytes of the block the scanner had when it read.
     pub end: u32,
     /// Where the name's string starts (after its quote), from `start`:

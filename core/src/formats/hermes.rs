@@ -368,7 +368,13 @@ mod tests {
             prop::collection::vec((key, blank.clone()), 0..3),
             any::<bool>(),
             [blank.clone(), blank.clone(), blank],
-            prop::sample::select(vec!["", ",", ", {\"name\": \"g\", \"arguments\": {}}", "x", "}"]),
+            prop::sample::select(vec![
+                "",
+                ",",
+                ", {\"name\": \"g\", \"arguments\": {}}",
+                "x",
+                "}",
+            ]),
             any::<prop::sample::Index>(),
             0u8..4,
         )
