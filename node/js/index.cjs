@@ -93,6 +93,14 @@ function notJson(v, depth = 0) {
   }
 }
 
+/** Throws the OptionError naming option `k` (escaped) when `v` is no JSON data. */
+function checkJson(k, v) {
+  const bad = notJson(v);
+  if (bad !== undefined) {
+    throw new OptionError(`options: invalid value for ${native.escapeTerminal(k)}: ${bad}, not JSON data`);
+  }
+}
+
 function engineOptions(options) {
   if (options == null) return { opts: undefined, tools: undefined };
   if (typeof options !== 'object') throw new TypeError('options must be an object');
@@ -102,8 +110,7 @@ function engineOptions(options) {
     if (v === undefined) continue;
     if (k === 'tools') tools = v;
     else {
-      const bad = notJson(v);
-      if (bad !== undefined) throw new OptionError(`options: invalid value for ${k}: ${bad}, not JSON data`);
+      checkJson(k, v);
       opts[engineKey(k)] = v;
     }
   }
@@ -144,7 +151,10 @@ class Tools {
     // -> max_schema_depth): names, defaults and ranges are the core's
     const opts = {};
     for (const [k, v] of Object.entries(options)) {
-      if (v !== undefined && v !== null) opts[engineKey(k)] = v;
+      if (v === undefined || v === null) continue;
+      // NaN or Infinity failed in the addon as a plain Error naming nothing
+      checkJson(k, v);
+      opts[engineKey(k)] = v;
     }
     this._native = call((t) => new native.Tools(t, opts), text);
   }

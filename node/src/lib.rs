@@ -54,8 +54,19 @@ fn err(kind: &str, message: impl std::fmt::Display) -> Error {
     Error::new(Status::GenericFailure, format!("{kind}\u{1}{message}"))
 }
 
+/// An `OptionError` whose message is escaped by the core's
+/// `escape_terminal`, the escaping of the command's stderr: an option name
+/// or value echoed in it (`unknown field`, `unknown model`) can neither
+/// drive a terminal nor forge a line when the message is printed.
 fn option_error(message: String) -> Error {
-    err("OptionError", message)
+    err("OptionError", toolcall_core::escape_terminal(&message))
+}
+
+/// `text` made safe for a terminal by the core's `escape_terminal`: for
+/// the messages the JavaScript layer writes with an option's name in them.
+#[napi(js_name = "escapeTerminal")]
+pub fn escape_terminal(text: String) -> String {
+    toolcall_core::escape_terminal(&text).into_owned()
 }
 
 /// A tools definition loaded once: its schemas compiled, with the policy

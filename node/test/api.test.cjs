@@ -340,3 +340,45 @@ test('options no JSON text can hold: parseAsync refuses them too', async () => {
     message: 'options: invalid value for repairMaxSize: NaN, not JSON data',
   });
 });
+
+test('option errors escape the names and values they echo', () => {
+  // an option's name or value echoed in an OptionError is escaped as the
+  // command escapes stderr: printing it can neither drive a terminal nor
+  // forge a line
+  const ESC = '\x1b]0;pwn\x07\x1b[31mred\r\nforged\0\u202e';
+  const ESCAPED = '\\u{1b}]0;pwn\\u{7}\\u{1b}[31mred\\r\\nforged\\0\\u{202e}';
+  const T = '[{"name": "f", "parameters": {"type": "object"}}]';
+  const calls = [
+    () => new toolcall.Tools(T, { [ESC]: 1 }),
+    () => new toolcall.Tools(T, { [ESC]: NaN }),
+    () => new toolcall.Tools(T, { unknownRisk: ESC }),
+    () => toolcall.parse('x', { [ESC]: 1 }),
+    () => toolcall.parse('x', { [ESC]: Infinity }),
+    () => toolcall.parse('x', { model: ESC }),
+    () => new toolcall.StreamParser({ format: ESC }),
+    () => toolcall.renderTools(ESC, T),
+  ];
+  for (const f of calls) {
+    assert.throws(f, (e) => {
+      assert.ok(e instanceof toolcall.OptionError, `${e.name}: ${e.message}`);
+      assert.ok(e.message.includes(ESCAPED), e.message);
+      assert.ok(!/[\x00\x07\x1b\r\n\u202e]/.test(e.message), JSON.stringify(e.message));
+      return true;
+    });
+  }
+});
+
+test('Tools options no JSON text can hold: an OptionError naming the option', () => {
+  // NaN and Infinity failed in the addon as a plain Error
+  // ("Failed to convert js number to serde_json::Number") naming nothing
+  const T = '[{"name": "f", "parameters": {"type": "object"}}]';
+  for (const [o, message] of [
+    [{ maxJson5Depth: NaN }, 'options: invalid value for maxJson5Depth: NaN, not JSON data'],
+    [{ maxSchemaDepth: Infinity }, 'options: invalid value for maxSchemaDepth: Infinity, not JSON data'],
+    [{ maxToolsSize: 10n }, 'options: invalid value for maxToolsSize: the BigInt 10n, not JSON data'],
+  ]) {
+    assert.throws(() => new toolcall.Tools(T, o), { name: 'OptionError', message });
+    assert.throws(() => toolcall.parse('x', { tools: new toolcall.Tools(T), ...o }), toolcall.OptionError);
+  }
+  assert.deepEqual(new toolcall.Tools(T, { maxSchemaDepth: 5, strict: null }).names, ['f']);
+});

@@ -229,19 +229,9 @@ impl Options {
     #[new]
     #[pyo3(signature = (**options))]
     fn new(options: Option<&Bound<'_, PyDict>>) -> PyResult<Options> {
-        let mut given = serde_json::Map::new();
-        if let Some(d) = options {
-            for (k, v) in d.iter() {
-                if !v.is_none() {
-                    given.insert(k.extract::<String>()?, py_to_value(&v)?);
-                }
-            }
-        }
-        let options: CoreOptions = serde_json::from_value(Value::Object(given))
-            .map_err(|e| OptionError::new_err(e.to_string()))?;
-        let resolved = options
-            .resolve()
-            .map_err(|e| OptionError::new_err(e.to_string()))?;
+        let given = options_object(options)?;
+        let options: CoreOptions = serde_json::from_value(given).map_err(option_error)?;
+        let resolved = options.resolve().map_err(option_error)?;
         Ok(Options { resolved })
     }
 
@@ -263,6 +253,39 @@ impl Options {
             .as_deref()
             .map(|p| String::from_utf8_lossy(p).into_owned())
     }
+}
+
+/// An `OptionError` whose message is escaped by the core's
+/// `escape_terminal`, the escaping of the command's stderr: an option name
+/// or value echoed in it (`unknown field`, `unknown model`) can neither
+/// drive a terminal nor forge a line when the message is printed.
+fn option_error(message: impl std::fmt::Display) -> PyErr {
+    OptionError::new_err(toolcall_core::escape_terminal(&message.to_string()).into_owned())
+}
+
+/// Keyword arguments as the JSON object the core's `Options` or
+/// `ToolsOptions` are read from (a `None` left out: the default). A value
+/// that is no JSON value raises `OptionError` naming the option (`max_tools_size:
+/// 1000000000000000000000…: out of range`).
+fn options_object(options: Option<&Bound<'_, PyDict>>) -> PyResult<Value> {
+    let mut given = serde_json::Map::new();
+    if let Some(d) = options {
+        for (k, v) in d.iter() {
+            if v.is_none() {
+                continue;
+            }
+            let name = k.extract::<String>()?;
+            let value = py_to_value(&v).map_err(|e| {
+                if e.is_instance_of::<OptionError>(v.py()) {
+                    option_error(format!("{name}: {}", e.value(v.py())))
+                } else {
+                    e
+                }
+            })?;
+            given.insert(name, value);
+        }
+    }
+    Ok(Value::Object(given))
 }
 
 /// Deepest option value [`py_to_value`] reads: as deep as `serde_json`
@@ -287,7 +310,28 @@ fn py_to_value_at(v: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
     } else if let Ok(u) = v.extract::<u64>() {
         Ok(u.into())
     } else if let Ok(f) = v.cast::<pyo3::types::PyFloat>() {
-        Ok(serde_json::Number::from_f64(f.value()).map_or(Value::Null, Value::Number))
+        // JSON has no NaN or infinity (serde_json would make it null)
+        serde_json::Number::from_f64(f.value())
+            .map(Value::Number)
+            .ok_or_else(|| OptionError::new_err(format!("{}: not a finite number", f.value())))
+    } else if v.cast::<pyo3::types::PyInt>().is_ok() {
+        // past i64 and u64 (10**100): the digits, cut short (`str` of a
+        // huge int may itself raise, past Python's digit limit)
+        let digits = v.str().map_or_else(
+            |_| "an integer past Python's digit limit".to_string(),
+            |s| s.to_string(),
+        );
+        let shown: String = digits.chars().take(40).collect();
+        let cut = if shown.len() < digits.len() {
+            "…"
+        } else {
+            ""
+        };
+        Err(OptionError::new_err(format!(
+            "{shown}{cut}: out of range (an integer between {} and {})",
+            i64::MIN,
+            u64::MAX
+        )))
     } else if let Ok(s) = v.cast::<PyString>() {
         Ok(Value::String(s.to_cow()?.into_owned()))
     } else if depth >= MAX_OPTION_DEPTH {
@@ -336,18 +380,10 @@ impl Tools {
     #[new]
     #[pyo3(signature = (text, **options))]
     fn new(text: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Tools> {
-        let mut given = serde_json::Map::new();
-        if let Some(d) = options {
-            for (k, v) in d.iter() {
-                if !v.is_none() {
-                    given.insert(k.extract::<String>()?, py_to_value(&v)?);
-                }
-            }
-        }
-        let options: ToolsOptions = serde_json::from_value(Value::Object(given))
-            .map_err(|e| OptionError::new_err(e.to_string()))?;
+        let given = options_object(options)?;
+        let options: ToolsOptions = serde_json::from_value(given).map_err(option_error)?;
         let (registry, policy) = options.load(text).map_err(|e| match e {
-            ToolsLoadError::Option(m) => OptionError::new_err(m),
+            ToolsLoadError::Option(m) => option_error(m),
             e => ToolsError::new_err(e.to_string()),
         })?;
         Ok(Tools { registry, policy })
@@ -1289,7 +1325,7 @@ fn render_family(name: &str) -> PyResult<&'static toolcall_core::Family> {
     let id = toolcall_core::resolve_name(name).map_or(name, |n| n.format.as_str());
     toolcall_core::family(id).ok_or_else(|| {
         let ids: Vec<&str> = toolcall_core::families().iter().map(|f| f.id).collect();
-        OptionError::new_err(format!(
+        option_error(format!(
             "no rendering for '{name}' (families: {})",
             ids.join(", ")
         ))

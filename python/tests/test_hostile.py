@@ -7,6 +7,8 @@ import sys
 
 import pytest
 
+import toolcall
+
 PRELUDE = """
 import toolcall
 def deep(n):
@@ -70,3 +72,71 @@ def test_option_values_within_the_depth_still_reach_the_engine():
     assert r.returncode == 0, r.stderr
     assert "nested deeper" not in r.stdout
     assert r.stdout.startswith("OptionError")
+
+
+# An option's name is echoed in the message (serde's `unknown field`, the
+# core's `unknown model`): it is escaped as the command escapes stderr, so
+# printing the exception can neither drive a terminal nor forge a line.
+ESC = "\x1b]0;pwn\x07\x1b[31mred\r\nforged\x00\u202e"
+ESCAPED = "\\u{1b}]0;pwn\\u{7}\\u{1b}[31mred\\r\\nforged\\0\\u{202e}"
+TOOLS = '[{"name": "f", "parameters": {"type": "object"}}]'
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: toolcall.Tools(TOOLS, **{ESC: 1}),
+        lambda: toolcall.parse("x", **{ESC: 1}),
+        lambda: toolcall.StreamParser(**{ESC: 1}),
+        lambda: toolcall.parse("x", model=ESC),
+        lambda: toolcall.Tools(TOOLS, unknown_risk=ESC),
+        lambda: toolcall.render_tools(ESC, TOOLS),
+    ],
+)
+def test_option_errors_escape_what_they_echo(call):
+    with pytest.raises(toolcall.OptionError) as e:
+        call()
+    message = str(e.value)
+    assert ESCAPED in message, message
+    assert not any(c in message for c in "\x1b\x07\r\n\x00\u202e"), repr(message)
+
+
+def test_option_errors_keep_a_plain_name_as_it_is():
+    with pytest.raises(toolcall.OptionError, match="unknown field `max_schema_dept`"):
+        toolcall.Tools(TOOLS, max_schema_dept=4)
+
+
+@pytest.mark.parametrize(
+    "name, value, says",
+    [
+        # past i64/u64: was "int is not a JSON value"
+        ("max_tools_size", 10**100, "max_tools_size: 1" + "0" * 39 + "…: out of range"),
+        ("max_tools_size", -(10**30), "max_tools_size: -1" + "0" * 30 + ": out of range"),
+        ("max_schema_checks", 2**64, "max_schema_checks: 18446744073709551616: out of range"),
+        # past Python's digit limit for str() (3.11 on; before it, the digits)
+        ("max_tools_size", 10**10000, "max_tools_size: "),
+        # JSON has no NaN or infinity: was "invalid type: null, expected usize"
+        ("max_json5_depth", float("nan"), "max_json5_depth: NaN: not a finite number"),
+        ("max_schema_depth", float("inf"), "max_schema_depth: inf: not a finite number"),
+        ("max_schema_depth", float("-inf"), "max_schema_depth: -inf: not a finite number"),
+    ],
+    ids=["1e100", "-1e30", "2**64", "1e10000", "nan", "inf", "-inf"],
+)
+def test_tools_option_numbers_json_cannot_hold_are_named(name, value, says):
+    with pytest.raises(toolcall.OptionError) as e:
+        toolcall.Tools(TOOLS, **{name: value})
+    message = str(e.value)
+    assert message.startswith(says), message
+    assert message.endswith(("out of range (an integer between "
+                             "-9223372036854775808 and 18446744073709551615)",
+                             "not a finite number")), message
+    assert "not a JSON value" not in message and "null" not in message, message
+
+
+def test_parse_option_numbers_json_cannot_hold_are_named():
+    with pytest.raises(toolcall.OptionError, match=r"^max_block: 1000.*…: out of range"):
+        toolcall.parse("x", max_block=10**100)
+    with pytest.raises(toolcall.OptionError, match=r"^think_window: NaN: not a finite number"):
+        toolcall.parse("x", think_window=float("nan"))
+    # in range, a float or a big int still reaches the core's own check
+    assert toolcall.Tools(TOOLS, max_tools_size=2**63).names == ["f"]
