@@ -922,47 +922,13 @@ fn ai_sdk_ui(v: &Value, p: &str) -> Option<Found> {
     let mut f = Found::moved("ai-sdk-ui", p, Value::Null);
     f.remap.clear();
     let mut messages: Vec<Value> = Vec::new();
-    // the assistant message being built: its index, content, calls and
-    // the results that follow it
-    struct Step {
-        content: Vec<Value>,
-        calls: Vec<Value>,
-        results: Vec<(Value, String)>,
-        maps: Vec<(String, String, bool)>,
-        pointer: String,
-    }
-    let flush = |step: &mut Option<Step>, messages: &mut Vec<Value>, f: &mut Found, role: &str| {
-        let Some(s) = step.take() else { return };
-        if s.content.is_empty() && s.calls.is_empty() && s.results.is_empty() {
-            return;
-        }
-        let n = messages.len();
-        let mut msg = json!({"role": role, "content": s.content});
-        if !s.calls.is_empty() {
-            msg["tool_calls"] = Value::Array(s.calls);
-        }
-        for (from, to, keep) in s.maps {
-            f.map(format!("/messages/{n}{from}"), to, keep);
-        }
-        f.map(format!("/messages/{n}"), s.pointer, false);
-        messages.push(msg);
-        for (r, rp) in s.results {
-            f.map(format!("/messages/{}", messages.len()), rp, false);
-            messages.push(r);
-        }
-    };
     for (k, m) in list.iter().enumerate() {
         let mp = format!("{lp}/{k}");
         let role = m.get("role").and_then(Value::as_str).unwrap_or("user");
         let parts = m.get("parts").and_then(Value::as_array)?;
-        let new_step = |mp: &str| Step {
-            content: Vec::new(),
-            calls: Vec::new(),
-            results: Vec::new(),
-            maps: Vec::new(),
-            pointer: mp.to_string(),
-        };
-        let mut step = Some(new_step(&mp));
+        // the assistant message being built: its content, calls, the
+        // results that follow it and their pointer maps
+        let mut s = logs::Step::default();
         for (j, part) in parts.iter().enumerate() {
             let pp = format!("{mp}/parts/{j}");
             let ty = part.get("type").and_then(Value::as_str).unwrap_or("");
@@ -992,12 +958,10 @@ fn ai_sdk_ui(v: &Value, p: &str) -> Option<Found> {
             } else {
                 None
             };
-            let pending = step.as_ref().is_some_and(|s| !s.results.is_empty());
+            let pending = !s.results.is_empty();
             if ty == "step-start" || (pending && (tool.is_some() || ty == "text")) {
-                flush(&mut step, &mut messages, &mut f, role);
-                step = Some(new_step(&mp));
+                s.flush(role, &mp, &mut messages, &mut f);
             }
-            let Some(s) = step.as_mut() else { continue };
             if let Some((name, t, tp, key, out)) = tool {
                 let i = s.calls.len();
                 let mut call = json!({"function": {"name": name,
@@ -1028,7 +992,7 @@ fn ai_sdk_ui(v: &Value, p: &str) -> Option<Found> {
                 }
             }
         }
-        flush(&mut step, &mut messages, &mut f, role);
+        s.flush(role, &mp, &mut messages, &mut f);
     }
     f.conversation(
         messages,

@@ -209,16 +209,16 @@ fn is_tool_part(v: &Value) -> bool {
 /// One assistant reply being gathered: its text, calls, the results that
 /// follow it, and their pointer maps (relative to the message).
 #[derive(Default)]
-struct Step {
-    content: Vec<Value>,
-    calls: Vec<Value>,
-    results: Vec<(Value, String)>,
-    maps: Vec<(String, String, bool)>,
+pub(super) struct Step {
+    pub(super) content: Vec<Value>,
+    pub(super) calls: Vec<Value>,
+    pub(super) results: Vec<(Value, String)>,
+    pub(super) maps: Vec<(String, String, bool)>,
 }
 
 impl Step {
     /// Writes the step as a message (and its results after it).
-    fn flush(&mut self, role: &str, at: &str, messages: &mut Vec<Value>, f: &mut Found) {
+    pub(super) fn flush(&mut self, role: &str, at: &str, messages: &mut Vec<Value>, f: &mut Found) {
         let s = std::mem::take(self);
         if s.content.is_empty() && s.calls.is_empty() && s.results.is_empty() {
             return;
