@@ -13,7 +13,10 @@
 //! `</parameter>` followed by the next parameter, `</function>`,
 //! `</tool_call>` or the end, and the block's end is looked for outside
 //! values only. A value never closed ends where a line starts with one of
-//! those tags. Values are text: JSON objects and arrays are decoded when
+//! those tags, unless it quotes the format's tags in pairs (a file that
+//! holds a call): then it ends at the first `</parameter>` outside them
+//! followed by one of those. `<function={…` is an unrendered template, not
+//! a call. Values are text: JSON objects and arrays are decoded when
 //! they parse, other values typed like every XML-style format; a tools
 //! schema retypes them (a string parameter gets JSON text back as written,
 //! one that admits null takes `null` as null).
@@ -31,8 +34,8 @@ use super::shared::tag::{
     block, function_tag_end, tag_then_body, tool_call_len, tool_call_openers,
 };
 use super::shared::xml::{
-    key_end, next_param, next_tag, param_as_function, parse_function, read_name, value_end,
-    NameTag, Tag, ValueEnd, FN_CLOSE, PARAM_CLOSE, PARAM_TAG_REACH, TC_CLOSE,
+    key_end, next_param, next_tag, param_as_function, parse_function, read_name, value_end_nesting,
+    NameTag, Nest, Tag, ValueEnd, FN_CLOSE, PARAM_CLOSE, PARAM_TAG_REACH, TC_CLOSE,
 };
 use super::Model;
 use super::{ids, FormatId, Values};
@@ -126,7 +129,7 @@ impl BlockFormat for QwenXml {
 /// Finds where a Qwen3-Coder block ends: after `</function>` and the
 /// `</tool_call>` that may follow it, or at a `</tool_call>`, either
 /// outside parameter values (a value may hold the markers as text, see
-/// [`value_end`]).
+/// [`value_end_nesting`]).
 struct FunctionEnd {
     /// Where `<function` begins.
     start: usize,
@@ -138,8 +141,12 @@ enum FnPhase {
     /// Outside values: looking for the next tag from `from`.
     Body { from: usize },
     /// Inside the value that starts at `from`; the bytes before `search`
-    /// cannot end it.
-    Value { from: usize, search: usize },
+    /// cannot end it; `nest` is the search for tags it quotes, once begun.
+    Value {
+        from: usize,
+        search: usize,
+        nest: Option<Nest>,
+    },
     /// `</function>` ended at `end`: a `</tool_call>` may follow after blanks.
     AfterFunction { end: usize },
 }
@@ -175,6 +182,7 @@ impl Scanner for FunctionEnd {
                             self.phase = FnPhase::Value {
                                 from: k + 1,
                                 search: k + 1,
+                                nest: None,
                             }
                         }
                         None if eof => return cut(block),
@@ -195,7 +203,11 @@ impl Scanner for FunctionEnd {
                         return BlockEnd::More;
                     }
                 },
-                FnPhase::Value { from, search } => match value_end(block, from, search, eof) {
+                FnPhase::Value {
+                    from,
+                    search,
+                    mut nest,
+                } => match value_end_nesting(block, from, search, &mut nest, eof) {
                     ValueEnd::Closed { at } => {
                         self.phase = FnPhase::Body {
                             from: at + PARAM_CLOSE.len(),
@@ -203,7 +215,7 @@ impl Scanner for FunctionEnd {
                     }
                     ValueEnd::Unclosed { at } => self.phase = FnPhase::Body { from: at },
                     ValueEnd::More { search } => {
-                        self.phase = FnPhase::Value { from, search };
+                        self.phase = FnPhase::Value { from, search, nest };
                         return BlockEnd::More;
                     }
                 },
@@ -231,7 +243,17 @@ fn probe_tagged(input: &[u8], cx: &ProbeCx) -> Probe {
         Err(p) => return p,
     };
     match match_any(&input[s..], &[b"<function=", b"<function "]) {
-        Hit::Full(_) => return block(&QWEN_XML, FunctionEnd::new(s)),
+        Hit::Full(_) => {
+            // `<function={{ tc.name }}>`: a chat template written out
+            // unrendered, not a call (a bare `<function=` rejects a `{`
+            // in its name the same way)
+            let name = scan::skip_space(input, s + b"<function=".len());
+            return match input.get(name) {
+                Some(b'{') => Probe::NotMarker,
+                None if !cx.eof => Probe::NeedMore,
+                _ => block(&QWEN_XML, FunctionEnd::new(s)),
+            };
+        }
         Hit::Partial if !cx.eof => return Probe::NeedMore,
         _ => {}
     }

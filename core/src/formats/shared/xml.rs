@@ -427,7 +427,31 @@ fn boundary(rest: &[u8], eof: bool) -> Option<bool> {
 /// of input. A value never closed ends where a line starts with
 /// `<parameter=`, `</function>` or `</tool_call>`. At the end of input with
 /// neither, the first `</parameter>` closes it; without one, it is open.
+///
+/// A tag that would end a value never closed is first checked for a quote
+/// ([`nested_close`]): a value that holds the format's own tags in pairs
+/// (a file that is a parser's fixture, a call written as an example) ends
+/// at the first `</parameter>` outside those pairs followed by a boundary.
 pub fn value_end(b: &[u8], from: usize, search: usize, eof: bool) -> ValueEnd {
+    value_end_nesting(b, from, search, &mut None, eof)
+}
+
+/// [`value_end`] for a scan fed in pieces: `nest` keeps the state of a
+/// [`nested_close`] search between calls, so each byte is read once.
+pub fn value_end_nesting(
+    b: &[u8],
+    from: usize,
+    search: usize,
+    nest: &mut Option<Nest>,
+    eof: bool,
+) -> ValueEnd {
+    if let Some(n) = nest.as_mut() {
+        return match nested_close(b, from, n, eof) {
+            Nested::Closed(at) => ValueEnd::Closed { at },
+            Nested::Plain => ValueEnd::Unclosed { at: n.brk },
+            Nested::More => ValueEnd::More { search },
+        };
+    }
     let mut at = search.max(from);
     loop {
         // the first `</parameter>` or value-ending tag, whichever comes
@@ -435,7 +459,17 @@ pub fn value_end(b: &[u8], from: usize, search: usize, eof: bool) -> ValueEnd {
         // the block for each value when there is none (quadratic)
         let c = match close_or_break(b, from, at) {
             Some(Ok(c)) => c,
-            Some(Err(k)) => return ValueEnd::Unclosed { at: k },
+            Some(Err(k)) => {
+                let mut n = Nest::new(from, k);
+                return match nested_close(b, from, &mut n, eof) {
+                    Nested::Closed(at) => ValueEnd::Closed { at },
+                    Nested::Plain => ValueEnd::Unclosed { at: k },
+                    Nested::More => {
+                        *nest = Some(n);
+                        ValueEnd::More { search: k }
+                    }
+                };
+            }
             None => break,
         };
         let after = scan::skip_space(b, c + PARAM_CLOSE.len());
@@ -468,6 +502,138 @@ pub fn value_end(b: &[u8], from: usize, search: usize, eof: bool) -> ValueEnd {
             let at = f.into_iter().chain(t).min().unwrap_or(b.len());
             ValueEnd::Unclosed { at }
         }
+    }
+}
+
+/// The state of a [`nested_close`] search: where it has read to, the tags
+/// opened inside the value and not yet closed (two bits each, innermost in
+/// the low bits) and the tag that would end the value if it quotes none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Nest {
+    pos: usize,
+    stack: u64,
+    depth: u32,
+    brk: usize,
+}
+
+impl Nest {
+    fn new(from: usize, brk: usize) -> Self {
+        Nest {
+            pos: from,
+            stack: 0,
+            depth: 0,
+            brk,
+        }
+    }
+
+    fn push(&mut self, kind: u64) {
+        self.stack = (self.stack << 2) | kind;
+        self.depth += 1;
+    }
+
+    /// Closes the innermost tag when it is `kind`; false otherwise.
+    fn pop(&mut self, kind: u64) -> bool {
+        if self.depth == 0 || self.stack & 3 != kind {
+            return false;
+        }
+        self.stack >>= 2;
+        self.depth -= 1;
+        true
+    }
+}
+
+/// What a [`nested_close`] search found.
+enum Nested {
+    /// The value quotes tags in pairs and its own `</parameter>` is at this
+    /// offset.
+    Closed(usize),
+    /// It does not: the value was left unclosed, as read before.
+    Plain,
+    /// The data ends before it can tell.
+    More,
+}
+
+/// How deep quoted tags may nest before a value is taken as unclosed.
+const NEST_LIMIT: u32 = 30;
+
+/// Whether the value that starts at `from`, which a tag would end as
+/// unclosed, holds the format's tags as text: `<tool_call>`, `<function=`
+/// and parameter tags opened inside it are closed by their own closing
+/// tags, in order, and a `</parameter>` outside them followed by a boundary
+/// ([`boundary`]) closes the value (`content` in
+/// `<parameter=content>\ndoc = """\n<parameter=path>\nx\n</parameter>\n"""\n</parameter>\n</function>`).
+/// A closing tag that closes none of them, or the end of the function or
+/// the data first, means the value was simply left unclosed
+/// (`<parameter=city>\nDallas\n<parameter=state>\nTX\n</parameter>`).
+fn nested_close(b: &[u8], from: usize, n: &mut Nest, eof: bool) -> Nested {
+    const TOOL_CALL: u64 = 1;
+    const FUNCTION: u64 = 2;
+    const PARAM: u64 = 3;
+    let mut i = n.pos.max(from);
+    while let Some(off) = memchr::memchr(b'<', &b[i.min(b.len())..]) {
+        let k = i + off;
+        let rest = &b[k..];
+        // a tag may be cut by the end of the data
+        if !eof && rest.len() < PARAM_TAG_REACH + TC_CLOSE.len() {
+            n.pos = k;
+            return Nested::More;
+        }
+        let closes = |tag: &[u8]| {
+            if tag == TC_CLOSE {
+                scan::prefix_ci(rest, tag) == Prefix::Full
+            } else {
+                rest.starts_with(tag)
+            }
+        };
+        if closes(PARAM_CLOSE) {
+            if n.depth == 0 {
+                let after = scan::skip_space(b, k + PARAM_CLOSE.len());
+                let ends = if after == b.len() {
+                    eof.then_some(true)
+                } else {
+                    boundary(&b[after..], eof)
+                };
+                match ends {
+                    Some(true) => return Nested::Closed(k),
+                    Some(false) => {}
+                    None => {
+                        n.pos = k;
+                        return Nested::More;
+                    }
+                }
+            } else if !n.pop(PARAM) {
+                return Nested::Plain;
+            }
+            i = k + PARAM_CLOSE.len();
+            continue;
+        }
+        if let Some((tag, kind)) = [(FN_CLOSE, FUNCTION), (TC_CLOSE, TOOL_CALL)]
+            .into_iter()
+            .find(|&(tag, _)| closes(tag))
+        {
+            if !n.pop(kind) {
+                return Nested::Plain;
+            }
+            i = k + tag.len();
+            continue;
+        }
+        if scan::prefix_ci(rest, b"<tool_call>") == Prefix::Full {
+            n.push(TOOL_CALL);
+        } else if rest.starts_with(b"<function=") {
+            n.push(FUNCTION);
+        } else if rest.starts_with(b"<parameter") && param_key_start(b, k).is_some() {
+            n.push(PARAM);
+        }
+        if n.depth > NEST_LIMIT {
+            return Nested::Plain;
+        }
+        i = k + 1;
+    }
+    n.pos = b.len();
+    if eof {
+        Nested::Plain
+    } else {
+        Nested::More
     }
 }
 
@@ -735,5 +901,50 @@ mod tests {
             params("<parameter=code>\n  if a < b && c > d {\n    \"x\"\n  }\n</parameter>"),
             json!({"code": "  if a < b && c > d {\n    \"x\"\n  }"})
         );
+    }
+
+    #[test]
+    fn value_quoting_a_parameter_pair_is_text() {
+        assert_eq!(
+            params("<parameter=c>\ndoc:\n<parameter=path>\nx\n</parameter>\nend\n</parameter>\n</function>"),
+            json!({"c": "doc:\n<parameter=path>\nx\n</parameter>\nend"})
+        );
+    }
+
+    #[test]
+    fn value_quoting_a_whole_call_is_text() {
+        let quoted = "see:\n<tool_call>\n<function=f>\n<parameter=k>\nv\n</parameter>\n</function>\n</tool_call>\ndone";
+        assert_eq!(
+            params(&format!("<parameter=path>\np\n</parameter>\n<parameter=c>\n{quoted}\n</parameter>\n</function>")),
+            json!({"path": "p", "c": quoted})
+        );
+    }
+
+    #[test]
+    fn unclosed_values_stay_unclosed_when_nothing_is_quoted() {
+        assert_eq!(
+            params("<parameter=a>\nx\n<parameter=b>\ny\n</parameter>\n<parameter=c>\nz\n</parameter>\n</function>"),
+            json!({"a": "x", "b": "y", "c": "z"})
+        );
+    }
+
+    /// A value read as a quote is found the same fed a byte at a time.
+    #[test]
+    fn quoted_value_end_is_the_same_in_pieces() {
+        let doc = b"\ndoc:\n<parameter=path>\nx\n</parameter>\nend\n</parameter>\n</function>";
+        let whole = value_end(doc, 0, 0, true);
+        assert_eq!(whole, ValueEnd::Closed { at: 42 });
+        let mut nest = None;
+        let mut search = 0;
+        for n in 1..=doc.len() {
+            match value_end_nesting(&doc[..n], 0, search, &mut nest, false) {
+                ValueEnd::More { search: s } => search = s,
+                other => {
+                    assert_eq!(other, whole, "after {n} bytes");
+                    return;
+                }
+            }
+        }
+        assert_eq!(value_end_nesting(doc, 0, search, &mut nest, true), whole);
     }
 }
