@@ -126,6 +126,9 @@ pub fn calls_from_owned(v: Value, ev: Evidence) -> Result<Vec<CallParts>, Shape>
                     };
                 }
             }
+            if let Some(parts) = tgi_grammar_call(&mut obj) {
+                return parts.map(|p| vec![p]);
+            }
             for wrapper in ["function", "functionCall", "function_call"] {
                 let named = matches!(field(&obj, wrapper), Some(Value::Object(inner))
                     if field(inner, "name").is_some_and(Value::is_string));
@@ -144,6 +147,42 @@ pub fn calls_from_owned(v: Value, ev: Evidence) -> Result<Vec<CallParts>, Shape>
         }
         _ => Err(Shape::NotCall),
     }
+}
+
+/// Text Generation Inference's tool grammar makes a model write
+/// `{"function": {"_name": NAME, ...arguments}}`, the arguments beside
+/// `_name`: read as that call (`None`: not this shape). Its `no_tool` is the
+/// grammar's way of answering in prose, never a call.
+fn tgi_grammar_call(obj: &mut Map<String, Value>) -> Option<Result<CallParts, Shape>> {
+    let named = obj.len() == 1
+        && matches!(field(obj, "function"), Some(Value::Object(inner))
+            if field(inner, "_name").is_some_and(Value::is_string));
+    if !named {
+        return None;
+    }
+    let Some(Value::Object(inner)) = obj.remove("function") else {
+        return None;
+    };
+    let mut name = String::new();
+    let mut arguments = Map::new();
+    for (k, v) in inner {
+        match (k.as_str(), v) {
+            ("_name", Value::String(n)) => name = n.trim().to_string(),
+            (_, v) => {
+                arguments.insert(k, v);
+            }
+        }
+    }
+    Some(match name.as_str() {
+        "no_tool" => Err(Shape::NotCall),
+        "" => Err(Shape::Broken("TLP-001", "function name is empty".into())),
+        _ => Ok(CallParts {
+            name,
+            arguments,
+            id: None,
+            repairs: Vec::new(),
+        }),
+    })
 }
 
 /// `obj[key]`. Call objects have a handful of keys, and comparing them in
