@@ -199,6 +199,8 @@ pub struct Engine {
     start_sent: bool,
     /// How many head bytes of the pending block `early_name` last saw.
     start_tried: usize,
+    /// The id the last `tool_call_start` carried, for its call's record.
+    early: EarlyId,
     /// A byte an [`Action::Arm`] made a candidate anywhere in a line.
     armed: Option<u8>,
     /// See [`ProbeCx::declined`].
@@ -465,6 +467,7 @@ impl Engine {
         self.extra_cache = NextCache::default();
         self.start_sent = false;
         self.start_tried = 0;
+        self.early.key = None;
         // the prompt's turns are not the document's, nor its text
         self.turn = None;
         self.tail = TextTail::default();
@@ -508,6 +511,7 @@ impl Engine {
             is_nested: false,
             start_sent: false,
             start_tried: 0,
+            early: EarlyId::default(),
             armed: None,
             declined: None,
             sp_cache: NextCache::default(),
@@ -1476,12 +1480,16 @@ impl Engine {
         self.start_tried = head.len();
         if let Some(name) = fmt.early_name(head) {
             let index = self.calls;
-            let id = derive_id(self.salt, index, self.base + pos as u64, &name);
+            let offset = self.base + pos as u64;
+            let early = &mut self.early;
+            derive_id_into(&mut early.id, self.salt, index, offset, &name);
             sink.event(Event::ToolCallStart {
                 index,
-                id: &id,
+                id: &early.id,
                 name: &name,
             });
+            early.key = Some((self.salt, index, offset));
+            early.name = name;
             self.start_sent = true;
         }
     }
@@ -1675,6 +1683,14 @@ impl Engine {
         refill(&mut doc, &self.cfg.doc);
         match c.id {
             Some(given) => id = given,
+            // the id `tool_call_start` carried, when it was derived from
+            // the same document, index, offset and name: the same hash
+            None if self.early.key == Some((self.salt, index, span[0]))
+                && self.early.name == c.name =>
+            {
+                std::mem::swap(&mut id, &mut self.early.id);
+                self.early.key = None;
+            }
             None => derive_id_into(&mut id, self.salt, index, span[0], &c.name),
         }
         refill(&mut raw, &scan::lossy(&data[from..to]));
@@ -2336,6 +2352,19 @@ pub fn derive_id(salt: u64, index: usize, offset: u64, name: &str) -> String {
     let mut id = String::with_capacity(13);
     derive_id_into(&mut id, salt, index, offset, name);
     id
+}
+
+/// The id a `tool_call_start` carried and what [`derive_id`] made it of,
+/// so that the call's record takes it instead of hashing again (its
+/// strings are reused from call to call).
+#[derive(Default)]
+struct EarlyId {
+    /// The salt, index and offset it was derived from; `None` once taken.
+    key: Option<(u64, usize, u64)>,
+    /// The name it was derived from.
+    name: String,
+    /// The id.
+    id: String,
 }
 
 /// [`derive_id`] written into `id` (cleared first; its capacity kept).

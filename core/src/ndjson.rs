@@ -14,14 +14,99 @@
 use serde_json::Value;
 
 /// Appends `s` as a JSON string, quotes included: the bytes that need an
-/// escape are found 64 at a time as a bit mask ([`escape_mask`]) and the
-/// runs between them copied whole, so prose with a newline every line
-/// costs a few instructions per escape rather than a new search.
+/// escape are found 64 at a time as a bit mask ([`escape_mask`], or two
+/// 32-byte AVX2 compares where the CPU has them) and the runs between
+/// them copied whole, so prose with a newline every line costs a few
+/// instructions per escape rather than a new search.
 pub fn write_str(out: &mut Vec<u8>, s: &str) {
     let bytes = s.as_bytes();
     if bytes.len() <= 16 && write_short(out, bytes) {
         return;
     }
+    // x86-64-v3 (AVX2) chosen at run time: `pulp` checks the CPU once and
+    // runs the whole loop compiled for it, without `unsafe` here
+    #[cfg(target_arch = "x86_64")]
+    if let Some(simd) = pulp::x86::V3::try_new() {
+        return simd.vectorize(Escape {
+            out,
+            bytes,
+            lanes: Avx2(simd),
+        });
+    }
+    escape(out, bytes, Sse2);
+}
+
+/// [`escape`] as the closure `pulp` runs with the CPU's features enabled.
+#[cfg(target_arch = "x86_64")]
+struct Escape<'a, L> {
+    out: &'a mut Vec<u8>,
+    bytes: &'a [u8],
+    lanes: L,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl<L: Lanes> pulp::NullaryFnOnce for Escape<'_, L> {
+    type Output = ();
+
+    #[inline(always)]
+    fn call(self) {
+        escape(self.out, self.bytes, self.lanes);
+    }
+}
+
+/// How a 64-byte block's escape mask is computed: sixteen bytes a compare
+/// (baseline x86-64, NEON) or thirty-two (AVX2).
+trait Lanes: Copy {
+    /// Bit `i` set for each `block[i]` a JSON string must escape.
+    fn mask(self, block: &[u8; 64]) -> u64;
+}
+
+/// Sixteen bytes a compare, with `wide` ([`escape_mask`]).
+#[derive(Clone, Copy)]
+struct Sse2;
+
+impl Lanes for Sse2 {
+    #[inline(always)]
+    fn mask(self, block: &[u8; 64]) -> u64 {
+        escape_mask(block)
+    }
+}
+
+/// Thirty-two bytes a compare: the proof, from `pulp`, that the CPU has
+/// AVX2.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+struct Avx2(pulp::x86::V3);
+
+#[cfg(target_arch = "x86_64")]
+impl Lanes for Avx2 {
+    #[inline(always)]
+    fn mask(self, block: &[u8; 64]) -> u64 {
+        let [low, high]: [pulp::u8x32; 2] = pulp::cast(*block);
+        half_mask(self.0, low) | half_mask(self.0, high) << 32
+    }
+}
+
+/// [`escape_mask`]'s test on 32 bytes: XOR with 0x02, "at most 0x20" by
+/// an unsigned minimum, or a backslash.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn half_mask(simd: pulp::x86::V3, v: pulp::u8x32) -> u64 {
+    let x = simd.xor_u8x32(v, simd.splat_u8x32(0x02));
+    let low = simd.cmp_eq_u8x32(simd.min_u8x32(x, simd.splat_u8x32(0x20)), x);
+    let backslash = simd.cmp_eq_u8x32(v, simd.splat_u8x32(b'\\'));
+    let hits = simd.or_m8x32(low, backslash);
+    // the sign bits of the 32 lanes, as the low 32 bits
+    u64::from(
+        simd.avx2
+            ._mm256_movemask_epi8(pulp::cast(hits))
+            .cast_unsigned(),
+    )
+}
+
+/// [`write_str`]'s loop, for strings the short path did not take.
+#[inline(always)]
+fn escape<L: Lanes>(out: &mut Vec<u8>, bytes: &[u8], lanes: L) {
     out.reserve(bytes.len() + 2);
     out.push(b'"');
     // bytes[run..] are not yet written
@@ -29,11 +114,11 @@ pub fn write_str(out: &mut Vec<u8>, s: &str) {
     let (blocks, tail) = bytes.as_chunks::<64>();
     let mut at = 0;
     for block in blocks {
-        let mut mask = escape_mask(block);
+        let mut mask = lanes.mask(block);
         while mask != 0 {
             let k = at + mask.trailing_zeros() as usize;
             mask &= mask - 1;
-            out.extend_from_slice(&bytes[run..k]);
+            copy_between(out, bytes, run, k);
             push_escape(out, bytes[k]);
             run = k + 1;
         }
@@ -45,7 +130,7 @@ pub fn write_str(out: &mut Vec<u8>, s: &str) {
         let mut pad = [b' '; 80];
         pad[..tail.len()].copy_from_slice(tail);
         let (block, _) = pad.split_first_chunk::<64>().unwrap_or((&[b' '; 64], &[]));
-        let mut mask = escape_mask(block);
+        let mut mask = lanes.mask(block);
         if mask != 0 {
             if run < at {
                 out.extend_from_slice(&bytes[run..at]);
@@ -62,6 +147,32 @@ pub fn write_str(out: &mut Vec<u8>, s: &str) {
     }
     out.extend_from_slice(&bytes[run..]);
     out.push(b'"');
+}
+
+/// Appends `bytes[from..to]`, a run between two escapes: when the input
+/// holds 16 (128) bytes from `from`, a run of at most 16 (128) bytes is
+/// one fixed-size copy cut back to its length (a quote-dense call's
+/// `raw`; a line of prose, most of them 80 to 95 bytes), else `memcpy`.
+#[inline(always)]
+fn copy_between(out: &mut Vec<u8>, bytes: &[u8], from: usize, to: usize) {
+    let n = to - from;
+    let rest = bytes.get(from..).unwrap_or_default();
+    if n <= 16 {
+        if let Some(src) = rest.first_chunk::<16>() {
+            let end = out.len() + n;
+            out.extend_from_slice(src);
+            out.truncate(end);
+            return;
+        }
+    } else if n <= 128 {
+        if let Some(src) = rest.first_chunk::<128>() {
+            let end = out.len() + n;
+            out.extend_from_slice(src);
+            out.truncate(end);
+            return;
+        }
+    }
+    out.extend_from_slice(&bytes[from..to]);
 }
 
 /// Appends `src[from..to]`: a run of at most 16 bytes (between the
@@ -314,7 +425,58 @@ mod tests {
     fn ours(s: &str) -> String {
         let mut v = Vec::new();
         write_str(&mut v, s);
+        let got = String::from_utf8(v).expect("escaped UTF-8 stays UTF-8");
+        // the baseline path, which this CPU may not take, writes the same
+        assert_eq!(got, baseline(s), "{s:?}");
+        got
+    }
+
+    /// `write_str` as a CPU without AVX2 runs it.
+    fn baseline(s: &str) -> String {
+        let mut v = Vec::new();
+        if !(s.len() <= 16 && write_short(&mut v, s.as_bytes())) {
+            escape(&mut v, s.as_bytes(), Sse2);
+        }
         String::from_utf8(v).expect("escaped UTF-8 stays UTF-8")
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_avx2_mask_is_the_baseline_mask() {
+        let Some(simd) = pulp::x86::V3::try_new() else {
+            return;
+        };
+        for b in 0..=255u8 {
+            for at in 0..64 {
+                for fill in [b'a', b' ', 0x80, 0xff, b'!', b'#'] {
+                    let mut block = [fill; 64];
+                    block[at] = b;
+                    assert_eq!(
+                        Avx2(simd).mask(&block),
+                        escape_mask(&block),
+                        "byte {b:#x} at {at}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn runs_of_every_length_copy_as_serde_json_does() {
+        // runs around the fixed copies' sizes (16 and 128 bytes), with and
+        // without 16 or 128 bytes of input left after them
+        for run in [0, 1, 15, 16, 17, 63, 64, 65, 100, 127, 128, 129, 200] {
+            for after in [0, 1, 15, 16, 17, 100, 127, 128, 129, 300] {
+                for special in ['\n', '"', '\u{1}'] {
+                    let s = format!(
+                        "{}{special}{}{special}x",
+                        "r".repeat(run),
+                        "a".repeat(after)
+                    );
+                    assert_eq!(ours(&s), serde_json::to_string(&s).unwrap(), "{s:?}");
+                }
+            }
+        }
     }
 
     #[test]
