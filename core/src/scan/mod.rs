@@ -261,6 +261,51 @@ pub fn newline_mask(block: &[u8; 64]) -> u64 {
     })
 }
 
+/// [`newline_mask`] with AVX2, chosen at run time: a token that exists
+/// only on a CPU that has it (`pulp`'s `V3`, the x86-64-v3 level: AVX2,
+/// BMI1/2, `popcnt`, `lzcnt`), and code compiled for it inside
+/// [`NewlineMasker::run`]. The checks and the `unsafe` of calling code
+/// compiled for those features are `pulp`'s; this crate stays free of
+/// `unsafe`.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+pub struct NewlineMasker(pulp::x86::V3);
+
+#[cfg(target_arch = "x86_64")]
+impl NewlineMasker {
+    /// The masker, when this CPU has AVX2 (the first call asks the CPU,
+    /// later ones read the answer it kept); `None` otherwise.
+    #[inline]
+    pub fn avx2() -> Option<Self> {
+        pulp::x86::V3::try_new().map(Self)
+    }
+
+    /// Runs `f` as code compiled for AVX2: what `f` inlines (marked
+    /// `#[inline(always)]`) uses the wide compares.
+    #[inline(always)]
+    pub fn run<R>(self, f: impl FnOnce() -> R) -> R {
+        self.0.vectorize(f)
+    }
+
+    /// [`newline_mask`] of `block`, 32 bytes a compare: bit `i` is set
+    /// when `block[i]` is `\n`. Only fast inside [`NewlineMasker::run`].
+    #[inline(always)]
+    pub fn mask(self, block: &[u8; 64]) -> u64 {
+        use core::arch::x86_64::__m256i;
+        let v = self.0;
+        let [lo, hi]: [__m256i; 2] = pulp::bytemuck::cast(*block);
+        let nl = v.avx._mm256_set1_epi8(b'\n' as i8);
+        let lo = v
+            .avx2
+            ._mm256_movemask_epi8(v.avx2._mm256_cmpeq_epi8(lo, nl));
+        let hi = v
+            .avx2
+            ._mm256_movemask_epi8(v.avx2._mm256_cmpeq_epi8(hi, nl));
+        // the movemasks' 32 bits, as unsigned
+        u64::from(lo as u32) | u64::from(hi as u32) << 32
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -291,6 +336,11 @@ mod tests {
                 .filter(|(_, &b)| b == b'\n')
                 .fold(0u64, |m, (i, _)| m | 1 << i);
             assert_eq!(newline_mask(&block), want, "{block:?}");
+            #[cfg(target_arch = "x86_64")]
+            if let Some(wide) = NewlineMasker::avx2() {
+                assert_eq!(wide.run(|| wide.mask(&block)), want, "{block:?}");
+                assert_eq!(wide.mask(&block), want, "{block:?}");
+            }
         }
     }
 
