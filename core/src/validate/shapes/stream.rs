@@ -1,0 +1,248 @@
+//! One JSON document that is one conversation, read a message at a time
+//! as it is parsed (issue 43's one-document case).
+//!
+//! A document held whole as a parsed value costs some 20 to 30 times its
+//! size; the conversation read from it costs its entries only. So the
+//! document's message list (`messages`, or a ShareGPT `conversations`)
+//! is deserialized an element at a time (serde's `DeserializeSeed` over
+//! the array), each message handed to a [`messages::Incremental`] (the
+//! reader [`messages::read_owned`] uses for a document parsed whole) and
+//! dropped. The other keys of the document (`model`, `tools`, …) are
+//! small and kept.
+//!
+//! The shape is decided from what the parse has seen, so that the
+//! transcript is the one [`super::find`] and [`super::read`] give the
+//! document parsed whole, record for record:
+//!
+//! * a key some shape before `chat` in [`SHAPES`] reads at the top
+//!   (`request`, `contents`, `input`, `steps`, …), a second list, or a
+//!   list element that such a shape could read (no string `role`, typed
+//!   `parts`, Vercel AI SDK, Goose or Bedrock blocks) stops the parse;
+//! * at the end the shapes before `chat` are asked about the document
+//!   without its messages (none may claim it), and `chat` must read it
+//!   in the shape the list was read in;
+//! * tools whose names hold spaces (their calls are rewritten in the
+//!   texts before they are read) stop it too.
+//!
+//! A stopped read gives `None`: the caller parses the document whole, as
+//! before, so every document gives the records it gave. What is held
+//! while the list is read is one message, the entries, one role per turn
+//! and the first system message (where a system prompt's tools are
+//! looked for).
+
+use super::{chat_here, local, remapped, SHAPES};
+use crate::config::Config;
+use crate::validate::messages::{self, Incremental, Shape, Transcript};
+use serde::de::{DeserializeSeed, Error as _, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Value};
+
+/// Top-level keys a shape before `chat` in [`SHAPES`] reads (a recording,
+/// a batch result, a When2Call row, a LangSmith run, smolagents steps,
+/// Gemini contents, an input/output row, a BFCL row, a Gemini CLI
+/// session, an opencode part): a document holding one is read whole.
+const OTHER_SHAPES: &[&str] = &[
+    "request",
+    "response",
+    "custom_id",
+    "question",
+    "answers",
+    "correct_answer",
+    "run_type",
+    "inputs",
+    "outputs",
+    "child_runs",
+    "steps",
+    "contents",
+    "input",
+    "output",
+    "ground_truth",
+    "sessionId",
+    "messageID",
+    "toolConfig",
+];
+
+/// Why a parse stopped (never shown: the document is then read whole).
+const UNDECIDED: &str = "not a message list read a message at a time";
+
+/// The one conversation of the JSON document `bytes` (an object with a
+/// `messages` list, or a ShareGPT `conversations` list), read with `cfg`
+/// a message at a time as it is parsed: the transcript [`super::find`]
+/// and [`super::read_owned`] give the document parsed whole. `None` when
+/// the document is not JSON, not such an object, or could be another
+/// shape (see the module's documentation): the caller reads it whole.
+pub fn stream(bytes: &[u8], cfg: &Config) -> Option<Transcript> {
+    let mut st = State {
+        cfg,
+        skeleton: Map::new(),
+        list: None,
+        system: None,
+    };
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    Top(&mut st).deserialize(&mut de).ok()?;
+    de.end().ok()?;
+    let (shape, inc) = st.list.take()?;
+    let key = match shape {
+        Shape::ShareGpt => "conversations",
+        _ => "messages",
+    };
+    // the list's place holds its first system message, where
+    // `system_text` looks for a system prompt's tools
+    let first: Vec<Value> = st.system.take().into_iter().collect();
+    st.skeleton.insert(key.into(), Value::Array(first));
+    let doc = Value::Object(st.skeleton);
+    // what the document read whole is: no shape before `chat`, then `chat`
+    // in the shape the list was read in
+    for (name, detect) in SHAPES {
+        if *name == "chat" {
+            break;
+        }
+        if detect(&doc, "").is_some() {
+            return None;
+        }
+    }
+    let found = chat_here(&doc, "")?;
+    if messages::sniff(&doc) != Some(shape) {
+        return None;
+    }
+    let t = local(&found, Some(doc), Some(inc), cfg)?;
+    Some(remapped(&found, t))
+}
+
+/// What a document's parse has kept.
+struct State<'c> {
+    cfg: &'c Config,
+    /// The document's keys but its list, in order.
+    skeleton: Map<String, Value>,
+    /// The list being read, and its shape.
+    list: Option<(Shape, Incremental<'c>)>,
+    /// The list's first message whose role is `system` or `developer`.
+    system: Option<Value>,
+}
+
+/// The document: an object, its list read by [`List`].
+struct Top<'s, 'c>(&'s mut State<'c>);
+
+impl<'de> DeserializeSeed<'de> for Top<'_, '_> {
+    type Value = ();
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Top<'_, '_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let st = self.0;
+        while let Some(key) = map.next_key::<String>()? {
+            if OTHER_SHAPES.contains(&key.as_str()) {
+                return Err(A::Error::custom(UNDECIDED));
+            }
+            let shape = match key.as_str() {
+                "messages" => Shape::Chat,
+                "conversations" => Shape::ShareGpt,
+                _ => {
+                    // as serde_json's `Value` keeps a repeated key: the last
+                    // value, in the first one's place
+                    let v = map.next_value::<Value>()?;
+                    st.skeleton.insert(key, v);
+                    continue;
+                }
+            };
+            if st.list.is_some() {
+                // a second list (or the same key twice): read whole
+                return Err(A::Error::custom(UNDECIDED));
+            }
+            let inc = Incremental::new(shape, st.cfg).ok_or_else(|| A::Error::custom(UNDECIDED))?;
+            st.list = Some((shape, inc));
+            map.next_value_seed(List(&mut *st))?;
+            // its place in the document's order (filled at the end)
+            st.skeleton.insert(key, Value::Null);
+        }
+        Ok(())
+    }
+}
+
+/// The list: each element parsed, read and dropped.
+struct List<'s, 'c>(&'s mut State<'c>);
+
+impl<'de> DeserializeSeed<'de> for List<'_, '_> {
+    type Value = ();
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for List<'_, '_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a list of messages")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let st = self.0;
+        let Some((shape, inc)) = st.list.as_mut() else {
+            return Err(A::Error::custom(UNDECIDED));
+        };
+        while let Some(m) = seq.next_element::<Value>()? {
+            if !plain(*shape, &m) {
+                return Err(A::Error::custom(UNDECIDED));
+            }
+            if st.system.is_none() && is_system(&m) {
+                st.system = Some(m.clone());
+            }
+            inc.push(m);
+        }
+        Ok(())
+    }
+}
+
+/// Whether `m` is a message no shape before `chat` reads a list holding
+/// it as: an object (a ShareGPT turn); for a `messages` list, one with a
+/// string `role` (not smolagents' `tool-call` / `tool-response`), no
+/// `parts` (Vercel AI SDK UI messages, opencode), and a `content` that is
+/// no list, or a list of typed blocks none of them a Vercel AI SDK
+/// `tool-call` / `tool-result` or a Goose `toolRequest` / `toolResponse`
+/// (untyped blocks are Bedrock's).
+fn plain(shape: Shape, m: &Value) -> bool {
+    let Some(o) = m.as_object() else {
+        return false;
+    };
+    if shape == Shape::ShareGpt {
+        return true;
+    }
+    let role = o
+        .get("role")
+        .and_then(Value::as_str)
+        .is_some_and(|r| !matches!(r, "tool-call" | "tool-response"));
+    let typed = |b: &Value| {
+        b.get("type").and_then(Value::as_str).is_some_and(|t| {
+            !matches!(
+                t,
+                "tool-call" | "tool-result" | "toolRequest" | "toolResponse"
+            )
+        })
+    };
+    let content = match o.get("content") {
+        Some(Value::Array(blocks)) => !blocks.is_empty() && blocks.iter().all(typed),
+        _ => true,
+    };
+    role && content && !o.contains_key("parts")
+}
+
+/// Whether `m` is a system prompt's message, as `system_text` finds one.
+fn is_system(m: &Value) -> bool {
+    matches!(
+        m.get("role")
+            .or_else(|| m.get("from"))
+            .and_then(Value::as_str),
+        Some("system" | "developer")
+    )
+}
