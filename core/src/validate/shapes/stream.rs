@@ -246,3 +246,125 @@ fn is_system(m: &Value) -> bool {
         Some("system" | "developer")
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The transcripts of `bytes` parsed whole, as `validate` read a
+    /// document before it was streamed.
+    fn whole(bytes: &[u8], cfg: &Config) -> Vec<Transcript> {
+        let Ok(v) = serde_json::from_slice::<Value>(bytes) else {
+            return Vec::new();
+        };
+        super::super::find_owned(v, None, true)
+            .into_iter()
+            .filter_map(|f| super::super::read_owned(f, cfg))
+            .collect()
+    }
+
+    /// `bytes` read a message at a time gives what it gives parsed whole
+    /// (when it is read so); whether it was.
+    fn same(bytes: &[u8], what: &str) -> bool {
+        let cfg = Config {
+            doc: what.to_string(),
+            ..Config::default()
+        };
+        let Some(t) = stream(bytes, &cfg) else {
+            return false;
+        };
+        let w = whole(bytes, &cfg);
+        assert_eq!(w.len(), 1, "{what}: one conversation");
+        assert_eq!(format!("{t:?}"), format!("{:?}", w[0]), "{what}");
+        true
+    }
+
+    /// Every document of the message fixtures and the conformance data
+    /// (and every line of their JSONL files) read a message at a time is
+    /// the document read whole, and the plain ones are read so.
+    #[test]
+    fn a_streamed_document_reads_as_the_whole_document() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let (mut streamed, mut docs) = (0, 0);
+        for dir in [
+            "fixtures/messages",
+            "tests/conformance/data",
+            "fixtures/convert",
+        ] {
+            let Ok(list) = std::fs::read_dir(root.join(dir)) else {
+                continue;
+            };
+            let mut paths: Vec<_> = list.filter_map(|e| Some(e.ok()?.path())).collect();
+            paths.sort();
+            for path in paths {
+                let name = path.display().to_string();
+                let Ok(bytes) = std::fs::read(&path) else {
+                    continue;
+                };
+                let mut pieces = vec![bytes.clone()];
+                if name.ends_with(".jsonl") {
+                    pieces = bytes.split(|&b| b == b'\n').map(<[u8]>::to_vec).collect();
+                }
+                for piece in pieces {
+                    docs += 1;
+                    streamed += usize::from(same(&piece, &name));
+                }
+            }
+        }
+        assert!(docs > 100, "{docs} documents");
+        assert!(streamed > 30, "{streamed} of {docs} documents streamed");
+    }
+
+    /// Documents that start as plain messages and turn out to be another
+    /// shape (a later element, a later key, tools whose names have
+    /// spaces) are not read a message at a time, or read as they are
+    /// whole.
+    #[test]
+    fn a_document_decided_late_reads_as_the_whole_document() {
+        let user = r#"{"role":"user","content":"hi"}"#;
+        let cases = [
+            // an AI SDK tool part after plain messages
+            format!(
+                r#"{{"messages":[{user},{{"role":"assistant","content":[{{"type":"tool-call","toolCallId":"a","toolName":"f","input":{{}}}}]}}]}}"#
+            ),
+            // a Goose block
+            format!(
+                r#"{{"messages":[{user},{{"role":"assistant","created":1,"content":[{{"type":"toolRequest","id":"a","toolCall":{{"status":"success","value":{{"name":"f","arguments":{{}}}}}}}}]}}]}}"#
+            ),
+            // Bedrock blocks and its tool configuration after the list
+            format!(
+                r#"{{"messages":[{{"role":"user","content":[{{"text":"hi"}}]}},{{"role":"assistant","content":[{{"toolUse":{{"toolUseId":"a","name":"f","input":{{}}}}}}]}}],"toolConfig":{{}}}}"#
+            ),
+            // ShareGPT turns beside the messages: ShareGPT is read
+            format!(r#"{{"messages":[{user}],"conversations":[{{"from":"human","value":"x"}}]}}"#),
+            // tools after the list, one name with spaces
+            format!(
+                r#"{{"messages":[{user},{{"role":"assistant","content":"[Get Weather(city=\"Paris\")]"}}],"tools":[{{"name":"Get Weather","parameters":{{}}}}]}}"#
+            ),
+            // an empty content list (Bedrock reads untyped blocks)
+            r#"{"messages":[{"role":"user","content":[]}],"toolConfig":{}}"#.to_string(),
+            // a role that is not a string
+            r#"{"messages":[{"role":5,"content":"x"}]}"#.to_string(),
+            // the list twice: the last one counts
+            format!(
+                r#"{{"messages":[{user}],"messages":[{{"role":"assistant","tool_calls":[{{"function":{{"name":"f","arguments":"{{}}"}}}}]}}]}}"#
+            ),
+            // not JSON after the list
+            format!(r#"{{"messages":[{user}], x}}"#),
+            // a system prompt declaring tools, after other messages
+            format!(
+                r#"{{"messages":[{user},{{"role":"system","content":"<tools>[{{\"name\":\"f\",\"parameters\":{{}}}}]</tools>"}},{{"role":"assistant","content":"<tool_call>{{\"name\":\"g\",\"arguments\":{{}}}}</tool_call>"}}]}}"#
+            ),
+        ];
+        for (k, doc) in cases.iter().enumerate() {
+            same(doc.as_bytes(), &format!("case {k}"));
+        }
+        // a plain one is read a message at a time
+        let plain = format!(
+            r#"{{"model":"m","messages":[{user},{{"role":"assistant","content":null,"tool_calls":[{{"id":"c","type":"function","function":{{"name":"f","arguments":"{{}}"}}}}]}}],"tools":[{{"type":"function","function":{{"name":"f","parameters":{{}}}}}}]}}"#
+        );
+        assert!(same(plain.as_bytes(), "plain"));
+        // the system prompt's tools are the conversation's
+        assert!(same(cases[9].as_bytes(), "system"));
+    }
+}
