@@ -332,9 +332,7 @@ mod tests {
                 r#"{{"messages":[{user},{{"role":"assistant","created":1,"content":[{{"type":"toolRequest","id":"a","toolCall":{{"status":"success","value":{{"name":"f","arguments":{{}}}}}}}}]}}]}}"#
             ),
             // Bedrock blocks and its tool configuration after the list
-            format!(
-                r#"{{"messages":[{{"role":"user","content":[{{"text":"hi"}}]}},{{"role":"assistant","content":[{{"toolUse":{{"toolUseId":"a","name":"f","input":{{}}}}}}]}}],"toolConfig":{{}}}}"#
-            ),
+            r#"{"messages":[{"role":"user","content":[{"text":"hi"}]},{"role":"assistant","content":[{"toolUse":{"toolUseId":"a","name":"f","input":{}}}]}],"toolConfig":{}}"#.to_string(),
             // ShareGPT turns beside the messages: ShareGPT is read
             format!(r#"{{"messages":[{user}],"conversations":[{{"from":"human","value":"x"}}]}}"#),
             // tools after the list, one name with spaces
