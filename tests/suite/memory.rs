@@ -664,37 +664,47 @@ fn session_logs_are_held_a_session_at_a_time() {
 }
 
 /// A document that is one conversation of many short messages, under
-/// `--max-conversation` and so read whole, is held once: its shape is
-/// found and it is read without copying it (before: the parsed document
-/// was copied twice, 300,000 messages, 9 MB, peaked at 381 MB; now near
-/// 210 MB, 3 MB of messages here peak near 75 MB, not 132).
+/// `--max-conversation`, is read a message at a time as it is parsed:
+/// what is held is its bytes and one role per message, never the parsed
+/// document (before: 10^6 messages, 30 MB, peaked at 669 MB in `validate`
+/// with the document parsed once, 1.24 GB in `parse`; now near 75 MB and
+/// 63 MB).
 #[cfg(target_os = "linux")]
 #[test]
-fn validate_holds_a_conversation_read_whole_once() {
+fn validate_reads_a_one_document_conversation_a_message_at_a_time() {
     use std::io::Write;
-    let (code, _, peak) = peak_fed(
-        &["validate", "--no-config", "--input", "messages"],
-        move |stdin| {
-            let n = 100_000u64;
-            let _ = stdin.write_all(b"{\"messages\": [{\"role\":\"user\",\"content\":\"x\"}");
-            for _ in 1..n {
-                if stdin
-                    .write_all(b",{\"role\":\"user\",\"content\":\"x\"}")
-                    .is_err()
-                {
-                    break;
+    let n = 1_000_000u64;
+    for (args, want) in [
+        (&["validate", "--no-config", "--input", "messages"][..], 0),
+        (&["parse", "--no-config", "--input", "messages"][..], 1),
+    ] {
+        let (code, _, peak) = peak_fed(args, move |stdin| {
+            let _ = stdin.write_all(
+                b"{\"model\": \"m\", \"messages\": [{\"role\":\"user\",\"content\":\"x\"}",
+            );
+            let mut buf = Vec::new();
+            for k in 1..n {
+                buf.extend_from_slice(b",{\"role\":\"user\",\"content\":\"x\"}");
+                if k % 4096 == 0 {
+                    if stdin.write_all(&buf).is_err() {
+                        return k;
+                    }
+                    buf.clear();
                 }
             }
-            let _ = stdin.write_all(b"]}\n");
+            let _ = stdin.write_all(&buf);
+            let _ = stdin.write_all(b"], \"tools\": []}\n");
             n
-        },
-    );
-    assert_eq!(code, Some(0));
-    let peak_mb = peak / 1024;
-    assert!(
-        peak > 0 && peak_mb < 110,
-        "peak RSS {peak_mb} MB for 100,000 messages (3 MB)"
-    );
+        });
+        assert_eq!(code, Some(want), "{args:?}");
+        let peak_mb = peak / 1024;
+        eprintln!("{}: peak {peak_mb} MB for 10^6 messages (30 MB)", args[0]);
+        assert!(
+            peak > 0 && peak_mb < 110,
+            "{}: peak RSS {peak_mb} MB for 10^6 messages (30 MB)",
+            args[0]
+        );
+    }
 }
 
 /// One conversation of 200,000 calls (one assistant message, 8.6 MB, the

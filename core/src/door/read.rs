@@ -358,6 +358,10 @@ pub fn conversations(
     r: &Resolved,
     push: &mut dyn FnMut(Document) -> bool,
 ) {
+    if let Ok(part) = streamed(name.to_string(), bytes, r) {
+        push(part);
+        return;
+    }
     if let Ok(v) = serde_json::from_slice::<serde_json::Value>(bytes) {
         push(read_conversation(name.to_string(), bytes, Some(v), r));
         return;
@@ -382,8 +386,31 @@ pub fn conversations(
 /// `in_content`) and a span over the call's JSON value in `text`, or a
 /// TLP-008 error when `text` is not a conversation.
 pub fn conversation(doc: String, text: &[u8], r: &Resolved) -> Document {
+    let doc = match streamed(doc, text, r) {
+        Ok(part) => return part,
+        Err(doc) => doc,
+    };
     let v = serde_json::from_slice(text).ok();
     read_conversation(doc, text, v, r)
+}
+
+/// A document that is one conversation's message list, read a message at
+/// a time as it is parsed ([`crate::validate::shapes::stream`]: the
+/// records of the document parsed whole, without holding it parsed);
+/// `Err(doc)` when it is not one such (it is then parsed whole).
+fn streamed(doc: String, text: &[u8], r: &Resolved) -> Result<Document, String> {
+    let cfg = r.config.for_doc(&doc);
+    let Some(t) = crate::validate::shapes::stream(text, &cfg) else {
+        return Err(doc);
+    };
+    let mut found = Collector::calls_only();
+    transcript_records(&doc, vec![t], text, None, &mut found);
+    Ok(Document {
+        doc,
+        found,
+        summary: Summary::default(),
+        parts: Vec::new(),
+    })
 }
 
 fn read_conversation(

@@ -147,8 +147,9 @@ pub struct Transcript {
     /// The entries in conversation order.
     pub entries: Vec<Entry>,
     /// The role of each turn, by turn index (turns without calls, results
-    /// or reasoning included).
-    pub turns: Vec<String>,
+    /// or reasoning included); the common roles are not allocated (a
+    /// conversation of a million messages holds a million turns).
+    pub turns: Vec<Cow<'static, str>>,
     /// JSON Pointer, in the document, of what the conversation was read
     /// from (`""`: the whole document; see [`super::shapes`]).
     pub pointer: String,
@@ -242,39 +243,97 @@ fn list_of_objects(v: Option<&Value>) -> bool {
 /// is parsed with (its `doc` names the calls' document). `None` when the
 /// value is no conversation [`shape`] knows.
 pub fn read(v: &Value, cfg: &Config) -> Option<Transcript> {
-    read_with(v, None, cfg)
+    read_with(v, cfg)
 }
 
-/// [`read`] of a conversation it may drop: a `messages` list's messages
-/// (and their calls) are dropped as they are read, so the conversation is
-/// not held twice (as JSON and as entries) at its largest.
+/// [`read`] of a conversation it may drop: the messages of a `messages`
+/// list (a ShareGPT `conversations` list's turns) are read one at a time
+/// by an [`Incremental`] and dropped as they are read, so the
+/// conversation is not held twice (as JSON and as entries) at its
+/// largest. A document parsed a message at a time
+/// ([`super::shapes::stream`]) feeds the same [`Incremental`].
 pub fn read_owned(mut v: Value, cfg: &Config) -> Option<Transcript> {
-    if sniff(&v) != Some(Shape::Chat) {
-        return read(&v, cfg);
-    }
-    let list = match v.get_mut("messages") {
+    let shape = sniff(&v);
+    let key = match shape {
+        Some(Shape::Chat) => "messages",
+        Some(Shape::ShareGpt) => "conversations",
+        _ => return read(&v, cfg),
+    };
+    let list = match v.get_mut(key) {
         Some(Value::Array(list)) => std::mem::take(list),
         _ => return read(&v, cfg),
     };
-    read_with(&v, Some(list), cfg)
+    let mut inc = Incremental::new(shape?, cfg)?;
+    for m in list {
+        inc.push(m);
+    }
+    Some(inc.finish(&v))
 }
 
-/// [`read`]; `owned`: the `messages` list, taken out of `v`.
-fn read_with(v: &Value, owned: Option<Vec<Value>>, cfg: &Config) -> Option<Transcript> {
-    let shape = match owned {
-        Some(_) => Shape::Chat,
-        None => shape(v)?,
-    };
-    let mut r = Reader {
-        cfg,
-        entries: Vec::new(),
-        turns: Vec::new(),
-        index: 0,
-        native: shape != Shape::ShareGpt,
-        malformed: Vec::new(),
-    };
-    let tools = v
-        .get("tools")
+/// A conversation's message list read one message at a time: the
+/// messages of a `messages` list ([`Shape::Chat`]) or the turns of a
+/// ShareGPT `conversations` list ([`Shape::ShareGpt`]), each handed over
+/// owned and dropped once read. What is kept is what the conversation's
+/// checks need: the entries (calls, results, reasoning) and one role per
+/// turn, never the messages.
+pub struct Incremental<'a> {
+    r: Reader<'a>,
+    shape: Shape,
+    /// The next message's index.
+    k: usize,
+}
+
+impl<'a> Incremental<'a> {
+    /// A reader of a `messages` list (`Chat`) or a `conversations` list
+    /// (`ShareGpt`) read with `cfg`; `None` for other shapes.
+    pub fn new(shape: Shape, cfg: &'a Config) -> Option<Incremental<'a>> {
+        if shape == Shape::Responses {
+            return None;
+        }
+        Some(Incremental {
+            r: Reader {
+                cfg,
+                entries: Vec::new(),
+                turns: Vec::new(),
+                index: 0,
+                native: shape != Shape::ShareGpt,
+                malformed: Vec::new(),
+            },
+            shape,
+            k: 0,
+        })
+    }
+
+    /// Reads the next message (turn `k` at `/messages/k` or
+    /// `/conversations/k`).
+    pub fn push(&mut self, m: Value) {
+        let k = self.k;
+        self.k += 1;
+        match self.shape {
+            Shape::ShareGpt => self.r.sharegpt(&m, k, &format!("/conversations/{k}")),
+            _ => self.r.message_owned(m, k, &format!("/messages/{k}")),
+        }
+    }
+
+    /// The transcript read; `v` is the conversation's object without its
+    /// list (its `tools` are read from it).
+    pub fn finish(self, v: &Value) -> Transcript {
+        Transcript {
+            shape: self.shape,
+            tools: tools_of(v),
+            entries: self.r.entries,
+            turns: self.r.turns,
+            pointer: String::new(),
+            source: "chat",
+            malformed: self.r.malformed,
+        }
+    }
+}
+
+/// The `tools` (or legacy `functions`) a conversation object offers, as
+/// written (a JSON string holding the list is decoded).
+fn tools_of(v: &Value) -> Option<Value> {
+    v.get("tools")
         .or_else(|| v.get("functions"))
         .and_then(|t| match t {
             Value::Array(_) => Some(t.clone()),
@@ -283,7 +342,21 @@ fn read_with(v: &Value, owned: Option<Vec<Value>>, cfg: &Config) -> Option<Trans
                 .ok()
                 .filter(Value::is_array),
             _ => None,
-        });
+        })
+}
+
+/// [`read`] of a value it borrows.
+fn read_with(v: &Value, cfg: &Config) -> Option<Transcript> {
+    let shape = shape(v)?;
+    let mut r = Reader {
+        cfg,
+        entries: Vec::new(),
+        turns: Vec::new(),
+        index: 0,
+        native: shape != Shape::ShareGpt,
+        malformed: Vec::new(),
+    };
+    let tools = tools_of(v);
     match shape {
         Shape::ShareGpt => {
             let (list, base) = match v {
@@ -320,17 +393,13 @@ fn read_with(v: &Value, owned: Option<Vec<Value>>, cfg: &Config) -> Option<Trans
                 }
                 last = Some(assistant);
                 if r.turns.len() == turn {
-                    r.turns.push(responses_role(item).to_string());
+                    r.turns.push(role_name(responses_role(item)));
                 }
                 r.responses(item, turn, &format!("{base}/{k}"));
             }
         }
         Shape::Chat => {
-            if let Some(list) = owned {
-                for (k, m) in list.into_iter().enumerate() {
-                    r.message_owned(m, k, &format!("/messages/{k}"));
-                }
-            } else if let Value::Array(list) = v {
+            if let Value::Array(list) = v {
                 for (k, m) in list.iter().enumerate() {
                     r.message(m, k, &format!("/{k}"));
                 }
@@ -373,7 +442,7 @@ struct Reader<'a> {
     cfg: &'a Config,
     entries: Vec<Entry>,
     /// The role of each turn.
-    turns: Vec<String>,
+    turns: Vec<Cow<'static, str>>,
     /// Calls read so far (the next call's `index`).
     index: usize,
     /// The conversation's calls are native (a server parsed them): a call
@@ -665,7 +734,7 @@ impl Reader<'_> {
             }
         }
         let role = m.get("role").and_then(Value::as_str).unwrap_or("user");
-        self.turns.push(role.to_string());
+        self.turns.push(role_name(role));
         for key in ["reasoning_content", "reasoning", "thinking"] {
             if let Some(t) = m.get(key).and_then(Value::as_str) {
                 if !t.is_empty() {
@@ -875,7 +944,7 @@ impl Reader<'_> {
     fn sharegpt(&mut self, m: &Value, turn: usize, p: &str) {
         let from = m.get("from").and_then(Value::as_str).unwrap_or("");
         let role = sharegpt_role(from);
-        self.turns.push(role.to_string());
+        self.turns.push(role_name(role));
         let text = m.get("value").and_then(Value::as_str).unwrap_or("");
         let vp = format!("{p}/value");
         if sharegpt_call_turn(from) {

@@ -23,9 +23,15 @@
 //! ([`NO_TOOLS`]), so "valid" is never mistaken for "checked".
 //!
 //! The command line and the Python package call [`conversations`] and
-//! [`super::session::Sessions`]; there is no second reader.
+//! [`super::session::Sessions`]; there is no second reader. A document
+//! that is one conversation's message list is read a message at a time
+//! as it is parsed ([`stream`]), by the reader a document parsed whole
+//! is read with ([`messages::Incremental`]).
 
 mod logs;
+mod stream;
+
+pub use stream::stream;
 
 use super::messages::{self, Entry, Kind, Transcript};
 use crate::config::Config;
@@ -2021,22 +2027,14 @@ fn joined_names(conv: &Value, spaced: &[(String, String)]) -> Value {
 /// document's, its tools the conversation's own, the list beside it, or
 /// those its system prompt declares.
 pub fn read(found: &Found, cfg: &Config) -> Option<Transcript> {
-    let mut t = read_local(found, cfg)?;
-    for e in &mut t.entries {
-        e.pointer = found.original(&e.pointer);
-        if let Kind::Call(c) = &mut e.kind {
-            if let Some(ap) = &c.arguments_pointer {
-                c.arguments_pointer = Some(found.original(ap));
-            }
-        }
-    }
-    Some(t)
+    let t = read_local(found, cfg)?;
+    Some(remapped(found, t))
 }
 
 /// [`read`], with the entries' pointers left those of [`Found::value`]
 /// (what [`super::convert`] walks beside them).
 pub fn read_local(found: &Found, cfg: &Config) -> Option<Transcript> {
-    local(found, None, cfg)
+    local(found, None, None, cfg)
 }
 
 /// [`read`] of a conversation found that is not needed after: its
@@ -2044,7 +2042,13 @@ pub fn read_local(found: &Found, cfg: &Config) -> Option<Transcript> {
 /// so a large conversation is not held twice.
 pub fn read_owned(mut found: Found, cfg: &Config) -> Option<Transcript> {
     let value = std::mem::take(&mut found.value);
-    let mut t = local(&found, Some(value), cfg)?;
+    let t = local(&found, Some(value), None, cfg)?;
+    Some(remapped(&found, t))
+}
+
+/// `t` with its pointers (and its calls' arguments pointers) those of the
+/// document `found` was found in.
+fn remapped(found: &Found, mut t: Transcript) -> Transcript {
     for e in &mut t.entries {
         e.pointer = found.original(&e.pointer);
         if let Kind::Call(c) = &mut e.kind {
@@ -2053,12 +2057,21 @@ pub fn read_owned(mut found: Found, cfg: &Config) -> Option<Transcript> {
             }
         }
     }
-    Some(t)
+    t
 }
 
 /// [`read_local`]; `owned`: `found`'s value, taken out of it (read and
-/// dropped as it goes).
-fn local(found: &Found, owned: Option<Value>, cfg: &Config) -> Option<Transcript> {
+/// dropped as it goes); `streamed`: its message list, already read a
+/// message at a time ([`stream`]: `owned` is then the conversation
+/// without its list). `None` for a streamed list when the conversation's
+/// tools have names with spaces (the texts are then rewritten before
+/// they are read, see [`joined_names`]: the caller reads it whole).
+fn local(
+    found: &Found,
+    owned: Option<Value>,
+    streamed: Option<messages::Incremental<'_>>,
+    cfg: &Config,
+) -> Option<Transcript> {
     let value = owned.as_ref().unwrap_or(&found.value);
     let own = ["tools", "functions"]
         .iter()
@@ -2084,7 +2097,12 @@ fn local(found: &Found, owned: Option<Value>, cfg: &Config) -> Option<Transcript
         _ => None,
     };
     let mut t = if !spaced.is_empty() {
+        if streamed.is_some() {
+            return None;
+        }
         messages::read(&joined_names(value, &spaced), cfg)?
+    } else if let Some(inc) = streamed {
+        inc.finish(value)
     } else if let Some(v) = owned {
         messages::read_owned(v, cfg)?
     } else {

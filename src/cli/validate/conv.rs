@@ -169,6 +169,33 @@ impl Run<'_> {
         Ok(())
     }
 
+    /// Judges a document that is one conversation's message list as
+    /// [`Run::conversation`] judges it parsed whole, reading it a message
+    /// at a time as it is parsed ([`shapes::stream`]): the parsed document
+    /// is never held. `Some(bytes)` hands a document that is no such list
+    /// (or read with `--messages-at` or `--convert`, which need it whole)
+    /// back.
+    pub(super) fn streamed(
+        &mut self,
+        bytes: Vec<u8>,
+        name: &str,
+        cfg: &Config,
+    ) -> anyhow::Result<Option<Vec<u8>>> {
+        if self.args.messages_at.is_some() || self.args.report.convert.is_some() {
+            return Ok(Some(bytes));
+        }
+        let cfg = cfg.for_doc(name);
+        let Some(t) = shapes::stream(&bytes, &cfg) else {
+            return Ok(Some(bytes));
+        };
+        let text = Rc::new(Located::new(bytes));
+        self.invalid_before = self.invalid;
+        self.next_index = 0;
+        self.transcript(t, &text, name, name, &cfg, None, None)?;
+        self.keep(text.bytes())?;
+        Ok(None)
+    }
+
     /// Judges the conversations of a per-event session log held in memory
     /// (one event a line), a session at a time as [`Run::session_stream`]
     /// reads one from a reader: the same records and diagnostics.

@@ -345,6 +345,10 @@ impl<'a> Run<'a> {
                 }
             }
         };
+        let bytes = match self.streamed(bytes, &name, &cfg)? {
+            Some(bytes) => bytes,
+            None => return Ok(()),
+        };
         match conversations_in(&bytes, explicit) {
             Some(Layout::Whole(v)) => {
                 let text = Rc::new(Located::new(bytes));
