@@ -2271,12 +2271,15 @@ fn find_any_first(hay: &[u8], close: &[Close]) -> Option<usize> {
     }
 }
 
-/// Whether a block's calls are a format's documentation rather than calls
+/// Whether a block is a format's documentation rather than calls
 /// (`docs/recovery.md`, "Evidence"): the text before presents it as a
-/// format or quotes its opening in code. Names are not looked at: a
-/// tallying sink's calls may have none.
+/// format or quotes its opening in code. Its calls are then text, and so
+/// are its errors: a template's placeholders (`{"name": <function-name>,
+/// …}`) or a quoted broken call is not a call that was lost. Names are
+/// not looked at: a tallying sink's calls may have none.
 fn documented(result: &formats::BlockResult, block: &[u8], cx: &formats::ParseCx) -> bool {
-    !result.calls.is_empty() && formats::shared::evidence::documents_block(cx.before, block)
+    (!result.calls.is_empty() || !result.errors.is_empty())
+        && formats::shared::evidence::documents_block(cx.before, block)
 }
 
 /// The result of a block cut at the model's token limit (finish reason

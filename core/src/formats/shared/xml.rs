@@ -340,18 +340,127 @@ pub fn key_end(b: &[u8], at: usize) -> Option<usize> {
     let from = param_key_start(b, at)
         .unwrap_or(at + PARAM_OPEN.len())
         .min(b.len());
+    match quoted_key_tag(b, from) {
+        Quoted::End(gt) => return Some(gt),
+        Quoted::More => return None,
+        Quoted::No => {}
+    }
     let k = b[from..]
         .iter()
         .position(|&c| c == b'>' || c == b'=' || c == b'\n')?;
     Some(from + k)
 }
 
+/// What a quoted key's tag looks like so far ([`quoted_key_tag`]).
+enum Quoted {
+    /// The tag is a quoted key, then attributes, and its `>` is here.
+    End(usize),
+    /// Not decided yet: the data ends inside the tag.
+    More,
+    /// Not a quoted key followed by attributes: the plain rule applies.
+    No,
+}
+
+/// The longest run of attributes after a quoted key that is read.
+const ATTRS_REACH: usize = 256;
+
+/// A key written quoted and followed by attributes before the tag's `>`,
+/// `<parameter name="path" string="true">` (DeepSeek's DSML attribute,
+/// written by Doubao Seed inside `<seed:tool_call>`): where the `>` is.
+/// The attributes are dropped; only `name` is read. A tag that does not
+/// fit (no closing quote on the line, a `<` or a newline before the `>`,
+/// bytes that are no attribute) is left to the plain rule.
+fn quoted_key_tag(b: &[u8], from: usize) -> Quoted {
+    let Some(&q @ (b'"' | b'\'')) = b.get(from) else {
+        return if from >= b.len() {
+            Quoted::More
+        } else {
+            Quoted::No
+        };
+    };
+    let reach = (from + 1 + ATTRS_REACH).min(b.len());
+    let close = match b[from + 1..reach]
+        .iter()
+        .position(|&c| c == q || matches!(c, b'\n' | b'<' | b'>'))
+    {
+        Some(k) if b[from + 1 + k] == q => from + 1 + k,
+        Some(_) => return Quoted::No,
+        None if reach == b.len() => return Quoted::More,
+        None => return Quoted::No,
+    };
+    // after the key: blanks, then `>`, or `ident="v"` attributes
+    let mut i = close + 1;
+    let limit = (close + ATTRS_REACH).min(b.len());
+    let mut attrs = 0;
+    loop {
+        let s = scan::skip_blank(b, i).min(limit);
+        if s >= limit {
+            return if limit == b.len() {
+                Quoted::More
+            } else {
+                Quoted::No
+            };
+        }
+        match b[s] {
+            // a key with no attribute after it is the plain rule's too
+            b'>' if attrs > 0 => return Quoted::End(s),
+            b'>' => return Quoted::No,
+            c if c.is_ascii_alphabetic() && s > i => {
+                let mut j = s;
+                while j < limit && (b[j].is_ascii_alphanumeric() || matches!(b[j], b'_' | b'-')) {
+                    j += 1;
+                }
+                let j = scan::skip_blank(b, j).min(limit);
+                if j >= limit {
+                    return if limit == b.len() {
+                        Quoted::More
+                    } else {
+                        Quoted::No
+                    };
+                }
+                if b[j] != b'=' {
+                    return Quoted::No;
+                }
+                let v = scan::skip_blank(b, j + 1).min(limit);
+                if v >= limit {
+                    return if limit == b.len() {
+                        Quoted::More
+                    } else {
+                        Quoted::No
+                    };
+                }
+                let vq = b[v];
+                if !matches!(vq, b'"' | b'\'') {
+                    return Quoted::No;
+                }
+                match b[v + 1..limit]
+                    .iter()
+                    .position(|&c| c == vq || matches!(c, b'\n' | b'<' | b'>'))
+                {
+                    Some(e) if b[v + 1 + e] == vq => i = v + 2 + e,
+                    Some(_) => return Quoted::No,
+                    None if limit == b.len() => return Quoted::More,
+                    None => return Quoted::No,
+                }
+                attrs += 1;
+            }
+            _ => return Quoted::No,
+        }
+    }
+}
+
 /// The key of the parameter tag at `at` whose key ends at `end`
-/// ([`key_end`]), without blanks and quotes.
+/// ([`key_end`]), without blanks and quotes (and without the attributes
+/// after a quoted key).
 pub fn param_key(b: &[u8], at: usize, end: usize) -> String {
     let from = param_key_start(b, at)
         .unwrap_or(at + PARAM_OPEN.len())
         .min(end);
+    if let [q @ (b'"' | b'\''), rest @ ..] = &b[from..end] {
+        if let Some(k) = rest.iter().position(|c| c == q) {
+            return crate::scan::lossy(&rest[..k]).trim().to_string();
+        }
+    }
     crate::scan::lossy(&b[from..end])
         .trim()
         .trim_matches(|c| c == '"' || c == '\'')
@@ -745,6 +854,7 @@ fn parse_parameters_noting(
             return (args, false, None);
         };
         let key = param_key(body, p, k);
+        let declared = declares_string(&body[p..k]);
         let from = k + 1;
         let mut from = from;
         let (value_to, resume) = match value_end(body, from, from, true) {
@@ -780,12 +890,12 @@ fn parse_parameters_noting(
             // empty tag followed by the value: `<parameter=k></parameter>\nvalue`
             let tail_end = next_tag(body, resume).map_or(body.len(), Tag::at);
             if !scan::trim(&body[resume..tail_end]).is_empty() {
-                insert(&mut args, key, &body[resume..tail_end]);
+                insert(&mut args, key, &body[resume..tail_end], declared);
                 i = tail_end;
                 continue;
             }
         }
-        insert(&mut args, key, &body[from..value_to]);
+        insert(&mut args, key, &body[from..value_to], declared);
         i = resume;
     }
 }
@@ -802,13 +912,34 @@ fn is_drifted_close_tail(rest: &[u8]) -> bool {
     scan::trim(tail).is_empty()
 }
 
-fn insert(args: &mut Map<String, Value>, key: String, raw: &[u8]) {
+/// Whether a parameter tag (from `<parameter` to its `>`) declares its
+/// value a string with DSML's `string="true"` attribute after a quoted
+/// name ([`quoted_key_tag`]).
+fn declares_string(tag: &[u8]) -> bool {
+    let Some(q) = tag.iter().position(|&c| matches!(c, b'"' | b'\'')) else {
+        return false;
+    };
+    let Some(close) = tag[q + 1..].iter().position(|&c| c == tag[q]) else {
+        return false;
+    };
+    let attrs = &tag[q + 2 + close..];
+    [&b"string=\"true\""[..], b"string='true'"]
+        .iter()
+        .any(|a| memchr::memmem::find(attrs, a).is_some())
+}
+
+fn insert(args: &mut Map<String, Value>, key: String, raw: &[u8], declared: bool) {
     if key.is_empty() {
         return;
     }
     let text = crate::scan::lossy(raw);
     let v = strip_value_framing(&text);
-    args.insert(key, decode_value(&v));
+    let value = if declared {
+        Value::String(v.into_owned())
+    } else {
+        decode_value(&v)
+    };
+    args.insert(key, value);
 }
 
 /// JSON objects and arrays are decoded when they parse; the rest is typed text.
@@ -855,6 +986,36 @@ mod tests {
             params("<parameter=city=Paris</parameter>"),
             json!({"city": "Paris"})
         );
+    }
+
+    #[test]
+    fn quoted_key_then_attributes() {
+        // Doubao Seed's DSML-style tags inside `<seed:tool_call>`
+        assert_eq!(
+            params("<parameter name=\"action\" string=\"true\">run</parameter>\n<parameter name='n' string='false'>3</parameter>"),
+            json!({"action": "run", "n": 3})
+        );
+        // a value declared a string stays one
+        assert_eq!(
+            params("<parameter name=\"code\" string=\"true\">007</parameter><parameter name=\"n\" string=\"true\">7</parameter>"),
+            json!({"code": "007", "n": "7"})
+        );
+        // blanks around `=`, and several attributes
+        assert_eq!(
+            params("<parameter name = \"cmd\" string = \"true\" lang=\"sh\">ls</parameter>"),
+            json!({"cmd": "ls"})
+        );
+        // what is no attribute is left to the plain rule (the key ends
+        // at `>`), and the key is still what the quotes hold
+        assert_eq!(
+            params("<parameter name=\"a\" b>x</parameter>"),
+            json!({"a": "x"})
+        );
+        // an attribute run still open at the end is not decided yet
+        let open = b"<parameter name=\"a\" string=\"tr";
+        assert_eq!(key_end(open, 0), None);
+        let whole = b"<parameter name=\"a\" string=\"true\">v";
+        assert_eq!(key_end(whole, 0), Some(whole.len() - 2));
     }
 
     #[test]
