@@ -26,6 +26,7 @@
 //! [`super::session::Sessions`]; there is no second reader.
 
 mod logs;
+mod spans;
 
 use super::messages::{self, Entry, Kind, Transcript};
 use crate::config::Config;
@@ -113,6 +114,7 @@ pub const SHAPES: &[(&str, Detector)] = &[
     ("when2call", logs::when2call),
     ("batch", logs::batch),
     ("langsmith", logs::langsmith),
+    ("spans", spans::spans),
     ("smolagents", logs::smolagents),
     ("smolagents-messages", logs::smolagents_messages),
     ("opencode", logs::opencode),
