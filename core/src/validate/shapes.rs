@@ -25,6 +25,7 @@
 //! The command line and the Python package call [`conversations`] and
 //! [`super::session::Sessions`]; there is no second reader.
 
+mod agents;
 mod logs;
 mod spans;
 
@@ -115,6 +116,7 @@ pub const SHAPES: &[(&str, Detector)] = &[
     ("batch", logs::batch),
     ("langsmith", logs::langsmith),
     ("spans", spans::spans),
+    ("autogen", agents::autogen),
     ("smolagents", logs::smolagents),
     ("smolagents-messages", logs::smolagents_messages),
     ("opencode", logs::opencode),
