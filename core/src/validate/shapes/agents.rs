@@ -35,8 +35,7 @@ const TOOL_TYPES: [&str; 4] = [
 /// event, and `content`).
 fn typed(m: &Value) -> Option<&str> {
     let ty = m.get("type")?.as_str()?;
-    (m.get("content").is_some() && (ty.ends_with("Message") || ty.ends_with("Event")))
-        .then_some(ty)
+    (m.get("content").is_some() && (ty.ends_with("Message") || ty.ends_with("Event"))).then_some(ty)
 }
 
 /// An AutoGen message list: bare, or an object's `messages`.
@@ -120,8 +119,8 @@ pub(super) fn autogen(v: &Value, p: &str) -> Option<Found> {
             }
             "UserMessage" | "TextMessage" | "MultiModalMessage" | "StopMessage"
             | "HandoffMessage" | "StructuredMessage" => {
-                let user = ty == "UserMessage"
-                    || m.get("source").and_then(Value::as_str) == Some("user");
+                let user =
+                    ty == "UserMessage" || m.get("source").and_then(Value::as_str) == Some("user");
                 let role = if user { "user" } else { "assistant" };
                 messages.push(json!({"role": role, "content": text(content)}));
                 f.map(format!("/messages/{n}"), mp, false);
