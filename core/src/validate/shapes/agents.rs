@@ -147,3 +147,42 @@ fn text(v: &Value) -> Value {
         other => Value::String(other.to_string()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{calls, conversations};
+    use crate::config::Config;
+    use serde_json::json;
+
+    /// Calls and results pair by `call_id`; an empty id is none; the
+    /// summary message is no turn.
+    #[test]
+    fn autogen_events_give_calls_and_results() {
+        let doc = json!({"messages": [
+            {"type": "TextMessage", "source": "user", "content": "hi"},
+            {"type": "ToolCallRequestEvent", "source": "a", "content": [
+                {"id": "", "name": "f", "arguments": "{}"},
+                {"id": "c2", "name": "g", "arguments": "{\"x\": 1}"}]},
+            {"type": "ToolCallExecutionEvent", "source": "a", "content": [
+                {"call_id": "", "content": "1", "is_error": false},
+                {"call_id": "c2", "content": "2", "is_error": false}]},
+            {"type": "ToolCallSummaryMessage", "source": "a", "content": "1\n2"}]});
+        let ts = conversations(&doc, None, false, &Config::default());
+        assert_eq!(ts.len(), 1);
+        let c: Vec<String> = calls(&ts[0]).map(|e| e.pointer.clone()).collect();
+        assert_eq!(c, vec!["/messages/1/content/0", "/messages/1/content/1"]);
+        // the summary adds no assistant turn after the results
+        assert!(
+            ts[0].entries.iter().all(|e| e.turn <= 3),
+            "{:?}",
+            ts[0].entries.len()
+        );
+    }
+
+    /// A list of typed objects none of which holds a call is not AutoGen.
+    #[test]
+    fn a_list_without_calls_is_not_autogen() {
+        let doc = json!([{"type": "TextMessage", "source": "user", "content": "hi"}]);
+        assert!(super::autogen(&doc, "").is_none());
+    }
+}

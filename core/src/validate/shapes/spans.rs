@@ -647,3 +647,97 @@ fn parts_text(v: &Value) -> String {
         _ => String::new(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{calls, conversations};
+    use crate::config::Config;
+    use serde_json::{json, Value};
+
+    /// The calls' pointers and the results' ids of a document.
+    fn read(doc: &Value) -> (Vec<String>, Vec<Option<String>>, bool) {
+        let ts = conversations(doc, None, false, &Config::default());
+        assert_eq!(ts.len(), 1, "{doc}");
+        let t = &ts[0];
+        let ids = t
+            .entries
+            .iter()
+            .filter_map(|e| match &e.kind {
+                crate::validate::messages::Kind::Result { id, .. } => Some(id.clone()),
+                _ => None,
+            })
+            .collect();
+        (
+            calls(t).map(|e| e.pointer.clone()).collect(),
+            ids,
+            t.tools.is_some(),
+        )
+    }
+
+    const NAME: &str = "llm.output_messages.0.message.tool_calls.0.tool_call.function.name";
+    const ARGS: &str = "llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments";
+
+    /// OpenInference attributes read the same whether dotted, as OTLP's
+    /// key/value list or as a data frame row, each call pointing at its
+    /// own attribute.
+    #[test]
+    fn openinference_attributes_in_every_form_give_the_same_call() {
+        let dotted = json!({"attributes": {
+            "llm.input_messages.0.message.role": "user",
+            "llm.input_messages.0.message.content": "Weather?",
+            "llm.output_messages.0.message.role": "assistant",
+            NAME: "get_weather", ARGS: "{\"city\": \"Paris\"}",
+            "llm.tools.0.tool.json_schema": "{\"type\": \"function\", \"function\": {\"name\": \"get_weather\", \"parameters\": {\"type\": \"object\"}}}"}});
+        let (c, _, tools) = read(&dotted);
+        assert_eq!(c, vec![format!("/attributes/{NAME}")]);
+        assert!(tools);
+        let otlp = json!({"attributes": [
+            {"key": "llm.input_messages.0.message.role", "value": {"stringValue": "user"}},
+            {"key": NAME, "value": {"stringValue": "get_weather"}},
+            {"key": ARGS, "value": {"stringValue": "{}"}}]});
+        assert_eq!(read(&otlp).0, vec!["/attributes/1/value/stringValue"]);
+        let row = json!([{"attributes.llm.output_messages": [{"message.role": "assistant",
+            "message.tool_calls": [{"tool_call.function.name": "get_weather",
+                "tool_call.function.arguments": "{}"}]}]}]);
+        assert_eq!(
+            read(&row).0,
+            vec![
+                "/0/attributes.llm.output_messages/0/message.tool_calls/0/tool_call.function.name"
+            ]
+        );
+    }
+
+    /// A trace is read as its last model span; a span with no model
+    /// messages (a tool's) is passed over.
+    #[test]
+    fn a_trace_is_its_last_model_span() {
+        let msgs = |n: usize| {
+            let calls: Vec<Value> = (0..n)
+                .map(|i| json!({"type": "tool_call", "id": format!("c{i}"), "name": "f", "arguments": {}}))
+                .collect();
+            json!([{"role": "assistant", "parts": calls}]).to_string()
+        };
+        let doc = json!({"resourceSpans": [{"scopeSpans": [{"spans": [
+            {"attributes": [{"key": "gen_ai.output.messages", "value": {"stringValue": msgs(1)}}]},
+            {"attributes": [{"key": "gen_ai.output.messages", "value": {"stringValue": msgs(2)}}]},
+            {"attributes": [{"key": "gen_ai.tool.name", "value": {"stringValue": "f"}}]}]}]}]});
+        let (c, _, _) = read(&doc);
+        assert_eq!(c.len(), 2);
+        assert!(c
+            .iter()
+            .all(|p| p == "/resourceSpans/0/scopeSpans/0/spans/1/attributes/0/value/stringValue"));
+    }
+
+    /// `tool_call_response` parts answer their call by id.
+    #[test]
+    fn tool_call_responses_are_results() {
+        let input = json!([
+            {"role": "assistant", "parts": [{"type": "tool_call", "id": "c1", "name": "f", "arguments": {}}]},
+            {"role": "tool", "parts": [{"type": "tool_call_response", "id": "c1", "result": "ok"}]}]);
+        let doc = json!({"attributes": {"gen_ai.input.messages": input.to_string()}});
+        let (c, ids, tools) = read(&doc);
+        assert_eq!(c.len(), 1);
+        assert_eq!(ids, vec![Some("c1".to_string())]);
+        assert!(!tools);
+    }
+}
