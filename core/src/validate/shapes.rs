@@ -117,6 +117,7 @@ pub const SHAPES: &[(&str, Detector)] = &[
     ("langsmith", logs::langsmith),
     ("spans", spans::spans),
     ("autogen", agents::autogen),
+    ("openwebui", agents::openwebui),
     ("smolagents", logs::smolagents),
     ("smolagents-messages", logs::smolagents_messages),
     ("opencode", logs::opencode),
