@@ -28,7 +28,9 @@
 //! as it is parsed ([`stream`]), by the reader a document parsed whole
 //! is read with ([`messages::Incremental`]).
 
+mod agents;
 mod logs;
+mod spans;
 mod stream;
 
 pub use stream::stream;
@@ -119,6 +121,9 @@ pub const SHAPES: &[(&str, Detector)] = &[
     ("when2call", logs::when2call),
     ("batch", logs::batch),
     ("langsmith", logs::langsmith),
+    ("spans", spans::spans),
+    ("autogen", agents::autogen),
+    ("openwebui", agents::openwebui),
     ("smolagents", logs::smolagents),
     ("smolagents-messages", logs::smolagents_messages),
     ("opencode", logs::opencode),
