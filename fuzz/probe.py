@@ -728,9 +728,9 @@ def sweep_probes():
     P.append(("sweep-exec-refused", ["exec", "--tools", "@tools.json", "--approve", "deny"], rep(call), 2_000, {"tools.json": TOOLS}))
     P.append(("sweep-exec-unknown", ["exec", "--tools", "@tools.json", "--approve", "deny"], lambda n: b"".join(b'<tool_call>{"name":"g%d","arguments":{}}</tool_call>\n' % i for i in range(n)), 2_000, {"tools.json": TOOLS}))
     P.append(("sweep-exec-many-tools", ["exec", "--tools", "@t.json", "--approve", "deny"], one, 5_000, {"t.json": many_tools}))
-    loop = ["loop", "--tools", "@tools.json", "--model-cmd", "cat reply", "--max-iterations", "1", "--delay", "0", "--approve", "deny", "--max-tool-runs", "1000000", "hi"]
-    P.append(("sweep-loop-many-calls", loop, lambda n: b"", 2_000, {"tools.json": AGENT_TOOLS, "reply": lambda n: call * n}))
-    P.append(("sweep-loop-echo-calls", ["loop", "--tools", "@tools.json", "--model-cmd", "sed \"s/\\\"/'/g\"", "--max-iterations", "1", "--delay", "0", "--approve", "deny", "--max-tool-runs", "1000000", "-"],
+    loop = ["loop", "--tools", "@tools.json", "--model-cmd", "cat reply", "--max-iterations", "1", "--delay", "0", "--approve", "deny", "--max-tool-runs", "100000", "hi"]
+    P.append(("sweep-loop-many-calls", loop, lambda n: b"", 1_000, {"tools.json": AGENT_TOOLS, "reply": lambda n: call.replace(b'"f"', b'"g"') * n}))
+    P.append(("sweep-loop-echo-calls", ["loop", "--tools", "@tools.json", "--model-cmd", "sed \"s/\\\"/'/g\"", "--max-iterations", "1", "--delay", "0", "--approve", "deny", "--max-tool-runs", "100000", "-"],
               lambda n: b"".join(b'<tool_call>{"name":"f","arguments":{"a":"%d"}}</tool_call>\n' % i for i in range(n)), 500, {"tools.json": AGENT_TOOLS}))
     return P
 

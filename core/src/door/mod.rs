@@ -282,11 +282,20 @@ pub(crate) fn read_options<T: serde::de::DeserializeOwned>(
         // the first option that fails alone is the one at fault
         for (k, v) in m {
             let one = serde_json::Value::Object(std::iter::once((k.clone(), v)).collect());
-            if let Err(e) = serde_json::from_value::<T>(one) {
-                return Err(OptionError::Invalid {
-                    option: k,
-                    message: e.to_string(),
-                });
+            if serde_json::from_value::<T>(one.clone()).is_err() {
+                // read again from text: a number read from a value says only
+                // "invalid number" (arbitrary precision), from text it says
+                // what was given and what was expected
+                let message = match serde_json::from_str::<T>(&one.to_string()) {
+                    Err(e) if e.line() > 0 => {
+                        let m = e.to_string();
+                        let at = format!(" at line {} column {}", e.line(), e.column());
+                        m.strip_suffix(&at).map_or(m.clone(), str::to_string)
+                    }
+                    Err(e) => e.to_string(),
+                    Ok(_) => whole.clone(),
+                };
+                return Err(OptionError::Invalid { option: k, message });
             }
         }
     }
