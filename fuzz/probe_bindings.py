@@ -98,6 +98,11 @@ CASES = [
     ("repair-json-fd-huge", "import io; tc.repair_json(json_fd=io.StringIO('[' + '1,' * %d))" % (4 << 20)),
     ("repair-text-as-string-huge", "tc.repair('word ' * %d, text_as_string=True)" % (4 << 20)),
     # Tools options: out of range, huge, wrong types, each bound tripped
+    # a bad engine option value: an OptionError naming the option (s55)
+    ("parse-opt-neg", "tc.parse('x', max_block=-1)"),
+    ("parse-opt-float", "tc.parse('x', think_window=1.5)"),
+    ("parse-opt-string", "tc.split('x', max_errors_per_block='many')"),
+    ("stream-opt-neg", "tc.StreamParser(max_buffer=-1)"),
     ("tools-opt-huge", "tc.Tools(TOOLS, max_tools_size=10**100)"),
     ("tools-opt-neg", "tc.Tools(TOOLS, max_schema_depth=-1)"),
     ("tools-opt-zero", "tc.Tools(TOOLS, max_schema_checks=0)"),
