@@ -53,7 +53,7 @@ def run(binary, argv, stdin, timeout, cwd):
         inp.seek(0)
         t0 = time.monotonic()
         p = subprocess.Popen(
-            ["/usr/bin/time", "-f", "%M", "-o", tf.name, binary] + argv,
+            ["/usr/bin/time", "-f", "%U %S %M", "-o", tf.name, binary] + argv,
             stdin=inp, stdout=out, stderr=err, cwd=cwd, start_new_session=True,
         )
         status = None
@@ -66,12 +66,25 @@ def run(binary, argv, stdin, timeout, cwd):
         secs = time.monotonic() - t0
         report = tf.read().split()
         rss = int(report[-1]) / 1024.0 if report and report[-1].isdigit() else 0.0
+        try:
+            cpu = float(report[-3]) + float(report[-2])
+        except (IndexError, ValueError):
+            cpu = secs
+        CPU[0] = cpu
         if status is None:
             text = " ".join(report)
             m = re.search(r"terminated by signal (\d+)", text)
             status = "SIG" + m.group(1) if m else p.returncode
         err.seek(0)
         return status, secs, rss, err.read()
+
+
+# the binary probed (for probes that ask it what it knows)
+BIN = [os.path.join(ROOT, "target", "release", "toolcall")]
+
+# CPU seconds (user + system) of the last run, for --sweep: on shared
+# cores wall time measures the neighbours as much as toolcall
+CPU = [0.0]
 
 
 # ----- generators: each takes n and returns the stdin bytes -------------------
@@ -613,6 +626,112 @@ def agent_probes():
     # paths a tool reads otherwise than their normalised form: NUL, blanks
     P.append(("exec-path-nul-blank", ex + ["--allow", "f:/p=/tmp/**"], lambda n: b"".join(call(b"f", b'{"p":"%s"}' % v) for v in (b"/tmp/../etc/x\\u0000/../../../tmp/y", b" /../../../tmp/y", b"/tmp/y\\n")) * n, 1, T))
     P.append(("exec-path-names", ex + ["--tool-dir", "."], lambda n: b"".join(call(nm, b"{}") for nm in (b"../reply", b"./reply", b"/bin/sh", b"..", b".", b"reply/", b"-h", b"--help", b"f;sh", b"f\\u0000", b"f\\n"))* n, 1, T))
+    # approval widening, again (the hostile round of s55): duplicate keys
+    # where one copy passes and the other runs, tool names that differ by
+    # case, namespace, blanks, NUL or a confusable, a found-upward config
+    # with duplicate or escaped keys; each must run nothing past the rules
+    dup = [{"name": "write", "parameters": {"type": "object"}, "x-toolcall": {"risk": "critical", "exec": ["sh", "-c", "cat"]}},
+           {"name": "Write", "parameters": {"type": "object"}, "x-toolcall": {"risk": "safe", "exec": ["sh", "-c", "cat"]}},
+           {"name": "w", "parameters": {"type": "object"}, "x-toolcall": {"risk": "safe", "exec": ["sh", "-c", "cat"]}},
+           {"name": "w", "parameters": {"type": "object"}, "x-toolcall": {"risk": "critical", "exec": ["sh", "-c", "cat"]}}]
+    import json as _json
+    T4 = {"t4.json": _json.dumps(dup).encode()}
+    names = ("write", "Write", "WRITE", "wr\u0456te", "functions.write", " write", "write\u0000", "write\u200b", "\uff57rite", "w")
+    P.append(("approve-name-variants", ["exec", "--tools", "@t4.json", "--auto-approve", "low", "--deny", "write"],
+              lambda n: b"".join(call(nm.encode(), b'{"path":"/etc/x"}') for nm in names) * n, 1, T4))
+    P.append(("approve-dup-keys", ex + ["--allow", "f:/p=/tmp/**"], lambda n: b"".join(
+        call(b"f", a) for a in (b'{"p":"/etc/x","p":"/tmp/y"}', b'{"p":"/tmp/y","p":"/etc/x"}', b'"{\\"p\\":\\"/tmp/y\\",\\"p\\":\\"/etc/x\\"}"')) * n, 1, T))
+    P.append(("approve-config-found-upward", ["exec", "--tools", "@tools.json"], rep(call(b"f", b'{"a":"x"}')), 1,
+              dict(T, **{".toolcall.json5": b'{auto_approval_threshold: "safe", "auto\\u005fapproval_threshold": "critical", unknown_tool_risk: "safe", unknown_tool_risk: "safe"}'})))
+    P.append(("approve-path-variants", ["exec", "--tools", "@tools.json", "--approve", "deny", "--allow", "f:/p=/tmp/**"], lambda n: b"".join(
+        call(b"f", b'{"p":%s}' % v) for v in (b'"/tmp/x\\n"', b'"/tmp/x\\r"', b'["/etc/x"]', b'{"a":"/etc/x"}', b'"//tmp/../etc/x"', b'"/tmp//../etc/x"', b'"/tmp\\\\/../etc"', b"123", b"null")) * n, 1, T))
+    return P
+
+
+# ----- 16. the size-doubling sweep (--sweep): every subcommand -----------------
+
+def format_markers():
+    """{format id: [markers]} from `toolcall formats --json` (the binary the
+    sweep runs), so every format's markers are swept."""
+    out = {}
+    try:
+        text = subprocess.run([BIN[0], "formats", "--json"], capture_output=True, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return out
+    import json
+    for line in text.splitlines():
+        try:
+            r = json.loads(line)
+        except ValueError:
+            continue
+        out[r["id"]] = [m for m in r.get("markers", []) if m]
+    return out
+
+
+def sweep_probes():
+    """Inputs for every subcommand, swept at N, 2N, 4N and 8N (`--sweep`)."""
+    P = []
+    M = format_markers()
+    every = sorted({m for ms in M.values() for m in ms})
+    openers = "".join(m + " " for m in every).encode()
+    almost = "".join(m[:-1] + " " for m in every if len(m) > 1).encode()
+    call = b'<tool_call>{"name":"f","arguments":{"a":"x"}}</tool_call>\n'
+    # model text, whole documents and streams
+    for cmd in (["parse"], ["split"], ["stream", "--chunk-size", "1"], ["validate", "--tools", "@tools.json"]):
+        tag = cmd[0] + ("1" if "1" in cmd else "")
+        small = 4 if cmd[0] in ("stream",) else 1
+        P.append((f"sweep-{tag}-all-openers", cmd, rep(openers), 1_000 // small, {"tools.json": TOOLS}))
+        P.append((f"sweep-{tag}-almost-markers", cmd, rep(almost), 1_000 // small, {"tools.json": TOOLS}))
+        P.append((f"sweep-{tag}-tiny-calls", cmd, rep(call), 20_000 // small, {"tools.json": TOOLS}))
+        P.append((f"sweep-{tag}-long-line", cmd, lambda n: b"a<b[c{d" * n, 200_000 // small, {"tools.json": TOOLS}))
+        P.append((f"sweep-{tag}-think-open", cmd, rep(b"<think>"), 20_000 // small, {"tools.json": TOOLS}))
+        P.append((f"sweep-{tag}-think-close", cmd, rep(b"</think>"), 20_000 // small, {"tools.json": TOOLS}))
+        P.append((f"sweep-{tag}-think-pairs", cmd, rep(b"<think>r</think>t"), 20_000 // small, {"tools.json": TOOLS}))
+        P.append((f"sweep-{tag}-harmony-headers", cmd, rep(b"<|start|>assistant<|channel|>analysis<|message|>x<|end|>"), 5_000 // small, {"tools.json": TOOLS}))
+        P.append((f"sweep-{tag}-harmony-open", cmd, rep(b"<|channel|>commentary to=functions.f "), 5_000 // small, {"tools.json": TOOLS}))
+        P.append((f"sweep-{tag}-deep", cmd, lambda n: b'<tool_call>{"name":"f","arguments":{"a":' + b"[" * n + b"]" * n + b"}}</tool_call>", 50_000 // small, {"tools.json": TOOLS}))
+        P.append((f"sweep-{tag}-long-name", cmd, lambda n: b'<tool_call>{"name":"' + b"n" * n + b'","arguments":{}}</tool_call>', 100_000 // small, {"tools.json": TOOLS}))
+    # each format alone, its markers run together
+    for fid, ms in sorted(M.items()):
+        unit = "".join(m + " " for m in ms).encode()
+        P.append((f"sweep-format-{fid}", ["parse", "-f", fid], rep(unit), 2_000, None))
+    # many documents
+    P.append(("sweep-parse-lines", ["parse", "--lines"], rep(call), 20_000, None))
+    P.append(("sweep-parse-field", ["parse", "--field", ".text"], rep(b'{"text":"<tool_call>{\\"name\\":\\"f\\",\\"arguments\\":{}}</tool_call>"}\n'), 20_000, None))
+    P.append(("sweep-stream-openai-long-id", ["stream", "--input", "openai"], lambda n: sse(oa_call(0, b"f", b"{}", b"c" * n)), 16_000, None))
+    # conversations
+    P.append(("sweep-validate-messages-many", ["validate", "--tools", "@tools.json"], lambda n: b'{"messages":[' + b",".join(
+        b'{"role":"assistant","tool_calls":[{"id":"c%d","type":"function","function":{"name":"f","arguments":"{}"}}]},{"role":"tool","tool_call_id":"c%d","content":"x"}' % (i, i) for i in range(n)) + b"]}", 10_000, {"tools.json": TOOLS}))
+    P.append(("sweep-validate-conversations-lines", ["validate", "--tools", "@tools.json"], rep(b'{"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":"<tool_call>{\\"name\\":\\"f\\",\\"arguments\\":{}}</tool_call>"}]}\n'), 10_000, {"tools.json": TOOLS}))
+    P.append(("sweep-convert-many", ["validate", "--convert", "openai"], rep(b'{"conversations":[{"from":"human","value":"hi"},{"from":"gpt","value":"<tool_call>{\\"name\\":\\"f\\",\\"arguments\\":{}}</tool_call>"}]}\n'), 5_000, None))
+    # tools: many, huge schemas, duplicate and case-differing names
+    many_tools = lambda n: b"[" + b",".join(b'{"name":"t%d","parameters":{"type":"object","properties":{"a":{"type":"string"}}}}' % i for i in range(n)) + b"]"
+    huge_schema = lambda n: b'[{"name":"f","parameters":{"type":"object","properties":{' + b",".join(b'"p%d":{"type":"string","pattern":"^a+$"}' % i for i in range(n)) + b"}}}]"
+    dup_tools = lambda n: b"[" + b",".join(b'{"name":"%s","parameters":{"type":"object"}}' % (b"F" if i % 2 else b"f") for i in range(n)) + b"]"
+    one = lambda n: b'<tool_call>{"name":"t1","arguments":{"a":"x"}}</tool_call>\n'
+    P.append(("sweep-validate-many-tools", ["validate", "--tools", "@t.json"], one, 5_000, {"t.json": many_tools}))
+    P.append(("sweep-validate-huge-schema", ["validate", "--tools", "@t.json"], lambda n: b'<tool_call>{"name":"f","arguments":{' + b",".join(b'"p%d":"a"' % i for i in range(n)) + b"}}</tool_call>", 2_000, {"t.json": huge_schema}))
+    P.append(("sweep-validate-dup-tools", ["validate", "--tools", "@t.json"], lambda n: b'<tool_call>{"name":"f","arguments":{}}</tool_call>\n', 5_000, {"t.json": dup_tools}))
+    P.append(("sweep-validate-calls-many-tools", ["validate", "--tools", "@t.json"], lambda n: b"".join(b'<tool_call>{"name":"t%d","arguments":{"a":"x"}}</tool_call>\n' % i for i in range(n)), 2_000, {"t.json": many_tools}))
+    P.append(("sweep-validate-dup-keys", ["validate", "--tools", "@tools.json"], lambda n: b'<tool_call>{"name":"f","arguments":{' + b'"a":"x",' * n + b'"b":1}}</tool_call>', 20_000, {"tools.json": TOOLS}))
+    # repair: pathological JSON and JSON5
+    for tag, unit in (("open-arrays", b"["), ("open-objects", b'{"a":'), ("quotes", b"'"), ("comments", b"/*"),
+                      ("json5-keys", b"{a:1,"), ("escapes", b'"\\'), ("literals", b"tru "), ("commas", b",,"),
+                      ("python", b"{'a': True, "), ("unclosed-strings", b'["x'), ("line-comments", b"//\n[")):
+        P.append((f"sweep-repair-{tag}", ["repair"], rep(unit), 20_000, None))
+        P.append((f"sweep-repair-report-{tag}", ["repair", "--report", "--max-depth", "10000"], rep(unit), 20_000, None))
+    # render
+    P.append(("sweep-render-tools", ["render", "tools", "--family", "hermes"], many_tools, 2_000, None))
+    P.append(("sweep-render-call", ["render", "call", "--family", "hermes"], rep(b'{"name":"f","arguments":{"a":"x"}}\n'), 5_000, None))
+    P.append(("sweep-render-result", ["render", "result", "--family", "hermes", "--ndjson"], rep(b'{"type":"tool_result","id":"c","name":"f","content":"x"}\n'), 5_000, None))
+    # exec and loop: refused calls (no process per call), many tools
+    P.append(("sweep-exec-refused", ["exec", "--tools", "@tools.json", "--approve", "deny"], rep(call), 2_000, {"tools.json": TOOLS}))
+    P.append(("sweep-exec-unknown", ["exec", "--tools", "@tools.json", "--approve", "deny"], lambda n: b"".join(b'<tool_call>{"name":"g%d","arguments":{}}</tool_call>\n' % i for i in range(n)), 2_000, {"tools.json": TOOLS}))
+    P.append(("sweep-exec-many-tools", ["exec", "--tools", "@t.json", "--approve", "deny"], one, 5_000, {"t.json": many_tools}))
+    loop = ["loop", "--tools", "@tools.json", "--model-cmd", "cat reply", "--max-iterations", "1", "--delay", "0", "--approve", "deny", "--max-tool-runs", "100000", "hi"]
+    P.append(("sweep-loop-many-calls", loop, lambda n: b"", 1_000, {"tools.json": AGENT_TOOLS, "reply": lambda n: call.replace(b'"f"', b'"g"') * n}))
+    P.append(("sweep-loop-echo-calls", ["loop", "--tools", "@tools.json", "--model-cmd", "sed \"s/\\\"/'/g\"", "--max-iterations", "1", "--delay", "0", "--approve", "deny", "--max-tool-runs", "100000", "-"],
+              lambda n: b"".join(b'<tool_call>{"name":"f","arguments":{"a":"%d"}}</tool_call>\n' % i for i in range(n)), 500, {"tools.json": AGENT_TOOLS}))
     return P
 
 
@@ -661,6 +780,62 @@ def materialise(files, n, tmp):
     return paths
 
 
+def sweep(args):
+    """N, 2N, 4N, 8N of each sweep probe: CPU seconds and peak RSS, and
+    the growth of the last doubling (time past startup; memory past a run
+    of nothing). Linear is 2; a probe whose 4N-to-8N growth passes 2.3
+    (and that takes long enough to measure) is flagged."""
+    bad = 0
+    base_cpu, base_rss = 0.0, 4.0
+    if args.markdown:
+        print("| probe | command | N | CPU s at N | 2N | 4N | 8N | time ratio | RSS MiB at 8N | RSS ratio |")
+        print("|---|---|---|---|---|---|---|---|---|---|")
+    for name, argv, gen, n, files in sweep_probes():
+        if args.only and not any(o in name for o in args.only):
+            continue
+        if args.list:
+            print(name)
+            continue
+        n = max(1, int(n * args.scale))
+        rows = []
+        for size in (n, 2 * n, 4 * n, 8 * n):
+            tmp = tempfile.mkdtemp(prefix="tcsweep-")
+            try:
+                paths = materialise(files, size, tmp)
+                av = [paths.get(a, a) for a in argv]
+                stdin = gen(size)
+                status, secs, rss, err = run(args.bin, av, stdin, args.timeout, tmp)
+                rows.append((status, CPU[0], rss, err))
+            finally:
+                shutil.rmtree(tmp, ignore_errors=True)
+        problems = []
+        for k, (status, cpu, rss, err) in enumerate(rows):
+            if status not in (0, 1, 2):
+                problems.append(f"status {status} at {2 ** k}N")
+            if b"panicked" in err:
+                problems.append(f"panic at {2 ** k}N")
+        t = [max(r[1] - base_cpu, 0.0) for r in rows]
+        m = [max(r[2] - base_rss, 0.0) for r in rows]
+        tr = t[3] / t[2] if t[2] > 0.02 else 0.0
+        mr = m[3] / m[2] if m[2] > 4 else 0.0
+        if tr > 2.3 and t[3] > 0.3:
+            problems.append(f"time x{tr:.2f} per doubling")
+        if mr > 2.3 and rows[3][2] > 64:
+            problems.append(f"rss x{mr:.2f} per doubling")
+        if problems:
+            bad += 1
+        cmd = " ".join(a for a in argv if not a.startswith("@"))[:60]
+        if args.markdown:
+            print(f"| `{name}` | `{cmd}` | {n} | {rows[0][1]:.2f} | {rows[1][1]:.2f} | {rows[2][1]:.2f} | {rows[3][1]:.2f} | "
+                  f"{tr:.2f} | {rows[3][2]:.0f} | {mr:.2f} |" + (f" **{'; '.join(problems)}**" if problems else ""), flush=True)
+        else:
+            print(f"{'FAIL' if problems else 'ok':4} {name:44} N={n:<7} cpu " + " ".join(f"{r[1]:6.2f}" for r in rows)
+                  + f"  x{tr:.2f} | rss " + " ".join(f"{r[2]:6.0f}" for r in rows) + f"  x{mr:.2f}"
+                  + (f"  [{'; '.join(problems)}]" if problems else ""), flush=True)
+    print(f"{bad} probe(s) flagged", file=sys.stderr)
+    return 1 if bad else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bin", default=os.path.join(ROOT, "target", "release", "toolcall"))
@@ -668,8 +843,14 @@ def main():
     ap.add_argument("--scale", type=float, default=1.0, help="multiply every N")
     ap.add_argument("--timeout", type=float, default=30.0)
     ap.add_argument("--list", action="store_true")
+    ap.add_argument("--sweep", action="store_true",
+                    help="the size-doubling sweep: N, 2N, 4N, 8N of the sweep- probes, flagging growth past 2.3x per doubling")
+    ap.add_argument("--markdown", action="store_true", help="with --sweep: the table rows for docs/performance.md")
     args = ap.parse_args()
+    BIN[0] = args.bin
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    if args.sweep:
+        return sweep(args)
     bad = 0
     for name, argv, gen, n, files in probes():
         if args.only and not any(o in name for o in args.only):

@@ -78,6 +78,10 @@ const CASES = [
   ['repair-fast-text-as-string', `tc.repairJson('word '.repeat(${BIG >> 2}), { textAsString: true })`],
   ['repair-async-deep', `tc.repairJsonAsync('['.repeat(${DEEP})).then(() => console.log('resolved')).catch((e) => console.log('rejected', e.message))`],
   // Tools options: out of range, wrong types, each bound tripped
+  ['parse-opt-neg', "tc.parse('x', { maxBlock: -1 })"],
+  ['parse-opt-float', "tc.parse('x', { thinkWindow: 1.5 })"],
+  ['parse-opt-string', "tc.split('x', { maxErrorsPerBlock: 'many' })"],
+  ['stream-opt-neg', 'new tc.StreamParser({ maxBuffer: -1 })'],
   ['tools-opt-huge', 'new tc.Tools(TOOLS, { maxToolsSize: 1e300 })'],
   ['tools-opt-neg', 'new tc.Tools(TOOLS, { maxSchemaDepth: -1 })'],
   ['tools-opt-nan', 'new tc.Tools(TOOLS, { maxJson5Depth: NaN })'],

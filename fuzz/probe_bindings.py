@@ -98,6 +98,11 @@ CASES = [
     ("repair-json-fd-huge", "import io; tc.repair_json(json_fd=io.StringIO('[' + '1,' * %d))" % (4 << 20)),
     ("repair-text-as-string-huge", "tc.repair('word ' * %d, text_as_string=True)" % (4 << 20)),
     # Tools options: out of range, huge, wrong types, each bound tripped
+    # a bad engine option value: an OptionError naming the option (s55)
+    ("parse-opt-neg", "tc.parse('x', max_block=-1)"),
+    ("parse-opt-float", "tc.parse('x', think_window=1.5)"),
+    ("parse-opt-string", "tc.split('x', max_errors_per_block='many')"),
+    ("stream-opt-neg", "tc.StreamParser(max_buffer=-1)"),
     ("tools-opt-huge", "tc.Tools(TOOLS, max_tools_size=10**100)"),
     ("tools-opt-neg", "tc.Tools(TOOLS, max_schema_depth=-1)"),
     ("tools-opt-zero", "tc.Tools(TOOLS, max_schema_checks=0)"),
@@ -185,13 +190,64 @@ else:
 '''
 
 
+# --sweep: the entry points that read model text, at N, 2N, 4N and 8N
+# units of each hostile input (a child process per size: CPU seconds and
+# peak RSS are that size's own). Linear is x2 per doubling.
+SWEEP_UNITS = [
+    ("tiny-calls", "'<tool_call>{\"name\":\"f\",\"arguments\":{}}</tool_call>\\n'", 40_000),
+    ("open-markers", "'<tool_call> [TOOL_CALLS] <|python_tag|> <function= <|tool_calls_section_begin|> '", 8_000),
+    ("think-flood", "'<think></think></think>'", 40_000),
+    ("harmony-headers", "'<|start|>assistant<|channel|>analysis<|message|>x<|end|>'", 20_000),
+    ("long-line", "'a<b[c{d'", 200_000),
+]
+SWEEP_CALLS = [
+    ("parse", "tc.parse(doc)"),
+    ("split", "tc.split(doc)"),
+    ("stream-1", "p = tc.StreamParser()\nfor i in range(len(doc)): p.feed(doc[i])\np.close()"),
+]
+SWEEP_RUNNER = r"""
+import resource, sys, time, toolcall as tc
+doc = eval(sys.argv[1]) * int(sys.argv[2])
+t = time.process_time()
+exec(sys.argv[3])
+print(time.process_time() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+"""
+
+
+def sweep(args):
+    bad = 0
+    for uname, unit, n in SWEEP_UNITS:
+        for cname, code in SWEEP_CALLS:
+            name = f"{cname}-{uname}"
+            if args.only and not any(o in name for o in args.only):
+                continue
+            m = max(1, int(n * (args.scale if cname != "stream-1" else args.scale / 8)))
+            rows = []
+            for k in (1, 2, 4, 8):
+                p = subprocess.run([args.python, "-c", SWEEP_RUNNER, unit, str(m * k), code],
+                                   capture_output=True, timeout=args.timeout * 4)
+                out = p.stdout.decode().split()
+                rows.append((float(out[0]), float(out[1])) if p.returncode == 0 and len(out) == 2 else (float("nan"), 0.0))
+            ratio = rows[3][0] / rows[2][0] if rows[2][0] > 0.02 else 0.0
+            flag = ratio > 2.3 and rows[3][0] > 0.3 or any(r[0] != r[0] for r in rows)
+            bad += flag
+            print(f"{'FAIL' if flag else 'ok':4} {name:28} N={m:<7} cpu " + " ".join(f"{r[0]:6.2f}" for r in rows)
+                  + f"  x{ratio:.2f} | rss " + " ".join(f"{r[1]:5.0f}" for r in rows), flush=True)
+    print(f"{bad} case(s) flagged", file=sys.stderr)
+    return 1 if bad else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--python", default=sys.executable)
     ap.add_argument("--only", action="append", default=[])
     ap.add_argument("--timeout", type=float, default=60.0)
     ap.add_argument("--node", action="store_true", help="also run fuzz/probe_bindings.cjs")
+    ap.add_argument("--sweep", action="store_true", help="N to 8N of parse, split and a 1-character StreamParser")
+    ap.add_argument("--scale", type=float, default=1.0)
     args = ap.parse_args()
+    if args.sweep:
+        return sweep(args)
     bad = 0
     for name, src in CASES:
         if args.only and not any(o in name for o in args.only):

@@ -62,6 +62,38 @@ fn option_error(message: String) -> Error {
     err("OptionError", toolcall_core::escape_terminal(&message))
 }
 
+/// An options object the core could not read, as an `OptionError`
+/// naming the option as JavaScript spells it (`options: maxBlock:
+/// invalid value: integer -1, expected usize`).
+fn read_error(e: toolcall_core::OptionError) -> Error {
+    match e {
+        toolcall_core::OptionError::Invalid { option, message } if option == "options" => {
+            option_error(format!("options: {message}"))
+        }
+        toolcall_core::OptionError::Invalid { option, message } => {
+            option_error(format!("options: {}: {message}", camel(&option)))
+        }
+        e => option_error(format!("options: {e}")),
+    }
+}
+
+/// An option's snake_case name (the core's) in camelCase (the package's).
+fn camel(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut up = false;
+    for c in name.chars() {
+        if c == '_' && !out.is_empty() {
+            up = true;
+        } else if up {
+            out.extend(c.to_uppercase());
+            up = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// `text` made safe for a terminal by the core's `escape_terminal`: for
 /// the messages the JavaScript layer writes with an option's name in them.
 #[napi(js_name = "escapeTerminal")]
@@ -97,9 +129,7 @@ impl Tools {
     pub fn new(text: String, options: Option<Value>) -> Result<Tools> {
         let options: ToolsOptions = match options {
             None | Some(Value::Null) => ToolsOptions::default(),
-            Some(v) => {
-                serde_json::from_value(v).map_err(|e| option_error(format!("options: {e}")))?
-            }
+            Some(v) => ToolsOptions::from_value(v).map_err(read_error)?,
         };
         let (registry, policy) = options.load(&text).map_err(|e| match e {
             ToolsLoadError::Option(m) => option_error(m),
@@ -155,9 +185,7 @@ impl Setup {
     fn new(options: Option<Value>, tools: Option<&Tools>) -> Result<Setup> {
         let options: toolcall_core::Options = match options {
             None | Some(Value::Null) => toolcall_core::Options::default(),
-            Some(v) => {
-                serde_json::from_value(v).map_err(|e| option_error(format!("options: {e}")))?
-            }
+            Some(v) => toolcall_core::Options::from_value(v).map_err(read_error)?,
         };
         let mut resolved = options.resolve().map_err(|e| option_error(e.to_string()))?;
         let tools = tools.map(|t| Arc::clone(&t.inner));
@@ -403,7 +431,7 @@ fn with_resolved<R>(options: &str, f: impl FnOnce(&Resolved) -> R) -> Result<R> 
             // same messages for an unknown key or a value of the wrong type
             let value: Value =
                 serde_json::from_str(options).map_err(|e| option_error(format!("options: {e}")))?;
-            serde_json::from_value(value).map_err(|e| option_error(format!("options: {e}")))?
+            toolcall_core::Options::from_value(value).map_err(read_error)?
         };
         let resolved = parsed.resolve().map_err(|e| option_error(e.to_string()))?;
         let out = f(&resolved);

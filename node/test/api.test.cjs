@@ -334,6 +334,29 @@ test('options no JSON text can hold: an OptionError on short and long inputs ali
   assert.equal(toolcall.parse(long, { model: undefined, format: 'hermes' }).calls.length, 1);
 });
 
+test('a bad option value names the option, as the package spells it', () => {
+  // serde's own message named no option ("invalid value: integer `-1`,
+  // expected usize"); the core names it, the package in camelCase
+  const text = '<tool_call>{"name": "a", "arguments": {}}</tool_call>';
+  const long = `${text}${' '.repeat(40 << 10)}`;
+  const cases = [
+    [{ maxBlock: -1 }, /^options: maxBlock: invalid value: integer `-1`/],
+    [{ maxBlock: 'big' }, /^options: maxBlock: invalid type: string "big"/],
+    [{ thinkWindow: 1.5 }, /^options: thinkWindow: invalid type: floating point `1.5`/],
+    [{ repair: [1] }, /^options: repair: invalid type: sequence/],
+  ];
+  for (const [o, message] of cases) {
+    for (const input of [text, long]) {
+      assert.throws(() => toolcall.parse(input, o), { name: 'OptionError', message });
+    }
+    assert.throws(() => new toolcall.StreamParser(o), { name: 'OptionError', message });
+  }
+  assert.throws(() => new toolcall.Tools('[{"name": "f", "parameters": {"type": "object"}}]', { maxToolsSize: -1 }), {
+    name: 'OptionError',
+    message: /^options: maxToolsSize: invalid value: integer `-1`/,
+  });
+});
+
 test('options no JSON text can hold: parseAsync refuses them too', async () => {
   await assert.rejects(toolcall.parseAsync('x', { repairMaxSize: NaN }), {
     name: 'OptionError',

@@ -230,7 +230,7 @@ impl Options {
     #[pyo3(signature = (**options))]
     fn new(options: Option<&Bound<'_, PyDict>>) -> PyResult<Options> {
         let given = options_object(options)?;
-        let options: CoreOptions = serde_json::from_value(given).map_err(option_error)?;
+        let options = CoreOptions::from_value(given).map_err(option_error)?;
         let resolved = options.resolve().map_err(option_error)?;
         Ok(Options { resolved })
     }
@@ -381,7 +381,7 @@ impl Tools {
     #[pyo3(signature = (text, **options))]
     fn new(text: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Tools> {
         let given = options_object(options)?;
-        let options: ToolsOptions = serde_json::from_value(given).map_err(option_error)?;
+        let options = ToolsOptions::from_value(given).map_err(option_error)?;
         let (registry, policy) = options.load(text).map_err(|e| match e {
             ToolsLoadError::Option(m) => option_error(m),
             e => ToolsError::new_err(e.to_string()),

@@ -107,6 +107,27 @@ def test_option_errors_keep_a_plain_name_as_it_is():
 
 
 @pytest.mark.parametrize(
+    "call, says",
+    [
+        # serde's own message named no option: "invalid value: integer
+        # `-1`, expected usize"
+        (lambda: toolcall.parse("x", max_block=-1), "max_block: invalid value: integer `-1`"),
+        (lambda: toolcall.parse("x", max_block="big"), 'max_block: invalid type: string "big"'),
+        (lambda: toolcall.parse("x", think_window=1.5), "think_window: invalid type: floating point `1.5`"),
+        (lambda: toolcall.StreamParser(max_buffer=-5), "max_buffer: invalid value: integer `-5`"),
+        (lambda: toolcall.split("x", repair=[1]), "repair: invalid type: sequence"),
+        (lambda: toolcall.Tools(TOOLS, max_tools_size=-1), "max_tools_size: invalid value: integer `-1`"),
+        (lambda: toolcall.Tools(TOOLS, strict="yes"), 'strict: invalid type: string "yes"'),
+    ],
+    ids=["parse-negative", "parse-string", "parse-float", "stream-negative", "split-list", "tools-negative", "tools-string"],
+)
+def test_a_bad_option_value_names_the_option(call, says):
+    with pytest.raises(toolcall.OptionError) as e:
+        call()
+    assert str(e.value).startswith(says), str(e.value)
+
+
+@pytest.mark.parametrize(
     "name, value, says",
     [
         # past i64/u64: was "int is not a JSON value"

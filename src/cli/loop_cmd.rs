@@ -524,22 +524,25 @@ impl<'a> Run<'a> {
             )?;
         }
         self.final_text = gathered.text.trim().to_string();
-        let calls = self.mark_copies(&text, gathered.calls);
+        let calls = self.mark_copies(&text, gathered.calls)?;
         self.say("assistant", gathered.history.trim().to_string())?;
         Ok(ControlFlow::Continue(calls))
     }
 
-    /// Marks the calls whose text is a piece of the prompt `sent` (an
-    /// echo the command re-spaced or cut, markup copied from a tool's
-    /// output or the user's message) and that the model did not make
-    /// earlier in this run: they need a person's consent. The others are
-    /// the model's from now on.
-    fn mark_copies(&mut self, sent: &str, mut calls: Vec<Found>) -> Vec<Found> {
-        use crate::agent::echo::{call_key, Copies};
+    /// Marks the calls that are the prompt's, not the model's, and that
+    /// the model did not make earlier in this run: those whose text is a
+    /// piece of the prompt `sent` (an echo the command re-spaced or cut,
+    /// markup copied from a tool's output or the user's message), and
+    /// those whose name and arguments are (or are a piece of) a call in
+    /// what was sent but the model's own replies (an echo that re-spelled
+    /// the call: other quotes, keys, markers, escapes, normal form). They
+    /// need a person's consent. The others are the model's from now on.
+    fn mark_copies(&mut self, sent: &str, mut calls: Vec<Found>) -> anyhow::Result<Vec<Found>> {
+        use crate::agent::echo::{call_key, Copies, SentCalls};
         // a call the server parsed has no text of its own in the reply
         let written = |f: &Found| f.call.span[0] != f.call.span[1] && !f.call.in_reasoning;
         if !calls.iter().any(written) {
-            return calls;
+            return Ok(calls);
         }
         let mut texts: Vec<&str> = vec![sent];
         if self.style == Style::Messages {
@@ -547,9 +550,25 @@ impl<'a> Run<'a> {
             texts.extend(self.history.iter().map(|m| m.content.as_str()));
         }
         let copies = Copies::new(texts);
+        // the calls in what was sent, the model's own replies aside
+        let others = std::iter::once(self.system.as_str()).chain(
+            self.history
+                .iter()
+                .filter(|m| m.role != "assistant")
+                .map(|m| m.content.as_str()),
+        );
+        let cfg = self
+            .runner
+            .tools
+            .engine(self.args.engine.document_config("prompt")?);
+        let sent_calls = SentCalls::new(others, &cfg);
         for f in &mut calls {
             let key = call_key(&f.call.name, f.call.arguments.as_value());
-            if written(f) && !self.made.contains(&key) && copies.holds(&f.call.raw) {
+            if written(f)
+                && !self.made.contains(&key)
+                && (copies.holds(&f.call.raw)
+                    || sent_calls.holds(&f.call.name, f.call.arguments.as_value()))
+            {
                 f.copied = true;
             }
         }
@@ -559,7 +578,7 @@ impl<'a> Run<'a> {
                     .insert(call_key(&f.call.name, f.call.arguments.as_value()));
             }
         }
-        calls
+        Ok(calls)
     }
 
     /// How the generation ended: on anything but a normal end, the run

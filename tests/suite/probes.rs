@@ -709,6 +709,63 @@ fn an_inexact_or_partial_echo_runs_nothing_the_prompt_spelled() {
     }
 }
 
+/// An echo that changes a call's characters (other quotes, another
+/// format's markers, an escape, a cut) is neither dropped as an echo nor
+/// a piece of the prompt's text, so the call markup of a tool's output
+/// ran as the model's call under `--approve yes`. A call is now also
+/// judged by what it would run: its name and arguments, folded as an
+/// echo may change them, against the calls in what the model was sent
+/// (its own replies aside); one the sent texts hold, or a piece of one,
+/// needs a person, so `EVIL` never runs.
+#[test]
+fn an_echo_that_respells_a_call_runs_nothing_the_prompt_held() {
+    let echoes = [
+        "cat | sed \"s/\\\"/'/g\"",
+        "cat | sed 's/<tool_call>/<function_call>/g; s/<.tool_call>/<\\/function_call>/g'",
+        "cat | sed 's/EVIL/\\\\u0045VIL/'",
+        "cat | sed 's/\"a\":\"EVIL\"/\"a\" : \"EV\"/'",
+        "tail -c 120 | sed \"s/\\\"/'/g\"",
+    ];
+    for (k, echo) in echoes.into_iter().enumerate() {
+        for approve in ["yes", "ask"] {
+            let dir = scratch(&format!("loop-respelled-echo-{k}-{approve}"));
+            let ran = echo_tools(&dir);
+            let model = format!(
+                "if [ \"$TOOLCALL_ITERATION\" = 1 ]; then \
+                 printf '<tool_call>{{\"name\":\"f\",\"arguments\":{{\"a\":\"good\"}}}}</tool_call>'; \
+                 else {echo}; echo done; fi"
+            );
+            let r = run_binary(
+                &[
+                    "loop",
+                    "--tools",
+                    "tools.json",
+                    "--model-cmd",
+                    &model,
+                    "--delay",
+                    "0",
+                    "--max-iterations",
+                    "3",
+                    "--approve",
+                    approve,
+                    "hi",
+                ],
+                Some(b""),
+                Some(&dir),
+            );
+            let log = std::fs::read_to_string(&ran).unwrap_or_default();
+            assert!(
+                !log.contains("EV"),
+                "{echo} {approve}\n{log}\n{}\n{}",
+                r.stderr,
+                r.out()
+            );
+            assert!(log.contains("good"), "{echo}: {}", r.stderr);
+            assert!(r.code == 0 || r.code == 1, "{echo}: {}", r.stderr);
+        }
+    }
+}
+
 /// `stream` sniffs the input kind from the first bytes; a start that stays
 /// undecided (`{` opening a first line that is no JSON) was looked at again
 /// from its start after every chunk, so a server sending one byte per chunk

@@ -199,6 +199,15 @@ pub enum OptionError {
         /// The largest value allowed.
         max: u64,
     },
+    /// An option whose value is of the wrong type or not allowed by it (a
+    /// negative or fractional size, a string for a number), or an option
+    /// that does not exist: serde's message, with the option named.
+    Invalid {
+        /// The option as given (`options` when no one option is at fault).
+        option: String,
+        /// What is wrong with its value.
+        message: String,
+    },
 }
 
 impl OptionError {
@@ -250,11 +259,51 @@ impl std::fmt::Display for OptionError {
                 min,
                 max,
             } => write!(f, "{option} {value} is out of range ({min} to {max})"),
+            OptionError::Invalid { option, message } => write!(f, "{option}: {message}"),
         }
     }
 }
 
 impl std::error::Error for OptionError {}
+
+/// Reads an options object (the core's [`Options`], or the tools
+/// options) from JSON, as the bindings pass their keyword arguments or
+/// object: on a fault, the error names the option at fault (serde's own
+/// message says only "invalid value: integer `-1`, expected usize"), so
+/// every front end reports a bad option alike.
+pub(crate) fn read_options<T: serde::de::DeserializeOwned>(
+    value: serde_json::Value,
+) -> Result<T, OptionError> {
+    let whole = match serde_json::from_value::<T>(value.clone()) {
+        Ok(t) => return Ok(t),
+        Err(e) => e.to_string(),
+    };
+    if let serde_json::Value::Object(m) = value {
+        // the first option that fails alone is the one at fault
+        for (k, v) in m {
+            let one = serde_json::Value::Object(std::iter::once((k.clone(), v)).collect());
+            if serde_json::from_value::<T>(one.clone()).is_err() {
+                // read again from text: a number read from a value says only
+                // "invalid number" (arbitrary precision), from text it says
+                // what was given and what was expected
+                let message = match serde_json::from_str::<T>(&one.to_string()) {
+                    Err(e) if e.line() > 0 => {
+                        let m = e.to_string();
+                        let at = format!(" at line {} column {}", e.line(), e.column());
+                        m.strip_suffix(&at).map_or(m.clone(), str::to_string)
+                    }
+                    Err(e) => e.to_string(),
+                    Ok(_) => whole.clone(),
+                };
+                return Err(OptionError::Invalid { option: k, message });
+            }
+        }
+    }
+    Err(OptionError::Invalid {
+        option: "options".into(),
+        message: whole,
+    })
+}
 
 /// A bound in `min..=MAX_HELD`.
 fn bounded(option: &'static str, value: usize, min: u64) -> Result<usize, OptionError> {
@@ -279,6 +328,14 @@ fn counted(option: &'static str, value: usize, min: u64, max: u64) -> Result<usi
 }
 
 impl Options {
+    /// Reads the options from a JSON object (a missing field takes its
+    /// default); a value of the wrong type, out of its type's range, or an
+    /// unknown field is an [`OptionError::Invalid`] naming the option
+    /// (for a size of -1: "max_block: invalid value: integer -1, expected usize").
+    pub fn from_value(value: serde_json::Value) -> Result<Options, OptionError> {
+        read_options(value)
+    }
+
     /// Resolves the request: names to a format and generation prompt,
     /// the finish reason and input kind to their values, the bounds
     /// checked and `think_window` clamped to `max_block` (what is held
@@ -399,6 +456,38 @@ mod tests {
             o.resolve(),
             Err(OptionError::UnknownFinishReason(_))
         ));
+    }
+
+    #[test]
+    fn a_bad_option_value_is_named() {
+        let e = Options::from_value(serde_json::json!({"model": "qwen3", "max_block": -1}))
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(e.starts_with("max_block: invalid value"), "{e}");
+        let e = Options::from_value(serde_json::json!({"think_window": "big"}))
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(e.starts_with("think_window: invalid type"), "{e}");
+        let e = Options::from_value(serde_json::json!({"max_blokc": 1}))
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(e.starts_with("max_blokc: unknown field `max_blokc`"), "{e}");
+        let e = Options::from_value(serde_json::json!([1]))
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(e.starts_with("options: invalid type"), "{e}");
+        let e = crate::validate::registry::ToolsOptions::from_value(
+            serde_json::json!({"max_tools_size": 1.5}),
+        )
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+        assert!(e.starts_with("max_tools_size: invalid type"), "{e}");
+        assert!(Options::from_value(serde_json::json!({"max_block": 100})).is_ok());
     }
 
     #[test]

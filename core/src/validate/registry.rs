@@ -274,6 +274,15 @@ impl fmt::Display for ToolsLoadError {
 impl std::error::Error for ToolsLoadError {}
 
 impl ToolsOptions {
+    /// Reads the options from a JSON object, as
+    /// [`Options::from_value`](crate::Options::from_value) does: a bad
+    /// value or an unknown field is an
+    /// [`OptionError::Invalid`](crate::OptionError::Invalid) naming the
+    /// option.
+    pub fn from_value(value: serde_json::Value) -> Result<ToolsOptions, crate::OptionError> {
+        crate::door::read_options(value)
+    }
+
     /// The policy calls are judged under: `strict` and the two risk
     /// levels, read.
     pub fn policy(&self) -> Result<super::Policy, ToolsLoadError> {
