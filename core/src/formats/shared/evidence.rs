@@ -43,6 +43,37 @@ const EXAMPLE_WORDS: &[&str] = &[
     "範例",
     "模板",
     "语法",
+    // Japanese: output / input / usage example, for example
+    "例:",
+    "例\u{ff1a}",
+    "出力例",
+    "入力例",
+    "使用例",
+    "例えば",
+    // Korean: example, for example
+    "예시",
+    "예제",
+    "예를 들어",
+    // Russian: example (any case ending), for instance, template, syntax
+    "пример",
+    "шаблон",
+    "синтаксис",
+    // what a model writes, told in the third person: a page about
+    // models, not a model's reply (`The model's response when it wants
+    // to call a tool:`)
+    "model's response",
+    "model's output",
+    "model responds",
+    "model returns",
+    "model outputs",
+    "model will return",
+    "model will respond",
+    "model will output",
+    "llm's response",
+    "llm's output",
+    "llm responds",
+    "llm returns",
+    "llm outputs",
 ];
 
 /// Words that show an example when the line gives an instruction, but not
@@ -57,8 +88,14 @@ const INSTRUCTION_WORDS: &[&str] = &[
     "reply with",
     "respond with",
     "answer with",
-    // Chinese: format (`按以下格式`, in the following format)
+    // Chinese: format (`按以下格式`, in the following format); Japanese:
+    // form, format (`以下のような形式で出力する`); Korean: format; Russian:
+    // format (any case ending)
     "格式",
+    "形式",
+    "書式",
+    "형식",
+    "формат",
 ];
 
 /// Words of a model announcing its own call, or saying the call that
@@ -82,6 +119,13 @@ const OWN_CALL: &[&str] = &[
     "我会",
     "让我",
     "我来",
+    // Korean: (I) will (do), polite; Russian: I will call, I am calling,
+    // let's; Japanese: let's
+    "겠습니다",
+    "я вызову",
+    "вызываю",
+    "давайте",
+    "しましょう",
 ];
 
 /// Most bytes of the introducing line looked at, back from the candidate.
@@ -97,29 +141,76 @@ const LEAD_WINDOW: usize = 160;
 pub fn example_lead(before: &[u8]) -> bool {
     let text = String::from_utf8_lossy(before);
     let trimmed = text.trim_end();
-    // the last line with words on it, and at most a window of it
-    let line = match trimmed.rfind('\n') {
-        Some(k) => &trimmed[k + 1..],
-        None => trimmed,
+    // the last line with words on it, and the one with words above it
+    let (rest, line) = match trimmed.rfind('\n') {
+        Some(k) => (&trimmed[..k], &trimmed[k + 1..]),
+        None => ("", trimmed),
     };
+    if line.trim().is_empty() {
+        return false;
+    }
+    if quoted_transcript(before) || continued_line(before) || inside_literal(before) {
+        return true;
+    }
+    if says_example(line) {
+        return true;
+    }
+    // a bare label (`Action:`, `Output:`) says nothing itself: the line
+    // above it does (`So your final output should look like this:` then
+    // `Action:` then the object)
+    if !bare_label(line) {
+        return false;
+    }
+    let above = rest.trim_end();
+    let above = match above.rfind('\n') {
+        Some(k) => &above[k + 1..],
+        None => above,
+    };
+    !above.trim().is_empty() && says_example(above)
+}
+
+/// Whether one line introducing a candidate names an example or a syntax,
+/// or instructs how to answer without the model announcing its own call,
+/// or is a code comment (see [`example_lead`]). At most [`LEAD_WINDOW`]
+/// bytes of its end are read.
+fn says_example(line: &str) -> bool {
     let mut from = line.len().saturating_sub(LEAD_WINDOW);
     while !line.is_char_boundary(from) {
         from += 1;
     }
     let line = line[from..].to_lowercase().replace('\u{2019}', "'");
-    if line.is_empty() {
-        return false;
-    }
     // a code comment (`// LLM output`) introduces a listing, not a reply
     if line.trim_start().starts_with("//") {
-        return true;
-    }
-    if quoted_transcript(before) || continued_line(before) || inside_literal(before) {
         return true;
     }
     EXAMPLE_WORDS.iter().any(|w| line.contains(w))
         || (INSTRUCTION_WORDS.iter().any(|w| line.contains(w))
             && !OWN_CALL.iter().any(|w| line.contains(w)))
+}
+
+/// Whether a line is only a label ending in a colon, one to three short
+/// words (`Action:`, `**Tool call:**`, `1. Output:`), past list and
+/// emphasis marks.
+fn bare_label(line: &str) -> bool {
+    let t = line
+        .trim()
+        .trim_start_matches(['#', '-', '*', '>', ' ', '\t'])
+        .trim_end_matches(['*', '_', '`', ' ']);
+    let t = t.trim_start_matches(|c: char| c.is_ascii_digit());
+    let t = t.strip_prefix('.').unwrap_or(t).trim_start();
+    let Some(label) = t
+        .strip_suffix(':')
+        .or_else(|| t.strip_suffix('\u{ff1a}'))
+        .map(|l| l.trim_end_matches(['*', '_', '`', ' ']))
+    else {
+        return false;
+    };
+    !label.is_empty()
+        && label.chars().count() <= 24
+        && label.split_whitespace().count() <= 3
+        && label
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, ' ' | '_' | '-'))
 }
 
 /// Words that, in the line (ending in a colon) that introduces a marked
@@ -136,13 +227,40 @@ const FORMAT_WORDS: &[&str] = &[
     "looks like",
     "look like",
     "output like",
+    // Russian: format, example, template, syntax (any case ending)
+    "формат",
+    "пример",
+    "шаблон",
+    "синтаксис",
 ];
 
 /// Words of Chinese and Japanese text that name a format or an example
 /// (`期望格式：`, `示例：`, `例如：`): matched anywhere in the line, as
 /// these scripts write no blanks between words.
 const CJK_FORMAT_WORDS: &[&str] = &[
-    "格式", "示例", "例子", "例如", "样例", "範例", "范例", "模板", "语法", "語法", "書式", "形式",
+    "格式",
+    "示例",
+    "例子",
+    "例如",
+    "样例",
+    "範例",
+    "范例",
+    "模板",
+    "语法",
+    "語法",
+    "書式",
+    "形式",
+    // Japanese: output / input / usage example, an example (`出力例：`)
+    "出力例",
+    "入力例",
+    "使用例",
+    "例:",
+    "例\u{ff1a}",
+    // Korean: example, format (particles join words: `출력형식:`)
+    "예시",
+    "예제",
+    "형식",
+    "포맷",
 ];
 
 /// Whether the text before a block (`before`) presents it as the
@@ -348,6 +466,11 @@ const USER_LABELS: &[&str] = &[
     "user",
     "human",
     "q",
+    // an agent transcript's turns the model does not write: the task it
+    // was given and a tool's result (`Task: "…"`, `Observation: …`)
+    "task",
+    "question",
+    "observation",
     "用户",
     "用戶",
     "使用者",
@@ -561,6 +684,30 @@ fn placeholder_text(s: &str) -> bool {
                 | "value1"
                 | "value2"
         )
+}
+
+/// Whether a call is a template's blanks whatever its format: its name
+/// is a placeholder ([`placeholder_name`]) that `cfg` does not declare
+/// and its arguments are all placeholders ([`placeholder_arguments`]).
+/// Gives up a real tool named like a blank (`function_name`, `tool`)
+/// called with blank-looking arguments and no tools file.
+pub fn template_call(name: &str, arguments: &Value, cfg: &crate::config::Config) -> bool {
+    placeholder_name(name)
+        && !cfg.declares(name)
+        && arguments.as_object().is_some_and(placeholder_arguments)
+}
+
+/// Whether a block's bytes could hold placeholder arguments: a word with
+/// `value` in it (any case), an ellipsis, or a string that opens with
+/// `<`. A quick look that rules most calls out before their names are
+/// read ([`template_call`] needs all of the arguments to be blanks).
+pub fn may_hold_blanks(block: &[u8]) -> bool {
+    memchr::memmem::find(block, b"...").is_some()
+        || memchr::memmem::find(block, "\u{2026}".as_bytes()).is_some()
+        || memchr::memmem::find(block, b"\"<").is_some()
+        || block
+            .windows(5)
+            .any(|w| w.eq_ignore_ascii_case(b"value"))
 }
 
 /// Keys a template writes for a blank parameter.
