@@ -34,6 +34,13 @@ const EXAMPLE_WORDS: &[&str] = &[
     "how you can",
     "how you could",
     "how you would",
+    // what a test or a prompt expects, not what a model says
+    "expected output",
+    "expected response",
+    "expected result",
+    "expected reply",
+    "sample output",
+    "sample response",
     // Chinese: example, for example, sample, template, syntax
     "示例",
     "例如",
@@ -61,19 +68,19 @@ const EXAMPLE_WORDS: &[&str] = &[
     // what a model writes, told in the third person: a page about
     // models, not a model's reply (`The model's response when it wants
     // to call a tool:`)
-    "model's response",
-    "model's output",
-    "model responds",
-    "model returns",
-    "model outputs",
-    "model will return",
-    "model will respond",
-    "model will output",
-    "llm's response",
-    "llm's output",
-    "llm responds",
-    "llm returns",
-    "llm outputs",
+    "the model's response",
+    "the model's output",
+    "the model responds",
+    "the model returns",
+    "the model outputs",
+    "the model will return",
+    "the model will respond",
+    "the model will output",
+    "the llm's response",
+    "the llm's output",
+    "the llm responds",
+    "the llm returns",
+    "the llm outputs",
 ];
 
 /// Words that show an example when the line gives an instruction, but not
@@ -688,13 +695,53 @@ fn placeholder_text(s: &str) -> bool {
 
 /// Whether a call is a template's blanks whatever its format: its name
 /// is a placeholder ([`placeholder_name`]) that `cfg` does not declare
-/// and its arguments are all placeholders ([`placeholder_arguments`]).
-/// Gives up a real tool named like a blank (`function_name`, `tool`)
-/// called with blank-looking arguments and no tools file.
+/// and its arguments are all blanks: any placeholder
+/// ([`placeholder_arguments`]) after a name in brackets (`{name}`), the
+/// kinds only a template writes after a placeholder word
+/// (`function_name` with `{"arg1": "value1"}`). Gives up a real tool
+/// named like a blank called with blank-looking arguments and no tools
+/// file.
 pub fn template_call(name: &str, arguments: &Value, cfg: &crate::config::Config) -> bool {
-    placeholder_name(name)
-        && !cfg.declares(name)
-        && arguments.as_object().is_some_and(placeholder_arguments)
+    if !placeholder_name(name) || cfg.declares(name) {
+        return false;
+    }
+    let Some(args) = arguments.as_object() else {
+        return false;
+    };
+    // a name in brackets (`<function_name>`, `{name}`) is a template's
+    // blank beyond doubt; a placeholder word needs the stronger blanks
+    let n = name.trim();
+    let wrapped = n.len() >= 2
+        && matches!(
+            (n.as_bytes()[0], n.as_bytes()[n.len() - 1]),
+            (b'<', b'>') | (b'{', b'}') | (b'[', b']')
+        );
+    if wrapped {
+        placeholder_arguments(args)
+    } else {
+        template_arguments(args)
+    }
+}
+
+/// Whether every argument is a template's blank of the kinds only a
+/// template writes: a key or a value in angle brackets or an ellipsis
+/// (`{"<param>": "<value>"}`, `{"code": "..."}`), or a numbered or named
+/// blank key holding a word with `value` in it (`{"arg1": "value1"}`,
+/// `{"param_name": "param_value"}`). A bare `{"param": "value"}` is not
+/// enough: parser tests write it as the smallest real data (Ollama's GLM
+/// tests call `function_name` with it). Empty arguments are not.
+fn template_arguments(args: &Map<String, Value>) -> bool {
+    let blank_value = |v: &Value| matches!(v, Value::String(s) if bracketed(s));
+    let named_pair = |k: &str, v: &Value| {
+        let k = k.to_ascii_lowercase();
+        PLACEHOLDER_KEYS.contains(&k.as_str())
+            && (k.ends_with(|c: char| c.is_ascii_digit()) || k.ends_with("_name"))
+            && matches!(v, Value::String(s) if s.to_ascii_lowercase().contains("value"))
+    };
+    !args.is_empty()
+        && args
+            .iter()
+            .all(|(k, v)| bracketed(k) || blank_value(v) || named_pair(k, v))
 }
 
 /// Whether a block's bytes could hold placeholder arguments: a word with
