@@ -2237,12 +2237,16 @@ fn find_any_first(hay: &[u8], close: &[Close]) -> Option<usize> {
     }
 }
 
-/// Whether a block's calls are a format's documentation rather than calls
-/// (`docs/recovery.md`, "Evidence"): the text before presents it as a
-/// format or quotes its opening in code. Names are not looked at: a
+/// Whether a block's calls, or the faults it was read with, are a
+/// format's documentation (`docs/recovery.md`, "Evidence"): the text
+/// before presents it as a format or quotes its opening in code. A
+/// documented block that could not be read (an escaped body in a prompt
+/// held in code, `<function=f>{\"k\": …}`) is text too, not an error
+/// that takes the rest of the page with it. Names are not looked at: a
 /// tallying sink's calls may have none.
 fn documented(result: &formats::BlockResult, block: &[u8], cx: &formats::ParseCx) -> bool {
-    !result.calls.is_empty() && formats::shared::evidence::documents_block(cx.before, block)
+    (!result.calls.is_empty() || !result.errors.is_empty())
+        && formats::shared::evidence::documents_block(cx.before, block)
 }
 
 /// Whether a block's calls fill a template's blanks rather than call a

@@ -547,7 +547,7 @@ fn format_lead(before: &[u8]) -> bool {
                     from += 1;
                 }
                 let line = line[from..].to_lowercase().replace('\u{2019}', "'");
-                let own = OWN_CALL.iter().any(|w| has_word(&line, w));
+                let own = own_call(&line);
                 let named = FORMAT_WORDS.iter().any(|w| has_word(&line, w))
                     || CJK_FORMAT_WORDS.iter().any(|w| line.contains(w));
                 // a label on the block's own line that names no format
@@ -563,6 +563,22 @@ fn format_lead(before: &[u8]) -> bool {
         }
         end = start - 1;
     }
+}
+
+/// Whether a lowercased lead line announces the model's own call
+/// ([`OWN_CALL`]): a word of a spaced script where a word starts, one of
+/// a joined script anywhere.
+fn own_call(line: &str) -> bool {
+    OWN_CALL
+        .iter()
+        .any(|w| has_word(line, w) || (joined(w) && line.contains(w)))
+}
+
+/// Whether `word` is written in a script that joins words (Chinese,
+/// Japanese, Korean endings such as `겠습니다`): found anywhere in a line,
+/// not only where a word starts.
+fn joined(word: &str) -> bool {
+    word.chars().next().is_some_and(|c| u32::from(c) >= 0x1100)
 }
 
 /// Whether `line` holds `word` starting a word (`format` in `the format`
@@ -816,7 +832,7 @@ mod tests {
                 from += 1;
             }
             let line = line[from..].to_lowercase().replace('\u{2019}', "'");
-            let own = OWN_CALL.iter().any(|w| has_word(&line, w));
+            let own = own_call(&line);
             let named = FORMAT_WORDS.iter().any(|w| has_word(&line, w))
                 || CJK_FORMAT_WORDS.iter().any(|w| line.contains(w));
             if named || own || !(i == 0 && own_first) {
@@ -914,6 +930,22 @@ mod tests {
             // inside a literal, or a continued line
             "response = \"\"\"\nHere's my response:\n",
             "text \\\n",
+            // a bare label: the line above it speaks
+            "So your final output should look like this:\n  Action:\n  ",
+            "Example of a call:\n\n**Tool call:**\n",
+            // an agent transcript's task or tool result
+            "Task: \"Find the oldest person.\"\n\nAction:\n",
+            "  Observation: \"image_1.jpg\"\n\n  Action:\n  ",
+            "Question: what is 2 + 2?\nThought: use the tool.\n",
+            // a model's output told in the third person
+            " 1. The model's response when it wants to call a tool:\n\n",
+            "The LLM returns a call like:\n",
+            "Expected output\n",
+            // Japanese, Korean, Russian
+            "\u{4ee5}\u{4e0b}\u{306e}\u{3088}\u{3046}\u{306a}\u{5f62}\u{5f0f}\u{3067}\u{51fa}\u{529b}\u{3059}\u{308b}\u{3002}\n\n",
+            "\u{51fa}\u{529b}\u{4f8b}\u{ff1a}\n",
+            "\u{cd9c}\u{b825} \u{c608}\u{c2dc}:\n",
+            "\u{41f}\u{440}\u{438}\u{43c}\u{435}\u{440} \u{43e}\u{442}\u{432}\u{435}\u{442}\u{430}:\n",
         ] {
             assert!(example_lead(s.as_bytes()), "{s:?}");
         }
@@ -932,6 +964,15 @@ mod tests {
             "Username: ada\n",
             "The user: asked for it.\nI'll check.\n",
             "AI\u{8c03}\u{7528}\u{ff1a}\n",
+            // a label with nothing that names an example above it
+            "Checking the weather for you.\nAction:\n",
+            "Action:\n",
+            // the words, not the turns or the third person
+            "One observation: the file is missing.\n",
+            "I will ask the weather model about Seoul:\n",
+            "model outputs more tokens here and then ",
+            // Russian: let's call it in the right format
+            "\u{414}\u{430}\u{432}\u{430}\u{439}\u{442}\u{435} \u{432}\u{44b}\u{437}\u{43e}\u{432}\u{435}\u{43c} \u{432} \u{444}\u{43e}\u{440}\u{43c}\u{430}\u{442}\u{435}:\n",
         ] {
             assert!(!example_lead(s.as_bytes()), "{s:?}");
         }
@@ -967,6 +1008,11 @@ mod tests {
             // a string continued over lines with a backslash
             "    \"chain them:\\n\\\n             ",
             "chain them:\\\r\n",
+            // Russian `call format:`, Korean `call example:`, Japanese
+            // `output example:`
+            "\u{424}\u{43e}\u{440}\u{43c}\u{430}\u{442} \u{432}\u{44b}\u{437}\u{43e}\u{432}\u{430}:\n",
+            "\u{d638}\u{cd9c} \u{c608}\u{c2dc}:\n",
+            "\u{51fa}\u{529b}\u{4f8b}\u{ff1a}\n",
         ] {
             assert!(documents_block(before.as_bytes(), block), "{before:?}");
         }
@@ -974,6 +1020,10 @@ mod tests {
             "",
             "The following tool call retrieves weather information: ",
             "I will call the tool in this format:\n",
+            // Korean `I will call in the following format:`, Russian
+            // `let's call the tool in the right format:`
+            "\u{b2e4}\u{c74c} \u{d615}\u{c2dd}\u{c73c}\u{b85c} \u{d638}\u{cd9c}\u{d558}\u{ac9f}\u{c2b5}\u{b2c8}\u{b2e4}:\n",
+            "\u{414}\u{430}\u{432}\u{430}\u{439}\u{442}\u{435} \u{432}\u{44b}\u{437}\u{43e}\u{432}\u{435}\u{43c} \u{432} \u{444}\u{43e}\u{440}\u{43c}\u{430}\u{442}\u{435}:\n",
             "Here is the call in the correct format:\n",
             "For example, see below.\n\nNow the call:\n",
             "The format is simple.\nChecking:\n",
@@ -1048,6 +1098,33 @@ mod tests {
         assert!(placeholder_arguments(
             json!({"city": "..."}).as_object().expect("map")
         ));
+        // template blanks in any format: a placeholder word needs the
+        // blanks only a template writes, a bracketed name any blank
+        let cfg = crate::config::Config::default();
+        assert!(template_call(
+            "function_name",
+            &json!({"arg1": "value1", "arg2": "value2"}),
+            &cfg
+        ));
+        assert!(template_call(
+            "function_name",
+            &json!({"param_name": "param_value"}),
+            &cfg
+        ));
+        assert!(template_call("{name}", &json!({"arg": "value"}), &cfg));
+        assert!(template_call("tool", &json!({"<param>": "<value>"}), &cfg));
+        for (n, v) in [
+            ("function_name", json!({"param": "value"})),
+            ("tool_name", json!({"city": "Paris"})),
+            ("get_weather", json!({"arg1": "value1"})),
+            ("function_name", json!({})),
+            ("NAME", json!({"ARG": "VALUE"})),
+        ] {
+            assert!(!template_call(n, &v, &cfg), "{n} {v}");
+        }
+        assert!(may_hold_blanks(b"{\"a\": \"Value1\"}"));
+        assert!(may_hold_blanks(b"{\"a\": \"<x>\"}"));
+        assert!(!may_hold_blanks(b"{\"city\": \"Paris\"}"));
         for v in [
             json!({}),
             json!({"city": "Oslo"}),
