@@ -195,9 +195,32 @@ fn says_example(line: &str) -> bool {
             && !OWN_CALL.iter().any(|w| line.contains(w)))
 }
 
-/// Whether a line is only a label ending in a colon, one to three short
-/// words (`Action:`, `**Tool call:**`, `1. Output:`), past list and
-/// emphasis marks.
+/// Labels that name the slot a block fills in a listing rather than say
+/// anything (`Action:`, `Output:`): lowercased, without the colon.
+const BARE_LABELS: &[&str] = &[
+    "action",
+    "output",
+    "response",
+    "reply",
+    "answer",
+    "result",
+    "call",
+    "tool call",
+    "tool calls",
+    "function call",
+    "tool use",
+    "tool parse",
+    "final answer",
+    "assistant",
+    "model",
+    "json",
+    "completion",
+];
+
+/// Whether a line is only a label ending in a colon that names the slot
+/// the block fills ([`BARE_LABELS`]: `Action:`, `**Tool call:**`, `1.
+/// Output:`), past list and emphasis marks. Other short lines speak for
+/// themselves (`Checking:`, `Now the call:`).
 fn bare_label(line: &str) -> bool {
     let t = line
         .trim()
@@ -212,12 +235,8 @@ fn bare_label(line: &str) -> bool {
     else {
         return false;
     };
-    !label.is_empty()
-        && label.chars().count() <= 24
-        && label.split_whitespace().count() <= 3
-        && label
-            .chars()
-            .all(|c| c.is_alphanumeric() || matches!(c, ' ' | '_' | '-'))
+    let label = label.to_ascii_lowercase();
+    BARE_LABELS.contains(&label.as_str())
 }
 
 /// Words that, in the line (ending in a colon) that introduces a marked
@@ -768,9 +787,7 @@ pub fn may_hold_blanks(block: &[u8]) -> bool {
     memchr::memmem::find(block, b"...").is_some()
         || memchr::memmem::find(block, "\u{2026}".as_bytes()).is_some()
         || memchr::memmem::find(block, b"\"<").is_some()
-        || block
-            .windows(5)
-            .any(|w| w.eq_ignore_ascii_case(b"value"))
+        || block.windows(5).any(|w| w.eq_ignore_ascii_case(b"value"))
 }
 
 /// Keys a template writes for a blank parameter.
@@ -1022,7 +1039,7 @@ mod tests {
             "I will call the tool in this format:\n",
             // Korean `I will call in the following format:`, Russian
             // `let's call the tool in the right format:`
-            "\u{b2e4}\u{c74c} \u{d615}\u{c2dd}\u{c73c}\u{b85c} \u{d638}\u{cd9c}\u{d558}\u{ac9f}\u{c2b5}\u{b2c8}\u{b2e4}:\n",
+            "\u{b2e4}\u{c74c} \u{d615}\u{c2dd}\u{c73c}\u{b85c} \u{d638}\u{cd9c}\u{d558}\u{aca0}\u{c2b5}\u{b2c8}\u{b2e4}:\n",
             "\u{414}\u{430}\u{432}\u{430}\u{439}\u{442}\u{435} \u{432}\u{44b}\u{437}\u{43e}\u{432}\u{435}\u{43c} \u{432} \u{444}\u{43e}\u{440}\u{43c}\u{430}\u{442}\u{435}:\n",
             "Here is the call in the correct format:\n",
             "For example, see below.\n\nNow the call:\n",
