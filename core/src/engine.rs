@@ -1436,7 +1436,9 @@ impl Engine {
                 if unused.capacity() > 0 {
                     self.spare_calls = unused;
                 }
-                let result = if documented(&result, &data[pos..pos + len], &cx) {
+                let result = if documented(&result, &data[pos..pos + len], &cx)
+                    || template_blanks(fmt, &result, &data[pos..pos + len], &cx)
+                {
                     formats::BlockResult::text()
                 } else {
                     result
@@ -2271,15 +2273,50 @@ fn find_any_first(hay: &[u8], close: &[Close]) -> Option<usize> {
     }
 }
 
-/// Whether a block is a format's documentation rather than calls
-/// (`docs/recovery.md`, "Evidence"): the text before presents it as a
-/// format or quotes its opening in code. Its calls are then text, and so
-/// are its errors: a template's placeholders (`{"name": <function-name>,
-/// …}`) or a quoted broken call is not a call that was lost. Names are
-/// not looked at: a tallying sink's calls may have none.
+/// Whether a block's calls, or the faults it was read with, are a
+/// format's documentation (`docs/recovery.md`, "Evidence"): the text
+/// before presents it as a format or quotes its opening in code. A
+/// documented block that could not be read (an escaped body in a prompt
+/// held in code, `<function=f>{\"k\": …}`) is text too, not an error
+/// that takes the rest of the page with it. Names are not looked at: a
+/// tallying sink's calls may have none.
 fn documented(result: &formats::BlockResult, block: &[u8], cx: &formats::ParseCx) -> bool {
     (!result.calls.is_empty() || !result.errors.is_empty())
         && formats::shared::evidence::documents_block(cx.before, block)
+}
+
+/// Whether a block's calls fill a template's blanks rather than call a
+/// tool (`docs/recovery.md`, "Evidence"): a call whose name is a
+/// placeholder no tools file declares and whose arguments are all
+/// placeholders (`<tool_call>{"name": "function_name", "arguments":
+/// {"arg1": "value1"}}</tool_call>`, `<function=function_name>`). A
+/// tallying sink's calls may have no names, so a block that could hold
+/// blanks is read again with them; one that cannot is not.
+fn template_blanks(
+    fmt: &dyn formats::BlockFormat,
+    result: &formats::BlockResult,
+    block: &[u8],
+    cx: &formats::ParseCx,
+) -> bool {
+    use formats::shared::evidence;
+    if result.calls.is_empty() || !evidence::may_hold_blanks(block) {
+        return false;
+    }
+    let blank = |r: &formats::BlockResult| {
+        r.calls
+            .iter()
+            .any(|c| evidence::template_call(&c.name, c.arguments.as_value(), cx.cfg))
+    };
+    if !cx.tally {
+        return blank(result);
+    }
+    let spare = std::cell::Cell::default();
+    let named = formats::ParseCx {
+        tally: false,
+        spare: &spare,
+        ..*cx
+    };
+    blank(&fmt.parse(block, &named))
 }
 
 /// The result of a block cut at the model's token limit (finish reason

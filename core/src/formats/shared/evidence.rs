@@ -34,6 +34,13 @@ const EXAMPLE_WORDS: &[&str] = &[
     "how you can",
     "how you could",
     "how you would",
+    // what a test or a prompt expects, not what a model says
+    "expected output",
+    "expected response",
+    "expected result",
+    "expected reply",
+    "sample output",
+    "sample response",
     // Chinese: example, for example, sample, template, syntax
     "示例",
     "例如",
@@ -43,6 +50,37 @@ const EXAMPLE_WORDS: &[&str] = &[
     "範例",
     "模板",
     "语法",
+    // Japanese: output / input / usage example, for example
+    "例:",
+    "例\u{ff1a}",
+    "出力例",
+    "入力例",
+    "使用例",
+    "例えば",
+    // Korean: example, for example
+    "예시",
+    "예제",
+    "예를 들어",
+    // Russian: example (any case ending), for instance, template, syntax
+    "пример",
+    "шаблон",
+    "синтаксис",
+    // what a model writes, told in the third person: a page about
+    // models, not a model's reply (`The model's response when it wants
+    // to call a tool:`)
+    "the model's response",
+    "the model's output",
+    "the model responds",
+    "the model returns",
+    "the model outputs",
+    "the model will return",
+    "the model will respond",
+    "the model will output",
+    "the llm's response",
+    "the llm's output",
+    "the llm responds",
+    "the llm returns",
+    "the llm outputs",
 ];
 
 /// Words that show an example when the line gives an instruction, but not
@@ -57,8 +95,14 @@ const INSTRUCTION_WORDS: &[&str] = &[
     "reply with",
     "respond with",
     "answer with",
-    // Chinese: format (`按以下格式`, in the following format)
+    // Chinese: format (`按以下格式`, in the following format); Japanese:
+    // form, format (`以下のような形式で出力する`); Korean: format; Russian:
+    // format (any case ending)
     "格式",
+    "形式",
+    "書式",
+    "형식",
+    "формат",
 ];
 
 /// Words of a model announcing its own call, or saying the call that
@@ -82,6 +126,13 @@ const OWN_CALL: &[&str] = &[
     "我会",
     "让我",
     "我来",
+    // Korean: (I) will (do), polite; Russian: I will call, I am calling,
+    // let's; Japanese: let's
+    "겠습니다",
+    "я вызову",
+    "вызываю",
+    "давайте",
+    "しましょう",
 ];
 
 /// Most bytes of the introducing line looked at, back from the candidate.
@@ -97,29 +148,95 @@ const LEAD_WINDOW: usize = 160;
 pub fn example_lead(before: &[u8]) -> bool {
     let text = String::from_utf8_lossy(before);
     let trimmed = text.trim_end();
-    // the last line with words on it, and at most a window of it
-    let line = match trimmed.rfind('\n') {
-        Some(k) => &trimmed[k + 1..],
-        None => trimmed,
+    // the last line with words on it, and the one with words above it
+    let (rest, line) = match trimmed.rfind('\n') {
+        Some(k) => (&trimmed[..k], &trimmed[k + 1..]),
+        None => ("", trimmed),
     };
+    if line.trim().is_empty() {
+        return false;
+    }
+    if quoted_transcript(before) || continued_line(before) || inside_literal(before) {
+        return true;
+    }
+    if says_example(line) {
+        return true;
+    }
+    // a bare label (`Action:`, `Output:`) says nothing itself: the line
+    // above it does (`So your final output should look like this:` then
+    // `Action:` then the object)
+    if !bare_label(line) {
+        return false;
+    }
+    let above = rest.trim_end();
+    let above = match above.rfind('\n') {
+        Some(k) => &above[k + 1..],
+        None => above,
+    };
+    !above.trim().is_empty() && says_example(above)
+}
+
+/// Whether one line introducing a candidate names an example or a syntax,
+/// or instructs how to answer without the model announcing its own call,
+/// or is a code comment (see [`example_lead`]). At most [`LEAD_WINDOW`]
+/// bytes of its end are read.
+fn says_example(line: &str) -> bool {
     let mut from = line.len().saturating_sub(LEAD_WINDOW);
     while !line.is_char_boundary(from) {
         from += 1;
     }
     let line = line[from..].to_lowercase().replace('\u{2019}', "'");
-    if line.is_empty() {
-        return false;
-    }
     // a code comment (`// LLM output`) introduces a listing, not a reply
     if line.trim_start().starts_with("//") {
-        return true;
-    }
-    if quoted_transcript(before) || continued_line(before) || inside_literal(before) {
         return true;
     }
     EXAMPLE_WORDS.iter().any(|w| line.contains(w))
         || (INSTRUCTION_WORDS.iter().any(|w| line.contains(w))
             && !OWN_CALL.iter().any(|w| line.contains(w)))
+}
+
+/// Labels that name the slot a block fills in a listing rather than say
+/// anything (`Action:`, `Output:`): lowercased, without the colon.
+const BARE_LABELS: &[&str] = &[
+    "action",
+    "output",
+    "response",
+    "reply",
+    "answer",
+    "result",
+    "call",
+    "tool call",
+    "tool calls",
+    "function call",
+    "tool use",
+    "tool parse",
+    "final answer",
+    "assistant",
+    "model",
+    "json",
+    "completion",
+];
+
+/// Whether a line is only a label ending in a colon that names the slot
+/// the block fills ([`BARE_LABELS`]: `Action:`, `**Tool call:**`, `1.
+/// Output:`), past list and emphasis marks. Other short lines speak for
+/// themselves (`Checking:`, `Now the call:`).
+fn bare_label(line: &str) -> bool {
+    let t = line
+        .trim()
+        .trim_start_matches(['#', '-', '*', '>', ' ', '\t'])
+        .trim_end_matches(['*', '_', '`', ' ']);
+    let t = t.trim_start_matches(|c: char| c.is_ascii_digit());
+    let t = t.strip_prefix('.').unwrap_or(t).trim_start();
+    let Some(label) = t
+        .strip_suffix(':')
+        .or_else(|| t.strip_suffix('\u{ff1a}'))
+        .map(|l| l.trim_end_matches(['*', '_', '`', ' ']))
+    else {
+        return false;
+    };
+    let label = label.to_ascii_lowercase();
+    BARE_LABELS.contains(&label.as_str())
 }
 
 /// Words that, in the line (ending in a colon) that introduces a marked
@@ -136,13 +253,40 @@ const FORMAT_WORDS: &[&str] = &[
     "looks like",
     "look like",
     "output like",
+    // Russian: format, example, template, syntax (any case ending)
+    "формат",
+    "пример",
+    "шаблон",
+    "синтаксис",
 ];
 
 /// Words of Chinese and Japanese text that name a format or an example
 /// (`期望格式：`, `示例：`, `例如：`): matched anywhere in the line, as
 /// these scripts write no blanks between words.
 const CJK_FORMAT_WORDS: &[&str] = &[
-    "格式", "示例", "例子", "例如", "样例", "範例", "范例", "模板", "语法", "語法", "書式", "形式",
+    "格式",
+    "示例",
+    "例子",
+    "例如",
+    "样例",
+    "範例",
+    "范例",
+    "模板",
+    "语法",
+    "語法",
+    "書式",
+    "形式",
+    // Japanese: output / input / usage example, an example (`出力例：`)
+    "出力例",
+    "入力例",
+    "使用例",
+    "例:",
+    "例\u{ff1a}",
+    // Korean: example, format (particles join words: `출력형식:`)
+    "예시",
+    "예제",
+    "형식",
+    "포맷",
 ];
 
 /// Whether the text before a block (`before`) presents it as the
@@ -348,6 +492,11 @@ const USER_LABELS: &[&str] = &[
     "user",
     "human",
     "q",
+    // an agent transcript's turns the model does not write: the task it
+    // was given and a tool's result (`Task: "…"`, `Observation: …`)
+    "task",
+    "question",
+    "observation",
     "用户",
     "用戶",
     "使用者",
@@ -417,7 +566,7 @@ fn format_lead(before: &[u8]) -> bool {
                     from += 1;
                 }
                 let line = line[from..].to_lowercase().replace('\u{2019}', "'");
-                let own = OWN_CALL.iter().any(|w| has_word(&line, w));
+                let own = own_call(&line);
                 let named = FORMAT_WORDS.iter().any(|w| has_word(&line, w))
                     || CJK_FORMAT_WORDS.iter().any(|w| line.contains(w));
                 // a label on the block's own line that names no format
@@ -433,6 +582,22 @@ fn format_lead(before: &[u8]) -> bool {
         }
         end = start - 1;
     }
+}
+
+/// Whether a lowercased lead line announces the model's own call
+/// ([`OWN_CALL`]): a word of a spaced script where a word starts, one of
+/// a joined script anywhere.
+fn own_call(line: &str) -> bool {
+    OWN_CALL
+        .iter()
+        .any(|w| has_word(line, w) || (joined(w) && line.contains(w)))
+}
+
+/// Whether `word` is written in a script that joins words (Chinese,
+/// Japanese, Korean endings such as `겠습니다`): found anywhere in a line,
+/// not only where a word starts.
+fn joined(word: &str) -> bool {
+    word.chars().next().is_some_and(|c| u32::from(c) >= 0x1100)
 }
 
 /// Whether `line` holds `word` starting a word (`format` in `the format`
@@ -563,6 +728,68 @@ fn placeholder_text(s: &str) -> bool {
         )
 }
 
+/// Whether a call is a template's blanks whatever its format: its name
+/// is a placeholder ([`placeholder_name`]) that `cfg` does not declare
+/// and its arguments are all blanks: any placeholder
+/// ([`placeholder_arguments`]) after a name in brackets (`{name}`), the
+/// kinds only a template writes after a placeholder word
+/// (`function_name` with `{"arg1": "value1"}`). Gives up a real tool
+/// named like a blank called with blank-looking arguments and no tools
+/// file.
+pub fn template_call(name: &str, arguments: &Value, cfg: &crate::config::Config) -> bool {
+    if !placeholder_name(name) || cfg.declares(name) {
+        return false;
+    }
+    let Some(args) = arguments.as_object() else {
+        return false;
+    };
+    // a name in brackets (`<function_name>`, `{name}`) is a template's
+    // blank beyond doubt; a placeholder word needs the stronger blanks
+    let n = name.trim();
+    let wrapped = n.len() >= 2
+        && matches!(
+            (n.as_bytes()[0], n.as_bytes()[n.len() - 1]),
+            (b'<', b'>') | (b'{', b'}') | (b'[', b']')
+        );
+    if wrapped {
+        placeholder_arguments(args)
+    } else {
+        template_arguments(args)
+    }
+}
+
+/// Whether every argument is a template's blank of the kinds only a
+/// template writes: a key or a value in angle brackets or an ellipsis
+/// (`{"<param>": "<value>"}`, `{"code": "..."}`), or a numbered or named
+/// blank key holding a word with `value` in it (`{"arg1": "value1"}`,
+/// `{"param_name": "param_value"}`). A bare `{"param": "value"}` is not
+/// enough: parser tests write it as the smallest real data (Ollama's GLM
+/// tests call `function_name` with it). Empty arguments are not.
+fn template_arguments(args: &Map<String, Value>) -> bool {
+    let blank_value = |v: &Value| matches!(v, Value::String(s) if bracketed(s));
+    let named_pair = |k: &str, v: &Value| {
+        let k = k.to_ascii_lowercase();
+        PLACEHOLDER_KEYS.contains(&k.as_str())
+            && (k.ends_with(|c: char| c.is_ascii_digit()) || k.ends_with("_name"))
+            && matches!(v, Value::String(s) if s.to_ascii_lowercase().contains("value"))
+    };
+    !args.is_empty()
+        && args
+            .iter()
+            .all(|(k, v)| bracketed(k) || blank_value(v) || named_pair(k, v))
+}
+
+/// Whether a block's bytes could hold placeholder arguments: a word with
+/// `value` in it (any case), an ellipsis, or a string that opens with
+/// `<`. A quick look that rules most calls out before their names are
+/// read ([`template_call`] needs all of the arguments to be blanks).
+pub fn may_hold_blanks(block: &[u8]) -> bool {
+    memchr::memmem::find(block, b"...").is_some()
+        || memchr::memmem::find(block, "\u{2026}".as_bytes()).is_some()
+        || memchr::memmem::find(block, b"\"<").is_some()
+        || block.windows(5).any(|w| w.eq_ignore_ascii_case(b"value"))
+}
+
 /// Keys a template writes for a blank parameter.
 const PLACEHOLDER_KEYS: &[&str] = &[
     "arg",
@@ -622,7 +849,7 @@ mod tests {
                 from += 1;
             }
             let line = line[from..].to_lowercase().replace('\u{2019}', "'");
-            let own = OWN_CALL.iter().any(|w| has_word(&line, w));
+            let own = own_call(&line);
             let named = FORMAT_WORDS.iter().any(|w| has_word(&line, w))
                 || CJK_FORMAT_WORDS.iter().any(|w| line.contains(w));
             if named || own || !(i == 0 && own_first) {
@@ -720,6 +947,22 @@ mod tests {
             // inside a literal, or a continued line
             "response = \"\"\"\nHere's my response:\n",
             "text \\\n",
+            // a bare label: the line above it speaks
+            "So your final output should look like this:\n  Action:\n  ",
+            "Example of a call:\n\n**Tool call:**\n",
+            // an agent transcript's task or tool result
+            "Task: \"Find the oldest person.\"\n\nAction:\n",
+            "  Observation: \"image_1.jpg\"\n\n  Action:\n  ",
+            "Question: what is 2 + 2?\nThought: use the tool.\n",
+            // a model's output told in the third person
+            " 1. The model's response when it wants to call a tool:\n\n",
+            "The LLM returns a call like:\n",
+            "Expected output\n",
+            // Japanese, Korean, Russian
+            "\u{4ee5}\u{4e0b}\u{306e}\u{3088}\u{3046}\u{306a}\u{5f62}\u{5f0f}\u{3067}\u{51fa}\u{529b}\u{3059}\u{308b}\u{3002}\n\n",
+            "\u{51fa}\u{529b}\u{4f8b}\u{ff1a}\n",
+            "\u{cd9c}\u{b825} \u{c608}\u{c2dc}:\n",
+            "\u{41f}\u{440}\u{438}\u{43c}\u{435}\u{440} \u{43e}\u{442}\u{432}\u{435}\u{442}\u{430}:\n",
         ] {
             assert!(example_lead(s.as_bytes()), "{s:?}");
         }
@@ -738,6 +981,15 @@ mod tests {
             "Username: ada\n",
             "The user: asked for it.\nI'll check.\n",
             "AI\u{8c03}\u{7528}\u{ff1a}\n",
+            // a label with nothing that names an example above it
+            "Checking the weather for you.\nAction:\n",
+            "Action:\n",
+            // the words, not the turns or the third person
+            "One observation: the file is missing.\n",
+            "I will ask the weather model about Seoul:\n",
+            "model outputs more tokens here and then ",
+            // Russian: let's call it in the right format
+            "\u{414}\u{430}\u{432}\u{430}\u{439}\u{442}\u{435} \u{432}\u{44b}\u{437}\u{43e}\u{432}\u{435}\u{43c} \u{432} \u{444}\u{43e}\u{440}\u{43c}\u{430}\u{442}\u{435}:\n",
         ] {
             assert!(!example_lead(s.as_bytes()), "{s:?}");
         }
@@ -773,6 +1025,11 @@ mod tests {
             // a string continued over lines with a backslash
             "    \"chain them:\\n\\\n             ",
             "chain them:\\\r\n",
+            // Russian `call format:`, Korean `call example:`, Japanese
+            // `output example:`
+            "\u{424}\u{43e}\u{440}\u{43c}\u{430}\u{442} \u{432}\u{44b}\u{437}\u{43e}\u{432}\u{430}:\n",
+            "\u{d638}\u{cd9c} \u{c608}\u{c2dc}:\n",
+            "\u{51fa}\u{529b}\u{4f8b}\u{ff1a}\n",
         ] {
             assert!(documents_block(before.as_bytes(), block), "{before:?}");
         }
@@ -780,6 +1037,10 @@ mod tests {
             "",
             "The following tool call retrieves weather information: ",
             "I will call the tool in this format:\n",
+            // Korean `I will call in the following format:`, Russian
+            // `let's call the tool in the right format:`
+            "\u{b2e4}\u{c74c} \u{d615}\u{c2dd}\u{c73c}\u{b85c} \u{d638}\u{cd9c}\u{d558}\u{aca0}\u{c2b5}\u{b2c8}\u{b2e4}:\n",
+            "\u{414}\u{430}\u{432}\u{430}\u{439}\u{442}\u{435} \u{432}\u{44b}\u{437}\u{43e}\u{432}\u{435}\u{43c} \u{432} \u{444}\u{43e}\u{440}\u{43c}\u{430}\u{442}\u{435}:\n",
             "Here is the call in the correct format:\n",
             "For example, see below.\n\nNow the call:\n",
             "The format is simple.\nChecking:\n",
@@ -854,6 +1115,33 @@ mod tests {
         assert!(placeholder_arguments(
             json!({"city": "..."}).as_object().expect("map")
         ));
+        // template blanks in any format: a placeholder word needs the
+        // blanks only a template writes, a bracketed name any blank
+        let cfg = crate::config::Config::default();
+        assert!(template_call(
+            "function_name",
+            &json!({"arg1": "value1", "arg2": "value2"}),
+            &cfg
+        ));
+        assert!(template_call(
+            "function_name",
+            &json!({"param_name": "param_value"}),
+            &cfg
+        ));
+        assert!(template_call("{name}", &json!({"arg": "value"}), &cfg));
+        assert!(template_call("tool", &json!({"<param>": "<value>"}), &cfg));
+        for (n, v) in [
+            ("function_name", json!({"param": "value"})),
+            ("tool_name", json!({"city": "Paris"})),
+            ("get_weather", json!({"arg1": "value1"})),
+            ("function_name", json!({})),
+            ("NAME", json!({"ARG": "VALUE"})),
+        ] {
+            assert!(!template_call(n, &v, &cfg), "{n} {v}");
+        }
+        assert!(may_hold_blanks(b"{\"a\": \"Value1\"}"));
+        assert!(may_hold_blanks(b"{\"a\": \"<x>\"}"));
+        assert!(!may_hold_blanks(b"{\"city\": \"Paris\"}"));
         for v in [
             json!({}),
             json!({"city": "Oslo"}),
