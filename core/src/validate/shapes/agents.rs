@@ -149,7 +149,7 @@ fn text(v: &Value) -> Value {
 }
 
 /// The opener of a finished tool call in an Open WebUI message.
-const OWUI_OPEN: &str = "<details type=\"tool_calls\"";
+pub(super) const OWUI_OPEN: &str = "<details type=\"tool_calls\"";
 
 /// An Open WebUI chat (`chat.messages` of an exported chat, or the list):
 /// `{role, content}` messages whose assistant content holds the tool

@@ -210,7 +210,8 @@ impl<'de> Visitor<'de> for List<'_, '_> {
 /// `parts` (Vercel AI SDK UI messages, opencode), and a `content` that is
 /// no list, or a list of typed blocks none of them a Vercel AI SDK
 /// `tool-call` / `tool-result` or a Goose `toolRequest` / `toolResponse`
-/// (untyped blocks are Bedrock's).
+/// (untyped blocks are Bedrock's), and no text holding an Open WebUI
+/// `<details type="tool_calls">` block.
 fn plain(shape: Shape, m: &Value) -> bool {
     let Some(o) = m.as_object() else {
         return false;
@@ -232,6 +233,7 @@ fn plain(shape: Shape, m: &Value) -> bool {
     };
     let content = match o.get("content") {
         Some(Value::Array(blocks)) => !blocks.is_empty() && blocks.iter().all(typed),
+        Some(Value::String(text)) => !text.contains(super::agents::OWUI_OPEN),
         _ => true,
     };
     role && content && !o.contains_key("parts")
