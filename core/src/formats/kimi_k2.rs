@@ -38,13 +38,21 @@
 //! holds: the id's whole shape, a JSON object that is valid as written,
 //! and after it nothing but blanks up to the next such id or the end of
 //! the output. The same id and object followed by prose is text.
+//!
+//! With only the opening tokens lost (Fireworks' K2.6, typeclaw #344),
+//! a call is `NAME:INDEX<|tool_call_argument_begin|>{…}` closed by
+//! `<|tool_call_end|>` or `<|tool_calls_section_end|>`: read as a call
+//! when the id stands at a line's start (or right after the section
+//! begin or a call's end) and the argument token and a JSON object follow
+//! it ([`LINE_LEAD`]). An id with no argument token after it is text.
 
 use super::ids;
 use super::shared::call_id::{stripped_id_rest, STRIPPED_LIT};
-use super::shared::section::{self, CallOutcome, Section, Tokens};
+use super::shared::evidence;
+use super::shared::section::{self, CallOutcome, Section, SectionScanner, Tokens};
 use super::shared::tag::block;
 use super::Model;
-use super::{BlockEnd, BlockResult, Blocks, ParseCx, Probe, ProbeCx, Scanner};
+use super::{BlockEnd, BlockFormat, BlockResult, Blocks, ParseCx, Probe, ProbeCx, Scanner};
 use super::{Format, Lead, Opener};
 use crate::call::ParsedCall;
 use crate::render::{results, tools, CallSpec, Prompt};
@@ -81,6 +89,7 @@ pub const FORMAT: Format = Format::new(
 ])
 .openers(&[OPENER, OPENER_RESERVED, OPENER_BRACE])
 .lead(LEAD)
+.line_lead(LINE_LEAD)
 .render(Prompt::new("Moonshot Kimi K2", write_calls).template(tools::kimi_k2, results::kimi_k2));
 
 /// `kimi-k2`: a tools section of `functions.NAME:N` calls with JSON arguments.
@@ -104,16 +113,23 @@ const SECTION_BEGIN: &[&[u8]] = &[
 ];
 const CALL_BEGIN: &[u8] = b"<|tool_call_begin|>";
 const ARG_BEGIN: &[u8] = b"<|tool_call_argument_begin|>";
+const CALL_END: &[u8] = b"<|tool_call_end|>";
 
 /// The Kimi K2 section tokens.
 pub static TOKENS: Tokens = Tokens {
     common: b"<|tool_call",
     call_begin: &[CALL_BEGIN],
-    call_end: &[b"<|tool_call_end|>"],
+    call_end: &[CALL_END],
     section_end: &[b"<|tool_calls_section_end|>", b"<|tool_call_section_end|>"],
     json_after: &[ARG_BEGIN],
-    implicit_after: &[],
-    name_sep: &[],
+    // a call whose `<|tool_call_begin|>` was lost: its id, then the
+    // argument token, right after the section begin or a call's end
+    implicit_after: &[
+        b"<|tool_calls_section_begin|>",
+        b"<|tool_call_section_begin|>",
+        CALL_END,
+    ],
+    name_sep: &[ARG_BEGIN],
 };
 
 const STRAY: &[&[u8]] = &[
@@ -342,6 +358,41 @@ fn parse_stripped(block: &[u8], cx: &ParseCx) -> BlockResult {
         Err(e) => BlockResult::failed(e),
     }
 }
+
+/// A call whose opening tokens were lost (Fireworks' K2.6, typeclaw
+/// #344): `NAME:INDEX` (or `functions.NAME:INDEX`) at a line's start,
+/// then `<|tool_call_argument_begin|>` and the JSON arguments, closed by
+/// `<|tool_call_end|>`, `<|tool_calls_section_end|>` or the end. The
+/// argument token right after the id is what makes it a call: the id
+/// alone stays text. The run is held from the line's start until the
+/// token (or anything else) decides, at most an id's length.
+pub const LINE_LEAD: Lead = Lead {
+    lit: b"",
+    rest: ARG_BEGIN,
+    word: false,
+    probe: probe_headless,
+    between: Some(stripped_id_rest),
+};
+
+/// The probe at a line's `NAME:INDEX` once the engine found the argument
+/// token after it: a section block read from the id when a JSON object
+/// follows the token.
+fn probe_headless(input: &[u8], cx: &ProbeCx) -> Probe {
+    match section::implicit_call(input, &TOKENS) {
+        section::Hit::Full(_) => block(&KIMI_K2_HEADLESS, SectionScanner::new(&TOKENS, 0)),
+        section::Hit::Partial if !cx.eof => Probe::NeedMore,
+        _ => Probe::NotMarker,
+    }
+}
+
+/// Kimi K2 calls whose opening tokens were lost ([`LINE_LEAD`]); shown as
+/// an example of the format (`For example:` before it) they are text.
+pub static KIMI_K2_HEADLESS: Blocks = Blocks::new(ids::KIMI_K2, |block, cx| {
+    if evidence::example_lead(cx.before) {
+        return BlockResult::text();
+    }
+    KIMI_K2.parse(block, cx)
+});
 
 #[cfg(test)]
 mod tests {

@@ -601,7 +601,7 @@ pub fn leads(cfg: &Config) -> Vec<super::Lead> {
     FORMATS
         .iter()
         .filter(|f| cfg.allows(f.id))
-        .filter_map(|f| f.lead)
+        .flat_map(|f| f.lead.into_iter().chain(f.line_lead))
         .collect()
 }
 
@@ -621,12 +621,20 @@ fn lead_starts(lead: &super::Lead, data: &[u8], from: usize, start: usize) -> bo
 
 /// How many bytes right before index `at` of `data` (not before `from`)
 /// must be held back because they are, or begin, one of `leads`: the
-/// longest such run, 0 when none.
-pub fn lead_tail(leads: &[super::Lead], data: &[u8], from: usize, at: usize) -> usize {
+/// longest such run, 0 when none. `line_at_from`: `data[from]` starts a
+/// line (or the output), for a line lead.
+pub fn lead_tail(
+    leads: &[super::Lead],
+    data: &[u8],
+    from: usize,
+    at: usize,
+    line_at_from: bool,
+) -> usize {
     let mut hold = 0;
     for lead in leads {
         if lead.between.is_some() {
-            if let Some(start) = long_lead_start(lead, data, from, at, Prefix::Partial) {
+            let start = long_lead_start(lead, data, (from, line_at_from), at, Prefix::Partial);
+            if let Some(start) = start {
                 hold = hold.max(at - start);
             }
         }
@@ -648,13 +656,22 @@ pub fn lead_tail(leads: &[super::Lead], data: &[u8], from: usize, at: usize) -> 
 fn long_lead_start(
     lead: &super::Lead,
     data: &[u8],
-    from: usize,
+    (from, line_at_from): (usize, bool),
     at: usize,
     want: Prefix,
 ) -> Option<usize> {
     let between = lead.between?;
     let lo = from.max(at.saturating_sub(super::MAX_LEAD));
-    let start = lo + memchr::memmem::rfind(&data[lo..at], lead.lit)?;
+    let start = if lead.lit.is_empty() {
+        // a line lead: from the start of the line `at` is in
+        match memchr::memrchr(b'\n', &data[lo..at]) {
+            Some(k) => lo + k + 1,
+            None if lo == from && line_at_from => from,
+            None => return None,
+        }
+    } else {
+        lo + memchr::memmem::rfind(&data[lo..at], lead.lit)?
+    };
     if !lead_starts(lead, data, from, start) {
         return None;
     }
@@ -671,12 +688,12 @@ fn long_lead_start(
 pub fn lead_probe<'a>(
     leads: &'a [super::Lead],
     data: &[u8],
-    from: usize,
+    (from, line_at_from): (usize, bool),
     at: usize,
 ) -> Option<(usize, &'a super::Lead)> {
     leads.iter().find_map(|lead| {
         if lead.between.is_some() {
-            let start = long_lead_start(lead, data, from, at, Prefix::Full)?;
+            let start = long_lead_start(lead, data, (from, line_at_from), at, Prefix::Full)?;
             return data[at..].starts_with(lead.rest).then_some((start, lead));
         }
         let start = at.checked_sub(lead.lit.len())?;

@@ -63,7 +63,7 @@ const MAX_IMPLICIT_NAME: usize = 128;
 /// Whether `rest` starts with a call that lost its call-begin token: a
 /// function name (blanks around it allowed), one of `toks.name_sep`, then a
 /// JSON object. `Partial` while the input ends before that is decided.
-fn implicit_call(rest: &[u8], toks: &Tokens) -> Hit {
+pub fn implicit_call(rest: &[u8], toks: &Tokens) -> Hit {
     if toks.name_sep.is_empty() {
         return Hit::No;
     }
@@ -573,7 +573,14 @@ impl CallSpan {
 /// its first call-begin token on).
 pub fn split_calls(block: &[u8], toks: &'static Tokens) -> Vec<CallSpan> {
     let mut at = 0;
+    // a block that starts with a call whose tokens before its name were
+    // lost (Kimi's `NAME:0<|tool_call_argument_begin|>{…}` at a line start)
+    let s = scan::skip_space(block, 0);
+    let headless = matches!(implicit_call(&block[s..], toks), Hit::Full(_));
     let first = loop {
+        if headless {
+            break s;
+        }
         let Some(h) = scan::find(block, at, toks.common) else {
             return Vec::new();
         };
