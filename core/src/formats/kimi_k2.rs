@@ -416,6 +416,60 @@ mod tests {
         assert!(!is_stripped_id(b"get_weather:0"));
     }
 
+    /// The calls' names and the text of `input`, read whole and at every
+    /// chunk size from 1 to 24 (which must agree).
+    fn read(input: &str) -> (Vec<String>, String) {
+        use crate::config::Config;
+        let cfg = Config::default();
+        let batch = crate::document::parse(input.as_bytes(), &cfg);
+        for size in 1..=24 {
+            let chunks = input.as_bytes().chunks(size);
+            let chunked = crate::document::parse_chunked(chunks, &cfg);
+            assert_eq!(chunked.calls, batch.calls, "calls at chunk size {size}");
+            assert_eq!(chunked.text, batch.text, "text at chunk size {size}");
+        }
+        let names = batch.calls.iter().map(|c| c.name.clone()).collect();
+        (names, String::from_utf8_lossy(&batch.text).into_owned())
+    }
+
+    #[test]
+    fn calls_whose_opening_tokens_were_lost() {
+        let arg = "<|tool_call_argument_begin|>";
+        let end = "<|tool_calls_section_end|>";
+        // typeclaw #344: one call a line, each closed by the section end
+        let two = format!("reply:0{arg}{{\"t\": 1}}{end}\nfunctions.reply:1{arg}{{\"t\": 2}}{end}");
+        assert_eq!(
+            read(&two),
+            (vec!["reply".into(), "reply".into()], "\n".into())
+        );
+        // after prose on the line before; closed by a call end, or the end
+        let after = format!("Sure.\nreply:0{arg}{{}}<|tool_call_end|>\nreply:1{arg}{{}}");
+        assert_eq!(read(&after).0, ["reply", "reply"]);
+        // right after the section begin, and after a call's end
+        let section = format!(
+            "<|tool_calls_section_begin|>a:0{arg}{{}}<|tool_call_end|>b:1{arg}{{}}<|tool_call_end|>{end}"
+        );
+        assert_eq!(
+            read(&section),
+            (vec!["a".into(), "b".into()], String::new())
+        );
+    }
+
+    #[test]
+    fn ids_without_their_token_or_inside_a_line_are_text() {
+        let arg = "<|tool_call_argument_begin|>";
+        for input in [
+            "reply:0 {\"t\": 1}\nreply:1\n".to_string(),
+            format!("Write reply:0{arg}{{}} to call it."),
+            format!("reply{arg}{{}}"),
+            format!("  reply:0{arg}{{}}"),
+            format!("reply:0{arg}not JSON"),
+            format!("For example:\nreply:0{arg}{{}}<|tool_call_end|>"),
+        ] {
+            assert_eq!(read(&input).0, Vec::<String>::new(), "{input:?}");
+        }
+    }
+
     #[test]
     fn names_from_ids() {
         let name = |id: &str| name_from_id(id);
