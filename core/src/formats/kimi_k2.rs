@@ -445,6 +445,12 @@ mod tests {
         // after prose on the line before; closed by a call end, or the end
         let after = format!("Sure.\nreply:0{arg}{{}}<|tool_call_end|>\nreply:1{arg}{{}}");
         assert_eq!(read(&after).0, ["reply", "reply"]);
+        // no end token at all: the next call's id ends the one before
+        let open = format!("reply:0{arg}{{\"t\": 1}}\nreply:1{arg}{{\"t\": 2}}\n");
+        assert_eq!(
+            read(&open),
+            (vec!["reply".into(), "reply".into()], String::new())
+        );
         // right after the section begin, and after a call's end
         let section = format!(
             "<|tool_calls_section_begin|>a:0{arg}{{}}<|tool_call_end|>b:1{arg}{{}}<|tool_call_end|>{end}"

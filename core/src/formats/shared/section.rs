@@ -20,7 +20,10 @@
 //! section tokens missing (a bare call-begin token
 //! starts a block), the section end missing (the block ends after the last
 //! call that is followed by something other than another call), a call-end
-//! token missing between two calls, and output cut off inside a later call
+//! token missing between two calls (also when the second lost its
+//! call-begin token too, right after the first one's JSON arguments, or
+//! the first call is the block's start: Kimi's headless calls), and output
+//! cut off inside a later call
 //! (the block ends before that call, so the cut call is re-read on its own
 //! and reported as an error or a repaired call).
 
@@ -263,6 +266,14 @@ enum SectionPhase {
         value: usize,
         json: JsonEnd,
     },
+    /// Right after the call's JSON arguments, which end at `at`: a call
+    /// whose call-begin token is missing may follow (the call-end token
+    /// lost too, Kimi's `a:0<|tool_call_argument_begin|>{…}` lines).
+    AfterArgs {
+        start: usize,
+        body: usize,
+        at: usize,
+    },
 }
 
 impl SectionScanner {
@@ -484,10 +495,55 @@ impl SectionScanner {
                 value
             }
         };
+        self.phase = if self.toks.name_sep.is_empty() || next == value {
+            SectionPhase::InCall {
+                start,
+                body,
+                from: next,
+                args: false,
+            }
+        } else {
+            SectionPhase::AfterArgs {
+                start,
+                body,
+                at: next,
+            }
+        };
+        None
+    }
+
+    /// After a call's JSON arguments that end at `at`: a call that lost
+    /// its call-begin token (after blanks) ends this one there, without its
+    /// end token; anything else is read on as the call's.
+    fn after_args(
+        &mut self,
+        block: &[u8],
+        (start, body, at): (usize, usize, usize),
+        eof: bool,
+    ) -> Option<BlockEnd> {
+        let s = scan::skip_space(block, at);
+        if s == block.len() && !eof {
+            return Some(BlockEnd::More);
+        }
+        match implicit_call(&block[s..], self.toks) {
+            Hit::Full(_) => {
+                self.calls.push(CallSpan::unclosed(body, at));
+                self.last_call_end = Some(at);
+                self.phase = SectionPhase::InCall {
+                    start: s,
+                    body: s,
+                    from: s,
+                    args: false,
+                };
+                return None;
+            }
+            Hit::Partial if !eof => return Some(BlockEnd::More),
+            _ => {}
+        }
         self.phase = SectionPhase::InCall {
             start,
             body,
-            from: next,
+            from: at,
             args: false,
         };
         None
@@ -531,6 +587,9 @@ impl Scanner for SectionScanner {
                 SectionPhase::Json {
                     start, body, value, ..
                 } => self.json(block, (start, body, value), eof),
+                SectionPhase::AfterArgs { start, body, at } => {
+                    self.after_args(block, (start, body, at), eof)
+                }
             };
             if let Some(end) = step {
                 return end;
