@@ -174,6 +174,9 @@ pub struct Engine {
     mode: Mode,
     /// Only blanks since the last newline (or the document start) before `buf[0]`.
     line_start: bool,
+    /// `buf[0]` starts a line: the byte before it is a newline, or it is
+    /// the document's first byte (where a line lead may start).
+    after_newline: bool,
     /// Newlines before `base`, and the offset just after the last of them.
     lines: u64,
     line_begin: u64,
@@ -499,6 +502,7 @@ impl Engine {
             base: 0,
             mode: Mode::Text,
             line_start: true,
+            after_newline: true,
             lines: 0,
             line_begin: 0,
             counted: 0,
@@ -657,7 +661,7 @@ impl Engine {
             || self.extra_stop.is_some_and(|b| memchr::memchr(b, chunk).is_some())
             || first_text_stop(chunk).is_some()
             // trailing bytes may lead a marker that starts after them
-            || registry::lead_tail(&self.leads, chunk, 0, chunk.len()) > 0
+            || registry::lead_tail(&self.leads, chunk, 0, chunk.len(), self.after_newline) > 0
         {
             return None;
         }
@@ -666,6 +670,9 @@ impl Engine {
         // No newline in the chunk: every line in it is counted.
         self.counted = self.counted.max(self.base + chunk.len() as u64);
         self.base += to as u64;
+        if to > 0 {
+            self.after_newline = chunk[to - 1] == b'\n';
+        }
         Some(to)
     }
 
@@ -711,6 +718,9 @@ impl Engine {
         }
         self.count_lines_to(data, pos);
         self.base += pos as u64;
+        if pos > 0 {
+            self.after_newline = data[pos - 1] == b'\n';
+        }
         pos
     }
 
@@ -913,13 +923,22 @@ impl Engine {
     /// they are, or begin, the lead of a marker whose literal starts after
     /// them (a format's [`formats::Lead`]).
     fn lead_hold(&self, data: &[u8], pos: usize, at: usize) -> usize {
-        at - registry::lead_tail(&self.leads, data, pos, at)
+        at - registry::lead_tail(&self.leads, data, pos, at, self.line_at(data, pos))
+    }
+
+    /// Whether `data[at]` (which starts at `self.base`) starts a line.
+    fn line_at(&self, data: &[u8], at: usize) -> bool {
+        match at.checked_sub(1) {
+            Some(k) => data[k] == b'\n',
+            None => self.after_newline,
+        }
     }
 
     /// The marker whose lead ends right before the candidate at `c`: where
     /// it starts and what its probe says there.
     fn probe_lead(&self, data: &[u8], pos: usize, c: usize, eof: bool) -> Option<(usize, Probe)> {
-        let (start, lead) = registry::lead_probe(&self.leads, data, pos, c)?;
+        let from = (pos, self.line_at(data, pos));
+        let (start, lead) = registry::lead_probe(&self.leads, data, from, c)?;
         let cx = ProbeCx {
             armed: self.armed,
             declined: self.declined,
@@ -1020,9 +1039,17 @@ impl Engine {
                 }
                 Probe::Match(action) => {
                     // a marker whose lead is just before it starts there
-                    if let Some((start, Probe::Match(led))) = self.probe_lead(data, pos, c, eof) {
-                        self.emit_text(data, pos, start, sink);
-                        return self.start(data, start, led, sink);
+                    match self.probe_lead(data, pos, c, eof) {
+                        Some((start, Probe::Match(led))) => {
+                            self.emit_text(data, pos, start, sink);
+                            return self.start(data, start, led, sink);
+                        }
+                        Some((start, Probe::NeedMore)) => {
+                            let to = self.emit_text_utf8(data, pos, start, eof, sink);
+                            self.line_start = false;
+                            return Step::Wait(to);
+                        }
+                        _ => {}
                     }
                     self.emit_text(data, pos, c, sink);
                     return self.start(data, c, action, sink);

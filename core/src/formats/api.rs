@@ -34,6 +34,9 @@ pub struct Format {
     /// A byte that the model writes right before an opener's literal and
     /// that belongs to the marker (MiniMax-M3's `]<]minimax[>[`).
     pub lead: Option<Lead>,
+    /// A second lead that starts at a line's start, its literal empty
+    /// (Kimi's `NAME:INDEX` before `<|tool_call_argument_begin|>`).
+    pub line_lead: Option<Lead>,
     /// How its argument values are written.
     pub values: Values,
     /// For a format that writes its bodies inside harmony's message headers
@@ -77,6 +80,7 @@ impl Format {
             admitted_under: &[],
             doc_start: None,
             lead: None,
+            line_lead: None,
             values: Values::Json,
             header_body: None,
             unmarked: false,
@@ -113,6 +117,13 @@ impl Format {
     /// Its lead: bytes before a marker candidate that belong to it.
     pub const fn lead(mut self, lead: Lead) -> Format {
         self.lead = Some(lead);
+        self
+    }
+
+    /// Its line lead: a run at a line's start (or the output's) before a
+    /// marker candidate that belongs to it ([`Lead`] with an empty literal).
+    pub const fn line_lead(mut self, lead: Lead) -> Format {
+        self.line_lead = Some(lead);
         self
     }
 
@@ -250,7 +261,9 @@ pub struct DocStart {
 /// `[` inside a line of prose.
 #[derive(Clone, Copy)]
 pub struct Lead {
-    /// The bytes (at least one).
+    /// The bytes. Empty for a line lead ([`Format::line_lead`]): the lead
+    /// then starts at the start of a line (or of the output) and is all
+    /// [`Lead::between`] run, which it must have.
     pub lit: &'static [u8],
     /// What follows them when they lead a marker.
     pub rest: &'static [u8],

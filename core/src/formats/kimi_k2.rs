@@ -38,13 +38,21 @@
 //! holds: the id's whole shape, a JSON object that is valid as written,
 //! and after it nothing but blanks up to the next such id or the end of
 //! the output. The same id and object followed by prose is text.
+//!
+//! With only the opening tokens lost (Fireworks' K2.6, typeclaw #344),
+//! a call is `NAME:INDEX<|tool_call_argument_begin|>{…}` closed by
+//! `<|tool_call_end|>` or `<|tool_calls_section_end|>`: read as a call
+//! when the id stands at a line's start (or right after the section
+//! begin or a call's end) and the argument token and a JSON object follow
+//! it ([`LINE_LEAD`]). An id with no argument token after it is text.
 
 use super::ids;
 use super::shared::call_id::{stripped_id_rest, STRIPPED_LIT};
-use super::shared::section::{self, CallOutcome, Section, Tokens};
+use super::shared::evidence;
+use super::shared::section::{self, CallOutcome, Section, SectionScanner, Tokens};
 use super::shared::tag::block;
 use super::Model;
-use super::{BlockEnd, BlockResult, Blocks, ParseCx, Probe, ProbeCx, Scanner};
+use super::{BlockEnd, BlockFormat, BlockResult, Blocks, ParseCx, Probe, ProbeCx, Scanner};
 use super::{Format, Lead, Opener};
 use crate::call::ParsedCall;
 use crate::render::{results, tools, CallSpec, Prompt};
@@ -81,6 +89,7 @@ pub const FORMAT: Format = Format::new(
 ])
 .openers(&[OPENER, OPENER_RESERVED, OPENER_BRACE])
 .lead(LEAD)
+.line_lead(LINE_LEAD)
 .render(Prompt::new("Moonshot Kimi K2", write_calls).template(tools::kimi_k2, results::kimi_k2));
 
 /// `kimi-k2`: a tools section of `functions.NAME:N` calls with JSON arguments.
@@ -104,16 +113,23 @@ const SECTION_BEGIN: &[&[u8]] = &[
 ];
 const CALL_BEGIN: &[u8] = b"<|tool_call_begin|>";
 const ARG_BEGIN: &[u8] = b"<|tool_call_argument_begin|>";
+const CALL_END: &[u8] = b"<|tool_call_end|>";
 
 /// The Kimi K2 section tokens.
 pub static TOKENS: Tokens = Tokens {
     common: b"<|tool_call",
     call_begin: &[CALL_BEGIN],
-    call_end: &[b"<|tool_call_end|>"],
+    call_end: &[CALL_END],
     section_end: &[b"<|tool_calls_section_end|>", b"<|tool_call_section_end|>"],
     json_after: &[ARG_BEGIN],
-    implicit_after: &[],
-    name_sep: &[],
+    // a call whose `<|tool_call_begin|>` was lost: its id, then the
+    // argument token, right after the section begin or a call's end
+    implicit_after: &[
+        b"<|tool_calls_section_begin|>",
+        b"<|tool_call_section_begin|>",
+        CALL_END,
+    ],
+    name_sep: &[ARG_BEGIN],
 };
 
 const STRAY: &[&[u8]] = &[
@@ -343,6 +359,41 @@ fn parse_stripped(block: &[u8], cx: &ParseCx) -> BlockResult {
     }
 }
 
+/// A call whose opening tokens were lost (Fireworks' K2.6, typeclaw
+/// #344): `NAME:INDEX` (or `functions.NAME:INDEX`) at a line's start,
+/// then `<|tool_call_argument_begin|>` and the JSON arguments, closed by
+/// `<|tool_call_end|>`, `<|tool_calls_section_end|>` or the end. The
+/// argument token right after the id is what makes it a call: the id
+/// alone stays text. The run is held from the line's start until the
+/// token (or anything else) decides, at most an id's length.
+pub const LINE_LEAD: Lead = Lead {
+    lit: b"",
+    rest: ARG_BEGIN,
+    word: false,
+    probe: probe_headless,
+    between: Some(stripped_id_rest),
+};
+
+/// The probe at a line's `NAME:INDEX` once the engine found the argument
+/// token after it: a section block read from the id when a JSON object
+/// follows the token.
+fn probe_headless(input: &[u8], cx: &ProbeCx) -> Probe {
+    match section::implicit_call(input, &TOKENS) {
+        section::Hit::Full(_) => block(&KIMI_K2_HEADLESS, SectionScanner::new(&TOKENS, 0)),
+        section::Hit::Partial if !cx.eof => Probe::NeedMore,
+        _ => Probe::NotMarker,
+    }
+}
+
+/// Kimi K2 calls whose opening tokens were lost ([`LINE_LEAD`]); shown as
+/// an example of the format (`For example:` before it) they are text.
+pub static KIMI_K2_HEADLESS: Blocks = Blocks::new(ids::KIMI_K2, |block, cx| {
+    if evidence::example_lead(cx.before) {
+        return BlockResult::text();
+    }
+    KIMI_K2.parse(block, cx)
+});
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -363,6 +414,66 @@ mod tests {
         assert!(is_stripped_id(b"functions.get_weather:0"));
         assert!(!is_stripped_id(b"functions.get_weather"));
         assert!(!is_stripped_id(b"get_weather:0"));
+    }
+
+    /// The calls' names and the text of `input`, read whole and at every
+    /// chunk size from 1 to 24 (which must agree).
+    fn read(input: &str) -> (Vec<String>, String) {
+        use crate::config::Config;
+        let cfg = Config::default();
+        let batch = crate::document::parse(input.as_bytes(), &cfg);
+        for size in 1..=24 {
+            let chunks = input.as_bytes().chunks(size);
+            let chunked = crate::document::parse_chunked(chunks, &cfg);
+            assert_eq!(chunked.calls, batch.calls, "calls at chunk size {size}");
+            assert_eq!(chunked.text, batch.text, "text at chunk size {size}");
+        }
+        let names = batch.calls.iter().map(|c| c.name.clone()).collect();
+        (names, String::from_utf8_lossy(&batch.text).into_owned())
+    }
+
+    #[test]
+    fn calls_whose_opening_tokens_were_lost() {
+        let arg = "<|tool_call_argument_begin|>";
+        let end = "<|tool_calls_section_end|>";
+        // typeclaw #344: one call a line, each closed by the section end
+        let two = format!("reply:0{arg}{{\"t\": 1}}{end}\nfunctions.reply:1{arg}{{\"t\": 2}}{end}");
+        assert_eq!(
+            read(&two),
+            (vec!["reply".into(), "reply".into()], "\n".into())
+        );
+        // after prose on the line before; closed by a call end, or the end
+        let after = format!("Sure.\nreply:0{arg}{{}}<|tool_call_end|>\nreply:1{arg}{{}}");
+        assert_eq!(read(&after).0, ["reply", "reply"]);
+        // no end token at all: the next call's id ends the one before
+        let open = format!("reply:0{arg}{{\"t\": 1}}\nreply:1{arg}{{\"t\": 2}}\n");
+        assert_eq!(
+            read(&open),
+            (vec!["reply".into(), "reply".into()], String::new())
+        );
+        // right after the section begin, and after a call's end
+        let section = format!(
+            "<|tool_calls_section_begin|>a:0{arg}{{}}<|tool_call_end|>b:1{arg}{{}}<|tool_call_end|>{end}"
+        );
+        assert_eq!(
+            read(&section),
+            (vec!["a".into(), "b".into()], String::new())
+        );
+    }
+
+    #[test]
+    fn ids_without_their_token_or_inside_a_line_are_text() {
+        let arg = "<|tool_call_argument_begin|>";
+        for input in [
+            "reply:0 {\"t\": 1}\nreply:1\n".to_string(),
+            format!("Write reply:0{arg}{{}} to call it."),
+            format!("reply{arg}{{}}"),
+            format!("  reply:0{arg}{{}}"),
+            format!("reply:0{arg}not JSON"),
+            format!("For example:\nreply:0{arg}{{}}<|tool_call_end|>"),
+        ] {
+            assert_eq!(read(&input).0, Vec::<String>::new(), "{input:?}");
+        }
     }
 
     #[test]

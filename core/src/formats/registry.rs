@@ -601,7 +601,7 @@ pub fn leads(cfg: &Config) -> Vec<super::Lead> {
     FORMATS
         .iter()
         .filter(|f| cfg.allows(f.id))
-        .filter_map(|f| f.lead)
+        .flat_map(|f| f.lead.into_iter().chain(f.line_lead))
         .collect()
 }
 
@@ -621,12 +621,20 @@ fn lead_starts(lead: &super::Lead, data: &[u8], from: usize, start: usize) -> bo
 
 /// How many bytes right before index `at` of `data` (not before `from`)
 /// must be held back because they are, or begin, one of `leads`: the
-/// longest such run, 0 when none.
-pub fn lead_tail(leads: &[super::Lead], data: &[u8], from: usize, at: usize) -> usize {
+/// longest such run, 0 when none. `line_at_from`: `data[from]` starts a
+/// line (or the output), for a line lead.
+pub fn lead_tail(
+    leads: &[super::Lead],
+    data: &[u8],
+    from: usize,
+    at: usize,
+    line_at_from: bool,
+) -> usize {
     let mut hold = 0;
     for lead in leads {
         if lead.between.is_some() {
-            if let Some(start) = long_lead_start(lead, data, from, at, Prefix::Partial) {
+            let start = long_lead_start(lead, data, (from, line_at_from), at, Prefix::Partial);
+            if let Some(start) = start {
                 hold = hold.max(at - start);
             }
         }
@@ -648,13 +656,22 @@ pub fn lead_tail(leads: &[super::Lead], data: &[u8], from: usize, at: usize) -> 
 fn long_lead_start(
     lead: &super::Lead,
     data: &[u8],
-    from: usize,
+    (from, line_at_from): (usize, bool),
     at: usize,
     want: Prefix,
 ) -> Option<usize> {
     let between = lead.between?;
     let lo = from.max(at.saturating_sub(super::MAX_LEAD));
-    let start = lo + memchr::memmem::rfind(&data[lo..at], lead.lit)?;
+    let start = if lead.lit.is_empty() {
+        // a line lead: from the start of the line `at` is in
+        match memchr::memrchr(b'\n', &data[lo..at]) {
+            Some(k) => lo + k + 1,
+            None if lo == from && line_at_from => from,
+            None => return None,
+        }
+    } else {
+        lo + memchr::memmem::rfind(&data[lo..at], lead.lit)?
+    };
     if !lead_starts(lead, data, from, start) {
         return None;
     }
@@ -671,13 +688,16 @@ fn long_lead_start(
 pub fn lead_probe<'a>(
     leads: &'a [super::Lead],
     data: &[u8],
-    from: usize,
+    (from, line_at_from): (usize, bool),
     at: usize,
 ) -> Option<(usize, &'a super::Lead)> {
     leads.iter().find_map(|lead| {
         if lead.between.is_some() {
-            let start = long_lead_start(lead, data, from, at, Prefix::Full)?;
-            return data[at..].starts_with(lead.rest).then_some((start, lead));
+            if !data[at..].starts_with(lead.rest) {
+                return None;
+            }
+            let start = long_lead_start(lead, data, (from, line_at_from), at, Prefix::Full)?;
+            return Some((start, lead));
         }
         let start = at.checked_sub(lead.lit.len())?;
         (start >= from
@@ -1014,7 +1034,7 @@ mod tests {
     #[test]
     fn word_leads_are_held_back_and_found_only_at_a_word_start() {
         let leads = leads(&Config::default());
-        let tail = |s: &str| lead_tail(&leads, s.as_bytes(), 0, s.len());
+        let tail = |s: &str| lead_tail(&leads, s.as_bytes(), 0, s.len(), false);
         // a trailing `functools`, or the start of it, may lead a `[`
         assert_eq!(tail("Sure. functools"), 9);
         assert_eq!(tail("Sure. func"), 4);
@@ -1022,15 +1042,40 @@ mod tests {
         // not inside a word, not past the bytes already emitted
         assert_eq!(tail("myfunctools"), 0);
         assert_eq!(tail("Sure. funk"), 0);
-        assert_eq!(lead_tail(&leads, b"Sure. func", 6, 10), 4);
-        assert_eq!(lead_tail(&leads, b"Sure. func", 8, 10), 0);
+        assert_eq!(lead_tail(&leads, b"Sure. func", 6, 10, false), 4);
+        assert_eq!(lead_tail(&leads, b"Sure. func", 8, 10, false), 0);
         // MiniMax M3's `]` leads whatever precedes it
         assert_eq!(tail("x]"), 1);
-        let probe = |s: &str| lead_probe(&leads, s.as_bytes(), 0, s.len() - 1).map(|(at, _)| at);
+        let probe =
+            |s: &str| lead_probe(&leads, s.as_bytes(), (0, false), s.len() - 1).map(|(at, _)| at);
         assert_eq!(probe("Sure. functools["), Some(6));
         assert_eq!(probe("functools["), Some(0));
         assert_eq!(probe("myfunctools["), None);
         assert_eq!(probe("Sure. functools ["), None);
+    }
+
+    #[test]
+    fn line_leads_start_at_a_line_start_only() {
+        let leads = leads(&Config::default());
+        const ARG: &str = "<|tool_call_argument_begin|>";
+        // Kimi's id at a line's start is held while it may still be one
+        let tail = |s: &str, ls: bool| lead_tail(&leads, s.as_bytes(), 0, s.len(), ls);
+        assert_eq!(tail("Sure.\nchannel_reply:0", false), 15);
+        assert_eq!(tail("channel_rep", true), 11);
+        // not when the line did not start in the bytes not yet emitted
+        assert_eq!(tail("channel_rep", false), 0);
+        // nor once it cannot be an id any more
+        assert_eq!(tail("Sure.\nchannel reply", false), 0);
+        assert_eq!(tail("Sure.\n  channel_reply:0", false), 0);
+        let probe = |s: &str, ls: bool| {
+            let at = s.find(ARG).expect("the token");
+            lead_probe(&leads, s.as_bytes(), (0, ls), at).map(|(at, _)| at)
+        };
+        assert_eq!(probe(&format!("Ok.\nreply:0{ARG}{{}}"), false), Some(4));
+        assert_eq!(probe(&format!("functions.reply:0{ARG}{{}}"), true), Some(0));
+        assert_eq!(probe(&format!("reply:0{ARG}{{}}"), false), None);
+        assert_eq!(probe(&format!("Ok. reply:0{ARG}{{}}"), true), None);
+        assert_eq!(probe(&format!("Ok.\nreply{ARG}{{}}"), false), None);
     }
 
     #[test]

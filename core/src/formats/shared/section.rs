@@ -20,7 +20,10 @@
 //! section tokens missing (a bare call-begin token
 //! starts a block), the section end missing (the block ends after the last
 //! call that is followed by something other than another call), a call-end
-//! token missing between two calls, and output cut off inside a later call
+//! token missing between two calls (also when the second lost its
+//! call-begin token too, right after the first one's JSON arguments, or
+//! the first call is the block's start: Kimi's headless calls), and output
+//! cut off inside a later call
 //! (the block ends before that call, so the cut call is re-read on its own
 //! and reported as an error or a repaired call).
 
@@ -63,7 +66,7 @@ const MAX_IMPLICIT_NAME: usize = 128;
 /// Whether `rest` starts with a call that lost its call-begin token: a
 /// function name (blanks around it allowed), one of `toks.name_sep`, then a
 /// JSON object. `Partial` while the input ends before that is decided.
-fn implicit_call(rest: &[u8], toks: &Tokens) -> Hit {
+pub fn implicit_call(rest: &[u8], toks: &Tokens) -> Hit {
     if toks.name_sep.is_empty() {
         return Hit::No;
     }
@@ -262,6 +265,14 @@ enum SectionPhase {
         body: usize,
         value: usize,
         json: JsonEnd,
+    },
+    /// Right after the call's JSON arguments, which end at `at`: a call
+    /// whose call-begin token is missing may follow (the call-end token
+    /// lost too, Kimi's `a:0<|tool_call_argument_begin|>{…}` lines).
+    AfterArgs {
+        start: usize,
+        body: usize,
+        at: usize,
     },
 }
 
@@ -484,10 +495,55 @@ impl SectionScanner {
                 value
             }
         };
+        self.phase = if self.toks.name_sep.is_empty() || next == value {
+            SectionPhase::InCall {
+                start,
+                body,
+                from: next,
+                args: false,
+            }
+        } else {
+            SectionPhase::AfterArgs {
+                start,
+                body,
+                at: next,
+            }
+        };
+        None
+    }
+
+    /// After a call's JSON arguments that end at `at`: a call that lost
+    /// its call-begin token (after blanks) ends this one there, without its
+    /// end token; anything else is read on as the call's.
+    fn after_args(
+        &mut self,
+        block: &[u8],
+        (start, body, at): (usize, usize, usize),
+        eof: bool,
+    ) -> Option<BlockEnd> {
+        let s = scan::skip_space(block, at);
+        if s == block.len() && !eof {
+            return Some(BlockEnd::More);
+        }
+        match implicit_call(&block[s..], self.toks) {
+            Hit::Full(_) => {
+                self.calls.push(CallSpan::unclosed(body, at));
+                self.last_call_end = Some(at);
+                self.phase = SectionPhase::InCall {
+                    start: s,
+                    body: s,
+                    from: s,
+                    args: false,
+                };
+                return None;
+            }
+            Hit::Partial if !eof => return Some(BlockEnd::More),
+            _ => {}
+        }
         self.phase = SectionPhase::InCall {
             start,
             body,
-            from: next,
+            from: at,
             args: false,
         };
         None
@@ -531,6 +587,9 @@ impl Scanner for SectionScanner {
                 SectionPhase::Json {
                     start, body, value, ..
                 } => self.json(block, (start, body, value), eof),
+                SectionPhase::AfterArgs { start, body, at } => {
+                    self.after_args(block, (start, body, at), eof)
+                }
             };
             if let Some(end) = step {
                 return end;
@@ -573,7 +632,14 @@ impl CallSpan {
 /// its first call-begin token on).
 pub fn split_calls(block: &[u8], toks: &'static Tokens) -> Vec<CallSpan> {
     let mut at = 0;
+    // a block that starts with a call whose tokens before its name were
+    // lost (Kimi's `NAME:0<|tool_call_argument_begin|>{…}` at a line start)
+    let s = scan::skip_space(block, 0);
+    let headless = matches!(implicit_call(&block[s..], toks), Hit::Full(_));
     let first = loop {
+        if headless {
+            break s;
+        }
         let Some(h) = scan::find(block, at, toks.common) else {
             return Vec::new();
         };
