@@ -1,7 +1,7 @@
 //! Faults `fuzz/probe.py` found (hostile inputs at N and 4N, timed and
 //! measured): each case runs the binary and failed before its fix.
 
-use crate::common::{run_binary, scratch};
+use crate::common::{run_binary, scratch, Run};
 use std::time::{Duration, Instant};
 
 /// Runs `args` on `stdin`, giving the run and how long it took.
@@ -671,31 +671,7 @@ fn an_inexact_or_partial_echo_runs_nothing_the_prompt_spelled() {
     for (k, (echo, good)) in echoes.into_iter().enumerate() {
         for approve in ["yes", "ask"] {
             let dir = scratch(&format!("loop-inexact-echo-{k}-{approve}"));
-            let ran = echo_tools(&dir);
-            let model = format!(
-                "if [ \"$TOOLCALL_ITERATION\" = 1 ]; then \
-                 printf '<tool_call>{{\"name\":\"f\",\"arguments\":{{\"a\":\"good\"}}}}</tool_call>'; \
-                 else {echo}; echo done; fi"
-            );
-            let r = run_binary(
-                &[
-                    "loop",
-                    "--tools",
-                    "tools.json",
-                    "--model-cmd",
-                    &model,
-                    "--delay",
-                    "0",
-                    "--max-iterations",
-                    "3",
-                    "--approve",
-                    approve,
-                    "hi",
-                ],
-                Some(b""),
-                Some(&dir),
-            );
-            let log = std::fs::read_to_string(&ran).unwrap_or_default();
+            let (r, log) = run_echoing_loop(&dir, echo, approve);
             let runs: Vec<&str> = log.lines().filter(|l| !l.is_empty()).collect();
             assert_eq!(
                 runs,
@@ -707,6 +683,38 @@ fn an_inexact_or_partial_echo_runs_nothing_the_prompt_spelled() {
             assert!(r.code == 0 || r.code == 1, "{echo}: {}", r.stderr);
         }
     }
+}
+
+/// `loop` in `dir` with tools that log what they ran, a model that makes
+/// one call of its own (`{"a":"good"}`) and then runs `echo` over its
+/// prompt, under `--approve approve`: the run and the log of what ran.
+fn run_echoing_loop(dir: &std::path::Path, echo: &str, approve: &str) -> (Run, String) {
+    let ran = echo_tools(dir);
+    let model = format!(
+        "if [ \"$TOOLCALL_ITERATION\" = 1 ]; then \
+         printf '<tool_call>{{\"name\":\"f\",\"arguments\":{{\"a\":\"good\"}}}}</tool_call>'; \
+         else {echo}; echo done; fi"
+    );
+    let r = run_binary(
+        &[
+            "loop",
+            "--tools",
+            "tools.json",
+            "--model-cmd",
+            &model,
+            "--delay",
+            "0",
+            "--max-iterations",
+            "3",
+            "--approve",
+            approve,
+            "hi",
+        ],
+        Some(b""),
+        Some(dir),
+    );
+    let log = std::fs::read_to_string(&ran).unwrap_or_default();
+    (r, log)
 }
 
 /// An echo that changes a call's characters (other quotes, another
@@ -729,31 +737,7 @@ fn an_echo_that_respells_a_call_runs_nothing_the_prompt_held() {
     for (k, echo) in echoes.into_iter().enumerate() {
         for approve in ["yes", "ask"] {
             let dir = scratch(&format!("loop-respelled-echo-{k}-{approve}"));
-            let ran = echo_tools(&dir);
-            let model = format!(
-                "if [ \"$TOOLCALL_ITERATION\" = 1 ]; then \
-                 printf '<tool_call>{{\"name\":\"f\",\"arguments\":{{\"a\":\"good\"}}}}</tool_call>'; \
-                 else {echo}; echo done; fi"
-            );
-            let r = run_binary(
-                &[
-                    "loop",
-                    "--tools",
-                    "tools.json",
-                    "--model-cmd",
-                    &model,
-                    "--delay",
-                    "0",
-                    "--max-iterations",
-                    "3",
-                    "--approve",
-                    approve,
-                    "hi",
-                ],
-                Some(b""),
-                Some(&dir),
-            );
-            let log = std::fs::read_to_string(&ran).unwrap_or_default();
+            let (r, log) = run_echoing_loop(&dir, echo, approve);
             assert!(
                 !log.contains("EV"),
                 "{echo} {approve}\n{log}\n{}\n{}",

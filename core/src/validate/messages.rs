@@ -291,14 +291,7 @@ impl<'a> Incremental<'a> {
             return None;
         }
         Some(Incremental {
-            r: Reader {
-                cfg,
-                entries: Vec::new(),
-                turns: Vec::new(),
-                index: 0,
-                native: shape != Shape::ShareGpt,
-                malformed: Vec::new(),
-            },
+            r: Reader::new(shape, cfg),
             shape,
             k: 0,
         })
@@ -348,14 +341,7 @@ fn tools_of(v: &Value) -> Option<Value> {
 /// [`read`] of a value it borrows.
 fn read_with(v: &Value, cfg: &Config) -> Option<Transcript> {
     let shape = shape(v)?;
-    let mut r = Reader {
-        cfg,
-        entries: Vec::new(),
-        turns: Vec::new(),
-        index: 0,
-        native: shape != Shape::ShareGpt,
-        malformed: Vec::new(),
-    };
+    let mut r = Reader::new(shape, cfg);
     let tools = tools_of(v);
     match shape {
         Shape::ShareGpt => {
@@ -452,7 +438,19 @@ struct Reader<'a> {
     malformed: Vec<(String, String)>,
 }
 
-impl Reader<'_> {
+impl<'a> Reader<'a> {
+    /// A reader of a conversation in `shape` with nothing read yet.
+    fn new(shape: Shape, cfg: &'a Config) -> Reader<'a> {
+        Reader {
+            cfg,
+            entries: Vec::new(),
+            turns: Vec::new(),
+            index: 0,
+            native: shape != Shape::ShareGpt,
+            malformed: Vec::new(),
+        }
+    }
+
     fn push(&mut self, turn: usize, role: &str, pointer: String, kind: Kind) {
         self.entries.push(Entry {
             turn,
