@@ -1448,6 +1448,7 @@ impl Engine {
                 // there in batch but not always in stream
                 self.early_start(fmt, &data[pos..pos + len], pos, sink);
                 let spare = std::cell::Cell::new(std::mem::take(&mut self.spare_calls));
+                let names_clear = std::cell::Cell::new(false);
                 let cx = formats::ParseCx {
                     cfg: &self.cfg,
                     cut,
@@ -1456,6 +1457,7 @@ impl Engine {
                     tally: !sink.wants_records(),
                     spare: &spare,
                     plain,
+                    names_clear: &names_clear,
                 };
                 let result = fmt.parse(&data[pos..pos + len], &cx);
                 // not taken: kept for the next block
@@ -2318,7 +2320,9 @@ fn documented(result: &formats::BlockResult, block: &[u8], cx: &formats::ParseCx
 /// placeholders (`<tool_call>{"name": "function_name", "arguments":
 /// {"arg1": "value1"}}</tool_call>`, `<function=function_name>`). A
 /// tallying sink's calls may have no names, so a block that could hold
-/// blanks is read again with them; one that cannot is not.
+/// blanks is read again with them; one that cannot is not, nor one whose
+/// parse read its names and found no placeholder
+/// ([`formats::ParseCx::names_clear`]).
 fn template_blanks(
     fmt: &dyn formats::BlockFormat,
     result: &formats::BlockResult,
@@ -2326,7 +2330,7 @@ fn template_blanks(
     cx: &formats::ParseCx,
 ) -> bool {
     use formats::shared::evidence;
-    if result.calls.is_empty() || !evidence::may_hold_blanks(block) {
+    if result.calls.is_empty() || cx.names_clear.get() || !evidence::may_hold_blanks(block) {
         return false;
     }
     let blank = |r: &formats::BlockResult| {

@@ -612,6 +612,14 @@ pub struct ParseCx<'a> {
     /// at a known place, or that there is none ([`PlainBody`]), so the
     /// parse need not read it again. `None` is always correct.
     pub plain: Option<PlainBody>,
+    /// Set by a tallying parse ([`ParseCx::tally`]) that read the name of
+    /// each call it gives and found none a template's placeholder
+    /// ([`crate::formats::shared::evidence::placeholder_name`]): then no
+    /// call of the block fills a template's blanks, and the engine need
+    /// not look for them in the block's bytes or parse it again with
+    /// names (issue 48). Never setting it is always correct;
+    /// `&Cell::default()` lends one.
+    pub names_clear: &'a Cell<bool>,
 }
 
 /// A block's JSON body that its scanner read as the plain call envelope

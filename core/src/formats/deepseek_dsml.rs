@@ -931,6 +931,7 @@ mod tests {
             tally: false,
             spare: &Default::default(),
             plain: None,
+            names_clear: &Default::default(),
         };
         DSML_BLOCK
             .parse(text.as_bytes(), &cx)

@@ -777,6 +777,7 @@ mod tests {
                 tally: false,
                 spare: &Default::default(),
                 plain: None,
+                names_clear: &Default::default(),
             },
         )
     }

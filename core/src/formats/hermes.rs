@@ -444,6 +444,7 @@ mod tests {
             let block = &block[..len];
             let cfg = crate::config::Config::default();
             let spare = std::cell::Cell::default();
+            let names_clear = std::cell::Cell::new(false);
             for tally in [false, true] {
                 let cx = |plain| ParseCx {
                     cfg: &cfg,
@@ -453,12 +454,31 @@ mod tests {
                     tally,
                     spare: &spare,
                     plain,
+                    names_clear: &names_clear,
                 };
                 prop_assert_eq!(
                     HERMES.parse(block, &cx(with.plain_body())),
                     HERMES.parse(block, &cx(None)),
                     "tally {}", tally
                 );
+            }
+            // a tallying parse that says its calls' names are no
+            // placeholders read them right
+            if names_clear.get() {
+                let named = HERMES.parse(block, &ParseCx {
+                    cfg: &cfg,
+                    cut,
+                    before: b"",
+                    reply_start: true,
+                    tally: false,
+                    spare: &spare,
+                    plain: None,
+                    names_clear: &std::cell::Cell::new(false),
+                });
+                prop_assert!(!named.calls.is_empty());
+                for c in &named.calls {
+                    prop_assert!(!crate::formats::shared::evidence::placeholder_name(&c.name), "{:?}", c.name);
+                }
             }
         }
     }

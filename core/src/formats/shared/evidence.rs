@@ -670,22 +670,91 @@ const PLACEHOLDER_NAMES: &[&str] = &[
 /// ellipsis, or one of the names templates use for the blank
 /// (`tool_name`, `function_name`, `your_function` …; case, `_`, `-` and
 /// blanks ignored).
+///
+/// A tallying parse asks it of every plain call's name (issue 48), so it
+/// allocates nothing: an ellipsis needs a `.` or the first byte of `…`,
+/// and the name is folded into a small array, as no placeholder's folded
+/// form is longer than it.
 pub fn placeholder_name(name: &str) -> bool {
     let n = name.trim();
-    if n.contains("...") || n.contains('…') {
+    if memchr::memchr2(b'.', 0xE2, n.as_bytes()).is_some() && (n.contains("...") || n.contains('…'))
+    {
         return true;
     }
     let wrapped = |open: char, close: char| n.starts_with(open) && n.ends_with(close);
     if n.len() >= 2 && (wrapped('<', '>') || wrapped('{', '}') || wrapped('[', ']')) {
         return true;
     }
-    let folded: String = n
-        .chars()
-        .filter(|c| !matches!(c, '_' | '-' | ' '))
-        .flat_map(char::to_lowercase)
-        .collect();
-    PLACEHOLDER_NAMES.contains(&folded.as_str())
+    folds_to_placeholder(n)
 }
+
+/// Whether an ASCII name, as it stands between a JSON string's quotes
+/// without escapes, is certainly none of [`placeholder_name`]'s: `false`
+/// when it is one, and when it holds a byte this quick look leaves to
+/// `placeholder_name` (one past ASCII, a control byte, a `.`) or starts
+/// with a bracket. A tallying parse asks it of each plain call's name
+/// (issue 48): one pass over the name, then its first letter rules out
+/// most names without folding them.
+pub fn ascii_name_is_no_placeholder(name: &[u8]) -> bool {
+    // the ellipsis, and what `str::trim` would take or the fold would
+    // lower past ASCII
+    if name
+        .iter()
+        .any(|&b| b == b'.' || !(0x20..0x7f).contains(&b))
+    {
+        return false;
+    }
+    // the folded name's first byte, which is the trimmed name's first
+    // unless that is `_` or `-` (then the name is not in brackets)
+    let Some(first) = name.iter().find(|&&b| !matches!(b, b'_' | b'-' | b' ')) else {
+        return true;
+    };
+    match first.to_ascii_lowercase() {
+        b'<' | b'{' | b'[' => false,
+        // the first letters of the placeholders' folded forms
+        b't' | b'f' | b'm' | b'n' | b'y' | b's' => {
+            // ASCII: `str::trim` takes spaces only
+            let n = std::str::from_utf8(name).map_or("", |n| n.trim_matches(' '));
+            !folds_to_placeholder(n)
+        }
+        _ => true,
+    }
+}
+
+/// Whether `n` with `_`, `-` and spaces dropped and lowercased is one of
+/// [`PLACEHOLDER_NAMES`], without building the folded string: they are
+/// ASCII and at most [`FOLDED_MAX`] bytes long, so a folded form that is
+/// longer, or holds a character past ASCII, is none of them.
+fn folds_to_placeholder(n: &str) -> bool {
+    let mut folded = [0u8; FOLDED_MAX];
+    let mut len = 0;
+    let mut push = |c: char| {
+        if !c.is_ascii() || len == FOLDED_MAX {
+            return false;
+        }
+        folded[len] = c as u8;
+        len += 1;
+        true
+    };
+    for c in n.chars() {
+        if matches!(c, '_' | '-' | ' ') {
+            continue;
+        }
+        let fits = if c.is_ascii() {
+            push(c.to_ascii_lowercase())
+        } else {
+            c.to_lowercase().all(&mut push)
+        };
+        if !fits {
+            return false;
+        }
+    }
+    let folded = &folded[..len];
+    PLACEHOLDER_NAMES.iter().any(|p| p.as_bytes() == folded)
+}
+
+/// Room for the longest of [`PLACEHOLDER_NAMES`] (17 bytes).
+const FOLDED_MAX: usize = 24;
 
 /// Whether a placeholder stands where a value goes: a string in angle
 /// brackets (`<value>`, `<city name>`), an ellipsis, or one of the words
@@ -931,6 +1000,112 @@ mod tests {
             prop_assert_eq!(
                 documents_block(&before, &block),
                 format_lead_whole(&before) || quotes_opening_split(&before, &block)
+            );
+        }
+    }
+
+    /// `placeholder_name` as first written: the folded name built as a
+    /// string and looked up.
+    fn placeholder_name_folding(name: &str) -> bool {
+        let n = name.trim();
+        if n.contains("...") || n.contains('…') {
+            return true;
+        }
+        let wrapped = |open: char, close: char| n.starts_with(open) && n.ends_with(close);
+        if n.len() >= 2 && (wrapped('<', '>') || wrapped('{', '}') || wrapped('[', ']')) {
+            return true;
+        }
+        let folded: String = n
+            .chars()
+            .filter(|c| !matches!(c, '_' | '-' | ' '))
+            .flat_map(char::to_lowercase)
+            .collect();
+        PLACEHOLDER_NAMES.contains(&folded.as_str())
+    }
+
+    /// Pieces of names: placeholders' words in any case, the characters
+    /// the fold drops, ellipses, brackets, characters that lowercase to
+    /// more than one or to ASCII (`İ`, the Kelvin sign).
+    fn name_piece() -> impl Strategy<Value = String> {
+        prop::sample::select(vec![
+            "tool",
+            "TOOL",
+            "Function",
+            "name",
+            "NAME",
+            "your",
+            "some",
+            "of",
+            "the",
+            "here",
+            "func",
+            "fn",
+            "method",
+            "_",
+            "-",
+            " ",
+            "\t",
+            ".",
+            "..",
+            "…",
+            "<",
+            ">",
+            "{",
+            "}",
+            "[",
+            "]",
+            "x",
+            "\u{130}",
+            "\u{212a}",
+            "é",
+            "Ω",
+            "get_weather",
+        ])
+        .prop_map(str::to_string)
+    }
+
+    proptest! {
+        #[test]
+        fn placeholder_names_read_as_before(
+            pieces in prop::collection::vec(name_piece(), 0..8),
+        ) {
+            let name = pieces.concat();
+            prop_assert_eq!(placeholder_name(&name), placeholder_name_folding(&name), "{:?}", name);
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn the_quick_name_look_agrees(
+            pieces in prop::collection::vec(name_piece(), 0..8),
+            bytes in prop::collection::vec(any::<u8>(), 0..24),
+        ) {
+            for name in [pieces.concat().into_bytes(), bytes] {
+                if ascii_name_is_no_placeholder(&name) {
+                    let text = std::str::from_utf8(&name);
+                    prop_assert!(text.is_ok_and(|t| !placeholder_name(t)), "{:?}", name);
+                } else if let Ok(t) = std::str::from_utf8(&name) {
+                    // it leaves to the full test only names it cannot read
+                    let hard = name.iter().any(|&b| b == b'.' || b < 0x20 || b >= 0x7f)
+                        || name
+                            .iter()
+                            .find(|&&b| !matches!(b, b'_' | b'-' | b' '))
+                            .is_some_and(|b| b"<{[".contains(b));
+                    prop_assert!(hard || placeholder_name(t), "{:?}", t);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_placeholder_name_fits_the_fold() {
+        for p in PLACEHOLDER_NAMES {
+            assert!(!ascii_name_is_no_placeholder(p.as_bytes()), "{p}");
+            assert!(b"tfmnys".contains(&p.as_bytes()[0]), "{p}");
+            assert!(p.len() <= FOLDED_MAX && p.is_ascii(), "{p}");
+            assert!(
+                placeholder_name(p) && placeholder_name(&p.to_uppercase()),
+                "{p}"
             );
         }
     }

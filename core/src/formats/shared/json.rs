@@ -593,7 +593,16 @@ fn plain_read(
         } else {
             name.iter().all(|&b| b == b' ')
         };
-        return Some((!blank).then(|| (String::new(), crate::record::Arguments::empty())));
+        if blank {
+            return Some(None);
+        }
+        // the call's name, which the tally leaves empty, is this one
+        // trimmed: when it is no placeholder, the engine need not read the
+        // block again for a template's blanks
+        if super::evidence::ascii_name_is_no_placeholder(name) {
+            cx.names_clear.set(true);
+        }
+        return Some(Some((String::new(), crate::record::Arguments::empty())));
     }
     // the name and the arguments as `plain_call` takes them from the body
     let name = std::str::from_utf8(name_of(value, envelope.name)?)
