@@ -614,7 +614,7 @@ pub struct ParseCx<'a> {
     pub plain: Option<PlainBody>,
     /// Set by a tallying parse ([`ParseCx::tally`]) that read the name of
     /// each call it gives and found none a template's placeholder
-    /// ([`crate::formats::shared::evidence::placeholder_name`]): then no
+    /// (`evidence::placeholder_name`): then no
     /// call of the block fills a template's blanks, and the engine need
     /// not look for them in the block's bytes or parse it again with
     /// names (issue 48). Never setting it is always correct;

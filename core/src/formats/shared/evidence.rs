@@ -1136,7 +1136,7 @@ mod tests {
                     prop_assert!(text.is_ok_and(|t| !placeholder_name(t)), "{:?}", name);
                 } else if let Ok(t) = std::str::from_utf8(&name) {
                     // it leaves to the full test only names it cannot read
-                    let hard = name.iter().any(|&b| b == b'.' || b < 0x20 || b >= 0x7f)
+                    let hard = name.iter().any(|&b| b == b'.' || !(0x20..0x7f).contains(&b))
                         || name
                             .iter()
                             .find(|&&b| !matches!(b, b'_' | b'-' | b' '))
