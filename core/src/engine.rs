@@ -629,6 +629,43 @@ impl Engine {
         self.feed_inner(chunk, sink)
     }
 
+    /// The bytes held back undecided from the chunks fed so far, when the
+    /// next chunk may be fed behind them with [`Engine::feed_after_held`];
+    /// `None` while the document's start is held to learn whether the
+    /// prompt opened reasoning, or once the document is finished.
+    pub fn held_bytes(&self) -> Option<&[u8]> {
+        (!self.finished && self.undecided.is_none()).then_some(&self.buf[..])
+    }
+
+    /// Feeds the chunk `data[held..]`, where `data[..held]` are the bytes
+    /// [`Engine::held_bytes`] gave: what [`Engine::feed`] of the chunk does, but
+    /// the engine reads the caller's bytes in place instead of copying the
+    /// chunk behind the held ones (a reader that reads behind a copy of the
+    /// held bytes saves copying each read that follows undecided bytes).
+    /// When `data` does not begin with the held bytes it is the same as
+    /// feeding `data[held..]`.
+    pub fn feed_after_held(&mut self, data: &[u8], held: usize, sink: &mut dyn Sink) {
+        let chunk = data.get(held..).unwrap_or_default();
+        if held == 0 || self.held_bytes().is_none() || data.get(..held) != Some(&self.buf[..]) {
+            return self.feed(chunk, sink);
+        }
+        if self.hidden.len > 0 {
+            let hidden = self.hidden;
+            return self.feed_behind(data, &mut Unhide { hidden, sink });
+        }
+        self.feed_behind(data, sink)
+    }
+
+    /// [`Engine::feed_inner`] with the held bytes and the chunk already
+    /// joined in `data`.
+    fn feed_behind(&mut self, data: &[u8], sink: &mut dyn Sink) {
+        let mut buf = std::mem::take(&mut self.buf);
+        buf.clear();
+        let used = self.run(data, false, sink);
+        buf.extend_from_slice(data.get(used..).unwrap_or_default());
+        self.buf = buf;
+    }
+
     fn feed_inner(&mut self, chunk: &[u8], sink: &mut dyn Sink) {
         if self.buf.is_empty() {
             // Nothing held back: scan the caller's bytes in place and keep

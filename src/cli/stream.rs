@@ -109,6 +109,11 @@ impl Sink for Writer {
 /// the pipe on stdin is the caller's, so `stream` never resizes it.
 const READ_SIZE: usize = 256 * 1024;
 
+/// Most held bytes copied in front of a read ([`WireEngine::held_bytes`]): more
+/// (a long call still open) would cost more to copy at every read than
+/// the read itself, which the engine then copies behind them as before.
+const MAX_HELD_COPY: usize = 16 * 1024;
+
 /// Most output gathered before a write within one read (the records of a
 /// read are written at its end, in one write when they fit).
 const MAX_OUT_BLOCK: usize = 1 << 20;
@@ -155,15 +160,26 @@ pub fn run(args: &StreamArgs) -> anyhow::Result<Outcome> {
     // a read's records (a little more than its bytes for prose) in one write
     w.out
         .set_block(args.chunk_size.saturating_mul(2).min(MAX_OUT_BLOCK));
-    let mut buf = vec![0u8; args.chunk_size.max(1)];
+    // a read lands behind a copy of the bytes the engine holds undecided
+    // (a line's start, a call still open), when they are few: the engine
+    // then reads both in place instead of copying the read behind them
+    let read_size = args.chunk_size.max(1);
+    let mut buf = vec![0u8; read_size + MAX_HELD_COPY];
     loop {
-        let n = match reader.read(&mut buf) {
+        let held = match engine.held_bytes() {
+            Some(h) if !h.is_empty() && h.len() <= MAX_HELD_COPY => {
+                buf[..h.len()].copy_from_slice(h);
+                h.len()
+            }
+            _ => 0,
+        };
+        let n = match reader.read(&mut buf[held..held + read_size]) {
             Ok(0) => break,
             Ok(n) => n,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e).context(format!("reading {name}")),
         };
-        engine.feed(&buf[..n], &mut w);
+        engine.feed_after_held(&buf[..held + n], held, &mut w);
         if let Some(e) = w.failed.take() {
             return Err(e.into());
         }

@@ -410,3 +410,65 @@ fn records_filled_again_keep_nothing_of_the_call_before() {
         assert_eq!(tool_calls(&stream.stdout), want, "stream at {chunk}");
     }
 }
+
+/// Every event as text, in order (text records are cut where events are).
+#[derive(Default)]
+struct Events(Vec<String>);
+
+impl toolcall::Sink for Events {
+    fn event(&mut self, ev: toolcall::Event<'_>) {
+        self.0.push(format!("{ev:?}"));
+    }
+}
+
+/// `stream` reads behind a copy of the bytes the engine holds undecided
+/// and feeds both in place (`feed_after_held`): the events are those of
+/// feeding the reads, event for event, for every fixture read at several
+/// sizes, through the wire reader (which sniffs the input) and the text
+/// engine; held bytes that are not the engine's are fed as the read alone.
+#[test]
+fn feeding_behind_held_bytes_equals_feeding_the_reads() {
+    use toolcall::wire::{WireConfig, WireEngine};
+    // reads that followed held bytes, over all fixtures
+    let mut taken = 0;
+    for (name, input, cfg) in fixtures() {
+        for size in [1, 2, 3, 7, 16, 61, 4096] {
+            let mut want = Events::default();
+            let mut plain = WireEngine::new(cfg.clone(), WireConfig::default());
+            let mut got = Events::default();
+            let mut behind = WireEngine::new(cfg.clone(), WireConfig::default());
+            let mut text_want = Events::default();
+            let mut text_plain = toolcall::Engine::new(cfg.clone());
+            let mut text_got = Events::default();
+            let mut text_behind = toolcall::Engine::new(cfg.clone());
+            for (k, chunk) in input.chunks(size).enumerate() {
+                plain.feed(chunk, &mut want);
+                let mut data = behind.held_bytes().map(<[u8]>::to_vec).unwrap_or_default();
+                let held = data.len();
+                taken += usize::from(held > 0);
+                data.extend_from_slice(chunk);
+                behind.feed_after_held(&data, held, &mut got);
+
+                text_plain.feed(chunk, &mut text_want);
+                let mut data = text_behind
+                    .held_bytes()
+                    .map(<[u8]>::to_vec)
+                    .unwrap_or_default();
+                let held = data.len();
+                if k % 5 == 4 && held > 0 {
+                    // not the held bytes: the read is fed alone
+                    data[0] ^= 0x20;
+                }
+                data.extend_from_slice(chunk);
+                text_behind.feed_after_held(&data, held, &mut text_got);
+            }
+            plain.finish(&mut want);
+            behind.finish(&mut got);
+            text_plain.finish(&mut text_want);
+            text_behind.finish(&mut text_got);
+            assert_eq!(got.0, want.0, "{name}: reads of {size}");
+            assert_eq!(text_got.0, text_want.0, "{name}: text, reads of {size}");
+        }
+    }
+    assert!(taken > 10_000, "only {taken} reads followed held bytes");
+}

@@ -917,6 +917,30 @@ impl WireEngine {
         self.route(chunk, sink);
     }
 
+    /// The text engine's held bytes ([`Engine::held_bytes`]) once the input is
+    /// known to be text; `None` before that and for a server's wire format.
+    pub fn held_bytes(&self) -> Option<&[u8]> {
+        match self.core.state {
+            State::Text => self.core.engine.held_bytes(),
+            _ => None,
+        }
+    }
+
+    /// Feeds the chunk `data[held..]` behind the `held` bytes [`WireEngine::held_bytes`]
+    /// gave, read in place ([`Engine::feed_after_held`]); otherwise the same
+    /// as [`WireEngine::feed`] of the chunk.
+    pub fn feed_after_held(&mut self, data: &[u8], held: usize, sink: &mut dyn Sink) {
+        let chunk = data.get(held..).unwrap_or_default();
+        match self.core.state {
+            State::Text if held > 0 => {
+                self.core.bytes += chunk.len() as u64;
+                self.core.fed += chunk.len() as u64;
+                self.core.engine.feed_after_held(data, held, sink);
+            }
+            _ => self.feed(chunk, sink),
+        }
+    }
+
     /// Ends the document: everything held is decided, open calls complete,
     /// and a stream without its final event is reported as truncated.
     pub fn finish(&mut self, sink: &mut dyn Sink) {
