@@ -13,32 +13,13 @@
 
 use serde_json::Value;
 
-#[cfg(target_arch = "x86_64")]
-#[path = "ndjson_utf8.rs"]
-mod utf8;
-
 /// Appends `s` as a JSON string, quotes included: the bytes that need an
 /// escape are found 64 at a time as a bit mask ([`escape_mask`], or two
 /// 32-byte AVX2 compares where the CPU has them) and the runs between
 /// them copied whole, so prose with a newline every line costs a few
 /// instructions per escape rather than a new search.
 pub fn write_str(out: &mut Vec<u8>, s: &str) {
-    write_utf8(out, s.as_bytes());
-}
-
-/// Whether `bytes` are UTF-8: on a CPU with AVX2 by [`utf8`]'s check,
-/// which has no branch per block that prose mixing ASCII and other
-/// characters would mispredict, else by `simdutf8`.
-fn is_utf8(bytes: &[u8]) -> bool {
-    #[cfg(target_arch = "x86_64")]
-    if let Some(simd) = pulp::x86::V3::try_new() {
-        return utf8::valid(simd, bytes);
-    }
-    simdutf8::basic::from_utf8(bytes).is_ok()
-}
-
-/// [`write_str`] on bytes that are UTF-8 (the escapes keep them so).
-fn write_utf8(out: &mut Vec<u8>, bytes: &[u8]) {
+    let bytes = s.as_bytes();
     if bytes.len() <= 16 && write_short(out, bytes) {
         return;
     }
@@ -424,31 +405,6 @@ pub fn write_text_record(out: &mut Vec<u8>, kind: &str, field: &str, value: &str
     out.push(b'}');
 }
 
-/// [`write_text_record`] for text read as bytes: written as they are when
-/// they are UTF-8, else with each invalid sequence replaced by U+FFFD (as
-/// `String::from_utf8_lossy` does).
-pub(crate) fn write_text_record_lossy(
-    out: &mut Vec<u8>,
-    kind: &str,
-    field: &str,
-    bytes: &[u8],
-    span: [u64; 2],
-) {
-    out.extend_from_slice(b"{\"type\":");
-    write_str(out, kind);
-    out.push(b',');
-    write_str(out, field);
-    out.push(b':');
-    if is_utf8(bytes) {
-        write_utf8(out, bytes);
-    } else {
-        write_str(out, &String::from_utf8_lossy(bytes));
-    }
-    out.extend_from_slice(b",\"span\":");
-    write_span(out, span);
-    out.push(b'}');
-}
-
 /// Appends `stream`'s `{"type":"tool_call_start","index":N,"id":…,"name":…}`
 /// record.
 pub fn write_call_start(out: &mut Vec<u8>, index: usize, id: &str, name: &str) {
@@ -637,107 +593,6 @@ mod tests {
         }
     }
 
-    /// `is_utf8` against the standard library on `s`, and `s` with a byte
-    /// after it.
-    fn utf8_agrees(s: &mut Vec<u8>) {
-        assert_eq!(is_utf8(s), std::str::from_utf8(s).is_ok(), "{s:?}");
-        s.push(b'q');
-        assert_eq!(is_utf8(s), std::str::from_utf8(s).is_ok(), "{s:?}");
-    }
-
-    #[test]
-    fn every_pair_of_bytes_is_checked_as_utf8_as_std_does() {
-        // every pair, at places around the 32-byte steps of the AVX2 check
-        for a in 0..=255u8 {
-            for b in 0..=255u8 {
-                for at in [0usize, 1, 30, 31, 32, 62, 63] {
-                    let mut s = vec![b'a'; at];
-                    s.extend_from_slice(&[a, b]);
-                    utf8_agrees(&mut s);
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn sequences_of_four_are_checked_as_utf8_as_std_does() {
-        // the bytes where a class begins or ends: ASCII, continuations,
-        // each kind of lead and the bytes that lead nothing
-        let edges = [
-            0x00, 0x41, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0,
-            0xe1, 0xec, 0xed, 0xee, 0xef, 0xf0, 0xf1, 0xf3, 0xf4, 0xf5, 0xf7, 0xf8, 0xfc, 0xff,
-        ];
-        for &a in &edges {
-            for &b in &edges {
-                for &c in &edges {
-                    for &d in &edges {
-                        for at in [0usize, 29, 30, 31] {
-                            let mut s = vec![b'a'; at];
-                            s.extend_from_slice(&[a, b, c, d]);
-                            utf8_agrees(&mut s);
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn long_text_is_checked_as_utf8_as_std_does() {
-        // ASCII stretches of 256 bytes and more (skipped whole) next to
-        // characters of every length, with bytes broken, cut and changed
-        let chars = [
-            "a",
-            "é",
-            "—",
-            "😀",
-            "\n",
-            "°",
-            "\u{7ff}",
-            "\u{800}",
-            "\u{ffff}",
-            "\u{10000}",
-            "\u{10ffff}",
-        ];
-        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
-        let mut rnd = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
-        for round in 0..20_000 {
-            let len = (rnd() % 1200) as usize;
-            let sparse = round % 2 == 0;
-            let mut s = String::new();
-            while s.len() < len {
-                let r = rnd();
-                if sparse && r % 300 != 0 {
-                    s.push('a');
-                } else {
-                    s.push_str(chars[(r % chars.len() as u64) as usize]);
-                }
-            }
-            let mut b = s.into_bytes();
-            utf8_agrees(&mut b);
-            b.pop();
-            for _ in 0..rnd() % 3 {
-                if b.is_empty() {
-                    break;
-                }
-                let i = (rnd() % b.len() as u64) as usize;
-                match rnd() % 3 {
-                    0 => b[i] = rnd() as u8,
-                    1 => {
-                        b.remove(i);
-                    }
-                    _ => b.truncate(i),
-                }
-            }
-            utf8_agrees(&mut b);
-        }
-    }
-
     /// Any JSON value; numbers are read from text, so they keep the digits
     /// they were written with (`-0`, `1.50`, `1E+2`, huge integers).
     fn any_value() -> impl Strategy<Value = serde_json::Value> {
@@ -797,23 +652,6 @@ mod tests {
             write_text_record(&mut v, "text", "text", &text, [a, b]);
             let want = serde_json::to_string(&Text { kind: "text", text: &text, span: [a, b] }).unwrap();
             prop_assert_eq!(String::from_utf8(v).unwrap(), want);
-        }
-
-        #[test]
-        fn text_records_from_bytes_match_serde_json(bytes in prop::collection::vec(any::<u8>(), 0..300), utf8 in any::<String>(), a: u64, b: u64) {
-            // arbitrary bytes (rarely UTF-8) and UTF-8 text, with a byte
-            // changed, written as the lossy text
-            let mut broken = utf8.clone().into_bytes();
-            if let Some(first) = broken.first_mut() {
-                *first = 0xff;
-            }
-            for input in [bytes, utf8.into_bytes(), broken] {
-                let mut v = Vec::new();
-                write_text_record_lossy(&mut v, "text", "text", &input, [a, b]);
-                let mut want = Vec::new();
-                write_text_record(&mut want, "text", "text", &String::from_utf8_lossy(&input), [a, b]);
-                prop_assert_eq!(v, want);
-            }
         }
 
         #[test]

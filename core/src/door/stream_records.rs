@@ -9,8 +9,9 @@
 //! records are in. Each record is written compact, without a newline, into
 //! the caller's buffer; the caller frames it (a line, an array element).
 
-use crate::ndjson::{write_call_start, write_text_record_lossy};
+use crate::ndjson::{write_call_start, write_text_record};
 use crate::record::{ErrorRecord, Span, ToolCall, Turn};
+use crate::scan::lossy;
 use crate::wire::{InputKind, Summary, Usage};
 use crate::Event;
 use serde::Serialize;
@@ -136,7 +137,7 @@ impl StreamRecorder {
     }
 
     fn text(&self, out: &mut Vec<u8>, kind: &str, field: &str, bytes: &[u8], span: Span) {
-        write_text_record_lossy(out, kind, field, bytes, span);
+        write_text_record(out, kind, field, &lossy(bytes), span);
         Turn::append(self.turn, out);
     }
 }
