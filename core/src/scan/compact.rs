@@ -619,10 +619,15 @@ mod tests {
                 let read = compact_read(&input.as_bytes()[e.arguments.0..e.arguments.1]);
                 prop_assert_eq!(String::from_utf8(read).expect("UTF-8"), text);
                 prop_assert_eq!(e.non_ascii, !body.is_ascii());
-                let stop = crate::scan::balance::JsonEnd::stop_at(b"</tool_call>").scan(input.as_bytes());
-                prop_assert_eq!(stop, crate::scan::balance::End::At(e.end));
-                let plain = crate::scan::balance::JsonEnd::new().scan(input.as_bytes());
-                prop_assert_eq!(plain, crate::scan::balance::End::At(e.end));
+                // the block scanners start at the value's first byte, as
+                // the engine calls `envelope_at` only at a `{` (blanks
+                // before it are the envelope read's alone)
+                if input.starts_with('{') {
+                    let stop = crate::scan::balance::JsonEnd::stop_at(b"</tool_call>").scan(input.as_bytes());
+                    prop_assert_eq!(stop, crate::scan::balance::End::At(e.end));
+                    let plain = crate::scan::balance::JsonEnd::new().scan(input.as_bytes());
+                    prop_assert_eq!(plain, crate::scan::balance::End::At(e.end));
+                }
             }
             // wherever the whole check answers, on the text alone
             if let Some(name) = envelope_name(&text) {
