@@ -224,7 +224,8 @@ impl TurnMarker {
 /// goes on as another format's body:
 /// given the input, the header's recipient, whether it names a channel and
 /// where the message body starts (right after `<|message|>`), the probe's
-/// answer, or `None` when the message is not that format's.
+/// answer, or `None` when the message is not that format's. A header with
+/// neither recipient nor channel is offered with the recipient `""`.
 pub type HeaderBody = fn(&[u8], &str, bool, usize, &ProbeCx) -> Option<Probe>;
 
 /// A model that writes a format.

@@ -20,7 +20,8 @@
 //! arguments (`call:NAME{}` or `call:NAME`), the body written as the JSON
 //! call object a prompt asked for (`call:{"name": NAME, "arguments": {…}}`,
 //! also `args` or `parameters`, and after a `call:tool_call` head), the
-//! closing marker garbled into `<|tool_call|>` after a complete object. Stray closing markers and
+//! closing marker garbled into `<|tool_call|>` after a complete object, a lone
+//! delimiter before a bare key (`{<|"|>flag:true}`: dropped). Stray closing markers and
 //! Gemma 4's `<|tool_response>` / `<tool_response|>` are markup, never text.
 
 use super::shared::python::{parse_literal_in, Dialect, Literal, PyError};
@@ -336,6 +337,9 @@ fn parse_gemma_body(
     if let Some(lit) = missing_open_delimiter(body, dialect, body_at, repairs) {
         return Ok(lit);
     }
+    if let Some(lit) = stray_key_delimiter(body, dialect, body_at, repairs) {
+        return Ok(lit);
+    }
     if !matches!(first, Err(PyError::Eof)) {
         return first;
     }
@@ -391,6 +395,53 @@ fn missing_open_delimiter(
                 return Some(lit);
             }
         }
+    }
+    None
+}
+
+/// A lone string delimiter written before a bare key
+/// (`{<|"|>flag:true}`): the template writes keys bare and the delimiter
+/// never closes, so the only whole reading is the body without it (a
+/// `damaged_key` repair). Taken only when the body holds that one
+/// delimiter, it stands where a key begins (after `{` or `,`), a bare key
+/// and its `:` follow, and the body parses whole without it.
+fn stray_key_delimiter(
+    body: &str,
+    dialect: Dialect,
+    body_at: usize,
+    repairs: &mut Vec<Repair>,
+) -> Option<Literal> {
+    for delim in DELIMS {
+        let delim = crate::scan::lossy(delim);
+        let mut hits = body.match_indices(delim.as_ref());
+        let Some((at, _)) = hits.next() else {
+            continue;
+        };
+        if hits.next().is_some() {
+            return None;
+        }
+        if !body[..at].trim_end().ends_with(['{', ',']) {
+            continue;
+        }
+        let after = &body[at + delim.len()..];
+        let key = after.split(':').next().unwrap_or_default();
+        if key.len() == after.len()
+            || key.is_empty()
+            || !key
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'.')
+        {
+            return None;
+        }
+        let fixed = format!("{}{after}", &body[..at]);
+        if let Ok(lit) = parse_literal_in(&fixed, dialect, false) {
+            repairs.push(Repair {
+                kind: RepairKind::DamagedKey,
+                offset: body_at + at,
+            });
+            return Some(lit);
+        }
+        return None;
     }
     None
 }

@@ -312,6 +312,17 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
     };
     let header_len = m + MESSAGE.len();
     let h = read_header(&input[..m]);
+    if h.recipient.is_none() && h.channel.is_none() {
+        // neither recipient nor channel: not harmony's own header (it always
+        // names a channel); Muse Glimmer's with its recipient left out
+        for f in super::FORMATS {
+            if let Some(after) = f.header_body.filter(|_| cx.cfg.allows(f.id)) {
+                if let Some(p) = after(input, "", false, header_len, cx) {
+                    return p;
+                }
+            }
+        }
+    }
     if let Some(r) = &h.recipient {
         // formats that write harmony's headers around their own bodies
         // (Muse Glimmer) say how such a header goes on

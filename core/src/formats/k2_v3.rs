@@ -7,7 +7,9 @@
 //! `<ifm|arg_type>` element between a key and its value declares the
 //! value's type (a declared `string` is the text as written). A call may
 //! hold a JSON call object instead (a hermes body). The wrapper is markup
-//! when a call follows it; stray closing tags are markup.
+//! when a call follows it; stray closing tags are markup. Its reasoning
+//! spans (`<ifm|think>`, `<ifm|think_fast>`, `<ifm|think_faster>`) are
+//! read in `reasoning.rs`.
 
 use super::shared::pairs::{markup_unless_more, name_after_token, PairTags, Pairs};
 use super::shared::tagged::{json_after, TaggedJson};

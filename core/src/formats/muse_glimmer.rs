@@ -18,8 +18,10 @@
 //! dot (`get_weather.get_weather`, the namespace the template repeats) is
 //! the name once. `<|eom|>` and `<|eot|>` are markup. A header whose
 //! `<|start|>assistant` was left out (` to=NAME<|message|>` at a line start
-//! or right after `<|eom|>` / `<|eot|>`) is read all the same, and an
-//! `<atem:function_calls>` block with no header is a call block.
+//! or right after `<|eom|>` / `<|eot|>`) is read all the same, as is one
+//! whose recipient was left out (`<|start|>assistant<|message|>` before the
+//! block), and an `<atem:function_calls>` block with no header is a call
+//! block.
 
 use super::shared::invoke::parse_invokes;
 use super::shared::tag::UntilClose;
@@ -74,7 +76,7 @@ pub fn write_calls(calls: &[CallSpec]) -> String {
     )
 }
 
-const START: &[u8] = b"<|start|>";
+const START_ASSISTANT: &[u8] = b"<|start|>assistant";
 const MESSAGE: &[u8] = b"<|message|>";
 const CALLS_OPEN: &[u8] = b"<atem:function_calls>";
 const CALLS_CLOSE: &[u8] = b"</atem:function_calls>";
@@ -82,12 +84,14 @@ const EOM: &[u8] = b"<|eom|>";
 const EOT: &[u8] = b"<|eot|>";
 
 /// What ends a message to `self` (reasoning): its end token, or the next
-/// message's `<|start|>` when the model left the end token out.
+/// message's `<|start|>assistant` when the model left the end token out. A
+/// `<|start|>` not followed by the role is quoted (`` Use `<|start|>` ``):
+/// it stays in the reasoning.
 pub const SELF_CLOSE: &[Close] = &[
     // left to their openers, which read the next message's header
     Close::ahead(EOM),
     Close::ahead(EOT),
-    Close::ahead(START),
+    Close::ahead(START_ASSISTANT),
 ];
 
 /// What ends a message to `user` (left for the openers: they are markup).
@@ -122,14 +126,20 @@ pub fn after_header(
         _ => {}
     }
     let lead = scan::skip_space(input, body);
+    if recipient.is_empty() {
+        // `<|start|>assistant<|message|>` with neither recipient nor channel
+        // (harmony always names a channel): Muse's message whose recipient
+        // was left out. Its `<atem:function_calls>` block is a call block,
+        // as one with no header at all; any other body is harmony's text.
+        return match scan::prefix(&input[lead..], CALLS_OPEN) {
+            Prefix::Full => Some(calls_block(lead + CALLS_OPEN.len())),
+            Prefix::Partial if !cx.eof => Some(Probe::NeedMore),
+            _ if lead == input.len() && !cx.eof => Some(Probe::NeedMore),
+            _ => None,
+        };
+    }
     match scan::prefix(&input[lead..], CALLS_OPEN) {
-        Prefix::Full => Some(Probe::Match(Action::Block {
-            fmt: &MUSE_GLIMMER,
-            scanner: crate::formats::BlockScanner::new(UntilClose::new(
-                CALLS_CLOSE,
-                lead + CALLS_OPEN.len(),
-            )),
-        })),
+        Prefix::Full => Some(calls_block(lead + CALLS_OPEN.len())),
         Prefix::Partial if !cx.eof => Some(Probe::NeedMore),
         _ if lead == input.len() && !cx.eof => Some(Probe::NeedMore),
         // a tool message that opens with words before its block (`part of
@@ -141,6 +151,14 @@ pub fn after_header(
         }
         _ => None,
     }
+}
+
+/// A call block whose `<atem:function_calls>` ends at `body`.
+fn calls_block(body: usize) -> Probe {
+    Probe::Match(Action::Block {
+        fmt: &MUSE_GLIMMER,
+        scanner: crate::formats::BlockScanner::new(UntilClose::new(CALLS_CLOSE, body)),
+    })
 }
 
 /// The longest recipient name read in a bare header.
@@ -256,8 +274,14 @@ fn without_prefix(block: &[u8]) -> (Vec<u8>, Vec<usize>) {
 }
 
 /// `A.A` is `A` (the template writes the tool's namespace, its own name,
-/// before it); any other name is kept.
+/// before it); any other name is kept. A header token the model echoed
+/// into the name (`name="read<|message|>"`, the header's `to=read<|message|>`)
+/// is cut off: `<|` never belongs to a tool name.
 fn once(name: &str) -> String {
+    let name = match name.find("<|") {
+        Some(at) if at > 0 => &name[..at],
+        _ => name,
+    };
     match name.split_once('.') {
         Some((a, b)) if a == b => a.to_string(),
         _ => name.to_string(),

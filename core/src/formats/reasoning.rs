@@ -123,6 +123,28 @@ pub const SOLAR_THINK: Opener =
 pub const MM_THINK: Opener =
     Opener::new(b"<mm:think>", |_, _: &ProbeCx| open(10, MM_CLOSE)).rank(Rank::Reasoning);
 
+const IFM_CLOSE: &[Close] = &[Close::consumed(b"</ifm|think>")];
+const IFM_FAST_CLOSE: &[Close] = &[Close::consumed(b"</ifm|think_fast>")];
+const IFM_FASTER_CLOSE: &[Close] = &[Close::consumed(b"</ifm|think_faster>")];
+
+/// `<ifm|think>` (MBZUAI IFM K2-V3), closed by `</ifm|think>`; its lighter
+/// reasoning efforts write `<ifm|think_fast>` and `<ifm|think_faster>`
+/// (below), each closed by its own tag.
+pub const IFM_THINK: Opener =
+    Opener::new(b"<ifm|think>", |_, _: &ProbeCx| open(11, IFM_CLOSE)).rank(Rank::Reasoning);
+
+/// `<ifm|think_fast>` (K2-V3's faster reasoning effort).
+pub const IFM_THINK_FAST: Opener = Opener::new(b"<ifm|think_fast>", |_, _: &ProbeCx| {
+    open(16, IFM_FAST_CLOSE)
+})
+.rank(Rank::Reasoning);
+
+/// `<ifm|think_faster>` (K2-V3's fastest reasoning effort).
+pub const IFM_THINK_FASTER: Opener = Opener::new(b"<ifm|think_faster>", |_, _: &ProbeCx| {
+    open(18, IFM_FASTER_CLOSE)
+})
+.rank(Rank::Reasoning);
+
 const KIMI_VL_CLOSE: &[Close] = &[Close::consumed("◁/think▷".as_bytes())];
 
 /// `◁think▷` (Kimi-VL-Thinking, Kimi-Dev: plain-text markers, which SGLang's
@@ -177,6 +199,7 @@ const MODEL_OPENERS: &[&[u8]] = &[
     b"[THINK]",
     b"<|open|>think<|sep|>",
     b"<|open|> think <|sep|>",
+    b"<ifm|think",
 ];
 
 /// Whether the prompt opened reasoning, judged from the first `window`
@@ -252,6 +275,9 @@ pub static OPENERS: &[Opener] = &[
     SOLAR_THINK,
     SUFFIXED_THINK,
     KIMI_VL_THINK,
+    IFM_THINK,
+    IFM_THINK_FAST,
+    IFM_THINK_FASTER,
 ];
 
 #[cfg(test)]
