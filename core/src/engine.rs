@@ -2330,9 +2330,10 @@ fn template_blanks(
         return false;
     }
     let blank = |r: &formats::BlockResult| {
-        r.calls
-            .iter()
-            .any(|c| evidence::template_call(&c.name, c.arguments.as_value(), cx.cfg))
+        r.calls.iter().any(|c| {
+            evidence::template_call(&c.name, c.arguments.as_value(), cx.cfg)
+                || evidence::ellipsis_arguments(c.arguments.as_value(), &c.repairs)
+        })
     };
     if !cx.tally {
         return blank(result);

@@ -156,7 +156,11 @@ pub fn example_lead(before: &[u8]) -> bool {
     if line.trim().is_empty() {
         return false;
     }
-    if quoted_transcript(before) || continued_line(before) || inside_literal(before) {
+    if quoted_transcript(before)
+        || continued_line(before)
+        || blockquoted(before)
+        || inside_literal(before)
+    {
         return true;
     }
     if says_example(line) {
@@ -191,8 +195,35 @@ fn says_example(line: &str) -> bool {
         return true;
     }
     EXAMPLE_WORDS.iter().any(|w| line.contains(w))
-        || (INSTRUCTION_WORDS.iter().any(|w| line.contains(w))
+        || ((INSTRUCTION_WORDS.iter().any(|w| line.contains(w)) || generic_instruction(&line))
             && !OWN_CALL.iter().any(|w| line.contains(w)))
+}
+
+/// How a lowercased line starts when it tells a reader or a model how
+/// to call any tool (`To call a function, emit:`, `To use a tool,
+/// respond with:`): a purpose clause about a tool in general, not the
+/// one a model is about to call (`To get the weather, I'll call:`).
+const GENERIC_LEADS: &[&str] = &[
+    "to call a ",
+    "to call an ",
+    "to call any ",
+    "to call tools",
+    "to call functions",
+    "to use a ",
+    "to use an ",
+    "to use any ",
+    "to use tools",
+    "to invoke a ",
+    "to invoke an ",
+    "to make a tool call",
+    "to make a function call",
+];
+
+/// Whether a lowercased line (bullets and blanks before it aside) opens
+/// with a [`GENERIC_LEADS`] clause.
+fn generic_instruction(line: &str) -> bool {
+    let line = line.trim_start_matches([' ', '\t', '-', '*', '#', '>']);
+    GENERIC_LEADS.iter().any(|w| line.starts_with(w))
 }
 
 /// Labels that name the slot a block fills in a listing rather than say
@@ -313,7 +344,9 @@ pub fn documents_block(before: &[u8], block: &[u8]) -> bool {
     if opens_string(before)
         || value_in_code(before)
         || continued_line(before)
+        || blockquoted(before)
         || inside_literal(before)
+        || (assistant_label(before) && quoted_transcript(before))
     {
         return true;
     }
@@ -485,6 +518,58 @@ fn continued_line(before: &[u8]) -> bool {
     prev.ends_with(b"\\")
 }
 
+/// The text on the block's own line before it: what follows the last
+/// newline of `before` (all of it when there is none).
+fn own_line(before: &[u8]) -> &[u8] {
+    memchr::memrchr(b'\n', before).map_or(before, |nl| &before[nl + 1..])
+}
+
+/// Whether the block's own line, before it, is a Markdown blockquote's
+/// prefix and nothing else: one or more `>`, blanks around them (`> `,
+/// `> > `). A reply quoted in an issue, a paper or a spec (`> <tool_call>`
+/// then `> {"name": …}`) is someone else's text; a model does not set its
+/// own call in a blockquote.
+fn blockquoted(before: &[u8]) -> bool {
+    let line = own_line(before);
+    line.contains(&b'>') && line.iter().all(|b| matches!(b, b'>' | b' ' | b'\t'))
+}
+
+/// Labels of the assistant's turn in a transcript written as text
+/// (`Assistant: <tool_call>…`), lowercased, matched at the start of the
+/// block's own line before a colon.
+const ASSISTANT_LABELS: &[&str] = &[
+    "assistant",
+    "ai",
+    "bot",
+    "gpt",
+    "model",
+    "助手",
+    "アシスタント",
+];
+
+/// Whether the block's own line, before it, is an assistant's turn label
+/// and nothing else (`Assistant: `, `- **Assistant:** `, `助手：`).
+/// Bullets, emphasis and blanks around the label are skipped. Only a
+/// line this short is decoded.
+fn assistant_label(before: &[u8]) -> bool {
+    let line = own_line(before);
+    if line.len() > 40 || memchr::memchr2(b':', 0xef, line).is_none() {
+        return false;
+    }
+    let text = String::from_utf8_lossy(line);
+    let text = text
+        .trim_start_matches([' ', '\t', '-', '*', '>', '#'])
+        .trim_end_matches([' ', '\t', '*']);
+    let Some(head) = text
+        .strip_suffix(':')
+        .or_else(|| text.strip_suffix('\u{ff1a}'))
+    else {
+        return false;
+    };
+    let head = head.trim_end_matches(['*', ' ']).to_lowercase();
+    ASSISTANT_LABELS.contains(&head.as_str())
+}
+
 /// Labels that open a user's turn in a transcript written as text
 /// (`User:`, `Q:`, `用户：`): matched at a line's start, ASCII case
 /// ignored, before a colon.
@@ -568,7 +653,8 @@ fn format_lead(before: &[u8]) -> bool {
                 let line = line[from..].to_lowercase().replace('\u{2019}', "'");
                 let own = own_call(&line);
                 let named = FORMAT_WORDS.iter().any(|w| has_word(&line, w))
-                    || CJK_FORMAT_WORDS.iter().any(|w| line.contains(w));
+                    || CJK_FORMAT_WORDS.iter().any(|w| line.contains(w))
+                    || generic_instruction(&line);
                 // a label on the block's own line that names no format
                 // (`Mode A (needs tools):`) leaves it to the lines above
                 if named || own || !own_line {
@@ -798,6 +884,20 @@ pub fn may_hold_blanks(block: &[u8]) -> bool {
     memchr::memchr3_iter(b'.', b'<', 0xE2, block)
         .any(|i| at(i, b"...") || at(i, "\u{2026}".as_bytes()) || (i > 0 && at(i - 1, b"\"<")))
         || memchr::memchr2_iter(b'v', b'V', block).any(|i| at(i, b"value"))
+}
+
+/// Whether a call's arguments were written as an ellipsis and nothing
+/// else (`{...}`, `{…}`): the repair engine drops the ellipsis and leaves
+/// `{}`, but no model fills arguments that way. A prompt or a doc shows
+/// the call's shape with the arguments elided (`<tool_call>{"name":
+/// "tool", "arguments": {...}}</tool_call> and STOP`, `{"tool":
+/// "add_reminder", "args": {...}}`), whatever the name. Gives up a real
+/// call that elides its arguments (it would run with none).
+pub fn ellipsis_arguments(arguments: &Value, repairs: &[crate::repair::Repair]) -> bool {
+    arguments.as_object().is_some_and(Map::is_empty)
+        && repairs
+            .iter()
+            .any(|r| r.kind == crate::repair::RepairKind::Ellipsis)
 }
 
 /// Keys a template writes for a blank parameter.
