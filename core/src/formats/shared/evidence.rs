@@ -158,7 +158,7 @@ pub fn example_lead(before: &[u8]) -> bool {
     }
     if quoted_transcript(before)
         || continued_line(before)
-        || blockquoted(before)
+        || blockquoted(own_line(before))
         || inside_literal(before)
     {
         return true;
@@ -189,13 +189,15 @@ fn says_example(line: &str) -> bool {
     while !line.is_char_boundary(from) {
         from += 1;
     }
+    let whole = from == 0;
     let line = line[from..].to_lowercase().replace('\u{2019}', "'");
     // a code comment (`// LLM output`) introduces a listing, not a reply
     if line.trim_start().starts_with("//") {
         return true;
     }
     EXAMPLE_WORDS.iter().any(|w| line.contains(w))
-        || ((INSTRUCTION_WORDS.iter().any(|w| line.contains(w)) || generic_instruction(&line))
+        || ((INSTRUCTION_WORDS.iter().any(|w| line.contains(w))
+            || (whole && generic_instruction(&line)))
             && !OWN_CALL.iter().any(|w| line.contains(w)))
 }
 
@@ -344,9 +346,8 @@ pub fn documents_block(before: &[u8], block: &[u8]) -> bool {
     if opens_string(before)
         || value_in_code(before)
         || continued_line(before)
-        || blockquoted(before)
+        || quoted_line(before)
         || inside_literal(before)
-        || (assistant_label(before) && quoted_transcript(before))
     {
         return true;
     }
@@ -519,18 +520,30 @@ fn continued_line(before: &[u8]) -> bool {
 }
 
 /// The text on the block's own line before it: what follows the last
-/// newline of `before` (all of it when there is none).
+/// newline of `before` (all of it when there is none). Most blocks start
+/// a line, and `before` then ends in its newline: no search.
 fn own_line(before: &[u8]) -> &[u8] {
-    memchr::memrchr(b'\n', before).map_or(before, |nl| &before[nl + 1..])
+    match before.last() {
+        None | Some(b'\n') => &[],
+        Some(_) => memchr::memrchr(b'\n', before).map_or(before, |nl| &before[nl + 1..]),
+    }
 }
 
-/// Whether the block's own line, before it, is a Markdown blockquote's
-/// prefix and nothing else: one or more `>`, blanks around them (`> `,
-/// `> > `). A reply quoted in an issue, a paper or a spec (`> <tool_call>`
-/// then `> {"name": …}`) is someone else's text; a model does not set its
-/// own call in a blockquote.
-fn blockquoted(before: &[u8]) -> bool {
+/// Whether the block's own line, before it, quotes it: a blockquote's
+/// prefix ([`blockquoted`]), or an assistant's turn label in a
+/// transcript that holds a user's turn ([`assistant_label`],
+/// [`quoted_transcript`]). A block that starts its line is neither.
+fn quoted_line(before: &[u8]) -> bool {
     let line = own_line(before);
+    !line.is_empty() && (blockquoted(line) || (assistant_label(line) && quoted_transcript(before)))
+}
+
+/// Whether the text on a block's own line before it (`line`) is a
+/// Markdown blockquote's prefix and nothing else: one or more `>`,
+/// blanks around them (`> `, `> > `). A reply quoted in an issue, a paper
+/// or a spec (`> <tool_call>` then `> {"name": …}`) is someone else's
+/// text; a model does not set its own call in a blockquote.
+fn blockquoted(line: &[u8]) -> bool {
     line.contains(&b'>') && line.iter().all(|b| matches!(b, b'>' | b' ' | b'\t'))
 }
 
@@ -547,12 +560,11 @@ const ASSISTANT_LABELS: &[&str] = &[
     "アシスタント",
 ];
 
-/// Whether the block's own line, before it, is an assistant's turn label
-/// and nothing else (`Assistant: `, `- **Assistant:** `, `助手：`).
-/// Bullets, emphasis and blanks around the label are skipped. Only a
-/// line this short is decoded.
-fn assistant_label(before: &[u8]) -> bool {
-    let line = own_line(before);
+/// Whether the text on a block's own line before it (`line`) is an
+/// assistant's turn label and nothing else (`Assistant: `, `- **Assistant:**
+/// `, `助手：`). Bullets, emphasis and blanks around the label are
+/// skipped. Only a line this short is decoded.
+fn assistant_label(line: &[u8]) -> bool {
     if line.len() > 40 || memchr::memchr2(b':', 0xef, line).is_none() {
         return false;
     }
@@ -650,11 +662,12 @@ fn format_lead(before: &[u8]) -> bool {
                 while !line.is_char_boundary(from) {
                     from += 1;
                 }
+                let whole = from == 0;
                 let line = line[from..].to_lowercase().replace('\u{2019}', "'");
                 let own = own_call(&line);
                 let named = FORMAT_WORDS.iter().any(|w| has_word(&line, w))
                     || CJK_FORMAT_WORDS.iter().any(|w| line.contains(w))
-                    || generic_instruction(&line);
+                    || (whole && generic_instruction(&line));
                 // a label on the block's own line that names no format
                 // (`Mode A (needs tools):`) leaves it to the lines above
                 if named || own || !own_line {
@@ -958,10 +971,12 @@ mod tests {
             while !line.is_char_boundary(from) {
                 from += 1;
             }
+            let whole = from == 0;
             let line = line[from..].to_lowercase().replace('\u{2019}', "'");
             let own = own_call(&line);
             let named = FORMAT_WORDS.iter().any(|w| has_word(&line, w))
-                || CJK_FORMAT_WORDS.iter().any(|w| line.contains(w));
+                || CJK_FORMAT_WORDS.iter().any(|w| line.contains(w))
+                || (whole && generic_instruction(&line));
             if named || own || !(i == 0 && own_first) {
                 return named && !own;
             }
@@ -1073,6 +1088,13 @@ mod tests {
             "\u{51fa}\u{529b}\u{4f8b}\u{ff1a}\n",
             "\u{cd9c}\u{b825} \u{c608}\u{c2dc}:\n",
             "\u{41f}\u{440}\u{438}\u{43c}\u{435}\u{440} \u{43e}\u{442}\u{432}\u{435}\u{442}\u{430}:\n",
+            // a blockquote's prefix on the object's own line
+            "The next call is identical:\n\n> <tool_call>\n> ",
+            ">",
+            "> > ",
+            // a purpose clause about any tool
+            "To use a tool, respond with:\n",
+            "- To call a function, emit:\n",
         ] {
             assert!(example_lead(s.as_bytes()), "{s:?}");
         }
@@ -1100,6 +1122,12 @@ mod tests {
             "model outputs more tokens here and then ",
             // Russian: let's call it in the right format
             "\u{414}\u{430}\u{432}\u{430}\u{439}\u{442}\u{435} \u{432}\u{44b}\u{437}\u{43e}\u{432}\u{435}\u{43c} \u{432} \u{444}\u{43e}\u{440}\u{43c}\u{430}\u{442}\u{435}:\n",
+            // a `>` that is not a blockquote's prefix; a purpose clause
+            // about the model's own call
+            "a -> b\n",
+            "Result => ",
+            "To get the weather, I'll call the tool:\n",
+            "I need to call a function:\n",
         ] {
             assert!(!example_lead(s.as_bytes()), "{s:?}");
         }
@@ -1140,6 +1168,16 @@ mod tests {
             "\u{424}\u{43e}\u{440}\u{43c}\u{430}\u{442} \u{432}\u{44b}\u{437}\u{43e}\u{432}\u{430}:\n",
             "\u{d638}\u{cd9c} \u{c608}\u{c2dc}:\n",
             "\u{51fa}\u{529b}\u{4f8b}\u{ff1a}\n",
+            // quoted in a blockquote
+            "> ",
+            "Spec:\n> > ",
+            // an assistant's turn in a transcript with a user's turn
+            "User: What is the weather in Paris?\n\nAssistant: ",
+            "- User: \"Buatkan reminder\"  \n- Assistant: ",
+            "**User:** hi\n**Assistant:** ",
+            // a purpose clause about any tool
+            "To call a function, emit:\n",
+            "To use a tool, respond with:\n",
         ] {
             assert!(documents_block(before.as_bytes(), block), "{before:?}");
         }
@@ -1172,11 +1210,39 @@ mod tests {
             "C:\\data\\\n\n",
             "path C:\\data\\ then ",
             "C:\\data\\\n\nNow: ",
-            // a user line is judged for unmarked candidates only
-            "User: hi\nAssistant: ",
+            // an assistant's label with no user's turn in the kept
+            // text, or a user's turn without the label on the block's line
+            "Assistant: ",
+            "The assistant said:\nAssistant: ",
+            "User: hi\nI'll call it: ",
+            // `>` that is no blockquote's prefix
+            "a -> ",
+            "</think>",
+            // a purpose clause about the model's own call
+            "To get the weather, I'll call:\n",
+            "I need to call a function:\n",
         ] {
             assert!(!documents_block(before.as_bytes(), block), "{before:?}");
         }
+    }
+
+    #[test]
+    fn elided_arguments() {
+        use crate::repair::{Repair, RepairKind};
+        let ellipsis = [Repair {
+            kind: RepairKind::Ellipsis,
+            offset: 3,
+        }];
+        let quote = [Repair {
+            kind: RepairKind::SingleQuotes,
+            offset: 3,
+        }];
+        // `{...}` read as `{}` after the ellipsis was dropped
+        assert!(ellipsis_arguments(&json!({}), &ellipsis));
+        // arguments left after the ellipsis, another repair, no repair
+        assert!(!ellipsis_arguments(&json!({"a": 1}), &ellipsis));
+        assert!(!ellipsis_arguments(&json!({}), &quote));
+        assert!(!ellipsis_arguments(&json!({}), &[]));
     }
 
     #[test]
