@@ -2329,12 +2329,7 @@ fn template_blanks(
     if result.calls.is_empty() || !evidence::may_hold_blanks(block) {
         return false;
     }
-    let blank = |r: &formats::BlockResult| {
-        r.calls.iter().any(|c| {
-            evidence::template_call(&c.name, c.arguments.as_value(), cx.cfg)
-                || evidence::ellipsis_arguments(c.arguments.as_value(), &c.repairs)
-        })
-    };
+    let blank = |r: &formats::BlockResult| r.calls.iter().any(|c| evidence::blank_call(c, cx.cfg));
     if !cx.tally {
         return blank(result);
     }

@@ -899,6 +899,14 @@ pub fn may_hold_blanks(block: &[u8]) -> bool {
         || memchr::memchr2_iter(b'v', b'V', block).any(|i| at(i, b"value"))
 }
 
+/// Whether a call read from a block fills a template's blanks: its name
+/// and arguments are a template's ([`template_call`]) or its arguments
+/// were elided ([`ellipsis_arguments`]).
+pub fn blank_call(call: &crate::call::ParsedCall, cfg: &crate::config::Config) -> bool {
+    let arguments = call.arguments.as_value();
+    template_call(&call.name, arguments, cfg) || ellipsis_arguments(arguments, &call.repairs)
+}
+
 /// Whether a call's arguments were written as an ellipsis and nothing
 /// else (`{...}`, `{…}`): the repair engine drops the ellipsis and leaves
 /// `{}`, but no model fills arguments that way. A prompt or a doc shows
