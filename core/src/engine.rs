@@ -2370,11 +2370,7 @@ fn template_blanks(
     if result.calls.is_empty() || cx.names_clear.get() || !evidence::may_hold_blanks(block) {
         return false;
     }
-    let blank = |r: &formats::BlockResult| {
-        r.calls
-            .iter()
-            .any(|c| evidence::template_call(&c.name, c.arguments.as_value(), cx.cfg))
-    };
+    let blank = |r: &formats::BlockResult| r.calls.iter().any(|c| evidence::blank_call(c, cx.cfg));
     if !cx.tally {
         return blank(result);
     }

@@ -156,7 +156,11 @@ pub fn example_lead(before: &[u8]) -> bool {
     if line.trim().is_empty() {
         return false;
     }
-    if quoted_transcript(before) || continued_line(before) || inside_literal(before) {
+    if quoted_transcript(before)
+        || continued_line(before)
+        || blockquoted(own_line(before))
+        || inside_literal(before)
+    {
         return true;
     }
     if says_example(line) {
@@ -185,14 +189,43 @@ fn says_example(line: &str) -> bool {
     while !line.is_char_boundary(from) {
         from += 1;
     }
+    let whole = from == 0;
     let line = line[from..].to_lowercase().replace('\u{2019}', "'");
     // a code comment (`// LLM output`) introduces a listing, not a reply
     if line.trim_start().starts_with("//") {
         return true;
     }
     EXAMPLE_WORDS.iter().any(|w| line.contains(w))
-        || (INSTRUCTION_WORDS.iter().any(|w| line.contains(w))
+        || ((INSTRUCTION_WORDS.iter().any(|w| line.contains(w))
+            || (whole && generic_instruction(&line)))
             && !OWN_CALL.iter().any(|w| line.contains(w)))
+}
+
+/// How a lowercased line starts when it tells a reader or a model how
+/// to call any tool (`To call a function, emit:`, `To use a tool,
+/// respond with:`): a purpose clause about a tool in general, not the
+/// one a model is about to call (`To get the weather, I'll call:`).
+const GENERIC_LEADS: &[&str] = &[
+    "to call a ",
+    "to call an ",
+    "to call any ",
+    "to call tools",
+    "to call functions",
+    "to use a ",
+    "to use an ",
+    "to use any ",
+    "to use tools",
+    "to invoke a ",
+    "to invoke an ",
+    "to make a tool call",
+    "to make a function call",
+];
+
+/// Whether a lowercased line (bullets and blanks before it aside) opens
+/// with a [`GENERIC_LEADS`] clause.
+fn generic_instruction(line: &str) -> bool {
+    let line = line.trim_start_matches([' ', '\t', '-', '*', '#', '>']);
+    GENERIC_LEADS.iter().any(|w| line.starts_with(w))
 }
 
 /// Labels that name the slot a block fills in a listing rather than say
@@ -310,7 +343,11 @@ const CJK_FORMAT_WORDS: &[&str] = &[
 ///   `expected = [` then the object on the next line): an assignment, a
 ///   comparison, an argument or a list element, not a reply.
 pub fn documents_block(before: &[u8], block: &[u8]) -> bool {
-    if opens_string(before) || value_in_code(before) || continued_line(before) {
+    if opens_string(before)
+        || value_in_code(before)
+        || continued_line(before)
+        || quoted_line(before)
+    {
         return true;
     }
     // The others need a byte most text before a call lacks: a literal
@@ -535,6 +572,69 @@ fn continued_line(before: &[u8]) -> bool {
     prev.ends_with(b"\\")
 }
 
+/// The text on the block's own line before it: what follows the last
+/// newline of `before` (all of it when there is none). Most blocks start
+/// a line, and `before` then ends in its newline: no search.
+fn own_line(before: &[u8]) -> &[u8] {
+    match before.last() {
+        None | Some(b'\n') => &[],
+        Some(_) => memchr::memrchr(b'\n', before).map_or(before, |nl| &before[nl + 1..]),
+    }
+}
+
+/// Whether the block's own line, before it, quotes it: a blockquote's
+/// prefix ([`blockquoted`]), or an assistant's turn label in a
+/// transcript that holds a user's turn ([`assistant_label`],
+/// [`quoted_transcript`]). A block that starts its line is neither.
+fn quoted_line(before: &[u8]) -> bool {
+    let line = own_line(before);
+    !line.is_empty() && (blockquoted(line) || (assistant_label(line) && quoted_transcript(before)))
+}
+
+/// Whether the text on a block's own line before it (`line`) is a
+/// Markdown blockquote's prefix and nothing else: one or more `>`,
+/// blanks around them (`> `, `> > `). A reply quoted in an issue, a paper
+/// or a spec (`> <tool_call>` then `> {"name": …}`) is someone else's
+/// text; a model does not set its own call in a blockquote.
+fn blockquoted(line: &[u8]) -> bool {
+    line.contains(&b'>') && line.iter().all(|b| matches!(b, b'>' | b' ' | b'\t'))
+}
+
+/// Labels of the assistant's turn in a transcript written as text
+/// (`Assistant: <tool_call>…`), lowercased, matched at the start of the
+/// block's own line before a colon.
+const ASSISTANT_LABELS: &[&str] = &[
+    "assistant",
+    "ai",
+    "bot",
+    "gpt",
+    "model",
+    "助手",
+    "アシスタント",
+];
+
+/// Whether the text on a block's own line before it (`line`) is an
+/// assistant's turn label and nothing else (`Assistant: `, `- **Assistant:**
+/// `, `助手：`). Bullets, emphasis and blanks around the label are
+/// skipped. Only a line this short is decoded.
+fn assistant_label(line: &[u8]) -> bool {
+    if line.len() > 40 || memchr::memchr2(b':', 0xef, line).is_none() {
+        return false;
+    }
+    let text = String::from_utf8_lossy(line);
+    let text = text
+        .trim_start_matches([' ', '\t', '-', '*', '>', '#'])
+        .trim_end_matches([' ', '\t', '*']);
+    let Some(head) = text
+        .strip_suffix(':')
+        .or_else(|| text.strip_suffix('\u{ff1a}'))
+    else {
+        return false;
+    };
+    let head = head.trim_end_matches(['*', ' ']).to_lowercase();
+    ASSISTANT_LABELS.contains(&head.as_str())
+}
+
 /// Labels that open a user's turn in a transcript written as text
 /// (`User:`, `Q:`, `用户：`): matched at a line's start, ASCII case
 /// ignored, before a colon.
@@ -615,10 +715,12 @@ fn format_lead(before: &[u8]) -> bool {
                 while !line.is_char_boundary(from) {
                     from += 1;
                 }
+                let whole = from == 0;
                 let line = line[from..].to_lowercase().replace('\u{2019}', "'");
                 let own = own_call(&line);
                 let named = FORMAT_WORDS.iter().any(|w| has_word(&line, w))
-                    || CJK_FORMAT_WORDS.iter().any(|w| line.contains(w));
+                    || CJK_FORMAT_WORDS.iter().any(|w| line.contains(w))
+                    || (whole && generic_instruction(&line));
                 // a label on the block's own line that names no format
                 // (`Mode A (needs tools):`) leaves it to the lines above
                 if named || own || !own_line {
@@ -919,6 +1021,28 @@ pub fn may_hold_blanks(block: &[u8]) -> bool {
         || memchr::memchr2_iter(b'v', b'V', block).any(|i| at(i, b"value"))
 }
 
+/// Whether a call read from a block fills a template's blanks: its name
+/// and arguments are a template's ([`template_call`]) or its arguments
+/// were elided ([`ellipsis_arguments`]).
+pub fn blank_call(call: &crate::call::ParsedCall, cfg: &crate::config::Config) -> bool {
+    let arguments = call.arguments.as_value();
+    template_call(&call.name, arguments, cfg) || ellipsis_arguments(arguments, &call.repairs)
+}
+
+/// Whether a call's arguments were written as an ellipsis and nothing
+/// else (`{...}`, `{…}`): the repair engine drops the ellipsis and leaves
+/// `{}`, but no model fills arguments that way. A prompt or a doc shows
+/// the call's shape with the arguments elided (`<tool_call>{"name":
+/// "tool", "arguments": {...}}</tool_call> and STOP`, `{"tool":
+/// "add_reminder", "args": {...}}`), whatever the name. Gives up a real
+/// call that elides its arguments (it would run with none).
+pub fn ellipsis_arguments(arguments: &Value, repairs: &[crate::repair::Repair]) -> bool {
+    arguments.as_object().is_some_and(Map::is_empty)
+        && repairs
+            .iter()
+            .any(|r| r.kind == crate::repair::RepairKind::Ellipsis)
+}
+
 /// Keys a template writes for a blank parameter.
 const PLACEHOLDER_KEYS: &[&str] = &[
     "arg",
@@ -977,10 +1101,12 @@ mod tests {
             while !line.is_char_boundary(from) {
                 from += 1;
             }
+            let whole = from == 0;
             let line = line[from..].to_lowercase().replace('\u{2019}', "'");
             let own = own_call(&line);
             let named = FORMAT_WORDS.iter().any(|w| has_word(&line, w))
-                || CJK_FORMAT_WORDS.iter().any(|w| line.contains(w));
+                || CJK_FORMAT_WORDS.iter().any(|w| line.contains(w))
+                || (whole && generic_instruction(&line));
             if named || own || !(i == 0 && own_first) {
                 return named && !own;
             }
@@ -1217,6 +1343,13 @@ mod tests {
             "\u{51fa}\u{529b}\u{4f8b}\u{ff1a}\n",
             "\u{cd9c}\u{b825} \u{c608}\u{c2dc}:\n",
             "\u{41f}\u{440}\u{438}\u{43c}\u{435}\u{440} \u{43e}\u{442}\u{432}\u{435}\u{442}\u{430}:\n",
+            // a blockquote's prefix on the object's own line
+            "The next call is identical:\n\n> <tool_call>\n> ",
+            ">",
+            "> > ",
+            // a purpose clause about any tool
+            "To use a tool, respond with:\n",
+            "- To call a function, emit:\n",
         ] {
             assert!(example_lead(s.as_bytes()), "{s:?}");
         }
@@ -1244,6 +1377,12 @@ mod tests {
             "model outputs more tokens here and then ",
             // Russian: let's call it in the right format
             "\u{414}\u{430}\u{432}\u{430}\u{439}\u{442}\u{435} \u{432}\u{44b}\u{437}\u{43e}\u{432}\u{435}\u{43c} \u{432} \u{444}\u{43e}\u{440}\u{43c}\u{430}\u{442}\u{435}:\n",
+            // a `>` that is not a blockquote's prefix; a purpose clause
+            // about the model's own call
+            "a -> b\n",
+            "Result => ",
+            "To get the weather, I'll call the tool:\n",
+            "I need to call a function:\n",
         ] {
             assert!(!example_lead(s.as_bytes()), "{s:?}");
         }
@@ -1284,6 +1423,16 @@ mod tests {
             "\u{424}\u{43e}\u{440}\u{43c}\u{430}\u{442} \u{432}\u{44b}\u{437}\u{43e}\u{432}\u{430}:\n",
             "\u{d638}\u{cd9c} \u{c608}\u{c2dc}:\n",
             "\u{51fa}\u{529b}\u{4f8b}\u{ff1a}\n",
+            // quoted in a blockquote
+            "> ",
+            "Spec:\n> > ",
+            // an assistant's turn in a transcript with a user's turn
+            "User: What is the weather in Paris?\n\nAssistant: ",
+            "- User: \"Buatkan reminder\"  \n- Assistant: ",
+            "**User:** hi\n**Assistant:** ",
+            // a purpose clause about any tool
+            "To call a function, emit:\n",
+            "To use a tool, respond with:\n",
         ] {
             assert!(documents_block(before.as_bytes(), block), "{before:?}");
         }
@@ -1316,11 +1465,39 @@ mod tests {
             "C:\\data\\\n\n",
             "path C:\\data\\ then ",
             "C:\\data\\\n\nNow: ",
-            // a user line is judged for unmarked candidates only
-            "User: hi\nAssistant: ",
+            // an assistant's label with no user's turn in the kept
+            // text, or a user's turn without the label on the block's line
+            "Assistant: ",
+            "The assistant said:\nAssistant: ",
+            "User: hi\nI'll call it: ",
+            // `>` that is no blockquote's prefix
+            "a -> ",
+            "</think>",
+            // a purpose clause about the model's own call
+            "To get the weather, I'll call:\n",
+            "I need to call a function:\n",
         ] {
             assert!(!documents_block(before.as_bytes(), block), "{before:?}");
         }
+    }
+
+    #[test]
+    fn elided_arguments() {
+        use crate::repair::{Repair, RepairKind};
+        let ellipsis = [Repair {
+            kind: RepairKind::Ellipsis,
+            offset: 3,
+        }];
+        let quote = [Repair {
+            kind: RepairKind::SingleQuotes,
+            offset: 3,
+        }];
+        // `{...}` read as `{}` after the ellipsis was dropped
+        assert!(ellipsis_arguments(&json!({}), &ellipsis));
+        // arguments left after the ellipsis, another repair, no repair
+        assert!(!ellipsis_arguments(&json!({"a": 1}), &ellipsis));
+        assert!(!ellipsis_arguments(&json!({}), &quote));
+        assert!(!ellipsis_arguments(&json!({}), &[]));
     }
 
     #[test]
