@@ -1,0 +1,313 @@
+//! The message histories and traces agent frameworks write themselves:
+//! Pydantic AI and MLflow.
+//!
+//! * Pydantic AI keeps a run's messages as `ModelMessagesTypeAdapter`
+//!   dumps them (`result.all_messages_json()`): a list of `ModelRequest`
+//!   and `ModelResponse` objects (`kind` `request` / `response`), each a
+//!   list of `parts` told apart by `part_kind`. A request's parts are
+//!   `system-prompt`, `user-prompt`, `tool-return` (`tool_name`,
+//!   `content`, `tool_call_id`) and `retry-prompt` (a call's validation
+//!   error sent back, or the model asked to try again); a response's are
+//!   `text`, `tool-call` (`tool_name`, `args` as an object or JSON text,
+//!   `tool_call_id`) and `thinking`. The `builtin-tool-*` parts are tools
+//!   the provider ran (web search) inside one response: no caller answers
+//!   them, and they are not read.
+//! * MLflow writes a trace (`Trace.to_json()`) as `{info, data: {spans}}`,
+//!   each span's `attributes` a map of JSON texts: `mlflow.spanType`
+//!   (`"CHAT_MODEL"`, `"LLM"`, `"TOOL"`, …), `mlflow.spanInputs` (a chat
+//!   request: `messages`, `tools`) and `mlflow.spanOutputs` (a chat
+//!   completion, an Anthropic message, or the message), and
+//!   `mlflow.chat.tools`. A model span's input repeats the turns before
+//!   it, so the trace is read as its last model span (as LangSmith runs
+//!   and OpenTelemetry traces are); a `TOOL` span is the run of a call
+//!   that span already holds.
+
+use super::{message_array, result_text, tool_list, Found};
+use serde_json::{json, Value};
+
+/// Whether `m` is a Pydantic AI message: `kind` `request` or `response`
+/// and a list of `parts`.
+fn pydantic_message(m: &Value) -> bool {
+    matches!(
+        m.get("kind").and_then(Value::as_str),
+        Some("request" | "response")
+    ) && m.get("parts").is_some_and(Value::is_array)
+}
+
+/// A part's content as text: a string as it is, a list's strings joined
+/// (images and other media left out), other JSON compact.
+fn part_text(v: Option<&Value>) -> Value {
+    match v {
+        Some(Value::Array(items)) => Value::String(
+            items
+                .iter()
+                .filter_map(Value::as_str)
+                .collect::<Vec<_>>()
+                .join("\n"),
+        ),
+        other => result_text(other),
+    }
+}
+
+/// A Pydantic AI message history: a list of requests and responses (bare,
+/// or an object's `messages`). Read as chat messages: a request's parts
+/// as system, user and tool messages in order, a response as one
+/// assistant message whose `tool-call` parts are its calls; a
+/// `retry-prompt` that names a tool answers its call (the call's error),
+/// one that names none is the user's turn.
+pub(super) fn pydantic_ai(v: &Value, p: &str) -> Option<Found> {
+    let (list, lp, _) = message_array(v, p)?;
+    if !list.iter().all(pydantic_message)
+        || !list
+            .iter()
+            .flat_map(|m| m["parts"].as_array().into_iter().flatten())
+            .any(|x| x.get("part_kind").is_some_and(Value::is_string))
+    {
+        return None;
+    }
+    let mut f = Found::moved("pydantic-ai", p, Value::Null);
+    f.remap.clear();
+    let mut messages: Vec<Value> = Vec::new();
+    let mut instructions: Option<&str> = None;
+    for (k, m) in list.iter().enumerate() {
+        let mp = format!("{lp}/{k}");
+        let parts = m["parts"].as_array().map(Vec::as_slice).unwrap_or(&[]);
+        if m["kind"] == "response" {
+            let n = messages.len();
+            let mut text: Vec<&str> = Vec::new();
+            let mut calls = Vec::new();
+            for (j, part) in parts.iter().enumerate() {
+                let pp = format!("{mp}/parts/{j}");
+                match part.get("part_kind").and_then(Value::as_str) {
+                    Some("text") => {
+                        if let Some(t) = part.get("content").and_then(Value::as_str) {
+                            if text.is_empty() {
+                                f.map(
+                                    format!("/messages/{n}/content"),
+                                    format!("{pp}/content"),
+                                    false,
+                                );
+                            }
+                            text.push(t);
+                        }
+                    }
+                    Some("tool-call") => {
+                        let i = calls.len();
+                        let args = match part.get("args") {
+                            None | Some(Value::Null) => json!({}),
+                            Some(a) => a.clone(),
+                        };
+                        let mut call = json!({"type": "function", "function": {
+                            "name": part.get("tool_name").cloned().unwrap_or(Value::Null),
+                            "arguments": args}});
+                        if let Some(id) = part.get("tool_call_id").filter(|i| i.is_string()) {
+                            call["id"] = id.clone();
+                        }
+                        f.map(
+                            format!("/messages/{n}/tool_calls/{i}/function/arguments"),
+                            format!("{pp}/args"),
+                            true,
+                        );
+                        f.map(format!("/messages/{n}/tool_calls/{i}"), pp, false);
+                        calls.push(call);
+                    }
+                    // thinking, files, the provider's own tools
+                    _ => {}
+                }
+            }
+            let mut msg = json!({"role": "assistant", "content": text.join("\n\n")});
+            if !calls.is_empty() {
+                msg["tool_calls"] = Value::Array(calls);
+            }
+            f.map(format!("/messages/{n}"), mp, false);
+            messages.push(msg);
+            continue;
+        }
+        // the instructions a request was sent with, once until they change
+        if let Some(ins) = m.get("instructions").and_then(Value::as_str) {
+            if !ins.is_empty() && instructions != Some(ins) {
+                f.map(
+                    format!("/messages/{}", messages.len()),
+                    format!("{mp}/instructions"),
+                    false,
+                );
+                messages.push(json!({"role": "system", "content": ins}));
+                instructions = Some(ins);
+            }
+        }
+        for (j, part) in parts.iter().enumerate() {
+            let pp = format!("{mp}/parts/{j}");
+            let msg = match part.get("part_kind").and_then(Value::as_str) {
+                Some("system-prompt") => {
+                    json!({"role": "system", "content": part_text(part.get("content"))})
+                }
+                Some("user-prompt") => {
+                    json!({"role": "user", "content": part_text(part.get("content"))})
+                }
+                Some("retry-feedback") => {
+                    json!({"role": "user", "content": part_text(part.get("content"))})
+                }
+                Some("tool-return") => tool_message(part),
+                Some("retry-prompt") if part.get("tool_name").is_some_and(Value::is_string) => {
+                    tool_message(part)
+                }
+                Some("retry-prompt") => {
+                    json!({"role": "user", "content": part_text(part.get("content"))})
+                }
+                _ => continue,
+            };
+            f.map(format!("/messages/{}", messages.len()), pp, false);
+            messages.push(msg);
+        }
+    }
+    f.conversation(messages, None)
+}
+
+/// A `tool-return` (or a tool's `retry-prompt`) as a tool message
+/// answering its call.
+fn tool_message(part: &Value) -> Value {
+    let mut t = json!({"role": "tool", "content": result_text(part.get("content"))});
+    if let Some(id) = part.get("tool_call_id").filter(|i| i.is_string()) {
+        t["tool_call_id"] = id.clone();
+    }
+    if let Some(name) = part.get("tool_name").filter(|x| x.is_string()) {
+        t["name"] = name.clone();
+    }
+    t
+}
+
+/// An MLflow attribute: JSON text decoded (MLflow writes every value so),
+/// else the value as it is.
+fn decoded(v: &Value) -> Value {
+    match v {
+        Value::String(s) => serde_json::from_str(s).unwrap_or_else(|_| v.clone()),
+        other => other.clone(),
+    }
+}
+
+/// An MLflow trace (`{info, data: {spans}}`), its `data`, or a list of
+/// its spans, whose spans carry `mlflow.spanType`: its last model span
+/// (`CHAT_MODEL` or `LLM` with input `messages`), read as an HTTP
+/// recording is: the input's messages, then the output's reply;
+/// `mlflow.chat.tools` (else the input's `tools`) the registry.
+pub(super) fn mlflow(v: &Value, p: &str) -> Option<Found> {
+    let (spans, sp) = match v {
+        Value::Object(o) => match o.get("data") {
+            Some(d) => (d.get("spans")?.as_array()?, format!("{p}/data/spans")),
+            None => (o.get("spans")?.as_array()?, format!("{p}/spans")),
+        },
+        Value::Array(a) => (a, p.to_string()),
+        _ => return None,
+    };
+    let attrs = |s: &Value| s.get("attributes").and_then(Value::as_object).cloned();
+    if spans.is_empty()
+        || !spans
+            .iter()
+            .any(|s| attrs(s).is_some_and(|a| a.contains_key("mlflow.spanType")))
+    {
+        return None;
+    }
+    let (k, a, inputs) = spans.iter().enumerate().rev().find_map(|(k, s)| {
+        let a = attrs(s)?;
+        let ty = decoded(a.get("mlflow.spanType")?);
+        if !matches!(ty.as_str(), Some("CHAT_MODEL" | "LLM")) {
+            return None;
+        }
+        let inputs = decoded(a.get("mlflow.spanInputs")?);
+        inputs.get("messages")?.as_array()?;
+        Some((k, a, inputs))
+    })?;
+    let ap = format!("{sp}/{k}/attributes");
+    let ip = format!("{ap}/mlflow.spanInputs");
+    let op = format!("{ap}/mlflow.spanOutputs");
+    let mut f = Found::moved("mlflow", p, Value::Null);
+    f.remap.clear();
+    let mut messages: Vec<Value> = inputs["messages"].as_array().cloned().unwrap_or_default();
+    for n in 0..messages.len() {
+        f.map(format!("/messages/{n}"), ip.clone(), false);
+    }
+    if let Some(out) = a.get("mlflow.spanOutputs").map(decoded) {
+        let reply = out
+            .pointer("/choices/0/message")
+            .cloned()
+            .or_else(|| {
+                out.get("content")
+                    .filter(|c| c.is_array())
+                    .map(|_| out.clone())
+            })
+            .or_else(|| out.get("message").filter(|m| m.is_object()).cloned())
+            .or_else(|| out.get("tool_calls").map(|_| out.clone()));
+        if let Some(mut m) = reply {
+            if m.get("role").is_none() {
+                m["role"] = Value::String("assistant".into());
+            }
+            f.map(format!("/messages/{}", messages.len()), op, false);
+            messages.push(m);
+        }
+    }
+    let tools = a
+        .get("mlflow.chat.tools")
+        .and_then(tool_list)
+        .or_else(|| inputs.get("tools").and_then(tool_list));
+    f.conversation(messages, tools)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{calls, conversations};
+    use crate::config::Config;
+    use serde_json::json;
+
+    /// A response's `tool-call` parts are its calls, each answered by the
+    /// `tool-return` with its id; a tool's `retry-prompt` answers its
+    /// call too.
+    #[test]
+    fn pydantic_ai_parts_give_calls_and_results() {
+        let doc = json!([
+            {"kind": "request", "parts": [
+                {"part_kind": "user-prompt", "content": "hi"}]},
+            {"kind": "response", "parts": [
+                {"part_kind": "text", "content": "Checking."},
+                {"part_kind": "tool-call", "tool_name": "f", "args": {"x": 1}, "tool_call_id": "a"},
+                {"part_kind": "tool-call", "tool_name": "g", "args": "{\"y\": 2}", "tool_call_id": "b"}]},
+            {"kind": "request", "parts": [
+                {"part_kind": "tool-return", "tool_name": "f", "content": {"ok": true}, "tool_call_id": "a"},
+                {"part_kind": "retry-prompt", "tool_name": "g", "content": "bad y", "tool_call_id": "b"}]},
+            {"kind": "response", "parts": [{"part_kind": "text", "content": "Done."}]}]);
+        let ts = conversations(&doc, None, false, &Config::default());
+        assert_eq!(ts.len(), 1);
+        assert_eq!(ts[0].source, "pydantic-ai");
+        let c: Vec<String> = calls(&ts[0]).map(|e| e.pointer.clone()).collect();
+        assert_eq!(c, vec!["/1/parts/1", "/1/parts/2"]);
+        // a list of other typed objects is not Pydantic AI's
+        assert!(super::pydantic_ai(&json!([{"kind": "x", "parts": []}]), "").is_none());
+    }
+
+    /// The last model span of an MLflow trace is read: its input's
+    /// messages and its output's reply, the tools from `mlflow.chat.tools`.
+    #[test]
+    fn mlflow_trace_reads_its_last_model_span() {
+        let tools = r#"[{"type": "function", "function": {"name": "f", "parameters": {"type": "object"}}}]"#;
+        let span = |ty: &str, inputs: &str, outputs: &str| {
+            json!({"name": "s", "attributes": {
+                "mlflow.spanType": format!("\"{ty}\""),
+                "mlflow.spanInputs": inputs, "mlflow.spanOutputs": outputs,
+                "mlflow.chat.tools": tools}})
+        };
+        let call = r#"{"role": "assistant", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}"#;
+        let doc = json!({"info": {"trace_id": "tr-1"}, "data": {"spans": [
+            span("AGENT", "{}", "\"ok\""),
+            span("CHAT_MODEL", r#"{"messages": [{"role": "user", "content": "hi"}]}"#,
+                 &format!(r#"{{"choices": [{{"message": {call}}}]}}"#)),
+            span("TOOL", "{}", "1"),
+            span("CHAT_MODEL",
+                 &format!(r#"{{"messages": [{{"role": "user", "content": "hi"}}, {call}, {{"role": "tool", "tool_call_id": "c1", "content": "1"}}]}}"#),
+                 r#"{"choices": [{"message": {"role": "assistant", "content": "one"}}]}"#)]}});
+        let ts = conversations(&doc, None, false, &Config::default());
+        assert_eq!(ts.len(), 1);
+        assert_eq!(ts[0].source, "mlflow");
+        assert!(ts[0].tools.is_some());
+        let c: Vec<String> = calls(&ts[0]).map(|e| e.pointer.clone()).collect();
+        assert_eq!(c, vec!["/data/spans/3/attributes/mlflow.spanInputs"]);
+    }
+}
