@@ -123,6 +123,7 @@ pub const SHAPES: &[(&str, Detector)] = &[
     ("batch", logs::batch),
     ("langsmith", logs::langsmith),
     ("mlflow", frameworks::mlflow),
+    ("letta", frameworks::letta),
     ("spans", spans::spans),
     ("autogen", agents::autogen),
     ("openwebui", agents::openwebui),

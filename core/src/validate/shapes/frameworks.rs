@@ -1,5 +1,5 @@
 //! The message histories and traces agent frameworks write themselves:
-//! Pydantic AI and MLflow.
+//! Pydantic AI, MLflow and Letta.
 //!
 //! * Pydantic AI keeps a run's messages as `ModelMessagesTypeAdapter`
 //!   dumps them (`result.all_messages_json()`): a list of `ModelRequest`
@@ -21,6 +21,13 @@
 //!   it, so the trace is read as its last model span (as LangSmith runs
 //!   and OpenTelemetry traces are); a `TOOL` span is the run of a call
 //!   that span already holds.
+//! * Letta writes an agent file (`.af`, `export_file()`) as `{agents,
+//!   tools, blocks, …}`: each agent's `messages` are OpenAI-like (`role`,
+//!   `content` a list of `{type: "text", text}`, `tool_calls`,
+//!   `tool_call_id`, and `tool_returns` with each result's
+//!   `func_response`), its `tool_ids` name the file's `tools`, whose
+//!   `json_schema` is the registry. The agent's own `tools` list is empty
+//!   in an export and is not the registry.
 
 use super::{message_array, result_text, tool_list, Found};
 use serde_json::{json, Value};
@@ -252,6 +259,139 @@ pub(super) fn mlflow(v: &Value, p: &str) -> Option<Found> {
     f.conversation(messages, tools)
 }
 
+/// Whether `a` is a Letta agent as an agent file writes it: `messages`
+/// with `tool_ids` and `agent_type` or `llm_config` beside them.
+fn letta_agent(a: &Value) -> bool {
+    a.get("messages").is_some_and(Value::is_array)
+        && a.get("tool_ids").is_some_and(Value::is_array)
+        && (a.get("agent_type").is_some() || a.get("llm_config").is_some())
+}
+
+/// A Letta agent file with one agent (`{agents: [agent], tools}`), read
+/// with the file's tools the agent names; or one agent of a file (a file
+/// of several agents is searched, and each is found alone: its tools are
+/// then its own `tools`, when it lists any).
+pub(super) fn letta(v: &Value, p: &str) -> Option<Found> {
+    let o = v.as_object()?;
+    if let Some(Value::Array(agents)) = o.get("agents") {
+        let [agent] = agents.as_slice() else {
+            return None;
+        };
+        if !letta_agent(agent) {
+            return None;
+        }
+        let ids: Vec<&str> = agent["tool_ids"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
+        let tools: Vec<Value> = o
+            .get("tools")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter(|t| {
+                t.get("id")
+                    .and_then(Value::as_str)
+                    .is_some_and(|id| ids.contains(&id))
+            })
+            .filter_map(|t| t.get("json_schema").filter(|s| s.is_object()).cloned())
+            .collect();
+        let tools = (!tools.is_empty())
+            .then(|| tool_list(&Value::Array(tools)))
+            .flatten();
+        return letta_messages(agent, &format!("{p}/agents/0"), tools);
+    }
+    if !letta_agent(v) {
+        return None;
+    }
+    let own = o
+        .get("tools")
+        .and_then(Value::as_array)
+        .filter(|t| !t.is_empty())
+        .map(|t| {
+            Value::Array(
+                t.iter()
+                    .map(|x| x.get("json_schema").cloned().unwrap_or_else(|| x.clone()))
+                    .collect(),
+            )
+        })
+        .and_then(|t| tool_list(&t));
+    letta_messages(v, p, own)
+}
+
+/// A Letta agent's messages as chat messages: each message's text blocks
+/// joined, `tool_calls` and `tool_call_id` as they are; a tool message
+/// without text takes its return's `func_response`, one with several
+/// returns is one tool message for each.
+fn letta_messages(agent: &Value, ap: &str, tools: Option<Value>) -> Option<Found> {
+    let list = agent.get("messages")?.as_array()?;
+    let mut f = Found::moved("letta", ap, Value::Null);
+    f.remap.clear();
+    let mut messages: Vec<Value> = Vec::new();
+    for (k, m) in list.iter().enumerate() {
+        let mp = format!("{ap}/messages/{k}");
+        let Some(role) = m.get("role").and_then(Value::as_str) else {
+            continue;
+        };
+        if !matches!(role, "system" | "user" | "assistant" | "tool") {
+            // approvals and the like are not turns
+            continue;
+        }
+        let text = match m.get("content") {
+            Some(Value::Array(blocks)) => blocks
+                .iter()
+                .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
+                .filter_map(|b| b.get("text").and_then(Value::as_str))
+                .collect::<Vec<_>>()
+                .join("\n"),
+            Some(Value::String(s)) => s.clone(),
+            _ => String::new(),
+        };
+        let returns: &[Value] = m
+            .get("tool_returns")
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
+            .unwrap_or(&[]);
+        if role == "tool" && returns.len() > 1 {
+            for (j, r) in returns.iter().enumerate() {
+                let mut t = json!({"role": "tool",
+                    "content": result_text(r.get("func_response"))});
+                if let Some(id) = r.get("tool_call_id").filter(|i| i.is_string()) {
+                    t["tool_call_id"] = id.clone();
+                }
+                f.map(
+                    format!("/messages/{}", messages.len()),
+                    format!("{mp}/tool_returns/{j}"),
+                    false,
+                );
+                messages.push(t);
+            }
+            continue;
+        }
+        let mut msg = json!({"role": role, "content": text});
+        if role == "tool" && text.is_empty() {
+            if let Some(r) = returns.first() {
+                msg["content"] = result_text(r.get("func_response"));
+            }
+        }
+        for key in ["tool_calls", "tool_call_id", "name"] {
+            if let Some(x) = m.get(key).filter(|x| !x.is_null()) {
+                msg[key] = x.clone();
+            }
+        }
+        if role == "tool" && msg.get("tool_call_id").is_none() {
+            if let Some(id) = returns.first().and_then(|r| r.get("tool_call_id")) {
+                msg["tool_call_id"] = id.clone();
+            }
+        }
+        f.map(format!("/messages/{}", messages.len()), mp, true);
+        messages.push(msg);
+    }
+    f.conversation(messages, tools)
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::{calls, conversations};
@@ -309,5 +449,32 @@ mod tests {
         assert!(ts[0].tools.is_some());
         let c: Vec<String> = calls(&ts[0]).map(|e| e.pointer.clone()).collect();
         assert_eq!(c, vec!["/data/spans/3/attributes/mlflow.spanInputs"]);
+    }
+
+    /// A Letta agent file's tools are the file's, named by the agent's
+    /// `tool_ids` (its own empty `tools` is not the registry); a tool
+    /// message answers by `tool_call_id`.
+    #[test]
+    fn letta_agent_file_reads_the_files_tools() {
+        let doc = json!({"agents": [{"agent_type": "letta_v1_agent", "tools": [],
+            "tool_ids": ["tool-0"], "messages": [
+                {"role": "user", "content": [{"type": "text", "text": "hi"}]},
+                {"role": "assistant", "content": [], "tool_calls": [{"id": "c1", "type": "function",
+                    "function": {"name": "f", "arguments": "{}"}}]},
+                {"role": "tool", "content": [], "tool_call_id": "c1",
+                    "tool_returns": [{"tool_call_id": "c1", "status": "success", "func_response": "ok"}]}]}],
+            "tools": [{"id": "tool-0", "name": "f", "json_schema": {"name": "f",
+                "parameters": {"type": "object", "properties": {}}}},
+                {"id": "tool-9", "name": "g", "json_schema": {"name": "g", "parameters": {"type": "object"}}}]});
+        let ts = conversations(&doc, None, false, &Config::default());
+        assert_eq!(ts.len(), 1);
+        assert_eq!(ts[0].source, "letta");
+        let offered = ts[0].offered().expect("tools");
+        assert!(
+            offered.contains("f") && !offered.contains("g"),
+            "{offered:?}"
+        );
+        let c: Vec<String> = calls(&ts[0]).map(|e| e.pointer.clone()).collect();
+        assert_eq!(c, vec!["/agents/0/messages/1/tool_calls/0"]);
     }
 }
