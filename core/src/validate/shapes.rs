@@ -124,6 +124,7 @@ pub const SHAPES: &[(&str, Detector)] = &[
     ("langsmith", logs::langsmith),
     ("mlflow", frameworks::mlflow),
     ("letta", frameworks::letta),
+    ("langfuse", frameworks::langfuse),
     ("spans", spans::spans),
     ("autogen", agents::autogen),
     ("openwebui", agents::openwebui),

@@ -1,5 +1,5 @@
 //! The message histories and traces agent frameworks write themselves:
-//! Pydantic AI, MLflow and Letta.
+//! Pydantic AI, MLflow, Langfuse and Letta.
 //!
 //! * Pydantic AI keeps a run's messages as `ModelMessagesTypeAdapter`
 //!   dumps them (`result.all_messages_json()`): a list of `ModelRequest`
@@ -21,6 +21,12 @@
 //!   it, so the trace is read as its last model span (as LangSmith runs
 //!   and OpenTelemetry traces are); a `TOOL` span is the run of a call
 //!   that span already holds.
+//! * Langfuse keeps each model call as a `GENERATION` observation (its
+//!   public API's `/observations`, a trace's `observations`, the UI's
+//!   JSON export): `input` the request's messages (a list, or `{messages,
+//!   tools}` when tools were sent, as its OpenAI integration writes it),
+//!   `output` the reply message. A trace is read as its generation with
+//!   the longest input (the later calls repeat the turns before them).
 //! * Letta writes an agent file (`.af`, `export_file()`) as `{agents,
 //!   tools, blocks, …}`: each agent's `messages` are OpenAI-like (`role`,
 //!   `content` a list of `{type: "text", text}`, `tool_calls`,
@@ -234,20 +240,7 @@ pub(super) fn mlflow(v: &Value, p: &str) -> Option<Found> {
         f.map(format!("/messages/{n}"), ip.clone(), false);
     }
     if let Some(out) = a.get("mlflow.spanOutputs").map(decoded) {
-        let reply = out
-            .pointer("/choices/0/message")
-            .cloned()
-            .or_else(|| {
-                out.get("content")
-                    .filter(|c| c.is_array())
-                    .map(|_| out.clone())
-            })
-            .or_else(|| out.get("message").filter(|m| m.is_object()).cloned())
-            .or_else(|| out.get("tool_calls").map(|_| out.clone()));
-        if let Some(mut m) = reply {
-            if m.get("role").is_none() {
-                m["role"] = Value::String("assistant".into());
-            }
+        if let Some((m, _)) = reply(&out) {
             f.map(format!("/messages/{}", messages.len()), op, false);
             messages.push(m);
         }
@@ -256,6 +249,102 @@ pub(super) fn mlflow(v: &Value, p: &str) -> Option<Found> {
         .get("mlflow.chat.tools")
         .and_then(tool_list)
         .or_else(|| inputs.get("tools").and_then(tool_list));
+    f.conversation(messages, tools)
+}
+
+/// A model's reply as an assistant message, and where in `out` it is: a
+/// chat completion's `choices[0].message`, an Anthropic message, an
+/// object's `message`, the message itself (`role` or `tool_calls`), or
+/// text.
+fn reply(out: &Value) -> Option<(Value, &'static str)> {
+    let (mut m, at) = if let Some(m) = out.pointer("/choices/0/message") {
+        (m.clone(), "/choices/0/message")
+    } else if out.get("content").is_some_and(Value::is_array)
+        || out.get("role").is_some()
+        || out.get("tool_calls").is_some()
+    {
+        (out.clone(), "")
+    } else if let Some(m) = out.get("message").filter(|m| m.is_object()) {
+        (m.clone(), "/message")
+    } else if let Value::String(t) = out {
+        (json!({"content": t}), "")
+    } else {
+        return None;
+    };
+    if m.get("role").is_none() {
+        m["role"] = Value::String("assistant".into());
+    }
+    Some((m, at))
+}
+
+/// Whether `o` is a Langfuse generation: `type` `GENERATION` with an
+/// `input` (and a `traceId`, or `output`).
+fn generation(o: &Value) -> bool {
+    o.get("type")
+        .and_then(Value::as_str)
+        .is_some_and(|t| t.eq_ignore_ascii_case("generation"))
+        && o.get("input").is_some()
+        && (o.get("traceId").is_some() || o.get("output").is_some())
+}
+
+/// A generation's input messages and where they are (`input`, or
+/// `input.messages`).
+fn generation_messages(o: &Value) -> Option<(&Vec<Value>, &'static str)> {
+    match o.get("input")? {
+        Value::Array(a) => Some((a, "/input")),
+        i => Some((i.get("messages")?.as_array()?, "/input/messages")),
+    }
+}
+
+/// A Langfuse generation, or a trace or list of observations (`{data}`
+/// of the API's list, a trace's `observations`, a bare list) holding one:
+/// the generation with the longest input, its input's messages, then its
+/// output's reply; the input's `tools` (or `functions`) the registry.
+pub(super) fn langfuse(v: &Value, p: &str) -> Option<Found> {
+    let (obs, op) = if generation(v) {
+        (v, p.to_string())
+    } else {
+        let (list, lp) = match v {
+            Value::Array(a) => (a, p.to_string()),
+            Value::Object(o) => {
+                let k = ["observations", "data"]
+                    .into_iter()
+                    .find(|k| o.get(*k).is_some_and(Value::is_array))?;
+                (o[k].as_array()?, format!("{p}/{k}"))
+            }
+            _ => return None,
+        };
+        let (k, g) = list
+            .iter()
+            .enumerate()
+            .filter(|(_, g)| generation(g))
+            .filter_map(|(k, g)| Some((k, g, generation_messages(g)?.0.len())))
+            .max_by_key(|(k, _, n)| (*n, *k))
+            .map(|(k, g, _)| (k, g))?;
+        (g, format!("{lp}/{k}"))
+    };
+    let (input, ip) = generation_messages(obs)?;
+    if !input.iter().all(Value::is_object) {
+        return None;
+    }
+    let mut f = Found::moved("langfuse", p, Value::Null);
+    f.remap.clear();
+    let mut messages = input.clone();
+    for n in 0..messages.len() {
+        f.map(format!("/messages/{n}"), format!("{op}{ip}/{n}"), true);
+    }
+    if let Some((m, at)) = obs.get("output").and_then(reply) {
+        f.map(
+            format!("/messages/{}", messages.len()),
+            format!("{op}/output{at}"),
+            true,
+        );
+        messages.push(m);
+    }
+    let i = &obs["input"];
+    let tools = ["tools", "functions"]
+        .into_iter()
+        .find_map(|k| i.get(k).and_then(tool_list));
     f.conversation(messages, tools)
 }
 
@@ -449,6 +538,28 @@ mod tests {
         assert!(ts[0].tools.is_some());
         let c: Vec<String> = calls(&ts[0]).map(|e| e.pointer.clone()).collect();
         assert_eq!(c, vec!["/data/spans/3/attributes/mlflow.spanInputs"]);
+    }
+
+    /// A Langfuse trace is read as its generation with the longest input,
+    /// then that generation's output; `input.tools` the registry.
+    #[test]
+    fn langfuse_trace_reads_its_longest_generation() {
+        let call = json!({"role": "assistant", "content": null, "tool_calls": [{"id": "c1",
+            "type": "function", "function": {"name": "f", "arguments": "{}"}}]});
+        let tools = json!([{"type": "function", "function": {"name": "f", "parameters": {"type": "object"}}}]);
+        let doc = json!({"id": "t", "observations": [
+            {"type": "GENERATION", "traceId": "t", "input": {"messages": [{"role": "user", "content": "hi"}],
+                "tools": tools}, "output": call},
+            {"type": "SPAN", "traceId": "t", "input": {"x": 1}, "output": 1},
+            {"type": "GENERATION", "traceId": "t", "input": {"messages": [{"role": "user", "content": "hi"},
+                call, {"role": "tool", "tool_call_id": "c1", "content": "1"}], "tools": tools},
+                "output": {"role": "assistant", "content": "one"}}]});
+        let ts = conversations(&doc, None, false, &Config::default());
+        assert_eq!(ts.len(), 1);
+        assert_eq!(ts[0].source, "langfuse");
+        assert!(ts[0].tools.is_some());
+        let c: Vec<String> = calls(&ts[0]).map(|e| e.pointer.clone()).collect();
+        assert_eq!(c, vec!["/observations/2/input/messages/1/tool_calls/0"]);
     }
 
     /// A Letta agent file's tools are the file's, named by the agent's
