@@ -212,7 +212,9 @@ pub(super) fn mlflow(v: &Value, p: &str) -> Option<Found> {
         Value::Array(a) => (a, p.to_string()),
         _ => return None,
     };
-    let attrs = |s: &Value| s.get("attributes").and_then(Value::as_object).cloned();
+    fn attrs(s: &Value) -> Option<&serde_json::Map<String, Value>> {
+        s.get("attributes").and_then(Value::as_object)
+    }
     if spans.is_empty()
         || !spans
             .iter()
