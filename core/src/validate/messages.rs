@@ -210,6 +210,14 @@ pub fn sniff(v: &Value) -> Option<Shape> {
                 .all(|m| m.get("from").is_some_and(Value::is_string))
             {
                 Some(Shape::ShareGpt)
+            } else if a.iter().all(|m| {
+                m.get("type").is_some_and(Value::is_string)
+                    || m.get("role").is_some_and(Value::is_string)
+            }) {
+                // Responses items with the input's easy messages (`{role,
+                // content}`, no `type`) among them: the OpenAI Agents SDK's
+                // `to_input_list()`
+                Some(Shape::Responses)
             } else {
                 None
             }

@@ -29,6 +29,7 @@
 //! is read with ([`messages::Incremental`]).
 
 mod agents;
+mod frameworks;
 mod logs;
 mod spans;
 mod stream;
@@ -121,12 +122,16 @@ pub const SHAPES: &[(&str, Detector)] = &[
     ("when2call", logs::when2call),
     ("batch", logs::batch),
     ("langsmith", logs::langsmith),
+    ("mlflow", frameworks::mlflow),
+    ("letta", frameworks::letta),
+    ("langfuse", frameworks::langfuse),
     ("spans", spans::spans),
     ("autogen", agents::autogen),
     ("openwebui", agents::openwebui),
     ("smolagents", logs::smolagents),
     ("smolagents-messages", logs::smolagents_messages),
     ("opencode", logs::opencode),
+    ("pydantic-ai", frameworks::pydantic_ai),
     ("goose", goose),
     ("ai-sdk-ui", ai_sdk_ui),
     ("gemini", gemini),
