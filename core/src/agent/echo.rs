@@ -470,9 +470,7 @@ fn push_char(out: &mut Vec<u8>, c: u32) {
 /// as a quoted literal.
 fn json_strings(t: &str) -> Option<String> {
     let b = t.as_bytes();
-    if memchr::memchr(b'\\', b).is_none() {
-        return None;
-    }
+    memchr::memchr(b'\\', b)?;
     let mut out: Vec<u8> = Vec::new();
     let mut i = 0;
     while let Some(k) = memchr::memchr(b'"', &b[i..]) {
@@ -544,9 +542,7 @@ fn backslashes(s: &[u8], out: &mut Vec<u8>) {
 /// none.
 fn references(t: &str) -> Option<String> {
     let b = t.as_bytes();
-    if memchr::memchr2(b'&', b'%', b).is_none() {
-        return None;
-    }
+    memchr::memchr2(b'&', b'%', b)?;
     let mut out: Vec<u8> = Vec::with_capacity(b.len());
     let mut changed = false;
     let mut i = 0;
