@@ -732,6 +732,50 @@ def sweep_probes():
     P.append(("sweep-loop-many-calls", loop, lambda n: b"", 1_000, {"tools.json": AGENT_TOOLS, "reply": lambda n: call.replace(b'"f"', b'"g"') * n}))
     P.append(("sweep-loop-echo-calls", ["loop", "--tools", "@tools.json", "--model-cmd", "sed \"s/\\\"/'/g\"", "--max-iterations", "1", "--delay", "0", "--approve", "deny", "--max-tool-runs", "100000", "-"],
               lambda n: b"".join(b'<tool_call>{"name":"f","arguments":{"a":"%d"}}</tool_call>\n' % i for i in range(n)), 500, {"tools.json": AGENT_TOOLS}))
+    # the newest paths (s56): Kimi K2 line leads (a line's first word held
+    # at most 128 bytes until the argument token decides), lines of 127-129
+    # bytes, Qwen3-Coder values holding tags, slot labels and template
+    # blanks read back over, chat-template turns, one-document
+    # conversations whose shape flips late, backtracking patterns
+    arg = b"<|tool_call_argument_begin|>"
+    kimi = ["parse", "-f", "kimi-k2"]
+    for cmd, tag, small in ((["parse"], "parse", 1), (["stream", "--chunk-size", "1"], "stream1", 4), (kimi, "kimi", 1),
+                            (["stream", "--chunk-size", "1", "-f", "kimi-k2"], "stream1-kimi", 4)):
+        P.append((f"sweep-{tag}-line-leads", cmd, rep(b"functions.get_weather:12 then prose\n"), 20_000 // small, None))
+        P.append((f"sweep-{tag}-headless-calls", cmd, rep(b'get_weather:0' + arg + b'{"city":"Paris"}\n'), 20_000 // small, None))
+        P.append((f"sweep-{tag}-headless-open", cmd, rep(b"f:0" + arg + b'{"a":"\n'), 20_000 // small, None))
+        P.append((f"sweep-{tag}-lines-127-129", cmd, rep(b"n" * 125 + b":0\n" + b"n" * 126 + b":0\n" + b"n" * 127 + b":0" + arg + b"\n"), 2_000 // small, None))
+        P.append((f"sweep-{tag}-lead-runs", cmd, lambda n: b"a:0" * n + arg + b"{}", 100_000 // small, None))
+    qwen = ["parse", "-f", "qwen3-coder-xml"]
+    for cmd, tag, small in ((qwen, "qwen", 1), (["stream", "--chunk-size", "1", "-f", "qwen3-coder-xml"], "stream1-qwen", 4), (["parse"], "parse-qwen", 1)):
+        head = b"<tool_call>\n<function=f>\n<parameter=a>\n"
+        tail = b"\n</parameter>\n</function>\n</tool_call>"
+        P.append((f"sweep-{tag}-nested-open", cmd, lambda n, h=head, t=tail: h + b"<parameter=b><function=g>" * n + t, 20_000 // small, None))
+        P.append((f"sweep-{tag}-nested-closed", cmd, lambda n, h=head, t=tail: h + b"<parameter=b>x</parameter>" * n + t, 20_000 // small, None))
+        P.append((f"sweep-{tag}-nested-calls", cmd, lambda n, h=head, t=tail: h + b"<tool_call><function=g><parameter=c>" * n + t, 20_000 // small, None))
+        P.append((f"sweep-{tag}-many-params", cmd, lambda n, t=tail: b"<tool_call>\n<function=f>\n" + b"<parameter=a>\n<b>\n" * n + t, 20_000 // small, None))
+    for cmd, tag, small in ((["parse"], "parse", 1), (["stream", "--chunk-size", "1"], "stream1", 4)):
+        P.append((f"sweep-{tag}-slot-labels", cmd, rep(b"Action:\n" + call), 10_000 // small, None))
+        P.append((f"sweep-{tag}-example-slot-labels", cmd, rep(b"So the output should look like this:\nTool call:\n" + call), 10_000 // small, None))
+        P.append((f"sweep-{tag}-template-blanks", cmd, rep(b'<tool_call>{"name":"function_name","arguments":{"arg1":"value1","<param>":"..."}}</tool_call>\n'), 10_000 // small, None))
+        P.append((f"sweep-{tag}-blank-bytes", cmd, lambda n: b'<tool_call>{"name":"f","arguments":{"a":"' + b'...<value ' * n + b'"}}</tool_call>', 50_000 // small, None))
+        P.append((f"sweep-{tag}-chat-turns", cmd, rep(b"<|im_start|>assistant\n" + call + b"<|im_end|>\n<|im_start|>user\n" + call + b"<|im_end|>\n"), 5_000 // small, None))
+    msg = b'{"role":"assistant","tool_calls":[{"id":"c%d","type":"function","function":{"name":"f","arguments":"{}"}}]},{"role":"tool","tool_call_id":"c%d","content":"x"}'
+    msgs = lambda n: b",".join(msg % (i, i) for i in range(n))
+    for tag, doc in (("messages", lambda n: b'{"messages":[' + msgs(n) + b"]}"),
+                     ("flip-parts", lambda n: b'{"messages":[' + msgs(n) + b',{"role":"user","parts":[{"text":"x"}]}]}'),
+                     ("flip-key", lambda n: b'{"messages":[' + msgs(n) + b'],"contents":[]}'),
+                     ("flip-second-list", lambda n: b'{"messages":[' + msgs(n) + b'],"conversations":[]}'),
+                     ("flip-cut", lambda n: b'{"messages":[' + msgs(n) + b',{"role":"assistant","content":"<tool_call>')):
+        P.append((f"sweep-validate-conversation-{tag}", ["validate", "--tools", "@tools.json"], doc, 5_000, {"tools.json": TOOLS}))
+        P.append((f"sweep-parse-conversation-{tag}", ["parse", "--input", "messages"], doc, 5_000, None))
+    # a pattern fancy-regex runs by backtracking (a look-around), against
+    # many arguments: bounded by its backtracking limit per value
+    bt = b"^(?=a)(a|a)*(?!a)\\\\w"
+    bt_tools = b'[{"name":"f","parameters":{"type":"object","properties":{"a":{"type":"array","items":{"type":"string","pattern":"' + bt + b'"}}},"patternProperties":{"^p":{"type":"string","pattern":"' + bt + b'"}}}}]'
+    P.append(("sweep-validate-backtrack-items", ["validate", "--tools", "@t.json"], lambda n: b'<tool_call>{"name":"f","arguments":{"a":[' + b",".join([b'"' + b"a" * 25 + b'!"'] * n) + b"]}}</tool_call>", 500, {"t.json": bt_tools}))
+    P.append(("sweep-validate-backtrack-props", ["validate", "--tools", "@t.json"], lambda n: b'<tool_call>{"name":"f","arguments":{' + b",".join(b'"p%d":"%s!"' % (i, b"a" * 25) for i in range(n)) + b"}}</tool_call>", 500, {"t.json": bt_tools}))
+    P.append(("sweep-validate-backtrack-calls", ["validate", "--tools", "@t.json"], rep(b'<tool_call>{"name":"f","arguments":{"p":"' + b"a" * 25 + b'!"}}</tool_call>\n'), 25, {"t.json": bt_tools}))
     return P
 
 

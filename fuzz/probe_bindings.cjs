@@ -7,6 +7,7 @@
 // RangeError). Needs the addon built (cd node && npm ci && npm run build).
 //
 //   node fuzz/probe_bindings.cjs [--only SUBSTRING]
+//   node fuzz/probe_bindings.cjs --sweep [--scale F] [--only SUBSTRING]
 'use strict';
 const { spawnSync } = require('node:child_process');
 const path = require('node:path');
@@ -98,8 +99,73 @@ const CASES = [
   ['render-calls-cyclic', "tc.renderCalls('hermes', [{ name: 'f', arguments: cyclicObj() }])"],
 ];
 
+// --sweep: the entry points that read model text (parse, split, a
+// StreamParser fed one character at a time, validate of a parsed document,
+// checkTranscript), at N, 2N, 4N and 8N units of each hostile input, a child
+// process per size (CPU seconds and peak RSS its own). Linear is x2 per
+// doubling; a last doubling past 2.3 (and over 0.3 s) is flagged.
+const SWEEP_UNITS = [
+  ['tiny-calls', '<tool_call>{"name":"f","arguments":{}}</tool_call>\n', 40000],
+  ['open-markers', '<tool_call> [TOOL_CALLS] <|python_tag|> <function= <|tool_calls_section_begin|> ', 8000],
+  ['think-flood', '<think></think></think>', 40000],
+  ['harmony-headers', '<|start|>assistant<|channel|>analysis<|message|>x<|end|>', 20000],
+  ['long-line', 'a<b[c{d', 200000],
+  // the newest paths: Kimi K2 line leads (a line's first word held), lines
+  // of 127-129 bytes, nested Qwen3-Coder tags, transcript turns
+  ['kimi-leads', `functions.f:${'x'.repeat(100)} 0\nfunctions.get_weather:1 <|tool_call_argument_begin|>\n`, 8000],
+  ['line-128', `${'a'.repeat(127)}\n${'b'.repeat(128)}\n${'c'.repeat(129)}\n`, 4000],
+  ['qwen-nested', '<tool_call>\n<function=f>\n<parameter=a>\n<parameter=b><function=g></parameter>\n', 8000],
+  ['transcript-turns', '<|im_start|>assistant\n<tool_call>{"name":"f","arguments":{}}</tool_call><|im_end|>\n<|im_start|>user\nok<|im_end|>\n', 8000],
+];
+const SWEEP_CALLS = [
+  ['parse', 'tc.parse(doc)', 1],
+  ['split', 'tc.split(doc)', 1],
+  ['stream-1', 'const p = new tc.StreamParser(); for (let i = 0; i < doc.length; i++) p.feed(doc[i]); p.close();', 1 / 8],
+  ['validate', `tc.validate(tc.parse(doc), '[{"name":"f","parameters":{"type":"object","properties":{"a":{"type":"string"}}}}]');`, 1],
+  ['transcript', 'tc.checkTranscript(doc);', 1],
+];
+const SWEEP_RUNNER = `
+const tc = require(${JSON.stringify(PKG)});
+const doc = process.argv[1].repeat(Number(process.argv[2]));
+const t = process.cpuUsage();
+eval(process.argv[3]);
+const u = process.cpuUsage(t);
+console.log((u.user + u.system) / 1e6, process.resourceUsage().maxRSS / 1024);
+`;
+
+function sweep(scale) {
+  let flagged = 0;
+  for (const [uname, unit, n] of SWEEP_UNITS) {
+    for (const [cname, code, f] of SWEEP_CALLS) {
+      const name = `${cname}-${uname}`;
+      if (only.length && !only.some((o) => name.includes(o))) continue;
+      const m = Math.max(1, Math.floor(n * scale * f));
+      const rows = [1, 2, 4, 8].map((k) => {
+        const r = spawnSync(process.execPath, ['-e', SWEEP_RUNNER, unit, String(m * k), code], { encoding: 'utf8', timeout: 600000 });
+        const out = (r.stdout || '').trim().split(/\s+/);
+        return r.status === 0 && out.length === 2 ? [Number(out[0]), Number(out[1])] : [NaN, 0];
+      });
+      const ratio = rows[2][0] > 0.02 ? rows[3][0] / rows[2][0] : 0;
+      const flag = (ratio > 2.3 && rows[3][0] > 0.3) || rows.some((r) => Number.isNaN(r[0]));
+      flagged += flag;
+      console.log(`${(flag ? 'FAIL' : 'ok').padEnd(4)} ${name.padEnd(30)} N=${String(m).padEnd(7)} cpu ${rows.map((r) => r[0].toFixed(2).padStart(6)).join(' ')}  x${ratio.toFixed(2)} | rss ${rows.map((r) => r[1].toFixed(0).padStart(5)).join(' ')}`);
+    }
+  }
+  console.error(`${flagged} node sweep case(s) flagged`);
+  process.exitCode = flagged ? 1 : 0;
+}
+
 const only = [];
-for (let i = 2; i < process.argv.length; i++) if (process.argv[i] === '--only') only.push(process.argv[++i]);
+let sweepScale = 0;
+for (let i = 2; i < process.argv.length; i++) {
+  if (process.argv[i] === '--only') only.push(process.argv[++i]);
+  else if (process.argv[i] === '--sweep') sweepScale = sweepScale || 1;
+  else if (process.argv[i] === '--scale') sweepScale = Number(process.argv[++i]);
+}
+if (sweepScale) {
+  sweep(sweepScale);
+  return;
+}
 let bad = 0;
 for (const [name, src] of CASES) {
   if (only.length && !only.some((o) => name.includes(o))) continue;
