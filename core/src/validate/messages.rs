@@ -308,6 +308,27 @@ impl<'a> Incremental<'a> {
         }
     }
 
+    /// Reads the next message of a `messages` list whose `tool_calls` list
+    /// is handed over apart, a call at a time (`m` holds its first call, or
+    /// nothing, in that list's place): a message of a million calls is not
+    /// held whole, as parsed JSON, while it is read. The first error of
+    /// `calls` stops the read.
+    pub fn push_calls<E>(
+        &mut self,
+        m: Value,
+        calls: impl Iterator<Item = Result<Value, E>>,
+    ) -> Result<(), E> {
+        let k = self.k;
+        self.k += 1;
+        let p = format!("/messages/{k}");
+        self.r.message_head(&m, k, &p);
+        for (j, c) in calls.enumerate() {
+            self.r.tool_call(&c?, k, format!("{p}/tool_calls/{j}"));
+        }
+        self.r.message_tail(&m, k, &p);
+        Ok(())
+    }
+
     /// The transcript read; `v` is the conversation's object without its
     /// list (its `tools` are read from it).
     pub fn finish(self, v: &Value) -> Transcript {
@@ -694,6 +715,10 @@ impl<'a> Reader<'a> {
         self.message_head(&m, turn, p);
         let (key, _) = calls_of(&m);
         if let Some(Value::Array(calls)) = m.get_mut(key).map(Value::take) {
+            // one entry a call at least: grown once, not by doubling (a
+            // list grown by doubling holds up to twice its entries, and
+            // both the old and the new list while it grows)
+            self.entries.reserve(calls.len());
             for (k, c) in calls.into_iter().enumerate() {
                 self.tool_call(&c, turn, format!("{p}/{key}/{k}"));
             }
@@ -1472,7 +1497,7 @@ pub fn span(json: &[u8], pointer: &str) -> Option<[usize; 2]> {
     Some([start, value_end(json, start)?])
 }
 
-fn ws(b: &[u8], mut i: usize) -> usize {
+pub(crate) fn ws(b: &[u8], mut i: usize) -> usize {
     while b.get(i).is_some_and(|c| c.is_ascii_whitespace()) {
         i += 1;
     }
@@ -1493,7 +1518,7 @@ fn string_end(b: &[u8], i: usize) -> Option<usize> {
 }
 
 /// The end of the value starting at `i`.
-fn value_end(b: &[u8], i: usize) -> Option<usize> {
+pub(crate) fn value_end(b: &[u8], i: usize) -> Option<usize> {
     match b.get(i)? {
         b'"' => string_end(b, i),
         b'{' | b'[' => {

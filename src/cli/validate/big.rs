@@ -32,7 +32,7 @@ pub(super) type Rest = (Vec<u8>, Box<dyn Read + Send>);
 
 /// Bytes kept of the start of a streamed file for the diagnostics that
 /// point at it (its first line).
-const HEAD: usize = 64 << 10;
+pub(super) const HEAD: usize = 64 << 10;
 
 /// The first non-blank line of a document, as `validate` read it.
 pub(super) struct First {
@@ -147,14 +147,29 @@ fn object(
     if held.len() <= cap {
         return Ok(Some((held, Box::new(std::io::empty()))));
     }
+    if streams(args) && crate::validate::shapes::list_opens(&held).is_some() {
+        // one message list: read a message at a time (`Run::streamed`),
+        // holding the document's bytes once; --max-input bounds it
+        return Ok(Some((held, Box::new(r))));
+    }
     held.truncate(HEAD);
-    let message = format!(
+    refuse(run, held, name, cfg, "TLP-007", too_large(cap))?;
+    Ok(None)
+}
+
+/// Whether a document that is one message list is read a message at a
+/// time (`--messages-at` and `--convert` read it whole).
+pub(super) fn streams(args: &ValidateArgs) -> bool {
+    args.messages_at.is_none() && args.report.convert.is_none()
+}
+
+/// The `TLP-007` error of a document too large to read whole.
+pub(super) fn too_large(cap: usize) -> String {
+    format!(
         "one JSON document larger than --max-conversation ({cap} bytes): not read whole \
          (a conversation held takes some 30 times its size); write one conversation a \
          line (JSONL), or raise --max-conversation"
-    );
-    refuse(run, held, name, cfg, "TLP-007", message)?;
-    Ok(None)
+    )
 }
 
 /// `shapes::is_event` or a conversation: what makes a line a JSONL row.
@@ -221,7 +236,7 @@ fn fill(r: &mut impl BufRead) -> std::io::Result<&[u8]> {
 }
 
 /// One error for a whole document (or an element) that is not read.
-fn refuse(
+pub(super) fn refuse(
     run: &mut Run<'_>,
     head: Vec<u8>,
     doc: &str,
