@@ -745,7 +745,8 @@ fn validate_holds_a_conversation_of_many_calls_once() {
 /// assistant call and its result, a `messages` document of `bytes` bytes
 /// or more.
 fn message_list(bytes: u64) -> Vec<u8> {
-    let mut doc = b"{\"model\": \"m\", \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}".to_vec();
+    let mut doc =
+        b"{\"model\": \"m\", \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}".to_vec();
     let mut k = 0u64;
     while (doc.len() as u64) < bytes {
         doc.extend_from_slice(
@@ -777,7 +778,10 @@ fn validate_reads_a_large_message_list_past_max_conversation() {
     let (code, _, peak) = peak_fed(&["validate", "--no-config", &file], |_| 0);
     assert_eq!(code, Some(0), "every call is answered: read, not refused");
     let peak_mb = peak / 1024;
-    eprintln!("peak {peak_mb} MB for a {} MB message list", doc.len() >> 20);
+    eprintln!(
+        "peak {peak_mb} MB for a {} MB message list",
+        doc.len() >> 20
+    );
     assert!(
         peak > 0 && peak_mb < 320,
         "peak RSS {peak_mb} MB for a {} MB message list",
@@ -785,7 +789,15 @@ fn validate_reads_a_large_message_list_past_max_conversation() {
     );
     // the records are the ones of the same document read under the bound
     let small = toolcall_cmd()
-        .args(["validate", "--no-config", "--format", "json", "--max-conversation", "1G", &file])
+        .args([
+            "validate",
+            "--no-config",
+            "--format",
+            "json",
+            "--max-conversation",
+            "1G",
+            &file,
+        ])
         .output()
         .expect("run");
     let large = toolcall_cmd()
@@ -796,19 +808,39 @@ fn validate_reads_a_large_message_list_past_max_conversation() {
     assert!(small.stdout == large.stdout, "the records differ");
     // a message past the bound is refused, with its size
     let out = toolcall_cmd()
-        .args(["validate", "--no-config", "--max-conversation", "100000", &file])
+        .args([
+            "validate",
+            "--no-config",
+            "--max-conversation",
+            "100000",
+            &file,
+        ])
         .output()
         .expect("run");
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let mut one = message_list(200_000);
     one.truncate(one.len() - 2);
-    let long = format!(r#"{{"role": "user", "content": "{}"}}"#, "x".repeat(150_000));
+    let long = format!(
+        r#"{{"role": "user", "content": "{}"}}"#,
+        "x".repeat(150_000)
+    );
     one.extend_from_slice(b", ");
     one.extend_from_slice(long.as_bytes());
     one.extend_from_slice(b"]}");
     std::fs::write(&path, &one).expect("write");
     let out = toolcall_cmd()
-        .args(["validate", "--no-config", "--max-conversation", "100000", &file])
+        .args([
+            "validate",
+            "--no-config",
+            "--max-conversation",
+            "100000",
+            &file,
+        ])
         .output()
         .expect("run");
     let err = String::from_utf8_lossy(&out.stderr);
