@@ -97,8 +97,17 @@ fn object(
     if !first.whole {
         let line_start = held.len() - first.line.len();
         // the rest of the first line, holding no more than the cap and a
-        // byte (a longer line is then known to be longer)
-        let keep = cap.saturating_add(1).max(line_start + max_line + 1);
+        // byte (a longer line is then known to be longer); all of it, up
+        // to --max-input, when it opens one message list (read a message
+        // at a time, below)
+        let opens = list(args, &held[line_start..]);
+        let bound = if opens {
+            args.input.max_input
+        } else {
+            cap as u64
+        };
+        let bound = usize::try_from(bound).unwrap_or(usize::MAX);
+        let keep = bound.saturating_add(1).max(line_start + max_line + 1);
         let ended = rest_of_line(&mut r, &mut held, keep)?;
         if ended {
             let mut next = Vec::new();
@@ -147,7 +156,7 @@ fn object(
     if held.len() <= cap {
         return Ok(Some((held, Box::new(std::io::empty()))));
     }
-    if streams(args) && crate::validate::shapes::list_opens(&held).is_some() {
+    if list(args, &held) {
         // one message list: read a message at a time (`Run::streamed`),
         // holding the document's bytes once; --max-input bounds it
         return Ok(Some((held, Box::new(r))));
@@ -161,6 +170,15 @@ fn object(
 /// time (`--messages-at` and `--convert` read it whole).
 pub(super) fn streams(args: &ValidateArgs) -> bool {
     args.messages_at.is_none() && args.report.convert.is_none()
+}
+
+/// Whether a document whose first bytes are `start` is read a message
+/// at a time past `--max-conversation`: it opens one message list, and
+/// it is read so.
+fn list(args: &ValidateArgs, start: &[u8]) -> bool {
+    streams(args)
+        && args.input.max_input > args.report.max_conversation
+        && crate::validate::shapes::list_opens(start).is_some()
 }
 
 /// The `TLP-007` error of a document too large to read whole.
