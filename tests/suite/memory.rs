@@ -832,17 +832,32 @@ fn validate_reads_a_large_message_list_past_max_conversation() {
     one.extend_from_slice(b", ");
     one.extend_from_slice(long.as_bytes());
     one.extend_from_slice(b"]}");
-    std::fs::write(&path, &one).expect("write");
-    let out = toolcall_cmd()
+    // on a pipe (a small file is read whole, a first line within
+    // --max-buffer too, whatever its size)
+    let mut child = toolcall_cmd()
         .args([
             "validate",
             "--no-config",
+            "--input",
+            "messages",
+            "--max-buffer",
+            "65536",
             "--max-conversation",
             "100000",
-            &file,
+            "-",
         ])
-        .output()
-        .expect("run");
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let writer = std::thread::spawn(move || {
+        use std::io::Write;
+        let _ = stdin.write_all(&one);
+    });
+    let out = child.wait_with_output().expect("run");
+    writer.join().expect("writer");
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(

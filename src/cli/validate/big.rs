@@ -157,6 +157,7 @@ fn object(
         return Ok(Some((held, Box::new(std::io::empty()))));
     }
     if list(args, &held) {
+        run.listed = true;
         // one message list: read a message at a time (`Run::streamed`),
         // holding the document's bytes once; --max-input bounds it
         return Ok(Some((held, Box::new(r))));

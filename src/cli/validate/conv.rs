@@ -182,13 +182,14 @@ impl Run<'_> {
         cfg: &Config,
     ) -> anyhow::Result<Option<Vec<u8>>> {
         if !super::big::streams(self.args) {
+            self.listed = false;
             return Ok(Some(bytes));
         }
         // a document larger than --max-conversation came here because it
         // opens as one message list (`big::object`): each message must be
         // within the bound, and it is never parsed whole
         let cap = super::big::cap(self.args);
-        let large = bytes.len() > cap;
+        let large = std::mem::take(&mut self.listed) && bytes.len() > cap;
         let mut bytes = bytes;
         if large {
             let largest =
