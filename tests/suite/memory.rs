@@ -542,10 +542,12 @@ fn validate_holds_one_element_of_a_large_array_of_conversations() {
     );
 }
 
-/// One `messages` document too large to hold (here past
-/// `--max-conversation 8M`) is one TLP-007 error, read no further than the
-/// bound: before, a 47 MB document peaked at 1.37 GB (an 88 MB one at
-/// 2.96 GB) and a larger one aborted in allocation.
+/// One document too large to hold (here past `--max-conversation 8M`)
+/// that does not open as one message list is one TLP-007 error, read no
+/// further than the bound: before, a 47 MB document peaked at 1.37 GB (an
+/// 88 MB one at 2.96 GB) and a larger one aborted in allocation. (One that
+/// opens as a `messages` list is read a message at a time:
+/// `validate_reads_a_large_message_list_past_max_conversation`.)
 #[cfg(target_os = "linux")]
 #[test]
 fn validate_refuses_a_conversation_too_large_to_hold() {
@@ -561,7 +563,9 @@ fn validate_refuses_a_conversation_too_large_to_hold() {
             "8388608",
         ],
         move |stdin| {
-            let _ = stdin.write_all(b"{\"messages\": [{\"role\": \"user\", \"content\": \"hi\"}");
+            // the list comes after a value longer than the bound: its
+            // shape is not known from the bytes held
+            let _ = stdin.write_all(b"{\"turns\": [{\"role\": \"user\", \"content\": \"hi\"}");
             let (mut k, mut written) = (0u64, 0u64);
             while written < bytes {
                 let m = format!(
@@ -710,7 +714,8 @@ fn validate_reads_a_one_document_conversation_a_message_at_a_time() {
 /// One conversation of 200,000 calls (one assistant message, 8.6 MB, the
 /// prober's `conv-million-calls` at half its size): each call held costs
 /// its entry only, not its JSON, its entry and a copy in a list of items
-/// as well (before: some 2.5 KB a call, 500 MB here; now some 1.2 KB).
+/// as well, and the message's list of calls is read a call at a time
+/// (before: some 2.5 KB a call, 500 MB here; then 306 MB; now 210 MB).
 #[cfg(target_os = "linux")]
 #[test]
 fn validate_holds_a_conversation_of_many_calls_once() {
@@ -731,8 +736,137 @@ fn validate_holds_a_conversation_of_many_calls_once() {
     assert_eq!(code, Some(0), "the calls are valid (no tools: a warning)");
     let peak_mb = peak / 1024;
     assert!(
-        peak > 0 && peak_mb < 360,
+        peak > 0 && peak_mb < 260,
         "peak RSS {peak_mb} MB for one conversation of {n} calls ({} MB)",
         doc.len() >> 20
     );
+}
+
+/// The calls and results of `--max-conversation`'s tests: `n` pairs of an
+/// assistant call and its result, a `messages` document of `bytes` bytes
+/// or more.
+fn message_list(bytes: u64) -> Vec<u8> {
+    let mut doc =
+        b"{\"model\": \"m\", \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}".to_vec();
+    let mut k = 0u64;
+    while (doc.len() as u64) < bytes {
+        doc.extend_from_slice(
+            format!(
+                r#", {{"role": "assistant", "content": null, "tool_calls": [{{"id": "c{k}", "type": "function", "function": {{"name": "get_weather", "arguments": "{{\"city\": \"Paris\"}}"}}}}]}}, {{"role": "tool", "tool_call_id": "c{k}", "content": "sunny"}}"#
+            )
+            .as_bytes(),
+        );
+        k += 1;
+    }
+    doc.extend_from_slice(b"]}");
+    doc
+}
+
+/// A 40 MB document that is one `messages` list, past the default
+/// `--max-conversation` (32 MiB), is read a message at a time (its first
+/// bytes say it is such a list), not refused: held are its bytes and what
+/// its checks need (360 MB for 179,427 calls and their results), below the
+/// 20 to 30 times its size it would cost parsed whole. The records are
+/// those of the document read under a raised bound; a message larger than
+/// `--max-conversation` is a TLP-007 error.
+#[cfg(target_os = "linux")]
+#[test]
+fn validate_reads_a_large_message_list_past_max_conversation() {
+    let dir = crate::common::scratch("memory-large-list");
+    let path = dir.join("conversation.json");
+    let doc = message_list(40 << 20);
+    std::fs::write(&path, &doc).expect("write");
+    let file = path.to_str().expect("utf-8").to_string();
+    let (code, _, peak) = peak_fed(&["validate", "--no-config", &file], |_| 0);
+    assert_eq!(code, Some(0), "every call is answered: read, not refused");
+    let peak_mb = peak / 1024;
+    eprintln!(
+        "peak {peak_mb} MB for a {} MB message list",
+        doc.len() >> 20
+    );
+    assert!(
+        peak > 0 && peak_mb < 480,
+        "peak RSS {peak_mb} MB for a {} MB message list",
+        doc.len() >> 20
+    );
+    // the records are the ones of the same document read under the bound
+    let small = toolcall_cmd()
+        .args([
+            "validate",
+            "--no-config",
+            "--max-conversation",
+            "1073741824",
+            &file,
+        ])
+        .output()
+        .expect("run");
+    let large = toolcall_cmd()
+        .args(["validate", "--no-config", &file])
+        .output()
+        .expect("run");
+    assert_eq!(small.status.code(), Some(0));
+    assert!(small.stdout == large.stdout, "the records differ");
+    // a message past the bound is refused, with its size
+    let out = toolcall_cmd()
+        .args([
+            "validate",
+            "--no-config",
+            "--max-conversation",
+            "100000",
+            &file,
+        ])
+        .output()
+        .expect("run");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut one = message_list(200_000);
+    one.truncate(one.len() - 2);
+    let long = format!(
+        r#"{{"role": "user", "content": "{}"}}"#,
+        "x".repeat(150_000)
+    );
+    one.extend_from_slice(b", ");
+    one.extend_from_slice(long.as_bytes());
+    one.extend_from_slice(b"]}");
+    // on a pipe (a small file is read whole, a first line within
+    // --max-buffer too, whatever its size)
+    let mut child = toolcall_cmd()
+        .args([
+            "validate",
+            "--no-config",
+            "--input",
+            "messages",
+            "--max-buffer",
+            "65536",
+            "--max-conversation",
+            "100000",
+            "-",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let writer = std::thread::spawn(move || {
+        use std::io::Write;
+        let _ = stdin.write_all(&one);
+    });
+    let out = child.wait_with_output().expect("run");
+    writer.join().expect("writer");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("TLP-007") && err.contains(&format!("a message of {} bytes", long.len())),
+        "{err}"
+    );
+}
+
+/// The binary under test.
+fn toolcall_cmd() -> std::process::Command {
+    std::process::Command::new(env!("CARGO_BIN_EXE_toolcall"))
 }

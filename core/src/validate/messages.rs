@@ -316,6 +316,29 @@ impl<'a> Incremental<'a> {
         }
     }
 
+    /// Reads the next message of a `messages` list whose `tool_calls` list
+    /// is handed over apart, a call at a time (`m` holds its first call, or
+    /// nothing, in that list's place): a message of a million calls is not
+    /// held whole, as parsed JSON, while it is read. The first error of
+    /// `calls` stops the read.
+    pub fn push_calls<E>(
+        &mut self,
+        m: Value,
+        calls: impl Iterator<Item = Result<Value, E>>,
+    ) -> Result<(), E> {
+        let k = self.k;
+        self.k += 1;
+        let p = format!("/messages/{k}");
+        self.r.message_head(&m, k, &p);
+        // an entry a call: the list grown once, not by doubling
+        self.r.entries.reserve(calls.size_hint().0);
+        for (j, c) in calls.enumerate() {
+            self.r.tool_call(&c?, k, format!("{p}/tool_calls/{j}"));
+        }
+        self.r.message_tail(&m, k, &p);
+        Ok(())
+    }
+
     /// The transcript read; `v` is the conversation's object without its
     /// list (its `tools` are read from it).
     pub fn finish(self, v: &Value) -> Transcript {
@@ -702,6 +725,10 @@ impl<'a> Reader<'a> {
         self.message_head(&m, turn, p);
         let (key, _) = calls_of(&m);
         if let Some(Value::Array(calls)) = m.get_mut(key).map(Value::take) {
+            // one entry a call at least: grown once, not by doubling (a
+            // list grown by doubling holds up to twice its entries, and
+            // both the old and the new list while it grows)
+            self.entries.reserve(calls.len());
             for (k, c) in calls.into_iter().enumerate() {
                 self.tool_call(&c, turn, format!("{p}/{key}/{k}"));
             }
@@ -1162,7 +1189,7 @@ pub fn lint(t: &Transcript) -> Vec<Finding> {
 /// [`lint`] and the work it did (entries visited plus open-call lookups,
 /// each a map operation): the linear-time test compares it across sizes.
 pub fn lint_counted(t: &Transcript) -> (Vec<Finding>, u64) {
-    use std::collections::{BTreeMap, BTreeSet};
+    use std::collections::BTreeMap;
     let offered = t.offered();
     let mut out = Vec::new();
     let mut work = 0u64;
@@ -1185,15 +1212,15 @@ pub fn lint_counted(t: &Transcript) -> (Vec<Finding>, u64) {
     };
     // open calls by entry, and the same calls by id and by name
     let mut open: BTreeMap<usize, (&str, &str)> = BTreeMap::new();
-    let mut by_id: HashMap<&str, BTreeSet<usize>> = HashMap::new();
-    let mut by_name: HashMap<&str, BTreeSet<usize>> = HashMap::new();
+    let mut by_id: HashMap<&str, Open> = HashMap::new();
+    let mut by_name: HashMap<&str, Open> = HashMap::new();
     let mut ids: HashMap<&str, usize> = HashMap::new();
     // calls that could not be read, whose results are not orphans
     let mut broken = 0usize;
     let close = |entry: usize,
                  open: &mut BTreeMap<usize, (&str, &str)>,
-                 by_id: &mut HashMap<&str, BTreeSet<usize>>,
-                 by_name: &mut HashMap<&str, BTreeSet<usize>>| {
+                 by_id: &mut HashMap<&str, Open>,
+                 by_name: &mut HashMap<&str, Open>| {
         if let Some((id, name)) = open.remove(&entry) {
             if let Some(set) = by_id.get_mut(id) {
                 set.remove(&entry);
@@ -1274,9 +1301,7 @@ pub fn lint_counted(t: &Transcript) -> (Vec<Finding>, u64) {
             }
             Kind::Result { id, name } => {
                 work += 1;
-                let first = |m: &HashMap<&str, BTreeSet<usize>>, key: &str| {
-                    m.get(key).and_then(|set| set.first().copied())
-                };
+                let first = |m: &HashMap<&str, Open>, key: &str| m.get(key).and_then(Open::first);
                 let answered = match (id, name) {
                     (Some(id), _) => first(&by_id, id),
                     (None, Some(n)) => first(&by_name, n).or_else(|| open.keys().next().copied()),
@@ -1312,6 +1337,51 @@ pub fn lint_counted(t: &Transcript) -> (Vec<Finding>, u64) {
     }
     out.sort_by_key(|f| f.entry);
     (out, work)
+}
+
+/// The open calls of one id or one name, by entry: most ids are given
+/// to one call, and a set of one costs a tree node (some 100 bytes a call
+/// of a conversation of many calls).
+#[derive(Default)]
+enum Open {
+    /// None open.
+    #[default]
+    None,
+    /// One.
+    One(usize),
+    /// Two or more.
+    Many(std::collections::BTreeSet<usize>),
+}
+
+impl Open {
+    fn insert(&mut self, entry: usize) {
+        *self = match std::mem::take(self) {
+            Open::None => Open::One(entry),
+            Open::One(first) => Open::Many([first, entry].into_iter().collect()),
+            Open::Many(mut set) => {
+                set.insert(entry);
+                Open::Many(set)
+            }
+        };
+    }
+
+    fn remove(&mut self, entry: &usize) {
+        match self {
+            Open::One(e) if e == entry => *self = Open::None,
+            Open::Many(set) => {
+                set.remove(entry);
+            }
+            _ => {}
+        }
+    }
+
+    fn first(&self) -> Option<usize> {
+        match self {
+            Open::None => None,
+            Open::One(e) => Some(*e),
+            Open::Many(set) => set.first().copied(),
+        }
+    }
 }
 
 fn unanswered(t: &Transcript, entry: usize, id: &str, name: &str) -> Finding {
@@ -1480,7 +1550,7 @@ pub fn span(json: &[u8], pointer: &str) -> Option<[usize; 2]> {
     Some([start, value_end(json, start)?])
 }
 
-fn ws(b: &[u8], mut i: usize) -> usize {
+pub(crate) fn ws(b: &[u8], mut i: usize) -> usize {
     while b.get(i).is_some_and(|c| c.is_ascii_whitespace()) {
         i += 1;
     }
@@ -1501,7 +1571,7 @@ fn string_end(b: &[u8], i: usize) -> Option<usize> {
 }
 
 /// The end of the value starting at `i`.
-fn value_end(b: &[u8], i: usize) -> Option<usize> {
+pub(crate) fn value_end(b: &[u8], i: usize) -> Option<usize> {
     match b.get(i)? {
         b'"' => string_end(b, i),
         b'{' | b'[' => {

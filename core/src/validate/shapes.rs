@@ -34,7 +34,7 @@ mod logs;
 mod spans;
 mod stream;
 
-pub use stream::stream;
+pub use stream::{largest_element, list_opens, stream};
 
 use super::messages::{self, Entry, Kind, Transcript};
 use crate::config::Config;

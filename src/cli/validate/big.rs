@@ -32,7 +32,7 @@ pub(super) type Rest = (Vec<u8>, Box<dyn Read + Send>);
 
 /// Bytes kept of the start of a streamed file for the diagnostics that
 /// point at it (its first line).
-const HEAD: usize = 64 << 10;
+pub(super) const HEAD: usize = 64 << 10;
 
 /// The first non-blank line of a document, as `validate` read it.
 pub(super) struct First {
@@ -97,8 +97,17 @@ fn object(
     if !first.whole {
         let line_start = held.len() - first.line.len();
         // the rest of the first line, holding no more than the cap and a
-        // byte (a longer line is then known to be longer)
-        let keep = cap.saturating_add(1).max(line_start + max_line + 1);
+        // byte (a longer line is then known to be longer); all of it, up
+        // to --max-input, when it opens one message list (read a message
+        // at a time, below)
+        let opens = list(args, &held[line_start..]);
+        let bound = if opens {
+            args.input.max_input
+        } else {
+            cap as u64
+        };
+        let bound = usize::try_from(bound).unwrap_or(usize::MAX);
+        let keep = bound.saturating_add(1).max(line_start + max_line + 1);
         let ended = rest_of_line(&mut r, &mut held, keep)?;
         if ended {
             let mut next = Vec::new();
@@ -147,14 +156,39 @@ fn object(
     if held.len() <= cap {
         return Ok(Some((held, Box::new(std::io::empty()))));
     }
+    if list(args, &held) {
+        run.listed = true;
+        // one message list: read a message at a time (`Run::streamed`),
+        // holding the document's bytes once; --max-input bounds it
+        return Ok(Some((held, Box::new(r))));
+    }
     held.truncate(HEAD);
-    let message = format!(
+    refuse(run, held, name, cfg, "TLP-007", too_large(cap))?;
+    Ok(None)
+}
+
+/// Whether a document that is one message list is read a message at a
+/// time (`--messages-at` and `--convert` read it whole).
+pub(super) fn streams(args: &ValidateArgs) -> bool {
+    args.messages_at.is_none() && args.report.convert.is_none()
+}
+
+/// Whether a document whose first bytes are `start` is read a message
+/// at a time past `--max-conversation`: it opens one message list, and
+/// it is read so.
+fn list(args: &ValidateArgs, start: &[u8]) -> bool {
+    streams(args)
+        && args.input.max_input > args.report.max_conversation
+        && crate::validate::shapes::list_opens(start).is_some()
+}
+
+/// The `TLP-007` error of a document too large to read whole.
+pub(super) fn too_large(cap: usize) -> String {
+    format!(
         "one JSON document larger than --max-conversation ({cap} bytes): not read whole \
          (a conversation held takes some 30 times its size); write one conversation a \
          line (JSONL), or raise --max-conversation"
-    );
-    refuse(run, held, name, cfg, "TLP-007", message)?;
-    Ok(None)
+    )
 }
 
 /// `shapes::is_event` or a conversation: what makes a line a JSONL row.
@@ -221,7 +255,7 @@ fn fill(r: &mut impl BufRead) -> std::io::Result<&[u8]> {
 }
 
 /// One error for a whole document (or an element) that is not read.
-fn refuse(
+pub(super) fn refuse(
     run: &mut Run<'_>,
     head: Vec<u8>,
     doc: &str,

@@ -181,13 +181,52 @@ impl Run<'_> {
         name: &str,
         cfg: &Config,
     ) -> anyhow::Result<Option<Vec<u8>>> {
-        if self.args.messages_at.is_some() || self.args.report.convert.is_some() {
+        if !super::big::streams(self.args) {
+            self.listed = false;
             return Ok(Some(bytes));
         }
-        let cfg = cfg.for_doc(name);
-        let Some(t) = shapes::stream(&bytes, &cfg) else {
+        // a document larger than --max-conversation came here because it
+        // opens as one message list (`big::object`): each message must be
+        // within the bound, and it is never parsed whole
+        let cap = super::big::cap(self.args);
+        let large = std::mem::take(&mut self.listed) && bytes.len() > cap;
+        let mut bytes = bytes;
+        if large {
+            let largest =
+                shapes::list_opens(&bytes).and_then(|open| shapes::largest_element(&bytes, open));
+            let message = match largest {
+                Some(n) if n > cap => format!(
+                    "a message of {n} bytes, larger than --max-conversation ({cap} bytes): \
+                     not read (a message is held whole while it is read, at some 20 times \
+                     its size); raise --max-conversation"
+                ),
+                Some(_) => String::new(),
+                None => super::big::too_large(cap),
+            };
+            if !message.is_empty() {
+                bytes.truncate(super::big::HEAD);
+                super::big::refuse(self, bytes, name, cfg, "TLP-007", message)?;
+                return Ok(None);
+            }
+        }
+        let doc_cfg = cfg.for_doc(name);
+        let Some(t) = shapes::stream(&bytes, &doc_cfg) else {
+            if large {
+                // another shape after all: not parsed whole past the bound
+                bytes.truncate(super::big::HEAD);
+                super::big::refuse(
+                    self,
+                    bytes,
+                    name,
+                    cfg,
+                    "TLP-007",
+                    super::big::too_large(cap),
+                )?;
+                return Ok(None);
+            }
             return Ok(Some(bytes));
         };
+        let cfg = doc_cfg;
         let text = Rc::new(Located::new(bytes));
         self.invalid_before = self.invalid;
         self.next_index = 0;

@@ -196,6 +196,10 @@ struct Run<'a> {
     /// pointer (`/k`), which its text's spans lack, and the start of the
     /// file (where a once-per-document warning points).
     element: Option<(String, Rc<Located<Vec<u8>>>)>,
+    /// The document being read was taken past `--max-conversation`
+    /// because its first bytes open one message list (`big::object`): it
+    /// is read a message at a time or refused, never parsed whole.
+    listed: bool,
 }
 
 /// Records on stdout, buffered as `--line-buffered` / `--block-buffered`
@@ -320,6 +324,7 @@ impl<'a> Run<'a> {
             counted: true,
             invalid_before: 0,
             element: None,
+            listed: false,
         };
         run.out.set_quiet(args.quiet);
         run

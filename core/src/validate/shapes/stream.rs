@@ -34,6 +34,7 @@ use super::{chat_here, local, remapped, SHAPES};
 use crate::config::Config;
 use crate::validate::messages::{self, Incremental, Shape, Transcript};
 use serde::de::{DeserializeSeed, Error as _, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 /// Top-level keys a shape before `chat` in [`SHAPES`] reads (a recording,
@@ -106,6 +107,68 @@ pub fn stream(bytes: &[u8], cfg: &Config) -> Option<Transcript> {
     }
     let t = local(&found, Some(doc), Some(inc), cfg)?;
     Some(remapped(&found, t))
+}
+
+/// Where the message list of a document [`stream`] would read opens
+/// (the offset of its `[`), decided from the document's first bytes: the
+/// document is an object whose first `messages` or `conversations` key
+/// holds a list, and no key before it is one another shape reads at the
+/// top. The keys before the list must be whole in `bytes`; `None` else.
+/// `validate` reads a document larger than `--max-conversation` a message
+/// at a time when it opens so (what [`stream`] then holds is the
+/// document's bytes and one message at a time).
+pub fn list_opens(bytes: &[u8]) -> Option<usize> {
+    use messages::{value_end, ws};
+    let mut i = ws(bytes, 0);
+    if bytes.get(i) != Some(&b'{') {
+        return None;
+    }
+    i = ws(bytes, i + 1);
+    loop {
+        if bytes.get(i) != Some(&b'"') {
+            return None;
+        }
+        let key_end = value_end(bytes, i)?;
+        let key: String = serde_json::from_slice(bytes.get(i..key_end)?).ok()?;
+        i = ws(bytes, key_end);
+        if bytes.get(i) != Some(&b':') {
+            return None;
+        }
+        i = ws(bytes, i + 1);
+        if OTHER_SHAPES.contains(&key.as_str()) {
+            return None;
+        }
+        if matches!(key.as_str(), "messages" | "conversations") {
+            return (bytes.get(i) == Some(&b'[')).then_some(i);
+        }
+        i = ws(bytes, value_end(bytes, i)?);
+        match bytes.get(i) {
+            Some(b',') => i = ws(bytes, i + 1),
+            _ => return None,
+        }
+    }
+}
+
+/// The size in bytes of the largest element of the list opening at
+/// `open` (a [`list_opens`] offset) in `bytes`: what one message costs
+/// while [`stream`] parses it whole. `None` when the list does not end.
+pub fn largest_element(bytes: &[u8], open: usize) -> Option<usize> {
+    use messages::{value_end, ws};
+    let mut i = ws(bytes, open + 1);
+    let mut largest = 0usize;
+    if bytes.get(i) == Some(&b']') {
+        return Some(0);
+    }
+    loop {
+        let end = value_end(bytes, i)?;
+        largest = largest.max(end - i);
+        i = ws(bytes, end);
+        match bytes.get(i)? {
+            b',' => i = ws(bytes, i + 1),
+            b']' => return Some(largest),
+            _ => return None,
+        }
+    }
 }
 
 /// What a document's parse has kept.
@@ -191,9 +254,29 @@ impl<'de> Visitor<'de> for List<'_, '_> {
         let Some((shape, inc)) = st.list.as_mut() else {
             return Err(A::Error::custom(UNDECIDED));
         };
-        while let Some(m) = seq.next_element::<Value>()? {
+        while let Some((mut m, calls)) = seq.next_element_seed(Message)? {
             if !plain(*shape, &m) {
                 return Err(A::Error::custom(UNDECIDED));
+            }
+            let calls = match calls {
+                // a message read a call at a time: what every other reader
+                // of the message sees in the list's place is its first call
+                Some(calls) if *shape == Shape::Chat && !is_system(&m) && calls.len() > 1 => {
+                    let first = one_call(calls[0]).map_err(A::Error::custom)?;
+                    m["tool_calls"] = Value::Array(vec![first]);
+                    inc.push_calls(m, calls.into_iter().map(one_call))
+                        .map_err(A::Error::custom)?;
+                    continue;
+                }
+                other => other,
+            };
+            if let Some(calls) = calls {
+                let list = calls
+                    .into_iter()
+                    .map(one_call)
+                    .collect::<Result<Vec<Value>, _>>()
+                    .map_err(A::Error::custom)?;
+                m["tool_calls"] = Value::Array(list);
             }
             if st.system.is_none() && is_system(&m) {
                 st.system = Some(m.clone());
@@ -201,6 +284,101 @@ impl<'de> Visitor<'de> for List<'_, '_> {
             inc.push(m);
         }
         Ok(())
+    }
+}
+
+/// The deepest a call may nest to parse alone as it parses in its
+/// document (serde_json's limit of 128 levels, less the document's
+/// object, its list, the message and its `tool_calls` list).
+const CALL_DEPTH: usize = 124;
+
+/// One call of a message's `tool_calls`, parsed from its text; an error
+/// when it nests deeper than it could in its document (so that the
+/// document is read whole, as before).
+fn one_call(raw: &RawValue) -> Result<Value, String> {
+    let text = raw.get();
+    if text.len() > 2 * CALL_DEPTH && depth(text.as_bytes()) > CALL_DEPTH {
+        return Err(UNDECIDED.to_string());
+    }
+    serde_json::from_str(text).map_err(|e| e.to_string())
+}
+
+/// How deep the JSON text `b` nests (strings skipped).
+fn depth(b: &[u8]) -> usize {
+    let (mut d, mut most, mut i) = (0usize, 0usize, 0usize);
+    while let Some(&c) = b.get(i) {
+        match c {
+            b'"' => {
+                i += 1;
+                while let Some(&c) = b.get(i) {
+                    i += if c == b'\\' { 2 } else { 1 };
+                    if c == b'"' {
+                        break;
+                    }
+                }
+                continue;
+            }
+            b'[' | b'{' => {
+                d += 1;
+                most = most.max(d);
+            }
+            b']' | b'}' => d = d.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    most
+}
+
+/// One message: its keys parsed as serde_json's `Value` parses them, but
+/// a `tool_calls` list, whose elements are kept as their text in the
+/// document (and the list's place holds `null`).
+struct Message;
+
+/// A message and the texts of its `tool_calls` list.
+type Parsed<'de> = (Value, Option<Vec<&'de RawValue>>);
+
+impl<'de> DeserializeSeed<'de> for Message {
+    type Value = Parsed<'de>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Parsed<'de>, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Message {
+    type Value = Parsed<'de>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a message")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Parsed<'de>, A::Error> {
+        let mut m = Map::new();
+        let mut calls = None;
+        while let Some(key) = map.next_key::<String>()? {
+            if key == "tool_calls" {
+                if m.contains_key("tool_calls") {
+                    // the same key twice: read whole
+                    return Err(A::Error::custom(UNDECIDED));
+                }
+                let raw: &'de RawValue = map.next_value()?;
+                let text: &'de str = raw.get();
+                if text.starts_with('[') {
+                    let list: Vec<&'de RawValue> =
+                        serde_json::from_str(text).map_err(A::Error::custom)?;
+                    calls = Some(list);
+                    m.insert(key, Value::Null);
+                } else {
+                    let v: Value = serde_json::from_str(text).map_err(A::Error::custom)?;
+                    m.insert(key, v);
+                }
+                continue;
+            }
+            let v = map.next_value::<Value>()?;
+            m.insert(key, v);
+        }
+        Ok((Value::Object(m), calls))
     }
 }
 
@@ -252,6 +430,37 @@ fn is_system(m: &Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_list_is_known_to_open_from_the_first_bytes() {
+        let doc = br#"{"model":"m","tools":[{"a":{"b":[1,"]"]}}], "messages" : [{"role":"user","content":"x"},{"role":"assistant","content":"yy"}]}"#;
+        let open = list_opens(doc).expect("opens");
+        assert_eq!(doc[open], b'[');
+        assert_eq!(
+            largest_element(doc, open),
+            Some(r#"{"role":"assistant","content":"yy"}"#.len())
+        );
+        // cut before the list: not known
+        assert_eq!(list_opens(&doc[..20]), None);
+        // cut inside the list: known, with no largest element
+        assert!(list_opens(&doc[..open + 5]).is_some());
+        assert_eq!(largest_element(&doc[..open + 5], open), None);
+        assert!(list_opens(br#"{"conversations":[]}"#).is_some());
+        assert_eq!(largest_element(br#"{"conversations":[ ]}"#, 17), Some(0));
+        for other in [
+            &br#"{"input":[],"messages":[]}"#[..],
+            br#"{"messages":{"a":1}}"#,
+            br#"[{"messages":[]}]"#,
+            br#"{"request":{"messages":[]}}"#,
+        ] {
+            assert_eq!(
+                list_opens(other),
+                None,
+                "{}",
+                String::from_utf8_lossy(other)
+            );
+        }
+    }
 
     /// The transcripts of `bytes` parsed whole, as `validate` read a
     /// document before it was streamed.
