@@ -689,12 +689,14 @@ fn probe_pseudo(input: &[u8], cx: &super::ProbeCx, lit_len: usize) -> Probe {
 }
 
 /// Gemini's `<function:default_api:NAME{…}` pseudo-tag.
-pub const OPENER_PSEUDO_FUNCTION: Opener =
-    Opener::new(PSEUDO_FUNCTION.0, |i, cx| probe_pseudo(i, cx, PSEUDO_FUNCTION.0.len()));
+pub const OPENER_PSEUDO_FUNCTION: Opener = Opener::new(PSEUDO_FUNCTION.0, |i, cx| {
+    probe_pseudo(i, cx, PSEUDO_FUNCTION.0.len())
+});
 
 /// Gemini's `<call:default_api:NAME{…}/>` pseudo-tag.
-pub const OPENER_PSEUDO_CALL: Opener =
-    Opener::new(PSEUDO_CALL.0, |i, cx| probe_pseudo(i, cx, PSEUDO_CALL.0.len()));
+pub const OPENER_PSEUDO_CALL: Opener = Opener::new(PSEUDO_CALL.0, |i, cx| {
+    probe_pseudo(i, cx, PSEUDO_CALL.0.len())
+});
 
 /// Gemma 4's `<|tool_call>`: a call when `call:` or a name and its
 /// arguments follow (or the input ends right after it); the token quoted in
