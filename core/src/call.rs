@@ -585,10 +585,16 @@ pub fn parse_json(
     }
 }
 
-/// Normalises a name: trims white space and a `functions.` namespace.
+/// Normalises a name: trims white space and a `functions.` namespace, or
+/// Gemini's `default_api` one (`default_api.NAME`, `default_api:NAME`).
 pub fn clean_name(s: &str) -> String {
     let s = s.trim();
     let s = s.strip_prefix("functions.").unwrap_or(s);
+    let s = s
+        .strip_prefix("default_api.")
+        .or_else(|| s.strip_prefix("default_api:"))
+        .filter(|rest| !rest.trim().is_empty())
+        .unwrap_or(s);
     s.trim().to_string()
 }
 

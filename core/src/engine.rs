@@ -1009,7 +1009,9 @@ impl Engine {
                 if is_special(b)
                     || registry::is_line_start_byte(b)
                     || (self.base + m as u64 == 0
-                        && scan::is_name_start_byte(b)
+                        // a name, or the `=NAME>` of a Qwen3-Coder opener
+                        // whose `<function` was lost
+                        && (scan::is_name_start_byte(b) || b == b'=')
                         && registry::doc_start(&self.cfg).is_some())
                 {
                     match self.probe_at(data, m, true, eof) {

@@ -43,14 +43,16 @@ pub fn write_calls(calls: &[CallSpec]) -> String {
 }
 
 /// Where a block's name lies and its JSON starts: `<function=NAME>`,
-/// `<function name="NAME">`, `<function=NAME={`, or `NAME{` with no opener.
+/// `<function name="NAME">`, a damaged opener (`<function=NAME={`,
+/// `<function=NAME{`, `<function=NAME,{`, `<function=NAME {`), or `NAME{`
+/// with no opener.
 fn head_parts(block: &[u8]) -> Option<(usize, usize, usize)> {
     if !block.starts_with(b"<function") {
         let e = name_end(block, 0);
         return (block.get(e) == Some(&b'{')).then_some((0, e, e));
     }
-    if let Ok(body) = eq_json_head(block, true) {
-        return Some((9, body - 1, body));
+    if let Ok((name_to, body)) = damaged_head(block, true) {
+        return Some((9, name_to, body));
     }
     let gt = memchr::memchr(b'>', block)?;
     Some((9, gt, gt + 1))
@@ -95,10 +97,13 @@ fn too_long(from: usize, e: usize) -> bool {
     e - from > MAX_NAME
 }
 
-/// `<function=NAME={…}`: the tag's `>` written as a second `=` (a damaged
-/// opener seen in Llama 3.x output). Where the JSON starts, `Err` with the
-/// probe's answer otherwise.
-fn eq_json_head(input: &[u8], eof: bool) -> Result<usize, Probe> {
+/// `<function=NAME={…}`, `<function=NAME,{…}`, `<function=NAME{…}` and
+/// `<function=NAME {…}`: the tag's `>` written as `=` or `,`, or left out
+/// with the JSON glued to the name or a blank between them (damaged
+/// openers Llama 3.x writes, quoted in Groq's `failed_generation`). Where
+/// the name ends and the JSON starts; `Err` with the probe's answer
+/// otherwise. Only a JSON object may follow: a name and prose is no call.
+fn damaged_head(input: &[u8], eof: bool) -> Result<(usize, usize), Probe> {
     let from = OPEN_EQ.len();
     if !input.starts_with(OPEN_EQ) {
         return Err(Probe::NotMarker);
@@ -110,13 +115,17 @@ fn eq_json_head(input: &[u8], eof: bool) -> Result<usize, Probe> {
     if e == input.len() && !eof {
         return Err(Probe::NeedMore);
     }
-    if e == from || input.get(e) != Some(&b'=') {
+    if e == from {
         return Err(Probe::NotMarker);
     }
-    let s = scan::skip_blank(input, e + 1);
+    let sep = match input.get(e) {
+        Some(b'=' | b',') => e + 1,
+        _ => e,
+    };
+    let s = scan::skip_blank(input, sep);
     match input.get(s) {
         None if !eof => Err(Probe::NeedMore),
-        Some(b'{') => Ok(e + 1),
+        Some(b'{') => Ok((e, s)),
         _ => Err(Probe::NotMarker),
     }
 }
@@ -138,8 +147,8 @@ fn probe(input: &[u8], cx: &ProbeCx) -> Probe {
     let tag = match function_tag_end(input, cx) {
         Ok(t) => t,
         Err(Probe::NotMarker) => {
-            return match eq_json_head(input, cx.eof) {
-                Ok(body) => block_at(body),
+            return match damaged_head(input, cx.eof) {
+                Ok((_, body)) => block_at(body),
                 Err(p) => p,
             }
         }

@@ -56,7 +56,7 @@ pub const FORMAT: Format = Format::new(ids::GEMINI_FUNCTION_CALL, "Gemini API im
     // Gemma 4: a turn is `<|turn>ROLE` … `<turn|>` (the `<|` ones are
     // broken for every family); FunctionGemma's call opener
     .template_tokens(&["<turn|>", "<tool_response|>", "<start_function_call>", "<start_function_response>"])
-    .openers(&[OPENER_CHANNEL, OPENER_GEMMA4, OPENER_FUNCTION_GEMMA, OPENER_BARE, OPENER_FRAGMENT, OPENER_STRAY_GEMMA4, OPENER_STRAY_FUNCTION_GEMMA, OPENER_STRAY_CHANNEL, OPENER_TOOL_RESPONSE, OPENER_TOOL_RESPONSE_END])
+    .openers(&[OPENER_CHANNEL, OPENER_GEMMA4, OPENER_FUNCTION_GEMMA, OPENER_BARE, OPENER_FRAGMENT, OPENER_PSEUDO_FUNCTION, OPENER_PSEUDO_CALL, OPENER_STRAY_GEMMA4, OPENER_STRAY_FUNCTION_GEMMA, OPENER_STRAY_CHANNEL, OPENER_TOOL_RESPONSE, OPENER_TOOL_RESPONSE_END])
     .render(
         Prompt::new("FunctionGemma", write_calls).approximate(tools::gemini, results::gemini),
     );
@@ -96,6 +96,14 @@ pub static GEMMA_CALL: GemmaCall = GemmaCall;
 const BARE: (&[u8], &[u8]) = (b"", GEMMA4.1);
 const FRAGMENT: (&[u8], &[u8]) = (b"<call>", GEMMA4.1);
 
+/// Gemini's call verbalized into the text channel as a pseudo-tag:
+/// `<function:default_api:NAME{k:v}` or `<call:default_api:NAME{k:v}/>`,
+/// Gemma-style arguments, the tag closed by `/>`, `>` or not at all.
+const PSEUDO_FUNCTION: (&[u8], &[u8]) = (b"<function:", PSEUDO_CLOSE);
+const PSEUDO_CALL: (&[u8], &[u8]) = (b"<call:", PSEUDO_CLOSE);
+/// The pseudo-tag's close; a lone `>` is taken as well.
+const PSEUDO_CLOSE: &[u8] = b"/>";
+
 fn markers(block: &[u8]) -> (&'static [u8], &'static [u8]) {
     if block.starts_with(FGEMMA.0) {
         FGEMMA
@@ -103,6 +111,10 @@ fn markers(block: &[u8]) -> (&'static [u8], &'static [u8]) {
         GEMMA4
     } else if block.starts_with(FRAGMENT.0) {
         FRAGMENT
+    } else if block.starts_with(PSEUDO_FUNCTION.0) {
+        PSEUDO_FUNCTION
+    } else if block.starts_with(PSEUDO_CALL.0) {
+        PSEUDO_CALL
     } else {
         BARE
     }
@@ -130,6 +142,8 @@ impl GemmaCall {
         let (open, close) = markers(whole);
         let block = if open == GEMMA4.0 {
             whole.strip_suffix(GEMMA4_GARBLED_CLOSE).unwrap_or(whole)
+        } else if close == PSEUDO_CLOSE && !whole.ends_with(PSEUDO_CLOSE) {
+            whole.strip_suffix(b">").unwrap_or(whole)
         } else {
             whole
         };
@@ -626,6 +640,7 @@ impl Scanner for GemmaScan {
                     return match scan::prefix(&block[s..], close) {
                         Prefix::Full => BlockEnd::done(s + close.len()),
                         Prefix::Partial if !eof => BlockEnd::More,
+                        _ if close == PSEUDO_CLOSE && block[s] == b'>' => BlockEnd::done(s + 1),
                         _ => BlockEnd::done(self.mark),
                     };
                 }
@@ -701,6 +716,38 @@ pub const OPENER_BARE: Opener =
 /// The `<call>NAME{…}` fragment.
 pub const OPENER_FRAGMENT: Opener =
     Opener::new(FRAGMENT.0, |i, cx| probe_unmarked(i, cx, FRAGMENT.0.len()));
+
+/// Gemini's namespace before a name in a pseudo-tag (`default_api:NAME`);
+/// [`clean_name`] drops it from the name.
+const DEFAULT_API: &[u8] = b"default_api";
+
+/// Gemini's pseudo-tag `<function:` or `<call:`, then `default_api:` (or
+/// `.`) or nothing, then `NAME{`: the call verbalized into the text
+/// channel. The tag alone, or one followed by prose, is text.
+fn probe_pseudo(input: &[u8], cx: &super::ProbeCx, lit_len: usize) -> Probe {
+    let rest = &input[lit_len..];
+    let at = match scan::prefix(rest, DEFAULT_API) {
+        Prefix::Full => match rest.get(DEFAULT_API.len()) {
+            Some(b':' | b'.') => lit_len + DEFAULT_API.len() + 1,
+            Some(_) => lit_len,
+            None if !cx.eof => return Probe::NeedMore,
+            None => return Probe::NotMarker,
+        },
+        Prefix::Partial if !cx.eof => return Probe::NeedMore,
+        _ => lit_len,
+    };
+    probe_unmarked(input, cx, at)
+}
+
+/// Gemini's `<function:default_api:NAME{…}` pseudo-tag.
+pub const OPENER_PSEUDO_FUNCTION: Opener = Opener::new(PSEUDO_FUNCTION.0, |i, cx| {
+    probe_pseudo(i, cx, PSEUDO_FUNCTION.0.len())
+});
+
+/// Gemini's `<call:default_api:NAME{…}/>` pseudo-tag.
+pub const OPENER_PSEUDO_CALL: Opener = Opener::new(PSEUDO_CALL.0, |i, cx| {
+    probe_pseudo(i, cx, PSEUDO_CALL.0.len())
+});
 
 /// Gemma 4's `<|tool_call>`: a call when `call:` or a name and its
 /// arguments follow (or the input ends right after it); the token quoted in

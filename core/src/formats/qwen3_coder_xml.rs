@@ -71,6 +71,10 @@ pub const FORMAT: Format = Format::new(
     OPENER_FUNCTION_NAME_ATTR,
 ])
 .values(Values::Text)
+.doc_start(super::DocStart {
+    forced_only: false,
+    probe: probe_lost_opener,
+})
 .render(
     Prompt::new("Qwen3-Coder, Qwen3.5", write_calls)
         .template(tools::qwen3_coder, results::qwen3_coder),
@@ -289,6 +293,124 @@ fn probe_bare(input: &[u8], cx: &ProbeCx) -> Probe {
         Hit::Full(_) => block(&QWEN_XML, FunctionEnd::new(0)),
         Hit::Partial if !cx.eof => Probe::NeedMore,
         _ => Probe::NotMarker,
+    }
+}
+
+/// How many bytes a lost opener's name may take.
+const LOST_NAME_REACH: usize = 128;
+
+/// How many blanks may stand between a lost opener's `>` and its first
+/// `<parameter=`.
+const LOST_GAP_REACH: usize = 64;
+
+/// What of `<function=` a lost opener kept: `=NAME>` (the tokens of
+/// `<function` lost) or `function=NAME>` (the `<` lost).
+fn lost_opener_kept(input: &[u8]) -> Option<&'static [u8]> {
+    if input.starts_with(b"=") {
+        Some(b"=")
+    } else if input.starts_with(b"function=") {
+        Some(b"function=")
+    } else {
+        None
+    }
+}
+
+/// A document that starts with `<function=NAME>` whose `<function` (or
+/// `<`) was lost: `=NAME>` then, after blanks at most, `<parameter=`.
+/// Only at the first byte of a document, and only a call that closes with
+/// `</function>` or `</tool_call>` reads (see [`QwenLostOpener`]).
+fn probe_lost_opener(input: &[u8], cx: &ProbeCx) -> Probe {
+    let need = || {
+        if cx.eof {
+            Probe::NotMarker
+        } else {
+            Probe::NeedMore
+        }
+    };
+    let Some(kept) = lost_opener_kept(input) else {
+        return match scan::prefix(input, b"function=") {
+            scan::Prefix::Partial => need(),
+            _ => Probe::NotMarker,
+        };
+    };
+    let from = kept.len();
+    let mut i = from;
+    while i < input.len() && i < from + LOST_NAME_REACH {
+        match input[i] {
+            b'>' => break,
+            b if scan::is_name_byte(b) || matches!(b, b'.' | b'-' | b':') => i += 1,
+            _ => return Probe::NotMarker,
+        }
+    }
+    match input.get(i) {
+        Some(b'>') if i > from => {}
+        None if i < from + LOST_NAME_REACH => return need(),
+        _ => return Probe::NotMarker,
+    }
+    let gap = i + 1;
+    let s = scan::skip_space(input, gap);
+    if s - gap > LOST_GAP_REACH {
+        return Probe::NotMarker;
+    }
+    match scan::prefix(&input[s..], b"<parameter=") {
+        scan::Prefix::Full => block(&QWEN_LOST, FunctionEnd::new(0)),
+        scan::Prefix::Partial => need(),
+        scan::Prefix::No => Probe::NotMarker,
+    }
+}
+
+/// A Qwen3-Coder call at the start of a document whose opening tag lost
+/// `<function` or its `<` (`=NAME><parameter=K>V</parameter></function>`):
+/// read as the call with a `missing_open` repair when it closes with
+/// `</function>` or `</tool_call>`; cut before that, it is text.
+pub struct QwenLostOpener;
+
+/// The shared instance.
+pub static QWEN_LOST: QwenLostOpener = QwenLostOpener;
+
+impl BlockFormat for QwenLostOpener {
+    fn id(&self) -> FormatId {
+        ids::QWEN3_CODER_XML
+    }
+
+    // no early name: a call cut before its closing tag is text, so its
+    // start is not announced before the block is read
+
+    fn parse(&self, block: &[u8], cx: &ParseCx) -> BlockResult {
+        let Some(kept) = lost_opener_kept(block) else {
+            return BlockResult::text();
+        };
+        let trimmed = block.trim_ascii_end();
+        if !trimmed.ends_with(FN_CLOSE) && !trimmed.ends_with(TC_CLOSE) {
+            return BlockResult::text();
+        }
+        // the tag as written whole, then the offsets moved back
+        let lost = &b"<function="[..10 - kept.len()];
+        let mut whole = Vec::with_capacity(lost.len() + block.len());
+        whole.extend_from_slice(lost);
+        whole.extend_from_slice(block);
+        let mut r = parse_function(&whole, ids::QWEN3_CODER_XML, cx);
+        if r.calls.is_empty() {
+            return BlockResult::text();
+        }
+        let shift = lost.len();
+        for call in &mut r.calls {
+            call.end = call.end.saturating_sub(shift);
+            for rep in &mut call.repairs {
+                rep.offset = rep.offset.saturating_sub(shift);
+            }
+            call.repairs.insert(
+                0,
+                crate::repair::Repair {
+                    kind: crate::repair::RepairKind::MissingOpen,
+                    offset: 0,
+                },
+            );
+        }
+        for e in &mut r.errors {
+            e.offset = e.offset.saturating_sub(shift);
+        }
+        r
     }
 }
 
