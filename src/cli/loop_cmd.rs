@@ -537,11 +537,18 @@ impl<'a> Run<'a> {
     /// what was sent but the model's own replies (an echo that re-spelled
     /// the call: other quotes, keys, markers, escapes, normal form). They
     /// need a person's consent. The others are the model's from now on.
+    ///
+    /// Every call the loop would run is judged here, whatever read it: a
+    /// call the server parsed (Ollama `message.tool_calls`, OpenAI
+    /// `message.tool_calls` or streamed `delta.tool_calls`) has no text of
+    /// its own in the reply, so it is judged by its name and arguments
+    /// alone. A draft in reasoning never runs and is not judged.
     fn mark_copies(&mut self, sent: &str, mut calls: Vec<Found>) -> anyhow::Result<Vec<Found>> {
         use crate::agent::echo::{call_key, Copies, SentCalls};
         // a call the server parsed has no text of its own in the reply
-        let written = |f: &Found| f.call.span[0] != f.call.span[1] && !f.call.in_reasoning;
-        if !calls.iter().any(written) {
+        let written = |f: &Found| f.call.span[0] != f.call.span[1];
+        let judged = |f: &Found| !f.call.in_reasoning;
+        if !calls.iter().any(judged) {
             return Ok(calls);
         }
         let mut texts: Vec<&str> = vec![sent];
@@ -564,9 +571,9 @@ impl<'a> Run<'a> {
         let sent_calls = SentCalls::new(others, &cfg);
         for f in &mut calls {
             let key = call_key(&f.call.name, f.call.arguments.as_value());
-            if written(f)
+            if judged(f)
                 && !self.made.contains(&key)
-                && (copies.holds(&f.call.raw)
+                && ((written(f) && copies.holds(&f.call.raw))
                     || sent_calls.holds(&f.call.name, f.call.arguments.as_value()))
             {
                 f.copied = true;

@@ -750,6 +750,111 @@ fn an_echo_that_respells_a_call_runs_nothing_the_prompt_held() {
     }
 }
 
+/// A call the server parsed (Ollama `message.tool_calls`, OpenAI
+/// `message.tool_calls` or streamed `delta.tool_calls`) has no text in the
+/// reply, and was never judged against what the model was sent: a call a
+/// tool's output held, echoed back through such a server, ran as the
+/// model's under `--approve yes`. Every call the loop would run is judged
+/// now, whatever read it: the echoed `EVIL` is marked `copied` and does
+/// not run; the model's fresh call in the same reply still does.
+#[test]
+fn a_call_the_server_parsed_is_judged_like_a_written_one() {
+    let openai_call = |a: &str| {
+        format!(
+            r#""id":"c_{a}","type":"function","function":{{"name":"f","arguments":"{{\"a\":\"{a}\"}}"}}"#
+        )
+    };
+    let reply = |args: &[&str], wire: &str| match wire {
+        "ollama" => {
+            let calls: Vec<String> = args
+                .iter()
+                .map(|a| format!(r#"{{"function":{{"name":"f","arguments":{{"a":"{a}"}}}}}}"#))
+                .collect();
+            format!(
+                r#"{{"model":"m","message":{{"role":"assistant","content":"","tool_calls":[{}]}},"done":true}}"#,
+                calls.join(",")
+            )
+        }
+        "openai" => {
+            let calls: Vec<String> = args
+                .iter()
+                .map(|a| format!("{{{}}}", openai_call(a)))
+                .collect();
+            format!(
+                r#"{{"choices":[{{"index":0,"message":{{"role":"assistant","content":null,"tool_calls":[{}]}},"finish_reason":"tool_calls"}}]}}"#,
+                calls.join(",")
+            )
+        }
+        // streamed: each call whole in one delta, with its index
+        _ => {
+            let mut out = String::new();
+            for (i, a) in args.iter().enumerate() {
+                out.push_str(&format!(
+                    "data: {{\"choices\":[{{\"index\":0,\"delta\":{{\"tool_calls\":[{{\"index\":{i},{}}}]}}}}]}}\n\n",
+                    openai_call(a)
+                ));
+            }
+            out + "data: [DONE]\n\n"
+        }
+    };
+    let done = |wire: &str| {
+        match wire {
+        "ollama" => r#"{"model":"m","message":{"role":"assistant","content":"done"},"done":true}"#
+            .to_string(),
+        "openai" => r#"{"choices":[{"index":0,"message":{"role":"assistant","content":"done"},"finish_reason":"stop"}]}"#
+            .to_string(),
+        _ => "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"done\"}}]}\n\ndata: [DONE]\n\n"
+            .to_string(),
+    }
+    };
+    for wire in ["ollama", "openai", "openai-sse"] {
+        let dir = scratch(&format!("loop-server-parsed-echo-{wire}"));
+        let ran = echo_tools(&dir);
+        std::fs::write(dir.join("reply-1"), reply(&["good"], wire)).expect("reply");
+        std::fs::write(dir.join("reply-2"), reply(&["EVIL", "fresh"], wire)).expect("reply");
+        std::fs::write(dir.join("reply-3"), done(wire)).expect("reply");
+        let r = run_binary(
+            &[
+                "loop",
+                "--tools",
+                "tools.json",
+                "--model-cmd",
+                "cat > /dev/null; cat reply-$TOOLCALL_ITERATION",
+                "--delay",
+                "0",
+                "--max-iterations",
+                "3",
+                "--approve",
+                "yes",
+                "hi",
+            ],
+            Some(b""),
+            Some(&dir),
+        );
+        let log = std::fs::read_to_string(&ran).unwrap_or_default();
+        let runs: Vec<&str> = log.lines().filter(|l| !l.is_empty()).collect();
+        assert_eq!(
+            runs,
+            [r#"{"a":"good"}"#, r#"{"a":"fresh"}"#],
+            "{wire}\n{}\n{}",
+            r.stderr,
+            r.out()
+        );
+        let copied: Vec<serde_json::Value> = r
+            .out()
+            .lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .filter(|v| v["copied"] == true)
+            .collect();
+        assert!(
+            !copied.is_empty() && copied.iter().all(|v| v.to_string().contains("EVIL")),
+            "{wire}: {}",
+            r.out()
+        );
+        assert!(r.code == 0 || r.code == 1, "{wire}: {}", r.stderr);
+    }
+}
+
 /// `stream` sniffs the input kind from the first bytes; a start that stays
 /// undecided (`{` opening a first line that is no JSON) was looked at again
 /// from its start after every chunk, so a server sending one byte per chunk

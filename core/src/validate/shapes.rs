@@ -128,6 +128,7 @@ pub const SHAPES: &[(&str, Detector)] = &[
     ("spans", spans::spans),
     ("autogen", agents::autogen),
     ("openwebui", agents::openwebui),
+    ("lmstudio", agents::lmstudio),
     ("smolagents", logs::smolagents),
     ("smolagents-messages", logs::smolagents_messages),
     ("opencode", logs::opencode),

@@ -1,5 +1,5 @@
 //! Message logs of multi-agent frameworks and chat front ends: AutoGen
-//! (0.4 and later) and Open WebUI.
+//! (0.4 and later), Open WebUI and LM Studio.
 //!
 //! AutoGen keeps two lists, both a list of objects typed by `type`:
 //!
@@ -328,6 +328,165 @@ fn unescape(s: &str) -> String {
         .replace("&amp;", "&")
 }
 
+/// An LM Studio conversation (`~/.lmstudio/conversations/*.conversation.json`):
+/// `messages`, each `{versions, currentlySelected}` (the regenerated
+/// answers; the selected one is the conversation). A version is a
+/// `singleStep` message (`role`, `content` parts) or an assistant's
+/// `multiStep` one whose `steps` are `contentBlock`s (parts: `text`,
+/// `toolCallRequest` with `name`, `parameters`, `callId`,
+/// `toolCallRequestId`; `toolCallResult` with `content` and `callId`) and
+/// `toolStatus` or debug steps (no turn). A result, or a block after one
+/// with calls, ends the assistant turn before it; the text after it is the
+/// next one. `systemPrompt` is the
+/// system message; the tools are a plugin's, not kept in the file.
+pub(super) fn lmstudio(v: &Value, p: &str) -> Option<Found> {
+    let o = v.as_object()?;
+    let list = o.get("messages")?.as_array()?;
+    let selected = |m: &Value| -> Option<usize> {
+        m.get("versions")?.as_array()?;
+        let k = m.get("currentlySelected")?.as_u64()?;
+        usize::try_from(k).ok()
+    };
+    let picks: Vec<usize> = list.iter().map(selected).collect::<Option<_>>()?;
+    if list.is_empty() {
+        return None;
+    }
+    let mut f = Found::moved("lmstudio", p, Value::Null);
+    f.remap.clear();
+    let mut messages: Vec<Value> = Vec::new();
+    if let Some(sys) = o
+        .get("systemPrompt")
+        .and_then(Value::as_str)
+        .filter(|s| !s.trim().is_empty())
+    {
+        messages.push(json!({"role": "system", "content": sys}));
+        f.map("/messages/0".into(), format!("{p}/systemPrompt"), false);
+    }
+    for (k, (m, sel)) in list.iter().zip(picks).enumerate() {
+        let vp = format!("{p}/messages/{k}/versions/{sel}");
+        let Some(ver) = m.get("versions").and_then(|vs| vs.get(sel)) else {
+            continue;
+        };
+        let role = ver
+            .get("role")
+            .and_then(Value::as_str)
+            .unwrap_or("assistant");
+        let Some(steps) = ver.get("steps").and_then(Value::as_array) else {
+            // a single step: the message's own content parts
+            let n = messages.len();
+            messages.push(json!({"role": role, "content": lms_text(ver.get("content"))}));
+            f.map(format!("/messages/{n}"), vp, false);
+            continue;
+        };
+        let mut turn: Option<(usize, Value)> = None;
+        let flush = |turn: &mut Option<(usize, Value)>, messages: &mut Vec<Value>| {
+            if let Some((_, msg)) = turn.take() {
+                messages.push(msg);
+            }
+        };
+        for (s, step) in steps.iter().enumerate() {
+            if step.get("type").and_then(Value::as_str) != Some("contentBlock") {
+                continue;
+            }
+            // a block after one with calls is the next prediction
+            if turn
+                .as_ref()
+                .is_some_and(|(_, m)| m.get("tool_calls").is_some())
+            {
+                flush(&mut turn, &mut messages);
+            }
+            let sp = format!("{vp}/steps/{s}");
+            let parts = step.get("content").and_then(Value::as_array);
+            for (c, part) in parts.into_iter().flatten().enumerate() {
+                let cp = format!("{sp}/content/{c}");
+                match part.get("type").and_then(Value::as_str) {
+                    Some("toolCallResult") => {
+                        flush(&mut turn, &mut messages);
+                        let n = messages.len();
+                        let mut t = json!({"role": "tool",
+                            "content": super::result_text(part.get("content"))});
+                        if let Some(id) = lms_id(part) {
+                            t["tool_call_id"] = Value::String(id);
+                        }
+                        messages.push(t);
+                        f.map(format!("/messages/{n}"), cp, false);
+                    }
+                    Some(ty @ ("text" | "toolCallRequest")) => {
+                        let (n, msg) = turn.get_or_insert_with(|| {
+                            let n = messages.len();
+                            f.map(format!("/messages/{n}"), sp.clone(), false);
+                            (n, json!({"role": role, "content": ""}))
+                        });
+                        if ty == "text" {
+                            let t = part.get("text").and_then(Value::as_str).unwrap_or("");
+                            if let Some(Value::String(acc)) = msg.get_mut("content") {
+                                acc.push_str(t);
+                            }
+                            continue;
+                        }
+                        if msg.get("tool_calls").is_none() {
+                            msg["tool_calls"] = json!([]);
+                        }
+                        let mut call = json!({"function": {
+                            "name": part.get("name").cloned().unwrap_or(Value::Null),
+                            "arguments": part.get("parameters").cloned().unwrap_or(json!({}))}});
+                        if let Some(id) = lms_id(part) {
+                            call["id"] = Value::String(id);
+                        }
+                        if let Some(Value::Array(calls)) = msg.get_mut("tool_calls") {
+                            let i = calls.len();
+                            f.map(
+                                format!("/messages/{n}/tool_calls/{i}/function/arguments"),
+                                format!("{cp}/parameters"),
+                                true,
+                            );
+                            f.map(format!("/messages/{n}/tool_calls/{i}"), cp, false);
+                            calls.push(call);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        flush(&mut turn, &mut messages);
+    }
+    // a conversation with no tool step is still LM Studio's, but a list of
+    // versions with no message in them is nothing
+    if messages.is_empty() {
+        return None;
+    }
+    f.conversation(messages, None)
+}
+
+/// The id pairing an LM Studio request with its result: `callId` (a
+/// number the app counts), else `toolCallRequestId`.
+fn lms_id(part: &Value) -> Option<String> {
+    match part.get("callId") {
+        Some(Value::Number(n)) => return Some(n.to_string()),
+        Some(Value::String(s)) if !s.is_empty() => return Some(s.clone()),
+        _ => {}
+    }
+    part.get("toolCallRequestId")
+        .and_then(Value::as_str)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+}
+
+/// A single-step message's text: its `text` parts joined (files left
+/// out), or a string as it is.
+fn lms_text(v: Option<&Value>) -> Value {
+    match v {
+        Some(Value::String(s)) => Value::String(s.clone()),
+        Some(Value::Array(a)) => Value::String(
+            a.iter()
+                .filter_map(|b| b.get("text").and_then(Value::as_str))
+                .collect::<Vec<_>>()
+                .join(""),
+        ),
+        _ => Value::String(String::new()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::{calls, conversations};
@@ -392,5 +551,39 @@ mod tests {
         // a chat with no block is not Open WebUI's
         let plain = json!({"messages": [{"role": "assistant", "content": "hi"}]});
         assert!(super::openwebui(&plain, "").is_none());
+    }
+
+    /// LM Studio: only the selected version is read; a result step answers
+    /// its request by `callId`; a chat with other keys is not LM Studio's.
+    #[test]
+    fn lmstudio_reads_the_selected_version() {
+        let req = |id: u64, city: &str| {
+            json!({"type": "toolCallRequest", "callId": id, "name": "w",
+                "parameters": {"city": city}})
+        };
+        let doc = json!({"messages": [
+            {"versions": [{"type": "singleStep", "role": "user",
+                "content": [{"type": "text", "text": "hi"}]}], "currentlySelected": 0},
+            {"versions": [
+                {"type": "multiStep", "role": "assistant", "steps": [
+                    {"type": "contentBlock", "content": [req(1, "A")]}]},
+                {"type": "multiStep", "role": "assistant", "steps": [
+                    {"type": "contentBlock", "content": [req(2, "B")]},
+                    {"type": "toolStatus", "callId": 2},
+                    {"type": "contentBlock", "roleOverride": "tool", "content": [
+                        {"type": "toolCallResult", "callId": 2, "content": "ok"}]},
+                    {"type": "contentBlock", "content": [{"type": "text", "text": "B ok"}]}]}],
+             "currentlySelected": 1}]});
+        let ts = conversations(&doc, None, false, &Config::default());
+        assert_eq!(ts.len(), 1);
+        let c: Vec<String> = calls(&ts[0]).map(|e| e.pointer.clone()).collect();
+        assert_eq!(c, vec!["/messages/1/versions/1/steps/0/content/0"]);
+        let f = super::lmstudio(&doc, "").expect("lmstudio");
+        let m = f.value["messages"].as_array().expect("messages");
+        assert_eq!(m.len(), 4);
+        assert_eq!(m[2]["tool_call_id"], "2");
+        assert_eq!(m[3]["content"], "B ok");
+        let plain = json!({"messages": [{"role": "user", "content": "hi"}]});
+        assert!(super::lmstudio(&plain, "").is_none());
     }
 }
