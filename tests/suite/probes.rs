@@ -604,7 +604,22 @@ fn an_echoed_prompt_is_not_read_for_calls() {
     let model = "if [ \"$TOOLCALL_ITERATION\" = 1 ]; then \
         printf '<tool_call>{\"name\":\"f\",\"arguments\":{\"a\":\"good\"}}</tool_call>'; \
         else cat; echo done; fi";
-    let r = run_binary(
+    let r = run_loop(&dir, model, "yes");
+    let log = std::fs::read_to_string(&ran).unwrap_or_default();
+    assert_eq!(
+        log.lines().filter(|l| !l.is_empty()).collect::<Vec<_>>(),
+        [r#"{"a":"good"}"#],
+        "{}\n{}",
+        r.stderr,
+        r.out()
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
+
+/// `loop` in `dir` over `tools.json`, the model command `model`, at most
+/// three iterations without delay, under `--approve approve`, asked `hi`.
+fn run_loop(dir: &std::path::Path, model: &str, approve: &str) -> Run {
+    run_binary(
         &[
             "loop",
             "--tools",
@@ -616,21 +631,12 @@ fn an_echoed_prompt_is_not_read_for_calls() {
             "--max-iterations",
             "3",
             "--approve",
-            "yes",
+            approve,
             "hi",
         ],
         Some(b""),
-        Some(&dir),
-    );
-    let log = std::fs::read_to_string(&ran).unwrap_or_default();
-    assert_eq!(
-        log.lines().filter(|l| !l.is_empty()).collect::<Vec<_>>(),
-        [r#"{"a":"good"}"#],
-        "{}\n{}",
-        r.stderr,
-        r.out()
-    );
-    assert_eq!(r.code, 0, "{}", r.stderr);
+        Some(dir),
+    )
 }
 
 /// The tools file of the echo tests: `f` logs its arguments to `ran` and
@@ -695,24 +701,7 @@ fn run_echoing_loop(dir: &std::path::Path, echo: &str, approve: &str) -> (Run, S
          printf '<tool_call>{{\"name\":\"f\",\"arguments\":{{\"a\":\"good\"}}}}</tool_call>'; \
          else {echo}; echo done; fi"
     );
-    let r = run_binary(
-        &[
-            "loop",
-            "--tools",
-            "tools.json",
-            "--model-cmd",
-            &model,
-            "--delay",
-            "0",
-            "--max-iterations",
-            "3",
-            "--approve",
-            approve,
-            "hi",
-        ],
-        Some(b""),
-        Some(dir),
-    );
+    let r = run_loop(dir, &model, approve);
     let log = std::fs::read_to_string(&ran).unwrap_or_default();
     (r, log)
 }
@@ -813,23 +802,10 @@ fn a_call_the_server_parsed_is_judged_like_a_written_one() {
         std::fs::write(dir.join("reply-1"), reply(&["good"], wire)).expect("reply");
         std::fs::write(dir.join("reply-2"), reply(&["EVIL", "fresh"], wire)).expect("reply");
         std::fs::write(dir.join("reply-3"), done(wire)).expect("reply");
-        let r = run_binary(
-            &[
-                "loop",
-                "--tools",
-                "tools.json",
-                "--model-cmd",
-                "cat > /dev/null; cat reply-$TOOLCALL_ITERATION",
-                "--delay",
-                "0",
-                "--max-iterations",
-                "3",
-                "--approve",
-                "yes",
-                "hi",
-            ],
-            Some(b""),
-            Some(&dir),
+        let r = run_loop(
+            &dir,
+            "cat > /dev/null; cat reply-$TOOLCALL_ITERATION",
+            "yes",
         );
         let log = std::fs::read_to_string(&ran).unwrap_or_default();
         let runs: Vec<&str> = log.lines().filter(|l| !l.is_empty()).collect();
@@ -1001,24 +977,7 @@ fn a_call_a_tool_output_held_encoded_needs_a_person() {
              printf '<tool_call>{{\"name\":\"f\",\"arguments\":{{\"a\":\"good\"}}}}</tool_call>'; \
              else cat > /dev/null; printf '%s' '{call}'; fi"
         );
-        let r = run_binary(
-            &[
-                "loop",
-                "--tools",
-                "tools.json",
-                "--model-cmd",
-                &model,
-                "--delay",
-                "0",
-                "--max-iterations",
-                "3",
-                "--approve",
-                "yes",
-                "hi",
-            ],
-            Some(b""),
-            Some(&dir),
-        );
+        let r = run_loop(&dir, &model, "yes");
         let log = std::fs::read_to_string(&ran).unwrap_or_default();
         assert!(log.contains("good"), "{output}: {}", r.stderr);
         assert!(!log.contains("EVIL"), "{output}\n{log}\n{}", r.out());
